@@ -1,0 +1,111 @@
+# moonflow — one build: libmoonflow.a (the C core), moonflow (the program,
+# embedding Lua 5.4) and moonflow.so (the Lua C module).
+#
+#   make repl            install missing Debian packages, build, start the REPL
+#   make test            install, build, run every test; ends "N passed, N failed"
+#   make test SANITIZE=1 the same under ASan + UBSan
+#   make bench           the benchmark suite (tests/bench/)
+#   make install PREFIX=/usr/local
+
+PREFIX   ?= /usr/local
+SANITIZE ?= 0
+CC       ?= cc
+
+ifeq ($(SANITIZE),1)
+BUILD    := build/sanitize
+OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD    := build/release
+OPT      := -O2 -g
+endif
+
+PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lreadline -lm -lpthread -ldl
+
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Werror -fPIC -MMD -MP \
+            -Icore -Ilua/binding -Ilua/session $(PKG_CFLAGS) \
+            -DMF_VERSION='"$(VERSION)"' -DMF_PREFIX='"$(PREFIX)"'
+LDFLAGS  += $(OPT)
+VERSION  := 0.1.0
+
+CORE_SRC    := $(wildcard core/*.c)
+BIND_SRC    := $(wildcard lua/binding/*.c)
+SESSION_SRC := $(wildcard lua/session/*.c)
+PROG_SRC    := $(wildcard repl/*.c) $(wildcard jupyter/*.c)
+CTEST_SRC   := $(wildcard tests/core/test_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+CORE_OBJ    := $(call obj,$(CORE_SRC))
+BIND_OBJ    := $(call obj,$(BIND_SRC))
+SESSION_OBJ := $(call obj,$(SESSION_SRC))
+PROG_OBJ    := $(call obj,$(PROG_SRC))
+CTEST_BIN   := $(patsubst tests/core/%.c,$(BUILD)/tests/%,$(CTEST_SRC))
+
+LIB  := $(BUILD)/libmoonflow.a
+BIN  := $(BUILD)/moonflow
+MOD  := $(BUILD)/moonflow.so
+
+DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev \
+             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev
+DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
+             python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
+             python3-nbformat
+DEB_BENCH := python3-numpy python3-torch
+
+.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks
+
+all: $(LIB) $(BIN) $(MOD)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ $(PKG_LIBS)
+
+$(MOD): $(BIND_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -shared $^ -o $@ $(shell pkg-config --libs openblas) -lm -lpthread
+
+$(BUILD)/tests/%: tests/core/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/core $< $(LIB) -o $@ $(LDFLAGS) $(PKG_LIBS)
+
+# Installs whatever Debian packages are missing (root on these machines).
+deps:
+	@sh tests/deps.sh $(DEB_BUILD)
+deps-test: deps
+	@sh tests/deps.sh $(DEB_TEST)
+deps-bench: deps
+	@sh tests/deps.sh $(DEB_BENCH)
+
+repl: deps
+	@$(MAKE) --no-print-directory all >/dev/null
+	@$(BIN)
+
+test: deps-test
+	@$(MAKE) --no-print-directory all $(CTEST_BIN)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
+
+bench: deps-bench
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh tests/bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/lua/5.4 \
+	           $(DESTDIR)$(PREFIX)/share/lua/5.4/moonflow $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/moonflow
+	install -m 644 $(MOD) $(DESTDIR)$(PREFIX)/lib/lua/5.4/moonflow.so
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libmoonflow.a
+	cp -r lua/moonflow/. $(DESTDIR)$(PREFIX)/share/lua/5.4/moonflow/
+	if [ -d tutorials ]; then install -d $(DESTDIR)$(PREFIX)/share/moonflow && \
+	  cp -r tutorials $(DESTDIR)$(PREFIX)/share/moonflow/; fi
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,38 @@
+#include "dtype.h"
+
+#include <string.h>
+
+#include "variable.h"
+
+static const struct {
+  const char *name;
+  size_t size;
+} dtype_info[MF_DTYPE_COUNT] = {
+    [MF_FLOAT32] = {"float32", sizeof(float)},
+    [MF_FLOAT64] = {"float64", sizeof(double)},
+    [MF_INT32] = {"int32", sizeof(int32_t)},
+    [MF_INT64] = {"int64", sizeof(int64_t)},
+    [MF_BOOL] = {"bool", sizeof(bool)},
+    [MF_STRING] = {"string", sizeof(mf_string)},
+    [MF_RESOURCE] = {"resource", sizeof(mf_variable *)},
+};
+
+size_t mf_dtype_size(mf_dtype dt) { return dtype_info[dt].size; }
+
+const char *mf_dtype_name(mf_dtype dt) {
+  return (unsigned)dt < MF_DTYPE_COUNT ? dtype_info[dt].name : "invalid";
+}
+
+bool mf_dtype_from_name(const char *name, mf_dtype *out) {
+  for (int i = 0; i < MF_DTYPE_COUNT; i++) {
+    if (strcmp(name, dtype_info[i].name) == 0) {
+      *out = (mf_dtype)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool mf_dtype_is_float(mf_dtype dt) { return dt == MF_FLOAT32 || dt == MF_FLOAT64; }
+bool mf_dtype_is_integer(mf_dtype dt) { return dt == MF_INT32 || dt == MF_INT64; }
+bool mf_dtype_is_numeric(mf_dtype dt) { return mf_dtype_is_float(dt) || mf_dtype_is_integer(dt); }

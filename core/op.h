@@ -1,0 +1,123 @@
+/* op.h — the op registry and the one op-call path.
+ *
+ * Every operation moonflow knows is one mf_op_def in one table (ops.def
+ * lists them; op_registry.c builds the table and asserts its count). An entry
+ * holds the op's TensorFlow name, arity, attribute declarations, shape/dtype
+ * inference, its kernel, flags, and a docstring. Eager execution, tracing,
+ * the graph executor, printing, GraphDef export and autodiff all read it;
+ * there is no second per-op switch anywhere.
+ *
+ * One call, three uses. An mf_op_call describes one application of an op:
+ * input specs (always), input values (each may be NULL while tracing),
+ * attributes. Then:
+ *   - infer   fills the output specs (dtype + shape, unknown dims = -1), and
+ *             may fill out_values when an output is known without running
+ *             (Shape of a static shape), which lets tracing fold constants;
+ *   - kernel  (all input values present) computes the outputs.
+ * Eager execution = infer + kernel now; tracing = infer, then add a node to
+ * the graph being built; the executor = infer + kernel per node. */
+#ifndef MF_OP_H
+#define MF_OP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "attrs.h"
+#include "tensor.h"
+
+/* What is known of a tensor without its value. rank -1: unknown rank;
+ * shape[i] -1: unknown dimension. */
+typedef struct mf_spec {
+  mf_dtype dtype;
+  int rank;
+  int64_t shape[MF_MAX_RANK];
+} mf_spec;
+
+#define MF_UNKNOWN_DIM (-1)
+
+void mf_spec_of_tensor(const mf_tensor *t, mf_spec *out);
+/* True when rank and every dimension are known. */
+bool mf_spec_is_static(const mf_spec *s);
+void mf_spec_format(const mf_spec *s, char *buf, size_t n); /* "(None, 2)" */
+
+enum {
+  MF_OP_STATEFUL = 1u << 0,       /* reads or writes resources; never pruned/folded/CSE'd */
+  MF_OP_SIDE_EFFECTS = 1u << 1,   /* printing, host callbacks */
+  MF_OP_NO_GRADIENT = 1u << 2,    /* not differentiable (integer/boolean results, random) */
+  MF_OP_ELEMENTWISE = 1u << 3,    /* one output element per broadcast input element: fusable */
+  MF_OP_RANDOM = 1u << 4,         /* not constant-foldable */
+};
+
+typedef struct mf_attr_def {
+  const char *name;
+  mf_attr_kind kind;
+} mf_attr_def;
+
+struct mf_op_call;
+typedef mf_status (*mf_infer_fn)(struct mf_op_call *c, mf_error *err);
+typedef mf_status (*mf_kernel_fn)(struct mf_op_call *c, mf_error *err);
+
+typedef struct mf_op_def {
+  const char *name;        /* TensorFlow's op type: "AddV2", "MatMul" */
+  const char *input_names; /* TF's argument names, comma-separated: "x,y"; a
+                              variadic op repeats its last name. Names the
+                              Const nodes made from literals: "add/y". */
+  int min_inputs;
+  int max_inputs;          /* -1: variadic */
+  mf_attr_def attrs[MF_ATTR_MAX]; /* declared attributes, {NULL} ends */
+  mf_infer_fn infer;
+  mf_kernel_fn kernel;
+  unsigned flags;
+  const char *doc;         /* one line: what the op computes */
+} mf_op_def;
+
+#define MF_OP_CALL_INLINE 4
+
+typedef struct mf_op_call {
+  const mf_op_def *op;
+  int nin;
+  const mf_spec *in_specs;       /* nin entries */
+  mf_tensor *const *in;          /* nin entries; NULL entries while tracing (borrowed) */
+  const mf_attrs *attrs;
+  int nout;
+  mf_spec *out_specs;            /* set by mf_op_call_set_nout */
+  mf_tensor **out;               /* kernel fills; new references */
+  mf_tensor **out_values;        /* infer may fill when an output is known statically */
+  mf_spec inline_specs[MF_OP_CALL_INLINE];
+  mf_tensor *inline_out[MF_OP_CALL_INLINE];
+  mf_tensor *inline_values[MF_OP_CALL_INLINE];
+} mf_op_call;
+
+/* Prepare a call (borrows all arguments). */
+void mf_op_call_init(mf_op_call *c, const mf_op_def *op, int nin, const mf_spec *in_specs,
+                     mf_tensor *const *in, const mf_attrs *attrs);
+/* Releases whatever the call still owns (outputs not taken, known values). */
+void mf_op_call_free(mf_op_call *c);
+/* Called by infer: declares the number of outputs (allocates beyond inline). */
+mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err);
+/* Called by kernels: a fresh tensor for output i, shaped as out_specs[i]. */
+mf_status mf_op_alloc_output(mf_op_call *c, int i, mf_tensor **out, mf_error *err);
+/* Checks arity and declared attributes, then runs infer. */
+mf_status mf_op_infer(mf_op_call *c, mf_error *err);
+/* infer + kernel; every input value must be present. Outputs land in c->out. */
+mf_status mf_op_execute(mf_op_call *c, mf_error *err);
+/* Take ownership of output i (the call no longer releases it). */
+mf_tensor *mf_op_call_take_output(mf_op_call *c, int i);
+
+/* The registry. */
+const mf_op_def *mf_op_lookup(const char *name);
+int mf_op_count(void);
+const mf_op_def *mf_op_at(int i);
+
+/* Helpers for infer functions. */
+/* Fails with TF's message unless inputs [from, to) share one dtype. */
+mf_status mf_infer_same_dtype(mf_op_call *c, int from, int to, mf_error *err);
+/* Fails unless input i's dtype is accepted by `ok`. `what` names the family
+ * in the message ("float", "numeric", ...). */
+mf_status mf_infer_check_dtype(mf_op_call *c, int i, bool (*ok)(mf_dtype), const char *what,
+                               mf_error *err);
+/* The integer values of input i when it is known (Const or eager), else
+ * false. At most `cap` values. */
+bool mf_infer_const_ints(const mf_op_call *c, int i, int64_t *vals, int cap, int *n);
+
+#endif

@@ -1,0 +1,200 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "op.h"
+
+/* DEVELOPMENT: weak until every family file exists (see test_registry). */
+#define MF_OP(name) extern const mf_op_def mf_op_##name __attribute__((weak));
+#include "ops.def"
+#undef MF_OP
+
+#define MF_OP(name) &mf_op_##name,
+static const mf_op_def *const registry[] = {
+#include "ops.def"
+};
+#undef MF_OP
+
+#define MF_OP(name) +1
+enum { MF_OP_TOTAL = 0
+#include "ops.def"
+};
+#undef MF_OP
+_Static_assert(sizeof registry / sizeof registry[0] == MF_OP_TOTAL,
+               "ops.def and the registry table disagree");
+
+int mf_op_count(void) { return MF_OP_TOTAL; }
+const mf_op_def *mf_op_at(int i) { return i >= 0 && i < MF_OP_TOTAL ? registry[i] : NULL; }
+
+const mf_op_def *mf_op_lookup(const char *name) {
+  for (int i = 0; i < MF_OP_TOTAL; i++)
+    if (registry[i] && strcmp(registry[i]->name, name) == 0) return registry[i];
+  return NULL;
+}
+
+void mf_spec_of_tensor(const mf_tensor *t, mf_spec *out) {
+  out->dtype = t->dtype;
+  out->rank = t->rank;
+  memcpy(out->shape, t->shape, sizeof out->shape);
+}
+
+bool mf_spec_is_static(const mf_spec *s) {
+  if (s->rank < 0) return false;
+  for (int i = 0; i < s->rank; i++)
+    if (s->shape[i] < 0) return false;
+  return true;
+}
+
+void mf_spec_format(const mf_spec *s, char *buf, size_t n) {
+  mf_shape_format(s->rank, s->shape, buf, n);
+}
+
+void mf_op_call_init(mf_op_call *c, const mf_op_def *op, int nin, const mf_spec *in_specs,
+                     mf_tensor *const *in, const mf_attrs *attrs) {
+  c->op = op;
+  c->nin = nin;
+  c->in_specs = in_specs;
+  c->in = in;
+  c->attrs = attrs;
+  c->nout = 0;
+  c->out_specs = c->inline_specs;
+  c->out = c->inline_out;
+  c->out_values = c->inline_values;
+  for (int i = 0; i < MF_OP_CALL_INLINE; i++) {
+    c->inline_out[i] = NULL;
+    c->inline_values[i] = NULL;
+  }
+}
+
+void mf_op_call_free(mf_op_call *c) {
+  for (int i = 0; i < c->nout; i++) {
+    mf_tensor_release(c->out[i]);
+    mf_tensor_release(c->out_values[i]);
+  }
+  if (c->out_specs != c->inline_specs) {
+    free(c->out_specs);
+    free(c->out);
+    free(c->out_values);
+  }
+  c->nout = 0;
+  c->out_specs = c->inline_specs;
+  c->out = c->inline_out;
+  c->out_values = c->inline_values;
+}
+
+mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err) {
+  mf_op_call_free(c);
+  if (nout > MF_OP_CALL_INLINE) {
+    c->out_specs = calloc((size_t)nout, sizeof *c->out_specs);
+    c->out = calloc((size_t)nout, sizeof *c->out);
+    c->out_values = calloc((size_t)nout, sizeof *c->out_values);
+    if (!c->out_specs || !c->out || !c->out_values) {
+      free(c->out_specs);
+      free(c->out);
+      free(c->out_values);
+      c->out_specs = c->inline_specs;
+      c->out = c->inline_out;
+      c->out_values = c->inline_values;
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    }
+  }
+  c->nout = nout;
+  return MF_OK;
+}
+
+mf_status mf_op_alloc_output(mf_op_call *c, int i, mf_tensor **out, mf_error *err) {
+  const mf_spec *s = &c->out_specs[i];
+  if (!mf_spec_is_static(s))
+    return mf_error_set(err, MF_ERR_INTERNAL, "%s: output %d has no static shape at run time",
+                        c->op->name, i);
+  mf_tensor *t;
+  MF_TRY(mf_tensor_new(s->dtype, s->rank, s->shape, &t, err));
+  mf_tensor_release(c->out[i]);
+  c->out[i] = t;
+  *out = t;
+  return MF_OK;
+}
+
+static mf_status check_attrs(const mf_op_call *c, mf_error *err) {
+  if (!c->attrs) return MF_OK;
+  for (int i = 0; i < c->attrs->n; i++) {
+    const mf_attr *a = &c->attrs->a[i];
+    const mf_attr_def *d = c->op->attrs;
+    while (d->name && strcmp(d->name, a->name) != 0) d++;
+    if (!d->name)
+      return mf_error_set(err, MF_ERR_TYPE, "%s got an unexpected attribute '%s'", c->op->name,
+                          a->name);
+    bool ok = d->kind == a->kind || (d->kind == MF_ATTR_FLOAT && a->kind == MF_ATTR_INT) ||
+              (d->kind == MF_ATTR_INTS && a->kind == MF_ATTR_SHAPE) ||
+              (d->kind == MF_ATTR_SHAPE && a->kind == MF_ATTR_INTS);
+    if (!ok)
+      return mf_error_set(err, MF_ERR_TYPE, "%s: attribute '%s' has the wrong kind", c->op->name,
+                          a->name);
+  }
+  return MF_OK;
+}
+
+mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
+  const mf_op_def *op = c->op;
+  if (c->nin < op->min_inputs || (op->max_inputs >= 0 && c->nin > op->max_inputs)) {
+    if (op->min_inputs == op->max_inputs)
+      return mf_error_set(err, MF_ERR_TYPE, "%s takes %d input%s but %d were given", op->name,
+                          op->min_inputs, op->min_inputs == 1 ? "" : "s", c->nin);
+    return mf_error_set(err, MF_ERR_TYPE, "%s takes at least %d inputs but %d were given",
+                        op->name, op->min_inputs, c->nin);
+  }
+  MF_TRY(check_attrs(c, err));
+  return op->infer(c, err);
+}
+
+mf_status mf_op_execute(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_op_infer(c, err));
+  mf_status s = c->op->kernel(c, err);
+  if (s != MF_OK) return s;
+  for (int i = 0; i < c->nout; i++)
+    if (!c->out[i])
+      return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
+  return MF_OK;
+}
+
+mf_tensor *mf_op_call_take_output(mf_op_call *c, int i) {
+  mf_tensor *t = c->out[i];
+  c->out[i] = NULL;
+  return t;
+}
+
+static const char *dtype_family(mf_dtype dt) {
+  switch (dt) {
+    case MF_FLOAT32: return "float";
+    case MF_FLOAT64: return "double";
+    case MF_INT32: return "int32";
+    case MF_INT64: return "int64";
+    default: return mf_dtype_name(dt);
+  }
+}
+
+mf_status mf_infer_same_dtype(mf_op_call *c, int from, int to, mf_error *err) {
+  for (int i = from + 1; i < to; i++)
+    if (c->in_specs[i].dtype != c->in_specs[from].dtype)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "cannot compute %s as input #%d(zero-based) was expected to be a %s "
+                          "tensor but is a %s tensor [Op:%s]",
+                          c->op->name, i, dtype_family(c->in_specs[from].dtype),
+                          mf_dtype_name(c->in_specs[i].dtype), c->op->name);
+  return MF_OK;
+}
+
+mf_status mf_infer_check_dtype(mf_op_call *c, int i, bool (*ok)(mf_dtype), const char *what,
+                               mf_error *err) {
+  if (ok(c->in_specs[i].dtype)) return MF_OK;
+  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                      "%s expects a %s tensor for input #%d(zero-based), got %s [Op:%s]",
+                      c->op->name, what, i, mf_dtype_name(c->in_specs[i].dtype), c->op->name);
+}
+
+bool mf_infer_const_ints(const mf_op_call *c, int i, int64_t *vals, int cap, int *n) {
+  const mf_tensor *t = c->in[i];
+  if (!t || !mf_dtype_is_integer(t->dtype) || t->size > cap) return false;
+  for (int64_t k = 0; k < t->size; k++) vals[k] = mf_tensor_get_i64(t, k);
+  *n = (int)t->size;
+  return true;
+}

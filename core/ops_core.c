@@ -1,0 +1,321 @@
+/* ops_core.c — graph plumbing (Const, Placeholder, Identity), variable
+ * state (ReadVariableOp, Assign*VariableOp) and host interaction (PrintV2,
+ * EagerLuaFunc, Timestamp). */
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "op.h"
+#include "variable.h"
+
+/* ---- Const ---- */
+
+static mf_status const_infer(mf_op_call *c, mf_error *err) {
+  const mf_attr *v = mf_attrs_find(c->attrs, "value");
+  if (!v || v->kind != MF_ATTR_TENSOR)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Const needs a 'value' tensor attribute");
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  mf_spec_of_tensor(v->u.tensor, &c->out_specs[0]);
+  mf_tensor_retain(v->u.tensor);
+  c->out_values[0] = v->u.tensor;
+  return MF_OK;
+}
+
+static mf_status const_kernel(mf_op_call *c, mf_error *err) {
+  (void)err;
+  mf_tensor *t = mf_attrs_find(c->attrs, "value")->u.tensor;
+  mf_tensor_retain(t);
+  c->out[0] = t;
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Const = {
+    .name = "Const", .input_names = "", .min_inputs = 0, .max_inputs = 0,
+    .attrs = {{"value", MF_ATTR_TENSOR}, {"dtype", MF_ATTR_TYPE}},
+    .infer = const_infer, .kernel = const_kernel, .flags = 0,
+    .doc = "A constant tensor held in the graph.",
+};
+
+/* ---- Placeholder: a graph input, fed by the executor ---- */
+
+static mf_status placeholder_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  mf_spec *s = &c->out_specs[0];
+  s->dtype = mf_attr_type(c->attrs, "dtype", MF_FLOAT32);
+  const mf_attr *sh = mf_attrs_find(c->attrs, "shape");
+  s->rank = sh ? sh->u.ints.n : -1;
+  for (int i = 0; sh && i < sh->u.ints.n; i++) s->shape[i] = sh->u.ints.v[i];
+  return MF_OK;
+}
+
+static mf_status placeholder_kernel(mf_op_call *c, mf_error *err) {
+  (void)c;
+  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                      "a Placeholder runs only as a graph input that is fed a value");
+}
+
+const mf_op_def mf_op_Placeholder = {
+    .name = "Placeholder", .input_names = "", .min_inputs = 0, .max_inputs = 0,
+    .attrs = {{"dtype", MF_ATTR_TYPE}, {"shape", MF_ATTR_SHAPE}},
+    .infer = placeholder_infer, .kernel = placeholder_kernel, .flags = 0,
+    .doc = "A graph input: the value is fed when the graph runs.",
+};
+
+/* ---- Identity, StopGradient, NoOp ---- */
+
+static mf_status identity_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = c->in_specs[0];
+  if (c->in[0]) {
+    mf_tensor_retain(c->in[0]);
+    c->out_values[0] = c->in[0];
+  }
+  return MF_OK;
+}
+
+static mf_status identity_kernel(mf_op_call *c, mf_error *err) {
+  (void)err;
+  mf_tensor_retain(c->in[0]);
+  c->out[0] = c->in[0];
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Identity = {
+    .name = "Identity", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .infer = identity_infer, .kernel = identity_kernel, .flags = MF_OP_ELEMENTWISE,
+    .doc = "Returns its input unchanged.",
+};
+
+const mf_op_def mf_op_StopGradient = {
+    .name = "StopGradient", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .infer = identity_infer, .kernel = identity_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "Returns its input; gradients do not flow through it.",
+};
+
+static mf_status noop_infer(mf_op_call *c, mf_error *err) { return mf_op_call_set_nout(c, 0, err); }
+static mf_status noop_kernel(mf_op_call *c, mf_error *err) {
+  (void)c;
+  (void)err;
+  return MF_OK;
+}
+
+const mf_op_def mf_op_NoOp = {
+    .name = "NoOp", .input_names = "", .min_inputs = 0, .max_inputs = 0,
+    .infer = noop_infer, .kernel = noop_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "Does nothing; a target for control dependencies.",
+};
+
+/* ---- variables ---- */
+
+extern const mf_op_def mf_op_AssignAddVariableOp, mf_op_AssignSubVariableOp;
+
+static mf_status check_resource(mf_op_call *c, mf_error *err) {
+  if (c->in_specs[0].dtype != MF_RESOURCE)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "%s expects a resource handle as input #0, got a %s tensor", c->op->name,
+                        mf_dtype_name(c->in_specs[0].dtype));
+  return MF_OK;
+}
+
+/* The variable behind input 0 when it is known (eager, or captured while
+ * tracing), else NULL. */
+static mf_variable *known_variable(const mf_op_call *c) {
+  if (!c->in[0] || c->in[0]->size != 1) return NULL;
+  return *MF_DATA(c->in[0], mf_variable *);
+}
+
+static mf_status read_variable_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_resource(c, err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  mf_spec *s = &c->out_specs[0];
+  mf_variable *v = known_variable(c);
+  s->dtype = mf_attr_type(c->attrs, "dtype", v ? v->dtype : MF_FLOAT32);
+  s->rank = v ? v->rank : -1;
+  if (v) memcpy(s->shape, v->shape, sizeof s->shape);
+  return MF_OK;
+}
+
+static mf_status read_variable_kernel(mf_op_call *c, mf_error *err) {
+  mf_variable *v = known_variable(c);
+  if (!v || !v->value)
+    return mf_error_set(err, MF_ERR_FAILED_PRECONDITION,
+                        "Error while reading resource variable: it has no value");
+  c->out[0] = mf_variable_read(v);
+  return MF_OK;
+}
+
+const mf_op_def mf_op_ReadVariableOp = {
+    .name = "ReadVariableOp", .input_names = "resource", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"dtype", MF_ATTR_TYPE}},
+    .infer = read_variable_infer, .kernel = read_variable_kernel, .flags = MF_OP_STATEFUL,
+    .doc = "Reads the current value of a variable.",
+};
+
+static mf_status assign_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_resource(c, err));
+  mf_variable *v = known_variable(c);
+  if (v && c->in_specs[1].dtype != v->dtype)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "Trying to assign a %s value to a %s variable '%s' [Op:%s]",
+                        mf_dtype_name(c->in_specs[1].dtype), mf_dtype_name(v->dtype), v->name,
+                        c->op->name);
+  return mf_op_call_set_nout(c, 0, err);
+}
+
+/* dst = a (+|-) b elementwise, same dtype and size. */
+static mf_status combine(const mf_tensor *a, const mf_tensor *b, int sign, mf_tensor **out,
+                         mf_error *err) {
+  MF_TRY(mf_tensor_new(a->dtype, a->rank, a->shape, out, err));
+  int64_t n = a->size;
+  switch (a->dtype) {
+#define CASE(DT, T)                                                                     \
+  case DT: {                                                                            \
+    const T *x = mf_tensor_data(a), *y = mf_tensor_data(b);                             \
+    T *z = mf_tensor_data(*out);                                                        \
+    for (int64_t i = 0; i < n; i++) z[i] = sign > 0 ? (T)(x[i] + y[i]) : (T)(x[i] - y[i]); \
+    break;                                                                              \
+  }
+    CASE(MF_FLOAT32, float)
+    CASE(MF_FLOAT64, double)
+    CASE(MF_INT32, int32_t)
+    CASE(MF_INT64, int64_t)
+#undef CASE
+    default:
+      mf_tensor_release(*out);
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "cannot add to a %s variable",
+                          mf_dtype_name(a->dtype));
+  }
+  return MF_OK;
+}
+
+static mf_status assign_kernel(mf_op_call *c, mf_error *err) {
+  mf_variable *v = known_variable(c);
+  if (!v) return mf_error_set(err, MF_ERR_FAILED_PRECONDITION, "assignment to a missing variable");
+  int sign = c->op == &mf_op_AssignAddVariableOp ? 1 : c->op == &mf_op_AssignSubVariableOp ? -1 : 0;
+  if (sign == 0) return mf_variable_assign(v, c->in[1], err);
+  if (!mf_shape_equal(c->in[1]->rank, c->in[1]->shape, v->rank, v->shape) ||
+      c->in[1]->dtype != v->dtype) {
+    char a[128], b[128];
+    mf_shape_format(c->in[1]->rank, c->in[1]->shape, a, sizeof a);
+    mf_shape_format(v->rank, v->shape, b, sizeof b);
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "Cannot update variable '%s' of shape %s with a %s value of shape %s",
+                        v->name, b, mf_dtype_name(c->in[1]->dtype), a);
+  }
+  mf_tensor *sum;
+  MF_TRY(combine(v->value, c->in[1], sign, &sum, err));
+  mf_status s = mf_variable_assign(v, sum, err);
+  mf_tensor_release(sum);
+  return s;
+}
+
+#define ASSIGN_OP(NAME, DOC)                                                            \
+  const mf_op_def mf_op_##NAME = {                                                      \
+      .name = #NAME, .input_names = "resource,value", .min_inputs = 2, .max_inputs = 2, \
+      .attrs = {{"dtype", MF_ATTR_TYPE}},                                               \
+      .infer = assign_infer, .kernel = assign_kernel,                                   \
+      .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT, .doc = DOC,                          \
+  };
+ASSIGN_OP(AssignVariableOp, "Stores a new value in a variable.")
+ASSIGN_OP(AssignAddVariableOp, "Adds a value to a variable in place.")
+ASSIGN_OP(AssignSubVariableOp, "Subtracts a value from a variable in place.")
+
+/* ---- Timestamp ---- */
+
+static mf_status timestamp_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = (mf_spec){.dtype = MF_FLOAT64, .rank = 0};
+  return MF_OK;
+}
+
+static mf_status timestamp_kernel(mf_op_call *c, mf_error *err) {
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  return mf_tensor_scalar_f64(MF_FLOAT64, (double)tv.tv_sec + tv.tv_usec / 1e6, &c->out[0], err);
+}
+
+const mf_op_def mf_op_Timestamp = {
+    .name = "Timestamp", .input_names = "", .min_inputs = 0, .max_inputs = 0,
+    .infer = timestamp_infer, .kernel = timestamp_kernel,
+    .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
+    .doc = "Wall-clock time in seconds since the epoch, as a float64 scalar.",
+};
+
+/* ---- PrintV2: writes a string scalar to a stream or a host callback ---- */
+
+static mf_status print_infer(mf_op_call *c, mf_error *err) {
+  if (c->in_specs[0].dtype != MF_STRING || c->in_specs[0].rank > 0)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "PrintV2 expects a string scalar");
+  return mf_op_call_set_nout(c, 0, err);
+}
+
+static mf_status print_kernel(mf_op_call *c, mf_error *err) {
+  const mf_string *s = MF_DATA(c->in[0], mf_string);
+  const char *end = mf_attr_string(c->attrs, "end", "\n");
+  const mf_attr *cb = mf_attrs_find(c->attrs, "output_callback");
+  if (cb) {
+    mf_tensor *text;
+    size_t elen = strlen(end);
+    MF_TRY(mf_tensor_new(MF_STRING, 0, NULL, &text, err));
+    mf_string *dst = MF_DATA(text, mf_string);
+    mf_status st = mf_string_set(dst, s->ptr, s->len + elen, err);
+    if (st == MF_OK) {
+      memcpy(dst->ptr, s->ptr, s->len);
+      memcpy(dst->ptr + s->len, end, elen);
+      dst->ptr[s->len + elen] = '\0';
+      st = cb->u.cb->fn(cb->u.cb->ud, 1, &text, 0, NULL, err);
+    }
+    mf_tensor_release(text);
+    return st;
+  }
+  FILE *f = strcmp(mf_attr_string(c->attrs, "output_stream", "stderr"), "stdout") == 0 ? stdout
+                                                                                      : stderr;
+  fwrite(s->ptr, 1, s->len, f);
+  fputs(end, f);
+  fflush(f);
+  return MF_OK;
+}
+
+const mf_op_def mf_op_PrintV2 = {
+    .name = "PrintV2", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"output_stream", MF_ATTR_STRING}, {"end", MF_ATTR_STRING},
+              {"output_callback", MF_ATTR_CALLBACK}},
+    .infer = print_infer, .kernel = print_kernel,
+    .flags = MF_OP_SIDE_EFFECTS | MF_OP_NO_GRADIENT,
+    .doc = "Prints a string every time it runs.",
+};
+
+/* ---- EagerLuaFunc: calls back into the host language at run time ---- */
+
+static mf_status host_func_infer(mf_op_call *c, mf_error *err) {
+  const mf_attr *tout = mf_attrs_find(c->attrs, "Tout");
+  const mf_attr *cb = mf_attrs_find(c->attrs, "func");
+  if (!cb || cb->kind != MF_ATTR_CALLBACK)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "EagerLuaFunc needs a 'func' attribute");
+  int n = tout ? tout->u.ints.n : 0;
+  MF_TRY(mf_op_call_set_nout(c, n, err));
+  for (int i = 0; i < n; i++)
+    c->out_specs[i] = (mf_spec){.dtype = (mf_dtype)tout->u.ints.v[i], .rank = -1};
+  return MF_OK;
+}
+
+static mf_status host_func_kernel(mf_op_call *c, mf_error *err) {
+  mf_callback *cb = mf_attrs_find(c->attrs, "func")->u.cb;
+  MF_TRY(cb->fn(cb->ud, c->nin, (mf_tensor **)c->in, c->nout, c->out, err));
+  for (int i = 0; i < c->nout; i++) {
+    if (!c->out[i] || c->out[i]->dtype != c->out_specs[i].dtype)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "lua_function returned %s for output %d, expected a %s tensor",
+                          c->out[i] ? mf_dtype_name(c->out[i]->dtype) : "nothing", i,
+                          mf_dtype_name(c->out_specs[i].dtype));
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_EagerLuaFunc = {
+    .name = "EagerLuaFunc", .input_names = "input", .min_inputs = 0, .max_inputs = -1,
+    .attrs = {{"func", MF_ATTR_CALLBACK}, {"Tout", MF_ATTR_INTS}},
+    .infer = host_func_infer, .kernel = host_func_kernel,
+    .flags = MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS,
+    .doc = "Calls a Lua function each time the graph runs (TF's py_function).",
+};

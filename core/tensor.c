@@ -1,0 +1,275 @@
+#include "tensor.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "variable.h"
+
+static mf_alloc_hook alloc_hook;
+static void *alloc_hook_ud;
+static _Atomic size_t live_bytes;
+
+void mf_set_alloc_hook(mf_alloc_hook hook, void *ud) {
+  alloc_hook = hook;
+  alloc_hook_ud = ud;
+}
+
+size_t mf_live_bytes(void) { return atomic_load(&live_bytes); }
+
+mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *err) {
+  size_t elem = mf_dtype_size(dt);
+  if (count > ((size_t)1 << 60) / elem)
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                        "cannot allocate a tensor of %zu %s elements", count, mf_dtype_name(dt));
+  size_t nbytes = count * elem;
+  mf_buffer *b = malloc(sizeof *b);
+  void *data = NULL;
+  /* Round up so SIMD loops may read whole vectors at the tail. */
+  size_t alloc = (nbytes + 63) & ~(size_t)63;
+  if (alloc == 0) alloc = 64;
+  if (!b || posix_memalign(&data, 64, alloc) != 0) {
+    free(b);
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                        "OOM when allocating a tensor of %zu bytes", nbytes);
+  }
+  if (dt == MF_STRING || dt == MF_RESOURCE) memset(data, 0, alloc);
+  b->refcount = 1;
+  b->dtype = dt;
+  b->count = count;
+  b->nbytes = nbytes;
+  b->data = data;
+  atomic_fetch_add(&live_bytes, nbytes);
+  if (alloc_hook && nbytes >= 4096) alloc_hook(nbytes, alloc_hook_ud);
+  *out = b;
+  return MF_OK;
+}
+
+void mf_buffer_retain(mf_buffer *b) { b->refcount++; }
+
+void mf_buffer_release(mf_buffer *b) {
+  if (!b || --b->refcount > 0) return;
+  if (b->dtype == MF_STRING) {
+    mf_string *s = b->data;
+    for (size_t i = 0; i < b->count; i++) free(s[i].ptr);
+  } else if (b->dtype == MF_RESOURCE) {
+    mf_variable **v = b->data;
+    for (size_t i = 0; i < b->count; i++) mf_variable_release(v[i]);
+  }
+  atomic_fetch_sub(&live_bytes, b->nbytes);
+  free(b->data);
+  free(b);
+}
+
+mf_status mf_shape_size(int rank, const int64_t *shape, int64_t *out, mf_error *err) {
+  if (rank < 0 || rank > MF_MAX_RANK)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "rank %d is outside [0, %d]", rank,
+                        MF_MAX_RANK);
+  int64_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    if (shape[i] < 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "dimension %d is negative (%lld)", i,
+                          (long long)shape[i]);
+    if (shape[i] != 0 && n > INT64_MAX / shape[i])
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                          "shape has more elements than can be addressed");
+    n *= shape[i];
+  }
+  *out = n;
+  return MF_OK;
+}
+
+static mf_status tensor_alloc(mf_dtype dt, int rank, const int64_t *shape, mf_tensor **out,
+                              mf_error *err) {
+  int64_t size;
+  MF_TRY(mf_shape_size(rank, shape, &size, err));
+  mf_tensor *t = malloc(sizeof *t);
+  if (!t) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  t->refcount = 1;
+  t->dtype = dt;
+  t->rank = rank;
+  memset(t->shape, 0, sizeof t->shape);
+  if (rank) memcpy(t->shape, shape, (size_t)rank * sizeof *shape);
+  t->size = size;
+  t->buf = NULL;
+  t->offset = 0;
+  *out = t;
+  return MF_OK;
+}
+
+mf_status mf_tensor_new(mf_dtype dt, int rank, const int64_t *shape, mf_tensor **out,
+                        mf_error *err) {
+  mf_tensor *t;
+  MF_TRY(tensor_alloc(dt, rank, shape, &t, err));
+  mf_status s = mf_buffer_new(dt, (size_t)t->size, &t->buf, err);
+  if (s != MF_OK) {
+    free(t);
+    return s;
+  }
+  *out = t;
+  return MF_OK;
+}
+
+mf_status mf_tensor_zeros(mf_dtype dt, int rank, const int64_t *shape, mf_tensor **out,
+                          mf_error *err) {
+  MF_TRY(mf_tensor_new(dt, rank, shape, out, err));
+  memset((*out)->buf->data, 0, (*out)->buf->nbytes);
+  return MF_OK;
+}
+
+mf_status mf_tensor_view(const mf_tensor *base, int rank, const int64_t *shape, size_t offset,
+                         mf_tensor **out, mf_error *err) {
+  mf_tensor *t;
+  MF_TRY(tensor_alloc(base->dtype, rank, shape, &t, err));
+  t->buf = base->buf;
+  mf_buffer_retain(t->buf);
+  t->offset = base->offset + offset;
+  *out = t;
+  return MF_OK;
+}
+
+mf_status mf_tensor_scalar_f64(mf_dtype dt, double v, mf_tensor **out, mf_error *err) {
+  MF_TRY(mf_tensor_new(dt, 0, NULL, out, err));
+  mf_tensor_set_f64(*out, 0, v);
+  return MF_OK;
+}
+
+mf_status mf_tensor_scalar_i64(mf_dtype dt, int64_t v, mf_tensor **out, mf_error *err) {
+  MF_TRY(mf_tensor_new(dt, 0, NULL, out, err));
+  mf_tensor_set_i64(*out, 0, v);
+  return MF_OK;
+}
+
+mf_status mf_tensor_scalar_bool(bool v, mf_tensor **out, mf_error *err) {
+  MF_TRY(mf_tensor_new(MF_BOOL, 0, NULL, out, err));
+  *MF_DATA(*out, bool) = v;
+  return MF_OK;
+}
+
+mf_status mf_string_set(mf_string *s, const char *p, size_t len, mf_error *err) {
+  char *copy = malloc(len + 1);
+  if (!copy) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  if (len) memcpy(copy, p, len);
+  copy[len] = '\0';
+  free(s->ptr);
+  s->ptr = copy;
+  s->len = len;
+  return MF_OK;
+}
+
+mf_status mf_tensor_scalar_string(const char *p, size_t len, mf_tensor **out, mf_error *err) {
+  MF_TRY(mf_tensor_new(MF_STRING, 0, NULL, out, err));
+  mf_status s = mf_string_set(MF_DATA(*out, mf_string), p, len, err);
+  if (s != MF_OK) {
+    mf_tensor_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+mf_status mf_tensor_copy(const mf_tensor *t, mf_tensor **out, mf_error *err) {
+  mf_tensor *c;
+  MF_TRY(mf_tensor_new(t->dtype, t->rank, t->shape, &c, err));
+  if (t->dtype == MF_STRING) {
+    const mf_string *src = mf_tensor_data(t);
+    mf_string *dst = mf_tensor_data(c);
+    for (int64_t i = 0; i < t->size; i++) {
+      mf_status s = mf_string_set(&dst[i], src[i].ptr, src[i].len, err);
+      if (s != MF_OK) {
+        mf_tensor_release(c);
+        return s;
+      }
+    }
+  } else if (t->dtype == MF_RESOURCE) {
+    mf_variable *const *src = mf_tensor_data(t);
+    mf_variable **dst = mf_tensor_data(c);
+    for (int64_t i = 0; i < t->size; i++) {
+      dst[i] = src[i];
+      if (dst[i]) mf_variable_retain(dst[i]);
+    }
+  } else if (t->size) {
+    memcpy(mf_tensor_data(c), mf_tensor_data(t), (size_t)t->size * mf_dtype_size(t->dtype));
+  }
+  *out = c;
+  return MF_OK;
+}
+
+void mf_tensor_retain(mf_tensor *t) { t->refcount++; }
+
+void mf_tensor_release(mf_tensor *t) {
+  if (!t || --t->refcount > 0) return;
+  mf_buffer_release(t->buf);
+  free(t);
+}
+
+double mf_tensor_get_f64(const mf_tensor *t, int64_t i) {
+  const void *d = mf_tensor_data(t);
+  switch (t->dtype) {
+    case MF_FLOAT32: return ((const float *)d)[i];
+    case MF_FLOAT64: return ((const double *)d)[i];
+    case MF_INT32: return ((const int32_t *)d)[i];
+    case MF_INT64: return (double)((const int64_t *)d)[i];
+    case MF_BOOL: return ((const bool *)d)[i];
+    default: return 0;
+  }
+}
+
+int64_t mf_tensor_get_i64(const mf_tensor *t, int64_t i) {
+  const void *d = mf_tensor_data(t);
+  switch (t->dtype) {
+    case MF_FLOAT32: return (int64_t)((const float *)d)[i];
+    case MF_FLOAT64: return (int64_t)((const double *)d)[i];
+    case MF_INT32: return ((const int32_t *)d)[i];
+    case MF_INT64: return ((const int64_t *)d)[i];
+    case MF_BOOL: return ((const bool *)d)[i];
+    default: return 0;
+  }
+}
+
+void mf_tensor_set_f64(mf_tensor *t, int64_t i, double v) {
+  void *d = mf_tensor_data(t);
+  switch (t->dtype) {
+    case MF_FLOAT32: ((float *)d)[i] = (float)v; break;
+    case MF_FLOAT64: ((double *)d)[i] = v; break;
+    case MF_INT32: ((int32_t *)d)[i] = (int32_t)v; break;
+    case MF_INT64: ((int64_t *)d)[i] = (int64_t)v; break;
+    case MF_BOOL: ((bool *)d)[i] = v != 0; break;
+    default: break;
+  }
+}
+
+void mf_tensor_set_i64(mf_tensor *t, int64_t i, int64_t v) {
+  void *d = mf_tensor_data(t);
+  switch (t->dtype) {
+    case MF_FLOAT32: ((float *)d)[i] = (float)v; break;
+    case MF_FLOAT64: ((double *)d)[i] = (double)v; break;
+    case MF_INT32: ((int32_t *)d)[i] = (int32_t)v; break;
+    case MF_INT64: ((int64_t *)d)[i] = v; break;
+    case MF_BOOL: ((bool *)d)[i] = v != 0; break;
+    default: break;
+  }
+}
+
+bool mf_shape_equal(int ra, const int64_t *a, int rb, const int64_t *b) {
+  if (ra != rb) return false;
+  for (int i = 0; i < ra; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+void mf_shape_format(int rank, const int64_t *shape, char *buf, size_t n) {
+  size_t used = 0;
+  if (rank < 0) {
+    snprintf(buf, n, "<unknown>");
+    return;
+  }
+  used += (size_t)snprintf(buf + used, n - used, "(");
+  for (int i = 0; i < rank && used < n; i++) {
+    if (shape[i] < 0)
+      used += (size_t)snprintf(buf + used, n - used, "%sNone", i ? ", " : "");
+    else
+      used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  }
+  if (used < n) snprintf(buf + used, n - used, rank == 1 ? ",)" : ")");
+}
