@@ -1,0 +1,320 @@
+/* kernel.c — `moonflow kernel -f FILE`: sets up the sockets, the session
+ * and the threads, then serves the shell socket (and requests relayed from
+ * the control thread) until a shutdown_request. See kernel.h for who owns
+ * what. */
+#include "kernel.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zmq.h>
+
+#include "clear_output.h"
+#include "kernel_main.h"
+#include "log.h"
+
+/* For the SIGINT handler, which has no other way to find the kernel. */
+static mf_kernel *g_kernel;
+
+/* ---- replies, interrupts, shutdown ------------------------------------ */
+
+void mf_kernel_reply(mf_kernel *k, const mf_request *req, const char *msg_type, json_t *content) {
+  mf_wire_send(&k->wire, req->reply_sock, req->msg.idents, req->msg.n_idents, msg_type,
+               req->msg.header_json, content, NULL);
+}
+
+void mf_kernel_interrupt(mf_kernel *k) {
+  if (!atomic_load(&k->busy)) return;
+  atomic_store(&k->interrupted, 1);
+  mf_session_interrupt(k->session);
+}
+
+void mf_kernel_request_shutdown(mf_kernel *k, bool restart) {
+  atomic_store(&k->restart, restart ? 1 : 0);
+  atomic_store(&k->shutdown, 1);
+  mf_kernel_interrupt(k);
+}
+
+const char *mf_kernel_parent(const mf_kernel *k) {
+  return k->exec.req ? k->exec.req->msg.header_json : "{}";
+}
+
+static void on_sigint(int sig) {
+  (void)sig;
+  /* Only atomics and mf_session_interrupt (async-signal-safe by contract):
+   * the interrupt is delivered by the session's Lua hook, never here. */
+  if (g_kernel) mf_kernel_interrupt(g_kernel);
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+static const struct {
+  const char *type;
+  mf_handler fn;
+} HANDLERS[] = {
+    {"execute_request", mf_handle_execute},
+    {"kernel_info_request", mf_handle_kernel_info},
+    {"complete_request", mf_handle_complete},
+    {"inspect_request", mf_handle_inspect},
+    {"is_complete_request", mf_handle_is_complete},
+    {"history_request", mf_handle_history},
+    {"comm_info_request", mf_handle_comm_info},
+    {"shutdown_request", mf_handle_shutdown},
+    {"interrupt_request", mf_handle_interrupt},
+};
+
+void mf_kernel_dispatch(mf_kernel *k, mf_request *req) {
+  mf_handler fn = NULL;
+  for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0]; i++)
+    if (strcmp(HANDLERS[i].type, req->msg.msg_type) == 0) fn = HANDLERS[i].fn;
+  if (!fn) {
+    /* comm_open/comm_msg/comm_close: this kernel has no comm targets, and
+     * the spec asks kernels without them to ignore comm messages. */
+    if (strncmp(req->msg.msg_type, "comm_", 5) != 0)
+      mf_klog("ignored a %s on %s: not a request this kernel knows", req->msg.msg_type,
+              mf_channel_name(req->channel));
+    return;
+  }
+  mf_iopub_status(k->iopub, req->msg.header_json, "busy");
+  if (!req->on_control_thread) k->exec.req = req;
+  fn(k, req);
+  if (!req->on_control_thread) k->exec.req = NULL;
+  mf_iopub_status(k->iopub, req->msg.header_json, "idle");
+}
+
+/* Receives one message from sock and serves it; bad messages are logged
+ * and dropped. Returns -1 only when the context is shutting down. */
+static int serve_one(mf_kernel *k, void *sock, mf_channel ch, void *reply_sock,
+                     void (*serve)(mf_kernel *, mf_request *)) {
+  mf_frames fr;
+  if (mf_frames_recv(sock, &fr, ZMQ_DONTWAIT) < 0) {
+    if (errno == ETERM) return -1;
+    if (errno != EAGAIN && errno != EINTR && errno != EMSGSIZE)
+      mf_klog("receive on %s failed: %s", mf_channel_name(ch), zmq_strerror(errno));
+    return 0;
+  }
+  if (fr.n == 1 && fr.f[0].len == strlen(MF_RELAY_WAKE) &&
+      memcmp(fr.f[0].data, MF_RELAY_WAKE, fr.f[0].len) == 0) {
+    mf_frames_free(&fr); /* the control thread woke us for a shutdown */
+    return 0;
+  }
+  mf_request req = {.reply_sock = reply_sock, .channel = ch};
+  char why[160];
+  if (mf_msg_parse(&k->wire, &fr, &req.msg, why, sizeof why) < 0) {
+    mf_klog("dropped a message on %s: %s", mf_channel_name(ch), why);
+    return 0;
+  }
+  serve(k, &req);
+  mf_msg_free(&req.msg);
+  return 0;
+}
+
+static void serve_aborting(mf_kernel *k, mf_request *req) {
+  if (strcmp(req->msg.msg_type, "execute_request") != 0) {
+    mf_kernel_dispatch(k, req);
+    return;
+  }
+  mf_iopub_status(k->iopub, req->msg.header_json, "busy");
+  mf_handle_execute_aborted(k, req);
+  mf_iopub_status(k->iopub, req->msg.header_json, "idle");
+}
+
+/* After a failed cell with stop_on_error: the execute requests already
+ * queued behind it were sent expecting it to succeed, so they are answered
+ * "aborted" instead of run (what ipykernel does). Requests that arrive
+ * later run normally. */
+static void abort_queued(mf_kernel *k) {
+  k->abort_queued = false;
+  for (;;) {
+    zmq_pollitem_t it = {k->sock[MF_CH_SHELL], 0, ZMQ_POLLIN, 0};
+    if (zmq_poll(&it, 1, 0) <= 0 || !(it.revents & ZMQ_POLLIN)) return;
+    if (serve_one(k, k->sock[MF_CH_SHELL], MF_CH_SHELL, k->sock[MF_CH_SHELL], serve_aborting) < 0)
+      return;
+  }
+}
+
+static void main_loop(mf_kernel *k) {
+  while (!atomic_load(&k->shutdown)) {
+    zmq_pollitem_t items[2] = {{k->sock[MF_CH_SHELL], 0, ZMQ_POLLIN, 0},
+                               {k->relay_main, 0, ZMQ_POLLIN, 0}};
+    if (zmq_poll(items, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      if (errno != ETERM) mf_klog("poll failed: %s", zmq_strerror(errno));
+      return;
+    }
+    if ((items[0].revents & ZMQ_POLLIN) &&
+        serve_one(k, k->sock[MF_CH_SHELL], MF_CH_SHELL, k->sock[MF_CH_SHELL], mf_kernel_dispatch) < 0)
+      return;
+    if (k->abort_queued) abort_queued(k);
+    /* A control request the control thread cannot serve itself (it needs
+     * the session); its reply goes back over the relay. */
+    if ((items[1].revents & ZMQ_POLLIN) &&
+        serve_one(k, k->relay_main, MF_CH_CONTROL, k->relay_main, mf_kernel_dispatch) < 0)
+      return;
+  }
+}
+
+/* ---- setup -------------------------------------------------------------- */
+
+static void *open_socket(mf_kernel *k, int type, mf_channel ch) {
+  void *s = zmq_socket(k->zctx, type);
+  if (!s) return NULL;
+  /* Lets replies and the last iopub messages leave at shutdown without
+   * hanging forever on a client that went away. */
+  int linger = 1000, one = 1;
+  zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
+  /* A client that reconnects with the same identity (jupyter_client does
+   * after a restart) takes over its route instead of being refused. */
+  if (type == ZMQ_ROUTER) zmq_setsockopt(s, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
+  char ep[300];
+  mf_connection_endpoint(&k->conn, ch, ep, sizeof ep);
+  if (zmq_bind(s, ep) < 0) {
+    mf_klog("cannot bind %s socket to %s: %s", mf_channel_name(ch), ep, zmq_strerror(errno));
+    zmq_close(s);
+    return NULL;
+  }
+  if (k->conn.port[ch] == 0) {
+    char last[300];
+    size_t n = sizeof last;
+    if (zmq_getsockopt(s, ZMQ_LAST_ENDPOINT, last, &n) == 0) {
+      const char *colon = strrchr(last, ':');
+      if (colon) k->conn.port[ch] = atoi(colon + 1);
+    }
+  }
+  return s;
+}
+
+static void usage(void) {
+  fprintf(stderr, "usage: moonflow kernel -f CONNECTION_FILE\n"
+                  "  Runs a Jupyter kernel; Jupyter starts it from the kernelspec that\n"
+                  "  `moonflow install-kernel` writes.\n");
+}
+
+static int parse_args(int argc, char **argv, const char **file) {
+  *file = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "kernel") == 0 && i == 1) continue; /* tolerate the full argv */
+    if ((strcmp(a, "-f") == 0 || strcmp(a, "--f") == 0 || strcmp(a, "--connection-file") == 0) &&
+        i + 1 < argc)
+      *file = argv[++i];
+    else if (strncmp(a, "-f=", 3) == 0 || strncmp(a, "--f=", 4) == 0)
+      *file = strchr(a, '=') + 1;
+    else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+      return 1;
+    else
+      mf_klog("ignoring unknown argument '%s'", a);
+  }
+  return *file ? 0 : -1;
+}
+
+static void teardown(mf_kernel *k, pthread_t *hb, bool hb_up, pthread_t *ctl, bool ctl_up) {
+  if (k->iopub) mf_iopub_free(k->iopub); /* flushes before the context ends */
+  k->iopub = NULL;
+  if (k->zctx) zmq_ctx_shutdown(k->zctx); /* wakes the threads with ETERM */
+  if (hb_up) pthread_join(*hb, NULL);
+  else if (k->sock[MF_CH_HB]) zmq_close(k->sock[MF_CH_HB]);
+  if (ctl_up) pthread_join(*ctl, NULL);
+  else {
+    if (k->sock[MF_CH_CONTROL]) zmq_close(k->sock[MF_CH_CONTROL]);
+    if (k->relay_control) zmq_close(k->relay_control);
+  }
+  g_kernel = NULL;
+  if (k->session) mf_session_free(k->session);
+  for (int ch = 0; ch < MF_CH_COUNT; ch++)
+    if (ch != MF_CH_HB && ch != MF_CH_CONTROL && k->sock[ch]) zmq_close(k->sock[ch]);
+  if (k->relay_main) zmq_close(k->relay_main);
+  if (k->zctx) zmq_ctx_term(k->zctx);
+  free(k->exec.result_text);
+  mf_history_free(&k->history);
+  mf_wire_free(&k->wire);
+  mf_connection_free(&k->conn);
+}
+
+int mf_kernel_main(int argc, char **argv) {
+  static mf_kernel kernel; /* static: the signal handler may outlive a stack frame */
+  mf_kernel *k = &kernel;
+  memset(k, 0, sizeof *k);
+  const char *file;
+  int pa = parse_args(argc, argv, &file);
+  if (pa != 0) {
+    usage();
+    return pa > 0 ? 0 : 2;
+  }
+  char err[512];
+  if (!mf_connection_load(&k->conn, file, err, sizeof err)) {
+    mf_klog("%s", err);
+    return 1;
+  }
+  k->connection_file = file;
+  if (!mf_wire_init(&k->wire, k->conn.key, k->conn.scheme, err, sizeof err)) {
+    mf_klog("%s", err);
+    mf_connection_free(&k->conn);
+    return 1;
+  }
+  pthread_t hb, ctl;
+  bool hb_up = false, ctl_up = false;
+  int status = 1;
+  k->zctx = zmq_ctx_new();
+  if (!k->zctx) {
+    mf_klog("cannot create a ZeroMQ context: %s", zmq_strerror(errno));
+    goto out;
+  }
+  static const int TYPES[MF_CH_COUNT] = {ZMQ_ROUTER, ZMQ_PUB, ZMQ_ROUTER, ZMQ_ROUTER, ZMQ_REP};
+  bool any_zero = false;
+  for (int ch = 0; ch < MF_CH_COUNT; ch++) {
+    any_zero |= k->conn.port[ch] == 0;
+    if (!(k->sock[ch] = open_socket(k, TYPES[ch], (mf_channel)ch))) goto out;
+  }
+  if (any_zero && strcmp(k->conn.transport, "tcp") == 0 && !mf_connection_save(&k->conn, file))
+    mf_klog("could not write the chosen ports back to %s", file);
+  k->relay_main = zmq_socket(k->zctx, ZMQ_PAIR);
+  k->relay_control = zmq_socket(k->zctx, ZMQ_PAIR);
+  if (!k->relay_main || !k->relay_control || zmq_bind(k->relay_main, MF_RELAY_ENDPOINT) < 0 ||
+      zmq_connect(k->relay_control, MF_RELAY_ENDPOINT) < 0) {
+    mf_klog("cannot set up the control relay: %s", zmq_strerror(errno));
+    goto out;
+  }
+
+  /* Helper threads must not take SIGINT: it belongs to the main thread,
+   * whose zmq_poll it interrupts. They inherit this mask. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  k->iopub = mf_iopub_new(&k->wire, k->sock[MF_CH_IOPUB]);
+  hb_up = k->iopub && mf_heartbeat_start(k, &hb) == 0;
+  ctl_up = hb_up && mf_control_start(k, &ctl) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (!ctl_up) {
+    mf_klog("cannot start the kernel's threads");
+    goto out;
+  }
+
+  mf_session_host host;
+  mf_kernel_host_init(k, &host);
+  k->session = mf_session_new(&host, err, sizeof err);
+  if (!k->session) {
+    mf_klog("cannot create the session: %s", err);
+    goto out;
+  }
+  mf_kernel_install_clear_output(k);
+  g_kernel = k;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, NULL);
+
+  mf_iopub_status(k->iopub, "{}", "starting");
+  main_loop(k);
+  status = 0;
+out:
+  signal(SIGINT, SIG_DFL);
+  teardown(k, &hb, hb_up, &ctl, ctl_up);
+  return status;
+}
