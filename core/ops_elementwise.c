@@ -1,0 +1,697 @@
+/* ops_elementwise.c — elementwise ops: unary math, binary math and
+ * comparisons with NumPy broadcasting, SelectV2, Cast, the elementwise
+ * gradient helpers (ReluGrad, TanhGrad, ...) and BroadcastGradientArgs.
+ *
+ * Per-op knowledge is one line in a table below: the dtypes an op accepts
+ * and one C expression for its element. Macros instantiate that expression
+ * as a loop per dtype; a per-op table of loops indexed by dtype is both what
+ * the kernel calls and what inference checks the input dtype against, so
+ * the two cannot disagree. Inside an expression:
+ *   x            the element (unary); a, b the elements of inputs 0 and 1;
+ *   T            their C type;
+ *   U            the type in which integer arithmetic wraps (uint32_t for
+ *                int32; T itself for floats): TensorFlow's integer kernels
+ *                wrap on overflow, and signed overflow is undefined in C;
+ *   NUM(f, x)    the helper f_<type> below, for the few ops whose integer
+ *                and floating-point definitions differ.
+ * <tgmath.h> makes sqrt, exp, floor, ... pick the float or double version
+ * from their argument. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tgmath.h>
+
+#include "broadcast.h"
+#include "kernel_util.h"
+#include "op.h"
+
+/* ---- dtype sets: M(enum, C type, wrapping type, args...) per dtype ---- */
+
+#define DT_FLOAT(M, ...) \
+  M(MF_FLOAT32, float, float, __VA_ARGS__) M(MF_FLOAT64, double, double, __VA_ARGS__)
+#define DT_INT(M, ...) \
+  M(MF_INT32, int32_t, uint32_t, __VA_ARGS__) M(MF_INT64, int64_t, uint64_t, __VA_ARGS__)
+#define DT_NUMERIC(M, ...) DT_FLOAT(M, __VA_ARGS__) DT_INT(M, __VA_ARGS__)
+#define DT_BOOL(M, ...) M(MF_BOOL, bool, bool, __VA_ARGS__)
+#define DT_NUMERIC_BOOL(M, ...) DT_NUMERIC(M, __VA_ARGS__) DT_BOOL(M, __VA_ARGS__)
+
+/* A table entry [dtype] = <op>_<dtype>. */
+#define LOOP_ENTRY(DT, CT, CU, NAME) [DT] = NAME##_##DT,
+
+/* ---- numeric helpers where floats and integers differ ---- */
+
+#define NUM(f, x) \
+  _Generic((x), float: f##_float, double: f##_double, int32_t: f##_int32_t, int64_t: f##_int64_t)
+
+static inline bool nan_float(float x) { return isnan(x); }
+static inline bool nan_double(double x) { return isnan(x); }
+static inline bool nan_never(int64_t x) {
+  (void)x;
+  return false;
+}
+#define IS_NAN(x) _Generic((x), float: nan_float, double: nan_double, default: nan_never)(x)
+
+#define FLOAT_HELPERS(T)                                                               \
+  static inline T abs_##T(T x) { return fabs(x); }                                     \
+  /* ties to even in the default rounding mode, as TF's Round */                     \
+  static inline T round_##T(T x) { return rint(x); }                                   \
+  static inline T floordiv_##T(T x, T y) { return floor(x / y); }                      \
+  /* Python's %: the result takes the divisor's sign */                               \
+  static inline T floormod_##T(T x, T y) {                                             \
+    T r = fmod(x, y);                                                                  \
+    return r != 0 && (r < 0) != (y < 0) ? r + y : r;                                   \
+  }                                                                                    \
+  static inline T pow_##T(T x, T y) { return pow(x, y); }
+FLOAT_HELPERS(float)
+FLOAT_HELPERS(double)
+
+/* Zero divisors and negative exponents are refused before the loop runs
+ * (check_divisor, check_exponent); the guards here only keep a bypassed
+ * check from trapping. x / -1 overflows for the minimum: it wraps like
+ * negation does, and the remainder is 0. */
+#define INT_HELPERS(T, U)                                                              \
+  static inline T abs_##T(T x) { return x < 0 ? (T)-(U)x : x; }                        \
+  static inline T round_##T(T x) { return x; }                                         \
+  static inline T floordiv_##T(T x, T y) {                                             \
+    if (y == 0) return 0;                                                              \
+    if (y == -1) return (T)-(U)x;                                                      \
+    T q = x / y;                                                                       \
+    return q * y != x && (x < 0) != (y < 0) ? q - 1 : q;                               \
+  }                                                                                    \
+  static inline T floormod_##T(T x, T y) {                                             \
+    if (y == 0 || y == -1) return 0;                                                   \
+    T r = x % y;                                                                       \
+    return r != 0 && (r < 0) != (y < 0) ? r + y : r;                                   \
+  }                                                                                    \
+  static inline T pow_##T(T x, T y) {                                                  \
+    U r = 1, base = (U)x;                                                              \
+    for (; y > 0; y >>= 1, base *= base)                                               \
+      if (y & 1) r *= base;                                                            \
+    return (T)r;                                                                       \
+  }
+INT_HELPERS(int32_t, uint32_t)
+INT_HELPERS(int64_t, uint64_t)
+
+/* Inference accepts the dtypes an op's loop table has an entry for. On a
+ * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
+static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_error *err);
+#define UNSUPPORTED(c, i, loops, err)                                                  \
+  do {                                                                                 \
+    unsigned accepted_ = 0;                                                            \
+    for (int dt_ = 0; dt_ < MF_DTYPE_COUNT; dt_++)                                     \
+      accepted_ |= (unsigned)((loops)[dt_] != NULL) << dt_;                            \
+    return unsupported_dtype(c, i, accepted_, err);                                    \
+  } while (0)
+
+/* ==================================================================== */
+/* Unary ops                                                            */
+/* ==================================================================== */
+
+typedef void (*unary_loop)(int64_t n, const void *x, void *z);
+
+#define UNARY_LOOP(DT, CT, CU, NAME, EXPR)                                             \
+  static void NAME##_##DT(int64_t n, const void *vx, void *vz) {                       \
+    typedef CT T;                                                                      \
+    typedef CU U __attribute__((unused));                                              \
+    const T *restrict px = vx;                                                         \
+    T *restrict z = vz;                                                                \
+    for (int64_t i = 0; i < n; i++) {                                                  \
+      T x = px[i];                                                                     \
+      z[i] = (T)(EXPR);                                                                \
+    }                                                                                  \
+  }
+
+static mf_status unary_infer(mf_op_call *c, const unary_loop *loops, mf_error *err) {
+  mf_dtype dt = c->in_specs[0].dtype;
+  if (!loops[dt]) UNSUPPORTED(c, 0, loops, err);
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = c->in_specs[0];
+  return MF_OK;
+}
+
+static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  loops[c->in[0]->dtype](out->size, mf_tensor_data(c->in[0]), mf_tensor_data(out));
+  return MF_OK;
+}
+
+#define UNARY(NAME, DTYPES, EXPR, FLAGS, DOC)                                          \
+  DTYPES(UNARY_LOOP, NAME, EXPR)                                                       \
+  static const unary_loop NAME##_loops[MF_DTYPE_COUNT] = {DTYPES(LOOP_ENTRY, NAME)};   \
+  static mf_status NAME##_infer(mf_op_call *c, mf_error *err) {                        \
+    return unary_infer(c, NAME##_loops, err);                                          \
+  }                                                                                    \
+  static mf_status NAME##_kernel(mf_op_call *c, mf_error *err) {                       \
+    return unary_kernel(c, NAME##_loops, err);                                         \
+  }                                                                                    \
+  const mf_op_def mf_op_##NAME = {                                                     \
+      .name = #NAME, .input_names = "x", .min_inputs = 1, .max_inputs = 1,             \
+      .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
+  };
+
+#define GRAD MF_OP_ELEMENTWISE
+#define NOGRAD (MF_OP_ELEMENTWISE | MF_OP_NO_GRADIENT)
+
+/*    name        dtypes      element                              flags */
+UNARY(Neg,        DT_NUMERIC, (T)-(U)x,                            GRAD,
+      "Returns -x elementwise.")
+UNARY(Abs,        DT_NUMERIC, NUM(abs, x)(x),                      GRAD,
+      "Returns |x| elementwise.")
+UNARY(Sign,       DT_NUMERIC, IS_NAN(x) ? x : (x > 0) - (x < 0),   NOGRAD,
+      "Returns -1, 0 or 1 by the sign of x (NaN stays NaN).")
+UNARY(Square,     DT_NUMERIC, (U)x * (U)x,                         GRAD,
+      "Returns x * x elementwise.")
+UNARY(Sqrt,       DT_FLOAT,   sqrt(x),                             GRAD,
+      "Returns the square root of x elementwise.")
+UNARY(Rsqrt,      DT_FLOAT,   1 / sqrt(x),                         GRAD,
+      "Returns 1 / sqrt(x) elementwise.")
+UNARY(Exp,        DT_FLOAT,   exp(x),                              GRAD,
+      "Returns e^x elementwise.")
+UNARY(Log,        DT_FLOAT,   log(x),                              GRAD,
+      "Returns the natural logarithm of x elementwise.")
+UNARY(Log1p,      DT_FLOAT,   log1p(x),                            GRAD,
+      "Returns log(1 + x) elementwise, accurate for small x.")
+UNARY(Sin,        DT_FLOAT,   sin(x),                              GRAD,
+      "Returns sin(x) elementwise.")
+UNARY(Cos,        DT_FLOAT,   cos(x),                              GRAD,
+      "Returns cos(x) elementwise.")
+UNARY(Tanh,       DT_FLOAT,   tanh(x),                             GRAD,
+      "Returns tanh(x) elementwise.")
+UNARY(Sigmoid,    DT_FLOAT,   1 / (1 + exp(-x)),                   GRAD,
+      "Returns 1 / (1 + exp(-x)) elementwise.")
+UNARY(Round,      DT_NUMERIC, NUM(round, x)(x),                    NOGRAD,
+      "Rounds x to the nearest integer elementwise, halves to even.")
+UNARY(Floor,      DT_FLOAT,   floor(x),                            NOGRAD,
+      "Returns the largest integer not greater than x, elementwise.")
+UNARY(Ceil,       DT_FLOAT,   ceil(x),                             NOGRAD,
+      "Returns the smallest integer not less than x, elementwise.")
+UNARY(Reciprocal, DT_FLOAT,   1 / x,                               GRAD,
+      "Returns 1 / x elementwise.")
+UNARY(Relu,       DT_NUMERIC, x < 0 ? 0 : x,                       GRAD,
+      "Returns max(x, 0) elementwise.")
+UNARY(LogicalNot, DT_BOOL,    !x,                                  NOGRAD,
+      "Returns the logical negation of a bool tensor.")
+
+/* ==================================================================== */
+/* Binary ops with broadcasting                                         */
+/* ==================================================================== */
+
+/* One run of a broadcast walk: n outputs, each input stepping by sa / sb
+ * (1 or 0, see broadcast.h). False only when a string allocation fails. */
+typedef bool (*binary_loop)(int64_t n, const void *a, int sa, const void *b, int sb, void *z);
+
+/* The four step cases as separate loops, so each compiles to a tight loop
+ * over contiguous memory with the repeated operand hoisted. */
+#define BINARY_LOOP(FN, CT, CU, CR, EXPR)                                              \
+  static bool FN(int64_t n, const void *va, int sa, const void *vb, int sb, void *vz) { \
+    typedef CT T;                                                                      \
+    typedef CU U __attribute__((unused));                                              \
+    const T *restrict pa = va, *restrict pb = vb;                                      \
+    CR *restrict z = vz;                                                               \
+    if (sa && sb) {                                                                    \
+      for (int64_t i = 0; i < n; i++) {                                                \
+        T a = pa[i], b = pb[i];                                                        \
+        z[i] = (CR)(EXPR);                                                             \
+      }                                                                                \
+    } else if (sa) {                                                                   \
+      T b = pb[0];                                                                     \
+      for (int64_t i = 0; i < n; i++) {                                                \
+        T a = pa[i];                                                                   \
+        z[i] = (CR)(EXPR);                                                             \
+      }                                                                                \
+    } else if (sb) {                                                                   \
+      T a = pa[0];                                                                     \
+      for (int64_t i = 0; i < n; i++) {                                                \
+        T b = pb[i];                                                                   \
+        z[i] = (CR)(EXPR);                                                             \
+      }                                                                                \
+    } else {                                                                           \
+      T a = pa[0], b = pb[0];                                                          \
+      CR v = (CR)(EXPR);                                                               \
+      for (int64_t i = 0; i < n; i++) z[i] = v;                                        \
+    }                                                                                  \
+    return true;                                                                       \
+  }
+
+#define RESULT_SAME(CT) CT
+#define RESULT_TO_BOOL(CT) bool
+#define RESULT_IS_BOOL_SAME false
+#define RESULT_IS_BOOL_TO_BOOL true
+#define BINARY_INST(DT, CT, CU, NAME, RESULT, EXPR) \
+  BINARY_LOOP(NAME##_##DT, CT, CU, RESULT_##RESULT(CT), EXPR)
+
+/* String loops, named in the `strings` column of the table. */
+static inline bool bytes_equal(mf_string x, mf_string y) {
+  return x.len == y.len && (x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0);
+}
+BINARY_LOOP(str_equal, mf_string, mf_string, bool, bytes_equal(a, b))
+BINARY_LOOP(str_not_equal, mf_string, mf_string, bool, !bytes_equal(a, b))
+
+static bool str_concat(int64_t n, const void *va, int sa, const void *vb, int sb, void *vz) {
+  const mf_string *pa = va, *pb = vb;
+  mf_string *z = vz;
+  for (int64_t i = 0; i < n; i++) {
+    const mf_string *a = &pa[i * sa], *b = &pb[i * sb];
+    char *p = malloc(a->len + b->len + 1);
+    if (!p) return false;
+    if (a->len) memcpy(p, a->ptr, a->len);
+    if (b->len) memcpy(p + a->len, b->ptr, b->len);
+    p[a->len + b->len] = '\0';
+    z[i] = (mf_string){p, a->len + b->len};
+  }
+  return true;
+}
+
+#define STRINGS(fn) [MF_STRING] = fn,
+#define NO_STRINGS
+
+/* Conditions on input values that TF's integer kernels refuse. */
+typedef mf_status (*value_check)(const mf_op_call *c, mf_error *err);
+
+typedef struct binary_info {
+  bool bool_result;
+  value_check check; /* or NULL */
+  binary_loop loops[MF_DTYPE_COUNT];
+} binary_info;
+
+static mf_status binary_infer(mf_op_call *c, const binary_info *info, mf_error *err) {
+  MF_TRY(mf_infer_same_dtype(c, 0, 2, err));
+  mf_dtype dt = c->in_specs[0].dtype;
+  if (!info->loops[dt]) UNSUPPORTED(c, 0, info->loops, err);
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  const mf_spec *x = &c->in_specs[0], *y = &c->in_specs[1];
+  mf_spec *o = &c->out_specs[0];
+  o->dtype = info->bool_result ? MF_BOOL : dt;
+  return mf_broadcast_shape(x->rank, x->shape, y->rank, y->shape, &o->rank, o->shape,
+                            c->op->name, err);
+}
+
+static mf_status binary_kernel(mf_op_call *c, const binary_info *info, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  /* An empty output divides nothing, and otherwise every input element is
+   * used, so checking all of them is exactly TF's condition. */
+  if (info->check && out->size > 0) MF_TRY(info->check(c, err));
+  binary_loop loop = info->loops[c->in[0]->dtype];
+  size_t in_size = mf_dtype_size(c->in[0]->dtype), out_size = mf_dtype_size(out->dtype);
+  const char *a = mf_tensor_data(c->in[0]), *b = mf_tensor_data(c->in[1]);
+  char *z = mf_tensor_data(out);
+  mf_bcast it;
+  mf_bcast_init_tensors(&it, out, 2, c->in);
+  for (int64_t r = 0; r < it.runs; r++, mf_bcast_next(&it)) {
+    if (!loop(it.run, a + (size_t)it.offset[0] * in_size, it.step[0],
+              b + (size_t)it.offset[1] * in_size, it.step[1], z + (size_t)(r * it.run) * out_size))
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory in %s", c->op->name);
+  }
+  return MF_OK;
+}
+
+#define BINARY(NAME, DTYPES, STRING_LOOP, RESULT, EXPR, INPUTS, CHECK, FLAGS, DOC)      \
+  DTYPES(BINARY_INST, NAME, RESULT, EXPR)                                              \
+  static const binary_info NAME##_info = {                                             \
+      .bool_result = RESULT_IS_BOOL_##RESULT, .check = CHECK,                          \
+      .loops = {DTYPES(LOOP_ENTRY, NAME) STRING_LOOP}};                                \
+  static mf_status NAME##_infer(mf_op_call *c, mf_error *err) {                        \
+    return binary_infer(c, &NAME##_info, err);                                         \
+  }                                                                                    \
+  static mf_status NAME##_kernel(mf_op_call *c, mf_error *err) {                       \
+    return binary_kernel(c, &NAME##_info, err);                                        \
+  }                                                                                    \
+  const mf_op_def mf_op_##NAME = {                                                     \
+      .name = #NAME, .input_names = INPUTS, .min_inputs = 2, .max_inputs = 2,          \
+      .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
+  };
+
+/* Whether integer tensor t holds a zero (with `negative`: a value below
+ * zero). Never for floats, whose kernels follow IEEE instead. */
+static bool int_holds(const mf_tensor *t, bool negative) {
+  if (!mf_dtype_is_integer(t->dtype)) return false;
+  for (int64_t i = 0; i < t->size; i++) {
+    int64_t v = t->dtype == MF_INT32 ? MF_DATA(t, int32_t)[i] : MF_DATA(t, int64_t)[i];
+    if (negative ? v < 0 : v == 0) return true;
+  }
+  return false;
+}
+
+static mf_status check_divisor(const mf_op_call *c, mf_error *err) {
+  if (!int_holds(c->in[1], false)) return MF_OK;
+  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Integer division by zero [Op:%s]",
+                      c->op->name);
+}
+
+static mf_status check_exponent(const mf_op_call *c, mf_error *err) {
+  if (!int_holds(c->in[1], true)) return MF_OK;
+  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                      "Integers to negative integer powers are not allowed [Op:%s]", c->op->name);
+}
+
+/* FloorMod keeps its gradient (TF defines one for floats); integer outputs
+ * are never differentiated anyway. */
+/*     name           dtypes           strings               result   element
+ *     inputs         check           flags */
+BINARY(AddV2,         DT_NUMERIC,      STRINGS(str_concat),  SAME,    (U)a + (U)b,
+       "x,y",         NULL,           GRAD,
+       "Returns x + y elementwise with broadcasting; concatenates strings.")
+BINARY(Sub,           DT_NUMERIC,      NO_STRINGS,           SAME,    (U)a - (U)b,
+       "x,y",         NULL,           GRAD,
+       "Returns x - y elementwise with broadcasting.")
+BINARY(Mul,           DT_NUMERIC,      NO_STRINGS,           SAME,    (U)a * (U)b,
+       "x,y",         NULL,           GRAD,
+       "Returns x * y elementwise with broadcasting.")
+BINARY(RealDiv,       DT_FLOAT,        NO_STRINGS,           SAME,    a / b,
+       "x,y",         NULL,           GRAD,
+       "Returns x / y elementwise with broadcasting (floating point only).")
+BINARY(FloorDiv,      DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(floordiv, a)(a, b),
+       "x,y",         check_divisor,  NOGRAD,
+       "Returns floor(x / y) elementwise with broadcasting.")
+BINARY(FloorMod,      DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(floormod, a)(a, b),
+       "x,y",         check_divisor,  GRAD,
+       "Returns x - floor(x / y) * y elementwise: the sign of y, as Python's %.")
+BINARY(Pow,           DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(pow, a)(a, b),
+       "x,y",         check_exponent, GRAD,
+       "Returns x ^ y elementwise with broadcasting.")
+BINARY(Maximum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a > b || IS_NAN(a) ? a : b,
+       "x,y",         NULL,           GRAD,
+       "Returns max(x, y) elementwise with broadcasting (NaN wins).")
+BINARY(Minimum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a < b || IS_NAN(a) ? a : b,
+       "x,y",         NULL,           GRAD,
+       "Returns min(x, y) elementwise with broadcasting (NaN wins).")
+BINARY(Equal,         DT_NUMERIC_BOOL, STRINGS(str_equal),   TO_BOOL, a == b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x == y elementwise with broadcasting.")
+BINARY(NotEqual,      DT_NUMERIC_BOOL, STRINGS(str_not_equal), TO_BOOL, a != b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x != y elementwise with broadcasting.")
+BINARY(Less,          DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a < b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x < y elementwise with broadcasting.")
+BINARY(LessEqual,     DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a <= b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x <= y elementwise with broadcasting.")
+BINARY(Greater,       DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a > b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x > y elementwise with broadcasting.")
+BINARY(GreaterEqual,  DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a >= b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x >= y elementwise with broadcasting.")
+BINARY(LogicalAnd,    DT_BOOL,         NO_STRINGS,           SAME,    a && b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x AND y elementwise with broadcasting.")
+BINARY(LogicalOr,     DT_BOOL,         NO_STRINGS,           SAME,    a || b,
+       "x,y",         NULL,           NOGRAD,
+       "Returns x OR y elementwise with broadcasting.")
+/* Gradient helpers: a is what the forward op saw or produced, b the
+ * incoming gradient (ReluGrad takes them the other way round, as TF). */
+BINARY(ReluGrad,      DT_NUMERIC,      NO_STRINGS,           SAME,    b > 0 ? a : 0,
+       "gradients,features", NULL,           GRAD,
+       "Relu's backprop: gradients where features > 0, else 0.")
+BINARY(TanhGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (1 - a * a),
+       "y,dy",        NULL,           GRAD,
+       "Tanh's backprop from its output y: dy * (1 - y^2).")
+BINARY(SigmoidGrad,   DT_FLOAT,        NO_STRINGS,           SAME,    b * a * (1 - a),
+       "y,dy",        NULL,           GRAD,
+       "Sigmoid's backprop from its output y: dy * y * (1 - y).")
+BINARY(SqrtGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)0.5 / a,
+       "y,dy",        NULL,           GRAD,
+       "Sqrt's backprop from its output y: dy * 0.5 / y.")
+BINARY(RsqrtGrad,     DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)-0.5 * (a * a * a),
+       "y,dy",        NULL,           GRAD,
+       "Rsqrt's backprop from its output y: dy * -0.5 * y^3.")
+
+/* ==================================================================== */
+/* SelectV2: three-way broadcasting                                     */
+/* ==================================================================== */
+
+typedef bool (*select_loop)(int64_t n, const bool *c, int sc, const void *t, int st,
+                            const void *e, int se, void *z);
+
+/* Same shapes and a scalar condition (one operand copied or repeated) are
+ * the tight cases; the rest index by step. */
+#define SELECT_LOOP(DT, CT, CU, unused)                                                \
+  static bool select_##DT(int64_t n, const bool *c, int sc, const void *vt, int st,    \
+                          const void *ve, int se, void *vz) {                          \
+    const CT *restrict t = vt, *restrict e = ve;                                       \
+    CT *restrict z = vz;                                                               \
+    if (sc && st && se) {                                                              \
+      for (int64_t i = 0; i < n; i++) z[i] = c[i] ? t[i] : e[i];                       \
+    } else if (!sc) {                                                                  \
+      const CT *src = c[0] ? t : e;                                                    \
+      if (c[0] ? st : se)                                                              \
+        for (int64_t i = 0; i < n; i++) z[i] = src[i];                                 \
+      else                                                                             \
+        for (int64_t i = 0; i < n; i++) z[i] = src[0];                                 \
+    } else {                                                                           \
+      for (int64_t i = 0; i < n; i++) z[i] = c[i] ? t[i * st] : e[i * se];            \
+    }                                                                                  \
+    return true;                                                                       \
+  }
+DT_NUMERIC_BOOL(SELECT_LOOP, )
+
+static bool select_strings(int64_t n, const bool *c, int sc, const void *vt, int st,
+                           const void *ve, int se, void *vz) {
+  const mf_string *t = vt, *e = ve;
+  mf_string *z = vz;
+  for (int64_t i = 0; i < n; i++) {
+    const mf_string *s = c[i * sc] ? &t[i * st] : &e[i * se];
+    if (mf_string_set(&z[i], s->ptr, s->len, NULL) != MF_OK) return false;
+  }
+  return true;
+}
+
+static const select_loop select_loops[MF_DTYPE_COUNT] = {
+    DT_NUMERIC_BOOL(LOOP_ENTRY, select) [MF_STRING] = select_strings,
+};
+
+static bool is_bool(mf_dtype dt) { return dt == MF_BOOL; }
+
+static mf_status select_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_infer_check_dtype(c, 0, is_bool, "bool", err));
+  MF_TRY(mf_infer_same_dtype(c, 1, 3, err));
+  mf_dtype dt = c->in_specs[1].dtype;
+  if (!select_loops[dt]) UNSUPPORTED(c, 1, select_loops, err);
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  const mf_spec *cond = &c->in_specs[0], *t = &c->in_specs[1], *e = &c->in_specs[2];
+  mf_spec *o = &c->out_specs[0];
+  o->dtype = dt;
+  /* TF checks then/else first, then the condition against both. */
+  char sc[160], st[160], se[160];
+  mf_shape_debug(t->rank, t->shape, st, sizeof st);
+  mf_shape_debug(e->rank, e->shape, se, sizeof se);
+  if (mf_broadcast_shape(t->rank, t->shape, e->rank, e->shape, &o->rank, o->shape, NULL, NULL))
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "then %s and else %s must be broadcastable [Op:SelectV2]", st, se);
+  if (mf_broadcast_shape(cond->rank, cond->shape, o->rank, o->shape, &o->rank, o->shape, NULL,
+                         NULL) == MF_OK)
+    return MF_OK;
+  mf_shape_debug(cond->rank, cond->shape, sc, sizeof sc);
+  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                      "condition %s, then %s, and else %s must be broadcastable [Op:SelectV2]",
+                      sc, st, se);
+}
+
+static mf_status select_kernel(mf_op_call *c, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  select_loop loop = select_loops[out->dtype];
+  size_t size = mf_dtype_size(out->dtype);
+  const bool *cond = mf_tensor_data(c->in[0]);
+  const char *t = mf_tensor_data(c->in[1]), *e = mf_tensor_data(c->in[2]);
+  char *z = mf_tensor_data(out);
+  mf_bcast it;
+  mf_bcast_init_tensors(&it, out, 3, c->in);
+  for (int64_t r = 0; r < it.runs; r++, mf_bcast_next(&it)) {
+    if (!loop(it.run, cond + it.offset[0], it.step[0], t + (size_t)it.offset[1] * size, it.step[1],
+              e + (size_t)it.offset[2] * size, it.step[2], z + (size_t)(r * it.run) * size))
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory in SelectV2");
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_SelectV2 = {
+    .name = "SelectV2", .input_names = "condition,t,e", .min_inputs = 3, .max_inputs = 3,
+    .infer = select_infer, .kernel = select_kernel, .flags = MF_OP_ELEMENTWISE,
+    .doc = "Picks t where condition is true, else e, broadcasting all three.",
+};
+
+/* ==================================================================== */
+/* Cast                                                                 */
+/* ==================================================================== */
+
+/* Conversions by destination. Float to integer truncates toward zero; NaN
+ * becomes 0 and out-of-range values saturate, where C leaves them
+ * undefined. Integer to narrower integer wraps, as TF's static_cast. */
+#define IS_FLOATING(v) _Generic((v), float: 1, double: 1, default: 0)
+#define TO_INT(v, D, MIN, MAX, LIMIT)                                                  \
+  (IS_FLOATING(v) ? ((v) != (v) ? 0 : (v) <= -(LIMIT) ? MIN : (v) >= (LIMIT) ? MAX : (D)(v)) \
+                  : (D)(v))
+#define CONVERT_MF_FLOAT32(v) ((float)(v))
+#define CONVERT_MF_FLOAT64(v) ((double)(v))
+#define CONVERT_MF_INT32(v) TO_INT(v, int32_t, INT32_MIN, INT32_MAX, 0x1p31)
+#define CONVERT_MF_INT64(v) TO_INT(v, int64_t, INT64_MIN, INT64_MAX, 0x1p63)
+#define CONVERT_MF_BOOL(v) ((v) != 0)
+
+typedef void (*cast_loop)(int64_t n, const void *x, void *z);
+
+#define CAST_LOOP(DDT, DT, DU, SDT, ST)                                                \
+  static void cast_##SDT##_##DDT(int64_t n, const void *vx, void *vz) {                \
+    const ST *restrict x = vx;                                                         \
+    DT *restrict z = vz;                                                               \
+    for (int64_t i = 0; i < n; i++) z[i] = CONVERT_##DDT(x[i]);                        \
+  }
+#define CASTS_FROM(SDT, ST) DT_NUMERIC_BOOL(CAST_LOOP, SDT, ST)
+CASTS_FROM(MF_FLOAT32, float)
+CASTS_FROM(MF_FLOAT64, double)
+CASTS_FROM(MF_INT32, int32_t)
+CASTS_FROM(MF_INT64, int64_t)
+CASTS_FROM(MF_BOOL, bool)
+
+#define CAST_ENTRY(DDT, DT, DU, SDT) [DDT] = cast_##SDT##_##DDT,
+#define CAST_ROW(SDT) [SDT] = {DT_NUMERIC_BOOL(CAST_ENTRY, SDT)},
+static const cast_loop cast_loops[MF_DTYPE_COUNT][MF_DTYPE_COUNT] = {
+    CAST_ROW(MF_FLOAT32) CAST_ROW(MF_FLOAT64) CAST_ROW(MF_INT32) CAST_ROW(MF_INT64)
+    CAST_ROW(MF_BOOL)
+};
+
+static mf_status cast_infer(mf_op_call *c, mf_error *err) {
+  const mf_attr *a = mf_attrs_find(c->attrs, "DstT");
+  if (!a) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Cast needs a 'DstT' attribute");
+  mf_dtype src = c->in_specs[0].dtype, dst = a->u.type;
+  if ((unsigned)dst >= MF_DTYPE_COUNT)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Cast: DstT is not a dtype");
+  if (src != dst && !cast_loops[src][dst])
+    return mf_error_set(err, MF_ERR_UNIMPLEMENTED, "Cast %s to %s is not supported [Op:Cast]",
+                        mf_dtype_name(src), mf_dtype_name(dst));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = c->in_specs[0];
+  c->out_specs[0].dtype = dst;
+  return MF_OK;
+}
+
+static mf_status cast_kernel(mf_op_call *c, mf_error *err) {
+  mf_tensor *x = c->in[0];
+  /* Tensors are immutable, so a cast to the same dtype is the input. */
+  if (c->out_specs[0].dtype == x->dtype) {
+    mf_tensor_retain(x);
+    c->out[0] = x;
+    return MF_OK;
+  }
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  cast_loops[x->dtype][out->dtype](out->size, mf_tensor_data(x), mf_tensor_data(out));
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Cast = {
+    .name = "Cast", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"DstT", MF_ATTR_TYPE}},
+    .infer = cast_infer, .kernel = cast_kernel, .flags = MF_OP_ELEMENTWISE,
+    .doc = "Converts x to the dtype DstT (float to int truncates; to bool is x != 0).",
+};
+
+/* ==================================================================== */
+/* BroadcastGradientArgs                                                */
+/* ==================================================================== */
+
+/* TF's BCast rule: an output axis is reduced for an input whose
+ * (1-extended) dimension there is 1, including axes where every input is 1.
+ * Fills out0/out1 (new references) with int vectors of s0's dtype. */
+static mf_status gradient_args(const mf_op_call *c, mf_tensor **out0, mf_tensor **out1,
+                               mf_error *err) {
+  const mf_tensor *s[2] = {c->in[0], c->in[1]};
+  int64_t rank = s[0]->size > s[1]->size ? s[0]->size : s[1]->size;
+  /* Both shapes 1-extended to `rank`, one after the other. */
+  void *scratch;
+  MF_TRY(mf_scratch_alloc(2 * (size_t)rank, sizeof(int64_t), &scratch, err));
+  int64_t *dims[2] = {scratch, (int64_t *)scratch + rank}, count[2] = {0, 0};
+  for (int k = 0; k < 2; k++)
+    for (int64_t j = 0, pad = rank - s[k]->size; j < rank; j++) {
+      dims[k][j] = j < pad ? 1 : mf_tensor_get_i64(s[k], j - pad);
+      count[k] += dims[k][j] == 1;
+    }
+  mf_status st = MF_OK;
+  for (int64_t j = 0; j < rank && st == MF_OK; j++) {
+    int64_t d0 = dims[0][j], d1 = dims[1][j];
+    if (d0 != d1 && d0 != 1 && d1 != 1) {
+      char text[2][256];
+      for (int k = 0; k < 2; k++)
+        mf_shape_debug((int)s[k]->size, dims[k] + rank - s[k]->size, text[k], sizeof text[k]);
+      st = mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "Incompatible shapes: %s vs. %s [Op:BroadcastGradientArgs]", text[0],
+                        text[1]);
+    }
+  }
+  mf_tensor *r[2] = {NULL, NULL};
+  for (int k = 0; k < 2 && st == MF_OK; k++) {
+    st = mf_tensor_new(s[0]->dtype, 1, &count[k], &r[k], err);
+    for (int64_t j = 0, n = 0; j < rank && st == MF_OK; j++)
+      if (dims[k][j] == 1) mf_tensor_set_i64(r[k], n++, j);
+  }
+  free(scratch);
+  if (st != MF_OK) {
+    mf_tensor_release(r[0]);
+    mf_tensor_release(r[1]);
+    return st;
+  }
+  *out0 = r[0];
+  *out1 = r[1];
+  return MF_OK;
+}
+
+static mf_status gradient_args_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_infer_same_dtype(c, 0, 2, err));
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_integer, "int32 or int64", err));
+  for (int k = 0; k < 2; k++)
+    if (c->in_specs[k].rank > 1 || c->in_specs[k].rank == 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "BroadcastGradientArgs expects shape vectors, got rank %d for input "
+                          "#%d(zero-based) [Op:BroadcastGradientArgs]",
+                          c->in_specs[k].rank, k);
+  MF_TRY(mf_op_call_set_nout(c, 2, err));
+  for (int k = 0; k < 2; k++)
+    c->out_specs[k] = (mf_spec){.dtype = c->in_specs[0].dtype, .rank = 1, .shape = {-1}};
+  /* Known shapes (eager, or static while tracing) give known results, so
+   * gradient graphs of static shapes fold to constants. */
+  if (!c->in[0] || !c->in[1]) return MF_OK;
+  MF_TRY(gradient_args(c, &c->out_values[0], &c->out_values[1], err));
+  for (int k = 0; k < 2; k++) c->out_specs[k].shape[0] = c->out_values[k]->size;
+  return MF_OK;
+}
+
+static mf_status gradient_args_kernel(mf_op_call *c, mf_error *err) {
+  if (c->out_values[0] && c->out_values[1]) {
+    for (int k = 0; k < 2; k++) {
+      mf_tensor_retain(c->out_values[k]);
+      c->out[k] = c->out_values[k];
+    }
+    return MF_OK;
+  }
+  return gradient_args(c, &c->out[0], &c->out[1], err);
+}
+
+const mf_op_def mf_op_BroadcastGradientArgs = {
+    .name = "BroadcastGradientArgs", .input_names = "s0,s1", .min_inputs = 2, .max_inputs = 2,
+    .infer = gradient_args_infer, .kernel = gradient_args_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The axes to sum a broadcast op's gradient over for each input: (r0, r1).",
+};
+
+/* ==================================================================== */
+
+static bool never(mf_dtype dt) {
+  (void)dt;
+  return false;
+}
+
+static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_error *err) {
+  /* "float32, int32 or string", in enum order */
+  char what[128] = "";
+  int n = 0, total = __builtin_popcount(accepted);
+  for (int dt = 0; dt < MF_DTYPE_COUNT; dt++) {
+    if (!(accepted >> dt & 1)) continue;
+    n++;
+    size_t used = strlen(what);
+    snprintf(what + used, sizeof what - used, "%s%s", n == 1 ? "" : n == total ? " or " : ", ",
+             mf_dtype_name((mf_dtype)dt));
+  }
+  return mf_infer_check_dtype(c, i, never, what, err);
+}
