@@ -15,6 +15,11 @@
 
 static mf_error err;
 
+/* A strong reference to one of ops_elementwise.c's definitions: while the
+ * registry refers to ops weakly, this is what links the file out of the
+ * static library. */
+extern const mf_op_def mf_op_AddV2;
+
 /* ---- helpers ---- */
 
 static mf_tensor *mk(mf_dtype dt, int rank, const int64_t *shape, const double *v) {
@@ -792,6 +797,7 @@ static void test_op_defs(void) {
     CHECK(op && op->min_inputs == 2 && op->max_inputs == 2 && strcmp(op->input_names, "x,y") == 0 &&
           op->doc && (op->flags & MF_OP_ELEMENTWISE));
   }
+  CHECK(mf_op_lookup("AddV2") == &mf_op_AddV2);
   CHECK(mf_op_lookup("Less")->flags & MF_OP_NO_GRADIENT);
   CHECK(mf_op_lookup("Floor")->flags & MF_OP_NO_GRADIENT);
   CHECK(!(mf_op_lookup("Mul")->flags & MF_OP_NO_GRADIENT));
