@@ -59,21 +59,29 @@ all: $(LIB) $(BIN) $(MOD)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@echo "  CC  $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	@echo "  AR  $@"
+	@rm -f $@ && $(AR) rcs $@ $^
+
+# The whole core goes in: ops are reached through the registry table.
+WHOLE = -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 
 $(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) $^ -o $@ $(PKG_LIBS)
+	@echo "  LD  $@"
+	@$(CC) $(LDFLAGS) $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(WHOLE) -o $@ $(PKG_LIBS)
 
 $(MOD): $(BIND_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -shared $^ -o $@ $(shell pkg-config --libs openblas) -lm -lpthread
+	@echo "  LD  $@"
+	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas) -lm -lpthread
 
 $(BUILD)/tests/%: tests/core/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/core $< $(LIB) -o $@ $(LDFLAGS) $(PKG_LIBS)
+	@echo "  LD  $@"
+	@$(CC) $(CFLAGS) -Itests/core $< $(WHOLE) -o $@ $(LDFLAGS) $(PKG_LIBS)
 
 # Installs whatever Debian packages are missing (root on these machines).
 deps:

@@ -179,7 +179,7 @@ mf_status mf_infer_same_dtype(mf_op_call *c, int from, int to, mf_error *err) {
                           "cannot compute %s as input #%d(zero-based) was expected to be a %s "
                           "tensor but is a %s tensor [Op:%s]",
                           c->op->name, i, dtype_family(c->in_specs[from].dtype),
-                          mf_dtype_name(c->in_specs[i].dtype), c->op->name);
+                          dtype_family(c->in_specs[i].dtype), c->op->name);
   return MF_OK;
 }
 

@@ -7,14 +7,7 @@
 
 #include "variable.h"
 
-static mf_alloc_hook alloc_hook;
-static void *alloc_hook_ud;
 static _Atomic size_t live_bytes;
-
-void mf_set_alloc_hook(mf_alloc_hook hook, void *ud) {
-  alloc_hook = hook;
-  alloc_hook_ud = ud;
-}
 
 size_t mf_live_bytes(void) { return atomic_load(&live_bytes); }
 
@@ -41,7 +34,6 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   b->nbytes = nbytes;
   b->data = data;
   atomic_fetch_add(&live_bytes, nbytes);
-  if (alloc_hook && nbytes >= 4096) alloc_hook(nbytes, alloc_hook_ud);
   *out = b;
   return MF_OK;
 }

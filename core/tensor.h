@@ -88,11 +88,7 @@ bool mf_shape_equal(int ra, const int64_t *a, int rb, const int64_t *b);
 /* "(2, 3)", "()", "(2,)" into buf; unknown dims (< 0) as "None". */
 void mf_shape_format(int rank, const int64_t *shape, char *buf, size_t n);
 
-/* Report allocations to whoever accounts memory (the Lua binding installs a
- * hook so the garbage collector sees tensor bytes). */
-typedef void (*mf_alloc_hook)(size_t nbytes, void *ud);
-void mf_set_alloc_hook(mf_alloc_hook hook, void *ud);
-/* Bytes held by live buffers right now. */
+/* Bytes held by live buffers right now (all threads). */
 size_t mf_live_bytes(void);
 
 #endif

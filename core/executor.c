@@ -1,0 +1,177 @@
+#include "executor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+
+struct mf_plan {
+  mf_graph *g;
+  int nsteps;
+  int *steps;        /* node ids, topological */
+  int *slot_base;    /* per node: first value slot */
+  int nslots;
+  int *feed_of;      /* per node: index into feeds for Placeholders, else -1 */
+  /* after step s, release slots release[release_at[s] .. release_at[s+1]) */
+  int *release_at;
+  int *release;
+};
+
+int mf_plan_steps(const mf_plan *p) { return p->nsteps; }
+
+void mf_plan_free(mf_plan *p) {
+  if (!p) return;
+  mf_graph_release(p->g);
+  free(p->steps);
+  free(p->slot_base);
+  free(p->feed_of);
+  free(p->release_at);
+  free(p->release);
+  free(p);
+}
+
+mf_status mf_plan_new(mf_graph *g, mf_plan **out, mf_error *err) {
+  mf_plan *p = calloc(1, sizeof *p);
+  int n = g->nnodes;
+  bool *needed = calloc((size_t)n + 1, sizeof *needed);
+  int *last_use = NULL;
+  if (!p || !needed) goto oom;
+  p->g = g;
+  mf_graph_retain(g);
+  for (int i = 0; i < g->noutputs; i++) needed[g->outputs[i].node] = true;
+  for (int i = 0; i < n; i++)
+    if (g->nodes[i].op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS)) needed[i] = true;
+  /* Propagate backwards: node ids are topological, so one reverse sweep
+   * reaches every ancestor. */
+  for (int i = n - 1; i >= 0; i--) {
+    if (!needed[i]) continue;
+    const mf_node *nd = &g->nodes[i];
+    for (int k = 0; k < nd->nin; k++) needed[nd->inputs[k].node] = true;
+    for (int k = 0; k < nd->ncontrol; k++) needed[nd->control[k]] = true;
+  }
+  p->steps = malloc(((size_t)n + 1) * sizeof *p->steps);
+  p->slot_base = malloc(((size_t)n + 1) * sizeof *p->slot_base);
+  p->feed_of = malloc(((size_t)n + 1) * sizeof *p->feed_of);
+  if (!p->steps || !p->slot_base || !p->feed_of) goto oom;
+  for (int i = 0; i < n; i++) {
+    p->slot_base[i] = p->nslots;
+    p->nslots += g->nodes[i].nout;
+    p->feed_of[i] = -1;
+    if (needed[i]) p->steps[p->nsteps++] = i;
+  }
+  for (int i = 0; i < g->ninputs; i++) p->feed_of[g->inputs[i]] = i;
+  /* Liveness: the last step reading each slot; graph outputs never die. */
+  last_use = malloc(((size_t)p->nslots + 1) * sizeof *last_use);
+  if (!last_use) goto oom;
+  for (int i = 0; i < p->nslots; i++) last_use[i] = -1;
+  for (int s = 0; s < p->nsteps; s++) {
+    const mf_node *nd = &g->nodes[p->steps[s]];
+    for (int k = 0; k < nd->nin; k++)
+      last_use[p->slot_base[nd->inputs[k].node] + nd->inputs[k].index] = s;
+    /* Values nobody reads die right after they are made. */
+    for (int k = 0; k < nd->nout; k++) {
+      int slot = p->slot_base[p->steps[s]] + k;
+      if (last_use[slot] < s) last_use[slot] = s;
+    }
+  }
+  for (int i = 0; i < g->noutputs; i++)
+    last_use[p->slot_base[g->outputs[i].node] + g->outputs[i].index] = p->nsteps;
+  p->release_at = calloc((size_t)p->nsteps + 2, sizeof *p->release_at);
+  p->release = malloc(((size_t)p->nslots + 1) * sizeof *p->release);
+  if (!p->release_at || !p->release) goto oom;
+  for (int i = 0; i < p->nslots; i++)
+    if (last_use[i] >= 0 && last_use[i] < p->nsteps) p->release_at[last_use[i] + 1]++;
+  for (int s = 0; s < p->nsteps; s++) p->release_at[s + 1] += p->release_at[s];
+  int *fill = calloc((size_t)p->nsteps + 1, sizeof *fill);
+  if (!fill) goto oom;
+  for (int i = 0; i < p->nslots; i++) {
+    int s = last_use[i];
+    if (s >= 0 && s < p->nsteps) p->release[p->release_at[s] + fill[s]++] = i;
+  }
+  free(fill);
+  free(last_use);
+  free(needed);
+  *out = p;
+  return MF_OK;
+oom:
+  free(last_use);
+  free(needed);
+  mf_plan_free(p);
+  return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while planning a graph");
+}
+
+static mf_status run_node(const mf_node *nd, mf_tensor **slots, const int *slot_base,
+                          mf_tensor **outs, mf_error *err) {
+  enum { INLINE = 16 };
+  mf_spec specs_inline[INLINE];
+  mf_tensor *vals_inline[INLINE];
+  mf_spec *specs = nd->nin <= INLINE ? specs_inline : malloc((size_t)nd->nin * sizeof *specs);
+  mf_tensor **vals = nd->nin <= INLINE ? vals_inline : malloc((size_t)nd->nin * sizeof *vals);
+  mf_status s = MF_OK;
+  if (!specs || !vals) {
+    s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    goto done;
+  }
+  for (int k = 0; k < nd->nin; k++) {
+    vals[k] = slots[slot_base[nd->inputs[k].node] + nd->inputs[k].index];
+    if (!vals[k]) {
+      s = mf_error_set(err, MF_ERR_INTERNAL, "%s: input %d was not computed", nd->name, k);
+      goto done;
+    }
+    mf_spec_of_tensor(vals[k], &specs[k]);
+  }
+  mf_op_call c;
+  mf_op_call_init(&c, nd->op, nd->nin, specs, vals, &nd->attrs);
+  s = mf_op_execute(&c, err);
+  if (s == MF_OK)
+    for (int k = 0; k < c.nout && k < nd->nout; k++) outs[k] = mf_op_call_take_output(&c, k);
+  mf_op_call_free(&c);
+  if (s != MF_OK && err->message[0] && !strstr(err->message, "[[node ")) {
+    size_t len = strlen(err->message);
+    snprintf(err->message + len, sizeof err->message - len, " [[node %s]]", nd->name);
+  }
+done:
+  if (specs != specs_inline) free(specs);
+  if (vals != vals_inline) free(vals);
+  return s;
+}
+
+mf_status mf_plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor **outputs,
+                      mf_error *err) {
+  const mf_graph *g = p->g;
+  if (nfeeds != g->ninputs)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "graph %s takes %d inputs, %d were fed",
+                        g->name, g->ninputs, nfeeds);
+  mf_tensor **slots = calloc((size_t)p->nslots + 1, sizeof *slots);
+  if (!slots) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  mf_status s = MF_OK;
+  for (int st = 0; st < p->nsteps && s == MF_OK; st++) {
+    int id = p->steps[st];
+    const mf_node *nd = &g->nodes[id];
+    if (p->feed_of[id] >= 0) {
+      slots[p->slot_base[id]] = feeds[p->feed_of[id]];
+      mf_tensor_retain(feeds[p->feed_of[id]]);
+    } else {
+      s = mf_interrupt_check(err);
+      if (s == MF_OK) s = run_node(nd, slots, p->slot_base, slots + p->slot_base[id], err);
+    }
+    for (int r = p->release_at[st]; r < p->release_at[st + 1]; r++) {
+      mf_tensor_release(slots[p->release[r]]);
+      slots[p->release[r]] = NULL;
+    }
+  }
+  for (int i = 0; i < g->noutputs; i++) {
+    mf_tensor *t = s == MF_OK ? slots[p->slot_base[g->outputs[i].node] + g->outputs[i].index] : NULL;
+    if (t) mf_tensor_retain(t);
+    outputs[i] = t;
+  }
+  for (int i = 0; i < p->nslots; i++) mf_tensor_release(slots[i]);
+  free(slots);
+  if (s != MF_OK)
+    for (int i = 0; i < g->noutputs; i++) {
+      mf_tensor_release(outputs[i]);
+      outputs[i] = NULL;
+    }
+  return s;
+}

@@ -1,0 +1,119 @@
+/* binding.h — internals shared by the binding's files (not for hosts).
+ *
+ * The binding keeps one context per Lua state (a userdata in the registry,
+ * passed to every C function as upvalue 1): the stack of graphs being
+ * traced, the tape hook, and the allocation accounting that lets Lua's
+ * collector see tensor memory.
+ *
+ * A Lua tensor is a full userdata holding either an eager value (t) or a
+ * symbolic reference (graph, node, output index) into a graph being or
+ * having been traced. One userdata type serves both, so every method and
+ * operator works on both. */
+#ifndef MF_BINDING_H
+#define MF_BINDING_H
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "graph.h"
+#include "mf_lua.h"
+#include "op.h"
+
+#define MFL_TENSOR "moonflow.Tensor"
+#define MFL_GRAPH "moonflow.Graph"
+#define MFL_CTX "moonflow.context"
+
+/* A value captured by a graph being traced: an eager tensor (or variable
+ * handle) from outside, or a symbolic tensor of an enclosing graph. */
+typedef struct mfL_capture {
+  mf_tensor *value;     /* eager: owned reference; NULL for an outer symbolic */
+  mf_graph *outer;      /* outer symbolic: borrowed (the frame below holds it) */
+  mf_tensor_ref outer_ref;
+  int placeholder;      /* node in this frame's graph */
+} mfL_capture;
+
+typedef struct mfL_frame {
+  mf_graph *g;          /* owned reference */
+  uint64_t id;          /* trace id: symbolic tensors remember it */
+  int ncaptures, cap_captures;
+  mfL_capture *captures;
+} mfL_frame;
+
+typedef struct mfL_ctx {
+  mfL_frame *frames;
+  int depth, cap;
+  uint64_t next_trace_id;
+  int tape_hook;        /* registry ref of the Lua tape hook, LUA_NOREF when none */
+  int tapes_active;     /* > 0: call the tape hook after every op */
+  int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
+  size_t alloc_since_gc;
+  lua_State *L;
+} mfL_ctx;
+
+typedef struct mfL_tensor {
+  mf_tensor *t;         /* eager value, or NULL when symbolic */
+  mf_graph *g;          /* symbolic: owned reference */
+  int node, index;
+  uint64_t trace_id;
+} mfL_tensor;
+
+typedef struct mfL_graph {
+  mf_graph *g;          /* owned reference */
+} mfL_graph;
+
+mfL_ctx *mfL_context(lua_State *L);
+
+/* Errors: raise a Lua error object from a core error record. */
+int mfL_raise_status(lua_State *L, const mf_error *err);
+int mfL_error_open(lua_State *L);
+
+/* Tensors. */
+mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t); /* steals t */
+mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, uint64_t trace_id);
+mfL_tensor *mfL_test_tensor(lua_State *L, int idx);
+mfL_tensor *mfL_check_tensor(lua_State *L, int idx);
+/* The spec of a Lua tensor (eager or symbolic). */
+void mfL_tensor_spec(const mfL_tensor *lt, mf_spec *out);
+/* An eager value or a raised error that says the tensor is symbolic. */
+mf_tensor *mfL_check_eager(lua_State *L, int idx);
+int mfL_tensor_open(lua_State *L);
+
+/* Dtypes: Lua dtype objects are tables {name=..., _enum=n} stored in tf. */
+void mfL_push_dtype(lua_State *L, mf_dtype dt);
+/* -1 when the value is not a dtype. */
+int mfL_to_dtype(lua_State *L, int idx);
+mf_dtype mfL_check_dtype(lua_State *L, int idx);
+
+/* Conversion of Lua values to eager tensors. `want` < 0: infer the dtype.
+ * Returns MF_OK and a new reference, or fills err. */
+mf_status mfL_convert(lua_State *L, int idx, int want, mf_tensor **out, mf_error *err);
+int mfL_convert_open(lua_State *L);
+
+/* Op calls. */
+int mfL_op_open(lua_State *L);
+/* Shared with trace.c: the reference of input value at idx inside the
+ * current frame (capturing eager tensors and outer symbolics). */
+mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref, mf_spec *spec,
+                        mf_tensor **known, mf_error *err);
+
+/* Tracing and graphs. */
+int mfL_trace_open(lua_State *L);
+mfL_frame *mfL_current_frame(mfL_ctx *ctx);
+/* True when trace `id` is still being traced (on the frame stack). */
+int mfL_trace_live(mfL_ctx *ctx, uint64_t id);
+void mfL_push_graph(lua_State *L, mf_graph *g); /* retains g */
+mf_graph *mfL_check_graph(lua_State *L, int idx);
+
+/* Variable handles. */
+int mfL_variable_open(lua_State *L);
+
+/* tf.None, the unknown dimension: a unique table kept in the registry. */
+bool mfL_is_none(lua_State *L, int idx);
+
+/* Memory accounting. */
+void mfL_account(mfL_ctx *ctx, size_t nbytes);
+
+/* Registers `funcs` into the table at the top with the context as upvalue. */
+void mfL_setfuncs(lua_State *L, const luaL_Reg *funcs);
+
+#endif

@@ -1,0 +1,88 @@
+/* error.c — moonflow's error objects: {type=, message=} tables whose
+ * metatable renders "Type: message". The binding raises nothing else. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "binding.h"
+
+#define MFL_ERROR "moonflow.Error"
+
+static int error_tostring(lua_State *L) {
+  lua_getfield(L, 1, "type");
+  lua_getfield(L, 1, "message");
+  lua_pushfstring(L, "%s: %s", luaL_optstring(L, -2, "Error"), luaL_optstring(L, -1, ""));
+  return 1;
+}
+
+static void push_error_metatable(lua_State *L) {
+  if (luaL_newmetatable(L, MFL_ERROR)) {
+    lua_pushcfunction(L, error_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushstring(L, "moonflow.Error");
+    lua_setfield(L, -2, "__name");
+  }
+}
+
+void mfL_push_error(lua_State *L, const char *type, const char *message) {
+  lua_createtable(L, 0, 4);
+  lua_pushstring(L, type);
+  lua_setfield(L, -2, "type");
+  lua_pushstring(L, message);
+  lua_setfield(L, -2, "message");
+  push_error_metatable(L);
+  lua_setmetatable(L, -2);
+}
+
+int mfL_raise(lua_State *L, const char *type, const char *fmt, ...) {
+  char buf[MF_ERROR_MESSAGE_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  mfL_push_error(L, type, buf);
+  return lua_error(L);
+}
+
+int mfL_raise_status(lua_State *L, const mf_error *err) {
+  mfL_push_error(L, mf_status_name(err->status), err->message);
+  return lua_error(L);
+}
+
+bool mfL_is_error(lua_State *L, int idx, const char **type, const char **message) {
+  if (!lua_getmetatable(L, idx)) return false;
+  luaL_getmetatable(L, MFL_ERROR);
+  bool is = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  if (!is) return false;
+  idx = lua_absindex(L, idx);
+  lua_getfield(L, idx, "type");
+  *type = lua_tostring(L, -1);
+  lua_getfield(L, idx, "message");
+  *message = lua_tostring(L, -1);
+  lua_pop(L, 2); /* the strings stay alive: the table holds them */
+  if (!*type) *type = "Error";
+  if (!*message) *message = "";
+  return true;
+}
+
+/* core.error(type, message) -> error object (not raised). */
+static int l_error_new(lua_State *L) {
+  mfL_push_error(L, luaL_checkstring(L, 1), luaL_checkstring(L, 2));
+  return 1;
+}
+
+/* core.is_error(v) -> boolean */
+static int l_is_error(lua_State *L) {
+  const char *t, *m;
+  lua_pushboolean(L, mfL_is_error(L, 1, &t, &m));
+  return 1;
+}
+
+int mfL_error_open(lua_State *L) {
+  static const luaL_Reg funcs[] = {{"error", l_error_new}, {"is_error", l_is_error}, {NULL, NULL}};
+  push_error_metatable(L);
+  lua_pop(L, 1);
+  mfL_setfuncs(L, funcs);
+  return 0;
+}

@@ -1,0 +1,114 @@
+/* module.c — luaopen_moonflow: builds the `moonflow.core` table of C
+ * functions, makes the Lua library findable next to the binary or module,
+ * and returns `require("moonflow.tf")`, the `tf` table. */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "binding.h"
+#include "interrupt.h"
+#include "random.h"
+
+void mfL_setfuncs(lua_State *L, const luaL_Reg *funcs) { luaL_setfuncs(L, funcs, 0); }
+
+static bool has_library(const char *dir) {
+  char path[PATH_MAX + 32];
+  struct stat st;
+  int n = snprintf(path, sizeof path, "%s/moonflow/tf.lua", dir);
+  return n > 0 && (size_t)n < sizeof path && stat(path, &st) == 0;
+}
+
+/* out = a/b, false when it does not fit. */
+static bool join_path(char *out, size_t n, const char *a, const char *b) {
+  int len = snprintf(out, n, "%s/%s", a, b);
+  return len > 0 && (size_t)len < n;
+}
+
+/* The directory holding moonflow/tf.lua: $MOONFLOW_LUA_DIR, or found
+ * relative to this binary/module (source tree, or an install prefix). */
+static bool find_library(char *out, size_t n) {
+  const char *env = getenv("MOONFLOW_LUA_DIR");
+  if (env && has_library(env)) {
+    snprintf(out, n, "%s", env);
+    return true;
+  }
+  Dl_info info;
+  if (!dladdr((void *)luaopen_moonflow, &info) || !info.dli_fname) return false;
+  char self[PATH_MAX];
+  if (!realpath(info.dli_fname, self)) snprintf(self, sizeof self, "%s", info.dli_fname);
+  char *slash = strrchr(self, '/');
+  if (!slash) return false;
+  *slash = '\0';
+  static const char *const rel[] = {
+      "../../lua",               /* build/<mode>/moonflow -> source tree */
+      "../share/lua/5.4",        /* PREFIX/bin/moonflow */
+      "../../../share/lua/5.4",  /* PREFIX/lib/lua/5.4/moonflow.so */
+  };
+  for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+    if (join_path(out, n, self, rel[i]) && has_library(out)) return true;
+  }
+  return join_path(out, n, MF_PREFIX, "share/lua/5.4") && has_library(out);
+}
+
+static void add_to_path(lua_State *L, const char *dir) {
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "path");
+  lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;%s", dir, dir, lua_tostring(L, -1));
+  lua_setfield(L, -3, "path");
+  lua_pop(L, 2);
+}
+
+/* core.set_seed(n) */
+static int l_set_seed(lua_State *L) {
+  mf_random_set_seed((uint64_t)luaL_checkinteger(L, 1));
+  return 0;
+}
+
+/* core.now() -> monotonic seconds (for timing traces and %timeit) */
+static int l_now(lua_State *L) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec * 1e-9);
+  return 1;
+}
+
+/* core.check_interrupt(): raises InterruptedError when one is pending */
+static int l_check_interrupt(lua_State *L) {
+  mf_error err;
+  if (mf_interrupt_check(&err) != MF_OK) return mfL_raise_status(L, &err);
+  return 0;
+}
+
+int luaopen_moonflow(lua_State *L) {
+  static const luaL_Reg funcs[] = {
+      {"set_seed", l_set_seed}, {"check_interrupt", l_check_interrupt}, {"now", l_now},
+      {NULL, NULL}};
+  lua_newtable(L);
+  mfL_trace_open(L);
+  mfL_error_open(L);
+  mfL_convert_open(L);
+  mfL_tensor_open(L);
+  mfL_op_open(L);
+  mfL_variable_open(L);
+  mfL_setfuncs(L, funcs);
+  lua_pushstring(L, MF_VERSION);
+  lua_setfield(L, -2, "version");
+  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_pushvalue(L, -2);
+  lua_setfield(L, -2, "moonflow.core");
+  lua_pop(L, 2);
+  char dir[PATH_MAX];
+  if (!find_library(dir, sizeof dir))
+    return mfL_raise(L, "NotFoundError",
+                     "cannot find moonflow's Lua library (moonflow/tf.lua); set MOONFLOW_LUA_DIR");
+  add_to_path(L, dir);
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "moonflow.tf");
+  lua_call(L, 1, 1);
+  return 1;
+}

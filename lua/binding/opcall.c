@@ -1,0 +1,712 @@
+/* opcall.c — the one op-call path. Every operation from Lua — tf.add, an
+ * operator, a gradient function, a layer — arrives here with an op from the
+ * registry, its attributes and its inputs, and then:
+ *   eager   : infer + run the kernel now, return eager tensors;
+ *   tracing : infer (with the values known at trace time), add a node to
+ *             the graph being built, return symbolic tensors;
+ *   and, when a GradientTape is recording, hand (op, attrs, inputs,
+ *   outputs) to the tape hook — in both modes, so gradients work eagerly
+ *   and inside traced functions alike.
+ * Lua values among the inputs are converted here: to the dtype of the
+ * "typed" tensor inputs when the caller marks them (a Lua number mixed with
+ * a tensor takes the tensor's dtype), by API.md's rules otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binding.h"
+#include "variable.h"
+
+#define MAX_INPUTS 64
+/* Ops whose inputs are all known at trace time are also run at trace time
+ * (for shape inference of later ops) when they are this small. */
+#define FOLD_MAX_ELEMENTS 4096
+
+typedef struct input {
+  mf_tensor *value;   /* eager or known value (owned reference) or NULL */
+  mf_tensor_ref ref;  /* graph mode */
+  mf_spec spec;
+} input;
+
+typedef struct call {
+  const mf_op_def *op;
+  int first;          /* stack index of the first input */
+  int nin;
+  unsigned typed;     /* bitmask: inputs that share the tensors' dtype */
+  int attrs_idx;      /* stack index of the Lua attrs table, 0 if none */
+  int dtypes_idx;     /* stack index of attrs._dtypes ({[i] = dtype}), 0 if none */
+  mf_attrs attrs;
+  input in[MAX_INPUTS];
+  mf_spec specs[MAX_INPUTS];
+  mf_tensor *values[MAX_INPUTS];
+} call;
+
+static void call_free(call *k) {
+  for (int i = 0; i < k->nin; i++) mf_tensor_release(k->in[i].value);
+  mf_attrs_free(&k->attrs);
+}
+
+/* Raises after releasing what the call owns. */
+static int call_fail(lua_State *L, call *k, const mf_error *err) {
+  call_free(k);
+  return mfL_raise_status(L, err);
+}
+
+/* ---- attributes from a Lua table ---- */
+
+static mf_status attr_from_lua(lua_State *L, mf_attrs *as, const char *name, int vidx,
+                               mf_error *err);
+
+static mf_status lua_callback_fn(void *ud, int nin, mf_tensor **in, int nout, mf_tensor **out,
+                           mf_error *err);
+static void lua_callback_free(void *ud);
+
+typedef struct lua_callback {
+  lua_State *L;
+  int ref;
+} lua_callback;
+
+static mf_status attr_from_lua(lua_State *L, mf_attrs *as, const char *name, int vidx,
+                               mf_error *err) {
+  switch (lua_type(L, vidx)) {
+    case LUA_TBOOLEAN: return mf_attrs_set_bool(as, name, lua_toboolean(L, vidx), err);
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, vidx)) return mf_attrs_set_int(as, name, lua_tointeger(L, vidx), err);
+      return mf_attrs_set_float(as, name, lua_tonumber(L, vidx), err);
+    case LUA_TSTRING: return mf_attrs_set_string(as, name, lua_tostring(L, vidx), err);
+    case LUA_TFUNCTION: {
+      mf_callback *cb = calloc(1, sizeof *cb);
+      lua_callback *lc = malloc(sizeof *lc);
+      if (!cb || !lc) {
+        free(cb);
+        free(lc);
+        return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+      }
+      lua_pushvalue(L, vidx);
+      lc->L = L;
+      lc->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+      cb->refcount = 1;
+      cb->fn = lua_callback_fn;
+      cb->free = lua_callback_free;
+      cb->ud = lc;
+      mf_status s = mf_attrs_set_callback(as, name, cb, err);
+      mf_callback_release(cb);
+      return s;
+    }
+    case LUA_TUSERDATA: {
+      mfL_tensor *lt = mfL_test_tensor(L, vidx);
+      if (lt && lt->t) return mf_attrs_set_tensor(as, name, lt->t, err);
+      mfL_graph *lg = luaL_testudata(L, vidx, MFL_GRAPH);
+      if (lg) return mf_attrs_set_graph(as, name, lg->g, err);
+      break;
+    }
+    case LUA_TTABLE: {
+      int dt = mfL_to_dtype(L, vidx);
+      if (dt >= 0) return mf_attrs_set_type(as, name, (mf_dtype)dt, err);
+      /* A list of integers (dtypes allowed: Tout lists); tf.None marks an
+       * unknown dimension of a shape. */
+      int64_t v[MF_ATTR_MAX_INTS];
+      lua_Integer n = (lua_Integer)lua_rawlen(L, vidx);
+      bool shape = false;
+      lua_getfield(L, vidx, "_unknown_rank");
+      bool unknown_rank = lua_toboolean(L, -1);
+      lua_pop(L, 1);
+      if (unknown_rank) return mf_attrs_set_shape(as, name, -1, NULL, err);
+      if (n > MF_ATTR_MAX_INTS)
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "attribute '%s' has too many values", name);
+      for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, vidx, i);
+        if (lua_isinteger(L, -1)) {
+          v[i - 1] = lua_tointeger(L, -1);
+        } else if (mfL_is_none(L, -1)) {
+          v[i - 1] = -1;
+          shape = true;
+        } else if (mfL_to_dtype(L, -1) >= 0) {
+          v[i - 1] = mfL_to_dtype(L, -1);
+        } else {
+          lua_pop(L, 1);
+          return mf_error_set(err, MF_ERR_TYPE, "attribute '%s' must be a list of integers", name);
+        }
+        lua_pop(L, 1);
+      }
+      return shape ? mf_attrs_set_shape(as, name, (int)n, v, err)
+                   : mf_attrs_set_ints(as, name, (int)n, v, err);
+    }
+    default: break;
+  }
+  return mf_error_set(err, MF_ERR_TYPE, "attribute '%s' cannot be a %s", name,
+                      luaL_typename(L, vidx));
+}
+
+/* Reads the attrs table: op attributes, plus `name` (node name), `_typed`
+ * (bitmask of inputs that take the tensors' dtype) and `_dtypes` (the dtype
+ * Lua values of input i convert to: {[i] = dtype}, 1-based). */
+static mf_status read_attrs(lua_State *L, call *k, mf_error *err) {
+  mf_attrs_init(&k->attrs);
+  k->dtypes_idx = 0;
+  if (!k->attrs_idx) return MF_OK;
+  if (lua_getfield(L, k->attrs_idx, "_dtypes") == LUA_TTABLE) {
+    k->dtypes_idx = lua_gettop(L); /* stays on the stack below the outputs */
+  } else {
+    lua_pop(L, 1);
+  }
+  lua_pushnil(L);
+  while (lua_next(L, k->attrs_idx)) {
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      const char *key = lua_tostring(L, -2);
+      if (strcmp(key, "_typed") == 0) {
+        k->typed = (unsigned)lua_tointeger(L, -1);
+      } else if (strcmp(key, "name") != 0 && key[0] != '_') {
+        mf_status s = attr_from_lua(L, &k->attrs, key, lua_absindex(L, -1), err);
+        if (s != MF_OK) {
+          lua_pop(L, 2);
+          return s;
+        }
+      }
+    }
+    lua_pop(L, 1);
+  }
+  return MF_OK;
+}
+
+/* ---- inputs ---- */
+
+/* Replaces a non-tensor value that knows how to become one (a variable's
+ * __tf_tensor metamethod) by that tensor, in place on the stack. */
+static void resolve_tensorlike(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE || luaL_getmetafield(L, idx, "__tf_tensor") == LUA_TNIL)
+    return;
+  lua_pushvalue(L, idx);
+  lua_call(L, 1, 1);
+  lua_replace(L, idx);
+}
+
+/* The dtype Lua values among the typed inputs convert to: the first typed
+ * tensor input's, or -1 (infer) when there is none. */
+static int typed_dtype(lua_State *L, call *k) {
+  for (int i = 0; i < k->nin; i++) {
+    if (!(k->typed & (1u << i))) continue;
+    mfL_tensor *lt = mfL_test_tensor(L, k->first + i);
+    if (lt) {
+      mf_spec s;
+      mfL_tensor_spec(lt, &s);
+      return s.dtype;
+    }
+  }
+  return -1;
+}
+
+/* The dtype a Lua value given as input i converts to (-1: infer). */
+static int want_dtype(lua_State *L, call *k, int i, int *typed_want) {
+  if (k->typed & (1u << i)) {
+    if (*typed_want == -2) *typed_want = typed_dtype(L, k);
+    return *typed_want;
+  }
+  if (k->dtypes_idx) {
+    lua_rawgeti(L, k->dtypes_idx, i + 1);
+    int dt = lua_isnil(L, -1) ? -1 : mfL_to_dtype(L, -1);
+    lua_pop(L, 1);
+    return dt;
+  }
+  return -1;
+}
+
+static void out_of_scope(lua_State *L, call *k, mfL_tensor *lt) {
+  mf_spec s;
+  char shape[128];
+  mfL_tensor_spec(lt, &s);
+  mf_spec_format(&s, shape, sizeof shape);
+  mf_error err;
+  mf_error_set(&err, MF_ERR_TYPE,
+               "Tensor(\"%s:%d\", shape=%s, dtype=%s) is out of scope and cannot be used here. "
+               "Use return values, explicit Lua locals or tf.Variables to access it: a symbolic "
+               "tensor belongs to the trace that made it",
+               lt->g->nodes[lt->node].name, lt->index, shape, mf_dtype_name(s.dtype));
+  call_fail(L, k, &err);
+}
+
+/* Eager mode: every input as an eager value. */
+static mf_status eager_inputs(lua_State *L, call *k, mf_error *err) {
+  int want = -2;
+  for (int i = 0; i < k->nin; i++) {
+    int idx = k->first + i;
+    resolve_tensorlike(L, idx);
+    mfL_tensor *lt = mfL_test_tensor(L, idx);
+    if (lt) {
+      if (!lt->t) out_of_scope(L, k, lt);
+      mf_tensor_retain(lt->t);
+      k->in[i].value = lt->t;
+    } else {
+      if (lua_isnil(L, idx))
+        return mf_error_set(err, MF_ERR_TYPE, "%s: input #%d is nil", k->op->name, i);
+      MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &k->in[i].value, err));
+    }
+    mf_spec_of_tensor(k->in[i].value, &k->in[i].spec);
+  }
+  return MF_OK;
+}
+
+/* ---- graph mode ---- */
+
+static mf_status add_const(mfL_frame *f, const char *name, mf_tensor *t, mf_tensor_ref *ref,
+                           mf_error *err) {
+  extern const mf_op_def mf_op_Const;
+  mf_attrs as;
+  mf_attrs_init(&as);
+  mf_status s = mf_attrs_set_tensor(&as, "value", t, err);
+  if (s == MF_OK) s = mf_attrs_set_type(&as, "dtype", t->dtype, err);
+  mf_op_call c;
+  mf_op_call_init(&c, &mf_op_Const, 0, NULL, NULL, &as);
+  char unique[256];
+  int node = -1;
+  if (s == MF_OK) s = mf_op_infer(&c, err);
+  if (s == MF_OK) s = mf_graph_unique_name(f->g, name, unique, sizeof unique, err);
+  if (s == MF_OK) s = mf_graph_add_node(f->g, unique, &c, NULL, &node, err);
+  mf_op_call_free(&c);
+  mf_attrs_free(&as);
+  ref->node = node;
+  ref->index = 0;
+  return s;
+}
+
+static mf_status add_placeholder(mfL_frame *f, const char *name, const mf_spec *spec,
+                                 mf_tensor *known, int *node, mf_error *err) {
+  extern const mf_op_def mf_op_Placeholder;
+  mf_attrs as;
+  mf_attrs_init(&as);
+  mf_status s = mf_attrs_set_type(&as, "dtype", spec->dtype, err);
+  if (s == MF_OK) s = mf_attrs_set_shape(&as, "shape", spec->rank, spec->shape, err);
+  mf_op_call c;
+  mf_op_call_init(&c, &mf_op_Placeholder, 0, NULL, NULL, &as);
+  char unique[256];
+  if (s == MF_OK) s = mf_op_infer(&c, err);
+  if (s == MF_OK && known) {
+    mf_tensor_retain(known);
+    c.out_values[0] = known;
+  }
+  if (s == MF_OK) s = mf_graph_unique_name(f->g, name, unique, sizeof unique, err);
+  if (s == MF_OK) s = mf_graph_add_node(f->g, unique, &c, NULL, node, err);
+  mf_op_call_free(&c);
+  mf_attrs_free(&as);
+  return s;
+}
+
+static mf_status push_capture(mfL_frame *f, mfL_capture cap, mf_error *err) {
+  if (f->ncaptures == f->cap_captures) {
+    int n = f->cap_captures ? f->cap_captures * 2 : 8;
+    mfL_capture *c = realloc(f->captures, (size_t)n * sizeof *c);
+    if (!c) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    f->captures = c;
+    f->cap_captures = n;
+  }
+  f->captures[f->ncaptures++] = cap;
+  return MF_OK;
+}
+
+/* The placeholder in frame `level` standing for eager tensor t. */
+static mf_status capture_eager(mfL_frame *f, mf_tensor *t, mf_tensor_ref *ref, mf_error *err) {
+  for (int i = 0; i < f->ncaptures; i++) {
+    mf_tensor *v = f->captures[i].value;
+    /* Same tensor, or the same variable behind two handle tensors. */
+    bool same = v == t || (v && v->dtype == MF_RESOURCE && t->dtype == MF_RESOURCE &&
+                           v->size == 1 && t->size == 1 &&
+                           *MF_DATA(v, mf_variable *) == *MF_DATA(t, mf_variable *));
+    if (same) {
+      *ref = (mf_tensor_ref){f->captures[i].placeholder, 0};
+      return MF_OK;
+    }
+  }
+  mf_spec spec;
+  mf_spec_of_tensor(t, &spec);
+  int node;
+  MF_TRY(add_placeholder(f, t->dtype == MF_RESOURCE ? "readvariableop_resource" : "capture",
+                         &spec, t, &node, err));
+  mf_tensor_retain(t);
+  mfL_capture cap = {.value = t, .placeholder = node};
+  mf_status s = push_capture(f, cap, err);
+  if (s != MF_OK) mf_tensor_release(t);
+  *ref = (mf_tensor_ref){node, 0};
+  return s;
+}
+
+/* The reference in frame `level` of symbolic (g, r) made in an enclosing
+ * frame: captured through every frame in between. */
+static mf_status capture_outer(mfL_ctx *ctx, int level, mf_graph *g, mf_tensor_ref r,
+                               mf_tensor_ref *ref, mf_error *err) {
+  mfL_frame *f = &ctx->frames[level];
+  if (f->g == g) {
+    *ref = r;
+    return MF_OK;
+  }
+  if (level == 0) return mf_error_set(err, MF_ERR_INTERNAL, "symbolic tensor of no open frame");
+  mf_tensor_ref parent;
+  MF_TRY(capture_outer(ctx, level - 1, g, r, &parent, err));
+  mfL_frame *pf = &ctx->frames[level - 1];
+  for (int i = 0; i < f->ncaptures; i++) {
+    mfL_capture *c = &f->captures[i];
+    if (!c->value && c->outer == pf->g && c->outer_ref.node == parent.node &&
+        c->outer_ref.index == parent.index) {
+      *ref = (mf_tensor_ref){c->placeholder, 0};
+      return MF_OK;
+    }
+  }
+  const mf_node *src = &pf->g->nodes[parent.node];
+  int node;
+  MF_TRY(add_placeholder(f, src->name, &src->out_specs[parent.index], src->known[parent.index],
+                         &node, err));
+  mfL_capture cap = {.outer = pf->g, .outer_ref = parent, .placeholder = node};
+  MF_TRY(push_capture(f, cap, err));
+  *ref = (mf_tensor_ref){node, 0};
+  return MF_OK;
+}
+
+mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref, mf_spec *spec,
+                        mf_tensor **known, mf_error *err) {
+  mfL_frame *f = mfL_current_frame(ctx);
+  mfL_tensor *lt = mfL_test_tensor(L, idx);
+  if (lt->t) {
+    MF_TRY(capture_eager(f, lt->t, ref, err));
+  } else {
+    if (!mfL_trace_live(ctx, lt->trace_id))
+      return mf_error_set(err, MF_ERR_TYPE, "out of scope");
+    MF_TRY(capture_outer(ctx, ctx->depth - 1, lt->g, (mf_tensor_ref){lt->node, lt->index}, ref, err));
+  }
+  const mf_node *n = &f->g->nodes[ref->node];
+  *spec = n->out_specs[ref->index];
+  *known = n->known[ref->index];
+  if (*known) mf_tensor_retain(*known);
+  return MF_OK;
+}
+
+static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
+  const char *p = op->input_names ? op->input_names : "";
+  const char *last = p;
+  for (int k = 0; k < i && *p; k++) {
+    const char *comma = strchr(p, ',');
+    if (!comma) break;
+    p = comma + 1;
+    last = p;
+  }
+  size_t len = strcspn(last, ",");
+  if (len == 0) {
+    snprintf(buf, n, "input_%d", i);
+  } else {
+    snprintf(buf, n, "%.*s", (int)len, last);
+  }
+  return buf;
+}
+
+static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *opname,
+                              mf_error *err) {
+  mfL_frame *f = mfL_current_frame(ctx);
+  int want = -2;
+  for (int i = 0; i < k->nin; i++) {
+    int idx = k->first + i;
+    resolve_tensorlike(L, idx);
+    mfL_tensor *lt = mfL_test_tensor(L, idx);
+    if (lt) {
+      if (!lt->t && !mfL_trace_live(ctx, lt->trace_id)) out_of_scope(L, k, lt);
+      MF_TRY(mfL_frame_ref(L, ctx, idx, &k->in[i].ref, &k->in[i].spec, &k->in[i].value, err));
+      continue;
+    }
+    if (lua_isnil(L, idx))
+      return mf_error_set(err, MF_ERR_TYPE, "%s: input #%d is nil", k->op->name, i);
+    mf_tensor *t;
+    MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &t, err));
+    char arg[64], cname[320];
+    snprintf(cname, sizeof cname, "%s/%s", opname, input_name(k->op, i, arg, sizeof arg));
+    mf_status s = add_const(f, cname, t, &k->in[i].ref, err);
+    k->in[i].value = t;
+    mf_spec_of_tensor(t, &k->in[i].spec);
+    if (s != MF_OK) return s;
+  }
+  return MF_OK;
+}
+
+static bool foldable(const call *k) {
+  if (k->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)) return false;
+  for (int i = 0; i < k->nin; i++)
+    if (!k->in[i].value || k->in[i].value->size > FOLD_MAX_ELEMENTS) return false;
+  return true;
+}
+
+/* ---- the call ---- */
+
+static void tape_record(lua_State *L, mfL_ctx *ctx, call *k, int first_out, int nout) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->tape_hook);
+  lua_pushstring(L, k->op->name);
+  if (k->attrs_idx)
+    lua_pushvalue(L, k->attrs_idx);
+  else
+    lua_pushnil(L);
+  lua_createtable(L, k->nin, 0);
+  for (int i = 0; i < k->nin; i++) {
+    int idx = k->first + i;
+    if (mfL_test_tensor(L, idx))
+      lua_pushvalue(L, idx);
+    else if (k->in[i].value)
+      mf_tensor_retain(k->in[i].value), mfL_push_eager(L, k->in[i].value);
+    else
+      lua_pushnil(L);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_createtable(L, nout, 0);
+  for (int i = 0; i < nout; i++) {
+    lua_pushvalue(L, first_out + i);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_call(L, 4, 0);
+}
+
+static int run_call(lua_State *L, call *k) {
+  mfL_ctx *ctx = mfL_context(L);
+  mf_error err;
+  mf_error_clear(&err);
+  if (read_attrs(L, k, &err) != MF_OK) return call_fail(L, k, &err);
+  bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
+  const char *base = k->op->name;
+  char opname[256];
+  if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
+    snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
+    base = opname;
+  }
+  if (k->attrs_idx) lua_pop(L, 1);
+  char unique[256];
+  mfL_frame *f = tracing ? mfL_current_frame(ctx) : NULL;
+  if (tracing) {
+    if (mf_graph_unique_name(f->g, base, unique, sizeof unique, &err) != MF_OK ||
+        graph_inputs(L, ctx, k, unique, &err) != MF_OK)
+      return call_fail(L, k, &err);
+  } else if (eager_inputs(L, k, &err) != MF_OK) {
+    return call_fail(L, k, &err);
+  }
+  for (int i = 0; i < k->nin; i++) {
+    k->specs[i] = k->in[i].spec;
+    k->values[i] = k->in[i].value;
+  }
+  mf_op_call c;
+  mf_op_call_init(&c, k->op, k->nin, k->specs, k->values, &k->attrs);
+  mf_status s;
+  if (!tracing) {
+    s = mf_op_execute(&c, &err);
+  } else {
+    s = mf_op_infer(&c, &err);
+    if (s == MF_OK && foldable(k)) {
+      /* Known at trace time: compute now so later ops infer static shapes. */
+      mf_error ferr;
+      if (k->op->kernel(&c, &ferr) == MF_OK) {
+        for (int i = 0; i < c.nout; i++) {
+          mf_tensor_release(c.out_values[i]);
+          c.out_values[i] = mf_op_call_take_output(&c, i);
+        }
+      }
+    }
+  }
+  if (s != MF_OK) {
+    mf_op_call_free(&c);
+    return call_fail(L, k, &err);
+  }
+  int first_out = lua_gettop(L) + 1;
+  luaL_checkstack(L, c.nout + 8, "too many op outputs");
+  if (!tracing) {
+    for (int i = 0; i < c.nout; i++) mfL_push_eager(L, mf_op_call_take_output(&c, i));
+  } else {
+    mf_tensor_ref refs[MAX_INPUTS];
+    for (int i = 0; i < k->nin; i++) refs[i] = k->in[i].ref;
+    int node;
+    s = mf_graph_add_node(f->g, unique, &c, refs, &node, &err);
+    if (s != MF_OK) {
+      mf_op_call_free(&c);
+      return call_fail(L, k, &err);
+    }
+    for (int i = 0; i < c.nout; i++) mfL_push_symbolic(L, f->g, node, i, f->id);
+  }
+  int nout = c.nout;
+  mf_op_call_free(&c);
+  if (ctx->tapes_active > 0 && ctx->tape_hook != LUA_NOREF && !(k->op->flags & MF_OP_NO_GRADIENT))
+    tape_record(L, ctx, k, first_out, nout);
+  call_free(k);
+  return nout;
+}
+
+static const mf_op_def *check_op(lua_State *L, int idx) {
+  if (lua_islightuserdata(L, idx)) return lua_touserdata(L, idx);
+  const char *name = luaL_checkstring(L, idx);
+  const mf_op_def *op = mf_op_lookup(name);
+  if (!op) mfL_raise(L, "NotFoundError", "Op type not registered '%s'", name);
+  return op;
+}
+
+/* core.op(op, attrs, ...) -> outputs. `op` is a name or a handle from
+ * core.op_handle; attrs a table or nil (`name` names the node, `_typed` is a
+ * bitmask of inputs that take the tensors' dtype). */
+static int l_op(lua_State *L) {
+  call k;
+  k.op = check_op(L, 1);
+  k.attrs_idx = lua_istable(L, 2) ? 2 : 0;
+  k.first = 3;
+  k.nin = lua_gettop(L) - 2;
+  k.typed = 0;
+  if (k.nin > MAX_INPUTS) return mfL_raise(L, "ValueError", "too many inputs (%d)", k.nin);
+  for (int i = 0; i < k.nin; i++) k.in[i].value = NULL;
+  return run_call(L, &k);
+}
+
+/* core.binary(op, a, b [, attrs]) -> output. Both inputs share a dtype:
+ * Lua values convert to the tensor's. The operators' fast path. */
+static int l_binary(lua_State *L) {
+  lua_settop(L, 4);
+  call k;
+  k.op = check_op(L, 1);
+  k.attrs_idx = lua_istable(L, 4) ? 4 : 0;
+  /* inputs must be contiguous: move attrs out of the way */
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  k.first = 5;
+  k.nin = 2;
+  k.typed = 3;
+  k.in[0].value = k.in[1].value = NULL;
+  return run_call(L, &k);
+}
+
+/* core.op_handle(name) -> light userdata for fast calls */
+static int l_op_handle(lua_State *L) {
+  lua_pushlightuserdata(L, (void *)check_op(L, 1));
+  return 1;
+}
+
+/* core.op_list() -> {{name=, doc=, flags=...}, ...} */
+static int l_op_list(lua_State *L) {
+  int n = mf_op_count();
+  lua_createtable(L, n, 0);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    const mf_op_def *op = mf_op_at(i);
+    if (!op) continue;
+    lua_createtable(L, 0, 8);
+    lua_pushstring(L, op->name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, op->doc ? op->doc : "");
+    lua_setfield(L, -2, "doc");
+    lua_pushstring(L, op->input_names ? op->input_names : "");
+    lua_setfield(L, -2, "inputs");
+    lua_pushinteger(L, op->min_inputs);
+    lua_setfield(L, -2, "min_inputs");
+    lua_pushinteger(L, op->max_inputs);
+    lua_setfield(L, -2, "max_inputs");
+    lua_pushboolean(L, op->flags & MF_OP_STATEFUL);
+    lua_setfield(L, -2, "stateful");
+    lua_pushboolean(L, op->flags & MF_OP_NO_GRADIENT);
+    lua_setfield(L, -2, "no_gradient");
+    lua_pushboolean(L, op->flags & MF_OP_ELEMENTWISE);
+    lua_setfield(L, -2, "elementwise");
+    lua_pushboolean(L, op->flags & MF_OP_RANDOM);
+    lua_setfield(L, -2, "random");
+    lua_rawseti(L, -2, ++k);
+  }
+  return 1;
+}
+
+/* core.set_tape_hook(fn) ; core.tapes(delta) -> active count */
+static int l_set_tape_hook(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  luaL_unref(L, LUA_REGISTRYINDEX, ctx->tape_hook);
+  ctx->tape_hook = LUA_NOREF;
+  if (!lua_isnoneornil(L, 1)) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_pushvalue(L, 1);
+    ctx->tape_hook = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
+  return 0;
+}
+
+static int l_tapes(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  ctx->tapes_active += (int)luaL_optinteger(L, 1, 0);
+  if (ctx->tapes_active < 0) ctx->tapes_active = 0;
+  lua_pushinteger(L, ctx->tapes_active);
+  return 1;
+}
+
+/* ---- host callbacks (EagerLuaFunc, print sinks) ---- */
+
+static mf_status lua_callback_fn(void *ud, int nin, mf_tensor **in, int nout, mf_tensor **out,
+                           mf_error *err) {
+  lua_callback *lc = ud;
+  lua_State *L = lc->L;
+  int top = lua_gettop(L);
+  if (!lua_checkstack(L, nin + 4))
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "Lua stack overflow");
+  lua_rawgeti(L, LUA_REGISTRYINDEX, lc->ref);
+  for (int i = 0; i < nin; i++) {
+    mf_tensor_retain(in[i]);
+    mfL_push_eager(L, in[i]);
+  }
+  mfL_ctx *ctx = mfL_context(L);
+  /* The function runs eagerly even when called while a trace is open. */
+  ctx->eager_scopes++;
+  int rc = lua_pcall(L, nin, nout, 0);
+  ctx->eager_scopes--;
+  if (rc != LUA_OK) {
+    const char *type, *msg;
+    mf_status st = MF_ERR_INVALID_ARGUMENT;
+    if (mfL_is_error(L, -1, &type, &msg)) {
+      for (int s = 1; s < MF_STATUS_COUNT; s++)
+        if (strcmp(mf_status_name((mf_status)s), type) == 0) st = (mf_status)s;
+      mf_error_set(err, st, "%s", msg);
+    } else {
+      mf_error_set(err, st, "error in lua_function: %s", luaL_tolstring(L, -1, NULL));
+    }
+    lua_settop(L, top);
+    return err->status;
+  }
+  for (int i = 0; i < nout; i++) {
+    int idx = top + 1 + i;
+    mfL_tensor *lt = mfL_test_tensor(L, idx);
+    mf_status s;
+    if (lt && lt->t) {
+      mf_tensor_retain(lt->t);
+      out[i] = lt->t;
+      s = MF_OK;
+    } else {
+      s = mfL_convert(L, idx, -1, &out[i], err);
+    }
+    if (s != MF_OK) {
+      lua_settop(L, top);
+      return s;
+    }
+  }
+  lua_settop(L, top);
+  return MF_OK;
+}
+
+static void lua_callback_free(void *ud) {
+  lua_callback *lc = ud;
+  luaL_unref(lc->L, LUA_REGISTRYINDEX, lc->ref);
+  free(lc);
+}
+
+/* core.eager_scope(delta): tf.init_scope's switch */
+static int l_eager_scope(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  ctx->eager_scopes += (int)luaL_checkinteger(L, 1);
+  if (ctx->eager_scopes < 0) ctx->eager_scopes = 0;
+  lua_pushboolean(L, ctx->depth > 0 && ctx->eager_scopes == 0);
+  return 1;
+}
+
+/* core.tracing() -> true while a trace is open (and not in init_scope) */
+static int l_tracing(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  lua_pushboolean(L, ctx->depth > 0 && ctx->eager_scopes == 0);
+  return 1;
+}
+
+int mfL_op_open(lua_State *L) {
+  static const luaL_Reg funcs[] = {
+      {"op", l_op},           {"binary", l_binary},     {"op_handle", l_op_handle},
+      {"op_list", l_op_list}, {"set_tape_hook", l_set_tape_hook}, {"tapes", l_tapes},
+      {"eager_scope", l_eager_scope}, {"tracing", l_tracing}, {NULL, NULL}};
+  mfL_setfuncs(L, funcs);
+  return 0;
+}

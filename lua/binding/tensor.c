@@ -1,0 +1,269 @@
+/* tensor.c — the tensor userdata: one type for eager values and symbolic
+ * (traced) tensors; creation, checks, finalisation, and the conversions of
+ * a tensor back to Lua values and to text. Memory of eager values is
+ * reported to Lua's collector so eager loops stay bounded. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binding.h"
+#include "format.h"
+
+mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
+  mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
+  memset(lt, 0, sizeof *lt);
+  luaL_setmetatable(L, MFL_TENSOR);
+  lt->t = t;
+  /* A view shares a buffer somebody already accounted for. */
+  if (t->buf->refcount == 1) mfL_account(mfL_context(L), t->buf->nbytes);
+  return lt;
+}
+
+mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, uint64_t trace_id) {
+  mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
+  memset(lt, 0, sizeof *lt);
+  luaL_setmetatable(L, MFL_TENSOR);
+  mf_graph_retain(g);
+  lt->g = g;
+  lt->node = node;
+  lt->index = index;
+  lt->trace_id = trace_id;
+  return lt;
+}
+
+mfL_tensor *mfL_test_tensor(lua_State *L, int idx) { return luaL_testudata(L, idx, MFL_TENSOR); }
+
+mfL_tensor *mfL_check_tensor(lua_State *L, int idx) {
+  mfL_tensor *lt = mfL_test_tensor(L, idx);
+  if (!lt)
+    mfL_raise(L, "TypeError", "expected a tensor, got %s", luaL_typename(L, idx));
+  return lt;
+}
+
+void mfL_tensor_spec(const mfL_tensor *lt, mf_spec *out) {
+  if (lt->t)
+    mf_spec_of_tensor(lt->t, out);
+  else
+    *out = lt->g->nodes[lt->node].out_specs[lt->index];
+}
+
+/* "name:0" of a symbolic tensor. */
+static void symbolic_name(const mfL_tensor *lt, char *buf, size_t n) {
+  snprintf(buf, n, "%s:%d", lt->g->nodes[lt->node].name, lt->index);
+}
+
+mf_tensor *mfL_check_eager(lua_State *L, int idx) {
+  mfL_tensor *lt = mfL_check_tensor(L, idx);
+  if (!lt->t) {
+    char name[256];
+    symbolic_name(lt, name, sizeof name);
+    mfL_raise(L, "TypeError",
+              "Tensor(\"%s\") is a symbolic tensor: it has no value while its function is "
+              "being traced. Return it from the function to get its value, or use tf.print "
+              "to print it when the graph runs.",
+              name);
+  }
+  return lt->t;
+}
+
+void mfL_account(mfL_ctx *ctx, size_t nbytes) {
+  if (nbytes < 4096) return;
+  /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them:
+   * the collector then runs in proportion to tensor memory, not just to
+   * the few bytes of each userdata. */
+  lua_gc(ctx->L, LUA_GCSTEP, (int)(nbytes / 1024 < 1 << 20 ? nbytes / 1024 : 1 << 20));
+}
+
+static int tensor_gc(lua_State *L) {
+  mfL_tensor *lt = luaL_checkudata(L, 1, MFL_TENSOR);
+  mf_tensor_release(lt->t);
+  mf_graph_release(lt->g);
+  lt->t = NULL;
+  lt->g = NULL;
+  return 0;
+}
+
+/* ---- to Lua values ---- */
+
+static void push_element(lua_State *L, const mf_tensor *t, int64_t i) {
+  switch (t->dtype) {
+    case MF_FLOAT32:
+    case MF_FLOAT64: lua_pushnumber(L, mf_tensor_get_f64(t, i)); break;
+    case MF_INT32:
+    case MF_INT64: lua_pushinteger(L, mf_tensor_get_i64(t, i)); break;
+    case MF_BOOL: lua_pushboolean(L, MF_DATA(t, bool)[i]); break;
+    case MF_STRING: {
+      const mf_string *s = &MF_DATA(t, mf_string)[i];
+      lua_pushlstring(L, s->ptr ? s->ptr : "", s->len);
+      break;
+    }
+    default: lua_pushnil(L); break;
+  }
+}
+
+/* Nested 1-based tables for axis `axis`, starting at flat element *pos. */
+static void push_nested(lua_State *L, const mf_tensor *t, int axis, int64_t *pos) {
+  if (axis == t->rank) {
+    push_element(L, t, (*pos)++);
+    return;
+  }
+  luaL_checkstack(L, 4, "tensor too deep");
+  int64_t n = t->shape[axis];
+  lua_createtable(L, n < 1 << 24 ? (int)n : 0, 0);
+  for (int64_t i = 0; i < n; i++) {
+    push_nested(L, t, axis + 1, pos);
+    lua_rawseti(L, -2, i + 1);
+  }
+}
+
+/* core.numpy(t) -> a Lua number/boolean/string (rank 0) or nested tables */
+static int l_numpy(lua_State *L) {
+  mf_tensor *t = mfL_check_eager(L, 1);
+  if (t->dtype == MF_RESOURCE) return mfL_raise(L, "TypeError", "a resource handle has no value");
+  int64_t pos = 0;
+  push_nested(L, t, 0, &pos);
+  return 1;
+}
+
+/* core.element(t, i) -> flat element i (0-based) as a Lua value */
+static int l_element(lua_State *L) {
+  mf_tensor *t = mfL_check_eager(L, 1);
+  lua_Integer i = luaL_checkinteger(L, 2);
+  if (i < 0 || i >= t->size) return mfL_raise(L, "OutOfRangeError", "element %lld is out of range", (long long)i);
+  push_element(L, t, i);
+  return 1;
+}
+
+static int push_owned_string(lua_State *L, char *s) {
+  if (!s) return mfL_raise(L, "ResourceExhaustedError", "out of memory while formatting");
+  lua_pushstring(L, s);
+  free(s);
+  return 1;
+}
+
+/* core.format(t, how) — how: "str" (TF str), "repr" (TF repr), "numpy"
+ * (NumPy str), "numpy_repr", "print" (tf.print) */
+static int l_format(lua_State *L) {
+  mf_tensor *t = mfL_check_eager(L, 1);
+  const char *how = luaL_optstring(L, 2, "str");
+  if (strcmp(how, "str") == 0) return push_owned_string(L, mf_format_tensor_str(t));
+  if (strcmp(how, "repr") == 0) return push_owned_string(L, mf_format_tensor_repr(t));
+  if (strcmp(how, "numpy") == 0) return push_owned_string(L, mf_format_numpy_str(t));
+  if (strcmp(how, "numpy_repr") == 0) return push_owned_string(L, mf_format_numpy_repr(t));
+  if (strcmp(how, "print") == 0)
+    return push_owned_string(L, mf_format_tf_print(t, (int)luaL_optinteger(L, 3, 3)));
+  return mfL_raise(L, "ValueError", "unknown format '%s'", how);
+}
+
+/* core.info(t) -> is_symbolic, dtype, shape (table, -1 unknown; nil rank
+ * unknown), name ("x:0" or nil), graph handle (symbolic), node, index,
+ * trace_id */
+static int l_info(lua_State *L) {
+  mfL_tensor *lt = mfL_check_tensor(L, 1);
+  mf_spec s;
+  mfL_tensor_spec(lt, &s);
+  lua_pushboolean(L, lt->t == NULL);
+  mfL_push_dtype(L, s.dtype);
+  if (s.rank < 0) {
+    lua_pushnil(L);
+  } else {
+    lua_createtable(L, s.rank, 0);
+    for (int i = 0; i < s.rank; i++) {
+      lua_pushinteger(L, s.shape[i]);
+      lua_rawseti(L, -2, i + 1);
+    }
+  }
+  if (lt->t) return 3;
+  char name[256];
+  symbolic_name(lt, name, sizeof name);
+  lua_pushstring(L, name);
+  mfL_push_graph(L, lt->g);
+  lua_pushinteger(L, lt->node);
+  lua_pushinteger(L, lt->index);
+  lua_pushinteger(L, (lua_Integer)lt->trace_id);
+  return 8;
+}
+
+/* core.is_tensor(v) */
+static int l_is_tensor(lua_State *L) {
+  lua_pushboolean(L, mfL_test_tensor(L, 1) != NULL);
+  return 1;
+}
+
+/* core.is_symbolic(t) */
+static int l_is_symbolic(lua_State *L) {
+  mfL_tensor *lt = mfL_test_tensor(L, 1);
+  lua_pushboolean(L, lt && lt->t == NULL);
+  return 1;
+}
+
+/* core.same_value(a, b): true when a and b are the same eager tensor value
+ * (same buffer and view) — used for identity of captured tensors. */
+static int l_identity(lua_State *L) {
+  mfL_tensor *lt = mfL_check_tensor(L, 1);
+  if (lt->t)
+    lua_pushfstring(L, "%p:%d", (void *)lt->t->buf, (int)lt->t->offset);
+  else
+    lua_pushfstring(L, "%p/%d:%d", (void *)lt->g, lt->node, lt->index);
+  return 1;
+}
+
+/* core.spec_matches(t, dtype, dims, exact) -> does tensor t fit the spec?
+ * dims: a list of integers (anything else: unknown dimension), nil for an
+ * unknown rank. exact: every dimension must be equal (unknowns too). The
+ * hot path of tf.func dispatch: allocates nothing. */
+static int l_spec_matches(lua_State *L) {
+  mfL_tensor *lt = mfL_test_tensor(L, 1);
+  if (!lt) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  mf_spec s;
+  mfL_tensor_spec(lt, &s);
+  int want = mfL_to_dtype(L, 2);
+  bool exact = lua_toboolean(L, 4);
+  if ((int)s.dtype != want) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  if (lua_isnil(L, 3)) {
+    lua_pushboolean(L, !exact || s.rank < 0);
+    return 1;
+  }
+  int rank = (int)lua_rawlen(L, 3);
+  bool ok = s.rank == rank;
+  for (int i = 0; ok && i < rank; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    bool known = lua_isinteger(L, -1);
+    int64_t d = known ? lua_tointeger(L, -1) : -1;
+    lua_pop(L, 1);
+    if (known ? s.shape[i] != d : exact && s.shape[i] >= 0) ok = false;
+  }
+  lua_pushboolean(L, ok);
+  return 1;
+}
+
+/* core.live_bytes() -> bytes held by all tensor buffers */
+static int l_live_bytes(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)mf_live_bytes());
+  return 1;
+}
+
+int mfL_tensor_open(lua_State *L) {
+  static const luaL_Reg funcs[] = {
+      {"numpy", l_numpy},         {"element", l_element},   {"format", l_format},
+      {"info", l_info},           {"is_tensor", l_is_tensor}, {"is_symbolic", l_is_symbolic},
+      {"identity", l_identity},   {"live_bytes", l_live_bytes},
+      {"spec_matches", l_spec_matches}, {NULL, NULL}};
+  if (luaL_newmetatable(L, MFL_TENSOR)) {
+    lua_pushcfunction(L, tensor_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushstring(L, "Tensor");
+    lua_setfield(L, -2, "__name");
+  }
+  /* The Lua library fills in __index, operators and __tostring; expose the
+   * metatable to it. */
+  lua_setfield(L, -2, "tensor_metatable");
+  mfL_setfuncs(L, funcs);
+  return 0;
+}

@@ -1,0 +1,465 @@
+/* trace.c — tracing frames and graph handles. tf.func opens a frame
+ * (core.trace_begin), makes placeholders for its arguments, runs the Lua
+ * function (every op lands in the frame's graph through opcall.c), and
+ * closes the frame with its outputs (core.trace_end), which returns the
+ * finished graph and what it captured. Graph handles expose the graph to
+ * Lua for inspection and run it through a plan made once (core.run). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binding.h"
+#include "executor.h"
+
+static const char ctx_key = 'c';
+
+mfL_ctx *mfL_context(lua_State *L) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
+  mfL_ctx *ctx = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return ctx;
+}
+
+mfL_frame *mfL_current_frame(mfL_ctx *ctx) {
+  return ctx->depth > 0 ? &ctx->frames[ctx->depth - 1] : NULL;
+}
+
+int mfL_trace_live(mfL_ctx *ctx, uint64_t id) {
+  for (int i = 0; i < ctx->depth; i++)
+    if (ctx->frames[i].id == id) return 1;
+  return 0;
+}
+
+static void frame_free(mfL_frame *f) {
+  for (int i = 0; i < f->ncaptures; i++) mf_tensor_release(f->captures[i].value);
+  free(f->captures);
+  mf_graph_release(f->g);
+  memset(f, 0, sizeof *f);
+}
+
+static int ctx_gc(lua_State *L) {
+  mfL_ctx *ctx = lua_touserdata(L, 1);
+  while (ctx->depth > 0) frame_free(&ctx->frames[--ctx->depth]);
+  free(ctx->frames);
+  ctx->frames = NULL;
+  return 0;
+}
+
+/* ---- graph handles ---- */
+
+typedef struct graph_handle {
+  mf_graph *g;
+  mf_plan *plan; /* made on first run */
+} graph_handle;
+
+void mfL_push_graph(lua_State *L, mf_graph *g) {
+  graph_handle *h = lua_newuserdatauv(L, sizeof *h, 0);
+  h->g = g;
+  h->plan = NULL;
+  mf_graph_retain(g);
+  luaL_setmetatable(L, MFL_GRAPH);
+}
+
+mf_graph *mfL_check_graph(lua_State *L, int idx) {
+  return ((graph_handle *)luaL_checkudata(L, idx, MFL_GRAPH))->g;
+}
+
+static int graph_gc(lua_State *L) {
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  mf_plan_free(h->plan);
+  mf_graph_release(h->g);
+  h->plan = NULL;
+  h->g = NULL;
+  return 0;
+}
+
+static int graph_eq(lua_State *L) {
+  graph_handle *a = luaL_testudata(L, 1, MFL_GRAPH), *b = luaL_testudata(L, 2, MFL_GRAPH);
+  lua_pushboolean(L, a && b && a->g == b->g);
+  return 1;
+}
+
+/* ---- tracing ---- */
+
+/* core.trace_begin(name) -> graph handle */
+static int l_trace_begin(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  const char *name = luaL_optstring(L, 1, "graph");
+  if (ctx->depth == ctx->cap) {
+    int cap = ctx->cap ? ctx->cap * 2 : 8;
+    mfL_frame *fr = realloc(ctx->frames, (size_t)cap * sizeof *fr);
+    if (!fr) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
+    ctx->frames = fr;
+    ctx->cap = cap;
+  }
+  mf_error err;
+  mf_graph *g;
+  if (mf_graph_new(name, &g, &err) != MF_OK) return mfL_raise_status(L, &err);
+  mfL_frame *f = &ctx->frames[ctx->depth++];
+  memset(f, 0, sizeof *f);
+  f->g = g;
+  f->id = ++ctx->next_trace_id;
+  mfL_push_graph(L, g);
+  return 1;
+}
+
+static int shape_arg(lua_State *L, int idx, int64_t *shape) {
+  if (lua_isnoneornil(L, idx)) return -1;
+  luaL_checktype(L, idx, LUA_TTABLE);
+  int rank = (int)lua_rawlen(L, idx);
+  if (rank > MF_MAX_RANK) mfL_raise(L, "ValueError", "rank %d is above the maximum %d", rank, MF_MAX_RANK);
+  for (int i = 0; i < rank; i++) {
+    lua_rawgeti(L, idx, i + 1);
+    shape[i] = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : -1;
+    if (shape[i] < 0) shape[i] = -1;
+    lua_pop(L, 1);
+  }
+  return rank;
+}
+
+/* core.placeholder(name, dtype, shape|nil [, known_value]) -> symbolic
+ * tensor, registered as the next graph input */
+static int l_placeholder(lua_State *L) {
+  extern const mf_op_def mf_op_Placeholder;
+  mfL_ctx *ctx = mfL_context(L);
+  mfL_frame *f = mfL_current_frame(ctx);
+  if (!f) return mfL_raise(L, "ValueError", "core.placeholder outside a trace");
+  const char *name = luaL_checkstring(L, 1);
+  mf_spec spec = {.dtype = mfL_check_dtype(L, 2)};
+  spec.rank = shape_arg(L, 3, spec.shape);
+  mfL_tensor *known = lua_isnoneornil(L, 4) ? NULL : mfL_check_tensor(L, 4);
+  mf_error err;
+  mf_attrs as;
+  mf_attrs_init(&as);
+  mf_status s = mf_attrs_set_type(&as, "dtype", spec.dtype, &err);
+  if (s == MF_OK) s = mf_attrs_set_shape(&as, "shape", spec.rank, spec.shape, &err);
+  mf_op_call c;
+  mf_op_call_init(&c, &mf_op_Placeholder, 0, NULL, NULL, &as);
+  char unique[256];
+  int node = -1;
+  if (s == MF_OK) s = mf_op_infer(&c, &err);
+  if (s == MF_OK && known && known->t) {
+    mf_tensor_retain(known->t);
+    c.out_values[0] = known->t;
+  }
+  if (s == MF_OK) s = mf_graph_unique_name(f->g, name, unique, sizeof unique, &err);
+  if (s == MF_OK) s = mf_graph_add_node(f->g, unique, &c, NULL, &node, &err);
+  if (s == MF_OK) s = mf_graph_add_input(f->g, node, &err);
+  mf_op_call_free(&c);
+  mf_attrs_free(&as);
+  if (s != MF_OK) return mfL_raise_status(L, &err);
+  mfL_push_symbolic(L, f->g, node, 0, f->id);
+  return 1;
+}
+
+/* Adds an Identity for output value at idx; returns its reference. */
+static mf_status output_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *out,
+                            mf_error *err) {
+  extern const mf_op_def mf_op_Identity;
+  mfL_frame *f = mfL_current_frame(ctx);
+  mf_tensor_ref in;
+  mf_spec spec;
+  mf_tensor *known;
+  MF_TRY(mfL_frame_ref(L, ctx, idx, &in, &spec, &known, err));
+  mf_op_call c;
+  mf_tensor *vals[1] = {known};
+  mf_op_call_init(&c, &mf_op_Identity, 1, &spec, vals, NULL);
+  char unique[256];
+  mf_status s = mf_op_infer(&c, err);
+  if (s == MF_OK) s = mf_graph_unique_name(f->g, "Identity", unique, sizeof unique, err);
+  if (s == MF_OK) s = mf_graph_add_node(f->g, unique, &c, &in, &out->node, err);
+  out->index = 0;
+  mf_op_call_free(&c);
+  mf_tensor_release(known);
+  return s;
+}
+
+/* core.trace_end(outputs) -> graph, captures. `outputs` is a list of
+ * tensors (eager or of this trace); each becomes an Identity node, the
+ * graph's outputs. `captures` lists what the graph captured, in the order of
+ * the extra graph inputs: eager tensors (feed them at every run) or, for a
+ * nested trace, symbolic tensors of the enclosing trace. */
+static int l_trace_end(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  mfL_frame *f = mfL_current_frame(ctx);
+  if (!f) return mfL_raise(L, "ValueError", "core.trace_end without a trace");
+  luaL_checktype(L, 1, LUA_TTABLE);
+  int n = (int)lua_rawlen(L, 1);
+  mf_error err;
+  mf_status s = MF_OK;
+  mf_tensor_ref *refs = malloc(((size_t)n + 1) * sizeof *refs);
+  if (!refs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int i = 0; i < n && s == MF_OK; i++) {
+    lua_rawgeti(L, 1, i + 1);
+    mfL_tensor *lt = mfL_test_tensor(L, -1);
+    if (!lt)
+      s = mf_error_set(&err, MF_ERR_TYPE, "output %d of a trace is not a tensor", i + 1);
+    else if (!lt->t && !mfL_trace_live(ctx, lt->trace_id))
+      s = mf_error_set(&err, MF_ERR_TYPE, "output %d of a trace is out of scope", i + 1);
+    else
+      s = output_ref(L, ctx, lua_gettop(L), &refs[i], &err);
+    lua_pop(L, 1);
+  }
+  if (s == MF_OK) s = mf_graph_set_outputs(f->g, n, refs, &err);
+  for (int i = 0; i < f->ncaptures && s == MF_OK; i++)
+    s = mf_graph_add_input(f->g, f->captures[i].placeholder, &err);
+  free(refs);
+  if (s != MF_OK) return mfL_raise_status(L, &err);
+  /* Pop the frame before pushing outer symbolics: they belong to the parent. */
+  mfL_frame done = *f;
+  ctx->depth--;
+  mfL_push_graph(L, done.g);
+  lua_createtable(L, done.ncaptures, 0);
+  for (int i = 0; i < done.ncaptures; i++) {
+    mfL_capture *c = &done.captures[i];
+    if (c->value) {
+      mf_tensor_retain(c->value);
+      mfL_push_eager(L, c->value);
+    } else {
+      mfL_frame *parent = mfL_current_frame(ctx);
+      mfL_push_symbolic(L, c->outer, c->outer_ref.node, c->outer_ref.index, parent->id);
+    }
+    lua_rawseti(L, -2, i + 1);
+  }
+  frame_free(&done);
+  return 2;
+}
+
+/* core.trace_abort(): drop the innermost trace after an error */
+static int l_trace_abort(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  if (ctx->depth > 0) frame_free(&ctx->frames[--ctx->depth]);
+  return 0;
+}
+
+/* core.trace_depth() */
+static int l_trace_depth(lua_State *L) {
+  lua_pushinteger(L, mfL_context(L)->depth);
+  return 1;
+}
+
+/* core.current_graph() -> graph handle or nil */
+static int l_current_graph(lua_State *L) {
+  mfL_frame *f = mfL_current_frame(mfL_context(L));
+  if (!f) return 0;
+  mfL_push_graph(L, f->g);
+  return 1;
+}
+
+/* ---- running ---- */
+
+/* core.run(graph, feeds) -> outputs... */
+static int l_run(lua_State *L) {
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  mf_error err;
+  if (!h->plan && mf_plan_new(h->g, &h->plan, &err) != MF_OK) return mfL_raise_status(L, &err);
+  int nfeeds = (int)lua_rawlen(L, 2);
+  enum { INLINE = 16 };
+  mf_tensor *feeds_inline[INLINE], *outs_inline[INLINE];
+  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  int nout = h->g->noutputs;
+  mf_tensor **outs = nout <= INLINE ? outs_inline : malloc((size_t)nout * sizeof *outs);
+  if (!feeds || !outs) {
+    if (feeds != feeds_inline) free(feeds);
+    if (outs != outs_inline) free(outs);
+    return mfL_raise(L, "ResourceExhaustedError", "out of memory");
+  }
+  for (int i = 0; i < nfeeds; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    mfL_tensor *lt = mfL_test_tensor(L, -1);
+    feeds[i] = lt ? lt->t : NULL;
+    lua_pop(L, 1); /* the feeds table keeps the tensors alive */
+    if (!feeds[i]) {
+      if (feeds != feeds_inline) free(feeds);
+      if (outs != outs_inline) free(outs);
+      return mfL_raise(L, "TypeError", "feed %d of graph %s is not an eager tensor", i + 1,
+                       h->g->name);
+    }
+  }
+  mf_status s = mf_plan_run(h->plan, nfeeds, feeds, outs, &err);
+  if (feeds != feeds_inline) free(feeds);
+  if (s != MF_OK) {
+    if (outs != outs_inline) free(outs);
+    return mfL_raise_status(L, &err);
+  }
+  luaL_checkstack(L, nout, "too many graph outputs");
+  for (int i = 0; i < nout; i++) mfL_push_eager(L, outs[i]);
+  if (outs != outs_inline) free(outs);
+  return nout;
+}
+
+/* ---- inspection ---- */
+
+static void push_spec(lua_State *L, const mf_spec *s) {
+  lua_createtable(L, 0, 2);
+  mfL_push_dtype(L, s->dtype);
+  lua_setfield(L, -2, "dtype");
+  if (s->rank >= 0) {
+    lua_createtable(L, s->rank, 0);
+    for (int i = 0; i < s->rank; i++) {
+      lua_pushinteger(L, s->shape[i]);
+      lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "shape");
+  }
+}
+
+static void push_attr_value(lua_State *L, const mf_attr *a) {
+  switch (a->kind) {
+    case MF_ATTR_INT: lua_pushinteger(L, a->u.i); break;
+    case MF_ATTR_FLOAT: lua_pushnumber(L, a->u.f); break;
+    case MF_ATTR_BOOL: lua_pushboolean(L, a->u.b); break;
+    case MF_ATTR_TYPE: mfL_push_dtype(L, a->u.type); break;
+    case MF_ATTR_STRING: lua_pushstring(L, a->u.s); break;
+    case MF_ATTR_INTS:
+    case MF_ATTR_SHAPE:
+      lua_createtable(L, a->u.ints.n > 0 ? a->u.ints.n : 0, 1);
+      for (int i = 0; i < a->u.ints.n; i++) {
+        lua_pushinteger(L, a->u.ints.v[i]);
+        lua_rawseti(L, -2, i + 1);
+      }
+      if (a->kind == MF_ATTR_SHAPE) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, a->u.ints.n < 0 ? "_unknown_rank" : "_shape");
+      }
+      break;
+    case MF_ATTR_TENSOR:
+      mf_tensor_retain(a->u.tensor);
+      mfL_push_eager(L, a->u.tensor);
+      break;
+    case MF_ATTR_GRAPH: mfL_push_graph(L, a->u.graph); break;
+    case MF_ATTR_CALLBACK: lua_pushstring(L, "<function>"); break;
+  }
+}
+
+static void push_ref_name(lua_State *L, const mf_graph *g, mf_tensor_ref r) {
+  lua_pushfstring(L, "%s:%d", g->nodes[r.node].name, r.index);
+}
+
+/* core.graph_nodes(graph) -> {{name=, type=, inputs={"x:0",...},
+ * control={names}, outputs={spec,...}, attrs={...}, stateful=}, ...} */
+static int l_graph_nodes(lua_State *L) {
+  mf_graph *g = mfL_check_graph(L, 1);
+  lua_createtable(L, g->nnodes, 0);
+  for (int i = 0; i < g->nnodes; i++) {
+    const mf_node *n = &g->nodes[i];
+    lua_createtable(L, 0, 8);
+    lua_pushstring(L, n->name);
+    lua_setfield(L, -2, "name");
+    lua_pushstring(L, n->op->name);
+    lua_setfield(L, -2, "type");
+    lua_pushinteger(L, i);
+    lua_setfield(L, -2, "id");
+    lua_createtable(L, n->nin, 0);
+    for (int k = 0; k < n->nin; k++) {
+      push_ref_name(L, g, n->inputs[k]);
+      lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "inputs");
+    lua_createtable(L, n->nin, 0);
+    for (int k = 0; k < n->nin; k++) {
+      lua_pushinteger(L, n->inputs[k].node);
+      lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "input_nodes");
+    lua_createtable(L, n->ncontrol, 0);
+    for (int k = 0; k < n->ncontrol; k++) {
+      lua_pushstring(L, g->nodes[n->control[k]].name);
+      lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "control");
+    lua_createtable(L, n->nout, 0);
+    for (int k = 0; k < n->nout; k++) {
+      push_spec(L, &n->out_specs[k]);
+      lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "outputs");
+    lua_createtable(L, 0, n->attrs.n);
+    for (int k = 0; k < n->attrs.n; k++) {
+      push_attr_value(L, &n->attrs.a[k]);
+      lua_setfield(L, -2, n->attrs.a[k].name);
+    }
+    lua_setfield(L, -2, "attrs");
+    lua_pushboolean(L, n->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS));
+    lua_setfield(L, -2, "stateful");
+    lua_rawseti(L, -2, i + 1);
+  }
+  return 1;
+}
+
+/* core.graph_io(graph) -> inputs {{node=, index=}}, outputs {{node=, index=}} (0-based ids) */
+static int l_graph_io(lua_State *L) {
+  mf_graph *g = mfL_check_graph(L, 1);
+  lua_createtable(L, g->ninputs, 0);
+  for (int i = 0; i < g->ninputs; i++) {
+    lua_pushinteger(L, g->inputs[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_createtable(L, g->noutputs, 0);
+  for (int i = 0; i < g->noutputs; i++) {
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, g->outputs[i].node);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, g->outputs[i].index);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_pushstring(L, g->name);
+  return 3;
+}
+
+/* core.graph_tensor(graph, node, index) -> a symbolic tensor of a graph
+ * (out of scope unless its trace is open: for display and inspection) */
+static int l_graph_tensor(lua_State *L) {
+  mf_graph *g = mfL_check_graph(L, 1);
+  lua_Integer node = luaL_checkinteger(L, 2), index = luaL_optinteger(L, 3, 0);
+  if (node < 0 || node >= g->nnodes || index < 0 || index >= g->nodes[node].nout)
+    return mfL_raise(L, "OutOfRangeError", "no tensor %lld:%lld in graph %s", (long long)node,
+                     (long long)index, g->name);
+  uint64_t id = 0;
+  mfL_ctx *ctx = mfL_context(L);
+  for (int i = 0; i < ctx->depth; i++)
+    if (ctx->frames[i].g == g) id = ctx->frames[i].id;
+  mfL_push_symbolic(L, g, (int)node, (int)index, id);
+  return 1;
+}
+
+/* core.plan_steps(graph) -> how many nodes a run executes */
+static int l_plan_steps(lua_State *L) {
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  mf_error err;
+  if (!h->plan && mf_plan_new(h->g, &h->plan, &err) != MF_OK) return mfL_raise_status(L, &err);
+  lua_pushinteger(L, mf_plan_steps(h->plan));
+  return 1;
+}
+
+int mfL_trace_open(lua_State *L) {
+  static const luaL_Reg funcs[] = {
+      {"trace_begin", l_trace_begin}, {"placeholder", l_placeholder},
+      {"trace_end", l_trace_end},     {"trace_abort", l_trace_abort},
+      {"trace_depth", l_trace_depth}, {"current_graph", l_current_graph},
+      {"run", l_run},                 {"graph_nodes", l_graph_nodes},
+      {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
+      {"plan_steps", l_plan_steps},   {NULL, NULL}};
+  mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);
+  memset(ctx, 0, sizeof *ctx);
+  ctx->tape_hook = LUA_NOREF;
+  ctx->L = L;
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, ctx_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_setmetatable(L, -2);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &ctx_key);
+  if (luaL_newmetatable(L, MFL_GRAPH)) {
+    lua_pushcfunction(L, graph_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, graph_eq);
+    lua_setfield(L, -2, "__eq");
+    lua_pushstring(L, "GraphHandle");
+    lua_setfield(L, -2, "__name");
+  }
+  lua_pop(L, 1);
+  mfL_setfuncs(L, funcs);
+  return 0;
+}

@@ -1,0 +1,54 @@
+-- config.lua — tf.config (eager/traced switch, retracing explanations),
+-- tf.executing_eagerly, tf.init_scope and tf.help.
+
+local core = require("moonflow.core")
+
+return function(tf, doc)
+  local config = { _run_eagerly = false, _explain_retracing = false }
+  tf.config = config
+
+  config.run_functions_eagerly = doc.def(function(on)
+    config._run_eagerly = on and true or false
+  end, "tf.config.run_functions_eagerly(bool)",
+  "Makes every tf.func run its Lua function eagerly (true) or traced (false), live.")
+
+  config.functions_run_eagerly = doc.def(function() return config._run_eagerly end,
+    "tf.config.functions_run_eagerly()", "True when tf.func runs eagerly.")
+
+  config.explain_retracing = doc.def(function(on)
+    config._explain_retracing = on and true or false
+  end, "tf.config.explain_retracing(bool)",
+  "When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
+  .. "and which existing traces it failed to match.")
+
+  tf.executing_eagerly = doc.def(function() return not core.tracing() end,
+    "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
+
+  tf.init_scope = doc.def(function(fn, ...)
+    core.eager_scope(1)
+    local results = table.pack(pcall(fn, ...))
+    core.eager_scope(-1)
+    if not results[1] then error(results[2], 0) end
+    return table.unpack(results, 2, results.n)
+  end, "tf.init_scope(fn, ...)",
+  "Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
+
+  tf.help = doc.def(function(obj)
+    local d = doc.get(obj)
+    if d then return doc.render(d) end
+    local mt = getmetatable(obj)
+    if mt and mt.__help then return mt.__help(obj) end
+    if type(obj) == "table" and mt == nil then
+      local names = {}
+      for k, v in pairs(obj) do
+        if type(k) == "string" and k:sub(1, 1) ~= "_" and doc.get(v) then names[#names + 1] = k end
+      end
+      table.sort(names)
+      if #names > 0 then return "A table of functions: " .. table.concat(names, ", ") end
+    end
+    if type(obj) == "function" then
+      return "A Lua function without a docstring."
+    end
+    return tostring(obj)
+  end, "tf.help(obj)", "The docstring of a function (its signature and description) as a string.")
+end

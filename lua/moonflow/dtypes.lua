@@ -1,0 +1,41 @@
+-- dtypes.lua — tf.float32 and friends. The dtype objects themselves are
+-- made by the C binding (one per core dtype); this adds their Lua fields.
+
+local core = require("moonflow.core")
+
+local properties = {
+  float32 = { is_floating = true, size = 4, min = -3.4028234663852886e38, max = 3.4028234663852886e38 },
+  float64 = { is_floating = true, size = 8, min = -math.huge, max = math.huge },
+  int32 = { is_integer = true, size = 4, min = -2147483648, max = 2147483647 },
+  int64 = { is_integer = true, size = 8, min = math.mininteger, max = math.maxinteger },
+  bool = { is_bool = true, size = 1 },
+  string = { size = 0 },
+  resource = { size = 8 },
+}
+
+return function(tf)
+  for _, dt in ipairs(core.dtypes) do
+    local p = properties[dt.name] or {}
+    dt.is_floating = p.is_floating or false
+    dt.is_integer = p.is_integer or false
+    dt.is_bool = p.is_bool or false
+    dt.is_numeric = dt.is_floating or dt.is_integer
+    dt.size = p.size
+    dt.min = p.min
+    dt.max = p.max
+    dt.as_datatype_enum = dt._enum
+    tf[dt.name] = dt
+  end
+  tf.double = tf.float64
+  tf.DType = core.dtype_metatable
+
+  --- tf.as_dtype(x): a dtype from a dtype or its name.
+  function tf.as_dtype(x)
+    if getmetatable(x) == core.dtype_metatable then return x end
+    local dt = type(x) == "string" and tf[x]
+    if getmetatable(dt) ~= core.dtype_metatable then
+      error(core.error("TypeError", "Cannot convert " .. tostring(x) .. " to a dtype"), 2)
+    end
+    return dt
+  end
+end
