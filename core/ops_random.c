@@ -1,0 +1,273 @@
+/* ops_random.c — RandomUniform and RandomStandardNormal over TF's
+ * Philox4x32-10 generator (see random.h for the streams and seeding). */
+#include "random.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "op.h"
+
+/* ---- Philox4x32-10, as TF's random::PhiloxRandom ---- */
+
+typedef struct philox {
+  uint32_t key[2];
+  uint32_t ctr[4];
+} philox;
+
+static philox philox_new(uint64_t seed_lo, uint64_t seed_hi) {
+  return (philox){.key = {(uint32_t)seed_lo, (uint32_t)(seed_lo >> 32)},
+                  .ctr = {0, 0, (uint32_t)seed_hi, (uint32_t)(seed_hi >> 32)}};
+}
+
+/* Advances the counter by `count` 128-bit blocks. */
+static void philox_skip(philox *p, uint64_t count) {
+  uint32_t lo = (uint32_t)count, hi = (uint32_t)(count >> 32);
+  p->ctr[0] += lo;
+  if (p->ctr[0] < lo) hi++;
+  p->ctr[1] += hi;
+  if (p->ctr[1] < hi && ++p->ctr[2] == 0) p->ctr[3]++;
+}
+
+/* The next block of four 32-bit samples. */
+static void philox_next(philox *p, uint32_t out[4]) {
+  uint32_t c[4] = {p->ctr[0], p->ctr[1], p->ctr[2], p->ctr[3]};
+  uint32_t k0 = p->key[0], k1 = p->key[1];
+  for (int round = 0; round < 10; round++) {
+    uint64_t m0 = (uint64_t)0xD2511F53u * c[0], m1 = (uint64_t)0xCD9E8D57u * c[2];
+    uint32_t r[4] = {(uint32_t)(m1 >> 32) ^ c[1] ^ k0, (uint32_t)m1,
+                     (uint32_t)(m0 >> 32) ^ c[3] ^ k1, (uint32_t)m0};
+    memcpy(c, r, sizeof c);
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  memcpy(out, c, sizeof c);
+  philox_skip(p, 1);
+}
+
+/* ---- samples to floats, as TF's random_distributions.h ---- */
+
+static float u32_to_float(uint32_t x) { /* [0, 1) from 23 mantissa bits */
+  uint32_t v = (127u << 23) | (x & 0x7fffffu);
+  float f;
+  memcpy(&f, &v, sizeof f);
+  return f - 1.0f;
+}
+
+static double u64_to_double(uint32_t hi, uint32_t lo) { /* [0, 1) from 52 bits */
+  uint64_t v = ((uint64_t)1023 << 52) | ((uint64_t)(hi & 0xfffffu) << 32) | lo;
+  double d;
+  memcpy(&d, &v, sizeof d);
+  return d - 1.0;
+}
+
+static void box_muller_f(uint32_t x0, uint32_t x1, float *f0, float *f1) {
+  float u1 = u32_to_float(x0);
+  if (u1 < 1.0e-7f) u1 = 1.0e-7f;
+  float v1 = 2.0f * (float)M_PI * u32_to_float(x1);
+  float u2 = sqrtf(-2.0f * logf(u1));
+  sincosf(v1, f0, f1);
+  *f0 *= u2;
+  *f1 *= u2;
+}
+
+static void box_muller_d(const uint32_t x[4], double *d0, double *d1) {
+  double u1 = u64_to_double(x[0], x[1]);
+  if (u1 < 1.0e-7) u1 = 1.0e-7;
+  double v1 = 2 * M_PI * u64_to_double(x[2], x[3]);
+  double u2 = sqrt(-2.0 * log(u1));
+  sincos(v1, d0, d1);
+  *d0 *= u2;
+  *d1 *= u2;
+}
+
+/* ---- streams ---- */
+
+enum dist { UNIFORM, NORMAL };
+
+typedef struct stream {
+  enum dist dist;
+  mf_dtype dtype;
+  int64_t seed, seed2;
+  philox gen;
+} stream;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static philox global_gen;
+static int global_keyed;
+static stream *streams;
+static size_t nstreams, streams_cap;
+
+/* SplitMix64's finaliser: spreads a user seed over the whole Philox key. */
+static uint64_t mix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static void key_global(uint64_t seed) {
+  global_gen = philox_new(mix64(seed), mix64(seed ^ 0x5851F42D4C957F2Dull));
+  global_keyed = 1;
+}
+
+void mf_random_set_seed(uint64_t seed) {
+  pthread_mutex_lock(&lock);
+  key_global(seed);
+  nstreams = 0;
+  pthread_mutex_unlock(&lock);
+}
+
+/* The seeded stream for these attributes, created on first use. Called
+ * under the lock. */
+static stream *find_stream(enum dist d, mf_dtype dt, int64_t seed, int64_t seed2,
+                           mf_error *err) {
+  for (size_t i = 0; i < nstreams; i++)
+    if (streams[i].dist == d && streams[i].dtype == dt && streams[i].seed == seed &&
+        streams[i].seed2 == seed2)
+      return &streams[i];
+  if (nstreams == streams_cap) {
+    size_t cap = streams_cap ? 2 * streams_cap : 16;
+    stream *s = realloc(streams, cap * sizeof *s);
+    if (!s) {
+      mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+      return NULL;
+    }
+    streams = s;
+    streams_cap = cap;
+  }
+  streams[nstreams] = (stream){.dist = d, .dtype = dt, .seed = seed, .seed2 = seed2,
+                               .gen = philox_new((uint64_t)seed, (uint64_t)seed2)};
+  return &streams[nstreams++];
+}
+
+/* The generator state for one call producing `count` values; the stream
+ * moves past what the call may use. TF reserves 256 blocks per output (its
+ * ReserveRandomOutputs); doing the same keeps later calls equal to TF's. */
+static mf_status reserve(enum dist d, mf_dtype dt, int64_t seed, int64_t seed2, int64_t count,
+                         philox *out, mf_error *err) {
+  uint64_t blocks = (uint64_t)count > UINT64_MAX / 256 ? UINT64_MAX : (uint64_t)count * 256;
+  pthread_mutex_lock(&lock);
+  philox *gen = &global_gen;
+  if (seed != 0 || seed2 != 0) {
+    stream *s = find_stream(d, dt, seed, seed2, err);
+    if (!s) {
+      pthread_mutex_unlock(&lock);
+      return MF_ERR_RESOURCE_EXHAUSTED;
+    }
+    gen = &s->gen;
+  } else if (!global_keyed) {
+    uint64_t entropy;
+    if (getrandom(&entropy, sizeof entropy, 0) != (ssize_t)sizeof entropy)
+      entropy = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&entropy;
+    key_global(entropy);
+  }
+  *out = *gen;
+  philox_skip(gen, blocks);
+  pthread_mutex_unlock(&lock);
+  return MF_OK;
+}
+
+/* Fills n values: each Philox block gives 4 float32s or 2 float64s, in
+ * TF's order (element i comes from block i / per_block). */
+static mf_status fill(enum dist d, mf_dtype dt, philox gen, void *data, int64_t n,
+                      mf_error *err) {
+  const int per = dt == MF_FLOAT32 ? 4 : 2;
+  float *f = data;
+  double *g = data;
+  for (int64_t i = 0; i < n; i += per) {
+    if ((i & ((1 << 20) - 1)) == 0) MF_TRY(mf_interrupt_check(err));
+    uint32_t x[4];
+    philox_next(&gen, x);
+    float fv[4];
+    double dv[2];
+    if (dt == MF_FLOAT32) {
+      if (d == UNIFORM)
+        for (int k = 0; k < 4; k++) fv[k] = u32_to_float(x[k]);
+      else {
+        box_muller_f(x[0], x[1], &fv[0], &fv[1]);
+        box_muller_f(x[2], x[3], &fv[2], &fv[3]);
+      }
+    } else if (d == UNIFORM) {
+      dv[0] = u64_to_double(x[0], x[1]);
+      dv[1] = u64_to_double(x[2], x[3]);
+    } else {
+      box_muller_d(x, &dv[0], &dv[1]);
+    }
+    for (int k = 0; k < per && i + k < n; k++) {
+      if (dt == MF_FLOAT32) f[i + k] = fv[k];
+      else g[i + k] = dv[k];
+    }
+  }
+  return MF_OK;
+}
+
+/* ---- the ops ---- */
+
+extern const mf_op_def mf_op_RandomStandardNormal;
+
+static mf_status random_infer(mf_op_call *c, mf_error *err) {
+  mf_dtype dt = mf_attr_type(c->attrs, "dtype", MF_FLOAT32);
+  if (!mf_dtype_is_float(dt))
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "Value for attr 'dtype' of %s is not in the list of allowed values: "
+                        "half, bfloat16, float, double [Op:%s]",
+                        mf_dtype_name(dt), c->op->name);
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_integer, "int32 or int64", err));
+  const mf_spec *s = &c->in_specs[0];
+  if (s->rank >= 0 && s->rank != 1)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "shape must be a vector of {int32,int64}, got shape of rank %d [Op:%s]",
+                        s->rank, c->op->name);
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  mf_spec *o = &c->out_specs[0];
+  *o = (mf_spec){.dtype = dt, .rank = -1};
+  int64_t rank = s->rank == 1 ? s->shape[0] : -1;
+  if (rank > MF_MAX_RANK)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "shape has %lld dimensions, more than %d",
+                        (long long)rank, MF_MAX_RANK);
+  o->rank = (int)rank;
+  for (int i = 0; i < o->rank; i++) o->shape[i] = -1;
+  int n;
+  if (!mf_infer_const_ints(c, 0, o->shape, MF_MAX_RANK, &n)) return MF_OK;
+  o->rank = n;
+  for (int i = 0; i < n; i++)
+    if (o->shape[i] < 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0 [Op:%s]",
+                          (long long)o->shape[i], c->op->name);
+  int64_t size;
+  return mf_shape_size(n, o->shape, &size, err);
+}
+
+static mf_status random_kernel(mf_op_call *c, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  enum dist d = c->op == &mf_op_RandomStandardNormal ? NORMAL : UNIFORM;
+  philox gen;
+  MF_TRY(reserve(d, out->dtype, mf_attr_int(c->attrs, "seed", 0), mf_attr_int(c->attrs, "seed2", 0),
+                 out->size, &gen, err));
+  return fill(d, out->dtype, gen, mf_tensor_data(out), out->size, err);
+}
+
+#define RANDOM_ATTRS {"dtype", MF_ATTR_TYPE}, {"seed", MF_ATTR_INT}, {"seed2", MF_ATTR_INT}
+
+const mf_op_def mf_op_RandomStandardNormal = {
+    .name = "RandomStandardNormal", .input_names = "shape", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {RANDOM_ATTRS},
+    .infer = random_infer, .kernel = random_kernel,
+    .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
+    .doc = "Samples from the standard normal distribution (mean 0, stddev 1).",
+};
+
+const mf_op_def mf_op_RandomUniform = {
+    .name = "RandomUniform", .input_names = "shape", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {RANDOM_ATTRS},
+    .infer = random_infer, .kernel = random_kernel,
+    .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
+    .doc = "Samples uniformly from [0, 1).",
+};

@@ -1,0 +1,26 @@
+/* random.h — the random number generator behind RandomUniform and
+ * RandomStandardNormal (ops_random.c), and tf.random.set_seed.
+ *
+ * The generator is TensorFlow's: Philox4x32-10, a counter-based PRNG whose
+ * 128-bit blocks are turned into floats exactly as TF's
+ * UniformDistribution / NormalDistribution (Box-Muller) do. Streams:
+ *   - an op with seed == seed2 == 0 draws from one global stream, keyed at
+ *     first use from OS entropy, or from the seed given to
+ *     mf_random_set_seed;
+ *   - an op with a non-zero seed or seed2 has its own stream, keyed by
+ *     (op type, dtype, seed, seed2) as TF keys a kernel instance: the
+ *     first call starts at Philox(seed, seed2), every later call continues
+ *     where the previous one stopped, so two calls differ and the sequence
+ *     is reproducible. With the same seeds the values equal TensorFlow's.
+ * mf_random_set_seed rekeys the global stream and restarts every seeded
+ * stream, so the same seed replays the same sequence (TF's set_seed also
+ * resets its kernels). Thread-safe: streams are advanced under a lock and
+ * filled outside it. */
+#ifndef MF_RANDOM_H
+#define MF_RANDOM_H
+
+#include <stdint.h>
+
+void mf_random_set_seed(uint64_t seed);
+
+#endif
