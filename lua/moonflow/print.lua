@@ -32,7 +32,20 @@ return function(tf, doc)
       for i = 1, #x do parts[i] = template_of(x[i], tensors) end
       return "[" .. table.concat(parts, ", ") .. "]"
     end
-    return (tostring(x):gsub("[{}]", { ["{"] = "{{", ["}"] = "}}" }))
+    return tostring(x)
+  end
+
+  -- A placeholder that occurs in none of the literal text (StringFormat has
+  -- no escape syntax).
+  local function placeholder_for(parts)
+    local text = table.concat(parts, "\0")
+    local p = "{}"
+    local k = 0
+    while text:find(p, 1, true) do
+      k = k + 1
+      p = "{" .. k .. "}"
+    end
+    return p
   end
 
   local function sink(stream)
@@ -51,12 +64,29 @@ return function(tf, doc)
       opts = args[args.n]
       args.n = args.n - 1
     end
-    local tensors, parts = {}, {}
-    for i = 1, args.n do parts[i] = template_of(args[i], tensors) end
-    local text = table.concat(parts, opts.sep or " ")
+    local tensors, parts, literal = {}, {}, {}
+    for i = 1, args.n do
+      local x = args[i]
+      if core.is_tensor(x) or type(x) == "table" then
+        parts[i] = x
+      else
+        parts[i] = tostring(x)
+        literal[#literal + 1] = parts[i]
+      end
+    end
+    local ph = placeholder_for(literal)
+    for i = 1, args.n do
+      if type(parts[i]) ~= "string" then parts[i] = template_of(parts[i], tensors):gsub("{}", ph) end
+    end
     local write = sink(opts.output_stream)
-    local formatted = core.op(H.StringFormat, { template = text, placeholder = "{}",
-      summarize = opts.summarize or 3 }, table.unpack(tensors))
+    local formatted
+    local only = args.n == 1 and core.is_tensor(args[1]) and args[1]
+    if only and core.dtype(only) == tf.string and #select(3, core.info(only)) == 0 then
+      formatted = only -- a lone string scalar prints bare, as in TF
+    else
+      formatted = core.op(H.StringFormat, { template = table.concat(parts, opts.sep or " "),
+        placeholder = ph, summarize = opts.summarize or 3 }, table.unpack(tensors))
+    end
     core.op(H.PrintV2, { ["end"] = opts["end"] or "\n", name = opts.name,
       output_callback = function(t) write(core.element(t, 0)) end }, formatted)
   end, "tf.print(... [, {output_stream=, sep=, end=, summarize=}])",
