@@ -218,9 +218,9 @@ static void out_of_scope(lua_State *L, call *k, mfL_tensor *lt) {
   mf_spec_format(&s, shape, sizeof shape);
   mf_error err;
   mf_error_set(&err, MF_ERR_TYPE,
-               "Tensor(\"%s:%d\", shape=%s, dtype=%s) is out of scope and cannot be used here. "
+               "<tf.Tensor '%s:%d' shape=%s dtype=%s> is out of scope and cannot be used here. "
                "Use return values, explicit Lua locals or tf.Variables to access it: a symbolic "
-               "tensor belongs to the trace that made it",
+               "tensor belongs to the trace that made it, and that trace has ended.",
                lt->g->nodes[lt->node].name, lt->index, shape, mf_dtype_name(s.dtype));
   call_fail(L, k, &err);
 }

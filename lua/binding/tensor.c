@@ -55,13 +55,21 @@ static void symbolic_name(const mfL_tensor *lt, char *buf, size_t n) {
 mf_tensor *mfL_check_eager(lua_State *L, int idx) {
   mfL_tensor *lt = mfL_check_tensor(L, idx);
   if (!lt->t) {
-    char name[256];
+    char name[256], shape[128];
+    mf_spec s;
     symbolic_name(lt, name, sizeof name);
+    mfL_tensor_spec(lt, &s);
+    mf_spec_format(&s, shape, sizeof shape);
+    if (mfL_trace_live(mfL_context(L), lt->trace_id))
+      mfL_raise(L, "TypeError",
+                "Tensor(\"%s\", shape=%s, dtype=%s) is a symbolic tensor: it has no value "
+                "while its function is being traced. Return it from the function to get its "
+                "value, or use tf.print to print it each time the graph runs.",
+                name, shape, mf_dtype_name(s.dtype));
     mfL_raise(L, "TypeError",
-              "Tensor(\"%s\") is a symbolic tensor: it has no value while its function is "
-              "being traced. Return it from the function to get its value, or use tf.print "
-              "to print it when the graph runs.",
-              name);
+              "Tensor(\"%s\", shape=%s, dtype=%s) is a symbolic tensor of a trace that has "
+              "ended: it never has a value. Use the traced function's return values instead.",
+              name, shape, mf_dtype_name(s.dtype));
   }
   return lt->t;
 }

@@ -95,7 +95,7 @@ return function(tf, doc)
     end
     class._parent = parent
     class.__tostring = parent and parent.__tostring or function(obj)
-      return ("<%s '%s'>"):format(class._class_name, rawget(obj, "name") or "?")
+      return ("<%s '%s'>"):format(getmetatable(obj)._class_name, rawget(obj, "name") or "?")
     end
     class.__call = parent and parent.__call or nil
     classes[class] = true
