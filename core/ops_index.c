@@ -1,0 +1,582 @@
+/* ops_index.c — ops that select or scatter elements by position: Slice,
+ * StridedSlice, GatherV2, Where, OneHot, UnsortedSegmentSum (the gradient
+ * of a gather).
+ *
+ * Positions are 0-based and negative ones count from the end where TF
+ * allows them. Slices reduce to one (offset, strides, shape) walk over the
+ * input, so contiguous slices (x[i], leading-axis ranges) are views and the
+ * rest go through mf_copy_strided; gathers copy one contiguous block per
+ * index. Bounds are checked before anything is written, with TF's
+ * messages. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array_util.h"
+#include "op.h"
+
+/* TF's SliceDebugString: the multi-index of flat position `flat` in a
+ * tensor of `shape` — "" for a scalar, "[7]" for a vector, "[0,1]" above. */
+static void index_text(int rank, const int64_t *shape, int64_t flat, char *buf, size_t n) {
+  int64_t idx[MF_MAX_RANK];
+  for (int d = rank - 1; d >= 0; d--) {
+    idx[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int d = 0; d < rank && used < n; d++)
+    used += (size_t)snprintf(buf + used, n - used, "%s%lld%s", d ? "," : "[", (long long)idx[d],
+                             d == rank - 1 ? "]" : "");
+}
+
+/* ---- Slice ---- */
+
+static mf_status slice_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0], *sb = &c->in_specs[1], *ss = &c->in_specs[2];
+  int64_t b[MF_MAX_INT_INPUT], s[MF_MAX_INT_INPUT];
+  int nb, ns;
+  bool kb, ks;
+  MF_TRY(mf_infer_same_dtype(c, 1, 3, err));
+  MF_TRY(mf_input_ints(c, 1, b, MF_MAX_INT_INPUT, &nb, &kb, err));
+  MF_TRY(mf_input_ints(c, 2, s, MF_MAX_INT_INPUT, &ns, &ks, err));
+  int64_t lb = sb->rank == 1 ? sb->shape[0] : -1, ls = ss->rank == 1 ? ss->shape[0] : -1;
+  if ((sb->rank >= 0 && sb->rank != 1) || (ss->rank >= 0 && ss->rank != 1) ||
+      (lb >= 0 && ls >= 0 && lb != ls) || (x->rank >= 0 && lb >= 0 && lb != x->rank) ||
+      (x->rank >= 0 && ls >= 0 && ls != x->rank))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected begin and size arguments to be 1-D tensors of size %d, but got "
+                      "shapes %s and %s instead.",
+                      x->rank, MF_SPEC_TEXT(sb), MF_SPEC_TEXT(ss));
+  int rank = x->rank >= 0 ? x->rank : lb >= 0 ? (int)lb : (int)ls;
+  if (rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  int64_t shape[MF_MAX_INT_INPUT];
+  for (int d = 0; d < rank; d++) {
+    int64_t dim = x->rank >= 0 ? x->shape[d] : MF_UNKNOWN_DIM;
+    if (kb && (b[d] < 0 || (dim >= 0 && b[d] > dim)))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Expected begin[%d] in [0, %lld], but got %lld",
+                        d, (long long)dim, (long long)b[d]);
+    shape[d] = MF_UNKNOWN_DIM;
+    if (ks && s[d] != -1)
+      shape[d] = s[d];
+    else if (ks && kb && dim >= 0)
+      shape[d] = dim - b[d];
+    if (ks && (s[d] < -1 || (kb && dim >= 0 && shape[d] > dim - b[d])))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Expected size[%d] in [0, %lld], but got %lld",
+                        d, (long long)(kb && dim >= 0 ? dim - b[d] : dim), (long long)s[d]);
+  }
+  return mf_infer_output(c, x->dtype, rank, shape, err);
+}
+
+static mf_status slice_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  const mf_spec *o = &c->out_specs[0];
+  int64_t b[MF_MAX_RANK], xs[MF_MAX_RANK], off = 0;
+  int n;
+  mf_infer_const_ints(c, 1, b, MF_MAX_RANK, &n);
+  mf_strides_of(x->rank, x->shape, xs);
+  for (int d = 0; d < x->rank; d++) off += b[d] * xs[d];
+  return mf_tensor_region(x, off, o->rank, o->shape, xs, o->rank, o->shape, &c->out[0], err);
+}
+
+const mf_op_def mf_op_Slice = {
+    .name = "Slice", .input_names = "input,begin,size", .min_inputs = 3, .max_inputs = 3,
+    .infer = slice_infer, .kernel = slice_kernel, .flags = 0,
+    .doc = "The block of the input starting at begin with extent size (-1: to the end).",
+};
+
+/* ---- StridedSlice ---- */
+
+/* TF's ValidateStridedSliceOp, written once for inference and the kernel:
+ * the sparse spec (begin/end/strides with ellipsis, new-axis and shrink
+ * masks) expanded to one (begin, stride, size) per input dimension — the
+ * walk — plus the final shape that adds new axes and drops shrunk ones. */
+typedef struct ss_plan {
+  int64_t begin[MF_MAX_RANK], stride[MF_MAX_RANK], size[MF_MAX_RANK];
+  int final_rank;
+  int64_t final_shape[2 * MF_MAX_INT_INPUT];
+} ss_plan;
+
+enum { SS_SHRINK = -1, SS_NEW_AXIS = -2 };
+
+/* *known is false when the strides or the input's rank are unknown: then
+ * nothing about the result's rank is known either. */
+static mf_status ss_plan_make(mf_op_call *c, const mf_spec *x, ss_plan *p, bool *known,
+                              mf_error *err) {
+  int64_t b[MF_MAX_INT_INPUT], e[MF_MAX_INT_INPUT], s[MF_MAX_INT_INPUT];
+  int nb, ne, ns;
+  bool kb, ke, ks;
+  MF_TRY(mf_infer_same_dtype(c, 1, 4, err));
+  MF_TRY(mf_input_ints(c, 1, b, MF_MAX_INT_INPUT - 1, &nb, &kb, err));
+  MF_TRY(mf_input_ints(c, 2, e, MF_MAX_INT_INPUT - 1, &ne, &ke, err));
+  MF_TRY(mf_input_ints(c, 3, s, MF_MAX_INT_INPUT - 1, &ns, &ks, err));
+  const mf_spec *sp = &c->in_specs[1];
+  bool bad = false;
+  for (int i = 1; i <= 3; i++) {
+    if (sp[i - 1].rank >= 0 && sp[i - 1].rank != 1) bad = true;
+    for (int j = 1; j <= 3; j++)
+      if (sp[i - 1].rank == 1 && sp[j - 1].rank == 1 && sp[i - 1].shape[0] >= 0 &&
+          sp[j - 1].shape[0] >= 0 && sp[i - 1].shape[0] != sp[j - 1].shape[0])
+        bad = true;
+  }
+  if (bad)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected begin, end, and strides to be 1D equal size tensors, but got "
+                      "shapes %s, %s, and %s instead.",
+                      MF_SPEC_TEXT(&sp[0]), MF_SPEC_TEXT(&sp[1]), MF_SPEC_TEXT(&sp[2]));
+  uint64_t begin_mask = (uint64_t)mf_attr_int(c->attrs, "begin_mask", 0);
+  uint64_t end_mask = (uint64_t)mf_attr_int(c->attrs, "end_mask", 0);
+  uint64_t ellipsis = (uint64_t)mf_attr_int(c->attrs, "ellipsis_mask", 0);
+  uint64_t new_axis = (uint64_t)mf_attr_int(c->attrs, "new_axis_mask", 0);
+  uint64_t shrink = (uint64_t)mf_attr_int(c->attrs, "shrink_axis_mask", 0);
+  if (ellipsis & (ellipsis - 1))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Multiple ellipses in slice spec not allowed");
+  *known = ks && x->rank >= 0;
+  if (!*known) return MF_OK;
+
+  /* Step 1: an ellipsis is implied at the end when none is given. */
+  int sparse = ns, after_ellipsis = 0;
+  bool seen = false;
+  for (int i = 0; i < sparse; i++) {
+    if (seen && (new_axis >> i & 1)) after_ellipsis++;
+    if (ellipsis >> i & 1) seen = true;
+  }
+  if (!seen) ellipsis |= (uint64_t)1 << sparse++;
+
+  /* Step 2: one entry per input dimension. */
+  int dims = x->rank, full = 0, ngather = 0;
+  int64_t db[MF_MAX_RANK] = {0}, de[MF_MAX_RANK] = {0}, ds[MF_MAX_RANK] = {0};
+  uint32_t dbm = 0, dem = 0, dsh = 0;
+  int gather[2 * MF_MAX_INT_INPUT];
+  for (int i = 0; i < sparse; i++) {
+    if (ellipsis >> i & 1) {
+      int next = dims - (sparse - i) + 1 + after_ellipsis;
+      if (next > dims) next = dims;
+      for (; full < next; full++) {
+        ds[full] = 1;
+        dbm |= 1u << full;
+        dem |= 1u << full;
+        gather[ngather++] = full;
+      }
+    } else if (new_axis >> i & 1) {
+      gather[ngather++] = SS_NEW_AXIS;
+    } else {
+      if (full == dims)
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "Index out of range using input dim %d; input has only %d dims", full,
+                          dims);
+      db[full] = kb ? b[i] : 0;
+      de[full] = ke ? e[i] : 0;
+      ds[full] = s[i];
+      if (begin_mask >> i & 1) dbm |= 1u << full;
+      if (end_mask >> i & 1) dem |= 1u << full;
+      if (shrink >> i & 1) {
+        gather[ngather++] = SS_SHRINK;
+        dsh |= 1u << full;
+      } else {
+        gather[ngather++] = full;
+      }
+      full++;
+    }
+  }
+
+  /* Step 3: canonical bounds and the size walked in each dimension. */
+  for (int i = 0; i < dims; i++) {
+    int64_t stride = ds[i], dim = x->shape[i], begin = db[i], end = de[i];
+    bool shrink_i = dsh >> i & 1;
+    if (stride == 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "strides[%d] must be non-zero", i);
+    p->stride[i] = stride;
+    p->begin[i] = 0;
+    if (dim < 0) {
+      p->size[i] = shrink_i ? 1 : MF_UNKNOWN_DIM;
+      continue;
+    }
+    if (shrink_i && stride <= 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "only stride 1 allowed on non-range indexing.");
+    bool masked[2] = {dbm >> i & 1, dem >> i & 1};
+    int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
+    int64_t *bound[2] = {&begin, &end};
+    if (kb && ke) {
+      if (shrink_i) {
+        begin = begin < 0 ? dim + begin : begin;
+        end = begin + 1;
+        if (begin < 0 || begin >= dim)
+          return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                            "slice index %lld of dimension %d out of bounds.", (long long)begin,
+                            i);
+      } else {
+        /* A masked bound is the far end in the walk's direction; a given
+         * one counts from the end when negative and is clamped. */
+        for (int k = 0; k < 2; k++) {
+          int64_t v = *bound[k];
+          if (masked[k])
+            v = stride > 0 ? (k ? hi : lo) : (k ? lo : hi);
+          else {
+            v = v < 0 ? dim + v : v;
+            v = v < lo ? lo : v > hi ? hi : v;
+          }
+          *bound[k] = v;
+        }
+      }
+    }
+    int64_t len;
+    bool known_len = true;
+    if (kb && ke)
+      len = end - begin;
+    else if (shrink_i)
+      len = 1;
+    else if (masked[0] && masked[1] && dim > 0)
+      len = stride < 0 ? -dim : dim;
+    else
+      known_len = false, len = 0;
+    p->begin[i] = begin;
+    if (!known_len)
+      p->size[i] = MF_UNKNOWN_DIM;
+    else if (len == 0 || (len < 0) != (stride < 0))
+      p->size[i] = 0;
+    else
+      p->size[i] = len / stride + (len % stride != 0);
+  }
+
+  /* Step 4: the final shape. */
+  p->final_rank = 0;
+  for (int g = 0; g < ngather; g++) {
+    if (gather[g] >= 0)
+      p->final_shape[p->final_rank++] = p->size[gather[g]];
+    else if (gather[g] == SS_NEW_AXIS)
+      p->final_shape[p->final_rank++] = 1;
+  }
+  return MF_OK;
+}
+
+static mf_status strided_slice_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  ss_plan p;
+  bool known;
+  MF_TRY(ss_plan_make(c, x, &p, &known, err));
+  if (!known) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  return mf_infer_output(c, x->dtype, p.final_rank, p.final_shape, err);
+}
+
+static mf_status strided_slice_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  mf_spec xs_spec;
+  mf_spec_of_tensor(x, &xs_spec);
+  ss_plan p;
+  bool known;
+  MF_TRY(ss_plan_make(c, &xs_spec, &p, &known, err));
+  int64_t xs[MF_MAX_RANK], walk[MF_MAX_RANK], off = 0;
+  mf_strides_of(x->rank, x->shape, xs);
+  for (int d = 0; d < x->rank; d++) {
+    off += p.begin[d] * xs[d];
+    walk[d] = p.stride[d] * xs[d];
+  }
+  const mf_spec *o = &c->out_specs[0];
+  return mf_tensor_region(x, off, x->rank, p.size, walk, o->rank, o->shape, &c->out[0], err);
+}
+
+const mf_op_def mf_op_StridedSlice = {
+    .name = "StridedSlice", .input_names = "input,begin,end,strides", .min_inputs = 4,
+    .max_inputs = 4,
+    .attrs = {{"begin_mask", MF_ATTR_INT}, {"end_mask", MF_ATTR_INT},
+              {"ellipsis_mask", MF_ATTR_INT}, {"new_axis_mask", MF_ATTR_INT},
+              {"shrink_axis_mask", MF_ATTR_INT}},
+    .infer = strided_slice_infer, .kernel = strided_slice_kernel, .flags = 0,
+    .doc = "NumPy-style slicing: begin:end:stride per dimension, with ellipsis, new axes and "
+           "single-index (shrinking) dimensions given as bit masks.",
+};
+
+/* ---- GatherV2 ---- */
+
+/* The axis and batch_dims of a gather, checked against the ranks (and the
+ * batch dimensions) TF checks. *known is false while the axis or a rank
+ * is unknown. */
+static mf_status gather_axes(mf_op_call *c, int64_t *axis, int64_t *batch_dims, bool *known,
+                             mf_error *err) {
+  const mf_spec *p = &c->in_specs[0], *ix = &c->in_specs[1];
+  int n;
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  if (c->in_specs[2].rank > 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis must be scalar");
+  MF_TRY(mf_input_ints(c, 2, axis, 1, &n, known, err));
+  if (p->rank == 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "params must be at least 1 dimensional");
+  *batch_dims = mf_attr_int(c->attrs, "batch_dims", 0);
+  if (p->rank < 0 || ix->rank < 0) *known = false;
+  if (!*known) return MF_OK;
+  int64_t bd = *batch_dims, a = *axis;
+  if (bd != 0) {
+    if (bd < -ix->rank || bd > ix->rank)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Expected batch_dims in the range [%d, %d], but got %lld", -ix->rank,
+                        ix->rank, (long long)bd);
+    if (bd < 0) bd += ix->rank;
+    if (bd >= p->rank)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "batch_dims (%lld) must be less than rank(params) (%d).", (long long)bd,
+                        p->rank);
+  }
+  if (!mf_axis_wrap(&a, p->rank))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected axis in the range [%d, %d), but got %lld", -p->rank, p->rank,
+                      (long long)*axis);
+  if (a < bd)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "batch_dims (%lld) must be less than or equal to axis (%lld).",
+                      (long long)bd, (long long)a);
+  for (int d = 0; d < bd; d++)
+    if (p->shape[d] >= 0 && ix->shape[d] >= 0 && p->shape[d] != ix->shape[d])
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "params.shape[%d]: %lld should be equal to indices.shape[%d]: %lld", d,
+                        (long long)p->shape[d], d, (long long)ix->shape[d]);
+  *axis = a;
+  *batch_dims = bd;
+  return MF_OK;
+}
+
+static mf_status gather_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *p = &c->in_specs[0], *ix = &c->in_specs[1];
+  int64_t axis, bd;
+  bool known;
+  MF_TRY(gather_axes(c, &axis, &bd, &known, err));
+  if (!known) {
+    int rank = p->rank >= 0 && ix->rank >= 0 && bd >= 0 ? p->rank - 1 + ix->rank - (int)bd : -1;
+    return mf_infer_output(c, p->dtype, rank, NULL, err);
+  }
+  int64_t shape[2 * MF_MAX_RANK];
+  int rank = 0;
+  for (int d = 0; d < axis; d++) shape[rank++] = p->shape[d];
+  for (int d = (int)bd; d < ix->rank; d++) shape[rank++] = ix->shape[d];
+  for (int d = (int)axis + 1; d < p->rank; d++) shape[rank++] = p->shape[d];
+  return mf_infer_output(c, p->dtype, rank, shape, err);
+}
+
+static mf_status gather_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *params = c->in[0], *ix = c->in[1];
+  int64_t axis, bd;
+  bool known;
+  MF_TRY(gather_axes(c, &axis, &bd, &known, err));
+  int64_t limit = params->shape[axis];
+  for (int64_t i = 0; i < ix->size; i++) {
+    int64_t v = mf_tensor_get_i64(ix, i);
+    if (v < 0 || v >= limit) {
+      char where[160];
+      index_text(ix->rank, ix->shape, i, where, sizeof where);
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "indices%s = %lld is not in [0, %lld)",
+                        where, (long long)v, (long long)limit);
+    }
+  }
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  /* params as [batch, outer, limit, inner]; indices as [batch, per_batch]. */
+  int64_t batch = 1, outer = 1, inner = 1, per_batch = 1, one = 1;
+  for (int d = 0; d < params->rank; d++) {
+    if (d < bd) batch *= params->shape[d];
+    else if (d < axis) outer *= params->shape[d];
+    else if (d > axis) inner *= params->shape[d];
+  }
+  for (int d = (int)bd; d < ix->rank; d++) per_batch *= ix->shape[d];
+  /* Plain numbers are moved by memcpy directly: a gather of single
+   * elements is one call per index, so the general walk would dominate. */
+  bool plain = params->dtype != MF_STRING && params->dtype != MF_RESOURCE;
+  size_t es = mf_dtype_size(params->dtype);
+  char *obase = mf_tensor_data(out);
+  const char *pbase = mf_tensor_data(params);
+  int64_t dst = 0;
+  for (int64_t b = 0; b < batch; b++)
+    for (int64_t o = 0; o < outer; o++)
+      for (int64_t j = 0; j < per_batch; j++, dst += inner) {
+        int64_t src = ((b * outer + o) * limit + mf_tensor_get_i64(ix, b * per_batch + j)) * inner;
+        if (plain)
+          memcpy(obase + dst * (int64_t)es, pbase + src * (int64_t)es, (size_t)inner * es);
+        else
+          MF_TRY(mf_copy_strided(out, dst, &one, params, src, &one, 1, &inner, err));
+      }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_GatherV2 = {
+    .name = "GatherV2", .input_names = "params,indices,axis", .min_inputs = 3, .max_inputs = 3,
+    .attrs = {{"batch_dims", MF_ATTR_INT}},
+    .infer = gather_infer, .kernel = gather_kernel, .flags = 0,
+    .doc = "Slices of params along axis at the given 0-based indices.",
+};
+
+/* ---- Where ---- */
+
+static mf_status where_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric_or_bool, "numeric or bool", err));
+  int64_t shape[2] = {MF_UNKNOWN_DIM, c->in_specs[0].rank};
+  return mf_infer_output(c, MF_INT64, 2, shape, err);
+}
+
+static mf_status where_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  int64_t n = 0;
+  for (int64_t i = 0; i < x->size; i++) n += mf_tensor_get_f64(x, i) != 0;
+  int64_t shape[2] = {n, x->rank};
+  mf_tensor *out;
+  /* The row count is known only now, so the output is shaped here. */
+  MF_TRY(mf_tensor_new(MF_INT64, 2, shape, &out, err));
+  mf_tensor_release(c->out[0]);
+  c->out[0] = out;
+  int64_t *o = MF_DATA(out, int64_t), idx[MF_MAX_RANK] = {0};
+  for (int64_t i = 0; i < x->size; i++) {
+    if (mf_tensor_get_f64(x, i) != 0) {
+      memcpy(o, idx, (size_t)x->rank * sizeof *idx);
+      o += x->rank;
+    }
+    for (int d = x->rank - 1; d >= 0 && ++idx[d] == x->shape[d]; d--) idx[d] = 0;
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Where = {
+    .name = "Where", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .infer = where_infer, .kernel = where_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The 0-based coordinates of the true (non-zero) elements, as int64 [n, rank].",
+};
+
+/* ---- OneHot ---- */
+
+static mf_status one_hot_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *ix = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_integer, "int32 or int64", err));
+  MF_TRY(mf_infer_same_dtype(c, 2, 4, err));
+  static const char *const names[] = {"depth", "on_value", "off_value"};
+  for (int i = 1; i < 4; i++)
+    if (c->in_specs[i].rank > 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "%s must be a scalar, but got: %s",
+                        names[i - 1], MF_SPEC_TEXT(&c->in_specs[i]));
+  int64_t depth = MF_UNKNOWN_DIM;
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, &depth, 1, &n, &known, err));
+  if (known && depth < 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "depth must be non-negative, got: %lld",
+                      (long long)depth);
+  mf_dtype dt = c->in_specs[2].dtype;
+  if (ix->rank < 0) return mf_infer_output(c, dt, -1, NULL, err);
+  int64_t axis = mf_attr_int(c->attrs, "axis", -1);
+  if (axis != -1 && (axis < 0 || axis > ix->rank))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected axis to be -1 or between [0, %d).  But received: %lld",
+                      ix->rank + 1, (long long)axis);
+  if (axis == -1) axis = ix->rank;
+  int64_t shape[MF_MAX_RANK + 1];
+  for (int d = 0, k = 0; d <= ix->rank; d++) shape[d] = d == axis ? depth : ix->shape[k++];
+  return mf_infer_output(c, dt, ix->rank + 1, shape, err);
+}
+
+static mf_status one_hot_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *ix = c->in[0];
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  MF_TRY(mf_tensor_fill(out, 0, out->size, c->in[3], err));
+  int64_t axis = mf_attr_int(c->attrs, "axis", -1);
+  if (axis == -1) axis = ix->rank;
+  int64_t depth = mf_tensor_get_i64(c->in[1], 0), outer = 1, inner = 1;
+  for (int d = 0; d < ix->rank; d++) *(d < axis ? &outer : &inner) *= ix->shape[d];
+  /* out as [outer, depth, inner]; indices outside [0, depth) stay off. */
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t k = 0; k < inner; k++) {
+      int64_t v = mf_tensor_get_i64(ix, o * inner + k);
+      if (v >= 0 && v < depth)
+        MF_TRY(mf_copy_strided(out, (o * depth + v) * inner + k, NULL, c->in[2], 0, NULL, 0,
+                               NULL, err));
+    }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_OneHot = {
+    .name = "OneHot", .input_names = "indices,depth,on_value,off_value", .min_inputs = 4,
+    .max_inputs = 4, .attrs = {{"axis", MF_ATTR_INT}},
+    .infer = one_hot_infer, .kernel = one_hot_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "on_value where the new axis (default last) equals the index, off_value elsewhere.",
+};
+
+/* ---- UnsortedSegmentSum ---- */
+
+static mf_status segment_sum_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *data = &c->in_specs[0], *ids = &c->in_specs[1];
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  if (c->in_specs[2].rank > 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "num_segments should be a scalar, not shape %s",
+                      MF_SPEC_TEXT(&c->in_specs[2]));
+  int64_t num = MF_UNKNOWN_DIM;
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 2, &num, 1, &n, &known, err));
+  if (known && num < 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Input num_segments == %lld must not be negative.", (long long)num);
+  if (data->rank < 0 || ids->rank < 0) return mf_infer_output(c, data->dtype, -1, NULL, err);
+  bool prefix = ids->rank <= data->rank;
+  for (int d = 0; prefix && d < ids->rank; d++)
+    prefix = data->shape[d] < 0 || ids->shape[d] < 0 || data->shape[d] == ids->shape[d];
+  if (!prefix)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "data.shape = %s does not start with segment_ids.shape = %s",
+                      MF_SPEC_TEXT(data), MF_SPEC_TEXT(ids));
+  int64_t shape[MF_MAX_RANK];
+  int rank = 0;
+  shape[rank++] = num;
+  for (int d = ids->rank; d < data->rank; d++) shape[rank++] = data->shape[d];
+  return mf_infer_output(c, data->dtype, rank, shape, err);
+}
+
+static mf_status segment_sum_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *data = c->in[0], *ids = c->in[1];
+  int64_t num = mf_tensor_get_i64(c->in[2], 0);
+  for (int64_t i = 0; i < ids->size; i++) {
+    int64_t j = mf_tensor_get_i64(ids, i);
+    if (j >= num) {
+      char where[160];
+      index_text(ids->rank, ids->shape, i, where, sizeof where);
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "segment_ids%s = %lld is out of range [0, %lld)", where, (long long)j,
+                        (long long)num);
+    }
+  }
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  memset(mf_tensor_data(out), 0, (size_t)out->size * mf_dtype_size(out->dtype));
+  int64_t inner = ids->size ? data->size / ids->size : 0;
+  /* Negative ids are dropped, as TF's CPU kernel does. Integer sums wrap. */
+#define SEGMENT_SUM(T, U)                                                   \
+  {                                                                         \
+    const T *x = mf_tensor_data(data);                                      \
+    T *y = mf_tensor_data(out);                                             \
+    for (int64_t i = 0; i < ids->size; i++) {                               \
+      int64_t j = mf_tensor_get_i64(ids, i);                                \
+      if (j < 0) continue;                                                  \
+      for (int64_t k = 0; k < inner; k++)                                   \
+        y[j * inner + k] = (T)((U)y[j * inner + k] + (U)x[i * inner + k]);  \
+    }                                                                       \
+  }                                                                         \
+  break;
+  switch (data->dtype) {
+    case MF_FLOAT32: SEGMENT_SUM(float, float)
+    case MF_FLOAT64: SEGMENT_SUM(double, double)
+    case MF_INT32: SEGMENT_SUM(int32_t, uint32_t)
+    case MF_INT64: SEGMENT_SUM(int64_t, uint64_t)
+    default:
+      return mf_error_set(err, MF_ERR_INTERNAL, "UnsortedSegmentSum has no %s kernel",
+                          mf_dtype_name(data->dtype));
+  }
+#undef SEGMENT_SUM
+  return MF_OK;
+}
+
+const mf_op_def mf_op_UnsortedSegmentSum = {
+    .name = "UnsortedSegmentSum", .input_names = "data,segment_ids,num_segments",
+    .min_inputs = 3, .max_inputs = 3,
+    .infer = segment_sum_infer, .kernel = segment_sum_kernel, .flags = 0,
+    .doc = "Sums the rows of data that share a segment id into row id of a [num_segments, ...] "
+           "result.",
+};

@@ -1,0 +1,897 @@
+/* ops_shape.c — ops that rearrange a tensor or describe its shape:
+ * Transpose, Reshape, ConcatV2, Pack, Unpack, ExpandDims, Squeeze, Tile,
+ * Pad, BroadcastTo, Shape, Size, Rank, Fill, ZerosLike, OnesLike, Range,
+ * LinSpace.
+ *
+ * Axis, shape and permutation arguments are input tensors, as in TF. Infer
+ * computes a static result shape when their values are known (Const or
+ * eager) and leaves dimensions unknown otherwise; it does all validation.
+ * Kernels run after infer on the same call, so they take the result shape
+ * from out_specs and re-read only the integers their data walk needs. Pure
+ * shape changes (Reshape, ExpandDims, Squeeze, Unpack along axis 0, identity
+ * transposes) are views of the input. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "array_util.h"
+#include "op.h"
+
+/* A known dimension merged into `acc` (-1 = unknown so far); false when
+ * both are known and differ. */
+static bool merge_dim(int64_t *acc, int64_t d) {
+  if (d < 0) return true;
+  if (*acc < 0) *acc = d;
+  return *acc == d;
+}
+
+/* A rank-0 tensor of dtype `dt` holding 0 or 1 ("" for strings). */
+static mf_status small_scalar(mf_dtype dt, int v, mf_tensor **out, mf_error *err) {
+  if (dt == MF_STRING) return mf_tensor_scalar_string("", 0, out, err);
+  if (dt == MF_RESOURCE) return mf_tensor_zeros(dt, 0, NULL, out, err);
+  return mf_tensor_scalar_i64(dt, v, out, err);
+}
+
+/* Fails unless input i is a scalar (when its rank is known): TF's
+ * "start must be a scalar, not shape [2]". */
+static mf_status check_scalar(mf_op_call *c, int i, const char *name, mf_error *err) {
+  const mf_spec *s = &c->in_specs[i];
+  if (s->rank > 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "%s must be a scalar, not shape %s", name,
+                      MF_SPEC_TEXT(s));
+  return MF_OK;
+}
+
+/* Fails unless input i is a vector (when its rank is known). */
+static mf_status check_vector(mf_op_call *c, int i, const char *what, mf_error *err) {
+  const mf_spec *s = &c->in_specs[i];
+  if (s->rank >= 0 && s->rank != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "%s must be 1-D, not %s", what,
+                      MF_SPEC_TEXT(s));
+  return MF_OK;
+}
+
+/* The length of vector input i when its shape says so, else -1. */
+static int vector_length(const mf_op_call *c, int i) {
+  const mf_spec *s = &c->in_specs[i];
+  return s->rank == 1 && s->shape[0] >= 0 && s->shape[0] <= MF_MAX_INT_INPUT ? (int)s->shape[0]
+                                                                             : -1;
+}
+
+/* ---- Transpose ---- */
+
+static mf_status transpose_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t perm[MF_MAX_INT_INPUT];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, perm, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(check_vector(c, 1, "perm", err));
+  if (!known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : vector_length(c, 1),
+                                     NULL, err);
+  if (x->rank >= 0 && n != x->rank)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "transpose expects a vector of size %d. But input(1) is a vector of size %d",
+                      x->rank, n);
+  bool seen[MF_MAX_INT_INPUT] = {false};
+  for (int i = 0; i < n; i++) {
+    if (perm[i] < 0 || perm[i] >= n)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "%lld is out of range [0 .. %d)",
+                        (long long)perm[i], n);
+    seen[perm[i]] = true;
+  }
+  for (int i = 0; i < n; i++) {
+    if (seen[i]) continue;
+    char list[256] = "";
+    size_t used = 0;
+    for (int k = 0; k < n && used < sizeof list; k++)
+      used += (size_t)snprintf(list + used, sizeof list - used, "%s%lld", k ? "," : "",
+                               (long long)perm[k]);
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "%d is missing from {%s}.", i, list);
+  }
+  int64_t shape[MF_MAX_INT_INPUT];
+  for (int i = 0; i < n; i++) shape[i] = x->rank >= 0 ? x->shape[perm[i]] : MF_UNKNOWN_DIM;
+  return mf_infer_output(c, x->dtype, n, shape, err);
+}
+
+static mf_status transpose_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  const mf_spec *o = &c->out_specs[0];
+  int64_t perm[MF_MAX_RANK], xs[MF_MAX_RANK], walk[MF_MAX_RANK];
+  int n;
+  mf_infer_const_ints(c, 1, perm, MF_MAX_RANK, &n);
+  mf_strides_of(x->rank, x->shape, xs);
+  for (int i = 0; i < n; i++) walk[i] = xs[perm[i]];
+  return mf_tensor_region(x, 0, o->rank, o->shape, walk, o->rank, o->shape, &c->out[0], err);
+}
+
+const mf_op_def mf_op_Transpose = {
+    .name = "Transpose", .input_names = "x,perm", .min_inputs = 2, .max_inputs = 2,
+    .infer = transpose_infer, .kernel = transpose_kernel, .flags = 0,
+    .doc = "Permutes the dimensions of x: output dimension i is input dimension perm[i].",
+};
+
+/* ---- Reshape ---- */
+
+static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t v[MF_MAX_INT_INPUT];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(check_vector(c, 1, "sizes input", err));
+  int64_t size = -1;
+  if (mf_spec_is_static(x)) MF_TRY(mf_shape_size(x->rank, x->shape, &size, err));
+  if (!known) {
+    int rank = vector_length(c, 1);
+    return mf_infer_output(c, x->dtype, rank, rank == 1 && size >= 0 ? &size : NULL, err);
+  }
+  int unknown = -1;
+  int64_t product = 1;
+  for (int i = 0; i < n; i++) {
+    if (v[i] == -1) {
+      if (unknown >= 0)
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "Only one input size may be -1, not both %d and %d", unknown, i);
+      unknown = i;
+    } else if (v[i] < 0) {
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Size %d must be non-negative, not %lld",
+                        i, (long long)v[i]);
+    } else if (v[i] != 0 && product > INT64_MAX / v[i]) {
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Shape would have more than 2**63 - 1 elements");
+    } else {
+      product *= v[i];
+    }
+  }
+  if (size >= 0) {
+    if (unknown >= 0) {
+      if (product == 0)
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "Reshape cannot infer the missing input size for an empty tensor "
+                          "unless all specified input sizes are non-zero");
+      if (size % product != 0)
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "Input to reshape is a tensor with %lld values, but the requested shape "
+                          "requires a multiple of %lld",
+                          (long long)size, (long long)product);
+      v[unknown] = size / product;
+    } else if (product != size) {
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Input to reshape is a tensor with %lld values, but the requested shape "
+                        "has %lld",
+                        (long long)size, (long long)product);
+    }
+  }
+  return mf_infer_output(c, x->dtype, n, v, err);
+}
+
+static mf_status reshape_kernel(mf_op_call *c, mf_error *err) {
+  return mf_op_view_output(c, 0, c->in[0], err);
+}
+
+const mf_op_def mf_op_Reshape = {
+    .name = "Reshape", .input_names = "tensor,shape", .min_inputs = 2, .max_inputs = 2,
+    .infer = reshape_infer, .kernel = reshape_kernel, .flags = 0,
+    .doc = "The same values in a new shape; one dimension may be -1 (inferred).",
+};
+
+/* ---- ConcatV2 and Pack: inputs joined along an axis of the result ---- */
+
+/* Copies inputs [0, nvals) into the output along `axis`; Pack (`stack`)
+ * sees each input with a size-1 dimension inserted there. */
+static mf_status join_kernel(mf_op_call *c, int nvals, int axis, bool stack, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  int64_t ostr[MF_MAX_RANK];
+  mf_strides_of(out->rank, out->shape, ostr);
+  int64_t pos = 0;
+  for (int i = 0; i < nvals; i++) {
+    const mf_tensor *x = c->in[i];
+    int64_t shape[MF_MAX_RANK], xs[MF_MAX_RANK];
+    for (int d = 0, k = 0; d < out->rank; d++)
+      shape[d] = stack && d == axis ? 1 : x->shape[k++];
+    mf_strides_of(out->rank, shape, xs);
+    MF_TRY(mf_copy_strided(out, pos * ostr[axis], ostr, x, 0, xs, out->rank, shape, err));
+    pos += shape[axis];
+  }
+  return MF_OK;
+}
+
+static mf_status concat_infer(mf_op_call *c, mf_error *err) {
+  int nv = c->nin - 1;
+  const mf_spec *in = c->in_specs;
+  MF_TRY(mf_infer_same_dtype(c, 0, nv, err));
+  if (in[nv].rank > 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "axis tensor should be a scalar integer, but got shape %s",
+                      MF_SPEC_TEXT(&in[nv]));
+  int64_t axis;
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, nv, &axis, 1, &n, &known, err));
+  int ref = -1; /* the first input of known rank: the one others are checked against */
+  for (int i = 0; i < nv; i++) {
+    if (in[i].rank < 0) continue;
+    if (ref < 0) ref = i;
+    if (in[i].rank != in[ref].rank)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "ConcatOp : Ranks of all input tensors should match: shape[%d] = %s vs. "
+                        "shape[%d] = %s",
+                        ref, MF_SPEC_TEXT(&in[ref]), i, MF_SPEC_TEXT(&in[i]));
+  }
+  if (ref < 0) return mf_infer_output(c, in[0].dtype, -1, NULL, err);
+  int rank = in[ref].rank;
+  if (rank == 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Can't concatenate scalars (use tf.stack instead)");
+  if (!known) return mf_infer_output(c, in[0].dtype, rank, NULL, err);
+  int64_t a = axis;
+  if (!mf_axis_wrap(&a, rank))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "ConcatOp : Expected concatenating dimensions in the range [%d, %d), but "
+                      "got %lld",
+                      -rank, rank, (long long)axis);
+  int64_t shape[MF_MAX_RANK];
+  for (int d = 0; d < rank; d++) shape[d] = MF_UNKNOWN_DIM;
+  shape[a] = 0;
+  for (int i = 0; i < nv; i++) {
+    if (in[i].rank < 0) {
+      shape[a] = MF_UNKNOWN_DIM;
+      continue;
+    }
+    for (int d = 0; d < rank; d++) {
+      if (d == a) continue;
+      if (!merge_dim(&shape[d], in[i].shape[d]))
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "ConcatOp : Dimension %d in both shapes must be equal: shape[%d] = %s "
+                          "vs. shape[%d] = %s",
+                          d, ref, MF_SPEC_TEXT(&in[ref]), i, MF_SPEC_TEXT(&in[i]));
+    }
+    int64_t e = in[i].shape[a];
+    if (shape[a] >= 0 && (e < 0 || __builtin_add_overflow(shape[a], e, &shape[a])))
+      shape[a] = MF_UNKNOWN_DIM;
+  }
+  return mf_infer_output(c, in[0].dtype, rank, shape, err);
+}
+
+static mf_status concat_kernel(mf_op_call *c, mf_error *err) {
+  int nv = c->nin - 1;
+  int64_t axis = mf_tensor_get_i64(c->in[nv], 0);
+  mf_axis_wrap(&axis, c->out_specs[0].rank);
+  return join_kernel(c, nv, (int)axis, false, err);
+}
+
+const mf_op_def mf_op_ConcatV2 = {
+    .name = "ConcatV2", .input_names = "values,axis", .min_inputs = 2, .max_inputs = -1,
+    .infer = concat_infer, .kernel = concat_kernel, .flags = 0,
+    .doc = "Joins the values (all but the last input) along the axis given last.",
+};
+
+static mf_status pack_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *in = c->in_specs;
+  MF_TRY(mf_infer_same_dtype(c, 0, c->nin, err));
+  int ref = -1;
+  int64_t shape[MF_MAX_RANK + 1];
+  for (int i = 0; i < c->nin; i++) {
+    if (in[i].rank < 0) continue;
+    bool same = ref < 0 || in[i].rank == in[ref].rank;
+    if (ref < 0) {
+      ref = i;
+      for (int d = 0; d < in[i].rank; d++) shape[d] = MF_UNKNOWN_DIM;
+    }
+    for (int d = 0; same && d < in[i].rank; d++) same = merge_dim(&shape[d], in[i].shape[d]);
+    if (!same)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Shapes of all inputs must match: values[%d].shape = %s != "
+                        "values[%d].shape = %s",
+                        ref, MF_SPEC_TEXT(&in[ref]), i, MF_SPEC_TEXT(&in[i]));
+  }
+  if (ref < 0) return mf_infer_output(c, in[0].dtype, -1, NULL, err);
+  int rank = in[ref].rank + 1;
+  int64_t axis = mf_attr_int(c->attrs, "axis", 0), a = axis;
+  if (!mf_axis_wrap(&a, rank))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis = %lld not in [%d, %d)",
+                      (long long)axis, -rank, rank);
+  memmove(&shape[a + 1], &shape[a], (size_t)(rank - 1 - a) * sizeof *shape);
+  shape[a] = c->nin;
+  return mf_infer_output(c, in[0].dtype, rank, shape, err);
+}
+
+static mf_status pack_kernel(mf_op_call *c, mf_error *err) {
+  int64_t axis = mf_attr_int(c->attrs, "axis", 0);
+  mf_axis_wrap(&axis, c->out_specs[0].rank);
+  return join_kernel(c, c->nin, (int)axis, true, err);
+}
+
+const mf_op_def mf_op_Pack = {
+    .name = "Pack", .input_names = "values", .min_inputs = 1, .max_inputs = -1,
+    .attrs = {{"axis", MF_ATTR_INT}},
+    .infer = pack_infer, .kernel = pack_kernel, .flags = 0,
+    .doc = "Stacks same-shaped tensors along a new axis (tf.stack).",
+};
+
+/* ---- Unpack ---- */
+
+static mf_status unpack_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t num = mf_attr_int(c->attrs, "num", -1);
+  int64_t axis = mf_attr_int(c->attrs, "axis", 0), a = axis;
+  if (x->rank >= 0 && !mf_axis_wrap(&a, x->rank))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis = %lld not in [%d, %d)",
+                      (long long)axis, -x->rank, x->rank);
+  int64_t dim = x->rank >= 0 ? x->shape[a] : MF_UNKNOWN_DIM;
+  if (num >= 0 && dim >= 0 && num != dim)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Input shape axis %lld must equal %lld, got shape %s", (long long)a,
+                      (long long)num, MF_SPEC_TEXT(x));
+  if (num < 0) num = dim;
+  if (num < 0) {
+    char buf[160];
+    mf_spec_format(x, buf, sizeof buf);
+    return mf_error_set(err, MF_ERR_VALUE, "Cannot infer argument `num` from shape %s", buf);
+  }
+  if (num > INT32_MAX)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "cannot unstack into %lld outputs",
+                      (long long)num);
+  MF_TRY(mf_op_call_set_nout(c, (int)num, err));
+  for (int i = 0; i < (int)num; i++) {
+    mf_spec *o = &c->out_specs[i];
+    *o = (mf_spec){.dtype = x->dtype, .rank = x->rank < 0 ? -1 : x->rank - 1};
+    for (int d = 0, k = 0; d < x->rank; d++)
+      if (d != a) o->shape[k++] = x->shape[d];
+  }
+  return MF_OK;
+}
+
+static mf_status unpack_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  int64_t a = mf_attr_int(c->attrs, "axis", 0);
+  mf_axis_wrap(&a, x->rank);
+  int64_t xs[MF_MAX_RANK], walk[MF_MAX_RANK];
+  mf_strides_of(x->rank, x->shape, xs);
+  for (int d = 0, k = 0; d < x->rank; d++)
+    if (d != a) walk[k++] = xs[d];
+  for (int i = 0; i < c->nout; i++) {
+    const mf_spec *o = &c->out_specs[i];
+    MF_TRY(mf_tensor_region(x, i * xs[a], o->rank, o->shape, walk, o->rank, o->shape, &c->out[i],
+                            err));
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Unpack = {
+    .name = "Unpack", .input_names = "value", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"num", MF_ATTR_INT}, {"axis", MF_ATTR_INT}},
+    .infer = unpack_infer, .kernel = unpack_kernel, .flags = 0,
+    .doc = "Splits a tensor along an axis into num tensors of one rank less (tf.unstack).",
+};
+
+/* ---- ExpandDims, Squeeze: views with size-1 dimensions added or removed ---- */
+
+static mf_status expand_dims_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t dim;
+  int n;
+  bool known;
+  const mf_spec *ds = &c->in_specs[1];
+  int64_t count;
+  if (mf_spec_is_static(ds) && mf_shape_size(ds->rank, ds->shape, &count, NULL) == MF_OK &&
+      count != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "'dim' must be a tensor with a single value");
+  MF_TRY(mf_input_ints(c, 1, &dim, 1, &n, &known, err));
+  if (x->rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  if (!known) return mf_infer_output(c, x->dtype, x->rank + 1, NULL, err);
+  int64_t d = dim;
+  if (!mf_axis_wrap(&d, x->rank + 1))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Tried to expand dim index %lld for tensor with %d dimensions.",
+                      (long long)dim, x->rank);
+  int64_t shape[MF_MAX_RANK + 1];
+  for (int i = 0, k = 0; i <= x->rank; i++) shape[i] = i == d ? 1 : x->shape[k++];
+  return mf_infer_output(c, x->dtype, x->rank + 1, shape, err);
+}
+
+static mf_status view_kernel(mf_op_call *c, mf_error *err) {
+  return mf_op_view_output(c, 0, c->in[0], err);
+}
+
+const mf_op_def mf_op_ExpandDims = {
+    .name = "ExpandDims", .input_names = "input,dim", .min_inputs = 2, .max_inputs = 2,
+    .infer = expand_dims_infer, .kernel = view_kernel, .flags = 0,
+    .doc = "Inserts a dimension of size 1 at index dim (negative counts from the end).",
+};
+
+static mf_status squeeze_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  const mf_attr *dims = mf_attrs_find(c->attrs, "squeeze_dims");
+  int nd = dims ? dims->u.ints.n : 0;
+  if (x->rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  bool drop[MF_MAX_RANK] = {false};
+  for (int i = 0; i < nd; i++) {
+    int64_t d = dims->u.ints.v[i];
+    if (!mf_axis_wrap(&d, x->rank))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Tried to squeeze dim index %lld for tensor with %d dimensions.",
+                        (long long)dims->u.ints.v[i], x->rank);
+    if (x->shape[d] >= 0 && x->shape[d] != 1)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Can not squeeze dim[%lld], expected a dimension of 1, got %lld",
+                        (long long)d, (long long)x->shape[d]);
+    drop[d] = true;
+  }
+  for (int d = 0; nd == 0 && d < x->rank; d++) {
+    /* Squeezing "every size-1 dimension" of an unknown one leaves the rank unknown. */
+    if (x->shape[d] < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+    drop[d] = x->shape[d] == 1;
+  }
+  int64_t shape[MF_MAX_RANK];
+  int rank = 0;
+  for (int d = 0; d < x->rank; d++)
+    if (!drop[d]) shape[rank++] = x->shape[d];
+  return mf_infer_output(c, x->dtype, rank, shape, err);
+}
+
+const mf_op_def mf_op_Squeeze = {
+    .name = "Squeeze", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"squeeze_dims", MF_ATTR_INTS}},
+    .infer = squeeze_infer, .kernel = view_kernel, .flags = 0,
+    .doc = "Removes size-1 dimensions: those listed in squeeze_dims, or all of them.",
+};
+
+/* ---- Tile ---- */
+
+static mf_status tile_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t m[MF_MAX_INT_INPUT];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, m, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(check_vector(c, 1, "multiples", err));
+  if (!known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : vector_length(c, 1),
+                                     NULL, err);
+  if (x->rank >= 0 && n != x->rank)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected multiples argument to be a vector of length %d but got length %d",
+                      x->rank, n);
+  int64_t shape[MF_MAX_INT_INPUT];
+  for (int i = 0; i < n; i++) {
+    if (m[i] < 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Expected multiples[%d] >= 0, but got %lld", i, (long long)m[i]);
+    int64_t d = x->rank >= 0 ? x->shape[i] : MF_UNKNOWN_DIM;
+    if (m[i] == 0 || d == 0)
+      shape[i] = 0;
+    else if (d < 0)
+      shape[i] = MF_UNKNOWN_DIM;
+    else if (__builtin_mul_overflow(d, m[i], &shape[i]))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Tiling dimension %d of size %lld %lld times overflows", i, (long long)d,
+                        (long long)m[i]);
+  }
+  return mf_infer_output(c, x->dtype, n, shape, err);
+}
+
+static mf_status tile_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  int64_t m[MF_MAX_RANK];
+  int r;
+  mf_infer_const_ints(c, 1, m, MF_MAX_RANK, &r);
+  /* Each dimension walks as (repeat, extent): the repeat re-reads the same
+   * input (stride 0) and jumps a whole extent in the output. */
+  int64_t xs[MF_MAX_RANK], os[MF_MAX_RANK];
+  int64_t dims[MF_COPY_MAX_DIMS], dst[MF_COPY_MAX_DIMS], src[MF_COPY_MAX_DIMS];
+  mf_strides_of(r, x->shape, xs);
+  mf_strides_of(r, out->shape, os);
+  for (int i = 0; i < r; i++) {
+    dims[2 * i] = m[i];
+    dst[2 * i] = x->shape[i] * os[i];
+    src[2 * i] = 0;
+    dims[2 * i + 1] = x->shape[i];
+    dst[2 * i + 1] = os[i];
+    src[2 * i + 1] = xs[i];
+  }
+  return mf_copy_strided(out, 0, dst, x, 0, src, 2 * r, dims, err);
+}
+
+const mf_op_def mf_op_Tile = {
+    .name = "Tile", .input_names = "input,multiples", .min_inputs = 2, .max_inputs = 2,
+    .infer = tile_infer, .kernel = tile_kernel, .flags = 0,
+    .doc = "Repeats the input multiples[i] times along each dimension i.",
+};
+
+/* ---- Pad ---- */
+
+static mf_status pad_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0], *p = &c->in_specs[1];
+  if (c->nin == 3) {
+    if (c->in_specs[2].dtype != x->dtype)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "cannot compute Pad as input #2(zero-based) was expected to be a %s "
+                        "tensor but is a %s tensor",
+                        mf_dtype_name(x->dtype), mf_dtype_name(c->in_specs[2].dtype));
+    if (c->in_specs[2].rank > 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "constant_values must be a scalar. Shape of constant_values is %s",
+                        MF_SPEC_TEXT(&c->in_specs[2]));
+  }
+  int64_t v[MF_MAX_INT_INPUT];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  if ((p->rank >= 0 && p->rank != 2) || (p->rank == 2 && p->shape[1] >= 0 && p->shape[1] != 2))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "paddings must be a matrix with 2 columns: %s", MF_SPEC_TEXT(p));
+  if (x->rank >= 0 && p->rank == 2 && p->shape[0] >= 0 && p->shape[0] != x->rank)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "The first dimension of paddings must be the rank of inputs%s, %s",
+                      MF_SPEC_TEXT(p), MF_SPEC_TEXT(x));
+  int rank = x->rank >= 0 ? x->rank : p->rank == 2 && p->shape[0] >= 0 ? (int)p->shape[0] : -1;
+  if (!known) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0; i < rank; i++) {
+    int64_t lo = v[2 * i], hi = v[2 * i + 1], d = x->rank >= 0 ? x->shape[i] : MF_UNKNOWN_DIM;
+    if (lo < 0 || hi < 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Paddings must be non-negative: %lld %lld",
+                        (long long)lo, (long long)hi);
+    if (d < 0)
+      shape[i] = MF_UNKNOWN_DIM;
+    else if (__builtin_add_overflow(d, lo, &shape[i]) ||
+             __builtin_add_overflow(shape[i], hi, &shape[i]))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "padded dimension %d overflows", i);
+  }
+  return mf_infer_output(c, x->dtype, rank, shape, err);
+}
+
+static mf_status pad_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  int64_t v[2 * MF_MAX_RANK], os[MF_MAX_RANK], xs[MF_MAX_RANK], off = 0;
+  int n;
+  mf_infer_const_ints(c, 1, v, 2 * MF_MAX_RANK, &n);
+  mf_strides_of(out->rank, out->shape, os);
+  mf_strides_of(x->rank, x->shape, xs);
+  for (int i = 0; i < x->rank; i++) off += v[2 * i] * os[i];
+  mf_tensor *zero = NULL;
+  const mf_tensor *fill = c->nin == 3 ? c->in[2] : NULL;
+  if (!fill) {
+    MF_TRY(small_scalar(x->dtype, 0, &zero, err));
+    fill = zero;
+  }
+  mf_status st = mf_tensor_fill(out, 0, out->size, fill, err);
+  mf_tensor_release(zero);
+  MF_TRY(st);
+  return mf_copy_strided(out, off, os, x, 0, xs, x->rank, x->shape, err);
+}
+
+const mf_op_def mf_op_Pad = {
+    .name = "Pad", .input_names = "input,paddings,constant_values", .min_inputs = 2,
+    .max_inputs = 3,
+    .infer = pad_infer, .kernel = pad_kernel, .flags = 0,
+    .doc = "Pads each dimension i with paddings[i][0] values before and paddings[i][1] after "
+           "(constant_values, default zero).",
+};
+
+/* ---- BroadcastTo ---- */
+
+static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t v[MF_MAX_INT_INPUT];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(check_vector(c, 1, "shape", err));
+  if (!known) return mf_infer_output(c, x->dtype, vector_length(c, 1), NULL, err);
+  for (int i = 0; i < n; i++)
+    if (v[i] < 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
+                        (long long)v[i]);
+  bool fits = x->rank <= n, compatible = true;
+  for (int i = 0; x->rank >= 0 && i < x->rank; i++) {
+    int64_t a = x->shape[x->rank - 1 - i], b = i < n ? v[n - 1 - i] : 1;
+    if (a < 0 || a == b || a == 1) continue;
+    fits = false;
+    if (b != 1) compatible = false;
+  }
+  if (x->rank >= 0 && !compatible)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Incompatible shapes: %s vs. %s",
+                      MF_SPEC_TEXT(x), mf_shape_text_of(n, v).s);
+  if (x->rank >= 0 && !fits)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Unable to broadcast tensor of shape %s to tensor of shape %s",
+                      MF_SPEC_TEXT(x), mf_shape_text_of(n, v).s);
+  return mf_infer_output(c, x->dtype, n, v, err);
+}
+
+static mf_status broadcast_to_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  const mf_spec *o = &c->out_specs[0];
+  int64_t xs[MF_MAX_RANK], walk[MF_MAX_RANK];
+  mf_strides_of(x->rank, x->shape, xs);
+  for (int d = 0; d < o->rank; d++) {
+    int i = d - (o->rank - x->rank);
+    walk[d] = i < 0 || x->shape[i] == 1 ? 0 : xs[i];
+  }
+  return mf_tensor_region(x, 0, o->rank, o->shape, walk, o->rank, o->shape, &c->out[0], err);
+}
+
+const mf_op_def mf_op_BroadcastTo = {
+    .name = "BroadcastTo", .input_names = "input,shape", .min_inputs = 2, .max_inputs = 2,
+    .infer = broadcast_to_infer, .kernel = broadcast_to_kernel, .flags = 0,
+    .doc = "Broadcasts the input to the given shape (NumPy rules).",
+};
+
+/* ---- Shape, Size, Rank ---- */
+
+extern const mf_op_def mf_op_Shape, mf_op_Size, mf_op_Rank;
+
+/* What Shape, Size or Rank yield for a tensor described by `s` (static for
+ * Shape and Size, known rank for Rank), as a new tensor. */
+static mf_status describe(const mf_op_call *c, const mf_spec *s, mf_tensor **out,
+                          mf_error *err) {
+  mf_dtype dt = c->out_specs[0].dtype;
+  if (c->op == &mf_op_Rank) return mf_tensor_scalar_i64(MF_INT32, s->rank, out, err);
+  if (c->op == &mf_op_Size) {
+    int64_t n;
+    MF_TRY(mf_shape_size(s->rank, s->shape, &n, err));
+    if (dt == MF_INT32 && n > INT32_MAX)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Number of elements was larger than representable by 32-bit output type");
+    return mf_tensor_scalar_i64(dt, n, out, err);
+  }
+  for (int i = 0; i < s->rank; i++)
+    if (dt == MF_INT32 && s->shape[i] > INT32_MAX)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Shape output type is 32-bit  but dim %d is %lld", i,
+                        (long long)s->shape[i]);
+  int64_t len = s->rank;
+  MF_TRY(mf_tensor_new(dt, 1, &len, out, err));
+  for (int i = 0; i < s->rank; i++) mf_tensor_set_i64(*out, i, s->shape[i]);
+  return MF_OK;
+}
+
+static mf_status describe_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  mf_dtype dt = mf_attr_type(c->attrs, "out_type", MF_INT32);
+  if (!mf_dtype_is_integer(dt))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Value for attr 'out_type' of %s is not in the list of allowed values: "
+                      "int32, int64",
+                      mf_dtype_name(dt));
+  bool known;
+  if (c->op == &mf_op_Shape) {
+    int64_t len = x->rank;
+    MF_TRY(mf_infer_output(c, dt, 1, &len, err));
+    known = mf_spec_is_static(x);
+  } else {
+    MF_TRY(mf_infer_output(c, dt, 0, NULL, err));
+    known = c->op == &mf_op_Rank ? x->rank >= 0 : mf_spec_is_static(x);
+  }
+  return known ? describe(c, x, &c->out_values[0], err) : MF_OK;
+}
+
+static mf_status describe_kernel(mf_op_call *c, mf_error *err) {
+  mf_spec s;
+  mf_spec_of_tensor(c->in[0], &s);
+  return describe(c, &s, &c->out[0], err);
+}
+
+const mf_op_def mf_op_Shape = {
+    .name = "Shape", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"out_type", MF_ATTR_TYPE}},
+    .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The shape of the input as a 1-D integer tensor (out_type, default int32).",
+};
+
+const mf_op_def mf_op_Size = {
+    .name = "Size", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"out_type", MF_ATTR_TYPE}},
+    .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The number of elements of the input as an integer scalar.",
+};
+
+const mf_op_def mf_op_Rank = {
+    .name = "Rank", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The number of dimensions of the input as an int32 scalar.",
+};
+
+/* ---- Fill, ZerosLike, OnesLike ---- */
+
+static mf_status fill_infer(mf_op_call *c, mf_error *err) {
+  int64_t v[MF_MAX_INT_INPUT];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
+  if (c->in_specs[0].rank >= 0 && c->in_specs[0].rank != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "dims must be a vector, got shape %s",
+                      MF_SPEC_TEXT(&c->in_specs[0]));
+  if (c->in_specs[1].rank > 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "value must be a scalar, got shape %s",
+                      MF_SPEC_TEXT(&c->in_specs[1]));
+  mf_dtype dt = c->in_specs[1].dtype;
+  if (!known) return mf_infer_output(c, dt, vector_length(c, 0), NULL, err);
+  for (int i = 0; i < n; i++)
+    if (v[i] < 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
+                        (long long)v[i]);
+  int64_t size;
+  if (n <= MF_MAX_RANK) MF_TRY(mf_shape_size(n, v, &size, err));
+  return mf_infer_output(c, dt, n, v, err);
+}
+
+static mf_status fill_with(mf_op_call *c, const mf_tensor *value, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  return mf_tensor_fill(out, 0, out->size, value, err);
+}
+
+static mf_status fill_kernel(mf_op_call *c, mf_error *err) { return fill_with(c, c->in[1], err); }
+
+const mf_op_def mf_op_Fill = {
+    .name = "Fill", .input_names = "dims,value", .min_inputs = 2, .max_inputs = 2,
+    .infer = fill_infer, .kernel = fill_kernel, .flags = 0,
+    .doc = "A tensor of shape dims with every element equal to the scalar value.",
+};
+
+extern const mf_op_def mf_op_OnesLike;
+
+static bool zeros_like_ok(mf_dtype dt) { return dt != MF_RESOURCE; }
+
+static mf_status like_infer(mf_op_call *c, mf_error *err) {
+  if (c->op == &mf_op_OnesLike)
+    MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric_or_bool, "numeric or bool", err));
+  else
+    MF_TRY(mf_infer_check_dtype(c, 0, zeros_like_ok, "numeric, bool or string", err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = c->in_specs[0];
+  return MF_OK;
+}
+
+static mf_status like_kernel(mf_op_call *c, mf_error *err) {
+  mf_tensor *value;
+  MF_TRY(small_scalar(c->in[0]->dtype, c->op == &mf_op_OnesLike, &value, err));
+  mf_status st = fill_with(c, value, err);
+  mf_tensor_release(value);
+  return st;
+}
+
+const mf_op_def mf_op_ZerosLike = {
+    .name = "ZerosLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
+    .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "Zeros (false, empty strings) in the shape and dtype of x.",
+};
+
+const mf_op_def mf_op_OnesLike = {
+    .name = "OnesLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
+    .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "Ones (true) in the shape and dtype of x.",
+};
+
+/* ---- Range, LinSpace ---- */
+
+/* The length of range(start, limit, delta), with TF's checks. Integers are
+ * measured in unsigned arithmetic so no span overflows; floats in their
+ * own precision, as TF computes the size. */
+static mf_status range_size(mf_op_call *c, int64_t *size, mf_error *err) {
+  mf_dtype dt = c->in[0]->dtype;
+  if (mf_dtype_is_integer(dt)) {
+    int64_t s = mf_tensor_get_i64(c->in[0], 0), l = mf_tensor_get_i64(c->in[1], 0),
+            d = mf_tensor_get_i64(c->in[2], 0);
+    if (d == 0) return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Requires delta != 0: 0");
+    if (d > 0 ? s > l : s < l)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Requires start %s limit when delta %s 0: %lld/%lld", d > 0 ? "<=" : ">=",
+                        d > 0 ? ">" : "<", (long long)s, (long long)l);
+    uint64_t span = d > 0 ? (uint64_t)l - (uint64_t)s : (uint64_t)s - (uint64_t)l;
+    uint64_t step = d > 0 ? (uint64_t)d : 0 - (uint64_t)d;
+    uint64_t n = span / step + (span % step != 0);
+    if (n > INT64_MAX)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Requires ((limit - start) / delta) <= 9223372036854775807");
+    *size = (int64_t)n;
+    return MF_OK;
+  }
+  double s = mf_tensor_get_f64(c->in[0], 0), l = mf_tensor_get_f64(c->in[1], 0),
+         d = mf_tensor_get_f64(c->in[2], 0);
+  if (d == 0) return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Requires delta != 0: 0");
+  if (d > 0 ? s > l : s < l)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Requires start %s limit when delta %s 0: %g/%g", d > 0 ? "<=" : ">=",
+                      d > 0 ? ">" : "<", s, l);
+  double q = dt == MF_FLOAT32 ? (double)ceilf(fabsf(((float)l - (float)s) / (float)d))
+                              : ceil(fabs((l - s) / d));
+  if (!(q <= 9.2233720368547748e18))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Requires ((limit - start) / delta) <= 9223372036854775807");
+  *size = (int64_t)q;
+  return MF_OK;
+}
+
+static mf_status range_infer(mf_op_call *c, mf_error *err) {
+  static const char *const names[] = {"start", "limit", "delta"};
+  MF_TRY(mf_infer_same_dtype(c, 0, 3, err));
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
+  for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
+  int64_t size = MF_UNKNOWN_DIM;
+  if (c->in[0] && c->in[1] && c->in[2]) MF_TRY(range_size(c, &size, err));
+  return mf_infer_output(c, c->in_specs[0].dtype, 1, &size, err);
+}
+
+static mf_status range_kernel(mf_op_call *c, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  int64_t n = out->size;
+  switch (out->dtype) {
+    case MF_FLOAT32: {
+      float s = MF_DATA(c->in[0], float)[0], d = MF_DATA(c->in[2], float)[0];
+      float *o = MF_DATA(out, float);
+      for (int64_t i = 0; i < n; i++) o[i] = s + (float)i * d;
+      break;
+    }
+    case MF_FLOAT64: {
+      double s = MF_DATA(c->in[0], double)[0], d = MF_DATA(c->in[2], double)[0];
+      double *o = MF_DATA(out, double);
+      for (int64_t i = 0; i < n; i++) o[i] = s + (double)i * d;
+      break;
+    }
+    default: {
+      /* start + i*delta stays in range, but i*delta alone may not: wrap. */
+      uint64_t s = (uint64_t)mf_tensor_get_i64(c->in[0], 0);
+      uint64_t d = (uint64_t)mf_tensor_get_i64(c->in[2], 0);
+      for (int64_t i = 0; i < n; i++) mf_tensor_set_i64(out, i, (int64_t)(s + (uint64_t)i * d));
+    }
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Range = {
+    .name = "Range", .input_names = "start,limit,delta", .min_inputs = 3, .max_inputs = 3,
+    .infer = range_infer, .kernel = range_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The sequence start, start+delta, ... up to but excluding limit.",
+};
+
+static mf_status linspace_infer(mf_op_call *c, mf_error *err) {
+  static const char *const names[] = {"start", "stop", "num"};
+  MF_TRY(mf_infer_same_dtype(c, 0, 2, err));
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_float, "float", err));
+  for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
+  int64_t num = MF_UNKNOWN_DIM;
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 2, &num, 1, &n, &known, err));
+  if (known && num <= 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Requires num > 0: %lld", (long long)num);
+  return mf_infer_output(c, c->in_specs[0].dtype, 1, &num, err);
+}
+
+static mf_status linspace_kernel(mf_op_call *c, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  int64_t n = out->size;
+  /* In the dtype's own precision, with the last value exactly stop (TF). */
+#define LINSPACE(T)                                                   \
+  {                                                                   \
+    T s = MF_DATA(c->in[0], T)[0], e = MF_DATA(c->in[1], T)[0];       \
+    T *o = MF_DATA(out, T);                                           \
+    T step = n > 1 ? (e - s) / (T)(n - 1) : 0;                        \
+    for (int64_t i = 0; i < n; i++) o[i] = s + step * (T)i;           \
+    if (n > 1) o[n - 1] = e;                                          \
+  }
+  if (out->dtype == MF_FLOAT32)
+    LINSPACE(float)
+  else
+    LINSPACE(double)
+#undef LINSPACE
+  return MF_OK;
+}
+
+const mf_op_def mf_op_LinSpace = {
+    .name = "LinSpace", .input_names = "start,stop,num", .min_inputs = 3, .max_inputs = 3,
+    .infer = linspace_infer, .kernel = linspace_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "num evenly spaced values from start to stop inclusive.",
+};
