@@ -8,7 +8,24 @@
  * — reaches host->write as it happens. Rich results reach host->display as
  * MIME bundles. Neither the REPL nor the kernel re-implements evaluation,
  * magics, completion or inspection: they live here (and in
- * lua/moonflow/session.lua). */
+ * lua/moonflow/session.lua).
+ *
+ * Inside the Lua state the library sees the host as `tf._host` (also
+ * `require("moonflow.host")`, available before the library loads):
+ *   write(stream, text)            text to "stdout"/"stderr" (tf.print's sink)
+ *   display(bundle, kind [, id])   bundle = {["text/plain"] = "...", ...},
+ *                                  kind = "result" | "data" | "update"
+ *   input(prompt [, password])     a line from the user (UnavailableError
+ *                                  when the host has none)
+ *   clock()                        monotonic seconds (float)
+ *   frontend, color                the host's fields below
+ *   sources[chunkname] = code      the text of every chunk compiled here,
+ *                                  keyed by debug.getinfo(f).source
+ *                                  ("=stdin[3]", "=In[3]", "@file.lua")
+ *
+ * Threads: one thread drives a session. Only mf_session_interrupt may be
+ * called from another thread or a signal handler. Host callbacks may run
+ * during mf_session_free (finalizers that print). */
 #ifndef MF_SESSION_H
 #define MF_SESSION_H
 
@@ -48,6 +65,10 @@ typedef struct mf_session_host {
   bool color;
   /* "terminal" or "jupyter": what tf.display and progress bars render for. */
   const char *frontend;
+  /* true: io.stdin / io.read read the process's own stdin and `input` is
+   * only used by tf._host.input (the terminal REPL, the script runner).
+   * false (the default): io.stdin reads lines from `input`. */
+  bool use_process_stdin;
 } mf_session_host;
 
 typedef enum mf_eval_status {
@@ -58,10 +79,17 @@ typedef enum mf_eval_status {
 
 typedef struct mf_eval_result {
   mf_eval_status status;
-  /* On MF_EVAL_ERROR (malloc'd; freed by mf_eval_result_free): */
-  char *ename;      /* "TypeError" */
+  /* On MF_EVAL_ERROR, and on MF_EVAL_INCOMPLETE (then a SyntaxError a host
+   * that cannot ask for more lines reports as is); malloc'd, freed by
+   * mf_eval_result_free: */
+  char *ename;      /* "TypeError"; "LuaError" for a plain Lua error (a string
+                       or any value that is not a moonflow error object);
+                       "SyntaxError" for code that does not compile */
   char *evalue;     /* the message */
-  char *traceback;  /* the rendered error with its Lua traceback, one string */
+  char *traceback;  /* "ename: evalue", followed by "\nstack traceback:" and
+                       one "\t"-indented line per frame only when the error
+                       came from inside a function (more than one Lua frame of
+                       user code); the session's own frames are left out */
 } mf_eval_result;
 
 typedef enum mf_completeness {
@@ -84,6 +112,13 @@ lua_State *mf_session_lua(mf_session *s);
 mf_eval_result mf_session_eval(mf_session *s, const char *code, const char *chunkname, bool echo);
 void mf_eval_result_free(mf_eval_result *r);
 
+/* Runs a Lua script as lua.c does: `path` (NULL: the process's stdin, named
+ * "=stdin"), a first line starting with '#' skipped, the nargs strings in
+ * args passed as `...`. No magics, no echo. (The caller sets the `arg`
+ * global through mf_session_lua.) */
+mf_eval_result mf_session_run_file(mf_session *s, const char *path, int nargs,
+                                   const char *const *args);
+
 /* Evaluates one expression (Jupyter's user_expressions). On success,
  * *text_plain is its text/plain rendering (malloc'd). */
 mf_eval_result mf_session_eval_expression(mf_session *s, const char *expr, char **text_plain);
@@ -93,7 +128,8 @@ mf_eval_result mf_session_eval_expression(mf_session *s, const char *expr, char 
 mf_completeness mf_session_is_complete(mf_session *s, const char *code, char **indent);
 
 /* Completions for code[0..cursor): matches (malloc'd array of malloc'd
- * strings), and the replaced range [start, end) in bytes. */
+ * strings), and the replaced range [start, end) in bytes. Returns the number
+ * of matches (0: *matches is NULL), or -1 on failure. */
 int mf_session_complete(mf_session *s, const char *code, size_t cursor, char ***matches,
                         size_t *start, size_t *end);
 void mf_session_free_matches(char **matches, int n);

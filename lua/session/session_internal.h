@@ -1,0 +1,61 @@
+/* session_internal.h — what the session's C files share (not for hosts).
+ *
+ * session.c owns the Lua state and the public API (evaluation, completion,
+ * inspection, interrupts); session_io.c turns Lua's output and input
+ * (`print`, io.stdout/io.stderr/io.stdin, warnings) into host callbacks.
+ * The evaluation logic itself is Lua: lua/moonflow/session.lua. */
+#ifndef MF_SESSION_INTERNAL_H
+#define MF_SESSION_INTERNAL_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include <lua.h>
+
+#include "session.h"
+
+/* The registry key of the light userdata pointing at the session. */
+#define MF_SESSION_KEY "moonflow.session"
+
+/* One redirected stream: a stdio FILE made with fopencookie whose writes
+ * (or reads) go to the host. Wrapped in a genuine Lua file handle. */
+typedef struct mf_session_stream {
+  mf_session *s;
+  const char *name;   /* "stdout", "stderr" or "stdin" */
+  FILE *f;
+  char *line;         /* stdin: the last line the host gave, with its newline */
+  size_t line_len, line_pos;
+} mf_session_stream;
+
+struct mf_session {
+  lua_State *L;
+  mf_session_host host;
+  char *frontend;                 /* owned copy of host.frontend */
+  int module_ref;                 /* registry ref of require("moonflow.session") */
+  mf_session_stream out, err, in;
+  volatile sig_atomic_t running;  /* an evaluation is under way */
+  bool input_unavailable;         /* the host said no to the last io.read */
+  bool warn_on, warn_cont;        /* Lua warnings: enabled, continuing a message */
+  /* The hook that was installed when the evaluation began (restored after
+   * an interrupt, so a user's debug.sethook survives). */
+  lua_Hook saved_hook;
+  int saved_mask, saved_count;
+};
+
+/* session_io.c: installs print, io.stdout, io.stderr, io.stdin, io.read
+ * wrappers and the warning function. Runs inside a protected call. */
+void mf_session_io_open(lua_State *L, mf_session *s);
+/* Flushes the redirected streams (a user may have made them buffered). */
+void mf_session_io_flush(mf_session *s);
+/* Closes the redirected FILEs; after lua_close. */
+void mf_session_io_close(mf_session *s);
+/* tf._host.write(stream, text) */
+int mf_session_host_write(lua_State *L);
+/* tf._host.input(prompt [, password]) -> the line; UnavailableError when the
+ * host has no input. */
+int mf_session_host_input(lua_State *L);
+
+/* The session of a Lua state (from the registry). */
+mf_session *mf_session_of(lua_State *L);
+
+#endif
