@@ -1,0 +1,290 @@
+-- session_spec.lua — the session's Lua side, run inside the moonflow binary
+-- (so `tf` is preloaded and a terminal session is live): display bundles,
+-- the table renderer, evaluation, completeness, completion, inspection and
+-- the magics dispatcher. Busted gives spec files their own environment, so
+-- globals the session must see are set through _G.
+
+local display = require("moonflow.display")
+local session = require("moonflow.session")
+local host = require("moonflow.host")
+
+--- Runs fn with host.display and print captured; returns the bundles shown
+-- and the printed text.
+local function capture(fn)
+  local shown, printed = {}, {}
+  local saved_display, saved_print = host.display, _G.print
+  host.display = function(bundle, kind, id)
+    shown[#shown + 1] = { bundle = bundle, kind = kind, id = id }
+  end
+  _G.print = function(...)
+    local parts = table.pack(...)
+    for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+    printed[#printed + 1] = table.concat(parts, "\t", 1, parts.n)
+  end
+  local ok, err = pcall(fn)
+  host.display, _G.print = saved_display, saved_print
+  if not ok then error(err, 0) end
+  return shown, table.concat(printed, "\n")
+end
+
+local function eval(code, echo)
+  local status, message
+  local shown, printed = capture(function()
+    status, message = session.eval(code, "=(spec)", echo ~= false)
+  end)
+  return shown, printed, status, message
+end
+
+local function error_of(fn)
+  local ok, err = pcall(fn)
+  assert.is_false(ok)
+  return err
+end
+
+describe("display.text", function()
+  it("renders plain tables as Lua source", function()
+    assert.are.equal("{1, 2, x = 3}", display.text({ 1, 2, x = 3 }))
+    assert.are.equal("{}", display.text({}))
+    assert.are.equal('{"a", [10] = 1.5, b = "c\\n", ["not ok"] = true}',
+      display.text({ "a", b = "c\n", ["not ok"] = true, [10] = 1.5 }))
+    assert.are.equal('{["end"] = 1}', display.text({ ["end"] = 1 }))
+  end)
+
+  it("nests, and survives cycles", function()
+    local t = { 1, { 2, { 3 } } }
+    t.self = t
+    assert.are.equal("{1, {2, {3}}, self = <cycle>}", display.text(t))
+  end)
+
+  it("limits depth and length", function()
+    local deep = {}
+    local cur = deep
+    for _ = 1, 10 do
+      cur[1] = {}
+      cur = cur[1]
+    end
+    cur[1] = 1
+    assert.truthy(display.text(deep):find("{...}", 1, true))
+    local long = {}
+    for i = 1, 500 do long[i] = i end
+    local text = display.text(long)
+    assert.truthy(text:find("... (400 more)", 1, true))
+  end)
+
+  it("breaks long tables over lines", function()
+    local t = {}
+    for i = 1, 30 do t[i] = "item" .. i end
+    local text = display.text(t)
+    assert.truthy(text:find('^{\n  "item1",\n  "item2",'))
+    assert.truthy(text:find('\n}$'))
+  end)
+
+  it("uses __repr, then __tostring, and tostring for other values", function()
+    local repr = setmetatable({}, { __repr = function() return "<repr>" end,
+      __tostring = function() return "str" end })
+    local str = setmetatable({}, { __tostring = function() return "str" end })
+    assert.are.equal("<repr>", display.text(repr))
+    assert.are.equal("str", display.text(str))
+    assert.are.equal("{<repr>, str}", display.text({ repr, str }))
+    assert.are.equal("hello", display.text("hello"))
+    assert.are.equal("1.5", display.text(1.5))
+    assert.are.equal("nil", display.text(nil))
+  end)
+end)
+
+describe("display.bundle", function()
+  it("is text/plain for plain values", function()
+    assert.are.same({ ["text/plain"] = "{1, 2}" }, display.bundle({ 1, 2 }))
+  end)
+
+  it("uses __mimebundle and fills in text/plain", function()
+    local v = setmetatable({}, {
+      __mimebundle = function() return { ["text/html"] = "<b>x</b>" } end,
+      __repr = function() return "X" end,
+    })
+    assert.are.same({ ["text/html"] = "<b>x</b>", ["text/plain"] = "X" }, display.bundle(v))
+  end)
+
+  it("joins several results like lua.c", function()
+    local b = display.bundle_all(table.pack(1, "a", { 2 }))
+    assert.are.equal("1\ta\t{2}", b["text/plain"])
+  end)
+end)
+
+describe("tf.display", function()
+  it("sends display_data to the host", function()
+    local shown = capture(function() tf.display({ 1 }) end)
+    assert.are.equal(1, #shown)
+    assert.are.equal("data", shown[1].kind)
+    assert.are.equal("{1}", shown[1].bundle["text/plain"])
+  end)
+
+  it("returns an updatable handle for a display_id", function()
+    local handle
+    local shown = capture(function()
+      handle = tf.display("10%", { display_id = true })
+      handle:update("20%")
+    end)
+    assert.are.equal(2, #shown)
+    assert.are.equal("update", shown[2].kind)
+    assert.are.equal(handle.display_id, shown[2].id)
+    assert.are.equal("20%", shown[2].bundle["text/plain"])
+  end)
+end)
+
+describe("session.eval", function()
+  it("echoes an expression, and all its values", function()
+    local shown = eval("1 + 1")
+    assert.are.equal("2", shown[1].bundle["text/plain"])
+    assert.are.equal("result", shown[1].kind)
+    shown = eval("1, 2")
+    assert.are.equal("1\t2", shown[1].bundle["text/plain"])
+  end)
+
+  it("echoes a trailing expression after statements", function()
+    local shown = eval("spec_x = 20\nspec_x + 1")
+    assert.are.equal("21", shown[1].bundle["text/plain"])
+    shown = eval("spec_y = {\n  1,\n}\nspec_y")
+    assert.are.equal("{1}", shown[1].bundle["text/plain"])
+  end)
+
+  it("shows nothing for statements or without echo", function()
+    assert.are.equal(0, #eval("spec_z = 1"))
+    assert.are.equal(0, #eval("1 + 1", false))
+  end)
+
+  it("reports incomplete chunks without running them", function()
+    local _, _, status = eval("spec_w = 1\nfunction spec_f()")
+    assert.are.equal("incomplete", status)
+    assert.is_nil(rawget(_G, "spec_w"))
+  end)
+
+  it("raises SyntaxError for bad code", function()
+    local err = error_of(function() eval("1 +* 2") end)
+    assert.are.equal("SyntaxError", err.type)
+  end)
+
+  it("keeps every chunk's source under a unique name", function()
+    eval("function spec_src(a)\n  return a\nend")
+    local info = debug.getinfo(spec_src, "S")
+    assert.truthy(info.source:find("^=%(spec%)"))
+    assert.are.equal("function spec_src(a)\n  return a\nend", host.sources[info.source])
+    eval("function spec_src2() end")
+    assert.are_not.equal(info.source, debug.getinfo(spec_src2, "S").source)
+  end)
+
+  it("runs magic lines between code, keeping line numbers", function()
+    local _, printed = eval("spec_m = 1\n%who\nspec_line = debug.getinfo(1, 'l').currentline")
+    assert.truthy(printed:find("spec_m"))
+    assert.are.equal(3, spec_line)
+  end)
+
+  it("rejects unknown magics with UsageError", function()
+    local err = error_of(function() eval("%nosuchmagic") end)
+    assert.are.equal("UsageError", err.type)
+    assert.truthy(err.message:find("unknown magic %nosuchmagic", 1, true))
+  end)
+
+  it("times a whole cell with %%time", function()
+    local shown, printed = eval("%%time\nspec_t = 0\nfor i = 1, 10 do spec_t = spec_t + i end\nspec_t")
+    assert.truthy(printed:find("^Wall time: [%d.]+ %S*s$"))
+    assert.are.equal("55", shown[1].bundle["text/plain"])
+  end)
+
+  it("%time shows the value of its expression", function()
+    local shown, printed = eval("%time 6 * 7")
+    assert.truthy(printed:find("Wall time:", 1, true))
+    assert.are.equal("42", shown[1].bundle["text/plain"])
+  end)
+
+  it("%timeit prints median and spread", function()
+    local _, printed = eval("%timeit -n 10 -r 3 spec_noop = 1")
+    assert.truthy(printed:find("per loop %(median ± MAD of 3 runs, 10 loops each%)"))
+  end)
+end)
+
+describe("session.is_complete", function()
+  it("follows lua.c's rule, with an indent", function()
+    assert.are.same({ "complete", "" }, { session.is_complete("x = 1") })
+    assert.are.same({ "complete", "" }, { session.is_complete("1 + 1") })
+    assert.are.same({ "incomplete", "  " }, { session.is_complete("function f()") })
+    assert.are.same({ "incomplete", "    " },
+      { session.is_complete("for i = 1, 3 do\n  if i then") })
+    assert.are.same({ "incomplete", "  " }, { session.is_complete("t = {") })
+    assert.are.equal("invalid", (session.is_complete("x = = 1")))
+    assert.are.equal("complete", (session.is_complete("%who")))
+    assert.are.equal("incomplete", (session.is_complete("%%time\nwhile true do")))
+  end)
+
+  it("ignores keywords in strings and comments", function()
+    assert.are.same({ "incomplete", "  " },
+      { session.is_complete("function f() -- end\n  local s = 'end'") })
+  end)
+end)
+
+describe("session.complete", function()
+  it("completes globals and keywords", function()
+    local m, from, to = session.complete("pri", 3)
+    assert.are.same({ "print" }, m)
+    assert.are.equal(0, from)
+    assert.are.equal(3, to)
+    assert.truthy(table.concat(session.complete("whi", 3), " "):find("while"))
+  end)
+
+  it("completes fields after a dot", function()
+    local m, from = session.complete("x = string.up", 13)
+    assert.are.same({ "upper" }, m)
+    assert.are.equal(11, from)
+    local tf_fields = session.complete("tf.", 3)
+    assert.truthy(#tf_fields > 0)
+  end)
+
+  it("completes methods through __index tables and functions", function()
+    local methods = { frob = function() end, size = 3 }
+    _G.spec_obj = setmetatable({}, { __index = methods })
+    assert.are.same({ "frob" }, session.complete("spec_obj:", 9))
+    _G.spec_fobj = setmetatable({}, { __index = function(_, k) return methods[k] end })
+    assert.are.same({ "frob", "size" }, session.complete("spec_fobj.", 10))
+    _G.spec_str = "x"
+    assert.are.same({ "upper" }, session.complete("spec_str:up", 11))
+  end)
+
+  it("completes magics at the start of a line", function()
+    local m, from = session.complete("%ti", 3)
+    assert.are.same({ "time", "timeit" }, m)
+    assert.are.equal(1, from)
+  end)
+end)
+
+describe("session.inspect", function()
+  it("gives tf.help's docstring", function()
+    local doc = require("moonflow.doc")
+    local documented = doc.def(function() end, "spec_doc(x)", "A documented function.")
+    _G.spec_documented = documented
+    assert.truthy(session.inspect("spec_documented", 5, 0):find("A documented function.", 1, true))
+    assert.truthy(session.inspect("spec_documented(1, ", 19, 0):find("spec_doc(x)", 1, true))
+  end)
+
+  it("falls back to the type and text", function()
+    _G.spec_plain = { 1, 2 }
+    assert.are.equal("spec_plain: table\n{1, 2}", session.inspect("spec_plain", 10, 0))
+    assert.is_nil(session.inspect("no_such_name_here", 5, 0))
+  end)
+end)
+
+describe("%who and %reset", function()
+  it("list and remove user globals", function()
+    eval("spec_who_var = 42")
+    local _, printed = eval("%who")
+    assert.truthy(printed:find("spec_who_var%s+number%s+42"))
+    local saved = {}
+    for _, name in ipairs(session.user_globals()) do saved[name] = _G[name] end
+    local original_print = _G.print
+    _G.print = function() end -- a global present at start: reset restores it
+    assert.are.equal(#session.user_globals(), session.reset())
+    assert.are.equal(original_print, _G.print)
+    assert.is_nil(rawget(_G, "spec_who_var"))
+    assert.is_not_nil(rawget(_G, "tf"))
+    for name, v in pairs(saved) do _G[name] = v end
+  end)
+end)
