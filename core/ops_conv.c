@@ -92,8 +92,8 @@ static mf_status read_attrs(const mf_op_call *c, conv_attrs *a, mf_error *err) {
 
   const char *pad = mf_attr_string(c->attrs, "padding", NULL);
   if (!pad)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s requires the 'padding' attribute",
-                        op);
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "%s requires the 'padding' attribute [Op:%s]", op, op);
   const mf_attr *ep = mf_attrs_find(c->attrs, "explicit_paddings");
   int nep = ep ? ep->u.ints.n : 0;
   if (strcmp(pad, "VALID") == 0) a->padding = PAD_VALID;
@@ -209,15 +209,15 @@ static mf_status sizes_input(const mf_op_call *c, int i, const char *what, int64
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s must be an int32 tensor, got %s [Op:%s]",
                         what, mf_dtype_name(s->dtype), c->op->name);
   if (s->rank >= 0 && s->rank != 1)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: %s input must be 1-dim, not %d",
-                        c->op->name, what, s->rank);
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: %s input must be 1-dim, not %d [Op:%s]",
+                        c->op->name, what, s->rank, c->op->name);
   for (int k = 0; k < 4; k++) d[k] = -1;
   int64_t v[4];
   int n;
   if (!c->in[i]) return MF_OK;
   if (!mf_infer_const_ints(c, i, v, 4, &n) || n != 4)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: %s must have 4 elements, got %lld",
-                        c->op->name, what, (long long)c->in[i]->size);
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: %s must have 4 elements, got %lld [Op:%s]",
+                        c->op->name, what, (long long)c->in[i]->size, c->op->name);
   for (int k = 0; k < 4; k++) {
     if (v[k] < 0)
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0 [Op:%s]",
@@ -235,8 +235,8 @@ static mf_status check_out_backprop(const mf_op_call *c, const conv_geom *g, con
   if (g->n >= 0 && dy[0] >= 0 && g->n != dy[0])
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "%s: input and out_backprop must have the same batch size. Input batch: "
-                        "%lld, outbackprop batch: %lld, batch_dim: 0",
-                        op, (long long)g->n, (long long)dy[0]);
+                        "%lld, outbackprop batch: %lld, batch_dim: 0 [Op:%s]",
+                        op, (long long)g->n, (long long)dy[0], op);
   const int64_t want[2] = {g->oh, g->ow}, in[2] = {g->ih, g->iw}, k[2] = {g->kh, g->kw};
   const int64_t s[2] = {g->sh, g->sw}, d[2] = {g->dh, g->dw};
   for (int i = 0; i < 2; i++)
@@ -244,13 +244,15 @@ static mf_status check_out_backprop(const mf_op_call *c, const conv_geom *g, con
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                           "%s: Size of out_backprop doesn't match computed: actual = %lld, "
                           "computed = %lld spatial_dim: %d input: %lld filter: %lld output: %lld "
-                          "stride: %lld dilation: %lld",
+                          "stride: %lld dilation: %lld [Op:%s]",
                           op, (long long)dy[1 + i], (long long)want[i], i + 1, (long long)in[i],
-                          (long long)k[i], (long long)dy[1 + i], (long long)s[i], (long long)d[i]);
+                          (long long)k[i], (long long)dy[1 + i], (long long)s[i], (long long)d[i],
+                          op);
   if (g->oc >= 0 && dy[3] >= 0 && g->oc != dy[3])
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "%s: filter and out_backprop must have the same out_depth: %lld vs %lld",
-                        op, (long long)g->oc, (long long)dy[3]);
+                        "%s: filter and out_backprop must have the same out_depth: %lld vs %lld "
+                        "[Op:%s]",
+                        op, (long long)g->oc, (long long)dy[3], op);
   return MF_OK;
 }
 

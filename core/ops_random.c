@@ -229,8 +229,9 @@ static mf_status random_infer(mf_op_call *c, mf_error *err) {
   *o = (mf_spec){.dtype = dt, .rank = -1};
   int64_t rank = s->rank == 1 ? s->shape[0] : -1;
   if (rank > MF_MAX_RANK)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "shape has %lld dimensions, more than %d",
-                        (long long)rank, MF_MAX_RANK);
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "shape has %lld dimensions, more than %d [Op:%s]", (long long)rank,
+                        MF_MAX_RANK, c->op->name);
   o->rank = (int)rank;
   for (int i = 0; i < o->rank; i++) o->shape[i] = -1;
   int n;
