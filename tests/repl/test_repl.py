@@ -1,0 +1,249 @@
+"""The `moonflow` program: the REPL driven through a pseudo-terminal
+(pexpect), and the script runner (-e, files, stdin, arg, exit status)."""
+import os
+import re
+import subprocess
+import tempfile
+import time
+import unittest
+
+import pexpect
+
+BIN = os.environ.get("MOONFLOW_BIN", "build/release/moonflow")
+PROMPT = "moonflow> "
+CONTINUATION = "     ...> "
+TIMEOUT = 20
+
+
+def environment(home):
+    env = dict(os.environ)
+    env.update(HOME=home, TERM="dumb", NO_COLOR="1")
+    return env
+
+
+class Repl(unittest.TestCase):
+    """One REPL per test, with its own HOME (for the history file)."""
+
+    def setUp(self):
+        self.home = tempfile.TemporaryDirectory()
+        self.repl = pexpect.spawn(BIN, env=environment(self.home.name), encoding="utf-8",
+                                  timeout=TIMEOUT, dimensions=(40, 200))
+        self.repl.expect_exact(PROMPT)
+
+    def tearDown(self):
+        self.repl.close(force=True)
+        self.home.cleanup()
+
+    def run_line(self, line):
+        """Types a line and returns what it printed before the next prompt."""
+        self.repl.sendline(line)
+        self.repl.expect_exact(PROMPT)
+        out = self.repl.before.replace("\r\n", "\n")
+        echoed = line + "\n"
+        return out[len(echoed):] if out.startswith(echoed) else out
+
+    def test_expression_echo(self):
+        self.assertEqual(self.run_line("1+1"), "2\n")
+        self.assertEqual(self.run_line("1, 'a', {1, 2, x = 3}"), "1\ta\t{1, 2, x = 3}\n")
+        self.assertEqual(self.run_line("local y = 1"), "")
+
+    def test_multiline_function_definition(self):
+        self.repl.sendline("function double(x)")
+        self.repl.expect_exact(CONTINUATION)
+        self.repl.sendline("  return x * 2")
+        self.repl.expect_exact(CONTINUATION)
+        self.repl.sendline("end")
+        self.repl.expect_exact(PROMPT)
+        self.assertEqual(self.run_line("double(21)"), "42\n")
+
+    def test_error_then_session_goes_on(self):
+        self.run_line("kept = 5")
+        out = self.run_line("tf.constant({{1}, {1, 2}})")
+        self.assertRegex(out, r"^ValueError: .*ragged")
+        out = self.run_line("tf.constant('a') + 1")
+        self.assertRegex(out, r"^TypeError: ")
+        self.assertEqual(self.run_line("kept"), "5\n")
+
+    def test_error_inside_a_function_shows_a_traceback(self):
+        self.run_line("function inner() error('deep') end")
+        self.run_line("function outer() inner() return 1 end")
+        out = self.run_line("outer()")
+        self.assertRegex(out, r"^LuaError: stdin\[\d+\]:1: deep\nstack traceback:\n")
+        self.assertIn("in function 'inner'", out)
+        self.assertNotIn("session.lua", out)
+        self.assertEqual(self.run_line("error('top')"), "LuaError: stdin[4]:1: top\n")
+
+    def test_tensor_echo_is_tf_repr(self):
+        out = self.run_line("tf.constant({1, 2})")
+        self.assertEqual(out, "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>\n")
+        out = self.run_line("print(tf.constant({1, 2}))")
+        self.assertEqual(out, "tf.Tensor([1 2], shape=(2,), dtype=int32)\n")
+
+    def test_ctrl_c_interrupts_a_loop(self):
+        self.run_line("survivor = 7")
+        self.repl.sendline("while true do end")
+        time.sleep(0.5)
+        self.repl.sendintr()
+        self.repl.expect_exact(PROMPT)
+        self.assertIn("InterruptedError: interrupted by the user", self.repl.before)
+        self.assertEqual(self.run_line("print('alive', survivor)"), "alive\t7\n")
+
+    def test_ctrl_c_interrupts_a_tensor_loop(self):
+        self.repl.sendline("x = tf.constant(1.0) while true do x = x * 1.0 end")
+        time.sleep(0.5)
+        self.repl.sendintr()
+        self.repl.expect_exact(PROMPT)
+        self.assertIn("InterruptedError", self.repl.before)
+        self.assertEqual(self.run_line("2 + 3"), "5\n")
+
+    def test_ctrl_c_at_the_prompt_clears_the_line(self):
+        self.repl.send("this is not lua")
+        time.sleep(0.2)
+        self.repl.sendintr()
+        self.repl.expect_exact(PROMPT)
+        self.repl.sendline("function half(x)")
+        self.repl.expect_exact(CONTINUATION)
+        self.repl.sendintr()  # drops the unfinished chunk too
+        self.repl.expect_exact(PROMPT)
+        self.assertEqual(self.run_line("1 + 2"), "3\n")
+
+    def test_time_and_who_magics(self):
+        self.run_line("x = tf.constant({{1.5, 2}, {3, 4}})")
+        self.run_line("n = 3")
+        out = self.run_line("%time tf.reduce_sum(x)")
+        self.assertRegex(out, r"^Wall time: [\d.]+ (s|ms|µs|ns)\n<tf.Tensor: shape=\(\), dtype=float32, numpy=10.5>\n$")
+        out = self.run_line("%who")
+        self.assertRegex(out, r"\nn +number +3\n")
+        self.assertRegex(out, r"\nx +\S*Tensor +shape=\(2, 2\) dtype=float32\n")
+        out = self.run_line("%%time\nfor i = 1, 3 do n = n + i end")
+        self.assertRegex(out, r"Wall time: ")
+
+    def test_timeit_and_unknown_magic(self):
+        out = self.run_line("%timeit -n 100 -r 3 local s = 1 + 1")
+        self.assertRegex(out, r"^[\d.]+ \S+ ± [\d.]+ \S+ per loop \(median ± MAD of 3 runs, 100 loops each\)\n$")
+        out = self.run_line("%nosuch")
+        self.assertEqual(out, "UsageError: unknown magic %nosuch (%help lists the magics)\n")
+
+    def test_reset_and_eager(self):
+        self.run_line("gone = 1")
+        self.assertRegex(self.run_line("%reset"), r"^Removed 1 user global\.\n$")
+        self.assertEqual(self.run_line("gone"), "nil\n")
+        self.assertRegex(self.run_line("%eager on"), r"^Eager mode is on")
+        self.assertEqual(self.run_line("tf.executing_eagerly()"), "true\n")
+        self.assertRegex(self.run_line("%eager off"), r"^Eager mode is off")
+
+    def test_tab_completion(self):
+        self.repl.send("tf.rang\t")
+        time.sleep(0.3)
+        self.repl.sendline("(3)")
+        self.repl.expect_exact(PROMPT)
+        self.assertIn("numpy=array([0, 1, 2], dtype=int32)", self.repl.before)
+        self.repl.send("string.g\t")  # ambiguous: the second tab lists
+        time.sleep(0.3)
+        self.repl.send("\t")
+        self.repl.expect(r"string\.gmatch\s+string\.gsub")
+        self.repl.sendintr()
+        self.repl.expect_exact(PROMPT)
+
+    def test_io_read_reads_the_terminal(self):
+        self.repl.sendline("answer = io.read()")
+        time.sleep(0.3)
+        self.repl.sendline("forty-two")
+        self.repl.expect_exact(PROMPT)
+        self.assertEqual(self.run_line("answer"), "forty-two\n")
+
+    def test_ctrl_d_exits_and_keeps_history(self):
+        self.run_line("1+1")
+        self.repl.sendeof()
+        self.repl.expect(pexpect.EOF)
+        self.repl.close()
+        self.assertEqual(self.repl.exitstatus, 0)
+        with open(os.path.join(self.home.name, ".moonflow_history")) as f:
+            self.assertIn("1+1", f.read())
+
+
+def run(args, stdin=None, cwd=None):
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)  # not a terminal: no colour anyway
+    return subprocess.run([BIN] + args, input=stdin, capture_output=True, text=True,
+                          timeout=TIMEOUT, cwd=cwd, env=env)
+
+
+class Script(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def script(self, text):
+        path = os.path.join(self.dir.name, "script.lua")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_arg_table_and_varargs(self):
+        path = self.script("print(arg[0], arg[1], arg[2], #arg, select('#', ...), ...)\n"
+                           "print(arg[-1] == nil, arg[-2] ~= nil)\n")
+        r = run(["-e", "x = 1", path, "a", "b c"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, f"{path}\ta\tb c\t2\t2\ta\tb c\nfalse\ttrue\n")
+        self.assertEqual(r.stderr, "")
+
+    def test_dash_e_and_tf_preloaded(self):
+        r = run(["-e", "print(1 + 1)", "-e", "print(tf.range(3))"])
+        self.assertEqual(r.stdout, "2\ntf.Tensor([0 1 2], shape=(3,), dtype=int32)\n")
+        self.assertEqual(r.returncode, 0)
+
+    def test_error_exit_status_and_stderr(self):
+        path = self.script("print('before')\nlocal t = tf.constant({{1}, {1, 2}})\nprint('after')\n")
+        r = run([path])
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "before\n")
+        self.assertRegex(r.stderr, r"^ValueError: .*ragged")
+        self.assertNotIn("\033[", r.stderr)
+        r = run(["-e", "error('plain')"])
+        self.assertEqual((r.returncode, r.stderr), (1, "LuaError: (command line):1: plain\n"))
+        r = run(["-e", "x = = 1"])
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr, r"^SyntaxError: ")
+
+    def test_stdin_script(self):
+        r = run(["-", "z"], stdin="print(arg[0], ...)\n")
+        self.assertEqual(r.stdout, "-\tz\n")
+        r = run([], stdin="print(2 * 21)\n")
+        self.assertEqual(r.stdout, "42\n")
+
+    def test_io_write_print_and_stderr_streams(self):
+        r = run(["-e", "io.write('a') io.stdout:write('b') print('c') io.stderr:write('e')"
+                       " print(io.type(io.stdout), io.output() == io.stdout)"])
+        self.assertEqual(r.stdout, "abc\nfile\ttrue\n")
+        self.assertEqual(r.stderr, "e")
+
+    def test_script_reads_stdin(self):
+        path = self.script("for line in io.lines() do io.write('[', line, ']') end\n")
+        r = run([path], stdin="x\ny\n")
+        self.assertEqual(r.stdout, "[x][y]")
+
+    def test_os_exit_status(self):
+        self.assertEqual(run(["-e", "os.exit(3)"]).returncode, 3)
+
+    def test_version_and_help(self):
+        r = run(["--version"])
+        self.assertRegex(r.stdout, r"^moonflow \S+ \(Lua 5\.4\)\n$")
+        self.assertEqual(r.returncode, 0)
+        r = run(["--help"])
+        self.assertIn("usage: moonflow", r.stdout)
+        self.assertIn("install-kernel", r.stdout)
+        r = run(["--bogus"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("unknown option", r.stderr)
+
+    def test_missing_script(self):
+        r = run([os.path.join(self.dir.name, "nope.lua")])
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr, r"^NotFoundError: cannot open .*nope\.lua")
+
+
+if __name__ == "__main__":
+    unittest.main()
