@@ -48,9 +48,10 @@ static mf_status slice_infer(mf_op_call *c, mf_error *err) {
                       "Expected begin and size arguments to be 1-D tensors of size %d, but got "
                       "shapes %s and %s instead.",
                       x->rank, MF_SPEC_TEXT(sb), MF_SPEC_TEXT(ss));
-  int rank = x->rank >= 0 ? x->rank : lb >= 0 ? (int)lb : (int)ls;
-  if (rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
-  int64_t shape[MF_MAX_INT_INPUT];
+  int64_t rank = x->rank >= 0 ? x->rank : lb >= 0 ? lb : ls;
+  if (rank < 0 || rank > MF_MAX_RANK)
+    return mf_infer_output(c, x->dtype, rank > INT32_MAX ? INT32_MAX : (int)rank, NULL, err);
+  int64_t shape[MF_MAX_RANK];
   for (int d = 0; d < rank; d++) {
     int64_t dim = x->rank >= 0 ? x->shape[d] : MF_UNKNOWN_DIM;
     if (kb && (b[d] < 0 || (dim >= 0 && b[d] > dim)))
@@ -65,7 +66,7 @@ static mf_status slice_infer(mf_op_call *c, mf_error *err) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Expected size[%d] in [0, %lld], but got %lld",
                         d, (long long)(kb && dim >= 0 ? dim - b[d] : dim), (long long)s[d]);
   }
-  return mf_infer_output(c, x->dtype, rank, shape, err);
+  return mf_infer_output(c, x->dtype, (int)rank, shape, err);
 }
 
 static mf_status slice_kernel(mf_op_call *c, mf_error *err) {
@@ -523,7 +524,7 @@ static mf_status segment_sum_infer(mf_op_call *c, mf_error *err) {
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "data.shape = %s does not start with segment_ids.shape = %s",
                       MF_SPEC_TEXT(data), MF_SPEC_TEXT(ids));
-  int64_t shape[MF_MAX_RANK];
+  int64_t shape[MF_MAX_RANK + 1];
   int rank = 0;
   shape[rank++] = num;
   for (int d = ids->rank; d < data->rank; d++) shape[rank++] = data->shape[d];

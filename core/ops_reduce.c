@@ -72,8 +72,9 @@ typedef struct reducer {
 #define TO_F32(a, n) ((float)(a))
 #define TO_I32(a, n) ((int32_t)(uint32_t)(a))
 #define TO_I64(a, n) ((int64_t)(a))
-#define MEAN_F32(a, n) ((float)((a) / (double)(n)))
-#define MEAN_F64(a, n) ((a) / (double)(n))
+/* Over nothing, a float mean is TF's quiet NaN (0/0 would be negative). */
+#define MEAN_F32(a, n) ((n) > 0 ? (float)((a) / (double)(n)) : NAN)
+#define MEAN_F64(a, n) ((n) > 0 ? (a) / (double)(n) : NAN)
 #define MEAN_I32(a, n) ((int32_t)((int64_t)(a) / ((n) > 0 ? (n) : 1)))
 #define MEAN_I64(a, n) ((int64_t)(a) / ((n) > 0 ? (n) : 1))
 

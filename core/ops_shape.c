@@ -54,25 +54,40 @@ static mf_status check_vector(mf_op_call *c, int i, const char *what, mf_error *
 /* The length of vector input i when its shape says so, else -1. */
 static int vector_length(const mf_op_call *c, int i) {
   const mf_spec *s = &c->in_specs[i];
-  return s->rank == 1 && s->shape[0] >= 0 && s->shape[0] <= MF_MAX_INT_INPUT ? (int)s->shape[0]
-                                                                             : -1;
+  return s->rank == 1 && s->shape[0] >= 0 && s->shape[0] <= INT32_MAX ? (int)s->shape[0] : -1;
 }
 
 /* ---- Transpose ---- */
+
+extern const mf_op_def mf_op_Tile;
+
+/* Input 1 of Transpose (perm) and Tile (multiples): one integer per
+ * dimension of input 0. While its value is unknown this declares the
+ * output — of known rank, unknown dimensions — and sets *known false. */
+static mf_status per_dim_ints(mf_op_call *c, int64_t *v, int *n, bool *known, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  bool tile = c->op == &mf_op_Tile;
+  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, n, known, err));
+  MF_TRY(check_vector(c, 1, tile ? "multiples" : "perm", err));
+  if (!*known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : vector_length(c, 1),
+                                      NULL, err);
+  if (x->rank < 0 || *n == x->rank) return MF_OK;
+  if (tile)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected multiples argument to be a vector of length %d but got length %d",
+                      x->rank, *n);
+  return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                    "transpose expects a vector of size %d. But input(1) is a vector of size %d",
+                    x->rank, *n);
+}
 
 static mf_status transpose_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t perm[MF_MAX_INT_INPUT];
   int n;
   bool known;
-  MF_TRY(mf_input_ints(c, 1, perm, MF_MAX_INT_INPUT, &n, &known, err));
-  MF_TRY(check_vector(c, 1, "perm", err));
-  if (!known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : vector_length(c, 1),
-                                     NULL, err);
-  if (x->rank >= 0 && n != x->rank)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "transpose expects a vector of size %d. But input(1) is a vector of size %d",
-                      x->rank, n);
+  MF_TRY(per_dim_ints(c, perm, &n, &known, err));
+  if (!known) return MF_OK;
   bool seen[MF_MAX_INT_INPUT] = {false};
   for (int i = 0; i < n; i++) {
     if (perm[i] < 0 || perm[i] >= n)
@@ -447,14 +462,8 @@ static mf_status tile_infer(mf_op_call *c, mf_error *err) {
   int64_t m[MF_MAX_INT_INPUT];
   int n;
   bool known;
-  MF_TRY(mf_input_ints(c, 1, m, MF_MAX_INT_INPUT, &n, &known, err));
-  MF_TRY(check_vector(c, 1, "multiples", err));
-  if (!known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : vector_length(c, 1),
-                                     NULL, err);
-  if (x->rank >= 0 && n != x->rank)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Expected multiples argument to be a vector of length %d but got length %d",
-                      x->rank, n);
+  MF_TRY(per_dim_ints(c, m, &n, &known, err));
+  if (!known) return MF_OK;
   int64_t shape[MF_MAX_INT_INPUT];
   for (int i = 0; i < n; i++) {
     if (m[i] < 0)
@@ -529,8 +538,13 @@ static mf_status pad_infer(mf_op_call *c, mf_error *err) {
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "The first dimension of paddings must be the rank of inputs%s, %s",
                       MF_SPEC_TEXT(p), MF_SPEC_TEXT(x));
-  int rank = x->rank >= 0 ? x->rank : p->rank == 2 && p->shape[0] >= 0 ? (int)p->shape[0] : -1;
-  if (!known) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  int rank = x->rank >= 0                            ? x->rank
+             : p->rank == 2 && p->shape[0] >= 0 && p->shape[0] <= INT32_MAX ? (int)p->shape[0]
+                                                                           : -1;
+  if (!known || rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  if (n != 2 * rank)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "paddings must be a matrix with 2 columns: %s", MF_SPEC_TEXT(p));
   int64_t shape[MF_MAX_RANK];
   for (int i = 0; i < rank; i++) {
     int64_t lo = v[2 * i], hi = v[2 * i + 1], d = x->rank >= 0 ? x->shape[i] : MF_UNKNOWN_DIM;

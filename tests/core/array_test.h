@@ -139,24 +139,17 @@ static inline bool strings_are(const mf_tensor *t, int rank, const int64_t *shap
 
 /* One-attribute lists as values (ints and bools own nothing, so copies are
  * free); add more with mf_attrs_set_*. */
-static inline mf_attrs attr_int(const char *name, int64_t v) {
-  mf_attrs a;
-  mf_attrs_init(&a);
-  mf_attrs_set_int(&a, name, v, NULL);
-  return a;
-}
-static inline mf_attrs attr_bool(const char *name, bool v) {
-  mf_attrs a;
-  mf_attrs_init(&a);
-  mf_attrs_set_bool(&a, name, v, NULL);
-  return a;
-}
-static inline mf_attrs attr_type(const char *name, mf_dtype v) {
-  mf_attrs a;
-  mf_attrs_init(&a);
-  mf_attrs_set_type(&a, name, v, NULL);
-  return a;
-}
+#define ONE_ATTR(FN, T, SET)                         \
+  static inline mf_attrs FN(const char *name, T v) { \
+    mf_attrs a;                                      \
+    mf_attrs_init(&a);                               \
+    SET(&a, name, v, NULL);                          \
+    return a;                                        \
+  }
+ONE_ATTR(attr_int, int64_t, mf_attrs_set_int)
+ONE_ATTR(attr_bool, bool, mf_attrs_set_bool)
+ONE_ATTR(attr_type, mf_dtype, mf_attrs_set_type)
+#undef ONE_ATTR
 static inline mf_attrs attr_ints(const char *name, int n, const int64_t *v) {
   mf_attrs a;
   mf_attrs_init(&a);

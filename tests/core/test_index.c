@@ -50,6 +50,9 @@ static void test_slice(void) {
   CHECK_OK(infer_vals("Slice", 3, (mf_spec[]){su, sv, sv}, INS(NULL, NULL, NULL), NULL, &out, NULL,
                       &err));
   CHECK(spec_is(&out, 2, DIMS(-1, -1)));
+  mf_spec s10 = spec_of(MF_INT32, 1, DIMS(10));
+  CHECK(infer_vals("Slice", 3, (mf_spec[]){su, s10, s10}, INS(NULL, NULL, NULL), NULL, &out, NULL,
+                   &err) == MF_ERR_INVALID_ARGUMENT);
   release_all();
 }
 
@@ -298,6 +301,9 @@ static void test_segment_sum(void) {
   CHECK_OK(infer_vals("UnsortedSegmentSum", 3, (mf_spec[]){sd, si, sn},
                       INS(NULL, NULL, scalar(MF_INT32, 10)), NULL, &out, NULL, &err));
   CHECK(spec_is(&out, 3, DIMS(10, 2, 3)));
+  mf_spec s8 = spec_of(MF_FLOAT32, 8, DIMS(1, 1, 1, 1, 1, 1, 1, 1)), s0 = spec_of(MF_INT32, 0, NULL);
+  CHECK(infer_vals("UnsortedSegmentSum", 3, (mf_spec[]){s8, s0, sn}, INS(NULL, NULL, NULL), NULL,
+                   &out, NULL, &err) == MF_ERR_INVALID_ARGUMENT);
   CHECK(!(mf_op_lookup("UnsortedSegmentSum")->flags & MF_OP_NO_GRADIENT));
   release_all();
 }

@@ -312,6 +312,15 @@ static void test_pad(void) {
               "paddings must be a matrix with 2 columns"));
   CHECK(fails("Pad", 3, INS(x, p, scalar(MF_INT32, 1)), NULL, MF_ERR_INVALID_ARGUMENT,
               "was expected to be a float32 tensor"));
+  mf_error err;
+  mf_spec out, su = {.dtype = MF_FLOAT32, .rank = -1}, sp = spec_of(MF_INT32, 2, DIMS(10, 2));
+  CHECK(infer_vals("Pad", 2, (mf_spec[]){su, sp}, INS(NULL, tens(MF_INT32, 2, DIMS(10, 2), NULL)),
+                   NULL, &out, NULL, &err) == MF_ERR_INVALID_ARGUMENT);
+  mf_spec sp2 = spec_of(MF_INT32, 2, DIMS(3, 2));
+  CHECK_OK(infer_vals("Pad", 2, (mf_spec[]){su, sp2},
+                      INS(NULL, tens(MF_INT32, 2, DIMS(3, 2), VALS(1, 1, 0, 0, 2, 0))), NULL, &out,
+                      NULL, &err));
+  CHECK(spec_is(&out, 3, DIMS(-1, -1, -1)));
   release_all();
 }
 
