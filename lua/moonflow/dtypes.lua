@@ -13,7 +13,7 @@ local properties = {
   resource = { size = 8 },
 }
 
-return function(tf)
+return function(tf, doc)
   for _, dt in ipairs(core.dtypes) do
     local p = properties[dt.name] or {}
     dt.is_floating = p.is_floating or false
@@ -30,12 +30,12 @@ return function(tf)
   tf.DType = core.dtype_metatable
 
   --- tf.as_dtype(x): a dtype from a dtype or its name.
-  function tf.as_dtype(x)
+  tf.as_dtype = doc.def(function(x)
     if getmetatable(x) == core.dtype_metatable then return x end
     local dt = type(x) == "string" and tf[x]
     if getmetatable(dt) ~= core.dtype_metatable then
       error(core.error("TypeError", "Cannot convert " .. tostring(x) .. " to a dtype"), 2)
     end
     return dt
-  end
+  end, "tf.as_dtype(x)", "The dtype x names: a dtype itself, or a name such as \"float32\".")
 end

@@ -44,7 +44,24 @@ local function shape_of(x)
   return shape
 end
 
+-- Trailing options tables: nil or a table, anything else is a TypeError.
+local function check_opts(opts, fname, level)
+  if opts == nil or type(opts) == "table" then return opts end
+  raise("TypeError", ("%s: expected an options table as the last argument, got a %s")
+    :format(fname or "options", type(opts)), (level or 2) + 1)
+end
+
+-- A list argument (a Lua table of tensors or values).
+local function check_list(v, fname, what, level)
+  if type(v) == "table" and getmetatable(v) == nil then return v end
+  raise("TypeError", ("%s: %s must be a Lua list, got a %s"):format(fname, what, type(v)), (level or 2) + 1)
+end
+
 local function name_opt(opts, default)
+  if opts ~= nil and type(opts) ~= "table" then
+    raise("TypeError", "expected an options table such as {name=} as the last argument, got a "
+      .. type(opts), 3)
+  end
   if opts and opts.name then return { name = opts.name } end
   return default
 end
@@ -130,7 +147,8 @@ return function(tf, doc)
     return function(shape, dtype, opts)
       if is_opts(dtype) then dtype, opts = dtype.dtype, dtype end
       dtype = dtype and tf.as_dtype(dtype) or tf.float32
-      local value = dtype == tf.bool and (v ~= 0) or dtype == tf.string and "" or v
+      local value = v
+      if dtype == tf.bool then value = v ~= 0 elseif dtype == tf.string then value = "" end
       return op(H.Fill, { _dtypes = { I32, dtype }, name = opts and opts.name }, shape_arg(shape), value)
     end
   end
@@ -303,6 +321,9 @@ return function(tf, doc)
   local function last_axis(fn, opname)
     return function(logits, axis, opts)
       axis, opts = split(axis, opts, "axis")
+      if axis ~= nil and math.type(axis) ~= "integer" then
+        raise("TypeError", "axis must be an integer, got " .. tostring(axis), 2)
+      end
       local r = rank_of(logits) or rank_of(to_tensor(logits))
       logits = to_tensor(logits)
       if axis == nil or axis == -1 or (r and axis == r - 1) then
@@ -458,6 +479,7 @@ return function(tf, doc)
 
   tf.concat = def(function(values, axis, opts)
     values = values_list(values)
+    check_list(values, "tf.concat", "values")
     local args = {}
     for i = 1, #values do args[i] = values[i] end
     args[#args + 1] = axis or 0
@@ -466,13 +488,14 @@ return function(tf, doc)
   end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.")
 
   tf.stack = def(function(values, axis, opts)
+    check_list(values, "tf.stack", "values")
     axis, opts = split(axis, opts, "axis")
     local mask = (1 << #values) - 1
     return op(H.Pack, { axis = axis or 0, _typed = mask, name = opts.name or "stack" }, table.unpack(values))
   end, "tf.stack(values [, axis])", "Stacks a list of tensors along a new axis.")
 
   tf.unstack = def(function(value, opts)
-    opts = opts or {}
+    opts = check_opts(opts, "tf.unstack") or {}
     value = to_tensor(value)
     local axis = opts.axis or 0
     local num = opts.num
@@ -541,8 +564,12 @@ return function(tf, doc)
     if is_opts(strides) then strides, opts = nil, strides end
     opts = opts or {}
     if strides == nil then
+      if not core.is_tensor(begin) and type(begin) ~= "table" then
+        raise("TypeError", "tf.strided_slice: begin must be a list or a tensor of integers, got a "
+          .. type(begin), 2)
+      end
       strides = {}
-      local n = core.is_tensor(begin) and #begin or #begin
+      local n = #begin
       for i = 1, n do strides[i] = 1 end
     end
     return op(H.StridedSlice, {
@@ -594,11 +621,12 @@ return function(tf, doc)
   "Bilinear resize of NHWC (or HWC) images to the given size; float32 results.")
 
   tf.strings.length = def(function(x, opts)
-    opts = opts or {}
+    opts = check_opts(opts, "tf.strings.length") or {}
     return op(H.StringLength, { unit = opts.unit or "BYTE", name = opts.name }, x)
   end, "tf.strings.length(x [, {unit=}])", "The length of each string, in bytes or UTF8_CHAR.")
 
   tf.strings.join = def(function(inputs, separator, opts)
+    check_list(inputs, "tf.strings.join", "inputs")
     separator, opts = split(separator, opts, "separator")
     return op(H.StringJoin, { separator = separator or "", name = opts.name }, table.unpack(inputs))
   end, "tf.strings.join(inputs [, separator])", "Joins string tensors elementwise with separator.")
@@ -616,7 +644,7 @@ return function(tf, doc)
   end
 
   tf.random.normal = def(function(shape, opts)
-    opts = opts or {}
+    opts = check_opts(opts, "tf.random.normal") or {}
     local x, dtype = random_op("RandomStandardNormal", shape, opts)
     local stddev, mean = opts.stddev or 1, opts.mean or 0
     if stddev ~= 1 then x = x * stddev end
@@ -626,7 +654,7 @@ return function(tf, doc)
   end, "tf.random.normal(shape [, {mean=, stddev=, dtype=, seed=}])", "Normally distributed values.")
 
   tf.random.uniform = def(function(shape, opts)
-    opts = opts or {}
+    opts = check_opts(opts, "tf.random.uniform") or {}
     local x, dtype = random_op("RandomUniform", shape, opts)
     local lo, hi = opts.minval or 0, opts.maxval or 1
     if dtype.is_integer then
@@ -638,6 +666,10 @@ return function(tf, doc)
     return x
   end, "tf.random.uniform(shape [, {minval=, maxval=, dtype=, seed=}])", "Uniform values in [minval, maxval).")
 
-  tf.random.set_seed = def(function(seed) core.set_seed(seed) end,
+  tf.random.set_seed = def(function(seed)
+    local n = math.tointeger(seed)
+    if n == nil then raise("TypeError", "tf.random.set_seed: the seed must be an integer, got " .. tostring(seed), 2) end
+    core.set_seed(n)
+  end,
     "tf.random.set_seed(seed)", "Makes the random ops that follow reproducible.")
 end
