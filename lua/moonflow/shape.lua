@@ -17,6 +17,10 @@ return function(tf, doc)
   local function new_shape(dims)
     -- dims: a Lua list (integers or tf.None / negative = unknown), nil = unknown rank
     local s = { _dims = nil }
+    if dims ~= nil and (type(dims) ~= "table" or getmetatable(dims) ~= nil) then
+      error(core.error("TypeError", "a TensorShape needs a list of dimensions or nil, got "
+        .. tostring(dims)), 3)
+    end
     if dims ~= nil then
       local d = {}
       for i = 1, #dims do
