@@ -81,8 +81,19 @@ return function(tf, doc)
   Variable.__index = methods
   Variable.__tf_tensor = read
 
+  -- Operators read the variable first, so a Lua number on either side
+  -- converts to the variable's dtype (2 - v, 2 * v).
+  local function operand(x)
+    if is_variable(x) then return read(x) end
+    return x
+  end
   for _, name in ipairs(tf._tensor_operators) do
-    Variable[name] = core.tensor_metatable[name]
+    local f = core.tensor_metatable[name]
+    if name == "__unm" then
+      Variable[name] = function(a) return f(read(a)) end
+    else
+      Variable[name] = function(a, b) return f(operand(a), operand(b)) end
+    end
   end
   Variable.__len = function(v) return #read(v) end
 
