@@ -1,0 +1,70 @@
+-- memory_spec.lua — tensor memory is visible to Lua's collector, so eager
+-- loops that drop their tensors stay bounded (DESIGN.md "Lua's side").
+-- 3,000 iterations of 1 MiB tensors allocate ~3 GB in total; the process's
+-- resident set (VmRSS of /proc/self/status) must stay under 600 MB.
+local tf = tf or require("moonflow")
+local H = require("helpers")
+
+local LIMIT_KB = 600 * 1024
+local N = 3000
+local SIZE = 262144 -- float32 elements: 1 MiB
+
+-- Runs body(i) N times, sampling RSS every 50 iterations; returns the peak.
+local function peak_rss(body)
+  local peak = H.rss_kb()
+  for i = 1, N do
+    body(i)
+    if i % 50 == 0 then
+      local r = H.rss_kb()
+      if r > peak then peak = r end
+    end
+  end
+  return math.max(peak, H.rss_kb())
+end
+
+local function mb(kb) return ("%.0f MB"):format(kb / 1024) end
+
+describe("eager memory", function()
+  it("can read VmRSS", function()
+    local r = H.rss_kb()
+    assert.is_number(r)
+    assert.is_true(r > 0)
+    -- a sanity check that the probe sees allocations: hold 64 MiB
+    local held = {}
+    for i = 1, 64 do held[i] = tf.zeros({ SIZE }) + 0 end
+    assert.is_true(H.rss_kb() >= r + 32 * 1024, "RSS did not grow while holding 64 MiB of tensors")
+    held = nil -- luacheck: ignore
+    collectgarbage()
+  end)
+
+  it("stays bounded over 3,000 allocations of 1 MiB tensors (tf.zeros)", function()
+    collectgarbage()
+    local peak = peak_rss(function()
+      local x = tf.zeros({ SIZE })
+      assert(x.shape[0] == SIZE)
+    end)
+    assert.is_true(peak < LIMIT_KB, "peak RSS " .. mb(peak) .. " over 3,000 tf.zeros({262144})")
+  end)
+
+  it("stays bounded when each iteration also computes on the tensor", function()
+    collectgarbage()
+    local acc = 0
+    local peak = peak_rss(function(i)
+      local x = tf.zeros({ SIZE }) + i
+      acc = acc + 1
+      assert(x ~= nil)
+    end)
+    assert.are.equal(N, acc)
+    assert.is_true(peak < LIMIT_KB, "peak RSS " .. mb(peak) .. " over 3,000 tf.zeros({262144}) + i")
+  end)
+
+  it("stays bounded for tensors kept only in a Lua table that is replaced", function()
+    collectgarbage()
+    local keep = {}
+    local peak = peak_rss(function(i)
+      keep[i % 8 + 1] = tf.ones({ SIZE }) * 2
+    end)
+    keep = nil -- luacheck: ignore
+    assert.is_true(peak < LIMIT_KB, "peak RSS " .. mb(peak) .. " with a ring of 8 live tensors")
+  end)
+end)
