@@ -216,8 +216,9 @@ static mf_status sizes_input(const mf_op_call *c, int i, const char *what, int64
   int n;
   if (!c->in[i]) return MF_OK;
   if (!mf_infer_const_ints(c, i, v, 4, &n) || n != 4)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: %s must have 4 elements, got %lld [Op:%s]",
-                        c->op->name, what, (long long)c->in[i]->size, c->op->name);
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "%s: %s must have 4 elements, got %lld [Op:%s]", c->op->name, what,
+                        (long long)c->in[i]->size, c->op->name);
   for (int k = 0; k < 4; k++) {
     if (v[k] < 0)
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0 [Op:%s]",

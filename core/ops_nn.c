@@ -326,21 +326,24 @@ static mf_status bias_add_infer(mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
-/* Views value as [outer, channels, inner] around the channel axis. */
-static void split_around(const mf_tensor *t, int axis, int64_t *outer, int64_t *inner) {
+/* Views t as [outer, channels, inner] around the channel axis. */
+static mf_status channel_layout(const mf_op_call *c, const mf_tensor *t, int64_t *outer,
+                                int64_t *ch, int64_t *inner, mf_error *err) {
+  int axis;
+  MF_TRY(channel_axis(c, t->rank, &axis, err));
   *outer = *inner = 1;
   for (int i = 0; i < axis; i++) *outer *= t->shape[i];
   for (int i = axis + 1; i < t->rank; i++) *inner *= t->shape[i];
+  *ch = t->shape[axis];
+  return MF_OK;
 }
 
 static mf_status bias_add_kernel(mf_op_call *c, mf_error *err) {
   const mf_tensor *v = c->in[0], *b = c->in[1];
-  int axis;
-  MF_TRY(channel_axis(c, v->rank, &axis, err));
+  int64_t outer, ch, inner;
+  MF_TRY(channel_layout(c, v, &outer, &ch, &inner, err));
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  int64_t outer, inner, ch = v->shape[axis];
-  split_around(v, axis, &outer, &inner);
   /* Integers add in their unsigned twin so overflow wraps. */
 #define CASE(DT, T, U)                                                        \
   case DT: {                                                                  \
@@ -378,18 +381,17 @@ static mf_status bias_add_grad_infer(mf_op_call *c, mf_error *err) {
   int axis = -1;
   if (g->rank >= 0) MF_TRY(channel_axis(c, g->rank, &axis, err));
   MF_TRY(mf_op_call_set_nout(c, 1, err));
-  c->out_specs[0] = (mf_spec){.dtype = g->dtype, .rank = 1, .shape = {axis >= 0 ? g->shape[axis] : -1}};
+  c->out_specs[0] =
+      (mf_spec){.dtype = g->dtype, .rank = 1, .shape = {axis >= 0 ? g->shape[axis] : -1}};
   return MF_OK;
 }
 
 static mf_status bias_add_grad_kernel(mf_op_call *c, mf_error *err) {
   const mf_tensor *g = c->in[0];
-  int axis;
-  MF_TRY(channel_axis(c, g->rank, &axis, err));
+  int64_t outer, ch, inner;
+  MF_TRY(channel_layout(c, g, &outer, &ch, &inner, err));
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  int64_t outer, inner, ch = g->shape[axis];
-  split_around(g, axis, &outer, &inner);
   /* Sums accumulate in double for floats (long reductions lose bits in
    * float32) and in the unsigned twin for integers (overflow wraps). */
 #define CASE(DT, T, ACC)                                                  \
