@@ -251,6 +251,22 @@ static int l_spec_matches(lua_State *L) {
   return 1;
 }
 
+/* core.known(t) -> the value of t when it is known: t itself when eager,
+ * the value a trace knows statically (a Const, a folded op), else nil. Lets
+ * Lua code (gradients, shape helpers) compute static things in both modes. */
+static int l_known(lua_State *L) {
+  mfL_tensor *lt = mfL_check_tensor(L, 1);
+  if (lt->t) {
+    lua_settop(L, 1);
+    return 1;
+  }
+  mf_tensor *k = lt->g->nodes[lt->node].known[lt->index];
+  if (!k) return 0;
+  mf_tensor_retain(k);
+  mfL_push_eager(L, k);
+  return 1;
+}
+
 /* core.live_bytes() -> bytes held by all tensor buffers */
 static int l_live_bytes(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)mf_live_bytes());
@@ -262,7 +278,7 @@ int mfL_tensor_open(lua_State *L) {
       {"numpy", l_numpy},         {"element", l_element},   {"format", l_format},
       {"info", l_info},           {"is_tensor", l_is_tensor}, {"is_symbolic", l_is_symbolic},
       {"identity", l_identity},   {"live_bytes", l_live_bytes},
-      {"spec_matches", l_spec_matches}, {NULL, NULL}};
+      {"spec_matches", l_spec_matches}, {"known", l_known}, {NULL, NULL}};
   if (luaL_newmetatable(L, MFL_TENSOR)) {
     lua_pushcfunction(L, tensor_gc);
     lua_setfield(L, -2, "__gc");

@@ -441,14 +441,56 @@ return function(tf, doc)
     return feeds
   end
 
-  local function run(cf, args)
-    local feeds = feeds_of(cf, args)
-    if cf._simple then return core.run(cf._graph, feeds) end
-    local outs = table.pack(core.run(cf._graph, feeds))
+  local function results_of(cf, outs)
     local s = cf._structure
     local results = {}
     for i = 1, s.n do results[i] = rebuild(s[i], outs) end
     return table.unpack(results, 1, s.n)
+  end
+
+  local function run(cf, args)
+    local feeds = feeds_of(cf, args)
+    if not tf._tapes_recording() then
+      if cf._simple then return core.run(cf._graph, feeds) end
+      return results_of(cf, table.pack(core.run(cf._graph, feeds)))
+    end
+    -- Under a recording tape the call is one recorded op.
+    local outs = table.pack(core.run(cf._graph, feeds))
+    tf._record_call(cf, args, outs)
+    return results_of(cf, outs)
+  end
+
+  -- The backward function of a call recorded on a tape: a tf.func that
+  -- recomputes the forward pass under a tape and returns the gradients of
+  -- the tensor parameters (at `positions`), of the variable parameters (at
+  -- `var_positions`), then of the `captured` variables.
+  function cmethods._backward(cf, positions, var_positions, captured)
+    if cf._bwd then return cf._bwd end
+    local nparams = #cf._types
+    local fn = cf._fn
+    cf._bwd = tf.func(function(...)
+      local all = table.pack(...)
+      local args = table.pack(table.unpack(all, 1, nparams))
+      local dys = { table.unpack(all, nparams + 1, all.n) }
+      local tape = tf.GradientTape()
+      local sources = {}
+      for _, i in ipairs(positions) do
+        tape:watch(args[i])
+        sources[#sources + 1] = args[i]
+      end
+      for _, i in ipairs(var_positions) do
+        tape:watch(args[i])
+        sources[#sources + 1] = args[i]
+      end
+      for _, v in ipairs(captured) do sources[#sources + 1] = v end
+      local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))
+      tape:stop()
+      local flat = {}
+      for i = 1, results.n do flatten(results[i], flat) end
+      local grads = tape:gradient(flat, sources, dys)
+      return table.unpack(grads, 1, #sources)
+    end, { name = cf.name .. "_backward" })
+    return cf._bwd
   end
 
   -- Cheap check that `cf` is the right trace for these arguments without
@@ -481,7 +523,7 @@ return function(tf, doc)
     if core.tracing() then return self:_inline(...) end
     local n = select("#", ...)
     local last = self._last
-    if last and fast_fits(self, last, n, ...) then
+    if last and not tf._tapes_recording() and fast_fits(self, last, n, ...) then
       called_without_tracing(self._detector)
       if last._direct then return core.run(last._graph, last:_fast_feeds(...)) end
       return run(last, { ... })

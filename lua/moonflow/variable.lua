@@ -74,8 +74,10 @@ return function(tf, doc)
   -- Inside a trace, a variable passed as an argument is a proxy whose
   -- handle is the resource placeholder of the graph.
   function tf._variable_proxy(example, handle)
-    return setmetatable({ handle = handle, dtype = example.dtype, shape = example.shape,
+    local v = setmetatable({ handle = handle, dtype = example.dtype, shape = example.shape,
       name = example.name, trainable = example.trainable, id = example.id, _proxy = true }, Variable)
+    if tf._register_handle then tf._register_handle(handle, v) end
+    return v
   end
 
   Variable.__index = methods

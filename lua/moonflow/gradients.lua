@@ -1,0 +1,691 @@
+-- gradients.lua — tf.GradientTape and the gradient of every differentiable
+-- op. The op path (opcall.c) hands every op to the tape hook while a tape
+-- records; a tape keeps the ops that touch what it watches. Gradients are
+-- written once, in ops, so the same rule runs eagerly and inside traced
+-- functions (where a tape records symbolic ops and the backward pass
+-- becomes more graph).
+
+local core = require("moonflow.core")
+
+local function raise(kind, msg, level)
+  error(core.error(kind, msg), (level or 1) + 1)
+end
+
+return function(tf, doc)
+  local H = tf._H
+  local op = core.op
+
+  -- Gradient functions: GRAD[op_type](node, dys) -> {dx per input}, where
+  -- node = {inputs=, outputs=, attrs=} and dys[i] is the gradient of
+  -- output i (never nil: missing ones are zeros).
+  local GRAD = {}
+  tf._gradients = GRAD
+
+  local function static_shape(x)
+    local _, _, shape = core.info(x)
+    if not shape then return nil end
+    for _, d in ipairs(shape) do if d < 0 then return nil end end
+    return shape
+  end
+
+  local function same_static(a, b)
+    local sa, sb = static_shape(a), static_shape(b)
+    if not sa or not sb or #sa ~= #sb then return false end
+    for i = 1, #sa do if sa[i] ~= sb[i] then return false end end
+    return true
+  end
+
+  -- Sums g down to x's shape where x was broadcast.
+  local function unbroadcast(g, x)
+    if same_static(g, x) then return g end
+    local sg, sx = static_shape(g), static_shape(x)
+    if sg and sx then
+      local axes = {}
+      local lead = #sg - #sx
+      for i = 1, #sg do
+        local dx = i > lead and sx[i - lead] or nil
+        if dx == nil or (dx == 1 and sg[i] ~= 1) then axes[#axes + 1] = i - 1 end
+      end
+      local r = #axes > 0 and tf.reduce_sum(g, axes, { keepdims = false }) or g
+      return tf.reshape(r, sx)
+    end
+    local rx = op(H.BroadcastGradientArgs, nil, tf.shape(x), tf.shape(g))
+    return tf.reshape(tf.reduce_sum(g, rx), tf.shape(x))
+  end
+  tf._unbroadcast = unbroadcast
+
+  local function dtype_of(x) return core.dtype(x) end
+
+  -- Elementwise binary ops --------------------------------------------------
+  GRAD.AddV2 = function(n, dy)
+    local x, y = n.inputs[1], n.inputs[2]
+    if dtype_of(x) == tf.string then return {} end
+    return { unbroadcast(dy[1], x), unbroadcast(dy[1], y) }
+  end
+  GRAD.Sub = function(n, dy)
+    return { unbroadcast(dy[1], n.inputs[1]), unbroadcast(-dy[1], n.inputs[2]) }
+  end
+  GRAD.Mul = function(n, dy)
+    local x, y = n.inputs[1], n.inputs[2]
+    return { unbroadcast(dy[1] * y, x), unbroadcast(dy[1] * x, y) }
+  end
+  GRAD.RealDiv = function(n, dy)
+    local x, y = n.inputs[1], n.inputs[2]
+    return { unbroadcast(tf.divide(dy[1], y), x), unbroadcast(-dy[1] * x / (y * y), y) }
+  end
+  GRAD.FloorMod = function(n, dy)
+    local x, y = n.inputs[1], n.inputs[2]
+    if not dtype_of(x).is_floating then return {} end
+    return { unbroadcast(dy[1], x), unbroadcast(-dy[1] * tf.floor(x / y), y) }
+  end
+  GRAD.Pow = function(n, dy)
+    local x, y, z = n.inputs[1], n.inputs[2], n.outputs[1]
+    local gx = dy[1] * y * tf.pow(x, y - 1)
+    local safe = tf.where(tf.greater(x, 0), x, tf.ones_like(x))
+    local gy = dy[1] * z * tf.where(tf.greater(x, 0), tf.log(safe), tf.zeros_like(x))
+    return { unbroadcast(gx, x), unbroadcast(gy, y) }
+  end
+  local function minmax(cmp)
+    return function(n, dy)
+      local x, y = n.inputs[1], n.inputs[2]
+      local pick = cmp(x, y)
+      local zeros = tf.zeros_like(dy[1])
+      return { unbroadcast(tf.where(pick, dy[1], zeros), x),
+        unbroadcast(tf.where(pick, zeros, dy[1]), y) }
+    end
+  end
+  GRAD.Maximum = minmax(tf.greater_equal)
+  GRAD.Minimum = minmax(tf.less_equal)
+  GRAD.SelectV2 = function(n, dy)
+    local c, t, e = n.inputs[1], n.inputs[2], n.inputs[3]
+    local zeros = tf.zeros_like(dy[1])
+    return { nil, unbroadcast(tf.where(c, dy[1], zeros), t), unbroadcast(tf.where(c, zeros, dy[1]), e) }
+  end
+
+  -- Elementwise unary ops ----------------------------------------------------
+  GRAD.Neg = function(_, dy) return { -dy[1] } end
+  GRAD.Abs = function(n, dy) return { dy[1] * tf.sign(n.inputs[1]) } end
+  GRAD.Square = function(n, dy) return { dy[1] * 2 * n.inputs[1] } end
+  GRAD.Sqrt = function(n, dy) return { dy[1] * 0.5 / n.outputs[1] } end
+  GRAD.Rsqrt = function(n, dy)
+    local y = n.outputs[1]
+    return { dy[1] * -0.5 * y * y * y }
+  end
+  GRAD.Exp = function(n, dy) return { dy[1] * n.outputs[1] } end
+  GRAD.Log = function(n, dy) return { dy[1] / n.inputs[1] } end
+  GRAD.Log1p = function(n, dy) return { dy[1] / (1 + n.inputs[1]) } end
+  GRAD.Sin = function(n, dy) return { dy[1] * tf.cos(n.inputs[1]) } end
+  GRAD.Cos = function(n, dy) return { -dy[1] * tf.sin(n.inputs[1]) } end
+  GRAD.Tanh = function(n, dy) return { op(H.TanhGrad, nil, n.outputs[1], dy[1]) } end
+  GRAD.Sigmoid = function(n, dy) return { op(H.SigmoidGrad, nil, n.outputs[1], dy[1]) } end
+  GRAD.Reciprocal = function(n, dy)
+    local y = n.outputs[1]
+    return { -dy[1] * y * y }
+  end
+  GRAD.Relu = function(n, dy) return { op(H.ReluGrad, nil, dy[1], n.outputs[1]) } end
+  -- Second order: the helpers' own gradients.
+  GRAD.TanhGrad = function(n, g)
+    local y, dy = n.inputs[1], n.inputs[2]
+    return { -2 * g[1] * dy * y, g[1] * (1 - y * y) }
+  end
+  GRAD.SigmoidGrad = function(n, g)
+    local y, dy = n.inputs[1], n.inputs[2]
+    return { g[1] * dy * (1 - 2 * y), g[1] * y * (1 - y) }
+  end
+  GRAD.ReluGrad = function(n, g)
+    local features = n.inputs[2]
+    return { op(H.ReluGrad, nil, g[1], features), tf.zeros_like(features) }
+  end
+  GRAD.SqrtGrad = function(n, g)
+    local y, dy = n.inputs[1], n.inputs[2]
+    local ga = g[1] / y
+    return { -ga * dy / y * 0.5, ga * 0.5 }
+  end
+  GRAD.Cast = function(n, dy)
+    local src = dtype_of(n.inputs[1])
+    if not src.is_floating or not dtype_of(dy[1]).is_floating then return {} end
+    return { tf.cast(dy[1], src) }
+  end
+  GRAD.Identity = function(_, dy) return { dy[1] } end
+  GRAD.ReadVariableOp = function(_, dy) return { dy[1] } end
+
+  -- Linear algebra ---------------------------------------------------------
+  GRAD.MatMul = function(n, dy)
+    local a, b = n.inputs[1], n.inputs[2]
+    local ta, tb = n.attrs and n.attrs.transpose_a, n.attrs and n.attrs.transpose_b
+    local g = dy[1]
+    local mm = tf.matmul
+    if not ta and not tb then
+      return { mm(g, b, { transpose_b = true }), mm(a, g, { transpose_a = true }) }
+    elseif not ta and tb then
+      return { mm(g, b), mm(g, a, { transpose_a = true }) }
+    elseif ta and not tb then
+      return { mm(b, g, { transpose_b = true }), mm(a, g) }
+    end
+    return { mm(b, g, { transpose_a = true, transpose_b = true }), mm(g, a, { transpose_a = true, transpose_b = true }) }
+  end
+  GRAD.BatchMatMulV2 = function(n, dy)
+    local a, b = n.inputs[1], n.inputs[2]
+    local ax, ay = n.attrs and n.attrs.adj_x, n.attrs and n.attrs.adj_y
+    local g = dy[1]
+    local function bmm(p, q, tp, tq)
+      return op(H.BatchMatMulV2, { adj_x = tp, adj_y = tq }, p, q)
+    end
+    local ga, gb
+    if not ax and not ay then ga, gb = bmm(g, b, false, true), bmm(a, g, true, false)
+    elseif not ax and ay then ga, gb = bmm(g, b, false, false), bmm(g, a, true, false)
+    elseif ax and not ay then ga, gb = bmm(b, g, false, true), bmm(a, g, false, false)
+    else ga, gb = bmm(b, g, true, true), bmm(g, a, true, true) end
+    return { unbroadcast(ga, a), unbroadcast(gb, b) }
+  end
+
+  -- Reductions ---------------------------------------------------------------
+  -- The value of t as Lua data when it is known now (eager, or a constant
+  -- of the trace), else nil: static shapes keep gradient graphs small.
+  local function known(t)
+    local k = core.known(t)
+    return k and core.numpy(k) or nil
+  end
+  tf._known = known
+
+  -- The shape of x with the reduced axes set to 1 (what keep_dims gives),
+  -- as a Lua list when static, else as a tensor.
+  local function keep_dims_shape(n)
+    local x, axes = n.inputs[1], n.inputs[2]
+    if n.attrs and n.attrs.keep_dims then
+      return static_shape(n.outputs[1]) or tf.shape(n.outputs[1])
+    end
+    local sx, ax = static_shape(x), known(axes)
+    if sx and ax then
+      if type(ax) ~= "table" then ax = { ax } end
+      local kept = table.move(sx, 1, #sx, 1, {})
+      for _, a in ipairs(ax) do kept[(a % #sx) + 1] = 1 end
+      return kept
+    end
+    local rank = tf.rank(x)
+    local axes_v = tf.reshape(tf.floormod(tf.cast(axes, tf.int32) + rank, rank), { -1 })
+    local ones = tf.ones_like(axes_v)
+    return op(H.UnsortedSegmentSum, nil,
+      tf.concat({ tf.shape(x), -(tf.gather(tf.shape(x), axes_v) - ones) }, 0),
+      tf.concat({ tf.range(rank), axes_v }, 0), rank)
+  end
+
+  local function reduced_grad(n, g)
+    local x = n.inputs[1]
+    local sx = static_shape(x)
+    local kept = keep_dims_shape(n)
+    local shaped = tf.reshape(g, kept)
+    if sx and same_static(shaped, x) then return shaped, kept end
+    return tf.broadcast_to(shaped, sx or tf.shape(x)), kept
+  end
+
+  GRAD.Sum = function(n, dy)
+    local g = reduced_grad(n, dy[1])
+    return { g }
+  end
+  local function num_elements(shape)
+    local c = 1
+    for _, d in ipairs(shape) do c = c * d end
+    return c
+  end
+
+  GRAD.Mean = function(n, dy)
+    local g = reduced_grad(n, dy[1])
+    local sx, sy = static_shape(n.inputs[1]), static_shape(n.outputs[1])
+    if sx and sy then
+      local count = num_elements(sx) / math.max(num_elements(sy), 1)
+      return { g / count }
+    end
+    local count = tf.cast(tf.size(n.inputs[1]), dtype_of(g)) / tf.cast(tf.size(n.outputs[1]), dtype_of(g))
+    return { g / count }
+  end
+  local function extremum_grad(n, dy)
+    local x, y = n.inputs[1], n.outputs[1]
+    local kept = keep_dims_shape(n)
+    local yb = tf.reshape(y, kept)
+    local mask = tf.cast(tf.equal(x, yb), dtype_of(x))
+    local count = tf.reduce_sum(mask, n.inputs[2], { keepdims = true })
+    return { mask * tf.reshape(dy[1], kept) / count }
+  end
+  GRAD.Max = extremum_grad
+  GRAD.Min = extremum_grad
+  GRAD.Prod = function(n, dy)
+    local x = n.inputs[1]
+    local g = reduced_grad(n, dy[1] * n.outputs[1])
+    return { g / x }
+  end
+
+  -- Shapes ---------------------------------------------------------------
+  local function as_shape_of(g, x)
+    return tf.reshape(g, static_shape(x) or tf.shape(x))
+  end
+  GRAD.Reshape = function(n, dy) return { as_shape_of(dy[1], n.inputs[1]) } end
+  GRAD.ExpandDims = GRAD.Reshape
+  GRAD.Squeeze = GRAD.Reshape
+  GRAD.Transpose = function(n, dy)
+    local perm = n.inputs[2]
+    local p = known(perm)
+    if p then
+      local inv = {}
+      for i, v in ipairs(p) do inv[v + 1] = i - 1 end
+      return { tf.transpose(dy[1], inv) }
+    end
+    local inv = op(H.UnsortedSegmentSum, nil, tf.range(tf.size(perm)), perm, tf.size(perm))
+    return { tf.transpose(dy[1], inv) }
+  end
+  GRAD.BroadcastTo = function(n, dy) return { unbroadcast(dy[1], n.inputs[1]) } end
+  GRAD.Tile = function(n, dy)
+    local x, multiples = n.inputs[1], n.inputs[2]
+    local sx = tf.shape(x)
+    -- [m0, s0, m1, s1, ...]: sum over the multiple axes.
+    local split = tf.reshape(tf.stack({ tf.cast(multiples, tf.int32), sx }, 1), { -1 })
+    local axes = tf.range(0, tf.size(split), 2)
+    return { as_shape_of(tf.reduce_sum(tf.reshape(dy[1], split), axes), x) }
+  end
+  GRAD.ConcatV2 = function(n, dy)
+    local nvals = #n.inputs - 1
+    local axis = n.inputs[nvals + 1]
+    local rank = tf.rank(n.inputs[1])
+    local a = tf.floormod(tf.cast(axis, tf.int32), rank)
+    local grads = {}
+    local offset = tf.zeros({ 1 }, tf.int32)
+    local onehot = tf.one_hot(a, rank, { dtype = tf.int32 })
+    for i = 1, nvals do
+      local size = tf.shape(n.inputs[i])
+      local begin = tf.reshape(offset, { 1 }) * onehot
+      grads[i] = tf.slice(dy[1], begin, size)
+      offset = offset + tf.gather(size, a)
+    end
+    return grads
+  end
+  GRAD.Pack = function(n, dy)
+    local axis = n.attrs and n.attrs.axis or 0
+    return tf.unstack(dy[1], { axis = axis, num = #n.inputs })
+  end
+  GRAD.Unpack = function(n, dy)
+    local axis = n.attrs and n.attrs.axis or 0
+    return { tf.stack(dy, axis) }
+  end
+  GRAD.Pad = function(n, dy)
+    local x, paddings = n.inputs[1], n.inputs[2]
+    local begin = tf.reshape(tf.slice(paddings, { 0, 0 }, { -1, 1 }), { -1 })
+    return { tf.slice(dy[1], begin, tf.shape(x)) }
+  end
+
+  -- Gradients of selections scatter back through the flat positions the
+  -- selection took: one rule for Slice, StridedSlice and GatherV2.
+  local function scatter_back(x, select, g)
+    local size = tf.size(x)
+    local positions = tf.reshape(tf.range(size), tf.shape(x))
+    local taken = select(positions)
+    local flat = op(H.UnsortedSegmentSum, nil, tf.reshape(g, { -1 }), tf.reshape(taken, { -1 }), size)
+    return as_shape_of(flat, x)
+  end
+  GRAD.Slice = function(n, dy)
+    local begin, size = n.inputs[2], n.inputs[3]
+    return { scatter_back(n.inputs[1], function(p) return tf.slice(p, begin, size) end, dy[1]) }
+  end
+  GRAD.StridedSlice = function(n, dy)
+    local a = n.attrs or {}
+    local begin, end_, strides = n.inputs[2], n.inputs[3], n.inputs[4]
+    return { scatter_back(n.inputs[1], function(p)
+      return op(H.StridedSlice, { begin_mask = a.begin_mask or 0, end_mask = a.end_mask or 0,
+        ellipsis_mask = a.ellipsis_mask or 0, new_axis_mask = a.new_axis_mask or 0,
+        shrink_axis_mask = a.shrink_axis_mask or 0 }, p, begin, end_, strides)
+    end, dy[1]) }
+  end
+  GRAD.GatherV2 = function(n, dy)
+    local indices, axis = n.inputs[2], n.inputs[3]
+    local batch_dims = n.attrs and n.attrs.batch_dims or 0
+    return { scatter_back(n.inputs[1], function(p)
+      return op(H.GatherV2, { batch_dims = batch_dims }, p, indices, axis)
+    end, dy[1]) }
+  end
+  GRAD.UnsortedSegmentSum = function(n, dy)
+    return { tf.gather(dy[1], n.inputs[2]) }
+  end
+  GRAD.Fill = function(_, dy) return { nil, tf.reduce_sum(dy[1]) } end
+
+  -- Neural network ops --------------------------------------------------------
+  GRAD.Softmax = function(n, dy)
+    local y = n.outputs[1]
+    return { y * (dy[1] - tf.reduce_sum(dy[1] * y, -1, { keepdims = true })) }
+  end
+  GRAD.LogSoftmax = function(n, dy)
+    local y = n.outputs[1]
+    return { dy[1] - tf.exp(y) * tf.reduce_sum(dy[1], -1, { keepdims = true }) }
+  end
+  GRAD.SoftmaxCrossEntropyWithLogits = function(n, dy)
+    local logits, labels = n.inputs[1], n.inputs[2]
+    local backprop = n.outputs[2]
+    local g = tf.expand_dims(dy[1], -1)
+    return { g * backprop, g * -tf.nn.log_softmax(logits) + 0 * labels }
+  end
+  GRAD.SparseSoftmaxCrossEntropyWithLogits = function(n, dy)
+    return { tf.expand_dims(dy[1], -1) * n.outputs[2] }
+  end
+  GRAD.BiasAdd = function(_, dy)
+    return { dy[1], op(H.BiasAddGrad, nil, dy[1]) }
+  end
+  GRAD.Conv2D = function(n, dy)
+    local x, w = n.inputs[1], n.inputs[2]
+    local a = n.attrs or {}
+    local attrs = { strides = a.strides, padding = a.padding, dilations = a.dilations,
+      data_format = a.data_format, explicit_paddings = a.explicit_paddings }
+    return {
+      op(H.Conv2DBackpropInput, attrs, tf.shape(x), w, dy[1]),
+      op(H.Conv2DBackpropFilter, attrs, x, tf.shape(w), dy[1]),
+    }
+  end
+  GRAD.ResizeBilinear = function(n, dy)
+    local a = n.attrs or {}
+    return { op(H.ResizeBilinearGrad, { align_corners = a.align_corners or false,
+      half_pixel_centers = a.half_pixel_centers or false }, dy[1], n.inputs[1]) }
+  end
+
+  -- The tape ---------------------------------------------------------------
+
+  local Tape = { __name = "GradientTape" }
+  local tmethods = {}
+  Tape.__index = tmethods
+
+  local recording = {} -- tapes that currently record, in creation order
+  local handle_variables = setmetatable({}, { __mode = "k" })
+
+  -- Which Variable a handle belongs to (eager handles, and the proxies of
+  -- variables passed to traced functions).
+  local function variable_of(handle)
+    local v = handle_variables[handle]
+    if v then return v end
+    if core.is_tensor(handle) and not core.is_symbolic(handle) and core.dtype(handle) == tf.resource then
+      return tf._variable_by_id(core.variable_info(handle))
+    end
+  end
+  tf._register_handle = function(handle, v) handle_variables[handle] = v end
+
+  local function record(opname, attrs, inputs, outputs)
+    for _, tape in ipairs(recording) do
+      local touches = false
+      for _, x in ipairs(inputs) do
+        if tape._tracked[x] then touches = true break end
+      end
+      if not touches and opname == "ReadVariableOp" and tape._watch_accessed then
+        local v = variable_of(inputs[1])
+        if v and v.trainable then
+          touches = true
+          tape._tracked[inputs[1]] = true
+          tape._accessed[#tape._accessed + 1] = v
+        end
+      end
+      if touches then
+        tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs }
+        for _, y in ipairs(outputs) do tape._tracked[y] = true end
+      end
+    end
+  end
+  tf._tape_record = record
+
+  local function update_hook()
+    if #recording > 0 then core.set_tape_hook(record) else core.set_tape_hook(nil) end
+  end
+
+  local function start(tape)
+    if tape._recording then return end
+    tape._recording = true
+    recording[#recording + 1] = tape
+    core.tapes(1)
+    update_hook()
+  end
+
+  local function stop(tape)
+    if not tape._recording then return end
+    tape._recording = false
+    for i, t in ipairs(recording) do
+      if t == tape then table.remove(recording, i) break end
+    end
+    core.tapes(-1)
+    update_hook()
+  end
+
+  tf.GradientTape = doc.def(function(opts)
+    opts = opts or {}
+    local tape = setmetatable({
+      _entries = {}, _tracked = setmetatable({}, { __mode = "k" }), _accessed = {},
+      _persistent = opts.persistent or false,
+      _watch_accessed = opts.watch_accessed_variables ~= false,
+      _used = false, _recording = false,
+    }, Tape)
+    start(tape)
+    return tape
+  end, "tf.GradientTape([{persistent=, watch_accessed_variables=}])",
+  "Records operations from creation until tape:stop() or the end of a `local tape <close> = ...` "
+  .. "scope; tape:gradient(target, sources) then differentiates. Trainable variables read while "
+  .. "recording are watched automatically.")
+
+  Tape.__close = function(tape) stop(tape) end
+
+  tmethods.stop = doc.def(function(tape) stop(tape) end, "tape:stop()", "Stops recording.")
+  tmethods.resume = doc.def(function(tape) start(tape) end, "tape:resume()", "Records again after tape:stop().")
+
+  local function keys_of(x)
+    if tf._is_variable(x) then return x.handle end
+    return x
+  end
+
+  tmethods.watch = doc.def(function(tape, x)
+    if type(x) == "table" and not tf._is_variable(x) then
+      for _, v in ipairs(x) do tmethods.watch(tape, v) end
+      return
+    end
+    if tf._is_variable(x) then
+      tape._tracked[x.handle] = true
+      handle_variables[x.handle] = x
+      return
+    end
+    if not core.is_tensor(x) then
+      raise("TypeError", "tape:watch expects a tensor, a tf.Variable or a table of them, got " .. tostring(x), 2)
+    end
+    if not dtype_of(x).is_floating then
+      io.stderr:write("WARNING: The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+        .. dtype_of(x).name .. "\n")
+    end
+    tape._tracked[x] = true
+  end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
+
+  tmethods.watched_variables = doc.def(function(tape)
+    return table.move(tape._accessed, 1, #tape._accessed, 1, {})
+  end, "tape:watched_variables()", "The trainable variables the tape saw being read.")
+
+  -- The reverse pass over the recorded entries.
+  local function backprop(tape, targets, target_grads)
+    local grads = setmetatable({}, { __mode = "k" })
+    local function add(x, g)
+      if g == nil or x == nil then return end
+      local old = grads[x]
+      grads[x] = old and old + g or g
+    end
+    for i, t in ipairs(targets) do
+      add(t, target_grads and target_grads[i] or tf.ones_like(t))
+    end
+    for i = #tape._entries, 1, -1 do
+      local e = tape._entries[i]
+      local any = false
+      for _, y in ipairs(e.outputs) do
+        if grads[y] then any = true break end
+      end
+      if any then
+        local dys = {}
+        for k, y in ipairs(e.outputs) do dys[k] = grads[y] or tf.zeros_like(y) end
+        local rule = e.grad_fn or GRAD[e.type]
+        if not rule then
+          raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
+        end
+        local dxs = rule(e, dys)
+        for k, x in ipairs(e.inputs) do
+          if dxs[k] ~= nil then add(x, dxs[k]) end
+        end
+      end
+    end
+    return grads
+  end
+
+  -- Runs fn with this tape paused (a persistent tape's own backward ops
+  -- are not recorded by itself; outer tapes still record them).
+  local function paused(tape, fn)
+    local was = tape._recording
+    stop(tape)
+    local ok, r = pcall(fn)
+    if was then start(tape) end
+    if not ok then error(r, 0) end
+    return r
+  end
+
+  local function flatten_sources(sources, out)
+    if tf._is_variable(sources) or core.is_tensor(sources) then
+      out[#out + 1] = sources
+      return { leaf = #out }
+    end
+    if type(sources) == "table" and getmetatable(sources) == nil then
+      local s = { items = {}, keys = {} }
+      for k, v in pairs(sources) do
+        s.keys[#s.keys + 1] = k
+        s.items[k] = flatten_sources(v, out)
+      end
+      return s
+    end
+    raise("TypeError", "gradient sources must be tensors, tf.Variables or tables of them, got " .. tostring(sources), 4)
+  end
+
+  local function rebuild(s, values)
+    if s.leaf then return values[s.leaf] end
+    local t = {}
+    for _, k in ipairs(s.keys) do t[k] = rebuild(s.items[k], values) end
+    return t
+  end
+
+  local function flat_targets(target)
+    local out = {}
+    local function walk(x)
+      if tf._is_variable(x) then out[#out + 1] = x:read_value()
+      elseif core.is_tensor(x) then out[#out + 1] = x
+      elseif type(x) == "table" then for _, v in ipairs(x) do walk(v) end end
+    end
+    walk(target)
+    return out
+  end
+
+  tmethods.gradient = doc.def(function(tape, target, sources, output_gradients)
+    if tape._used and not tape._persistent then
+      raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
+        .. "gradients (or jacobians)", 2)
+    end
+    tape._used = true
+    local leaves = {}
+    local structure = flatten_sources(sources, leaves)
+    local targets = flat_targets(target)
+    local tgrads = output_gradients and flat_targets(output_gradients) or nil
+    local values = paused(tape, function()
+      local grads = backprop(tape, targets, tgrads)
+      local out = {}
+      for i, s in ipairs(leaves) do out[i] = grads[keys_of(s)] end
+      return out
+    end)
+    if not tape._persistent then
+      tape._entries, tape._tracked = {}, setmetatable({}, { __mode = "k" })
+    end
+    return rebuild(structure, values)
+  end, "tape:gradient(target, sources [, output_gradients])",
+  "d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
+  .. "same structure; a source the target does not depend on gives nil.")
+
+  tmethods.jacobian = doc.def(function(tape, target, source)
+    if tape._used and not tape._persistent then
+      raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
+        .. "gradients (or jacobians)", 2)
+    end
+    local y = flat_targets(target)[1]
+    local n = tf.size(y):numpy()
+    local rows = {}
+    local persistent = tape._persistent
+    tape._persistent = true
+    local ok, err = pcall(function()
+      for i = 0, n - 1 do
+        local seed = tf.reshape(tf.one_hot(i, n, { dtype = dtype_of(y) }), tf.shape(y))
+        local g = tape:gradient(y, source, seed)
+        rows[i + 1] = g or tf.zeros_like(keys_of(source) == source and source or source:read_value())
+      end
+    end)
+    tape._persistent = persistent
+    tape._used = true
+    if not ok then error(err, 0) end
+    local src = tf._is_variable(source) and source:read_value() or source
+    local stacked = tf.stack(rows)
+    return tf.reshape(stacked, tf.concat({ tf.shape(y), tf.shape(src) }, 0))
+  end, "tape:jacobian(target, source)",
+  "The Jacobian of target with respect to source: shape target.shape + source.shape.")
+
+  function Tape.__tostring(tape)
+    return ("<tf.GradientTape %s, %d ops recorded%s>"):format(tape._recording and "recording" or "stopped",
+      #tape._entries, tape._persistent and ", persistent" or "")
+  end
+
+  tf._tapes_recording = function() return #recording > 0 end
+
+  -- A tf.func called under a recording tape is recorded as one op whose
+  -- gradient is a traced backward function (forward recomputed inside it).
+  tf._record_call = function(cf, args, outs)
+    if #recording == 0 then return end
+    local inputs, positions, var_positions, vars = {}, {}, {}, {}
+    for i, t in ipairs(cf._types) do
+      if t.kind == "tensor" then
+        inputs[#inputs + 1] = args[i]
+        positions[#positions + 1] = i
+      end
+    end
+    for i, t in ipairs(cf._types) do
+      if t.kind == "variable" and args[i].trainable then
+        inputs[#inputs + 1] = args[i].handle
+        var_positions[#var_positions + 1] = i
+        vars[#vars + 1] = args[i]
+      end
+    end
+    local captured = {}
+    for _, c in ipairs(cf._captures) do
+      if core.dtype(c) == tf.resource then
+        local v = variable_of(c)
+        if v and v.trainable then
+          captured[#captured + 1] = v
+          vars[#vars + 1] = v
+          inputs[#inputs + 1] = v.handle
+        end
+      end
+    end
+    -- Variables read inside the graph count as accessed.
+    for _, tape in ipairs(recording) do
+      if tape._watch_accessed then
+        for _, v in ipairs(vars) do
+          if not tape._tracked[v.handle] then
+            tape._tracked[v.handle] = true
+            tape._accessed[#tape._accessed + 1] = v
+          end
+        end
+      end
+    end
+    local backward = cf:_backward(positions, var_positions, captured)
+    local nparams = #cf._types
+    local grad_fn = function(_, dys)
+      return { backward(table.unpack(args, 1, nparams), table.unpack(dys, 1, #outs)) }
+    end
+    for _, tape in ipairs(recording) do
+      local touches = false
+      for _, x in ipairs(inputs) do
+        if tape._tracked[x] then touches = true break end
+      end
+      if touches then
+        tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
+          outputs = outs, grad_fn = grad_fn }
+        for _, y in ipairs(outs) do tape._tracked[y] = true end
+      end
+    end
+  end
+end
