@@ -159,7 +159,7 @@ void mf_handle_execute(mf_kernel *k, mf_request *req) {
     json_object_set_new(reply, "execution_count", json_integer(count));
     json_object_set_new(reply, "user_expressions", json_object());
     json_object_set_new(reply, "payload", json_array());
-    if (stop_on_error) k->abort_queued = true;
+    if (stop_on_error) mf_kernel_abort_queued(k);
   } else {
     const json_t *ue = json_object_get(c, "user_expressions");
     reply = json_pack("{s:s, s:i, s:o, s:o}", "status", "ok", "execution_count", count, "payload",

@@ -112,9 +112,26 @@ static int serve_one(mf_kernel *k, void *sock, mf_channel ch, void *reply_sock,
   return 0;
 }
 
+/* Keeps a request (moved out of *req) for the main loop. */
+static void defer(mf_kernel *k, mf_request *req) {
+  if (k->n_deferred == k->cap_deferred) {
+    size_t cap = k->cap_deferred ? k->cap_deferred * 2 : 8;
+    mf_request *d = realloc(k->deferred, cap * sizeof *d);
+    if (!d) {
+      mf_klog("out of memory: dropped a queued %s", req->msg.msg_type);
+      mf_msg_free(&req->msg);
+      return;
+    }
+    k->deferred = d;
+    k->cap_deferred = cap;
+  }
+  k->deferred[k->n_deferred++] = *req;
+  memset(&req->msg, 0, sizeof req->msg); /* ownership moved */
+}
+
 static void serve_aborting(mf_kernel *k, mf_request *req) {
   if (strcmp(req->msg.msg_type, "execute_request") != 0) {
-    mf_kernel_dispatch(k, req);
+    defer(k, req);
     return;
   }
   mf_iopub_status(k->iopub, req->msg.header_json, "busy");
@@ -122,12 +139,7 @@ static void serve_aborting(mf_kernel *k, mf_request *req) {
   mf_iopub_status(k->iopub, req->msg.header_json, "idle");
 }
 
-/* After a failed cell with stop_on_error: the execute requests already
- * queued behind it were sent expecting it to succeed, so they are answered
- * "aborted" instead of run (what ipykernel does). Requests that arrive
- * later run normally. */
-static void abort_queued(mf_kernel *k) {
-  k->abort_queued = false;
+void mf_kernel_abort_queued(mf_kernel *k) {
   for (;;) {
     zmq_pollitem_t it = {k->sock[MF_CH_SHELL], 0, ZMQ_POLLIN, 0};
     if (zmq_poll(&it, 1, 0) <= 0 || !(it.revents & ZMQ_POLLIN)) return;
@@ -136,8 +148,26 @@ static void abort_queued(mf_kernel *k) {
   }
 }
 
+/* Serves the requests kept while aborting, in the order they came. The
+ * list is taken first: serving one may abort (and keep) more. */
+static void serve_deferred(mf_kernel *k) {
+  mf_request *list = k->deferred;
+  size_t n = k->n_deferred;
+  k->deferred = NULL;
+  k->n_deferred = k->cap_deferred = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!atomic_load(&k->shutdown)) mf_kernel_dispatch(k, &list[i]);
+    mf_msg_free(&list[i].msg);
+  }
+  free(list);
+}
+
 static void main_loop(mf_kernel *k) {
   while (!atomic_load(&k->shutdown)) {
+    if (k->n_deferred) {
+      serve_deferred(k);
+      continue;
+    }
     zmq_pollitem_t items[2] = {{k->sock[MF_CH_SHELL], 0, ZMQ_POLLIN, 0},
                                {k->relay_main, 0, ZMQ_POLLIN, 0}};
     if (zmq_poll(items, 2, -1) < 0) {
@@ -148,7 +178,6 @@ static void main_loop(mf_kernel *k) {
     if ((items[0].revents & ZMQ_POLLIN) &&
         serve_one(k, k->sock[MF_CH_SHELL], MF_CH_SHELL, k->sock[MF_CH_SHELL], mf_kernel_dispatch) < 0)
       return;
-    if (k->abort_queued) abort_queued(k);
     /* A control request the control thread cannot serve itself (it needs
      * the session); its reply goes back over the relay. */
     if ((items[1].revents & ZMQ_POLLIN) &&
@@ -229,6 +258,8 @@ static void teardown(mf_kernel *k, pthread_t *hb, bool hb_up, pthread_t *ctl, bo
   if (k->relay_main) zmq_close(k->relay_main);
   if (k->zctx) zmq_ctx_term(k->zctx);
   free(k->exec.result_text);
+  for (size_t i = 0; i < k->n_deferred; i++) mf_msg_free(&k->deferred[i].msg);
+  free(k->deferred);
   mf_history_free(&k->history);
   mf_wire_free(&k->wire);
   mf_connection_free(&k->conn);

@@ -67,7 +67,10 @@ typedef struct mf_kernel {
   mf_history history;
   mf_exec_context exec;
   int execution_count; /* the last stored execution's number */
-  bool abort_queued;   /* a cell failed with stop_on_error: abort queued executes */
+  /* Requests taken off the shell socket while aborting (not executes),
+   * served before the socket is polled again. */
+  mf_request *deferred;
+  size_t n_deferred, cap_deferred;
 
   /* Set from other threads or a signal handler. */
   atomic_int busy;           /* a cell (or expression) is running */
@@ -104,6 +107,11 @@ void mf_handle_interrupt(mf_kernel *k, mf_request *req);
 /* Replies "aborted" to an execute_request queued behind a failed cell that
  * had stop_on_error (handle_execute.c). */
 void mf_handle_execute_aborted(mf_kernel *k, mf_request *req);
+/* After a cell failed with stop_on_error, before its reply: answers every
+ * execute_request already waiting on the shell socket "aborted" (they were
+ * sent expecting this cell to succeed) and keeps any other request for the
+ * main loop. Requests sent after the client saw the error run normally. */
+void mf_kernel_abort_queued(mf_kernel *k);
 
 /* The session host callbacks (host.c) and stdin (stdin_request.c). */
 void mf_kernel_host_init(mf_kernel *k, mf_session_host *host);
