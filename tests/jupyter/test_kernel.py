@@ -1,0 +1,560 @@
+"""The moonflow Jupyter kernel driven through every request type by Debian's
+jupyter_client (BlockingKernelClient), plus raw pyzmq where the client would
+refuse to misbehave (forged signatures, heartbeat pings)."""
+import hashlib
+import hmac
+import json
+import queue
+import signal
+import time
+import unittest
+import uuid
+
+import zmq
+
+from mfkernel import (SLOW, TIMEOUT, drain, of_type, run, shell_reply, start_kernel,
+                      stop_kernel, stream_text)
+
+
+class KernelTestCase(unittest.TestCase):
+    """One kernel for the class; each test starts with empty channels."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.km, cls.kc, cls.log = start_kernel(cls.__name__)
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_kernel(cls.km, cls.kc)
+
+    def setUp(self):
+        drain(self.kc.get_iopub_msg, 0.05)
+        drain(self.kc.get_shell_msg, 0.05)
+
+    def ok(self, code, **kw):
+        reply, outputs = run(self.kc, code, **kw)
+        if reply["content"]["status"] != "ok":
+            self.fail("%r failed: %s: %s" % (code, reply["content"].get("ename"),
+                                             reply["content"].get("evalue")))
+        return reply, outputs
+
+    def result_text(self, outputs):
+        results = of_type(outputs, "execute_result")
+        self.assertEqual(len(results), 1, outputs)
+        return results[0]["content"]["data"]["text/plain"]
+
+
+class TestExecute(KernelTestCase):
+    def test_kernel_info(self):
+        reply = self.kc.kernel_info(reply=True, timeout=TIMEOUT)
+        c = reply["content"]
+        self.assertEqual(c["status"], "ok")
+        self.assertEqual(c["protocol_version"], "5.3")
+        self.assertEqual(c["implementation"], "moonflow")
+        li = c["language_info"]
+        self.assertEqual(li["name"], "lua")
+        self.assertEqual(li["version"], "5.4")
+        self.assertEqual(li["mimetype"], "text/x-lua")
+        self.assertEqual(li["file_extension"], ".lua")
+        self.assertEqual(li["codemirror_mode"], "lua")
+        self.assertEqual(li["pygments_lexer"], "lua")
+        self.assertTrue(c["help_links"])
+        for link in c["help_links"]:
+            self.assertTrue(link["text"] and link["url"].startswith("https://"))
+        self.assertIn("moonflow", c["banner"])
+
+    def test_busy_execute_input_idle_order(self):
+        msg_id = self.kc.execute("local a = 1")
+        kinds = []
+        while True:
+            msg = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kinds.append(msg["msg_type"] if msg["msg_type"] != "status"
+                         else msg["content"]["execution_state"])
+            if kinds[-1] == "idle":
+                break
+        self.assertEqual(kinds, ["busy", "execute_input", "idle"])
+        self.assertEqual(shell_reply(self.kc, msg_id)["content"]["status"], "ok")
+
+    def test_stream_is_sent_while_the_cell_runs(self):
+        # "first" is printed, then the cell computes for a while: the stream
+        # message must arrive long before the reply, not with it.
+        code = ('print("first")\n'
+                'local t = os.clock() while os.clock() - t < %s do end\n'
+                'print("second")' % (1.5 * SLOW))
+        reply, outputs = self.ok(code)
+        reply_t = time.monotonic()
+        streams = of_type(outputs, "stream")
+        self.assertEqual(stream_text(outputs), "first\nsecond\n")
+        first = next(m for m in streams if "first" in m["content"]["text"])
+        self.assertNotIn("second", first["content"]["text"])
+        self.assertGreater(reply_t - first["_t"], 0.7 * SLOW,
+                           "the first print arrived only when the cell ended")
+
+    def test_print_io_write_stderr(self):
+        _, outputs = self.ok('print("a", 1, true)\nio.write("b", 2, "\\n")\n'
+                             'io.stderr:write("oops\\n")')
+        self.assertEqual(stream_text(outputs, "stdout"), "a\t1\ttrue\nb2\n")
+        self.assertEqual(stream_text(outputs, "stderr"), "oops\n")
+
+    def test_tf_print_streams(self):
+        _, outputs = self.ok('tf.print("Executing with", tf.constant(10))')
+        self.assertEqual(stream_text(outputs), "Executing with 10\n")
+
+    def test_unicode_output(self):
+        _, outputs = self.ok('print("héllo ✓ 数")')
+        self.assertEqual(stream_text(outputs), "héllo ✓ 数\n")
+
+    def test_execute_result(self):
+        reply, outputs = self.ok("1 + 2")
+        self.assertEqual(self.result_text(outputs), "3")
+        result = of_type(outputs, "execute_result")[0]
+        self.assertEqual(result["content"]["execution_count"], reply["content"]["execution_count"])
+        # No trailing expression, no result.
+        _, outputs = self.ok("local z = 3")
+        self.assertEqual(of_type(outputs, "execute_result"), [])
+
+    def test_tensor_result_is_rich(self):
+        _, outputs = self.ok("tf.constant({{1, 2}, {3, 4}})")
+        data = of_type(outputs, "execute_result")[0]["content"]["data"]
+        self.assertTrue(data["text/plain"].startswith(
+            "<tf.Tensor: shape=(2, 2), dtype=int32, numpy=\narray([[1, 2],"), data["text/plain"])
+        html = data["text/html"]
+        self.assertIn("<table", html)
+        self.assertIn("(2, 2)", html)
+        self.assertIn("int32", html)
+
+    def test_execution_count_increments(self):
+        r1, o1 = self.ok("1")
+        r2, o2 = self.ok("2")
+        n = r1["content"]["execution_count"]
+        self.assertEqual(r2["content"]["execution_count"], n + 1)
+        self.assertEqual(of_type(o2, "execute_input")[0]["content"]["execution_count"], n + 1)
+
+    def test_error(self):
+        reply, outputs = run(self.kc, "local t = nil\nreturn t.field")
+        c = reply["content"]
+        self.assertEqual(c["status"], "error")
+        self.assertEqual(c["ename"], "LuaError")
+        self.assertIn("attempt to index", c["evalue"])
+        self.assertIsInstance(c["traceback"], list)
+        self.assertTrue(all(isinstance(line, str) for line in c["traceback"]))
+        errors = of_type(outputs, "error")
+        self.assertEqual(len(errors), 1)
+        self.assertEqual(errors[0]["content"]["ename"], "LuaError")
+        self.assertEqual(errors[0]["content"]["traceback"], c["traceback"])
+        self.assertIn("attempt to index", "\n".join(c["traceback"]))
+
+    def test_moonflow_error_type(self):
+        reply, outputs = run(self.kc, "tf.constant({1, 2}) + tf.constant({1.5, 2.5})")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "InvalidArgumentError")
+        self.assertEqual(of_type(outputs, "execute_result"), [])
+
+    def test_syntax_error_and_unfinished_cell(self):
+        reply, _ = run(self.kc, "x = = 1")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "SyntaxError")
+        reply, _ = run(self.kc, "for i = 1, 3 do")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "SyntaxError")
+        self.ok("x_after_error = 1")  # the kernel goes on
+
+    def test_silent(self):
+        before, _ = self.ok("1")
+        n = before["content"]["execution_count"]
+        reply, outputs = self.ok('print("still streams") return 99', silent=True)
+        self.assertEqual(reply["content"]["execution_count"], n)
+        self.assertEqual(of_type(outputs, "execute_input"), [])
+        self.assertEqual(of_type(outputs, "execute_result"), [])
+        self.assertEqual(stream_text(outputs), "still streams\n")
+        after, _ = self.ok("2")
+        self.assertEqual(after["content"]["execution_count"], n + 1)
+        tail = self.kc.history(hist_access_type="tail", n=5, reply=True, timeout=TIMEOUT)
+        self.assertNotIn('print("still streams") return 99',
+                         [h[2] for h in tail["content"]["history"]])
+
+    def test_store_history_false(self):
+        before, _ = self.ok("1")
+        n = before["content"]["execution_count"]
+        reply, outputs = self.ok("unstored_marker = 5", store_history=False)
+        self.assertEqual(reply["content"]["execution_count"], n)
+        after, _ = self.ok("2")
+        self.assertEqual(after["content"]["execution_count"], n + 1)
+        tail = self.kc.history(hist_access_type="tail", n=10, reply=True, timeout=TIMEOUT)
+        self.assertNotIn("unstored_marker = 5", [h[2] for h in tail["content"]["history"]])
+
+    def test_user_expressions(self):
+        reply, _ = self.ok("ue_x = 21", user_expressions={"double": "ue_x * 2",
+                                                          "bad": "ue_nothing.field"})
+        ue = reply["content"]["user_expressions"]
+        self.assertEqual(ue["double"]["status"], "ok")
+        self.assertEqual(ue["double"]["data"]["text/plain"], "42")
+        self.assertEqual(ue["bad"]["status"], "error")
+        self.assertTrue(ue["bad"]["ename"])
+        self.assertIsInstance(ue["bad"]["traceback"], list)
+
+    def test_stop_on_error_aborts_queued_cells(self):
+        slow_fail = ("local t = os.clock() while os.clock() - t < %s do end\n"
+                     "error('boom')" % (0.5 * SLOW))
+        first = self.kc.execute(slow_fail, stop_on_error=True)
+        second = self.kc.execute('print("must not run")')
+        r1 = shell_reply(self.kc, first)
+        r2 = shell_reply(self.kc, second)
+        self.assertEqual(r1["content"]["status"], "error")
+        self.assertEqual(r2["content"]["status"], "aborted")
+        # Later cells run again.
+        _, outputs = self.ok('print("runs")')
+        self.assertEqual(stream_text(outputs), "runs\n")
+
+    def test_no_stop_on_error_runs_queued_cells(self):
+        slow_fail = ("local t = os.clock() while os.clock() - t < %s do end\n"
+                     "error('boom')" % (0.5 * SLOW))
+        first = self.kc.execute(slow_fail, stop_on_error=False)
+        second = self.kc.execute('queued_ran = true')
+        self.assertEqual(shell_reply(self.kc, first)["content"]["status"], "error")
+        self.assertEqual(shell_reply(self.kc, second)["content"]["status"], "ok")
+        _, outputs = self.ok("queued_ran")
+        self.assertEqual(self.result_text(outputs), "true")
+
+    def test_display_data(self):
+        _, outputs = self.ok("tf.display(tf.constant({1, 2, 3}))")
+        displays = of_type(outputs, "display_data")
+        self.assertEqual(len(displays), 1)
+        data = displays[0]["content"]["data"]
+        self.assertIn("text/plain", data)
+        self.assertIn("<table", data["text/html"])
+        self.assertEqual(of_type(outputs, "execute_result"), [])
+
+    def test_clear_output(self):
+        _, outputs = self.ok('print("x") tf.clear_output(true) print("y")')
+        outputs = [m for m in outputs if m["msg_type"] != "execute_input"]
+        self.assertEqual([m["msg_type"] for m in outputs], ["stream", "clear_output", "stream"])
+        self.assertTrue(outputs[1]["content"]["wait"])
+
+    def test_magic_in_cell(self):
+        _, outputs = self.ok("%help tf.range")
+        _, direct = self.ok("io.write(tf.help(tf.range))")
+        self.assertTrue(stream_text(direct).strip())
+        self.assertIn(stream_text(direct).strip(), stream_text(outputs))
+
+    def test_pager(self):
+        reply, _ = self.ok("tf.range?")
+        payload = reply["content"]["payload"]
+        self.assertEqual(len(payload), 1)
+        self.assertEqual(payload[0]["source"], "page")
+        _, direct = self.ok("io.write(tf.help(tf.range))")
+        self.assertEqual(payload[0]["data"]["text/plain"].strip(), stream_text(direct).strip())
+
+
+class TestIntrospection(KernelTestCase):
+    def complete(self, code, cursor=None):
+        reply = self.kc.complete(code, cursor, reply=True, timeout=TIMEOUT)
+        c = reply["content"]
+        self.assertEqual(c["status"], "ok")
+        self.assertLessEqual(c["cursor_start"], c["cursor_end"])
+        # Applying a match must give the completed text (positions are
+        # code points, as Python slices count).
+        return [code[:c["cursor_start"]] + m + code[c["cursor_end"]:] for m in c["matches"]]
+
+    def test_complete_globals(self):
+        self.ok("my_long_variable_name = 1")
+        self.assertIn("my_long_variable_name", self.complete("my_long_var"))
+
+    def test_complete_tf(self):
+        self.assertIn("x = tf.range", self.complete("x = tf.ran"))
+
+    def test_complete_table_fields(self):
+        self.ok("cfg = {learning_rate = 0.1, layers = 3}")
+        self.assertIn("cfg.learning_rate", self.complete("cfg.lea"))
+
+    def test_complete_methods(self):
+        self.ok("ct = tf.constant({1, 2})")
+        self.assertIn("ct:numpy", self.complete("ct:nu"))
+
+    def test_complete_cursor_in_middle_and_unicode(self):
+        self.ok("my_long_variable_name = 1")
+        code = 's = "é✓" + my_long_var + 1'
+        cursor = code.index(" + 1")
+        done = self.complete(code, cursor)
+        self.assertIn('s = "é✓" + my_long_variable_name + 1', done)
+
+    def test_inspect_matches_tf_help(self):
+        reply = self.kc.inspect("tf.range", 8, reply=True, timeout=TIMEOUT)
+        c = reply["content"]
+        self.assertEqual(c["status"], "ok")
+        self.assertTrue(c["found"])
+        _, direct = self.ok("io.write(tf.help(tf.range))")
+        self.assertEqual(c["data"]["text/plain"].strip(), stream_text(direct).strip())
+
+    def test_inspect_not_found(self):
+        reply = self.kc.inspect("no_such_thing_here", 5, reply=True, timeout=TIMEOUT)
+        self.assertEqual(reply["content"]["status"], "ok")
+        self.assertFalse(reply["content"]["found"])
+        self.assertEqual(reply["content"]["data"], {})
+
+    def is_complete(self, code):
+        return shell_reply(self.kc, self.kc.is_complete(code))["content"]
+
+    def test_is_complete(self):
+        self.assertEqual(self.is_complete("x = 1")["status"], "complete")
+        self.assertEqual(self.is_complete("%time x = 1")["status"], "complete")
+        c = self.is_complete("for i = 1, 3 do")
+        self.assertEqual(c["status"], "incomplete")
+        self.assertIsInstance(c["indent"], str)
+        self.assertEqual(self.is_complete("function f(a)\n  return a")["status"], "incomplete")
+        self.assertEqual(self.is_complete("x = = 1")["status"], "invalid")
+
+    def test_history(self):
+        codes = ["hist_a = 1", "hist_b = 2", "hist_a + hist_b"]
+        counts = [self.ok(c)[0]["content"]["execution_count"] for c in codes]
+        tail = self.kc.history(hist_access_type="tail", n=3, output=False, raw=True,
+                               reply=True, timeout=TIMEOUT)["content"]["history"]
+        self.assertEqual([h[2] for h in tail], codes)
+        self.assertEqual([h[1] for h in tail], counts)
+        session = tail[0][0]
+        rng = self.kc.history(hist_access_type="range", session=session, start=counts[1],
+                              stop=counts[2] + 1, output=True, raw=True, reply=True,
+                              timeout=TIMEOUT)["content"]["history"]
+        self.assertEqual([(h[1], h[2][0]) for h in rng], [(counts[1], codes[1]), (counts[2], codes[2])])
+        self.assertEqual(rng[1][2][1], "3")  # the text output of hist_a + hist_b
+        found = self.kc.history(hist_access_type="search", pattern="hist_?*", output=False,
+                                raw=True, reply=True, timeout=TIMEOUT)["content"]["history"]
+        self.assertEqual([h[2] for h in found][-3:], codes)
+        self.ok("hist_a = 1")
+        uniq = self.kc.history(hist_access_type="search", pattern="hist_a = 1", unique=True,
+                               output=False, raw=True, reply=True,
+                               timeout=TIMEOUT)["content"]["history"]
+        self.assertEqual(len(uniq), 1)
+
+    def test_comm_info(self):
+        reply = self.kc.comm_info(reply=True, timeout=TIMEOUT) if _has_reply_kw(self.kc.comm_info) \
+            else shell_reply(self.kc, self.kc.comm_info())
+        self.assertEqual(reply["content"], {"status": "ok", "comms": {}})
+
+
+def _has_reply_kw(fn):
+    import inspect
+    return "reply" in inspect.signature(fn).parameters
+
+
+class TestStdin(KernelTestCase):
+    def test_stdin_round_trip(self):
+        msg_id = self.kc.execute('local s = io.read()\nprint("got " .. s)', allow_stdin=True)
+        req = self.kc.get_stdin_msg(timeout=TIMEOUT)
+        self.assertEqual(req["msg_type"], "input_request")
+        self.assertEqual(req["parent_header"]["msg_id"], msg_id)
+        self.assertFalse(req["content"]["password"])
+        self.kc.input("hello moon")
+        reply = shell_reply(self.kc, msg_id)
+        self.assertEqual(reply["content"]["status"], "ok")
+        outputs = []
+        while True:
+            m = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+            outputs.append(m)
+        self.assertEqual(stream_text(outputs), "got hello moon\n")
+
+    def test_stdin_not_allowed_is_a_clear_error(self):
+        reply, _ = run(self.kc, "return io.read()", allow_stdin=False)
+        c = reply["content"]
+        self.assertEqual(c["status"], "error")
+        self.assertRegex(c["evalue"].lower(), "input|stdin")
+        # No input_request was sent.
+        with self.assertRaises(queue.Empty):
+            self.kc.get_stdin_msg(timeout=0.3)
+
+
+class TestInterrupt(KernelTestCase):
+    def wait_until_running(self, msg_id):
+        while True:
+            m = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "execute_input":
+                time.sleep(0.3 * SLOW)
+                return
+
+    def interrupted(self, code, how):
+        self.ok("survivor = 7")
+        msg_id = self.kc.execute(code)
+        self.wait_until_running(msg_id)
+        how()
+        reply = shell_reply(self.kc, msg_id, TIMEOUT)
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "InterruptedError")
+        # The session and its variables survive.
+        _, outputs = self.ok("survivor * 6")
+        self.assertEqual(self.result_text(outputs), "42")
+
+    def test_interrupt_request_stops_an_endless_loop(self):
+        self.interrupted("while true do end", self.km.interrupt_kernel)
+
+    def test_sigint_stops_an_endless_loop(self):
+        self.interrupted("while true do end", lambda: self.km.signal_kernel(signal.SIGINT))
+
+    def test_interrupt_stops_a_graph_loop(self):
+        code = ("local f = tf.func(function(n)\n"
+                "  local i = tf.constant(0)\n"
+                "  while i < n do i = i + 1 end\n"
+                "  return i\n"
+                "end)\n"
+                "f(tf.constant(2000000000))")
+        self.interrupted(code, self.km.interrupt_kernel)
+
+    def test_interrupt_while_idle_is_harmless(self):
+        self.km.interrupt_kernel()
+        time.sleep(0.2)
+        _, outputs = self.ok("1 + 1")
+        self.assertEqual(self.result_text(outputs), "2")
+
+    def test_heartbeat_answers_while_a_cell_runs(self):
+        info = self.km.get_connection_info()
+        ctx = zmq.Context.instance()
+        hb = ctx.socket(zmq.REQ)
+        hb.setsockopt(zmq.LINGER, 0)
+        hb.connect("%s://%s:%d" % (info["transport"], info["ip"], info["hb_port"]))
+        try:
+            msg_id = self.kc.execute("local t = os.clock() while os.clock() - t < %s do end"
+                                     % (3 * SLOW))
+            self.wait_until_running(msg_id)
+            hb.send(b"ping")
+            self.assertTrue(hb.poll(1000), "no heartbeat while the cell runs")
+            self.assertEqual(hb.recv(), b"ping")
+            shell_reply(self.kc, msg_id)
+        finally:
+            hb.close()
+
+
+def _sign(key, parts):
+    h = hmac.new(key, digestmod=hashlib.sha256)
+    for p in parts:
+        h.update(p)
+    return h.hexdigest().encode()
+
+
+class TestSignatures(KernelTestCase):
+    def raw_socket(self):
+        info = self.km.get_connection_info()
+        s = zmq.Context.instance().socket(zmq.DEALER)
+        s.setsockopt(zmq.LINGER, 0)
+        s.connect("%s://%s:%d" % (info["transport"], info["ip"], info["shell_port"]))
+        self.addCleanup(s.close)
+        return s, info["key"]
+
+    def parts(self, msg_type="kernel_info_request", content=b"{}"):
+        header = json.dumps({"msg_id": uuid.uuid4().hex, "username": "test",
+                             "session": uuid.uuid4().hex, "date": "2024-01-01T00:00:00.000000Z",
+                             "msg_type": msg_type, "version": "5.3"}).encode()
+        return [header, b"{}", b"{}", content]
+
+    def test_correctly_signed_raw_message_is_answered(self):
+        s, key = self.raw_socket()
+        self.assertTrue(key, "the test expects jupyter_client to use a signing key")
+        parts = self.parts()
+        s.send_multipart([b"<IDS|MSG>", _sign(key, parts)] + parts)
+        self.assertTrue(s.poll(TIMEOUT * 1000))
+        frames = s.recv_multipart()
+        i = frames.index(b"<IDS|MSG>")
+        sig, rest = frames[i + 1], frames[i + 2:i + 6]
+        # The kernel's own signature checks out with the same key.
+        self.assertTrue(hmac.compare_digest(sig, _sign(key, rest)))
+        self.assertEqual(json.loads(rest[0])["msg_type"], "kernel_info_reply")
+
+    def assert_dropped(self, frames, why):
+        s, _ = self.raw_socket()
+        s.send_multipart(frames)
+        self.assertEqual(s.poll(1500), 0, "the kernel answered a message it must drop")
+        # Still healthy.
+        reply = self.kc.kernel_info(reply=True, timeout=TIMEOUT)
+        self.assertEqual(reply["content"]["status"], "ok")
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            with open(self.log, encoding="utf-8", errors="replace") as f:
+                if why in f.read():
+                    return
+            time.sleep(0.1)
+        self.fail("the kernel did not log %r" % why)
+
+    def test_forged_signature_is_ignored(self):
+        parts = self.parts("execute_request",
+                           json.dumps({"code": "forged_ran = true", "silent": False}).encode())
+        self.assert_dropped([b"<IDS|MSG>", _sign(b"not the key", parts)] + parts,
+                            "wrong signature")
+        _, outputs = self.ok("forged_ran == nil")
+        self.assertEqual(self.result_text(outputs), "true")
+
+    def test_missing_signature_is_ignored(self):
+        parts = self.parts()
+        self.assert_dropped([b"<IDS|MSG>", b""] + parts, "missing signature")
+
+    def test_tampered_content_is_ignored(self):
+        s, key = self.raw_socket()
+        parts = self.parts("execute_request", b'{"code": "x = 1"}')
+        sig = _sign(key, parts)
+        parts[3] = b'{"code": "tampered_ran = true"}'
+        self.assert_dropped([b"<IDS|MSG>", sig] + parts, "wrong signature")
+        _, outputs = self.ok("tampered_ran == nil")
+        self.assertEqual(self.result_text(outputs), "true")
+
+    def test_garbage_frames_are_ignored(self):
+        self.assert_dropped([b"no delimiter here", b"x"], "no <IDS|MSG> delimiter")
+
+
+class TestShutdownRestart(unittest.TestCase):
+    def test_restart_gives_a_fresh_session(self):
+        km, kc, _ = start_kernel("restart")
+        try:
+            run(kc, "restart_marker = 1")
+            km.restart_kernel(now=False)
+            kc.wait_for_ready(timeout=TIMEOUT)
+            reply, outputs = run(kc, "restart_marker == nil")
+            self.assertEqual(reply["content"]["status"], "ok")
+            self.assertEqual(reply["content"]["execution_count"], 1)
+            res = of_type(outputs, "execute_result")
+            self.assertEqual(res[0]["content"]["data"]["text/plain"], "true")
+        finally:
+            stop_kernel(km, kc)
+
+    def test_shutdown_request_ends_the_process_cleanly(self):
+        km, kc, _ = start_kernel("shutdown")
+        try:
+            msg_id = kc.shutdown(restart=False)
+            reply = kc.get_control_msg(timeout=TIMEOUT) if hasattr(kc, "get_control_msg") \
+                else None
+            if reply is not None:
+                self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
+                self.assertEqual(reply["content"], {"status": "ok", "restart": False})
+            deadline = time.monotonic() + 10 * SLOW
+            while km.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertFalse(km.is_alive(), "the kernel did not exit after shutdown_request")
+            proc = getattr(km.provisioner, "process", None)
+            if proc is not None:
+                self.assertEqual(proc.poll(), 0)
+        finally:
+            kc.stop_channels()
+            if km.is_alive():
+                km.shutdown_kernel(now=True)
+
+    def test_shutdown_while_a_cell_runs(self):
+        km, kc, _ = start_kernel("shutdown_busy")
+        try:
+            kc.execute("while true do end")
+            time.sleep(0.5 * SLOW)
+            t0 = time.monotonic()
+            km.shutdown_kernel(now=False)
+            # jupyter_client kills a kernel that has not exited after its
+            # shutdown_wait_time (5 s); a clean exit is well under that.
+            self.assertLess(time.monotonic() - t0, 4 * SLOW)
+            self.assertFalse(km.is_alive())
+        finally:
+            kc.stop_channels()
+            if km.is_alive():
+                km.shutdown_kernel(now=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
