@@ -660,3 +660,58 @@ describe("printing", function()
     assert.are.equal("tf.Tensor(\n[ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n 24 25 26 27 28 29], shape=(30,), dtype=int32)", s)
   end)
 end)
+
+describe("symbolic tensors (inside tf.func)", function()
+  -- autograph = false: these check what a traced tensor does when Lua
+  -- itself needs a value, which AutoGraph would otherwise rewrite.
+  local function trace(fn, signature)
+    local out = {}
+    local f = tf.func(function(x)
+      fn(x, out)
+      return x
+    end, { autograph = false, input_signature = signature })
+    return f, out
+  end
+
+  it("print as Tensor(\"x:0\", shape=(), dtype=float32)", function()
+    local f, out = trace(function(x, o) o.str = tostring(x) end)
+    f(tf.constant(1.0))
+    assert.are.equal('Tensor("x:0", shape=(), dtype=float32)', out.str)
+  end)
+
+  it("have shapes with unknown dimensions and ranks from the signature", function()
+    local f, out = trace(function(x, o) o.shape = tostring(x.shape) o.dim = x.shape[0] end,
+      { tf.TensorSpec({ tf.None, 2 }, tf.float32) })
+    f(tf.zeros({ 3, 2 }))
+    assert.are.equal("(None, 2)", out.shape)
+    assert.are.equal(tf.None, out.dim)
+    local g, out2 = trace(function(x, o) o.shape = tostring(x.shape) o.rank = x.shape.rank end,
+      { tf.TensorSpec(nil, tf.float32) })
+    g(tf.zeros({ 3, 2 }))
+    assert.are.equal("<unknown>", out2.shape)
+    assert.is_nil(out2.rank)
+  end)
+
+  it("raise TypeError pointing at tf.cond when used as Lua booleans", function()
+    local f, out = trace(function(x, o)
+      o.lt = select(2, pcall(function() return x < 1 end))
+      o.eq = select(2, pcall(function() return x == tf.constant(1.0) end))
+      o.le = select(2, pcall(function() return 0 <= x end))
+    end)
+    f(tf.constant(1.0))
+    for _, k in ipairs({ "lt", "eq", "le" }) do
+      local e = out[k]
+      H.check_error_object(e)
+      assert.are.equal("TypeError", e.type, k)
+      assert.is_truthy(e.message:find("tf.cond", 1, true), e.message)
+    end
+  end)
+
+  it("have no numpy value: asking for one says it is symbolic", function()
+    local f, out = trace(function(x, o) o.err = select(2, pcall(function() return x:numpy() end)) end)
+    f(tf.constant(1.0))
+    H.check_error_object(out.err)
+    assert.are.equal("TypeError", out.err.type)
+    assert.is_truthy(out.err.message:find("symbolic", 1, true), out.err.message)
+  end)
+end)
