@@ -13,6 +13,7 @@
 #include <zmq.h>
 
 #include "clear_output.h"
+#include "dot_svg.h"
 #include "kernel_main.h"
 #include "log.h"
 
@@ -333,6 +334,7 @@ int mf_kernel_main(int argc, char **argv) {
     goto out;
   }
   mf_kernel_install_clear_output(k);
+  mf_kernel_install_dot_to_svg(k);
   g_kernel = k;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
