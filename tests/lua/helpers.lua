@@ -154,13 +154,19 @@ end
 function H.run_lua(code, env)
   local prefix = {}
   for k, v in pairs(env or {}) do prefix[#prefix + 1] = k .. "=" .. shell_quote(v) end
+  -- Under the moonflow binary (global tf preloaded) the child is the same
+  -- program: $MOONFLOW_BIN, else the interpreter running this suite.
+  local global_tf = rawget(_G, "tf") ~= nil
   local bin = os.getenv("MOONFLOW_BIN")
   local f = bin and io.open(bin, "r")
+  if f then f:close() elseif global_tf and arg and arg[-1] then bin = arg[-1] else bin = nil end
   local cmd
-  if f then
-    f:close()
+  if bin and (global_tf or os.getenv("MOONFLOW_SANITIZE") == "1") then
     cmd = shell_quote(bin) .. " -e " .. shell_quote(code)
   else
+    -- stock lua5.4: the child finds the module where this process did
+    prefix[#prefix + 1] = "LUA_CPATH=" .. shell_quote(package.cpath)
+    prefix[#prefix + 1] = "LUA_PATH=" .. shell_quote(package.path)
     cmd = "lua5.4 -e " .. shell_quote('tf = require("moonflow") ' .. code)
   end
   if #prefix > 0 then cmd = "env " .. table.concat(prefix, " ") .. " " .. cmd end
