@@ -1,5 +1,7 @@
 #include "graph.h"
 
+#include "executor.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,7 @@ void mf_graph_release(mf_graph *g) {
     free(n->known);
     free(n->out_specs);
   }
+  mf_plan_free(g->plan);
   for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
   free(g->names);
   free(g->nodes);

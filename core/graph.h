@@ -43,6 +43,7 @@ typedef struct mf_graph {
   int noutputs;
   mf_tensor_ref *outputs;
   int last_stateful;    /* last stateful node added, -1 if none: the next depends on it */
+  struct mf_plan *plan; /* made on first run by control-flow kernels; freed with the graph */
 } mf_graph;
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err);

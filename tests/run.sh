@@ -14,7 +14,7 @@ export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-2}
 if [ "$SANITIZE" = 1 ]; then
   # Lua programs exit through os.exit / signals in several tests; leaks are
   # checked by the C core tests, which run with detection on.
-  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0"
+  export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:allocator_may_return_null=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 fi
 PYTHON=/usr/bin/python3
@@ -41,7 +41,7 @@ suite() {
 }
 
 for t in "$BUILD"/tests/test_*; do
-  [ -x "$t" ] && suite "core/$(basename "$t")" env ASAN_OPTIONS=detect_leaks=1 "$t"
+  [ -x "$t" ] && suite "core/$(basename "$t")" env ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$t"
 done
 suite "lua api (busted)" "$MOONFLOW_BIN" /usr/bin/busted --lpath="$PWD/tests/lua/?.lua" -o TAP tests/lua
 for t in tests/*/test_*.sh; do

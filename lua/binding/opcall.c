@@ -225,12 +225,18 @@ static void out_of_scope(lua_State *L, call *k, mfL_tensor *lt) {
   call_fail(L, k, &err);
 }
 
+/* Variables (and other tensor-like values) among the inputs become their
+ * tensors first, so a Lua number's dtype can follow any of them. */
+static void resolve_inputs(lua_State *L, call *k) {
+  for (int i = 0; i < k->nin; i++) resolve_tensorlike(L, k->first + i);
+}
+
 /* Eager mode: every input as an eager value. */
 static mf_status eager_inputs(lua_State *L, call *k, mf_error *err) {
   int want = -2;
+  resolve_inputs(L, k);
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    resolve_tensorlike(L, idx);
     mfL_tensor *lt = mfL_test_tensor(L, idx);
     if (lt) {
       if (!lt->t) out_of_scope(L, k, lt);
@@ -400,9 +406,9 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
                               mf_error *err) {
   mfL_frame *f = mfL_current_frame(ctx);
   int want = -2;
+  resolve_inputs(L, k);
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    resolve_tensorlike(L, idx);
     mfL_tensor *lt = mfL_test_tensor(L, idx);
     if (lt) {
       if (!lt->t && !mfL_trace_live(ctx, lt->trace_id)) out_of_scope(L, k, lt);

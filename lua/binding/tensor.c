@@ -74,11 +74,21 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
   return lt->t;
 }
 
+/* Tensor bytes made since the last full collection that force one. */
+#define FULL_GC_BYTES ((size_t)128 << 20)
+
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
   if (nbytes < 4096) return;
-  /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them:
-   * the collector then runs in proportion to tensor memory, not just to
-   * the few bytes of each userdata. */
+  /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them,
+   * so the incremental collector runs in proportion to tensor memory. In
+   * generational mode (the stock lua5.4's default) steps do not reach old
+   * objects, so a full collection also runs after every FULL_GC_BYTES. */
+  ctx->alloc_since_gc += nbytes;
+  if (ctx->alloc_since_gc >= FULL_GC_BYTES) {
+    ctx->alloc_since_gc = 0;
+    lua_gc(ctx->L, LUA_GCCOLLECT);
+    return;
+  }
   lua_gc(ctx->L, LUA_GCSTEP, (int)(nbytes / 1024 < 1 << 20 ? nbytes / 1024 : 1 << 20));
 }
 

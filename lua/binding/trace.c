@@ -425,6 +425,79 @@ static int l_graph_tensor(lua_State *L) {
   return 1;
 }
 
+/* core.graph_add_placeholder(graph, name, dtype, shape|nil) -> node id: an
+ * extra input for a finished graph (control flow gives every branch the
+ * same inputs, also those only the other branch uses). */
+static int l_graph_add_placeholder(lua_State *L) {
+  extern const mf_op_def mf_op_Placeholder;
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  const char *name = luaL_checkstring(L, 2);
+  mf_spec spec = {.dtype = mfL_check_dtype(L, 3)};
+  spec.rank = shape_arg(L, 4, spec.shape);
+  mf_error err;
+  mf_attrs as;
+  mf_attrs_init(&as);
+  mf_status s = mf_attrs_set_type(&as, "dtype", spec.dtype, &err);
+  if (s == MF_OK) s = mf_attrs_set_shape(&as, "shape", spec.rank, spec.shape, &err);
+  mf_op_call c;
+  mf_op_call_init(&c, &mf_op_Placeholder, 0, NULL, NULL, &as);
+  char unique[256];
+  int node = -1;
+  if (s == MF_OK) s = mf_op_infer(&c, &err);
+  if (s == MF_OK) s = mf_graph_unique_name(h->g, name, unique, sizeof unique, &err);
+  if (s == MF_OK) s = mf_graph_add_node(h->g, unique, &c, NULL, &node, &err);
+  mf_op_call_free(&c);
+  mf_attrs_free(&as);
+  if (s != MF_OK) return mfL_raise_status(L, &err);
+  mf_plan_free(h->plan);
+  h->plan = NULL;
+  lua_pushinteger(L, node);
+  return 1;
+}
+
+/* core.graph_set_io(graph, {input node ids}, {{node, index}, ...}): the
+ * order of a finished graph's inputs and its outputs. */
+static int l_graph_set_io(lua_State *L) {
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  mf_graph *g = h->g;
+  int nin = (int)lua_rawlen(L, 2), nout = (int)lua_rawlen(L, 3);
+  mf_tensor_ref *outs = malloc(((size_t)nout + 1) * sizeof *outs);
+  if (!outs) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
+  for (int i = 0; i < nout; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
+    outs[i].node = (int)lua_tointeger(L, -2);
+    outs[i].index = (int)lua_tointeger(L, -1);
+    lua_pop(L, 3);
+    if (outs[i].node < 0 || outs[i].node >= g->nnodes || outs[i].index < 0 ||
+        outs[i].index >= g->nodes[outs[i].node].nout) {
+      free(outs);
+      return mfL_raise(L, "ValueError", "graph_set_io: output %d names no tensor", i + 1);
+    }
+  }
+  mf_error err;
+  mf_status s = mf_graph_set_outputs(g, nout, outs, &err);
+  free(outs);
+  if (s != MF_OK) return mfL_raise_status(L, &err);
+  g->ninputs = 0;
+  for (int i = 0; i < nin; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    int node = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    if (node < 0 || node >= g->nnodes || strcmp(g->nodes[node].op->name, "Placeholder") != 0)
+      return mfL_raise(L, "ValueError", "graph_set_io: input %d is not a Placeholder", i + 1);
+    if (mf_graph_add_input(g, node, &err) != MF_OK) return mfL_raise_status(L, &err);
+  }
+  mf_plan_free(h->plan);
+  h->plan = NULL;
+  mf_plan_free(g->plan);
+  g->plan = NULL;
+  return 0;
+}
+
 /* core.plan_steps(graph) -> how many nodes a run executes */
 static int l_plan_steps(lua_State *L) {
   graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
@@ -441,7 +514,8 @@ int mfL_trace_open(lua_State *L) {
       {"trace_depth", l_trace_depth}, {"current_graph", l_current_graph},
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
-      {"plan_steps", l_plan_steps},   {NULL, NULL}};
+      {"plan_steps", l_plan_steps},   {"graph_add_placeholder", l_graph_add_placeholder},
+      {"graph_set_io", l_graph_set_io}, {NULL, NULL}};
   mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);
   memset(ctx, 0, sizeof *ctx);
   ctx->tape_hook = LUA_NOREF;
