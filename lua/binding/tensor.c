@@ -215,12 +215,13 @@ static int l_is_symbolic(lua_State *L) {
   return 1;
 }
 
-/* core.same_value(a, b): true when a and b are the same eager tensor value
- * (same buffer and view) — used for identity of captured tensors. */
+/* core.identity(t) -> a string naming the tensor itself, not the Lua
+ * object holding it: two userdata for the same eager tensor (or the same
+ * graph output) share it. Tapes and captures compare tensors by it. */
 static int l_identity(lua_State *L) {
   mfL_tensor *lt = mfL_check_tensor(L, 1);
   if (lt->t)
-    lua_pushfstring(L, "%p:%d", (void *)lt->t->buf, (int)lt->t->offset);
+    lua_pushfstring(L, "%p", (void *)lt->t);
   else
     lua_pushfstring(L, "%p/%d:%d", (void *)lt->g, lt->node, lt->index);
   return 1;

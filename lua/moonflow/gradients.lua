@@ -15,9 +15,11 @@ return function(tf, doc)
   local H = tf._H
   local op = core.op
 
-  -- Gradient functions: GRAD[op_type](node, dys) -> {dx per input}, where
-  -- node = {inputs=, outputs=, attrs=} and dys[i] is the gradient of
-  -- output i (never nil: missing ones are zeros).
+  -- Gradient functions: GRAD[op_type](node, dys, present) -> {dx per
+  -- input}, where node = {inputs=, outputs=, attrs=}, dys[i] is the
+  -- gradient of output i (never nil: missing ones are zeros) and
+  -- present[i] says whether output i received a gradient at all (rules of
+  -- multi-output ops skip the work for outputs nothing depends on).
   local GRAD = {}
   tf._gradients = GRAD
 
@@ -136,6 +138,13 @@ return function(tf, doc)
     local features = n.inputs[2]
     return { op(H.ReluGrad, nil, g[1], features), tf.zeros_like(features) }
   end
+  -- RsqrtGrad(y, dy) = -0.5 * dy * y^3.
+  GRAD.RsqrtGrad = function(n, g)
+    local y, dy = n.inputs[1], n.inputs[2]
+    return { -1.5 * g[1] * dy * y * y, op(H.RsqrtGrad, nil, y, g[1]) }
+  end
+  -- As TF: the gradient of sign is zero (not None).
+  GRAD.Sign = function(n) return { tf.zeros_like(n.inputs[1]) } end
   GRAD.SqrtGrad = function(n, g)
     local y, dy = n.inputs[1], n.inputs[2]
     local ga = g[1] / y
@@ -355,27 +364,92 @@ return function(tf, doc)
     local y = n.outputs[1]
     return { dy[1] - tf.exp(y) * tf.reduce_sum(dy[1], -1, { keepdims = true }) }
   end
-  GRAD.SoftmaxCrossEntropyWithLogits = function(n, dy)
-    local logits, labels = n.inputs[1], n.inputs[2]
-    local backprop = n.outputs[2]
+  -- The cross-entropy ops return (loss, backprop) with backprop =
+  -- softmax(logits) - labels. A gradient reaching backprop (second
+  -- derivatives: the loss's gradient is that output) flows through the
+  -- softmax's Jacobian into the logits, and negated into dense labels.
+  local function softmax_backprop_grad(logits, gg)
+    local p = tf.nn.softmax(logits)
+    return (gg - tf.reduce_sum(gg * p, -1, { keepdims = true })) * p
+  end
+  GRAD.SoftmaxCrossEntropyWithLogits = function(n, dy, present)
+    local logits = n.inputs[1]
     local g = tf.expand_dims(dy[1], -1)
-    return { g * backprop, g * -tf.nn.log_softmax(logits) + 0 * labels }
+    local dlogits, dlabels = g * n.outputs[2], g * -tf.nn.log_softmax(logits)
+    if present == nil or present[2] then
+      dlogits = dlogits + softmax_backprop_grad(logits, dy[2])
+      dlabels = dlabels - dy[2]
+    end
+    return { dlogits, dlabels }
   end
-  GRAD.SparseSoftmaxCrossEntropyWithLogits = function(n, dy)
-    return { tf.expand_dims(dy[1], -1) * n.outputs[2] }
+  GRAD.SparseSoftmaxCrossEntropyWithLogits = function(n, dy, present)
+    local dlogits = tf.expand_dims(dy[1], -1) * n.outputs[2]
+    if present == nil or present[2] then
+      dlogits = dlogits + softmax_backprop_grad(n.inputs[1], dy[2])
+    end
+    return { dlogits }
   end
-  GRAD.BiasAdd = function(_, dy)
-    return { dy[1], op(H.BiasAddGrad, nil, dy[1]) }
+  local function data_format(n)
+    return { data_format = n.attrs and n.attrs.data_format or "NHWC" }
+  end
+  GRAD.BiasAdd = function(n, dy)
+    return { dy[1], op(H.BiasAddGrad, data_format(n), dy[1]) }
+  end
+  -- BiasAddGrad sums all but the channel axis: its gradient spreads the
+  -- channel values back over that shape.
+  GRAD.BiasAddGrad = function(n, g)
+    local dy = n.inputs[1]
+    local sd = static_shape(dy)
+    local rank = sd and #sd or nil
+    local nchw = n.attrs and n.attrs.data_format == "NCHW"
+    local shaped
+    if rank then
+      local s = {}
+      for i = 1, rank do s[i] = 1 end
+      s[nchw and 2 or rank] = -1
+      shaped = tf.reshape(g[1], s)
+    else
+      local ones = tf.ones_like(tf.shape(dy))
+      local axis = nchw and 1 or tf.rank(dy) - 1
+      local s = ones - tf.one_hot(axis, tf.rank(dy), { dtype = tf.int32 }) * 2
+      shaped = tf.reshape(g[1], s)
+    end
+    return { tf.broadcast_to(shaped, sd or tf.shape(dy)) }
+  end
+  local function conv_attrs(n)
+    local a = n.attrs or {}
+    return { strides = a.strides, padding = a.padding, dilations = a.dilations,
+      data_format = a.data_format, explicit_paddings = a.explicit_paddings }
+  end
+  local function shape_tensor(x)
+    local s = static_shape(x)
+    if s then return tf.constant(s, tf.int32) end
+    return tf.shape(x)
   end
   GRAD.Conv2D = function(n, dy)
     local x, w = n.inputs[1], n.inputs[2]
-    local a = n.attrs or {}
-    local attrs = { strides = a.strides, padding = a.padding, dilations = a.dilations,
-      data_format = a.data_format, explicit_paddings = a.explicit_paddings }
+    local attrs = conv_attrs(n)
     return {
-      op(H.Conv2DBackpropInput, attrs, tf.shape(x), w, dy[1]),
-      op(H.Conv2DBackpropFilter, attrs, x, tf.shape(w), dy[1]),
+      op(H.Conv2DBackpropInput, attrs, shape_tensor(x), w, dy[1]),
+      op(H.Conv2DBackpropFilter, attrs, x, shape_tensor(w), dy[1]),
     }
+  end
+  -- Both backprops are linear in each of their tensor inputs (as TF's
+  -- _Conv2DBackpropInputGrad and _Conv2DBackpropFilterGrad).
+  GRAD.Conv2DBackpropInput = function(n, g)
+    local w, dy = n.inputs[2], n.inputs[3]
+    local attrs = conv_attrs(n)
+    return { nil,
+      op(H.Conv2DBackpropFilter, attrs, g[1], shape_tensor(w), dy),
+      op(H.Conv2D, attrs, g[1], w) }
+  end
+  GRAD.Conv2DBackpropFilter = function(n, g)
+    local x, dy = n.inputs[1], n.inputs[3]
+    local attrs = conv_attrs(n)
+    return {
+      op(H.Conv2DBackpropInput, attrs, shape_tensor(x), g[1], dy),
+      nil,
+      op(H.Conv2D, attrs, x, g[1]) }
   end
   GRAD.ResizeBilinear = function(n, dy)
     local a = n.attrs or {}
@@ -390,6 +464,8 @@ return function(tf, doc)
   Tape.__index = tmethods
 
   local recording = {} -- tapes that currently record, in creation order
+  -- Tapes know tensors by identity (two Lua objects may hold one tensor).
+  local key = core.identity
   local handle_variables = setmetatable({}, { __mode = "k" })
 
   -- Which Variable a handle belongs to (eager handles, and the proxies of
@@ -403,23 +479,37 @@ return function(tf, doc)
   end
   tf._register_handle = function(handle, v) handle_variables[handle] = v end
 
+  -- As TF's tape (GradientTape::ShouldRecord): an op is recorded when a
+  -- watched input has a trainable dtype (floating, or a variable's
+  -- resource handle). Integer and boolean paths carry no gradient, so a
+  -- source reached only through them gets nil.
+  local function carries_gradient(x)
+    local d = core.dtype(x)
+    return d.is_floating or d == tf.resource
+  end
+
+  local function touches_tape(tape, inputs)
+    local tracked = tape._tracked
+    for _, x in ipairs(inputs) do
+      if tracked[key(x)] and carries_gradient(x) then return true end
+    end
+    return false
+  end
+
   local function record(opname, attrs, inputs, outputs)
     for _, tape in ipairs(recording) do
-      local touches = false
-      for _, x in ipairs(inputs) do
-        if tape._tracked[x] then touches = true break end
-      end
+      local touches = touches_tape(tape, inputs)
       if not touches and opname == "ReadVariableOp" and tape._watch_accessed then
         local v = variable_of(inputs[1])
         if v and v.trainable then
           touches = true
-          tape._tracked[inputs[1]] = true
+          tape._tracked[key(inputs[1])] = true
           tape._accessed[#tape._accessed + 1] = v
         end
       end
       if touches then
         tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs }
-        for _, y in ipairs(outputs) do tape._tracked[y] = true end
+        for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
       end
     end
   end
@@ -450,7 +540,7 @@ return function(tf, doc)
   tf.GradientTape = doc.def(function(opts)
     opts = opts or {}
     local tape = setmetatable({
-      _entries = {}, _tracked = setmetatable({}, { __mode = "k" }), _accessed = {},
+      _entries = {}, _tracked = {}, _accessed = {},
       _persistent = opts.persistent or false,
       _watch_accessed = opts.watch_accessed_variables ~= false,
       _used = false, _recording = false,
@@ -468,8 +558,8 @@ return function(tf, doc)
   tmethods.resume = doc.def(function(tape) start(tape) end, "tape:resume()", "Records again after tape:stop().")
 
   local function keys_of(x)
-    if tf._is_variable(x) then return x.handle end
-    return x
+    if tf._is_variable(x) then return key(x.handle) end
+    return key(x)
   end
 
   tmethods.watch = doc.def(function(tape, x)
@@ -478,7 +568,7 @@ return function(tf, doc)
       return
     end
     if tf._is_variable(x) then
-      tape._tracked[x.handle] = true
+      tape._tracked[key(x.handle)] = true
       handle_variables[x.handle] = x
       return
     end
@@ -489,7 +579,7 @@ return function(tf, doc)
       io.stderr:write("WARNING: The dtype of the watched tensor must be floating (e.g. tf.float32), got "
         .. dtype_of(x).name .. "\n")
     end
-    tape._tracked[x] = true
+    tape._tracked[key(x)] = true
   end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
 
   tmethods.watched_variables = doc.def(function(tape)
@@ -498,11 +588,12 @@ return function(tf, doc)
 
   -- The reverse pass over the recorded entries.
   local function backprop(tape, targets, target_grads)
-    local grads = setmetatable({}, { __mode = "k" })
+    local grads = {}
     local function add(x, g)
       if g == nil or x == nil then return end
-      local old = grads[x]
-      grads[x] = old and old + g or g
+      local k = key(x)
+      local old = grads[k]
+      grads[k] = old and old + g or g
     end
     for i, t in ipairs(targets) do
       add(t, target_grads and target_grads[i] or tf.ones_like(t))
@@ -511,16 +602,19 @@ return function(tf, doc)
       local e = tape._entries[i]
       local any = false
       for _, y in ipairs(e.outputs) do
-        if grads[y] then any = true break end
+        if grads[key(y)] then any = true break end
       end
       if any then
-        local dys = {}
-        for k, y in ipairs(e.outputs) do dys[k] = grads[y] or tf.zeros_like(y) end
+        local dys, present = {}, {}
+        for k, y in ipairs(e.outputs) do
+          present[k] = grads[key(y)] ~= nil
+          dys[k] = grads[key(y)] or tf.zeros_like(y)
+        end
         local rule = e.grad_fn or GRAD[e.type]
         if not rule then
           raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
         end
-        local dxs = rule(e, dys)
+        local dxs = rule(e, dys, present)
         for k, x in ipairs(e.inputs) do
           if dxs[k] ~= nil then add(x, dxs[k]) end
         end
@@ -591,7 +685,7 @@ return function(tf, doc)
       return out
     end)
     if not tape._persistent then
-      tape._entries, tape._tracked = {}, setmetatable({}, { __mode = "k" })
+      tape._entries, tape._tracked = {}, {}
     end
     return rebuild(structure, values)
   end, "tape:gradient(target, sources [, output_gradients])",
@@ -631,6 +725,22 @@ return function(tf, doc)
 
   tf._tapes_recording = function() return #recording > 0 end
 
+  -- Records an op whose gradient is computed by grad_fn(node, dys) on every
+  -- recording tape that tracks one of its inputs (control flow uses it).
+  tf._tape_record_custom = function(inputs, outputs, grad_fn)
+    for _, tape in ipairs(recording) do
+      local touches = false
+      for _, x in ipairs(inputs) do
+        if tape._tracked[key(x)] then touches = true break end
+      end
+      if touches then
+        tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
+          grad_fn = grad_fn }
+        for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+      end
+    end
+  end
+
   -- A tf.func called under a recording tape is recorded as one op whose
   -- gradient is a traced backward function (forward recomputed inside it).
   tf._record_call = function(cf, args, outs)
@@ -664,8 +774,8 @@ return function(tf, doc)
     for _, tape in ipairs(recording) do
       if tape._watch_accessed then
         for _, v in ipairs(vars) do
-          if not tape._tracked[v.handle] then
-            tape._tracked[v.handle] = true
+          if not tape._tracked[key(v.handle)] then
+            tape._tracked[key(v.handle)] = true
             tape._accessed[#tape._accessed + 1] = v
           end
         end
@@ -677,14 +787,10 @@ return function(tf, doc)
       return { backward(table.unpack(args, 1, nparams), table.unpack(dys, 1, #outs)) }
     end
     for _, tape in ipairs(recording) do
-      local touches = false
-      for _, x in ipairs(inputs) do
-        if tape._tracked[x] then touches = true break end
-      end
-      if touches then
+      if touches_tape(tape, inputs) then
         tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
           outputs = outs, grad_fn = grad_fn }
-        for _, y in ipairs(outs) do tape._tracked[y] = true end
+        for _, y in ipairs(outs) do tape._tracked[key(y)] = true end
       end
     end
   end
