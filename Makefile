@@ -113,6 +113,15 @@ install: all
 	if [ -d tutorials ]; then install -d $(DESTDIR)$(PREFIX)/share/moonflow && \
 	  cp -r tutorials $(DESTDIR)$(PREFIX)/share/moonflow/; fi
 
+# The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel;
+# generated files, kept out of git.
+NOTEBOOK_DIR := tutorials/notebooks
+
+notebooks: all
+	@mkdir -p $(NOTEBOOK_DIR)
+	@MOONFLOW_TUTORIALS=$(CURDIR)/tutorials $(BIN) -e \
+	  'for _, p in ipairs(require("moonflow.tutorial").write_notebooks("$(NOTEBOOK_DIR)")) do print("  NB  " .. p) end'
+
 clean:
 	rm -rf build
 
