@@ -20,6 +20,7 @@
 -- format_duration (documented below).
 
 local core = require("moonflow.core")
+local doc = require("moonflow.doc")
 local host = require("moonflow.host")
 local display = require("moonflow.display")
 local tf = require("moonflow")
@@ -440,12 +441,14 @@ end
 local MAX_DESCRIBE = 2000
 
 --- session.describe(v, name [, detail]) -> text
--- tf.help's docstring of v; for values without one, name, type and text.
+-- tf.help's docstring of v when it has one (or a __help metamethod); else
+-- name, type and what tf.help says of a function, or the value's text.
 -- detail >= 1 adds a Lua function's source.
 function session.describe(v, name, detail)
   local ok, text = pcall(tf.help, v)
-  if not ok or type(text) ~= "string" or text == "" then
-    local shown = display.text(v)
+  local documented = doc.get(v) or metafield(v, "__help")
+  if not (documented and ok and type(text) == "string" and text ~= "") then
+    local shown = type(v) == "function" and ok and type(text) == "string" and text or display.text(v)
     if #shown > MAX_DESCRIBE then shown = shown:sub(1, MAX_DESCRIBE) .. " ..." end
     text = ("%s: %s\n%s"):format(name, session.type_name(v), shown)
   end
