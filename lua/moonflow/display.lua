@@ -27,11 +27,13 @@ local MAX_ENTRIES = 100     -- entries shown per table
 local MAX_TOTAL = 2000      -- entries shown per rendering
 local MAX_SORTED = 10000    -- larger tables keep next()'s key order
 
-local KEYWORDS = {}
+--- display.keywords: Lua's reserved words, as a set.
+display.keywords = {}
 for k in ([[and break do else elseif end false for function goto if in local nil
   not or repeat return then true until while]]):gmatch("%a+") do
-  KEYWORDS[k] = true
+  display.keywords[k] = true
 end
+local KEYWORDS = display.keywords
 
 local ESCAPES = { ["\n"] = "\\n", ["\t"] = "\\t", ["\r"] = "\\r", ['"'] = '\\"', ["\\"] = "\\\\" }
 
@@ -43,11 +45,13 @@ local function quote(s)
   return '"' .. body .. '"'
 end
 
---- The metamethod `name` of v (raw, as Lua itself looks them up).
-local function metafield(v, name)
+--- display.metafield(v, name): the metamethod `name` of v (raw, as Lua
+-- itself looks them up), or nil.
+function display.metafield(v, name)
   local mt = getmetatable(v)
   return type(mt) == "table" and rawget(mt, name) or nil
 end
+local metafield = display.metafield
 
 --- True when v is a table displayed by the table renderer.
 local function is_plain_table(v)

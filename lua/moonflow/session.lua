@@ -31,11 +31,8 @@ local sources = host.sources
 local initial_globals -- the globals before the first evaluation (%who, %reset)
 local current = { chunkname = "=(eval)", echo = false }
 
-local KEYWORDS = {}
-for k in ([[and break do else elseif end false for function goto if in local nil
-  not or repeat return then true until while]]):gmatch("%a+") do
-  KEYWORDS[k] = true
-end
+local KEYWORDS = display.keywords
+local metafield = display.metafield
 
 local IDENTIFIER = "^[%a_][%w_]*$"
 local MAX_SPLITS = 50 -- top-level lines tried as the start of a trailing expression
@@ -238,11 +235,16 @@ end
 
 local CELL_MAGIC = "^%%%%([%a_][%w_]*)[ \t]*([^\n]*)\n?(.*)$"
 
+--- The code a cell runs: without its %%magic line, if it has one.
+local function cell_body(code)
+  local _, _, body = code:match(CELL_MAGIC)
+  return body or code
+end
+
 --- Completeness of code without running it: "complete" | "incomplete" |
 -- "invalid", and the message.
 local function check(code)
-  local _, _, body = code:match(CELL_MAGIC)
-  local compiled, how, message = compile_segments(segments(body or code), 0, false, true)
+  local compiled, how, message = compile_segments(segments(cell_body(code)), 0, false, true)
   if compiled then return "complete" end
   return how == "incomplete" and "incomplete" or "invalid", message
 end
@@ -366,7 +368,7 @@ end
 function session.is_complete(code)
   local status = check(code)
   if status ~= "incomplete" then return status, "" end
-  return status, ("  "):rep(nesting(code:match("^%%%%[^\n]*\n(.*)$") or code))
+  return status, ("  "):rep(nesting(cell_body(code)))
 end
 
 -- Values by name ---------------------------------------------------------
@@ -385,11 +387,6 @@ local function resolve(path)
     v = r
   end
   return v
-end
-
-local function metafield(v, name)
-  local mt = getmetatable(v)
-  return type(mt) == "table" and rawget(mt, name) or nil
 end
 
 --- session.type_name(v) -> "function", "tf.Tensor", ... (a metatable's

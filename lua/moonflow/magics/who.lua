@@ -1,5 +1,7 @@
 -- %who: the globals defined in this session, with their type and a summary.
 
+local display = require("moonflow.display")
+
 local MAX_INFO = 50
 
 local function summary(session, v)
@@ -9,7 +11,7 @@ local function summary(session, v)
     local d = debug.getinfo(v, "S")
     return d.what == "Lua" and ("%s:%d"):format(d.short_src, d.linedefined) or ""
   end
-  local ok, text = pcall(require("moonflow.display").text, v)
+  local ok, text = pcall(display.text, v)
   text = ok and text:gsub("%s+", " ") or "?"
   if #text > MAX_INFO then text = text:sub(1, MAX_INFO - 3) .. "..." end
   return text
