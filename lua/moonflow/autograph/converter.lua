@@ -1,0 +1,505 @@
+-- converter.lua — AutoGraph's source transformation for Lua. Given the AST
+-- of a function (parser.lua), it rewrites:
+--   if / elseif / else      -> ag__.if_stmt / ag__.if_return (tf.cond when
+--                              the condition is a tensor, a plain `if` else)
+--   while, repeat ... until -> ag__.while_stmt (tf.while_loop or Lua loop)
+--   for names in exprs      -> ag__.for_stmt (a graph loop over a tensor's
+--                              rows, or Lua's generic for)
+--   comparisons, and/or/not -> ag__.lt / ag__.and_ / ... (tensor ops when an
+--                              operand is a tensor, Lua semantics otherwise)
+--   calls                   -> ag__.call / ag__.invoke (called Lua functions
+--                              are converted too)
+-- The runtime (runtime.lua) decides at trace time which way each statement
+-- goes, so code whose conditions are Lua values behaves exactly as before.
+-- Variables a branch or loop body assigns are carried explicitly: bodies
+-- become functions that take them as parameters and return them. `break`
+-- and `goto continue` in loops and `return` in branches are rewritten with
+-- flags and by moving the statements that follow into the other branch.
+-- Original nodes keep their `line`, so the printer (preserve_lines) puts
+-- every original statement on its original line.
+
+local converter = {}
+
+local unique = 0
+local function fresh(prefix)
+  unique = unique + 1
+  return ("ag__%s_%d"):format(prefix, unique)
+end
+
+-- AST construction ---------------------------------------------------------
+
+local function Id(name) return { tag = "Id", name = name } end
+local function Str(s) return { tag = "String", value = s } end
+local function Num(n) return { tag = "Number", text = tostring(n), value = n } end
+local function Call(f, args, line) return { tag = "Call", func = f, args = args, line = line } end
+local function AG(name) return { tag = "Index", obj = Id("ag__"), key = Str(name), dot = true } end
+local function agcall(name, args, line) return Call(AG(name), args, line) end
+local function Block(stmts)
+  local b = { tag = "Block" }
+  for i, s in ipairs(stmts) do b[i] = s end
+  return b
+end
+local function Func(params, body, vararg) return { tag = "Function", params = params, is_vararg = vararg or false, body = body } end
+local function Return(exprs) return { tag = "Return", exprs = exprs } end
+local function Lambda(expr) return Func({}, Block({ Return({ expr }) })) end
+local function ids(names)
+  local out = {}
+  for i, n in ipairs(names) do out[i] = Id(n) end
+  return out
+end
+local function strs(names)
+  local fields = {}
+  for i, n in ipairs(names) do fields[i] = { kind = "pos", value = Str(n) } end
+  return { tag = "Table", fields = fields }
+end
+
+local function copy(node)
+  if type(node) ~= "table" then return node end
+  local c = {}
+  for k, v in pairs(node) do c[k] = copy(v) end
+  return c
+end
+
+local function stmts_of(block)
+  local out = {}
+  for i = 1, #block do out[i] = block[i] end
+  return out
+end
+
+-- Analysis -------------------------------------------------------------------
+
+-- Calls visit(node, parent_kind) for statements and expressions below node,
+-- not entering nested functions.
+local function each_stmt(block, visit, depth)
+  depth = depth or 0
+  for _, s in ipairs(block) do
+    visit(s, depth)
+    local t = s.tag
+    if t == "Do" then each_stmt(s.body, visit, depth)
+    elseif t == "While" or t == "Repeat" or t == "Fornum" or t == "Forin" then each_stmt(s.body, visit, depth + 1)
+    elseif t == "If" then
+      for _, c in ipairs(s.clauses) do each_stmt(c.body, visit, depth) end
+      if s.orelse then each_stmt(s.orelse, visit, depth) end
+    end
+  end
+end
+
+-- Names a block assigns (Set to plain names) and does not declare itself,
+-- in first-assignment order.
+local function carried(blocks)
+  local assigned, order, declared = {}, {}, {}
+  for _, block in ipairs(blocks) do
+    each_stmt(block, function(s)
+      if s.tag == "Local" then
+        for _, n in ipairs(s.names) do declared[n.name] = true end
+      elseif s.tag == "LocalFunction" then
+        declared[s.name] = true
+      elseif s.tag == "Fornum" then
+        declared[s.var] = true
+      elseif s.tag == "Forin" then
+        for _, n in ipairs(s.names) do declared[n] = true end
+      elseif s.tag == "Set" then
+        for _, t in ipairs(s.targets) do
+          if t.tag == "Id" and not assigned[t.name] then
+            assigned[t.name] = true
+            order[#order + 1] = t.name
+          end
+        end
+      elseif s.tag == "FunctionStat" and s.target.tag == "Id" and not s.method then
+        if not assigned[s.target.name] then
+          assigned[s.target.name] = true
+          order[#order + 1] = s.target.name
+        end
+      end
+    end)
+  end
+  local out = {}
+  for _, n in ipairs(order) do
+    if not declared[n] then out[#out + 1] = n end
+  end
+  return out
+end
+
+-- Whether a block can become the body of a function: no goto/label, no
+-- break out of it, and returns only where `returns_ok` allows (tail).
+local function wrappable(block, returns_ok)
+  local ok = true
+  each_stmt(block, function(s, depth)
+    if s.tag == "Goto" or s.tag == "Label" then ok = false end
+    if s.tag == "Break" and depth == 0 then ok = false end
+    if s.tag == "Return" and (not returns_ok or depth > 0) then ok = false end
+  end)
+  return ok
+end
+
+-- Whether every path through a block ends with one of the terminators.
+local function terminates(block, kinds)
+  local last = block[#block]
+  if not last then return false end
+  if last.tag == "Return" then return kinds.ret end
+  if last.tag == "Break" then return kinds.brk end
+  if last.tag == "Goto" then return kinds.cont == last.name end
+  if last.tag == "Do" then return terminates(last.body, kinds) end
+  if last.tag == "If" then
+    if not last.orelse then return false end
+    for _, c in ipairs(last.clauses) do
+      if not terminates(c.body, kinds) then return false end
+    end
+    return terminates(last.orelse, kinds)
+  end
+  return false
+end
+
+-- `if a then A elseif b then B else C end` -> `if a then A else if b then B else C end end`
+local function split_elseif(s)
+  if #s.clauses == 1 then return s end
+  local rest = { tag = "If", line = s.clauses[2].line or s.line, clauses = {}, orelse = s.orelse }
+  for i = 2, #s.clauses do rest.clauses[i - 1] = s.clauses[i] end
+  return { tag = "If", line = s.line, clauses = { s.clauses[1] }, orelse = Block({ split_elseif(rest) }) }
+end
+
+-- Moves the statements after an `if` with a terminating branch into its
+-- other branches, recursively, so terminators end up last.
+local function lift(block, kinds)
+  local out = {}
+  local stmts = stmts_of(block)
+  local i = 1
+  while i <= #stmts do
+    local s = stmts[i]
+    if s.tag == "If" then
+      s = split_elseif(s)
+      local then_b = s.clauses[1].body
+      local else_b = s.orelse or Block({})
+      local t1, t2 = terminates(then_b, kinds), terminates(else_b, kinds)
+      if (t1 or t2) and i < #stmts then
+        local rest = {}
+        for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
+        local function extend(b)
+          local nb = Block(stmts_of(b))
+          for _, r in ipairs(copy(rest)) do nb[#nb + 1] = r end
+          return nb
+        end
+        if not t1 then then_b = extend(then_b) end
+        if not t2 then else_b = extend(else_b) end
+        i = #stmts
+      end
+      s.clauses[1].body = lift(then_b, kinds)
+      s.orelse = lift(else_b, kinds)
+    end
+    out[#out + 1] = s
+    i = i + 1
+  end
+  return Block(out)
+end
+
+-- Rewrites `break` (and `goto cont`) at this loop's level: break sets the
+-- flag; both end the branch (lift() has moved what followed).
+local function rewrite_exits(block, flag, cont)
+  local out = {}
+  for _, s in ipairs(block) do
+    if s.tag == "Break" then
+      out[#out + 1] = { tag = "Set", line = s.line, targets = { Id(flag) }, exprs = { { tag = "True" } } }
+    elseif s.tag == "Goto" and s.name == cont then
+      -- nothing: the rest of the body was moved into the other branch
+    elseif s.tag == "Label" and s.name == cont then
+      -- the continue label itself disappears
+    else
+      if s.tag == "If" then
+        for _, c in ipairs(s.clauses) do c.body = rewrite_exits(c.body, flag, cont) end
+        if s.orelse then s.orelse = rewrite_exits(s.orelse, flag, cont) end
+      elseif s.tag == "Do" then
+        s.body = rewrite_exits(s.body, flag, cont)
+      end
+      out[#out + 1] = s
+    end
+  end
+  return Block(out)
+end
+
+local function uses_break(block)
+  local found = false
+  each_stmt(block, function(s, depth)
+    if s.tag == "Break" and depth == 0 then found = true end
+  end)
+  return found
+end
+
+local function continue_label(block)
+  local last = block[#block]
+  if not last or last.tag ~= "Label" then return nil end
+  local used = false
+  each_stmt(block, function(s, depth)
+    if s.tag == "Goto" and s.name == last.name and depth == 0 then used = true end
+  end)
+  return used and last.name or nil
+end
+
+-- Conversion -------------------------------------------------------------------
+
+local expr, block_of, convert_function
+
+local COMPARE = { ["<"] = "lt", ["<="] = "le", [">"] = "gt", [">="] = "ge", ["=="] = "eq", ["~="] = "ne" }
+
+local function exprs(list)
+  local out = {}
+  for i, e in ipairs(list or {}) do out[i] = expr(e) end
+  return out
+end
+
+function expr(e)
+  local t = e.tag
+  if t == "Binop" then
+    local name = COMPARE[e.op]
+    if name then return agcall(name, { expr(e.left), expr(e.right) }, e.line) end
+    if e.op == "and" or e.op == "or" then
+      return agcall(e.op == "and" and "and_" or "or_", { expr(e.left), Lambda(expr(e.right)) }, e.line)
+    end
+    return { tag = "Binop", op = e.op, left = expr(e.left), right = expr(e.right), line = e.line }
+  elseif t == "Unop" then
+    if e.op == "not" then return agcall("not_", { expr(e.expr) }, e.line) end
+    return { tag = "Unop", op = e.op, expr = expr(e.expr), line = e.line }
+  elseif t == "Call" then
+    local args = { expr(e.func) }
+    for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end
+    return agcall("call", args, e.line)
+  elseif t == "Invoke" then
+    local args = { expr(e.obj), Str(e.method) }
+    for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end
+    return agcall("invoke", args, e.line)
+  elseif t == "Function" then
+    return convert_function(e)
+  elseif t == "Index" then
+    return { tag = "Index", obj = expr(e.obj), key = e.dot and e.key or expr(e.key), dot = e.dot, line = e.line }
+  elseif t == "Paren" then
+    return { tag = "Paren", expr = expr(e.expr), line = e.line }
+  elseif t == "Table" then
+    local fields = {}
+    for i, f in ipairs(e.fields) do
+      fields[i] = { kind = f.kind, key = f.kind == "keyed" and expr(f.key) or f.key, value = expr(f.value) }
+    end
+    return { tag = "Table", fields = fields, line = e.line }
+  end
+  return e
+end
+
+local function opts_table(names, line, extra)
+  local fields = { { kind = "named", key = "names", value = strs(names) },
+    { kind = "named", key = "line", value = Num(line or 0) } }
+  for k, v in pairs(extra or {}) do fields[#fields + 1] = { kind = "named", key = k, value = v } end
+  return { tag = "Table", fields = fields }
+end
+
+-- `names = f(...)` or `f(...)` as a statement.
+local function assign_call(names, call_node, line)
+  if #names == 0 then return { tag = "CallStat", call = call_node, line = line } end
+  return { tag = "Set", targets = ids(names), exprs = { call_node }, line = line }
+end
+
+local function append_all(dst, src)
+  for _, x in ipairs(src) do dst[#dst + 1] = x end
+  return dst
+end
+
+local function body_fn(params, block, names)
+  local b = Block(stmts_of(block))
+  b[#b + 1] = Return(ids(names))
+  return Func(params, b)
+end
+
+-- An `if` whose branches only assign variables: both become functions of
+-- the carried variables.
+local function convert_if(s, ctx)
+  s = split_elseif(s)
+  local c = s.clauses[1]
+  local then_b, else_b = c.body, s.orelse or Block({})
+  if not (wrappable(then_b, false) and wrappable(else_b, false)) then
+    -- Not expressible as a graph cond; fine as long as the condition is a
+    -- Lua value, a clear error otherwise.
+    local clauses = { { cond = agcall("bool", { expr(c.cond), Num(s.line or 0) }), body = block_of(then_b, ctx), line = c.line } }
+    return { { tag = "If", line = s.line, clauses = clauses, orelse = s.orelse and block_of(else_b, ctx) or nil } }
+  end
+  local names = carried({ then_b, else_b })
+  local call_node = agcall("if_stmt", append_all({ expr(c.cond),
+    body_fn(names, block_of(then_b, ctx), names), body_fn(names, block_of(else_b, ctx), names),
+    opts_table(names, s.line) }, ids(names)), s.line)
+  return { assign_call(names, call_node, s.line) }
+end
+
+-- An `if` at the function's top level whose branches return.
+local function convert_if_return(s, ctx)
+  s = split_elseif(s)
+  local c = s.clauses[1]
+  local then_b, else_b = c.body, s.orelse or Block({})
+  if not (wrappable(then_b, true) and wrappable(else_b, true)) then return convert_if(s, ctx) end
+  local sub = { top = true }
+  local call_node = agcall("if_return", { expr(c.cond), Func({}, block_of(then_b, sub)),
+    Func({}, block_of(else_b, sub)), opts_table({}, s.line) }, s.line)
+  return { { tag = "Return", exprs = { call_node }, line = s.line } }
+end
+
+-- Loops: the body's exits become a flag, then the body and the condition
+-- become functions of the carried variables.
+local function loop_parts(body)
+  local cont = continue_label(body)
+  local has_break = uses_break(body)
+  local flag = has_break and fresh("break") or nil
+  local kinds = { brk = has_break, cont = cont }
+  local lifted = lift(body, kinds)
+  lifted = rewrite_exits(lifted, flag, cont)
+  return lifted, flag
+end
+
+local function convert_while(s, ctx)
+  if not wrappable(Block({ s }), false) or not (function()
+    local ok = true
+    each_stmt(s.body, function(x, depth)
+      if x.tag == "Return" then ok = false end
+      if x.tag == "Goto" and depth == 0 and x.name ~= continue_label(s.body) then ok = false end
+    end)
+    return ok
+  end)() then
+    return { { tag = "While", line = s.line, cond = agcall("bool", { expr(s.cond), Num(s.line or 0) }),
+      body = block_of(s.body, ctx) } }
+  end
+  local body, flag = loop_parts(s.body)
+  local names = carried({ body })
+  local cond = expr(s.cond)
+  local out = {}
+  if flag then
+    out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
+    local present = false
+    for _, n in ipairs(names) do if n == flag then present = true end end
+    if not present then names[#names + 1] = flag end
+    cond = agcall("and_", { agcall("not_", { Id(flag) }), Lambda(cond) })
+  end
+  local call_node = agcall("while_stmt", append_all({ Func(names, Block({ Return({ cond }) })),
+    body_fn(names, block_of(body, ctx), names), opts_table(names, s.line, flag and { brk = Str(flag) }) },
+    ids(names)), s.line)
+  append_all(out, { assign_call(names, call_node, s.line) })
+  return out
+end
+
+local function convert_repeat(s, ctx)
+  -- repeat B until c  ==  local done = false; while not done do B; done = c end
+  local done = fresh("done")
+  local body = Block(stmts_of(s.body))
+  body[#body + 1] = { tag = "Set", targets = { Id(done) }, exprs = { s.cond }, line = s.cond.line }
+  local w = { tag = "While", line = s.line, cond = { tag = "Unop", op = "not", expr = Id(done) }, body = body }
+  local out = { { tag = "Local", names = { { name = done } }, exprs = { { tag = "False" } }, line = s.line } }
+  return append_all(out, convert_while(w, ctx))
+end
+
+local function convert_forin(s, ctx)
+  local ok = true
+  each_stmt(s.body, function(x, depth)
+    if x.tag == "Return" then ok = false end
+    if x.tag == "Goto" and depth == 0 and x.name ~= continue_label(s.body) then ok = false end
+  end)
+  if not ok then
+    return { { tag = "Forin", line = s.line, names = s.names,
+      exprs = { agcall("iterate", append_all({ Num(s.line or 0) }, exprs(s.exprs))) }, body = block_of(s.body, ctx) } }
+  end
+  local body, flag = loop_parts(s.body)
+  local names = carried({ body })
+  local iter_names = {}
+  for _, n in ipairs(s.names) do
+    local clash = false
+    for _, m in ipairs(names) do if m == n then clash = true end end
+    if not clash then iter_names[#iter_names + 1] = n end
+  end
+  local out = {}
+  if flag then
+    out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
+    names[#names + 1] = flag
+  end
+  local params = append_all(append_all({}, s.names), names)
+  local call_node = agcall("for_stmt", append_all({ agcall("pack", exprs(s.exprs)),
+    body_fn(params, block_of(body, ctx), names),
+    opts_table(names, s.line, { nnames = Num(#s.names), brk = flag and Str(flag) or nil }) }, ids(names)), s.line)
+  append_all(out, { assign_call(names, call_node, s.line) })
+  return out
+end
+
+local function stmt(s, ctx, is_last)
+  local t = s.tag
+  if t == "If" then
+    if ctx.top and is_last then return convert_if_return(s, ctx) end
+    return convert_if(s, ctx)
+  elseif t == "While" then return convert_while(s, { top = false })
+  elseif t == "Repeat" then return convert_repeat(s, { top = false })
+  elseif t == "Forin" then return convert_forin(s, { top = false })
+  elseif t == "Fornum" then
+    return { { tag = "Fornum", line = s.line, var = s.var, start = expr(s.start), stop = expr(s.stop),
+      step = s.step and expr(s.step), body = block_of(s.body, { top = false }) } }
+  elseif t == "Do" then
+    return { { tag = "Do", line = s.line, body = block_of(s.body, { top = ctx.top and is_last }) } }
+  elseif t == "Local" then
+    return { { tag = "Local", line = s.line, names = s.names, exprs = exprs(s.exprs) } }
+  elseif t == "Set" then
+    return { { tag = "Set", line = s.line, targets = exprs(s.targets), exprs = exprs(s.exprs) } }
+  elseif t == "CallStat" then
+    return { { tag = "CallStat", line = s.line, call = expr(s.call) } }
+  elseif t == "Return" then
+    return { { tag = "Return", line = s.line, exprs = exprs(s.exprs) } }
+  elseif t == "LocalFunction" then
+    return { { tag = "LocalFunction", line = s.line, name = s.name, func = convert_function(s.func) } }
+  elseif t == "FunctionStat" then
+    return { { tag = "FunctionStat", line = s.line, target = s.target, method = s.method,
+      func = convert_function(s.func) } }
+  end
+  return { s }
+end
+
+function block_of(block, ctx)
+  local out = Block({})
+  out.line = block.line
+  for i, s in ipairs(block) do
+    for _, x in ipairs(stmt(s, ctx, i == #block)) do out[#out + 1] = x end
+  end
+  return out
+end
+
+function convert_function(f)
+  local body = lift(f.body, { ret = true })
+  return { tag = "Function", line = f.line, lastline = f.lastline, params = f.params,
+    is_vararg = f.is_vararg, body = block_of(body, { top = true }) }
+end
+
+--- Converts a Function node; returns the new Function node.
+converter.convert_function = convert_function
+
+--- The Function node of `ast` defined on lines [first, last] taking nparams
+--- parameters (vararg or not), or nil.
+function converter.find_function(ast, first, last, nparams, vararg)
+  local found
+  local function visit(node)
+    if type(node) ~= "table" then return end
+    if node.tag == "Function" and node.line == first and (node.lastline == nil or node.lastline == last)
+      and #node.params == nparams and node.is_vararg == vararg then
+      found = found or node
+    end
+    for k, v in pairs(node) do
+      if k ~= "line" and type(v) == "table" then visit(v) end
+    end
+  end
+  visit(ast)
+  return found
+end
+
+--- The chunk that rebuilds a converted function: `ag__` and the original
+--- function's upvalue names are locals of the chunk (joined to the
+--- originals after loading), and it returns the converted function, which
+--- the printer puts on its original lines.
+function converter.chunk(fnode, upvalues)
+  local names = { { name = "ag__" } }
+  local stmts = { { tag = "Local", names = names, exprs = { { tag = "Dots" } } } }
+  if #upvalues > 0 then
+    local locals = {}
+    for i, n in ipairs(upvalues) do locals[i] = { name = n } end
+    stmts[#stmts + 1] = { tag = "Local", names = locals, exprs = {} }
+  end
+  stmts[#stmts + 1] = Return({ fnode })
+  return Block(stmts)
+end
+
+return converter
