@@ -7,12 +7,14 @@
  * silent: no execute_input, no execute_result, no history, the execution
  * count does not move (streams and errors still show, as in ipykernel).
  * A cell that is just `name?` / `?name` (`??` for more detail) opens the
- * pager with the same text as inspect and tf.help. */
+ * pager with the same text as inspect and tf.help; one that is just `exit`
+ * or `quit` asks the frontend to leave (exit.h). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit.h"
 #include "kernel.h"
 #include "log.h"
 #include "utf8.h"
@@ -135,6 +137,8 @@ void mf_handle_execute(mf_kernel *k, mf_request *req) {
   int detail;
   if (pager_request(code, name, sizeof name, &detail)) {
     payload = page(k, name, detail);
+  } else if (mf_cell_is_exit(code)) {
+    payload = json_pack("[{s:s, s:b}]", "source", "ask_exit", "keepkernel", 0);
   } else {
     char chunk[32];
     snprintf(chunk, sizeof chunk, "=In[%d]", count);

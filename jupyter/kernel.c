@@ -14,6 +14,7 @@
 
 #include "clear_output.h"
 #include "dot_svg.h"
+#include "exit.h"
 #include "kernel_main.h"
 #include "log.h"
 
@@ -335,6 +336,7 @@ int mf_kernel_main(int argc, char **argv) {
   }
   mf_kernel_install_clear_output(k);
   mf_kernel_install_dot_to_svg(k);
+  mf_kernel_install_os_exit(k);
   g_kernel = k;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -345,7 +347,7 @@ int mf_kernel_main(int argc, char **argv) {
 
   mf_iopub_status(k->iopub, "{}", "starting");
   main_loop(k);
-  status = 0;
+  status = k->exit_status;
 out:
   signal(SIGINT, SIG_DFL);
   teardown(k, &hb, hb_up, &ctl, ctl_up);

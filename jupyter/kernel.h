@@ -67,6 +67,7 @@ typedef struct mf_kernel {
   mf_history history;
   mf_exec_context exec;
   int execution_count; /* the last stored execution's number */
+  int exit_status;     /* the process's, set by os.exit in a cell */
   /* Requests taken off the shell socket while aborting (not executes),
    * served before the socket is polled again. */
   mf_request *deferred;

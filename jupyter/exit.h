@@ -1,0 +1,24 @@
+/* exit.h — ending the kernel from a cell, as ipykernel's `exit` does.
+ *
+ * A cell that is just `exit` or `quit` (optionally with `()`) replies with
+ * an ask_exit payload: jupyter console quits and shuts the kernel down, a
+ * notebook ignores it. The kernel itself does not exit: the frontend owns
+ * its lifecycle (a kernel that vanished right after the cell would race the
+ * console reading the reply).
+ *
+ * os.exit([code]) in a cell would call C exit() under the kernel's running
+ * threads, mid-message. In the kernel it instead stops the cell with a
+ * SystemExit error and shuts the kernel down after it, exiting with `code`. */
+#ifndef MF_KERNEL_EXIT_H
+#define MF_KERNEL_EXIT_H
+
+#include <stdbool.h>
+
+typedef struct mf_kernel mf_kernel;
+
+/* True when the cell asks to leave (`exit`, `quit`, `exit()`, `quit()`). */
+bool mf_cell_is_exit(const char *code);
+
+void mf_kernel_install_os_exit(mf_kernel *k);
+
+#endif
