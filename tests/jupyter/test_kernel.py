@@ -247,6 +247,11 @@ class TestExecute(KernelTestCase):
         _, direct = self.ok("io.write(tf.help(tf.range))")
         self.assertEqual(payload[0]["data"]["text/plain"].strip(), stream_text(direct).strip())
 
+    def test_exit_asks_the_frontend_to_leave(self):
+        reply, _ = self.ok("exit")
+        self.assertEqual(reply["content"]["payload"], [{"source": "ask_exit", "keepkernel": False}])
+        self.ok("1")  # the frontend decides; the kernel is still there
+
 
 class TestIntrospection(KernelTestCase):
     def complete(self, code, cursor=None):
@@ -534,6 +539,24 @@ class TestShutdownRestart(unittest.TestCase):
             proc = getattr(km.provisioner, "process", None)
             if proc is not None:
                 self.assertEqual(proc.poll(), 0)
+        finally:
+            kc.stop_channels()
+            if km.is_alive():
+                km.shutdown_kernel(now=True)
+
+    def test_os_exit_ends_the_kernel_cleanly(self):
+        km, kc, _ = start_kernel("os_exit")
+        try:
+            reply, _ = run(kc, "os.exit(3)")
+            self.assertEqual(reply["content"]["status"], "error")
+            self.assertEqual(reply["content"]["ename"], "SystemExit")
+            deadline = time.monotonic() + 10 * SLOW
+            while km.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertFalse(km.is_alive(), "os.exit did not end the kernel")
+            proc = getattr(km.provisioner, "process", None)
+            if proc is not None:
+                self.assertEqual(proc.poll(), 3)
         finally:
             kc.stop_channels()
             if km.is_alive():
