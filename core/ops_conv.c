@@ -458,7 +458,7 @@ const mf_op_def mf_op_Conv2DBackpropInput = {
     .name = "Conv2DBackpropInput", .input_names = "input_sizes,filter,out_backprop",
     .min_inputs = 3, .max_inputs = 3,
     .attrs = {CONV_ATTRS},
-    .infer = backprop_input_infer, .kernel = backprop_input_kernel, .flags = MF_OP_NO_GRADIENT,
+    .infer = backprop_input_infer, .kernel = backprop_input_kernel, .flags = 0,
     .doc = "The gradient of Conv2D with respect to its input.",
 };
 
@@ -495,6 +495,6 @@ const mf_op_def mf_op_Conv2DBackpropFilter = {
     .name = "Conv2DBackpropFilter", .input_names = "input,filter_sizes,out_backprop",
     .min_inputs = 3, .max_inputs = 3,
     .attrs = {CONV_ATTRS},
-    .infer = backprop_filter_infer, .kernel = backprop_filter_kernel, .flags = MF_OP_NO_GRADIENT,
+    .infer = backprop_filter_infer, .kernel = backprop_filter_kernel, .flags = 0,
     .doc = "The gradient of Conv2D with respect to its filter.",
 };

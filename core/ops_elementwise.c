@@ -158,7 +158,7 @@ UNARY(Neg,        DT_NUMERIC, (T)-(U)x,                            GRAD,
       "Returns -x elementwise.")
 UNARY(Abs,        DT_NUMERIC, NUM(abs, x)(x),                      GRAD,
       "Returns |x| elementwise.")
-UNARY(Sign,       DT_NUMERIC, IS_NAN(x) ? x : (x > 0) - (x < 0),   NOGRAD,
+UNARY(Sign,       DT_NUMERIC, IS_NAN(x) ? x : (x > 0) - (x < 0),   GRAD,
       "Returns -1, 0 or 1 by the sign of x (NaN stays NaN).")
 UNARY(Square,     DT_NUMERIC, (U)x * (U)x,                         GRAD,
       "Returns x * x elementwise.")

@@ -428,7 +428,7 @@ static mf_status bias_add_grad_kernel(mf_op_call *c, mf_error *err) {
 const mf_op_def mf_op_BiasAddGrad = {
     .name = "BiasAddGrad", .input_names = "out_backprop", .min_inputs = 1, .max_inputs = 1,
     .attrs = {{"data_format", MF_ATTR_STRING}},
-    .infer = bias_add_grad_infer, .kernel = bias_add_grad_kernel, .flags = MF_OP_NO_GRADIENT,
+    .infer = bias_add_grad_infer, .kernel = bias_add_grad_kernel, .flags = 0,
     .doc = "The gradient of BiasAdd for its bias: out_backprop summed over all but the "
            "channel axis.",
 };
