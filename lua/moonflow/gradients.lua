@@ -350,6 +350,41 @@ return function(tf, doc)
       return op(H.GatherV2, { batch_dims = batch_dims }, p, indices, axis)
     end, dy[1]) }
   end
+  -- TensorScatterUpdate(tensor, indices [n, k], updates [n, ...]): the
+  -- replaced rows give tensor no gradient; updates get those rows of the
+  -- gradient (TF's _TensorScatterUpdateGrad, with gather_nd spelled as a
+  -- gather over the first k axes flattened).
+  GRAD.TensorScatterUpdate = function(n, dy)
+    local t, indices, updates = n.inputs[1], n.inputs[2], n.inputs[3]
+    local g = dy[1]
+    local dt = op(H.TensorScatterUpdate, nil, g, indices, tf.zeros_like(updates))
+    local si = static_shape(indices)
+    local k = si and si[2]
+    if not k then raise("ValueError", "the gradient of TensorScatterUpdate needs indices of a known shape [n, k]", 3) end
+    local idx = tf.cast(indices, tf.int32)
+    local shape = tf.shape(t)
+    local flat = tf.gather(idx, 0, 1)
+    for j = 1, k - 1 do flat = flat * tf.gather(shape, j) + tf.gather(idx, j, 1) end
+    local rows = tf.reshape(g, tf.concat({ tf.constant({ -1 }), tf.slice(shape, { k }, { -1 }) }, 0))
+    return { dt, nil, as_shape_of(tf.gather(rows, flat), updates) }
+  end
+  -- TensorListSetItem(buffer, index, item): row `index` of the result is
+  -- item, the other rows the buffer's (a rank-1 "fresh" buffer of a
+  -- non-scalar element only gives the row count: no gradient flows to it).
+  GRAD.TensorListSetItem = function(n, dy)
+    local buf, index, item = n.inputs[1], n.inputs[2], n.inputs[3]
+    local g = dy[1]
+    local ditem = as_shape_of(tf.gather(g, index), item)
+    local sb, si = static_shape(buf), static_shape(item)
+    local dbuf
+    if sb and si and #sb == 1 and #si > 0 then
+      dbuf = tf.zeros_like(buf)
+    else
+      local cleared = op(H.TensorListSetItem, { resize = true }, g, index, tf.zeros_like(item))
+      dbuf = tf.slice(cleared, tf.zeros_like(tf.shape(buf)), tf.shape(buf))
+    end
+    return { dbuf, nil, ditem }
+  end
   GRAD.UnsortedSegmentSum = function(n, dy)
     return { tf.gather(dy[1], n.inputs[2]) }
   end
@@ -464,8 +499,17 @@ return function(tf, doc)
   Tape.__index = tmethods
 
   local recording = {} -- tapes that currently record, in creation order
-  -- Tapes know tensors by identity (two Lua objects may hold one tensor).
-  local key = core.identity
+  -- How a tape knows a tensor. A symbolic tensor or a resource handle is
+  -- known by identity (two Lua objects may hold one graph output or one
+  -- handle). Any other eager tensor is known by its Lua object: distinct
+  -- op outputs may share one core tensor (Identity, StopGradient, two
+  -- reads of a variable return it again), and conflating them would count
+  -- their gradients twice (TF gives every op output its own id, too).
+  local identity, is_symbolic = core.identity, core.is_symbolic
+  local function key(x)
+    if is_symbolic(x) or core.dtype(x) == tf.resource then return identity(x) end
+    return x
+  end
   local handle_variables = setmetatable({}, { __mode = "k" })
 
   -- Which Variable a handle belongs to (eager handles, and the proxies of
@@ -496,10 +540,17 @@ return function(tf, doc)
     return false
   end
 
+  -- A tape records the ops of the graph level it was created at: eager
+  -- tapes never see the symbolic ops of a trace that runs meanwhile (a
+  -- tf.func traced on its first call, a cond branch), and a tape inside a
+  -- traced function never sees eager ops (init_scope) or nested graphs.
+  local function level() return core.tracing() and core.trace_depth() or 0 end
+
   local function record(opname, attrs, inputs, outputs)
+    local here = level()
     for _, tape in ipairs(recording) do
-      local touches = touches_tape(tape, inputs)
-      if not touches and opname == "ReadVariableOp" and tape._watch_accessed then
+      local touches = tape._level == here and touches_tape(tape, inputs)
+      if not touches and opname == "ReadVariableOp" and tape._watch_accessed and tape._level == here then
         local v = variable_of(inputs[1])
         if v and v.trainable then
           touches = true
@@ -543,7 +594,7 @@ return function(tf, doc)
       _entries = {}, _tracked = {}, _accessed = {},
       _persistent = opts.persistent or false,
       _watch_accessed = opts.watch_accessed_variables ~= false,
-      _used = false, _recording = false,
+      _used = false, _recording = false, _level = level(),
     }, Tape)
     start(tape)
     return tape
@@ -728,12 +779,9 @@ return function(tf, doc)
   -- Records an op whose gradient is computed by grad_fn(node, dys) on every
   -- recording tape that tracks one of its inputs (control flow uses it).
   tf._tape_record_custom = function(inputs, outputs, grad_fn)
+    local here = level()
     for _, tape in ipairs(recording) do
-      local touches = false
-      for _, x in ipairs(inputs) do
-        if tape._tracked[key(x)] then touches = true break end
-      end
-      if touches then
+      if tape._level == here and touches_tape(tape, inputs) then
         tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
           grad_fn = grad_fn }
         for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
@@ -771,8 +819,9 @@ return function(tf, doc)
       end
     end
     -- Variables read inside the graph count as accessed.
+    local here = level()
     for _, tape in ipairs(recording) do
-      if tape._watch_accessed then
+      if tape._watch_accessed and tape._level == here then
         for _, v in ipairs(vars) do
           if not tape._tracked[key(v.handle)] then
             tape._tracked[key(v.handle)] = true
@@ -783,11 +832,16 @@ return function(tf, doc)
     end
     local backward = cf:_backward(positions, var_positions, captured)
     local nparams = #cf._types
+    -- backward(params..., dys...): every parameter, then one gradient per
+    -- output (one list: a call's non-last table.unpack gives one value).
+    local nouts = outs.n or #outs
     local grad_fn = function(_, dys)
-      return { backward(table.unpack(args, 1, nparams), table.unpack(dys, 1, #outs)) }
+      local call = table.move(args, 1, nparams, 1, {})
+      table.move(dys, 1, nouts, nparams + 1, call)
+      return { backward(table.unpack(call, 1, nparams + nouts)) }
     end
     for _, tape in ipairs(recording) do
-      if touches_tape(tape, inputs) then
+      if tape._level == here and touches_tape(tape, inputs) then
         tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
           outputs = outs, grad_fn = grad_fn }
         for _, y in ipairs(outs) do tape._tracked[key(y)] = true end
