@@ -155,13 +155,16 @@ return function(tf, doc)
     return out
   end
 
+  -- Slots are keyed by the variable's resource id, not its Lua object: a
+  -- variable passed to a tf.func is a new proxy object in every trace, and
+  -- the second trace must find the slots the first one created.
   local function slot(opt, v, name)
     opt._slots[name] = opt._slots[name] or {}
-    local s = opt._slots[name][v]
+    local s = opt._slots[name][v.id]
     if not s then
       s = tf.Variable(function() return tf.zeros(v.shape:as_list(), v.dtype) end,
         { name = v.name:gsub(":0$", "") .. "/" .. name, trainable = false })
-      opt._slots[name][v] = s
+      opt._slots[name][v.id] = s
     end
     return s
   end
