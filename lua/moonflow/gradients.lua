@@ -375,9 +375,13 @@ return function(tf, doc)
     local buf, index, item = n.inputs[1], n.inputs[2], n.inputs[3]
     local g = dy[1]
     local ditem = as_shape_of(tf.gather(g, index), item)
-    local sb, si = static_shape(buf), static_shape(item)
+    local _, _, sb = core.info(buf)
+    local _, _, si = core.info(item)
+    if not sb or not si then
+      raise("ValueError", "the gradient of TensorListSetItem needs the ranks of the buffer and the item", 3)
+    end
     local dbuf
-    if sb and si and #sb == 1 and #si > 0 then
+    if #sb == 1 and #si > 0 then
       dbuf = tf.zeros_like(buf)
     else
       local cleared = op(H.TensorListSetItem, { resize = true }, g, index, tf.zeros_like(item))

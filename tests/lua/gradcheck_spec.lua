@@ -85,7 +85,9 @@ end
 -- output tensor(s) }. `eps`/`tol` override the defaults for one entry;
 -- `f32 = false` skips the float32 pass (the entry is about dtypes);
 -- `graph_only = true` marks ops that only exist in graphs (control flow:
--- eagerly it is plain Lua), so the eager pass checks the numbers only.
+-- eagerly it is plain Lua), so the eager pass checks the numbers only;
+-- `unknown_dims = false` skips the pass traced with unknown dimensions
+-- (for calls that need static shapes, each with its reason).
 -- Each entry must produce its op: on the eager tape and in the traced graph.
 
 local CALLS = {}
@@ -229,10 +231,13 @@ CALLS.Pack = {
   { "axis 1, three", args = { U({ 2 }), U({ 2 }), U({ 2 }) }, fn = function(a, b, c) return tf.stack({ a, b, c }, 1) end },
   { "axis -1", args = { U({ 2, 2 }), U({ 2, 2 }) }, fn = function(a, b) return tf.stack({ a, b }, -1) end },
 }
+-- (num given: with unknown dimensions tf.unstack cannot infer it, as in TF.)
 CALLS.Unpack = {
-  { "axis 0", args = { U({ 3, 2 }) }, fn = function(x) return table.unpack(tf.unstack(x)) end },
-  { "axis 1", args = { U({ 2, 3, 2 }) }, fn = function(x) return table.unpack(tf.unstack(x, { axis = 1 })) end },
-  { "one output used", args = { U({ 3, 2 }) }, fn = function(x) return tf.unstack(x)[2] end },
+  { "axis 0", args = { U({ 3, 2 }) }, fn = function(x) return table.unpack(tf.unstack(x, { num = 3 })) end },
+  { "axis 1", args = { U({ 2, 3, 2 }) }, fn = function(x) return table.unpack(tf.unstack(x, { axis = 1, num = 3 })) end },
+  { "one output used", args = { U({ 3, 2 }) }, fn = function(x) return tf.unstack(x, { num = 3 })[2] end },
+  { "num inferred", args = { U({ 2, 2 }) }, fn = function(x) return table.unpack(tf.unstack(x)) end,
+    unknown_dims = false },
 }
 CALLS.ExpandDims = {
   { "axis 0", args = { U({ 2, 3 }) }, fn = function(x) return tf.expand_dims(x, 0) end },
@@ -602,6 +607,31 @@ local function check_entry(name, entry)
   end)
   if not ok then fail("tf.func: %s", tostring(err)) end
 
+  -- The same with every dimension of the float arguments unknown while
+  -- tracing (an input_signature of None dimensions): the rules' dynamic
+  -- shape paths.
+  if entry.unknown_dims ~= false then
+    ok, err = pcall(function()
+      local signature = {}
+      for i, a in ipairs(entry.args) do
+        if type(a) == "table" and a.spec then
+          local dims = {}
+          for d = 1, #a.shape do dims[d] = tf.None end
+          signature[i] = tf.TensorSpec(dims, core.dtype(args[i]))
+        else
+          signature[i] = tf.TensorSpec(shape_list(a), core.dtype(a))
+        end
+      end
+      local traced = tf.func(function(...)
+        local a = table.pack(...)
+        local grads = tape_gradients(entry.fn, a, diff, weights, nargs)
+        return table.unpack(grads, 1, #diff)
+      end, { name = "gradcheck_dynamic_" .. name, autograph = false, input_signature = signature })
+      compare("tf.func, unknown dims", pack(traced(table.unpack(args, 1, nargs))), args, tol)
+    end)
+    if not ok then fail("tf.func, unknown dims: %s", tostring(err)) end
+  end
+
   -- float32: the same rule, looser against the float64 numbers.
   if entry.f32 ~= false then
     ok, err = pcall(function()
@@ -611,27 +641,102 @@ local function check_entry(name, entry)
     end)
     if not ok then fail("float32: %s", tostring(err)) end
   end
+
+  -- Second order: h(x) = <tape gradient of the objective, d> for a fixed
+  -- direction d, differentiated by an outer tape (so the rule's own ops
+  -- are differentiated), against central differences of h. A nil second
+  -- gradient is right only where h does not depend on the argument.
+  ok, err = pcall(function()
+    local dirs = {}
+    for k, i in ipairs(diff) do
+      local shape = entry.args[i].shape
+      dirs[k] = tensor_of(materialize(U(shape)), shape, F64)
+    end
+    local function h_of(a)
+      local grads = tape_gradients(entry.fn, a, diff, weights, nargs)
+      local total
+      for k = 1, #diff do
+        if grads[k] ~= nil then
+          local g = grads[k]
+          if core.dtype(g) ~= F64 then g = tf.cast(g, F64) end
+          local term = tf.reduce_sum(g * dirs[k])
+          if total == nil then total = term else total = total + term end
+        end
+      end
+      return total
+    end
+    local outer = tf.GradientTape()
+    for _, i in ipairs(diff) do outer:watch(args[i]) end
+    local h = h_of(args)
+    outer:stop()
+    local sources = {}
+    for k, i in ipairs(diff) do sources[k] = args[i] end
+    local second = outer:gradient(h, sources)
+    for k, i in ipairs(diff) do
+      local numeric2 = {}
+      for j = 1, #values[i] do
+        local saved = values[i][j]
+        values[i][j] = saved + eps
+        local hp = h_of((build_args(entry, values, F64))):numpy()
+        values[i][j] = saved - eps
+        local hm = h_of((build_args(entry, values, F64))):numpy()
+        values[i][j] = saved
+        numeric2[j] = (hp - hm) / (2 * eps)
+      end
+      local got = second[k] and flat(second[k]) or nil
+      for j, want in ipairs(numeric2) do
+        local have = got and got[j] or 0
+        if math.abs(have - want) > 10 * tol * math.max(1, math.abs(want)) then
+          fail("second order: d/d(arg %d)[%d] of <gradient, d>: numeric %.10g, tape %s", i, j - 1, want,
+            got and ("%.10g"):format(have) or "nil")
+          break
+        end
+      end
+    end
+  end)
+  if not ok then fail("second order: %s", tostring(err)) end
   return failures
 end
 
-local function differentiable_ops()
+local function differentiable_ops(op_list)
   local list = {}
-  for _, o in ipairs(core.op_list()) do
+  for _, o in ipairs(op_list or core.op_list()) do
     if not (o.no_gradient or o.random or o.stateful or PLUMBING[o.name]) then list[#list + 1] = o.name end
   end
   return list
 end
 
+-- What keeps the registry from being fully checked: differentiable ops
+-- without a gradient rule or without a call entry.
+local function coverage_problems(op_list)
+  local missing = {}
+  for _, name in ipairs(differentiable_ops(op_list)) do
+    if not TF_UNDEFINED[name] then
+      if not tf._gradients[name] then missing[#missing + 1] = name .. ": no gradient rule in tf._gradients" end
+      if not CALLS[name] or #CALLS[name] == 0 then missing[#missing + 1] = name .. ": no entry in the call table" end
+    end
+  end
+  return missing
+end
+
 describe("gradient check harness", function()
   it("every differentiable op has a gradient rule and a call entry (or is listed as TF-undefined)", function()
-    local missing = {}
-    for _, name in ipairs(differentiable_ops()) do
-      if not TF_UNDEFINED[name] then
-        if not tf._gradients[name] then missing[#missing + 1] = name .. ": no gradient rule in tf._gradients" end
-        if not CALLS[name] or #CALLS[name] == 0 then missing[#missing + 1] = name .. ": no entry in the call table" end
-      end
-    end
-    assert.are.same({}, missing)
+    assert.are.same({}, coverage_problems())
+  end)
+
+  it("fails for a new differentiable op without a call entry or rule, and for a wrong rule", function()
+    local ops = core.op_list()
+    ops[#ops + 1] = { name = "FreshlyRegisteredOp" }
+    ops[#ops + 1] = { name = "FreshlyRegisteredNoGrad", no_gradient = true }
+    assert.are.same({ "FreshlyRegisteredOp: no gradient rule in tf._gradients",
+      "FreshlyRegisteredOp: no entry in the call table" }, coverage_problems(ops))
+    local good = tf._gradients.Square
+    tf._gradients.Square = function(n, dy) return { dy[1] * 2.001 * n.inputs[1] } end
+    local ok, failures = pcall(check_entry, "Square", CALLS.Square[1])
+    tf._gradients.Square = good
+    assert.is_true(ok, tostring(failures))
+    assert.is_true(#failures >= 4, "a 0.05 % error went unnoticed")
+    assert.are.same({}, check_entry("Square", CALLS.Square[1]))
   end)
 
   it("lists only registered, differentiable ops in its call table and TF-undefined list", function()
