@@ -753,23 +753,44 @@ return function(tf, doc)
         .. "gradients (or jacobians)", 2)
     end
     local y = flat_targets(target)[1]
-    local n = tf.size(y):numpy()
-    local rows = {}
+    -- One gradient per element of the target, unrolled: the target's shape
+    -- must be known (always so eagerly; inside tf.func, a static shape).
+    local sy = static_shape(y)
+    if not sy then
+      raise("ValueError", "tape:jacobian needs a target of known shape, got " .. tostring(y.shape)
+        .. " (inside tf.func, give the function an input_signature with static dimensions)", 2)
+    end
+    local n = num_elements(sy)
+    local is_var = tf._is_variable(source)
+    local ss = is_var and source.shape:as_list() or static_shape(source)
+    local rows, connected = {}, false
     local persistent = tape._persistent
     tape._persistent = true
     local ok, err = pcall(function()
       for i = 0, n - 1 do
-        local seed = tf.reshape(tf.one_hot(i, n, { dtype = dtype_of(y) }), tf.shape(y))
-        local g = tape:gradient(y, source, seed)
-        rows[i + 1] = g or tf.zeros_like(keys_of(source) == source and source or source:read_value())
+        local seed = tf.reshape(tf.one_hot(i, n, { dtype = dtype_of(y) }), sy)
+        rows[i + 1] = tape:gradient(y, source, seed)
+        if rows[i + 1] ~= nil then connected = true end
       end
     end)
     tape._persistent = persistent
     tape._used = true
     if not ok then error(err, 0) end
-    local src = tf._is_variable(source) and source:read_value() or source
-    local stacked = tf.stack(rows)
-    return tf.reshape(stacked, tf.concat({ tf.shape(y), tf.shape(src) }, 0))
+    -- As TF (unconnected_gradients NONE): a source the target does not
+    -- depend on gives nil.
+    if not connected and n > 0 then return nil end
+    local shape
+    if ss then
+      shape = table.move(sy, 1, #sy, 1, {})
+      table.move(ss, 1, #ss, #sy + 1, shape)
+    else
+      shape = tf.concat({ tf.constant(sy, tf.int32), tf.shape(source) }, 0)
+    end
+    if n == 0 then return tf.zeros(shape, is_var and source.dtype or dtype_of(source)) end
+    local example
+    for i = 1, n do example = example or rows[i] end
+    for i = 1, n do rows[i] = rows[i] or tf.zeros_like(example) end
+    return tf.reshape(tf.stack(rows), shape)
   end, "tape:jacobian(target, source)",
   "The Jacobian of target with respect to source: shape target.shape + source.shape.")
 

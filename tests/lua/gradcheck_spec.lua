@@ -889,6 +889,22 @@ describe("tf.GradientTape", function()
     assert.are.same({ 3, 1, 3, 2 }, jw.shape:as_list())
     H.close({ { { { 1, -1 }, { 0, 0 }, { 0, 0 } } }, { { { 0, 0 }, { 1, -1 }, { 0, 0 } } },
       { { { 0, 0 }, { 0, 0 }, { 1, -1 } } } }, jw)
+    -- Inside a tf.func (static shapes), and nil for an unconnected source as in TF.
+    local traced = tf.func(function(u)
+      local t = tf.GradientTape()
+      t:watch(u)
+      local v = tf.stack({ u[0] * u[1], tf.sin(u[0]) })
+      t:stop()
+      return t:jacobian(v, u)
+    end)
+    local jt = traced(tf.constant({ 2.0, 3.0 }))
+    assert.are.same({ 2, 2 }, jt.shape:as_list())
+    H.close({ { 3.0, 2.0 }, { math.cos(2.0), 0.0 } }, jt)
+    local t3 = tf.GradientTape()
+    t3:watch(x)
+    local unrelated = tf.constant({ 1.0, 2.0 }) * 2
+    t3:stop()
+    assert.is_nil(t3:jacobian(unrelated, x))
   end)
 
   it("nests for second derivatives: d2/dx2 of x^3 at x = 2 is 12", function()
