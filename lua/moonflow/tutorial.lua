@@ -569,7 +569,7 @@ end, "tutorial.command(args)", [[
 Runs a %tutorial command: (nothing) or list, NAME, next, back, run, show,
 edit [code], revert, check [NAME K], hint, solution, go N, quit.]])
 
---- tutorial.state() -> a copy of the stepper's position (for tests and tools).
+--- tutorial.position() -> where the stepper is (for tests and tools).
 tutorial.position = doc.def(function()
   if not state.lesson then return nil end
   return { lesson = state.lesson.name, step = state.index, steps = #state.lesson.steps,
