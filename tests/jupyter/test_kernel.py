@@ -227,6 +227,36 @@ class TestExecute(KernelTestCase):
         self.assertIn("<table", data["text/html"])
         self.assertEqual(of_type(outputs, "execute_result"), [])
 
+    def test_updatable_display(self):
+        _, outputs = self.ok('local h = tf.display(tf.constant(1), {display_id = "progress"})\n'
+                             'h:update(tf.constant(2))')
+        [shown] = of_type(outputs, "display_data")
+        [updated] = of_type(outputs, "update_display_data")
+        self.assertEqual(shown["content"]["transient"], {"display_id": "progress"})
+        self.assertEqual(updated["content"]["transient"], {"display_id": "progress"})
+        self.assertIn("numpy=2", updated["content"]["data"]["text/plain"])
+
+    def test_raw_bundle_binary_and_json_mimes(self):
+        # Binary types travel base64-encoded and JSON types as JSON, as the
+        # messaging spec asks.
+        _, outputs = self.ok('tf.display({["text/plain"] = "a picture",\n'
+                             '  ["image/png"] = "\\137PNG\\r\\n\\026\\n\\0\\255",\n'
+                             '  ["application/json"] = \'{"a": [1, 2]}\'}, {raw = true})')
+        [shown] = of_type(outputs, "display_data")
+        data = shown["content"]["data"]
+        import base64
+        self.assertEqual(base64.b64decode(data["image/png"]), b"\x89PNG\r\n\x1a\n\x00\xff")
+        self.assertEqual(data["application/json"], {"a": [1, 2]})
+
+    def test_graph_and_concrete_function_display_as_svg(self):
+        self.ok("sq = tf.func(function(x) return x * x end)\n"
+                "sq_cf = sq:get_concrete_function(tf.constant(2.0))")
+        for code in ("sq_cf.graph", "sq_cf"):
+            _, outputs = self.ok(code)
+            data = of_type(outputs, "execute_result")[0]["content"]["data"]
+            self.assertIn("<svg", data.get("image/svg+xml", ""), code)
+            self.assertIn("text/plain", data)
+
     def test_clear_output(self):
         _, outputs = self.ok('print("x") tf.clear_output(true) print("y")')
         outputs = [m for m in outputs if m["msg_type"] != "execute_input"]
