@@ -121,6 +121,55 @@ describe("round trip", function()
     end
   end)
 
+  -- Real source rewritten with every token on a line of its own: then each
+  -- node, operator and closing keyword has a line no other one shares, and
+  -- the printed text must still put every one of them back on it.
+  it("keeps every node on its line when every token has a line of its own", function()
+    for _, path in ipairs({ ROOT .. "/lua/moonflow/autograph/parser.lua", "/usr/share/lua/5.4/pl/pretty.lua",
+                            "/usr/share/lua/5.4/pl/OrderedMap.lua" }) do
+      local f = io.open(path, "rb")
+      if f then
+        local toks = lexer.tokenize(f:read("a"))
+        f:close()
+        local parts = {}
+        for k = 1, toks.n - 1 do
+          local t = toks.type[k]
+          parts[k] = (t == "<name>" and toks.value[k])
+            or ((t == "<number>" or t == "<string>") and toks.text[k]) or t
+        end
+        local src = table.concat(parts, "\n")
+        local ast = assert(parser.parse(src))
+        local out = printer.print(ast)
+        local again = assert(parser.parse(out))
+        local d = diff(ast, again)
+        assert(d == nil, path .. ": " .. tostring(d))
+        assert(load(out))
+      end
+    end
+  end)
+
+  it("counts lines the way Lua does: \\r\\n, \\n\\r and \\r are one break each", function()
+    local src = "local a = 1\nlocal s = [[x\ny]]\nlocal t = 'p\\\nq'\n\nreturn a,\n s, t"
+    local want = assert(parser.parse(src))
+    for _, nl in ipairs({ "\r\n", "\n\r", "\r" }) do
+      local other = src:gsub("\n", nl)
+      local ast = assert(parser.parse(other))
+      -- the same lines; only string token texts keep their own line breaks
+      assert.are.equal(want[3].line, ast[3].line)
+      assert.are.equal(want[4].line, ast[4].line)
+      assert.are.equal(want[4].exprs[2].line, ast[4].exprs[2].line)
+      assert.are.equal("x\ny", ast[2].exprs[1].value)
+      assert.are.equal("p\nq", ast[3].exprs[1].value)
+      local out = printer.print(ast)
+      local fn = assert(load(out))
+      assert.are.same({ 1, "x\ny", "p\nq" }, { fn() })
+      assert.is_nil(diff(ast, assert(parser.parse(out))))
+      local _, e1 = load(other .. "\n x = = 1", "=crlf")
+      local _, e2 = parser.parse(other .. "\n x = = 1", "=crlf")
+      assert.are.equal(e1, e2)
+    end
+  end)
+
   it("keeps every statement on its line through comments, blank lines and odd layouts", function()
     local src = table.concat({
       "#!/usr/bin/env lua",

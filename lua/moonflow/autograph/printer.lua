@@ -295,7 +295,7 @@ function M.print(node, opts)
   end
 
   local function funcname(t)
-    if t.tag == "Id" then raw(t.name); return end
+    if t.tag == "Id" then mark(t.line, 1); raw(t.name); return end
     funcname(t.obj)
     mark(t.key.line, 1)
     raw("." .. t.key.value)
@@ -398,6 +398,7 @@ function M.print(node, opts)
     end,
     LocalFunction = function(s)
       word("local")
+      mark(s.func.line, 1)
       word("function")
       word(s.name)
       funcbody(s.func)
