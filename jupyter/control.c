@@ -9,10 +9,16 @@
  * Every other control request needs the session, so it is relayed to the
  * main thread over an inproc pair; the main thread serves it between cells
  * and sends its reply back over the pair, and this thread forwards the
- * reply to the control socket it owns. */
+ * reply to the control socket it owns.
+ *
+ * It also watches the process that launched the kernel (JPY_PARENT_PID, set
+ * by jupyter_client): when that process dies the kernel shuts down rather
+ * than live on as an orphan nobody can reach — as ipykernel does. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zmq.h>
 
@@ -52,15 +58,37 @@ static void from_main(void *relay, void *ctl) {
   mf_frames_free(&fr);
 }
 
+/* The parent to watch, or 0: only when Jupyter says who it is and the
+ * kernel was not already adopted by init (then there is nothing to see). */
+static pid_t watched_parent(void) {
+  const char *env = getenv("JPY_PARENT_PID");
+  pid_t ppid = getppid();
+  if (!env || !*env || ppid <= 1) return 0;
+  return ppid;
+}
+
+static void parent_gone(mf_kernel *k, void *relay) {
+  mf_klog("the process that started the kernel has exited: shutting down");
+  mf_kernel_request_shutdown(k, false);
+  if (zmq_send(relay, MF_RELAY_WAKE, strlen(MF_RELAY_WAKE), ZMQ_DONTWAIT) < 0 && errno != ETERM)
+    mf_klog("could not wake the main thread for shutdown: %s", zmq_strerror(errno));
+}
+
 static void *control_main(void *arg) {
   mf_kernel *k = arg;
   void *ctl = k->sock[MF_CH_CONTROL], *relay = k->relay_control;
+  pid_t parent = watched_parent();
   for (;;) {
     zmq_pollitem_t items[2] = {{ctl, 0, ZMQ_POLLIN, 0}, {relay, 0, ZMQ_POLLIN, 0}};
-    if (zmq_poll(items, 2, -1) < 0) {
+    int rc = zmq_poll(items, 2, parent ? 1000 : -1);
+    if (rc < 0) {
       if (errno == EINTR) continue;
       if (errno != ETERM) mf_klog("control poll failed: %s", zmq_strerror(errno));
       break;
+    }
+    if (parent && getppid() != parent) {
+      parent = 0; /* once */
+      parent_gone(k, relay);
     }
     if (items[0].revents & ZMQ_POLLIN) from_client(k, ctl, relay);
     if (items[1].revents & ZMQ_POLLIN) from_main(relay, ctl);

@@ -394,6 +394,17 @@ class TestStdin(KernelTestCase):
             outputs.append(m)
         self.assertEqual(stream_text(outputs), "got hello moon\n")
 
+    def test_interrupt_while_waiting_for_input(self):
+        self.ok("kept = 5")
+        msg_id = self.kc.execute('local s = io.read()\nprint("got", s)', allow_stdin=True)
+        self.assertEqual(self.kc.get_stdin_msg(timeout=TIMEOUT)["msg_type"], "input_request")
+        self.km.interrupt_kernel()
+        reply = shell_reply(self.kc, msg_id)
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "InterruptedError")
+        _, outputs = self.ok("kept")
+        self.assertEqual(of_type(outputs, "execute_result")[0]["content"]["data"]["text/plain"], "5")
+
     def test_stdin_not_allowed_is_a_clear_error(self):
         reply, _ = run(self.kc, "return io.read()", allow_stdin=False)
         c = reply["content"]
