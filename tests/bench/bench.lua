@@ -1,0 +1,294 @@
+-- bench.lua — moonflow's side of the benchmark suite (tests/bench/run.sh).
+--
+--   moonflow tests/bench/bench.lua SECTION [ARGS...]
+--   lua5.4 tests/bench/bench.lua SECTION [ARGS...]   (LUA_CPATH finding moonflow.so)
+--
+-- Each figure is printed as one line "@ key value" (seconds per operation,
+-- bytes, or a count); lines starting with "#" are notes. run.sh collects the
+-- "@" lines of every section and of the peers (peer.py, sgemm.c) and
+-- table.lua prints them side by side. A timing is the best repeat after a
+-- warm-up repeat ("key"), with the median beside it ("key.median"). Small
+-- operations are timed in 41 repeats of about 5 ms each (enough calls that
+-- the clock's resolution does not matter); large ones in 5-9 repeats of
+-- one call. The best repeat is the primary figure because the machine may
+-- be shared: other processes only ever add time, to moonflow and peers
+-- alike, and short repeats give each side the same chance of a quiet one.
+-- The process's CPU time is recorded too ("key.cpu"): on a loaded machine
+-- it is the steadier figure for single-threaded work.
+--
+-- Thread discipline: moonflow's own kernels (elementwise ops, the executor)
+-- run on the calling thread; only BLAS-backed ops (MatMul, Conv2D's GEMM)
+-- use OpenBLAS's pool, whose size run.sh sets with OPENBLAS_NUM_THREADS
+-- (1 for the sections that do no BLAS work).
+
+local tf = require("moonflow")
+local core = require("moonflow.core")
+local now = core.now
+
+-- "@ key best", "@ key.median median", "@ key.cpu best-CPU-time" (or one
+-- value: bytes, counts).
+local function out(key, value, med, cpu)
+  print(("@ %s %.9g"):format(key, value))
+  if med then print(("@ %s.median %.9g"):format(key, med)) end
+  if cpu then print(("@ %s.cpu %.9g"):format(key, cpu)) end
+end
+local function note(fmt, ...) print("# " .. fmt:format(...)) end
+
+local function median(t)
+  table.sort(t)
+  local n = #t
+  if n % 2 == 1 then return t[(n + 1) // 2] end
+  return (t[n // 2] + t[n // 2 + 1]) / 2
+end
+
+-- Seconds per call of fn(): `inner` calls per repeat, `reps` repeats after
+-- one warm-up repeat; returns the best repeat and the median of wall-clock
+-- time, and the best repeat of the process's CPU time (os.clock: all its
+-- threads, so comparable with wall time only where one thread works).
+local function measure(fn, inner, reps)
+  for _ = 1, inner do fn() end
+  local times, best, cpu = {}, math.huge, math.huge
+  for r = 1, reps do
+    local c0, t0 = os.clock(), now()
+    for _ = 1, inner do fn() end
+    local t1, c1 = now(), os.clock()
+    times[r] = (t1 - t0) / inner
+    best = math.min(best, times[r])
+    cpu = math.min(cpu, (c1 - c0) / inner)
+  end
+  return best, median(times), cpu
+end
+
+-- How many calls make one repeat last about `target` seconds.
+local function calibrate(fn, target)
+  local n = 1
+  while true do
+    local t0 = now()
+    for _ = 1, n do fn() end
+    local dt = now() - t0
+    if dt >= target / 4 or n >= 1 << 24 then
+      return math.max(1, math.floor(n * target / math.max(dt, 1e-9)))
+    end
+    n = n * 4
+  end
+end
+
+local function auto(fn, target, reps)
+  return measure(fn, calibrate(fn, target or 0.005), reps or 41)
+end
+
+-- The 100-op elementwise chain of benchmark 4: x*1.0001, x+0.5, tanh, ...
+local CHAIN_OPS = 100
+local function chain(x)
+  for i = 1, CHAIN_OPS do
+    local k = i % 3
+    if k == 1 then
+      x = x * 1.0001
+    elseif k == 2 then
+      x = x + 0.5
+    else
+      x = tf.tanh(x)
+    end
+  end
+  return x
+end
+
+local function status_kb(field)
+  local f = io.open("/proc/self/status", "r")
+  if not f then return nil end
+  local text = f:read("a")
+  f:close()
+  local kb = text:match(field .. ":%s*(%d+) kB")
+  return kb and tonumber(kb) * 1024 or nil
+end
+
+-- Resets VmHWM to the current RSS (Linux >= 4.0); false if refused.
+local function reset_peak()
+  local f = io.open("/proc/self/clear_refs", "w")
+  if not f then return false end
+  local ok = f:write("5")
+  ok = f:close() and ok
+  return ok and true or false
+end
+
+local function full_gc()
+  collectgarbage("collect")
+  collectgarbage("collect")
+end
+
+local sections = {}
+
+-- 1. eager overhead of one scalar add ----------------------------------------
+function sections.overhead()
+  local mode = collectgarbage("incremental")
+  collectgarbage(mode)
+  note("%s, Lua collector in %s mode", _VERSION, mode)
+  local a, b = tf.constant(1.0), tf.constant(1.0)
+  local c
+  out("overhead.mf", auto(function() c = a + b end))
+  assert(c:numpy() == 2.0)
+end
+
+-- 2. c = a + b on 16M float32 -------------------------------------------------
+function sections.add16m()
+  local n = 16 * 1024 * 1024
+  local a = tf.random.uniform({ n })
+  local b = tf.random.uniform({ n })
+  local c
+  out("add16m.mf", measure(function() c = a + b; c = nil end, 1, 9))
+end
+
+-- 3. sgemm ------------------------------------------------------------------
+function sections.sgemm(threads, ...)
+  for _, s in ipairs({ ... }) do
+    local n = tonumber(s)
+    local a = tf.random.uniform({ n, n })
+    local b = tf.random.uniform({ n, n })
+    local reps = n <= 256 and 15 or n <= 1024 and 9 or 5
+    local inner = n <= 256 and 20 or 1
+    local c
+    out(("sgemm.%d.t%s.mf"):format(n, threads),
+      measure(function() c = tf.matmul(a, b); c = nil end, inner, reps))
+  end
+end
+
+-- 4. tf.func ------------------------------------------------------------------
+function sections.func()
+  -- a cached call of a one-op function, against the same op run eagerly
+  local x = tf.constant(1.0)
+  local f = tf.func(function(v) return v + 1 end)
+  local y = f(x)
+  assert(y:numpy() == 2.0)
+  out("func.cached.mf", auto(function() y = f(x) end))
+  out("func.eager1.mf", auto(function() y = x + 1 end))
+
+  -- the first call (trace + plan + run) of a fresh 100-op function
+  local tiny = tf.constant({ 1.0, 2.0, 3.0, 4.0 })
+  local times, cpus = {}, {}
+  local ops
+  for r = 1, 21 do
+    local g = tf.func(chain, { name = "chain100" })
+    local c0, t0 = os.clock(), now()
+    g(tiny)
+    times[r], cpus[r] = now() - t0, os.clock() - c0
+    if r == 1 then
+      local cf = g:concrete_functions()[1]
+      ops = #cf.graph:get_operations()
+    end
+  end
+  table.remove(times, 1) -- the very first one also warms up the library
+  table.remove(cpus, 1)
+  local best = math.huge
+  for _, t in ipairs(times) do best = math.min(best, t) end
+  out("func.trace100.mf", median(times)) -- the median, as is: nothing subtracted
+  out("func.trace100.mf.cpu", median(cpus))
+  out("func.trace100.mf.best", best)
+  note("the traced 100-op chain has %d graph nodes (placeholder, consts and ops)", ops)
+
+  -- the 100-op chain on 16 elements: traced vs eager
+  local small = tf.random.uniform({ 16 })
+  local g = tf.func(chain)
+  local r1, r2 = g(small), chain(small)
+  local diff = tf.reduce_max(tf.abs(r1 - r2)):numpy()
+  assert(diff < 1e-5, "traced and eager chains differ by " .. diff)
+  out("chain16.traced", auto(function() r1 = g(small) end))
+  out("chain16.eager", auto(function() r2 = chain(small) end))
+
+  -- the same chain on 1M elements
+  local big = tf.random.uniform({ 1024 * 1024 })
+  out("chain1m.traced", measure(function() r1 = g(big); r1 = nil end, 1, 5))
+  out("chain1m.eager", measure(function() r2 = chain(big); r2 = nil end, 1, 5))
+end
+
+-- 5. the seed guide's conv2d ---------------------------------------------------
+function sections.conv(threads, tag)
+  local suffix = tag and "." .. tag or ""
+  local x = tf.random.uniform({ 1, 200, 200, 100 })
+  local w = tf.random.uniform({ 3, 3, 100, 100 })
+  local f = tf.func(function(i, k) return tf.nn.conv2d(i, k, 1, "VALID") end)
+  local y = tf.nn.conv2d(x, w, 1, "VALID")
+  assert(tostring(y.shape) == "(1, 198, 198, 100)", tostring(y.shape))
+  y = nil
+  out(("conv.t%s.eager%s"):format(threads, suffix), measure(function()
+    y = tf.nn.conv2d(x, w, 1, "VALID"); y = nil end, 1, 5))
+  out(("conv.t%s.traced%s"):format(threads, suffix), measure(function() y = f(x, w); y = nil end, 1, 5))
+end
+
+-- 6. peak memory of the 1M-element chain --------------------------------------
+-- RSS growth over one call: VmHWM is reset to the current RSS just before
+-- the call and read after it. run.sh fixes glibc's mmap threshold, so every
+-- 4 MiB buffer is a mapping of its own, returned when freed: the growth then
+-- counts the buffers alive at once. "first" is the call that traces; the
+-- figure is the worst of three cached calls. Eager is measured the same way,
+-- for comparison (its intermediates live until Lua's collector frees them).
+-- With TAG the keys end in .TAG (run.sh's run under glibc's defaults).
+function sections.memory(tag)
+  local suffix = tag and "." .. tag or ""
+  local n = 1024 * 1024
+  local x = tf.random.uniform({ n })
+  local g = tf.func(chain)
+  full_gc()
+  if not reset_peak() then
+    note("cannot reset VmHWM (/proc/self/clear_refs refused): memory figures skipped")
+    return
+  end
+  local function growth(fn)
+    full_gc()
+    reset_peak()
+    local base = status_kb("VmRSS")
+    local r = fn()
+    local peak = status_kb("VmHWM") - base
+    r = nil
+    return peak
+  end
+  out("mem.chain1m.traced.first" .. suffix, growth(function() return g(x) end))
+  local worst = 0
+  for _ = 1, 3 do worst = math.max(worst, growth(function() return g(x) end)) end
+  out("mem.chain1m.traced" .. suffix, worst)
+  out("mem.chain1m.eager" .. suffix, growth(function() return chain(x) end))
+end
+
+-- 7. one training step of a 784-256-10 MLP at batch 64 --------------------------
+function sections.mlp(threads)
+  if not tf.GradientTape then
+    print("@ mlp.unavailable 1")
+    note("tf.GradientTape is not yet available")
+    return
+  end
+  local ok, err = pcall(function()
+    tf.random.set_seed(1)
+    local x = tf.random.normal({ 64, 784 })
+    local labels = tf.cast(tf.random.uniform({ 64 }, { minval = 0, maxval = 10 }), tf.int32)
+    local w1 = tf.Variable(tf.random.normal({ 784, 256 }, { stddev = 0.05 }))
+    local b1 = tf.Variable(tf.zeros({ 256 }))
+    local w2 = tf.Variable(tf.random.normal({ 256, 10 }, { stddev = 0.05 }))
+    local b2 = tf.Variable(tf.zeros({ 10 }))
+    local params = { w1, b1, w2, b2 }
+    local function step(xb, yb)
+      local tape = tf.GradientTape()
+      local h = tf.nn.relu(tf.matmul(xb, w1) + b1)
+      local logits = tf.matmul(h, w2) + b2
+      local loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(yb, logits))
+      tape:stop()
+      local grads = tape:gradient(loss, params)
+      for i, v in ipairs(params) do v:assign_sub(grads[i] * 0.01) end
+      return loss
+    end
+    local traced = tf.func(step)
+    traced(x, labels)
+    out(("mlp.t%s.eager"):format(threads), auto(function() step(x, labels) end, 0.05, 9))
+    out(("mlp.t%s.traced"):format(threads), auto(function() traced(x, labels) end, 0.05, 9))
+  end)
+  if not ok then
+    print("@ mlp.failed 1")
+    note("MLP step failed: %s", tostring(err))
+  end
+end
+
+local name = arg[1]
+local section = sections[name]
+if not section then
+  io.stderr:write("usage: bench.lua overhead|add16m|sgemm THREADS N...|func|conv THREADS [TAG]|memory [TAG]|mlp THREADS\n")
+  os.exit(2)
+end
+section(table.unpack(arg, 2))

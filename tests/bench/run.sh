@@ -1,0 +1,165 @@
+#!/bin/sh
+# The benchmark suite: `make bench` (after `make all`), or by hand
+#   BUILD=build/release sh tests/bench/run.sh
+#
+# Runs moonflow's benchmarks (bench.lua, through the $BUILD/moonflow program,
+# or stock lua5.4 with the module $BUILD/moonflow.so when the program is not
+# built) and, in the same run, their peers: NumPy and
+# PyTorch from Debian (/usr/bin/python3, peer.py) and a direct cblas_sgemm
+# call (sgemm.c, compiled here against the same OpenBLAS with the
+# Makefile's flags). Ends with one table: each figure beside its peer, the
+# ratio, the issue's target and whether it is met. The raw "@ key value"
+# lines stay in $BUILD/bench/results.txt, stderr in $BUILD/bench/stderr.log.
+# Speed goals are checked here, never by timed tests.
+#
+# Threads: moonflow's own kernels (elementwise ops, the executor) run on the
+# calling thread and its BLAS ops on OpenBLAS's pool of OPENBLAS_NUM_THREADS.
+# So the elementwise and per-op sections (1, 2, 4, 6) run on one thread,
+# with OPENBLAS_NUM_THREADS=1 and torch.set_num_threads(1), and PyTorch is
+# also shown at 2 threads for the large elementwise work; sgemm and conv2d
+# and the MLP run at 1 and 2 threads on both sides.
+#
+# OpenBLAS's kernel: moonflow, the cblas program and PyTorch run with the
+# environment as it is (OPENBLAS_CORETYPE included), so BLAS figures compare
+# one kernel. NumPy's command alone runs with OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE unset (they slow a current NumPy); its elementwise work
+# does not touch BLAS, and it reports the kernel it loaded. Two "(info)"
+# conv2d rows, also with both unset for those commands alone, show what
+# OpenBLAS's own kernel choice gives. Nothing else changes either variable.
+#
+# Knobs: BENCH_ROUNDS (default 2), BENCH_SECTION_TIMEOUT (seconds, 300).
+# The whole suite takes 2-3 minutes on a quiet 2-core machine (4-5 under
+# heavy load from other processes).
+set -u
+BUILD=${BUILD:-build/release}
+LIMIT=${BENCH_SECTION_TIMEOUT:-300}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+PY=/usr/bin/python3
+BENCH=tests/bench
+OUT="$ROOT/$BUILD/bench"
+mkdir -p "$OUT"
+RESULTS="$OUT/results.txt"
+LOG="$OUT/stderr.log"
+: >"$RESULTS"
+: >"$LOG"
+export LUA_CPATH="$ROOT/$BUILD/?.so;;"
+export LC_ALL=C
+start=$(date +%s)
+
+# moonflow's own program runs the Lua side when it is built; else stock
+# lua5.4 with the module.
+if [ -x "$BUILD/moonflow" ] && "$BUILD/moonflow" -e 'assert(tf)' </dev/null >/dev/null 2>&1; then
+  LUA="$BUILD/moonflow"
+elif [ -f "$BUILD/moonflow.so" ]; then
+  LUA=lua5.4
+else
+  echo "bench: $BUILD/moonflow.so is missing; run 'make all' first" >&2
+  exit 1
+fi
+
+echo "moonflow benchmark suite"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')," \
+  "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-(unset)} OPENBLAS_L2_SIZE=${OPENBLAS_L2_SIZE:-(unset)}"
+echo "Lua side run by: $LUA"
+echo "figures: wall-clock time, best repeat after a warm-up; medians and CPU times in"
+echo "  $RESULTS"
+echo
+
+# section LABEL COMMAND...: runs one benchmark process, keeps its "@" lines,
+# shows its notes. A failure or a time-out leaves its figures "n/a".
+section() {
+  label=$1
+  shift
+  t0=$(date +%s)
+  timeout "$LIMIT" "$@" >"$OUT/section.txt" 2>>"$LOG"
+  status=$?
+  grep '^@ ' "$OUT/section.txt" >>"$RESULTS"
+  grep '^# ' "$OUT/section.txt" | sed 's/^# /    /'
+  if [ "$status" -ne 0 ]; then
+    echo "  $label: FAILED (status $status; see $LOG)"
+    echo "# $label failed with status $status" >>"$LOG"
+  else
+    echo "  $label: $(($(date +%s) - t0)) s"
+  fi
+}
+
+have_numpy=0
+have_torch=0
+[ -x "$PY" ] && "$PY" -c "import numpy" 2>/dev/null && have_numpy=1
+[ -x "$PY" ] && "$PY" -c "import torch" 2>/dev/null && have_torch=1
+[ "$have_numpy" = 1 ] || echo "  (python3-numpy is not installed: NumPy figures are n/a)"
+[ "$have_torch" = 1 ] || echo "  (python3-torch is not installed: PyTorch figures are n/a)"
+
+# The direct cblas program, with the Makefile's optimisation flags.
+SGEMM="$OUT/sgemm"
+if ! cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra $(pkg-config --cflags openblas) \
+  "$BENCH/sgemm.c" -o "$SGEMM" $(pkg-config --libs openblas) -lm 2>>"$LOG"; then
+  echo "  (could not build $BENCH/sgemm.c: cblas figures are n/a; see $LOG)"
+  SGEMM=false
+fi
+
+# mf THREADS SECTION ARGS...: one bench.lua process with that OpenBLAS pool.
+mf() {
+  threads=$1
+  shift
+  echo env OPENBLAS_NUM_THREADS="$threads" "$LUA" "$BENCH/bench.lua" "$@"
+}
+
+# The timed comparisons run in BENCH_ROUNDS rounds (default 2), moonflow
+# and its peer one after the other within each, and table.lua keeps each
+# figure's best round: load from other processes, which comes and goes,
+# then weighs on both sides alike.
+ROUNDS=${BENCH_ROUNDS:-2}
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+  echo "round $round of $ROUNDS"
+  section "1. moonflow scalar add" $(mf 1 overhead)
+  section "2. moonflow 16M add" $(mf 1 add16m)
+  [ "$have_numpy" = 1 ] && section "1,2,4. NumPy peers" \
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" numpy
+  [ "$have_torch" = 1 ] && section "1,2,4. PyTorch peers" \
+    env OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" torch 2
+  for t in 1 2; do
+    section "3. moonflow tf.matmul, $t thread(s)" $(mf "$t" sgemm "$t" 256 1024 2048)
+    section "3. direct cblas_sgemm, $t thread(s)" env OPENBLAS_NUM_THREADS="$t" "$SGEMM" 256 1024 2048
+  done
+  section "4. moonflow tf.func" $(mf 1 func)
+  for t in 1 2; do
+    section "5. moonflow conv2d, $t thread(s)" $(mf "$t" conv "$t")
+    [ "$have_torch" = 1 ] && section "5. PyTorch conv2d, $t thread(s)" \
+      env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" conv "$t"
+  done
+  round=$((round + 1))
+done
+# For information only (no verdict): conv2d with OpenBLAS choosing its own
+# kernel, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for these two
+# commands alone, both sides on one thread. The keys end in ".native".
+section "5. moonflow conv2d, OpenBLAS's own kernel" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+  OPENBLAS_NUM_THREADS=1 "$LUA" "$BENCH/bench.lua" conv 1 native
+[ "$have_torch" = 1 ] && section "5. PyTorch conv2d, OpenBLAS's own kernel" \
+  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" conv 1 native
+# glibc keeps freed memory for reuse, so an RSS figure would hide buffers
+# that the allocator recycles: with a fixed mmap threshold every tensor
+# buffer (4 MiB here) is its own mapping, returned when freed, and the peak
+# RSS growth counts the buffers alive at once.
+section "6. moonflow peak memory" env MALLOC_MMAP_THRESHOLD_=65536 OPENBLAS_NUM_THREADS=1 \
+  "$LUA" "$BENCH/bench.lua" memory
+# The same under stock lua5.4, whose lua.c switches the collector to
+# generational mode, and under glibc's default malloc settings.
+[ "$LUA" != lua5.4 ] && section "6. moonflow peak memory, stock lua5.4" \
+  env MALLOC_MMAP_THRESHOLD_=65536 OPENBLAS_NUM_THREADS=1 lua5.4 "$BENCH/bench.lua" memory lua54
+section "6. moonflow peak memory, glibc defaults" $(mf 1 memory glibc)
+for t in 1 2; do
+  section "7. moonflow MLP step, $t thread(s)" $(mf "$t" mlp "$t")
+  if grep -q "^@ mlp\.t$t\.eager " "$RESULTS" && [ "$have_torch" = 1 ]; then
+    section "7. PyTorch MLP step, $t thread(s)" env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" mlp "$t"
+  fi
+done
+
+echo
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg); total $(($(date +%s) - start)) s"
+echo
+"$LUA" "$BENCH/table.lua" "$RESULTS"

@@ -1,0 +1,221 @@
+-- table.lua — prints the benchmark table from the "@ key value" lines that
+-- bench.lua, peer.py and sgemm.c wrote (run.sh collects them in one file).
+--
+--   lua5.4 tests/bench/table.lua RESULTS_FILE
+--
+-- One row per comparison: moonflow's figure, the peer measured in the same
+-- run, the ratio, and where an issue sets a target, the target and "met" or
+-- "missed by X×". Figures and verdicts use wall-clock time (the best
+-- repeat, see bench.lua). Where both sides run on one thread, the column
+-- "by CPU time" gives the same ratio from process CPU time, which other
+-- load on the machine disturbs far less; a verdict that CPU time would turn
+-- around is flagged there. A missing figure (a failed section, a peer that
+-- is not installed) prints "n/a".
+
+local path = assert(arg[1], "usage: table.lua RESULTS_FILE")
+local R = {}
+for line in io.lines(path) do
+  local key, value = line:match("^@ (%S+) (%S+)")
+  -- A figure measured in several rounds keeps its best (smallest) value.
+  local v = tonumber(value)
+  if key and v then R[key] = R[key] and math.min(R[key], v) or v end
+end
+
+local function time_text(s)
+  if not s then return "n/a" end
+  if s < 1e-6 then return ("%.0f ns"):format(s * 1e9) end
+  if s < 1e-3 then return ("%.2f µs"):format(s * 1e6) end
+  if s < 1 then return ("%.2f ms"):format(s * 1e3) end
+  return ("%.2f s"):format(s)
+end
+
+local function x(v) -- a multiple, to two or three significant digits
+  if v >= 100 then return ("%.0f×"):format(v) end
+  if v >= 10 then return ("%.1f×"):format(v) end
+  return ("%.2f×"):format(v)
+end
+
+-- moonflow time ÷ peer time, as "2.0× slower" / "3.0× faster".
+local function vs(mf, peer)
+  if not mf or not peer then return "n/a" end
+  local r = mf / peer
+  if r >= 1 then return x(r) .. " slower" end
+  return x(1 / r) .. " faster"
+end
+
+-- Verdicts: "met", or "missed by X×" (how far the figure is from the target).
+local function at_most(v, limit)
+  if not v then return "n/a" end
+  if v <= limit then return "met" end
+  return "missed by " .. x(v / limit)
+end
+local function at_least(v, limit)
+  if not v then return "n/a" end
+  if v >= limit then return "met" end
+  return "missed by " .. x(limit / v)
+end
+
+local rows = {}
+
+-- row{num, what, mf_key, peer_label, peer_key, target=, judge=, single=,
+--     mf_extra=, peer_extra=, ratio=}
+-- judge(mf, peer) -> verdict text, from wall time (and CPU time when
+-- `single`: both sides on one thread).
+local function row(t)
+  local mf, peer = R[t[3]], t[5] and R[t[5]]
+  local mfc, peerc = R[t[3] .. ".cpu"], t[5] and R[t[5] .. ".cpu"]
+  local ratio = t.ratio or vs
+  local r = {
+    t[1], t[2],
+    time_text(mf) .. (t.mf_extra and mf and t.mf_extra(mf) or ""),
+    t[4] or "",
+    t[5] and (time_text(peer) .. (t.peer_extra and peer and t.peer_extra(peer) or "")) or "",
+    t[5] and ratio(mf, peer) or "",
+    t.single and t[5] and mfc and peerc and ratio(mfc, peerc) or "",
+    t.target or "",
+    t.judge and t.judge(mf, peer) or "",
+  }
+  if t.judge and t.single and mfc and (peerc or not t[5]) then
+    local by_cpu = t.judge(mfc, peerc)
+    local function met(v) return v:match("^met") ~= nil end
+    if met(by_cpu) ~= met(r[9]) then r[9] = r[9] .. " (by CPU time: " .. by_cpu:match("^[^;]*") .. ")" end
+  end
+  rows[#rows + 1] = r
+end
+
+-- 1. scalar add -----------------------------------------------------------------
+row { "1", "eager scalar a + b (per op)", "overhead.mf", "NumPy 0-d float32", "overhead.np",
+  single = true }
+row { "1", "eager scalar a + b (per op)", "overhead.mf", "PyTorch eager", "overhead.torch",
+  single = true }
+
+-- 2. 16M add ---------------------------------------------------------------------
+local bytes16 = 3 * 16 * 1024 * 1024 * 4 -- two reads and one write of 64 MiB
+local function gbs(s) return (" (%.1f GB/s)"):format(bytes16 / s / 1e9) end
+row { "2", "c = a + b, 16M float32", "add16m.mf", "NumPy", "add16m.np", single = true,
+  mf_extra = gbs, peer_extra = gbs }
+row { "2", "c = a + b, 16M float32", "add16m.mf", "PyTorch", "add16m.torch", single = true,
+  mf_extra = gbs, peer_extra = gbs }
+row { "2", "c = a + b, 16M float32", "add16m.mf", "PyTorch, 2 threads", "add16m.torch.t2",
+  mf_extra = gbs, peer_extra = gbs }
+
+-- 3. sgemm ------------------------------------------------------------------------
+local function share(m, c)
+  if not m or not c then return "n/a" end
+  return ("%.0f%% of cblas"):format(c / m * 100)
+end
+for _, t in ipairs({ 1, 2 }) do
+  for _, n in ipairs({ 256, 1024, 2048 }) do
+    local flops = 2 * n ^ 3
+    local function gf(s) return (" (%.0f GFLOP/s)"):format(flops / s / 1e9) end
+    row { "3", ("tf.matmul %d² float32, %d thread%s"):format(n, t, t > 1 and "s" or ""),
+      ("sgemm.%d.t%d.mf"):format(n, t), "cblas_sgemm direct", ("sgemm.%d.t%d.cblas"):format(n, t),
+      single = t == 1, mf_extra = gf, peer_extra = gf, ratio = share, target = "≥ 95% of cblas",
+      judge = function(m, c) return m and c and at_least(c / m, 0.95) or "n/a" end }
+  end
+end
+
+-- 4. tf.func -------------------------------------------------------------------------
+row { "4", "cached call, tf.func x + 1 (scalar)", "func.cached.mf", "moonflow eager x + 1",
+  "func.eager1.mf", single = true, target = "< 2 µs (later < 1 µs)",
+  judge = function(v)
+    if not v then return "n/a" end
+    return at_most(v, 2e-6) .. "; later < 1 µs: " .. at_most(v, 1e-6)
+  end }
+row { "4", "cached call, tf.func x + 1 (scalar)", "func.cached.mf", "torch.jit.script call",
+  "func.jit.torch", single = true }
+row { "4", "eager x + 1 (scalar)", "func.eager1.mf", "PyTorch eager x + 1", "func.eager1.torch",
+  single = true }
+row { "4", "trace + 1st call, 100-op fn (median)", "func.trace100.mf", single = true,
+  target = "< 2 ms (later < 1 ms)",
+  judge = function(v)
+    if not v then return "n/a" end
+    return at_most(v, 2e-3) .. "; later < 1 ms: " .. at_most(v, 1e-3)
+  end }
+row { "4", "100-op chain, 16 elements, traced", "chain16.traced", "moonflow eager", "chain16.eager",
+  single = true, target = "traced ≥ 5× faster than eager",
+  judge = function(t, e) return t and e and at_least(e / t, 5) or "n/a" end }
+row { "4", "100-op chain, 16 elements, traced", "chain16.traced", "NumPy", "chain16.np",
+  single = true }
+row { "4", "100-op chain, 16 elements, traced", "chain16.traced", "PyTorch eager", "chain16.torch",
+  single = true }
+row { "4", "100-op chain, 1M float32, traced", "chain1m.traced", "NumPy", "chain1m.np",
+  single = true, target = "traced+fused ≥ 3× faster than NumPy",
+  judge = function(t, n) return t and n and at_least(n / t, 3) or "n/a" end }
+row { "4", "100-op chain, 1M float32, traced", "chain1m.traced", "moonflow eager", "chain1m.eager",
+  single = true }
+row { "4", "100-op chain, 1M float32, traced", "chain1m.traced", "PyTorch eager", "chain1m.torch",
+  single = true }
+row { "4", "100-op chain, 1M float32, traced", "chain1m.traced", "PyTorch eager, 2 threads",
+  "chain1m.torch.t2" }
+row { "4", "100-op chain, 1M float32, eager", "chain1m.eager", "NumPy", "chain1m.np", single = true }
+
+-- 5. conv2d ------------------------------------------------------------------------------
+for _, t in ipairs({ 1, 2 }) do
+  for _, mode in ipairs({ "eager", "traced" }) do
+    row { "5", ("conv2d 200²×100 → 198²×100, %s, %d thr"):format(mode, t),
+      ("conv.t%d.%s"):format(t, mode), ("PyTorch conv2d, %d thr"):format(t),
+      ("conv.t%d.torch"):format(t), single = t == 1, target = "≤ 1.2× PyTorch",
+      judge = function(m, p) return m and p and at_most(m / p, 1.2) or "n/a" end }
+  end
+end
+
+row { "5", "(info) conv2d eager, OpenBLAS's own kernel, 1 thr", "conv.t1.eager.native",
+  "PyTorch conv2d, same env", "conv.t1.torch.native", single = true }
+row { "5", "(info) conv2d traced, OpenBLAS's own kernel, 1 thr", "conv.t1.traced.native",
+  "PyTorch conv2d, same env", "conv.t1.torch.native", single = true }
+
+-- 6. memory ----------------------------------------------------------------------------
+local BUF = 4 * 1024 * 1024
+local function mem_row(what, key, target)
+  local b = R[key]
+  local text = b and ("%.1f MiB = %.2f buffers"):format(b / 1048576, b / BUF) or "n/a"
+  rows[#rows + 1] = { "6", what, text, "", "", "", "", target or "",
+    target and (b and at_most(math.max(b, 1) / BUF, 3) or "n/a") or "" }
+end
+mem_row("peak RSS growth, 1M chain traced", "mem.chain1m.traced", "≤ 3 buffers of 4 MiB")
+mem_row("the same, 1st (tracing) call", "mem.chain1m.traced.first")
+mem_row("peak RSS growth, 1M chain eager", "mem.chain1m.eager")
+if R["mem.chain1m.eager.lua54"] then
+  mem_row("eager under stock lua5.4 (generational GC)", "mem.chain1m.eager.lua54")
+end
+mem_row("traced 1st call, glibc malloc defaults", "mem.chain1m.traced.first.glibc")
+
+-- 7. MLP (only when tf.GradientTape exists) -----------------------------------------------
+for _, t in ipairs({ 1, 2 }) do
+  for _, mode in ipairs({ "eager", "traced" }) do
+    if R[("mlp.t%d.%s"):format(t, mode)] then
+      row { "7", ("MLP 784-256-10 train step, b64, %s, %d thr"):format(mode, t),
+        ("mlp.t%d.%s"):format(t, mode), ("PyTorch, %d thr"):format(t), ("mlp.t%d.torch"):format(t),
+        single = t == 1 }
+    end
+  end
+end
+
+-- printing -------------------------------------------------------------------------------
+local head = { "#", "benchmark", "moonflow", "peer", "peer figure", "moonflow vs peer",
+  "by CPU time", "target", "verdict" }
+local width = {}
+local function len(s) return utf8.len(s) or #s end
+for i, h in ipairs(head) do width[i] = len(h) end
+for _, r in ipairs(rows) do
+  for i = 1, #head do width[i] = math.max(width[i], len(r[i] or "")) end
+end
+local function line(r)
+  local cells = {}
+  for i = 1, #head do
+    local c = r[i] or ""
+    cells[i] = c .. (" "):rep(width[i] - len(c))
+  end
+  print("| " .. table.concat(cells, " | ") .. " |")
+end
+line(head)
+local sep = {}
+for i = 1, #head do sep[i] = ("-"):rep(width[i]) end
+line(sep)
+for _, r in ipairs(rows) do line(r) end
+if R["mlp.unavailable"] then
+  print("\n7. MLP training step: not yet available (no tf.GradientTape).")
+elseif R["mlp.failed"] then
+  print("\n7. MLP training step: failed (see the log above).")
+end
