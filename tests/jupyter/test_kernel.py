@@ -4,8 +4,11 @@ refuse to misbehave (forged signatures, heartbeat pings)."""
 import hashlib
 import hmac
 import json
+import os
 import queue
 import signal
+import subprocess
+import sys
 import time
 import unittest
 import uuid
@@ -602,6 +605,31 @@ class TestShutdownRestart(unittest.TestCase):
             kc.stop_channels()
             if km.is_alive():
                 km.shutdown_kernel(now=True)
+
+    def test_kernel_exits_when_its_launcher_dies(self):
+        # A launcher that starts a kernel and dies without shutting it down.
+        script = ("import os, sys\n"
+                  "sys.path.insert(0, %r)\n"
+                  "from mfkernel import start_kernel\n"
+                  "km, kc, _ = start_kernel('orphan')\n"
+                  "print(km.provisioner.process.pid, flush=True)\n"
+                  "os._exit(0)\n" % os.path.dirname(os.path.abspath(__file__)))
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             timeout=TIMEOUT * 2)
+        pid = int(out.stdout.split()[-1])
+
+        def running():
+            try:
+                with open("/proc/%d/stat" % pid) as f:
+                    return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+            except FileNotFoundError:
+                return False
+        deadline = time.monotonic() + 10 * SLOW
+        while running() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if running():
+            os.kill(pid, signal.SIGKILL)
+            self.fail("the orphaned kernel kept running")
 
     def test_shutdown_while_a_cell_runs(self):
         km, kc, _ = start_kernel("shutdown_busy")
