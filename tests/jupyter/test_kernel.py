@@ -459,6 +459,34 @@ class TestInterrupt(KernelTestCase):
         _, outputs = self.ok("1 + 1")
         self.assertEqual(self.result_text(outputs), "2")
 
+    def control_request(self, msg_type, content):
+        msg = self.kc.session.msg(msg_type, content)
+        self.kc.control_channel.send(msg)
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            reply = self.kc.get_control_msg(timeout=TIMEOUT)
+            if reply["parent_header"].get("msg_id") == msg["header"]["msg_id"]:
+                return reply
+        self.fail("no control reply to %s" % msg_type)
+
+    def test_control_answers_kernel_info_while_a_cell_runs(self):
+        msg_id = self.kc.execute("local t = os.clock() while os.clock() - t < %s do end"
+                                 % (3 * SLOW))
+        self.wait_until_running(msg_id)
+        t0 = time.monotonic()
+        reply = self.control_request("kernel_info_request", {})
+        self.assertLess(time.monotonic() - t0, 1.5 * SLOW)
+        self.assertEqual(reply["content"]["language_info"]["name"], "lua")
+        self.assertEqual(shell_reply(self.kc, msg_id)["content"]["status"], "ok")
+
+    def test_session_requests_on_control_are_relayed(self):
+        reply = self.control_request("is_complete_request", {"code": "for i = 1, 2 do"})
+        self.assertEqual(reply["msg_type"], "is_complete_reply")
+        self.assertEqual(reply["content"]["status"], "incomplete")
+        self.ok("relay_probe = 1")
+        reply = self.control_request("complete_request", {"code": "relay_pro", "cursor_pos": 9})
+        self.assertIn("relay_probe", reply["content"]["matches"])
+
     def test_heartbeat_answers_while_a_cell_runs(self):
         info = self.km.get_connection_info()
         ctx = zmq.Context.instance()
