@@ -521,8 +521,20 @@ describe("errors", function()
       "do goto out end local z ::out:: print(z)", "if x then goto e end local y\n::e::\nprint(y)",
       "goto f; do ::f:: end",
     }
+    -- the limit of 200 locals per function, hidden for-loop variables included
+    local function names(n) local t = {} for k = 1, n do t[k] = "v" .. k end return table.concat(t, ", ") end
+    chunks[#chunks + 1] = "local " .. names(201)
+    chunks[#chunks + 1] = "x = function(\n" .. names(201) .. ") end"
+    chunks[#chunks + 1] = "function m:f(" .. names(200) .. ") end"
+    chunks[#chunks + 1] = "local " .. names(197) .. "\nfor i = 1, 2 do end"
+    chunks[#chunks + 1] = "local " .. names(195) .. "\nfor k, v in pairs(t) do end"
+    chunks[#chunks + 1] = "local x <const> = 1; local y = function() x = 1 end"
     for _, src in ipairs(chunks) do same_as_load(src) end
     -- and the forms Lua accepts
+    assert(parser.parse("local " .. names(200)))
+    assert(parser.parse("local " .. names(196) .. "\nfor i = 1, 2 do end"))
+    assert(parser.parse("do local " .. names(150) .. " end local " .. names(150)))
+    assert(parser.parse("local x = function() x = 1 end"))
     for _, src in ipairs({
       "for i = 1, 3 do if i then goto continue end local x = 1 ::continue:: end",
       "do goto out; local z ::out:: end", "::a:: do ::b:: end do ::b:: end goto a",

@@ -9,8 +9,10 @@
 --   syntax, the compile-time checks of lparser.c are made too (goto/label
 --   visibility and scope, break outside a loop, assignment to <const> or
 --   <close> variables, attributes, '...' outside a vararg function), so a
---   chunk is accepted exactly when load() accepts it (save the limits on
---   locals, upvalues and nesting depth, which are not checked).
+--   chunk is accepted exactly when load() accepts it, save the limits on
+--   upvalues (255 per function) and on nesting depth (about 200 C levels,
+--   which depends on the caller's own depth), which are not checked; the
+--   limit of 200 locals per function is.
 -- parser.parse_expression(source [, chunkname]) -> expression node, or nil, err
 --   One expression that must span the whole source ('...' is allowed).
 -- parser.walk(node, pre [, post])
@@ -133,15 +135,31 @@ local function new_parser(toks, chunkid)
   ---------------------------------------------------------------------------
   -- Scopes: the bookkeeping lparser.c does for locals, labels and gotos, kept
   -- only as far as it decides whether a chunk compiles.
-  local vars, nvars = {}, 0     -- active locals of all open functions
+  -- vars holds the declared locals of all open functions, innermost last
+  -- (lparser.c's dyd->actvar); a function's own start at fs.firstlocal, and
+  -- the first fs.nactvar of those are active (in scope), the rest declared
+  -- by the statement being read.
+  local vars, ndecl = {}, 0
   local labels, gotos = {}, {}  -- active labels, pending gotos
-  local fs                      -- current function: {prev, firstlocal, firstlabel, is_vararg, bl}
+  local fs                      -- current function: {prev, firstlocal, nactvar,
+                                -- firstlabel, is_vararg, linedefined, bl}
+  local MAXVARS = 200
 
-  local function nactvar() return nvars - fs.firstlocal end
+  local function nactvar() return fs.nactvar end
 
-  local function add_var(name, attrib)
-    nvars = nvars + 1
-    vars[nvars] = { name = name, attrib = attrib }
+  local function declare(name, attrib)
+    if ndecl + 1 - fs.firstlocal > MAXVARS then
+      local where = fs.linedefined == 0 and "main function"
+        or format("function at line %d", fs.linedefined)
+      syntax_error(format("too many local variables (limit is %d) in %s", MAXVARS, where))
+    end
+    ndecl = ndecl + 1
+    vars[ndecl] = { name = name, attrib = attrib }
+  end
+  local function activate(n) fs.nactvar = fs.nactvar + n end
+  -- for loops keep hidden control variables in scope, as Lua does
+  local function declare_hidden(n)
+    for _ = 1, n do declare("(for state)") end
   end
 
   local function enterblock(isloop)
@@ -196,7 +214,8 @@ local function new_parser(toks, chunkid)
 
   local function leaveblock()
     local bl = fs.bl
-    nvars = fs.firstlocal + bl.nactvar
+    ndecl = ndecl - (fs.nactvar - bl.nactvar)
+    fs.nactvar = bl.nactvar
     if bl.isloop then createlabel("break", 0, false) end
     for k = #labels, bl.firstlabel + 1, -1 do labels[k] = nil end
     fs.bl = bl.previous
@@ -207,8 +226,9 @@ local function new_parser(toks, chunkid)
     end
   end
 
-  local function open_func(is_vararg)
-    fs = { prev = fs, firstlocal = nvars, firstlabel = #labels, is_vararg = is_vararg }
+  local function open_func(is_vararg, linedefined)
+    fs = { prev = fs, firstlocal = ndecl, nactvar = 0, firstlabel = #labels,
+           is_vararg = is_vararg, linedefined = linedefined }
     enterblock(false)
   end
   local function close_func()
@@ -220,12 +240,16 @@ local function new_parser(toks, chunkid)
   local function check_readonly(target)
     if target.tag ~= "Id" then return end
     local name = target.name
-    for k = nvars, 1, -1 do
-      local v = vars[k]
-      if v.name == name then
-        if v.attrib then semerror(format("attempt to assign to const variable '%s'", name)) end
-        return
+    local f = fs
+    while f do
+      for k = f.firstlocal + f.nactvar, f.firstlocal + 1, -1 do
+        local v = vars[k]
+        if v.name == name then
+          if v.attrib then semerror(format("attempt to assign to const variable '%s'", name)) end
+          return
+        end
       end
+      f = f.prev
     end
   end
 
@@ -249,6 +273,7 @@ local function new_parser(toks, chunkid)
         if tt == "<name>" then
           params[#params + 1] = V[i]
           next_token()
+          declare(params[#params])
         elseif tt == "..." then
           next_token()
           is_vararg = true
@@ -263,11 +288,11 @@ local function new_parser(toks, chunkid)
   -- body -> '(' parlist ')' block END. fline is the line of `function`,
   -- where the line check_match cites (Lua's linedefined).
   local function body(ismethod, fline, where)
-    open_func(false)
-    if ismethod then add_var("self") end
+    open_func(false, where)
+    if ismethod then declare("self"); activate(1) end
     checknext("(")
     local params, is_vararg = parlist()
-    for k = 1, #params do add_var(params[k]) end
+    activate(#params)
     fs.is_vararg = is_vararg
     checknext(")")
     local b = { tag = "Block" }
@@ -491,10 +516,10 @@ local function new_parser(toks, chunkid)
     return { tag = "While", line = line, cond = cond, body = b, endline = endline }
   end
 
-  local function forbody(names)
+  local function forbody(nvars)
     checknext("do")
     enterblock(false) -- scope of the loop's declared variables
-    for k = 1, #names do add_var(names[k]) end
+    activate(nvars)
     local b = block()
     leaveblock()
     return b
@@ -506,6 +531,8 @@ local function new_parser(toks, chunkid)
     local name = str_checkname()
     local node
     if tt == "=" then
+      declare_hidden(3)
+      declare(name)
       next_token()
       local start = expr()
       checknext(",")
@@ -513,14 +540,21 @@ local function new_parser(toks, chunkid)
       local step
       if testnext(",") then step = expr() end
       node = { tag = "Fornum", line = line, var = name, start = start, stop = stop, step = step }
-      node.body = forbody({ name })
+      activate(3)
+      node.body = forbody(1)
     elseif tt == "," or tt == "in" then
       local names = { name }
-      while testnext(",") do names[#names + 1] = str_checkname() end
+      declare_hidden(4)
+      declare(name)
+      while testnext(",") do
+        names[#names + 1] = str_checkname()
+        declare(names[#names])
+      end
       checknext("in")
       local exprs = explist()
       node = { tag = "Forin", line = line, names = names, exprs = exprs }
-      node.body = forbody(names)
+      activate(4)
+      node.body = forbody(#names)
     else
       syntax_error("'=' or 'in' expected")
     end
@@ -564,6 +598,7 @@ local function new_parser(toks, chunkid)
     local names, toclose = {}, false
     repeat
       local name = str_checkname()
+      declare(name)
       local attrib
       if testnext("<") then
         attrib = str_checkname()
@@ -576,10 +611,11 @@ local function new_parser(toks, chunkid)
           toclose = true
         end
       end
+      vars[ndecl].attrib = attrib
       names[#names + 1] = { name = name, attrib = attrib }
     until not testnext(",")
     local exprs = testnext("=") and explist() or {}
-    for k = 1, #names do add_var(names[k].name, names[k].attrib) end
+    activate(#names)
     return { tag = "Local", line = line, names = names, exprs = exprs }
   end
 
@@ -629,7 +665,8 @@ local function new_parser(toks, chunkid)
         local fline = L[i]
         next_token()
         local name = str_checkname()
-        add_var(name)
+        declare(name)
+        activate(1)
         node = { tag = "LocalFunction", line = line, name = name }
         node.func = body(false, fline, EL[i])
       else
@@ -673,7 +710,7 @@ local function new_parser(toks, chunkid)
   local P = {}
   function P.chunk()
     if tt == "<error>" then lex_error(i) end
-    open_func(true)
+    open_func(true, 0)
     local b = { tag = "Block" }
     statlist(b)
     b.line = b[1] and b[1].line or L[i]
@@ -683,7 +720,7 @@ local function new_parser(toks, chunkid)
   end
   function P.expression()
     if tt == "<error>" then lex_error(i) end
-    open_func(true)
+    open_func(true, 0)
     local e = expr()
     check("<eof>")
     return e
