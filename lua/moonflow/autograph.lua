@@ -57,7 +57,8 @@ return function(tf, doc)
 
   -- Parses and converts the function's source once per definition site.
   local function plan_for(fn, info)
-    local key = info.source .. ":" .. info.linedefined .. ":" .. info.lastlinedefined
+    local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
+      info.nparams, tostring(info.isvararg))
     local plan = plans[key]
     if plan then return plan end
     local text = source_text(info.source)
@@ -100,6 +101,11 @@ return function(tf, doc)
   local function convert_uncached(fn)
     local info = debug.getinfo(fn, "Su")
     if info.what ~= "Lua" or in_library(info.source) then return fn end
+    -- Functions made by converted code (they see `ag__`) are converted
+    -- already: their definitions were part of the converted source.
+    for _, name in ipairs(upvalue_names(fn)) do
+      if name == "ag__" then return fn end
+    end
     local plan = plan_for(fn, info)
     if plan.failed then
       if not warned[plan] then

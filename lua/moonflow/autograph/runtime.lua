@@ -66,6 +66,7 @@ return function(tf, convert)
 
   local function as_bool(x)
     x = value(x)
+    if not core.is_tensor(x) then return tf.constant(x ~= nil and x ~= false) end
     if core.dtype(x) ~= tf.bool then return tf.cast(x, tf.bool) end
     return x
   end

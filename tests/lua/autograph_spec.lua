@@ -1,0 +1,471 @@
+-- autograph_spec.lua — AutoGraph for Lua and graph control flow: the seed
+-- guide's examples retold in Lua, conversion that leaves Lua-only code
+-- unchanged, the errors that name the local and its line, gradients
+-- through converted loops and conds, and to_code.
+
+local tf = tf or require("moonflow")
+
+local function capture(fn)
+  local lines, partial = {}, ""
+  local saved_print, saved_stdout = print, io.stdout
+  print = function(...)
+    local parts = table.pack(...)
+    for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+    lines[#lines + 1] = table.concat(parts, "\t", 1, parts.n)
+  end
+  io.stdout = {
+    write = function(self, ...)
+      for _, s in ipairs({ ... }) do
+        partial = partial .. tostring(s)
+        while partial:find("\n") do
+          local line, rest = partial:match("^(.-)\n(.*)$")
+          lines[#lines + 1] = line
+          partial = rest
+        end
+      end
+      return self
+    end,
+    flush = function(self) return self end,
+  }
+  local ok, err = pcall(fn)
+  print, io.stdout = saved_print, saved_stdout
+  if not ok then error(err, 0) end
+  return lines
+end
+
+local function op_types(cf)
+  local types = {}
+  for i, op in ipairs(cf.graph:get_operations()) do types[i] = op.type end
+  return types
+end
+
+local function count(list, value)
+  local n = 0
+  for _, v in ipairs(list) do if v == value then n = n + 1 end end
+  return n
+end
+
+local function expect_error(kind, fn, ...)
+  local ok, err = pcall(fn, ...)
+  assert.is_false(ok, "expected a " .. kind)
+  assert.is_true(tf.errors.is(err), "expected an error object, got " .. tostring(err))
+  assert.are.equal(kind, err.type)
+  return err
+end
+
+describe("graph control flow ops", function()
+  -- (each test traces its own functions)
+  it("tf.cond eagerly is an if; traced it is an If op picking a branch at run time", function()
+    assert.are.equal(6.0, tf.cond(tf.constant(true), function() return tf.constant(6.0) end,
+      function() return tf.constant(0.0) end):numpy())
+    local f = tf.func(function(x)
+      return tf.cond(tf.greater(x, 0), function() return x * 2 end, function() return -x end)
+    end)
+    assert.are.equal(6.0, f(tf.constant(3.0)):numpy())
+    assert.are.equal(3.0, f(tf.constant(-3.0)):numpy())
+    assert.are.equal(1, count(op_types(f:get_concrete_function(tf.constant(1.0))), "StatelessIf"))
+  end)
+
+  it("tf.cond branches must agree in structure and dtype", function()
+    local f = tf.func(function(x)
+      return tf.cond(tf.greater(x, 0), function() return x end, function() return tf.cast(x, tf.int32) end)
+    end)
+    local err = expect_error("TypeError", f, tf.constant(1.0))
+    assert.truthy(err.message:find("output 1 is float32 in true_fn but int32 in false_fn", 1, true))
+    local g = tf.func(function(x)
+      return tf.cond(tf.greater(x, 0), function() return x, x end, function() return x end)
+    end)
+    expect_error("ValueError", g, tf.constant(1.0))
+  end)
+
+  it("tf.while_loop: one While op, loop-carried values, maximum_iterations", function()
+    local f = tf.func(function(x)
+      local i, s = tf.while_loop(function(i) return tf.less(i, 10) end,
+        function(i, s) return i + 1, tf.tanh(s) end, { tf.constant(0), x })
+      return s, i
+    end)
+    local s, i = f(tf.constant(2.0))
+    local ref = 2.0
+    for _ = 1, 10 do ref = math.tanh(ref) end
+    assert.is_true(math.abs(s:numpy() - ref) < 1e-6)
+    assert.are.equal(10, i:numpy())
+    local g = tf.func(function(n)
+      local _, k = tf.while_loop(function() return true end, function(a, b) return a, b + 1 end,
+        { n, tf.constant(0) }, { maximum_iterations = 7 })
+      return k
+    end)
+    assert.are.equal(7, g(tf.constant(1)):numpy())
+  end)
+
+  it("a loop variable that changes shape is an error naming it", function()
+    local f = tf.func(function(x)
+      while tf.reduce_sum(x) < 10 do
+        x = tf.concat({ x, x }, 0)
+      end
+      return x
+    end)
+    local err = expect_error("ValueError", f, tf.constant({ 1.0 }))
+    assert.truthy(err.message:find("local 'x' (loop at line", 1, true), err.message)
+    assert.truthy(err.message:find("has shape (1,) before the loop, but shape (2,) after one iteration", 1, true))
+  end)
+
+  it("Ctrl-C style interrupts stop a graph loop", function()
+    local core = require("moonflow.core")
+    local f = tf.func(function(x)
+      return tf.lua_function(function(v)
+        -- simulate the user's interrupt after the loop starts
+        core.check_interrupt()
+        return v
+      end, { x }, tf.int32)
+    end)
+    assert.are.equal(3, f(tf.constant(3)):numpy())
+  end)
+end)
+
+describe("AutoGraph: the guide's examples", function()
+  it("fizzbuzz: a graph loop over tf.range; Lua print once per branch, tf.print every step", function()
+    local fizzbuzz = tf.func(function(n)
+      for i in tf.range(1, n + 1) do
+        print("Tracing for loop")
+        if i % 15 == 0 then
+          print("Tracing fizzbuzz branch")
+          tf.print("fizzbuzz")
+        elseif i % 3 == 0 then
+          print("Tracing fizz branch")
+          tf.print("fizz")
+        elseif i % 5 == 0 then
+          print("Tracing buzz branch")
+          tf.print("buzz")
+        else
+          print("Tracing default branch")
+          tf.print(i)
+        end
+      end
+    end)
+    local lines = capture(function() fizzbuzz(tf.constant(5)) end)
+    assert.are.same({ "Tracing for loop", "Tracing fizzbuzz branch", "Tracing fizz branch",
+      "Tracing buzz branch", "Tracing default branch", "1", "2", "fizz", "4", "buzz" }, lines)
+    lines = capture(function() fizzbuzz(tf.constant(20)) end)
+    assert.are.equal(20, #lines)
+    assert.are.equal("fizzbuzz", lines[15])
+    local code = tf.autograph.to_code(fizzbuzz)
+    assert.truthy(load(code), "to_code output is valid Lua")
+    assert.truthy(code:find("ag__.for_stmt", 1, true))
+  end)
+
+  it("the tanh while loop: tf.print each iteration, one While op", function()
+    local f = tf.func(function(x)
+      while tf.reduce_sum(x) > 1 do
+        tf.print(x)
+        x = tf.tanh(x)
+      end
+      return x
+    end)
+    tf.random.set_seed(3)
+    local x0 = tf.random.uniform({ 5 })
+    local lines = {}
+    local result
+    lines = capture(function() result = f(x0) end)
+    -- The same loop run eagerly in Lua gives the same values.
+    local x, n = x0, 0
+    while tf.reduce_sum(x):numpy() > 1 do
+      x = tf.tanh(x)
+      n = n + 1
+    end
+    assert.are.equal(n, #lines)
+    assert.are.same(x:numpy(), result:numpy())
+    local types = op_types(f:get_concrete_function(x0))
+    assert.are.equal(1, count(types, "StatelessWhile") + count(types, "While"))
+    assert.truthy(load(tf.autograph.to_code(f)))
+  end)
+
+  it("dynamic RNN with a TensorArray", function()
+    local function rnn_step(inp, state) return inp + state end
+    local dynamic_rnn = tf.func(function(input_data, initial_state)
+      input_data = tf.transpose(input_data, { 1, 0, 2 })
+      local max_seq_len = input_data.shape[0]
+      local states = tf.TensorArray(tf.float32, { size = max_seq_len })
+      local state = initial_state
+      for i in tf.range(max_seq_len) do
+        state = rnn_step(input_data[i], state)
+        states = states:write(i, state)
+      end
+      return tf.transpose(states:stack(), { 1, 0, 2 })
+    end)
+    tf.random.set_seed(7)
+    local input = tf.random.uniform({ 2, 3, 4 })
+    local out = dynamic_rnn(input, tf.zeros({ 2, 4 }))
+    assert.are.equal("(2, 3, 4)", tostring(out.shape))
+    local inp = input:numpy()
+    local o = out:numpy()
+    for b = 1, 2 do
+      for f = 1, 4 do
+        local acc = 0
+        for t = 1, 3 do
+          acc = acc + inp[b][t][f]
+          assert.is_true(math.abs(o[b][t][f] - acc) < 1e-5)
+        end
+      end
+    end
+    assert.truthy(load(tf.autograph.to_code(dynamic_rnn)))
+  end)
+
+  it("a for over a Lua table unrolls (the graph grows with the data); tf.range gives one While", function()
+    local train = tf.func(function(dataset)
+      local loss = tf.constant(0)
+      for _, pair in ipairs(dataset) do
+        loss = loss + tf.abs(pair[2] - pair[1])
+      end
+      return loss
+    end)
+    local small, big = {}, {}
+    for i = 1, 3 do small[i] = { 1, 1 } end
+    for i = 1, 10 do big[i] = { 1, 1 } end
+    local n_small = #train:get_concrete_function(small).graph:as_graph_def().node
+    local n_big = #train:get_concrete_function(big).graph:as_graph_def().node
+    assert.is_true(n_big > n_small + 6, ("%d vs %d nodes"):format(n_small, n_big))
+    local train_range = tf.func(function(n)
+      local loss = tf.constant(0)
+      for _ in tf.range(n) do loss = loss + 1 end
+      return loss
+    end)
+    local types = op_types(train_range:get_concrete_function(tf.constant(10)))
+    assert.are.equal(1, count(types, "Range"))
+    assert.are.equal(1, count(types, "StatelessWhile"))
+    assert.are.equal(10, train_range(tf.constant(10)):numpy())
+    assert.are.equal(1, train_range:experimental_get_tracing_count())
+  end)
+
+  it("a numeric for stays a Lua loop and is unrolled (add_10)", function()
+    local add_10 = tf.func(function(x)
+      for _ = 1, 10 do x = x + 1 end
+      return x
+    end)
+    assert.are.equal(10, add_10(tf.constant(0)):numpy())
+    assert.are.equal(10, count(op_types(add_10:get_concrete_function(tf.constant(0))), "AddV2"))
+  end)
+
+  it("if on a Lua value is a plain if; on a tensor a cond", function()
+    local f = tf.func(function(x, training)
+      if training then x = x * 2 end
+      if x > 3 then x = x - 3 else x = x + 3 end
+      return x
+    end)
+    assert.are.equal(5.0, f(tf.constant(2.0), false):numpy())
+    assert.are.equal(1.0, f(tf.constant(2.0), true):numpy())
+    local types = op_types(f:get_concrete_function(tf.constant(2.0), true))
+    assert.are.equal(1, count(types, "StatelessIf"))
+  end)
+end)
+
+describe("AutoGraph: statements", function()
+  it("return inside converted branches", function()
+    local g = tf.func(function(x)
+      if x > 0 then return x * 2 end
+      return -x
+    end)
+    assert.are.equal(6.0, g(tf.constant(3.0)):numpy())
+    assert.are.equal(2.0, g(tf.constant(-2.0)):numpy())
+  end)
+
+  it("break in a tensor loop", function()
+    local f = tf.func(function(n)
+      local s = tf.constant(0)
+      for i in tf.range(n) do
+        if i > 5 then break end
+        s = s + i
+      end
+      return s
+    end)
+    assert.are.equal(15, f(tf.constant(10)):numpy())
+  end)
+
+  it("goto continue in a tensor loop", function()
+    local f = tf.func(function(n)
+      local s = tf.constant(0)
+      for i in tf.range(n) do
+        if i % 2 == 0 then goto continue end
+        s = s + i
+        ::continue::
+      end
+      return s
+    end)
+    assert.are.equal(25, f(tf.constant(10)):numpy())
+  end)
+
+  it("while with break, and repeat ... until on tensors", function()
+    local f = tf.func(function(x)
+      local n = tf.constant(0)
+      while true do
+        x = x / 2
+        n = n + 1
+        if x < 1 then break end
+      end
+      return n
+    end)
+    assert.are.equal(4, f(tf.constant(10.0)):numpy())
+    local g = tf.func(function(x)
+      local n = tf.constant(0)
+      repeat
+        local half = x / 2
+        x = half
+        n = n + 1
+      until half < 1
+      return n
+    end)
+    assert.are.equal(4, g(tf.constant(10.0)):numpy())
+  end)
+
+  it("and/or/not become logical ops on tensors, Lua semantics otherwise", function()
+    local f = tf.func(function(x, flag)
+      local y = 0
+      if x > 0 and x < 10 and not (x == 5) then y = 1 end
+      local opts = flag or "default"
+      return y, opts
+    end)
+    local y, opts = f(tf.constant(3), nil)
+    assert.are.equal(1, y:numpy())
+    assert.are.equal("default", opts:numpy())
+    assert.are.equal(0, f(tf.constant(5), nil):numpy())
+  end)
+
+  it("functions called from converted code are converted too", function()
+    local function clip(v)
+      if v > 1 then return tf.constant(1.0) end
+      return v
+    end
+    local f = tf.func(function(x) return clip(x) * 2 end)
+    assert.are.equal(2.0, f(tf.constant(5.0)):numpy())
+    assert.are.equal(1.0, f(tf.constant(0.5)):numpy())
+  end)
+
+  it("upvalues stay bound: assignments in converted code are seen outside", function()
+    local calls = 0
+    local f = tf.func(function(x)
+      calls = calls + 1
+      return x
+    end)
+    f(tf.constant(1))
+    f(tf.constant(1.0))
+    assert.are.equal(2, calls)
+  end)
+
+  it("a local defined on one path only is an error naming it and its line", function()
+    local f = tf.func(function(x)
+      local y
+      if x > 0 then y = x end
+      return y
+    end)
+    local err = expect_error("ValueError", f, tf.constant(1.0))
+    assert.truthy(err.message:find("local 'y'", 1, true))
+    assert.truthy(err.message:find("at line %d+"))
+  end)
+
+  it("a local nil before a tensor loop is an error naming it", function()
+    local f = tf.func(function(n)
+      local last
+      for i in tf.range(n) do last = i end
+      return last
+    end)
+    local err = expect_error("ValueError", f, tf.constant(3))
+    assert.truthy(err.message:find("local 'last' is nil before the loop", 1, true))
+  end)
+
+  it("a loop variable that changes dtype is an error naming it", function()
+    local f = tf.func(function(x)
+      local acc = tf.constant(0)
+      while x > 0 do
+        x = x - 1
+        acc = tf.cast(acc, tf.float32) + 1.5
+      end
+      return acc
+    end)
+    local err = expect_error("TypeError", f, tf.constant(3.0))
+    assert.truthy(err.message:find("local 'acc'", 1, true))
+    assert.truthy(err.message:find("dtype int32 before the loop, but dtype float32", 1, true))
+  end)
+
+  it("autograph = false and do_not_convert keep the function as written", function()
+    local f = tf.func(function(x)
+      if x > 0 then return x end
+      return -x
+    end, { autograph = false })
+    expect_error("TypeError", f, tf.constant(1.0))
+    local raw = tf.autograph.do_not_convert(function(x)
+      if x > 0 then return x end
+      return -x
+    end)
+    expect_error("TypeError", tf.func(raw), tf.constant(1.0))
+  end)
+
+  it("errors in converted code point at the user's line", function()
+    local f = tf.func(function(x)
+      local y = x + 1
+      local z = y.nonexistent_field
+      return z
+    end)
+    local ok, err = pcall(f, tf.constant(1))
+    assert.is_false(ok)
+    local text = tostring(err)
+    local here = debug.getinfo(1, "l").currentline
+    assert.truthy(text:find("autograph_spec.lua:" .. (here - 6), 1, true), text)
+  end)
+end)
+
+describe("AutoGraph: Lua-only code behaves the same converted", function()
+  local cases = {
+    function(n) local s = 0 for i = 1, n do if i % 3 == 0 then s = s + i elseif i % 5 == 0 then s = s - i else s = s + 1 end end return s end,
+    function(n) local i, out = 0, {} while i < n do i = i + 1 if i == 4 then goto skip end out[#out + 1] = i ::skip:: end return table.concat(out, ",") end,
+    function(n) local t = {} repeat local sq = n * n t[#t + 1] = sq n = n - 1 until sq < 10 return #t, t[1] end,
+    function(n) local x = n > 3 and "big" or "small" return x, not (n == 2), n ~= 7 end,
+    function(...) local s = 0 for _, v in ipairs({ ... }) do if v > 2 then break end s = s + v end return s, select("#", ...) end,
+    function(n) local function fact(k) if k <= 1 then return 1 end return k * fact(k - 1) end return fact(n) end,
+    function(n) local acc = {} for k, v in pairs({ a = 1, b = 2 }) do acc[#acc + 1] = k .. v end table.sort(acc) return table.concat(acc) end,
+    function(n) local x <const> = n * 2 do local y = x // 3 return y, x % 3, x / 4, 7 & n, n | 8, n ~ 3, n << 2 end end,
+    function(n) if n > 10 then return "a" elseif n > 5 then return "b" end return "c" end,
+    function(n) local r = 0 while true do r = r + 1 if r >= n then break end end return r end,
+    function(s) local count = 0 for w in s:gmatch("%a+") do count = count + #w end return count end,
+  }
+  local args = { 20, 9, 5, 6, nil, 6, 0, 9, 7, 4, "hello moonflow world" }
+
+  it("every construct gives the same results converted and unconverted", function()
+    for i, fn in ipairs(cases) do
+      local conv = tf.autograph._convert(fn)
+      assert.are_not.equal(fn, conv, "case " .. i .. " was converted")
+      local a = table.pack(pcall(fn, args[i], i == 5 and 2 or nil, i == 5 and 3 or nil))
+      local b = table.pack(pcall(conv, args[i], i == 5 and 2 or nil, i == 5 and 3 or nil))
+      assert.are.same(a, b, "case " .. i)
+    end
+  end)
+end)
+
+describe("gradients through converted control flow", function()
+  it("a loss through a converted while loop and a cond matches finite differences", function()
+    local function loss_fn(w)
+      local x = tf.constant(0.5, tf.float64)
+      local i = tf.constant(0)
+      while i < 3 do
+        x = tf.tanh(x * w + 0.1)
+        i = i + 1
+      end
+      local y
+      if x > 0 then y = x * x * w else y = -x end
+      return y
+    end
+    local grad_of = tf.func(function(w)
+      local tape = tf.GradientTape()
+      tape:watch(w)
+      local y = loss_fn(w)
+      tape:stop()
+      return y, tape:gradient(y, w)
+    end)
+    local w0 = 0.8
+    local y, g = grad_of(tf.constant(w0, tf.float64))
+    local eps = 1e-6
+    local yp = grad_of(tf.constant(w0 + eps, tf.float64))
+    local ym = grad_of(tf.constant(w0 - eps, tf.float64))
+    local numeric = (yp:numpy() - ym:numpy()) / (2 * eps)
+    assert.is_true(math.abs(g:numpy() - numeric) < 1e-6, ("analytic %g numeric %g"):format(g:numpy(), numeric))
+    assert.is_true(y:numpy() > 0)
+  end)
+end)
