@@ -598,6 +598,23 @@ describe("errors", function()
     end
   end)
 
+  it("nesting deeper than Lua's 200 levels is an error, not a crash", function()
+    for _, src in ipairs({ "x = " .. ("("):rep(5000) .. "1" .. (")"):rep(5000),
+                           ("do "):rep(5000) .. ("end "):rep(5000),
+                           "x = " .. ("{"):rep(300) .. ("}"):rep(300),
+                           "x = 1" .. (" .. 1"):rep(300), "x = " .. ("not "):rep(300) .. "1" }) do
+      local ast, err = parser.parse(src, "=deep")
+      assert.is_nil(ast)
+      assert.truthy(err:find("^deep:1: C stack overflow near "), err)
+      local ok, f = pcall(load, src)
+      assert.is_true(not ok or f == nil) -- Lua refuses them as well
+    end
+    -- what Lua takes, we take: moderate nesting and very long flat chains
+    local src = "return " .. ("("):rep(150) .. "1" .. (")"):rep(150) .. " + 2" .. (" + 1"):rep(20000)
+    local fn = assert(load(printer.print(assert(parser.parse(src)))))
+    assert.are.equal(20003, fn())
+  end)
+
   it("parse_expression: one expression, and nothing after it", function()
     local e = assert(parser.parse_expression("a + b * 2"))
     assert.are.equal("Binop", e.tag)

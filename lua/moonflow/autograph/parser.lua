@@ -435,8 +435,18 @@ local function new_parser(toks, chunkid)
     return node
   end
 
+  -- Nesting depth of statements and subexpressions, bounded like
+  -- lparser.c's enterlevel (LUAI_MAXCCALLS), so deep input gets an error
+  -- instead of exhausting the stack.
+  local depth, MAXDEPTH = 0, 200
+  local function enterlevel()
+    depth = depth + 1
+    if depth > MAXDEPTH then syntax_error("C stack overflow") end
+  end
+
   -- subexpr: operators bind while their left priority exceeds `limit`.
   local function subexpr(limit)
+    enterlevel()
     local e
     if UNOPS[tt] then
       local op, line = tt, L[i]
@@ -455,6 +465,7 @@ local function new_parser(toks, chunkid)
       op = tt
       left = LEFT[op]
     end
+    depth = depth - 1
     return e
   end
   expr = function() return subexpr(0) end
@@ -638,7 +649,7 @@ local function new_parser(toks, chunkid)
     return { tag = "CallStat", line = line, call = e }
   end
 
-  statement = function(b)
+  local function statement1(b)
     local line, t = L[i], tt
     local node
     if t == ";" then
@@ -705,6 +716,12 @@ local function new_parser(toks, chunkid)
       node = exprstat(line)
     end
     b[#b + 1] = node
+  end
+
+  statement = function(b)
+    enterlevel()
+    statement1(b)
+    depth = depth - 1
   end
 
   local P = {}
