@@ -3,8 +3,7 @@
 
 #include "op.h"
 
-/* DEVELOPMENT: weak until every family file exists (see test_registry). */
-#define MF_OP(name) extern const mf_op_def mf_op_##name __attribute__((weak));
+#define MF_OP(name) extern const mf_op_def mf_op_##name;
 #include "ops.def"
 #undef MF_OP
 
@@ -27,7 +26,7 @@ const mf_op_def *mf_op_at(int i) { return i >= 0 && i < MF_OP_TOTAL ? registry[i
 
 const mf_op_def *mf_op_lookup(const char *name) {
   for (int i = 0; i < MF_OP_TOTAL; i++)
-    if (registry[i] && strcmp(registry[i]->name, name) == 0) return registry[i];
+    if (strcmp(registry[i]->name, name) == 0) return registry[i];
   return NULL;
 }
 

@@ -588,7 +588,6 @@ static int l_op_list(lua_State *L) {
   int k = 0;
   for (int i = 0; i < n; i++) {
     const mf_op_def *op = mf_op_at(i);
-    if (!op) continue;
     lua_createtable(L, 0, 8);
     lua_pushstring(L, op->name);
     lua_setfield(L, -2, "name");

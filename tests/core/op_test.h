@@ -12,15 +12,10 @@
 
 #define DIMS(...) ((const int64_t[]){__VA_ARGS__})
 
-/* While op_registry.c refers to op definitions weakly (DEVELOPMENT), a
- * static link does not pull an ops_*.o out of libmoonflow.a on the
- * registry's account; a test names the ops it runs so they are linked:
- *   USE_OPS(&mf_op_MatMul, &mf_op_BatchMatMulV2); at file scope. */
+/* Every op definition, for tests that call one directly. */
 #define MF_OP(name) extern const mf_op_def mf_op_##name;
 #include "ops.def"
 #undef MF_OP
-#define USE_OPS(...) \
-  const mf_op_def *const test_linked_ops[] __attribute__((used)) = {__VA_ARGS__}
 
 /* A tensor of dtype dt and the given shape, filled from vals (converted);
  * vals NULL leaves it zeroed. Returns a new reference (NULL on failure). */

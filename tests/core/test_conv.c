@@ -9,8 +9,6 @@
 #include "interrupt.h"
 #include "op_test.h"
 
-USE_OPS(&mf_op_Conv2D, &mf_op_Conv2DBackpropInput, &mf_op_Conv2DBackpropFilter);
-
 typedef struct cfg {
   int64_t n, h, w, ci, kh, kw, co, sh, sw, dh, dw;
   const char *padding;

@@ -15,9 +15,6 @@
 
 static mf_error err;
 
-/* A strong reference to one of ops_elementwise.c's definitions: while the
- * registry refers to ops weakly, this is what links the file out of the
- * static library. */
 extern const mf_op_def mf_op_AddV2;
 
 /* ---- helpers ---- */

@@ -5,8 +5,6 @@
 #include "check.h"
 #include "op_test.h"
 
-USE_OPS(&mf_op_ResizeBilinear, &mf_op_ResizeBilinearGrad);
-
 static mf_attrs flags(bool align, bool half) {
   mf_attrs at;
   mf_attrs_init(&at);

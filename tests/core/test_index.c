@@ -7,9 +7,6 @@
 #include "op_test.h"
 #include "array_test.h"
 
-USE_OPS(&mf_op_Slice, &mf_op_StridedSlice, &mf_op_GatherV2, &mf_op_Where, &mf_op_OneHot,
-        &mf_op_UnsortedSegmentSum);
-
 /* 0..11 as a [3, 4] int32 matrix. */
 static mf_tensor *x34(void) {
   return tens(MF_INT32, 2, DIMS(3, 4), VALS(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));

@@ -3,8 +3,6 @@
 #include "check.h"
 #include "op_test.h"
 
-USE_OPS(&mf_op_MatMul, &mf_op_BatchMatMulV2);
-
 /* Naive a (m x k, or k x m when ta) times b, in double. */
 static double naive_at(const mf_tensor *a, bool ta, const mf_tensor *b, bool tb, int64_t i,
                        int64_t j, int64_t k, int64_t aoff, int64_t boff) {

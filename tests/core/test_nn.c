@@ -4,9 +4,6 @@
 #include "check.h"
 #include "op_test.h"
 
-USE_OPS(&mf_op_Softmax, &mf_op_LogSoftmax, &mf_op_SoftmaxCrossEntropyWithLogits,
-        &mf_op_SparseSoftmaxCrossEntropyWithLogits, &mf_op_BiasAdd, &mf_op_BiasAddGrad);
-
 /* Naive softmax of row r (length n) of t, element j; log of it when lg. */
 static double naive_softmax(const mf_tensor *t, int64_t r, int64_t n, int64_t j, bool lg) {
   double mx = -INFINITY, sum = 0;

@@ -6,8 +6,6 @@
 #include "op_test.h"
 #include "random.h"
 
-USE_OPS(&mf_op_RandomUniform, &mf_op_RandomStandardNormal);
-
 /* ---- reference Philox4x32-10, straight from the Random123 paper ---- */
 
 static void ref_philox(const uint32_t key_in[2], const uint32_t ctr_in[4], uint32_t out[4]) {

@@ -7,9 +7,6 @@
 #include "op_test.h"
 #include "array_test.h"
 
-USE_OPS(&mf_op_Sum, &mf_op_Mean, &mf_op_Max, &mf_op_Min, &mf_op_Prod, &mf_op_Any, &mf_op_All,
-        &mf_op_ArgMax, &mf_op_ArgMin);
-
 static mf_attrs keep_attr;
 
 static mf_tensor *reduce(const char *op, mf_tensor *x, mf_tensor *axes, bool keep_dims) {

@@ -6,11 +6,6 @@
 #include "op_test.h"
 #include "array_test.h"
 
-USE_OPS(&mf_op_Transpose, &mf_op_Reshape, &mf_op_ConcatV2, &mf_op_Pack, &mf_op_Unpack,
-        &mf_op_ExpandDims, &mf_op_Squeeze, &mf_op_Tile, &mf_op_Pad, &mf_op_BroadcastTo,
-        &mf_op_Shape, &mf_op_Size, &mf_op_Rank, &mf_op_Fill, &mf_op_ZerosLike, &mf_op_OnesLike,
-        &mf_op_Range, &mf_op_LinSpace);
-
 static mf_tensor *m23(mf_dtype dt) { return tens(dt, 2, DIMS(2, 3), VALS(1, 2, 3, 4, 5, 6)); }
 
 static void test_registered(void) {

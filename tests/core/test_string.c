@@ -3,8 +3,6 @@
 #include "check.h"
 #include "op_test.h"
 
-USE_OPS(&mf_op_StringLength, &mf_op_StringJoin);
-
 static bool str_is(const mf_tensor *t, int64_t i, const char *want) {
   const mf_string *s = &MF_DATA(t, mf_string)[i];
   return s->len == strlen(want) && memcmp(s->ptr, want, s->len) == 0;
