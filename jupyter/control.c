@@ -50,12 +50,19 @@ static void from_client(mf_kernel *k, void *ctl, void *relay) {
   mf_msg_free(&req.msg);
 }
 
-static void from_main(void *relay, void *ctl) {
+/* Forwards a reply from the main thread; false when told to stop. */
+static bool from_main(void *relay, void *ctl) {
   mf_frames fr;
-  if (mf_frames_recv(relay, &fr, ZMQ_DONTWAIT) < 0) return;
+  if (mf_frames_recv(relay, &fr, ZMQ_DONTWAIT) < 0) return true;
+  if (fr.n == 1 && fr.f[0].len == strlen(MF_RELAY_STOP) &&
+      memcmp(fr.f[0].data, MF_RELAY_STOP, fr.f[0].len) == 0) {
+    mf_frames_free(&fr);
+    return false;
+  }
   if (mf_frames_send(ctl, &fr) < 0 && errno != ETERM)
     mf_klog("could not send a relayed control reply: %s", zmq_strerror(errno));
   mf_frames_free(&fr);
+  return true;
 }
 
 /* The parent to watch, or 0: only when Jupyter says who it is and the
@@ -91,7 +98,7 @@ static void *control_main(void *arg) {
       parent_gone(k, relay);
     }
     if (items[0].revents & ZMQ_POLLIN) from_client(k, ctl, relay);
-    if (items[1].revents & ZMQ_POLLIN) from_main(relay, ctl);
+    if ((items[1].revents & ZMQ_POLLIN) && !from_main(relay, ctl)) break;
   }
   zmq_close(ctl);
   zmq_close(relay);

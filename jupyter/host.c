@@ -13,6 +13,7 @@
 
 static void host_write(void *ud, const char *stream, const char *data, size_t len) {
   mf_kernel *k = ud;
+  if (!k->iopub) return; /* a finalizer printing after iopub was closed */
   mf_iopub_stream(k->iopub, mf_kernel_parent(k), stream && strcmp(stream, "stderr") == 0 ? "stderr" : "stdout",
                   data, len);
 }
@@ -61,6 +62,7 @@ static const char *text_plain(const mf_display *d) {
 
 static void host_display(void *ud, const mf_display *d) {
   mf_kernel *k = ud;
+  if (!k->iopub) return;
   const char *parent = mf_kernel_parent(k);
   json_t *c;
   switch (d->kind) {

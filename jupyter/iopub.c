@@ -148,6 +148,12 @@ void mf_iopub_stream(mf_iopub *p, const char *parent_json, const char *name, con
       free(p->parent);
       p->parent = strdup(parent_json);
     }
+    if (!p->parent) { /* out of memory: send unbuffered */
+      json_t *c = json_pack("{s:s, s:o}", "name", p->name, "text", mf_json_text(data, len));
+      send_locked(p, "stream", parent_json, c);
+      pthread_mutex_unlock(&p->mu);
+      return;
+    }
     clock_gettime(CLOCK_MONOTONIC, &p->first);
     pthread_cond_signal(&p->cv);
   }
@@ -155,7 +161,7 @@ void mf_iopub_stream(mf_iopub *p, const char *parent_json, const char *name, con
     size_t cap = p->cap ? p->cap : 4096;
     while (cap < p->len + len) cap *= 2;
     char *b = realloc(p->buf, cap);
-    if (!b || !p->parent) {
+    if (!b) {
       /* Out of memory: send what we have and this write directly rather
        * than lose the user's output. */
       flush_locked(p, true);
@@ -163,7 +169,6 @@ void mf_iopub_stream(mf_iopub *p, const char *parent_json, const char *name, con
       json_object_set_new(c, "name", json_string(p->name));
       json_object_set_new(c, "text", mf_json_text(data, len));
       send_locked(p, "stream", parent_json, c);
-      if (b) p->buf = b;
       pthread_mutex_unlock(&p->mu);
       return;
     }

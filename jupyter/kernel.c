@@ -243,18 +243,27 @@ static int parse_args(int argc, char **argv, const char **file) {
 }
 
 static void teardown(mf_kernel *k, pthread_t *hb, bool hb_up, pthread_t *ctl, bool ctl_up) {
-  if (k->iopub) mf_iopub_free(k->iopub); /* flushes before the context ends */
-  k->iopub = NULL;
-  if (k->zctx) zmq_ctx_shutdown(k->zctx); /* wakes the threads with ETERM */
-  if (hb_up) pthread_join(*hb, NULL);
-  else if (k->sock[MF_CH_HB]) zmq_close(k->sock[MF_CH_HB]);
-  if (ctl_up) pthread_join(*ctl, NULL);
-  else {
+  /* Order matters: the control thread publishes on iopub, so it stops
+   * first; the session goes next, while iopub still runs (its finalizers
+   * may print); iopub is flushed while the context still runs; then the
+   * context shutdown wakes the heartbeat with ETERM. */
+  if (ctl_up) {
+    if (zmq_send(k->relay_main, MF_RELAY_STOP, strlen(MF_RELAY_STOP), 0) < 0)
+      mf_klog("could not stop the control thread: %s", zmq_strerror(errno));
+    else
+      pthread_join(*ctl, NULL);
+  } else {
     if (k->sock[MF_CH_CONTROL]) zmq_close(k->sock[MF_CH_CONTROL]);
     if (k->relay_control) zmq_close(k->relay_control);
   }
   g_kernel = NULL;
   if (k->session) mf_session_free(k->session);
+  k->session = NULL;
+  if (k->iopub) mf_iopub_free(k->iopub);
+  k->iopub = NULL;
+  if (k->zctx) zmq_ctx_shutdown(k->zctx);
+  if (hb_up) pthread_join(*hb, NULL);
+  else if (k->sock[MF_CH_HB]) zmq_close(k->sock[MF_CH_HB]);
   for (int ch = 0; ch < MF_CH_COUNT; ch++)
     if (ch != MF_CH_HB && ch != MF_CH_CONTROL && k->sock[ch]) zmq_close(k->sock[ch]);
   if (k->relay_main) zmq_close(k->relay_main);

@@ -36,6 +36,9 @@
 /* The one-frame event the control thread sends the main thread when a
  * shutdown was requested (the main thread may be idle in zmq_poll). */
 #define MF_RELAY_WAKE "shutdown"
+/* The one-frame message the main thread sends the control thread at
+ * teardown: stop serving (iopub is about to go away). */
+#define MF_RELAY_STOP "stop"
 
 typedef struct mf_request {
   mf_msg msg;
