@@ -517,7 +517,7 @@ static void test_binary_errors(void) {
       op_error("Equal", 2, (mf_tensor *[]){scalar(MF_BOOL, 1), scalar(MF_FLOAT32, 1)}, NULL),
       MF_ERR_INVALID_ARGUMENT,
       "cannot compute Equal as input #1(zero-based) was expected to be a bool tensor but "
-      "is a float32 tensor [Op:Equal]");
+      "is a float tensor [Op:Equal]"); /* TF's DataTypeString names float32 "float" */
   CHECK(op_error("AddV2", 1, (mf_tensor *[]){scalar(MF_FLOAT32, 1)}, NULL) == MF_ERR_TYPE);
 }
 
