@@ -301,9 +301,20 @@ return function(tf, doc)
     return "no existing trace fits: " .. table.concat(lines, "; ")
   end
 
+  -- Variables may be created only on a function's first trace. A method
+  -- (first parameter `self`) is a function per receiver, as TF binds a
+  -- tf.function per instance: each object's first trace may create them.
+  local function creation_forbidden(self, args)
+    if self._method then
+      local receiver = args and args[1]
+      return receiver ~= nil and self._receivers[receiver] == true
+    end
+    return #self._concrete > 0 or self._count > 0
+  end
+
   local function trace(self, types, args, reason)
-    local cf = trace_once(self, types, args, { forbid = #self._concrete > 0 or self._count > 0,
-      reason = reason })
+    local cf = trace_once(self, types, args, { forbid = creation_forbidden(self, args), reason = reason })
+    if self._method and args and args[1] ~= nil then self._receivers[args[1]] = true end
     if cf._created then
       -- As TF: a first trace that created variables is followed by a trace
       -- in which creating them is an error; that trace is the one kept.
@@ -737,7 +748,7 @@ return function(tf, doc)
       lua_function = fn, name = opts.name or name, _params = params, _vararg = vararg,
       _concrete = {}, _count = 0, _reduce = opts.reduce_retracing and true or false,
       _autograph = opts.autograph ~= false, _detector = detector_for(fn),
-      _method = params[1] == "self",
+      _method = params[1] == "self", _receivers = setmetatable({}, { __mode = "k" }),
     }, Function)
     if opts.input_signature then
       local sig = {}
