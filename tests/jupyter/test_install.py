@@ -10,8 +10,6 @@ import zlib
 
 from mfkernel import BIN
 
-JUPYTER = "/usr/bin/jupyter"
-
 
 def read_png(path):
     """(width, height, RGBA bytes) of an 8-bit RGBA PNG, checking every
@@ -71,9 +69,13 @@ class TestInstallKernel(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertTrue(os.path.exists(os.path.join(
                 tmp, "data", "kernels", "moonflow-test", "kernel.json")))
-            listed = subprocess.run([JUPYTER, "kernelspec", "list", "--json"], env=env,
-                                    capture_output=True, text=True, timeout=60)
-            specs = json.loads(listed.stdout)["kernelspecs"]
+            # What Jupyter itself finds (its KernelSpecManager, fresh process).
+            listed = subprocess.run(
+                ["/usr/bin/python3", "-c",
+                 "import json; from jupyter_client.kernelspec import KernelSpecManager; "
+                 "print(json.dumps(KernelSpecManager().get_all_specs()))"],
+                env=env, capture_output=True, text=True, timeout=60)
+            specs = json.loads(listed.stdout)
             self.assertIn("moonflow-test", specs)
             self.assertEqual(specs["moonflow-test"]["spec"]["language"], "lua")
 
