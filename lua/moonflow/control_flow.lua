@@ -431,13 +431,13 @@ return function(tf, doc)
         if s_in[i].kind == "tensor" then kinds[s_in[i].index] = true end
       end
       for i = 1, nuser do
+        -- Values keep their runtime shape through the loop (the invariant
+        -- may leave dimensions unknown); the history stacks them.
         local shape = specs[i].shape
-        local static = shape ~= nil
-        for _, d in ipairs(shape or {}) do if d < 0 then static = false end end
-        if static and (kinds[i] or core.dtype(flat_in[i]).is_floating) then
+        if kinds[i] then
           hist[#hist + 1] = { var = i, slot = #state + 1 }
           state[#state + 1] = tf.zeros({ 0 }, core.dtype(flat_in[i]))
-          state_specs[#state] = { dtype = core.dtype(flat_in[i]), shape = { -1, table.unpack(shape) } }
+          state_specs[#state] = { dtype = core.dtype(flat_in[i]), shape = shape and { -1, table.unpack(shape) } or nil }
         end
       end
     end

@@ -27,16 +27,25 @@ return function(tf, convert)
     return x
   end
 
-  -- The Lua truth of an eager value (tensors by their single element).
+  -- In converted code a bool tensor is a condition: a traced one makes
+  -- graph control flow, an eager one counts by its value. Any other value —
+  -- numeric tensors included — has Lua's truth (only nil and false are
+  -- false), so idioms like `acc = acc and acc + x or x` keep their meaning.
+  local function is_bool_tensor(x)
+    return core.is_tensor(x) and core.dtype(x) == tf.bool
+  end
+  local function is_graph_cond(x)
+    return is_bool_tensor(x) and core.is_symbolic(x)
+  end
+
   local function truth(x)
-    if core.is_tensor(x) then
+    if is_bool_tensor(x) then
       local _, _, shape = core.info(x)
       if #shape ~= 0 then
-        raise("ValueError", "The truth value of a tensor with more than one element is ambiguous. "
+        raise("ValueError", "The truth value of a bool tensor with more than one element is ambiguous. "
           .. "Use tf.reduce_any or tf.reduce_all.", 3)
       end
-      local v = core.element(x, 0)
-      return v ~= false and v ~= 0
+      return core.element(x, 0)
     end
     return x ~= nil and x ~= false
   end
@@ -72,36 +81,30 @@ return function(tf, convert)
   end
 
   function ag.and_(a, b_fn)
-    if is_tensor_like(a) then
-      if is_symbolic(value(a)) then return tf.logical_and(as_bool(a), as_bool(b_fn())) end
-      if not truth(value(a)) then return a end
-      return b_fn()
-    end
-    return a and b_fn()
+    local v = value(a)
+    if is_graph_cond(v) then return tf.logical_and(v, as_bool(b_fn())) end
+    if truth(v) then return b_fn() end
+    return a
   end
 
   function ag.or_(a, b_fn)
-    if is_tensor_like(a) then
-      if is_symbolic(value(a)) then return tf.logical_or(as_bool(a), as_bool(b_fn())) end
-      if truth(value(a)) then return a end
-      return b_fn()
-    end
-    return a or b_fn()
+    local v = value(a)
+    if is_graph_cond(v) then return tf.logical_or(v, as_bool(b_fn())) end
+    if truth(v) then return a end
+    return b_fn()
   end
 
   function ag.not_(a)
-    if is_tensor_like(a) then
-      if is_symbolic(value(a)) then return tf.logical_not(as_bool(a)) end
-      return not truth(value(a))
-    end
-    return not a
+    local v = value(a)
+    if is_graph_cond(v) then return tf.logical_not(v) end
+    return not truth(v)
   end
 
   -- A condition used by a statement AutoGraph could not turn into graph
   -- control flow: fine as a Lua value, a clear error as a traced tensor.
   function ag.bool(c, line)
     c = value(c)
-    if is_symbolic(c) then
+    if is_graph_cond(c) then
       raise("TypeError", ("line %d: this `if`/`while` has a traced tensor condition (%s) but cannot "
         .. "become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an "
         .. "enclosing Lua loop. Restructure it (assign a variable instead of returning), or make the "
@@ -161,7 +164,7 @@ return function(tf, convert)
     local n = #opts.names
     local vals = table.pack(...)
     c = value(c)
-    if not is_symbolic(c) then
+    if not is_graph_cond(c) then
       if truth(c) then return then_fn(...) end
       return else_fn(...)
     end
@@ -195,7 +198,7 @@ return function(tf, convert)
 
   function ag.if_return(c, then_fn, else_fn, opts)
     c = value(c)
-    if not is_symbolic(c) then
+    if not is_graph_cond(c) then
       if truth(c) then return then_fn() end
       return else_fn()
     end
@@ -266,7 +269,7 @@ return function(tf, convert)
     local n = #opts.names
     while true do
       local c = value(cond_fn(table.unpack(vals, 1, n)))
-      if is_symbolic(c) then
+      if is_graph_cond(c) then
         -- From here on the loop is a graph loop (what already ran was
         -- unrolled while tracing).
         return graph_while(cond_fn, body_fn, opts, vals)
