@@ -51,7 +51,7 @@ end
 -- cheap. opts.no_lines ignores position fields (trees printed without
 -- preserve_lines); opts.added_parens lets the right tree wrap any node of
 -- the left one in a Paren (the printer's own precedence parentheses).
-local POSITION = { line = true, opline = true, endline = true, else_line = true,
+local POSITION = { line = true, opline = true, endline = true, else_line = true, linedefined = true,
                    untilline = true, lastline = true }
 local function diff(a, b, opts)
   if opts and opts.added_parens and type(a) == "table" and type(b) == "table"
@@ -154,6 +154,32 @@ describe("round trip", function()
         assert(load(out))
       end
     end
+  end)
+
+  it("functions keep debug.getinfo's linedefined and lastlinedefined", function()
+    local src = table.concat({
+      "local t = {}",
+      "local f = function",
+      "  (a)",
+      "  return a end",
+      "local function g",
+      "(",
+      ") end",
+      "function t.h(",
+      ") return 1",
+      "",
+      "end",
+      "return f, g, t.h",
+    }, "\n")
+    local want = { assert(load(src, "=fn"))() }
+    local got = { assert(printed_load(src, "=fn"))() }
+    for k = 1, 3 do
+      local a, b = debug.getinfo(want[k], "S"), debug.getinfo(got[k], "S")
+      assert.are.equal(a.linedefined, b.linedefined)
+      assert.are.equal(a.lastlinedefined, b.lastlinedefined)
+    end
+    assert.are.equal(3, debug.getinfo(got[1], "S").linedefined)
+    assert.are.equal(assert(parser.parse(src))[2].exprs[1].linedefined, 3)
   end)
 
   it("counts lines the way Lua does: \\r\\n, \\n\\r and \\r are one break each", function()

@@ -41,7 +41,9 @@
 --   Nil True False Dots
 --   Number     {text=original token, value=}
 --   String     {value=decoded, text=original token (with quotes/brackets)}
---   Function   {params={names}, is_vararg=, body=Block, lastline=line of `end`}
+--   Function   {params={names}, is_vararg=, body=Block, lastline=line of `end`,
+--              linedefined=what debug.getinfo reports for it: the line of
+--              `function` in a function statement, of '(' otherwise}
 --   Table      {fields={{kind="pos", value=}, {kind="named", key="x", value=},
 --              {kind="keyed", key=expr, value=}...}}
 --   Binop      {op=, left=, right=}   Unop {op="not"|"-"|"#"|"~", expr=}
@@ -302,7 +304,7 @@ local function new_parser(toks, chunkid)
     check_match("end", "function", where)
     close_func()
     return { tag = "Function", line = fline, params = params, is_vararg = is_vararg,
-             body = b, lastline = lastline }
+             body = b, lastline = lastline, linedefined = where }
   end
 
   local function constructor()

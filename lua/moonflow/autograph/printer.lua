@@ -11,8 +11,9 @@
 --       user's source even after AutoGraph rewrote it. Keywords that close
 --       blocks (end, else, elseif, until) and binary operators follow their
 --       optional position fields (endline, else_line, untilline, opline,
---       Function.lastline) the same way. Nodes without `line` (made by the
---       converter) are printed inline.
+--       Function.linedefined and lastline) the same way, so debug.getinfo's
+--       linedefined/lastlinedefined stay right too. Nodes without `line`
+--       (made by the converter) are printed inline.
 --     preserve_lines = false: one statement per line, indented.
 --     indent (default "  "): one level of indentation.
 --   The output always parses back to the same tree: parentheses are added
@@ -183,6 +184,7 @@ function M.print(node, opts)
   end
 
   local function funcbody(f, self_param)
+    mark(f.linedefined, 1)
     raw("(")
     local params = f.params
     if self_param then raw("self"); if #params > 0 or f.is_vararg then raw(", ") end end
