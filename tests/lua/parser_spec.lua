@@ -537,7 +537,8 @@ describe("errors", function()
       "x = a\n.\n1", "x = }", "goto 1", "::1::", "local x <1> = 2", "break = 1", "end",
       "x = 1 then", "until x", "if x then elseif end", "f{1}{2}'s'[[t]] = 1", "x = {[1] 2}",
       "a.b.c = 1 b:c = 2", "x = y z", "local a, = 1", "return return", "x = (a,b)",
-      "local t = [[\nmulti\nline]] + + 1", "x = 'a' 'b' y",
+      "local t = [[\nmulti\nline]] + + 1", "x = 'a' 'b' y", "x = 1 [[\nabc]]",
+      "x = 1 [==[\r\nabc\r\n]==]", "x = 1 [[\n\nabc]]", "x = 1 \"a\\tb\\\nc\"",
     }
     for _, src in ipairs(chunks) do same_as_load(src) end
   end)

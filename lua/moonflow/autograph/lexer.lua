@@ -61,34 +61,6 @@ local two_char = {
   [58] = { ["::"] = true },                  -- :
 }
 
--- How luaX_token2str prints a one-byte token: quoted when printable,
--- "<\N>" otherwise.
-local normalize_newlines
-
-local function quote_near(s)
-  if #s == 1 then
-    local c = byte(s)
-    if c < 32 or c > 126 then return format("'<\\%d>'", c) end
-  end
-  return "'" .. s .. "'"
-end
-
-function M.near(toks, k)
-  local t = toks.type[k]
-  if t == "<name>" then return "'" .. toks.value[k] .. "'" end
-  if t == "<number>" then return "'" .. toks.text[k] .. "'" end
-  if t == "<string>" then
-    local text = toks.text[k]
-    local q = sub(text, 1, 1)
-    if q == "[" then return "'" .. normalize_newlines(text) .. "'" end
-    -- llex.c's buffer holds the decoded contents between the quotes
-    return "'" .. q .. toks.value[k] .. q .. "'"
-  end
-  if t == "<eof>" then return "<eof>" end
-  if t == "<error>" then return toks.text[k] end
-  return quote_near(t)
-end
-
 -- Lua counts "\n", "\r", "\n\r" and "\r\n" as one line break each.
 local function count_lines(s)
   if not find(s, "\r", 1, true) then
@@ -109,7 +81,7 @@ end
 M.count_lines = count_lines
 
 -- Line breaks inside long strings become "\n", as read_long_string does.
-function normalize_newlines(s)
+local function normalize_newlines(s)
   if not find(s, "\r", 1, true) then return s end
   local out, i = {}, 1
   while true do
@@ -122,6 +94,36 @@ function normalize_newlines(s)
     i = p + 1
   end
   return table.concat(out)
+end
+
+-- How luaX_token2str prints a one-byte token: quoted when printable,
+-- "<\N>" otherwise.
+local function quote_near(s)
+  if #s == 1 then
+    local c = byte(s)
+    if c < 32 or c > 126 then return format("'<\\%d>'", c) end
+  end
+  return "'" .. s .. "'"
+end
+
+function M.near(toks, k)
+  local t = toks.type[k]
+  if t == "<name>" then return "'" .. toks.value[k] .. "'" end
+  if t == "<number>" then return "'" .. toks.text[k] .. "'" end
+  if t == "<string>" then
+    local text = toks.text[k]
+    local q = sub(text, 1, 1)
+    -- llex.c's buffer holds the contents between the delimiters as read:
+    -- escapes decoded, line breaks as "\n", a long string's first one gone
+    if q == "[" then
+      local open = text:match("^%[=*%[")
+      return "'" .. open .. toks.value[k] .. open:gsub("%[", "]") .. "'"
+    end
+    return "'" .. q .. toks.value[k] .. q .. "'"
+  end
+  if t == "<eof>" then return "<eof>" end
+  if t == "<error>" then return toks.text[k] end
+  return quote_near(t)
 end
 
 function M.chunkid(name)
