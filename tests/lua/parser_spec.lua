@@ -611,7 +611,7 @@ describe("errors", function()
     local inserts = { "(", ")", "end", "=", ",", "local", "goto x", "::x::", "break", "'", "[[",
                       "...", "..", ".", "return", "<const>", "{", "}", "--[[", "\\", "until", "0x" }
     local seed = 12345
-    local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n + 1 end
+    local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648; return (seed >> 16) % n + 1 end
     for _, path in ipairs(files) do
       local f = io.open(path, "rb")
       if f then
@@ -631,6 +631,33 @@ describe("errors", function()
         end
       end
     end
+  end)
+
+  it("random token soup: the same verdict and message as load(), printable when accepted", function()
+    local vocab = { "x", "y", "f", "(", ")", "[", "]", "{", "}", "=", "==", ",", ";", ".", "..", "...",
+      ":", "::", "+", "-", "*", "/", "//", "%", "^", "#", "&", "|", "~", "<<", ">>", "<", "<=", ">",
+      ">=", "~=", "and", "or", "not", "nil", "true", "false", "local", "function", "end", "if", "then",
+      "elseif", "else", "while", "do", "for", "in", "repeat", "until", "return", "break", "goto",
+      "<const>", "<close>", "1", "0x1p4", "3.", ".5", "1e5", "'s'", '"a\\tb"', "[[\nl]]", "[==[x]==]",
+      "\n", " ", "--c\n", "--[[c\n]]", "'\\z\n  q'", '"\\\n"', "@", "\1", "0x", "1..2", "[=",
+      "'abc\n", "'\\u{7}'" }
+    local seed = 99
+    local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648; return (seed >> 16) % n + 1 end
+    local accepted = 0
+    for _ = 1, 6000 do
+      local t = {}
+      for k = 1, rnd(12) do t[k] = vocab[rnd(#vocab)] end
+      local src = " " .. table.concat(t, " ") -- never a '#' first line
+      local fn, want = load(src, "=soup")
+      local ast, got = parser.parse(src, "=soup")
+      assert.are.equal(want, got)
+      if ast then
+        accepted = accepted + 1
+        assert(load(printer.print(ast)))
+        assert(load(printer.print(ast, { preserve_lines = false })))
+      end
+    end
+    assert.is_true(accepted > 20, accepted)
   end)
 
   it("nesting deeper than Lua's 200 levels is an error, not a crash", function()
@@ -658,6 +685,8 @@ describe("errors", function()
     assert.are.equal("expr:1: unexpected symbol near <eof>", err)
     _, err = parser.parse_expression("a b", "=expr")
     assert.are.equal("expr:1: <eof> expected near 'b'", err)
+    -- an expression's leading '#' is the length operator, not a "#!" line
+    assert.are.equal("Unop", assert(parser.parse_expression("#t")).tag)
   end)
 
   it("a non-string source is a caller's mistake, raised", function()
@@ -869,7 +898,7 @@ describe("printer on synthesized trees", function()
                   "+", "-", "*", "/", "//", "%", "^" }
     local UN = { "not", "-", "#", "~" }
     local seed = 7
-    local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n + 1 end
+    local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648; return (seed >> 16) % n + 1 end
     local function gen(d)
       local r = rnd(10)
       if d > 5 or r <= 2 then return Id("v" .. rnd(5)) end

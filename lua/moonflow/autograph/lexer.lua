@@ -1,6 +1,6 @@
 -- lexer.lua — the Lua 5.4 lexer AutoGraph's parser stands on.
 --
--- lexer.tokenize(source) -> tokens
+-- lexer.tokenize(source [, keep_first_line]) -> tokens
 --   Splits a whole chunk into tokens up front (the parser then walks an
 --   array, which is much faster in Lua than lexing on demand). The result is
 --   a table of parallel arrays, indexed 1..n:
@@ -18,7 +18,9 @@
 --   which lexes lazily. An error token's value is the bare message
 --   ("unfinished string"), its text what follows "near" (or nil).
 --   A first line starting with '#' (a Unix "#!" line) is skipped like
---   luaL_loadfile does, keeping line numbers; so is a UTF-8 byte-order mark.
+--   luaL_loadfile does, keeping line numbers, unless keep_first_line is
+--   true (an expression may well start with '#'); so is a UTF-8 byte-order
+--   mark.
 --
 -- lexer.chunkid(chunkname) -> the name Lua puts in front of messages
 --   ("=stdin" -> "stdin", "@f.lua" -> "f.lua", other -> [string "..."]),
@@ -146,7 +148,7 @@ local simple_escapes = {
   ["\\"] = "\\", ['"'] = '"', ["'"] = "'",
 }
 
-function M.tokenize(src)
+function M.tokenize(src, keep_first_line)
   local T, V, X, L, EL = {}, {}, {}, {}, {}
   local n = 0
   local pos, line = 1, 1
@@ -312,7 +314,7 @@ function M.tokenize(src)
   -- luaL_loadfile skips a UTF-8 BOM and a first line starting with '#'
   -- (keeping its line break, so line numbers stay right)
   if find(src, "^\239\187\191") then pos = 4 end
-  if byte(src, pos) == 35 then
+  if byte(src, pos) == 35 and not keep_first_line then
     pos = find(src, "[\n\r]", pos) or len + 1
   end
 

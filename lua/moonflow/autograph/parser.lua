@@ -751,7 +751,7 @@ local function run(entry, source, chunkname)
   if type(source) ~= "string" then
     error("parse: source must be a string, got " .. type(source), 3)
   end
-  local p = new_parser(lexer.tokenize(source), lexer.chunkid(chunkname or source))
+  local p = new_parser(lexer.tokenize(source, entry == "expression"), lexer.chunkid(chunkname or source))
   local ok, res = pcall(p[entry])
   if ok then return res end
   if getmetatable(res) == ParseError then return nil, res.msg end
