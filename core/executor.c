@@ -16,6 +16,8 @@ struct mf_plan {
   /* after step s, release slots release[release_at[s] .. release_at[s+1]) */
   int *release_at;
   int *release;
+  bool *planned;     /* per node: shapes static at plan time, inference skipped */
+  mf_buffer_pool *pool;
 };
 
 int mf_plan_steps(const mf_plan *p) { return p->nsteps; }
@@ -28,6 +30,8 @@ void mf_plan_free(mf_plan *p) {
   free(p->feed_of);
   free(p->release_at);
   free(p->release);
+  free(p->planned);
+  mf_buffer_pool_free(p->pool);
   free(p);
 }
 
@@ -90,6 +94,17 @@ mf_status mf_plan_new(mf_graph *g, mf_plan **out, mf_error *err) {
     if (s >= 0 && s < p->nsteps) p->release[p->release_at[s] + fill[s]++] = i;
   }
   free(fill);
+  p->planned = calloc((size_t)n + 1, sizeof *p->planned);
+  p->pool = mf_buffer_pool_new();
+  if (!p->planned || !p->pool) goto oom;
+  for (int i = 0; i < n; i++) {
+    const mf_node *nd = &g->nodes[i];
+    bool ok = nd->op->kernel != NULL;
+    for (int k = 0; ok && k < nd->nout; k++) ok = mf_spec_is_static(&nd->out_specs[k]);
+    for (int k = 0; ok && k < nd->nin; k++)
+      ok = mf_spec_is_static(&g->nodes[nd->inputs[k].node].out_specs[nd->inputs[k].index]);
+    p->planned[i] = ok;
+  }
   free(last_use);
   free(needed);
   *out = p;
@@ -101,8 +116,19 @@ oom:
   return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while planning a graph");
 }
 
-static mf_status run_node(const mf_node *nd, mf_tensor **slots, const int *slot_base,
+/* True when every input has the shape the plan saw. */
+static bool inputs_as_planned(const mf_graph *g, const mf_node *nd, mf_tensor *const *vals) {
+  for (int k = 0; k < nd->nin; k++) {
+    const mf_spec *s = &g->nodes[nd->inputs[k].node].out_specs[nd->inputs[k].index];
+    if (vals[k]->dtype != s->dtype || !mf_shape_equal(vals[k]->rank, vals[k]->shape, s->rank, s->shape))
+      return false;
+  }
+  return true;
+}
+
+static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots,
                           mf_tensor **outs, mf_error *err) {
+  const int *slot_base = p->slot_base;
   enum { INLINE = 16 };
   mf_spec specs_inline[INLINE];
   mf_tensor *vals_inline[INLINE];
@@ -123,7 +149,11 @@ static mf_status run_node(const mf_node *nd, mf_tensor **slots, const int *slot_
   }
   mf_op_call c;
   mf_op_call_init(&c, nd->op, nd->nin, specs, vals, &nd->attrs);
-  s = mf_op_execute(&c, err);
+  c.pool = p->pool;
+  if (p->planned[nd - p->g->nodes] && inputs_as_planned(p->g, nd, vals))
+    s = mf_op_execute_planned(&c, nd->nout, nd->out_specs, err);
+  else
+    s = mf_op_execute(&c, err);
   if (s == MF_OK)
     for (int k = 0; k < c.nout && k < nd->nout; k++) outs[k] = mf_op_call_take_output(&c, k);
   mf_op_call_free(&c);
@@ -154,10 +184,10 @@ mf_status mf_plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor
       mf_tensor_retain(feeds[p->feed_of[id]]);
     } else {
       s = mf_interrupt_check(err);
-      if (s == MF_OK) s = run_node(nd, slots, p->slot_base, slots + p->slot_base[id], err);
+      if (s == MF_OK) s = run_node(p, nd, slots, slots + p->slot_base[id], err);
     }
     for (int r = p->release_at[st]; r < p->release_at[st + 1]; r++) {
-      mf_tensor_release(slots[p->release[r]]);
+      mf_buffer_pool_recycle(p->pool, slots[p->release[r]]);
       slots[p->release[r]] = NULL;
     }
   }

@@ -30,6 +30,7 @@ void mf_graph_release(mf_graph *g) {
   if (!g || --g->refcount > 0) return;
   for (int i = 0; i < g->nnodes; i++) {
     mf_node *n = &g->nodes[i];
+    free(n->name);
     free(n->inputs);
     free(n->control);
     mf_attrs_free(&n->attrs);

@@ -83,6 +83,7 @@ typedef struct mf_op_call {
   mf_spec *out_specs;            /* set by mf_op_call_set_nout */
   mf_tensor **out;               /* kernel fills; new references */
   mf_tensor **out_values;        /* infer may fill when an output is known statically */
+  mf_buffer_pool *pool;          /* where mf_op_alloc_output takes buffers (executor), or NULL */
   mf_spec inline_specs[MF_OP_CALL_INLINE];
   mf_tensor *inline_out[MF_OP_CALL_INLINE];
   mf_tensor *inline_values[MF_OP_CALL_INLINE];
@@ -101,6 +102,9 @@ mf_status mf_op_alloc_output(mf_op_call *c, int i, mf_tensor **out, mf_error *er
 mf_status mf_op_infer(mf_op_call *c, mf_error *err);
 /* infer + kernel; every input value must be present. Outputs land in c->out. */
 mf_status mf_op_execute(mf_op_call *c, mf_error *err);
+/* Runs the kernel with output specs known in advance (a planned static
+ * node: the inputs have the shapes the plan saw), skipping inference. */
+mf_status mf_op_execute_planned(mf_op_call *c, int nout, const mf_spec *specs, mf_error *err);
 /* Take ownership of output i (the call no longer releases it). */
 mf_tensor *mf_op_call_take_output(mf_op_call *c, int i);
 

@@ -58,6 +58,7 @@ void mf_op_call_init(mf_op_call *c, const mf_op_def *op, int nin, const mf_spec 
   c->out_specs = c->inline_specs;
   c->out = c->inline_out;
   c->out_values = c->inline_values;
+  c->pool = NULL;
   for (int i = 0; i < MF_OP_CALL_INLINE; i++) {
     c->inline_out[i] = NULL;
     c->inline_values[i] = NULL;
@@ -106,7 +107,7 @@ mf_status mf_op_alloc_output(mf_op_call *c, int i, mf_tensor **out, mf_error *er
     return mf_error_set(err, MF_ERR_INTERNAL, "%s: output %d has no static shape at run time",
                         c->op->name, i);
   mf_tensor *t;
-  MF_TRY(mf_tensor_new(s->dtype, s->rank, s->shape, &t, err));
+  MF_TRY(mf_tensor_new_pooled(c->pool, s->dtype, s->rank, s->shape, &t, err));
   mf_tensor_release(c->out[i]);
   c->out[i] = t;
   *out = t;
@@ -147,6 +148,17 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
 
 mf_status mf_op_execute(mf_op_call *c, mf_error *err) {
   MF_TRY(mf_op_infer(c, err));
+  mf_status s = c->op->kernel(c, err);
+  if (s != MF_OK) return s;
+  for (int i = 0; i < c->nout; i++)
+    if (!c->out[i])
+      return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
+  return MF_OK;
+}
+
+mf_status mf_op_execute_planned(mf_op_call *c, int nout, const mf_spec *specs, mf_error *err) {
+  MF_TRY(mf_op_call_set_nout(c, nout, err));
+  for (int i = 0; i < nout; i++) c->out_specs[i] = specs[i];
   mf_status s = c->op->kernel(c, err);
   if (s != MF_OK) return s;
   for (int i = 0; i < c->nout; i++)

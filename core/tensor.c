@@ -19,10 +19,12 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   size_t nbytes = count * elem;
   mf_buffer *b = malloc(sizeof *b);
   void *data = NULL;
-  /* Round up so SIMD loops may read whole vectors at the tail. */
+  /* Round up so SIMD loops may read whole vectors at the tail; small
+   * buffers (scalars, short vectors) take malloc's cheaper path. */
   size_t alloc = (nbytes + 63) & ~(size_t)63;
   if (alloc == 0) alloc = 64;
-  if (!b || posix_memalign(&data, 64, alloc) != 0) {
+  bool ok = b && (alloc <= 256 ? (data = malloc(alloc)) != NULL : posix_memalign(&data, 64, alloc) == 0);
+  if (!ok) {
     free(b);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
                         "OOM when allocating a tensor of %zu bytes", nbytes);
@@ -264,4 +266,61 @@ void mf_shape_format(int rank, const int64_t *shape, char *buf, size_t n) {
       used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? ", " : "", (long long)shape[i]);
   }
   if (used < n) snprintf(buf + used, n - used, rank == 1 ? ",)" : ")");
+}
+
+/* ---- buffer pool ---- */
+
+#define POOL_SLOTS 16
+
+struct mf_buffer_pool {
+  int n;
+  mf_buffer *slots[POOL_SLOTS];
+  size_t bytes;
+};
+
+mf_buffer_pool *mf_buffer_pool_new(void) { return calloc(1, sizeof(mf_buffer_pool)); }
+
+void mf_buffer_pool_free(mf_buffer_pool *p) {
+  if (!p) return;
+  for (int i = 0; i < p->n; i++) mf_buffer_release(p->slots[i]);
+  free(p);
+}
+
+size_t mf_buffer_pool_bytes(const mf_buffer_pool *p) { return p ? p->bytes : 0; }
+
+void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t) {
+  if (!t) return;
+  bool keep = p && t->refcount == 1 && t->buf->refcount == 1 && t->dtype != MF_STRING &&
+              t->dtype != MF_RESOURCE && t->buf->nbytes >= 64 && p->n < POOL_SLOTS;
+  if (keep) {
+    p->slots[p->n++] = t->buf;
+    p->bytes += t->buf->nbytes;
+    t->buf = NULL;
+    free(t);
+    return;
+  }
+  mf_tensor_release(t);
+}
+
+mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const int64_t *shape,
+                               mf_tensor **out, mf_error *err) {
+  if (p && p->n && dt != MF_STRING && dt != MF_RESOURCE) {
+    int64_t size;
+    MF_TRY(mf_shape_size(rank, shape, &size, err));
+    size_t nbytes = (size_t)size * mf_dtype_size(dt);
+    for (int i = 0; i < p->n; i++) {
+      if (p->slots[i]->nbytes != nbytes) continue;
+      mf_tensor *t;
+      MF_TRY(tensor_alloc(dt, rank, shape, &t, err));
+      mf_buffer *b = p->slots[i];
+      p->slots[i] = p->slots[--p->n];
+      p->bytes -= b->nbytes;
+      b->dtype = dt;
+      b->count = (size_t)size;
+      t->buf = b;
+      *out = t;
+      return MF_OK;
+    }
+  }
+  return mf_tensor_new(dt, rank, shape, out, err);
 }

@@ -88,6 +88,21 @@ bool mf_shape_equal(int ra, const int64_t *a, int rb, const int64_t *b);
 /* "(2, 3)", "()", "(2,)" into buf; unknown dims (< 0) as "None". */
 void mf_shape_format(int rank, const int64_t *shape, char *buf, size_t n);
 
+/* A pool of numeric buffers kept for reuse by exact size: the executor
+ * returns the buffers of values that die (when nothing else holds them) and
+ * takes new outputs from it, so a plan run many times stops allocating. */
+typedef struct mf_buffer_pool mf_buffer_pool;
+mf_buffer_pool *mf_buffer_pool_new(void);
+void mf_buffer_pool_free(mf_buffer_pool *p);
+/* Steals the reference to t. Keeps t's buffer when t is the only user of a
+ * numeric buffer, else just releases t. */
+void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t);
+/* mf_tensor_new, taking a buffer of the right size from p when it has one. */
+mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const int64_t *shape,
+                               mf_tensor **out, mf_error *err);
+/* Bytes the pool holds. */
+size_t mf_buffer_pool_bytes(const mf_buffer_pool *p);
+
 /* Bytes held by live buffers right now (all threads). */
 size_t mf_live_bytes(void);
 

@@ -28,6 +28,12 @@ class TapResult(unittest.TestResult):
         super().addError(test, err)
         self._line(False, test, self._exc_info_to_string(err, test))
 
+    def addSubTest(self, test, subtest, err):
+        # Only failing subtests are reported; the test itself reports success.
+        if err is not None:
+            super().addSubTest(test, subtest, err)
+            self._line(False, subtest, self._exc_info_to_string(err, subtest))
+
     def addSkip(self, test, reason):
         # A skipped assertion is a defect: report it as a failure.
         self._line(False, test, f"skipped: {reason}")

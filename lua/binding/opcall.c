@@ -470,16 +470,17 @@ static int run_call(lua_State *L, call *k) {
   mf_error_clear(&err);
   if (read_attrs(L, k, &err) != MF_OK) return call_fail(L, k, &err);
   bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
-  const char *base = k->op->name;
-  char opname[256];
-  if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
-    snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
-    base = opname;
-  }
-  if (k->attrs_idx) lua_pop(L, 1);
   char unique[256];
   mfL_frame *f = tracing ? mfL_current_frame(ctx) : NULL;
   if (tracing) {
+    /* Node names matter only in graphs. */
+    const char *base = k->op->name;
+    char opname[256];
+    if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
+      snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
+      base = opname;
+    }
+    if (k->attrs_idx) lua_pop(L, 1);
     if (mf_graph_unique_name(f->g, base, unique, sizeof unique, &err) != MF_OK ||
         graph_inputs(L, ctx, k, unique, &err) != MF_OK)
       return call_fail(L, k, &err);

@@ -289,6 +289,83 @@ static int l_run(lua_State *L) {
   return nout;
 }
 
+/* core.check_args(graph, exact, ...) -> true when every argument is a tensor
+ * fitting the graph's leading input placeholders (same dtype; same rank;
+ * each known dimension equal; with `exact`, unknown dimensions too). The
+ * hit test of tf.func's cached call: no allocation. */
+static int l_check_args(lua_State *L) {
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  bool exact = lua_toboolean(L, 2);
+  int nargs = lua_gettop(L) - 2;
+  const mf_graph *g = h->g;
+  bool ok = nargs <= g->ninputs;
+  for (int i = 0; ok && i < nargs; i++) {
+    mfL_tensor *lt = mfL_test_tensor(L, 3 + i);
+    if (!lt || !lt->t) {
+      ok = false;
+      break;
+    }
+    const mf_spec *want = &g->nodes[g->inputs[i]].out_specs[0];
+    const mf_tensor *t = lt->t;
+    if (t->dtype != want->dtype || (want->rank >= 0 && t->rank != want->rank) || (exact && want->rank < 0)) {
+      ok = false;
+      break;
+    }
+    for (int d = 0; ok && d < want->rank; d++) {
+      int64_t w = want->shape[d];
+      if (w >= 0 ? t->shape[d] != w : exact) ok = false;
+    }
+  }
+  lua_pushboolean(L, ok);
+  return 1;
+}
+
+/* core.run_direct(graph, captures, ...) -> outputs: runs with the arguments
+ * (eager tensors) then the captures as feeds, without a feeds table. */
+static int l_run_direct(lua_State *L) {
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  int nargs = lua_gettop(L) - 2;
+  int ncap = (int)lua_rawlen(L, 2);
+  int nfeeds = nargs + ncap;
+  mf_error err;
+  if (!h->plan && mf_plan_new(h->g, &h->plan, &err) != MF_OK) return mfL_raise_status(L, &err);
+  enum { INLINE = 16 };
+  mf_tensor *feeds_inline[INLINE], *outs_inline[INLINE];
+  int nout = h->g->noutputs;
+  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  mf_tensor **outs = nout <= INLINE ? outs_inline : malloc((size_t)nout * sizeof *outs);
+  if (!feeds || !outs) {
+    if (feeds != feeds_inline) free(feeds);
+    if (outs != outs_inline) free(outs);
+    return mfL_raise(L, "ResourceExhaustedError", "out of memory");
+  }
+  bool ok = true;
+  for (int i = 0; i < nargs && ok; i++) {
+    mfL_tensor *lt = mfL_test_tensor(L, 3 + i);
+    feeds[i] = lt ? lt->t : NULL;
+    ok = feeds[i] != NULL;
+  }
+  for (int i = 0; i < ncap && ok; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    mfL_tensor *lt = mfL_test_tensor(L, -1);
+    feeds[nargs + i] = lt ? lt->t : NULL;
+    lua_pop(L, 1); /* the captures table keeps it alive */
+    ok = feeds[nargs + i] != NULL;
+  }
+  mf_status s = ok ? mf_plan_run(h->plan, nfeeds, feeds, outs, &err)
+                   : mf_error_set(&err, MF_ERR_TYPE, "run_direct: a feed is not an eager tensor");
+  if (feeds != feeds_inline) free(feeds);
+  if (s != MF_OK) {
+    if (outs != outs_inline) free(outs);
+    return mfL_raise_status(L, &err);
+  }
+  luaL_checkstack(L, nout, "too many graph outputs");
+  for (int i = 0; i < nout; i++) mfL_push_eager(L, outs[i]);
+  if (outs != outs_inline) free(outs);
+  return nout;
+}
+
 /* ---- inspection ---- */
 
 static void push_spec(lua_State *L, const mf_spec *s) {
@@ -515,7 +592,8 @@ int mfL_trace_open(lua_State *L) {
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
       {"plan_steps", l_plan_steps},   {"graph_add_placeholder", l_graph_add_placeholder},
-      {"graph_set_io", l_graph_set_io}, {NULL, NULL}};
+      {"graph_set_io", l_graph_set_io}, {"check_args", l_check_args},
+      {"run_direct", l_run_direct}, {NULL, NULL}};
   mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);
   memset(ctx, 0, sizeof *ctx);
   ctx->tape_hook = LUA_NOREF;

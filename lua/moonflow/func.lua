@@ -529,16 +529,27 @@ return function(tf, doc)
     return true
   end
 
+  local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
+  local config = tf.config
+
   function Function.__call(self, ...)
-    if tf.config._run_eagerly then return self.lua_function(...) end
-    if core.tracing() then return self:_inline(...) end
-    local n = select("#", ...)
+    if config._run_eagerly then return self.lua_function(...) end
+    if tracing() then return self:_inline(...) end
     local last = self._last
-    if last and not tf._tapes_recording() and fast_fits(self, last, n, ...) then
-      called_without_tracing(self._detector)
-      if last._direct then return core.run(last._graph, last:_fast_feeds(...)) end
-      return run(last, { ... })
+    if last and not tf._tapes_recording() then
+      -- The hot path: the last trace takes these tensors as they are.
+      if last._direct and select("#", ...) == #last._types
+        and check_args(last._graph, #self._concrete ~= 1, ...) then
+        called_without_tracing(self._detector)
+        return run_direct(last._graph, last._captures, ...)
+      end
+      local n = select("#", ...)
+      if fast_fits(self, last, n, ...) then
+        called_without_tracing(self._detector)
+        return run(last, { ... })
+      end
     end
+    local n = select("#", ...)
     local args = table.pack(...)
     local cf = dispatch(self, args, n)
     self._last = cf
@@ -567,16 +578,6 @@ return function(tf, doc)
       return self._converted
     end
     return self.lua_function
-  end
-
-  function cmethods._fast_feeds(cf, ...)
-    local feeds = cf._feeds
-    local n = select("#", ...)
-    for i = 1, n do feeds[i] = (select(i, ...)) end
-    local captures = cf._captures
-    for i = 1, #captures do feeds[n + i] = captures[i] end
-    for i = #feeds, n + #captures + 1, -1 do feeds[i] = nil end
-    return feeds
   end
 
   -- Methods ----------------------------------------------------------------
@@ -690,6 +691,13 @@ return function(tf, doc)
     return "ConcreteFunction " .. cf:pretty_printed_signature()
   end
   Concrete.__repr = Concrete.__tostring
+
+  -- In a notebook: the signature as text and the graph as a picture.
+  function Concrete.__mimebundle(cf)
+    local bundle = tf._Graph.__mimebundle(tf._wrap_graph(cf._graph, cf))
+    bundle["text/plain"] = tostring(cf)
+    return bundle
+  end
 
   function Concrete.__call(cf, ...)
     local n = select("#", ...)
