@@ -239,7 +239,11 @@ mf_eval_result mf_session_eval(mf_session *s, const char *code, const char *chun
   lua_pushstring(L, chunkname ? chunkname : "=(eval)");
   lua_pushboolean(L, echo);
   int base;
+  /* Interactive cells and REPL lines mark what Lua prints while a tf.func
+   * is being traced, so a learner sees it ran at trace time. */
+  s->mark_traces = echo;
   int status = call_session(s, "eval", 3, 2, &base);
+  s->mark_traces = false;
   mf_eval_result r = {.status = MF_EVAL_OK};
   if (status != LUA_OK) {
     r = error_result(L, status);

@@ -36,6 +36,7 @@ struct mf_session {
   volatile sig_atomic_t running;  /* an evaluation is under way */
   bool input_unavailable;         /* the host said no to the last io.read */
   bool warn_on, warn_cont;        /* Lua warnings: enabled, continuing a message */
+  bool mark_traces;               /* prefix Lua prints made while tracing ([trace f#2]) */
   /* The hook that was installed when the evaluation began (restored after
    * an interrupt, so a user's debug.sethook survives). */
   lua_Hook saved_hook;

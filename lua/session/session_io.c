@@ -104,11 +104,42 @@ static void push_stream(lua_State *L, mf_session_stream *st, const char *field,
   lua_pop(L, 1);
 }
 
+/* Pushes "[trace f#2] " when a tf.func is being traced (tf._tracing's top
+ * entry), else nothing; returns whether it pushed. */
+static bool push_trace_mark(lua_State *L, bool color) {
+  int top = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  if (lua_getfield(L, -1, "moonflow") == LUA_TTABLE && lua_getfield(L, -1, "_tracing") == LUA_TTABLE) {
+    lua_Integer depth = (lua_Integer)lua_rawlen(L, -1);
+    if (depth > 0 && lua_rawgeti(L, -1, depth) == LUA_TTABLE) {
+      lua_getfield(L, -1, "number");
+      lua_Integer number = lua_tointeger(L, -1);
+      lua_getfield(L, -2, "fn");
+      const char *name = "tf.func";
+      if (lua_istable(L, -1) && lua_getfield(L, -1, "name") == LUA_TSTRING) name = lua_tostring(L, -1);
+      const char *mark = lua_pushfstring(L, "%s[trace %s#%d]%s ", color ? "\x1b[2m" : "", name, (int)number,
+                                         color ? "\x1b[0m" : "");
+      lua_pushstring(L, mark);
+      lua_replace(L, top + 1);
+      lua_settop(L, top + 1);
+      return true;
+    }
+  }
+  lua_settop(L, top);
+  return false;
+}
+
 /* print(...): Lua's print, written to the session's stdout. */
 static int session_print(lua_State *L) {
   mf_session *s = lua_touserdata(L, lua_upvalueindex(1));
   int n = lua_gettop(L);
   luaL_Buffer b;
+  if (s->mark_traces && push_trace_mark(L, s->host.color)) {
+    size_t len;
+    const char *mark = lua_tolstring(L, -1, &len);
+    fwrite(mark, 1, len, s->out.f);
+    lua_pop(L, 1);
+  }
   luaL_buffinit(L, &b);
   for (int i = 1; i <= n; i++) {
     if (i > 1) luaL_addchar(&b, '\t');
