@@ -539,6 +539,8 @@ describe("errors", function()
       "a.b.c = 1 b:c = 2", "x = y z", "local a, = 1", "return return", "x = (a,b)",
       "local t = [[\nmulti\nline]] + + 1", "x = 'a' 'b' y", "x = 1 [[\nabc]]",
       "x = 1 [==[\r\nabc\r\n]==]", "x = 1 [[\n\nabc]]", "x = 1 \"a\\tb\\\nc\"",
+      -- NUL bytes end Lua's %s: in chunk names, in quoted tokens, and as a token
+      "x = 1 \"a\0b\"", "x = 1 \"a\\0b\"", "x = \"a\\0b\\q\"", "x = 1 [[a\0b]]", "x\0 = 1", "\0",
     }
     for _, src in ipairs(chunks) do same_as_load(src) end
   end)
@@ -640,7 +642,7 @@ describe("errors", function()
       "elseif", "else", "while", "do", "for", "in", "repeat", "until", "return", "break", "goto",
       "<const>", "<close>", "1", "0x1p4", "3.", ".5", "1e5", "'s'", '"a\\tb"', "[[\nl]]", "[==[x]==]",
       "\n", " ", "--c\n", "--[[c\n]]", "'\\z\n  q'", '"\\\n"', "@", "\1", "0x", "1..2", "[=",
-      "'abc\n", "'\\u{7}'" }
+      "'abc\n", "'\\u{7}'", "\0", "'\\0'" }
     local seed = 99
     local function rnd(n) seed = (seed * 1103515245 + 12345) % 2147483648; return (seed >> 16) % n + 1 end
     local accepted = 0

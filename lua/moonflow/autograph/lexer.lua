@@ -98,11 +98,20 @@ local function normalize_newlines(s)
   return table.concat(out)
 end
 
+-- Token text as errors quote it. Lua formats it with "%s", so a NUL byte
+-- ends it there.
+local function quoted(s)
+  local z = find(s, "\0", 1, true)
+  if z then s = sub(s, 1, z - 1) end
+  return "'" .. s .. "'"
+end
+
 -- How luaX_token2str prints a one-byte token: quoted when printable,
--- "<\N>" otherwise.
+-- "<\N>" otherwise; a NUL byte is token 0, which prints nothing at all.
 local function quote_near(s)
   if #s == 1 then
     local c = byte(s)
+    if c == 0 then return nil end
     if c < 32 or c > 126 then return format("'<\\%d>'", c) end
   end
   return "'" .. s .. "'"
@@ -111,7 +120,7 @@ end
 function M.near(toks, k)
   local t = toks.type[k]
   if t == "<name>" then return "'" .. toks.value[k] .. "'" end
-  if t == "<number>" then return "'" .. toks.text[k] .. "'" end
+  if t == "<number>" then return quoted(toks.text[k]) end
   if t == "<string>" then
     local text = toks.text[k]
     local q = sub(text, 1, 1)
@@ -119,9 +128,9 @@ function M.near(toks, k)
     -- escapes decoded, line breaks as "\n", a long string's first one gone
     if q == "[" then
       local open = text:match("^%[=*%[")
-      return "'" .. open .. toks.value[k] .. open:gsub("%[", "]") .. "'"
+      return quoted(open .. toks.value[k] .. open:gsub("%[", "]"))
     end
-    return "'" .. q .. toks.value[k] .. q .. "'"
+    return quoted(q .. toks.value[k] .. q)
   end
   if t == "<eof>" then return "<eof>" end
   if t == "<error>" then return toks.text[k] end
@@ -129,6 +138,9 @@ function M.near(toks, k)
 end
 
 function M.chunkid(name)
+  -- load() passes its chunk name as a C string: it ends at a NUL byte
+  local z = find(name, "\0", 1, true)
+  if z then name = sub(name, 1, z - 1) end
   local c = sub(name, 1, 1)
   if c == "=" then
     return sub(name, 2, 60)
@@ -213,7 +225,7 @@ function M.tokenize(src, keep_first_line)
         local value = table.concat(parts, "", 1, np)
         return s, value
       elseif c ~= 92 then -- a raw line break
-        return lexerror("unfinished string", "'" .. so_far() .. "'")
+        return lexerror("unfinished string", quoted(so_far()))
       end
       -- an escape sequence
       local e = byte(src, s + 1)
@@ -234,7 +246,7 @@ function M.tokenize(src, keep_first_line)
           -- plus the offending character
           local bad = find(src, "^%x", s + 2) and s + 3 or s + 2
           return lexerror("hexadecimal digit expected",
-            "'" .. so_far() .. sub(src, s, bad) .. "'")
+            quoted(so_far() .. sub(src, s, bad)))
         end
         np = np + 1; parts[np] = char(tonumber(sub(src, s + 2, s + 3), 16))
         i = s + 4
@@ -250,13 +262,13 @@ function M.tokenize(src, keep_first_line)
         local _, de = find(src, "^[0-9][0-9]?[0-9]?", s + 1)
         local v = tonumber(sub(src, s + 1, de))
         if v > 255 then
-          return lexerror("decimal escape too large", "'" .. so_far() .. sub(src, s, de + 1) .. "'")
+          return lexerror("decimal escape too large", quoted(so_far() .. sub(src, s, de + 1)))
         end
         np = np + 1; parts[np] = char(v)
         i = de + 1
       elseif ch == "u" then
         local function bad(msg, upto)
-          return lexerror(msg, "'" .. so_far() .. sub(src, s, upto) .. "'")
+          return lexerror(msg, quoted(so_far() .. sub(src, s, upto)))
         end
         if byte(src, s + 2) ~= 123 then return bad("missing '{'", s + 2) end
         local _, he = find(src, "^%x*", s + 3)
@@ -272,7 +284,7 @@ function M.tokenize(src, keep_first_line)
         np = np + 1; parts[np] = utf8char(r)
         i = he + 2
       else
-        return lexerror("invalid escape sequence", "'" .. so_far() .. sub(src, s, s + 1) .. "'")
+        return lexerror("invalid escape sequence", quoted(so_far() .. sub(src, s, s + 1)))
       end
     end
   end
@@ -306,7 +318,7 @@ function M.tokenize(src, keep_first_line)
     if is_name_start[byte(src, e + 1) or 0] then e = e + 1 end
     local text = sub(src, p, e)
     local v = tonumber(text)
-    if v == nil then return lexerror("malformed number", "'" .. text .. "'") end
+    if v == nil then return lexerror("malformed number", quoted(text)) end
     push("<number>", v, text, line)
     return e + 1
   end
@@ -380,7 +392,7 @@ function M.tokenize(src, keep_first_line)
       else
         local _, q2 = find(src, "^%[=+", pos)
         if q2 then
-          lexerror("invalid long string delimiter", "'" .. sub(src, pos, q2) .. "'")
+          lexerror("invalid long string delimiter", quoted(sub(src, pos, q2)))
           break
         end
         push("[", nil, nil, line)

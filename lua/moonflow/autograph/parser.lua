@@ -100,7 +100,10 @@ local function new_parser(toks, chunkid)
     raise(V[k] .. (where and " near " .. where or ""), EL[k])
   end
   -- Lua reports errors at ls->linenumber: the line where the current token ends.
-  local function syntax_error(msg) raise(msg .. " near " .. near(toks, i), EL[i]) end
+  local function syntax_error(msg)
+    local where = near(toks, i)
+    raise(where and msg .. " near " .. where or msg, EL[i])
+  end
   local function semerror(msg) raise(msg, EL[i]) end
   local function error_expected(t) syntax_error(token2str(t) .. " expected") end
 
