@@ -461,7 +461,7 @@ end
 
 function convert_function(f)
   local body = lift(f.body, { ret = true })
-  return { tag = "Function", line = f.line, lastline = f.lastline, params = f.params,
+  return { tag = "Function", line = f.line, lastline = f.lastline, linedefined = f.linedefined, params = f.params,
     is_vararg = f.is_vararg, body = block_of(body, { top = true }) }
 end
 
@@ -474,7 +474,9 @@ function converter.find_function(ast, first, last, nparams, vararg)
   local found
   local function visit(node)
     if type(node) ~= "table" then return end
-    if node.tag == "Function" and node.line == first and (node.lastline == nil or node.lastline == last)
+    -- linedefined is the line debug.getinfo reports (the parser records it).
+    if node.tag == "Function" and (node.linedefined or node.line) == first
+      and (node.lastline == nil or node.lastline == last)
       and #node.params == nparams and node.is_vararg == vararg then
       found = found or node
     end
