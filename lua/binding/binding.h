@@ -96,6 +96,11 @@ int mfL_op_open(lua_State *L);
 mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref, mf_spec *spec,
                         mf_tensor **known, mf_error *err);
 
+/* Adds a Placeholder of `spec` named after `name` (made unique) to g;
+ * `known` (borrowed, may be NULL) is the value the trace knows for it. */
+mf_status mfL_add_placeholder(mf_graph *g, const char *name, const mf_spec *spec, mf_tensor *known,
+                              int *node, mf_error *err);
+
 /* Tracing and graphs. */
 int mfL_trace_open(lua_State *L);
 mfL_frame *mfL_current_frame(mfL_ctx *ctx);

@@ -275,8 +275,8 @@ static mf_status add_const(mfL_frame *f, const char *name, mf_tensor *t, mf_tens
   return s;
 }
 
-static mf_status add_placeholder(mfL_frame *f, const char *name, const mf_spec *spec,
-                                 mf_tensor *known, int *node, mf_error *err) {
+mf_status mfL_add_placeholder(mf_graph *g, const char *name, const mf_spec *spec, mf_tensor *known,
+                              int *node, mf_error *err) {
   extern const mf_op_def mf_op_Placeholder;
   mf_attrs as;
   mf_attrs_init(&as);
@@ -290,8 +290,8 @@ static mf_status add_placeholder(mfL_frame *f, const char *name, const mf_spec *
     mf_tensor_retain(known);
     c.out_values[0] = known;
   }
-  if (s == MF_OK) s = mf_graph_unique_name(f->g, name, unique, sizeof unique, err);
-  if (s == MF_OK) s = mf_graph_add_node(f->g, unique, &c, NULL, node, err);
+  if (s == MF_OK) s = mf_graph_unique_name(g, name, unique, sizeof unique, err);
+  if (s == MF_OK) s = mf_graph_add_node(g, unique, &c, NULL, node, err);
   mf_op_call_free(&c);
   mf_attrs_free(&as);
   return s;
@@ -325,8 +325,8 @@ static mf_status capture_eager(mfL_frame *f, mf_tensor *t, mf_tensor_ref *ref, m
   mf_spec spec;
   mf_spec_of_tensor(t, &spec);
   int node;
-  MF_TRY(add_placeholder(f, t->dtype == MF_RESOURCE ? "readvariableop_resource" : "capture",
-                         &spec, t, &node, err));
+  MF_TRY(mfL_add_placeholder(f->g, t->dtype == MF_RESOURCE ? "readvariableop_resource" : "capture",
+                             &spec, t, &node, err));
   mf_tensor_retain(t);
   mfL_capture cap = {.value = t, .placeholder = node};
   mf_status s = push_capture(f, cap, err);
@@ -358,8 +358,8 @@ static mf_status capture_outer(mfL_ctx *ctx, int level, mf_graph *g, mf_tensor_r
   }
   const mf_node *src = &pf->g->nodes[parent.node];
   int node;
-  MF_TRY(add_placeholder(f, src->name, &src->out_specs[parent.index], src->known[parent.index],
-                         &node, err));
+  MF_TRY(mfL_add_placeholder(f->g, src->name, &src->out_specs[parent.index], src->known[parent.index],
+                             &node, err));
   mfL_capture cap = {.outer = pf->g, .outer_ref = parent, .placeholder = node};
   MF_TRY(push_capture(f, cap, err));
   *ref = (mf_tensor_ref){node, 0};

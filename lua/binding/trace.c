@@ -120,7 +120,6 @@ static int shape_arg(lua_State *L, int idx, int64_t *shape) {
 /* core.placeholder(name, dtype, shape|nil [, known_value]) -> symbolic
  * tensor, registered as the next graph input */
 static int l_placeholder(lua_State *L) {
-  extern const mf_op_def mf_op_Placeholder;
   mfL_ctx *ctx = mfL_context(L);
   mfL_frame *f = mfL_current_frame(ctx);
   if (!f) return mfL_raise(L, "ValueError", "core.placeholder outside a trace");
@@ -129,24 +128,9 @@ static int l_placeholder(lua_State *L) {
   spec.rank = shape_arg(L, 3, spec.shape);
   mfL_tensor *known = lua_isnoneornil(L, 4) ? NULL : mfL_check_tensor(L, 4);
   mf_error err;
-  mf_attrs as;
-  mf_attrs_init(&as);
-  mf_status s = mf_attrs_set_type(&as, "dtype", spec.dtype, &err);
-  if (s == MF_OK) s = mf_attrs_set_shape(&as, "shape", spec.rank, spec.shape, &err);
-  mf_op_call c;
-  mf_op_call_init(&c, &mf_op_Placeholder, 0, NULL, NULL, &as);
-  char unique[256];
   int node = -1;
-  if (s == MF_OK) s = mf_op_infer(&c, &err);
-  if (s == MF_OK && known && known->t) {
-    mf_tensor_retain(known->t);
-    c.out_values[0] = known->t;
-  }
-  if (s == MF_OK) s = mf_graph_unique_name(f->g, name, unique, sizeof unique, &err);
-  if (s == MF_OK) s = mf_graph_add_node(f->g, unique, &c, NULL, &node, &err);
+  mf_status s = mfL_add_placeholder(f->g, name, &spec, known ? known->t : NULL, &node, &err);
   if (s == MF_OK) s = mf_graph_add_input(f->g, node, &err);
-  mf_op_call_free(&c);
-  mf_attrs_free(&as);
   if (s != MF_OK) return mfL_raise_status(L, &err);
   mfL_push_symbolic(L, f->g, node, 0, f->id);
   return 1;
@@ -506,26 +490,13 @@ static int l_graph_tensor(lua_State *L) {
  * extra input for a finished graph (control flow gives every branch the
  * same inputs, also those only the other branch uses). */
 static int l_graph_add_placeholder(lua_State *L) {
-  extern const mf_op_def mf_op_Placeholder;
   graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
   const char *name = luaL_checkstring(L, 2);
   mf_spec spec = {.dtype = mfL_check_dtype(L, 3)};
   spec.rank = shape_arg(L, 4, spec.shape);
   mf_error err;
-  mf_attrs as;
-  mf_attrs_init(&as);
-  mf_status s = mf_attrs_set_type(&as, "dtype", spec.dtype, &err);
-  if (s == MF_OK) s = mf_attrs_set_shape(&as, "shape", spec.rank, spec.shape, &err);
-  mf_op_call c;
-  mf_op_call_init(&c, &mf_op_Placeholder, 0, NULL, NULL, &as);
-  char unique[256];
   int node = -1;
-  if (s == MF_OK) s = mf_op_infer(&c, &err);
-  if (s == MF_OK) s = mf_graph_unique_name(h->g, name, unique, sizeof unique, &err);
-  if (s == MF_OK) s = mf_graph_add_node(h->g, unique, &c, NULL, &node, &err);
-  mf_op_call_free(&c);
-  mf_attrs_free(&as);
-  if (s != MF_OK) return mfL_raise_status(L, &err);
+  if (mfL_add_placeholder(h->g, name, &spec, NULL, &node, &err) != MF_OK) return mfL_raise_status(L, &err);
   mf_plan_free(h->plan);
   h->plan = NULL;
   lua_pushinteger(L, node);

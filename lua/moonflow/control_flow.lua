@@ -19,87 +19,14 @@ return function(tf, doc)
   local tamethods = {}
   TensorArray.__index = tamethods
 
-  -- Structures (nest) ---------------------------------------------------------
-  -- Leaves: tensors, TensorArrays (their buffer), Lua numbers/booleans
-  -- (become constants), tf.Variables (their value). nil stays nil.
-
-  local function flatten(v, flat)
-    if core.is_tensor(v) then
-      flat[#flat + 1] = v
-      return { kind = "tensor", index = #flat }
-    end
-    local tv = type(v)
-    if v == nil then return { kind = "nil" } end
-    if tv == "number" or tv == "boolean" then
-      flat[#flat + 1] = tf.constant(v)
-      return { kind = "tensor", index = #flat, lua = tv }
-    end
-    if tv == "table" then
-      local mt = getmetatable(v)
-      if mt == TensorArray then
-        flat[#flat + 1] = v._buf
-        return { kind = "ta", index = #flat, dtype = v.dtype, dynamic = v.dynamic_size,
-          element_shape = v.element_shape }
-      end
-      if mt == tf._Variable then
-        flat[#flat + 1] = v:read_value()
-        return { kind = "tensor", index = #flat }
-      end
-      if mt == nil then
-        local s = { kind = "table", array = {}, map = {}, keys = {} }
-        local n = #v
-        for i = 1, n do s.array[i] = flatten(v[i], flat) end
-        for k, x in pairs(v) do
-          if not (math.type(k) == "integer" and k >= 1 and k <= n) then
-            s.keys[#s.keys + 1] = k
-            s.map[k] = flatten(x, flat)
-          end
-        end
-        table.sort(s.keys, function(a, b) return tostring(a) < tostring(b) end)
-        return s
-      end
-    end
-    raise("TypeError", "control flow values must be tensors, TensorArrays, Lua numbers, booleans or "
-      .. "tables of them; got " .. tostring(v), 4)
-  end
+  local nest = tf._nest
+  local flatten_values, pack_values, same_structure = nest.flatten_values, nest.pack_values, nest.same_structure
 
   local function new_array(dtype, buf, dynamic, element_shape)
     return setmetatable({ dtype = dtype, _buf = buf, dynamic_size = dynamic,
       element_shape = element_shape }, TensorArray)
   end
-
-  local function pack(s, flat)
-    if s.kind == "tensor" then return flat[s.index] end
-    if s.kind == "ta" then return new_array(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
-    if s.kind == "nil" then return nil end
-    local t = {}
-    for i, x in ipairs(s.array) do t[i] = pack(x, flat) end
-    for _, k in ipairs(s.keys) do t[k] = pack(s.map[k], flat) end
-    return t
-  end
-
-  local function same_structure(a, b)
-    if a.kind ~= b.kind then return false end
-    if a.kind ~= "table" then return true end
-    if #a.array ~= #b.array or #a.keys ~= #b.keys then return false end
-    for i = 1, #a.array do if not same_structure(a.array[i], b.array[i]) then return false end end
-    for i, k in ipairs(a.keys) do
-      if b.keys[i] ~= k or not same_structure(a.map[k], b.map[k]) then return false end
-    end
-    return true
-  end
-
-  local function flatten_values(values)
-    local flat, structure = {}, { n = values.n or #values }
-    for i = 1, structure.n do structure[i] = flatten(values[i], flat) end
-    return flat, structure
-  end
-
-  local function pack_values(structure, flat)
-    local out = {}
-    for i = 1, structure.n do out[i] = pack(structure[i], flat) end
-    return table.unpack(out, 1, structure.n)
-  end
+  tf._new_tensor_array = new_array
 
   local function spec_of(t)
     local _, dtype, shape = core.info(t)
@@ -565,7 +492,6 @@ return function(tf, doc)
   end
 
   tf._TensorArray = TensorArray
-  tf._nest = { flatten = flatten_values, pack = pack_values, same_structure = same_structure }
   tf._trace_branch = trace_branch
   tf._unify_captures = unify_captures
   tf._graph_stateful = graph_stateful

@@ -162,50 +162,8 @@ return function(tf, doc)
 
   -- Outputs -------------------------------------------------------------------
 
-  -- Flattens returned values into tensors and a structure to rebuild.
-  local function flatten(v, flat)
-    if core.is_tensor(v) then
-      flat[#flat + 1] = v
-      return { kind = "tensor", index = #flat }
-    end
-    local tv = type(v)
-    if v == nil then return { kind = "nil" } end
-    if tv == "number" or tv == "boolean" or tv == "string" then
-      flat[#flat + 1] = tf.constant(v)
-      return { kind = "tensor", index = #flat }
-    end
-    if tv == "table" then
-      local mt = getmetatable(v)
-      if mt == tf._Variable then
-        flat[#flat + 1] = v:read_value()
-        return { kind = "tensor", index = #flat }
-      end
-      if mt == nil then
-        local s = { kind = "table", array = {}, map = {}, keys = {} }
-        local n = #v
-        for i = 1, n do s.array[i] = flatten(v[i], flat) end
-        for k, x in pairs(v) do
-          if not (math.type(k) == "integer" and k >= 1 and k <= n) then
-            s.keys[#s.keys + 1] = k
-            s.map[k] = flatten(x, flat)
-          end
-        end
-        table.sort(s.keys, function(a, b) return tostring(a) < tostring(b) end)
-        return s
-      end
-    end
-    raise("TypeError", ("a tf.func can return tensors, tf.Variables, Lua numbers, strings, "
-      .. "booleans and tables of them; it returned %s"):format(tostring(v)), 3)
-  end
-
-  local function rebuild(s, outs)
-    if s.kind == "tensor" then return outs[s.index] end
-    if s.kind == "nil" then return nil end
-    local t = {}
-    for i, x in ipairs(s.array) do t[i] = rebuild(x, outs) end
-    for _, k in ipairs(s.keys) do t[k] = rebuild(s.map[k], outs) end
-    return t
-  end
+  local nest = tf._nest
+  local flatten, rebuild = nest.flatten, nest.pack
 
   local function output_type_text(s, specs)
     if s.kind == "tensor" then return tostring(specs[s.index]) end

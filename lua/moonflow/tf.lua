@@ -10,7 +10,7 @@ tf.__version__ = core.version
 tf.doc = doc
 
 local parts = {
-  "dtypes", "errors", "shape", "config", "ops", "tensor", "variable", "print",
+  "dtypes", "errors", "shape", "config", "ops", "tensor", "variable", "print", "nest",
 }
 for _, name in ipairs(parts) do
   require("moonflow." .. name)(tf, doc)
