@@ -5,33 +5,7 @@
 
 local tf = tf or require("moonflow")
 
-local function capture(fn)
-  local lines, partial = {}, ""
-  local saved_print, saved_stdout = print, io.stdout
-  print = function(...)
-    local parts = table.pack(...)
-    for i = 1, parts.n do parts[i] = tostring(parts[i]) end
-    lines[#lines + 1] = table.concat(parts, "\t", 1, parts.n)
-  end
-  io.stdout = {
-    write = function(self, ...)
-      for _, s in ipairs({ ... }) do
-        partial = partial .. tostring(s)
-        while partial:find("\n") do
-          local line, rest = partial:match("^(.-)\n(.*)$")
-          lines[#lines + 1] = line
-          partial = rest
-        end
-      end
-      return self
-    end,
-    flush = function(self) return self end,
-  }
-  local ok, err = pcall(fn)
-  print, io.stdout = saved_print, saved_stdout
-  if not ok then error(err, 0) end
-  return lines
-end
+local capture = require("helpers").capture
 
 local function op_types(cf)
   local types = {}
