@@ -169,3 +169,207 @@ mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf
   g->noutputs = n;
   return MF_OK;
 }
+
+/* ---- copies ---- */
+
+mf_tensor *mf_graph_const_value(const mf_graph *g, mf_tensor_ref r) {
+  extern const mf_op_def mf_op_Const;
+  if (r.node < 0 || r.node >= g->nnodes || r.index != 0) return NULL;
+  const mf_node *n = &g->nodes[r.node];
+  if (n->op != &mf_op_Const) return NULL;
+  const mf_attr *v = mf_attrs_find(&n->attrs, "value");
+  return v && v->kind == MF_ATTR_TENSOR ? v->u.tensor : NULL;
+}
+
+mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *err) {
+  memset(c, 0, sizeof *c);
+  c->src = src;
+  int n = src->nnodes, nslots = 0;
+  c->image = malloc(((size_t)n + 1) * sizeof *c->image);
+  c->slot_base = malloc(((size_t)n + 1) * sizeof *c->slot_base);
+  if (!c->image || !c->slot_base) goto oom;
+  for (int i = 0; i < n; i++) {
+    c->image[i] = -1;
+    c->slot_base[i] = nslots;
+    nslots += src->nodes[i].nout;
+  }
+  c->refs = malloc(((size_t)nslots + 1) * sizeof *c->refs);
+  if (!c->refs) goto oom;
+  for (int i = 0; i < nslots; i++) c->refs[i] = (mf_tensor_ref){-1, 0};
+  mf_status s = mf_graph_new(src->name, &c->dst, err);
+  if (s != MF_OK) mf_graph_copy_abort(c);
+  return s;
+oom:
+  mf_graph_copy_abort(c);
+  return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while copying a graph");
+}
+
+void mf_graph_copy_abort(mf_graph_copy *c) {
+  free(c->image);
+  free(c->slot_base);
+  free(c->refs);
+  mf_graph_release(c->dst);
+  memset(c, 0, sizeof *c);
+}
+
+mf_tensor_ref mf_graph_copy_ref(const mf_graph_copy *c, mf_tensor_ref r) {
+  if (r.node < 0 || r.node >= c->src->nnodes || r.index < 0 || r.index >= c->src->nodes[r.node].nout)
+    return (mf_tensor_ref){-1, 0};
+  return c->refs[c->slot_base[r.node] + r.index];
+}
+
+void mf_graph_copy_alias(mf_graph_copy *c, int node, int index, mf_tensor_ref to) {
+  c->refs[c->slot_base[node] + index] = to;
+}
+
+/* The dst node a control edge on source node `dep` becomes: its copy, or
+ * the node its first output stands for; -1 when it left nothing. */
+static int control_image(const mf_graph_copy *c, int dep) {
+  if (c->image[dep] >= 0) return c->image[dep];
+  for (int k = 0; k < c->src->nodes[dep].nout; k++) {
+    mf_tensor_ref r = c->refs[c->slot_base[dep] + k];
+    if (r.node >= 0) return r.node;
+  }
+  return -1;
+}
+
+/* Appends a node to c->dst with the source node's name (or `name`), its
+ * control edges remapped, and the given op, inputs, attributes and outputs
+ * (specs copied; known values retained). Returns the new node's id. */
+static mf_status copy_append(mf_graph_copy *c, const mf_node *from, const char *name,
+                             const mf_op_def *op, int nin, const mf_tensor_ref *inputs,
+                             const mf_attrs *attrs, int nout, const mf_spec *specs,
+                             mf_tensor *const *known, int *id, mf_error *err) {
+  mf_graph *g = c->dst;
+  if (g->nnodes == g->cap) {
+    int cap = g->cap ? g->cap * 2 : 32;
+    mf_node *nodes = realloc(g->nodes, (size_t)cap * sizeof *nodes);
+    if (!nodes) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    g->nodes = nodes;
+    g->cap = cap;
+  }
+  mf_node *n = &g->nodes[g->nnodes];
+  memset(n, 0, sizeof *n);
+  mf_attrs_init(&n->attrs);
+  n->op = op;
+  n->nin = nin;
+  n->nout = nout;
+  n->name = strdup(name);
+  n->inputs = nin ? malloc((size_t)nin * sizeof *n->inputs) : NULL;
+  n->control = from->ncontrol ? malloc((size_t)from->ncontrol * sizeof *n->control) : NULL;
+  n->out_specs = nout ? malloc((size_t)nout * sizeof *n->out_specs) : NULL;
+  n->known = nout ? calloc((size_t)nout, sizeof *n->known) : NULL;
+  mf_status s = MF_OK;
+  if (!n->name || (nin && !n->inputs) || (from->ncontrol && !n->control) ||
+      (nout && (!n->out_specs || !n->known)))
+    s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  if (s == MF_OK && attrs) s = mf_attrs_copy(&n->attrs, attrs, err);
+  if (s == MF_OK) s = name_insert(g, name, err);
+  if (s != MF_OK) {
+    mf_attrs_free(&n->attrs);
+    free(n->name);
+    free(n->inputs);
+    free(n->control);
+    free(n->out_specs);
+    free(n->known);
+    return s;
+  }
+  if (nin) memcpy(n->inputs, inputs, (size_t)nin * sizeof *inputs);
+  for (int k = 0; k < from->ncontrol; k++) {
+    int dep = control_image(c, from->control[k]);
+    bool dup = dep < 0;
+    for (int j = 0; !dup && j < n->ncontrol; j++) dup = n->control[j] == dep;
+    if (!dup) n->control[n->ncontrol++] = dep;
+  }
+  for (int k = 0; k < nout; k++) {
+    n->out_specs[k] = specs[k];
+    n->known[k] = known ? known[k] : NULL;
+    if (n->known[k]) mf_tensor_retain(n->known[k]);
+  }
+  *id = g->nnodes++;
+  if (c->src->last_stateful >= 0 && from == &c->src->nodes[c->src->last_stateful])
+    g->last_stateful = *id;
+  return MF_OK;
+}
+
+mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err) {
+  const mf_node *from = &c->src->nodes[node];
+  enum { INLINE = 16 };
+  mf_tensor_ref inline_refs[INLINE] = {{0, 0}};
+  mf_tensor_ref *ins = from->nin <= INLINE ? inline_refs : malloc((size_t)from->nin * sizeof *ins);
+  if (!ins) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  mf_status s = MF_OK;
+  for (int k = 0; k < from->nin && s == MF_OK; k++) {
+    ins[k] = mf_graph_copy_ref(c, from->inputs[k]);
+    if (ins[k].node < 0)
+      s = mf_error_set(err, MF_ERR_INTERNAL, "copying graph %s: input %d of node %s is not placed",
+                       c->src->name, k, from->name);
+  }
+  int id = -1;
+  if (s == MF_OK)
+    s = copy_append(c, from, from->name, from->op, from->nin, ins, &from->attrs, from->nout,
+                    from->out_specs, from->known, &id, err);
+  if (ins != inline_refs) free(ins);
+  if (s != MF_OK) return s;
+  c->image[node] = id;
+  for (int k = 0; k < from->nout; k++) c->refs[c->slot_base[node] + k] = (mf_tensor_ref){id, k};
+  return MF_OK;
+}
+
+mf_status mf_graph_copy_const(mf_graph_copy *c, int node, int index, mf_tensor *value,
+                              mf_error *err) {
+  extern const mf_op_def mf_op_Const;
+  const mf_node *from = &c->src->nodes[node];
+  char name[512];
+  snprintf(name, sizeof name, "%s", from->name);
+  for (int k = 0; index > 0 && (k == 0 || name_taken(c->src, name) || name_taken(c->dst, name)); k++) {
+    if (k == 0)
+      snprintf(name, sizeof name, "%s/folded_%d", from->name, index);
+    else
+      snprintf(name, sizeof name, "%s/folded_%d_%d", from->name, index, k);
+  }
+  mf_attrs as;
+  mf_attrs_init(&as);
+  mf_spec spec;
+  mf_spec_of_tensor(value, &spec);
+  mf_status s = mf_attrs_set_tensor(&as, "value", value, err);
+  if (s == MF_OK) s = mf_attrs_set_type(&as, "dtype", value->dtype, err);
+  int id = -1;
+  mf_tensor *known[1] = {value};
+  if (s == MF_OK)
+    s = copy_append(c, from, name, &mf_op_Const, 0, NULL, &as, 1, &spec, known, &id, err);
+  mf_attrs_free(&as);
+  if (s != MF_OK) return s;
+  if (index == 0) c->image[node] = id;
+  c->refs[c->slot_base[node] + index] = (mf_tensor_ref){id, 0};
+  return MF_OK;
+}
+
+mf_status mf_graph_copy_finish(mf_graph_copy *c, mf_graph **out, mf_error *err) {
+  const mf_graph *src = c->src;
+  mf_graph *dst = c->dst;
+  mf_status s = MF_OK;
+  for (int i = 0; i < src->ninputs && s == MF_OK; i++) {
+    int node = c->image[src->inputs[i]];
+    s = node >= 0 ? mf_graph_add_input(dst, node, err)
+                  : mf_error_set(err, MF_ERR_INTERNAL, "copying graph %s: input %d was dropped",
+                                 src->name, i);
+  }
+  mf_tensor_ref *outs = malloc(((size_t)src->noutputs + 1) * sizeof *outs);
+  if (s == MF_OK && !outs) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int i = 0; i < src->noutputs && s == MF_OK; i++) {
+    outs[i] = mf_graph_copy_ref(c, src->outputs[i]);
+    if (outs[i].node < 0)
+      s = mf_error_set(err, MF_ERR_INTERNAL, "copying graph %s: output %d was dropped", src->name, i);
+  }
+  if (s == MF_OK) s = mf_graph_set_outputs(dst, src->noutputs, outs, err);
+  free(outs);
+  if (s != MF_OK) {
+    mf_graph_copy_abort(c);
+    return s;
+  }
+  c->dst = NULL;
+  mf_graph_copy_abort(c);
+  *out = dst;
+  return MF_OK;
+}

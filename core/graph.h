@@ -65,4 +65,52 @@ mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf
 /* The node named `name`, or -1. */
 int mf_graph_find(const mf_graph *g, const char *name);
 
+/* ---- copies: how the optimisation passes (passes.h) build a new graph ----
+ *
+ * A pass walks the source graph in node order and decides, for each node,
+ * to copy it (inputs and control edges remapped into the copy), to replace
+ * it by Const nodes holding its values (constant folding), or to drop it and
+ * let its outputs stand for tensors already in the copy (x*1 -> x, merged
+ * subexpressions). Nodes that are never placed are dropped (pruning).
+ * Placed nodes keep their names, attributes, output specs and known values;
+ * a control edge on a dropped node becomes an edge on the node its output
+ * now stands for. finish() gives the copy the source's inputs (every
+ * Placeholder in g->inputs must have been copied) and outputs, in order.
+ *
+ *   mf_graph_copy c;
+ *   MF_TRY(mf_graph_copy_begin(g, &c, err));
+ *   for (int i = 0; i < g->nnodes; i++) ... mf_graph_copy_node(&c, i, err) ...
+ *   return mf_graph_copy_finish(&c, &out, err);   (aborts c on failure)
+ */
+typedef struct mf_graph_copy {
+  const mf_graph *src;  /* borrowed */
+  mf_graph *dst;        /* the copy being built (owned until finish) */
+  int *image;           /* per source node: its node in dst, or -1 */
+  int *slot_base;       /* per source node: its first entry in `refs` */
+  mf_tensor_ref *refs;  /* per source output: the dst tensor it stands for ({-1, 0}: none) */
+} mf_graph_copy;
+
+mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *err);
+/* Copies source node `node`; the nodes it reads from must be placed. */
+mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err);
+/* Output `index` of source node `node` becomes a Const holding `value`
+ * (borrowed): output 0 keeps the node's name, others get "<name>/folded_<k>". */
+mf_status mf_graph_copy_const(mf_graph_copy *c, int node, int index, mf_tensor *value,
+                              mf_error *err);
+/* Output `index` of source node `node` is not copied: it stands for `to`, a
+ * tensor of the copy. */
+void mf_graph_copy_alias(mf_graph_copy *c, int node, int index, mf_tensor_ref to);
+/* The tensor of the copy that source tensor r stands for ({-1, 0}: none yet). */
+mf_tensor_ref mf_graph_copy_ref(const mf_graph_copy *c, mf_tensor_ref r);
+/* Sets the copy's inputs and outputs; *out is the copy (a new reference).
+ * The tables of c are freed whether it succeeds or not. */
+mf_status mf_graph_copy_finish(mf_graph_copy *c, mf_graph **out, mf_error *err);
+/* Drops an unfinished copy. */
+void mf_graph_copy_abort(mf_graph_copy *c);
+
+/* The value of tensor r when its node is a Const (borrowed), else NULL. Only
+ * Const nodes count: a Placeholder's known value is an example, not a
+ * constant. */
+mf_tensor *mf_graph_const_value(const mf_graph *g, mf_tensor_ref r);
+
 #endif

@@ -1,0 +1,128 @@
+/* pass_fold.c — constant folding. A pure node (pass_util.h) whose inputs
+ * are all Const nodes is computed once, now, and replaced by Const nodes
+ * holding its outputs; so is a pure node whose outputs inference already
+ * knows from the input specs (Shape, Size and Rank of static shapes,
+ * BroadcastGradientArgs of static shapes). Nodes are visited in order, so a
+ * chain of constants folds in one sweep. The inputs a folded node no longer
+ * reads are left for pruning.
+ *
+ * Size caps keep huge constants out of graphs: a node is folded only when
+ * each output has at most FOLD_MAX_ELEMENTS elements and its inputs hold at
+ * most FOLD_MAX_INPUT_ELEMENTS together. A node whose kernel fails (integer
+ * division by zero, ...) is kept: it fails when the graph runs, as it would
+ * have. Nodes with control inputs and control-flow nodes (nested graphs,
+ * which could loop for long) are never folded. */
+#include <stdlib.h>
+
+#include "pass_util.h"
+#include "passes.h"
+
+enum { FOLD_MAX_ELEMENTS = 1 << 16, FOLD_MAX_INPUT_ELEMENTS = 1 << 20, FOLD_MAX_OUTPUTS = 16 };
+
+/* A value fit to be held by a Const: small enough, not a resource, and not
+ * a view that keeps a larger buffer alive (copied then). Steals *v. */
+static bool keepable(mf_tensor **v) {
+  mf_tensor *t = *v;
+  if (!t || t->dtype == MF_RESOURCE || t->size > FOLD_MAX_ELEMENTS) return false;
+  if (t->buf->count > (size_t)t->size) {
+    mf_tensor *copy;
+    if (mf_tensor_copy(t, &copy, NULL) != MF_OK) return false;
+    mf_tensor_release(t);
+    *v = copy;
+  }
+  return true;
+}
+
+/* Computes the outputs of source node n when they are constants: fills
+ * out[0..n->nout) with new references and returns true, or returns false
+ * (nothing to release). */
+static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **out) {
+  if (!mf_pass_node_is_pure(n) || mf_pass_node_has_graphs(n) || n->ncontrol > 0 || n->nin == 0 ||
+      n->nout == 0 || n->nout > FOLD_MAX_OUTPUTS)
+    return false;
+  enum { INLINE = 16 };
+  mf_spec specs_inline[INLINE];
+  mf_tensor *vals_inline[INLINE];
+  mf_spec *specs = n->nin <= INLINE ? specs_inline : malloc((size_t)n->nin * sizeof *specs);
+  mf_tensor **vals = n->nin <= INLINE ? vals_inline : malloc((size_t)n->nin * sizeof *vals);
+  bool ok = specs && vals, all_const = true;
+  int64_t input_elements = 0;
+  for (int k = 0; ok && k < n->nin; k++) {
+    mf_tensor_ref r = mf_graph_copy_ref(c, n->inputs[k]);
+    specs[k] = c->dst->nodes[r.node].out_specs[r.index];
+    vals[k] = mf_graph_const_value(c->dst, r);
+    if (vals[k])
+      input_elements += vals[k]->size;
+    else
+      all_const = false;
+  }
+  int got = 0;
+  if (ok) {
+    mf_op_call call;
+    mf_error err;
+    mf_op_call_init(&call, n->op, n->nin, specs, vals, &n->attrs);
+    ok = mf_op_infer(&call, &err) == MF_OK && call.nout == n->nout;
+    bool known = ok;
+    for (int k = 0; known && k < call.nout; k++) known = call.out_values[k] != NULL;
+    if (ok && !known) {
+      /* Computed now: only from constants, within the caps. */
+      ok = all_const && input_elements <= FOLD_MAX_INPUT_ELEMENTS;
+      for (int k = 0; ok && k < call.nout; k++) {
+        const mf_spec *s = &call.out_specs[k];
+        int64_t size = 1;
+        ok = mf_spec_is_static(s) && s->dtype != MF_RESOURCE;
+        for (int d = 0; ok && d < s->rank; d++) {
+          size *= s->shape[d];
+          ok = size <= FOLD_MAX_ELEMENTS;
+        }
+      }
+      if (ok) ok = n->op->kernel(&call, &err) == MF_OK;
+    }
+    for (int k = 0; ok && k < call.nout; k++) {
+      out[k] = known ? call.out_values[k] : call.out[k];
+      if (known)
+        call.out_values[k] = NULL;
+      else
+        call.out[k] = NULL;
+      got = k + 1;
+      ok = keepable(&out[k]) && out[k]->dtype == n->out_specs[k].dtype;
+    }
+    mf_op_call_free(&call);
+  }
+  if (!ok)
+    for (int k = 0; k < got; k++) mf_tensor_release(out[k]);
+  if (specs != specs_inline) free(specs);
+  if (vals != vals_inline) free(vals);
+  return ok;
+}
+
+mf_status mf_pass_fold_constants(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
+  mf_graph_copy c;
+  MF_TRY(mf_graph_copy_begin(g, &c, err));
+  int folded = 0;
+  for (int i = 0; i < g->nnodes; i++) {
+    const mf_node *n = &g->nodes[i];
+    mf_tensor *vals[FOLD_MAX_OUTPUTS];
+    mf_status s;
+    if (fold_values(&c, n, vals)) {
+      s = MF_OK;
+      for (int k = 0; k < n->nout; k++) {
+        if (s == MF_OK) s = mf_graph_copy_const(&c, i, k, vals[k], err);
+        mf_tensor_release(vals[k]);
+      }
+      folded++;
+    } else {
+      s = mf_graph_copy_node(&c, i, err);
+    }
+    if (s != MF_OK) {
+      mf_graph_copy_abort(&c);
+      return s;
+    }
+  }
+  MF_TRY(mf_graph_copy_finish(&c, out, err));
+  if (st) {
+    st->folded += folded;
+    st->nodes_after = (*out)->nnodes;
+  }
+  return MF_OK;
+}
