@@ -10,6 +10,7 @@
 
 #include "binding.h"
 #include "executor.h"
+#include "passes.h"
 
 static const char ctx_key = 'c';
 
@@ -546,6 +547,30 @@ static int l_graph_set_io(lua_State *L) {
   return 0;
 }
 
+/* core.optimize(graph) -> optimised graph, stats: a new graph made by the
+ * optimisation passes (passes.h; the graph given is unchanged) and what
+ * they did: {nodes_before=, nodes_after=, folded=, simplified=, merged=,
+ * pruned=, fused=}. */
+static int l_optimize(lua_State *L) {
+  mf_graph *g = mfL_check_graph(L, 1);
+  mf_graph *opt;
+  mf_pass_stats st;
+  mf_error err;
+  if (mf_graph_optimize(g, &opt, &st, &err) != MF_OK) return mfL_raise_status(L, &err);
+  mfL_push_graph(L, opt);
+  mf_graph_release(opt); /* the handle holds it */
+  lua_createtable(L, 0, 7);
+  const struct { const char *name; int value; } fields[] = {
+      {"nodes_before", st.nodes_before}, {"nodes_after", st.nodes_after}, {"folded", st.folded},
+      {"simplified", st.simplified},     {"merged", st.merged},           {"pruned", st.pruned},
+      {"fused", st.fused}};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+    lua_pushinteger(L, fields[i].value);
+    lua_setfield(L, -2, fields[i].name);
+  }
+  return 2;
+}
+
 /* core.plan_steps(graph) -> how many nodes a run executes */
 static int l_plan_steps(lua_State *L) {
   graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
@@ -564,6 +589,7 @@ int mfL_trace_open(lua_State *L) {
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
       {"plan_steps", l_plan_steps},   {"graph_add_placeholder", l_graph_add_placeholder},
       {"graph_set_io", l_graph_set_io}, {"check_args", l_check_args},
+      {"optimize", l_optimize},
       {"run_direct", l_run_direct}, {NULL, NULL}};
   mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);
   memset(ctx, 0, sizeof *ctx);

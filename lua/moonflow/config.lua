@@ -21,6 +21,21 @@ return function(tf, doc)
   "When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
   .. "and which existing traces it failed to match.")
 
+  -- tf.config.optimizer: whether traced functions run their graphs'
+  -- optimised copies (constant folding, simplification, common
+  -- subexpressions, pruning, fusion) or the graphs as traced.
+  local optimizer = { _enabled = true }
+  config.optimizer = optimizer
+
+  optimizer.set_enabled = doc.def(function(on)
+    optimizer._enabled = on and true or false
+  end, "tf.config.optimizer.set_enabled(bool)",
+  "Makes every tf.func run the optimised copy of its graph (true, the default) or the graph as "
+  .. "traced (false), live. cf:optimized_graph() and %graph --optimized show the optimised copy.")
+
+  optimizer.is_enabled = doc.def(function() return optimizer._enabled end,
+    "tf.config.optimizer.is_enabled()", "True when tf.func runs optimised graphs.")
+
   tf.executing_eagerly = doc.def(function() return not core.tracing() end,
     "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
 

@@ -417,14 +417,31 @@ return function(tf, doc)
     return table.unpack(results, 1, s.n)
   end
 
+  -- The graph a call runs: the traced graph's optimised copy, made once
+  -- per concrete function (cf._graph stays the graph as traced, for
+  -- display), or the traced graph itself while
+  -- tf.config.optimizer.set_enabled(false).
+  local optimizer = tf.config.optimizer
+  local function optimized(cf)
+    if not cf._run_graph then cf._run_graph, cf._opt_stats = core.optimize(cf._graph) end
+    return cf._run_graph
+  end
+  local function graph_to_run(cf)
+    if not optimizer._enabled then return cf._graph end
+    return cf._run_graph or optimized(cf)
+  end
+  tf._optimize = function(handle) return core.optimize(handle) end
+
   local function run(cf, args)
+    if tf._on_call then tf._on_call(cf, args) end
     local feeds = feeds_of(cf, args)
+    local graph = graph_to_run(cf)
     if not tf._tapes_recording() then
-      if cf._simple then return core.run(cf._graph, feeds) end
-      return results_of(cf, table.pack(core.run(cf._graph, feeds)))
+      if cf._simple then return core.run(graph, feeds) end
+      return results_of(cf, table.pack(core.run(graph, feeds)))
     end
     -- Under a recording tape the call is one recorded op.
-    local outs = table.pack(core.run(cf._graph, feeds))
+    local outs = table.pack(core.run(graph, feeds))
     tf._record_call(cf, args, outs)
     return results_of(cf, outs)
   end
@@ -496,10 +513,10 @@ return function(tf, doc)
     local last = self._last
     if last and not tf._tapes_recording() then
       -- The hot path: the last trace takes these tensors as they are.
-      if last._direct and select("#", ...) == #last._types
+      if last._direct and select("#", ...) == #last._types and not tf._on_call
         and check_args(last._graph, #self._concrete ~= 1, ...) then
         called_without_tracing(self._detector)
-        return run_direct(last._graph, last._captures, ...)
+        return run_direct(graph_to_run(last), last._captures, ...)
       end
       local n = select("#", ...)
       if fast_fits(self, last, n, ...) then
@@ -698,9 +715,11 @@ return function(tf, doc)
       at = cf._traced_at, ops = #core.graph_nodes(cf._graph) }
   end
 
+  -- The graph calls run (whether or not the optimiser is on now) and what
+  -- the passes did: {nodes_before=, nodes_after=, folded=, simplified=,
+  -- merged=, pruned=, fused=}.
   cmethods.optimized_graph = function(cf)
-    if tf._optimize then return tf._wrap_graph(tf._optimize(cf._graph), cf) end
-    return tf._wrap_graph(cf._graph, cf)
+    return tf._wrap_graph(optimized(cf), cf), cf._opt_stats
   end
 
   -- tf.func -------------------------------------------------------------------

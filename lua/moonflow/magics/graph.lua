@@ -6,12 +6,20 @@ local target = require("moonflow.magic_target")
 
 local USAGE = "usage: %graph <tf.func or concrete function> [args...] [--optimized]"
 
+-- "12 ops -> 5 ops (folded 3, simplified 2, merged 1, pruned 1, fused 0)"
+local function summary(st)
+  return ("%d ops -> %d ops (folded %d, simplified %d, merged %d, pruned %d, fused %d)"):format(
+    st.nodes_before, st.nodes_after, st.folded, st.simplified, st.merged, st.pruned, st.fused)
+end
+
 return {
   doc = [[%graph <expr> [args] [--optimized]  show the graph of a trace
 With arguments (Lua expressions), the trace for those arguments (traced now if
-needed); without, the most recent trace. --optimized shows the graph after the
-executor's passes. In Jupyter the graph is drawn (SVG); in the terminal it is
-listed one op per line.]],
+needed); without, the most recent trace. --optimized shows the graph calls run:
+the traced graph after the optimisation passes, with a line saying what they
+did ("12 ops -> 5 ops (folded 3, simplified 2, merged 1, pruned 1, fused 0)").
+In Jupyter the graph is drawn (SVG); in the terminal it is listed one op per
+line.]],
   run = function(args)
     local optimized = false
     args = args:gsub("%s*%-%-optimized%f[%s%z]", function() optimized = true return "" end)
@@ -19,6 +27,11 @@ listed one op per line.]],
     local graph
     if getmetatable(value) == tf._Graph then
       graph = value
+      if optimized then
+        local handle, stats = tf._optimize(value._handle)
+        graph = tf._wrap_graph(handle)
+        print(summary(stats))
+      end
     else
       target.check_func(value, expr, USAGE)
       local cf = target.concrete(value, call_args)
@@ -26,7 +39,13 @@ listed one op per line.]],
         print(("%s has not been traced yet: call it, or give arguments: %%graph %s tf.constant(1.0)"):format(expr, expr))
         return
       end
-      graph = optimized and cf:optimized_graph() or cf.graph
+      if optimized then
+        local stats
+        graph, stats = cf:optimized_graph()
+        print(summary(stats))
+      else
+        graph = cf.graph
+      end
     end
     tf.display(graph)
   end,
