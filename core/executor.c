@@ -184,7 +184,16 @@ mf_status mf_plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor
       mf_tensor_retain(feeds[p->feed_of[id]]);
     } else {
       s = mf_interrupt_check(err);
+      /* An elementwise op may write into an input that dies here. */
+      bool lent = false;
+      if (nd->op->flags & MF_OP_ELEMENTWISE) {
+        for (int r = p->release_at[st]; r < p->release_at[st + 1]; r++) {
+          mf_tensor *t = slots[p->release[r]];
+          if (t && p->release[r] < p->slot_base[id]) lent |= mf_buffer_pool_lend(p->pool, t);
+        }
+      }
       if (s == MF_OK) s = run_node(p, nd, slots, slots + p->slot_base[id], err);
+      if (lent) mf_buffer_pool_unlend(p->pool);
     }
     for (int r = p->release_at[st]; r < p->release_at[st + 1]; r++) {
       mf_buffer_pool_recycle(p->pool, slots[p->release[r]]);

@@ -276,6 +276,7 @@ struct mf_buffer_pool {
   int n;
   mf_buffer *slots[POOL_SLOTS];
   size_t bytes;
+  int lent_from; /* slots[lent_from..n) are lent (still read), or n */
 };
 
 mf_buffer_pool *mf_buffer_pool_new(void) { return calloc(1, sizeof(mf_buffer_pool)); }
@@ -288,12 +289,29 @@ void mf_buffer_pool_free(mf_buffer_pool *p) {
 
 size_t mf_buffer_pool_bytes(const mf_buffer_pool *p) { return p ? p->bytes : 0; }
 
+bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t) {
+  if (!p || t->refcount != 1 || t->buf->refcount != 1 || t->dtype == MF_STRING ||
+      t->dtype == MF_RESOURCE || p->n == POOL_SLOTS)
+    return false;
+  mf_buffer_retain(t->buf);
+  p->slots[p->n++] = t->buf; /* lent buffers sit after the owned ones */
+  return true;
+}
+
+void mf_buffer_pool_unlend(mf_buffer_pool *p) {
+  if (!p) return;
+  while (p->n > p->lent_from) mf_buffer_release(p->slots[--p->n]);
+  p->lent_from = p->n;
+}
+
 void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t) {
   if (!t) return;
   bool keep = p && t->refcount == 1 && t->buf->refcount == 1 && t->dtype != MF_STRING &&
               t->dtype != MF_RESOURCE && t->buf->nbytes >= 64 && p->n < POOL_SLOTS;
   if (keep) {
-    p->slots[p->n++] = t->buf;
+    /* Owned buffers come before lent ones. */
+    p->slots[p->n++] = p->slots[p->lent_from];
+    p->slots[p->lent_from++] = t->buf;
     p->bytes += t->buf->nbytes;
     t->buf = NULL;
     free(t);
@@ -313,8 +331,16 @@ mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const i
       mf_tensor *t;
       MF_TRY(tensor_alloc(dt, rank, shape, &t, err));
       mf_buffer *b = p->slots[i];
-      p->slots[i] = p->slots[--p->n];
-      p->bytes -= b->nbytes;
+      bool lent = i >= p->lent_from;
+      /* Keep lent buffers at the end: fill the hole from its own group. */
+      if (lent) {
+        p->slots[i] = p->slots[--p->n];
+      } else {
+        p->lent_from--;
+        p->slots[i] = p->slots[p->lent_from];
+        p->slots[p->lent_from] = p->slots[--p->n];
+        p->bytes -= b->nbytes;
+      }
       b->dtype = dt;
       b->count = (size_t)size;
       t->buf = b;

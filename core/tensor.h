@@ -97,6 +97,13 @@ void mf_buffer_pool_free(mf_buffer_pool *p);
 /* Steals the reference to t. Keeps t's buffer when t is the only user of a
  * numeric buffer, else just releases t. */
 void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t);
+/* Lends t's buffer to the pool while t is still being read: an
+ * elementwise op may then write its output into the buffer of an input that
+ * dies at that op (same index in, same index out). Borrows t; the buffer
+ * gains a reference the taker owns. Returns whether it was lent. */
+bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t);
+/* Takes back buffers lent and not taken. */
+void mf_buffer_pool_unlend(mf_buffer_pool *p);
 /* mf_tensor_new, taking a buffer of the right size from p when it has one. */
 mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const int64_t *shape,
                                mf_tensor **out, mf_error *err);
