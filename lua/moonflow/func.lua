@@ -375,29 +375,21 @@ return function(tf, doc)
   end
 
   local function dispatch(self, args, n)
-    local detector = self._detector
+    local types
     if self._signature then
-      local types = bind_signature(self, args, n)
-      local cf = lookup(self, types)
-      if cf then
-        called_without_tracing(detector)
-        return cf
-      end
-      local reason = explain(self, types)
-      called_with_tracing(detector, self.name)
-      return trace(self, types, args, reason)
+      types = bind_signature(self, args, n)
+    else
+      types = T.of_args(args, arg_count(self, n))
+      self_identity(self, types, args)
     end
-    local count = arg_count(self, n)
-    local types = T.of_args(args, count)
-    self_identity(self, types, args)
     local cf = lookup(self, types)
     if cf then
-      called_without_tracing(detector)
+      called_without_tracing(self._detector)
       return cf
     end
     local reason = explain(self, types)
-    called_with_tracing(detector, self.name)
-    if self._reduce then types = generalize(self, types) end
+    called_with_tracing(self._detector, self.name)
+    if self._reduce and not self._signature then types = generalize(self, types) end
     return trace(self, types, args, reason)
   end
 
