@@ -13,11 +13,22 @@
 #include "kernel.h"
 #include "log.h"
 
+/* One Graphviz context for the process. Debian's Graphviz pango plugin
+ * caches a pointer to the last font name, which lives in the context's font
+ * dictionary: freeing a context and making another leaves that pointer
+ * dangling (AddressSanitizer catches the read), so the context is never
+ * freed. */
+static GVC_t *context(void) {
+  static GVC_t *gvc;
+  if (!gvc) gvc = gvContext();
+  return gvc;
+}
+
 char *mf_dot_to_svg(const char *dot, size_t *len, char *err, size_t errlen) {
   /* Warnings would go to the kernel's stderr for every picture; errors
    * still do, and the caller reports failure. */
   agseterr(AGERR);
-  GVC_t *gvc = gvContext();
+  GVC_t *gvc = context();
   if (!gvc) {
     snprintf(err, errlen, "Graphviz could not start");
     return NULL;
@@ -42,7 +53,6 @@ char *mf_dot_to_svg(const char *dot, size_t *len, char *err, size_t errlen) {
     gvFreeLayout(gvc, g);
   }
   if (g) agclose(g);
-  gvFreeContext(gvc);
   return out;
 }
 
