@@ -25,12 +25,18 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 
+# No suite may hang a run: each gets a time limit (longer for sanitizer
+# builds, which run several times slower); hitting it is a failure.
+LIMIT=600
+[ "$SANITIZE" = 1 ] && LIMIT=1500
+
 suite() {
   name=$1
   shift
   echo "# suite: $name"
-  "$@" >"$tmp/out" 2>&1 </dev/null
+  timeout -k 10 "$LIMIT" "$@" >"$tmp/out" 2>&1 </dev/null
   status=$?
+  [ "$status" -eq 124 ] && echo "not ok - suite '$name' ran longer than ${LIMIT}s" >>"$tmp/out"
   sed 's/^/  /' "$tmp/out"
   p=$(grep -c '^ok ' "$tmp/out")
   f=$(grep -c '^not ok ' "$tmp/out")
