@@ -16,14 +16,17 @@
  *                and floating-point definitions differ.
  * <tgmath.h> makes sqrt, exp, floor, ... pick the float or double version
  * from their argument. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tgmath.h>
 
 #include "broadcast.h"
+#include "elementwise.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "threadpool.h"
 
 /* ---- dtype sets: M(enum, C type, wrapping type, args...) per dtype ---- */
 
@@ -92,6 +95,201 @@ FLOAT_HELPERS(double)
 INT_HELPERS(int32_t, uint32_t)
 INT_HELPERS(int64_t, uint64_t)
 
+/* ==================================================================== */
+/* exp, log, log1p, tanh, sigmoid: vectorisable approximations         */
+/* ==================================================================== */
+
+/* glibc's scalar tanhf costs 20-30 ns an element and its expf/logf 5 ns,
+ * and a loop that calls them cannot use SIMD. These versions are straight
+ * arithmetic on the element: no calls, no branches (both sides of a case
+ * are computed and one is selected), integer work done on the bits of the
+ * float, so the unary loops over them compile to SIMD code (the Makefile
+ * builds this file with -O3 -fno-math-errno). They follow Cephes (Stephen
+ * L. Moshier's library): a range reduction, then a polynomial or rational
+ * approximation with Cephes's coefficients. Their error against glibc is
+ * measured in tests/core/test_approx.c (over every float32 value when
+ * MF_APPROX_EXHAUSTIVE=1):
+ *   float32: exp <= 1 ulp, log <= 1 ulp, log1p <= 2 ulp, tanh <= 2 ulp,
+ *            sigmoid <= 2 ulp;
+ *   float64: exp, log, tanh, sigmoid <= 2 ulp, log1p <= 3 ulp.
+ * Special values are C99's: NaN gives NaN, exp(-inf) = 0, exp(+inf) = +inf
+ * (and overflow to it), tanh(+-0) = +-0, tanh(+-inf) = +-1, log(+-0) =
+ * -inf, log(x < 0) = NaN, log(+inf) = +inf; subnormal inputs and results
+ * are exact IEEE arithmetic (no flush to zero).
+ *
+ * Floating-point contraction is off (ISO C mode), so SIMD and scalar code
+ * round alike: a loop gives the same bits for an element whatever the
+ * length or alignment of the block it is in. */
+
+static inline uint32_t bits_f32(float v) {
+  uint32_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+static inline float f32_of(uint32_t u) {
+  float v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+static inline uint64_t bits_f64(double v) {
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+static inline double f64_of(uint64_t u) {
+  double v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+
+/* Adding 1.5 * 2^(mantissa bits) rounds a value of magnitude below 2^22
+ * (2^51) to an integer, which then sits in the low bits of the sum. */
+#define ROUND_F32 0x1.8p23f
+#define ROUND_F64 0x1.8p52
+
+/* 2^k for an integer-valued k in [-126, 127] ([-1022, 1023]): its bits. */
+static inline float pow2i_f32(float k) {
+  return f32_of((bits_f32(k + ROUND_F32) - bits_f32(ROUND_F32) + 127u) << 23);
+}
+static inline double pow2i_f64(double k) {
+  return f64_of((bits_f64(k + ROUND_F64) - bits_f64(ROUND_F64) + 1023u) << 52);
+}
+
+/* e^x = 2^k e^r with k = round(x / ln 2), r = x - k ln 2 in two parts (the
+ * first product exact), e^r by Cephes's polynomial (expf.c) or rational
+ * function (exp.c). 2^k is applied as two factors, so that a result near
+ * overflow or in the subnormal range is one rounding of e^r's value. */
+static inline float exp_f32(float x) {
+  float xc = x < -104.0f ? -104.0f : x > 89.0f ? 89.0f : x; /* NaN stays */
+  float k = (xc * 0x1.715476p+0f + ROUND_F32) - ROUND_F32;
+  float r = xc - k * 0.693359375f;
+  r = r - k * -2.12194440e-4f;
+  float p = (((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r +
+               4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f) * (r * r) +
+            r + 1.0f;
+  float k1 = (k * 0.5f + ROUND_F32) - ROUND_F32;
+  return p * pow2i_f32(k1) * pow2i_f32(k - k1);
+}
+
+static inline double exp_f64(double x) {
+  double xc = x < -746.0 ? -746.0 : x > 710.0 ? 710.0 : x;
+  double k = (xc * 0x1.71547652b82fep+0 + ROUND_F64) - ROUND_F64;
+  double r = xc - k * 6.93145751953125e-1;
+  r = r - k * 1.42860682030941723212e-6;
+  double rr = r * r;
+  double px = r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) * rr +
+                   9.99999999999999999910e-1);
+  double qx = ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr +
+               2.27265548208155028766e-1) * rr + 2.00000000000000000009e0;
+  double p = 1.0 + 2.0 * (px / (qx - px));
+  double k1 = (k * 0.5 + ROUND_F64) - ROUND_F64;
+  return p * pow2i_f64(k1) * pow2i_f64(k - k1);
+}
+
+/* log x = e ln 2 + log(1 + f) with x = (1 + f) 2^e, 1 + f in [sqrt(1/2),
+ * sqrt(2)); subnormals are scaled into the normal range first. Cephes's
+ * logf.c polynomial and log.c rational function (its form for all e). */
+static inline float log_f32(float x) {
+  int sub = x < 0x1p-126f;
+  uint32_t u = bits_f32(sub ? x * 0x1p23f : x);
+  float m = f32_of((u & 0x007fffffu) | 0x3f000000u); /* [1/2, 1) */
+  float e = (float)(int32_t)((u >> 23) & 0xffu) - (sub ? 149.0f : 126.0f);
+  int lo = m < 0x1.6a09e6p-1f;
+  e = lo ? e - 1.0f : e;
+  float f = lo ? m + m - 1.0f : m - 1.0f;
+  float z = f * f;
+  float y = ((((((((7.0376836292e-2f * f - 1.1514610310e-1f) * f + 1.1676998740e-1f) * f -
+                  1.2420140846e-1f) * f + 1.4249322787e-1f) * f - 1.6668057665e-1f) * f +
+               2.0000714765e-1f) * f - 2.4999993993e-1f) * f + 3.3333331174e-1f) * f * z;
+  y = y + -2.12194440e-4f * e;
+  y = y + -0.5f * z;
+  float res = (f + y) + 0.693359375f * e;
+  res = x == INFINITY ? x : res;
+  res = x < 0.0f ? NAN : res;
+  res = x == 0.0f ? -INFINITY : res;
+  return x != x ? x : res;
+}
+
+static inline double log_f64(double x) {
+  int sub = x < 0x1p-1022;
+  uint64_t u = bits_f64(sub ? x * 0x1p54 : x);
+  double m = f64_of((u & 0x000fffffffffffffu) | 0x3fe0000000000000u); /* [1/2, 1) */
+  /* the exponent field as a double, by the same trick as ROUND_F64 */
+  double e = (f64_of(0x4330000000000000u | ((u >> 52) & 0x7ffu)) - 0x1p52) -
+             (sub ? 1076.0 : 1022.0);
+  int lo = m < 0x1.6a09e667f3bcdp-1;
+  e = lo ? e - 1.0 : e;
+  double f = lo ? m + m - 1.0 : m - 1.0;
+  double z = f * f;
+  double p = ((((1.01875663804580931796e-4 * f + 4.97494994976747001425e-1) * f +
+                4.70579119878881725854e0) * f + 1.44989225341610930846e1) * f +
+              1.79368678507819816313e1) * f + 7.70838733755885391666e0;
+  double q = ((((f + 1.12873587189167450590e1) * f + 4.52279145837532221105e1) * f +
+               8.29875266912776603211e1) * f + 7.11544750618563894466e1) * f +
+             2.31251620126765340583e1;
+  double y = f * (z * p / q);
+  y = y - e * 2.121944400546905827679e-4;
+  y = y - 0.5 * z;
+  double res = (f + y) + e * 0.693359375;
+  res = x == INFINITY ? x : res;
+  res = x < 0.0 ? NAN : res;
+  res = x == 0.0 ? -INFINITY : res;
+  return x != x ? x : res;
+}
+
+/* log1p x = log u * x / (u - 1) with u = 1 + x rounded (Goldberg's
+ * correction for the rounding of u); x itself where u rounds to 1. */
+static inline float log1p_f32(float x) {
+  float u = 1.0f + x, d = u - 1.0f;
+  float res = d == 0.0f ? x : log_f32(u) * (x / d);
+  return x == INFINITY ? x : res;
+}
+
+static inline double log1p_f64(double x) {
+  double u = 1.0 + x, d = u - 1.0;
+  double res = d == 0.0 ? x : log_f64(u) * (x / d);
+  return x == INFINITY ? x : res;
+}
+
+/* tanh: an odd polynomial (float, tanhf.c) or rational function (double,
+ * tanh.c) below |x| = 0.625, else 1 - 2 / (e^2|x| + 1) with x's sign; the
+ * clamp is where tanh rounds to 1. */
+static inline float tanh_f32(float x) {
+  float ax = fabsf(x), z = x * x;
+  float small = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z +
+                  1.33314422036e-1f) * z - 3.33332819422e-1f) * z * x + x;
+  float e = exp_f32(2.0f * (ax > 10.0f ? 10.0f : ax));
+  float big = 1.0f - 2.0f / (e + 1.0f);
+  return copysignf(ax < 0.625f ? small : big, x); /* and tanh(-0) = -0 */
+}
+
+static inline double tanh_f64(double x) {
+  double ax = fabs(x), z = x * x;
+  double p = (-9.64399179425052238628e-1 * z - 9.92877231001918586564e1) * z -
+             1.61468768441708447952e3;
+  double q = ((z + 1.12811678491632931402e2) * z + 2.23548839060100448583e3) * z +
+             4.84406305325125486048e3;
+  double small = x + x * z * (p / q);
+  double e = exp_f64(2.0 * (ax > 20.0 ? 20.0 : ax));
+  double big = 1.0 - 2.0 / (e + 1.0);
+  return copysign(ax < 0.625 ? small : big, x); /* and tanh(-0) = -0 */
+}
+
+/* 1 / (1 + e^-x), from e = e^-|x| so that nothing overflows and a negative
+ * x keeps its relative accuracy: 1 / (1 + e) or e / (1 + e). */
+static inline float sigmoid_f32(float x) {
+  float e = exp_f32(-fabsf(x)), d = 1.0f + e;
+  return x >= 0.0f ? 1.0f / d : e / d;
+}
+
+static inline double sigmoid_f64(double x) {
+  double e = exp_f64(-fabs(x)), d = 1.0 + e;
+  return x >= 0.0 ? 1.0 / d : e / d;
+}
+
+/* The element of a float op through the functions above. */
+#define FAST(f, x) _Generic((x), float: f##_f32, double: f##_f64)(x)
+
 /* Inference accepts the dtypes an op's loop table has an entry for. On a
  * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
 static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_error *err);
@@ -129,10 +327,31 @@ static mf_status unary_infer(mf_op_call *c, const unary_loop *loops, mf_error *e
   return MF_OK;
 }
 
+/* A unary loop (or a cast) over a large tensor runs in parts on the thread
+ * pool; each part is the same loop on a contiguous slice. */
+typedef struct unary_job {
+  unary_loop loop;
+  const char *x;
+  char *z;
+  size_t in_size, out_size;
+} unary_job;
+
+static void unary_part(void *ctx, int64_t begin, int64_t end, int part) {
+  (void)part;
+  const unary_job *j = ctx;
+  j->loop(end - begin, j->x + (size_t)begin * j->in_size, j->z + (size_t)begin * j->out_size);
+}
+
+static void unary_run(unary_loop loop, const mf_tensor *x, mf_tensor *z) {
+  unary_job j = {loop, mf_tensor_data(x), mf_tensor_data(z), mf_dtype_size(x->dtype),
+                 mf_dtype_size(z->dtype)};
+  mf_parallel_for(z->size, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, unary_part, &j);
+}
+
 static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *err) {
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  loops[c->in[0]->dtype](out->size, mf_tensor_data(c->in[0]), mf_tensor_data(out));
+  unary_run(loops[c->in[0]->dtype], c->in[0], out);
   return MF_OK;
 }
 
@@ -153,45 +372,51 @@ static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *
 #define GRAD MF_OP_ELEMENTWISE
 #define NOGRAD (MF_OP_ELEMENTWISE | MF_OP_NO_GRADIENT)
 
-/*    name        dtypes      element                              flags */
-UNARY(Neg,        DT_NUMERIC, (T)-(U)x,                            GRAD,
-      "Returns -x elementwise.")
-UNARY(Abs,        DT_NUMERIC, NUM(abs, x)(x),                      GRAD,
-      "Returns |x| elementwise.")
-UNARY(Sign,       DT_NUMERIC, IS_NAN(x) ? x : (x > 0) - (x < 0),   GRAD,
-      "Returns -1, 0 or 1 by the sign of x (NaN stays NaN).")
-UNARY(Square,     DT_NUMERIC, (U)x * (U)x,                         GRAD,
-      "Returns x * x elementwise.")
-UNARY(Sqrt,       DT_FLOAT,   sqrt(x),                             GRAD,
-      "Returns the square root of x elementwise.")
-UNARY(Rsqrt,      DT_FLOAT,   1 / sqrt(x),                         GRAD,
-      "Returns 1 / sqrt(x) elementwise.")
-UNARY(Exp,        DT_FLOAT,   exp(x),                              GRAD,
-      "Returns e^x elementwise.")
-UNARY(Log,        DT_FLOAT,   log(x),                              GRAD,
-      "Returns the natural logarithm of x elementwise.")
-UNARY(Log1p,      DT_FLOAT,   log1p(x),                            GRAD,
-      "Returns log(1 + x) elementwise, accurate for small x.")
-UNARY(Sin,        DT_FLOAT,   sin(x),                              GRAD,
-      "Returns sin(x) elementwise.")
-UNARY(Cos,        DT_FLOAT,   cos(x),                              GRAD,
-      "Returns cos(x) elementwise.")
-UNARY(Tanh,       DT_FLOAT,   tanh(x),                             GRAD,
-      "Returns tanh(x) elementwise.")
-UNARY(Sigmoid,    DT_FLOAT,   1 / (1 + exp(-x)),                   GRAD,
-      "Returns 1 / (1 + exp(-x)) elementwise.")
-UNARY(Round,      DT_NUMERIC, NUM(round, x)(x),                    NOGRAD,
-      "Rounds x to the nearest integer elementwise, halves to even.")
-UNARY(Floor,      DT_FLOAT,   floor(x),                            NOGRAD,
-      "Returns the largest integer not greater than x, elementwise.")
-UNARY(Ceil,       DT_FLOAT,   ceil(x),                             NOGRAD,
-      "Returns the smallest integer not less than x, elementwise.")
-UNARY(Reciprocal, DT_FLOAT,   1 / x,                               GRAD,
-      "Returns 1 / x elementwise.")
-UNARY(Relu,       DT_NUMERIC, x < 0 ? 0 : x,                       GRAD,
-      "Returns max(x, 0) elementwise.")
-UNARY(LogicalNot, DT_BOOL,    !x,                                  NOGRAD,
+/* The table, one X-macro: UNARY(name, dtypes, element, flags, doc). It is
+ * expanded into the ops here and into the block functions for fusion
+ * (elementwise.h) at the end of this file. */
+#define UNARY_OPS(UNARY)                                                                \
+/*    name        dtypes      element                              flags */             \
+UNARY(Neg,        DT_NUMERIC, (T)-(U)x,                            GRAD,                \
+      "Returns -x elementwise.")                                                        \
+UNARY(Abs,        DT_NUMERIC, NUM(abs, x)(x),                      GRAD,                \
+      "Returns |x| elementwise.")                                                       \
+UNARY(Sign,       DT_NUMERIC, IS_NAN(x) ? x : (x > 0) - (x < 0),   GRAD,                \
+      "Returns -1, 0 or 1 by the sign of x (NaN stays NaN).")                           \
+UNARY(Square,     DT_NUMERIC, (U)x * (U)x,                         GRAD,                \
+      "Returns x * x elementwise.")                                                     \
+UNARY(Sqrt,       DT_FLOAT,   sqrt(x),                             GRAD,                \
+      "Returns the square root of x elementwise.")                                      \
+UNARY(Rsqrt,      DT_FLOAT,   1 / sqrt(x),                         GRAD,                \
+      "Returns 1 / sqrt(x) elementwise.")                                               \
+UNARY(Exp,        DT_FLOAT,   FAST(exp, x),                        GRAD,                \
+      "Returns e^x elementwise.")                                                       \
+UNARY(Log,        DT_FLOAT,   FAST(log, x),                        GRAD,                \
+      "Returns the natural logarithm of x elementwise.")                                \
+UNARY(Log1p,      DT_FLOAT,   FAST(log1p, x),                      GRAD,                \
+      "Returns log(1 + x) elementwise, accurate for small x.")                          \
+UNARY(Sin,        DT_FLOAT,   sin(x),                              GRAD,                \
+      "Returns sin(x) elementwise.")                                                    \
+UNARY(Cos,        DT_FLOAT,   cos(x),                              GRAD,                \
+      "Returns cos(x) elementwise.")                                                    \
+UNARY(Tanh,       DT_FLOAT,   FAST(tanh, x),                       GRAD,                \
+      "Returns tanh(x) elementwise.")                                                   \
+UNARY(Sigmoid,    DT_FLOAT,   FAST(sigmoid, x),                    GRAD,                \
+      "Returns 1 / (1 + exp(-x)) elementwise.")                                         \
+UNARY(Round,      DT_NUMERIC, NUM(round, x)(x),                    NOGRAD,              \
+      "Rounds x to the nearest integer elementwise, halves to even.")                   \
+UNARY(Floor,      DT_FLOAT,   floor(x),                            NOGRAD,              \
+      "Returns the largest integer not greater than x, elementwise.")                   \
+UNARY(Ceil,       DT_FLOAT,   ceil(x),                             NOGRAD,              \
+      "Returns the smallest integer not less than x, elementwise.")                     \
+UNARY(Reciprocal, DT_FLOAT,   1 / x,                               GRAD,                \
+      "Returns 1 / x elementwise.")                                                     \
+UNARY(Relu,       DT_NUMERIC, x < 0 ? 0 : x,                       GRAD,                \
+      "Returns max(x, 0) elementwise.")                                                 \
+UNARY(LogicalNot, DT_BOOL,    !x,                                  NOGRAD,              \
       "Returns the logical negation of a bool tensor.")
+
+UNARY_OPS(UNARY)
 
 /* ==================================================================== */
 /* Binary ops with broadcasting                                         */
@@ -287,23 +512,76 @@ static mf_status binary_infer(mf_op_call *c, const binary_info *info, mf_error *
                             c->op->name, err);
 }
 
+/* A binary op over a large output runs in parts on the thread pool: slices
+ * of its one run when the walk has a single run (same shapes, or a scalar
+ * operand), else ranges of runs, each part walking from its first run. */
+typedef struct binary_job {
+  binary_loop loop;
+  const char *a, *b;
+  char *z;
+  size_t in_size, out_size;
+  mf_bcast it; /* at the first run; parts copy it */
+} binary_job;
+
+/* Moves a fresh walk (at run 0) to run r. */
+static void bcast_seek(mf_bcast *it, int64_t r) {
+  for (int d = 0; d < it->outer_rank; d++) {
+    int64_t q = r / it->outer_shape[d], i = r - q * it->outer_shape[d];
+    it->counter[d] = i;
+    for (int k = 0; k < it->nin; k++) it->offset[k] += i * it->outer_stride[k][d];
+    r = q;
+  }
+}
+
+/* Runs [begin, end); false when a string loop ran out of memory. */
+static bool binary_runs(const binary_job *j, int64_t begin, int64_t end) {
+  mf_bcast it = j->it;
+  bcast_seek(&it, begin);
+  for (int64_t r = begin; r < end; r++, mf_bcast_next(&it))
+    if (!j->loop(it.run, j->a + (size_t)it.offset[0] * j->in_size, it.step[0],
+                 j->b + (size_t)it.offset[1] * j->in_size, it.step[1],
+                 j->z + (size_t)(r * it.run) * j->out_size))
+      return false;
+  return true;
+}
+
+static void binary_part(void *ctx, int64_t begin, int64_t end, int part) {
+  (void)part;
+  (void)binary_runs(ctx, begin, end); /* numeric loops cannot fail */
+}
+
+static void binary_slice(void *ctx, int64_t begin, int64_t end, int part) {
+  (void)part;
+  const binary_job *j = ctx;
+  const mf_bcast *it = &j->it;
+  j->loop(end - begin, j->a + (size_t)(begin * it->step[0]) * j->in_size, it->step[0],
+          j->b + (size_t)(begin * it->step[1]) * j->in_size, it->step[1],
+          j->z + (size_t)begin * j->out_size);
+}
+
 static mf_status binary_kernel(mf_op_call *c, const binary_info *info, mf_error *err) {
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   /* An empty output divides nothing, and otherwise every input element is
    * used, so checking all of them is exactly TF's condition. */
   if (info->check && out->size > 0) MF_TRY(info->check(c, err));
-  binary_loop loop = info->loops[c->in[0]->dtype];
-  size_t in_size = mf_dtype_size(c->in[0]->dtype), out_size = mf_dtype_size(out->dtype);
-  const char *a = mf_tensor_data(c->in[0]), *b = mf_tensor_data(c->in[1]);
-  char *z = mf_tensor_data(out);
-  mf_bcast it;
-  mf_bcast_init_tensors(&it, out, 2, c->in);
-  for (int64_t r = 0; r < it.runs; r++, mf_bcast_next(&it)) {
-    if (!loop(it.run, a + (size_t)it.offset[0] * in_size, it.step[0],
-              b + (size_t)it.offset[1] * in_size, it.step[1], z + (size_t)(r * it.run) * out_size))
+  binary_job j = {
+      .loop = info->loops[c->in[0]->dtype],
+      .a = mf_tensor_data(c->in[0]), .b = mf_tensor_data(c->in[1]), .z = mf_tensor_data(out),
+      .in_size = mf_dtype_size(c->in[0]->dtype), .out_size = mf_dtype_size(out->dtype),
+  };
+  mf_bcast_init_tensors(&j.it, out, 2, c->in);
+  /* Strings allocate and may fail: those stay on this thread. */
+  if (c->in[0]->dtype == MF_STRING) {
+    if (!binary_runs(&j, 0, j.it.runs))
       return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory in %s", c->op->name);
+    return MF_OK;
   }
+  if (j.it.runs == 1)
+    mf_parallel_for(j.it.run, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, binary_slice, &j);
+  else
+    mf_parallel_for(j.it.runs, (MF_ELEMENTWISE_PARALLEL_MIN / 2 + j.it.run - 1) / j.it.run, 1,
+                    binary_part, &j);
   return MF_OK;
 }
 
@@ -348,76 +626,80 @@ static mf_status check_exponent(const mf_op_call *c, mf_error *err) {
 
 /* FloorMod keeps its gradient (TF defines one for floats); integer outputs
  * are never differentiated anyway. */
-/*     name           dtypes           strings               result   element
- *     inputs         check           flags */
-BINARY(AddV2,         DT_NUMERIC,      STRINGS(str_concat),  SAME,    (U)a + (U)b,
-       "x,y",         NULL,           GRAD,
-       "Returns x + y elementwise with broadcasting; concatenates strings.")
-BINARY(Sub,           DT_NUMERIC,      NO_STRINGS,           SAME,    (U)a - (U)b,
-       "x,y",         NULL,           GRAD,
-       "Returns x - y elementwise with broadcasting.")
-BINARY(Mul,           DT_NUMERIC,      NO_STRINGS,           SAME,    (U)a * (U)b,
-       "x,y",         NULL,           GRAD,
-       "Returns x * y elementwise with broadcasting.")
-BINARY(RealDiv,       DT_FLOAT,        NO_STRINGS,           SAME,    a / b,
-       "x,y",         NULL,           GRAD,
-       "Returns x / y elementwise with broadcasting (floating point only).")
-BINARY(FloorDiv,      DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(floordiv, a)(a, b),
-       "x,y",         check_divisor,  NOGRAD,
-       "Returns floor(x / y) elementwise with broadcasting.")
-BINARY(FloorMod,      DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(floormod, a)(a, b),
-       "x,y",         check_divisor,  GRAD,
-       "Returns x - floor(x / y) * y elementwise: the sign of y, as Python's %.")
-BINARY(Pow,           DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(pow, a)(a, b),
-       "x,y",         check_exponent, GRAD,
-       "Returns x ^ y elementwise with broadcasting.")
-BINARY(Maximum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a > b || IS_NAN(a) ? a : b,
-       "x,y",         NULL,           GRAD,
-       "Returns max(x, y) elementwise with broadcasting (NaN wins).")
-BINARY(Minimum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a < b || IS_NAN(a) ? a : b,
-       "x,y",         NULL,           GRAD,
-       "Returns min(x, y) elementwise with broadcasting (NaN wins).")
-BINARY(Equal,         DT_NUMERIC_BOOL, STRINGS(str_equal),   TO_BOOL, a == b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x == y elementwise with broadcasting.")
-BINARY(NotEqual,      DT_NUMERIC_BOOL, STRINGS(str_not_equal), TO_BOOL, a != b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x != y elementwise with broadcasting.")
-BINARY(Less,          DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a < b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x < y elementwise with broadcasting.")
-BINARY(LessEqual,     DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a <= b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x <= y elementwise with broadcasting.")
-BINARY(Greater,       DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a > b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x > y elementwise with broadcasting.")
-BINARY(GreaterEqual,  DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a >= b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x >= y elementwise with broadcasting.")
-BINARY(LogicalAnd,    DT_BOOL,         NO_STRINGS,           SAME,    a && b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x AND y elementwise with broadcasting.")
-BINARY(LogicalOr,     DT_BOOL,         NO_STRINGS,           SAME,    a || b,
-       "x,y",         NULL,           NOGRAD,
-       "Returns x OR y elementwise with broadcasting.")
-/* Gradient helpers: a is what the forward op saw or produced, b the
- * incoming gradient (ReluGrad takes them the other way round, as TF). */
-BINARY(ReluGrad,      DT_NUMERIC,      NO_STRINGS,           SAME,    b > 0 ? a : 0,
-       "gradients,features", NULL,           GRAD,
-       "Relu's backprop: gradients where features > 0, else 0.")
-BINARY(TanhGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (1 - a * a),
-       "y,dy",        NULL,           GRAD,
-       "Tanh's backprop from its output y: dy * (1 - y^2).")
-BINARY(SigmoidGrad,   DT_FLOAT,        NO_STRINGS,           SAME,    b * a * (1 - a),
-       "y,dy",        NULL,           GRAD,
-       "Sigmoid's backprop from its output y: dy * y * (1 - y).")
-BINARY(SqrtGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)0.5 / a,
-       "y,dy",        NULL,           GRAD,
-       "Sqrt's backprop from its output y: dy * 0.5 / y.")
-BINARY(RsqrtGrad,     DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)-0.5 * (a * a * a),
-       "y,dy",        NULL,           GRAD,
+/* The table, one X-macro as UNARY_OPS above. */
+#define BINARY_OPS(BINARY)                                                              \
+/*     name           dtypes           strings               result   element           \
+ *     inputs         check           flags */                                          \
+BINARY(AddV2,         DT_NUMERIC,      STRINGS(str_concat),  SAME,    (U)a + (U)b,      \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns x + y elementwise with broadcasting; concatenates strings.")            \
+BINARY(Sub,           DT_NUMERIC,      NO_STRINGS,           SAME,    (U)a - (U)b,      \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns x - y elementwise with broadcasting.")                                  \
+BINARY(Mul,           DT_NUMERIC,      NO_STRINGS,           SAME,    (U)a * (U)b,      \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns x * y elementwise with broadcasting.")                                  \
+BINARY(RealDiv,       DT_FLOAT,        NO_STRINGS,           SAME,    a / b,            \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns x / y elementwise with broadcasting (floating point only).")            \
+BINARY(FloorDiv,      DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(floordiv, a)(a, b), \
+       "x,y",         check_divisor,  NOGRAD,                                           \
+       "Returns floor(x / y) elementwise with broadcasting.")                           \
+BINARY(FloorMod,      DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(floormod, a)(a, b), \
+       "x,y",         check_divisor,  GRAD,                                             \
+       "Returns x - floor(x / y) * y elementwise: the sign of y, as Python's %.")       \
+BINARY(Pow,           DT_NUMERIC,      NO_STRINGS,           SAME,    NUM(pow, a)(a, b), \
+       "x,y",         check_exponent, GRAD,                                             \
+       "Returns x ^ y elementwise with broadcasting.")                                  \
+BINARY(Maximum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a > b || IS_NAN(a) ? a : b, \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns max(x, y) elementwise with broadcasting (NaN wins).")                   \
+BINARY(Minimum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a < b || IS_NAN(a) ? a : b, \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns min(x, y) elementwise with broadcasting (NaN wins).")                   \
+BINARY(Equal,         DT_NUMERIC_BOOL, STRINGS(str_equal),   TO_BOOL, a == b,           \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x == y elementwise with broadcasting.")                                 \
+BINARY(NotEqual,      DT_NUMERIC_BOOL, STRINGS(str_not_equal), TO_BOOL, a != b,         \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x != y elementwise with broadcasting.")                                 \
+BINARY(Less,          DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a < b,            \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x < y elementwise with broadcasting.")                                  \
+BINARY(LessEqual,     DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a <= b,           \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x <= y elementwise with broadcasting.")                                 \
+BINARY(Greater,       DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a > b,            \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x > y elementwise with broadcasting.")                                  \
+BINARY(GreaterEqual,  DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a >= b,           \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x >= y elementwise with broadcasting.")                                 \
+BINARY(LogicalAnd,    DT_BOOL,         NO_STRINGS,           SAME,    a && b,           \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x AND y elementwise with broadcasting.")                                \
+BINARY(LogicalOr,     DT_BOOL,         NO_STRINGS,           SAME,    a || b,           \
+       "x,y",         NULL,           NOGRAD,                                           \
+       "Returns x OR y elementwise with broadcasting.")                                 \
+/* Gradient helpers: a is what the forward op saw or produced, b the                    \
+ * incoming gradient (ReluGrad takes them the other way round, as TF). */               \
+BINARY(ReluGrad,      DT_NUMERIC,      NO_STRINGS,           SAME,    b > 0 ? a : 0,    \
+       "gradients,features", NULL,           GRAD,                                      \
+       "Relu's backprop: gradients where features > 0, else 0.")                        \
+BINARY(TanhGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (1 - a * a),  \
+       "y,dy",        NULL,           GRAD,                                             \
+       "Tanh's backprop from its output y: dy * (1 - y^2).")                            \
+BINARY(SigmoidGrad,   DT_FLOAT,        NO_STRINGS,           SAME,    b * a * (1 - a),  \
+       "y,dy",        NULL,           GRAD,                                             \
+       "Sigmoid's backprop from its output y: dy * y * (1 - y).")                       \
+BINARY(SqrtGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)0.5 / a,   \
+       "y,dy",        NULL,           GRAD,                                             \
+       "Sqrt's backprop from its output y: dy * 0.5 / y.")                              \
+BINARY(RsqrtGrad,     DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)-0.5 * (a * a * a), \
+       "y,dy",        NULL,           GRAD,                                             \
        "Rsqrt's backprop from its output y: dy * -0.5 * y^3.")
+
+BINARY_OPS(BINARY)
 
 /* ==================================================================== */
 /* SelectV2: three-way broadcasting                                     */
@@ -578,7 +860,7 @@ static mf_status cast_kernel(mf_op_call *c, mf_error *err) {
   }
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  cast_loops[x->dtype][out->dtype](out->size, mf_tensor_data(x), mf_tensor_data(out));
+  unary_run(cast_loops[x->dtype][out->dtype], x, out);
   return MF_OK;
 }
 
@@ -694,4 +976,145 @@ static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_e
              mf_dtype_name((mf_dtype)dt));
   }
   return mf_infer_check_dtype(c, i, never, what, err);
+}
+
+/* ==================================================================== */
+/* Block functions for fusion (elementwise.h)                           */
+/* ==================================================================== */
+
+/* What each elementwise op computes a block with: its family and loop
+ * table, from the same X-macro tables as the ops themselves. */
+enum { EW_UNARY = 1, EW_BINARY, EW_SELECT, EW_CAST, EW_COPY };
+
+typedef struct ew_entry {
+  const mf_op_def *op;
+  int kind;
+  const unary_loop *unary;   /* EW_UNARY */
+  const binary_info *binary; /* EW_BINARY */
+} ew_entry;
+
+extern const mf_op_def mf_op_Identity;
+
+#define UNARY_ENTRY(NAME, DTYPES, EXPR, FLAGS, DOC) {&mf_op_##NAME, EW_UNARY, NAME##_loops, NULL},
+#define BINARY_ENTRY(NAME, DTYPES, STRING_LOOP, RESULT, EXPR, INPUTS, CHECK, FLAGS, DOC) \
+  {&mf_op_##NAME, EW_BINARY, NULL, &NAME##_info},
+static const ew_entry ew_entries[] = {
+    UNARY_OPS(UNARY_ENTRY) BINARY_OPS(BINARY_ENTRY)
+    {&mf_op_SelectV2, EW_SELECT, NULL, NULL},
+    {&mf_op_Cast, EW_CAST, NULL, NULL},
+    {&mf_op_Identity, EW_COPY, NULL, NULL},
+};
+
+/* An open-addressing index by op address, built once. */
+enum { EW_SLOTS = 128 };
+_Static_assert(sizeof ew_entries / sizeof ew_entries[0] * 2 <= EW_SLOTS, "grow EW_SLOTS");
+static const ew_entry *ew_slots[EW_SLOTS];
+static pthread_once_t ew_once = PTHREAD_ONCE_INIT;
+
+static size_t ew_hash(const mf_op_def *op) {
+  return (size_t)(((uint64_t)(uintptr_t)op >> 4) * 0x9e3779b97f4a7c15u >> 57); /* 7 bits */
+}
+
+static void ew_build_index(void) {
+  for (size_t k = 0; k < sizeof ew_entries / sizeof ew_entries[0]; k++) {
+    size_t i = ew_hash(ew_entries[k].op);
+    while (ew_slots[i]) i = (i + 1) % EW_SLOTS;
+    ew_slots[i] = &ew_entries[k];
+  }
+}
+
+static const ew_entry *ew_find(const mf_op_def *op) {
+  pthread_once(&ew_once, ew_build_index);
+  for (size_t i = ew_hash(op);; i = (i + 1) % EW_SLOTS) {
+    if (!ew_slots[i] || ew_slots[i]->op == op) return ew_slots[i];
+  }
+}
+
+typedef void (*any_loop)(void);
+
+bool mf_elementwise_resolve(const mf_op_def *op, mf_dtype dt, const mf_attrs *attrs,
+                            mf_elementwise_fn *fn) {
+  const ew_entry *e = ew_find(op);
+  if (!e || (unsigned)dt >= MF_DTYPE_COUNT || dt == MF_STRING || dt == MF_RESOURCE) return false;
+  *fn = (mf_elementwise_fn){.kind = e->kind, .in_dtype = dt, .out_dtype = dt};
+  switch (e->kind) {
+  case EW_UNARY:
+    fn->loop = (any_loop)e->unary[dt];
+    break;
+  case EW_BINARY:
+    fn->loop = (any_loop)e->binary->loops[dt];
+    if (e->binary->bool_result) fn->out_dtype = MF_BOOL;
+    break;
+  case EW_SELECT:
+    fn->loop = (any_loop)select_loops[dt];
+    break;
+  case EW_CAST: {
+    const mf_attr *a = mf_attrs_find(attrs, "DstT");
+    if (!a || a->kind != MF_ATTR_TYPE || (unsigned)a->u.type >= MF_DTYPE_COUNT) return false;
+    fn->out_dtype = a->u.type;
+    if (fn->out_dtype == dt)
+      fn->kind = EW_COPY;
+    else
+      fn->loop = (any_loop)cast_loops[dt][fn->out_dtype];
+    break;
+  }
+  default:
+    break;
+  }
+  return fn->kind == EW_COPY || fn->loop != NULL;
+}
+
+/* out[1..n) = out[0]. */
+static void fill_block(void *out, int64_t n, size_t size) {
+  if (size == 1) {
+    memset((char *)out + 1, *(const unsigned char *)out, (size_t)(n > 1 ? n - 1 : 0));
+  } else if (size == 4) {
+    uint32_t *o = out, v = o[0];
+    for (int64_t i = 1; i < n; i++) o[i] = v;
+  } else {
+    uint64_t *o = out, v = o[0];
+    for (int64_t i = 1; i < n; i++) o[i] = v;
+  }
+}
+
+void mf_elementwise_run(const mf_elementwise_fn *fn, const void *const *in,
+                        const int64_t *in_stride, void *out, int64_t n) {
+  if (n <= 0) return;
+  size_t size = mf_dtype_size(fn->out_dtype);
+  switch (fn->kind) {
+  case EW_UNARY:
+  case EW_CAST:
+    ((unary_loop)fn->loop)(in_stride[0] ? n : 1, in[0], out);
+    if (!in_stride[0]) fill_block(out, n, size);
+    break;
+  case EW_BINARY:
+    (void)((binary_loop)fn->loop)(n, in[0], in_stride[0] != 0, in[1], in_stride[1] != 0, out);
+    break;
+  case EW_SELECT:
+    (void)((select_loop)fn->loop)(n, in[0], in_stride[0] != 0, in[1], in_stride[1] != 0, in[2],
+                                  in_stride[2] != 0, out);
+    break;
+  case EW_COPY:
+    memcpy(out, in[0], in_stride[0] ? (size_t)n * size : size);
+    if (!in_stride[0]) fill_block(out, n, size);
+    break;
+  }
+}
+
+bool mf_elementwise_fusable(const mf_op_def *op, mf_dtype dt, const mf_attrs *attrs) {
+  mf_elementwise_fn fn;
+  if (!mf_elementwise_resolve(op, dt, attrs, &fn)) return false;
+  /* TF's integer division and power kernels refuse some values: keep them
+   * as nodes of their own, which raise that error. */
+  const ew_entry *e = ew_find(op);
+  return !(e->kind == EW_BINARY && e->binary->check && mf_dtype_is_integer(dt));
+}
+
+bool mf_elementwise_block(const mf_op_def *op, mf_dtype dt, int nin, const void *const *in,
+                          const int64_t *in_stride, void *out, int64_t n, const mf_attrs *attrs) {
+  mf_elementwise_fn fn;
+  int want = op->min_inputs;
+  if (!mf_elementwise_resolve(op, dt, attrs, &fn) || nin != want) return false;
+  mf_elementwise_run(&fn, in, in_stride, out, n);
+  return true;
 }
