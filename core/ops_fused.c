@@ -1,0 +1,310 @@
+/* ops_fused.c — FusedElementwise: a group of elementwise ops that
+ * mf_pass_fuse_elementwise (pass_fuse.c) replaced by one node.
+ *
+ * The node's attribute "body" is the group as a graph of its own: one
+ * Placeholder per input of the node (in input order), Consts it absorbed,
+ * the group's ops, and one output. The kernel runs that program block by
+ * block — BLOCK elements at a time, each intermediate value in a small
+ * scratch buffer that stays in cache — through the block functions of
+ * elementwise.h, so the ops compute exactly what their own kernels compute
+ * and no full-size intermediate is ever made. Large outputs are split over
+ * the thread pool.
+ *
+ * Every input (and absorbed Const) is read either as a tensor of the
+ * output's size or as one broadcast element. Whatever else broadcasting
+ * produces at run time (graphs with unknown dimensions) runs the body
+ * through the executor instead: same results, unfused speed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "broadcast.h"
+#include "elementwise.h"
+#include "executor.h"
+#include "interrupt.h"
+#include "kernel_util.h"
+#include "op.h"
+#include "threadpool.h"
+
+extern const mf_op_def mf_op_Placeholder, mf_op_Const, mf_op_Identity;
+
+/* Elements per block: two float32 scratch buffers and a block of input and
+ * output stay well inside a 48 KiB L1 cache. */
+enum { BLOCK = 1024, MAX_STEP_INPUTS = 3 };
+
+static const mf_graph *body_of(const mf_op_call *c) {
+  const mf_attr *a = mf_attrs_find(c->attrs, "body");
+  return a && a->kind == MF_ATTR_GRAPH ? a->u.graph : NULL;
+}
+
+/* The value of a body Const, or NULL. */
+static const mf_tensor *const_value(const mf_node *nd) {
+  if (nd->known && nd->known[0]) return nd->known[0];
+  const mf_attr *a = mf_attrs_find(&nd->attrs, "value");
+  return a && a->kind == MF_ATTR_TENSOR ? a->u.tensor : NULL;
+}
+
+static mf_status bad_body(const mf_graph *g, const char *why, mf_error *err) {
+  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "FusedElementwise: body %s %s",
+                      g ? g->name : "(missing)", why);
+}
+
+/* The output's spec: the broadcast of every leaf of the body (inputs as
+ * given, Consts as held), which is the broadcast the group's ops build up
+ * to; the output node's dtype. */
+static mf_status fused_infer(mf_op_call *c, mf_error *err) {
+  const mf_graph *g = body_of(c);
+  if (!g || g->noutputs != 1 || g->ninputs != c->nin) return bad_body(g, "does not fit", err);
+  for (int i = 0; i < c->nin; i++)
+    if (g->nodes[g->inputs[i]].out_specs[0].dtype != c->in_specs[i].dtype)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "FusedElementwise: input %d is %s, the body takes %s", i,
+                          mf_dtype_name(c->in_specs[i].dtype),
+                          mf_dtype_name(g->nodes[g->inputs[i]].out_specs[0].dtype));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  mf_spec *o = &c->out_specs[0];
+  const mf_tensor_ref r = g->outputs[0];
+  *o = g->nodes[r.node].out_specs[r.index];
+  int rank = 0, leaves = c->nin;
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0; i < c->nin; i++)
+    MF_TRY(mf_broadcast_shape(rank, shape, c->in_specs[i].rank, c->in_specs[i].shape, &rank,
+                              shape, c->op->name, err));
+  for (int i = 0; i < g->nnodes; i++) {
+    if (g->nodes[i].op != &mf_op_Const) continue;
+    const mf_spec *s = &g->nodes[i].out_specs[0];
+    MF_TRY(mf_broadcast_shape(rank, shape, s->rank, s->shape, &rank, shape, c->op->name, err));
+    leaves++;
+  }
+  if (leaves > 0) {
+    o->rank = rank;
+    if (rank > 0) memcpy(o->shape, shape, (size_t)rank * sizeof *shape);
+  }
+  return MF_OK;
+}
+
+/* ---- the program: the body compiled for one run ---- */
+
+typedef struct fused_step {
+  mf_elementwise_fn fn;
+  int nin;
+  int in[MAX_STEP_INPUTS]; /* value ids */
+  int out;
+} fused_step;
+
+/* Value i is body node i's output. Leaves point at tensor data (stride 1:
+ * the output's size; 0: one element); computed values live in scratch
+ * buffer `buf`, except the result, written straight into the output. */
+typedef struct fused_value {
+  const char *data;
+  int64_t stride;
+  int buf;            /* -1 unless computed into scratch */
+  size_t size;        /* element size */
+  int last_use;       /* last step reading it, -1 if none */
+} fused_value;
+
+typedef struct fused_prog {
+  int nvalues, nsteps, nbufs;
+  fused_value *values;
+  fused_step *steps;
+  int result;
+  int64_t n;          /* output elements */
+  char *scratch;      /* nbufs * BLOCK * 8 bytes per part */
+  size_t part_bytes;
+  volatile int stopped; /* a part saw the interrupt flag */
+} fused_prog;
+
+static void prog_free(fused_prog *p) {
+  free(p->values);
+  free(p->steps);
+  free(p->scratch);
+}
+
+/* The dtype a node's block function is resolved for: its data inputs'. */
+static mf_dtype data_dtype(const mf_graph *g, const mf_node *nd) {
+  const mf_tensor_ref r = nd->inputs[nd->op->min_inputs == 3 ? 1 : 0];
+  return g->nodes[r.node].out_specs[r.index].dtype;
+}
+
+/* Compiles the body for inputs `in` and output `out`. MF_OK with *fits
+ * false when some leaf is neither the output's size nor one element. */
+static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *in, int nin,
+                            mf_tensor *out, bool *fits, mf_error *err) {
+  memset(p, 0, sizeof *p);
+  *fits = true;
+  p->n = out->size;
+  p->nvalues = g->nnodes;
+  p->values = calloc((size_t)g->nnodes + 1, sizeof *p->values);
+  p->steps = calloc((size_t)g->nnodes + 1, sizeof *p->steps);
+  if (!p->values || !p->steps) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int i = 0; i < g->nnodes; i++) {
+    p->values[i].buf = -1;
+    p->values[i].last_use = -1;
+    p->values[i].size = mf_dtype_size(g->nodes[i].out_specs[0].dtype);
+  }
+  for (int k = 0; k < g->ninputs && k < nin; k++) {
+    fused_value *v = &p->values[g->inputs[k]];
+    v->data = mf_tensor_data(in[k]);
+    v->stride = in[k]->size == p->n ? 1 : 0;
+    if (in[k]->size != p->n && in[k]->size != 1) *fits = false;
+  }
+  for (int i = 0; i < g->nnodes; i++) {
+    const mf_node *nd = &g->nodes[i];
+    fused_value *v = &p->values[i];
+    if (nd->op == &mf_op_Placeholder) {
+      if (!v->data) return bad_body(g, "has a Placeholder that is not an input", err);
+      continue;
+    }
+    if (nd->op == &mf_op_Const) {
+      const mf_tensor *t = const_value(nd);
+      if (!t) return bad_body(g, "has a Const without a value", err);
+      v->data = mf_tensor_data(t);
+      v->stride = t->size == p->n ? 1 : 0;
+      if (t->size != p->n && t->size != 1) *fits = false;
+      continue;
+    }
+    fused_step *s = &p->steps[p->nsteps];
+    if (nd->nin > MAX_STEP_INPUTS || nd->nin < 1 || nd->nout != 1 ||
+        !mf_elementwise_resolve(nd->op, data_dtype(g, nd), &nd->attrs, &s->fn))
+      return bad_body(g, "holds an op without a block function", err);
+    s->nin = nd->nin;
+    s->out = i;
+    for (int k = 0; k < nd->nin; k++) {
+      if (nd->inputs[k].node >= i || nd->inputs[k].index != 0)
+        return bad_body(g, "is not in topological order", err);
+      s->in[k] = nd->inputs[k].node;
+      p->values[s->in[k]].last_use = p->nsteps;
+    }
+    p->nsteps++;
+  }
+  p->result = g->outputs[0].node;
+  if (g->outputs[0].index != 0) return bad_body(g, "has a bad output", err);
+  /* A result that is a leaf is copied (with broadcasting) by an Identity step. */
+  if (p->values[p->result].data) {
+    fused_step *s = &p->steps[p->nsteps];
+    mf_dtype dt = g->nodes[p->result].out_specs[0].dtype;
+    if (!mf_elementwise_resolve(&mf_op_Identity, dt, NULL, &s->fn))
+      return bad_body(g, "has an output of an unsupported dtype", err);
+    s->nin = 1;
+    s->in[0] = p->result;
+    s->out = p->nvalues; /* the spare value slot */
+    p->values[p->nvalues] = (fused_value){.buf = -1, .last_use = -1, .size = p->values[p->result].size};
+    p->result = p->nvalues++;
+    p->nsteps++;
+  }
+  /* Scratch buffers by liveness: a step's output takes a buffer that none
+   * of its inputs holds, then the inputs that die here free theirs. */
+  int *free_bufs = malloc(((size_t)p->nsteps + 1) * sizeof *free_bufs), nfree = 0;
+  if (!free_bufs) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int st = 0; st < p->nsteps; st++) {
+    fused_step *s = &p->steps[st];
+    fused_value *o = &p->values[s->out];
+    if (s->out != p->result) o->buf = nfree > 0 ? free_bufs[--nfree] : p->nbufs++;
+    for (int k = 0; k < s->nin; k++) {
+      fused_value *v = &p->values[s->in[k]];
+      bool again = false; /* x * x reads one value twice: free it once */
+      for (int j = 0; j < k; j++) again |= s->in[j] == s->in[k];
+      if (v->buf >= 0 && v->last_use == st && !again) free_bufs[nfree++] = v->buf;
+    }
+    /* A value nobody reads dies at once. */
+    if (o->buf >= 0 && o->last_use < 0) free_bufs[nfree++] = o->buf;
+  }
+  free(free_bufs);
+  p->part_bytes = (size_t)p->nbufs * BLOCK * sizeof(uint64_t);
+  return MF_OK;
+}
+
+static inline const void *value_at(const fused_prog *p, const fused_value *v, char *scratch,
+                                   char *out, int64_t at) {
+  if (v->buf >= 0) return scratch + (size_t)v->buf * BLOCK * sizeof(uint64_t);
+  if (v->data) return v->data + (size_t)(at * v->stride) * v->size;
+  (void)p;
+  return out + (size_t)at * v->size; /* the result */
+}
+
+typedef struct fused_job {
+  fused_prog *p;
+  char *out;
+} fused_job;
+
+static void fused_part(void *ctx, int64_t begin, int64_t end, int part) {
+  const fused_job *j = ctx;
+  fused_prog *p = j->p;
+  char *scratch = p->scratch + (size_t)part * p->part_bytes;
+  const void *in[MAX_STEP_INPUTS];
+  int64_t stride[MAX_STEP_INPUTS];
+  int64_t blocks = 0;
+  for (int64_t at = begin; at < end; at += BLOCK) {
+    if ((++blocks & 255) == 0 && mf_interrupt_flag) {
+      p->stopped = 1;
+      return;
+    }
+    int64_t len = end - at < BLOCK ? end - at : BLOCK;
+    for (int st = 0; st < p->nsteps; st++) {
+      const fused_step *s = &p->steps[st];
+      for (int k = 0; k < s->nin; k++) {
+        const fused_value *v = &p->values[s->in[k]];
+        in[k] = value_at(p, v, scratch, j->out, at);
+        stride[k] = v->data ? v->stride : 1;
+      }
+      void *o = (void *)value_at(p, &p->values[s->out], scratch, j->out, at);
+      mf_elementwise_run(&s->fn, in, stride, o, len);
+    }
+  }
+}
+
+/* Runs the body as a graph: the executor's result for shapes the blocks
+ * do not cover. Planned per call (a plan kept in the body would hold the
+ * body alive: it retains its graph); this path is the rare one. */
+static mf_status run_unfused(mf_op_call *c, const mf_graph *cg, mf_error *err) {
+  mf_graph *g = (mf_graph *)cg; /* retained by the plan, not modified */
+  mf_plan *plan;
+  mf_tensor *res = NULL;
+  MF_TRY(mf_plan_new(g, &plan, err));
+  mf_status s = mf_plan_run(plan, c->nin, c->in, &res, err);
+  mf_plan_free(plan);
+  MF_TRY(s);
+  mf_tensor_release(c->out[0]);
+  c->out[0] = res;
+  return MF_OK;
+}
+
+static mf_status fused_kernel(mf_op_call *c, mf_error *err) {
+  const mf_graph *g = body_of(c);
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  fused_prog p;
+  bool fits;
+  mf_status s = prog_build(&p, g, c->in, c->nin, out, &fits, err);
+  if (s == MF_OK && !fits) {
+    prog_free(&p);
+    return run_unfused(c, g, err);
+  }
+  /* min_part: below two parts' worth a call runs inline, with no threads. */
+  const int64_t min_part = MF_ELEMENTWISE_PARALLEL_MIN / 2;
+  int parts = p.n >= 2 * min_part ? mf_threadpool_size() : 1;
+  if (s == MF_OK && p.nbufs > 0)
+    s = mf_scratch_alloc((size_t)parts * p.nbufs * BLOCK, sizeof(uint64_t), (void **)&p.scratch,
+                         err);
+  if (s == MF_OK) {
+    fused_job j = {&p, mf_tensor_data(out)};
+    mf_parallel_for(p.n, min_part, BLOCK, fused_part, &j);
+    if (p.stopped) {
+      mf_interrupt_clear();
+      s = mf_error_set(err, MF_ERR_INTERRUPTED, "interrupted by the user");
+    }
+  }
+  prog_free(&p);
+  return s;
+}
+
+const mf_op_def mf_op_FusedElementwise = {
+    .name = "FusedElementwise", .input_names = "inputs", .min_inputs = 0, .max_inputs = -1,
+    .attrs = {{"body", MF_ATTR_GRAPH}},
+    .infer = fused_infer, .kernel = fused_kernel,
+    /* Elementwise: the executor may lend it an input that dies here as its
+     * output, which is safe since every block reads its inputs at the
+     * positions it writes, before writing them. Never fused again: it has
+     * no block function. */
+    .flags = MF_OP_ELEMENTWISE | MF_OP_NO_GRADIENT,
+    .doc = "Runs a fused group of elementwise ops (the graph 'body') in one pass over blocks.",
+};
