@@ -1,9 +1,10 @@
 /* optimize.c — the optimisation pipeline (passes.h): constant folding,
  * algebraic simplification, common-subexpression elimination, dead-node
- * pruning, each making a new graph from the last. Graphs nested in
- * control-flow nodes (cond branches, loop bodies) are optimised the same
- * way, so a loop body runs its optimised form on every iteration. The
- * graph given is never modified. */
+ * pruning, then fusion of elementwise chains, each pass making a new graph
+ * from the last. Graphs nested in control-flow nodes (cond branches, loop
+ * bodies) go through the same pipeline before fusion, so a loop body runs
+ * its optimised form on every iteration; the bodies fusion makes are left
+ * as they are. The graph given is never modified. */
 #include <string.h>
 
 #include "passes.h"
@@ -18,9 +19,11 @@ static const pass_fn pipeline[] = {
 };
 
 /* Replaces every nested graph of g (a graph this pipeline made, so not yet
- * shared) by its optimised copy. */
+ * shared) by its optimised copy; fused bodies excepted. */
 static mf_status optimize_nested(mf_graph *g, mf_error *err) {
+  extern const mf_op_def mf_op_FusedElementwise;
   for (int i = 0; i < g->nnodes; i++) {
+    if (g->nodes[i].op == &mf_op_FusedElementwise) continue;
     mf_attrs *as = &g->nodes[i].attrs;
     for (int k = 0; k < as->n; k++) {
       if (as->a[k].kind != MF_ATTR_GRAPH) continue;
@@ -50,10 +53,11 @@ mf_status mf_graph_optimize(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_e
     cur = next;
   }
   mf_status s = optimize_nested(cur, err);
-  if (s != MF_OK) {
-    mf_graph_release(cur);
-    return s;
-  }
+  mf_graph *fused = NULL;
+  if (s == MF_OK) s = mf_pass_fuse_elementwise(cur, &fused, &stats, err);
+  mf_graph_release(cur);
+  if (s != MF_OK) return s;
+  cur = fused;
   stats.nodes_after = cur->nnodes;
   if (st) *st = stats;
   *out = cur;
