@@ -197,8 +197,19 @@ mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *e
   if (!c->refs) goto oom;
   for (int i = 0; i < nslots; i++) c->refs[i] = (mf_tensor_ref){-1, 0};
   mf_status s = mf_graph_new(src->name, &c->dst, err);
-  if (s != MF_OK) mf_graph_copy_abort(c);
-  return s;
+  if (s != MF_OK) {
+    mf_graph_copy_abort(c);
+    return s;
+  }
+  /* Room for every node and name up front: no regrowth while copying. */
+  int names_cap = 64;
+  while (names_cap < 2 * (n + 1)) names_cap *= 2;
+  c->dst->nodes = malloc(((size_t)n + 1) * sizeof *c->dst->nodes);
+  c->dst->names = calloc((size_t)names_cap, sizeof *c->dst->names);
+  if (!c->dst->nodes || !c->dst->names) goto oom;
+  c->dst->cap = n + 1;
+  c->dst->names_cap = names_cap;
+  return MF_OK;
 oom:
   mf_graph_copy_abort(c);
   return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while copying a graph");

@@ -7,15 +7,21 @@
  * as they are. The graph given is never modified. */
 #include <string.h>
 
+#include "pass_util.h"
 #include "passes.h"
 
 typedef mf_status (*pass_fn)(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err);
 
-static const pass_fn pipeline[] = {
-    mf_pass_fold_constants,
-    mf_pass_simplify,
-    mf_pass_cse,
-    mf_pass_prune,
+/* The passes before fusion, each with a check that it has work (NULL:
+ * always run): a pass with none is skipped rather than copying the graph. */
+static const struct {
+  pass_fn run;
+  bool (*has_work)(const mf_graph *g);
+} pipeline[] = {
+    {mf_pass_fold_constants, mf_pass_fold_has_work},
+    {mf_pass_simplify, NULL},
+    {mf_pass_cse, NULL},
+    {mf_pass_prune, mf_pass_prune_has_work},
 };
 
 /* Replaces every nested graph of g (a graph this pipeline made, so not yet
@@ -46,13 +52,17 @@ mf_status mf_graph_optimize(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_e
   mf_graph *cur = g;
   mf_graph_retain(cur);
   for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
+    if (pipeline[i].has_work && !pipeline[i].has_work(cur)) continue;
     mf_graph *next;
-    mf_status s = pipeline[i](cur, &next, &stats, err);
+    mf_status s = pipeline[i].run(cur, &next, &stats, err);
     mf_graph_release(cur);
     if (s != MF_OK) return s;
     cur = next;
   }
-  mf_status s = optimize_nested(cur, err);
+  /* optimize_nested changes cur: never the caller's graph (simplification
+   * and CSE always run, so cur is a copy by now). */
+  mf_status s = cur == g ? mf_error_set(err, MF_ERR_INTERNAL, "optimisation made no copy")
+                         : optimize_nested(cur, err);
   mf_graph *fused = NULL;
   if (s == MF_OK) s = mf_pass_fuse_elementwise(cur, &fused, &stats, err);
   mf_graph_release(cur);

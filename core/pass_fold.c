@@ -33,13 +33,35 @@ static bool keepable(mf_tensor **v) {
   return true;
 }
 
+/* Whether node n of a source graph may fold: pure, no control inputs, no
+ * nested graphs, and every input a Const (of g, read through the copy c when
+ * one is given) or every output known while tracing. The values are then
+ * recomputed from the Const inputs and the specs alone (tracing may have
+ * known them from a Placeholder's example value, which is no constant). */
+static bool may_fold(const mf_node *n, const mf_graph *g, const mf_graph_copy *c) {
+  if (!mf_pass_node_is_pure(n) || mf_pass_node_has_graphs(n) || n->ncontrol > 0 || n->nin == 0 ||
+      n->nout == 0 || n->nout > FOLD_MAX_OUTPUTS)
+    return false;
+  bool all_const = true;
+  for (int k = 0; all_const && k < n->nin; k++)
+    all_const = mf_graph_const_value(g, c ? mf_graph_copy_ref(c, n->inputs[k]) : n->inputs[k]) != NULL;
+  if (all_const) return true;
+  for (int k = 0; k < n->nout; k++)
+    if (!n->known[k]) return false;
+  return true;
+}
+
+bool mf_pass_fold_has_work(const mf_graph *g) {
+  for (int i = 0; i < g->nnodes; i++)
+    if (may_fold(&g->nodes[i], g, NULL)) return true;
+  return false;
+}
+
 /* Computes the outputs of source node n when they are constants: fills
  * out[0..n->nout) with new references and returns true, or returns false
  * (nothing to release). */
 static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **out) {
-  if (!mf_pass_node_is_pure(n) || mf_pass_node_has_graphs(n) || n->ncontrol > 0 || n->nin == 0 ||
-      n->nout == 0 || n->nout > FOLD_MAX_OUTPUTS)
-    return false;
+  if (!may_fold(n, c->dst, c)) return false;
   enum { INLINE = 16 };
   mf_spec specs_inline[INLINE];
   mf_tensor *vals_inline[INLINE];

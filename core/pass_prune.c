@@ -8,11 +8,10 @@
 
 #include "passes.h"
 
-mf_status mf_pass_prune(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
+/* Marks needed[i] for every node the graph must keep; returns how many. */
+static int mark_needed(const mf_graph *g, bool *needed) {
   extern const mf_op_def mf_op_Placeholder;
-  int n = g->nnodes;
-  bool *needed = calloc((size_t)n + 1, sizeof *needed);
-  if (!needed) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  int n = g->nnodes, count = 0;
   for (int i = 0; i < g->noutputs; i++) needed[g->outputs[i].node] = true;
   for (int i = 0; i < g->ninputs; i++) needed[g->inputs[i]] = true;
   for (int i = 0; i < n; i++) {
@@ -24,10 +23,26 @@ mf_status mf_pass_prune(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error
   /* Inputs always name earlier nodes: one backward sweep reaches them all. */
   for (int i = n - 1; i >= 0; i--) {
     if (!needed[i]) continue;
+    count++;
     const mf_node *nd = &g->nodes[i];
     for (int k = 0; k < nd->nin; k++) needed[nd->inputs[k].node] = true;
     for (int k = 0; k < nd->ncontrol; k++) needed[nd->control[k]] = true;
   }
+  return count;
+}
+
+bool mf_pass_prune_has_work(const mf_graph *g) {
+  bool *needed = calloc((size_t)g->nnodes + 1, sizeof *needed);
+  bool work = !needed || mark_needed(g, needed) < g->nnodes;
+  free(needed);
+  return work;
+}
+
+mf_status mf_pass_prune(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
+  int n = g->nnodes;
+  bool *needed = calloc((size_t)n + 1, sizeof *needed);
+  if (!needed) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  mark_needed(g, needed);
   mf_graph_copy c;
   mf_status s = mf_graph_copy_begin(g, &c, err);
   int pruned = 0;

@@ -24,4 +24,10 @@ static inline bool mf_pass_node_has_graphs(const mf_node *n) {
   return false;
 }
 
+/* Cheap checks the pipeline makes before a pass: false when the pass would
+ * change nothing (no node may fold; every node is needed), so the copy it
+ * would make can be skipped. */
+bool mf_pass_fold_has_work(const mf_graph *g);
+bool mf_pass_prune_has_work(const mf_graph *g);
+
 #endif
