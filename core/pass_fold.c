@@ -1,8 +1,8 @@
 /* pass_fold.c — constant folding. A pure node (pass_util.h) whose inputs
  * are all Const nodes is computed once, now, and replaced by Const nodes
- * holding its outputs; so is a pure node whose outputs inference already
- * knows from the input specs (Shape, Size and Rank of static shapes,
- * BroadcastGradientArgs of static shapes). Nodes are visited in order, so a
+ * holding its outputs; so is a pure node whose outputs follow from its
+ * input specs (Shape, Size and Rank of static shapes, which inference
+ * knows; ZerosLike and OnesLike of static shapes, computed on zeros). Nodes are visited in order, so a
  * chain of constants folds in one sweep. The inputs a folded node no longer
  * reads are left for pruning.
  *
@@ -33,6 +33,14 @@ static bool keepable(mf_tensor **v) {
   return true;
 }
 
+/* Ops whose outputs depend on their inputs' dtypes and shapes alone: with
+ * static input shapes they fold, computed on zero stand-ins. (Shape, Size
+ * and Rank need no stand-ins: inference knows their values.) */
+static bool shape_only(const mf_op_def *op) {
+  extern const mf_op_def mf_op_ZerosLike, mf_op_OnesLike;
+  return op == &mf_op_ZerosLike || op == &mf_op_OnesLike;
+}
+
 /* Whether node n of a source graph may fold: pure, no control inputs, no
  * nested graphs, and every input a Const (of g, read through the copy c when
  * one is given) or every output known while tracing. The values are then
@@ -42,10 +50,14 @@ static bool may_fold(const mf_node *n, const mf_graph *g, const mf_graph_copy *c
   if (!mf_pass_node_is_pure(n) || mf_pass_node_has_graphs(n) || n->ncontrol > 0 || n->nin == 0 ||
       n->nout == 0 || n->nout > FOLD_MAX_OUTPUTS)
     return false;
-  bool all_const = true;
-  for (int k = 0; all_const && k < n->nin; k++)
-    all_const = mf_graph_const_value(g, c ? mf_graph_copy_ref(c, n->inputs[k]) : n->inputs[k]) != NULL;
-  if (all_const) return true;
+  bool all_const = true, all_static = true;
+  for (int k = 0; k < n->nin; k++) {
+    mf_tensor_ref r = c ? mf_graph_copy_ref(c, n->inputs[k]) : n->inputs[k];
+    if (mf_graph_const_value(g, r)) continue;
+    all_const = false;
+    all_static = all_static && mf_spec_is_static(&g->nodes[r.node].out_specs[r.index]);
+  }
+  if (all_const || (shape_only(n->op) && all_static)) return true;
   for (int k = 0; k < n->nout; k++)
     if (!n->known[k]) return false;
   return true;
@@ -77,6 +89,21 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
       input_elements += vals[k]->size;
     else
       all_const = false;
+  }
+  /* Zero stand-ins for the inputs of shape-only ops (within the caps). */
+  mf_tensor *stand_in[INLINE] = {NULL};
+  if (ok && !all_const && shape_only(n->op) && n->nin <= INLINE) {
+    all_const = true;
+    for (int k = 0; all_const && k < n->nin; k++) {
+      if (vals[k]) continue;
+      int64_t size;
+      all_const = mf_shape_size(specs[k].rank, specs[k].shape, &size, NULL) == MF_OK &&
+                  size <= FOLD_MAX_ELEMENTS && specs[k].dtype != MF_RESOURCE &&
+                  mf_tensor_zeros(specs[k].dtype, specs[k].rank, specs[k].shape, &stand_in[k],
+                                  NULL) == MF_OK;
+      vals[k] = stand_in[k];
+      if (all_const) input_elements += size;
+    }
   }
   int got = 0;
   if (ok) {
@@ -113,6 +140,7 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
   }
   if (!ok)
     for (int k = 0; k < got; k++) mf_tensor_release(out[k]);
+  for (int k = 0; k < INLINE; k++) mf_tensor_release(stand_in[k]);
   if (specs != specs_inline) free(specs);
   if (vals != vals_inline) free(vals);
   return ok;

@@ -248,11 +248,16 @@ static void test_fold_static_shapes(void) {
   ref su = op1(g, "Shape", u);
   ref s2 = op2(g, "AddV2", s, ivector(g, 2, VALS(0, 0)));
   ref r = op2(g, "Reshape", x, s2); /* its shape input becomes a Const */
-  outputs(g, 4, REFS(s, n, su, op2(g, "Mul", r, r)));
+  ref ones = op1(g, "OnesLike", x);
+  ref ones_u = op1(g, "ZerosLike", u);
+  outputs(g, 6, REFS(s, n, su, op2(g, "Mul", r, r), ones, ones_u));
   mf_pass_stats st;
   mf_graph *o = apply(mf_pass_fold_constants, g, &st);
-  /* Shape, Size, AddV2 and the output Identities of the first two */
-  CHECK(st.folded == 5);
+  /* Shape, Size, AddV2, OnesLike and the output Identities of three */
+  CHECK(st.folded == 7);
+  CHECK(count_op(o, "OnesLike") == 0 && count_op(o, "ZerosLike") == 1);
+  const mf_tensor *ov = mf_graph_const_value(o, o->outputs[4]);
+  CHECK(ov && ov->dtype == MF_FLOAT32 && shape_is(ov, 2, DIMS(2, 3)) && mf_tensor_get_f64(ov, 5) == 1);
   CHECK(count_op(o, "Shape") == 1 && count_op(o, "Size") == 0 && count_op(o, "AddV2") == 0);
   const mf_node *rn = &o->nodes[mf_graph_find(o, g->nodes[r.node].name)];
   CHECK(mf_graph_const_value(o, rn->inputs[1]) != NULL);
