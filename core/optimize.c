@@ -1,28 +1,48 @@
 /* optimize.c — the optimisation pipeline (passes.h): constant folding,
- * algebraic simplification, common-subexpression elimination, dead-node
- * pruning, then fusion of elementwise chains, each pass making a new graph
- * from the last. Graphs nested in control-flow nodes (cond branches, loop
- * bodies) go through the same pipeline before fusion, so a loop body runs
- * its optimised form on every iteration; the bodies fusion makes are left
- * as they are. The graph given is never modified. */
+ * algebraic simplification and common-subexpression elimination in one
+ * sweep (each node tries the three steps in turn, pass_util.h), dead-node
+ * pruning, then fusion of elementwise chains. Graphs nested in control-flow
+ * nodes (cond branches, loop bodies) go through the same pipeline before
+ * fusion, so a loop body runs its optimised form on every iteration; the
+ * bodies fusion makes are left as they are. The graph given is never
+ * modified: each stage makes a new graph. */
 #include <string.h>
 
 #include "pass_util.h"
 #include "passes.h"
 
-typedef mf_status (*pass_fn)(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err);
-
-/* The passes before fusion, each with a check that it has work (NULL:
- * always run): a pass with none is skipped rather than copying the graph. */
-static const struct {
-  pass_fn run;
-  bool (*has_work)(const mf_graph *g);
-} pipeline[] = {
-    {mf_pass_fold_constants, mf_pass_fold_has_work},
-    {mf_pass_simplify, NULL},
-    {mf_pass_cse, NULL},
-    {mf_pass_prune, mf_pass_prune_has_work},
-};
+/* Folding, simplification and CSE as one copy of g. */
+static mf_status rewrite(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
+  mf_cse_table *t;
+  mf_graph_copy c;
+  MF_TRY(mf_cse_table_new(&t, err));
+  mf_status s = mf_graph_copy_begin(g, &c, err);
+  if (s != MF_OK) {
+    mf_cse_table_free(t);
+    return s;
+  }
+  for (int i = 0; i < g->nnodes && s == MF_OK; i++) {
+    bool done;
+    s = mf_pass_fold_step(&c, i, t, &done, err);
+    if (s != MF_OK) break;
+    if (done) {
+      st->folded++;
+      continue;
+    }
+    if (mf_pass_simplify_step(&c, i)) {
+      st->simplified++;
+      continue;
+    }
+    s = mf_pass_cse_step(t, &c, i, &done, err);
+    st->merged += done;
+  }
+  mf_cse_table_free(t);
+  if (s != MF_OK) {
+    mf_graph_copy_abort(&c);
+    return s;
+  }
+  return mf_graph_copy_finish(&c, out, err);
+}
 
 /* Replaces every nested graph of g (a graph this pipeline made, so not yet
  * shared) by its optimised copy; fused bodies excepted. */
@@ -45,29 +65,31 @@ static mf_status optimize_nested(mf_graph *g, mf_error *err) {
   return MF_OK;
 }
 
+/* Replaces *g by what `pass` makes of it (releasing the old one). */
+static mf_status step(mf_status (*pass)(mf_graph *, mf_graph **, mf_pass_stats *, mf_error *),
+                      mf_graph **g, mf_pass_stats *st, mf_error *err) {
+  mf_graph *next;
+  mf_status s = pass(*g, &next, st, err);
+  mf_graph_release(*g);
+  *g = s == MF_OK ? next : NULL;
+  return s;
+}
+
 mf_status mf_graph_optimize(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
   mf_pass_stats stats;
   memset(&stats, 0, sizeof stats);
   stats.nodes_before = g->nnodes;
   mf_graph *cur = g;
   mf_graph_retain(cur);
-  for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
-    if (pipeline[i].has_work && !pipeline[i].has_work(cur)) continue;
-    mf_graph *next;
-    mf_status s = pipeline[i].run(cur, &next, &stats, err);
+  mf_status s = step(rewrite, &cur, &stats, err);
+  /* cur is a copy from here on: optimize_nested may change it. */
+  if (s == MF_OK && mf_pass_prune_has_work(cur)) s = step(mf_pass_prune, &cur, &stats, err);
+  if (s == MF_OK) s = optimize_nested(cur, err);
+  if (s == MF_OK) s = step(mf_pass_fuse_elementwise, &cur, &stats, err);
+  if (s != MF_OK) {
     mf_graph_release(cur);
-    if (s != MF_OK) return s;
-    cur = next;
+    return s;
   }
-  /* optimize_nested changes cur: never the caller's graph (simplification
-   * and CSE always run, so cur is a copy by now). */
-  mf_status s = cur == g ? mf_error_set(err, MF_ERR_INTERNAL, "optimisation made no copy")
-                         : optimize_nested(cur, err);
-  mf_graph *fused = NULL;
-  if (s == MF_OK) s = mf_pass_fuse_elementwise(cur, &fused, &stats, err);
-  mf_graph_release(cur);
-  if (s != MF_OK) return s;
-  cur = fused;
   stats.nodes_after = cur->nnodes;
   if (st) *st = stats;
   *out = cur;

@@ -126,8 +126,8 @@ static uint64_t node_hash(const mf_node *n, const mf_tensor_ref *in) {
   return mix(h, attrs);
 }
 
-/* Whether dst node d (already in the copy) computes what source node n with
- * inputs `in` (in the copy) would. */
+/* Whether dst node d (already in the copy) computes what node n with inputs
+ * `in` (in the copy) would. */
 static bool same_node(const mf_node *d, const mf_node *n, const mf_tensor_ref *in) {
   if (d->op != n->op || d->nin != n->nin || d->nout != n->nout || d->ncontrol > 0) return false;
   for (int k = 0; k < n->nin; k++)
@@ -135,59 +135,132 @@ static bool same_node(const mf_node *d, const mf_node *n, const mf_tensor_ref *i
   return attrs_equal(&d->attrs, &n->attrs);
 }
 
+/* The mergeable nodes of the copy, by hash (open addressing, at most half
+ * full). */
+struct mf_cse_table {
+  size_t cap, used;
+  struct entry {
+    uint64_t hash;
+    int node; /* dst node + 1; 0: empty */
+  } *slots;
+  mf_tensor_ref *in;
+  int in_cap;
+};
+
+mf_status mf_cse_table_new(mf_cse_table **out, mf_error *err) {
+  mf_cse_table *t = calloc(1, sizeof *t);
+  if (t) t->cap = 64;
+  if (t) t->slots = calloc(t->cap, sizeof *t->slots);
+  if (!t || !t->slots) {
+    free(t);
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  *out = t;
+  return MF_OK;
+}
+
+void mf_cse_table_free(mf_cse_table *t) {
+  if (!t) return;
+  free(t->slots);
+  free(t->in);
+  free(t);
+}
+
+static mf_status table_insert(mf_cse_table *t, uint64_t hash, int node, mf_error *err) {
+  if ((t->used + 1) * 2 > t->cap) {
+    size_t cap = t->cap * 2;
+    struct entry *slots = calloc(cap, sizeof *slots);
+    if (!slots) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    for (size_t i = 0; i < t->cap; i++) {
+      if (!t->slots[i].node) continue;
+      size_t j = (size_t)t->slots[i].hash & (cap - 1);
+      while (slots[j].node) j = (j + 1) & (cap - 1);
+      slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+  }
+  size_t j = (size_t)hash & (t->cap - 1);
+  while (t->slots[j].node) j = (j + 1) & (t->cap - 1);
+  t->slots[j] = (struct entry){hash, node + 1};
+  t->used++;
+  return MF_OK;
+}
+
+/* The dst node equal to n with inputs `in`, or -1. */
+static int table_find(const mf_cse_table *t, const mf_graph *dst, uint64_t hash, const mf_node *n,
+                      const mf_tensor_ref *in) {
+  for (size_t j = (size_t)hash & (t->cap - 1); t->slots[j].node; j = (j + 1) & (t->cap - 1)) {
+    int d = t->slots[j].node - 1;
+    if (t->slots[j].hash == hash && same_node(&dst->nodes[d], n, in)) return d;
+  }
+  return -1;
+}
+
+int mf_cse_table_find_const(const mf_cse_table *t, const mf_graph *dst, mf_tensor *value) {
+  extern const mf_op_def mf_op_Const;
+  mf_node n;
+  memset(&n, 0, sizeof n);
+  n.op = &mf_op_Const;
+  n.nout = 1;
+  mf_attrs_init(&n.attrs);
+  if (mf_attrs_set_tensor(&n.attrs, "value", value, NULL) != MF_OK ||
+      mf_attrs_set_type(&n.attrs, "dtype", value->dtype, NULL) != MF_OK) {
+    mf_attrs_free(&n.attrs);
+    return -1;
+  }
+  int found = mergeable(&n) ? table_find(t, dst, node_hash(&n, NULL), &n, NULL) : -1;
+  mf_attrs_free(&n.attrs);
+  return found;
+}
+
+mf_status mf_cse_table_note(mf_cse_table *t, const mf_graph *dst, int node, mf_error *err) {
+  const mf_node *d = &dst->nodes[node];
+  if (!mergeable(d)) return MF_OK;
+  uint64_t h = node_hash(d, d->inputs);
+  if (table_find(t, dst, h, d, d->inputs) >= 0) return MF_OK;
+  return table_insert(t, h, node, err);
+}
+
+mf_status mf_pass_cse_step(mf_cse_table *t, mf_graph_copy *c, int i, bool *merged, mf_error *err) {
+  const mf_node *n = &c->src->nodes[i];
+  *merged = false;
+  if (!mergeable(n)) return mf_graph_copy_node(c, i, err);
+  if (n->nin > t->in_cap) {
+    mf_tensor_ref *grown = realloc(t->in, (size_t)n->nin * sizeof *grown);
+    if (!grown) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    t->in = grown;
+    t->in_cap = n->nin;
+  }
+  for (int k = 0; k < n->nin; k++) t->in[k] = mf_graph_copy_ref(c, n->inputs[k]);
+  uint64_t h = node_hash(n, t->in);
+  int found = table_find(t, c->dst, h, n, t->in);
+  if (found >= 0) {
+    for (int k = 0; k < n->nout; k++) mf_graph_copy_alias(c, i, k, (mf_tensor_ref){found, k});
+    *merged = true;
+    return MF_OK;
+  }
+  MF_TRY(mf_graph_copy_node(c, i, err));
+  return table_insert(t, h, c->image[i], err);
+}
+
 mf_status mf_pass_cse(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
   mf_graph_copy c;
-  MF_TRY(mf_graph_copy_begin(g, &c, err));
-  /* Open addressing over the copy's mergeable nodes: slot -> dst node + 1. */
-  size_t cap = 16;
-  while (cap < (size_t)g->nnodes * 2) cap *= 2;
-  int *table = calloc(cap, sizeof *table);
-  uint64_t *hashes = malloc(((size_t)g->nnodes + 1) * sizeof *hashes); /* per dst node */
-  mf_tensor_ref *in = NULL;
-  int in_cap = 0, merged = 0;
-  mf_status s = table && hashes ? MF_OK
-                                : mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  for (int i = 0; i < g->nnodes && s == MF_OK; i++) {
-    const mf_node *n = &g->nodes[i];
-    if (!mergeable(n)) {
-      s = mf_graph_copy_node(&c, i, err);
-      continue;
-    }
-    if (n->nin > in_cap) {
-      mf_tensor_ref *grown = realloc(in, (size_t)n->nin * sizeof *in);
-      if (!grown) {
-        s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-        break;
-      }
-      in = grown;
-      in_cap = n->nin;
-    }
-    for (int k = 0; k < n->nin; k++) in[k] = mf_graph_copy_ref(&c, n->inputs[k]);
-    uint64_t h = node_hash(n, in);
-    size_t slot = (size_t)h & (cap - 1);
-    int found = -1;
-    for (; table[slot]; slot = (slot + 1) & (cap - 1)) {
-      int d = table[slot] - 1;
-      if (hashes[d] == h && same_node(&c.dst->nodes[d], n, in)) {
-        found = d;
-        break;
-      }
-    }
-    if (found >= 0) {
-      for (int k = 0; k < n->nout; k++) mf_graph_copy_alias(&c, i, k, (mf_tensor_ref){found, k});
-      merged++;
-      continue;
-    }
-    s = mf_graph_copy_node(&c, i, err);
-    if (s == MF_OK) {
-      int d = c.image[i];
-      hashes[d] = h;
-      table[slot] = d + 1;
-    }
+  mf_cse_table *t;
+  MF_TRY(mf_cse_table_new(&t, err));
+  mf_status s = mf_graph_copy_begin(g, &c, err);
+  if (s != MF_OK) {
+    mf_cse_table_free(t);
+    return s;
   }
-  free(table);
-  free(hashes);
-  free(in);
+  int merged = 0;
+  for (int i = 0; i < g->nnodes && s == MF_OK; i++) {
+    bool m;
+    s = mf_pass_cse_step(t, &c, i, &m, err);
+    merged += m;
+  }
+  mf_cse_table_free(t);
   if (s != MF_OK) {
     mf_graph_copy_abort(&c);
     return s;

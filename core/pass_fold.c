@@ -63,12 +63,6 @@ static bool may_fold(const mf_node *n, const mf_graph *g, const mf_graph_copy *c
   return true;
 }
 
-bool mf_pass_fold_has_work(const mf_graph *g) {
-  for (int i = 0; i < g->nnodes; i++)
-    if (may_fold(&g->nodes[i], g, NULL)) return true;
-  return false;
-}
-
 /* Computes the outputs of source node n when they are constants: fills
  * out[0..n->nout) with new references and returns true, or returns false
  * (nothing to release). */
@@ -146,28 +140,38 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
   return ok;
 }
 
+mf_status mf_pass_fold_step(mf_graph_copy *c, int i, mf_cse_table *t, bool *done, mf_error *err) {
+  const mf_node *n = &c->src->nodes[i];
+  mf_tensor *vals[FOLD_MAX_OUTPUTS];
+  *done = fold_values(c, n, vals);
+  if (!*done) return MF_OK;
+  mf_status s = MF_OK;
+  for (int k = 0; k < n->nout; k++) {
+    int same = t && s == MF_OK ? mf_cse_table_find_const(t, c->dst, vals[k]) : -1;
+    if (same >= 0) {
+      mf_graph_copy_alias(c, i, k, (mf_tensor_ref){same, 0});
+    } else if (s == MF_OK) {
+      s = mf_graph_copy_const(c, i, k, vals[k], err);
+      if (s == MF_OK && t) s = mf_cse_table_note(t, c->dst, c->dst->nnodes - 1, err);
+    }
+    mf_tensor_release(vals[k]);
+  }
+  return s;
+}
+
 mf_status mf_pass_fold_constants(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
   mf_graph_copy c;
   MF_TRY(mf_graph_copy_begin(g, &c, err));
   int folded = 0;
   for (int i = 0; i < g->nnodes; i++) {
-    const mf_node *n = &g->nodes[i];
-    mf_tensor *vals[FOLD_MAX_OUTPUTS];
-    mf_status s;
-    if (fold_values(&c, n, vals)) {
-      s = MF_OK;
-      for (int k = 0; k < n->nout; k++) {
-        if (s == MF_OK) s = mf_graph_copy_const(&c, i, k, vals[k], err);
-        mf_tensor_release(vals[k]);
-      }
-      folded++;
-    } else {
-      s = mf_graph_copy_node(&c, i, err);
-    }
+    bool done;
+    mf_status s = mf_pass_fold_step(&c, i, NULL, &done, err);
+    if (s == MF_OK && !done) s = mf_graph_copy_node(&c, i, err);
     if (s != MF_OK) {
       mf_graph_copy_abort(&c);
       return s;
     }
+    folded += done;
   }
   MF_TRY(mf_graph_copy_finish(&c, out, err));
   if (st) {

@@ -110,19 +110,23 @@ static mf_tensor_ref simplified(const mf_graph *g, const mf_node *n, const mf_te
   return none;
 }
 
+bool mf_pass_simplify_step(mf_graph_copy *c, int i) {
+  const mf_node *n = &c->src->nodes[i];
+  if (n->nin < 1 || n->nin > 2) return false;
+  mf_tensor_ref in[2];
+  for (int k = 0; k < n->nin; k++) in[k] = mf_graph_copy_ref(c, n->inputs[k]);
+  mf_tensor_ref to = simplified(c->dst, n, in);
+  if (to.node < 0) return false;
+  mf_graph_copy_alias(c, i, 0, to);
+  return true;
+}
+
 mf_status mf_pass_simplify(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
   mf_graph_copy c;
   MF_TRY(mf_graph_copy_begin(g, &c, err));
   int simplified_count = 0;
   for (int i = 0; i < g->nnodes; i++) {
-    const mf_node *n = &g->nodes[i];
-    mf_tensor_ref in[3], to = {-1, 0};
-    if (n->nin >= 1 && n->nin <= 2) {
-      for (int k = 0; k < n->nin; k++) in[k] = mf_graph_copy_ref(&c, n->inputs[k]);
-      to = simplified(c.dst, n, in);
-    }
-    if (to.node >= 0) {
-      mf_graph_copy_alias(&c, i, 0, to);
+    if (mf_pass_simplify_step(&c, i)) {
       simplified_count++;
       continue;
     }

@@ -611,6 +611,28 @@ static void test_pipeline(void) {
   mf_graph_release(g);
 }
 
+static void test_pipeline_merges_folded(void) {
+  /* 1+2 and 2+1 fold to equal constants, which then merge, with the 3 that
+   * was there already; so do the Muls reading them. */
+  mf_graph *g = new_graph();
+  ref x = input(g, MF_FLOAT32, 1, DIMS(2), NULL);
+  ref a = op2(g, "Mul", x, op2(g, "AddV2", fscalar(g, 1), fscalar(g, 2)));
+  ref b = op2(g, "Mul", x, op2(g, "AddV2", fscalar(g, 2), fscalar(g, 1)));
+  ref c = op2(g, "Mul", x, fscalar(g, 3));
+  mf_graph_set_outputs(g, 3, REFS(a, b, c), NULL);
+  mf_pass_stats st;
+  mf_graph *o = apply(mf_graph_optimize, g, &st);
+  /* merged: the second 1 and 2, the 3, two Muls; pruned: the first 1 and 2 */
+  CHECK(st.folded == 2 && st.merged == 5 && st.pruned == 2);
+  CHECK(o->nnodes == 3 && count_op(o, "Const") == 1 && count_op(o, "Mul") == 1);
+  CHECK(o->outputs[0].node == o->outputs[1].node && o->outputs[1].node == o->outputs[2].node);
+  mf_tensor *feed = make_tensor(MF_FLOAT32, 1, DIMS(2), VALS(1, 2));
+  CHECK(same_results(g, o, 1, &feed));
+  mf_tensor_release(feed);
+  mf_graph_release(o);
+  mf_graph_release(g);
+}
+
 /* The If kernel caches a plan on each branch graph it runs, and a plan holds
  * a reference to its graph: that cycle would keep the branches alive (and
  * the leak checker unhappy), so the test drops those plans itself. */
@@ -680,6 +702,7 @@ int main(void) {
   RUN(test_stateful_untouched);
   RUN(test_prune);
   RUN(test_pipeline);
+  RUN(test_pipeline_merges_folded);
   RUN(test_pipeline_nested);
   return CHECK_DONE();
 }
