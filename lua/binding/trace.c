@@ -553,21 +553,25 @@ static int l_graph_set_io(lua_State *L) {
  * pruned=, fused=}. */
 static int l_optimize(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  mf_graph *opt;
+  lua_createtable(L, 0, 7);
+  /* The handle exists, empty, before the graph does (nothing leaks if
+   * Lua raises). */
+  graph_handle *h = lua_newuserdatauv(L, sizeof *h, 0);
+  h->g = NULL;
+  h->plan = NULL;
+  luaL_setmetatable(L, MFL_GRAPH);
   mf_pass_stats st;
   mf_error err;
-  if (mf_graph_optimize(g, &opt, &st, &err) != MF_OK) return mfL_raise_status(L, &err);
-  mfL_push_graph(L, opt);
-  mf_graph_release(opt); /* the handle holds it */
-  lua_createtable(L, 0, 7);
+  if (mf_graph_optimize(g, &h->g, &st, &err) != MF_OK) return mfL_raise_status(L, &err);
   const struct { const char *name; int value; } fields[] = {
       {"nodes_before", st.nodes_before}, {"nodes_after", st.nodes_after}, {"folded", st.folded},
       {"simplified", st.simplified},     {"merged", st.merged},           {"pruned", st.pruned},
       {"fused", st.fused}};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
     lua_pushinteger(L, fields[i].value);
-    lua_setfield(L, -2, fields[i].name);
+    lua_setfield(L, -3, fields[i].name);
   }
+  lua_rotate(L, -2, 1); /* graph, stats */
   return 2;
 }
 
