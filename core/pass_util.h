@@ -1,5 +1,8 @@
-/* pass_util.h — small predicates the optimisation passes share (passes.h
- * is their interface; graph.h's mf_graph_copy is how they build graphs). */
+/* pass_util.h — what the optimisation passes share beyond their interface
+ * (passes.h): the predicates that decide which nodes a pass may touch, the
+ * per-node steps the pipeline (optimize.c) combines into one sweep, and the
+ * check that lets it skip pruning. graph.h's mf_graph_copy is how passes
+ * build their graphs. */
 #ifndef MF_PASS_UTIL_H
 #define MF_PASS_UTIL_H
 
