@@ -38,6 +38,16 @@
 #define DT_BOOL(M, ...) M(MF_BOOL, bool, bool, __VA_ARGS__)
 #define DT_NUMERIC_BOOL(M, ...) DT_NUMERIC(M, __VA_ARGS__) DT_BOOL(M, __VA_ARGS__)
 
+/* The loops are compiled twice, for x86-64 (SSE2) and x86-64-v3 (AVX2),
+ * and the CPU picks one when the library loads (an ifunc). Contraction
+ * into FMA is off (ISO C mode; -ffp-contract=off in the Makefile), so both
+ * give the same bits, NaN payloads aside. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define SIMD_CLONES
+#endif
+
 /* A table entry [dtype] = <op>_<dtype>. */
 #define LOOP_ENTRY(DT, CT, CU, NAME) [DT] = NAME##_##DT,
 
@@ -104,22 +114,23 @@ INT_HELPERS(int64_t, uint64_t)
  * arithmetic on the element: no calls, no branches (both sides of a case
  * are computed and one is selected), integer work done on the bits of the
  * float, so the unary loops over them compile to SIMD code (the Makefile
- * builds this file with -O3 -fno-math-errno). They follow Cephes (Stephen
- * L. Moshier's library): a range reduction, then a polynomial or rational
- * approximation with Cephes's coefficients. Their error against glibc is
- * measured in tests/core/test_approx.c (over every float32 value when
- * MF_APPROX_EXHAUSTIVE=1):
- *   float32: exp <= 1 ulp, log <= 1 ulp, log1p <= 2 ulp, tanh <= 2 ulp,
- *            sigmoid <= 2 ulp;
- *   float64: exp, log, tanh, sigmoid <= 2 ulp, log1p <= 3 ulp.
+ * builds this file with -O3 -fno-trapping-math; see SIMD_CLONES). They
+ * follow Cephes (Stephen L. Moshier's library): a range reduction, then a
+ * polynomial or rational approximation with Cephes's coefficients. Their
+ * error against glibc, measured by tests/core/test_approx.c (float32 over
+ * every value with MF_APPROX_EXHAUSTIVE=1, float64 over samples):
+ *   float32: exp, log, tanh <= 1 ulp; log1p, sigmoid <= 2 ulp
+ *            (tanh within 1e-7 absolutely);
+ *   float64: exp, log1p, sigmoid <= 2 ulp; log, tanh <= 1 ulp over the
+ *            test's 2^21 samples (it checks <= 2 ulp, log1p <= 3).
  * Special values are C99's: NaN gives NaN, exp(-inf) = 0, exp(+inf) = +inf
  * (and overflow to it), tanh(+-0) = +-0, tanh(+-inf) = +-1, log(+-0) =
  * -inf, log(x < 0) = NaN, log(+inf) = +inf; subnormal inputs and results
  * are exact IEEE arithmetic (no flush to zero).
  *
- * Floating-point contraction is off (ISO C mode), so SIMD and scalar code
- * round alike: a loop gives the same bits for an element whatever the
- * length or alignment of the block it is in. */
+ * Floating-point contraction is off, so SIMD and scalar code round alike:
+ * a loop gives the same bits for an element whatever the length or
+ * alignment of the block it is in. */
 
 static inline uint32_t bits_f32(float v) {
   uint32_t u;
@@ -308,7 +319,7 @@ static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_e
 typedef void (*unary_loop)(int64_t n, const void *x, void *z);
 
 #define UNARY_LOOP(DT, CT, CU, NAME, EXPR)                                             \
-  static void NAME##_##DT(int64_t n, const void *vx, void *vz) {                       \
+  SIMD_CLONES static void NAME##_##DT(int64_t n, const void *vx, void *vz) {           \
     typedef CT T;                                                                      \
     typedef CU U __attribute__((unused));                                              \
     const T *restrict px = vx;                                                         \
@@ -429,7 +440,8 @@ typedef bool (*binary_loop)(int64_t n, const void *a, int sa, const void *b, int
 /* The four step cases as separate loops, so each compiles to a tight loop
  * over contiguous memory with the repeated operand hoisted. */
 #define BINARY_LOOP(FN, CT, CU, CR, EXPR)                                              \
-  static bool FN(int64_t n, const void *va, int sa, const void *vb, int sb, void *vz) { \
+  SIMD_CLONES static bool FN(int64_t n, const void *va, int sa, const void *vb, int sb,  \
+                             void *vz) {                                               \
     typedef CT T;                                                                      \
     typedef CU U __attribute__((unused));                                              \
     const T *restrict pa = va, *restrict pb = vb;                                      \
@@ -816,7 +828,7 @@ const mf_op_def mf_op_SelectV2 = {
 typedef void (*cast_loop)(int64_t n, const void *x, void *z);
 
 #define CAST_LOOP(DDT, DT, DU, SDT, ST)                                                \
-  static void cast_##SDT##_##DDT(int64_t n, const void *vx, void *vz) {                \
+  SIMD_CLONES static void cast_##SDT##_##DDT(int64_t n, const void *vx, void *vz) {    \
     const ST *restrict x = vx;                                                         \
     DT *restrict z = vz;                                                               \
     for (int64_t i = 0; i < n; i++) z[i] = CONVERT_##DDT(x[i]);                        \
