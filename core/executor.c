@@ -18,13 +18,14 @@ struct mf_plan {
   int *release;
   bool *planned;     /* per node: shapes static at plan time, inference skipped */
   mf_buffer_pool *pool;
+  bool owns_graph;   /* false for a graph's own cached plan */
 };
 
 int mf_plan_steps(const mf_plan *p) { return p->nsteps; }
 
 void mf_plan_free(mf_plan *p) {
   if (!p) return;
-  mf_graph_release(p->g);
+  if (p->owns_graph) mf_graph_release(p->g);
   free(p->steps);
   free(p->slot_base);
   free(p->feed_of);
@@ -42,6 +43,7 @@ mf_status mf_plan_new(mf_graph *g, mf_plan **out, mf_error *err) {
   int *last_use = NULL;
   if (!p || !needed) goto oom;
   p->g = g;
+  p->owns_graph = true;
   mf_graph_retain(g);
   for (int i = 0; i < g->noutputs; i++) needed[g->outputs[i].node] = true;
   for (int i = 0; i < n; i++)
@@ -213,4 +215,14 @@ mf_status mf_plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor
       outputs[i] = NULL;
     }
   return s;
+}
+
+mf_status mf_plan_new_cached(mf_graph *g, mf_error *err) {
+  if (g->plan) return MF_OK;
+  mf_plan *p;
+  MF_TRY(mf_plan_new(g, &p, err));
+  p->owns_graph = false;
+  mf_graph_release(g);
+  g->plan = p;
+  return MF_OK;
 }

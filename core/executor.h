@@ -11,6 +11,9 @@ typedef struct mf_plan mf_plan;
 
 /* Plans `g` (retained by the plan). */
 mf_status mf_plan_new(mf_graph *g, mf_plan **out, mf_error *err);
+/* Plans `g` for g's own plan cache (g->plan): the plan does not retain g,
+ * which would make a cycle; g frees it. */
+mf_status mf_plan_new_cached(mf_graph *g, mf_error *err);
 void mf_plan_free(mf_plan *p);
 /* Runs the plan. feeds[i] feeds g->inputs[i] (borrowed); outputs receives
  * g->noutputs new references. */

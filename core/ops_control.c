@@ -48,7 +48,7 @@ static void join_specs(const mf_spec *a, const mf_spec *b, mf_spec *out) {
 static mf_status run_graph(const mf_graph *cg, int nfeeds, mf_tensor *const *feeds,
                            mf_tensor **outputs, mf_error *err) {
   mf_graph *g = (mf_graph *)cg; /* the plan cache is the only thing written */
-  if (!g->plan) MF_TRY(mf_plan_new(g, &g->plan, err));
+  MF_TRY(mf_plan_new_cached(g, err));
   return mf_plan_run(g->plan, nfeeds, feeds, outputs, err);
 }
 
