@@ -233,37 +233,20 @@ static int l_current_graph(lua_State *L) {
 
 /* ---- running ---- */
 
-/* core.run(graph, feeds) -> outputs... */
-static int l_run(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  mf_error err;
-  if (!h->plan && mf_plan_new(h->g, &h->plan, &err) != MF_OK) return mfL_raise_status(L, &err);
-  int nfeeds = (int)lua_rawlen(L, 2);
+/* Runs h's plan on the feeds (borrowed) and pushes the outputs; feeds
+ * are freed here when they are not `inline_feeds`. */
+static int run_and_push(lua_State *L, graph_handle *h, int nfeeds, mf_tensor **feeds,
+                        mf_tensor **inline_feeds) {
   enum { INLINE = 16 };
-  mf_tensor *feeds_inline[INLINE], *outs_inline[INLINE];
-  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  mf_tensor *outs_inline[INLINE];
   int nout = h->g->noutputs;
   mf_tensor **outs = nout <= INLINE ? outs_inline : malloc((size_t)nout * sizeof *outs);
-  if (!feeds || !outs) {
-    if (feeds != feeds_inline) free(feeds);
-    if (outs != outs_inline) free(outs);
-    return mfL_raise(L, "ResourceExhaustedError", "out of memory");
-  }
-  for (int i = 0; i < nfeeds; i++) {
-    lua_rawgeti(L, 2, i + 1);
-    mfL_tensor *lt = mfL_test_tensor(L, -1);
-    feeds[i] = lt ? lt->t : NULL;
-    lua_pop(L, 1); /* the feeds table keeps the tensors alive */
-    if (!feeds[i]) {
-      if (feeds != feeds_inline) free(feeds);
-      if (outs != outs_inline) free(outs);
-      return mfL_raise(L, "TypeError", "feed %d of graph %s is not an eager tensor", i + 1,
-                       h->g->name);
-    }
-  }
-  mf_status s = mf_plan_run(h->plan, nfeeds, feeds, outs, &err);
-  if (feeds != feeds_inline) free(feeds);
+  mf_error err;
+  mf_status s = MF_OK;
+  if (!outs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  if (s == MF_OK && !h->plan) s = mf_plan_new(h->g, &h->plan, &err);
+  if (s == MF_OK) s = mf_plan_run(h->plan, nfeeds, feeds, outs, &err);
+  if (feeds != inline_feeds) free(feeds);
   if (s != MF_OK) {
     if (outs != outs_inline) free(outs);
     return mfL_raise_status(L, &err);
@@ -272,6 +255,34 @@ static int l_run(lua_State *L) {
   for (int i = 0; i < nout; i++) mfL_push_eager(L, outs[i]);
   if (outs != outs_inline) free(outs);
   return nout;
+}
+
+/* The eager tensor at idx, or NULL. */
+static mf_tensor *feed_at(lua_State *L, int idx) {
+  mfL_tensor *lt = mfL_test_tensor(L, idx);
+  return lt ? lt->t : NULL;
+}
+
+/* core.run(graph, feeds) -> outputs... */
+static int l_run(lua_State *L) {
+  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  enum { INLINE = 16 };
+  mf_tensor *feeds_inline[INLINE];
+  int nfeeds = (int)lua_rawlen(L, 2);
+  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  if (!feeds) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
+  for (int i = 0; i < nfeeds; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    feeds[i] = feed_at(L, -1);
+    lua_pop(L, 1); /* the feeds table keeps the tensors alive */
+    if (!feeds[i]) {
+      if (feeds != feeds_inline) free(feeds);
+      return mfL_raise(L, "TypeError", "feed %d of graph %s is not an eager tensor", i + 1,
+                       h->g->name);
+    }
+  }
+  return run_and_push(L, h, nfeeds, feeds, feeds_inline);
 }
 
 /* core.check_args(graph, exact, ...) -> true when every argument is a tensor
@@ -313,42 +324,22 @@ static int l_run_direct(lua_State *L) {
   int nargs = lua_gettop(L) - 2;
   int ncap = (int)lua_rawlen(L, 2);
   int nfeeds = nargs + ncap;
-  mf_error err;
-  if (!h->plan && mf_plan_new(h->g, &h->plan, &err) != MF_OK) return mfL_raise_status(L, &err);
   enum { INLINE = 16 };
-  mf_tensor *feeds_inline[INLINE], *outs_inline[INLINE];
-  int nout = h->g->noutputs;
+  mf_tensor *feeds_inline[INLINE];
   mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
-  mf_tensor **outs = nout <= INLINE ? outs_inline : malloc((size_t)nout * sizeof *outs);
-  if (!feeds || !outs) {
-    if (feeds != feeds_inline) free(feeds);
-    if (outs != outs_inline) free(outs);
-    return mfL_raise(L, "ResourceExhaustedError", "out of memory");
-  }
+  if (!feeds) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
   bool ok = true;
-  for (int i = 0; i < nargs && ok; i++) {
-    mfL_tensor *lt = mfL_test_tensor(L, 3 + i);
-    feeds[i] = lt ? lt->t : NULL;
-    ok = feeds[i] != NULL;
-  }
+  for (int i = 0; i < nargs && ok; i++) ok = (feeds[i] = feed_at(L, 3 + i)) != NULL;
   for (int i = 0; i < ncap && ok; i++) {
     lua_rawgeti(L, 2, i + 1);
-    mfL_tensor *lt = mfL_test_tensor(L, -1);
-    feeds[nargs + i] = lt ? lt->t : NULL;
+    ok = (feeds[nargs + i] = feed_at(L, -1)) != NULL;
     lua_pop(L, 1); /* the captures table keeps it alive */
-    ok = feeds[nargs + i] != NULL;
   }
-  mf_status s = ok ? mf_plan_run(h->plan, nfeeds, feeds, outs, &err)
-                   : mf_error_set(&err, MF_ERR_TYPE, "run_direct: a feed is not an eager tensor");
-  if (feeds != feeds_inline) free(feeds);
-  if (s != MF_OK) {
-    if (outs != outs_inline) free(outs);
-    return mfL_raise_status(L, &err);
+  if (!ok) {
+    if (feeds != feeds_inline) free(feeds);
+    return mfL_raise(L, "TypeError", "run_direct: a feed of graph %s is not an eager tensor", h->g->name);
   }
-  luaL_checkstack(L, nout, "too many graph outputs");
-  for (int i = 0; i < nout; i++) mfL_push_eager(L, outs[i]);
-  if (outs != outs_inline) free(outs);
-  return nout;
+  return run_and_push(L, h, nfeeds, feeds, feeds_inline);
 }
 
 /* ---- inspection ---- */
