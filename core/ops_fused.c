@@ -234,7 +234,7 @@ static void fused_part(void *ctx, int64_t begin, int64_t end, int part) {
   int64_t stride[MAX_STEP_INPUTS];
   int64_t blocks = 0;
   for (int64_t at = begin; at < end; at += BLOCK) {
-    if ((++blocks & 255) == 0 && mf_interrupt_flag) {
+    if ((blocks++ & 63) == 0 && (mf_interrupt_flag || p->stopped)) {
       p->stopped = 1;
       return;
     }

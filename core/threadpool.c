@@ -4,21 +4,32 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
-enum { MAX_THREADS = 16 };
+enum { MAX_THREADS = 16, CHUNKS_PER_THREAD = 8 };
 
-/* The loop being run: workers pick part `w` of generation `gen`. */
+/* Below this much work left (estimated from the first chunk), waking a
+ * worker costs more than it saves. */
+#define WORTH_NS 50000.0
+
+/* The loop being run. Threads take chunks of `chunk` elements from `next`
+ * until none is left; a worker that wakes late finds none and goes back to
+ * sleep, so a busy CPU never holds the caller up for more than the chunk
+ * its worker already took. */
 static struct {
-  pthread_mutex_t lock;     /* guards everything below */
-  pthread_cond_t work;      /* a new generation was posted */
-  pthread_cond_t done;      /* pending reached 0 */
+  pthread_mutex_t lock;     /* guards everything below but `next` */
+  pthread_cond_t work;      /* a new loop was posted */
+  pthread_cond_t done;      /* running reached 0 */
   pthread_mutex_t busy;     /* held by the one caller running a loop */
-  int nthreads;             /* caller included; 0 before creation */
+  int nthreads;             /* caller included */
   bool forked;              /* in a child of fork(): run inline */
-  unsigned long gen;
-  int parts, pending;
-  int64_t bounds[MAX_THREADS + 1];
+  unsigned long gen;        /* loops posted */
+  bool open;                /* the posted loop still takes workers */
+  int joined, running;      /* workers that took part / still in it */
+  int64_t n, chunk;
+  int64_t next;             /* the next chunk's start (atomic) */
+  int backoff, skip;        /* loops to run inline after a slow one (under `busy`) */
   mf_parallel_fn fn;
   void *ctx;
 } pool = {
@@ -30,21 +41,32 @@ static struct {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* Runs chunks of the current loop as part `part` until none is left. */
+static void take_chunks(mf_parallel_fn fn, void *ctx, int64_t n, int64_t chunk, int part) {
+  for (;;) {
+    int64_t b = __atomic_fetch_add(&pool.next, chunk, __ATOMIC_RELAXED);
+    if (b >= n) return;
+    fn(ctx, b, b + chunk < n ? b + chunk : n, part);
+  }
+}
+
 static void *worker(void *arg) {
-  int w = (int)(intptr_t)arg;
+  (void)arg;
   unsigned long seen = 0;
   pthread_mutex_lock(&pool.lock);
   for (;;) {
     while (pool.gen == seen) pthread_cond_wait(&pool.work, &pool.lock);
     seen = pool.gen;
-    if (w >= pool.parts) continue;
+    if (!pool.open || pool.joined + 1 >= pool.nthreads) continue;
+    int part = ++pool.joined;
+    pool.running++;
     mf_parallel_fn fn = pool.fn;
     void *ctx = pool.ctx;
-    int64_t b = pool.bounds[w], e = pool.bounds[w + 1];
+    int64_t n = pool.n, chunk = pool.chunk;
     pthread_mutex_unlock(&pool.lock);
-    fn(ctx, b, e, w);
+    take_chunks(fn, ctx, n, chunk, part);
     pthread_mutex_lock(&pool.lock);
-    if (--pool.pending == 0) pthread_cond_signal(&pool.done);
+    if (--pool.running == 0) pthread_cond_signal(&pool.done);
   }
   return NULL;
 }
@@ -78,7 +100,7 @@ static void create(void) {
   pthread_sigmask(SIG_SETMASK, &all, &old);
   for (long w = 1; w < n; w++) {
     pthread_t t;
-    if (pthread_create(&t, &attr, worker, (void *)(intptr_t)w) != 0) break;
+    if (pthread_create(&t, &attr, worker, NULL) != 0) break;
     pool.nthreads++;
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -90,36 +112,69 @@ int mf_threadpool_size(void) {
   return pool.nthreads;
 }
 
+static double now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
 int mf_parallel_for(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn fn, void *ctx) {
   if (align < 1) align = 1;
   if (min_part < align) min_part = align;
-  int parts = n / min_part < MAX_THREADS ? (int)(n / min_part) : MAX_THREADS;
-  if (parts >= 2) {
-    int size = mf_threadpool_size();
-    if (parts > size) parts = size;
-  }
-  if (parts < 2 || pool.forked || pthread_mutex_trylock(&pool.busy) != 0) {
+  int threads = n >= 2 * min_part ? mf_threadpool_size() : 1;
+  if (threads < 2 || pool.forked || pthread_mutex_trylock(&pool.busy) != 0) {
     fn(ctx, 0, n, 0);
     return 1;
   }
+  if (pool.skip > 0) {
+    pool.skip--;
+    pthread_mutex_unlock(&pool.busy);
+    fn(ctx, 0, n, 0);
+    return 1;
+  }
+  /* Chunks: several per thread, so that the threads even out. */
+  int64_t chunk = n / ((int64_t)threads * CHUNKS_PER_THREAD);
+  chunk = (chunk + align - 1) / align * align;
+  if (chunk < align) chunk = align;
+  /* The first chunk runs here, timed: a loop not worth waking a worker for
+   * (cheap elements, or a fast machine) finishes on this thread. */
+  double t0 = now_ns();
+  fn(ctx, 0, chunk, 0);
+  double per_chunk = now_ns() - t0;
+  if (per_chunk * (double)(n - chunk) / (double)chunk < WORTH_NS) {
+    if (chunk < n) fn(ctx, chunk, n, 0);
+    pthread_mutex_unlock(&pool.busy);
+    return 1;
+  }
   pthread_mutex_lock(&pool.lock);
-  /* Equal parts, boundaries rounded to `align`. */
-  int64_t units = (n + align - 1) / align;
-  pool.bounds[0] = 0;
-  for (int p = 1; p < parts; p++) pool.bounds[p] = units * p / parts * align;
-  pool.bounds[parts] = n;
-  pool.parts = parts;
-  pool.pending = parts - 1;
   pool.fn = fn;
   pool.ctx = ctx;
+  pool.n = n;
+  pool.chunk = chunk;
+  __atomic_store_n(&pool.next, chunk, __ATOMIC_RELAXED);
+  pool.joined = 0;
+  pool.running = 0;
+  pool.open = true;
   pool.gen++;
-  int64_t end0 = pool.bounds[1];
   pthread_cond_broadcast(&pool.work);
   pthread_mutex_unlock(&pool.lock);
-  fn(ctx, 0, end0, 0);
+  take_chunks(fn, ctx, n, chunk, 0);
+  double t1 = now_ns();
   pthread_mutex_lock(&pool.lock);
-  while (pool.pending > 0) pthread_cond_wait(&pool.done, &pool.lock);
+  pool.open = false;
+  while (pool.running > 0) pthread_cond_wait(&pool.done, &pool.lock);
+  int parts = pool.joined + 1;
   pthread_mutex_unlock(&pool.lock);
+  /* A worker that lost its CPU in the middle of a chunk (other processes
+   * want the cores) held this thread up: run the next loops inline, more
+   * of them each time it happens again, then try again. */
+  double waited = now_ns() - t1;
+  if (waited > 0.25 * (now_ns() - t0)) {
+    pool.backoff = pool.backoff ? (pool.backoff < 1024 ? pool.backoff * 2 : 1024) : 8;
+    pool.skip = pool.backoff;
+  } else {
+    pool.backoff = 0;
+  }
   pthread_mutex_unlock(&pool.busy);
   return parts;
 }

@@ -3,10 +3,17 @@
  *
  * The pool is created on first use with one thread per online CPU (the
  * caller counts as one; MOONFLOW_NUM_THREADS overrides the count, 1 turns
- * threading off). A parallel loop splits [0, n) into contiguous parts, runs
- * part 0 on the caller and the others on workers, and returns when all are
- * done. It never splits below `min_part` elements per part, so small
- * tensors run inline on the caller with no synchronisation at all.
+ * threading off). A parallel loop cuts [0, n) into chunks (several per
+ * thread); the caller and the workers take chunks until none is left, and
+ * the call returns when all are done. A worker that is slow to wake (its
+ * CPU busy with another process) finds the chunks taken and does nothing,
+ * so a loop is never held up for more than one chunk — unless the worker
+ * loses its CPU in the middle of one; when that makes the caller wait a
+ * quarter of the loop, the next 8, 16, ... loops run inline before threads
+ * are tried again (a machine busy with other work). Loops of fewer than
+ * 2 * min_part elements run inline with no synchronisation at all, and so
+ * does a loop whose first chunk, timed on the caller, shows the whole is
+ * not worth waking a worker for (under about 50 us of work).
  *
  * Only kernels that do no BLAS work use the pool, and a kernel runs on one
  * thread at a time, so the pool and OpenBLAS's own pool never compete for
@@ -18,12 +25,14 @@
 
 #include <stdint.h>
 
-/* One part of a loop: elements [begin, end), `part` in 0 .. parts-1. */
+/* One chunk of a loop: elements [begin, end), run by thread `part` (0 is
+ * the caller; below mf_threadpool_size()). A thread runs its chunks one
+ * after the other, so per-part scratch needs no locking. */
 typedef void (*mf_parallel_fn)(void *ctx, int64_t begin, int64_t end, int part);
 
-/* Runs fn over [0, n) in at most mf_threadpool_size() parts of at least
- * `min_part` elements; every boundary is a multiple of `align` (>= 1).
- * Returns the number of parts used (1 when it ran inline). */
+/* Runs fn over [0, n) in chunks whose boundaries are multiples of `align`
+ * (>= 1): fn(ctx, 0, n, 0) alone when n < 2 * min_part. Returns the number
+ * of threads that took part (1 when it ran inline). */
 int mf_parallel_for(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn fn, void *ctx);
 
 /* Threads a loop may use, the caller included (creates the pool). */

@@ -6,6 +6,8 @@
  * returned, stateful nodes, integer division, strings, inputs broadcast
  * other than as one element. */
 #include "check.h"
+
+#include <time.h>
 #include "op_test.h"
 #include "array_test.h"
 
@@ -619,10 +621,11 @@ static void test_blocks_match_kernels(void) {
 /* ---- the thread pool ---- */
 
 typedef struct cover {
-  int64_t n;
   int hits[1 << 16];
-  int part_of[64];
-  int64_t sizes[64];
+  int aligned;           /* chunks with a boundary off the alignment */
+  int max_part;
+  int slow;              /* microseconds to spend per chunk */
+  int64_t len;
 } cover;
 
 static void count_part(void *ctx, int64_t begin, int64_t end, int part) {
@@ -632,29 +635,41 @@ static void count_part(void *ctx, int64_t begin, int64_t end, int part) {
 
 static void cover_part(void *ctx, int64_t begin, int64_t end, int part) {
   cover *c = ctx;
-  for (int64_t i = begin; i < end; i++) c->hits[i]++;
-  c->sizes[part] = end - begin;
+  for (int64_t i = begin; i < end; i++) __atomic_fetch_add(&c->hits[i], 1, __ATOMIC_RELAXED);
+  if (begin % 64 != 0 || (end % 64 != 0 && end != c->len))
+    __atomic_fetch_add(&c->aligned, 1, __ATOMIC_RELAXED);
+  int m = __atomic_load_n(&c->max_part, __ATOMIC_RELAXED);
+  if (part > m) __atomic_store_n(&c->max_part, part, __ATOMIC_RELAXED);
+  if (c->slow) {
+    struct timespec ts = {0, (long)c->slow * 1000};
+    nanosleep(&ts, NULL);
+  }
   /* a loop started inside a loop neither waits for the pool nor misses work */
   int64_t inner = 0;
-  mf_parallel_for(1 << 20, 1 << 10, 1, count_part, &inner);
-  CHECK(inner == 1 << 20);
+  mf_parallel_for(1 << 18, 1 << 10, 1, count_part, &inner);
+  CHECK(inner == 1 << 18);
 }
 
 static void test_threadpool(void) {
   static cover c;
   int threads = mf_threadpool_size();
   CHECK(threads >= 1);
-  const int64_t ns[] = {0, 1, 999, 1 << 12, 1 << 16};
-  for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
-    memset(&c, 0, sizeof c);
-    c.n = ns[k];
-    int parts = mf_parallel_for(ns[k], 1 << 10, 64, cover_part, &c);
-    int64_t want = ns[k] / (1 << 10) < threads ? ns[k] / (1 << 10) : threads;
-    CHECK(parts == (want >= 2 ? want : 1));
-    bool once = true;
-    for (int64_t i = 0; i < ns[k]; i++) once = once && c.hits[i] == 1;
-    CHECK(once);
-    for (int p = 0; p + 1 < parts; p++) CHECK(c.sizes[p] % 64 == 0 && c.sizes[p] >= 1 << 10);
+  const int64_t n = sizeof c.hits / sizeof c.hits[0];
+  for (int slow = 0; slow <= 200; slow += 200) {
+    for (int64_t len = 0; len <= n; len = len ? len * 4 : 1) {
+      memset(&c, 0, sizeof c);
+      c.slow = slow;
+      c.len = len;
+      int parts = mf_parallel_for(len, 1 << 10, 64, cover_part, &c);
+      CHECK(parts >= 1 && parts <= threads && c.max_part < parts);
+      /* below two parts' worth: one call, inline */
+      if (len < 2 << 10) CHECK(parts == 1);
+      bool once = true;
+      for (int64_t i = 0; i < len; i++) once = once && c.hits[i] == 1;
+      CHECK(once && c.aligned == 0);
+      if (len == n) printf("# %lld elements, %d us a chunk: %d thread(s)\n", (long long)len, slow,
+                          parts);
+    }
   }
 }
 
