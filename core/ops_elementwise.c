@@ -119,11 +119,12 @@ INT_HELPERS(int64_t, uint64_t)
  * float, so the unary loops over them compile to SIMD code (the Makefile
  * builds this file with -O3 -fno-trapping-math; see SIMD_CLONES). They
  * follow Cephes (Stephen L. Moshier's library): a range reduction, then a
- * polynomial or rational approximation with Cephes's coefficients. Their
+ * polynomial or rational approximation with Cephes's coefficients (float32
+ * tanh excepted, see there). Their
  * error against glibc, measured by tests/core/test_approx.c (float32 over
  * every value with MF_APPROX_EXHAUSTIVE=1, float64 over samples):
- *   float32: exp, log, tanh <= 1 ulp; log1p, sigmoid <= 2 ulp
- *            (tanh within 1e-7 absolutely);
+ *   float32: exp, log <= 1 ulp; log1p, sigmoid <= 2 ulp; tanh <= 6 ulp
+ *            (4.3e-7 absolutely: TF's kind of rational function, for speed);
  *   float64: exp, log1p, sigmoid <= 2 ulp; log, tanh <= 1 ulp over the
  *            test's 2^21 samples (it checks <= 2 ulp, log1p <= 3).
  * Special values are C99's: NaN gives NaN, exp(-inf) = 0, exp(+inf) = +inf
@@ -265,18 +266,25 @@ static inline double log1p_f64(double x) {
   return x == INFINITY ? x : res;
 }
 
-/* tanh: an odd polynomial (float, tanhf.c) or rational function (double,
- * tanh.c) below |x| = 0.625, else 1 - 2 / (e^2|x| + 1) with x's sign; the
- * clamp is where tanh rounds to 1. */
+/* tanh, float32: x P(x^2) / Q(x^2), one rational function over the whole
+ * range as Eigen (and so TensorFlow) computes it, with coefficients fitted
+ * here for relative minimax error on [0, 9.2] (1.6e-9 in exact arithmetic;
+ * the float evaluation brings it to <= 6 ulp, 4.3e-7 absolutely). Beyond
+ * |x| = 9.02 tanh rounds to +-1. About 2.4x faster than the exp form that
+ * float64 uses below (which was <= 1 ulp in float32). */
 static inline float tanh_f32(float x) {
-  float ax = fabsf(x), z = x * x;
-  float small = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z +
-                  1.33314422036e-1f) * z - 3.33332819422e-1f) * z * x + x;
-  float e = exp_f32(2.0f * (ax > 10.0f ? 10.0f : ax));
-  float big = 1.0f - 2.0f / (e + 1.0f);
-  return copysignf(ax < 0.625f ? small : big, x); /* and tanh(-0) = -0 */
+  float a = fabsf(x), c = a > 9.2f ? 9.2f : a, y = c * c;
+  float p = ((((-1.1824341061009336e-11f * y + 3.0070110841945263e-08f) * y +
+               2.779242931195429e-05f) * y + 0.0038576521144271835f) * y +
+             0.13671392011734301f) * y + 0.99999999837560383f;
+  float q = (((1.2723689177032625e-06f * y + 0.00039198206621058885f) * y +
+              0.027206756374949324f) * y + 0.47004723784301905f) * y + 1.0f;
+  float r = a >= 9.02f ? 1.0f : c * p / q;
+  return copysignf(r, x); /* and tanh(-0) = -0 */
 }
 
+/* tanh, float64: Cephes's rational function (tanh.c) below |x| = 0.625,
+ * else 1 - 2 / (e^2|x| + 1); the clamp is where tanh rounds to 1. */
 static inline double tanh_f64(double x) {
   double ax = fabs(x), z = x * x;
   double p = (-9.64399179425052238628e-1 * z - 9.92877231001918586564e1) * z -
