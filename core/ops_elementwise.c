@@ -268,7 +268,9 @@ static inline double log1p_f64(double x) {
 
 /* tanh, float32: x P(x^2) / Q(x^2), one rational function over the whole
  * range as Eigen (and so TensorFlow) computes it, with coefficients fitted
- * here for relative minimax error on [0, 9.2] (1.6e-9 in exact arithmetic;
+ * here for relative minimax error on [0, 9.2] (iteratively reweighted
+ * least squares, Lawson's method, on 6000 Chebyshev points against
+ * 40-digit tanh; 1.6e-9 in exact arithmetic;
  * the float evaluation brings it to <= 6 ulp, 4.3e-7 absolutely). Beyond
  * |x| = 9.02 tanh rounds to +-1. About 2.4x faster than the exp form that
  * float64 uses below (which was <= 1 ulp in float32). */
