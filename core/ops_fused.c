@@ -213,11 +213,10 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
   return MF_OK;
 }
 
-static inline const void *value_at(const fused_prog *p, const fused_value *v, char *scratch,
-                                   char *out, int64_t at) {
+/* Where value v's elements [at, at + BLOCK) are. */
+static inline const void *value_at(const fused_value *v, char *scratch, char *out, int64_t at) {
   if (v->buf >= 0) return scratch + (size_t)v->buf * BLOCK * sizeof(uint64_t);
   if (v->data) return v->data + (size_t)(at * v->stride) * v->size;
-  (void)p;
   return out + (size_t)at * v->size; /* the result */
 }
 
@@ -243,10 +242,10 @@ static void fused_part(void *ctx, int64_t begin, int64_t end, int part) {
       const fused_step *s = &p->steps[st];
       for (int k = 0; k < s->nin; k++) {
         const fused_value *v = &p->values[s->in[k]];
-        in[k] = value_at(p, v, scratch, j->out, at);
+        in[k] = value_at(v, scratch, j->out, at);
         stride[k] = v->data ? v->stride : 1;
       }
-      void *o = (void *)value_at(p, &p->values[s->out], scratch, j->out, at);
+      void *o = (void *)value_at(&p->values[s->out], scratch, j->out, at);
       mf_elementwise_run(&s->fn, in, stride, o, len);
     }
   }

@@ -84,7 +84,8 @@ typedef struct fuse_info {
   const mf_graph *g;
   int n;
   int *first, *readers;   /* readers of node i's outputs: readers[first[i] .. first[i+1]) */
-  bool *pinned;           /* a graph output or a control dependency */
+  bool *is_output;        /* a graph output: may only be a group's root */
+  bool *control_dep;      /* another node's control dependency: never fused */
   bool *candidate;
   int *group;             /* group id (its root's node id), or -1 */
   int *ops;               /* per root: members other than Identity */
@@ -95,7 +96,8 @@ typedef struct fuse_info {
 static void info_free(fuse_info *f) {
   free(f->first);
   free(f->readers);
-  free(f->pinned);
+  free(f->is_output);
+  free(f->control_dep);
   free(f->candidate);
   free(f->group);
   free(f->ops);
@@ -114,20 +116,22 @@ static mf_status find_groups(fuse_info *f, mf_error *err) {
   const mf_graph *g = f->g;
   int n = f->n, nedges = 0;
   f->first = calloc((size_t)n + 2, sizeof *f->first);
-  f->pinned = calloc((size_t)n + 1, sizeof *f->pinned);
+  f->is_output = calloc((size_t)n + 1, sizeof *f->is_output);
+  f->control_dep = calloc((size_t)n + 1, sizeof *f->control_dep);
   f->candidate = calloc((size_t)n + 1, sizeof *f->candidate);
   f->group = malloc(((size_t)n + 1) * sizeof *f->group);
   f->ops = calloc((size_t)n + 1, sizeof *f->ops);
   f->absorbed = calloc((size_t)n + 1, sizeof *f->absorbed);
-  if (!f->first || !f->pinned || !f->candidate || !f->group || !f->ops || !f->absorbed)
+  if (!f->first || !f->is_output || !f->control_dep || !f->candidate || !f->group || !f->ops ||
+      !f->absorbed)
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while fusing");
   for (int i = 0; i < n; i++) {
     const mf_node *nd = &g->nodes[i];
     for (int k = 0; k < nd->nin; k++) f->first[nd->inputs[k].node + 1]++;
     nedges += nd->nin;
-    for (int k = 0; k < nd->ncontrol; k++) f->pinned[nd->control[k]] = true;
+    for (int k = 0; k < nd->ncontrol; k++) f->control_dep[nd->control[k]] = true;
   }
-  for (int i = 0; i < g->noutputs; i++) f->pinned[g->outputs[i].node] = true;
+  for (int i = 0; i < g->noutputs; i++) f->is_output[g->outputs[i].node] = true;
   for (int i = 0; i < n; i++) f->first[i + 1] += f->first[i];
   f->readers = malloc(((size_t)nedges + 1) * sizeof *f->readers);
   int *fill = calloc((size_t)n + 1, sizeof *fill);
@@ -152,24 +156,13 @@ static mf_status find_groups(fuse_info *f, mf_error *err) {
                       nd->ncontrol == 0 && nd->out_specs[0].rank >= 0 &&
                       mf_elementwise_fusable(nd->op, data_dtype(g, nd), &nd->attrs);
   }
-  /* Control edges pin a node out of groups; graph outputs only keep it a
-   * root. */
-  bool *control_dep = calloc((size_t)n + 1, sizeof *control_dep);
-  if (!control_dep) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < g->nodes[i].ncontrol; k++) control_dep[g->nodes[i].control[k]] = true;
-  bool *is_output = calloc((size_t)n + 1, sizeof *is_output);
-  if (!is_output) {
-    free(control_dep);
-    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  }
-  for (int i = 0; i < g->noutputs; i++) is_output[g->outputs[i].node] = true;
-
+  /* From the last node to the first: join the readers' group, or start
+   * one. */
   for (int i = n - 1; i >= 0; i--) {
-    if (!f->candidate[i] || control_dep[i]) continue;
+    if (!f->candidate[i] || f->control_dep[i]) continue;
     const mf_spec *own = &g->nodes[i].out_specs[0];
     int join = -1;
-    bool joinable = !is_output[i] && f->first[i + 1] > f->first[i];
+    bool joinable = !f->is_output[i] && f->first[i + 1] > f->first[i];
     for (int r = f->first[i]; r < f->first[i + 1] && joinable; r++) {
       int gid = f->group[f->readers[r]];
       if (gid < 0 || (join >= 0 && gid != join)) joinable = false;
@@ -182,14 +175,13 @@ static mf_status find_groups(fuse_info *f, mf_error *err) {
       f->group[i] = i;
     if (f->group[i] >= 0 && g->nodes[i].op != &mf_op_Identity) f->ops[f->group[i]]++;
   }
-  free(control_dep);
-  free(is_output);
   /* Groups of fewer than two ops are left as they are. */
   for (int i = 0; i < n; i++)
     if (f->group[i] >= 0 && f->ops[f->group[i]] < 2) f->group[i] = -1;
   /* Consts read only by fused nodes go into the bodies alone. */
   for (int i = 0; i < n; i++) {
-    if (!is_const(g, i) || f->pinned[i] || f->first[i + 1] == f->first[i]) continue;
+    if (!is_const(g, i) || f->is_output[i] || f->control_dep[i] || f->first[i + 1] == f->first[i])
+      continue;
     bool all = true;
     for (int r = f->first[i]; r < f->first[i + 1] && all; r++) all = f->group[f->readers[r]] >= 0;
     f->absorbed[i] = all;
