@@ -5,13 +5,8 @@
 
 local tf = tf or require("moonflow")
 
-local capture = require("helpers").capture
-
-local function op_types(cf)
-  local types = {}
-  for i, op in ipairs(cf.graph:get_operations()) do types[i] = op.type end
-  return types
-end
+local helpers = require("helpers")
+local capture = helpers.capture
 
 local function count(list, value)
   local n = 0
@@ -19,13 +14,10 @@ local function count(list, value)
   return n
 end
 
-local function expect_error(kind, fn, ...)
-  local ok, err = pcall(fn, ...)
-  assert.is_false(ok, "expected a " .. kind)
-  assert.is_true(tf.errors.is(err), "expected an error object, got " .. tostring(err))
-  assert.are.equal(kind, err.type)
-  return err
-end
+local op_types = helpers.op_types
+
+-- A call that must raise a moonflow error object of type `kind`.
+local function expect_error(kind, fn, ...) return helpers.raises(kind, nil, fn, ...) end
 
 describe("graph control flow ops", function()
   -- (each test traces its own functions)

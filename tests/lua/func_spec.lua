@@ -5,23 +5,13 @@
 
 local tf = tf or require("moonflow")
 
-local capture = require("helpers").capture
+local helpers = require("helpers")
+local capture = helpers.capture
+local repr = helpers.repr
+local op_types = helpers.op_types
 
-local function repr(x) return getmetatable(x).__repr(x) end
-
-local function op_types(cf)
-  local types = {}
-  for i, op in ipairs(cf.graph:get_operations()) do types[i] = op.type end
-  return types
-end
-
-local function expect_error(kind, fn, ...)
-  local ok, err = pcall(fn, ...)
-  assert.is_false(ok, "expected a " .. kind)
-  assert.is_true(tf.errors.is(err), "expected an error object, got " .. tostring(err))
-  assert.are.equal(kind, err.type)
-  return err
-end
+-- A call that must raise a moonflow error object of type `kind`.
+local function expect_error(kind, fn, ...) return helpers.raises(kind, nil, fn, ...) end
 
 describe("guide: basics", function()
   it("a tf.func is called like the Lua function (add of two ones)", function()

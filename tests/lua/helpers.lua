@@ -216,4 +216,11 @@ function H.capture(fn)
 end
 
 
+-- The op types of a concrete function's graph, in creation order.
+function H.op_types(cf)
+  local types = {}
+  for i, op in ipairs(cf.graph:get_operations()) do types[i] = op.type end
+  return types
+end
+
 return H
