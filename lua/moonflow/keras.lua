@@ -69,6 +69,16 @@ return function(tf, doc)
     return d
   end
 
+  -- The options every layer with a kernel and a bias takes.
+  local function layer_options(self, opts)
+    if opts.name then self.name = opts.name end
+    self.activation = keras.activations.get(opts.activation)
+    self.use_bias = opts.use_bias ~= false
+    self.trainable = opts.trainable ~= false
+    self.kernel_initializer = initializer(opts.kernel_initializer, keras.initializers.GlorotUniform)
+    self.bias_initializer = initializer(opts.bias_initializer, keras.initializers.Zeros)
+  end
+
   local Dense = tf.Module:extend("Dense")
   keras.layers.Dense = Dense
   doc.def(Dense, "tf.keras.layers.Dense(units [, {activation=, use_bias=, kernel_initializer=, bias_initializer=, name=}])",
@@ -79,12 +89,7 @@ return function(tf, doc)
       raise("ValueError", "Dense units must be a positive integer, got " .. tostring(units), 3)
     end
     self.units = units
-    if opts.name then self.name = opts.name end
-    self.activation = keras.activations.get(opts.activation)
-    self.use_bias = opts.use_bias ~= false
-    self.trainable = opts.trainable ~= false
-    self.kernel_initializer = initializer(opts.kernel_initializer, keras.initializers.GlorotUniform)
-    self.bias_initializer = initializer(opts.bias_initializer, keras.initializers.Zeros)
+    layer_options(self, opts)
   end
   function Dense:build(x)
     local d = static_dim(x, -1, "Dense")
@@ -110,12 +115,7 @@ return function(tf, doc)
     local s = opts.strides or 1
     self.strides = type(s) == "number" and { s, s } or s
     self.padding = (opts.padding or "valid"):upper()
-    if opts.name then self.name = opts.name end
-    self.activation = keras.activations.get(opts.activation)
-    self.use_bias = opts.use_bias ~= false
-    self.trainable = opts.trainable ~= false
-    self.kernel_initializer = initializer(opts.kernel_initializer, keras.initializers.GlorotUniform)
-    self.bias_initializer = initializer(opts.bias_initializer, keras.initializers.Zeros)
+    layer_options(self, opts)
   end
   function Conv2D:build(x)
     local c = static_dim(x, -1, "Conv2D")
