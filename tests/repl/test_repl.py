@@ -1,7 +1,6 @@
 """The `moonflow` program: the REPL driven through a pseudo-terminal
 (pexpect), and the script runner (-e, files, stdin, arg, exit status)."""
 import os
-import re
 import subprocess
 import tempfile
 import time
@@ -9,38 +8,11 @@ import unittest
 
 import pexpect
 
-BIN = os.environ.get("MOONFLOW_BIN", "build/release/moonflow")
-PROMPT = "moonflow> "
-CONTINUATION = "     ...> "
-TIMEOUT = 20
+from replkit import BIN, CONTINUATION, PROMPT, TIMEOUT, ReplSession
 
 
-def environment(home):
-    env = dict(os.environ)
-    env.update(HOME=home, TERM="dumb", NO_COLOR="1")
-    return env
-
-
-class Repl(unittest.TestCase):
+class Repl(ReplSession, unittest.TestCase):
     """One REPL per test, with its own HOME (for the history file)."""
-
-    def setUp(self):
-        self.home = tempfile.TemporaryDirectory()
-        self.repl = pexpect.spawn(BIN, env=environment(self.home.name), encoding="utf-8",
-                                  timeout=TIMEOUT, dimensions=(40, 200))
-        self.repl.expect_exact(PROMPT)
-
-    def tearDown(self):
-        self.repl.close(force=True)
-        self.home.cleanup()
-
-    def run_line(self, line):
-        """Types a line and returns what it printed before the next prompt."""
-        self.repl.sendline(line)
-        self.repl.expect_exact(PROMPT)
-        out = self.repl.before.replace("\r\n", "\n")
-        echoed = line + "\n"
-        return out[len(echoed):] if out.startswith(echoed) else out
 
     def test_expression_echo(self):
         self.assertEqual(self.run_line("1+1"), "2\n")

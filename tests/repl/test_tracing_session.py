@@ -2,34 +2,14 @@
 called with three signatures; %sig lists three traces, %eager on runs the
 Lua print on every call, %eager off restores tracing, %graph shows the ops,
 %trace explains, and a function typed interactively is AutoGraph-converted."""
-import os
-import tempfile
 import unittest
 
-import pexpect
-
-BIN = os.environ.get("MOONFLOW_BIN", "build/release/moonflow")
-PROMPT = "moonflow> "
-CONTINUATION = "     ...> "
+from replkit import CONTINUATION, PROMPT, ReplSession
 
 
-class TracingSession(unittest.TestCase):
-    def setUp(self):
-        self.home = tempfile.TemporaryDirectory()
-        env = dict(os.environ, HOME=self.home.name, TERM="dumb", NO_COLOR="1")
-        self.repl = pexpect.spawn(BIN, env=env, encoding="utf-8", timeout=30, dimensions=(50, 250))
-        self.repl.expect_exact(PROMPT)
-
-    def tearDown(self):
-        self.repl.close(force=True)
-        self.home.cleanup()
-
-    def run_line(self, line):
-        self.repl.sendline(line)
-        self.repl.expect_exact(PROMPT)
-        out = self.repl.before.replace("\r\n", "\n")
-        echoed = line + "\n"
-        return out[len(echoed):] if out.startswith(echoed) else out
+class TracingSession(ReplSession, unittest.TestCase):
+    timeout = 30
+    dimensions = (50, 250)
 
     def define_double(self):
         self.repl.sendline("double = tf.func(function(a)")
