@@ -8,6 +8,7 @@
 #include "check.h"
 #include "op_test.h"
 #include "array_test.h"
+#include "graph_test.h"
 
 #include "executor.h"
 #include "graph.h"
@@ -16,111 +17,12 @@
 
 /* ---- building graphs ---- */
 
-typedef mf_tensor_ref ref;
-#define REFS(...) ((const ref[]){__VA_ARGS__})
-
-/* Appends op `name` applied to `in`, inferred as tracing does (known input
- * values passed along). Returns its output 0 ({-1, 0} on failure). */
-static ref add_op(mf_graph *g, const char *name, int nin, const ref *in, const mf_attrs *attrs) {
-  const mf_op_def *op = mf_op_lookup(name);
-  mf_spec specs[8];
-  mf_tensor *vals[8];
-  for (int k = 0; k < nin; k++) {
-    specs[k] = g->nodes[in[k].node].out_specs[in[k].index];
-    vals[k] = g->nodes[in[k].node].known[in[k].index];
-  }
-  mf_op_call c;
-  mf_op_call_init(&c, op, nin, specs, vals, attrs);
-  mf_error err;
-  char unique[128];
-  int id = -1;
-  mf_status s = mf_op_infer(&c, &err);
-  if (s == MF_OK) s = mf_graph_unique_name(g, op->name, unique, sizeof unique, &err);
-  if (s == MF_OK) s = mf_graph_add_node(g, unique, &c, in, &id, &err);
-  mf_op_call_free(&c);
-  if (s != MF_OK) printf("#   add_op %s: %s\n", name, err.message);
-  CHECK(s == MF_OK);
-  return (ref){id, 0};
-}
-
-static ref op1(mf_graph *g, const char *name, ref a) { return add_op(g, name, 1, REFS(a), NULL); }
-static ref op2(mf_graph *g, const char *name, ref a, ref b) {
-  return add_op(g, name, 2, REFS(a, b), NULL);
-}
-
-/* A Const node holding t (stolen). */
-static ref cnst(mf_graph *g, mf_tensor *t) {
-  mf_attrs as;
-  mf_attrs_init(&as);
-  mf_attrs_set_tensor(&as, "value", t, NULL);
-  mf_attrs_set_type(&as, "dtype", t->dtype, NULL);
-  ref r = add_op(g, "Const", 0, NULL, &as);
-  mf_attrs_free(&as);
-  mf_tensor_release(t);
-  return r;
-}
-
 static ref fscalar(mf_graph *g, double v) { return cnst(g, make_tensor(MF_FLOAT32, 0, NULL, &v)); }
 static ref ivector(mf_graph *g, int n, const double *v) {
   return cnst(g, make_tensor(MF_INT32, 1, DIMS(n), v));
 }
 
-/* A graph input of dtype dt and shape (rank -1: unknown); `known` (borrowed,
- * may be NULL) is the example value tracing would attach. */
-static ref input(mf_graph *g, mf_dtype dt, int rank, const int64_t *shape, mf_tensor *known) {
-  mf_attrs as;
-  mf_attrs_init(&as);
-  mf_attrs_set_type(&as, "dtype", dt, NULL);
-  mf_attrs_set_shape(&as, "shape", rank, shape, NULL);
-  const mf_op_def *op = mf_op_lookup("Placeholder");
-  mf_op_call c;
-  mf_op_call_init(&c, op, 0, NULL, NULL, &as);
-  mf_op_infer(&c, NULL);
-  if (known) {
-    mf_tensor_retain(known);
-    c.out_values[0] = known;
-  }
-  char unique[64];
-  int id = -1;
-  mf_graph_unique_name(g, "x", unique, sizeof unique, NULL);
-  CHECK(mf_graph_add_node(g, unique, &c, NULL, &id, NULL) == MF_OK);
-  mf_graph_add_input(g, id, NULL);
-  mf_op_call_free(&c);
-  mf_attrs_free(&as);
-  return (ref){id, 0};
-}
-
-/* Sets the outputs, each through an Identity as traces end. */
-static void outputs(mf_graph *g, int n, const ref *outs) {
-  ref ids[16];
-  for (int i = 0; i < n; i++) ids[i] = op1(g, "Identity", outs[i]);
-  mf_graph_set_outputs(g, n, ids, NULL);
-}
-
-static mf_graph *new_graph(void) {
-  mf_graph *g = NULL;
-  CHECK_OK(mf_graph_new("g", &g, NULL));
-  return g;
-}
-
 /* ---- running and inspecting ---- */
-
-/* Runs g on feeds; fills outs (new references, NULL on failure). */
-static mf_status run(mf_graph *g, int nfeeds, mf_tensor *const *feeds, mf_tensor **outs,
-                     mf_error *err) {
-  mf_plan *p;
-  for (int i = 0; i < g->noutputs; i++) outs[i] = NULL;
-  MF_TRY(mf_plan_new(g, &p, err));
-  mf_status s = mf_plan_run(p, nfeeds, feeds, outs, err);
-  mf_plan_free(p);
-  return s;
-}
-
-static int count_op(const mf_graph *g, const char *name) {
-  int n = 0;
-  for (int i = 0; i < g->nnodes; i++) n += strcmp(g->nodes[i].op->name, name) == 0;
-  return n;
-}
 
 static bool same_values(const mf_tensor *a, const mf_tensor *b) {
   if (!a || !b || a->dtype != b->dtype || !mf_shape_equal(a->rank, a->shape, b->rank, b->shape))
