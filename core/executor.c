@@ -21,8 +21,6 @@ struct mf_plan {
   bool owns_graph;   /* false for a graph's own cached plan */
 };
 
-int mf_plan_steps(const mf_plan *p) { return p->nsteps; }
-
 void mf_plan_free(mf_plan *p) {
   if (!p) return;
   if (p->owns_graph) mf_graph_release(p->g);

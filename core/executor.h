@@ -19,7 +19,5 @@ void mf_plan_free(mf_plan *p);
  * g->noutputs new references. */
 mf_status mf_plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor **outputs,
                       mf_error *err);
-/* Number of nodes a run executes. */
-int mf_plan_steps(const mf_plan *p);
 
 #endif

@@ -566,15 +566,6 @@ static int l_optimize(lua_State *L) {
   return 2;
 }
 
-/* core.plan_steps(graph) -> how many nodes a run executes */
-static int l_plan_steps(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
-  mf_error err;
-  if (!h->plan && mf_plan_new(h->g, &h->plan, &err) != MF_OK) return mfL_raise_status(L, &err);
-  lua_pushinteger(L, mf_plan_steps(h->plan));
-  return 1;
-}
-
 int mfL_trace_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"trace_begin", l_trace_begin}, {"placeholder", l_placeholder},
@@ -582,7 +573,7 @@ int mfL_trace_open(lua_State *L) {
       {"trace_depth", l_trace_depth}, {"current_graph", l_current_graph},
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
-      {"plan_steps", l_plan_steps},   {"graph_add_placeholder", l_graph_add_placeholder},
+      {"graph_add_placeholder", l_graph_add_placeholder},
       {"graph_set_io", l_graph_set_io}, {"check_args", l_check_args},
       {"optimize", l_optimize},
       {"run_direct", l_run_direct}, {NULL, NULL}};

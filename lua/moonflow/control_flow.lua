@@ -492,7 +492,4 @@ return function(tf, doc)
   end
 
   tf._TensorArray = TensorArray
-  tf._trace_branch = trace_branch
-  tf._unify_captures = unify_captures
-  tf._graph_stateful = graph_stateful
 end

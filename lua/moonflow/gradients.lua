@@ -54,7 +54,6 @@ return function(tf, doc)
     local rx = op(H.BroadcastGradientArgs, nil, tf.shape(x), tf.shape(g))
     return tf.reshape(tf.reduce_sum(g, rx), tf.shape(x))
   end
-  tf._unbroadcast = unbroadcast
 
   local function dtype_of(x) return core.dtype(x) end
 
@@ -195,7 +194,6 @@ return function(tf, doc)
     local k = core.known(t)
     return k and core.numpy(k) or nil
   end
-  tf._known = known
 
   -- The shape of x with the reduced axes set to 1 (what keep_dims gives),
   -- as a Lua list when static, else as a tensor.
@@ -568,7 +566,6 @@ return function(tf, doc)
       end
     end
   end
-  tf._tape_record = record
 
   local function update_hook()
     if #recording > 0 then core.set_tape_hook(record) else core.set_tape_hook(nil) end

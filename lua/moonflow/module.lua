@@ -6,7 +6,6 @@
 local core = require("moonflow.core")
 
 return function(tf, doc)
-  local Module = { __name = "Module", _class_name = "Module" }
   local base_methods = {}
 
   -- Finds variables through fields, recursively (tables, lists, submodules).
@@ -128,5 +127,4 @@ return function(tf, doc)
   rawset(root, "extend", base_methods.extend)
 
   tf.Module = root
-  tf._ModuleBase = Module
 end

@@ -409,7 +409,6 @@ return function(tf, doc)
     end
     return axis
   end
-  tf._axis_tensor = axis_tensor
 
   local function reduction(name, opname, text)
     local h = H[opname]
@@ -553,7 +552,6 @@ return function(tf, doc)
     end
     return v
   end
-  tf._int_vector = int_vector
 
   tf.slice = def(function(x, begin, size, opts)
     return op(H.Slice, { _dtypes = { nil, I32, I32 }, name = opts and opts.name }, x, int_vector(begin),

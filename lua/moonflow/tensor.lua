@@ -62,7 +62,6 @@ return function(tf, doc)
   local mt = core.tensor_metatable
   local H = tf._H
   local methods = {}
-  tf._tensor_methods = methods
 
   local function value(x)
     if type(x) == "table" then
@@ -83,7 +82,6 @@ return function(tf, doc)
       .. "as a Lua boolean (" .. what .. "). Use tf.cond / tf.where, or let AutoGraph convert the "
       .. "`if`/`while` (tf.func's default).", level + 1)
   end
-  tf._not_a_boolean = not_a_boolean
 
   -- The Lua boolean of an elementwise comparison, for ==, <, <=.
   local function truth(t, what)
@@ -173,7 +171,6 @@ return function(tf, doc)
     masks._dtypes = SLICE_DTYPES
     return op(H.StridedSlice, masks, t, b, e, s)
   end
-  tf._parse_slice = parse_slice
 
   local fields = {
     shape = function(t)
