@@ -17,6 +17,7 @@
 #include "exit.h"
 #include "kernel_main.h"
 #include "log.h"
+#include "utf8.h"
 
 /* For the SIGINT handler, which has no other way to find the kernel. */
 static mf_kernel *g_kernel;
@@ -68,6 +69,21 @@ static const struct {
     {"interrupt_request", mf_handle_interrupt},
 };
 
+/* A request whose content is not JSON text: an error reply of its type
+ * (execute_request says more itself, in handle_execute.c). */
+static void refuse(mf_kernel *k, mf_request *req) {
+  const char *type = req->msg.msg_type;
+  size_t base = strlen(type) - strlen("_request");
+  char reply_type[128];
+  snprintf(reply_type, sizeof reply_type, "%.*s_reply", (int)(base < 100 ? base : 100), type);
+  char evalue[300];
+  snprintf(evalue, sizeof evalue, "the request's content is not valid JSON text (%s)",
+           req->msg.content_error);
+  mf_kernel_reply(k, req, reply_type,
+                  json_pack("{s:s, s:s, s:o, s:[]}", "status", "error", "ename", "ValueError",
+                            "evalue", mf_json_str(evalue), "traceback"));
+}
+
 void mf_kernel_dispatch(mf_kernel *k, mf_request *req) {
   mf_handler fn = NULL;
   for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0]; i++)
@@ -81,6 +97,11 @@ void mf_kernel_dispatch(mf_kernel *k, mf_request *req) {
     return;
   }
   mf_iopub_status(k->iopub, req->msg.header_json, "busy");
+  if (req->msg.content_error && strcmp(req->msg.msg_type, "execute_request") != 0) {
+    refuse(k, req);
+    mf_iopub_status(k->iopub, req->msg.header_json, "idle");
+    return;
+  }
   if (!req->on_control_thread) k->exec.req = req;
   fn(k, req);
   if (!req->on_control_thread) k->exec.req = NULL;

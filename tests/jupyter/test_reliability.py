@@ -1,0 +1,57 @@
+"""The kernel under hostile or unlucky input: cells that are not text,
+replies after an aborting error, stdin edge cases, stray shutdowns and
+comms, persisted history, and interrupts of loops that hide from a hook."""
+import queue
+import unittest
+
+from mfkernel import TIMEOUT, drain, of_type, run, shell_reply, start_kernel, stop_kernel
+
+
+class KernelCase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.km, cls.kc, cls.log = start_kernel(cls.__name__)
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_kernel(cls.km, cls.kc)
+
+    def setUp(self):
+        drain(self.kc.get_iopub_msg, 0.05)
+        drain(self.kc.get_shell_msg, 0.05)
+
+    def ok(self, code, **kw):
+        reply, outputs = run(self.kc, code, **kw)
+        if reply["content"]["status"] != "ok":
+            self.fail("%r failed: %s: %s" % (code, reply["content"].get("ename"),
+                                             reply["content"].get("evalue")))
+        return reply, outputs
+
+    def value(self, code):
+        _, outputs = self.ok(code)
+        results = of_type(outputs, "execute_result")
+        self.assertEqual(len(results), 1, outputs)
+        return results[0]["content"]["data"]["text/plain"]
+
+
+class TestBadCells(KernelCase):
+    def assert_rejected(self, code):
+        self.ok("kept_state = 9")
+        reply, outputs = run(self.kc, code)
+        c = reply["content"]
+        self.assertEqual(c["status"], "error")
+        self.assertEqual(c["ename"], "ValueError")
+        self.assertIsInstance(c["execution_count"], int)
+        self.assertEqual(of_type(outputs, "error")[0]["content"]["ename"], "ValueError")
+        self.assertEqual(self.value("kept_state"), "9")
+        return c
+
+    def test_nul_byte_cell_gets_an_error_reply(self):
+        c = self.assert_rejected("kept_state = 1\x00")
+        self.assertIn("NUL", c["evalue"])
+
+    def test_invalid_utf8_cell_gets_an_error_reply(self):
+        # jupyter_client encodes a lone surrogate as the raw byte 0x80.
+        c = self.assert_rejected("kept_state = '\udc80'")
+        self.assertIn("UTF-8", c["evalue"])
+
