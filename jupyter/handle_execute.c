@@ -201,8 +201,7 @@ void mf_handle_execute(mf_kernel *k, mf_request *req) {
 }
 
 void mf_handle_execute_aborted(mf_kernel *k, mf_request *req) {
-  mf_kernel_reply(k, req, "execute_reply",
-                  json_pack("{s:s, s:i, s:o, s:o}", "status", "aborted", "execution_count",
-                            k->execution_count, "user_expressions", json_object(), "payload",
-                            json_array()));
+  /* Just the status, as ipykernel sends: the cell never ran, so it has no
+   * execution_count (the failed cell's would show on every later cell). */
+  mf_kernel_reply(k, req, "execute_reply", json_pack("{s:s}", "status", "aborted"));
 }

@@ -55,3 +55,13 @@ class TestBadCells(KernelCase):
         c = self.assert_rejected("kept_state = '\udc80'")
         self.assertIn("UTF-8", c["evalue"])
 
+
+class TestAbortedReplies(KernelCase):
+    def test_aborted_reply_carries_no_execution_count(self):
+        # As ipykernel: the aborted cell never ran, so it has no number; the
+        # failed cell's number must not show on every cell after it.
+        slow_fail = "local t = os.clock() while os.clock() - t < 0.5 do end\nerror('boom')"
+        first = self.kc.execute(slow_fail, stop_on_error=True)
+        second = self.kc.execute('print("must not run")')
+        self.assertEqual(shell_reply(self.kc, first)["content"]["status"], "error")
+        self.assertEqual(shell_reply(self.kc, second)["content"], {"status": "aborted"})
