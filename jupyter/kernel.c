@@ -32,6 +32,12 @@ void mf_kernel_reply(mf_kernel *k, const mf_request *req, const char *msg_type, 
 void mf_kernel_interrupt(mf_kernel *k) {
   if (!atomic_load(&k->busy)) return;
   atomic_store(&k->interrupted, 1);
+  /* From another thread: the main thread's own SIGINT handler arms the
+   * session's hooks, so lua_sethook never runs beside the VM it changes. */
+  if (!pthread_equal(pthread_self(), k->main_thread)) {
+    pthread_kill(k->main_thread, SIGINT);
+    return;
+  }
   mf_session_interrupt(k->session);
 }
 
@@ -301,6 +307,7 @@ int mf_kernel_main(int argc, char **argv) {
   static mf_kernel kernel; /* static: the signal handler may outlive a stack frame */
   mf_kernel *k = &kernel;
   memset(k, 0, sizeof *k);
+  k->main_thread = pthread_self();
   const char *file;
   int pa = parse_args(argc, argv, &file);
   if (pa != 0) {
@@ -379,7 +386,9 @@ int mf_kernel_main(int argc, char **argv) {
   main_loop(k);
   status = k->exit_status;
 out:
-  signal(SIGINT, SIG_DFL);
+  /* Ignored, not the default: the control thread may still relay an
+   * interrupt it decided on just before the last cell ended. */
+  signal(SIGINT, SIG_IGN);
   teardown(k, &hb, hb_up, &ctl, ctl_up);
   return status;
 }

@@ -67,6 +67,7 @@ typedef struct mf_kernel {
   void *relay_control;     /* control thread's end */
   mf_iopub *iopub;
   mf_session *session;
+  pthread_t main_thread; /* the session's; interrupts are delivered to it */
   mf_history history;
   mf_exec_context exec;
   int execution_count; /* the last stored execution's number */

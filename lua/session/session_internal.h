@@ -34,6 +34,12 @@ struct mf_session {
   int module_ref;                 /* registry ref of require("moonflow.session") */
   mf_session_stream out, err, in;
   volatile sig_atomic_t running;  /* an evaluation is under way */
+  /* An interrupt came during this evaluation and has not reached the
+   * session yet (the hook keeps raising until it does). */
+  volatile sig_atomic_t interrupt_pending;
+  /* The coroutine being resumed (innermost), NULL when the main thread
+   * runs: the interrupt must hook the thread that actually executes. */
+  lua_State *volatile current_thread;
   bool input_unavailable;         /* the host said no to the last io.read */
   bool warn_on, warn_cont;        /* Lua warnings: enabled, continuing a message */
   bool mark_traces;               /* prefix Lua prints made while tracing ([trace f#2]) */

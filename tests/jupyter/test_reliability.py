@@ -2,6 +2,8 @@
 replies after an aborting error, stdin edge cases, stray shutdowns and
 comms, persisted history, and interrupts of loops that hide from a hook."""
 import queue
+import signal
+import time
 import unittest
 
 from mfkernel import TIMEOUT, drain, of_type, run, shell_reply, start_kernel, stop_kernel
@@ -65,3 +67,38 @@ class TestAbortedReplies(KernelCase):
         second = self.kc.execute('print("must not run")')
         self.assertEqual(shell_reply(self.kc, first)["content"]["status"], "error")
         self.assertEqual(shell_reply(self.kc, second)["content"], {"status": "aborted"})
+
+
+class TestInterruptEveryLoop(KernelCase):
+    LOOPS = [
+        "coroutine.wrap(function() while true do end end)()",
+        "while true do pcall(function() while true do end end) end",
+        ("coroutine.wrap(function() while true do "
+         "coroutine.resume(coroutine.create(function() while true do end end)) end end)()"),
+    ]
+
+    def interrupted(self, code, how):
+        self.ok("survivor = 7")
+        msg_id = self.kc.execute(code)
+        while True:
+            m = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "execute_input":
+                break
+        time.sleep(0.3)
+        how()
+        reply = shell_reply(self.kc, msg_id, TIMEOUT)
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "InterruptedError")
+        self.assertEqual(self.value("for i = 1, 100000 do end return survivor * 6"), "42")
+        self.assertEqual(self.value("coroutine.wrap(function() for i = 1, 100000 do end "
+                                    "return 'co ok' end)()"), "co ok")
+
+    def test_interrupt_request_stops_every_loop(self):
+        for code in self.LOOPS:
+            with self.subTest(code=code):
+                self.interrupted(code, self.km.interrupt_kernel)
+
+    def test_sigint_stops_every_loop(self):
+        for code in self.LOOPS:
+            with self.subTest(code=code):
+                self.interrupted(code, lambda: self.km.signal_kernel(signal.SIGINT))
