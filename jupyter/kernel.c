@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <zmq.h>
 
@@ -71,6 +72,7 @@ static const struct {
     {"is_complete_request", mf_handle_is_complete},
     {"history_request", mf_handle_history},
     {"comm_info_request", mf_handle_comm_info},
+    {"comm_open", mf_handle_comm_open},
     {"shutdown_request", mf_handle_shutdown},
     {"interrupt_request", mf_handle_interrupt},
 };
@@ -95,8 +97,8 @@ void mf_kernel_dispatch(mf_kernel *k, mf_request *req) {
   for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0]; i++)
     if (strcmp(HANDLERS[i].type, req->msg.msg_type) == 0) fn = HANDLERS[i].fn;
   if (!fn) {
-    /* comm_open/comm_msg/comm_close: this kernel has no comm targets, and
-     * the spec asks kernels without them to ignore comm messages. */
+    /* comm_msg/comm_close: a comm this kernel closed when it was opened
+     * (handle_comm_open.c); the spec asks for them to be ignored. */
     if (strncmp(req->msg.msg_type, "comm_", 5) != 0)
       mf_klog("ignored a %s on %s: not a request this kernel knows", req->msg.msg_type,
               mf_channel_name(req->channel));
@@ -308,6 +310,7 @@ int mf_kernel_main(int argc, char **argv) {
   mf_kernel *k = &kernel;
   memset(k, 0, sizeof *k);
   k->main_thread = pthread_self();
+  clock_gettime(CLOCK_REALTIME, &k->started_at);
   const char *file;
   int pa = parse_args(argc, argv, &file);
   if (pa != 0) {
@@ -383,6 +386,7 @@ int mf_kernel_main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
 
   mf_iopub_status(k->iopub, "{}", "starting");
+  atomic_store(&k->started, 1);
   main_loop(k);
   status = k->exit_status;
 out:

@@ -1,6 +1,7 @@
 """The kernel under hostile or unlucky input: cells that are not text,
 replies after an aborting error, stdin edge cases, stray shutdowns and
 comms, persisted history, and interrupts of loops that hide from a hook."""
+import datetime
 import queue
 import signal
 import time
@@ -102,3 +103,32 @@ class TestInterruptEveryLoop(KernelCase):
         for code in self.LOOPS:
             with self.subTest(code=code):
                 self.interrupted(code, lambda: self.km.signal_kernel(signal.SIGINT))
+
+
+class TestStrayMessages(KernelCase):
+    def test_unknown_comm_open_is_answered_with_comm_close(self):
+        # As ipykernel: a comm_open to a target the kernel does not have is
+        # closed at once, so the frontend does not wait on a dead comm.
+        msg = self.kc.session.msg("comm_open", {"comm_id": "c0ffee", "target_name": "no.such",
+                                                "data": {}})
+        self.kc.shell_channel.send(msg)
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            m = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["msg_type"] == "comm_close":
+                self.assertEqual(m["content"]["comm_id"], "c0ffee")
+                self.assertEqual(m["parent_header"]["msg_id"], msg["header"]["msg_id"])
+                return
+        self.fail("no comm_close")
+
+    def test_shutdown_request_sent_before_the_kernel_started_is_ignored(self):
+        # jupyter_client's restart race: a shutdown_request meant for the
+        # previous kernel reaches the new one on the same ports.
+        msg = self.kc.session.msg("shutdown_request", {"restart": False})
+        msg["header"]["date"] = datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
+        self.kc.control_channel.send(msg)
+        time.sleep(1.0)
+        self.assertTrue(self.km.is_alive())
+        self.assertEqual(self.value("1 + 1"), "2")
+        with open(self.log, encoding="utf-8", errors="replace") as f:
+            self.assertIn("ignored a shutdown_request sent before this kernel started", f.read())
