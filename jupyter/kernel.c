@@ -377,6 +377,7 @@ int mf_kernel_main(int argc, char **argv) {
   mf_kernel_install_clear_output(k);
   mf_kernel_install_dot_to_svg(k);
   mf_kernel_install_os_exit(k);
+  mf_history_open(&k->history);
   g_kernel = k;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

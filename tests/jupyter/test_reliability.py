@@ -2,7 +2,10 @@
 replies after an aborting error, stdin edge cases, stray shutdowns and
 comms, persisted history, and interrupts of loops that hide from a hook."""
 import datetime
+import os
 import queue
+import sqlite3
+import tempfile
 import signal
 import time
 import unittest
@@ -132,3 +135,69 @@ class TestStrayMessages(KernelCase):
         self.assertEqual(self.value("1 + 1"), "2")
         with open(self.log, encoding="utf-8", errors="replace") as f:
             self.assertIn("ignored a shutdown_request sent before this kernel started", f.read())
+
+
+def history(kc, **request):
+    request.setdefault("output", False)
+    request.setdefault("raw", True)
+    return kc.history(reply=True, timeout=TIMEOUT, **request)["content"]["history"]
+
+
+class TestPersistentHistory(unittest.TestCase):
+    """History lives in SQLite (IPython's history.sqlite layout) and
+    outlives the kernel: a restarted kernel sees the earlier sessions."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.path = os.path.join(self.dir.name, "sub", "history.sqlite")
+        old = os.environ.get("MOONFLOW_HISTORY")
+        os.environ["MOONFLOW_HISTORY"] = self.path
+        self.addCleanup(lambda: os.environ.__setitem__("MOONFLOW_HISTORY", old) if old is not None
+                        else os.environ.pop("MOONFLOW_HISTORY", None))
+
+    def kernel(self, name):
+        km, kc, _ = start_kernel(name)
+        self.addCleanup(stop_kernel, km, kc)
+        return km, kc
+
+    def test_history_survives_a_restart(self):
+        codes = ["persisted_a = 1", "persisted_b = 2", "persisted_a + persisted_b"]
+        km, kc = self.kernel("history_first")
+        for code in codes:
+            self.assertEqual(run(kc, code)[0]["content"]["status"], "ok")
+        first = history(kc, hist_access_type="tail", n=3)
+        self.assertEqual([h[1:] for h in first], [[1, codes[0]], [2, codes[1]], [3, codes[2]]])
+        session = first[0][0]
+        stop_kernel(km, kc)
+
+        db = sqlite3.connect(self.path)
+        self.addCleanup(db.close)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        self.assertLessEqual({"sessions", "history"}, tables)
+        rows = db.execute("SELECT line, source FROM history WHERE session = ? ORDER BY line",
+                          (session,)).fetchall()
+        self.assertEqual(rows, [(1, codes[0]), (2, codes[1]), (3, codes[2])])
+
+        km, kc = self.kernel("history_second")
+        run(kc, "persisted_c = 3")
+        tail = history(kc, hist_access_type="tail", n=4)
+        self.assertEqual([h[2] for h in tail], codes + ["persisted_c = 3"])
+        self.assertEqual([h[0] for h in tail[:3]], [session] * 3)
+        self.assertGreater(tail[3][0], session)
+        self.assertEqual(tail[3][1], 1)  # a new session counts from 1 again
+
+        rng = history(kc, hist_access_type="range", session=session, start=2, stop=0, output=True)
+        self.assertEqual([(h[1], h[2][0]) for h in rng], [(2, codes[1]), (3, codes[2])])
+        self.assertEqual(rng[1][2][1], "3")  # the text output of the last cell
+        current = history(kc, hist_access_type="range", session=0, start=1, stop=0)
+        self.assertEqual([h[2] for h in current], ["persisted_c = 3"])
+
+        found = history(kc, hist_access_type="search", pattern="persisted_?*")
+        self.assertEqual([h[2] for h in found], codes + ["persisted_c = 3"])
+        run(kc, "persisted_a = 1")
+        uniq = history(kc, hist_access_type="search", pattern="persisted_a = 1", unique=True)
+        self.assertEqual(len(uniq), 1)
+        self.assertEqual(uniq[0][0], tail[3][0])  # the latest run of it
+        last = history(kc, hist_access_type="search", pattern="persisted_*", n=2)
+        self.assertEqual([h[2] for h in last], ["persisted_c = 3", "persisted_a = 1"])
