@@ -197,6 +197,7 @@ static void end_run(mf_session *s) {
   disarm_interrupt(s);
   s->current_thread = NULL;
   mf_session_io_flush(s);
+  mf_session_io_discard_input(s);
 }
 
 /* ---- errors -------------------------------------------------------------- */

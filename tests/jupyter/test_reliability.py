@@ -201,3 +201,49 @@ class TestPersistentHistory(unittest.TestCase):
         self.assertEqual(uniq[0][0], tail[3][0])  # the latest run of it
         last = history(kc, hist_access_type="search", pattern="persisted_*", n=2)
         self.assertEqual([h[2] for h in last], ["persisted_c = 3", "persisted_a = 1"])
+
+
+class TestStdinEdges(KernelCase):
+    def answer(self, msg_id, replies):
+        """Answers each input_request of msg_id with the next reply, once;
+        returns (execute_reply, how many input_requests came)."""
+        asked = 0
+        for value in replies:
+            req = self.kc.get_stdin_msg(timeout=TIMEOUT)
+            self.assertEqual(req["msg_type"], "input_request")
+            self.assertEqual(req["parent_header"]["msg_id"], msg_id)
+            asked += 1
+            self.kc.input(value)
+        reply = shell_reply(self.kc, msg_id)
+        # No further question is pending.
+        with self.assertRaises(queue.Empty):
+            self.kc.get_stdin_msg(timeout=0.3)
+        return reply, asked
+
+    def execute(self, code, replies):
+        msg_id = self.kc.execute(code, allow_stdin=True)
+        reply, asked = self.answer(msg_id, replies)
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+        self.assertEqual(asked, len(replies))
+
+    def test_input_left_over_does_not_reach_the_next_cell(self):
+        self.execute("first = io.read(1)", ["abc"])
+        self.assertEqual(self.value("first"), "a")
+        self.execute("second = io.read()", ["fresh"])
+        self.assertEqual(self.value("second"), "fresh")
+
+    def test_read_all_ends_at_an_empty_reply(self):
+        self.execute('everything = io.read("a")', ["one", "two", ""])
+        self.assertEqual(self.value("everything"), "one\ntwo\n")
+
+    def test_lines_end_at_an_empty_reply(self):
+        self.execute("got = {} for l in io.lines() do got[#got + 1] = l end", ["x", "y", ""])
+        self.assertEqual(self.value("table.concat(got, ',')"), "x,y")
+        self.execute("got = {} for l in io.stdin:lines() do got[#got + 1] = l end", ["z", ""])
+        self.assertEqual(self.value("table.concat(got, ',')"), "z")
+
+    def test_an_empty_reply_to_a_line_read_is_an_empty_line(self):
+        self.execute("blank = io.read()", [""])
+        self.assertEqual(self.value("blank == ''"), "true")
+        self.execute("after = io.read()", ["still reading"])
+        self.assertEqual(self.value("after"), "still reading")
