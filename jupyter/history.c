@@ -76,8 +76,13 @@ static bool open_store(mf_history *h, const char *path) {
     h->db = NULL;
     return false;
   }
-  /* Several kernels may share the file: wait for a writer, briefly. */
+  /* Several kernels may share the file: wait for a writer, briefly. A
+   * write-ahead log without a sync per cell: a cell's reply must not wait
+   * on the disk (and a crash loses at most the last cells' history). */
   sqlite3_busy_timeout(h->db, 2000);
+  if (strcmp(path, ":memory:") != 0 &&
+      !exec_sql(h->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"))
+    mf_klog("history: %s stays in rollback-journal mode", path);
   sqlite3_stmt *st = NULL;
   char now[32];
   now_text(now);
