@@ -197,8 +197,9 @@ void mf_handle_execute(mf_kernel *k, mf_request *req) {
   json_decref(payload);
   mf_eval_result_free(&r);
   mf_kernel_reply(k, req, "execute_reply", reply);
-  /* After the reply: the frontend does not wait on the disk. */
-  if (store) mf_history_add(&k->history, count, code, k->exec.result_text);
+  /* After the reply: the frontend does not wait on the disk. A rejected
+   * cell is not text to keep. */
+  if (store && !reject) mf_history_add(&k->history, count, code, k->exec.result_text);
 }
 
 void mf_handle_execute_aborted(mf_kernel *k, mf_request *req) {

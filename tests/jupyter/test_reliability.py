@@ -50,6 +50,10 @@ class TestBadCells(KernelCase):
         self.assertIsInstance(c["execution_count"], int)
         self.assertEqual(of_type(outputs, "error")[0]["content"]["ename"], "ValueError")
         self.assertEqual(self.value("kept_state"), "9")
+        # What is not text is not kept in history either.
+        n = c["execution_count"]
+        self.assertEqual(history(self.kc, hist_access_type="range", session=0, start=n,
+                                 stop=n + 1), [])
         return c
 
     def test_nul_byte_cell_gets_an_error_reply(self):
