@@ -24,8 +24,8 @@
  *                                  ("=stdin[3]", "=In[3]", "@file.lua")
  *
  * Threads: one thread drives a session. Only mf_session_interrupt may be
- * called from another thread or a signal handler. Host callbacks may run
- * during mf_session_free (finalizers that print). */
+ * called asynchronously, from a signal handler running on that thread.
+ * Host callbacks may run during mf_session_free (finalizers that print). */
 #ifndef MF_SESSION_H
 #define MF_SESSION_H
 
