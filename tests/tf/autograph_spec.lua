@@ -1,0 +1,1180 @@
+-- autograph_spec.lua — TensorFlow's AutoGraph reference tests
+-- (tensorflow/python/autograph/tests/*_test.py), ported. Each TF test runs a
+-- Python function eagerly and as a tf.function and asserts both agree
+-- (assertFunctionMatchesEager); here the expected values are what the
+-- plain Python function returns for the same inputs, and the case asserts
+-- the tf.func of the Lua translation returns them.
+--
+-- Translation notes (syntax only):
+-- * `for x in l` over a Python list is `for _, x in ipairs(l)` (the *_list
+--   variants); over a tensor it is `for x in t do`, which AutoGraph converts.
+-- * Python's loop variable outlives the loop; Lua's does not, so
+--   `for i in l: pass; return i` assigns the loop value to an outer local.
+-- * `continue` is `goto continue` with `::continue::` closing the body.
+-- * A local that Python creates inside a branch or loop is declared
+--   (`local i`) before it in Lua: Lua needs the declaration, Python does not.
+-- * Python bools used as numbers (`bool(1)` in test_composition) are Lua
+--   integers: `0 < true` is an error in Lua.
+
+local tf = tf or require("moonflow")
+local T = require("tfhelpers")
+
+-- loop_basic_test.py ------------------------------------------------------
+local function while_no_vars(n, v)
+  v:assign(0)
+  while v:read_value() < n do
+    v:assign_add(1)
+  end
+  return v:read_value()
+end
+
+local function for_no_vars(l, v)
+  v:assign(0)
+  for _ in l do
+    v:assign_add(1)
+  end
+  return v:read_value()
+end
+
+local function for_no_vars_list(l, v)
+  v:assign(0)
+  for _ in ipairs(l) do
+    v:assign_add(1)
+  end
+  return v:read_value()
+end
+
+local function while_one_var(n)
+  local i = 0
+  while i < n do
+    i = i * 10 + 1
+  end
+  return i
+end
+
+local function for_one_var(l)
+  local i = 0
+  for x in l do
+    i = x
+  end
+  return i
+end
+
+local function for_one_var_list(l)
+  local i = 0
+  for _, x in ipairs(l) do
+    i = x
+  end
+  return i
+end
+
+local function while_two_vars(n)
+  local s = 0
+  local i = 0
+  while i < n do
+    s = s * 10 + i
+    i = i + 1
+  end
+  return s
+end
+
+local function for_two_vars(l)
+  local s = 0
+  for i in l do
+    s = s * 10 + i
+  end
+  return s
+end
+
+local function for_two_vars_list(l)
+  local s = 0
+  for _, i in ipairs(l) do
+    s = s * 10 + i
+  end
+  return s
+end
+
+local function while_creates_var(n)
+  local i = 0
+  local j
+  while i < n do
+    i = n + 1
+    j = i + 1
+  end
+  return i, j
+end
+
+local function for_creates_var(l)
+  local i
+  for x in l do
+    i = x
+  end
+  return i
+end
+
+local function for_creates_var_list(l)
+  local i
+  for _, x in ipairs(l) do
+    i = x
+  end
+  return i
+end
+
+local function successive_while_loops(n1, n2)
+  local s = 0
+  local i = 0
+  while i < n1 do
+    s = s * 10 + i
+    i = i + 1
+  end
+  i = 0
+  while i < n2 do
+    s = s * 10 + i
+    i = i + 1
+  end
+  return s
+end
+
+local function nested_while_loops(n1, n2)
+  local i = 0
+  local l = tf.TensorArray(tf.int32, { size = 0, dynamic_size = true, element_shape = {} })
+  while i < n1 do
+    local j = 0
+    local s = 0
+    while j < n2 do
+      s = s * 10 + i * j
+      j = j + 1
+    end
+    l = l:write(i, s)
+    i = i + 1
+  end
+  return l:stack()
+end
+
+local function nested_for_loops(m)
+  local l = tf.TensorArray(tf.int32, { size = 0, dynamic_size = true, element_shape = {} })
+  for i in m do
+    local s = 0
+    for j in i do
+      s = s * 10 + j
+    end
+    l = l:write(l:size(), s)
+  end
+  return l:stack()
+end
+
+-- cond_basic_test.py ------------------------------------------------------
+local function if_no_vars(c, v)
+  v:assign(0)
+  if c then
+    v:assign_add(1)
+  end
+  return v:read_value()
+end
+
+local function if_else_no_vars(c, v)
+  v:assign(0)
+  if c then
+    v:assign_add(1)
+  else
+    v:assign_add(2)
+  end
+  return v:read_value()
+end
+
+local function if_one_var(n)
+  local i = 0
+  if i < n then
+    i = i + 1
+  end
+  return i
+end
+
+local function if_else_one_var(n)
+  local i = 0
+  if i < n then
+    i = i + 1
+  else
+    i = i + 2
+  end
+  return i
+end
+
+local function if_two_vars(n)
+  local i = 0
+  local j = 1
+  if i < n then
+    i = i + 1
+    j = j * 10
+  end
+  return i, j
+end
+
+local function if_else_two_vars(n)
+  local i = 0
+  local j = 1
+  if i < n then
+    i = i + 1
+    j = j * 10
+  else
+    i = i + 2
+    j = j * 20
+  end
+  return i, j
+end
+
+local function if_creates_var(c)
+  local i
+  if c then
+    i = 1
+  end
+  return i
+end
+
+local function if_else_creates_var(c)
+  local i
+  if c then
+    i = 1
+  else
+    i = 2
+  end
+  return i
+end
+
+local function else_creates_var(c)
+  local i
+  if c then
+  else
+    i = 2
+  end
+  return i
+end
+
+local function if_returns_none(c)
+  local i = 0
+  local j = 1
+  if c then
+    i = nil
+    j = 2
+  end
+  return i, j
+end
+
+local function if_else_returns_none(c)
+  local i, j
+  if c then
+    i = nil
+    j = 1
+  else
+    i = nil
+    j = 2
+  end
+  return i, j
+end
+
+local function else_returns_none(c)
+  local i = 1
+  local j = 1
+  if c then
+  else
+    i = nil
+    j = 2
+  end
+  return i, j
+end
+
+local function if_local_var(c)
+  local i = 0
+  if c then
+    local j = 1
+    i = j + 1
+  end
+  return i
+end
+
+local function if_else_local_var(c)
+  local i = 0
+  if c then
+    local j = 1 -- luacheck: ignore
+  else
+    local j = 2
+    i = j + 1
+  end
+  return i
+end
+
+local function if_locally_modified_var(c)
+  local i = 0
+  local j = 2
+  if c then
+    j = j + 1
+    i = j + 1
+  end
+  return i
+end
+
+local function successive_ifs(n1, n2)
+  local s = 0
+  local i = 0
+  if i < n1 then
+    s = s * 10 + i
+    i = i + 1
+  end
+  i = 0
+  if i < n2 then
+    s = s * 10 + i
+    i = i + 1
+  end
+  return s
+end
+
+local function successive_if_elses(n1, n2)
+  local s = 0
+  local i = 0
+  if i < n1 then
+    s = s * 10 + i
+    i = i + 1
+  else
+    s = s * 11 + i
+    i = i + 2
+  end
+  i = 0
+  if i < n2 then
+    s = s * 10 + i
+    i = i + 1
+  else
+    s = s * 11 + i
+    i = i + 2
+  end
+  return s
+end
+
+local function nested_ifs(n1, n2)
+  local i = 0
+  local l = 0
+  if i < n1 then
+    local j = 0
+    local s = 0
+    if j < n2 then
+      s = s * 10 + i * j
+      j = j + 1
+    end
+    l = l * 1000 + s
+    i = i + 1
+  end
+  return l
+end
+
+local function nested_if_temporarily_undefined_return(c1, c2)
+  if c1 then
+    if c2 then
+      return 1
+    end
+  end
+  return 2
+end
+
+local function nested_if_elses(n1, n2)
+  local i = 0
+  local l = 0
+  if i < n1 then
+    local j = 0
+    local s = 0
+    if j < n2 then
+      s = s * 10 + i * j
+      j = j + 1
+    else
+      s = s * 11 + i * j
+      j = j + 2
+    end
+    l = l * 1000 + s
+    i = i + 1
+  else
+    local j = 0
+    local s = 0
+    if j < n2 then
+      s = s * 12 + i * j
+      j = j + 3
+    else
+      s = s * 13 + i * j
+      j = j + 4
+    end
+    l = l * 2000 + s
+    i = i + 1
+  end
+  return l
+end
+
+-- early_return_test.py ----------------------------------------------------
+local function return_with_default(x)
+  if x > 0 then
+    tf.print("x", x)
+    return x
+  end
+  return x * x
+end
+
+local function return_dependent_on_local(c)
+  local t = tf.constant(1)
+  if c then
+    return t
+  end
+  t = tf.stack({ t, t })
+  return tf.reduce_sum(t)
+end
+
+local function return_possibly_undefined(x)
+  if x > 0 then
+    if x < 5 then
+      return x
+    end
+  else
+    return x * x * x
+  end
+end
+
+local function nested_ifs_return(x)
+  if x > 0 then
+    if x < 5 then
+      return x
+    else
+      return x * x
+    end
+  else
+    return x * x * x
+  end
+end
+
+local function possible_return_before_loop(c1, c2, n)
+  if c1 then
+    if c2 then
+      return 1
+    end
+  end
+  for _ = 0, n - 1 do
+  end
+  return 2
+end
+
+-- loop_control_flow_test.py -----------------------------------------------
+local function continue_in_single_for(l)
+  local s = 0
+  for c in l do
+    if c % 2 > 0 then
+      goto continue
+    end
+    s = s + c
+    ::continue::
+  end
+  return s
+end
+
+local function continue_in_single_for_list(l)
+  local s = 0
+  for _, c in ipairs(l) do
+    if c % 2 > 0 then
+      goto continue
+    end
+    s = s + c
+    ::continue::
+  end
+  return s
+end
+
+local function continue_in_single_while(x)
+  local s = 0
+  while x > 0 do
+    x = x - 1
+    if x % 2 > 0 then
+      goto continue
+    end
+    s = s + x
+    ::continue::
+  end
+  return s
+end
+
+local function continue_in_inner_for(m)
+  local s = 0
+  for l in m do
+    for c in l do
+      if c % 2 > 0 then
+        goto continue
+      end
+      s = s + c
+      ::continue::
+    end
+  end
+  return s
+end
+
+local function continue_in_inner_for_list(m)
+  local s = 0
+  for _, l in ipairs(m) do
+    for _, c in ipairs(l) do
+      if c % 2 > 0 then
+        goto continue
+      end
+      s = s + c
+      ::continue::
+    end
+  end
+  return s
+end
+
+local function continue_in_inner_while(x, y)
+  local s = 0
+  while x > 0 do
+    x = x - 1
+    while y > 0 do
+      y = y - 1
+      if (x + y) % 2 > 0 then
+        goto continue
+      end
+      s = s + x + y
+      ::continue::
+    end
+  end
+  return s
+end
+
+local function break_in_single_for(l)
+  local s = 0
+  for c in l do
+    if c % 2 > 0 then
+      break
+    end
+    s = s + c
+  end
+  return s
+end
+
+local function break_in_single_for_list(l)
+  local s = 0
+  for _, c in ipairs(l) do
+    if c % 2 > 0 then
+      break
+    end
+    s = s + c
+  end
+  return s
+end
+
+local function unconditional_return_in_single_for(l)
+  local s = 0
+  for c in l do
+    s = s + c
+    return s
+  end
+  return s
+end
+
+local function unconditional_return_in_single_for_list(l)
+  local s = 0
+  for _, c in ipairs(l) do
+    s = s + c
+    return s
+  end
+  return s
+end
+
+local function effectively_unconditional_return_in_single_for(l)
+  local s = 0
+  for c in l do
+    s = s + c
+    if c % 2 > 0 then
+      return s
+    else
+      return -s
+    end
+  end
+  return s
+end
+
+local function effectively_unconditional_return_in_single_for_list(l)
+  local s = 0
+  for _, c in ipairs(l) do
+    s = s + c
+    if c % 2 > 0 then
+      return s
+    else
+      return -s
+    end
+  end
+  return s
+end
+
+local function unconditional_return_in_single_while(x)
+  local s = 0
+  while x > 0 do
+    x = x - 1
+    s = s + x
+    return s
+  end
+  return s
+end
+
+local function effectively_unconditional_return_in_single_while(x)
+  local s = 0
+  while x > 0 do
+    x = x - 1
+    s = s + x
+    if x % 2 > 0 then
+      return s
+    else
+      return -s
+    end
+  end
+  return s
+end
+
+local function break_in_single_while(x)
+  local s = 0
+  while x > 0 do
+    x = x - 1
+    if x % 2 > 0 then
+      break
+    end
+    s = s + x
+  end
+  return s
+end
+
+local function break_in_inner_for(m)
+  local s = 0
+  for l in m do
+    for c in l do
+      if c % 2 > 0 then
+        break
+      end
+      s = s + c
+    end
+  end
+  return s
+end
+
+local function break_in_inner_for_list(m)
+  local s = 0
+  for _, l in ipairs(m) do
+    for _, c in ipairs(l) do
+      if c % 2 > 0 then
+        break
+      end
+      s = s + c
+    end
+  end
+  return s
+end
+
+local function break_in_inner_while(x, y)
+  local s = 0
+  while x > 0 do
+    x = x - 1
+    while y > 0 do
+      y = y - 1
+      if ((x + y) % 2) == 0 then
+        break
+      end
+      s = s + x + y
+    end
+  end
+  return s
+end
+
+local function break_continue_in_inner_for(m)
+  local s = 0
+  for l in m do
+    for c in l do
+      if c % 2 > 0 then
+        break
+      else
+        goto continue
+      end
+      s = s + c -- luacheck: ignore (unreachable, as in the TF original)
+      ::continue::
+    end
+  end
+  return s
+end
+
+local function break_continue_in_inner_for_list(m)
+  local s = 0
+  for _, l in ipairs(m) do
+    for _, c in ipairs(l) do
+      if c % 2 > 0 then
+        break
+      else
+        goto continue
+      end
+      s = s + c -- luacheck: ignore (unreachable, as in the TF original)
+      ::continue::
+    end
+  end
+  return s
+end
+
+local function break_continue_in_inner_while(x, y)
+  local s = 0
+  while x > 0 do
+    x = x - 1
+    while y > 0 do
+      y = y - 1
+      if (x + y) % 2 > 0 then
+        break
+      else
+        goto continue
+      end
+      s = s + x + y -- luacheck: ignore (unreachable, as in the TF original)
+      ::continue::
+    end
+  end
+  return s
+end
+
+local function break_followed_by_cond_in_single_while(x)
+  while x > 0 do
+    if x == 2 then
+      break
+    end
+    if x > 0 then
+      x = x - 1
+    end
+  end
+  return x
+end
+
+local function multiple_breaks_in_single_while(n)
+  local s = 1
+  local i = 0
+  while i < n do
+    i = i + 1
+    if i > 10 * n then
+      break
+    end
+    if i == n then
+      break
+    end
+    s = s * 10 + i
+  end
+  return i, s
+end
+describe("loop_basic_test.py", function()
+  -- loop_basic_test.py: ReferenceTest.test_while_no_vars
+  it("test_while_no_vars(0, int)", function() T.matches(while_no_vars, table.pack(0, tf.Variable(0)), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_no_vars
+  it("test_while_no_vars(0, tensor)", function() T.matches(while_no_vars, table.pack(T.int_tensor(0), tf.Variable(0)), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_no_vars
+  it("test_while_no_vars(1, int)", function() T.matches(while_no_vars, table.pack(1, tf.Variable(0)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_no_vars
+  it("test_while_no_vars(1, tensor)", function() T.matches(while_no_vars, table.pack(T.int_tensor(1), tf.Variable(0)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_no_vars
+  it("test_while_no_vars(2, int)", function() T.matches(while_no_vars, table.pack(2, tf.Variable(0)), {2}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_no_vars
+  it("test_while_no_vars(2, tensor)", function() T.matches(while_no_vars, table.pack(T.int_tensor(2), tf.Variable(0)), {2}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_no_vars
+  it("test_for_no_vars([], list)", function() T.matches(for_no_vars_list, table.pack({}, tf.Variable(0)), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_no_vars
+  it("test_for_no_vars([], tensor)", function() T.matches(for_no_vars, table.pack(T.int_tensor({}), tf.Variable(0)), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_no_vars
+  it("test_for_no_vars([1], list)", function() T.matches(for_no_vars_list, table.pack({1}, tf.Variable(0)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_no_vars
+  it("test_for_no_vars([1], tensor)", function() T.matches(for_no_vars, table.pack(T.int_tensor({1}), tf.Variable(0)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_no_vars
+  it("test_for_no_vars([1, 2], list)", function() T.matches(for_no_vars_list, table.pack({1, 2}, tf.Variable(0)), {2}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_no_vars
+  it("test_for_no_vars([1, 2], tensor)", function() T.matches(for_no_vars, table.pack(T.int_tensor({1, 2}), tf.Variable(0)), {2}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_one_var
+  it("test_while_one_var(0, int)", function() T.matches(while_one_var, table.pack(0), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_one_var
+  it("test_while_one_var(0, tensor)", function() T.matches(while_one_var, table.pack(T.int_tensor(0)), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_one_var
+  it("test_while_one_var(1, int)", function() T.matches(while_one_var, table.pack(1), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_one_var
+  it("test_while_one_var(1, tensor)", function() T.matches(while_one_var, table.pack(T.int_tensor(1)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_one_var
+  it("test_while_one_var(2, int)", function() T.matches(while_one_var, table.pack(2), {11}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_one_var
+  it("test_while_one_var(2, tensor)", function() T.matches(while_one_var, table.pack(T.int_tensor(2)), {11}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_one_var
+  it("test_for_one_var([], list)", function() T.matches(for_one_var_list, table.pack({}), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_one_var
+  it("test_for_one_var([], tensor)", function() T.matches(for_one_var, table.pack(T.int_tensor({})), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_one_var
+  it("test_for_one_var([1], list)", function() T.matches(for_one_var_list, table.pack({1}), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_one_var
+  it("test_for_one_var([1], tensor)", function() T.matches(for_one_var, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_one_var
+  it("test_for_one_var([1, 2], list)", function() T.matches(for_one_var_list, table.pack({1, 2}), {2}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_one_var
+  it("test_for_one_var([1, 2], tensor)", function() T.matches(for_one_var, table.pack(T.int_tensor({1, 2})), {2}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_two_vars
+  it("test_while_two_vars(0, int)", function() T.matches(while_two_vars, table.pack(0), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_two_vars
+  it("test_while_two_vars(0, tensor)", function() T.matches(while_two_vars, table.pack(T.int_tensor(0)), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_two_vars
+  it("test_while_two_vars(1, int)", function() T.matches(while_two_vars, table.pack(1), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_two_vars
+  it("test_while_two_vars(1, tensor)", function() T.matches(while_two_vars, table.pack(T.int_tensor(1)), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_two_vars
+  it("test_while_two_vars(2, int)", function() T.matches(while_two_vars, table.pack(2), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_two_vars
+  it("test_while_two_vars(2, tensor)", function() T.matches(while_two_vars, table.pack(T.int_tensor(2)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_two_vars
+  it("test_for_two_vars([], list)", function() T.matches(for_two_vars_list, table.pack({}), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_two_vars
+  it("test_for_two_vars([], tensor)", function() T.matches(for_two_vars, table.pack(T.int_tensor({})), {0}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_two_vars
+  it("test_for_two_vars([1], list)", function() T.matches(for_two_vars_list, table.pack({1}), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_two_vars
+  it("test_for_two_vars([1], tensor)", function() T.matches(for_two_vars, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_two_vars
+  it("test_for_two_vars([1, 2], list)", function() T.matches(for_two_vars_list, table.pack({1, 2}), {12}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_two_vars
+  it("test_for_two_vars([1, 2], tensor)", function() T.matches(for_two_vars, table.pack(T.int_tensor({1, 2})), {12}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
+  it("test_while_creates_var_legal(1, int)", function() T.matches(while_creates_var, table.pack(1), {2, 3}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
+  it("test_while_creates_var_legal(2, int)", function() T.matches(while_creates_var, table.pack(2), {3, 4}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
+  it("test_for_creates_var_legal([1], list)", function() T.matches(for_creates_var_list, table.pack({1}), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
+  it("test_for_creates_var_legal([1, 2], list)", function() T.matches(for_creates_var_list, table.pack({1, 2}), {2}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(0, 2, int)", function() T.matches(successive_while_loops, table.pack(0, 2), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(0, 2, tensor)", function() T.matches(successive_while_loops, table.pack(T.int_tensor(0), T.int_tensor(2)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(2, 0, int)", function() T.matches(successive_while_loops, table.pack(2, 0), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(2, 0, tensor)", function() T.matches(successive_while_loops, table.pack(T.int_tensor(2), T.int_tensor(0)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(2, 2, int)", function() T.matches(successive_while_loops, table.pack(2, 2), {101}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(2, 2, tensor)", function() T.matches(successive_while_loops, table.pack(T.int_tensor(2), T.int_tensor(2)), {101}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(1, 2, int)", function() T.matches(successive_while_loops, table.pack(1, 2), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_successive_while_loops
+  it("test_successive_while_loops(1, 2, tensor)", function() T.matches(successive_while_loops, table.pack(T.int_tensor(1), T.int_tensor(2)), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(0, 2, int)", function() T.matches(nested_while_loops, table.pack(0, 2), {{}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(0, 2, tensor)", function() T.matches(nested_while_loops, table.pack(T.int_tensor(0), T.int_tensor(2)), {{}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(2, 0, int)", function() T.matches(nested_while_loops, table.pack(2, 0), {{0, 0}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(2, 0, tensor)", function() T.matches(nested_while_loops, table.pack(T.int_tensor(2), T.int_tensor(0)), {{0, 0}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(2, 2, int)", function() T.matches(nested_while_loops, table.pack(2, 2), {{0, 1}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(2, 2, tensor)", function() T.matches(nested_while_loops, table.pack(T.int_tensor(2), T.int_tensor(2)), {{0, 1}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(1, 2, int)", function() T.matches(nested_while_loops, table.pack(1, 2), {{0}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_while_loops
+  it("test_nested_while_loops(1, 2, tensor)", function() T.matches(nested_while_loops, table.pack(T.int_tensor(1), T.int_tensor(2)), {{0}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
+  it("test_nested_for_loops_dense([[]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{}})), {{0}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
+  it("test_nested_for_loops_dense([[], []], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{}, {}})), {{0, 0}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
+  it("test_nested_for_loops_dense([[1]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1}})), {{1}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
+  it("test_nested_for_loops_dense([[1], [2]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1}, {2}})), {{1, 2}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
+  it("test_nested_for_loops_dense([[1, 2]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1, 2}})), {{12}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
+  it("test_nested_for_loops_dense([[1, 2], [3, 4]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1, 2}, {3, 4}})), {{12, 34}}) end)
+end)
+
+describe("cond_basic_test.py", function()
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_no_vars, True, bool)", function() T.matches(if_no_vars, table.pack(true, tf.Variable(0)), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_no_vars, True, tensor)", function() T.matches(if_no_vars, table.pack(tf.constant(true), tf.Variable(0)), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_no_vars, False, bool)", function() T.matches(if_no_vars, table.pack(false, tf.Variable(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_no_vars, False, tensor)", function() T.matches(if_no_vars, table.pack(tf.constant(false), tf.Variable(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_else_no_vars, True, bool)", function() T.matches(if_else_no_vars, table.pack(true, tf.Variable(0)), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_else_no_vars, True, tensor)", function() T.matches(if_else_no_vars, table.pack(tf.constant(true), tf.Variable(0)), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_else_no_vars, False, bool)", function() T.matches(if_else_no_vars, table.pack(false, tf.Variable(0)), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_no_vars
+  it("test_no_vars(if_else_no_vars, False, tensor)", function() T.matches(if_else_no_vars, table.pack(tf.constant(false), tf.Variable(0)), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_one_var, 0, int)", function() T.matches(if_one_var, table.pack(0), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_one_var, 0, tensor)", function() T.matches(if_one_var, table.pack(T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_one_var, 1, int)", function() T.matches(if_one_var, table.pack(1), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_one_var, 1, tensor)", function() T.matches(if_one_var, table.pack(T.int_tensor(1)), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_one_var, 0, int)", function() T.matches(if_else_one_var, table.pack(0), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_one_var, 0, tensor)", function() T.matches(if_else_one_var, table.pack(T.int_tensor(0)), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_one_var, 1, int)", function() T.matches(if_else_one_var, table.pack(1), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_one_var, 1, tensor)", function() T.matches(if_else_one_var, table.pack(T.int_tensor(1)), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_two_vars, 0, int)", function() T.matches(if_two_vars, table.pack(0), {0, 1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_two_vars, 0, tensor)", function() T.matches(if_two_vars, table.pack(T.int_tensor(0)), {0, 1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_two_vars, 1, int)", function() T.matches(if_two_vars, table.pack(1), {1, 10}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_two_vars, 1, tensor)", function() T.matches(if_two_vars, table.pack(T.int_tensor(1)), {1, 10}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_two_vars, 0, int)", function() T.matches(if_else_two_vars, table.pack(0), {2, 20}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_two_vars, 0, tensor)", function() T.matches(if_else_two_vars, table.pack(T.int_tensor(0)), {2, 20}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_two_vars, 1, int)", function() T.matches(if_else_two_vars, table.pack(1), {1, 10}) end)
+  -- cond_basic_test.py: ReferenceTest.test_several_vars
+  it("test_several_vars(if_else_two_vars, 1, tensor)", function() T.matches(if_else_two_vars, table.pack(T.int_tensor(1)), {1, 10}) end)
+  -- cond_basic_test.py: ReferenceTest.test_var_lifetime_imbalanced_legal
+  it("test_var_lifetime_imbalanced_legal", function()
+    T.matches(if_creates_var, table.pack(true), {1})
+    T.matches(else_creates_var, table.pack(false), {2})
+  end)
+  -- cond_basic_test.py: ReferenceTest.test_if_else_var_lifetime
+  it("test_if_else_var_lifetime(True, int)", function() T.matches(if_else_creates_var, table.pack(true), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_if_else_var_lifetime
+  it("test_if_else_var_lifetime(True, tensor)", function() T.matches(if_else_creates_var, table.pack(tf.constant(true)), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_if_else_var_lifetime
+  it("test_if_else_var_lifetime(False, int)", function() T.matches(if_else_creates_var, table.pack(false), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_if_else_var_lifetime
+  it("test_if_else_var_lifetime(False, tensor)", function() T.matches(if_else_creates_var, table.pack(tf.constant(false)), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_legal
+  it("test_returns_none_legal", function()
+    T.matches(if_returns_none, table.pack(true), {nil, 2, n = 2})
+    T.matches(if_else_returns_none, table.pack(false), {nil, 2, n = 2})
+    T.matches(else_returns_none, table.pack(false), {nil, 2, n = 2})
+  end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_local_var, True, bool)", function() T.matches(if_local_var, table.pack(true), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_local_var, True, tensor)", function() T.matches(if_local_var, table.pack(tf.constant(true)), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_local_var, False, bool)", function() T.matches(if_local_var, table.pack(false), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_local_var, False, tensor)", function() T.matches(if_local_var, table.pack(tf.constant(false)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_else_local_var, True, bool)", function() T.matches(if_else_local_var, table.pack(true), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_else_local_var, True, tensor)", function() T.matches(if_else_local_var, table.pack(tf.constant(true)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_else_local_var, False, bool)", function() T.matches(if_else_local_var, table.pack(false), {3}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_else_local_var, False, tensor)", function() T.matches(if_else_local_var, table.pack(tf.constant(false)), {3}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_locally_modified_var, True, bool)", function() T.matches(if_locally_modified_var, table.pack(true), {4}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_locally_modified_var, True, tensor)", function() T.matches(if_locally_modified_var, table.pack(tf.constant(true)), {4}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_locally_modified_var, False, bool)", function() T.matches(if_locally_modified_var, table.pack(false), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_local_vars
+  it("test_local_vars(if_locally_modified_var, False, tensor)", function() T.matches(if_locally_modified_var, table.pack(tf.constant(false)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_legal
+  it("test_nested_if_temporarily_undefined_return_legal(True, True)", function() T.matches(nested_if_temporarily_undefined_return, table.pack(true, true), {1}) end)
+  -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_legal
+  it("test_nested_if_temporarily_undefined_return_legal(False, True)", function() T.matches(nested_if_temporarily_undefined_return, table.pack(false, true), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_legal
+  it("test_nested_if_temporarily_undefined_return_legal(False, False)", function() T.matches(nested_if_temporarily_undefined_return, table.pack(false, false), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_ifs, 0, tensor, 0, tensor)", function() T.matches(successive_ifs, table.pack(T.int_tensor(0), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_ifs, 0, tensor, 1, tensor)", function() T.matches(successive_ifs, table.pack(T.int_tensor(0), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_ifs, 1, tensor, 0, tensor)", function() T.matches(successive_ifs, table.pack(T.int_tensor(1), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_ifs, 1, tensor, 1, tensor)", function() T.matches(successive_ifs, table.pack(T.int_tensor(1), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_ifs, 1, int, 0, tensor)", function() T.matches(successive_ifs, table.pack(1, T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_ifs, 0, int, 1, int)", function() T.matches(successive_ifs, table.pack(0, 1), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_if_elses, 0, tensor, 0, tensor)", function() T.matches(successive_if_elses, table.pack(T.int_tensor(0), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_if_elses, 0, tensor, 1, tensor)", function() T.matches(successive_if_elses, table.pack(T.int_tensor(0), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_if_elses, 1, tensor, 0, tensor)", function() T.matches(successive_if_elses, table.pack(T.int_tensor(1), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_if_elses, 1, tensor, 1, tensor)", function() T.matches(successive_if_elses, table.pack(T.int_tensor(1), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_if_elses, 1, int, 0, tensor)", function() T.matches(successive_if_elses, table.pack(1, T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(successive_if_elses, 0, int, 1, int)", function() T.matches(successive_if_elses, table.pack(0, 1), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_ifs, 0, tensor, 0, tensor)", function() T.matches(nested_ifs, table.pack(T.int_tensor(0), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_ifs, 0, tensor, 1, tensor)", function() T.matches(nested_ifs, table.pack(T.int_tensor(0), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_ifs, 1, tensor, 0, tensor)", function() T.matches(nested_ifs, table.pack(T.int_tensor(1), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_ifs, 1, tensor, 1, tensor)", function() T.matches(nested_ifs, table.pack(T.int_tensor(1), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_ifs, 1, int, 0, tensor)", function() T.matches(nested_ifs, table.pack(1, T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_ifs, 0, int, 1, int)", function() T.matches(nested_ifs, table.pack(0, 1), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_if_elses, 0, tensor, 0, tensor)", function() T.matches(nested_if_elses, table.pack(T.int_tensor(0), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_if_elses, 0, tensor, 1, tensor)", function() T.matches(nested_if_elses, table.pack(T.int_tensor(0), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_if_elses, 1, tensor, 0, tensor)", function() T.matches(nested_if_elses, table.pack(T.int_tensor(1), T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_if_elses, 1, tensor, 1, tensor)", function() T.matches(nested_if_elses, table.pack(T.int_tensor(1), T.int_tensor(1)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_if_elses, 1, int, 0, tensor)", function() T.matches(nested_if_elses, table.pack(1, T.int_tensor(0)), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_composition
+  it("test_composition(nested_if_elses, 0, int, 1, int)", function() T.matches(nested_if_elses, table.pack(0, 1), {0}) end)
+end)
+
+describe("early_return_test.py", function()
+  -- early_return_test.py: ReferenceTest.test_return_with_default
+  it("test_return_with_default(0, int)", function() T.matches(return_with_default, table.pack(0), {0}) end)
+  -- early_return_test.py: ReferenceTest.test_return_with_default
+  it("test_return_with_default(0, tensor)", function() T.matches(return_with_default, table.pack(T.int_tensor(0)), {0}) end)
+  -- early_return_test.py: ReferenceTest.test_return_with_default
+  it("test_return_with_default(1, int)", function() T.matches(return_with_default, table.pack(1), {1}) end)
+  -- early_return_test.py: ReferenceTest.test_return_with_default
+  it("test_return_with_default(1, tensor)", function() T.matches(return_with_default, table.pack(T.int_tensor(1)), {1}) end)
+  -- early_return_test.py: ReferenceTest.test_return_dependent_on_local
+  it("test_return_dependent_on_local(True, bool)", function() T.matches(return_dependent_on_local, table.pack(true), {1}) end)
+  -- early_return_test.py: ReferenceTest.test_return_dependent_on_local
+  it("test_return_dependent_on_local(True, tensor)", function() T.matches(return_dependent_on_local, table.pack(tf.constant(true)), {1}) end)
+  -- early_return_test.py: ReferenceTest.test_return_dependent_on_local
+  it("test_return_dependent_on_local(False, bool)", function() T.matches(return_dependent_on_local, table.pack(false), {2}) end)
+  -- early_return_test.py: ReferenceTest.test_return_dependent_on_local
+  it("test_return_dependent_on_local(False, tensor)", function() T.matches(return_dependent_on_local, table.pack(tf.constant(false)), {2}) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_legal
+  it("test_return_possibly_undefined_legal(0)", function() T.matches(return_possibly_undefined, table.pack(0), {0}) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_legal
+  it("test_return_possibly_undefined_legal(3)", function() T.matches(return_possibly_undefined, table.pack(3), {3}) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_legal
+  it("test_return_possibly_undefined_legal(5)", function() T.matches(return_possibly_undefined, table.pack(5), {n = 1}) end)
+  -- early_return_test.py: ReferenceTest.test_nested_ifs
+  it("test_nested_ifs(-1, int)", function() T.matches(nested_ifs_return, table.pack(-1), {-1}) end)
+  -- early_return_test.py: ReferenceTest.test_nested_ifs
+  it("test_nested_ifs(-1, tensor)", function() T.matches(nested_ifs_return, table.pack(T.int_tensor(-1)), {-1}) end)
+  -- early_return_test.py: ReferenceTest.test_nested_ifs
+  it("test_nested_ifs(3, int)", function() T.matches(nested_ifs_return, table.pack(3), {3}) end)
+  -- early_return_test.py: ReferenceTest.test_nested_ifs
+  it("test_nested_ifs(3, tensor)", function() T.matches(nested_ifs_return, table.pack(T.int_tensor(3)), {3}) end)
+  -- early_return_test.py: ReferenceTest.test_nested_ifs
+  it("test_nested_ifs(6, int)", function() T.matches(nested_ifs_return, table.pack(6), {36}) end)
+  -- early_return_test.py: ReferenceTest.test_nested_ifs
+  it("test_nested_ifs(6, tensor)", function() T.matches(nested_ifs_return, table.pack(T.int_tensor(6)), {36}) end)
+  -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
+  it("test_possible_return_before_loop(True, True, 2)", function() T.matches(possible_return_before_loop, table.pack(true, true, 2), {1}) end)
+  -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
+  it("test_possible_return_before_loop(False, True, 1)", function() T.matches(possible_return_before_loop, table.pack(false, true, 1), {2}) end)
+  -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
+  it("test_possible_return_before_loop(False, False, 2)", function() T.matches(possible_return_before_loop, table.pack(false, false, 2), {2}) end)
+end)
+
+describe("loop_control_flow_test.py", function()
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([], list, continue_in_single_for)", function() T.matches(continue_in_single_for_list, table.pack({}), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([], tensor, continue_in_single_for)", function() T.matches(continue_in_single_for, table.pack(T.int_tensor({})), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1, 2, 3, 4], list, continue_in_single_for)", function() T.matches(continue_in_single_for_list, table.pack({1, 2, 3, 4}), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1, 2, 3, 4], tensor, continue_in_single_for)", function() T.matches(continue_in_single_for, table.pack(T.int_tensor({1, 2, 3, 4})), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([], list, break_in_single_for)", function() T.matches(break_in_single_for_list, table.pack({}), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([], tensor, break_in_single_for)", function() T.matches(break_in_single_for, table.pack(T.int_tensor({})), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([2, 4, 1, 3], list, break_in_single_for)", function() T.matches(break_in_single_for_list, table.pack({2, 4, 1, 3}), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([2, 4, 1, 3], tensor, break_in_single_for)", function() T.matches(break_in_single_for, table.pack(T.int_tensor({2, 4, 1, 3})), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1], list, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for_list, table.pack({1}), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1, 2], list, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for_list, table.pack({1, 2}), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1], list, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for_list, table.pack({1}), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([2, 3], list, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for_list, table.pack({2, 3}), {-2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(0, int, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(0), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, int, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(4), {2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(0, int, break_in_single_while)", function() T.matches(break_in_single_while, table.pack(0), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(0, tensor, break_in_single_while)", function() T.matches(break_in_single_while, table.pack(T.int_tensor(0)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, int, break_in_single_while)", function() T.matches(break_in_single_while, table.pack(4), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, tensor, break_in_single_while)", function() T.matches(break_in_single_while, table.pack(T.int_tensor(4)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(0, int, multiple_breaks_in_single_while)", function() T.matches(multiple_breaks_in_single_while, table.pack(0), {0, 1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(0, tensor, multiple_breaks_in_single_while)", function() T.matches(multiple_breaks_in_single_while, table.pack(T.int_tensor(0)), {0, 1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(3, int, multiple_breaks_in_single_while)", function() T.matches(multiple_breaks_in_single_while, table.pack(3), {3, 112}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(3, tensor, multiple_breaks_in_single_while)", function() T.matches(multiple_breaks_in_single_while, table.pack(T.int_tensor(3)), {3, 112}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, int, break_followed_by_cond_in_single_while)", function() T.matches(break_followed_by_cond_in_single_while, table.pack(1), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, tensor, break_followed_by_cond_in_single_while)", function() T.matches(break_followed_by_cond_in_single_while, table.pack(T.int_tensor(1)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, int, break_followed_by_cond_in_single_while)", function() T.matches(break_followed_by_cond_in_single_while, table.pack(4), {2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, tensor, break_followed_by_cond_in_single_while)", function() T.matches(break_followed_by_cond_in_single_while, table.pack(T.int_tensor(4)), {2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, int, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(1), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, int, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(4), {3}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, int, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(1), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(2, int, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(2), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2], [3, 4]], list, continue_in_inner_for)", function() T.matches(continue_in_inner_for_list, table.pack({{1, 2}, {3, 4}}), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2], [3, 4]], tensor, continue_in_inner_for)", function() T.matches(continue_in_inner_for, table.pack(T.int_tensor({{1, 2}, {3, 4}})), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2, 3], [4, 5, 6]], list, continue_in_inner_for)", function() T.matches(continue_in_inner_for_list, table.pack({{1, 2, 3}, {4, 5, 6}}), {12}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2, 3], [4, 5, 6]], tensor, continue_in_inner_for)", function() T.matches(continue_in_inner_for, table.pack(T.int_tensor({{1, 2, 3}, {4, 5, 6}})), {12}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2], [3, 4]], list, break_in_inner_for)", function() T.matches(break_in_inner_for_list, table.pack({{1, 2}, {3, 4}}), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2], [3, 4]], tensor, break_in_inner_for)", function() T.matches(break_in_inner_for, table.pack(T.int_tensor({{1, 2}, {3, 4}})), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2, 3], [4, 5, 6]], list, break_in_inner_for)", function() T.matches(break_in_inner_for_list, table.pack({{1, 2, 3}, {4, 5, 6}}), {4}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2, 3], [4, 5, 6]], tensor, break_in_inner_for)", function() T.matches(break_in_inner_for, table.pack(T.int_tensor({{1, 2, 3}, {4, 5, 6}})), {4}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2], [3, 4]], list, break_continue_in_inner_for)", function() T.matches(break_continue_in_inner_for_list, table.pack({{1, 2}, {3, 4}}), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2], [3, 4]], tensor, break_continue_in_inner_for)", function() T.matches(break_continue_in_inner_for, table.pack(T.int_tensor({{1, 2}, {3, 4}})), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2, 3], [4, 5, 6]], list, break_continue_in_inner_for)", function() T.matches(break_continue_in_inner_for_list, table.pack({{1, 2, 3}, {4, 5, 6}}), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_for
+  it("test_nested_for([[1, 2, 3], [4, 5, 6]], tensor, break_continue_in_inner_for)", function() T.matches(break_continue_in_inner_for, table.pack(T.int_tensor({{1, 2, 3}, {4, 5, 6}})), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, int, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(3, 4), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, int, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(4, 2), {4}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, int, break_in_inner_while)", function() T.matches(break_in_inner_while, table.pack(3, 4), {5}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, tensor, break_in_inner_while)", function() T.matches(break_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {5}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, int, break_in_inner_while)", function() T.matches(break_in_inner_while, table.pack(4, 2), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, tensor, break_in_inner_while)", function() T.matches(break_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(3, 4), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(4, 2), {0}) end)
+end)
