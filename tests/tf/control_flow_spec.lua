@@ -61,21 +61,6 @@ describe("while_v2_test.py", function()
   end)
 
 
-  -- while_v2_test.py: WhileV2Test.testGradientTapeResourceVariable
-  for _, dtype in ipairs({ tf.float32, tf.float64 }) do
-    it("WhileV2Test.testGradientTapeResourceVariable(" .. dtype.name .. ")", function()
-      local v = tf.Variable(1.0, { dtype = dtype })
-      local fnWithLoop = tf.func(function()
-        local tape = tf.GradientTape()
-        local _, x = tf.while_loop(function(i, _) return tf.less(i, 2) end,
-          function(i, x_) return i + 1, x_ * v end, { 0, tf.constant(2.0, dtype) })
-        tape:stop()
-        return tape:gradient(x, v)
-      end)
-      T.equal(4.0, fnWithLoop())
-    end)
-  end
-
   -- while_v2_test.py: WhileV2Test.testMultipleLoopVarsBasic
   it("WhileV2Test.testMultipleLoopVarsBasic", function()
     local f = tf.func(function()
