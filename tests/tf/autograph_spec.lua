@@ -758,6 +758,212 @@ local function multiple_breaks_in_single_while(n)
   end
   return i, s
 end
+-- nested_control_flow_test.py ---------------------------------------------
+local function independent_ifs(x, y)
+  local z = 0
+  if x > 0 then
+    if y > 0 then
+      z = x + y
+    end
+  end
+  return z
+end
+
+local function dependent_inner_if(x)
+  local y = 0
+  if x > 0 then
+    y = -2 * x
+    if y > 0 then
+      x = -3 * x
+    end
+  else
+    y = 4 * x
+  end
+  return x, y
+end
+
+local function dependent_imbalanced_inner_if(x)
+  local y = 0
+  if x > 0 then
+    if x < 3 then
+      y = -2 * x
+      x = -3 * x
+    end
+  end
+  return x, y
+end
+
+local function independent_inner_for(a, b)
+  local p = 0
+  for _ in a do
+    local tmp = b
+    for j in tmp do
+      p = p + j
+    end
+  end
+  return p
+end
+
+local function independent_inner_for_list(a, b)
+  local p = 0
+  for _ in ipairs(a) do
+    local tmp = b
+    for _, j in ipairs(tmp) do
+      p = p + j
+    end
+  end
+  return p
+end
+
+local function independent_inner_while(a, b)
+  local p = 0
+  while a > 0 do
+    local tmp = b
+    while tmp > 0 do
+      p = p + 1
+      tmp = tmp - 1
+    end
+    a = a - 1
+  end
+  return p
+end
+
+local function dependent_inner_for(a, b)
+  local r = 1
+  local s = 0
+  for _ in a do
+    r = r + s
+    local tmp = b
+    for j in tmp do
+      s = s + j
+    end
+  end
+  return r
+end
+
+local function dependent_inner_for_list(a, b)
+  local r = 1
+  local s = 0
+  for _ in ipairs(a) do
+    r = r + s
+    local tmp = b
+    for _, j in ipairs(tmp) do
+      s = s + j
+    end
+  end
+  return r
+end
+
+local function dependent_inner_while(a, b)
+  local r = 1
+  while a > 0 do
+    r = r + 1
+    local tmp = b
+    while tmp > 0 do
+      a = a - 1
+      tmp = tmp - 1
+    end
+    a = a - 1
+  end
+  return r
+end
+
+local function if_in_for(a)
+  local k = 0
+  for i in a do
+    if i % 2 > 0 then
+      local j = i // 2
+      k = k + j
+    end
+  end
+  return k
+end
+
+local function if_in_for_list(a)
+  local k = 0
+  for _, i in ipairs(a) do
+    if i % 2 > 0 then
+      local j = i // 2
+      k = k + j
+    end
+  end
+  return k
+end
+
+-- `for i in range(n)` is a numeric for over a Lua number and a
+-- `for i in tf.range(n)` loop over a tensor (AutoGraph makes that
+-- distinction from the type of n in TF).
+local function loop_initializing_invariant_variable(n)
+  local a
+  for i = 0, n - 1 do
+    if i == 0 then
+      a = 1
+    else
+      a = 2
+    end
+  end
+  return a
+end
+
+local function loop_initializing_invariant_variable_tensor(n)
+  local a
+  for i in tf.range(n) do
+    if i == 0 then
+      a = 1
+    else
+      a = 2
+    end
+  end
+  return a
+end
+
+local function loop_initializing_variant_variable_tensor(n)
+  local a
+  for i in tf.range(n) do
+    if i == 0 then
+      a = 1
+    else
+      a = a + 1
+    end
+  end
+  return a
+end
+
+-- logical_expression_test.py ------------------------------------------------
+local function composite_ors_with_callable(x, y, z)
+  local z1 = function() return z end
+  return x or y or z1()
+end
+
+local function composite_ors(x, y, z)
+  return x or y or z
+end
+
+local function composite_ands(x, y, z)
+  return x and y and z
+end
+
+local function composite_mixed(x, y, z)
+  return x or y or z and y and z
+end
+
+local function equality(x, y)
+  return x == y
+end
+
+local function inequality(x, y)
+  return x ~= y
+end
+
+-- Python's chained `x == y == z` is `x == y and y == z`.
+local function multiple_equality(x, y, z)
+  return x == y and y == z
+end
+
+local function comparison(x, y, z)
+  return x < y and y < z
+end
+
 describe("loop_basic_test.py", function()
   -- loop_basic_test.py: ReferenceTest.test_while_no_vars
   it("test_while_no_vars(0, int)", function() T.matches(while_no_vars, table.pack(0, tf.Variable(0)), {0}) end)
@@ -1177,4 +1383,155 @@ describe("loop_control_flow_test.py", function()
   it("test_nested_while(3, 4, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(3, 4), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
   it("test_nested_while(4, 2, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(4, 2), {0}) end)
+end)
+
+describe("nested_control_flow_test.py", function()
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(-1, -1, int)", function() T.matches(independent_ifs, table.pack(-1, -1), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(-1, 1, int)", function() T.matches(independent_ifs, table.pack(-1, 1), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  it("test_dependent_inner_if(-1, int)", function() T.matches(dependent_inner_if, table.pack(-1), {-1, -4}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  it("test_dependent_imbalanced_inner_if(-1, int)", function() T.matches(dependent_imbalanced_inner_if, table.pack(-1), {-1, 0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(0, 2, range)", function() T.matches(independent_inner_for_list, table.pack({}, {0, 1}), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(2, 0, range)", function() T.matches(independent_inner_for_list, table.pack({0, 1}, {}), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(2, 2, range)", function() T.matches(independent_inner_for_list, table.pack({0, 1}, {0, 1}), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(1, 2, range)", function() T.matches(independent_inner_for_list, table.pack({0}, {0, 1}), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(0, 2, tf.range)", function() T.matches(independent_inner_for, table.pack(tf.range(0), tf.range(2)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(2, 0, tf.range)", function() T.matches(independent_inner_for, table.pack(tf.range(2), tf.range(0)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(2, 2, tf.range)", function() T.matches(independent_inner_for, table.pack(tf.range(2), tf.range(2)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_for
+  it("test_independent_inner_for(1, 2, tf.range)", function() T.matches(independent_inner_for, table.pack(tf.range(1), tf.range(2)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(0, 2, int)", function() T.matches(independent_inner_while, table.pack(0, 2), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(2, 0, int)", function() T.matches(independent_inner_while, table.pack(2, 0), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(2, 2, int)", function() T.matches(independent_inner_while, table.pack(2, 2), {4}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(1, 2, int)", function() T.matches(independent_inner_while, table.pack(1, 2), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(0, 2, tensor)", function() T.matches(independent_inner_while, table.pack(T.int_tensor(0), T.int_tensor(2)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(2, 0, tensor)", function() T.matches(independent_inner_while, table.pack(T.int_tensor(2), T.int_tensor(0)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(2, 2, tensor)", function() T.matches(independent_inner_while, table.pack(T.int_tensor(2), T.int_tensor(2)), {4}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_inner_while
+  it("test_independent_inner_while(1, 2, tensor)", function() T.matches(independent_inner_while, table.pack(T.int_tensor(1), T.int_tensor(2)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(0, 2, range)", function() T.matches(dependent_inner_for_list, table.pack({}, {0, 1}), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(2, 0, range)", function() T.matches(dependent_inner_for_list, table.pack({0, 1}, {}), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(2, 2, range)", function() T.matches(dependent_inner_for_list, table.pack({0, 1}, {0, 1}), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(1, 2, range)", function() T.matches(dependent_inner_for_list, table.pack({0}, {0, 1}), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(0, 2, tf.range)", function() T.matches(dependent_inner_for, table.pack(tf.range(0), tf.range(2)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(2, 0, tf.range)", function() T.matches(dependent_inner_for, table.pack(tf.range(2), tf.range(0)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(2, 2, tf.range)", function() T.matches(dependent_inner_for, table.pack(tf.range(2), tf.range(2)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_for
+  it("test_dependent_inner_for(1, 2, tf.range)", function() T.matches(dependent_inner_for, table.pack(tf.range(1), tf.range(2)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(0, 0, int)", function() T.matches(dependent_inner_while, table.pack(0, 0), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(2, 1, int)", function() T.matches(dependent_inner_while, table.pack(2, 1), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(3, 1, int)", function() T.matches(dependent_inner_while, table.pack(3, 1), {3}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(4, 2, int)", function() T.matches(dependent_inner_while, table.pack(4, 2), {3}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(0, 0, tensor)", function() T.matches(dependent_inner_while, table.pack(T.int_tensor(0), T.int_tensor(0)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(2, 1, tensor)", function() T.matches(dependent_inner_while, table.pack(T.int_tensor(2), T.int_tensor(1)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(3, 1, tensor)", function() T.matches(dependent_inner_while, table.pack(T.int_tensor(3), T.int_tensor(1)), {3}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_while
+  it("test_dependent_inner_while(4, 2, tensor)", function() T.matches(dependent_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {3}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_if_in_for
+  it("test_if_in_for(0, range)", function() T.matches(if_in_for_list, table.pack({}), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_if_in_for
+  it("test_if_in_for(1, range)", function() T.matches(if_in_for_list, table.pack({0}), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_if_in_for
+  it("test_if_in_for(2, range)", function() T.matches(if_in_for_list, table.pack({0, 1}), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_if_in_for
+  it("test_if_in_for(0, tf.range)", function() T.matches(if_in_for, table.pack(tf.range(0)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_if_in_for
+  it("test_if_in_for(1, tf.range)", function() T.matches(if_in_for, table.pack(tf.range(1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_if_in_for
+  it("test_if_in_for(2, tf.range)", function() T.matches(if_in_for, table.pack(tf.range(2)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  it("test_loop_initializing_invariant_variable_legal(1, int)", function() T.matches(loop_initializing_invariant_variable, table.pack(1), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  it("test_loop_initializing_invariant_variable_legal(2, int)", function() T.matches(loop_initializing_invariant_variable, table.pack(2), {2}) end)
+end)
+
+describe("logical_expression_test.py", function()
+  -- logical_expression_test.py: ReferenceTest.test_basic
+  it("ReferenceTest.test_basic", function()
+    T.matches(composite_ors, table.pack(false, true, false), { true })
+    T.matches(composite_ors, table.pack(false, false, false), { false })
+    T.matches(composite_ands, table.pack(true, true, true), { true })
+    T.matches(composite_ands, table.pack(true, false, true), { false })
+    T.matches(composite_mixed, table.pack(false, true, true), { true })
+    T.matches(composite_ors_with_callable, table.pack(false, true, false), { true })
+    T.matches(composite_ors_with_callable, table.pack(false, false, true), { true })
+    T.matches(composite_ors_with_callable, table.pack(false, false, false), { false })
+    T.matches(comparison, table.pack(1, 2, 3), { true })
+    T.matches(comparison, table.pack(2, 1, 3), { false })
+    T.matches(comparison, table.pack(3, 2, 1), { false })
+    T.matches(comparison, table.pack(3, 1, 2), { false })
+    T.matches(comparison, table.pack(1, 3, 2), { false })
+    T.matches(comparison, table.pack(2, 3, 1), { false })
+  end)
+
+  -- logical_expression_test.py: ReferenceTest.test_basic_tensor
+  it("ReferenceTest.test_basic_tensor", function()
+    local c = tf.constant
+    T.matches(composite_ors, table.pack(c(false), c(true), c(false)), { true })
+    T.matches(composite_ors, table.pack(c(false), c(false), c(false)), { false })
+    T.matches(composite_ands, table.pack(c(true), c(true), c(true)), { true })
+    T.matches(composite_ands, table.pack(c(true), c(false), c(true)), { false })
+    T.matches(composite_mixed, table.pack(c(false), c(true), c(true)), { true })
+    T.matches(composite_ors_with_callable, table.pack(c(false), c(true), c(false)), { true })
+    T.matches(composite_ors_with_callable, table.pack(c(false), c(false), c(true)), { true })
+    T.matches(composite_ors_with_callable, table.pack(c(false), c(false), c(false)), { false })
+    T.matches(comparison, table.pack(c(1), c(2), c(3)), { true })
+    T.matches(comparison, table.pack(c(2), c(1), c(3)), { false })
+    T.matches(comparison, table.pack(c(3), c(2), c(1)), { false })
+    T.matches(comparison, table.pack(c(3), c(1), c(2)), { false })
+    T.matches(comparison, table.pack(c(1), c(3), c(2)), { false })
+    T.matches(comparison, table.pack(c(2), c(3), c(1)), { false })
+  end)
+
+  -- logical_expression_test.py: ReferenceTest.test_equality
+  it("ReferenceTest.test_equality", function()
+    T.matches(equality, table.pack(1, 1), { true })
+    T.matches(equality, table.pack(1, 2), { false })
+    T.matches(inequality, table.pack(1, 1), { false })
+    T.matches(inequality, table.pack(1, 2), { true })
+    T.matches(multiple_equality, table.pack(1, 1, 2), { false })
+    T.matches(multiple_equality, table.pack(1, 1, 1), { true })
+  end)
+
+  -- logical_expression_test.py: ReferenceTest.test_equality_tensor
+  it("ReferenceTest.test_equality_tensor", function()
+    local c = tf.constant
+    T.matches(equality, table.pack(c(1), c(1)), { true })
+    T.matches(equality, table.pack(c(1), c(2)), { false })
+    T.matches(inequality, table.pack(c(1), c(1)), { false })
+    T.matches(inequality, table.pack(c(1), c(2)), { true })
+    T.matches(multiple_equality, table.pack(c(1), c(1), c(2)), { false })
+    T.matches(multiple_equality, table.pack(c(1), c(1), c(1)), { true })
+  end)
 end)

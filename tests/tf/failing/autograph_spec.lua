@@ -761,6 +761,211 @@ local function multiple_breaks_in_single_while(n)
   end
   return i, s
 end
+-- nested_control_flow_test.py ---------------------------------------------
+local function independent_ifs(x, y)
+  local z = 0
+  if x > 0 then
+    if y > 0 then
+      z = x + y
+    end
+  end
+  return z
+end
+
+local function dependent_inner_if(x)
+  local y = 0
+  if x > 0 then
+    y = -2 * x
+    if y > 0 then
+      x = -3 * x
+    end
+  else
+    y = 4 * x
+  end
+  return x, y
+end
+
+local function dependent_imbalanced_inner_if(x)
+  local y = 0
+  if x > 0 then
+    if x < 3 then
+      y = -2 * x
+      x = -3 * x
+    end
+  end
+  return x, y
+end
+
+local function independent_inner_for(a, b)
+  local p = 0
+  for _ in a do
+    local tmp = b
+    for j in tmp do
+      p = p + j
+    end
+  end
+  return p
+end
+
+local function independent_inner_for_list(a, b)
+  local p = 0
+  for _ in ipairs(a) do
+    local tmp = b
+    for _, j in ipairs(tmp) do
+      p = p + j
+    end
+  end
+  return p
+end
+
+local function independent_inner_while(a, b)
+  local p = 0
+  while a > 0 do
+    local tmp = b
+    while tmp > 0 do
+      p = p + 1
+      tmp = tmp - 1
+    end
+    a = a - 1
+  end
+  return p
+end
+
+local function dependent_inner_for(a, b)
+  local r = 1
+  local s = 0
+  for _ in a do
+    r = r + s
+    local tmp = b
+    for j in tmp do
+      s = s + j
+    end
+  end
+  return r
+end
+
+local function dependent_inner_for_list(a, b)
+  local r = 1
+  local s = 0
+  for _ in ipairs(a) do
+    r = r + s
+    local tmp = b
+    for _, j in ipairs(tmp) do
+      s = s + j
+    end
+  end
+  return r
+end
+
+local function dependent_inner_while(a, b)
+  local r = 1
+  while a > 0 do
+    r = r + 1
+    local tmp = b
+    while tmp > 0 do
+      a = a - 1
+      tmp = tmp - 1
+    end
+    a = a - 1
+  end
+  return r
+end
+
+local function if_in_for(a)
+  local k = 0
+  for i in a do
+    if i % 2 > 0 then
+      local j = i // 2
+      k = k + j
+    end
+  end
+  return k
+end
+
+local function if_in_for_list(a)
+  local k = 0
+  for _, i in ipairs(a) do
+    if i % 2 > 0 then
+      local j = i // 2
+      k = k + j
+    end
+  end
+  return k
+end
+
+-- `for i in range(n)` is a numeric for over a Lua number and a
+-- `for i in tf.range(n)` loop over a tensor (AutoGraph makes that
+-- distinction from the type of n in TF).
+local function loop_initializing_invariant_variable(n)
+  local a
+  for i = 0, n - 1 do
+    if i == 0 then
+      a = 1
+    else
+      a = 2
+    end
+  end
+  return a
+end
+
+local function loop_initializing_invariant_variable_tensor(n)
+  local a
+  for i in tf.range(n) do
+    if i == 0 then
+      a = 1
+    else
+      a = 2
+    end
+  end
+  return a
+end
+
+local function loop_initializing_variant_variable_tensor(n)
+  local a
+  for i in tf.range(n) do
+    if i == 0 then
+      a = 1
+    else
+      a = a + 1
+    end
+  end
+  return a
+end
+
+-- logical_expression_test.py ------------------------------------------------
+local function composite_ors_with_callable(x, y, z)
+  local z1 = function() return z end
+  return x or y or z1()
+end
+
+local function composite_ors(x, y, z)
+  return x or y or z
+end
+
+local function composite_ands(x, y, z)
+  return x and y and z
+end
+
+local function composite_mixed(x, y, z)
+  return x or y or z and y and z
+end
+
+local function equality(x, y)
+  return x == y
+end
+
+local function inequality(x, y)
+  return x ~= y
+end
+
+-- Python's chained `x == y == z` is `x == y and y == z`.
+local function multiple_equality(x, y, z)
+  return x == y and y == z
+end
+
+local function comparison(x, y, z)
+  return x < y and y < z
+end
 
 describe("loop_basic_test.py", function()
   -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
@@ -895,4 +1100,58 @@ describe("loop_control_flow_test.py", function()
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
   -- moonflow instead: helpers.lua:213: TypeError: line 718: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
   it("test_nested_while(4, 2, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {0}) end)
+end)
+
+describe("nested_control_flow_test.py", function()
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  -- moonflow instead: got (nil), expected (number) 0
+  it("test_independent_ifs(1, -1, int)", function() T.matches(independent_ifs, table.pack(1, -1), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  -- moonflow instead: got (nil), expected (number) 2
+  it("test_independent_ifs(1, 1, int)", function() T.matches(independent_ifs, table.pack(1, 1), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  it("test_independent_ifs(-1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(-1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  it("test_independent_ifs(-1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  it("test_independent_ifs(1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(-1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  it("test_independent_ifs(1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(1)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  -- moonflow instead: got (nil), expected (number) 1
+  it("test_dependent_inner_if(1, int)", function() T.matches(dependent_inner_if, table.pack(1), {1, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but a int32 tensor of shape () after the else-branch of the `if` at line 774 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if...
+  it("test_dependent_inner_if(-1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(-1)), {-1, -4}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but a int32 tensor of shape () after the else-branch of the `if` at line 774 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if...
+  it("test_dependent_inner_if(1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(1)), {1, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  -- moonflow instead: got (nil), expected (number) -3
+  it("test_dependent_imbalanced_inner_if(1, int)", function() T.matches(dependent_imbalanced_inner_if, table.pack(1), {-3, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 787 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if`. in user...
+  it("test_dependent_imbalanced_inner_if(-1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(-1)), {-1, 0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 787 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if`. in user...
+  it("test_dependent_imbalanced_inner_if(1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(1)), {-3, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'a' is nil before the loop at line 910, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while tr...
+  it("test_loop_initializing_invariant_variable_legal(1, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(1)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'a' is nil before the loop at line 910, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while tr...
+  it("test_loop_initializing_invariant_variable_legal(2, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(2)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  -- moonflow instead: helpers.lua:54: error message 'local 'a' is nil before the loop at line 922, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while t...
+  it("test_loop_initializing_variant_variable_illegal(0)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(0)) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  -- moonflow instead: helpers.lua:54: error message 'local 'a' is nil before the loop at line 922, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while t...
+  it("test_loop_initializing_variant_variable_illegal(1)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(1)) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  -- moonflow instead: helpers.lua:54: error message 'local 'a' is nil before the loop at line 922, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while t...
+  it("test_loop_initializing_variant_variable_illegal(2)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(2)) end)
 end)
