@@ -964,6 +964,53 @@ local function comparison(x, y, z)
   return x < y and y < z
 end
 
+-- call_to_user_function_test.py -------------------------------------------
+local function function_1(x)
+  return x * x * x
+end
+
+local function function_2(x)
+  return -1 * x + 11
+end
+
+local function factory(n)
+  if n == 1 then
+    return function_1
+  end
+  return function_2
+end
+
+local function static_fn(x)
+  local a = function_1(x)
+  local b = function_2(x)
+  return a + b
+end
+
+local function factory_dynamic_fn(x)
+  local f = factory(1)
+  local a = f(x)
+  f = factory(2)
+  local b = f(x)
+  return a + b
+end
+
+local function param_dynamic_fn(f, x)
+  return f(x)
+end
+
+local function variable_dynamic_fn(x)
+  local f = function_1
+  local a = f(x)
+  f = function_2
+  local b = f(x)
+  return a + b
+end
+
+local function variable_dynamic_whitelisted_fn(x)
+  local f = tf.identity
+  return f(x)
+end
+
 describe("loop_basic_test.py", function()
   -- loop_basic_test.py: ReferenceTest.test_while_no_vars
   it("test_while_no_vars(0, int)", function() T.matches(while_no_vars, table.pack(0, tf.Variable(0)), {0}) end)
@@ -1533,5 +1580,26 @@ describe("logical_expression_test.py", function()
     T.matches(inequality, table.pack(c(1), c(2)), { true })
     T.matches(multiple_equality, table.pack(c(1), c(1), c(2)), { false })
     T.matches(multiple_equality, table.pack(c(1), c(1), c(1)), { true })
+  end)
+end)
+
+describe("call_to_user_function_test.py", function()
+  -- call_to_user_function_test.py: ReferenceTest.test_basic (dynamic_fn_with_kwargs needs keyword arguments, which Lua lacks)
+  it("ReferenceTest.test_basic", function()
+    T.matches(static_fn, table.pack(1), { 11 })
+    T.matches(factory_dynamic_fn, table.pack(1), { 11 })
+    T.matches(param_dynamic_fn, table.pack(function_1, 1), { 1 })
+    T.matches(variable_dynamic_fn, table.pack(1), { 11 })
+    T.matches(variable_dynamic_whitelisted_fn, table.pack(1), { 1 })
+  end)
+
+  -- call_to_user_function_test.py: ReferenceTest.test_basic_tensor
+  it("ReferenceTest.test_basic_tensor", function()
+    local one = tf.constant(1)
+    T.matches(static_fn, table.pack(one), { 11 })
+    T.matches(factory_dynamic_fn, table.pack(one), { 11 })
+    T.matches(param_dynamic_fn, table.pack(function_1, one), { 1 })
+    T.matches(variable_dynamic_fn, table.pack(one), { 11 })
+    T.matches(variable_dynamic_whitelisted_fn, table.pack(one), { 1 })
   end)
 end)
