@@ -967,191 +967,238 @@ local function comparison(x, y, z)
   return x < y and y < z
 end
 
+-- call_to_user_function_test.py -------------------------------------------
+local function function_1(x)
+  return x * x * x
+end
+
+local function function_2(x)
+  return -1 * x + 11
+end
+
+local function factory(n)
+  if n == 1 then
+    return function_1
+  end
+  return function_2
+end
+
+local function static_fn(x)
+  local a = function_1(x)
+  local b = function_2(x)
+  return a + b
+end
+
+local function factory_dynamic_fn(x)
+  local f = factory(1)
+  local a = f(x)
+  f = factory(2)
+  local b = f(x)
+  return a + b
+end
+
+local function param_dynamic_fn(f, x)
+  return f(x)
+end
+
+local function variable_dynamic_fn(x)
+  local f = function_1
+  local a = f(x)
+  f = function_2
+  local b = f(x)
+  return a + b
+end
+
+local function variable_dynamic_whitelisted_fn(x)
+  local f = tf.identity
+  return f(x)
+end
+
 describe("loop_basic_test.py", function()
   -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
-  -- moonflow instead: helpers.lua:213: ValueError: local 'j' is nil before the loop at line 100, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'j' before the loop. in user code, while tra...
+  -- moonflow instead: ValueError "local 'j' is nil before the loop ... Initialize 'j' before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns (n+1, n+2)
   it("test_while_creates_var_legal(1, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(1)), {2, 3}) end)
   -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
-  -- moonflow instead: helpers.lua:213: ValueError: local 'j' is nil before the loop at line 100, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'j' before the loop. in user code, while tra...
+  -- moonflow instead: ValueError "local 'j' is nil before the loop ... Initialize 'j' before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns (n+1, n+2)
   it("test_while_creates_var_legal(2, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(2)), {3, 4}) end)
   -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
-  -- moonflow instead: helpers.lua:213: ValueError: local 'i' is nil before the loop at line 109, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'i' before the loop. in user code, while tra...
+  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs it and returns the last element
   it("test_for_creates_var_legal([1], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1})), {1}) end)
   -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
-  -- moonflow instead: helpers.lua:213: ValueError: local 'i' is nil before the loop at line 109, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'i' before the loop. in user code, while tra...
+  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs it and returns the last element
   it("test_for_creates_var_legal([1, 2], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1, 2})), {2}) end)
 end)
 
 describe("cond_basic_test.py", function()
   -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is the Lua number 1 after the then-branch but nil after the else-branch of the `if` at line 228 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is the Lua number 1 after the then-branch but nil after the else-branch ..."), not TF's "'i' must also be initialized in the else branch"
   it("test_creates_var_imbalanced_illegal(if_creates_var, True, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the else branch", tf.func(if_creates_var), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is the Lua number 1 after the then-branch but nil after the else-branch of the `if` at line 228 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is the Lua number 1 after the then-branch but nil after the else-branch ..."), not TF's "'i' must also be initialized in the else branch"
   it("test_creates_var_imbalanced_illegal(if_creates_var, False, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the else branch", tf.func(if_creates_var), tf.constant(false)) end)
   -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is nil after the then-branch but the Lua number 2 after the else-branch of the `if` at line 246 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is nil after the then-branch but the Lua number 2 ..."), not TF's "'i' must also be initialized in the main branch"
   it("test_creates_var_imbalanced_illegal(else_creates_var, True, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the main branch", tf.func(else_creates_var), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is nil after the then-branch but the Lua number 2 after the else-branch of the `if` at line 246 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is nil after the then-branch but the Lua number 2 ..."), not TF's "'i' must also be initialized in the main branch"
   it("test_creates_var_imbalanced_illegal(else_creates_var, False, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the main branch", tf.func(else_creates_var), tf.constant(false)) end)
   -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 256 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is nil after the then-branch but the Lua number 0 ..."), not TF's "'i' is None"
   it("test_returns_none_illegal(if_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(if_returns_none), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 256 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is nil after the then-branch but the Lua number 0 ..."), not TF's "'i' is None"
   it("test_returns_none_illegal(if_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(if_returns_none), tf.constant(false)) end)
   -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is the Lua number 1 after the then-branch but nil after the else-branch of the `if` at line 278 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is the Lua number 1 after the then-branch but nil ..."), not TF's "'i' is None"
   it("test_returns_none_illegal(else_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(else_returns_none), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'i' is the Lua number 1 after the then-branch but nil after the else-branch of the `if` at line 278 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'i' before the `if`. in use...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'i' is the Lua number 1 after the then-branch but nil ..."), not TF's "'i' is None"
   it("test_returns_none_illegal(else_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(else_returns_none), tf.constant(false)) end)
   -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
-  -- moonflow instead: got (boolean) true, expected (boolean) false
+  -- moonflow instead: no error: returns nil and j (i is None in both branches); TF raises ValueError "'i' is None"
   it("test_returns_none_illegal(if_else_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(if_else_returns_none), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
-  -- moonflow instead: got (boolean) true, expected (boolean) false
+  -- moonflow instead: no error: returns nil and j (i is None in both branches); TF raises ValueError "'i' is None"
   it("test_returns_none_illegal(if_else_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(if_else_returns_none), tf.constant(false)) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_legal
-  -- moonflow instead: got (nil), expected (number) 2
+  -- moonflow instead: returns no value (nil) instead of 2: with Lua-boolean conditions the nested `if c2 then return 1 end` is converted to ag__.if_return and swallows the fall-through `return 2`
   it("test_nested_if_temporarily_undefined_return_legal(True, False)", function() T.matches(nested_if_temporarily_undefined_return, table.pack(true, false), {2}) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(True, True)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(true), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(True, False)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(true), tf.constant(false)) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(False, True)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(false), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(False, False)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(false), tf.constant(false)) end)
 end)
 
 describe("early_return_test.py", function()
   -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
-  -- moonflow instead: helpers.lua:54: error message 'the `if` at line 428 has a tensor condition, so both branches are traced, but the then-branch returns 1 value(s) and the else-branch 0. Both must return the same values (a branch that falls off the end returns none). in user c...
+  -- moonflow instead: ValueError with moonflow's own text ("the then-branch returns 1 value(s) and the else-branch 0") instead of TF's "else branch must also have a return"
   it("test_return_possibly_undefined_illegal(0)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(0)) end)
   -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
-  -- moonflow instead: helpers.lua:54: error message 'the `if` at line 428 has a tensor condition, so both branches are traced, but the then-branch returns 1 value(s) and the else-branch 0. Both must return the same values (a branch that falls off the end returns none). in user c...
+  -- moonflow instead: ValueError with moonflow's own text ("the then-branch returns 1 value(s) and the else-branch 0") instead of TF's "else branch must also have a return"
   it("test_return_possibly_undefined_illegal(3)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(3)) end)
   -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
-  -- moonflow instead: helpers.lua:54: error message 'the `if` at line 428 has a tensor condition, so both branches are traced, but the then-branch returns 1 value(s) and the else-branch 0. Both must return the same values (a branch that falls off the end returns none). in user c...
+  -- moonflow instead: ValueError with moonflow's own text ("the then-branch returns 1 value(s) and the else-branch 0") instead of TF's "else branch must also have a return"
   it("test_return_possibly_undefined_illegal(5)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(5)) end)
   -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
-  -- moonflow instead: got (nil), expected (number) 2
+  -- moonflow instead: returns no value (nil) instead of 2 (Lua-boolean nested if with `return` swallows the fall-through return)
   it("test_possible_return_before_loop(True, False, 0)", function() T.matches(possible_return_before_loop, table.pack(true, false, 0), {2}) end)
 end)
 
 describe("loop_control_flow_test.py", function()
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
-  -- moonflow instead: helpers.lua:213: TypeError: line 565: this `for` iterates over a traced tensor but cannot become a graph loop: its body uses `return` or `goto`. Restructure it. in user code, while tracing tf.func 'f': tests/tf/autograph_spec.lua:565
+  -- moonflow instead: TypeError "this `for` iterates over a traced tensor but cannot become a graph loop: its body uses `return`"; TF returns 1 (API.md promises `return` inside converted loops)
   it("test_single_for([1], tensor, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for, table.pack(T.int_tensor({1})), {1}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
-  -- moonflow instead: helpers.lua:213: TypeError: line 565: this `for` iterates over a traced tensor but cannot become a graph loop: its body uses `return` or `goto`. Restructure it. in user code, while tracing tf.func 'f': tests/tf/autograph_spec.lua:565
+  -- moonflow instead: TypeError "... cannot become a graph loop: its body uses `return`"; TF returns 1
   it("test_single_for([1, 2], tensor, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for, table.pack(T.int_tensor({1, 2})), {1}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
-  -- moonflow instead: helpers.lua:213: TypeError: line 583: this `for` iterates over a traced tensor but cannot become a graph loop: its body uses `return` or `goto`. Restructure it. in user code, while tracing tf.func 'f': tests/tf/autograph_spec.lua:583
+  -- moonflow instead: TypeError "... cannot become a graph loop: its body uses `return`"; TF returns 1
   it("test_single_for([1], tensor, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for, table.pack(T.int_tensor({1})), {1}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
-  -- moonflow instead: helpers.lua:213: TypeError: line 583: this `for` iterates over a traced tensor but cannot become a graph loop: its body uses `return` or `goto`. Restructure it. in user code, while tracing tf.func 'f': tests/tf/autograph_spec.lua:583
+  -- moonflow instead: TypeError "... cannot become a graph loop: its body uses `return`"; TF returns -2
   it("test_single_for([2, 3], tensor, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for, table.pack(T.int_tensor({2, 3})), {-2}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 486: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` ..." for `goto continue` in a tensor while; TF returns 0
   it("test_single_while(0, tensor, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(T.int_tensor(0)), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 486: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return`, `goto` ..." for `goto continue` in a tensor while; TF returns 2
   it("test_single_while(4, tensor, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(T.int_tensor(4)), {2}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 609: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return` ..." for `return` in a tensor while; TF returns 0
   it("test_single_while(1, tensor, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(T.int_tensor(1)), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 609: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return` ..."; TF returns 3
   it("test_single_while(4, tensor, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(T.int_tensor(4)), {3}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 619: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return` ..."; TF returns 0
   it("test_single_while(1, tensor, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(T.int_tensor(1)), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 619: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return` ..."; TF returns 1
   it("test_single_while(2, tensor, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(T.int_tensor(2)), {1}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
   it("test_single_loop_illegal_return(unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_for), T.int_tensor({})) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
   it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_for), T.int_tensor({})) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
   it("test_single_loop_illegal_return(unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_while), T.int_tensor(0)) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
   it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_while), T.int_tensor(0)) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 527: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return`, `goto` ..." for `goto continue` in a tensor while; TF returns 6
   it("test_nested_while(3, 4, tensor, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {6}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 527: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return`, `goto` ..."; TF returns 4
   it("test_nested_while(4, 2, tensor, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {4}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 718: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return`, `goto` ..."; TF returns 0
   it("test_nested_while(3, 4, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
-  -- moonflow instead: helpers.lua:213: TypeError: line 718: this `if`/`while` has a traced tensor condition (Tensor("Greater:0", shape=(), dtype=bool)) but cannot become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an enclosing Lua loop. Restructur...
+  -- moonflow instead: TypeError "... its body uses `return`, `goto` ..."; TF returns 0
   it("test_nested_while(4, 2, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {0}) end)
 end)
 
 describe("nested_control_flow_test.py", function()
   -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
-  -- moonflow instead: got (nil), expected (number) 0
+  -- moonflow instead: returns nil instead of 0, with Lua-number inputs: a nested `if` inside an `if` is converted to ag__.if_return and the outer branch's locals are lost
   it("test_independent_ifs(1, -1, int)", function() T.matches(independent_ifs, table.pack(1, -1), {0}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
-  -- moonflow instead: got (nil), expected (number) 2
+  -- moonflow instead: returns nil instead of 2 (nested `if` converted to ag__.if_return; see to_code)
   it("test_independent_ifs(1, 1, int)", function() T.matches(independent_ifs, table.pack(1, 1), {2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  -- moonflow instead: ValueError "local 'z' is nil after the then-branch but the Lua number 0 after the else-branch": the nested if loses the carried local; TF returns x+y or 0
   it("test_independent_ifs(-1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(-1)), {0}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  -- moonflow instead: ValueError "local 'z' is nil after the then-branch but the Lua number 0 after the else-branch": the nested if loses the carried local; TF returns x+y or 0
   it("test_independent_ifs(-1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(1)), {0}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  -- moonflow instead: ValueError "local 'z' is nil after the then-branch but the Lua number 0 after the else-branch": the nested if loses the carried local; TF returns x+y or 0
   it("test_independent_ifs(1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(-1)), {0}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'z' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 764 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'z' before the `if`. in user...
+  -- moonflow instead: ValueError "local 'z' is nil after the then-branch but the Lua number 0 after the else-branch": the nested if loses the carried local; TF returns x+y or 0
   it("test_independent_ifs(1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(1)), {2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
-  -- moonflow instead: got (nil), expected (number) 1
+  -- moonflow instead: returns (nil, nil) instead of (1, -2) with a Lua number: nested if converted to ag__.if_return
   it("test_dependent_inner_if(1, int)", function() T.matches(dependent_inner_if, table.pack(1), {1, -2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but a int32 tensor of shape () after the else-branch of the `if` at line 774 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if...
+  -- moonflow instead: ValueError "local 'y' is nil after the then-branch ...": the nested if loses the carried local
   it("test_dependent_inner_if(-1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(-1)), {-1, -4}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but a int32 tensor of shape () after the else-branch of the `if` at line 774 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if...
+  -- moonflow instead: ValueError "local 'y' is nil after the then-branch ...": the nested if loses the carried local
   it("test_dependent_inner_if(1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(1)), {1, -2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
-  -- moonflow instead: got (nil), expected (number) -3
+  -- moonflow instead: returns (nil, nil) instead of (-3, -2) with a Lua number: nested if converted to ag__.if_return
   it("test_dependent_imbalanced_inner_if(1, int)", function() T.matches(dependent_imbalanced_inner_if, table.pack(1), {-3, -2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 787 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if`. in user...
+  -- moonflow instead: ValueError "local 'y' is nil after the then-branch ...": the nested if loses the carried local
   it("test_dependent_imbalanced_inner_if(-1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(-1)), {-1, 0}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'y' is nil after the then-branch but the Lua number 0 after the else-branch of the `if` at line 787 (its condition is a tensor, so both branches are traced and both must define it). Initialize 'y' before the `if`. in user...
+  -- moonflow instead: ValueError "local 'y' is nil after the then-branch ...": the nested if loses the carried local
   it("test_dependent_imbalanced_inner_if(1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(1)), {-3, -2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'a' is nil before the loop at line 910, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while tr...
+  -- moonflow instead: ValueError "local 'a' is nil before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns 1 or 2
   it("test_loop_initializing_invariant_variable_legal(1, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(1)), {1}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
-  -- moonflow instead: tfhelpers.lua:92: ValueError: local 'a' is nil before the loop at line 910, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while tr...
+  -- moonflow instead: ValueError "local 'a' is nil before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns 1 or 2
   it("test_loop_initializing_invariant_variable_legal(2, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(2)), {2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'a' is nil before the loop at line 922, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while t...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
   it("test_loop_initializing_variant_variable_illegal(0)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(0)) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'a' is nil before the loop at line 922, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while t...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
   it("test_loop_initializing_variant_variable_illegal(1)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(1)) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
-  -- moonflow instead: helpers.lua:54: error message 'local 'a' is nil before the loop at line 922, but the loop's condition is a tensor, so the loop runs in the graph and every variable it assigns must have a value before it. Initialize 'a' before the loop. in user code, while t...
+  -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
   it("test_loop_initializing_variant_variable_illegal(2)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(2)) end)
 end)

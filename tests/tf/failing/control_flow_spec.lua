@@ -64,7 +64,7 @@ describe("while_v2_test.py", function()
     end)
   end
   -- while_v2_test.py: WhileV2Test.testVerifyInputOutputTypesMatch (float16 is float64 here: moonflow has no float16)
-  -- moonflow instead: helpers.lua:54: error message 'loop variable 1 has dtype float32 before the loop, but dtype float64 after one iteration. A loop variable must keep its dtype. in user code, while tracing tf.func 'BuildWhile': tests/tf/control_flow_spec.lua:68' does not conta...
+  -- moonflow instead: TypeError with moonflow's own text ("loop variable 1 has dtype float32 before the loop, but dtype float64 after one iteration"), not TF's "enters the loop with type ... after 1 iteration"
   it("WhileV2Test.testVerifyInputOutputTypesMatch", function()
     local BuildWhile = tf.func(function()
       local x = tf.constant(1.0, tf.float32)
@@ -75,7 +75,7 @@ describe("while_v2_test.py", function()
     assert.is_truthy(e.message:find("after 1 iteration", 1, true))
   end)
   -- while_v2_test.py: WhileV2Test.testMultipleWhileLoopsEager
-  -- moonflow instead: got (nil), expected (number) 48.0
+  -- moonflow instead: second-order gradient through while loops inside tf.func is nil (expected 48.0; first order 32.0 is right)
   it("WhileV2Test.testMultipleWhileLoopsEager", function()
     local Func = tf.func(function()
       local x = tf.constant(2.0)
@@ -96,7 +96,7 @@ describe("while_v2_test.py", function()
     T.equal(48.0, grad_grad)
   end)
   -- while_v2_test.py: WhileV2Test.testDoubleDerivativeEager
-  -- moonflow instead: got (nil), expected (number) 48.0
+  -- moonflow instead: second-order gradient through a while loop inside tf.func is nil (expected 48.0)
   it("WhileV2Test.testDoubleDerivativeEager", function()
     local Func = tf.func(function()
       local x = tf.constant(2.0)
@@ -120,14 +120,14 @@ end)
 
 describe("cond_v2_test.py", function()
   -- cond_v2_test.py: CondV2Test.testBasic (the [[True]] and [[False]] predicates of _testCond)
-  -- moonflow instead: /work/wt-tfport/build/release/../../lua/moonflow/func.lua:216: ValueError: tf.cond's predicate must be a scalar, got shape (1, 1) in user code, while tracing tf.func 'f': tests/tf/control_flow_spec.lua:29
+  -- moonflow instead: ValueError "tf.cond's predicate must be a scalar, got shape (1, 1)"; TF squeezes a one-element predicate
   it("CondV2Test.testBasic_squeezed_predicate", function()
     test_cond(function(x, y)
       return function() return x * 2.0 end, function() return y * 3.0 end
     end, 2.0, { [true] = { 2.0, { 2.0, 0.0 } }, [false] = { 6.0, { 0.0, 3.0 } } }, MATRIX_PREDS)
   end)
   -- cond_v2_test.py: CondV2Test.testNestedCond
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: SILENTLY WRONG: gradient of a nested tf.cond is 0 instead of 5 (pred False: x*5)
   it("CondV2Test.testNestedCond", function()
     test_cond(function(x, y, pred)
       local function false_fn()
@@ -137,7 +137,7 @@ describe("cond_v2_test.py", function()
     end, 2.0, { [true] = { 2.0, { 0.0, 0.0 } }, [false] = { 5.0, { 5.0, 0.0 } } })
   end)
   -- cond_v2_test.py: CondV2Test.testNestedCondBothBranches
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: SILENTLY WRONG: gradient of a nested tf.cond is 0 instead of 1 (pred True: x+y)
   it("CondV2Test.testNestedCondBothBranches", function()
     test_cond(function(x, y, pred)
       local function true_fn() return tf.cond(pred, function() return x + y end, function() return x * x end) end

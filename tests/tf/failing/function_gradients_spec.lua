@@ -32,7 +32,7 @@ end
 
 describe("polymorphic_function/gradients_test.py", function()
   -- gradients_test.py: FunctionGradientsTest.testIteratedGradientsNested
-  -- moonflow instead: /work/wt-tfport/build/release/../../lua/moonflow/func.lua:9: TypeError: tf.func expects a Lua function, got table
+  -- moonflow instead: TypeError "tf.func expects a Lua function, got table": a tf.func cannot wrap another tf.func
   it("FunctionGradientsTest.testIteratedGradientsNested", function()
     local function grad(f)
       return function(primal)
@@ -57,7 +57,7 @@ describe("polymorphic_function/gradients_test.py", function()
     end
   end)
   -- gradients_test.py: FunctionGradientsTest.testIteratedGradientsNestedWithVariable
-  -- moonflow instead: /work/wt-tfport/build/release/../../lua/moonflow/func.lua:9: TypeError: tf.func expects a Lua function, got table
+  -- moonflow instead: TypeError "tf.func expects a Lua function, got table": a tf.func cannot wrap another tf.func
   it("FunctionGradientsTest.testIteratedGradientsNestedWithVariable", function()
     local function grad(f)
       return function()
@@ -78,7 +78,7 @@ describe("polymorphic_function/gradients_test.py", function()
     end
   end)
   -- gradients_test.py: FunctionGradientsTest.testIteratedGradientsPersistent
-  -- moonflow instead: got (nil), expected (number) -0.540302276611328125
+  -- moonflow instead: persistent tape: second derivative through a tf.func call is nil (expected -cos(1))
   it("FunctionGradientsTest.testIteratedGradientsPersistent", function()
     local f = tf.func(function(z) return tf.cos(z) end)
     local tape = tf.GradientTape({ persistent = true })
@@ -92,7 +92,7 @@ describe("polymorphic_function/gradients_test.py", function()
     tape:stop()
   end)
   -- gradients_test.py: FunctionGradientsTest.testHigherOrderWithVariable
-  -- moonflow instead: got (nil), expected (number) -0.540302276611328125
+  -- moonflow instead: persistent tape: second derivative w.r.t. a variable through a tf.func is nil (expected -cos(1))
   it("FunctionGradientsTest.testHigherOrderWithVariable", function()
     local v = tf.Variable(1.0)
     local f = tf.func(function() return tf.cos(v) end)
@@ -105,7 +105,7 @@ describe("polymorphic_function/gradients_test.py", function()
     tape:stop()
   end)
   -- gradients_test.py: FunctionGradientsTest.testGradientsChained
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: output_gradients (a tensor) ignored: gradient -sin(1) instead of -2*sin(1)
   it("FunctionGradientsTest.testGradientsChained", function()
     local f = tf.func(function(z) return tf.cos(z) end)
     local x = tf.constant(1.0)
@@ -123,7 +123,7 @@ describe("polymorphic_function/gradients_test.py", function()
     T.equal((-tf.sin(x)):numpy(), gg)
   end)
   -- gradients_test.py: FunctionGradientsTest.testFunctionHasNoSecondOrderGradient
-  -- moonflow instead: /work/wt-tfport/build/release/../../lua/moonflow/func.lua:216: InvalidArgumentError: logits must be 2-D, but got shape [2] [Op:SparseSoftmaxCrossEntropyWithLogits] in user code, while tracing tf.func 'f_grad': tests/tf/function_gradients_spec.lua:475
+  -- moonflow instead: InvalidArgumentError "logits must be 2-D, but got shape [2]": sparse_softmax_cross_entropy_with_logits rejects rank-1 logits with scalar labels
   it("FunctionGradientsTest.testFunctionHasNoSecondOrderGradient", function()
     local v = tf.Variable(1.0)
     local f = tf.func(function(labels, logits)

@@ -41,13 +41,13 @@ end
 
 describe("module_test.py", function()
   -- module_test.py: TestModuleNaming.test_single_name
-  -- moonflow instead: got (string) 'module', expected (string) 'simple'
+  -- moonflow instead: tf.Module({name = 'simple'}).name is 'module' (the name option is ignored)
   it("TestModuleNaming.test_single_name", function()
     local mod = tf.Module({ name = "simple" })
     assert.are.equal("simple", mod.name)
   end)
   -- module_test.py: TestModuleNaming.test_submodule_created_late
-  -- moonflow instead: got (string) 'tree_module_1', expected (string) 'tree_module'
+  -- moonflow instead: the second TreeModule is named 'tree_module_1'; TF names every instance 'tree_module'
   it("TestModuleNaming.test_submodule_created_late", function()
     local m = TreeModule()
     assert.are.equal("tree_module", m.name)
@@ -55,12 +55,12 @@ describe("module_test.py", function()
     assert.are.equal("tree_module", leaf1.name)
   end)
   -- module_test.py: TestModuleNaming.test_invalid_name
-  -- moonflow instead: got (boolean) true, expected (boolean) false
+  -- moonflow instead: tf.Module({name = '$Foo'}) succeeds; TF raises ValueError "is not a valid module name"
   it("TestModuleNaming.test_invalid_name", function()
     T.raises("ValueError", "is not a valid module name", tf.Module, { name = "$Foo" })
   end)
   -- module_test.py: VariableTrackingTest.test_variables
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: m:variables() lists the deepest child's variable first (child.child.w, child.w, m.w); TF lists own first (m.w, child.w, child.child.w)
   it("VariableTrackingTest.test_variables", function()
     local m = RecursiveModule(3)
     same_objects({ m.w, m.child.w, m.child.child.w }, m:variables())
@@ -68,7 +68,7 @@ describe("module_test.py", function()
     same_objects({ m.child.child.w }, m.child.child:variables())
   end)
   -- module_test.py: VariableTrackingTest.test_trainable_variables
-  -- moonflow instead: got (boolean) false, expected (boolean) true
+  -- moonflow instead: m:trainable_variables() deepest first; TF lists own first
   it("VariableTrackingTest.test_trainable_variables", function()
     local m = RecursiveModule(3)
     same_objects({ m.w, m.child.w, m.child.child.w }, m:trainable_variables())

@@ -24,7 +24,7 @@ end
 
 describe("trace_type_test.py", function()
   -- trace_type_test.py: TraceTypeBuilderTest.testGetDefaultPlaceholderValue
-  -- moonflow instead: ...t-tfport/build/release/../../lua/moonflow/trace_type.lua:254: attempt to index a nil value (local 'v')
+  -- moonflow instead: a plain Lua error "trace_type.lua:254: attempt to index a nil value (local 'v')" for a table with a sparse integer key ({[6] = {7}}); TF traces it
   it("TraceTypeBuilderTest.testGetDefaultPlaceholderValue", function()
     local composite_value = { 1, 2, { 3, { 4, 5 } }, { [6] = { 7 } } }
     local seen
