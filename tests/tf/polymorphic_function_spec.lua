@@ -71,26 +71,6 @@ describe("polymorphic_function_test.py", function()
     assert.is_true(unknown_dim)
   end)
 
-  -- polymorphic_function_test.py: FunctionTest.testCapturesVariables
-  it("FunctionTest.testCapturesVariables", function()
-    local a = tf.Variable(1.0, { trainable = false })
-    local b = tf.Variable(1.0)
-    local cc = {}
-    local f = tf.func(function()
-      local c = cc[1]
-      if c == nil then
-        c = tf.Variable(1.0)
-        cc[1] = c
-      end
-      return a + b + c + 1
-    end)
-    local cf = f:get_concrete_function()
-    local c = cc[1]
-    local got = {}
-    for _, v in ipairs(cf.graph.variables) do got[v] = true end
-    assert.is_true(got[a] and got[b] and got[c] and true)
-    assert.are.equal(3, #cf.graph.variables)
-  end)
 
   -- polymorphic_function_test.py: FunctionTest.testNestedShapeFunctionRelaxation
   it("FunctionTest.testNestedShapeFunctionRelaxation", function()
