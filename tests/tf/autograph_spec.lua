@@ -1288,13 +1288,13 @@ end)
 
 describe("early_return_test.py", function()
   -- early_return_test.py: ReferenceTest.test_return_with_default
-  it("test_return_with_default(0, int)", function() T.matches(return_with_default, table.pack(0), {0}) end)
+  it("test_return_with_default(0, int)", function() T.matches(return_with_default, table.pack(0), {0}, {}) end)
   -- early_return_test.py: ReferenceTest.test_return_with_default
-  it("test_return_with_default(0, tensor)", function() T.matches(return_with_default, table.pack(T.int_tensor(0)), {0}) end)
+  it("test_return_with_default(0, tensor)", function() T.matches(return_with_default, table.pack(T.int_tensor(0)), {0}, {}) end)
   -- early_return_test.py: ReferenceTest.test_return_with_default
-  it("test_return_with_default(1, int)", function() T.matches(return_with_default, table.pack(1), {1}) end)
+  it("test_return_with_default(1, int)", function() T.matches(return_with_default, table.pack(1), {1}, { "x 1" }) end)
   -- early_return_test.py: ReferenceTest.test_return_with_default
-  it("test_return_with_default(1, tensor)", function() T.matches(return_with_default, table.pack(T.int_tensor(1)), {1}) end)
+  it("test_return_with_default(1, tensor)", function() T.matches(return_with_default, table.pack(T.int_tensor(1)), {1}, { "x 1" }) end)
   -- early_return_test.py: ReferenceTest.test_return_dependent_on_local
   it("test_return_dependent_on_local(True, bool)", function() T.matches(return_dependent_on_local, table.pack(true), {1}) end)
   -- early_return_test.py: ReferenceTest.test_return_dependent_on_local

@@ -79,18 +79,21 @@ end
 
 -- assertFunctionMatchesEager (autograph reference tests): the tf.func of
 -- `fn` called with `args` (a table.pack'ed list) returns `expected` (the
--- values the plain Python function returns, listed per result).
-function T.matches(fn, args, expected)
+-- values the plain Python function returns, listed per result). TF also
+-- compares what both runs print; `expected_out`, when given, is the list of
+-- lines the call must print (tf.print's output, captured from io.stdout).
+function T.matches(fn, args, expected, expected_out)
   local f = tf.func(fn)
   local results
   -- Each case makes a new tf.func of the same Lua function, which TF's
   -- frequent-retracing warning rightly counts; keep it off the TAP stream.
   local saved_stderr = io.stderr
   io.stderr = { write = function(self) return self end }
-  local ok, err = pcall(T.capture, function() results = table.pack(f(table.unpack(args, 1, args.n or #args))) end)
+  local ok, lines = pcall(T.capture, function() results = table.pack(f(table.unpack(args, 1, args.n or #args))) end)
   io.stderr = saved_stderr
-  if not ok then error(err, 0) end
+  if not ok then error(lines, 0) end
   T.returns(expected, table.unpack(results, 1, results.n))
+  if expected_out then luassert.are.same(expected_out, lines, "printed output") end
 end
 
 -- An int32 tensor, as the TF tests' _int_tensor.
