@@ -568,4 +568,34 @@ describe("backprop_test.py", function()
     t:stop()
     T.equal({ 1.0 }, t:gradient(r, x))
   end)
+
+
+
+end)
+
+-- JacobianTest._jacobian(experimental_use_pfor=False): moonflow has no pfor,
+-- so the while-loop variants are the ones ported.
+local function jacobian_case()
+  local g = tf.GradientTape({ persistent = true })
+  local x = tf.constant({ 1.0, 2.0 })
+  local y = tf.constant({ 3.0, 4.0 })
+  g:watch(x)
+  g:watch(y)
+  local z = x * x * y
+  g:stop()
+  return g:jacobian(z, { x, y })
+end
+
+describe("backprop_test.py: JacobianTest", function()
+
+
+  -- backprop_test.py: JacobianTest.test_parallel_iterations
+  it("JacobianTest.test_parallel_iterations", function()
+    local g = tf.GradientTape({ persistent = true })
+    local x = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } })
+    g:watch(x)
+    local y = tf.matmul(x, x)
+    g:stop()
+    T.equal(T.plain(g:jacobian(y, x, { parallel_iterations = 2 })), g:jacobian(y, x, { parallel_iterations = 3 }))
+  end)
 end)
