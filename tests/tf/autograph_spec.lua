@@ -1011,6 +1011,198 @@ local function variable_dynamic_whitelisted_fn(x)
   return f(x)
 end
 
+-- loop_scoping_test.py ----------------------------------------------------
+local function for_with_local_var(l)
+  local s = 0
+  for i in l do
+    local x = i + 2
+    s = s * 10 + x
+  end
+  return s
+end
+
+local function for_with_local_var_list(l)
+  local s = 0
+  for _, i in ipairs(l) do
+    local x = i + 2
+    s = s * 10 + x
+  end
+  return s
+end
+
+local function while_with_local_var(x)
+  local s = 0
+  while x > 0 do
+    local y = x + 2
+    s = s * 10 + y
+    x = x - 1
+  end
+  return s
+end
+
+-- Python's `lambda i=i: i + i` binds the current i; a Lua closure over the
+-- loop variable does the same (each iteration has its own local).
+local function for_with_lambda_iter_local_var(l)
+  local fns = {}
+  local results = {}
+  for _, i in ipairs(l) do
+    fns[#fns + 1] = function() return i + i end
+  end
+  for _, f in ipairs(fns) do
+    results[#results + 1] = f()
+  end
+  return results
+end
+
+local function for_initializes_local_var(l)
+  local s = 0
+  local x
+  for _, i in ipairs(l) do
+    if i == l[1] then
+      x = 0
+    else
+      x = x + 1
+    end
+    s = s * 10 + x
+  end
+  return s
+end
+
+local function while_initializes_local_var(x)
+  local s = 0
+  local y
+  while x > 0 do
+    if x > 0 then
+      y = 0
+    else
+      y = y + 1
+    end
+    s = s * 10 + y
+    x = x - 1
+  end
+  return s
+end
+
+local function for_defines_var(l)
+  local x
+  for _, i in ipairs(l) do
+    x = i + 2
+  end
+  return x
+end
+
+local function while_defines_var(x)
+  local y
+  while x > 0 do
+    y = x + 2
+    x = x - 1
+  end
+  return y
+end
+
+-- `range(n)` as a Lua list {0, ..., n-1}; a Python list passed through
+-- unchanged (the `list` type of the tests).
+local function range_list(n)
+  local t = {}
+  for i = 0, n - 1 do t[#t + 1] = i end
+  return t
+end
+
+local function identity_list(l) return l end
+
+local function for_defines_iterate(n, fn)
+  local s = 0
+  local i
+  for x in fn(n) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_defines_iterate_list(n, fn)
+  local s = 0
+  local i
+  for _, x in ipairs(fn(n)) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_reuses_iterate(n, fn)
+  local i = 7
+  local s = 0
+  for x in fn(n) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_reuses_iterate_list(n, fn)
+  local i = 7
+  local s = 0
+  for _, x in ipairs(fn(n)) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_alters_iterate(n, fn)
+  local i = 7
+  local s = 0
+  for x in fn(n) do
+    i = x
+    i = 3 * i + 1
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_alters_iterate_list(n, fn)
+  local i = 7
+  local s = 0
+  for _, x in ipairs(fn(n)) do
+    i = x
+    i = 3 * i + 1
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+-- loop_created_variables_test.py ------------------------------------------
+local function while_creates_var_static_shape(n)
+  local i = 0
+  local v
+  while i < n do
+    v = tf.zeros({ 1, 2, 3 })
+    i = i + 1
+  end
+  return v
+end
+
+local function while_creates_var_dynamic_shape_py_init_var(n)
+  local i = 0
+  local v
+  while i < n do
+    v = tf.range(i)
+    i = i + 1
+  end
+  return v
+end
+
+local function while_creates_nested_var_static_shape(n)
+  local i = 0
+  local v
+  while i < n do
+    v = { a = tf.zeros({ 1, 2, 3 }), b = tf.ones({ 1, 2, 3 }) }
+    i = i + 1
+  end
+  return v.a, v.b
+end
+
 describe("loop_basic_test.py", function()
   -- loop_basic_test.py: ReferenceTest.test_while_no_vars
   it("test_while_no_vars(0, int)", function() T.matches(while_no_vars, table.pack(0, tf.Variable(0)), {0}) end)
@@ -1602,4 +1794,134 @@ describe("call_to_user_function_test.py", function()
     T.matches(variable_dynamic_fn, table.pack(one), { 11 })
     T.matches(variable_dynamic_whitelisted_fn, table.pack(one), { 1 })
   end)
+end)
+
+describe("loop_scoping_test.py", function()
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var
+  it("test_for_with_local_var([], list)", function() T.matches(for_with_local_var_list, table.pack({}), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var
+  it("test_for_with_local_var([], tensor)", function() T.matches(for_with_local_var, table.pack(T.int_tensor({})), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var
+  it("test_for_with_local_var([1], list)", function() T.matches(for_with_local_var_list, table.pack({1}), {3}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var
+  it("test_for_with_local_var([1], tensor)", function() T.matches(for_with_local_var, table.pack(T.int_tensor({1})), {3}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var
+  it("test_for_with_local_var([1, 2], list)", function() T.matches(for_with_local_var_list, table.pack({1, 2}), {34}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var
+  it("test_for_with_local_var([1, 2], tensor)", function() T.matches(for_with_local_var, table.pack(T.int_tensor({1, 2})), {34}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var_range
+  it("test_for_with_local_var_range(0, range)", function() T.matches(for_with_local_var_list, table.pack({}), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var_range
+  it("test_for_with_local_var_range(0, tf.range)", function() T.matches(for_with_local_var, table.pack(tf.range(0)), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var_range
+  it("test_for_with_local_var_range(1, range)", function() T.matches(for_with_local_var_list, table.pack({0}), {2}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var_range
+  it("test_for_with_local_var_range(1, tf.range)", function() T.matches(for_with_local_var, table.pack(tf.range(1)), {2}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var_range
+  it("test_for_with_local_var_range(2, range)", function() T.matches(for_with_local_var_list, table.pack({0, 1}), {23}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_local_var_range
+  it("test_for_with_local_var_range(2, tf.range)", function() T.matches(for_with_local_var, table.pack(tf.range(2)), {23}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_lambda_iter_local_var
+  it("test_for_with_lambda_iter_local_var([1], list)", function() T.matches(for_with_lambda_iter_local_var, table.pack({1}), {{2}}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_with_lambda_iter_local_var
+  it("test_for_with_lambda_iter_local_var([1, 2], list)", function() T.matches(for_with_lambda_iter_local_var, table.pack({1, 2}), {{2, 4}}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_with_local_var
+  it("test_while_with_local_var(0, int)", function() T.matches(while_with_local_var, table.pack(0), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_with_local_var
+  it("test_while_with_local_var(0, tensor)", function() T.matches(while_with_local_var, table.pack(T.int_tensor(0)), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_with_local_var
+  it("test_while_with_local_var(1, int)", function() T.matches(while_with_local_var, table.pack(1), {3}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_with_local_var
+  it("test_while_with_local_var(1, tensor)", function() T.matches(while_with_local_var, table.pack(T.int_tensor(1)), {3}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_with_local_var
+  it("test_while_with_local_var(2, int)", function() T.matches(while_with_local_var, table.pack(2), {43}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_with_local_var
+  it("test_while_with_local_var(2, tensor)", function() T.matches(while_with_local_var, table.pack(T.int_tensor(2)), {43}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_initializes_local_var_legal_cases
+  it("test_for_initializes_local_var_legal_cases([])", function() T.matches(for_initializes_local_var, table.pack({}), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_initializes_local_var_legal_cases
+  it("test_for_initializes_local_var_legal_cases([1])", function() T.matches(for_initializes_local_var, table.pack({1}), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_initializes_local_var_legal_cases
+  it("test_for_initializes_local_var_legal_cases([1, 2])", function() T.matches(for_initializes_local_var, table.pack({1, 2}), {1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_initializes_local_var_legal_cases
+  it("test_while_initializes_local_var_legal_cases(0)", function() T.matches(while_initializes_local_var, table.pack(0), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_initializes_local_var_legal_cases
+  it("test_while_initializes_local_var_legal_cases(1)", function() T.matches(while_initializes_local_var, table.pack(1), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_initializes_local_var_legal_cases
+  it("test_while_initializes_local_var_legal_cases(2)", function() T.matches(while_initializes_local_var, table.pack(2), {0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_var_legal_cases
+  it("test_for_defines_var_legal_cases([1])", function() T.matches(for_defines_var, table.pack({1}), {3}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_var_legal_cases
+  it("test_for_defines_var_legal_cases([1, 2])", function() T.matches(for_defines_var, table.pack({1, 2}), {4}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_defines_var_legal_cases
+  it("test_while_defines_var_legal_cases(1)", function() T.matches(while_defines_var, table.pack(1), {3}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_while_defines_var_legal_cases
+  it("test_while_defines_var_legal_cases(2)", function() T.matches(while_defines_var, table.pack(2), {3}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  it("test_for_defines_iterate_legal_cases(1, range)", function() T.matches(for_defines_iterate_list, table.pack(1, range_list), {0, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  it("test_for_defines_iterate_legal_cases(2, range)", function() T.matches(for_defines_iterate_list, table.pack(2, range_list), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate
+  it("test_for_reuses_iterate([], list)", function() T.matches(for_reuses_iterate_list, table.pack({}, identity_list), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate
+  it("test_for_reuses_iterate([], _int_tensor)", function() T.matches(for_reuses_iterate, table.pack({}, T.int_tensor), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate
+  it("test_for_reuses_iterate([1], list)", function() T.matches(for_reuses_iterate_list, table.pack({1}, identity_list), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate
+  it("test_for_reuses_iterate([1], _int_tensor)", function() T.matches(for_reuses_iterate, table.pack({1}, T.int_tensor), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate
+  it("test_for_reuses_iterate([1, 2], list)", function() T.matches(for_reuses_iterate_list, table.pack({1, 2}, identity_list), {2, 12}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate
+  it("test_for_reuses_iterate([1, 2], _int_tensor)", function() T.matches(for_reuses_iterate, table.pack({1, 2}, T.int_tensor), {2, 12}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate_range
+  it("test_for_reuses_iterate_range(0, range)", function() T.matches(for_reuses_iterate_list, table.pack(0, range_list), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate_range
+  it("test_for_reuses_iterate_range(0, tf.range)", function() T.matches(for_reuses_iterate, table.pack(0, tf.range), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate_range
+  it("test_for_reuses_iterate_range(1, range)", function() T.matches(for_reuses_iterate_list, table.pack(1, range_list), {0, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate_range
+  it("test_for_reuses_iterate_range(1, tf.range)", function() T.matches(for_reuses_iterate, table.pack(1, tf.range), {0, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate_range
+  it("test_for_reuses_iterate_range(2, range)", function() T.matches(for_reuses_iterate_list, table.pack(2, range_list), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_reuses_iterate_range
+  it("test_for_reuses_iterate_range(2, tf.range)", function() T.matches(for_reuses_iterate, table.pack(2, tf.range), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate
+  it("test_for_alters_iterate([], list)", function() T.matches(for_alters_iterate_list, table.pack({}, identity_list), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate
+  it("test_for_alters_iterate([], _int_tensor)", function() T.matches(for_alters_iterate, table.pack({}, T.int_tensor), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate
+  it("test_for_alters_iterate([1], list)", function() T.matches(for_alters_iterate_list, table.pack({1}, identity_list), {4, 4}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate
+  it("test_for_alters_iterate([1], _int_tensor)", function() T.matches(for_alters_iterate, table.pack({1}, T.int_tensor), {4, 4}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate
+  it("test_for_alters_iterate([1, 2], list)", function() T.matches(for_alters_iterate_list, table.pack({1, 2}, identity_list), {7, 47}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate
+  it("test_for_alters_iterate([1, 2], _int_tensor)", function() T.matches(for_alters_iterate, table.pack({1, 2}, T.int_tensor), {7, 47}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
+  it("test_for_alters_iterate_range(0, range)", function() T.matches(for_alters_iterate_list, table.pack(0, range_list), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
+  it("test_for_alters_iterate_range(0, tf.range)", function() T.matches(for_alters_iterate, table.pack(0, tf.range), {7, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
+  it("test_for_alters_iterate_range(1, range)", function() T.matches(for_alters_iterate_list, table.pack(1, range_list), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
+  it("test_for_alters_iterate_range(1, tf.range)", function() T.matches(for_alters_iterate, table.pack(1, tf.range), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
+  it("test_for_alters_iterate_range(2, range)", function() T.matches(for_alters_iterate_list, table.pack(2, range_list), {4, 14}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
+  it("test_for_alters_iterate_range(2, tf.range)", function() T.matches(for_alters_iterate, table.pack(2, tf.range), {4, 14}) end)
+end)
+
+describe("loop_created_variables_test.py", function()
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, int, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(1), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, int, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(1), {{}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, int, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(1), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, int, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(2), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, int, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(2), {{0}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, int, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(2), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
 end)

@@ -1014,6 +1014,198 @@ local function variable_dynamic_whitelisted_fn(x)
   return f(x)
 end
 
+-- loop_scoping_test.py ----------------------------------------------------
+local function for_with_local_var(l)
+  local s = 0
+  for i in l do
+    local x = i + 2
+    s = s * 10 + x
+  end
+  return s
+end
+
+local function for_with_local_var_list(l)
+  local s = 0
+  for _, i in ipairs(l) do
+    local x = i + 2
+    s = s * 10 + x
+  end
+  return s
+end
+
+local function while_with_local_var(x)
+  local s = 0
+  while x > 0 do
+    local y = x + 2
+    s = s * 10 + y
+    x = x - 1
+  end
+  return s
+end
+
+-- Python's `lambda i=i: i + i` binds the current i; a Lua closure over the
+-- loop variable does the same (each iteration has its own local).
+local function for_with_lambda_iter_local_var(l)
+  local fns = {}
+  local results = {}
+  for _, i in ipairs(l) do
+    fns[#fns + 1] = function() return i + i end
+  end
+  for _, f in ipairs(fns) do
+    results[#results + 1] = f()
+  end
+  return results
+end
+
+local function for_initializes_local_var(l)
+  local s = 0
+  local x
+  for _, i in ipairs(l) do
+    if i == l[1] then
+      x = 0
+    else
+      x = x + 1
+    end
+    s = s * 10 + x
+  end
+  return s
+end
+
+local function while_initializes_local_var(x)
+  local s = 0
+  local y
+  while x > 0 do
+    if x > 0 then
+      y = 0
+    else
+      y = y + 1
+    end
+    s = s * 10 + y
+    x = x - 1
+  end
+  return s
+end
+
+local function for_defines_var(l)
+  local x
+  for _, i in ipairs(l) do
+    x = i + 2
+  end
+  return x
+end
+
+local function while_defines_var(x)
+  local y
+  while x > 0 do
+    y = x + 2
+    x = x - 1
+  end
+  return y
+end
+
+-- `range(n)` as a Lua list {0, ..., n-1}; a Python list passed through
+-- unchanged (the `list` type of the tests).
+local function range_list(n)
+  local t = {}
+  for i = 0, n - 1 do t[#t + 1] = i end
+  return t
+end
+
+local function identity_list(l) return l end
+
+local function for_defines_iterate(n, fn)
+  local s = 0
+  local i
+  for x in fn(n) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_defines_iterate_list(n, fn)
+  local s = 0
+  local i
+  for _, x in ipairs(fn(n)) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_reuses_iterate(n, fn)
+  local i = 7
+  local s = 0
+  for x in fn(n) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_reuses_iterate_list(n, fn)
+  local i = 7
+  local s = 0
+  for _, x in ipairs(fn(n)) do
+    i = x
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_alters_iterate(n, fn)
+  local i = 7
+  local s = 0
+  for x in fn(n) do
+    i = x
+    i = 3 * i + 1
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+local function for_alters_iterate_list(n, fn)
+  local i = 7
+  local s = 0
+  for _, x in ipairs(fn(n)) do
+    i = x
+    i = 3 * i + 1
+    s = s * 10 + i
+  end
+  return i, s
+end
+
+-- loop_created_variables_test.py ------------------------------------------
+local function while_creates_var_static_shape(n)
+  local i = 0
+  local v
+  while i < n do
+    v = tf.zeros({ 1, 2, 3 })
+    i = i + 1
+  end
+  return v
+end
+
+local function while_creates_var_dynamic_shape_py_init_var(n)
+  local i = 0
+  local v
+  while i < n do
+    v = tf.range(i)
+    i = i + 1
+  end
+  return v
+end
+
+local function while_creates_nested_var_static_shape(n)
+  local i = 0
+  local v
+  while i < n do
+    v = { a = tf.zeros({ 1, 2, 3 }), b = tf.ones({ 1, 2, 3 }) }
+    i = i + 1
+  end
+  return v.a, v.b
+end
+
 describe("loop_basic_test.py", function()
   -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
   -- moonflow instead: ValueError "local 'j' is nil before the loop ... Initialize 'j' before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns (n+1, n+2)
@@ -1201,4 +1393,46 @@ describe("nested_control_flow_test.py", function()
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
   -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
   it("test_loop_initializing_variant_variable_illegal(2)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(2)) end)
+end)
+
+describe("loop_scoping_test.py", function()
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs the tf.range loop and returns (last i, s)
+  it("test_for_defines_iterate_legal_cases(1, tf.range)", function() T.matches(for_defines_iterate, table.pack(1, tf.range), {0, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs the tf.range loop and returns (last i, s)
+  it("test_for_defines_iterate_legal_cases(2, tf.range)", function() T.matches(for_defines_iterate, table.pack(2, tf.range), {1, 1}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_tf_range
+  -- moonflow instead: ValueError "local 'i' is nil before the loop"; TF returns (0, 0) for zero iterations of tf.range
+  it("test_for_defines_iterate_tf_range", function() T.matches(for_defines_iterate, table.pack(0, tf.range), {0, 0}) end)
+end)
+
+describe("loop_created_variables_test.py", function()
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time instead of TF's InvalidArgumentError when the loop runs zero times
+  it("test_while_creates_var_illegal_tf(while_creates_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_static_shape), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time instead of TF's InvalidArgumentError when the loop runs zero times
+  it("test_while_creates_var_illegal_tf(while_creates_var_dynamic_shape_py_init_var)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_dynamic_shape_py_init_var), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time instead of TF's InvalidArgumentError when the loop runs zero times
+  it("test_while_creates_var_illegal_tf(while_creates_nested_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_nested_var_static_shape), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  it("test_while_creates_var(1, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  it("test_while_creates_var(1, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(1)), {{}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  it("test_while_creates_var(1, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  it("test_while_creates_var(2, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  it("test_while_creates_var(2, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(2)), {{0}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  it("test_while_creates_var(2, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
 end)
