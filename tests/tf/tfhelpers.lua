@@ -23,8 +23,7 @@ end
 
 -- A tensor or variable as plain Lua data; tables are converted elementwise.
 function T.plain(x)
-  if tf.is_tensor(x) then return x:numpy() end
-  if type(x) == "table" and type(x.numpy) == "function" and x.dtype ~= nil then return x:numpy() end
+  if tf.is_tensor(x) or is_variable(x) then return x:numpy() end
   if type(x) == "table" then
     local out = {}
     for k, v in pairs(x) do out[k] = T.plain(v) end
