@@ -112,5 +112,9 @@ size_t mf_buffer_pool_bytes(const mf_buffer_pool *p);
 
 /* Bytes held by live buffers right now (all threads). */
 size_t mf_live_bytes(void);
+/* How many buffers are alive right now (all threads): a leak shows here
+ * even when the leaked tensor is tiny. Buffers kept by executor pools
+ * count too. */
+size_t mf_live_buffers(void);
 
 #endif

@@ -9,13 +9,23 @@
 #include "binding.h"
 #include "format.h"
 
-mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
+mfL_tensor *mfL_new_tensor(lua_State *L) {
   mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
   memset(lt, 0, sizeof *lt);
   luaL_setmetatable(L, MFL_TENSOR);
+  return lt;
+}
+
+void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t) {
   lt->t = t;
   /* A view shares a buffer somebody already accounted for. */
   if (t->buf->refcount == 1) mfL_account(mfL_context(L), t->buf->nbytes);
+}
+
+mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
+  mfL_tensor *lt = mfL_new_tensor(L);
+  mf_tensor_retain(t);
+  mfL_tensor_adopt(L, lt, t);
   return lt;
 }
 
@@ -273,7 +283,6 @@ static int l_known(lua_State *L) {
   }
   mf_tensor *k = lt->g->nodes[lt->node].known[lt->index];
   if (!k) return 0;
-  mf_tensor_retain(k);
   mfL_push_eager(L, k);
   return 1;
 }
@@ -284,11 +293,19 @@ static int l_live_bytes(lua_State *L) {
   return 1;
 }
 
+/* core.live_buffers() -> how many tensor buffers are alive (a debugging
+ * count: tests use it to see that a failed op leaks nothing) */
+static int l_live_buffers(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)mf_live_buffers());
+  return 1;
+}
+
 int mfL_tensor_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"numpy", l_numpy},         {"element", l_element},   {"format", l_format},
       {"info", l_info},           {"is_tensor", l_is_tensor}, {"is_symbolic", l_is_symbolic},
       {"identity", l_identity},   {"live_bytes", l_live_bytes},
+      {"live_buffers", l_live_buffers},
       {"spec_matches", l_spec_matches}, {"known", l_known}, {NULL, NULL}};
   if (luaL_newmetatable(L, MFL_TENSOR)) {
     lua_pushcfunction(L, tensor_gc);

@@ -198,7 +198,6 @@ static int l_trace_end(lua_State *L) {
   for (int i = 0; i < done.ncaptures; i++) {
     mfL_capture *c = &done.captures[i];
     if (c->value) {
-      mf_tensor_retain(c->value);
       mfL_push_eager(L, c->value);
     } else {
       mfL_frame *parent = mfL_current_frame(ctx);
@@ -378,7 +377,6 @@ static void push_attr_value(lua_State *L, const mf_attr *a) {
       }
       break;
     case MF_ATTR_TENSOR:
-      mf_tensor_retain(a->u.tensor);
       mfL_push_eager(L, a->u.tensor);
       break;
     case MF_ATTR_GRAPH: mfL_push_graph(L, a->u.graph); break;
