@@ -48,6 +48,7 @@ typedef struct mfL_ctx {
   int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
   size_t alloc_since_gc;
   lua_State *L;
+  int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
 } mfL_ctx;
 
 typedef struct mfL_tensor {

@@ -33,6 +33,7 @@
 #define FOLD_MAX_ELEMENTS 4096
 
 typedef struct input {
+  mfL_tensor *lt;     /* the Lua tensor given (kept alive by the stack), or NULL */
   mf_tensor *value;   /* eager or known value (owned reference) or NULL */
   mf_tensor_ref ref;  /* graph mode */
   mf_spec spec;
@@ -72,19 +73,21 @@ static int call_gc(lua_State *L) {
   return 0;
 }
 
-static const char spare_key = 's';
-
 /* Pushes an empty call scratch: the spare one when it is free, else a new
  * one (a nested call: from the tape hook, a tensor-like's conversion, a
- * host callback). */
-static call *call_scratch(lua_State *L) {
+ * host callback). The spare sits in a registry slot of its own; while a
+ * call uses it, the slot holds false (never nil, so putting the scratch
+ * back never allocates) and only the stack holds the scratch. */
+static call *call_scratch(lua_State *L, mfL_ctx *ctx) {
   call *k;
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &spare_key) == LUA_TUSERDATA) {
-    k = lua_touserdata(L, -1);
-    /* false, not nil: the key stays in the table, so putting the scratch
-     * back never allocates */
+  if (!ctx->call_spare) {
     lua_pushboolean(L, 0);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &spare_key);
+    ctx->call_spare = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->call_spare) == LUA_TUSERDATA) {
+    k = lua_touserdata(L, -1);
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, LUA_REGISTRYINDEX, ctx->call_spare);
     return k;
   }
   lua_pop(L, 1);
@@ -97,10 +100,10 @@ static call *call_scratch(lua_State *L) {
 }
 
 /* Releases what the call at stack index idx owns and makes it the spare. */
-static void call_done(lua_State *L, call *k, int idx) {
+static void call_done(lua_State *L, mfL_ctx *ctx, call *k, int idx) {
   call_free(k);
   lua_pushvalue(L, idx);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &spare_key);
+  lua_rawseti(L, LUA_REGISTRYINDEX, ctx->call_spare);
 }
 
 /* ---- attributes from a Lua table ---- */
@@ -237,10 +240,10 @@ static void resolve_tensorlike(lua_State *L, int idx) {
 
 /* The dtype Lua values among the typed inputs convert to: the first typed
  * tensor input's, or -1 (infer) when there is none. */
-static int typed_dtype(lua_State *L, call *k) {
+static int typed_dtype(const call *k) {
   for (int i = 0; i < k->nin; i++) {
     if (!(k->typed & (1u << i))) continue;
-    mfL_tensor *lt = mfL_test_tensor(L, k->first + i);
+    mfL_tensor *lt = k->in[i].lt;
     if (lt) {
       mf_spec s;
       mfL_tensor_spec(lt, &s);
@@ -253,7 +256,7 @@ static int typed_dtype(lua_State *L, call *k) {
 /* The dtype a Lua value given as input i converts to (-1: infer). */
 static int want_dtype(lua_State *L, call *k, int i, int *typed_want) {
   if (k->typed & (1u << i)) {
-    if (*typed_want == -2) *typed_want = typed_dtype(L, k);
+    if (*typed_want == -2) *typed_want = typed_dtype(k);
     return *typed_want;
   }
   if (k->dtypes_idx) {
@@ -284,11 +287,11 @@ static int out_of_scope(lua_State *L, mfL_tensor *lt) {
 /* Before the call acquires anything: variables (and other tensor-like
  * values) among the inputs become their tensors (a Lua call that may
  * raise), so a Lua number's dtype can follow any of them; symbolic tensors
- * that cannot be used here are refused. */
-static void prepare_inputs(lua_State *L, mfL_ctx *ctx, int first, int nin, bool tracing) {
-  for (int i = 0; i < nin; i++) {
-    resolve_tensorlike(L, first + i);
-    mfL_tensor *lt = mfL_test_tensor(L, first + i);
+ * that cannot be used here are refused. Notes which inputs are tensors. */
+static void prepare_inputs(lua_State *L, mfL_ctx *ctx, call *k, bool tracing) {
+  for (int i = 0; i < k->nin; i++) {
+    resolve_tensorlike(L, k->first + i);
+    mfL_tensor *lt = k->in[i].lt = mfL_test_tensor(L, k->first + i);
     if (lt && !lt->t && (!tracing || !mfL_trace_live(ctx, lt->trace_id))) out_of_scope(L, lt);
   }
 }
@@ -298,7 +301,7 @@ static mf_status eager_inputs(lua_State *L, call *k, mf_error *err) {
   int want = -2;
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    mfL_tensor *lt = mfL_test_tensor(L, idx);
+    mfL_tensor *lt = k->in[i].lt;
     if (lt) {
       mf_tensor_retain(lt->t);
       k->in[i].value = lt->t;
@@ -468,8 +471,7 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
   int want = -2;
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    mfL_tensor *lt = mfL_test_tensor(L, idx);
-    if (lt) {
+    if (k->in[i].lt) {
       MF_TRY(mfL_frame_ref(L, ctx, idx, &k->in[i].ref, &k->in[i].spec, &k->in[i].value, err));
       continue;
     }
@@ -508,7 +510,7 @@ static void tape_args(lua_State *L, mfL_ctx *ctx, call *k, int first_out, int no
   lua_createtable(L, k->nin, 0);
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    if (mfL_test_tensor(L, idx))
+    if (k->in[i].lt)
       lua_pushvalue(L, idx);
     else if (k->in[i].value)
       mfL_push_eager(L, k->in[i].value);
@@ -566,9 +568,8 @@ static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first,
                     unsigned typed) {
   mfL_ctx *ctx = mfL_context(L);
   bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
-  prepare_inputs(L, ctx, first, nin, tracing);
   luaL_checkstack(L, LUA_MINSTACK, "op call");
-  call *k = call_scratch(L);
+  call *k = call_scratch(L, ctx);
   int scratch = lua_gettop(L);
   k->op = op;
   k->attrs_idx = attrs_idx;
@@ -576,6 +577,7 @@ static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first,
   k->typed = typed;
   for (int i = 0; i < nin; i++) k->in[i].value = NULL;
   k->nin = nin;
+  prepare_inputs(L, ctx, k, tracing);
   mf_error err;
   mf_error_clear(&err);
   mf_status s = read_attrs(L, k, &err);
@@ -612,7 +614,7 @@ static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first,
       ctx->tapes_active > 0 && ctx->tape_hook != LUA_NOREF && !(k->op->flags & MF_OP_NO_GRADIENT);
   if (record) tape_args(L, ctx, k, first_out, nout);
   /* The tape hook owns nothing of ours when it runs (and raises). */
-  call_done(L, k, scratch);
+  call_done(L, ctx, k, scratch);
   if (record) lua_call(L, 4, 0);
   return nout;
 }
