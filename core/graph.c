@@ -1,7 +1,5 @@
 #include "graph.h"
 
-#include "executor.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +12,8 @@ static uint64_t name_hash(const char *s) {
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err) {
   mf_graph *g = calloc(1, sizeof *g);
-  if (!g || !(g->name = strdup(name ? name : "graph"))) {
+  if (!g || !(g->name = strdup(name ? name : "graph")) || !(g->cache = calloc(1, sizeof *g->cache))) {
+    if (g) free(g->name);
     free(g);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   }
@@ -25,6 +24,14 @@ mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err) {
 }
 
 void mf_graph_retain(mf_graph *g) { g->refcount++; }
+
+/* Empties the executor's cache: what it planned no longer fits. */
+static void cache_drop(mf_graph *g) {
+  mf_graph_cache *c = g->cache;
+  if (c->drop) c->drop(c->data);
+  c->data = NULL;
+  c->drop = NULL;
+}
 
 void mf_graph_release(mf_graph *g) {
   if (!g || --g->refcount > 0) return;
@@ -38,7 +45,8 @@ void mf_graph_release(mf_graph *g) {
     free(n->known);
     free(n->out_specs);
   }
-  mf_plan_free(g->plan);
+  cache_drop(g);
+  free(g->cache);
   for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
   free(g->names);
   free(g->nodes);
@@ -96,6 +104,7 @@ int mf_graph_find(const mf_graph *g, const char *name) {
 
 mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
                             const mf_tensor_ref *inputs, int *node_out, mf_error *err) {
+  cache_drop(g);
   if (g->nnodes == g->cap) {
     int cap = g->cap ? g->cap * 2 : 32;
     mf_node *nodes = realloc(g->nodes, (size_t)cap * sizeof *nodes);
@@ -140,6 +149,7 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
 }
 
 mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err) {
+  cache_drop(g);
   mf_node *n = &g->nodes[node];
   int *c = realloc(n->control, (size_t)(n->ncontrol + 1) * sizeof *c);
   if (!c) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -149,6 +159,7 @@ mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err) {
 }
 
 mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err) {
+  cache_drop(g);
   if (g->ninputs == g->inputs_cap) {
     int cap = g->inputs_cap ? g->inputs_cap * 2 : 8;
     int *in = realloc(g->inputs, (size_t)cap * sizeof *in);
@@ -160,10 +171,18 @@ mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err) {
   return MF_OK;
 }
 
+mf_status mf_graph_set_inputs(mf_graph *g, int n, const int *nodes, mf_error *err) {
+  cache_drop(g);
+  g->ninputs = 0;
+  for (int i = 0; i < n; i++) MF_TRY(mf_graph_add_input(g, nodes[i], err));
+  return MF_OK;
+}
+
 mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf_error *err) {
   mf_tensor_ref *o = n ? malloc((size_t)n * sizeof *o) : NULL;
   if (n && !o) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (n) memcpy(o, outs, (size_t)n * sizeof *o);
+  cache_drop(g);
   free(g->outputs);
   g->outputs = o;
   g->noutputs = n;
