@@ -43,6 +43,22 @@ bool mf_spec_is_static(const mf_spec *s) {
   return true;
 }
 
+bool mf_spec_fits(const mf_spec *have, const mf_spec *want, mf_fit mode) {
+  if (have->dtype != want->dtype) return false;
+  if (want->rank < 0 || have->rank < 0)
+    return mode == MF_FIT_COMPATIBLE || (mode == MF_FIT_SUBTYPE && want->rank < 0) ||
+           want->rank == have->rank;
+  if (have->rank != want->rank) return false;
+  for (int i = 0; i < want->rank; i++) {
+    int64_t h = have->shape[i], w = want->shape[i];
+    bool ok = mode == MF_FIT_EXACT      ? h == w || (h < 0 && w < 0)
+              : mode == MF_FIT_SUBTYPE ? w < 0 || h == w
+                                        : w < 0 || h < 0 || h == w;
+    if (!ok) return false;
+  }
+  return true;
+}
+
 void mf_spec_format(const mf_spec *s, char *buf, size_t n) {
   mf_shape_format(s->rank, s->shape, buf, n);
 }
@@ -171,6 +187,48 @@ mf_tensor *mf_op_call_take_output(mf_op_call *c, int i) {
   mf_tensor *t = c->out[i];
   c->out[i] = NULL;
   return t;
+}
+
+bool mf_op_is_foldable(const mf_op_def *op, const mf_attrs *attrs) {
+  if (!op->kernel || (op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)))
+    return false;
+  for (int i = 0; attrs && i < attrs->n; i++)
+    if (attrs->a[i].kind == MF_ATTR_CALLBACK || attrs->a[i].kind == MF_ATTR_GRAPH) return false;
+  return true;
+}
+
+/* Whether an output of spec s may be held as a constant; unknown
+ * dimensions pass (the computed value is checked again). */
+static bool fold_size_ok(const mf_spec *s) {
+  if (s->dtype == MF_RESOURCE) return false;
+  int64_t size = 1;
+  for (int d = 0; d < s->rank; d++) {
+    if (s->shape[d] < 0) continue;
+    size *= s->shape[d];
+    if (size > MF_FOLD_MAX_ELEMENTS) return false;
+  }
+  return true;
+}
+
+bool mf_op_call_fold(mf_op_call *c) {
+  if (!mf_op_is_foldable(c->op, c->attrs)) return false;
+  int64_t input_elements = 0;
+  for (int i = 0; i < c->nin; i++) {
+    if (!c->in[i]) return false;
+    input_elements += c->in[i]->size;
+    if (input_elements > MF_FOLD_MAX_INPUT_ELEMENTS) return false;
+  }
+  for (int k = 0; k < c->nout; k++)
+    if (!fold_size_ok(&c->out_specs[k])) return false;
+  mf_error err;
+  bool ok = c->op->kernel(c, &err) == MF_OK;
+  for (int k = 0; ok && k < c->nout; k++) {
+    const mf_tensor *t = c->out[k];
+    ok = t && t->dtype != MF_RESOURCE && t->size <= MF_FOLD_MAX_ELEMENTS;
+  }
+  if (!ok)
+    for (int k = 0; k < c->nout; k++) mf_tensor_release(mf_op_call_take_output(c, k));
+  return ok;
 }
 
 static const char *dtype_family(mf_dtype dt) {

@@ -28,9 +28,6 @@
 #include "variable.h"
 
 #define MAX_INPUTS 64
-/* Ops whose inputs are all known at trace time are also run at trace time
- * (for shape inference of later ops) when they are this small. */
-#define FOLD_MAX_ELEMENTS 4096
 
 typedef struct input {
   mfL_tensor *lt;     /* the Lua tensor given (kept alive by the stack), or NULL */
@@ -489,13 +486,6 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
   return MF_OK;
 }
 
-static bool foldable(const call *k) {
-  if (k->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)) return false;
-  for (int i = 0; i < k->nin; i++)
-    if (!k->in[i].value || k->in[i].value->size > FOLD_MAX_ELEMENTS) return false;
-  return true;
-}
-
 /* ---- the call ---- */
 
 /* Pushes the tape hook's arguments (op name, attrs, inputs, outputs): every
@@ -536,14 +526,12 @@ static mf_status compute(call *k, bool tracing, mf_error *err) {
   k->op_live = true;
   if (!tracing) return mf_op_execute(c, err);
   MF_TRY(mf_op_infer(c, err));
-  if (foldable(k)) {
-    /* Known at trace time: compute now so later ops infer static shapes. */
-    mf_error ferr;
-    if (k->op->kernel(c, &ferr) == MF_OK) {
-      for (int i = 0; i < c->nout; i++) {
-        mf_tensor_release(c->out_values[i]);
-        c->out_values[i] = mf_op_call_take_output(c, i);
-      }
+  /* Known at trace time: compute now so later ops infer static shapes (by
+   * the rule the folding pass applies to the finished graph). */
+  if (mf_op_call_fold(c)) {
+    for (int i = 0; i < c->nout; i++) {
+      mf_tensor_release(c->out_values[i]);
+      c->out_values[i] = mf_op_call_take_output(c, i);
     }
   }
   return MF_OK;

@@ -237,36 +237,34 @@ static int l_identity(lua_State *L) {
   return 1;
 }
 
-/* core.spec_matches(t, dtype, dims, exact) -> does tensor t fit the spec?
- * dims: a list of integers (anything else: unknown dimension), nil for an
- * unknown rank. exact: every dimension must be equal (unknowns too). The
- * hot path of tf.func dispatch: allocates nothing. */
+/* core.spec_matches(t, dtype, dims, mode) -> does tensor t (eager or
+ * symbolic) fit the spec? dims: a list of integers (anything else: an
+ * unknown dimension), nil for an unknown rank. mode: true for an exact fit,
+ * false/nil for t at least as specific as the spec, "compatible" for TF's
+ * is_compatible_with (mf_spec_fits, op.h: the one answer to "does this call
+ * fit the trace?"). The hot path of tf.func dispatch: allocates nothing. */
 static int l_spec_matches(lua_State *L) {
   mfL_tensor *lt = mfL_test_tensor(L, 1);
-  if (!lt) {
-    lua_pushboolean(L, 0);
-    return 1;
+  mf_spec want = {.dtype = 0, .rank = -1};
+  int dt = mfL_to_dtype(L, 2);
+  bool ok = lt && dt >= 0;
+  if (ok && !lua_isnil(L, 3)) {
+    want.rank = (int)lua_rawlen(L, 3);
+    ok = want.rank <= MF_MAX_RANK;
+    for (int i = 0; ok && i < want.rank; i++) {
+      lua_rawgeti(L, 3, i + 1);
+      want.shape[i] = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : MF_UNKNOWN_DIM;
+      lua_pop(L, 1);
+    }
   }
-  mf_spec s;
-  mfL_tensor_spec(lt, &s);
-  int want = mfL_to_dtype(L, 2);
-  bool exact = lua_toboolean(L, 4);
-  if ((int)s.dtype != want) {
-    lua_pushboolean(L, 0);
-    return 1;
-  }
-  if (lua_isnil(L, 3)) {
-    lua_pushboolean(L, !exact || s.rank < 0);
-    return 1;
-  }
-  int rank = (int)lua_rawlen(L, 3);
-  bool ok = s.rank == rank;
-  for (int i = 0; ok && i < rank; i++) {
-    lua_rawgeti(L, 3, i + 1);
-    bool known = lua_isinteger(L, -1);
-    int64_t d = known ? lua_tointeger(L, -1) : -1;
-    lua_pop(L, 1);
-    if (known ? s.shape[i] != d : exact && s.shape[i] >= 0) ok = false;
+  if (ok) {
+    want.dtype = (mf_dtype)dt;
+    mf_fit mode = lua_type(L, 4) == LUA_TSTRING ? MF_FIT_COMPATIBLE
+                  : lua_toboolean(L, 4)          ? MF_FIT_EXACT
+                                                 : MF_FIT_SUBTYPE;
+    mf_spec have;
+    mfL_tensor_spec(lt, &have);
+    ok = mf_spec_fits(&have, &want, mode);
   }
   lua_pushboolean(L, ok);
   return 1;

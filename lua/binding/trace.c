@@ -292,31 +292,20 @@ static int l_run(lua_State *L) {
   return run_into(L, g, first, nfeeds, feeds, feeds_inline);
 }
 
-/* core.check_args(graph, exact, ...) -> true when every argument is a tensor
- * fitting the graph's leading input placeholders (same dtype; same rank;
- * each known dimension equal; with `exact`, unknown dimensions too). The
- * hit test of tf.func's cached call: no allocation. */
+/* core.check_args(graph, exact, ...) -> true when every argument is an
+ * eager tensor fitting the graph's leading input placeholders
+ * (mf_spec_fits: exactly with `exact`, else at least as specific). The hit
+ * test of tf.func's cached call: no allocation. */
 static int l_check_args(lua_State *L) {
   const mf_graph *g = mfL_check_graph(L, 1);
-  bool exact = lua_toboolean(L, 2);
+  mf_fit mode = lua_toboolean(L, 2) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
   int nargs = lua_gettop(L) - 2;
   bool ok = nargs <= g->ninputs;
   for (int i = 0; ok && i < nargs; i++) {
     mfL_tensor *lt = mfL_test_tensor(L, 3 + i);
-    if (!lt || !lt->t) {
-      ok = false;
-      break;
-    }
-    const mf_spec *want = &g->nodes[g->inputs[i]].out_specs[0];
-    const mf_tensor *t = lt->t;
-    if (t->dtype != want->dtype || (want->rank >= 0 && t->rank != want->rank) || (exact && want->rank < 0)) {
-      ok = false;
-      break;
-    }
-    for (int d = 0; ok && d < want->rank; d++) {
-      int64_t w = want->shape[d];
-      if (w >= 0 ? t->shape[d] != w : exact) ok = false;
-    }
+    mf_spec have;
+    if (lt && lt->t) mf_spec_of_tensor(lt->t, &have);
+    ok = lt && lt->t && mf_spec_fits(&have, &g->nodes[g->inputs[i]].out_specs[0], mode);
   }
   lua_pushboolean(L, ok);
   return 1;
