@@ -13,19 +13,14 @@ static const mf_op_def *const registry[] = {
 };
 #undef MF_OP
 
-#define MF_OP(name) +1
-enum { MF_OP_TOTAL = 0
-#include "ops.def"
-};
-#undef MF_OP
-_Static_assert(sizeof registry / sizeof registry[0] == MF_OP_TOTAL,
-               "ops.def and the registry table disagree");
+_Static_assert(sizeof registry / sizeof registry[0] == MF_OP_COUNT,
+               "ops.def does not list MF_OP_COUNT ops (op.h): update both");
 
-int mf_op_count(void) { return MF_OP_TOTAL; }
-const mf_op_def *mf_op_at(int i) { return i >= 0 && i < MF_OP_TOTAL ? registry[i] : NULL; }
+int mf_op_count(void) { return MF_OP_COUNT; }
+const mf_op_def *mf_op_at(int i) { return i >= 0 && i < MF_OP_COUNT ? registry[i] : NULL; }
 
 const mf_op_def *mf_op_lookup(const char *name) {
-  for (int i = 0; i < MF_OP_TOTAL; i++)
+  for (int i = 0; i < MF_OP_COUNT; i++)
     if (strcmp(registry[i]->name, name) == 0) return registry[i];
   return NULL;
 }
