@@ -157,25 +157,25 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
   return op->infer(c, err);
 }
 
-mf_status mf_op_execute(mf_op_call *c, mf_error *err) {
-  MF_TRY(mf_op_infer(c, err));
-  mf_status s = c->op->kernel(c, err);
-  if (s != MF_OK) return s;
+/* Runs the kernel of c (its output specs set) and checks it made every
+ * output. */
+static mf_status run_kernel(mf_op_call *c, mf_error *err) {
+  MF_TRY(c->op->kernel(c, err));
   for (int i = 0; i < c->nout; i++)
     if (!c->out[i])
       return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
   return MF_OK;
 }
 
+mf_status mf_op_execute(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_op_infer(c, err));
+  return run_kernel(c, err);
+}
+
 mf_status mf_op_execute_planned(mf_op_call *c, int nout, const mf_spec *specs, mf_error *err) {
   MF_TRY(mf_op_call_set_nout(c, nout, err));
   for (int i = 0; i < nout; i++) c->out_specs[i] = specs[i];
-  mf_status s = c->op->kernel(c, err);
-  if (s != MF_OK) return s;
-  for (int i = 0; i < c->nout; i++)
-    if (!c->out[i])
-      return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
-  return MF_OK;
+  return run_kernel(c, err);
 }
 
 mf_tensor *mf_op_call_take_output(mf_op_call *c, int i) {

@@ -290,8 +290,6 @@ void mf_buffer_pool_free(mf_buffer_pool *p) {
   free(p);
 }
 
-size_t mf_buffer_pool_bytes(const mf_buffer_pool *p) { return p ? p->bytes : 0; }
-
 bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t) {
   if (!p || t->refcount != 1 || t->buf->refcount != 1 || t->dtype == MF_STRING ||
       t->dtype == MF_RESOURCE || p->n == POOL_SLOTS)
