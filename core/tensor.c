@@ -290,8 +290,12 @@ void mf_buffer_pool_free(mf_buffer_pool *p) {
 size_t mf_buffer_pool_bytes(const mf_buffer_pool *p) { return p ? p->bytes : 0; }
 
 bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t) {
+  /* Writing output element i over input element i is only sound when the
+   * input is the whole buffer: a view at an offset, or of part of a larger
+   * buffer, would be read at other positions than those written. */
   if (!p || t->refcount != 1 || t->buf->refcount != 1 || t->dtype == MF_STRING ||
-      t->dtype == MF_RESOURCE || p->n == POOL_SLOTS)
+      t->dtype == MF_RESOURCE || p->n == POOL_SLOTS || t->offset != 0 ||
+      t->buf->dtype != t->dtype || (size_t)t->size != t->buf->count)
     return false;
   mf_buffer_retain(t->buf);
   p->slots[p->n++] = t->buf; /* lent buffers sit after the owned ones */
@@ -328,10 +332,14 @@ mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const i
     size_t nbytes = (size_t)size * mf_dtype_size(dt);
     for (int i = 0; i < p->n; i++) {
       if (p->slots[i]->nbytes != nbytes) continue;
+      bool lent = i >= p->lent_from;
+      /* A lent buffer is still being read by the op that takes it: only an
+       * output of the input's width (so of its element count too) writes
+       * each element where it reads one. */
+      if (lent && mf_dtype_size(p->slots[i]->dtype) != mf_dtype_size(dt)) continue;
       mf_tensor *t;
       MF_TRY(tensor_alloc(dt, rank, shape, &t, err));
       mf_buffer *b = p->slots[i];
-      bool lent = i >= p->lent_from;
       /* Keep lent buffers at the end: fill the hole from its own group. */
       if (lent) {
         p->slots[i] = p->slots[--p->n];
