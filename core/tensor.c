@@ -212,8 +212,8 @@ double mf_tensor_get_f64(const mf_tensor *t, int64_t i) {
 int64_t mf_tensor_get_i64(const mf_tensor *t, int64_t i) {
   const void *d = mf_tensor_data(t);
   switch (t->dtype) {
-    case MF_FLOAT32: return (int64_t)((const float *)d)[i];
-    case MF_FLOAT64: return (int64_t)((const double *)d)[i];
+    case MF_FLOAT32: return mf_f64_to_i64(((const float *)d)[i]);
+    case MF_FLOAT64: return mf_f64_to_i64(((const double *)d)[i]);
     case MF_INT32: return ((const int32_t *)d)[i];
     case MF_INT64: return ((const int64_t *)d)[i];
     case MF_BOOL: return ((const bool *)d)[i];
@@ -226,8 +226,8 @@ void mf_tensor_set_f64(mf_tensor *t, int64_t i, double v) {
   switch (t->dtype) {
     case MF_FLOAT32: ((float *)d)[i] = (float)v; break;
     case MF_FLOAT64: ((double *)d)[i] = v; break;
-    case MF_INT32: ((int32_t *)d)[i] = (int32_t)v; break;
-    case MF_INT64: ((int64_t *)d)[i] = (int64_t)v; break;
+    case MF_INT32: ((int32_t *)d)[i] = mf_f64_to_i32(v); break;
+    case MF_INT64: ((int64_t *)d)[i] = mf_f64_to_i64(v); break;
     case MF_BOOL: ((bool *)d)[i] = v != 0; break;
     default: break;
   }

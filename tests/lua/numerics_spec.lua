@@ -52,3 +52,48 @@ describe("graph buffer reuse", function()
     assert.are.same(want, off)
   end)
 end)
+
+describe("tf.cast from floats to integers", function()
+  -- TF's Cast is a C++ static_cast; on x86 an out-of-range or NaN value
+  -- converts to the "integer indefinite", the minimum integer (NumPy's
+  -- astype gives the same).
+  it("gives the minimum integer for NaN and out-of-range values, eagerly and traced", function()
+    local x = tf.constant({ 3e9, -3e9, 0 / 0, math.huge, -math.huge, 2.9, -2.9, 2147483520.0 })
+    local want = { -2147483648, -2147483648, -2147483648, -2147483648, -2147483648, 2, -2, 2147483520 }
+    assert.are.same(want, tf.cast(x, tf.int32):numpy())
+    local on, off = three_ways(function(t) return tf.cast(t, tf.int32) end, x)
+    assert.are.same(want, on)
+    assert.are.same(want, off)
+    assert.are.equal(-2147483648, tf.cast(tf.constant(3e9), tf.int32):numpy())
+  end)
+
+  it("does the same into int64", function()
+    local x = tf.constant({ 1e19, -1e19, 0 / 0, -9.5 }, tf.float64)
+    assert.are.same({ math.mininteger, math.mininteger, math.mininteger, -9 },
+      tf.cast(x, tf.int64):numpy())
+  end)
+end)
+
+describe("tf.range", function()
+  it("refuses start > limit with a positive delta, as TF's Range kernel", function()
+    H.raises("InvalidArgumentError", "Requires start <= limit when delta > 0: 4/0", tf.range, 4, 0, 2)
+    H.raises("InvalidArgumentError", "Requires start >= limit when delta < 0: 0/4", tf.range, 0, 4, -2)
+    H.raises("InvalidArgumentError", "Requires delta != 0", tf.range, 0, 4, 0)
+    local f = tf.func(function(a, b, c) return tf.range(a, b, c) end)
+    H.raises("InvalidArgumentError", "Requires start <= limit when delta > 0: 4/0", f,
+      tf.constant(4), tf.constant(0), tf.constant(2))
+  end)
+
+  it("adds delta step by step in floating point, as TF's kernel does", function()
+    -- TF: val = start; repeat out[i] = val; val += delta, so the rounding
+    -- errors add up: tf.range(0, 1, 0.1)[7] is 0.70000005, not 0.7.
+    local r = tf.range(0.0, 1.0, 0.1):numpy()
+    local acc, want = 0.0, {}
+    for i = 1, 10 do
+      want[i] = acc
+      acc = string.unpack("f", string.pack("f", acc + string.unpack("f", string.pack("f", 0.1))))
+    end
+    assert.are.same(want, r)
+    assert.are.equal(string.unpack("f", string.pack("f", 0.70000005)), r[8])
+  end)
+end)
