@@ -94,7 +94,7 @@ static mf_status attr_from_lua(lua_State *L, mf_attrs *as, const char *name, int
       return s;
     }
     case LUA_TUSERDATA: {
-      mfL_tensor *lt = mfL_test_tensor(L, vidx);
+      mfL_tensor *lt = mfL_peek_tensor(L, vidx);
       if (lt && lt->t) return mf_attrs_set_tensor(as, name, lt->t, err);
       mfL_graph *lg = luaL_testudata(L, vidx, MFL_GRAPH);
       if (lg) return mf_attrs_set_graph(as, name, lg->g, err);
@@ -468,6 +468,8 @@ static int run_call(lua_State *L, call *k) {
   mfL_ctx *ctx = mfL_context(L);
   mf_error err;
   mf_error_clear(&err);
+  /* A released tensor among the inputs raises now, before attrs allocate. */
+  for (int i = 0; i < k->nin; i++) (void)mfL_test_tensor(L, k->first + i);
   if (read_attrs(L, k, &err) != MF_OK) return call_fail(L, k, &err);
   bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
   char unique[256];
@@ -668,7 +670,7 @@ static mf_status lua_callback_fn(void *ud, int nin, mf_tensor **in, int nout, mf
   }
   for (int i = 0; i < nout; i++) {
     int idx = top + 1 + i;
-    mfL_tensor *lt = mfL_test_tensor(L, idx);
+    mfL_tensor *lt = mfL_peek_tensor(L, idx);
     mf_status s;
     if (lt && lt->t) {
       mf_tensor_retain(lt->t);

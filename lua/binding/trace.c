@@ -176,7 +176,7 @@ static int l_trace_end(lua_State *L) {
   if (!refs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < n && s == MF_OK; i++) {
     lua_rawgeti(L, 1, i + 1);
-    mfL_tensor *lt = mfL_test_tensor(L, -1);
+    mfL_tensor *lt = mfL_peek_tensor(L, -1);
     if (!lt)
       s = mf_error_set(&err, MF_ERR_TYPE, "output %d of a trace is not a tensor", i + 1);
     else if (!lt->t && !mfL_trace_live(ctx, lt->trace_id))
@@ -259,7 +259,7 @@ static int run_and_push(lua_State *L, graph_handle *h, int nfeeds, mf_tensor **f
 
 /* The eager tensor at idx, or NULL. */
 static mf_tensor *feed_at(lua_State *L, int idx) {
-  mfL_tensor *lt = mfL_test_tensor(L, idx);
+  mfL_tensor *lt = mfL_peek_tensor(L, idx);
   return lt ? lt->t : NULL;
 }
 
