@@ -121,3 +121,43 @@ describe("integer overflow", function()
     assert.are.equal(-2147483648, (-tf.constant(-2147483648)):numpy())
   end)
 end)
+
+describe("the optimiser's algebraic simplification", function()
+  -- -0.0 + 0.0 is +0.0 in IEEE arithmetic, so x + 0 is not x for floats
+  -- (x - 0 and x + -0.0 are); eager and traced results must be the same bits.
+  local function bits(v) return ("%a"):format(v) end
+
+  it("keeps x + 0.0 for floats, which turns -0.0 into +0.0", function()
+    local x = tf.constant({ -0.0, 1.5, -2.0 })
+    for _, fn in ipairs({
+      function(t) return tf.add(t, 0.0) end,
+      function(t) return 0.0 + t end,
+      function(t) return tf.subtract(t, -0.0) end,
+    }) do
+      local on, off, eager = three_ways(fn, x)
+      assert.are.equal("0x0p+0", bits(eager[1]))
+      assert.are.equal(bits(eager[1]), bits(on[1]))
+      assert.are.equal(bits(eager[1]), bits(off[1]))
+    end
+  end)
+
+  it("still drops x - 0.0, x + -0.0 and x * 1, which keep every bit", function()
+    local x = tf.constant({ -0.0, 1.5 })
+    for _, fn in ipairs({
+      function(t) return t - 0.0 end,
+      function(t) return t + -0.0 end,
+      function(t) return t * 1.0 end,
+    }) do
+      local cf = tf.func(fn):get_concrete_function(x)
+      local types = {}
+      for _, o in ipairs(cf:optimized_graph():get_operations()) do types[o.type] = true end
+      assert.is_nil(types.AddV2)
+      assert.is_nil(types.Sub)
+      assert.is_nil(types.Mul)
+      local on, off, eager = three_ways(fn, x)
+      assert.are.equal("-0x0p+0", bits(eager[1]))
+      assert.are.equal("-0x0p+0", bits(on[1]))
+      assert.are.equal("-0x0p+0", bits(off[1]))
+    end
+  end)
+end)
