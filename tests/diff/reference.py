@@ -200,7 +200,12 @@ def evaluate(op, args, dt):
         return np.where(b == -1, np.zeros_like(a), np.mod(a, np.where(b == -1, 1, b)))
     if op == "Pow":
         if is_float:
-            return ("approx", np.power(wide(a), wide(b)))
+            # long double for accuracy; C99's special values where an operand
+            # is infinite or NaN (NumPy's long double pow gets pow(-inf, y)
+            # wrong), from the dtype's own pow
+            finite = np.isfinite(a) & np.isfinite(b)
+            return ("approx", np.where(finite, np.power(wide(a), wide(b)),
+                                       wide(np.power(a, b))))
         int_check(op, b, size, negative=True)
         return np.power(a, b)
     if op == "Maximum":
