@@ -5,6 +5,8 @@
 #   make test            install, build, run every test; ends "N passed, N failed"
 #   make test SANITIZE=1 the same under ASan + UBSan
 #   make bench           the benchmark suite (tests/bench/)
+#   make diff-long       the elementwise differential test, long (DIFF_SEEDS x 20000 cases)
+#   make fuzz            every long randomised test (diff-long)
 #   make install PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -53,7 +55,7 @@ DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-n
              python3-nbformat
 DEB_BENCH := python3-numpy python3-torch
 
-.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks
+.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz
 
 all: $(LIB) $(BIN) $(MOD)
 
@@ -106,6 +108,19 @@ repl: deps
 test: deps-test
 	@$(MAKE) --no-print-directory all $(CTEST_BIN)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
+
+# Seeds 1.. DIFF_SEEDS, 20000 cases each, then large tensors (threaded
+# kernels); any "not ok" fails the target.
+DIFF_SEEDS ?= 5
+diff-long: deps-test
+	@$(MAKE) --no-print-directory all
+	@for s in $$(seq 1 $(DIFF_SEEDS)); do \
+	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 20000 2>/dev/null; \
+	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 500 --large 2>/dev/null; \
+	done > $(BUILD)/diff-long.tap; grep -v '^ok ' $(BUILD)/diff-long.tap; \
+	! grep -q '^not ok' $(BUILD)/diff-long.tap && echo "diff-long: no differences"
+
+fuzz: diff-long
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all

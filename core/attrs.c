@@ -64,7 +64,7 @@ int64_t mf_attr_int(const mf_attrs *as, const char *name, int64_t dflt) {
   if (!a) return dflt;
   if (a->kind == MF_ATTR_INT) return a->u.i;
   if (a->kind == MF_ATTR_BOOL) return a->u.b;
-  if (a->kind == MF_ATTR_FLOAT) return (int64_t)a->u.f;
+  if (a->kind == MF_ATTR_FLOAT) return mf_f64_to_i64(a->u.f);
   return dflt;
 }
 

@@ -39,4 +39,15 @@ bool mf_dtype_is_integer(mf_dtype dt);
 /* float or integer: what arithmetic kernels accept. */
 bool mf_dtype_is_numeric(mf_dtype dt);
 
+/* A double converted to an integer as TensorFlow's static_cast does on
+ * x86 (cvttsd2si): truncated toward zero, and the minimum integer (the
+ * "integer indefinite") for NaN and anything out of range. C leaves those
+ * undefined, so the range is checked first. */
+static inline int32_t mf_f64_to_i32(double v) {
+  return v >= -0x1p31 && v < 0x1p31 ? (int32_t)v : INT32_MIN;
+}
+static inline int64_t mf_f64_to_i64(double v) {
+  return v >= -0x1p63 && v < 0x1p63 ? (int64_t)v : INT64_MIN;
+}
+
 #endif

@@ -162,23 +162,26 @@ static mf_status assign_infer(mf_op_call *c, mf_error *err) {
   return mf_op_call_set_nout(c, 0, err);
 }
 
-/* dst = a (+|-) b elementwise, same dtype and size. */
+/* dst = a (+|-) b elementwise, same dtype and size. Integers wrap, as
+ * TF's kernels do: computed in the unsigned type U, since signed overflow
+ * is undefined in C. */
 static mf_status combine(const mf_tensor *a, const mf_tensor *b, int sign, mf_tensor **out,
                          mf_error *err) {
   MF_TRY(mf_tensor_new(a->dtype, a->rank, a->shape, out, err));
   int64_t n = a->size;
   switch (a->dtype) {
-#define CASE(DT, T)                                                                     \
+#define CASE(DT, T, U)                                                                  \
   case DT: {                                                                            \
     const T *x = mf_tensor_data(a), *y = mf_tensor_data(b);                             \
     T *z = mf_tensor_data(*out);                                                        \
-    for (int64_t i = 0; i < n; i++) z[i] = sign > 0 ? (T)(x[i] + y[i]) : (T)(x[i] - y[i]); \
+    for (int64_t i = 0; i < n; i++)                                                     \
+      z[i] = sign > 0 ? (T)((U)x[i] + (U)y[i]) : (T)((U)x[i] - (U)y[i]);                \
     break;                                                                              \
   }
-    CASE(MF_FLOAT32, float)
-    CASE(MF_FLOAT64, double)
-    CASE(MF_INT32, int32_t)
-    CASE(MF_INT64, int64_t)
+    CASE(MF_FLOAT32, float, float)
+    CASE(MF_FLOAT64, double, double)
+    CASE(MF_INT32, int32_t, uint32_t)
+    CASE(MF_INT64, int64_t, uint64_t)
 #undef CASE
     default:
       mf_tensor_release(*out);

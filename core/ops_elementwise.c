@@ -825,17 +825,18 @@ const mf_op_def mf_op_SelectV2 = {
 /* Cast                                                                 */
 /* ==================================================================== */
 
-/* Conversions by destination. Float to integer truncates toward zero; NaN
- * becomes 0 and out-of-range values saturate, where C leaves them
- * undefined. Integer to narrower integer wraps, as TF's static_cast. */
+/* Conversions by destination. Float to integer is TF's static_cast on
+ * x86: truncation toward zero, and the minimum integer for NaN and values
+ * out of range (cvttss2si's "integer indefinite", which NumPy gives too);
+ * the range is checked first, as C leaves those conversions undefined.
+ * Integer to narrower integer wraps, as TF's static_cast. */
 #define IS_FLOATING(v) _Generic((v), float: 1, double: 1, default: 0)
-#define TO_INT(v, D, MIN, MAX, LIMIT)                                                  \
-  (IS_FLOATING(v) ? ((v) != (v) ? 0 : (v) <= -(LIMIT) ? MIN : (v) >= (LIMIT) ? MAX : (D)(v)) \
-                  : (D)(v))
+#define TO_INT(v, D, MIN, LIMIT) \
+  (IS_FLOATING(v) ? ((v) >= -(LIMIT) && (v) < (LIMIT) ? (D)(v) : MIN) : (D)(v))
 #define CONVERT_MF_FLOAT32(v) ((float)(v))
 #define CONVERT_MF_FLOAT64(v) ((double)(v))
-#define CONVERT_MF_INT32(v) TO_INT(v, int32_t, INT32_MIN, INT32_MAX, 0x1p31)
-#define CONVERT_MF_INT64(v) TO_INT(v, int64_t, INT64_MIN, INT64_MAX, 0x1p63)
+#define CONVERT_MF_INT32(v) TO_INT(v, int32_t, INT32_MIN, 0x1p31)
+#define CONVERT_MF_INT64(v) TO_INT(v, int64_t, INT64_MIN, 0x1p63)
 #define CONVERT_MF_BOOL(v) ((v) != 0)
 
 typedef void (*cast_loop)(int64_t n, const void *x, void *z);

@@ -841,16 +841,19 @@ static mf_status range_kernel(mf_op_call *c, mf_error *err) {
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   int64_t n = out->size;
   switch (out->dtype) {
+    /* Floats step by repeated addition, as TF's kernel (val += delta), so
+     * its rounding errors add up the same way: tf.range(0, 1, 0.1)[7] is
+     * 0.70000005 in TF, where 0 + 7 * 0.1 would round to 0.7. */
     case MF_FLOAT32: {
-      float s = MF_DATA(c->in[0], float)[0], d = MF_DATA(c->in[2], float)[0];
+      float v = MF_DATA(c->in[0], float)[0], d = MF_DATA(c->in[2], float)[0];
       float *o = MF_DATA(out, float);
-      for (int64_t i = 0; i < n; i++) o[i] = s + (float)i * d;
+      for (int64_t i = 0; i < n; i++, v += d) o[i] = v;
       break;
     }
     case MF_FLOAT64: {
-      double s = MF_DATA(c->in[0], double)[0], d = MF_DATA(c->in[2], double)[0];
+      double v = MF_DATA(c->in[0], double)[0], d = MF_DATA(c->in[2], double)[0];
       double *o = MF_DATA(out, double);
-      for (int64_t i = 0; i < n; i++) o[i] = s + (double)i * d;
+      for (int64_t i = 0; i < n; i++, v += d) o[i] = v;
       break;
     }
     default: {

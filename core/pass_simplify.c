@@ -6,7 +6,10 @@
  *                                   numeric; only when the result has x's
  *                                   spec: a scalar constant, or x's static
  *                                   shape equal to the result's, so
- *                                   broadcasting never enlarges x)
+ *                                   broadcasting never enlarges x; for
+ *                                   floats the zero added must be -0.0 and
+ *                                   the zero subtracted +0.0, the only
+ *                                   ones that give x's bits back)
  *   Identity(x), StopGradient(x)   (chains collapse: each link is resolved
  *                                   in order)
  *   Transpose(x, identity perm), Transpose(Transpose(x, p), q) with q
@@ -15,8 +18,9 @@
  *   Cast(x) to x's own dtype
  *
  * Nodes left unread (the inner Transpose, the constants) are left for
- * pruning. x+0 turns -0.0 into 0.0 when it runs; dropping it keeps -0.0,
- * which compares equal. */
+ * pruning. Every rewrite gives the same bits as running the node: x + 0.0
+ * turns -0.0 into +0.0, so it stays (x + -0.0 and x - 0.0 do not). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "pass_util.h"
@@ -39,12 +43,16 @@ static bool same_spec(const mf_spec *a, const mf_spec *b) {
   return true;
 }
 
-/* Whether r is a numeric Const whose every element equals v. */
+/* Whether r is a numeric Const whose every element equals v; for floats,
+ * with v's sign too (-0.0 is not +0.0 here). */
 static bool const_all(const mf_graph *g, mf_tensor_ref r, double v) {
   const mf_tensor *t = mf_graph_const_value(g, r);
   if (!t || !mf_dtype_is_numeric(t->dtype) || t->size > SIMPLIFY_MAX_CONST) return false;
-  for (int64_t i = 0; i < t->size; i++)
-    if (mf_tensor_get_f64(t, i) != v) return false;
+  bool signed_zero = mf_dtype_is_float(t->dtype);
+  for (int64_t i = 0; i < t->size; i++) {
+    double e = mf_tensor_get_f64(t, i);
+    if (e != v || (signed_zero && signbit(e) != signbit(v))) return false;
+  }
   return true;
 }
 
@@ -98,7 +106,11 @@ static mf_tensor_ref simplified(const mf_graph *g, const mf_node *n, const mf_te
   const mf_op_def *op = n->op;
   if (op == &mf_op_Identity || op == &mf_op_StopGradient) return in[0];
   if (op == &mf_op_Mul) return unit_operand(g, n, in, 1.0, true);
-  if (op == &mf_op_AddV2) return unit_operand(g, n, in, 0.0, true);
+  /* x + -0.0 is x for every x; for integers -0.0 reads as 0 */
+  if (op == &mf_op_AddV2) {
+    bool fl = mf_dtype_is_float(n->out_specs[0].dtype);
+    return unit_operand(g, n, in, fl ? -0.0 : 0.0, true);
+  }
   if (op == &mf_op_Sub) return unit_operand(g, n, in, 0.0, false);
   if (op == &mf_op_RealDiv) return unit_operand(g, n, in, 1.0, false);
   if (op == &mf_op_Cast) return spec_of(g, in[0])->dtype == n->out_specs[0].dtype ? in[0] : none;

@@ -215,8 +215,8 @@ double mf_tensor_get_f64(const mf_tensor *t, int64_t i) {
 int64_t mf_tensor_get_i64(const mf_tensor *t, int64_t i) {
   const void *d = mf_tensor_data(t);
   switch (t->dtype) {
-    case MF_FLOAT32: return (int64_t)((const float *)d)[i];
-    case MF_FLOAT64: return (int64_t)((const double *)d)[i];
+    case MF_FLOAT32: return mf_f64_to_i64(((const float *)d)[i]);
+    case MF_FLOAT64: return mf_f64_to_i64(((const double *)d)[i]);
     case MF_INT32: return ((const int32_t *)d)[i];
     case MF_INT64: return ((const int64_t *)d)[i];
     case MF_BOOL: return ((const bool *)d)[i];
@@ -229,8 +229,8 @@ void mf_tensor_set_f64(mf_tensor *t, int64_t i, double v) {
   switch (t->dtype) {
     case MF_FLOAT32: ((float *)d)[i] = (float)v; break;
     case MF_FLOAT64: ((double *)d)[i] = v; break;
-    case MF_INT32: ((int32_t *)d)[i] = (int32_t)v; break;
-    case MF_INT64: ((int64_t *)d)[i] = (int64_t)v; break;
+    case MF_INT32: ((int32_t *)d)[i] = mf_f64_to_i32(v); break;
+    case MF_INT64: ((int64_t *)d)[i] = mf_f64_to_i64(v); break;
     case MF_BOOL: ((bool *)d)[i] = v != 0; break;
     default: break;
   }
@@ -291,8 +291,12 @@ void mf_buffer_pool_free(mf_buffer_pool *p) {
 }
 
 bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t) {
+  /* Writing output element i over input element i is only sound when the
+   * input is the whole buffer: a view at an offset, or of part of a larger
+   * buffer, would be read at other positions than those written. */
   if (!p || t->refcount != 1 || t->buf->refcount != 1 || t->dtype == MF_STRING ||
-      t->dtype == MF_RESOURCE || p->n == POOL_SLOTS)
+      t->dtype == MF_RESOURCE || p->n == POOL_SLOTS || t->offset != 0 ||
+      t->buf->dtype != t->dtype || (size_t)t->size != t->buf->count)
     return false;
   mf_buffer_retain(t->buf);
   p->slots[p->n++] = t->buf; /* lent buffers sit after the owned ones */
@@ -329,10 +333,14 @@ mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const i
     size_t nbytes = (size_t)size * mf_dtype_size(dt);
     for (int i = 0; i < p->n; i++) {
       if (p->slots[i]->nbytes != nbytes) continue;
+      bool lent = i >= p->lent_from;
+      /* A lent buffer is still being read by the op that takes it: only an
+       * output of the input's width (so of its element count too) writes
+       * each element where it reads one. */
+      if (lent && mf_dtype_size(p->slots[i]->dtype) != mf_dtype_size(dt)) continue;
       mf_tensor *t;
       MF_TRY(tensor_alloc(dt, rank, shape, &t, err));
       mf_buffer *b = p->slots[i];
-      bool lent = i >= p->lent_from;
       /* Keep lent buffers at the end: fill the hole from its own group. */
       if (lent) {
         p->slots[i] = p->slots[--p->n];

@@ -99,7 +99,9 @@ void mf_buffer_pool_free(mf_buffer_pool *p);
 void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t);
 /* Lends t's buffer to the pool while t is still being read: an
  * elementwise op may then write its output into the buffer of an input that
- * dies at that op (same index in, same index out). Borrows t; the buffer
+ * dies at that op (same index in, same index out). Only a tensor that is
+ * its whole buffer is lent, and only to an output of its byte size and
+ * dtype width (so not to one it is broadcast into). Borrows t; the buffer
  * gains a reference the taker owns. Returns whether it was lent. */
 bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t);
 /* Takes back buffers lent and not taken. */

@@ -78,7 +78,13 @@ mfL_tensor *mfL_new_tensor(lua_State *L);
 void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t);
 mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t); /* borrows t */
 mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, uint64_t trace_id);
+/* The tensor at idx or NULL; raises ValueError for a released tensor
+ * (one whose __gc has run). */
 mfL_tensor *mfL_test_tensor(lua_State *L, int idx);
+/* Like mfL_test_tensor but never raises: NULL for a released tensor too.
+ * For code that holds C allocations (or runs under the executor) and so
+ * must report through a status instead. */
+mfL_tensor *mfL_peek_tensor(lua_State *L, int idx);
 mfL_tensor *mfL_check_tensor(lua_State *L, int idx);
 /* The spec of a Lua tensor (eager or symbolic). */
 void mfL_tensor_spec(const mfL_tensor *lt, mf_spec *out);

@@ -3,6 +3,7 @@
  * API.md: integer -> int32 (int64 when it does not fit), float -> float32,
  * boolean -> bool, string -> string; ragged tables are a ValueError. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -72,6 +73,33 @@ static mf_status scan_shape(lua_State *L, int idx, scan *sc, mf_error *err) {
   return MF_OK;
 }
 
+/* A ValueError unless the table at the top has no keys but 1..n (n its
+ * length): {a = 1} or {1, 2, b = 3} would otherwise convert as if the
+ * other keys were not there. TF refuses a dict the same way. */
+static mf_status sequence_keys_only(lua_State *L, lua_Integer n, mf_error *err) {
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lua_pop(L, 1);
+    lua_Integer k;
+    bool in_seq = lua_isinteger(L, -1) && (k = lua_tointeger(L, -1)) >= 1 && k <= n;
+    if (!in_seq) {
+      char key[64];
+      if (lua_type(L, -1) == LUA_TSTRING)
+        snprintf(key, sizeof key, "\"%.40s\"", lua_tostring(L, -1));
+      else if (lua_type(L, -1) == LUA_TNUMBER)
+        snprintf(key, sizeof key, "%.17g", (double)lua_tonumber(L, -1));
+      else
+        snprintf(key, sizeof key, "a %s", luaL_typename(L, -1));
+      lua_pop(L, 1);
+      return mf_error_set(err, MF_ERR_VALUE,
+                          "Can't convert a Lua table with the key %s to a Tensor: only sequences "
+                          "(keys 1..n, nested for more dimensions) convert",
+                          key);
+    }
+  }
+  return MF_OK;
+}
+
 static mf_status ragged(int axis, mf_error *err) {
   return mf_error_set(err, MF_ERR_VALUE,
                       "Can't convert non-rectangular Lua sequence to Tensor (ragged at axis %d)",
@@ -102,6 +130,7 @@ static mf_status scan_check(lua_State *L, int axis, scan *sc, mf_error *err) {
     }
   }
   if (!is_sequence(L, -1) || (int64_t)lua_rawlen(L, -1) != sc->shape[axis]) return ragged(axis, err);
+  MF_TRY(sequence_keys_only(L, (lua_Integer)sc->shape[axis], err));
   for (int64_t i = 1; i <= sc->shape[axis]; i++) {
     lua_rawgeti(L, -1, i);
     mf_status s = scan_check(L, axis + 1, sc, err);
@@ -175,7 +204,11 @@ static mf_status fill(lua_State *L, mf_tensor *t, int axis, int64_t *pos, mf_err
 
 mf_status mfL_convert(lua_State *L, int idx, int want, mf_tensor **out, mf_error *err) {
   idx = lua_absindex(L, idx);
-  mfL_tensor *lt = mfL_test_tensor(L, idx);
+  /* No raising here: lua_function results convert under the executor. */
+  mfL_tensor *lt = mfL_peek_tensor(L, idx);
+  if (!lt && luaL_testudata(L, idx, MFL_TENSOR))
+    return mf_error_set(err, MF_ERR_VALUE,
+                        "tensor was released (its __gc has run): it has no value and cannot be used");
   if (lt) {
     if (!lt->t) return mf_error_set(err, MF_ERR_TYPE, "expected an eager tensor, got a symbolic one");
     if (want >= 0 && lt->t->dtype != (mf_dtype)want)

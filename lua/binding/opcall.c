@@ -148,7 +148,7 @@ static mf_status attr_from_lua(lua_State *L, mf_attrs *as, const char *name, int
       return s;
     }
     case LUA_TUSERDATA: {
-      mfL_tensor *lt = mfL_test_tensor(L, vidx);
+      mfL_tensor *lt = mfL_peek_tensor(L, vidx);
       if (lt && lt->t) return mf_attrs_set_tensor(as, name, lt->t, err);
       mfL_graph *lg = luaL_testudata(L, vidx, MFL_GRAPH);
       if (lg) return mf_attrs_set_graph(as, name, lg->g, err);
@@ -747,7 +747,7 @@ static mf_status lua_callback_fn(void *ud, int nin, mf_tensor **in, int nout, mf
   }
   for (int i = 0; i < nout; i++) {
     int idx = top + 1 + i;
-    mfL_tensor *lt = mfL_test_tensor(L, idx);
+    mfL_tensor *lt = mfL_peek_tensor(L, idx);
     mf_status s;
     if (lt && lt->t) {
       mf_tensor_retain(lt->t);

@@ -29,6 +29,11 @@ mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
   return lt;
 }
 
+mfL_tensor *mfL_peek_tensor(lua_State *L, int idx) {
+  mfL_tensor *lt = luaL_testudata(L, idx, MFL_TENSOR);
+  return lt && (lt->t || lt->g) ? lt : NULL;
+}
+
 mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, uint64_t trace_id) {
   mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
   memset(lt, 0, sizeof *lt);
@@ -41,7 +46,16 @@ mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, ui
   return lt;
 }
 
-mfL_tensor *mfL_test_tensor(lua_State *L, int idx) { return luaL_testudata(L, idx, MFL_TENSOR); }
+/* Every use of a tensor comes through here, so a tensor whose __gc has run
+ * (by hand: tf.Tensor.__gc(x), or a finaliser touching it during close)
+ * raises here instead of being read as a symbolic tensor of no graph. */
+mfL_tensor *mfL_test_tensor(lua_State *L, int idx) {
+  mfL_tensor *lt = luaL_testudata(L, idx, MFL_TENSOR);
+  if (lt && !lt->t && !lt->g)
+    mfL_raise(L, "ValueError",
+              "tensor was released (its __gc has run): it has no value and cannot be used");
+  return lt;
+}
 
 mfL_tensor *mfL_check_tensor(lua_State *L, int idx) {
   mfL_tensor *lt = mfL_test_tensor(L, idx);
@@ -102,6 +116,7 @@ void mfL_account(mfL_ctx *ctx, size_t nbytes) {
   lua_gc(ctx->L, LUA_GCSTEP, (int)(nbytes / 1024 < 1 << 20 ? nbytes / 1024 : 1 << 20));
 }
 
+/* Idempotent: a second call finds nothing to release. */
 static int tensor_gc(lua_State *L) {
   mfL_tensor *lt = luaL_checkudata(L, 1, MFL_TENSOR);
   mf_tensor_release(lt->t);
@@ -214,7 +229,8 @@ static int l_info(lua_State *L) {
 
 /* core.is_tensor(v) */
 static int l_is_tensor(lua_State *L) {
-  lua_pushboolean(L, mfL_test_tensor(L, 1) != NULL);
+  /* a released tensor is still one: this asks the type, not the value */
+  lua_pushboolean(L, luaL_testudata(L, 1, MFL_TENSOR) != NULL);
   return 1;
 }
 

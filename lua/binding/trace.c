@@ -177,7 +177,7 @@ static int l_trace_end(lua_State *L) {
   if (!refs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < n && s == MF_OK; i++) {
     lua_rawgeti(L, 1, i + 1);
-    mfL_tensor *lt = mfL_test_tensor(L, -1);
+    mfL_tensor *lt = mfL_peek_tensor(L, -1);
     if (!lt)
       s = mf_error_set(&err, MF_ERR_TYPE, "output %d of a trace is not a tensor", i + 1);
     else if (!lt->t && !mfL_trace_live(ctx, lt->trace_id))
@@ -265,7 +265,7 @@ static int run_into(lua_State *L, mf_graph *g, int first, int nfeeds, mf_tensor 
 
 /* The eager tensor at idx, or NULL. */
 static mf_tensor *feed_at(lua_State *L, int idx) {
-  mfL_tensor *lt = mfL_test_tensor(L, idx);
+  mfL_tensor *lt = mfL_peek_tensor(L, idx);
   return lt ? lt->t : NULL;
 }
 

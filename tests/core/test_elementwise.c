@@ -724,12 +724,23 @@ static mf_tensor *cast(mf_tensor *x, mf_dtype to) {
 }
 
 static void test_cast(void) {
-  /* float -> int truncates toward zero; NaN is 0; out of range saturates */
-  EXPECT(cast(mk(MF_FLOAT32, 1, SHAPE(6), VALS(2.7, -2.7, 0.5, NAN, 1e20, -1e20)), MF_INT32),
-         MF_INT32, 1, SHAPE(6), VALS(2, -2, 0, 0, INT32_MAX, INT32_MIN), 0);
-  mf_tensor *t = cast(mk(MF_FLOAT64, 1, SHAPE(3), VALS(1e300, -1e300, -9.5)), MF_INT64);
-  CHECK(t && MF_DATA(t, int64_t)[0] == INT64_MAX && MF_DATA(t, int64_t)[1] == INT64_MIN &&
-        MF_DATA(t, int64_t)[2] == -9);
+  /* float -> int truncates toward zero; NaN and out-of-range values give
+   * the minimum integer, as TF's static_cast on x86 (cvttss2si's
+   * "integer indefinite") and NumPy */
+  EXPECT(cast(mk(MF_FLOAT32, 1, SHAPE(8), VALS(2.7, -2.7, 0.5, NAN, 1e20, -1e20, 3e9, INFINITY)),
+              MF_INT32),
+         MF_INT32, 1, SHAPE(8), VALS(2, -2, 0, INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN),
+         0);
+  EXPECT(cast(mk(MF_FLOAT64, 1, SHAPE(5), VALS(2147483647.9, 2147483648.0, -2147483648.9,
+                                               -2147483649.0, -INFINITY)), MF_INT32),
+         MF_INT32, 1, SHAPE(5), VALS(INT32_MAX, INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN), 0);
+  mf_tensor *t = cast(mk(MF_FLOAT64, 1, SHAPE(5), VALS(1e300, -1e300, -9.5, NAN, 0x1p63)), MF_INT64);
+  CHECK(t && MF_DATA(t, int64_t)[0] == INT64_MIN && MF_DATA(t, int64_t)[1] == INT64_MIN &&
+        MF_DATA(t, int64_t)[2] == -9 && MF_DATA(t, int64_t)[3] == INT64_MIN &&
+        MF_DATA(t, int64_t)[4] == INT64_MIN);
+  mf_tensor_release(t);
+  t = cast(mk(MF_FLOAT32, 1, SHAPE(2), VALS(0x1.fffffep62, -0x1p63)), MF_INT64);
+  CHECK(t && MF_DATA(t, int64_t)[0] == (int64_t)0x1.fffffep62 && MF_DATA(t, int64_t)[1] == INT64_MIN);
   mf_tensor_release(t);
   /* int64 -> int32 wraps, as TF's static_cast */
   t = cast(mk_i64(MF_INT64, 1, SHAPE(2), (const int64_t[]){4294967297LL, -5}), MF_INT32);

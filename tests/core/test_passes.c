@@ -27,13 +27,17 @@ static ref ivector(mf_graph *g, int n, const double *v) {
 static bool same_values(const mf_tensor *a, const mf_tensor *b) {
   if (!a || !b || a->dtype != b->dtype || !mf_shape_equal(a->rank, a->shape, b->rank, b->shape))
     return false;
-  for (int64_t i = 0; i < a->size; i++)
-    if (mf_tensor_get_f64(a, i) != mf_tensor_get_f64(b, i)) return false;
+  /* the same bits, NaN payloads aside: -0.0 is not 0.0 */
+  for (int64_t i = 0; i < a->size; i++) {
+    double x = mf_tensor_get_f64(a, i), y = mf_tensor_get_f64(b, i);
+    if (isnan(x) && isnan(y)) continue;
+    if (x != y || signbit(x) != signbit(y)) return false;
+  }
   return true;
 }
 
 /* Runs g and its optimised copy `o` on the same feeds; true when every
- * output has the same dtype, shape and values. */
+ * output has the same dtype, shape and values (bit for bit). */
 static bool same_results(mf_graph *g, mf_graph *o, int nfeeds, mf_tensor *const *feeds) {
   mf_tensor *a[16], *b[16];
   mf_error err;
@@ -214,23 +218,31 @@ static void test_simplify_units(void) {
   ref ones = cnst(g, make_tensor(MF_FLOAT32, 1, DIMS(3), VALS(1, 1, 1)));
   ref y1 = op2(g, "Mul", x, fscalar(g, 1));
   ref y2 = op2(g, "Mul", ones, x);          /* broadcasts to x's own shape */
-  ref y3 = op2(g, "AddV2", x, fscalar(g, 0));
-  ref y4 = op2(g, "AddV2", fscalar(g, 0), x);
+  ref y3 = op2(g, "AddV2", x, fscalar(g, -0.0));
+  ref y4 = op2(g, "AddV2", fscalar(g, -0.0), x);
   ref y5 = op2(g, "Sub", x, fscalar(g, 0));
   ref y6 = op2(g, "RealDiv", x, fscalar(g, 1));
   ref n1 = op2(g, "Sub", fscalar(g, 0), x);  /* 0 - x is -x */
   ref n2 = op2(g, "RealDiv", fscalar(g, 1), x);
   ref n3 = op2(g, "Mul", x, fscalar(g, 2));
-  outputs(g, 9, REFS(y1, y2, y3, y4, y5, y6, n1, n2, n3));
+  /* -0.0 + 0.0 is +0.0: adding +0.0 (either side) or subtracting -0.0 is
+   * not the identity on floats */
+  ref n4 = op2(g, "AddV2", x, fscalar(g, 0));
+  ref n5 = op2(g, "AddV2", fscalar(g, 0), x);
+  ref n6 = op2(g, "Sub", x, fscalar(g, -0.0));
+  outputs(g, 12, REFS(y1, y2, y3, y4, y5, y6, n1, n2, n3, n4, n5, n6));
   mf_pass_stats st;
   mf_graph *o = apply(mf_pass_simplify, g, &st);
-  /* 6 units and the 9 output Identities */
-  CHECK(st.simplified == 15);
+  /* 6 units and the 12 output Identities */
+  CHECK(st.simplified == 18);
   for (int i = 0; i < 6; i++) CHECK(o->outputs[i].node == x.node && o->outputs[i].index == 0);
   CHECK(strcmp(output_node(o, 6)->op->name, "Sub") == 0);
   CHECK(strcmp(output_node(o, 7)->op->name, "RealDiv") == 0);
   CHECK(strcmp(output_node(o, 8)->op->name, "Mul") == 0);
-  mf_tensor *feed = make_tensor(MF_FLOAT32, 2, DIMS(2, 3), VALS(1, -2, 3.5, 0, 5, 6));
+  CHECK(strcmp(output_node(o, 9)->op->name, "AddV2") == 0);
+  CHECK(strcmp(output_node(o, 10)->op->name, "AddV2") == 0);
+  CHECK(strcmp(output_node(o, 11)->op->name, "Sub") == 0);
+  mf_tensor *feed = make_tensor(MF_FLOAT32, 2, DIMS(2, 3), VALS(1, -2, 3.5, -0.0, 5, 6));
   CHECK(same_results(g, o, 1, &feed));
   mf_tensor_release(feed);
   mf_graph_release(o);

@@ -1,0 +1,362 @@
+#!/usr/bin/python3
+"""reference.py — NumPy's side of the elementwise differential test.
+
+Reads cases on stdin as tests/diff/elementwise.lua writes them:
+
+    case <index>
+    in x1 <dtype> <rank> <dims...> : <values...>
+    op v5 <dtype> <Op> <operands...>     (operand: a value's name, or
+                                          c:<dtype>:<Lua literal>)
+    val v5 <dtype> <rank> <dims...> : <values...>   (moonflow's eager value)
+    err <ErrorType>                                  (or: moonflow raised)
+    end
+
+Floats are C99 hex floats (Lua's %a), "nan", "inf"; ints are decimal; bools
+0/1. Each case is evaluated with NumPy following TensorFlow's documented
+rules, not NumPy's own where they differ:
+  - no dtype promotion (the program casts explicitly);
+  - integer FloorDiv/FloorMod by zero and integer Pow to a negative power
+    raise InvalidArgumentError (checked over every element of the input,
+    when the output is not empty); integer arithmetic wraps;
+  - FloorDiv on floats is floor(x / y) (NumPy's floor_divide is not);
+    FloorMod on floats is fmod adjusted to the divisor's sign;
+  - Round is half to even; Cast of a float to an integer truncates, and
+    NaN or a value out of range gives the minimum integer (x86, as NumPy);
+  - exact operations (+ - * /, sqrt, comparisons, casts, ...) must match
+    bit for bit; transcendental functions within the ulp bounds below,
+    measured against the value computed in long double.
+Prints "fail <index> <why>" per differing case and "checked <n>".
+"""
+import sys
+import warnings
+
+import numpy as np
+
+warnings.simplefilter("ignore")
+np.seterr(all="ignore")
+
+DT = {"float32": np.float32, "float64": np.float64, "int32": np.int32, "int64": np.int64,
+      "bool": np.bool_}
+
+# Error bounds in ulps of the result's dtype against the exact value (long
+# double), per op and dtype: the accuracy moonflow documents for its own
+# approximations (ops_elementwise.c, checked against glibc by
+# tests/core/test_approx.c) plus half an ulp for glibc's own rounding;
+# glibc's sin/cos/pow are within 1 ulp; Rsqrt is 1 / sqrt(x), two roundings.
+# Ops not listed are exact.
+ULPS = {
+    ("Exp", "float32"): 1.5, ("Exp", "float64"): 2.5,
+    ("Log", "float32"): 1.5, ("Log", "float64"): 1.5,
+    ("Log1p", "float32"): 2.5, ("Log1p", "float64"): 3.5,
+    ("Tanh", "float32"): 6.5, ("Tanh", "float64"): 1.5,
+    ("Sigmoid", "float32"): 2.5, ("Sigmoid", "float64"): 2.5,
+    ("Sin", "float32"): 1.0, ("Sin", "float64"): 1.0,
+    ("Cos", "float32"): 1.0, ("Cos", "float64"): 1.0,
+    ("Pow", "float32"): 1.0, ("Pow", "float64"): 1.0,
+    ("Rsqrt", "float32"): 1.5, ("Rsqrt", "float64"): 1.5,
+}
+# Ops whose zero results may differ in sign between TF's kernels and the
+# formula here (IEEE leaves it to the order of operations).
+LOOSE_ZERO_SIGN = {"Maximum", "Minimum", "Relu", "FloorMod", "ReluGrad", "SelectV2"}
+
+
+class TFError(Exception):
+    pass
+
+
+def parse_value(s, dt):
+    if dt == "bool":
+        return s == "1"
+    if dt in ("int32", "int64"):
+        return int(s)
+    if s in ("nan", "-nan"):
+        return float("nan")
+    return float.fromhex(s)
+
+
+def parse_tensor(words):
+    dt, rank = words[0], int(words[1])
+    shape = tuple(int(w) for w in words[2:2 + rank])
+    assert words[2 + rank] == ":"
+    vals = [parse_value(w, dt) for w in words[3 + rank:]]
+    return np.array(vals, dtype=DT[dt]).reshape(shape)
+
+
+def literal(spec):
+    _, dt, text = spec.split(":", 2)
+    if text == "math.huge":
+        v = float("inf")
+    elif text == "(0/0)":
+        v = float("nan")
+    elif dt == "bool":
+        v = text == "true"
+    else:
+        v = float(text) if dt.startswith("float") else int(text)
+    return np.array(v, dtype=DT[dt])
+
+
+def wide(x):
+    """x in a type wide enough for the exact result of float ops."""
+    return x.astype(np.longdouble)
+
+
+def float_floordiv(a, b):
+    return np.floor(a / b)
+
+
+def float_floormod(a, b):
+    r = np.fmod(a, b)
+    return np.where((r != 0) & ((r < 0) != (b < 0)), r + b, r).astype(a.dtype)
+
+
+def int_check(name, b, out_size, negative=False):
+    if out_size == 0:
+        return
+    if negative and np.any(b < 0):
+        raise TFError("InvalidArgumentError")
+    if not negative and np.any(b == 0):
+        raise TFError("InvalidArgumentError")
+
+
+def cast(x, dt):
+    to = DT[dt]
+    if x.dtype.kind == "f" and dt in ("int32", "int64"):
+        info = np.iinfo(to)
+        t = np.trunc(x)
+        bad = np.isnan(x) | (t < info.min) | (t > info.max) | (t == 2.0 ** (info.bits - 1))
+        return np.where(bad, info.min, np.where(bad, 0, t).astype(to)).astype(to)
+    return x.astype(to)
+
+
+def evaluate(op, args, dt):
+    """The value of `op` on numpy args; ("approx", exact) for float results
+    that are checked within an ulp bound."""
+    is_float = dt in ("float32", "float64")
+    a = args[0]
+    b = args[1] if len(args) > 1 else None
+    size = int(np.broadcast(*args).size) if len(args) > 1 else a.size
+    if op == "Neg":
+        return -a
+    if op == "Abs":
+        return np.abs(a)
+    if op == "Sign":
+        return np.sign(a)
+    if op == "Square":
+        return a * a
+    if op == "Sqrt":
+        return np.sqrt(a)
+    if op == "Identity":
+        return a
+    if op == "Cast":
+        return cast(a, dt)
+    if op == "Rsqrt":
+        return ("approx", 1 / np.sqrt(wide(a)))
+    if op == "Exp":
+        return ("approx", np.exp(wide(a)))
+    if op == "Log":
+        return ("approx", np.log(wide(a)))
+    if op == "Log1p":
+        return ("approx", np.log1p(wide(a)))
+    if op == "Sin":
+        return ("approx", np.sin(wide(a)))
+    if op == "Cos":
+        return ("approx", np.cos(wide(a)))
+    if op == "Tanh":
+        return ("approx", np.tanh(wide(a)))
+    if op == "Sigmoid":
+        w = wide(a)
+        return ("approx", 1 / (1 + np.exp(-w)))
+    if op == "Round":
+        return np.rint(a) if is_float else a
+    if op == "Floor":
+        return np.floor(a)
+    if op == "Ceil":
+        return np.ceil(a)
+    if op == "Reciprocal":
+        return np.array(1, dtype=a.dtype) / a
+    if op == "Relu":
+        return np.where(a < 0, np.zeros_like(a), a)
+    if op == "LogicalNot":
+        return ~a
+    if op == "AddV2":
+        return a + b
+    if op == "Sub":
+        return a - b
+    if op == "Mul":
+        return a * b
+    if op == "RealDiv":
+        return a / b
+    if op == "TrueDiv":
+        return a.astype(np.float64) / b.astype(np.float64)
+    if op == "FloorDiv":
+        if is_float:
+            return float_floordiv(a, b)
+        int_check(op, b, size)
+        return np.floor_divide(a, b)
+    if op == "FloorMod":
+        if is_float:
+            return float_floormod(a, b)
+        int_check(op, b, size)
+        return np.where(b == -1, np.zeros_like(a), np.mod(a, np.where(b == -1, 1, b)))
+    if op == "Pow":
+        if is_float:
+            # long double for accuracy; C99's special values where an operand
+            # is infinite or NaN (NumPy's long double pow gets pow(-inf, y)
+            # wrong), from the dtype's own pow
+            finite = np.isfinite(a) & np.isfinite(b)
+            return ("approx", np.where(finite, np.power(wide(a), wide(b)),
+                                       wide(np.power(a, b))))
+        int_check(op, b, size, negative=True)
+        return np.power(a, b)
+    if op == "Maximum":
+        return np.maximum(a, b)
+    if op == "Minimum":
+        return np.minimum(a, b)
+    if op == "Equal":
+        return a == b
+    if op == "NotEqual":
+        return a != b
+    if op == "Less":
+        return a < b
+    if op == "LessEqual":
+        return a <= b
+    if op == "Greater":
+        return a > b
+    if op == "GreaterEqual":
+        return a >= b
+    if op == "LogicalAnd":
+        return a & b
+    if op == "LogicalOr":
+        return a | b
+    if op == "SelectV2":
+        return np.where(a, b, args[2])
+    # gradient helpers, in the order of operations of their kernels
+    if op == "ReluGrad":
+        return np.where(b > 0, a, np.zeros_like(a))
+    if op == "TanhGrad":
+        one = np.array(1, dtype=a.dtype)
+        return b * (one - a * a)
+    if op == "SigmoidGrad":
+        one = np.array(1, dtype=a.dtype)
+        return b * a * (one - a)
+    if op == "SqrtGrad":
+        return b * np.array(0.5, dtype=a.dtype) / a
+    if op == "RsqrtGrad":
+        return b * np.array(-0.5, dtype=a.dtype) * (a * a * a)
+    raise ValueError("reference.py has no rule for " + op)
+
+
+def ulp_of(x, dt):
+    """The spacing of dtype dt at |x| (x exact, long double)."""
+    t = DT[dt]
+    r = np.abs(x).astype(t)
+    r = np.where(np.isfinite(r), r, np.finfo(t).max)
+    return np.spacing(r).astype(np.longdouble)
+
+
+def check_value(name, op, dt, want, got):
+    """None or why got (moonflow) is not want."""
+    if got.shape != np.shape(want[1] if isinstance(want, tuple) else want):
+        return "%s: shape %s, NumPy %s" % (name, got.shape, np.shape(want))
+    if isinstance(want, tuple):
+        exact = want[1]
+        rounded = exact.astype(DT[dt])
+        bound = ULPS[(op, dt)]
+        g = got.astype(np.longdouble)
+        both_nan = np.isnan(rounded) & np.isnan(got)
+        same_inf = np.isinf(rounded) & (rounded == got)
+        with np.errstate(all="ignore"):
+            err = np.abs(g - exact) / ulp_of(exact, dt)
+        ok = both_nan | same_inf | (np.isfinite(got) & np.isfinite(rounded) & (err <= bound))
+        # a result that rounds to the largest finite value may overflow
+        ok |= np.isinf(got) & (np.abs(exact) >= np.finfo(DT[dt]).max)
+        if not ok.all():
+            i = int(np.argmin(ok.reshape(-1)))
+            return "%s (%s %s) element %d: %r, exact %r (%s ulp, bound %s)" % (
+                name, op, dt, i, got.reshape(-1)[i], float(exact.reshape(-1)[i]),
+                float(err.reshape(-1)[i]), bound)
+        return None
+    want = np.asarray(want)
+    if want.dtype != got.dtype:
+        return "%s: dtype %s, NumPy gives %s" % (name, got.dtype, want.dtype)
+    w, g = want.reshape(-1), got.reshape(-1)
+    if got.dtype.kind == "f":
+        same = w == g
+        if op not in LOOSE_ZERO_SIGN:
+            same &= np.signbit(w) == np.signbit(g)
+        same |= np.isnan(w) & np.isnan(g)  # any NaN: TF leaves sign and payload open
+    else:
+        same = w == g
+    if not same.all():
+        i = int(np.argmin(same))
+        return "%s (%s %s) element %d: %r, NumPy under TF's rules %r" % (name, op, dt, i, g[i], w[i])
+    return None
+
+
+def run_case(lines):
+    """Each op is checked on moonflow's own values of its operands (so an
+    approximation's last bit never spreads into what follows); when
+    moonflow raised, NumPy's values flow through the program instead to
+    find whether TF's rules raise too."""
+    values, ops, got, err = {}, [], {}, None
+    for words in lines:
+        if words[0] == "in":
+            values[words[1]] = parse_tensor(words[2:])
+        elif words[0] == "op":
+            ops.append(words[1:])
+        elif words[0] == "val":
+            got[words[1]] = parse_tensor(words[2:])
+        elif words[0] == "err":
+            err = words[1]
+    if err:
+        try:
+            for name, dt, op, *operands in ops:
+                args = [literal(o) if o.startswith("c:") else values[o] for o in operands]
+                v = evaluate(op, args, dt)
+                v = v[1] if isinstance(v, tuple) else v
+                values[name] = np.asarray(v).astype(DT[dt])
+        except TFError as e:
+            return None if str(e) == err else "moonflow raised %s, TF's rules %s" % (err, e)
+        return "moonflow raised %s, TF's rules give a result" % err
+    problems = []
+    for name, dt, op, *operands in ops:
+        args = [literal(o) if o.startswith("c:") else got.get(o, values.get(o)) for o in operands]
+        try:
+            want = evaluate(op, args, dt)
+        except TFError as e:
+            problems.append("%s (%s): moonflow gives a result, TF's rules raise %s" % (name, op, e))
+            break
+        if not isinstance(want, tuple):
+            want = np.asarray(want).astype(DT[dt])
+        why = check_value(name, op, dt, want, got[name])
+        if why:
+            problems.append(why + " [operands: %s]" % ", ".join(
+                "%s=%s" % (o, np.array2string(a.reshape(-1)[:6], separator=",")) for o, a in
+                zip(operands, args)))
+    return "; ".join(problems) or None
+
+
+def main():
+    checked = 0
+    case, lines = None, []
+    for raw in sys.stdin:
+        words = raw.split()
+        if not words:
+            continue
+        if words[0] == "case":
+            case, lines = int(words[1]), []
+        elif words[0] == "end":
+            checked += 1
+            try:
+                why = run_case(lines)
+            except Exception as e:  # a reference bug names the case too
+                why = "reference.py: %s: %s" % (type(e).__name__, e)
+            if why:
+                print("fail %d %s" % (case, why))
+        else:
+            lines.append(words)
+    print("checked %d" % checked)
+
+
+if __name__ == "__main__":
+    main()
