@@ -319,8 +319,10 @@ local function convert_if(s, ctx)
     return { { tag = "If", line = s.line, clauses = clauses, orelse = s.orelse and block_of(else_b, ctx) or nil } }
   end
   local names = carried({ then_b, else_b })
+  -- The branches become functions: a `return` in them is not the caller's.
+  local sub = { top = false }
   local call_node = agcall("if_stmt", append_all({ expr(c.cond),
-    body_fn(names, block_of(then_b, ctx), names), body_fn(names, block_of(else_b, ctx), names),
+    body_fn(names, block_of(then_b, sub), names), body_fn(names, block_of(else_b, sub), names),
     opts_table(names, s.line) }, ids(names)), s.line)
   return { assign_call(names, call_node, s.line) }
 end
@@ -424,7 +426,8 @@ local function stmt(s, ctx, is_last)
   local t = s.tag
   if t == "If" then
     if ctx.top and is_last then return convert_if_return(s, ctx) end
-    return convert_if(s, ctx)
+    -- Not the function's last statement: its branches must fall through.
+    return convert_if(s, { top = false })
   elseif t == "While" then return convert_while(s, { top = false })
   elseif t == "Repeat" then return convert_repeat(s, { top = false })
   elseif t == "Forin" then return convert_forin(s, { top = false })
