@@ -72,3 +72,17 @@ describe("AutoGraph elseif at the top level of a function", function()
     assert.are.same({ 1, n = 1 }, same_everywhere(fn, { tf.constant(3) }, { tf.constant(9) }))
   end)
 end)
+
+describe("AutoGraph varargs", function()
+  it("`...` inside a converted if and loop of a vararg function", function()
+    local fn = function(x, ...)
+      local n = tf.constant(0)
+      if x > 0 then n = n + select("#", ...) end
+      local t = { ... }
+      if x > 1 then n = n + #t end
+      while n < 10 do n = n + (...) end
+      return n, ...
+    end
+    assert.are.same({ 10, 1, 2, n = 3 }, same_everywhere(fn, { tf.constant(3), 1, 2 }, { tf.constant(-1), 1, 2, 3 }))
+  end)
+end)

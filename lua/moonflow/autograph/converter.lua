@@ -238,6 +238,10 @@ end
 
 local expr, block_of, convert_function
 
+-- The local holding the `...` of the function being converted: its body
+-- becomes several functions, where `...` would not be the caller's.
+local varargs
+
 local COMPARE = { ["<"] = "lt", ["<="] = "le", [">"] = "gt", [">="] = "ge", ["=="] = "eq", ["~="] = "ne" }
 
 local function exprs(list)
@@ -272,6 +276,8 @@ function expr(e)
     return { tag = "Index", obj = expr(e.obj), key = e.dot and e.key or expr(e.key), dot = e.dot, line = e.line }
   elseif t == "Paren" then
     return { tag = "Paren", expr = expr(e.expr), line = e.line }
+  elseif t == "Dots" and varargs then
+    return agcall("unpack", { Id(varargs) }, e.line)
   elseif t == "Table" then
     local fields = {}
     for i, f in ipairs(e.fields) do
@@ -464,8 +470,16 @@ end
 
 function convert_function(f)
   local body = lift(f.body, { ret = true })
+  local outer = varargs
+  varargs = f.is_vararg and fresh("varargs") or nil
+  local converted = block_of(body, { top = true })
+  if varargs then
+    table.insert(converted, 1, { tag = "Local", line = f.line, names = { { name = varargs } },
+      exprs = { agcall("pack", { { tag = "Dots" } }) } })
+  end
+  varargs = outer
   return { tag = "Function", line = f.line, lastline = f.lastline, linedefined = f.linedefined, params = f.params,
-    is_vararg = f.is_vararg, body = block_of(body, { top = true }) }
+    is_vararg = f.is_vararg, body = converted }
 end
 
 --- Converts a Function node; returns the new Function node.

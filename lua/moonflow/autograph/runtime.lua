@@ -51,6 +51,7 @@ return function(tf, convert)
   end
 
   ag.pack = table.pack
+  function ag.unpack(t) return table.unpack(t, 1, t.n) end
 
   -- Comparisons: tensor ops when a tensor is involved (and the other side
   -- is a tensor, number or string), Lua's operators otherwise.
