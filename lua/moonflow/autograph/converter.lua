@@ -263,9 +263,13 @@ function expr(e)
     if e.op == "not" then return agcall("not_", { expr(e.expr) }, e.line) end
     return { tag = "Unop", op = e.op, expr = expr(e.expr), line = e.line }
   elseif t == "Call" then
-    local args = { expr(e.func) }
-    for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end
-    return agcall("call", args, e.line)
+    -- The call itself stays in the user's chunk, so errors raised by the
+    -- callee (error(), C functions) name the user's line.
+    local f = e.func
+    local what = { expr(f) }
+    if f.tag == "Id" then what[2] = Str(f.name)
+    elseif f.tag == "Index" and f.key.tag == "String" then what[2], what[3] = Str(f.key.value), Str("field") end
+    return Call(agcall("callee", what, e.line), exprs(e.args), e.line)
   elseif t == "Invoke" then
     local args = { expr(e.obj), Str(e.method) }
     for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end

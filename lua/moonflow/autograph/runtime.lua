@@ -120,6 +120,34 @@ return function(tf, convert)
     return f(...)
   end
 
+  -- How Lua names a called variable in its "attempt to call" message: a
+  -- local or upvalue of the converted function, else a global.
+  local function variable_kind(name)
+    for i = 1, math.huge do
+      local n = debug.getlocal(3, i)
+      if n == nil then break end
+      if n == name then return "local" end
+    end
+    local caller = debug.getinfo(3, "f").func
+    for i = 1, math.huge do
+      local n = debug.getupvalue(caller, i)
+      if n == nil then break end
+      if n == name then return "upvalue" end
+    end
+    return "global"
+  end
+
+  -- The function converted code calls for `f(...)`, which it then calls
+  -- itself: a Lua function converted, anything callable as is, anything
+  -- else Lua's own "attempt to call" error at the user's line.
+  function ag.callee(f, name, kind)
+    if type(f) == "function" then return convert(f) end
+    local mt = (type(f) == "table" or type(f) == "userdata") and getmetatable(f)
+    if mt and mt.__call ~= nil then return f end
+    local what = name and (" (%s '%s')"):format(kind or variable_kind(name), name) or ""
+    error(("attempt to call a %s value%s"):format(type(f), what), 2)
+  end
+
   function ag.invoke(obj, method, ...)
     local f = obj[method]
     if f == nil then
