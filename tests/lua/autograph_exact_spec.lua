@@ -102,3 +102,67 @@ describe("AutoGraph errors point at the user's line", function()
     assert.is_false(tostring(err):find("runtime.lua", 1, true) ~= nil, tostring(err))
   end)
 end)
+
+describe("iterating tensors with ipairs", function()
+  it("eagerly walks every row: rows 0..n-1 at Lua indices 1..n", function()
+    local x = tf.constant({ { 1, 2 }, { 3, 4 }, { 5, 6 } })
+    local seen = {}
+    for i, row in ipairs(x) do seen[#seen + 1] = { i, row:numpy() } end
+    assert.are.same({ { 1, { 1, 2 } }, { 2, { 3, 4 } }, { 3, { 5, 6 } } }, seen)
+    assert.are.same({ 3, 4 }, x[1]:numpy())
+  end)
+
+  it("traced with a known first dimension walks the rows too", function()
+    local fn = function(x)
+      local s = tf.constant(0)
+      for i, row in ipairs(x) do s = s + i * tf.reduce_sum(row) end
+      return s
+    end
+    same_everywhere(fn, { tf.constant({ { 1, 2 }, { 3, 4 } }) }, { tf.constant({ { 1 }, { 2 }, { 3 } }) })
+  end)
+
+  it("a traced tensor with an unknown first dimension is a TypeError naming the way", function()
+    local spec = { tf.TensorSpec({ tf.None, 2 }, tf.float32) }
+    for _, autograph in ipairs({ true, false }) do
+      local f = tf.func(function(x)
+        local s = tf.constant(0.0)
+        for _, row in ipairs(x) do s = s + tf.reduce_sum(row) end
+        return s
+      end, { input_signature = spec, autograph = autograph })
+      local err = helpers.raises("TypeError", nil, f, tf.ones({ 3, 2 }))
+      assert.truthy(err.message:find("for ... in", 1, true), err.message)
+      assert.truthy(err.message:find("tf.range", 1, true), err.message)
+    end
+    local g = tf.func(function(x) return tf.keras.Sequential(x) end, { input_signature = spec })
+    helpers.raises("TypeError", nil, g, tf.ones({ 3, 2 }))
+    assert.is_true(tf.executing_eagerly())
+  end)
+end)
+
+describe("eager iteration of tensors", function()
+  it("`for i in tf.range(3)` and `for row in t` walk axis 0 in plain Lua", function()
+    local s, n = 0, 0
+    for i in tf.range(3) do
+      s = s + i:numpy()
+      n = n + 1
+    end
+    assert.are.same({ 3, 3 }, { s, n })
+    local rows = {}
+    for row in tf.constant({ { 1, 2 }, { 3, 4 } }) do rows[#rows + 1] = row:numpy() end
+    assert.are.same({ { 1, 2 }, { 3, 4 } }, rows)
+    for _ in tf.constant({}) do error("an empty tensor has no rows") end
+    helpers.raises("TypeError", nil, function() for _ in tf.constant(1) do end end)
+  end)
+
+  it("a tf.func looping over tf.range and a tensor gives the same answer eagerly", function()
+    local fn = function(x)
+      local s = tf.constant(0.0)
+      for i in tf.range(3) do s = s + tf.cast(i, tf.float32) end
+      for row in x do
+        if tf.reduce_sum(row) > 2 then s = s + tf.reduce_sum(row) else s = s - 1 end
+      end
+      return s
+    end
+    same_everywhere(fn, { tf.constant({ { 1.0, 2.0 }, { 0.5, 0.5 } }) }, { tf.constant({ 4.0, 1.0, 2.0 }) })
+  end)
+end)
