@@ -166,3 +166,147 @@ describe("eager iteration of tensors", function()
     same_everywhere(fn, { tf.constant({ { 1.0, 2.0 }, { 0.5, 0.5 } }) }, { tf.constant({ 4.0, 1.0, 2.0 }) })
   end)
 end)
+
+describe("AutoGraph return and goto continue", function()
+  local x3 = { tf.constant(3) }
+  local x8 = { tf.constant(8) }
+
+  it("a return nested in a tensor if, and in a do block", function()
+    same_everywhere(function(x)
+      if x > 0 then
+        if x > 2 then return x * 2 end
+        x = x + 100
+      end
+      return x
+    end, x3, { tf.constant(1) })
+    same_everywhere(function(x)
+      local y = x
+      do
+        if x > 1 then return y + 1 end
+        y = y * 5
+      end
+      return y - 1
+    end, x3, { tf.constant(0) })
+  end)
+
+  it("return inside tensor while, repeat and for-in tf.range loops", function()
+    local w = function(x)
+      local i = tf.constant(0)
+      while i < 10 do
+        i = i + 1
+        if i > x then return i * 10 end
+      end
+      return i
+    end
+    assert.are.same({ 40, n = 1 }, same_everywhere(w, x3, { tf.constant(20) }))
+    local r = function(x)
+      local i = tf.constant(0)
+      repeat
+        i = i + 1
+        if i > x then return i * 10, i end
+      until i >= 10
+      return i, i
+    end
+    assert.are.same({ 40, 4, n = 2 }, same_everywhere(r, x3, { tf.constant(20) }))
+    local f = function(x)
+      local s = tf.constant(0)
+      for i in tf.range(10) do
+        s = s + i
+        if s > x then return s end
+      end
+      return -s
+    end
+    assert.are.same({ 6, n = 1 }, same_everywhere(f, x3, { tf.constant(100) }))
+    local nested = function(x)
+      local s = tf.constant(0)
+      for i in tf.range(4) do
+        for j in tf.range(4) do
+          s = s + i * j
+          if s > x then return s, i end
+        end
+      end
+      return s, tf.constant(-1)
+    end
+    same_everywhere(nested, x8, { tf.constant(1000) })
+  end)
+
+  it("goto continue in while, repeat, numeric for, generic for and for-in tf.range", function()
+    local forms = {
+      function(x)
+        local i, s = tf.constant(0), tf.constant(0)
+        while i < 6 do
+          i = i + 1
+          if i > x then goto continue end
+          s = s + i
+          ::continue::
+        end
+        return s
+      end,
+      function(x)
+        local i, s = tf.constant(0), tf.constant(0)
+        repeat
+          i = i + 1
+          if i > x then goto continue end
+          s = s + i
+          ::continue::
+        until i >= 6
+        return s
+      end,
+      function(x)
+        local s = tf.constant(0)
+        for i = 1, 6 do
+          if s > x then goto continue end
+          s = s + i
+          ::continue::
+        end
+        return s
+      end,
+      function(x)
+        local s = tf.constant(0)
+        for _, v in ipairs({ 1, 2, 3, 4 }) do
+          if s > x then goto continue end
+          s = s + v
+          ::continue::
+        end
+        return s
+      end,
+      function(x)
+        local s = tf.constant(0)
+        for i in tf.range(6) do
+          if i > x then goto continue end
+          s = s + i
+          ::continue::
+        end
+        return s
+      end,
+    }
+    for _, fn in ipairs(forms) do same_everywhere(fn, x3, { tf.constant(1) }) end
+  end)
+
+  it("assigning to a for-in tf.range loop variable changes only that iteration", function()
+    local fn = function(x)
+      local s = tf.constant(0)
+      for i in tf.range(4) do
+        i = i * x
+        s = s + i
+      end
+      return s
+    end
+    assert.are.same({ 18, n = 1 }, same_everywhere(fn, x3, { tf.constant(2) }))
+  end)
+
+  it("a break or return that depends on a tensor inside a Lua loop is a TypeError naming the line", function()
+    local line = debug.getinfo(1, "l").currentline
+    local f = tf.func(function(x)
+      local s = tf.constant(0)
+      for i = 1, 5 do
+        s = s + i
+        if s > x then return s end
+      end
+      return s
+    end)
+    local err = helpers.raises("TypeError", nil, f, tf.constant(3))
+    assert.truthy(err.message:find("line " .. (line + 5), 1, true), err.message)
+    assert.is_true(tf.executing_eagerly())
+  end)
+end)

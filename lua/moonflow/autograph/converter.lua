@@ -150,6 +150,124 @@ local function terminates(block, kinds)
   return false
 end
 
+-- Returns inside loops (TF's return_statements converter): `return e` in a
+-- loop body becomes `rv = e; ret = true; break`, and after the loop
+-- `if ret then return rv end`, which the `if` conversion then handles like
+-- any other return. Innermost loops first, so an inner loop's return
+-- becomes a return in the outer loop's body.
+local LOOPS = { While = true, Repeat = true, Fornum = true, Forin = true }
+
+local function multi_valued(e)
+  return e ~= nil and (e.tag == "Call" or e.tag == "Invoke" or e.tag == "Dots")
+end
+
+local function loop_returns(body)
+  local found = {}
+  each_stmt(body, function(x, depth)
+    if x.tag == "Return" and depth == 0 then found[#found + 1] = x end
+  end)
+  return found
+end
+
+local lower_returns
+
+local function lower_loop(s)
+  local returns = loop_returns(s.body)
+  if #returns == 0 then return { s } end
+  -- One variable per returned value when every return gives the same
+  -- number of values; else one packed table.
+  local k, packed = #returns[1].exprs, false
+  for _, r in ipairs(returns) do
+    if #r.exprs ~= k or multi_valued(r.exprs[#r.exprs]) then packed = true end
+  end
+  local ret = fresh("ret")
+  local rvs = {}
+  if packed then rvs[1] = fresh("rv") else for i = 1, k do rvs[i] = fresh("rv") end end
+  local function replace(block)
+    local out = Block({})
+    out.line = block.line
+    for _, x in ipairs(block) do
+      if x.tag == "Return" then
+        local vals = packed and { agcall("pack", x.exprs) } or x.exprs
+        if #rvs > 0 then out[#out + 1] = { tag = "Set", line = x.line, targets = ids(rvs), exprs = vals } end
+        out[#out + 1] = { tag = "Set", line = x.line, targets = { Id(ret) }, exprs = { { tag = "True" } } }
+        out[#out + 1] = { tag = "Break", line = x.line }
+      else
+        if x.tag == "If" then
+          for _, c in ipairs(x.clauses) do c.body = replace(c.body) end
+          if x.orelse then x.orelse = replace(x.orelse) end
+        elseif x.tag == "Do" then
+          x.body = replace(x.body)
+        end
+        out[#out + 1] = x
+      end
+    end
+    return out
+  end
+  s.body = replace(s.body)
+  local rv_names = {}
+  for i, n in ipairs(rvs) do rv_names[i] = { name = n } end
+  local out = { { tag = "Local", line = s.line, names = { { name = ret } }, exprs = { { tag = "False" } } } }
+  if #rvs > 0 then out[2] = { tag = "Local", line = s.line, names = rv_names, exprs = {} } end
+  out[#out + 1] = s
+  local result = packed and { agcall("unpack", { Id(rvs[1]) }) } or ids(rvs)
+  out[#out + 1] = { tag = "If", line = s.line, clauses = { { cond = Id(ret), line = s.line,
+    body = Block({ { tag = "Return", line = s.line, exprs = result } }) } } }
+  return out
+end
+
+function lower_returns(block)
+  local out = Block({})
+  out.line = block.line
+  for _, x in ipairs(block) do
+    if x.tag == "If" then
+      for _, c in ipairs(x.clauses) do c.body = lower_returns(c.body) end
+      if x.orelse then x.orelse = lower_returns(x.orelse) end
+      out[#out + 1] = x
+    elseif x.tag == "Do" then
+      x.body = lower_returns(x.body)
+      out[#out + 1] = x
+    elseif LOOPS[x.tag] then
+      x.body = lower_returns(x.body)
+      for _, y in ipairs(lower_loop(x)) do out[#out + 1] = y end
+    else
+      out[#out + 1] = x
+    end
+  end
+  return out
+end
+
+-- Whether a block may return (a `return` outside loops, in any branch).
+local function may_return(block)
+  local found = false
+  each_stmt(block, function(x, depth)
+    if x.tag == "Return" and depth == 0 then found = true end
+  end)
+  return found
+end
+
+-- Names a block declares at its own level.
+local function declared_names(block)
+  local names = {}
+  for _, x in ipairs(block) do
+    if x.tag == "Local" then for _, n in ipairs(x.names) do names[n.name] = true end
+    elseif x.tag == "LocalFunction" then names[x.name] = true end
+  end
+  return names
+end
+
+-- Whether any of `names` is mentioned (as a name) anywhere in `nodes`.
+local function mentions(nodes, names)
+  local hit = false
+  local function visit(node)
+    if hit or type(node) ~= "table" then return end
+    if (node.tag == "Id" and names[node.name]) or (node.tag == "Label" and names[node.name]) then hit = true end
+    for k, v in pairs(node) do if k ~= "line" and type(v) == "table" then visit(v) end end
+  end
+  visit(nodes)
+  return hit
+end
+
 -- `if a then A elseif b then B else C end` -> `if a then A else if b then B else C end end`
 local function split_elseif(s)
   if #s.clauses == 1 then return s end
@@ -171,7 +289,10 @@ local function lift(block, kinds)
       local then_b = s.clauses[1].body
       local else_b = s.orelse or Block({})
       local t1, t2 = terminates(then_b, kinds), terminates(else_b, kinds)
-      if (t1 or t2) and i < #stmts then
+      -- A branch that only may return (a nested `if`): what follows runs
+      -- on its fall-through paths, so it moves into the branch too.
+      local may = kinds.ret and (may_return(then_b) or may_return(else_b))
+      if (t1 or t2 or may) and i < #stmts then
         local rest = {}
         for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
         local function extend(b)
@@ -185,6 +306,17 @@ local function lift(block, kinds)
       end
       s.clauses[1].body = lift(then_b, kinds)
       s.orelse = lift(else_b, kinds)
+    elseif s.tag == "Do" and kinds.ret and may_return(s.body) then
+      local rest = {}
+      for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
+      -- What follows moves inside the block unless a local of the block
+      -- would capture one of its names.
+      local body = Block(stmts_of(s.body))
+      if not mentions(rest, declared_names(body)) then
+        for _, r in ipairs(rest) do body[#body + 1] = r end
+        i = #stmts
+      end
+      s = { tag = "Do", line = s.line, endline = s.endline, body = lift(body, kinds) }
     end
     out[#out + 1] = s
     i = i + 1
@@ -197,7 +329,7 @@ end
 local function rewrite_exits(block, flag, cont)
   local out = {}
   for _, s in ipairs(block) do
-    if s.tag == "Break" then
+    if s.tag == "Break" and flag then
       out[#out + 1] = { tag = "Set", line = s.line, targets = { Id(flag) }, exprs = { { tag = "True" } } }
     elseif s.tag == "Goto" and s.name == cont then
       -- nothing: the rest of the body was moved into the other branch
@@ -234,6 +366,54 @@ local function continue_label(block)
   return used and last.name or nil
 end
 
+-- The `goto`s in a loop body that leave it (target no label inside it),
+-- as {name=, nested=} (nested: from inside an inner loop).
+local function leaving_gotos(body)
+  local found = {}
+  local function walk(block, defined, nested)
+    local here = setmetatable({}, { __index = defined })
+    for _, x in ipairs(block) do
+      if x.tag == "Label" then here[x.name] = true end
+    end
+    for _, x in ipairs(block) do
+      if x.tag == "Goto" and not here[x.name] then found[#found + 1] = { name = x.name, nested = nested } end
+      if x.tag == "Do" then walk(x.body, here, nested)
+      elseif x.tag == "If" then
+        for _, c in ipairs(x.clauses) do walk(c.body, here, nested) end
+        if x.orelse then walk(x.orelse, here, nested) end
+      elseif LOOPS[x.tag] then walk(x.body, here, true)
+      end
+    end
+  end
+  walk(body, {}, false)
+  return found
+end
+
+-- Whether a loop body can become a function: no return, no label but a
+-- trailing `::continue::`, and no goto leaving it but `goto continue` from
+-- its own level.
+local function loop_convertible(body)
+  local cont = continue_label(body)
+  local ok = true
+  each_stmt(body, function(x, depth)
+    if x.tag == "Return" then ok = false end
+    if x.tag == "Label" and depth == 0 and x ~= body[#body] then ok = false end
+  end)
+  for _, g in ipairs(leaving_gotos(body)) do
+    if g.nested or g.name ~= cont then ok = false end
+  end
+  if body[#body] and body[#body].tag == "Label" and not cont then ok = false end
+  return ok
+end
+
+-- A body with its `goto continue` made structured (what follows each goto
+-- moves into the other branch); breaks stay.
+local function strip_continue(body)
+  local cont = continue_label(body)
+  if not cont or not loop_convertible(body) then return body end
+  return rewrite_exits(lift(body, { cont = cont }), nil, cont)
+end
+
 -- Conversion -------------------------------------------------------------------
 
 local expr, block_of, convert_function
@@ -241,6 +421,10 @@ local expr, block_of, convert_function
 -- The local holding the `...` of the function being converted: its body
 -- becomes several functions, where `...` would not be the caller's.
 local varargs
+
+-- The names the function being converted declares (parameters and locals
+-- anywhere in it): a branch may take its own copy of these.
+local fn_locals = {}
 
 local COMPARE = { ["<"] = "lt", ["<="] = "le", [">"] = "gt", [">="] = "ge", ["=="] = "eq", ["~="] = "ne" }
 
@@ -344,8 +528,15 @@ local function convert_if_return(s, ctx)
   local then_b, else_b = c.body, s.orelse or Block({})
   if not (wrappable(then_b, true) and wrappable(else_b, true)) then return convert_if(s, ctx) end
   local sub = { top = true }
-  local call_node = agcall("if_return", { expr(c.cond), Func({}, block_of(then_b, sub)),
-    Func({}, block_of(else_b, sub)), opts_table({}, s.line) }, s.line)
+  -- Both branches are traced, one after the other: each gets its own copy
+  -- of the function's locals it assigns, so one branch's assignments are
+  -- not what the other sees.
+  local names = {}
+  for _, n in ipairs(carried({ then_b, else_b })) do
+    if fn_locals[n] then names[#names + 1] = n end
+  end
+  local call_node = agcall("if_return", append_all({ expr(c.cond), Func(names, block_of(then_b, sub)),
+    Func(names, block_of(else_b, sub)), opts_table({}, s.line) }, ids(names)), s.line)
   return { { tag = "Return", exprs = { call_node }, line = s.line } }
 end
 
@@ -362,14 +553,7 @@ local function loop_parts(body)
 end
 
 local function convert_while(s, ctx)
-  if not wrappable(Block({ s }), false) or not (function()
-    local ok = true
-    each_stmt(s.body, function(x, depth)
-      if x.tag == "Return" then ok = false end
-      if x.tag == "Goto" and depth == 0 and x.name ~= continue_label(s.body) then ok = false end
-    end)
-    return ok
-  end)() then
+  if not loop_convertible(s.body) then
     return { { tag = "While", line = s.line, cond = agcall("bool", { expr(s.cond), Num(s.line or 0) }),
       body = block_of(s.body, ctx) } }
   end
@@ -394,7 +578,7 @@ end
 local function convert_repeat(s, ctx)
   -- repeat B until c  ==  local done = false; while not done do B; done = c end
   local done = fresh("done")
-  local body = Block(stmts_of(s.body))
+  local body = Block(stmts_of(strip_continue(s.body)))
   body[#body + 1] = { tag = "Set", targets = { Id(done) }, exprs = { s.cond }, line = s.cond.line }
   local w = { tag = "While", line = s.line, cond = { tag = "Unop", op = "not", expr = Id(done) }, body = body }
   local out = { { tag = "Local", names = { { name = done } }, exprs = { { tag = "False" } }, line = s.line } }
@@ -402,22 +586,18 @@ local function convert_repeat(s, ctx)
 end
 
 local function convert_forin(s, ctx)
-  local ok = true
-  each_stmt(s.body, function(x, depth)
-    if x.tag == "Return" then ok = false end
-    if x.tag == "Goto" and depth == 0 and x.name ~= continue_label(s.body) then ok = false end
-  end)
-  if not ok then
+  if not loop_convertible(s.body) then
     return { { tag = "Forin", line = s.line, names = s.names,
       exprs = { agcall("iterate", append_all({ Num(s.line or 0) }, exprs(s.exprs))) }, body = block_of(s.body, ctx) } }
   end
   local body, flag = loop_parts(s.body)
-  local names = carried({ body })
-  local iter_names = {}
-  for _, n in ipairs(s.names) do
-    local clash = false
-    for _, m in ipairs(names) do if m == n then clash = true end end
-    if not clash then iter_names[#iter_names + 1] = n end
+  -- The loop's own names are fresh locals in each iteration: assigning
+  -- one changes only that iteration, so they are not carried.
+  local names = {}
+  for _, n in ipairs(carried({ body })) do
+    local own = false
+    for _, m in ipairs(s.names) do if m == n then own = true end end
+    if not own then names[#names + 1] = n end
   end
   local out = {}
   if flag then
@@ -443,7 +623,7 @@ local function stmt(s, ctx, is_last)
   elseif t == "Forin" then return convert_forin(s, { top = false })
   elseif t == "Fornum" then
     return { { tag = "Fornum", line = s.line, var = s.var, start = expr(s.start), stop = expr(s.stop),
-      step = s.step and expr(s.step), body = block_of(s.body, { top = false }) } }
+      step = s.step and expr(s.step), body = block_of(strip_continue(s.body), { top = false }) } }
   elseif t == "Do" then
     return { { tag = "Do", line = s.line, body = block_of(s.body, { top = ctx.top and is_last }) } }
   elseif t == "Local" then
@@ -473,10 +653,19 @@ function block_of(block, ctx)
 end
 
 function convert_function(f)
-  local body = lift(f.body, { ret = true })
-  local outer = varargs
+  local body = lift(lower_returns(copy(f.body)), { ret = true })
+  local outer, outer_locals = varargs, fn_locals
   varargs = f.is_vararg and fresh("varargs") or nil
+  fn_locals = {}
+  for _, p in ipairs(f.params) do fn_locals[p] = true end
+  each_stmt(body, function(x)
+    if x.tag == "Local" then for _, n in ipairs(x.names) do fn_locals[n.name] = true end
+    elseif x.tag == "LocalFunction" then fn_locals[x.name] = true
+    elseif x.tag == "Fornum" then fn_locals[x.var] = true
+    elseif x.tag == "Forin" then for _, n in ipairs(x.names) do fn_locals[n] = true end end
+  end)
   local converted = block_of(body, { top = true })
+  fn_locals = outer_locals
   if varargs then
     table.insert(converted, 1, { tag = "Local", line = f.line, names = { { name = varargs } },
       exprs = { agcall("pack", { { tag = "Dots" } }) } })

@@ -182,6 +182,45 @@ return function(tf, convert)
     end
   end
 
+  -- A loop's return values (ag__rv_*) have no value until a `return` runs,
+  -- but a graph cond or loop must carry a value of a fixed type from the
+  -- start. As TF does for undefined loop variables, trace the statement
+  -- once in a throwaway graph to learn their types, then start them at
+  -- zero of those types (never seen: the `return` flag is false then).
+  local function zero_like(v)
+    if is_tensor(v) then
+      local _, dtype, shape = core.info(v)
+      local dims = {}
+      for i, d in ipairs(shape or {}) do dims[i] = d < 0 and 0 or d end
+      return tf.zeros(dims, dtype)
+    elseif math.type(v) == "integer" then return 0
+    elseif type(v) == "number" then return 0.0
+    elseif type(v) == "boolean" then return false
+    elseif type(v) == "table" then
+      local z = {}
+      for key, x in pairs(v) do z[key] = zero_like(x) end
+      return z
+    end
+    return v
+  end
+
+  local function fill_undefined(names, vals, dry_run)
+    local missing = {}
+    for i, name in ipairs(names) do
+      if vals[i] == nil and name:match("^ag__rv_") then missing[#missing + 1] = i end
+    end
+    if #missing == 0 then return end
+    core.trace_begin("autograph_undefined")
+    local ok, outs = pcall(dry_run, vals)
+    core.trace_abort()
+    if not ok then error(outs, 0) end
+    for _, i in ipairs(missing) do
+      for _, out in ipairs(outs) do
+        if out[i] ~= nil and vals[i] == nil then vals[i] = zero_like(out[i]) end
+      end
+    end
+  end
+
   local function carried_to_outputs(vals, n)
     -- nil locals can't be graph values: pass a marker the branches keep.
     local out = {}
@@ -197,6 +236,9 @@ return function(tf, convert)
       if truth(c) then return then_fn(...) end
       return else_fn(...)
     end
+    fill_undefined(opts.names, vals, function(v)
+      return { table.pack(then_fn(table.unpack(v, 1, v.n))), table.pack(else_fn(table.unpack(v, 1, v.n))) }
+    end)
     -- Trace each branch once to learn what it leaves in each local.
     local seen = {}
     local function branch(fn, which)
@@ -225,16 +267,17 @@ return function(tf, convert)
     return table.unpack(res, 1, n)
   end
 
-  function ag.if_return(c, then_fn, else_fn, opts)
+  function ag.if_return(c, then_fn, else_fn, opts, ...)
     c = value(c)
     if not is_graph_cond(c) then
-      if truth(c) then return then_fn() end
-      return else_fn()
+      if truth(c) then return then_fn(...) end
+      return else_fn(...)
     end
+    local vals = table.pack(...)
     local counts = {}
     local function branch(fn, which)
       return function()
-        local out = table.pack(fn())
+        local out = table.pack(fn(table.unpack(vals, 1, vals.n)))
         counts[which] = out.n
         return table.unpack(out, 1, out.n)
       end
@@ -278,6 +321,9 @@ return function(tf, convert)
   end
 
   local function graph_while(cond_fn, body_fn, opts, vals)
+    fill_undefined(opts.names, vals, function(v)
+      return { table.pack(body_fn(table.unpack(v, 1, #opts.names))) }
+    end)
     check_defined(opts, vals)
     local loop_vars = table.move(vals, 1, #opts.names, 1, {})
     loop_vars.n = #opts.names
@@ -324,6 +370,9 @@ return function(tf, convert)
       end
       local t = first
       local count = tf.shape(t)[0]
+      fill_undefined(opts.names, vals, function(v)
+        return { table.pack(body_fn(t[tf.constant(0)], table.unpack(v, 1, n))) }
+      end)
       local all = { tf.constant(0) }
       for i = 1, n do all[i + 1] = vals[i] end
       check_defined(opts, vals)
