@@ -207,7 +207,9 @@ local function lower_loop(s)
   s.body = replace(s.body)
   local rv_names = {}
   for i, n in ipairs(rvs) do rv_names[i] = { name = n } end
-  local out = { { tag = "Local", line = s.line, names = { { name = ret } }, exprs = { { tag = "False" } } } }
+  -- The flag starts nil, not false: a graph loop whose `return` never runs
+  -- while tracing (a Lua condition) then carries neither flag nor values.
+  local out = { { tag = "Local", line = s.line, names = { { name = ret } }, exprs = {} } }
   if #rvs > 0 then out[2] = { tag = "Local", line = s.line, names = rv_names, exprs = {} } end
   out[#out + 1] = s
   local result = packed and { agcall("unpack", { Id(rvs[1]) }) } or ids(rvs)
@@ -602,7 +604,9 @@ local function convert_forin(s, ctx)
   local out = {}
   if flag then
     out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
-    names[#names + 1] = flag
+    local present = false
+    for _, n in ipairs(names) do if n == flag then present = true end end
+    if not present then names[#names + 1] = flag end
   end
   local params = append_all(append_all({}, s.names), names)
   local call_node = agcall("for_stmt", append_all({ agcall("pack", exprs(s.exprs)),

@@ -204,12 +204,17 @@ return function(tf, convert)
     return v
   end
 
-  local function fill_undefined(names, vals, dry_run)
-    local missing = {}
+  -- Fills vals in place; returns the set of indices still nil (the
+  -- statement never assigns them). `all`: every name, not only ag__rv_*
+  -- (a loop may define a local first assigned in its body, as in TF).
+  local function fill_undefined(names, vals, dry_run, all)
+    local missing, absent = {}, {}
     for i, name in ipairs(names) do
-      if vals[i] == nil and name:match("^ag__rv_") then missing[#missing + 1] = i end
+      if vals[i] == nil and (all or name:match("^ag__rv_") or name:match("^ag__ret_")) then
+        missing[#missing + 1] = i
+      end
     end
-    if #missing == 0 then return end
+    if #missing == 0 then return absent end
     core.trace_begin("autograph_undefined")
     local ok, outs = pcall(dry_run, vals)
     core.trace_abort()
@@ -218,7 +223,50 @@ return function(tf, convert)
       for _, out in ipairs(outs) do
         if out[i] ~= nil and vals[i] == nil then vals[i] = zero_like(out[i]) end
       end
+      if vals[i] == nil then absent[i] = true end
     end
+    return absent
+  end
+
+  -- A loop over the carried values that are not absent: returns their
+  -- names and values, a wrapper making a function of all values into one
+  -- of the present ones (`lead` leading arguments pass as they are; a
+  -- `cond` returns its own value), and a function expanding results.
+  local function present_only(opts, vals, absent)
+    local names, n = opts.names, #opts.names
+    local keep = {}
+    for i = 1, n do if not absent[i] then keep[#keep + 1] = i end end
+    local pnames, pvals = {}, { n = #keep }
+    for j, i in ipairs(keep) do pnames[j], pvals[j] = names[i], vals[i] end
+    local function full(list)
+      local all = {}
+      for j, i in ipairs(keep) do all[i] = list[j] end
+      return all
+    end
+    local function wrap(fn, lead, cond)
+      return function(...)
+        local args = table.pack(...)
+        local all = full(table.move(args, lead + 1, args.n, 1, {}))
+        local fargs = table.move(args, 1, lead, 1, {})
+        for i = 1, n do fargs[lead + i] = all[i] end
+        if cond then return fn(table.unpack(fargs, 1, lead + n)) end
+        local out = table.pack(fn(table.unpack(fargs, 1, lead + n)))
+        for i in pairs(absent) do
+          if out[i] ~= nil then
+            raise("ValueError", ("local '%s' is nil before the loop at line %d and only gets a value in "
+              .. "some iterations; the loop runs in the graph, so every variable it assigns must have a "
+              .. "value before it. Initialize '%s' before the loop."):format(names[i], opts.line, names[i]), 2)
+          end
+        end
+        local res = {}
+        for j, i in ipairs(keep) do res[j] = out[i] end
+        return table.unpack(res, 1, #keep)
+      end
+    end
+    local popts = {}
+    for k, v in pairs(opts) do popts[k] = v end
+    popts.names = pnames
+    return popts, pvals, wrap, full
   end
 
   local function carried_to_outputs(vals, n)
@@ -320,10 +368,17 @@ return function(tf, convert)
     end
   end
 
-  local function graph_while(cond_fn, body_fn, opts, vals)
-    fill_undefined(opts.names, vals, function(v)
+  local graph_while
+
+  function graph_while(cond_fn, body_fn, opts, vals)
+    local absent = fill_undefined(opts.names, vals, function(v)
       return { table.pack(body_fn(table.unpack(v, 1, #opts.names))) }
-    end)
+    end, true)
+    if next(absent) then
+      local popts, pvals, wrap, full = present_only(opts, vals, absent)
+      local outs = table.pack(graph_while(wrap(cond_fn, 0, true), wrap(body_fn, 0), popts, pvals))
+      return table.unpack(full(outs), 1, #opts.names)
+    end
     check_defined(opts, vals)
     local loop_vars = table.move(vals, 1, #opts.names, 1, {})
     loop_vars.n = #opts.names
@@ -355,6 +410,19 @@ return function(tf, convert)
     return table.unpack(vals, 1, n)
   end
 
+  -- A Lua loop's break flag: a traced tensor cannot stop a Lua loop (TF:
+  -- "break and return statements which depend on a TF condition are not
+  -- supported in Python for loops").
+  local function lua_loop_stops(v, line)
+    v = value(v)
+    if is_graph_cond(v) then
+      raise("TypeError", ("line %d: a `break` or `return` that depends on a tensor condition cannot stop "
+        .. "this Lua loop (a `for` over a Lua iterator or a numeric `for`, run while tracing). Make it a "
+        .. "graph loop: `for i in tf.range(n) do`, `for x in tensor do` or a `while` on a tensor."):format(line), 3)
+    end
+    return truth(v)
+  end
+
   -- `for names in exprs`: a tensor iterates over its rows in a graph loop;
   -- anything else is Lua's generic for.
   function ag.for_stmt(iter, body_fn, opts, ...)
@@ -369,10 +437,15 @@ return function(tf, convert)
           .. "use `for x in t do`"):format(opts.line), 2)
       end
       local t = first
-      local count = tf.shape(t)[0]
-      fill_undefined(opts.names, vals, function(v)
+      local absent = fill_undefined(opts.names, vals, function(v)
         return { table.pack(body_fn(t[tf.constant(0)], table.unpack(v, 1, n))) }
-      end)
+      end, true)
+      if next(absent) then
+        local popts, pvals, wrap, full = present_only(opts, vals, absent)
+        local outs = table.pack(ag.for_stmt(iter, wrap(body_fn, 1), popts, table.unpack(pvals, 1, pvals.n)))
+        return table.unpack(full(outs), 1, n)
+      end
+      local count = tf.shape(t)[0]
       local all = { tf.constant(0) }
       for i = 1, n do all[i + 1] = vals[i] end
       check_defined(opts, vals)
@@ -395,7 +468,7 @@ return function(tf, convert)
       local count = #first
       for k = 0, count - 1 do
         vals = table.pack(body_fn(first[k], table.unpack(vals, 1, n)))
-        if brk_index and truth(value(vals[brk_index])) then break end
+        if brk_index and lua_loop_stops(vals[brk_index], opts.line) then break end
       end
       return table.unpack(vals, 1, n)
     end
@@ -407,7 +480,7 @@ return function(tf, convert)
       local args = table.move(items, 1, opts.nnames, 1, {})
       for i = 1, n do args[opts.nnames + i] = vals[i] end
       vals = table.pack(body_fn(table.unpack(args, 1, opts.nnames + n)))
-      if brk_index and truth(value(vals[brk_index])) then break end
+      if brk_index and lua_loop_stops(vals[brk_index], opts.line) then break end
     end
     return table.unpack(vals, 1, n)
   end
