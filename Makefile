@@ -53,7 +53,7 @@ DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-n
              python3-nbformat
 DEB_BENCH := python3-numpy python3-torch
 
-.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks
+.PHONY: all repl test fuzz bench deps deps-test deps-bench install clean notebooks
 
 all: $(LIB) $(BIN) $(MOD)
 
@@ -106,6 +106,16 @@ repl: deps
 test: deps-test
 	@$(MAKE) --no-print-directory all $(CTEST_BIN)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
+
+# Randomized differential tests at full size (`make test` runs a bounded
+# sample of each): every script takes a program count and a seed.
+FUZZ_SCRIPTS := tests/fuzz/autograph_programs.lua
+FUZZ_COUNT   ?= 2000
+FUZZ_SEED    ?= 1
+
+fuzz: deps-test
+	@$(MAKE) --no-print-directory all
+	@for s in $(FUZZ_SCRIPTS); do $(BIN) $$s $(FUZZ_COUNT) $(FUZZ_SEED) || exit 1; done
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all

@@ -24,7 +24,7 @@ local only = tonumber(arg and arg[3])
 
 local function generator(rng)
   local lines = {}
-  local counters = {}      -- name -> initial value text
+  local counters = {}      -- name -> its initial value (text)
   local unique = 0
   local helper = false     -- whether h(v, w) was defined
 
@@ -89,7 +89,8 @@ local function generator(rng)
 
   -- loop: nil outside loops, else {continue = bool} for the innermost one.
   local function statement(depth, loop, budget)
-    local kinds = { "assign", "assign", "assign", "if", "if" }
+    local kinds = { "assign", "assign", "assign" }
+    if depth < 5 then kinds[#kinds + 1] = "if"; kinds[#kinds + 1] = "if" end
     if depth == 0 then kinds[#kinds + 1] = "lua_assign" end
     if budget > 1 then
       for _, k in ipairs({ "while", "repeat", "fornum", "forin", "range", "rows" }) do kinds[#kinds + 1] = k end
@@ -118,7 +119,9 @@ local function generator(rng)
       end
       emit(depth, "end")
     elseif kind == "break" then
-      emit(depth, ("if %s then"):format(cond()))
+      -- (TF refuses a tensor break or return in a Python loop, and so do
+      -- Lua loops: keep those a minority of the programs)
+      emit(depth, ("if %s then"):format((loop.lua and chance(0.8)) and lcond() or cond()))
       emit(depth + 1, ("%s = %s"):format(tvar(), texpr()))
       emit(depth + 1, "break")
       emit(depth, "end")
@@ -126,9 +129,11 @@ local function generator(rng)
       loop.continue = true
       emit(depth, ("if %s then goto continue end"):format(cond()))
     elseif kind == "return" then
-      emit(depth, ("if %s then return %s, %s, n end"):format(cond(), texpr(), texpr()))
+      local c = (loop and loop.in_lua and chance(0.8)) and lcond() or cond()
+      emit(depth, ("if %s then return %s, %s, n end"):format(c, texpr(), texpr()))
     else
-      local inner = { continue = false }
+      local lua_loop = kind == "fornum" or kind == "forin"
+      local inner = { continue = false, lua = lua_loop, in_lua = lua_loop or (loop and loop.in_lua) }
       local c = fresh("c")
       local limit = rng(4)
       local function body()
@@ -139,8 +144,8 @@ local function generator(rng)
       end
       if kind == "while" then
         local tensor = chance(0.6)
-        counters[c] = true
-        emit(depth, ("%s = %s"):format(c, tensor and "tf.constant(0)" or "0"))
+        counters[c] = tensor and "tf.constant(0)" or "0"
+        emit(depth, ("%s = %s"):format(c, counters[c]))
         local extra = chance(0.4) and (" and (" .. cond() .. ")") or ""
         emit(depth, ("while %s < %d%s do"):format(c, limit, extra))
         emit(depth + 1, ("%s = %s + 1"):format(c, c))
@@ -148,8 +153,8 @@ local function generator(rng)
         emit(depth, "end")
       elseif kind == "repeat" then
         local tensor = chance(0.6)
-        counters[c] = true
-        emit(depth, ("%s = %s"):format(c, tensor and "tf.constant(0)" or "0"))
+        counters[c] = tensor and "tf.constant(0)" or "0"
+        emit(depth, ("%s = %s"):format(c, counters[c]))
         emit(depth, "repeat")
         emit(depth + 1, ("%s = %s + 1"):format(c, c))
         body()
@@ -202,7 +207,12 @@ local function generator(rng)
   local names = {}
   for c in pairs(counters) do names[#names + 1] = c end
   table.sort(names)
-  if #names > 0 then header[#header + 1] = "  local " .. table.concat(names, ", ") end
+  -- Counters start with their type, so no branch or loop sees them nil.
+  local inits = {}
+  for i, c in ipairs(names) do inits[i] = counters[c] end
+  if #names > 0 then
+    header[#header + 1] = ("  local %s = %s"):format(table.concat(names, ", "), table.concat(inits, ", "))
+  end
   for _, l in ipairs(lines) do header[#header + 1] = l end
   header[#header + 1] = "end"
   return table.concat(header, "\n")
@@ -267,6 +277,13 @@ local function check(src, rng)
     { vector(rng, 3), vector(rng, 2), 1, 2 },   -- the first trace, new values
     { vector(rng, 3), vector(rng, 2), 3 },      -- new Lua values: a retrace
   }
+  -- Converting first, outside a trace: a program AutoGraph refuses to
+  -- convert must say so with a typed error naming its line.
+  local converted, why = pcall(tf.autograph._convert, fn)
+  if not converted then
+    if acceptable_refusal(why) then return nil, true end
+    return "converting raised " .. describe_error(why)
+  end
   local f = tf.func(fn)
   local refused = 0
   for k, args in ipairs(calls) do
@@ -320,6 +337,10 @@ for index = only or 1, only or count do
   if os.getenv("FUZZ_VERBOSE") then io.stderr:write(("program %d\n"):format(index)) end
   local ok, problem, was_refused = pcall(check, src, rng_for(seed, -index))
   if not ok then problem = "the harness raised " .. describe_error(problem) end
+  if not tf.executing_eagerly() then
+    print(("Bail out! seed %d index %d left the session in graph mode:\n%s"):format(seed, index, src))
+    os.exit(1)
+  end
   if problem then
     failed = failed + 1
     batch_failures[#batch_failures + 1] = ("seed %d index %d: %s\n%s"):format(seed, index, problem, src)

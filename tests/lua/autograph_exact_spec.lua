@@ -283,6 +283,26 @@ describe("AutoGraph return and goto continue", function()
     for _, fn in ipairs(forms) do same_everywhere(fn, x3, { tf.constant(1) }) end
   end)
 
+  it("a break nested in a tensor if skips the rest of the body (found by the program generator)", function()
+    local fn = function(x)
+      local a, b = tf.reduce_sum(x), tf.constant(0)
+      for c in x do
+        b = a + c
+        if (b % 3) > 0 then
+          a = a - 2
+        else
+          if not (b <= 0) then
+            b = (b * 3) % 101
+            break
+          end
+        end
+        a = b + a
+      end
+      return a, b
+    end
+    assert.are.same({ 28, 99, n = 2 }, same_everywhere(fn, { tf.constant({ 4, -2, 5 }) }, { tf.constant({ 1, 2 }) }))
+  end)
+
   it("assigning to a for-in tf.range loop variable changes only that iteration", function()
     local fn = function(x)
       local s = tf.constant(0)

@@ -239,11 +239,15 @@ function lower_returns(block)
   return out
 end
 
--- Whether a block may return (a `return` outside loops, in any branch).
-local function may_return(block)
+-- Whether a block may leave by one of the terminators (a `return`,
+-- `break` or `goto continue` of this level, in any branch).
+local function may_exit(block, kinds)
   local found = false
   each_stmt(block, function(x, depth)
-    if x.tag == "Return" and depth == 0 then found = true end
+    if depth == 0 and ((x.tag == "Return" and kinds.ret) or (x.tag == "Break" and kinds.brk)
+      or (x.tag == "Goto" and kinds.cont == x.name)) then
+      found = true
+    end
   end)
   return found
 end
@@ -291,9 +295,9 @@ local function lift(block, kinds)
       local then_b = s.clauses[1].body
       local else_b = s.orelse or Block({})
       local t1, t2 = terminates(then_b, kinds), terminates(else_b, kinds)
-      -- A branch that only may return (a nested `if`): what follows runs
+      -- A branch that only may leave (a nested `if`): what follows runs
       -- on its fall-through paths, so it moves into the branch too.
-      local may = kinds.ret and (may_return(then_b) or may_return(else_b))
+      local may = may_exit(then_b, kinds) or may_exit(else_b, kinds)
       if (t1 or t2 or may) and i < #stmts then
         local rest = {}
         for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
@@ -308,7 +312,7 @@ local function lift(block, kinds)
       end
       s.clauses[1].body = lift(then_b, kinds)
       s.orelse = lift(else_b, kinds)
-    elseif s.tag == "Do" and kinds.ret and may_return(s.body) then
+    elseif s.tag == "Do" and may_exit(s.body, kinds) then
       local rest = {}
       for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
       -- What follows moves inside the block unless a local of the block
