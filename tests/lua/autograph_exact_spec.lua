@@ -330,3 +330,26 @@ describe("AutoGraph return and goto continue", function()
     assert.is_true(tf.executing_eagerly())
   end)
 end)
+
+describe("run_functions_eagerly runs what tracing runs", function()
+  it("an `if` on a bool tensor and `==` with a tensor take the traced branch, eagerly too", function()
+    local fn = function(x)
+      if tf.equal(x, 1) then return x * 10 end
+      if x == 2 then return x * 100 end
+      return x
+    end
+    local f = tf.func(fn)
+    local traced = {}
+    for i = 1, 3 do traced[i] = f(tf.constant(i)):numpy() end
+    assert.are.same({ 10, 200, 3 }, traced)
+    tf.config.run_functions_eagerly(true)
+    local ok, eager = pcall(function()
+      local out = {}
+      for i = 1, 3 do out[i] = f(tf.constant(i)):numpy() end
+      return out
+    end)
+    tf.config.run_functions_eagerly(false)
+    assert.is_true(ok, tostring(eager))
+    assert.are.same(traced, eager)
+  end)
+end)

@@ -204,9 +204,11 @@ return function(tf, convert)
     return v
   end
 
-  -- Fills vals in place; returns the set of indices still nil (the
-  -- statement never assigns them). `all`: every name, not only ag__rv_*
-  -- (a loop may define a local first assigned in its body, as in TF).
+  -- Fills the return values and flag in vals, in place; returns the set of
+  -- nil values the statement never assigns (with `all`: of every name; a
+  -- local of the user's that the body does assign stays nil, for
+  -- check_defined's error: TF asserts at run time that such a loop ran
+  -- once, moonflow asks for a value before the loop).
   local function fill_undefined(names, vals, dry_run, all)
     local missing, absent = {}, {}
     for i, name in ipairs(names) do
@@ -220,10 +222,14 @@ return function(tf, convert)
     core.trace_abort()
     if not ok then error(outs, 0) end
     for _, i in ipairs(missing) do
+      local assigned = false
       for _, out in ipairs(outs) do
-        if out[i] ~= nil and vals[i] == nil then vals[i] = zero_like(out[i]) end
+        if out[i] ~= nil then
+          assigned = true
+          if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i]) end
+        end
       end
-      if vals[i] == nil then absent[i] = true end
+      if not assigned then absent[i] = true end
     end
     return absent
   end
