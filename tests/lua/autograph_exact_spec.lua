@@ -101,6 +101,20 @@ describe("AutoGraph errors point at the user's line", function()
       .. ": attempt to call a nil value (global 'undefined_global_fn')", 1, true), tostring(err))
     assert.is_false(tostring(err):find("runtime.lua", 1, true) ~= nil, tostring(err))
   end)
+
+  it("a bad comparison and a method call on nil blame the user's line", function()
+    local line = debug.getinfo(1, "l").currentline
+    local f = tf.func(function(x, t) if t.missing < 3 then return x end return x end)
+    local g = tf.func(function(x, t) local y = t.missing:foo(x) return y end)
+    local ok, err = pcall(f, tf.constant(1), {})
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("autograph_exact_spec.lua:" .. (line + 1) .. ": attempt to compare nil with number",
+      1, true), tostring(err))
+    ok, err = pcall(g, tf.constant(1), {})
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("autograph_exact_spec.lua:" .. (line + 2) .. ": attempt to index a nil value",
+      1, true), tostring(err))
+  end)
 end)
 
 describe("iterating tensors with ipairs", function()

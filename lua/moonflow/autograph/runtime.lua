@@ -64,7 +64,13 @@ return function(tf, convert)
       if (is_tensor_like(a) or is_tensor_like(b)) and numeric_peer(a) and numeric_peer(b) then
         return tf[tf_name](value(a), value(b))
       end
-      return lua_op(a, b)
+      local ta = type(a)
+      if ta == type(b) and (ta == "number" or ta == "string") then return lua_op(a, b) end
+      -- Lua's own error, at the user's line rather than this file's.
+      local ok, r = pcall(lua_op, a, b)
+      if ok then return r end
+      if type(r) == "string" then error((r:gsub("^[^\n]-:%d+: ", "")), 2) end
+      error(r, 0)
     end
   end
   ag.lt = compare("less", function(a, b) return a < b end)
@@ -149,6 +155,10 @@ return function(tf, convert)
   end
 
   function ag.invoke(obj, method, ...)
+    local t = type(obj)
+    if t ~= "table" and t ~= "userdata" and t ~= "string" then
+      error(("attempt to index a %s value"):format(t), 2)
+    end
     local f = obj[method]
     if f == nil then
       raise("TypeError", ("attempt to call a nil value (method '%s')"):format(method), 2)
