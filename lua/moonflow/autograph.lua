@@ -142,7 +142,7 @@ return function(tf, doc)
   local function convert(fn)
     local c = converted[fn]
     if c then return c end
-    if skip[fn] then return fn end
+    if skip[fn] or ag._made[fn] then return fn end
     c = convert_uncached(fn)
     converted[fn] = c
     return c

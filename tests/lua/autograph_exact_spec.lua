@@ -244,6 +244,11 @@ describe("AutoGraph return and goto continue", function()
     same_everywhere(nested, x8, { tf.constant(1000) })
   end)
 
+  it("a return of a call's values from a loop, with the functions on one line", function()
+    local fn = function(x) local function two(a) return a, a + 1 end for i in tf.range(5) do if i > x then return two(i) end end return x, x end
+    assert.are.same({ 3, 4, n = 2 }, same_everywhere(fn, { tf.constant(2) }, { tf.constant(9) }))
+  end)
+
   it("goto continue in while, repeat, numeric for, generic for and for-in tf.range", function()
     local forms = {
       function(x)

@@ -188,7 +188,7 @@ local function lower_loop(s)
     out.line = block.line
     for _, x in ipairs(block) do
       if x.tag == "Return" then
-        local vals = packed and { agcall("pack", x.exprs) } or x.exprs
+        local vals = packed and { agcall("pack_list", x.exprs) } or x.exprs
         if #rvs > 0 then out[#out + 1] = { tag = "Set", line = x.line, targets = ids(rvs), exprs = vals } end
         out[#out + 1] = { tag = "Set", line = x.line, targets = { Id(ret) }, exprs = { { tag = "True" } } }
         out[#out + 1] = { tag = "Break", line = x.line }
@@ -212,7 +212,7 @@ local function lower_loop(s)
   local out = { { tag = "Local", line = s.line, names = { { name = ret } }, exprs = {} } }
   if #rvs > 0 then out[2] = { tag = "Local", line = s.line, names = rv_names, exprs = {} } end
   out[#out + 1] = s
-  local result = packed and { agcall("unpack", { Id(rvs[1]) }) } or ids(rvs)
+  local result = packed and { agcall("unpack_list", { Id(rvs[1]) }) } or ids(rvs)
   out[#out + 1] = { tag = "If", line = s.line, clauses = { { cond = Id(ret), line = s.line,
     body = Block({ { tag = "Return", line = s.line, exprs = result } }) } } }
   return out
@@ -465,7 +465,9 @@ function expr(e)
     for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end
     return agcall("invoke", args, e.line)
   elseif t == "Function" then
-    return convert_function(e)
+    -- Marked as made by converted code, so calling it never converts it
+    -- again (its definition was converted with the rest).
+    return agcall("mark", { convert_function(e) }, e.line)
   elseif t == "Index" then
     return { tag = "Index", obj = expr(e.obj), key = e.dot and e.key or expr(e.key), dot = e.dot, line = e.line }
   elseif t == "Paren" then
@@ -643,10 +645,14 @@ local function stmt(s, ctx, is_last)
   elseif t == "Return" then
     return { { tag = "Return", line = s.line, exprs = exprs(s.exprs) } }
   elseif t == "LocalFunction" then
-    return { { tag = "LocalFunction", line = s.line, name = s.name, func = convert_function(s.func) } }
+    local func = convert_function(s.func)
+    return { { tag = "LocalFunction", line = s.line, name = s.name, func = func },
+      { tag = "CallStat", line = func.lastline or s.line, call = agcall("mark", { Id(s.name) }) } }
   elseif t == "FunctionStat" then
-    return { { tag = "FunctionStat", line = s.line, target = s.target, method = s.method,
-      func = convert_function(s.func) } }
+    local func = convert_function(s.func)
+    local target = s.method and { tag = "Index", obj = s.target, key = Str(s.method), dot = true } or s.target
+    return { { tag = "FunctionStat", line = s.line, target = s.target, method = s.method, func = func },
+      { tag = "CallStat", line = func.lastline or s.line, call = agcall("mark", { copy(target) }) } }
   end
   return { s }
 end

@@ -50,8 +50,19 @@ return function(tf, convert)
     return x ~= nil and x ~= false
   end
 
+  -- Functions that converted code makes are converted already.
+  ag._made = setmetatable({}, { __mode = "k" })
+  function ag.mark(f)
+    ag._made[f] = true
+    return f
+  end
+
   ag.pack = table.pack
   function ag.unpack(t) return table.unpack(t, 1, t.n) end
+  -- Return values a loop carries: a plain list (a graph loop turns every
+  -- number in it into a tensor, a count field included).
+  function ag.pack_list(...) return { ... } end
+  function ag.unpack_list(t) return table.unpack(t) end
 
   -- Comparisons: tensor ops when a tensor is involved (and the other side
   -- is a tensor, number or string), Lua's operators otherwise.
