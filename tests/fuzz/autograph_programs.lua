@@ -130,7 +130,11 @@ local function generator(rng)
       emit(depth, ("if %s then goto continue end"):format(cond()))
     elseif kind == "return" then
       local c = (loop and loop.in_lua and chance(0.8)) and lcond() or cond()
-      emit(depth, ("if %s then return %s, %s, n end"):format(c, texpr(), texpr()))
+      if chance(0.3) then
+        emit(depth, ("if %s then return n, pair(%s, %s) end"):format(c, texpr(), texpr()))
+      else
+        emit(depth, ("if %s then return %s, %s, n end"):format(c, texpr(), texpr()))
+      end
     else
       local lua_loop = kind == "fornum" or kind == "forin"
       local inner = { continue = false, lua = lua_loop, in_lua = lua_loop or (loop and loop.in_lua) }
@@ -161,7 +165,7 @@ local function generator(rng)
         local extra = chance(0.4) and (" or (" .. cond() .. ")") or ""
         emit(depth, ("until %s >= %d%s"):format(c, limit, extra))
       elseif kind == "fornum" then
-        emit(depth, ("for %s = 1, %d do"):format(c, limit))
+        emit(depth, ("for %s = 1, %s do"):format(c, chance(0.3) and "n" or tostring(limit)))
         emit(depth + 1, ("%s = %s + %s"):format(tvar(), tvar(), c))
         body()
         emit(depth, "end")
@@ -190,7 +194,8 @@ local function generator(rng)
 
   -- The program: a vararg function of two int32 vectors.
   local header = { "return function(x, y, ...)",
-    "  local a = tf.reduce_sum(x)", "  local b = tf.reduce_max(y)", "  local n = select(\"#\", ...)" }
+    "  local a = tf.reduce_sum(x)", "  local b = tf.reduce_max(y)", "  local n = select(\"#\", ...)",
+    "  local function pair(v, w) return w, v + n end" }
   if chance(0.5) then
     helper = true
     header[#header + 1] = "  local function h(v, w)"
@@ -269,7 +274,7 @@ end
 
 local reasons = {}  -- why traces refused programs -> count
 
-local function check(src, rng)
+local function check(src, rng, index)
   local fn = assert(load(src, src, "t", _ENV))()
   local calls = {
     { vector(rng, 3), vector(rng, 2), 1, 2 },
@@ -284,7 +289,8 @@ local function check(src, rng)
     if acceptable_refusal(why) then return nil, true end
     return "converting raised " .. describe_error(why)
   end
-  local f = tf.func(fn)
+  -- (one name per program: TF's retracing warning counts calls per name)
+  local f = tf.func(fn, { name = "program_" .. index })
   local refused = 0
   for k, args in ipairs(calls) do
     local ok_p, want = run(fn, table.unpack(args))
@@ -305,7 +311,7 @@ local function check(src, rng)
     end
     if k == 1 and ok_p then
       tf.config.run_functions_eagerly(true)
-      local ok_e, eager = run(tf.func(fn), table.unpack(args))
+      local ok_e, eager = run(tf.func(fn, { name = "eager_program_" .. index }), table.unpack(args))
       tf.config.run_functions_eagerly(false)
       if not ok_e then return "run_functions_eagerly raised " .. describe_error(eager) end
       if not same(want, eager) then
@@ -335,7 +341,7 @@ for index = only or 1, only or count do
     print(tf.autograph.to_code(assert(load(src, src, "t", _ENV))()))
   end
   if os.getenv("FUZZ_VERBOSE") then io.stderr:write(("program %d\n"):format(index)) end
-  local ok, problem, was_refused = pcall(check, src, rng_for(seed, -index))
+  local ok, problem, was_refused = pcall(check, src, rng_for(seed, -index), index)
   if not ok then problem = "the harness raised " .. describe_error(problem) end
   if not tf.executing_eagerly() then
     print(("Bail out! seed %d index %d left the session in graph mode:\n%s"):format(seed, index, src))
