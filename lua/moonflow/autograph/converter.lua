@@ -132,6 +132,23 @@ local function wrappable(block, returns_ok)
   return ok
 end
 
+-- What keeps a block from becoming a function, in words for an error
+-- (in_loop: the block is a loop body, whose own breaks are fine).
+local function blocker(block, in_loop)
+  local why
+  each_stmt(block, function(s, depth)
+    if why then return end
+    if s.tag == "Goto" or s.tag == "Label" then why = "a `goto` (other than `goto continue` to a trailing label)"
+    elseif s.tag == "Break" and depth == 0 and not in_loop then
+      why = ("a `%s` out of a Lua loop (numeric `for` or `for` over a Lua iterator; TF refuses it too)"):format(
+        s.from_return and "return" or "break")
+    elseif s.tag == "Return" then
+      why = "a `return`" .. (in_loop and "" or " inside a Lua loop (numeric `for` or `for` over a Lua iterator)")
+    end
+  end)
+  return why
+end
+
 -- Whether every path through a block ends with one of the terminators.
 local function terminates(block, kinds)
   local last = block[#block]
@@ -191,7 +208,7 @@ local function lower_loop(s)
         local vals = packed and { agcall("pack_list", x.exprs) } or x.exprs
         if #rvs > 0 then out[#out + 1] = { tag = "Set", line = x.line, targets = ids(rvs), exprs = vals } end
         out[#out + 1] = { tag = "Set", line = x.line, targets = { Id(ret) }, exprs = { { tag = "True" } } }
-        out[#out + 1] = { tag = "Break", line = x.line }
+        out[#out + 1] = { tag = "Break", line = x.line, from_return = true }
       else
         if x.tag == "If" then
           for _, c in ipairs(x.clauses) do c.body = replace(c.body) end
@@ -517,7 +534,9 @@ local function convert_if(s, ctx)
   if not (wrappable(then_b, false) and wrappable(else_b, false)) then
     -- Not expressible as a graph cond; fine as long as the condition is a
     -- Lua value, a clear error otherwise.
-    local clauses = { { cond = agcall("bool", { expr(c.cond), Num(s.line or 0) }), body = block_of(then_b, ctx), line = c.line } }
+    local why = blocker(then_b) or blocker(else_b) or "a `return`"
+    local clauses = { { cond = agcall("bool", { expr(c.cond), Num(s.line or 0), Str("if"), Str(why) }),
+      body = block_of(then_b, ctx), line = c.line } }
     return { { tag = "If", line = s.line, clauses = clauses, orelse = s.orelse and block_of(else_b, ctx) or nil } }
   end
   local names = carried({ then_b, else_b })
@@ -562,7 +581,8 @@ end
 
 local function convert_while(s, ctx)
   if not loop_convertible(s.body) then
-    return { { tag = "While", line = s.line, cond = agcall("bool", { expr(s.cond), Num(s.line or 0) }),
+    return { { tag = "While", line = s.line, cond = agcall("bool", { expr(s.cond), Num(s.line or 0), Str("while"),
+      Str(blocker(s.body, true) or "a `goto` or label") }),
       body = block_of(s.body, ctx) } }
   end
   local body, flag = loop_parts(s.body)

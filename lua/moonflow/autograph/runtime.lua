@@ -120,13 +120,14 @@ return function(tf, convert)
 
   -- A condition used by a statement AutoGraph could not turn into graph
   -- control flow: fine as a Lua value, a clear error as a traced tensor.
-  function ag.bool(c, line)
+  function ag.bool(c, line, kind, why)
     c = value(c)
     if is_graph_cond(c) then
-      raise("TypeError", ("line %d: this `if`/`while` has a traced tensor condition (%s) but cannot "
-        .. "become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an "
-        .. "enclosing Lua loop. Restructure it (assign a variable instead of returning), or make the "
-        .. "condition a Lua value."):format(line, tf._symbolic_text(c)), 2)
+      raise("TypeError", ("line %d: this `%s` has a traced tensor condition (%s) but cannot become %s: "
+        .. "its body has %s. Make the loop a graph loop (`for i in tf.range(n)`, `while` on a tensor), "
+        .. "restructure it, or make the condition a Lua value."):format(line, kind or "if",
+        tf._symbolic_text(c), kind == "while" and "tf.while_loop" or "tf.cond",
+        why or "a `return`, `goto` or `break` AutoGraph cannot convert"), 2)
     end
     return truth(c)
   end
