@@ -160,7 +160,7 @@ return function(tf, convert)
   -- else Lua's own "attempt to call" error at the user's line.
   function ag.callee(f, name, kind)
     if type(f) == "function" then return convert(f) end
-    local mt = (type(f) == "table" or type(f) == "userdata") and getmetatable(f)
+    local mt = (type(f) == "table" or type(f) == "userdata") and debug.getmetatable(f)
     if mt and mt.__call ~= nil then return f end
     local what = name and (" (%s '%s')"):format(kind or variable_kind(name), name) or ""
     error(("attempt to call a %s value%s"):format(type(f), what), 2)
