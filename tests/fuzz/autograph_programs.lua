@@ -1,6 +1,6 @@
 -- autograph_programs.lua — a differential test of AutoGraph: seeded random
 -- Lua functions of tensor arguments (if/elseif/else, while, repeat, numeric
--- and generic for, for-in tf.range and over a tensor, break, goto continue,
+-- and generic for, for-in tf.range and over a tensor, do blocks, break, goto continue,
 -- nested functions, varargs, early returns; conditions on tensors and on
 -- Lua values) run as plain Lua on eager tensors, traced by tf.func (a
 -- first trace, a retrace for new shapes, a cached call with new values),
@@ -90,7 +90,7 @@ local function generator(rng)
   -- loop: nil outside loops, else {continue = bool} for the innermost one.
   local function statement(depth, loop, budget)
     local kinds = { "assign", "assign", "assign" }
-    if depth < 5 then kinds[#kinds + 1] = "if"; kinds[#kinds + 1] = "if" end
+    if depth < 5 then kinds[#kinds + 1] = "if"; kinds[#kinds + 1] = "if"; kinds[#kinds + 1] = "do" end
     if depth == 0 then kinds[#kinds + 1] = "lua_assign" end
     if budget > 1 then
       for _, k in ipairs({ "while", "repeat", "fornum", "forin", "range", "rows" }) do kinds[#kinds + 1] = k end
@@ -117,6 +117,10 @@ local function generator(rng)
         emit(depth, "else")
         block(depth + 1, loop, budget - 1, 2)
       end
+      emit(depth, "end")
+    elseif kind == "do" then
+      emit(depth, "do")
+      block(depth + 1, loop, budget - 1, 2)
       emit(depth, "end")
     elseif kind == "break" then
       -- (TF refuses a tensor break or return in a Python loop, and so do
