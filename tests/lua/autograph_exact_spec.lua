@@ -203,6 +203,28 @@ describe("AutoGraph return and goto continue", function()
     end, x3, { tf.constant(0) })
   end)
 
+  it("a closure sees what a returning branch assigned, and a traced branch does not see the other's", function()
+    same_everywhere(function(x)
+      local y = x
+      local function get() return y end
+      if x > 0 then
+        y = y + 1
+        return get()
+      end
+      y = y * 10
+      return get() + y
+    end, { tf.constant(3) }, { tf.constant(-2) })
+    same_everywhere(function(x, flag)
+      local y = x
+      local function get() return y end
+      if flag then
+        y = y + 1
+        return get()
+      end
+      return get()
+    end, { tf.constant(3), true }, { tf.constant(3), false })
+  end)
+
   it("return inside tensor while, repeat and for-in tf.range loops", function()
     local w = function(x)
       local i = tf.constant(0)

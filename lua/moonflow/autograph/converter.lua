@@ -555,15 +555,23 @@ local function convert_if_return(s, ctx)
   local then_b, else_b = c.body, s.orelse or Block({})
   if not (wrappable(then_b, true) and wrappable(else_b, true)) then return convert_if(s, ctx) end
   local sub = { top = true }
-  -- Both branches are traced, one after the other: each gets its own copy
-  -- of the function's locals it assigns, so one branch's assignments are
-  -- not what the other sees.
+  -- On a tensor both branches are traced, one after the other: the
+  -- function's locals they assign are set back to their values before
+  -- each (as TF's set_state), so one branch's assignments are not what the
+  -- other sees.
   local names = {}
   for _, n in ipairs(carried({ then_b, else_b })) do
     if fn_locals[n] then names[#names + 1] = n end
   end
-  local call_node = agcall("if_return", append_all({ expr(c.cond), Func(names, block_of(then_b, sub)),
-    Func(names, block_of(else_b, sub)), opts_table({}, s.line) }, ids(names)), s.line)
+  local args = { expr(c.cond), Func({}, block_of(then_b, sub)), Func({}, block_of(else_b, sub)),
+    opts_table({}, s.line) }
+  if #names > 0 then
+    local temps = {}
+    for i = 1, #names do temps[i] = fresh("v") end
+    args[#args + 1] = Func(temps, Block({ { tag = "Set", targets = ids(names), exprs = ids(temps) } }))
+    append_all(args, ids(names))
+  end
+  local call_node = agcall("if_return", args, s.line)
   return { { tag = "Return", exprs = { call_node }, line = s.line } }
 end
 

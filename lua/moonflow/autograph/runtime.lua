@@ -343,22 +343,27 @@ return function(tf, convert)
     return table.unpack(res, 1, n)
   end
 
-  function ag.if_return(c, then_fn, else_fn, opts, ...)
+  function ag.if_return(c, then_fn, else_fn, opts, set, ...)
     c = value(c)
     if not is_graph_cond(c) then
-      if truth(c) then return then_fn(...) end
-      return else_fn(...)
+      if truth(c) then return then_fn() end
+      return else_fn()
     end
     local vals = table.pack(...)
+    local function reset()
+      if set then set(table.unpack(vals, 1, vals.n)) end
+    end
     local counts = {}
     local function branch(fn, which)
       return function()
-        local out = table.pack(fn(table.unpack(vals, 1, vals.n)))
+        reset()
+        local out = table.pack(fn())
         counts[which] = out.n
         return table.unpack(out, 1, out.n)
       end
     end
     local ok, res = pcall(function() return table.pack(tf.cond(c, branch(then_fn, 1), branch(else_fn, 2))) end)
+    reset()
     if not ok then
       if counts[1] and counts[2] and counts[1] ~= counts[2] then
         raise("ValueError", ("the `if` at line %d has a tensor condition, so both branches are traced, "
