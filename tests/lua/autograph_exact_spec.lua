@@ -344,6 +344,34 @@ describe("AutoGraph return and goto continue", function()
     assert.are.same({ 28, 99, n = 2 }, same_everywhere(fn, { tf.constant({ 4, -2, 5 }) }, { tf.constant({ 1, 2 }) }))
   end)
 
+  it("statements after ifs that may break or continue run under a guard, not copied into every branch", function()
+    local fn = function(x)
+      local s = tf.constant(0)
+      for i in tf.range(12) do
+        if i > 0 then if x > 30 then break end end
+        s = s + 1
+        if i > 1 then if x > 20 then goto continue end end
+        s = s + 2
+        if i > 2 then if x > 10 then break end end
+        s = s + 3
+        if i > 3 then if x > 5 then goto continue end end
+        s = s + 4
+        if i > 4 then if x > 2 then break end end
+        s = s + 5
+        if i > 5 then if x > 1 then goto continue end end
+        s = s + 6
+        if i > 6 then if x > 0 then break end end
+        s = s + 7
+        if i > 7 then if x > -1 then goto continue end end
+        s = s + 8
+        ::continue::
+      end
+      return s
+    end
+    assert.is_true(#tf.autograph.to_code(fn) < 20000)
+    for _, v in ipairs({ 40, 25, 15, 7, 3, 2, 1, 0, -5 }) do same_everywhere(fn, { tf.constant(v) }) end
+  end)
+
   it("assigning to a for-in tf.range loop variable changes only that iteration", function()
     local fn = function(x)
       local s = tf.constant(0)

@@ -315,6 +315,19 @@ local function lift(block, kinds)
       -- A branch that only may leave (a nested `if`): what follows runs
       -- on its fall-through paths, so it moves into the branch too.
       local may = may_exit(then_b, kinds) or may_exit(else_b, kinds)
+      if may and not (t1 or t2) and i < #stmts and kinds.guard then
+        -- Copying what follows into both branches could grow the code
+        -- exponentially; in a loop it runs under a guard on the exit flags
+        -- instead (TF's break and continue converters).
+        local rest = {}
+        for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
+        s.clauses[1].body = lift(then_b, kinds)
+        s.orelse = lift(else_b, kinds)
+        out[#out + 1] = s
+        out[#out + 1] = { tag = "If", line = s.line, orelse = nil,
+          clauses = { { cond = kinds.guard(), line = s.line, body = lift(Block(rest), kinds) } } }
+        return Block(out)
+      end
       if (t1 or t2 or may) and i < #stmts then
         local rest = {}
         for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
@@ -349,21 +362,23 @@ end
 
 -- Rewrites `break` (and `goto cont`) at this loop's level: break sets the
 -- flag; both end the branch (lift() has moved what followed).
-local function rewrite_exits(block, flag, cont)
+local function rewrite_exits(block, flag, cont, cflag)
   local out = {}
   for _, s in ipairs(block) do
     if s.tag == "Break" and flag then
       out[#out + 1] = { tag = "Set", line = s.line, targets = { Id(flag) }, exprs = { { tag = "True" } } }
+    elseif s.tag == "Goto" and s.name == cont and cflag then
+      out[#out + 1] = { tag = "Set", line = s.line, targets = { Id(cflag) }, exprs = { { tag = "True" } } }
     elseif s.tag == "Goto" and s.name == cont then
       -- nothing: the rest of the body was moved into the other branch
     elseif s.tag == "Label" and s.name == cont then
       -- the continue label itself disappears
     else
       if s.tag == "If" then
-        for _, c in ipairs(s.clauses) do c.body = rewrite_exits(c.body, flag, cont) end
-        if s.orelse then s.orelse = rewrite_exits(s.orelse, flag, cont) end
+        for _, c in ipairs(s.clauses) do c.body = rewrite_exits(c.body, flag, cont, cflag) end
+        if s.orelse then s.orelse = rewrite_exits(s.orelse, flag, cont, cflag) end
       elseif s.tag == "Do" then
-        s.body = rewrite_exits(s.body, flag, cont)
+        s.body = rewrite_exits(s.body, flag, cont, cflag)
       end
       out[#out + 1] = s
     end
@@ -582,9 +597,28 @@ local function loop_parts(body)
   local has_break = uses_break(body)
   local flag = has_break and fresh("break") or nil
   local kinds = { brk = has_break, cont = cont }
+  local cflag
+  -- Guards: `not (break or continue)`; the continue flag exists only if a
+  -- guard needs it, and is reset at the start of each iteration.
+  function kinds.guard()
+    if cont and not cflag then cflag = fresh("continue") end
+    local e = flag and Id(flag)
+    if cflag then e = e and { tag = "Binop", op = "or", left = e, right = Id(cflag) } or Id(cflag) end
+    return { tag = "Unop", op = "not", expr = { tag = "Paren", expr = e } }
+  end
   local lifted = lift(body, kinds)
-  lifted = rewrite_exits(lifted, flag, cont)
-  return lifted, flag
+  lifted = rewrite_exits(lifted, flag, cont, cflag)
+  if cflag then
+    table.insert(lifted, 1, { tag = "Set", line = body.line, targets = { Id(cflag) }, exprs = { { tag = "False" } } })
+  end
+  return lifted, flag, cflag
+end
+
+-- `local flag = false` before a loop, for each flag its body uses.
+local function declare_flags(out, ...)
+  for _, f in ipairs({ ... }) do
+    if f then out[#out + 1] = { tag = "Local", names = { { name = f } }, exprs = { { tag = "False" } } } end
+  end
 end
 
 local function convert_while(s, ctx)
@@ -593,10 +627,11 @@ local function convert_while(s, ctx)
       Str(blocker(s.body, true) or "a `goto` or label") }),
       body = block_of(s.body, ctx) } }
   end
-  local body, flag = loop_parts(s.body)
+  local body, flag, cflag = loop_parts(s.body)
   local names = carried({ body })
   local cond = expr(s.cond)
   local out = {}
+  declare_flags(out, cflag)
   if flag then
     out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
     local present = false
@@ -626,7 +661,7 @@ local function convert_forin(s, ctx)
     return { { tag = "Forin", line = s.line, names = s.names,
       exprs = { agcall("iterate", append_all({ Num(s.line or 0) }, exprs(s.exprs))) }, body = block_of(s.body, ctx) } }
   end
-  local body, flag = loop_parts(s.body)
+  local body, flag, cflag = loop_parts(s.body)
   -- The loop's own names are fresh locals in each iteration: assigning
   -- one changes only that iteration, so they are not carried.
   local names = {}
@@ -636,6 +671,7 @@ local function convert_forin(s, ctx)
     if not own then names[#names + 1] = n end
   end
   local out = {}
+  declare_flags(out, cflag)
   if flag then
     out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
     local present = false
