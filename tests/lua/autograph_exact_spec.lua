@@ -372,6 +372,39 @@ describe("AutoGraph return and goto continue", function()
     for _, v in ipairs({ 40, 25, 15, 7, 3, 2, 1, 0, -5 }) do same_everywhere(fn, { tf.constant(v) }) end
   end)
 
+  it("the same guard in numeric for and repeat bodies", function()
+    local fornum = function(x)
+      local s = tf.constant(0)
+      for i = 1, 6 do
+        if i > 1 then if x > 1 then goto continue end end
+        s = s + 1
+        if i > 2 then if x > 4 then goto continue end end
+        s = s + 10
+        if i > 3 then if x > 8 then goto continue end end
+        s = s + 100
+        ::continue::
+      end
+      return s
+    end
+    local rep = function(x)
+      local s, i = tf.constant(0), tf.constant(0)
+      repeat
+        i = i + 1
+        if i > 1 then if x > 1 then goto continue end end
+        s = s + 1
+        if i > 2 then if x > 4 then goto continue end end
+        s = s + 10
+        ::continue::
+      until i >= 5
+      return s
+    end
+    for _, v in ipairs({ -1, 2, 5, 9 }) do
+      same_everywhere(fornum, { tf.constant(v) })
+      same_everywhere(rep, { tf.constant(v) })
+    end
+    assert.is_true(#tf.autograph.to_code(fornum) < 4000)
+  end)
+
   it("assigning to a for-in tf.range loop variable changes only that iteration", function()
     local fn = function(x)
       local s = tf.constant(0)

@@ -449,7 +449,19 @@ end
 local function strip_continue(body)
   local cont = continue_label(body)
   if not cont or not loop_convertible(body) then return body end
-  return rewrite_exits(lift(body, { cont = cont }), nil, cont)
+  -- As in loop_parts, a guard on a flag local to the body where copying
+  -- what follows into every branch would be needed.
+  local cflag
+  local kinds = { cont = cont }
+  function kinds.guard()
+    cflag = cflag or fresh("continue")
+    return { tag = "Unop", op = "not", expr = Id(cflag) }
+  end
+  local out = rewrite_exits(lift(body, kinds), nil, cont, cflag)
+  if cflag then
+    table.insert(out, 1, { tag = "Local", line = body.line, names = { { name = cflag } }, exprs = { { tag = "False" } } })
+  end
+  return out
 end
 
 -- Conversion -------------------------------------------------------------------
