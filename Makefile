@@ -120,7 +120,14 @@ diff-long: deps-test
 	done > $(BUILD)/diff-long.tap; grep -v '^ok ' $(BUILD)/diff-long.tap; \
 	! grep -q '^not ok' $(BUILD)/diff-long.tap && echo "diff-long: no differences"
 
+# Randomized differential tests at full size (`make test` runs a bounded
+# sample of each): every script takes a program count and a seed.
+FUZZ_SCRIPTS := tests/fuzz/autograph_programs.lua
+FUZZ_COUNT   ?= 2000
+FUZZ_SEED    ?= 1
+
 fuzz: diff-long
+	@for s in $(FUZZ_SCRIPTS); do $(BIN) $$s $(FUZZ_COUNT) $(FUZZ_SEED) || exit 1; done
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all

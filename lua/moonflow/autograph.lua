@@ -113,6 +113,14 @@ return function(tf, doc)
     end
     local loader, err = load(plan.code, info.source, "t", env_of(fn))
     if not loader then
+      -- Branches and loop bodies become nested functions; a very deeply
+      -- nested function can pass one of Lua's own limits once converted.
+      if err:find("C stack overflow", 1, true) or err:find("too many", 1, true)
+        or err:find("too long", 1, true) or err:find("overflow", 1, true) then
+        error(core.error("UnimplementedError", ("AutoGraph cannot convert the function at %s line %d: its "
+          .. "converted code passes a limit of Lua (%s). Split it into smaller functions."):format(
+          info.short_src, info.linedefined, err:gsub("^.-:%d+: ", ""))), 0)
+      end
       error(core.error("InternalError", "AutoGraph produced code that does not compile: " .. err), 0)
     end
     local nf = loader(ag)
@@ -130,7 +138,7 @@ return function(tf, doc)
   local function convert(fn)
     local c = converted[fn]
     if c then return c end
-    if skip[fn] then return fn end
+    if skip[fn] or ag._made[fn] then return fn end
     c = convert_uncached(fn)
     converted[fn] = c
     return c

@@ -500,7 +500,10 @@ return function(tf, doc)
   local config = tf.config
 
   function Function.__call(self, ...)
-    if config._run_eagerly then return self.lua_function(...) end
+    -- Eagerly, the AutoGraph-converted code still runs: in Lua a tensor in
+    -- a plain `if` is always true, so only the converted code means what
+    -- the trace means.
+    if config._run_eagerly then return self:_callable()(...) end
     if tracing() then return self:_inline(...) end
     local last = self._last
     if last and not tf._tapes_recording() then
@@ -698,7 +701,7 @@ return function(tf, doc)
         end
       end
     end
-    if tf.config._run_eagerly then return cf._fn.lua_function(table.unpack(args, 1, n)) end
+    if tf.config._run_eagerly then return cf._fn:_callable()(table.unpack(args, 1, n)) end
     return run(cf, args)
   end
 

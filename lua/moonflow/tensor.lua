@@ -203,11 +203,48 @@ return function(tf, doc)
     end,
   }
 
+  -- Iterating a tensor walks axis 0, as TF eager does: `for row in t do`
+  -- (the generic for calls the tensor: __call) and ipairs(t), which gives
+  -- row k-1 at Lua index k. A traced tensor whose first dimension is
+  -- unknown has no length to walk; AutoGraph's graph loop is the way.
+  local ipairs_step = ipairs({})
+  local row_of = setmetatable({}, { __mode = "k" }) -- row handed out -> {tensor, position}
+
+  local function row_count(t, how)
+    local _, _, shape = core.info(t)
+    if shape == nil or #shape == 0 then
+      raise("TypeError", ("%s: cannot iterate over a %s tensor"):format(how,
+        shape == nil and "unknown-rank" or "scalar"), 3)
+    end
+    if shape[1] < 0 then
+      raise("TypeError", ("%s: cannot iterate over a traced tensor whose first dimension is unknown "
+        .. "(None): its length is only known when the graph runs. Inside tf.func iterate with "
+        .. "`for ... in x` (`for row in x do`) or `for i in tf.range(tf.shape(x)[0]) do`: AutoGraph "
+        .. "makes them a graph loop"):format(how), 3)
+    end
+    return shape[1]
+  end
+
+  mt.__call = function(t, state, control)
+    if state ~= nil then raise("TypeError", "'tf.Tensor' object is not callable", 2) end
+    local k = 0
+    local prev = control ~= nil and row_of[control]
+    if prev and prev[1] == t then k = prev[2] + 1 end
+    if k >= row_count(t, "for ... in x") then return nil end
+    local row = index(t, k)
+    row_of[row] = { t, k }
+    return row
+  end
+
   mt.__index = function(t, k)
     local m = methods[k]
     if m then return m end
     local f = fields[k]
     if f then return f(t) end
+    if math.type(k) == "integer" and debug.getinfo(2, "f").func == ipairs_step then
+      if k > row_count(t, "ipairs(x)") then return nil end
+      return index(t, k - 1)
+    end
     if math.type(k) == "integer" or core.is_tensor(k) then return index(t, k) end
     if type(k) == "number" then raise("TypeError", "tensor indices must be integers, got " .. k, 2) end
     if type(k) == "string" and looks_like_slice(k) then return slice(t, k) end

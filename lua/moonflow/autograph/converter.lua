@@ -132,6 +132,23 @@ local function wrappable(block, returns_ok)
   return ok
 end
 
+-- What keeps a block from becoming a function, in words for an error
+-- (in_loop: the block is a loop body, whose own breaks are fine).
+local function blocker(block, in_loop)
+  local why
+  each_stmt(block, function(s, depth)
+    if why then return end
+    if s.tag == "Goto" or s.tag == "Label" then why = "a `goto` (other than `goto continue` to a trailing label)"
+    elseif s.tag == "Break" and depth == 0 and not in_loop then
+      why = ("a `%s` out of a Lua loop (numeric `for` or `for` over a Lua iterator; TF refuses it too)"):format(
+        s.from_return and "return" or "break")
+    elseif s.tag == "Return" then
+      why = "a `return`" .. (in_loop and "" or " inside a Lua loop (numeric `for` or `for` over a Lua iterator)")
+    end
+  end)
+  return why
+end
+
 -- Whether every path through a block ends with one of the terminators.
 local function terminates(block, kinds)
   local last = block[#block]
@@ -148,6 +165,130 @@ local function terminates(block, kinds)
     return terminates(last.orelse, kinds)
   end
   return false
+end
+
+-- Returns inside loops (TF's return_statements converter): `return e` in a
+-- loop body becomes `rv = e; ret = true; break`, and after the loop
+-- `if ret then return rv end`, which the `if` conversion then handles like
+-- any other return. Innermost loops first, so an inner loop's return
+-- becomes a return in the outer loop's body.
+local LOOPS = { While = true, Repeat = true, Fornum = true, Forin = true }
+
+local function multi_valued(e)
+  return e ~= nil and (e.tag == "Call" or e.tag == "Invoke" or e.tag == "Dots")
+end
+
+local function loop_returns(body)
+  local found = {}
+  each_stmt(body, function(x, depth)
+    if x.tag == "Return" and depth == 0 then found[#found + 1] = x end
+  end)
+  return found
+end
+
+local lower_returns
+
+local function lower_loop(s)
+  local returns = loop_returns(s.body)
+  if #returns == 0 then return { s } end
+  -- One variable per returned value when every return gives the same
+  -- number of values; else one packed table.
+  local k, packed = #returns[1].exprs, false
+  for _, r in ipairs(returns) do
+    if #r.exprs ~= k or multi_valued(r.exprs[#r.exprs]) then packed = true end
+  end
+  local ret = fresh("ret")
+  local rvs = {}
+  if packed then rvs[1] = fresh("rv") else for i = 1, k do rvs[i] = fresh("rv") end end
+  local function replace(block)
+    local out = Block({})
+    out.line = block.line
+    for _, x in ipairs(block) do
+      if x.tag == "Return" then
+        local vals = packed and { agcall("pack_list", x.exprs) } or x.exprs
+        if #rvs > 0 then out[#out + 1] = { tag = "Set", line = x.line, targets = ids(rvs), exprs = vals } end
+        out[#out + 1] = { tag = "Set", line = x.line, targets = { Id(ret) }, exprs = { { tag = "True" } } }
+        out[#out + 1] = { tag = "Break", line = x.line, from_return = true }
+      else
+        if x.tag == "If" then
+          for _, c in ipairs(x.clauses) do c.body = replace(c.body) end
+          if x.orelse then x.orelse = replace(x.orelse) end
+        elseif x.tag == "Do" then
+          x.body = replace(x.body)
+        end
+        out[#out + 1] = x
+      end
+    end
+    return out
+  end
+  s.body = replace(s.body)
+  local rv_names = {}
+  for i, n in ipairs(rvs) do rv_names[i] = { name = n } end
+  -- The flag starts nil, not false: a graph loop whose `return` never runs
+  -- while tracing (a Lua condition) then carries neither flag nor values.
+  local out = { { tag = "Local", line = s.line, names = { { name = ret } }, exprs = {} } }
+  if #rvs > 0 then out[2] = { tag = "Local", line = s.line, names = rv_names, exprs = {} } end
+  out[#out + 1] = s
+  local result = packed and { agcall("unpack_list", { Id(rvs[1]) }) } or ids(rvs)
+  out[#out + 1] = { tag = "If", line = s.line, clauses = { { cond = Id(ret), line = s.line,
+    body = Block({ { tag = "Return", line = s.line, exprs = result } }) } } }
+  return out
+end
+
+function lower_returns(block)
+  local out = Block({})
+  out.line = block.line
+  for _, x in ipairs(block) do
+    if x.tag == "If" then
+      for _, c in ipairs(x.clauses) do c.body = lower_returns(c.body) end
+      if x.orelse then x.orelse = lower_returns(x.orelse) end
+      out[#out + 1] = x
+    elseif x.tag == "Do" then
+      x.body = lower_returns(x.body)
+      out[#out + 1] = x
+    elseif LOOPS[x.tag] then
+      x.body = lower_returns(x.body)
+      for _, y in ipairs(lower_loop(x)) do out[#out + 1] = y end
+    else
+      out[#out + 1] = x
+    end
+  end
+  return out
+end
+
+-- Whether a block may leave by one of the terminators (a `return`,
+-- `break` or `goto continue` of this level, in any branch).
+local function may_exit(block, kinds)
+  local found = false
+  each_stmt(block, function(x, depth)
+    if depth == 0 and ((x.tag == "Return" and kinds.ret) or (x.tag == "Break" and kinds.brk)
+      or (x.tag == "Goto" and kinds.cont == x.name)) then
+      found = true
+    end
+  end)
+  return found
+end
+
+-- Names a block declares at its own level.
+local function declared_names(block)
+  local names = {}
+  for _, x in ipairs(block) do
+    if x.tag == "Local" then for _, n in ipairs(x.names) do names[n.name] = true end
+    elseif x.tag == "LocalFunction" then names[x.name] = true end
+  end
+  return names
+end
+
+-- Whether any of `names` is mentioned (as a name) anywhere in `nodes`.
+local function mentions(nodes, names)
+  local hit = false
+  local function visit(node)
+    if hit or type(node) ~= "table" then return end
+    if (node.tag == "Id" and names[node.name]) or (node.tag == "Label" and names[node.name]) then hit = true end
+    for k, v in pairs(node) do if k ~= "line" and type(v) == "table" then visit(v) end end
+  end
+  visit(nodes)
+  return hit
 end
 
 -- `if a then A elseif b then B else C end` -> `if a then A else if b then B else C end end`
@@ -171,7 +312,23 @@ local function lift(block, kinds)
       local then_b = s.clauses[1].body
       local else_b = s.orelse or Block({})
       local t1, t2 = terminates(then_b, kinds), terminates(else_b, kinds)
-      if (t1 or t2) and i < #stmts then
+      -- A branch that only may leave (a nested `if`): what follows runs
+      -- on its fall-through paths, so it moves into the branch too.
+      local may = may_exit(then_b, kinds) or may_exit(else_b, kinds)
+      if may and not (t1 or t2) and i < #stmts and kinds.guard then
+        -- Copying what follows into both branches could grow the code
+        -- exponentially; in a loop it runs under a guard on the exit flags
+        -- instead (TF's break and continue converters).
+        local rest = {}
+        for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
+        s.clauses[1].body = lift(then_b, kinds)
+        s.orelse = lift(else_b, kinds)
+        out[#out + 1] = s
+        out[#out + 1] = { tag = "If", line = s.line, orelse = nil,
+          clauses = { { cond = kinds.guard(), line = s.line, body = lift(Block(rest), kinds) } } }
+        return Block(out)
+      end
+      if (t1 or t2 or may) and i < #stmts then
         local rest = {}
         for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
         local function extend(b)
@@ -185,6 +342,17 @@ local function lift(block, kinds)
       end
       s.clauses[1].body = lift(then_b, kinds)
       s.orelse = lift(else_b, kinds)
+    elseif s.tag == "Do" and may_exit(s.body, kinds) then
+      local rest = {}
+      for k = i + 1, #stmts do rest[#rest + 1] = stmts[k] end
+      -- What follows moves inside the block unless a local of the block
+      -- would capture one of its names.
+      local body = Block(stmts_of(s.body))
+      if not mentions(rest, declared_names(body)) then
+        for _, r in ipairs(rest) do body[#body + 1] = r end
+        i = #stmts
+      end
+      s = { tag = "Do", line = s.line, endline = s.endline, body = lift(body, kinds) }
     end
     out[#out + 1] = s
     i = i + 1
@@ -194,21 +362,23 @@ end
 
 -- Rewrites `break` (and `goto cont`) at this loop's level: break sets the
 -- flag; both end the branch (lift() has moved what followed).
-local function rewrite_exits(block, flag, cont)
+local function rewrite_exits(block, flag, cont, cflag)
   local out = {}
   for _, s in ipairs(block) do
-    if s.tag == "Break" then
+    if s.tag == "Break" and flag then
       out[#out + 1] = { tag = "Set", line = s.line, targets = { Id(flag) }, exprs = { { tag = "True" } } }
+    elseif s.tag == "Goto" and s.name == cont and cflag then
+      out[#out + 1] = { tag = "Set", line = s.line, targets = { Id(cflag) }, exprs = { { tag = "True" } } }
     elseif s.tag == "Goto" and s.name == cont then
       -- nothing: the rest of the body was moved into the other branch
     elseif s.tag == "Label" and s.name == cont then
       -- the continue label itself disappears
     else
       if s.tag == "If" then
-        for _, c in ipairs(s.clauses) do c.body = rewrite_exits(c.body, flag, cont) end
-        if s.orelse then s.orelse = rewrite_exits(s.orelse, flag, cont) end
+        for _, c in ipairs(s.clauses) do c.body = rewrite_exits(c.body, flag, cont, cflag) end
+        if s.orelse then s.orelse = rewrite_exits(s.orelse, flag, cont, cflag) end
       elseif s.tag == "Do" then
-        s.body = rewrite_exits(s.body, flag, cont)
+        s.body = rewrite_exits(s.body, flag, cont, cflag)
       end
       out[#out + 1] = s
     end
@@ -234,9 +404,77 @@ local function continue_label(block)
   return used and last.name or nil
 end
 
+-- The `goto`s in a loop body that leave it (target no label inside it),
+-- as {name=, nested=} (nested: from inside an inner loop).
+local function leaving_gotos(body)
+  local found = {}
+  local function walk(block, defined, nested)
+    local here = setmetatable({}, { __index = defined })
+    for _, x in ipairs(block) do
+      if x.tag == "Label" then here[x.name] = true end
+    end
+    for _, x in ipairs(block) do
+      if x.tag == "Goto" and not here[x.name] then found[#found + 1] = { name = x.name, nested = nested } end
+      if x.tag == "Do" then walk(x.body, here, nested)
+      elseif x.tag == "If" then
+        for _, c in ipairs(x.clauses) do walk(c.body, here, nested) end
+        if x.orelse then walk(x.orelse, here, nested) end
+      elseif LOOPS[x.tag] then walk(x.body, here, true)
+      end
+    end
+  end
+  walk(body, {}, false)
+  return found
+end
+
+-- Whether a loop body can become a function: no return, no label but a
+-- trailing `::continue::`, and no goto leaving it but `goto continue` from
+-- its own level.
+local function loop_convertible(body)
+  local cont = continue_label(body)
+  local ok = true
+  each_stmt(body, function(x, depth)
+    if x.tag == "Return" then ok = false end
+    if x.tag == "Label" and depth == 0 and x ~= body[#body] then ok = false end
+  end)
+  for _, g in ipairs(leaving_gotos(body)) do
+    if g.nested or g.name ~= cont then ok = false end
+  end
+  if body[#body] and body[#body].tag == "Label" and not cont then ok = false end
+  return ok
+end
+
+-- A body with its `goto continue` made structured (what follows each goto
+-- moves into the other branch); breaks stay.
+local function strip_continue(body)
+  local cont = continue_label(body)
+  if not cont or not loop_convertible(body) then return body end
+  -- As in loop_parts, a guard on a flag local to the body where copying
+  -- what follows into every branch would be needed.
+  local cflag
+  local kinds = { cont = cont }
+  function kinds.guard()
+    cflag = cflag or fresh("continue")
+    return { tag = "Unop", op = "not", expr = Id(cflag) }
+  end
+  local out = rewrite_exits(lift(body, kinds), nil, cont, cflag)
+  if cflag then
+    table.insert(out, 1, { tag = "Local", line = body.line, names = { { name = cflag } }, exprs = { { tag = "False" } } })
+  end
+  return out
+end
+
 -- Conversion -------------------------------------------------------------------
 
 local expr, block_of, convert_function
+
+-- The local holding the `...` of the function being converted: its body
+-- becomes several functions, where `...` would not be the caller's.
+local varargs
+
+-- The names the function being converted declares (parameters and locals
+-- anywhere in it): a branch may take its own copy of these.
+local fn_locals = {}
 
 local COMPARE = { ["<"] = "lt", ["<="] = "le", [">"] = "gt", [">="] = "ge", ["=="] = "eq", ["~="] = "ne" }
 
@@ -259,19 +497,27 @@ function expr(e)
     if e.op == "not" then return agcall("not_", { expr(e.expr) }, e.line) end
     return { tag = "Unop", op = e.op, expr = expr(e.expr), line = e.line }
   elseif t == "Call" then
-    local args = { expr(e.func) }
-    for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end
-    return agcall("call", args, e.line)
+    -- The call itself stays in the user's chunk, so errors raised by the
+    -- callee (error(), C functions) name the user's line.
+    local f = e.func
+    local what = { expr(f) }
+    if f.tag == "Id" then what[2] = Str(f.name)
+    elseif f.tag == "Index" and f.key.tag == "String" then what[2], what[3] = Str(f.key.value), Str("field") end
+    return Call(agcall("callee", what, e.line), exprs(e.args), e.line)
   elseif t == "Invoke" then
     local args = { expr(e.obj), Str(e.method) }
     for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end
     return agcall("invoke", args, e.line)
   elseif t == "Function" then
-    return convert_function(e)
+    -- Marked as made by converted code, so calling it never converts it
+    -- again (its definition was converted with the rest).
+    return agcall("mark", { convert_function(e) }, e.line)
   elseif t == "Index" then
     return { tag = "Index", obj = expr(e.obj), key = e.dot and e.key or expr(e.key), dot = e.dot, line = e.line }
   elseif t == "Paren" then
     return { tag = "Paren", expr = expr(e.expr), line = e.line }
+  elseif t == "Dots" and varargs then
+    return agcall("unpack", { Id(varargs) }, e.line)
   elseif t == "Table" then
     local fields = {}
     for i, f in ipairs(e.fields) do
@@ -315,12 +561,16 @@ local function convert_if(s, ctx)
   if not (wrappable(then_b, false) and wrappable(else_b, false)) then
     -- Not expressible as a graph cond; fine as long as the condition is a
     -- Lua value, a clear error otherwise.
-    local clauses = { { cond = agcall("bool", { expr(c.cond), Num(s.line or 0) }), body = block_of(then_b, ctx), line = c.line } }
+    local why = blocker(then_b) or blocker(else_b) or "a `return`"
+    local clauses = { { cond = agcall("bool", { expr(c.cond), Num(s.line or 0), Str("if"), Str(why) }),
+      body = block_of(then_b, ctx), line = c.line } }
     return { { tag = "If", line = s.line, clauses = clauses, orelse = s.orelse and block_of(else_b, ctx) or nil } }
   end
   local names = carried({ then_b, else_b })
+  -- The branches become functions: a `return` in them is not the caller's.
+  local sub = { top = false }
   local call_node = agcall("if_stmt", append_all({ expr(c.cond),
-    body_fn(names, block_of(then_b, ctx), names), body_fn(names, block_of(else_b, ctx), names),
+    body_fn(names, block_of(then_b, sub), names), body_fn(names, block_of(else_b, sub), names),
     opts_table(names, s.line) }, ids(names)), s.line)
   return { assign_call(names, call_node, s.line) }
 end
@@ -332,8 +582,23 @@ local function convert_if_return(s, ctx)
   local then_b, else_b = c.body, s.orelse or Block({})
   if not (wrappable(then_b, true) and wrappable(else_b, true)) then return convert_if(s, ctx) end
   local sub = { top = true }
-  local call_node = agcall("if_return", { expr(c.cond), Func({}, block_of(then_b, sub)),
-    Func({}, block_of(else_b, sub)), opts_table({}, s.line) }, s.line)
+  -- On a tensor both branches are traced, one after the other: the
+  -- function's locals they assign are set back to their values before
+  -- each (as TF's set_state), so one branch's assignments are not what the
+  -- other sees.
+  local names = {}
+  for _, n in ipairs(carried({ then_b, else_b })) do
+    if fn_locals[n] then names[#names + 1] = n end
+  end
+  local args = { expr(c.cond), Func({}, block_of(then_b, sub)), Func({}, block_of(else_b, sub)),
+    opts_table({}, s.line) }
+  if #names > 0 then
+    local temps = {}
+    for i = 1, #names do temps[i] = fresh("v") end
+    args[#args + 1] = Func(temps, Block({ { tag = "Set", targets = ids(names), exprs = ids(temps) } }))
+    append_all(args, ids(names))
+  end
+  local call_node = agcall("if_return", args, s.line)
   return { { tag = "Return", exprs = { call_node }, line = s.line } }
 end
 
@@ -344,27 +609,41 @@ local function loop_parts(body)
   local has_break = uses_break(body)
   local flag = has_break and fresh("break") or nil
   local kinds = { brk = has_break, cont = cont }
+  local cflag
+  -- Guards: `not (break or continue)`; the continue flag exists only if a
+  -- guard needs it, and is reset at the start of each iteration.
+  function kinds.guard()
+    if cont and not cflag then cflag = fresh("continue") end
+    local e = flag and Id(flag)
+    if cflag then e = e and { tag = "Binop", op = "or", left = e, right = Id(cflag) } or Id(cflag) end
+    return { tag = "Unop", op = "not", expr = { tag = "Paren", expr = e } }
+  end
   local lifted = lift(body, kinds)
-  lifted = rewrite_exits(lifted, flag, cont)
-  return lifted, flag
+  lifted = rewrite_exits(lifted, flag, cont, cflag)
+  if cflag then
+    table.insert(lifted, 1, { tag = "Set", line = body.line, targets = { Id(cflag) }, exprs = { { tag = "False" } } })
+  end
+  return lifted, flag, cflag
+end
+
+-- `local flag = false` before a loop, for each flag its body uses.
+local function declare_flags(out, ...)
+  for _, f in ipairs({ ... }) do
+    if f then out[#out + 1] = { tag = "Local", names = { { name = f } }, exprs = { { tag = "False" } } } end
+  end
 end
 
 local function convert_while(s, ctx)
-  if not wrappable(Block({ s }), false) or not (function()
-    local ok = true
-    each_stmt(s.body, function(x, depth)
-      if x.tag == "Return" then ok = false end
-      if x.tag == "Goto" and depth == 0 and x.name ~= continue_label(s.body) then ok = false end
-    end)
-    return ok
-  end)() then
-    return { { tag = "While", line = s.line, cond = agcall("bool", { expr(s.cond), Num(s.line or 0) }),
+  if not loop_convertible(s.body) then
+    return { { tag = "While", line = s.line, cond = agcall("bool", { expr(s.cond), Num(s.line or 0), Str("while"),
+      Str(blocker(s.body, true) or "a `goto` or label") }),
       body = block_of(s.body, ctx) } }
   end
-  local body, flag = loop_parts(s.body)
+  local body, flag, cflag = loop_parts(s.body)
   local names = carried({ body })
   local cond = expr(s.cond)
   local out = {}
+  declare_flags(out, cflag)
   if flag then
     out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
     local present = false
@@ -382,7 +661,7 @@ end
 local function convert_repeat(s, ctx)
   -- repeat B until c  ==  local done = false; while not done do B; done = c end
   local done = fresh("done")
-  local body = Block(stmts_of(s.body))
+  local body = Block(stmts_of(strip_continue(s.body)))
   body[#body + 1] = { tag = "Set", targets = { Id(done) }, exprs = { s.cond }, line = s.cond.line }
   local w = { tag = "While", line = s.line, cond = { tag = "Unop", op = "not", expr = Id(done) }, body = body }
   local out = { { tag = "Local", names = { { name = done } }, exprs = { { tag = "False" } }, line = s.line } }
@@ -390,27 +669,26 @@ local function convert_repeat(s, ctx)
 end
 
 local function convert_forin(s, ctx)
-  local ok = true
-  each_stmt(s.body, function(x, depth)
-    if x.tag == "Return" then ok = false end
-    if x.tag == "Goto" and depth == 0 and x.name ~= continue_label(s.body) then ok = false end
-  end)
-  if not ok then
+  if not loop_convertible(s.body) then
     return { { tag = "Forin", line = s.line, names = s.names,
       exprs = { agcall("iterate", append_all({ Num(s.line or 0) }, exprs(s.exprs))) }, body = block_of(s.body, ctx) } }
   end
-  local body, flag = loop_parts(s.body)
-  local names = carried({ body })
-  local iter_names = {}
-  for _, n in ipairs(s.names) do
-    local clash = false
-    for _, m in ipairs(names) do if m == n then clash = true end end
-    if not clash then iter_names[#iter_names + 1] = n end
+  local body, flag, cflag = loop_parts(s.body)
+  -- The loop's own names are fresh locals in each iteration: assigning
+  -- one changes only that iteration, so they are not carried.
+  local names = {}
+  for _, n in ipairs(carried({ body })) do
+    local own = false
+    for _, m in ipairs(s.names) do if m == n then own = true end end
+    if not own then names[#names + 1] = n end
   end
   local out = {}
+  declare_flags(out, cflag)
   if flag then
     out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
-    names[#names + 1] = flag
+    local present = false
+    for _, n in ipairs(names) do if n == flag then present = true end end
+    if not present then names[#names + 1] = flag end
   end
   local params = append_all(append_all({}, s.names), names)
   local call_node = agcall("for_stmt", append_all({ agcall("pack", exprs(s.exprs)),
@@ -424,13 +702,14 @@ local function stmt(s, ctx, is_last)
   local t = s.tag
   if t == "If" then
     if ctx.top and is_last then return convert_if_return(s, ctx) end
-    return convert_if(s, ctx)
+    -- Not the function's last statement: its branches must fall through.
+    return convert_if(s, { top = false })
   elseif t == "While" then return convert_while(s, { top = false })
   elseif t == "Repeat" then return convert_repeat(s, { top = false })
   elseif t == "Forin" then return convert_forin(s, { top = false })
   elseif t == "Fornum" then
     return { { tag = "Fornum", line = s.line, var = s.var, start = expr(s.start), stop = expr(s.stop),
-      step = s.step and expr(s.step), body = block_of(s.body, { top = false }) } }
+      step = s.step and expr(s.step), body = block_of(strip_continue(s.body), { top = false }) } }
   elseif t == "Do" then
     return { { tag = "Do", line = s.line, body = block_of(s.body, { top = ctx.top and is_last }) } }
   elseif t == "Local" then
@@ -442,10 +721,14 @@ local function stmt(s, ctx, is_last)
   elseif t == "Return" then
     return { { tag = "Return", line = s.line, exprs = exprs(s.exprs) } }
   elseif t == "LocalFunction" then
-    return { { tag = "LocalFunction", line = s.line, name = s.name, func = convert_function(s.func) } }
+    local func = convert_function(s.func)
+    return { { tag = "LocalFunction", line = s.line, name = s.name, func = func },
+      { tag = "CallStat", line = func.lastline or s.line, call = agcall("mark", { Id(s.name) }) } }
   elseif t == "FunctionStat" then
-    return { { tag = "FunctionStat", line = s.line, target = s.target, method = s.method,
-      func = convert_function(s.func) } }
+    local func = convert_function(s.func)
+    local target = s.method and { tag = "Index", obj = s.target, key = Str(s.method), dot = true } or s.target
+    return { { tag = "FunctionStat", line = s.line, target = s.target, method = s.method, func = func },
+      { tag = "CallStat", line = func.lastline or s.line, call = agcall("mark", { copy(target) }) } }
   end
   return { s }
 end
@@ -460,9 +743,26 @@ function block_of(block, ctx)
 end
 
 function convert_function(f)
-  local body = lift(f.body, { ret = true })
+  local body = lift(lower_returns(copy(f.body)), { ret = true })
+  local outer, outer_locals = varargs, fn_locals
+  varargs = f.is_vararg and fresh("varargs") or nil
+  fn_locals = {}
+  for _, p in ipairs(f.params) do fn_locals[p] = true end
+  each_stmt(body, function(x)
+    if x.tag == "Local" then for _, n in ipairs(x.names) do fn_locals[n.name] = true end
+    elseif x.tag == "LocalFunction" then fn_locals[x.name] = true
+    elseif x.tag == "Fornum" then fn_locals[x.var] = true
+    elseif x.tag == "Forin" then for _, n in ipairs(x.names) do fn_locals[n] = true end end
+  end)
+  local converted = block_of(body, { top = true })
+  fn_locals = outer_locals
+  if varargs then
+    table.insert(converted, 1, { tag = "Local", line = f.line, names = { { name = varargs } },
+      exprs = { agcall("pack", { { tag = "Dots" } }) } })
+  end
+  varargs = outer
   return { tag = "Function", line = f.line, lastline = f.lastline, linedefined = f.linedefined, params = f.params,
-    is_vararg = f.is_vararg, body = block_of(body, { top = true }) }
+    is_vararg = f.is_vararg, body = converted }
 end
 
 --- Converts a Function node; returns the new Function node.

@@ -50,7 +50,19 @@ return function(tf, convert)
     return x ~= nil and x ~= false
   end
 
+  -- Functions that converted code makes are converted already.
+  ag._made = setmetatable({}, { __mode = "k" })
+  function ag.mark(f)
+    ag._made[f] = true
+    return f
+  end
+
   ag.pack = table.pack
+  function ag.unpack(t) return table.unpack(t, 1, t.n) end
+  -- Return values a loop carries: a plain list (a graph loop turns every
+  -- number in it into a tensor, a count field included).
+  function ag.pack_list(...) return { ... } end
+  function ag.unpack_list(t) return table.unpack(t) end
 
   -- Comparisons: tensor ops when a tensor is involved (and the other side
   -- is a tensor, number or string), Lua's operators otherwise.
@@ -63,7 +75,13 @@ return function(tf, convert)
       if (is_tensor_like(a) or is_tensor_like(b)) and numeric_peer(a) and numeric_peer(b) then
         return tf[tf_name](value(a), value(b))
       end
-      return lua_op(a, b)
+      local ta = type(a)
+      if ta == type(b) and (ta == "number" or ta == "string") then return lua_op(a, b) end
+      -- Lua's own error, at the user's line rather than this file's.
+      local ok, r = pcall(lua_op, a, b)
+      if ok then return r end
+      if type(r) == "string" then error((r:gsub("^[^\n]-:%d+: ", "")), 2) end
+      error(r, 0)
     end
   end
   ag.lt = compare("less", function(a, b) return a < b end)
@@ -102,13 +120,14 @@ return function(tf, convert)
 
   -- A condition used by a statement AutoGraph could not turn into graph
   -- control flow: fine as a Lua value, a clear error as a traced tensor.
-  function ag.bool(c, line)
+  function ag.bool(c, line, kind, why)
     c = value(c)
     if is_graph_cond(c) then
-      raise("TypeError", ("line %d: this `if`/`while` has a traced tensor condition (%s) but cannot "
-        .. "become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an "
-        .. "enclosing Lua loop. Restructure it (assign a variable instead of returning), or make the "
-        .. "condition a Lua value."):format(line, tf._symbolic_text(c)), 2)
+      raise("TypeError", ("line %d: this `%s` has a traced tensor condition (%s) but cannot become %s: "
+        .. "its body has %s. Make the loop a graph loop (`for i in tf.range(n)`, `while` on a tensor), "
+        .. "restructure it, or make the condition a Lua value."):format(line, kind or "if",
+        tf._symbolic_text(c), kind == "while" and "tf.while_loop" or "tf.cond",
+        why or "a `return`, `goto` or `break` AutoGraph cannot convert"), 2)
     end
     return truth(c)
   end
@@ -119,7 +138,39 @@ return function(tf, convert)
     return f(...)
   end
 
+  -- How Lua names a called variable in its "attempt to call" message: a
+  -- local or upvalue of the converted function, else a global.
+  local function variable_kind(name)
+    for i = 1, math.huge do
+      local n = debug.getlocal(3, i)
+      if n == nil then break end
+      if n == name then return "local" end
+    end
+    local caller = debug.getinfo(3, "f").func
+    for i = 1, math.huge do
+      local n = debug.getupvalue(caller, i)
+      if n == nil then break end
+      if n == name then return "upvalue" end
+    end
+    return "global"
+  end
+
+  -- The function converted code calls for `f(...)`, which it then calls
+  -- itself: a Lua function converted, anything callable as is, anything
+  -- else Lua's own "attempt to call" error at the user's line.
+  function ag.callee(f, name, kind)
+    if type(f) == "function" then return convert(f) end
+    local mt = (type(f) == "table" or type(f) == "userdata") and debug.getmetatable(f)
+    if mt and mt.__call ~= nil then return f end
+    local what = name and (" (%s '%s')"):format(kind or variable_kind(name), name) or ""
+    error(("attempt to call a %s value%s"):format(type(f), what), 2)
+  end
+
   function ag.invoke(obj, method, ...)
+    local t = type(obj)
+    if t ~= "table" and t ~= "userdata" and t ~= "string" then
+      error(("attempt to index a %s value"):format(t), 2)
+    end
     local f = obj[method]
     if f == nil then
       raise("TypeError", ("attempt to call a nil value (method '%s')"):format(method), 2)
@@ -153,6 +204,99 @@ return function(tf, convert)
     end
   end
 
+  -- A loop's return values (ag__rv_*) have no value until a `return` runs,
+  -- but a graph cond or loop must carry a value of a fixed type from the
+  -- start. As TF does for undefined loop variables, trace the statement
+  -- once in a throwaway graph to learn their types, then start them at
+  -- zero of those types (never seen: the `return` flag is false then).
+  local function zero_like(v)
+    if is_tensor(v) then
+      local _, dtype, shape = core.info(v)
+      local dims = {}
+      for i, d in ipairs(shape or {}) do dims[i] = d < 0 and 0 or d end
+      return tf.zeros(dims, dtype)
+    elseif math.type(v) == "integer" then return 0
+    elseif type(v) == "number" then return 0.0
+    elseif type(v) == "boolean" then return false
+    elseif type(v) == "table" then
+      local z = {}
+      for key, x in pairs(v) do z[key] = zero_like(x) end
+      return z
+    end
+    return v
+  end
+
+  -- Fills the return values and flag in vals, in place; returns the set of
+  -- nil values the statement never assigns (with `all`: of every name; a
+  -- local of the user's that the body does assign stays nil, for
+  -- check_defined's error: TF asserts at run time that such a loop ran
+  -- once, moonflow asks for a value before the loop).
+  local function fill_undefined(names, vals, dry_run, all)
+    local missing, absent = {}, {}
+    for i, name in ipairs(names) do
+      if vals[i] == nil and (all or name:match("^ag__rv_") or name:match("^ag__ret_")) then
+        missing[#missing + 1] = i
+      end
+    end
+    if #missing == 0 then return absent end
+    core.trace_begin("autograph_undefined")
+    local ok, outs = pcall(dry_run, vals)
+    core.trace_abort()
+    if not ok then error(outs, 0) end
+    for _, i in ipairs(missing) do
+      local assigned = false
+      for _, out in ipairs(outs) do
+        if out[i] ~= nil then
+          assigned = true
+          if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i]) end
+        end
+      end
+      if not assigned then absent[i] = true end
+    end
+    return absent
+  end
+
+  -- A loop over the carried values that are not absent: returns their
+  -- names and values, a wrapper making a function of all values into one
+  -- of the present ones (`lead` leading arguments pass as they are; a
+  -- `cond` returns its own value), and a function expanding results.
+  local function present_only(opts, vals, absent)
+    local names, n = opts.names, #opts.names
+    local keep = {}
+    for i = 1, n do if not absent[i] then keep[#keep + 1] = i end end
+    local pnames, pvals = {}, { n = #keep }
+    for j, i in ipairs(keep) do pnames[j], pvals[j] = names[i], vals[i] end
+    local function full(list)
+      local all = {}
+      for j, i in ipairs(keep) do all[i] = list[j] end
+      return all
+    end
+    local function wrap(fn, lead, cond)
+      return function(...)
+        local args = table.pack(...)
+        local all = full(table.move(args, lead + 1, args.n, 1, {}))
+        local fargs = table.move(args, 1, lead, 1, {})
+        for i = 1, n do fargs[lead + i] = all[i] end
+        if cond then return fn(table.unpack(fargs, 1, lead + n)) end
+        local out = table.pack(fn(table.unpack(fargs, 1, lead + n)))
+        for i in pairs(absent) do
+          if out[i] ~= nil then
+            raise("ValueError", ("local '%s' is nil before the loop at line %d and only gets a value in "
+              .. "some iterations; the loop runs in the graph, so every variable it assigns must have a "
+              .. "value before it. Initialize '%s' before the loop."):format(names[i], opts.line, names[i]), 2)
+          end
+        end
+        local res = {}
+        for j, i in ipairs(keep) do res[j] = out[i] end
+        return table.unpack(res, 1, #keep)
+      end
+    end
+    local popts = {}
+    for k, v in pairs(opts) do popts[k] = v end
+    popts.names = pnames
+    return popts, pvals, wrap, full
+  end
+
   local function carried_to_outputs(vals, n)
     -- nil locals can't be graph values: pass a marker the branches keep.
     local out = {}
@@ -168,6 +312,9 @@ return function(tf, convert)
       if truth(c) then return then_fn(...) end
       return else_fn(...)
     end
+    fill_undefined(opts.names, vals, function(v)
+      return { table.pack(then_fn(table.unpack(v, 1, v.n))), table.pack(else_fn(table.unpack(v, 1, v.n))) }
+    end)
     -- Trace each branch once to learn what it leaves in each local.
     local seen = {}
     local function branch(fn, which)
@@ -196,21 +343,27 @@ return function(tf, convert)
     return table.unpack(res, 1, n)
   end
 
-  function ag.if_return(c, then_fn, else_fn, opts)
+  function ag.if_return(c, then_fn, else_fn, opts, set, ...)
     c = value(c)
     if not is_graph_cond(c) then
       if truth(c) then return then_fn() end
       return else_fn()
     end
+    local vals = table.pack(...)
+    local function reset()
+      if set then set(table.unpack(vals, 1, vals.n)) end
+    end
     local counts = {}
     local function branch(fn, which)
       return function()
+        reset()
         local out = table.pack(fn())
         counts[which] = out.n
         return table.unpack(out, 1, out.n)
       end
     end
     local ok, res = pcall(function() return table.pack(tf.cond(c, branch(then_fn, 1), branch(else_fn, 2))) end)
+    reset()
     if not ok then
       if counts[1] and counts[2] and counts[1] ~= counts[2] then
         raise("ValueError", ("the `if` at line %d has a tensor condition, so both branches are traced, "
@@ -248,7 +401,17 @@ return function(tf, convert)
     end
   end
 
-  local function graph_while(cond_fn, body_fn, opts, vals)
+  local graph_while
+
+  function graph_while(cond_fn, body_fn, opts, vals)
+    local absent = fill_undefined(opts.names, vals, function(v)
+      return { table.pack(body_fn(table.unpack(v, 1, #opts.names))) }
+    end, true)
+    if next(absent) then
+      local popts, pvals, wrap, full = present_only(opts, vals, absent)
+      local outs = table.pack(graph_while(wrap(cond_fn, 0, true), wrap(body_fn, 0), popts, pvals))
+      return table.unpack(full(outs), 1, #opts.names)
+    end
     check_defined(opts, vals)
     local loop_vars = table.move(vals, 1, #opts.names, 1, {})
     loop_vars.n = #opts.names
@@ -280,6 +443,19 @@ return function(tf, convert)
     return table.unpack(vals, 1, n)
   end
 
+  -- A Lua loop's break flag: a traced tensor cannot stop a Lua loop (TF:
+  -- "break and return statements which depend on a TF condition are not
+  -- supported in Python for loops").
+  local function lua_loop_stops(v, line)
+    v = value(v)
+    if is_graph_cond(v) then
+      raise("TypeError", ("line %d: a `break` or `return` that depends on a tensor condition cannot stop "
+        .. "this Lua loop (a `for` over a Lua iterator or a numeric `for`, run while tracing). Make it a "
+        .. "graph loop: `for i in tf.range(n) do`, `for x in tensor do` or a `while` on a tensor."):format(line), 3)
+    end
+    return truth(v)
+  end
+
   -- `for names in exprs`: a tensor iterates over its rows in a graph loop;
   -- anything else is Lua's generic for.
   function ag.for_stmt(iter, body_fn, opts, ...)
@@ -294,6 +470,14 @@ return function(tf, convert)
           .. "use `for x in t do`"):format(opts.line), 2)
       end
       local t = first
+      local absent = fill_undefined(opts.names, vals, function(v)
+        return { table.pack(body_fn(t[tf.constant(0)], table.unpack(v, 1, n))) }
+      end, true)
+      if next(absent) then
+        local popts, pvals, wrap, full = present_only(opts, vals, absent)
+        local outs = table.pack(ag.for_stmt(iter, wrap(body_fn, 1), popts, table.unpack(pvals, 1, pvals.n)))
+        return table.unpack(full(outs), 1, n)
+      end
       local count = tf.shape(t)[0]
       local all = { tf.constant(0) }
       for i = 1, n do all[i + 1] = vals[i] end
@@ -317,7 +501,7 @@ return function(tf, convert)
       local count = #first
       for k = 0, count - 1 do
         vals = table.pack(body_fn(first[k], table.unpack(vals, 1, n)))
-        if brk_index and truth(value(vals[brk_index])) then break end
+        if brk_index and lua_loop_stops(vals[brk_index], opts.line) then break end
       end
       return table.unpack(vals, 1, n)
     end
@@ -329,7 +513,7 @@ return function(tf, convert)
       local args = table.move(items, 1, opts.nnames, 1, {})
       for i = 1, n do args[opts.nnames + i] = vals[i] end
       vals = table.pack(body_fn(table.unpack(args, 1, opts.nnames + n)))
-      if brk_index and truth(value(vals[brk_index])) then break end
+      if brk_index and lua_loop_stops(vals[brk_index], opts.line) then break end
     end
     return table.unpack(vals, 1, n)
   end
