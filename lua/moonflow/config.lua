@@ -2,17 +2,18 @@
 -- tf.executing_eagerly, tf.init_scope and tf.help.
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
 
 return function(tf, doc)
-  local config = { _run_eagerly = false, _explain_retracing = false }
+  local config = { _explain_retracing = false }
   tf.config = config
 
   config.run_functions_eagerly = doc.def(function(on)
-    config._run_eagerly = on and true or false
+    state.run_eagerly = on and true or false
   end, "tf.config.run_functions_eagerly(bool)",
   "Makes every tf.func run its Lua function eagerly (true) or traced (false), live.")
 
-  config.functions_run_eagerly = doc.def(function() return config._run_eagerly end,
+  config.functions_run_eagerly = doc.def(function() return state.run_eagerly end,
     "tf.config.functions_run_eagerly()", "True when tf.func runs eagerly.")
 
   config.explain_retracing = doc.def(function(on)
@@ -39,13 +40,7 @@ return function(tf, doc)
   tf.executing_eagerly = doc.def(function() return not core.tracing() end,
     "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
 
-  tf.init_scope = doc.def(function(fn, ...)
-    core.eager_scope(1)
-    local results = table.pack(pcall(fn, ...))
-    core.eager_scope(-1)
-    if not results[1] then error(results[2], 0) end
-    return table.unpack(results, 2, results.n)
-  end, "tf.init_scope(fn, ...)",
+  tf.init_scope = doc.def(state.in_eager_scope, "tf.init_scope(fn, ...)",
   "Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
 
   tf.help = doc.def(function(obj)

@@ -6,6 +6,7 @@
 -- over the values each iteration started from (kept when a tape records).
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
 
 local function raise(kind, msg, level)
   error(core.error(kind, msg), (level or 1) + 1)
@@ -46,21 +47,16 @@ return function(tf, doc)
   -- `specs`; returns the graph, the flat outputs' structure, and the
   -- captured outer values.
   local function trace_branch(name, fn, specs, structure_in)
-    core.trace_begin(name)
-    local ok, res = pcall(function()
+    local structure, flat
+    local g, captures = state.in_trace(name, nil, nil, function()
       local phs = {}
       for i, s in ipairs(specs or {}) do phs[i] = core.placeholder(s.name or ("loop_var_" .. i), s.dtype, s.shape) end
       local args = structure_in and table.pack(pack_values(structure_in, phs)) or { n = 0 }
       local results = table.pack(fn(table.unpack(args, 1, args.n)))
-      local flat, structure = flatten_values(results)
-      return { flat = flat, structure = structure }
+      flat, structure = flatten_values(results)
+      return flat
     end)
-    if not ok then
-      core.trace_abort()
-      error(res, 0)
-    end
-    local g, captures = core.trace_end(res.flat)
-    return g, res.structure, captures, res.flat
+    return g, structure, captures, flat
   end
 
   -- Gives every graph the same extra inputs: the union of their captures.

@@ -4,6 +4,7 @@
 -- warnings, plus an explanation of every retrace.
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
 
 local function raise(kind, msg, level)
   error(core.error(kind, msg), (level or 1) + 1)
@@ -114,11 +115,8 @@ return function(tf, doc)
 
   -- Trace state (for variable creation rules, print marks, recursion) ---------
 
-  local tracing = {}  -- stack of {fn=, number=, creates=, forbid=}
-  tf._tracing = tracing
-
   local function variable_creator_check()
-    local top = tracing[#tracing]
+    local top = state.current_trace()
     if not top then return end
     if top.forbid then
       raise("ValueError", ("tf.func only supports singleton tf.Variables created on the first "
@@ -193,35 +191,24 @@ return function(tf, doc)
     local names = param_names(self, #types)
     local start = core.now()
     local number = self._count + 1
-    local state = { fn = self, number = number, forbid = opts.forbid }
-    local graph = core.trace_begin(self.name)
-    tracing[#tracing + 1] = state
+    local data = { fn = self, number = number, forbid = opts.forbid }
     local fn = self:_callable()
-    local ok, results = xpcall(function()
+    local structure = {}
+    local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
       local targs = {}
-      for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], state, args and args[i]) end
-      return table.pack(fn(table.unpack(targs, 1, #types)))
-    end, trace_error_handler(self.name))
-    local flat, structure = {}, {}
-    if ok then
-      ok, results = xpcall(function()
-        for i = 1, results.n do structure[i] = flatten(results[i], flat) end
-        structure.n = results.n
-        return results
-      end, trace_error_handler(self.name))
-    end
-    table.remove(tracing)
-    if not ok then
-      core.trace_abort()
-      error(results, 0)
-    end
-    local g, captures = core.trace_end(flat)
+      for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
+      local results = table.pack(fn(table.unpack(targs, 1, #types)))
+      local flat = {}
+      for i = 1, results.n do structure[i] = flatten(results[i], flat) end
+      structure.n = results.n
+      return flat
+    end)
     self._count = number
     concrete_ids = concrete_ids + 1
     local cf = setmetatable({
       name = self.name, _fn = self, _types = types, _names = names, _graph = g,
       _captures = captures, _structure = structure, _number = number,
-      _id = concrete_ids, _created = state.created,
+      _id = concrete_ids, _created = data.created,
       _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
       _reason = opts.reason, _feeds = {},
     }, Concrete)
@@ -284,7 +271,7 @@ return function(tf, doc)
     if tf.config._explain_retracing and #self._concrete > 1 then
       io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number, reason))
     end
-    if tf._on_trace then tf._on_trace(self, cf) end
+    if state.on_trace then state.on_trace(self, cf) end
     return cf
   end
 
@@ -415,7 +402,10 @@ return function(tf, doc)
   -- tf.config.optimizer.set_enabled(false).
   local optimizer = tf.config.optimizer
   local function optimized(cf)
-    if not cf._run_graph then cf._run_graph, cf._opt_stats = core.optimize(cf._graph) end
+    if not cf._run_graph then
+      if state.on_optimize then state.on_optimize(cf._graph) end
+      cf._run_graph, cf._opt_stats = core.optimize(cf._graph)
+    end
     return cf._run_graph
   end
   local function graph_to_run(cf)
@@ -425,7 +415,7 @@ return function(tf, doc)
   tf._optimize = function(handle) return core.optimize(handle) end
 
   local function run(cf, args)
-    if tf._on_call then tf._on_call(cf, args) end
+    if state.on_call then state.on_call(cf, args) end
     local feeds = feeds_of(cf, args)
     local graph = graph_to_run(cf)
     if not tf._tapes_recording() then
@@ -500,12 +490,12 @@ return function(tf, doc)
   local config = tf.config
 
   function Function.__call(self, ...)
-    if config._run_eagerly then return self.lua_function(...) end
+    if state.run_eagerly then return self.lua_function(...) end
     if tracing() then return self:_inline(...) end
     local last = self._last
     if last and not tf._tapes_recording() then
       -- The hot path: the last trace takes these tensors as they are.
-      if last._direct and select("#", ...) == #last._types and not tf._on_call
+      if last._direct and select("#", ...) == #last._types and not state.on_call
         and check_args(last._graph, #self._concrete ~= 1, ...) then
         called_without_tracing(self._detector)
         return run_direct(graph_to_run(last), last._captures, ...)
@@ -698,7 +688,7 @@ return function(tf, doc)
         end
       end
     end
-    if tf.config._run_eagerly then return cf._fn.lua_function(table.unpack(args, 1, n)) end
+    if state.run_eagerly then return cf._fn.lua_function(table.unpack(args, 1, n)) end
     return run(cf, args)
   end
 

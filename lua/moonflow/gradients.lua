@@ -6,6 +6,7 @@
 -- becomes more graph).
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
 
 local function raise(kind, msg, level)
   error(core.error(kind, msg), (level or 1) + 1)
@@ -500,7 +501,7 @@ return function(tf, doc)
   local tmethods = {}
   Tape.__index = tmethods
 
-  local recording = {} -- tapes that currently record, in creation order
+  local recording = state.tapes -- tapes that currently record, in creation order
   -- How a tape knows a tensor. A symbolic tensor or a resource handle is
   -- known by identity (two Lua objects may hold one graph output or one
   -- handle). Any other eager tensor is known by its Lua object: distinct
@@ -567,26 +568,16 @@ return function(tf, doc)
     end
   end
 
-  local function update_hook()
-    if #recording > 0 then core.set_tape_hook(record) else core.set_tape_hook(nil) end
-  end
-
   local function start(tape)
     if tape._recording then return end
     tape._recording = true
-    recording[#recording + 1] = tape
-    core.tapes(1)
-    update_hook()
+    state.push_tape(tape, record)
   end
 
   local function stop(tape)
     if not tape._recording then return end
     tape._recording = false
-    for i, t in ipairs(recording) do
-      if t == tape then table.remove(recording, i) break end
-    end
-    core.tapes(-1)
-    update_hook()
+    state.remove_tape(tape)
   end
 
   tf.GradientTape = doc.def(function(opts)
@@ -796,7 +787,7 @@ return function(tf, doc)
       #tape._entries, tape._persistent and ", persistent" or "")
   end
 
-  tf._tapes_recording = function() return #recording > 0 end
+  tf._tapes_recording = state.tapes_recording
 
   -- Records an op whose gradient is computed by grad_fn(node, dys) on every
   -- recording tape that tracks one of its inputs (control flow uses it).
