@@ -16,18 +16,10 @@ return function(tf, doc)
   local H = tf._H
   local op = core.op
 
-  local TensorArray = { __name = "TensorArray" }
-  local tamethods = {}
-  TensorArray.__index = tamethods
 
   local nest = tf._nest
   local flatten_values, pack_values, same_structure = nest.flatten_values, nest.pack_values, nest.same_structure
 
-  local function new_array(dtype, buf, dynamic, element_shape)
-    return setmetatable({ dtype = dtype, _buf = buf, dynamic_size = dynamic,
-      element_shape = element_shape }, TensorArray)
-  end
-  tf._new_tensor_array = new_array
 
   local function spec_of(t)
     local _, dtype, shape = core.info(t)
@@ -130,39 +122,6 @@ return function(tf, doc)
     end
   end
 
-  tf.cond = doc.def(function(pred, true_fn, false_fn, opts)
-    if type(true_fn) ~= "function" or type(false_fn) ~= "function" then
-      raise("TypeError", "tf.cond(pred, true_fn, false_fn): both branches must be functions", 2)
-    end
-    if not core.tracing() or not core.is_symbolic(pred) then
-      if core.tracing() and core.is_tensor(pred) then
-        -- An eager predicate while tracing is a constant: take its branch.
-        if truthy(pred, "tf.cond's predicate") then return true_fn() end
-        return false_fn()
-      end
-      if truthy(pred, "tf.cond's predicate") then return true_fn() end
-      return false_fn()
-    end
-    local dtype, shape = spec_of(pred)
-    if shape and #shape > 0 then
-      raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
-    end
-    if dtype ~= tf.bool then pred = tf.cast(pred, tf.bool) end
-    local gt, st, ct, ft = trace_branch("cond_true", true_fn)
-    local gf, sf, cf, ff = trace_branch("cond_false", false_fn)
-    check_branch_outputs(st, sf, ft, ff)
-    local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
-    local stateful = graph_stateful(gt) or graph_stateful(gf)
-    local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
-      then_branch = gt, else_branch = gf, name = opts and opts.name or "cond",
-      _then = true_fn, _else = false_fn,
-    }, pred, table.unpack(inputs)))
-    return pack_values(st, outs)
-  end, "tf.cond(pred, true_fn, false_fn)",
-  "true_fn() if pred else false_fn(). Eagerly (or with a Lua boolean) it is an `if`; on a traced tensor "
-  .. "both branches are traced into an If op and the graph picks one at run time. The branches must "
-  .. "return the same structure and dtypes.")
-
   -- Gradient of a cond: a cond of the branches' gradients with respect to
   -- the captured values (the If op's inputs after the predicate).
   local function cond_grad(n, dys)
@@ -191,12 +150,40 @@ return function(tf, doc)
     end
     return result
   end
-  tf._gradients.If = cond_grad
-  tf._gradients.StatelessIf = cond_grad
-  -- The loop's gradient is recorded by tf.while_loop itself (it needs the
-  -- per-iteration values); the op's own entry adds nothing.
-  tf._gradients.While = function() return {} end
-  tf._gradients.StatelessWhile = tf._gradients.While
+
+  tf.cond = doc.def(function(pred, true_fn, false_fn, opts)
+    if type(true_fn) ~= "function" or type(false_fn) ~= "function" then
+      raise("TypeError", "tf.cond(pred, true_fn, false_fn): both branches must be functions", 2)
+    end
+    if not core.tracing() or not core.is_symbolic(pred) then
+      if core.tracing() and core.is_tensor(pred) then
+        -- An eager predicate while tracing is a constant: take its branch.
+        if truthy(pred, "tf.cond's predicate") then return true_fn() end
+        return false_fn()
+      end
+      if truthy(pred, "tf.cond's predicate") then return true_fn() end
+      return false_fn()
+    end
+    local dtype, shape = spec_of(pred)
+    if shape and #shape > 0 then
+      raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
+    end
+    if dtype ~= tf.bool then pred = tf.cast(pred, tf.bool) end
+    local gt, st, ct, ft = trace_branch("cond_true", true_fn)
+    local gf, sf, cf, ff = trace_branch("cond_false", false_fn)
+    check_branch_outputs(st, sf, ft, ff)
+    local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
+    local stateful = graph_stateful(gt) or graph_stateful(gf)
+    local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
+      then_branch = gt, else_branch = gf, name = opts and opts.name or "cond",
+      _then = true_fn, _else = false_fn, _gradient = cond_grad,
+    }, pred, table.unpack(inputs)))
+    return pack_values(st, outs)
+  end, "tf.cond(pred, true_fn, false_fn)",
+  "true_fn() if pred else false_fn(). Eagerly (or with a Lua boolean) it is an `if`; on a traced tensor "
+  .. "both branches are traced into an If op and the graph picks one at run time. The branches must "
+  .. "return the same structure and dtypes.")
+
 
   -- tf.while_loop ------------------------------------------------------------
 
@@ -424,68 +411,4 @@ return function(tf, doc)
   .. "variables (as multiple results). Eagerly a Lua loop; while tracing one While op whose body "
   .. "appears once in the graph. Loop variables keep their dtype and shape unless shape_invariants "
   .. "(or a TensorArray) allows a change.")
-
-  -- TensorArray ----------------------------------------------------------------
-
-  tf.TensorArray = doc.def(function(dtype, opts)
-    opts = opts or {}
-    dtype = tf.as_dtype(dtype)
-    local size = opts.size or 0
-    local es = opts.element_shape
-    if es and getmetatable(es) == tf._TensorShape then es = es:as_list() end
-    local buf
-    if es and #es > 0 then
-      local full = { size }
-      for _, d in ipairs(es) do full[#full + 1] = d end
-      buf = tf.zeros(full, dtype)
-    else
-      buf = tf.zeros(core.is_tensor(size) and tf.reshape(size, { 1 }) or { size }, dtype)
-    end
-    return new_array(dtype, buf, opts.dynamic_size or false, es)
-  end, "tf.TensorArray(dtype [, {size=, dynamic_size=, element_shape=}])",
-  "A list of tensors that works inside traced loops: ta = ta:write(i, v) (0-based; returns the "
-  .. "array), ta:read(i), ta:stack(), ta:unstack(t), ta:size().")
-
-  tamethods.write = doc.def(function(ta, i, value)
-    value = tf.convert_to_tensor(value, ta.dtype)
-    local buf = op(H.TensorListSetItem, { resize = ta.dynamic_size, _dtypes = { nil, tf.int32 } }, ta._buf, i, value)
-    local es = ta.element_shape
-    if not es then
-      local _, shape = spec_of(value)
-      es = shape
-    end
-    return new_array(ta.dtype, buf, ta.dynamic_size, es)
-  end, "ta:write(i, value)", "A TensorArray with element i (0-based) set to value.")
-
-  tamethods.read = doc.def(function(ta, i)
-    return tf.gather(ta._buf, i)
-  end, "ta:read(i)", "Element i (0-based).")
-
-  tamethods.stack = doc.def(function(ta)
-    local buf = ta._buf
-    local _, shape = spec_of(buf)
-    if shape and #shape == 1 and ta.element_shape and #ta.element_shape > 0 then
-      local full = { shape[1] }
-      for _, d in ipairs(ta.element_shape) do full[#full + 1] = d end
-      return tf.zeros(full, ta.dtype)
-    end
-    return tf.identity(buf)
-  end, "ta:stack()", "All elements stacked along a new first axis.")
-
-  tamethods.unstack = doc.def(function(ta, value)
-    value = tf.convert_to_tensor(value, ta.dtype)
-    local _, shape = spec_of(value)
-    local es = shape and table.move(shape, 2, #shape, 1, {}) or nil
-    return new_array(ta.dtype, value, ta.dynamic_size, es)
-  end, "ta:unstack(value)", "A TensorArray whose elements are the rows of value.")
-
-  tamethods.size = doc.def(function(ta)
-    return tf.shape(ta._buf)[0]
-  end, "ta:size()", "The number of elements, an int32 scalar.")
-
-  TensorArray.__tostring = function(ta)
-    return ("<tf.TensorArray dtype=%s>"):format(ta.dtype.name)
-  end
-
-  tf._TensorArray = TensorArray
 end

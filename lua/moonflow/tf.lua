@@ -18,7 +18,8 @@ end
 
 -- Optional parts (tracing, gradients, control flow, display, ...) install
 -- themselves when present.
-for _, name in ipairs({ "func", "graph", "module", "lua_function", "gradients", "control_flow", "autograph",
+for _, name in ipairs({ "func", "graph", "module", "lua_function", "gradient_rules", "tape", "tensor_array",
+  "control_flow", "autograph",
   "keras", "progress" }) do
   local ok, part = pcall(require, "moonflow." .. name)
   if ok then
