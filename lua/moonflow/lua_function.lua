@@ -4,23 +4,23 @@
 local core = require("moonflow.core")
 
 return function(tf, doc)
-  local H = tf._H
+local H = tf._H
 
-  tf.lua_function = doc.def(function(fn, inputs, Tout, opts)
-    if type(fn) ~= "function" then
-      error(core.error("TypeError", "tf.lua_function expects a Lua function"), 2)
-    end
-    local single = getmetatable(Tout) == core.dtype_metatable
-    local touts = single and { Tout } or Tout or {}
-    local types = {}
-    for i, t in ipairs(touts) do types[i] = tf.as_dtype(t) end
-    local args = {}
-    for i = 1, #(inputs or {}) do args[i] = tf._to_tensor(inputs[i]) end
-    local outs = table.pack(core.op(H.EagerLuaFunc, { func = fn, Tout = types,
-      name = opts and opts.name or "EagerLuaFunc" }, table.unpack(args)))
-    if single then return outs[1] end
-    return table.unpack(outs, 1, outs.n)
-  end, "tf.lua_function(fn, inputs, Tout)",
-  "An op that calls fn(tensors...) eagerly each time it runs, even inside a traced function "
-  .. "(TF's py_function). Tout is a dtype (one result) or a list of dtypes.")
+tf.lua_function = doc.def(function(fn, inputs, Tout, opts)
+  if type(fn) ~= "function" then
+    error(core.error("TypeError", "tf.lua_function expects a Lua function"), 2)
+  end
+  local single = getmetatable(Tout) == core.dtype_metatable
+  local touts = single and { Tout } or Tout or {}
+  local types = {}
+  for i, t in ipairs(touts) do types[i] = tf.as_dtype(t) end
+  local args = {}
+  for i = 1, #(inputs or {}) do args[i] = tf._to_tensor(inputs[i]) end
+  local outs = table.pack(core.op(H.EagerLuaFunc, { func = fn, Tout = types,
+    name = opts and opts.name or "EagerLuaFunc" }, table.unpack(args)))
+  if single then return outs[1] end
+  return table.unpack(outs, 1, outs.n)
+end, "tf.lua_function(fn, inputs, Tout)",
+"An op that calls fn(tensors...) eagerly each time it runs, even inside a traced function "
+.. "(TF's py_function). Tout is a dtype (one result) or a list of dtypes.")
 end
