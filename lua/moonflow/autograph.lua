@@ -6,14 +6,16 @@
 -- converted code keeps every original statement on its original line.
 
 local core = require("moonflow.core")
-
-return function(tf, doc)
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local source = require("moonflow.source")
 local parser = require("moonflow.autograph.parser")
 local printer = require("moonflow.autograph.printer")
 local converter = require("moonflow.autograph.converter")
+local runtime = require("moonflow.autograph.runtime")
+local raise = errors.raise
 
 local autograph = {}
-tf.autograph = autograph
 
 local converted = setmetatable({}, { __mode = "k" }) -- fn -> converted fn
 local skip = setmetatable({}, { __mode = "k" })      -- do_not_convert
@@ -22,23 +24,8 @@ local warned = {}
 
 local library_dir = debug.getinfo(1, "S").source:match("^@(.*/)moonflow/[^/]*$")
 
-local function in_library(source)
-  return library_dir ~= nil and source:sub(1, 1) == "@" and source:sub(2, #library_dir + 1) == library_dir
-end
-
-local function source_text(source)
-  local host = tf._host
-  if host and host.sources and host.sources[source] then return host.sources[source] end
-  local c = source:sub(1, 1)
-  if c == "@" then
-    local f = io.open(source:sub(2), "r")
-    if not f then return nil end
-    local text = f:read("a")
-    f:close()
-    return text
-  end
-  if c == "=" then return nil end
-  return source
+local function in_library(chunkname)
+  return library_dir ~= nil and chunkname:sub(1, 1) == "@" and chunkname:sub(2, #library_dir + 1) == library_dir
 end
 
 local function upvalue_names(fn)
@@ -51,21 +38,17 @@ local function upvalue_names(fn)
   return names
 end
 
-local function chunkname_of(source)
-  return source
-end
-
 -- Parses and converts the function's source once per definition site.
 local function plan_for(fn, info)
   local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
     info.nparams, tostring(info.isvararg))
   local plan = plans[key]
   if plan then return plan end
-  local text = source_text(info.source)
+  local text = source.text(info.source)
   if not text then
     plan = { failed = "its source is not available" }
   else
-    local ast, err = parser.parse(text, chunkname_of(info.source))
+    local ast, err = parser.parse(text, info.source)
     if not ast then
       plan = { failed = "its source does not parse: " .. tostring(err) }
     else
@@ -88,7 +71,10 @@ local function plan_for(fn, info)
   return plan
 end
 
-local ag
+-- What converted code calls (its `ag__`): the runtime's helpers, and calls
+-- that convert the Lua functions they call first.
+local ag = {}
+for k, v in pairs(runtime) do ag[k] = v end
 
 local function env_of(fn)
   for i = 1, math.huge do
@@ -117,7 +103,7 @@ local function convert_uncached(fn)
   end
   local loader, err = load(plan.code, info.source, "t", env_of(fn))
   if not loader then
-    error(core.error("InternalError", "AutoGraph produced code that does not compile: " .. err), 0)
+    raise("InternalError", "AutoGraph produced code that does not compile: " .. err)
   end
   local nf = loader(ag)
   -- Share the original's upvalues, so both see the same variables.
@@ -140,24 +126,38 @@ local function convert(fn)
   return c
 end
 
-ag = require("moonflow.autograph.runtime")(tf, convert)
-autograph._convert = convert
-autograph._runtime = ag
+function ag.call(f, ...)
+  if type(f) == "function" then return convert(f)(...) end
+  return f(...)
+end
+
+function ag.invoke(obj, method, ...)
+  local f = obj[method]
+  if f == nil then
+    raise("TypeError", ("attempt to call a nil value (method '%s')"):format(method), 1)
+  end
+  if type(f) == "function" then return convert(f)(obj, ...) end
+  return f(obj, ...)
+end
+
+--- The converted form of fn (fn itself when it cannot or must not be converted).
+autograph.convert = convert
 
 autograph.to_code = doc.def(function(f)
-  if tf._is_func(f) then f = f.lua_function end
+  -- A tf.func (func.lua, above this module) keeps its Lua function.
+  if type(f) == "table" and type(rawget(f, "lua_function")) == "function" then f = f.lua_function end
   if type(f) ~= "function" then
-    error(core.error("TypeError", "tf.autograph.to_code expects a function or a tf.func"), 2)
+    raise("TypeError", "tf.autograph.to_code expects a function or a tf.func", 1)
   end
   local info = debug.getinfo(f, "Su")
   if info.what ~= "Lua" then
-    error(core.error("ValueError", "tf.autograph.to_code: a C function has no Lua source"), 2)
+    raise("ValueError", "tf.autograph.to_code: a C function has no Lua source", 1)
   end
   local plan = plan_for(f, info)
   if plan.failed then
-    error(core.error("ValueError", "tf.autograph.to_code: cannot convert this function: " .. plan.failed), 2)
+    raise("ValueError", "tf.autograph.to_code: cannot convert this function: " .. plan.failed, 1)
   end
-  local line = tf._source_line(info.source, info.linedefined) or ""
+  local line = source.line(info.source, info.linedefined) or ""
   local base = line:match("function%s+[%w_%.:]-([%a_][%w_]*)%s*%(")
     or line:match("([%a_][%w_]*)%s*=%s*tf%s*[%.%[]") or line:match("([%a_][%w_]*)%s*=%s*function")
     or "fn"
@@ -173,4 +173,7 @@ autograph.do_not_convert = doc.def(function(fn)
   return fn
 end, "tf.autograph.do_not_convert(fn)",
 "Marks fn so AutoGraph never converts it (when traced, or when called from converted code); returns fn.")
-end
+
+autograph.internal = { convert = true, internal = true }
+
+return autograph

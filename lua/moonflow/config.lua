@@ -3,10 +3,12 @@
 
 local core = require("moonflow.core")
 local state = require("moonflow.state")
+local doc = require("moonflow.doc")
 
-return function(tf, doc)
-local config = { _explain_retracing = false }
-tf.config = config
+local M = {}
+
+local config = {}
+M.config = config
 
 config.run_functions_eagerly = doc.def(function(on)
   state.run_eagerly = on and true or false
@@ -17,7 +19,7 @@ config.functions_run_eagerly = doc.def(function() return state.run_eagerly end,
   "tf.config.functions_run_eagerly()", "True when tf.func runs eagerly.")
 
 config.explain_retracing = doc.def(function(on)
-  config._explain_retracing = on and true or false
+  state.explain_retracing = on and true or false
 end, "tf.config.explain_retracing(bool)",
 "When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
 .. "and which existing traces it failed to match.")
@@ -25,25 +27,25 @@ end, "tf.config.explain_retracing(bool)",
 -- tf.config.optimizer: whether traced functions run their graphs'
 -- optimised copies (constant folding, simplification, common
 -- subexpressions, pruning, fusion) or the graphs as traced.
-local optimizer = { _enabled = true }
+local optimizer = {}
 config.optimizer = optimizer
 
 optimizer.set_enabled = doc.def(function(on)
-  optimizer._enabled = on and true or false
+  state.optimizer_enabled = on and true or false
 end, "tf.config.optimizer.set_enabled(bool)",
 "Makes every tf.func run the optimised copy of its graph (true, the default) or the graph as "
 .. "traced (false), live. cf:optimized_graph() and %graph --optimized show the optimised copy.")
 
-optimizer.is_enabled = doc.def(function() return optimizer._enabled end,
+optimizer.is_enabled = doc.def(function() return state.optimizer_enabled end,
   "tf.config.optimizer.is_enabled()", "True when tf.func runs optimised graphs.")
 
-tf.executing_eagerly = doc.def(function() return not core.tracing() end,
+M.executing_eagerly = doc.def(function() return not core.tracing() end,
   "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
 
-tf.init_scope = doc.def(state.in_eager_scope, "tf.init_scope(fn, ...)",
+M.init_scope = doc.def(state.in_eager_scope, "tf.init_scope(fn, ...)",
 "Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
 
-tf.help = doc.def(function(obj)
+M.help = doc.def(function(obj)
   local d = doc.get(obj)
   if d then return doc.render(d) end
   local mt = getmetatable(obj)
@@ -61,4 +63,5 @@ tf.help = doc.def(function(obj)
   end
   return tostring(obj)
 end, "tf.help(obj)", "The docstring of a function (its signature and description) as a string.")
-end
+
+return M

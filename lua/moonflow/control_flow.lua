@@ -6,18 +6,23 @@
 -- over the values each iteration started from (kept when a tape records).
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
 local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local nest = require("moonflow.nest")
+local tapes = require("moonflow.tape")
+local raise = errors.raise
 
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
-end
+local control_flow = {}
 
-return function(tf, doc)
-local H = tf._H
+local H = state.H
 local op = core.op
 
 
-local nest = tf._nest
+local nest = nest
 local flatten_values, pack_values, same_structure = nest.flatten_values, nest.pack_values, nest.same_structure
 
 
@@ -26,7 +31,7 @@ local function spec_of(t)
   return dtype, shape
 end
 
-local function shape_text(shape) return tostring(tf.TensorShape(shape)) end
+local function shape_text(shape) return tostring(shapes.TensorShape(shape)) end
 
 local function graph_stateful(g)
   for _, n in ipairs(core.graph_nodes(g)) do
@@ -130,7 +135,7 @@ local function cond_grad(n, dys)
   local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
   local function branch(fn)
     return function()
-      local tape = tf.GradientTape()
+      local tape = tapes.GradientTape()
       for _, c in ipairs(caps) do tape:watch(c) end
       local results = table.pack(fn())
       tape:stop()
@@ -138,12 +143,12 @@ local function cond_grad(n, dys)
       local grads = tape:gradient(flat, caps, dys)
       local out = {}
       for i, c in ipairs(caps) do
-        out[i] = grads[i] or tf.zeros_like(c)
+        out[i] = grads[i] or ops.zeros_like(c)
       end
       return table.unpack(out, 1, #caps)
     end
   end
-  local gs = table.pack(tf.cond(pred, branch(a._then), branch(a._else)))
+  local gs = table.pack(control_flow.cond(pred, branch(a._then), branch(a._else)))
   local result = { nil }
   for i = 1, #caps do
     result[i + 1] = core.dtype(caps[i]).is_floating and gs[i] or nil
@@ -151,7 +156,7 @@ local function cond_grad(n, dys)
   return result
 end
 
-tf.cond = doc.def(function(pred, true_fn, false_fn, opts)
+control_flow.cond = doc.def(function(pred, true_fn, false_fn, opts)
   if type(true_fn) ~= "function" or type(false_fn) ~= "function" then
     raise("TypeError", "tf.cond(pred, true_fn, false_fn): both branches must be functions", 2)
   end
@@ -168,7 +173,7 @@ tf.cond = doc.def(function(pred, true_fn, false_fn, opts)
   if shape and #shape > 0 then
     raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
   end
-  if dtype ~= tf.bool then pred = tf.cast(pred, tf.bool) end
+  if dtype ~= dtypes.bool then pred = ops.cast(pred, dtypes.bool) end
   local gt, st, ct, ft = trace_branch("cond_true", true_fn)
   local gf, sf, cf, ff = trace_branch("cond_false", false_fn)
   check_branch_outputs(st, sf, ft, ff)
@@ -276,13 +281,13 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
     end
     local init = { n_iter - 1 }
     for _, h in ipairs(float_vars) do init[#init + 1] = dys[h.var] end
-    for _, ci in ipairs(float_caps) do init[#init + 1] = tf.zeros_like(caps[ci]) end
+    for _, ci in ipairs(float_caps) do init[#init + 1] = ops.zeros_like(caps[ci]) end
     local nv = #float_vars
-    local outs = table.pack(tf.while_loop(function(k) return tf.greater_equal(k, 0) end, function(k, ...)
+    local outs = table.pack(control_flow.while_loop(function(k) return ops.greater_equal(k, 0) end, function(k, ...)
       local g = { ... }
       local vals = table.move(final, 1, #final, 1, {})
-      for _, h in ipairs(hist) do vals[h.var] = tf.gather(h.buffer, k) end
-      local tape = tf.GradientTape()
+      for _, h in ipairs(hist) do vals[h.var] = ops.gather(h.buffer, k) end
+      local tape = tapes.GradientTape()
       local sources = {}
       for _, h in ipairs(float_vars) do
         tape:watch(vals[h.var])
@@ -302,7 +307,7 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
       end
       local grads = tape:gradient(targets, sources, seeds)
       local next_ = { k - 1 }
-      for i = 1, nv do next_[#next_ + 1] = grads[i] or tf.zeros_like(g[i]) end
+      for i = 1, nv do next_[#next_ + 1] = grads[i] or ops.zeros_like(g[i]) end
       for j = 1, #float_caps do
         local gc = grads[nv + j]
         next_[#next_ + 1] = gc and (g[nv + j] + gc) or g[nv + j]
@@ -316,13 +321,13 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
   end
 end
 
-tf._graph_while = function(cond, body, vars, opts)
+control_flow.graph_while = function(cond, body, vars, opts)
   local flat_in, s_in = flatten_values(vars)
   local nuser = #flat_in
   local names = opts._names
   local specs = loop_specs(flat_in, s_in, opts._invariants)
   local counted = opts.maximum_iterations ~= nil
-  local record = tf._tapes_recording and tf._tapes_recording()
+  local record = state.tapes_recording and state.tapes_recording()
   -- The loop state: the user's variables, then an iteration counter
   -- (maximum_iterations, gradients), then for gradients the value each
   -- plain tensor variable had when each iteration started.
@@ -331,8 +336,8 @@ tf._graph_while = function(cond, body, vars, opts)
   local counter
   if counted or record then
     counter = #state + 1
-    state[counter] = tf.constant(0)
-    state_specs[counter] = { dtype = tf.int32, shape = {} }
+    state[counter] = ops.constant(0)
+    state_specs[counter] = { dtype = dtypes.int32, shape = {} }
   end
   local hist = {}
   if record then
@@ -346,7 +351,7 @@ tf._graph_while = function(cond, body, vars, opts)
       local shape = specs[i].shape
       if kinds[i] then
         hist[#hist + 1] = { var = i, slot = #state + 1 }
-        state[#state + 1] = tf.zeros({ 0 }, core.dtype(flat_in[i]))
+        state[#state + 1] = ops.zeros({ 0 }, core.dtype(flat_in[i]))
         state_specs[#state] = { dtype = core.dtype(flat_in[i]), shape = shape and { -1, table.unpack(shape) } or nil }
       end
     end
@@ -356,9 +361,9 @@ tf._graph_while = function(cond, body, vars, opts)
   local gc, _, cc = trace_branch("while_cond", function(...)
     local ph = { ... }
     local p = cond(pack_values(s_in, ph))
-    if not core.is_tensor(p) then p = tf.constant(p and true or false) end
-    if core.dtype(p) ~= tf.bool then p = tf.cast(p, tf.bool) end
-    if counted then p = tf.logical_and(p, tf.less(ph[counter], max_iter)) end
+    if not core.is_tensor(p) then p = ops.constant(p and true or false) end
+    if core.dtype(p) ~= dtypes.bool then p = ops.cast(p, dtypes.bool) end
+    if counted then p = ops.logical_and(p, ops.less(ph[counter], max_iter)) end
     return p
   end, state_specs, structure)
   local gb, _, cb = trace_branch("while_body", function(...)
@@ -386,13 +391,13 @@ tf._graph_while = function(cond, body, vars, opts)
     for _, h in ipairs(hist) do h.buffer = outs[h.slot] end
     local inputs = table.move(flat_in, 1, nuser, 1, {})
     for _, c in ipairs(caps) do inputs[#inputs + 1] = c end
-    tf._tape_record_custom(inputs, results,
+    tapes.record_custom(inputs, results,
       loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results))
   end
   return pack_values(s_in, results)
 end
 
-tf.while_loop = doc.def(function(cond, body, loop_vars, opts)
+control_flow.while_loop = doc.def(function(cond, body, loop_vars, opts)
   opts = opts or {}
   if type(cond) ~= "function" or type(body) ~= "function" then
     raise("TypeError", "tf.while_loop(cond, body, loop_vars): cond and body must be functions", 2)
@@ -405,10 +410,14 @@ tf.while_loop = doc.def(function(cond, body, loop_vars, opts)
     local out = eager_loop(cond, body, vars, opts.maximum_iterations)
     return table.unpack(out, 1, out.n)
   end
-  return tf._graph_while(cond, body, vars, opts)
+  return control_flow.graph_while(cond, body, vars, opts)
 end, "tf.while_loop(cond, body, loop_vars [, {maximum_iterations=, shape_invariants=}])",
 "Repeats loop_vars = body(loop_vars...) while cond(loop_vars...) holds; returns the final loop "
 .. "variables (as multiple results). Eagerly a Lua loop; while tracing one While op whose body "
 .. "appears once in the graph. Loop variables keep their dtype and shape unless shape_invariants "
 .. "(or a TensorArray) allows a change.")
-end
+
+-- Library-internal (the other modules' view, not part of tf).
+control_flow.internal = { graph_while = true, internal = true }
+
+return control_flow

@@ -1,17 +1,12 @@
--- errors.lua — tf.errors: the type names of moonflow's error objects, and
--- tf.errors.raise for Lua code that reports errors the same way.
+-- errors.lua — tf.errors: the type names of moonflow's error objects (the
+-- binding's one list, core.error_names, which C raises from too), and the
+-- one `raise` every Lua module reports errors with.
 
 local core = require("moonflow.core")
+local doc = require("moonflow.doc")
 
-local names = {
-  "TypeError", "ValueError", "InvalidArgumentError", "OutOfRangeError",
-  "ResourceExhaustedError", "InterruptedError", "NotFoundError",
-  "FailedPreconditionError", "UnimplementedError", "InternalError", "UsageError",
-}
-
-return function(tf, doc)
 local errors = {}
-for _, n in ipairs(names) do errors[n] = n end
+for _, name in ipairs(core.error_names) do errors[name] = name end
 
 --- Raises an error object of `type` with `message` at `level`.
 errors.raise = doc.def(function(type_, message, level)
@@ -25,5 +20,4 @@ errors.is = doc.def(function(v, type_)
 end, "tf.errors.is(value [, type])",
 "True when value is a moonflow error object, of the given type name when one is given.")
 
-tf.errors = errors
-end
+return errors

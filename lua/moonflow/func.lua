@@ -4,55 +4,37 @@
 -- warnings, plus an explanation of every retrace.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
 local state = require("moonflow.state")
-
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
-end
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local source = require("moonflow.source")
+local ops = require("moonflow.ops")
+local variables = require("moonflow.variable")
+local nest = require("moonflow.nest")
+local tapes = require("moonflow.tape")
+local T = require("moonflow.trace_type")
+local graphs = require("moonflow.graph")
+local autograph = require("moonflow.autograph")
+local raise = errors.raise
 
 local RECURSION_LIMIT = 64
 local FREQUENT_TRACING_THRESHOLD = 5
 local FREQUENT_TRACING_HISTORY = 10
 local FREQUENT_TRACING_MAX_WARNINGS = 2
 
-return function(tf, doc)
-local T = require("moonflow.trace_type")(tf)
-tf._trace_types = T
+local func = {}
+
 
 local Function = { __name = "Function" }
 local Concrete = { __name = "ConcreteFunction" }
 local fmethods, cmethods = {}, {}
 Function.__index = fmethods
-tf._Function = Function
-tf._ConcreteFunction = Concrete
 
 -- Naming ----------------------------------------------------------------
 
--- The source text of line `line` of chunk `source`, from the session's
--- kept chunks or from the file.
-local function source_line(source, line)
-  if not source or not line or line < 1 then return nil end
-  local text
-  local host = tf._host
-  if host and host.sources and host.sources[source] then
-    text = host.sources[source]
-  elseif source:sub(1, 1) == "@" then
-    local f = io.open(source:sub(2), "r")
-    if not f then return nil end
-    text = f:read("a")
-    f:close()
-  elseif source:sub(1, 1) ~= "=" then
-    text = source
-  end
-  if not text then return nil end
-  local n = 0
-  for l in (text .. "\n"):gmatch("([^\n]*)\n") do
-    n = n + 1
-    if n == line then return l end
-  end
-  return nil
-end
-tf._source_line = source_line
+local source_line = source.line
 
 -- `local double = tf.func(...)` -> "double": the name the caller binds.
 local function guess_name(level)
@@ -113,20 +95,8 @@ local function called_with_tracing(d, name)
   end
 end
 
--- Trace state (for variable creation rules, print marks, recursion) ---------
+-- Errors while tracing --------------------------------------------------------
 
-local function variable_creator_check()
-  local top = state.current_trace()
-  if not top then return end
-  if top.forbid then
-    raise("ValueError", ("tf.func only supports singleton tf.Variables created on the first "
-      .. "call. Make sure the tf.Variable is only created once or created outside tf.func "
-      .. "('%s', trace #%d). See the guide section \"Creating tf.Variables\"."):format(
-      top.fn.name, top.number), 4)
-  end
-  top.created = true
-end
-table.insert(tf._variable_creators, variable_creator_check)
 
 -- Where an error in traced code came from: the first frame in user code.
 local library_dir = debug.getinfo(1, "S").source:match("^@(.*/)moonflow/[^/]*$")
@@ -160,7 +130,6 @@ end
 
 -- Outputs -------------------------------------------------------------------
 
-local nest = tf._nest
 local flatten, rebuild = nest.flatten, nest.pack
 
 local function output_type_text(s, specs)
@@ -268,7 +237,7 @@ local function trace(self, types, args, reason)
   end
   self._concrete[#self._concrete + 1] = cf
   self._last = cf
-  if tf.config._explain_retracing and #self._concrete > 1 then
+  if state.explain_retracing and #self._concrete > 1 then
     io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number, reason))
   end
   if state.on_trace then state.on_trace(self, cf) end
@@ -400,7 +369,6 @@ end
 -- per concrete function (cf._graph stays the graph as traced, for
 -- display), or the traced graph itself while
 -- tf.config.optimizer.set_enabled(false).
-local optimizer = tf.config.optimizer
 local function optimized(cf)
   if not cf._run_graph then
     if state.on_optimize then state.on_optimize(cf._graph) end
@@ -409,22 +377,21 @@ local function optimized(cf)
   return cf._run_graph
 end
 local function graph_to_run(cf)
-  if not optimizer._enabled then return cf._graph end
+  if not state.optimizer_enabled then return cf._graph end
   return cf._run_graph or optimized(cf)
 end
-tf._optimize = function(handle) return core.optimize(handle) end
 
 local function run(cf, args)
   if state.on_call then state.on_call(cf, args) end
   local feeds = feeds_of(cf, args)
   local graph = graph_to_run(cf)
-  if not tf._tapes_recording() then
+  if not state.tapes_recording() then
     if cf._simple then return core.run(graph, feeds) end
     return results_of(cf, table.pack(core.run(graph, feeds)))
   end
   -- Under a recording tape the call is one recorded op.
   local outs = table.pack(core.run(graph, feeds))
-  tf._record_call(cf, args, outs)
+  tapes.record_call(cf, args, outs)
   return results_of(cf, outs)
 end
 
@@ -436,11 +403,11 @@ function cmethods._backward(cf, positions, var_positions, captured)
   if cf._bwd then return cf._bwd end
   local nparams = #cf._types
   local fn = cf._fn
-  cf._bwd = tf.func(function(...)
+  cf._bwd = func.func(function(...)
     local all = table.pack(...)
     local args = table.pack(table.unpack(all, 1, nparams))
     local dys = { table.unpack(all, nparams + 1, all.n) }
-    local tape = tf.GradientTape()
+    local tape = tapes.GradientTape()
     local sources = {}
     for _, i in ipairs(positions) do
       tape:watch(args[i])
@@ -487,13 +454,12 @@ local function fast_fits(self, cf, n, ...)
 end
 
 local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
-local config = tf.config
 
 function Function.__call(self, ...)
   if state.run_eagerly then return self.lua_function(...) end
   if tracing() then return self:_inline(...) end
   local last = self._last
-  if last and not tf._tapes_recording() then
+  if last and not state.tapes_recording() then
     -- The hot path: the last trace takes these tensors as they are.
     if last._direct and select("#", ...) == #last._types and not state.on_call
       and check_args(last._graph, #self._concrete ~= 1, ...) then
@@ -530,8 +496,8 @@ function fmethods._inline(self, ...)
 end
 
 function fmethods._callable(self)
-  if self._autograph and tf.autograph and tf.autograph._convert then
-    if not self._converted then self._converted = tf.autograph._convert(self.lua_function) end
+  if self._autograph then
+    if not self._converted then self._converted = autograph.convert(self.lua_function) end
     return self._converted
   end
   return self.lua_function
@@ -593,19 +559,19 @@ end
 function Concrete.__index(cf, k)
   local m = cmethods[k]
   if m then return m end
-  if k == "graph" then return tf._wrap_graph(cf._graph, cf) end
+  if k == "graph" then return graphs.wrap(cf._graph, cf) end
   if k == "function_type" then return cf:_function_type() end
   if k == "structured_outputs" then return cf._structure end
-  if k == "inputs" then return tf._wrap_graph(cf._graph, cf).inputs end
-  if k == "outputs" then return tf._wrap_graph(cf._graph, cf).outputs end
+  if k == "inputs" then return graphs.wrap(cf._graph, cf).inputs end
+  if k == "outputs" then return graphs.wrap(cf._graph, cf).outputs end
   if k == "captured_inputs" then return cf._captures end
   return nil
 end
 
 local function output_specs(cf)
   local specs = {}
-  local g = tf._wrap_graph(cf._graph, cf)
-  for i, t in ipairs(g.outputs) do specs[i] = tf.TensorSpec(t.shape._dims, t.dtype) end
+  local g = graphs.wrap(cf._graph, cf)
+  for i, t in ipairs(g.outputs) do specs[i] = shapes.TensorSpec(t.shape._dims, t.dtype) end
   return specs
 end
 
@@ -631,8 +597,8 @@ function cmethods.pretty_printed_signature(cf)
     lines[#lines + 1] = "Captures:"
     for _, c in ipairs(cf._captures) do
       local _, dtype, shape = core.info(c)
-      local id = dtype == tf.resource and core.variable_info(c) or core.identity(c)
-      lines[#lines + 1] = ("  %s: %s"):format(tostring(id), tostring(tf.TensorSpec(shape, dtype)))
+      local id = dtype == dtypes.resource and core.variable_info(c) or core.identity(c)
+      lines[#lines + 1] = ("  %s: %s"):format(tostring(id), tostring(shapes.TensorSpec(shape, dtype)))
     end
   end
   return table.concat(lines, "\n")
@@ -651,7 +617,7 @@ Concrete.__repr = Concrete.__tostring
 
 -- In a notebook: the signature as text and the graph as a picture.
 function Concrete.__mimebundle(cf)
-  local bundle = tf._Graph.__mimebundle(tf._wrap_graph(cf._graph, cf))
+  local bundle = graphs.Graph.__mimebundle(graphs.wrap(cf._graph, cf))
   bundle["text/plain"] = tostring(cf)
   return bundle
 end
@@ -666,7 +632,7 @@ function Concrete.__call(cf, ...)
   for i, t in ipairs(cf._types) do
     local v = args[i]
     if t.kind == "tensor" then
-      local tv = tf._to_tensor(v, t.spec.dtype)
+      local tv = ops.to_tensor(v, t.spec.dtype)
       local _, dtype, shape = core.info(tv)
       if dtype ~= t.spec.dtype then
         raise("InvalidArgumentError", ("cannot compute __inference_%s_%d as input #%d(zero-based) "
@@ -676,7 +642,7 @@ function Concrete.__call(cf, ...)
       if not t.spec.shape:is_compatible_with(shape) then
         raise("InvalidArgumentError", ("cannot compute __inference_%s_%d: input #%d(zero-based) "
           .. "has shape %s, the function expects %s"):format(cf.name, cf._id, i - 1,
-          tostring(tf.TensorShape(shape)), tostring(t.spec.shape)), 2)
+          tostring(shapes.TensorShape(shape)), tostring(t.spec.shape)), 2)
       end
       args[i] = tv
     elseif t.kind == "literal" and i > n then
@@ -701,7 +667,7 @@ end
 -- the passes did: {nodes_before=, nodes_after=, folded=, simplified=,
 -- merged=, pruned=, fused=}.
 cmethods.optimized_graph = function(cf)
-  return tf._wrap_graph(optimized(cf), cf), cf._opt_stats
+  return graphs.wrap(optimized(cf), cf), cf._opt_stats
 end
 
 -- tf.func -------------------------------------------------------------------
@@ -730,7 +696,7 @@ local function make(fn, opts, name)
   return self
 end
 
-tf.func = doc.def(function(fn, opts)
+func.func = doc.def(function(fn, opts)
   if type(fn) == "table" and getmetatable(fn) == nil then
     local o = fn
     local name = guess_name(2)
@@ -743,6 +709,10 @@ end, "tf.func(fn [, {input_signature=, reduce_retracing=, autograph=, name=}])",
 .. "that traces fn into a graph per input signature and runs the graph on later calls. Also a "
 .. "decorator: tf.func{reduce_retracing = true}(fn).")
 
-tf._is_func = function(x) return getmetatable(x) == Function end
-tf._is_concrete = function(x) return getmetatable(x) == Concrete end
-end
+func.is_func = function(x) return getmetatable(x) == Function end
+func.is_concrete = function(x) return getmetatable(x) == Concrete end
+
+-- Library-internal (the other modules' view, not part of tf).
+func.internal = { is_func = true, is_concrete = true, internal = true }
+
+return func

@@ -3,8 +3,15 @@
 -- as_graph_def, to_dot, and a text rendering for terminals.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local raise = errors.raise
 
-return function(tf, doc)
+local graphs = {}
+
 local Graph = { __name = "Graph" }
 local Operation = { __name = "Operation" }
 local gmethods, omethods = {}, {}
@@ -17,7 +24,7 @@ local function nodes_of(g)
   return g._nodes
 end
 
-function tf._wrap_graph(handle, cf)
+function graphs.wrap(handle, cf)
   local key = cf or handle
   local g = cache[key]
   if g and g._handle == handle then return g end
@@ -62,8 +69,8 @@ function Graph.__index(g, k)
     local cf = g._cf
     if not cf then return result end
     for _, c in ipairs(cf._captures) do
-      if core.dtype(c) == tf.resource then
-        local v = tf._variable_by_id(core.variable_info(c))
+      if core.dtype(c) == dtypes.resource then
+        local v = state.variable_by_id(core.variable_info(c))
         if v then result[#result + 1] = v end
       end
     end
@@ -94,14 +101,14 @@ gmethods.get_operation_by_name = doc.def(function(g, name)
   for i, n in ipairs(nodes_of(g)) do
     if n.name == name then return operation(g, i - 1) end
   end
-  error(core.error("KeyError", ("The name '%s' refers to an Operation not in the graph."):format(name)), 2)
+  raise("KeyError", ("The name '%s' refers to an Operation not in the graph."):format(name), 1)
 end, "graph:get_operation_by_name(name)", "The operation with that name.")
 
 gmethods.get_tensor_by_name = doc.def(function(g, name)
   local op, index = name:match("^(.*):(%d+)$")
   if not op then
-    error(core.error("ValueError", ("The name '%s' looks like an Operation name, not a Tensor name "
-      .. "(tensor names look like 'op:0')."):format(name)), 2)
+    raise("ValueError", ("The name '%s' looks like an Operation name, not a Tensor name "
+      .. "(tensor names look like 'op:0')."):format(name), 1)
   end
   local o = gmethods.get_operation_by_name(g, op)
   return tensor_of(g, o._id, tonumber(index))
@@ -114,7 +121,7 @@ end
 
 local function attr_value(v)
   if core.is_tensor(v) then
-    return { tensor = v, dtype = core.dtype(v), shape = tf.TensorShape(select(3, core.info(v))) }
+    return { tensor = v, dtype = core.dtype(v), shape = shapes.TensorShape(select(3, core.info(v))) }
   end
   return v
 end
@@ -138,7 +145,7 @@ end, "graph:as_graph_def()",
 
 local function spec_text(s)
   if not s then return "" end
-  return ("%s %s"):format(s.dtype.name, tostring(tf.TensorShape(s.shape)))
+  return ("%s %s"):format(s.dtype.name, tostring(shapes.TensorShape(s.shape)))
 end
 
 local function dot_escape(s) return (s:gsub('["\\]', "\\%0")) end
@@ -216,8 +223,11 @@ Graph.__repr = Graph.__tostring
 
 function Graph.__mimebundle(g)
   local bundle = { ["text/plain"] = gmethods.text(g) }
-  if tf._dot_to_svg then
-    local ok, svg = pcall(tf._dot_to_svg, gmethods.to_dot(g))
+  -- Drawn where the session renders pictures (its host's dot_to_svg:
+  -- Jupyter); a terminal shows the text.
+  local host = state.host
+  if host and host.dot_to_svg then
+    local ok, svg = pcall(host.dot_to_svg, gmethods.to_dot(g))
     if ok and svg then bundle["image/svg+xml"] = svg end
   end
   return bundle
@@ -256,7 +266,7 @@ end
 function omethods.get_attr(o, name)
   local v = o._node.attrs[name]
   if v == nil then
-    error(core.error("ValueError", ("Operation '%s' has no attr named '%s'."):format(o._node.name, name)), 2)
+    raise("ValueError", ("Operation '%s' has no attr named '%s'."):format(o._node.name, name), 1)
   end
   return v
 end
@@ -267,6 +277,10 @@ end
 Operation.__repr = Operation.__tostring
 Operation.__eq = function(a, b) return a._graph._handle == b._graph._handle and a._id == b._id end
 
-tf._Graph = Graph
-tf._Operation = Operation
-end
+graphs.Graph = Graph
+graphs.Operation = Operation
+
+-- Library-internal (the other modules' view, not part of tf).
+graphs.internal = { Graph = true, Operation = true, wrap = true, internal = true }
+
+return graphs

@@ -4,8 +4,13 @@
 -- Metamethods set on a class (__call, __tostring) apply to its instances.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local variables = require("moonflow.variable")
+local raise = errors.raise
 
-return function(tf, doc)
+local modules = {}
+
 local base_methods = {}
 
 -- Finds variables through fields, recursively (tables, lists, submodules).
@@ -22,12 +27,12 @@ local function collect(obj, out, seen, pred)
   end)
   for _, k in ipairs(keys) do
     local v = rawget(obj, k)
-    if tf._is_variable(v) then
+    if variables.is_variable(v) then
       if not seen[v] and pred(v) then
         seen[v] = true
         out[#out + 1] = v
       end
-    elseif type(v) == "table" and (getmetatable(v) == nil or tf._is_module(v)) then
+    elseif type(v) == "table" and (getmetatable(v) == nil or modules.is_module(v)) then
       collect(v, out, seen, pred)
     end
   end
@@ -48,8 +53,8 @@ base_methods.submodules = doc.def(function(self)
     for _, v in pairs(obj) do
       if type(v) == "table" and not seen[v] then
         seen[v] = true
-        if tf._is_module(v) then out[#out + 1] = v end
-        if getmetatable(v) == nil or tf._is_module(v) then walk(v) end
+        if modules.is_module(v) then out[#out + 1] = v end
+        if getmetatable(v) == nil or modules.is_module(v) then walk(v) end
       end
     end
   end
@@ -63,7 +68,7 @@ local function is_module(x)
   local mt = getmetatable(x)
   return mt ~= nil and classes[mt] == true
 end
-tf._is_module = is_module
+modules.is_module = is_module
 
 local counters = {}
 
@@ -118,7 +123,7 @@ local root = make_class("Module", nil)
 --- Module:extend(name) -> a new class deriving from this one.
 local function extend(parent, name)
   if type(name) ~= "string" then
-    error(core.error("TypeError", "Module:extend(name) needs a class name"), 2)
+    raise("TypeError", "Module:extend(name) needs a class name", 1)
   end
   return make_class(name, parent)
 end
@@ -126,5 +131,9 @@ base_methods.extend = doc.def(extend, "tf.Module:extend(name)",
   "A class deriving from this one: Class(...) makes an instance and runs Class.init(self, ...).")
 rawset(root, "extend", base_methods.extend)
 
-tf.Module = root
-end
+modules.Module = root
+
+-- Library-internal (the other modules' view, not part of tf).
+modules.internal = { is_module = true, internal = true }
+
+return modules

@@ -6,8 +6,12 @@
 -- nil; plain tables recurse (list part in order, other keys sorted).
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local ops = require("moonflow.ops")
+local variables = require("moonflow.variable")
+local tensor_array = require("moonflow.tensor_array")
+local raise = errors.raise
 
-return function(tf)
 local nest = {}
 
 local function flatten(v, flat)
@@ -18,17 +22,17 @@ local function flatten(v, flat)
   local tv = type(v)
   if v == nil then return { kind = "nil" } end
   if tv == "number" or tv == "boolean" or tv == "string" then
-    flat[#flat + 1] = tf.constant(v)
+    flat[#flat + 1] = ops.constant(v)
     return { kind = "tensor", index = #flat }
   end
   if tv == "table" then
     local mt = getmetatable(v)
-    if mt ~= nil and mt == tf._TensorArray then
+    if mt ~= nil and mt == tensor_array.metatable then
       flat[#flat + 1] = v._buf
       return { kind = "ta", index = #flat, dtype = v.dtype, dynamic = v.dynamic_size,
         element_shape = v.element_shape }
     end
-    if mt == tf._Variable then
+    if mt == variables.metatable then
       flat[#flat + 1] = v:read_value()
       return { kind = "tensor", index = #flat }
     end
@@ -46,13 +50,13 @@ local function flatten(v, flat)
       return s
     end
   end
-  error(core.error("TypeError", "expected tensors, tf.Variables, TensorArrays, Lua numbers, strings, "
-    .. "booleans or tables of them; got " .. tostring(v)), 0)
+  raise("TypeError", "expected tensors, tf.Variables, TensorArrays, Lua numbers, strings, "
+    .. "booleans or tables of them; got " .. tostring(v))
 end
 
 local function pack(s, flat)
   if s.kind == "tensor" then return flat[s.index] end
-  if s.kind == "ta" then return tf._new_tensor_array(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
+  if s.kind == "ta" then return tensor_array.new(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
   if s.kind == "nil" then return nil end
   local t = {}
   for i, x in ipairs(s.array) do t[i] = pack(x, flat) end
@@ -92,5 +96,4 @@ function nest.same_structure(a, b)
   return true
 end
 
-tf._nest = nest
-end
+return nest

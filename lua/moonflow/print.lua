@@ -2,6 +2,9 @@
 -- time the graph runs, unlike Lua's print, which runs only while tracing.
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
 
 local OPTION_KEYS = { output_stream = true, sep = true, ["end"] = true, summarize = true, name = true }
 
@@ -13,8 +16,9 @@ local function is_options(v)
   return next(v) ~= nil
 end
 
-return function(tf, doc)
-local H = tf._H
+local printing = {}
+
+local H = state.H
 
 -- Template text for one argument; tensors become "{}" and are collected.
 local function template_of(x, tensors)
@@ -57,7 +61,7 @@ local function sink(stream)
   end
 end
 
-tf.print = doc.def(function(...)
+printing.print = doc.def(function(...)
   local args = table.pack(...)
   local opts = {}
   if args.n > 0 and is_options(args[args.n]) then
@@ -81,7 +85,7 @@ tf.print = doc.def(function(...)
   local write = sink(opts.output_stream)
   local formatted
   local only = args.n == 1 and core.is_tensor(args[1]) and args[1]
-  if only and core.dtype(only) == tf.string and #select(3, core.info(only)) == 0 then
+  if only and core.dtype(only) == dtypes.string and #select(3, core.info(only)) == 0 then
     formatted = only -- a lone string scalar prints bare, as in TF
   else
     formatted = core.op(H.StringFormat, { template = table.concat(parts, opts.sep or " "),
@@ -93,4 +97,5 @@ end, "tf.print(... [, {output_stream=, sep=, end=, summarize=}])",
 "Prints its arguments each time it runs — inside a traced function, every time the graph runs "
 .. "(Lua's print runs only while tracing). Tensors are shown as [1 2 3]; output_stream is a Lua "
 .. "file (default io.stdout) or a function receiving the text.")
-end
+
+return printing

@@ -3,6 +3,11 @@
 -- it is one display updated in place (update_display_data).
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local display = require("moonflow.display")
+local raise = errors.raise
 
 local WIDTH = 30
 local MIN_INTERVAL = 0.1 -- seconds between redraws
@@ -23,9 +28,10 @@ local function bar_html(done, total, text)
     :format(pct, (text:gsub("&", "&amp;"):gsub("<", "&lt;")))
 end
 
-return function(tf, doc)
+local progress = {}
+
 local function frontend()
-  return tf._host and tf._host.frontend or "terminal"
+  return state.host and state.host.frontend or "terminal"
 end
 
 -- A bar: :update(done) redraws (throttled), :close() draws the final state.
@@ -34,9 +40,9 @@ Bar.__index = Bar
 
 local function new_bar(total, label)
   local self = setmetatable({ total = total, done = 0, label = label, start = core.now(), last = -1 }, Bar)
-  if frontend() == "jupyter" and tf.display then
+  if frontend() == "jupyter" and display.display then
     local text = bar_text(0, total, 0, label)
-    self.handle = tf.display({ ["text/plain"] = text, ["text/html"] = bar_html(0, total, text) },
+    self.handle = display.display({ ["text/plain"] = text, ["text/html"] = bar_html(0, total, text) },
       { raw = true, display_id = true })
   end
   return self
@@ -65,7 +71,7 @@ function Bar:close()
   self:draw(true)
 end
 
-tf.progress = doc.def(function(what, opts)
+progress.progress = doc.def(function(what, opts)
   opts = opts or {}
   local items, total
   if math.type(what) == "integer" then
@@ -73,7 +79,7 @@ tf.progress = doc.def(function(what, opts)
   elseif type(what) == "table" then
     items, total = what, #what
   else
-    error(core.error("TypeError", "tf.progress expects a count or a list, got " .. type(what)), 2)
+    raise("TypeError", "tf.progress expects a count or a list, got " .. type(what), 1)
   end
   local bar = new_bar(total, opts.label)
   local i = 0
@@ -91,4 +97,5 @@ end, "tf.progress(n_or_list [, {label=}])",
 "An iterator with a progress bar: `for step in tf.progress(100) do ... end` (or over a list: "
 .. "`for i, batch in tf.progress(batches)`). The terminal shows one line redrawn in place; "
 .. "Jupyter one display updated in place.")
-end
+
+return progress

@@ -4,12 +4,17 @@
 -- x.shape[0] is the first dimension.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local raise = errors.raise
 
 local None = core.None
 
-return function(tf, doc)
-tf.None = None
-tf.newaxis = None
+local shapes = {}
+
+shapes.None = None
+shapes.newaxis = None
 
 local TensorShape = { __name = "TensorShape" }
 local methods = {}
@@ -18,8 +23,8 @@ local function new_shape(dims)
   -- dims: a Lua list (integers or tf.None / negative = unknown), nil = unknown rank
   local s = { _dims = nil }
   if dims ~= nil and (type(dims) ~= "table" or getmetatable(dims) ~= nil) then
-    error(core.error("TypeError", "a TensorShape needs a list of dimensions or nil, got "
-      .. tostring(dims)), 3)
+    raise("TypeError", "a TensorShape needs a list of dimensions or nil, got "
+      .. tostring(dims), 2)
   end
   if dims ~= nil then
     local d = {}
@@ -30,7 +35,7 @@ local function new_shape(dims)
       elseif math.type(v) == "integer" or (type(v) == "number" and v == math.floor(v)) then
         d[i] = math.tointeger(v)
       else
-        error(core.error("TypeError", "a dimension must be an integer or tf.None, got " .. tostring(v)), 3)
+        raise("TypeError", "a dimension must be an integer or tf.None, got " .. tostring(v), 2)
       end
     end
     s._dims = d
@@ -43,18 +48,18 @@ local function as_shape(x)
   if x == nil then return new_shape(nil) end
   if type(x) == "table" then return new_shape(x) end
   if math.type(x) == "integer" then return new_shape({ x }) end
-  error(core.error("TypeError", "cannot make a TensorShape from " .. tostring(x)), 3)
+  raise("TypeError", "cannot make a TensorShape from " .. tostring(x), 2)
 end
 
 function TensorShape.__index(s, k)
   if math.type(k) == "integer" then
     local d = s._dims
     if d == nil then
-      error(core.error("ValueError", "Cannot index a shape of unknown rank"), 2)
+      raise("ValueError", "Cannot index a shape of unknown rank", 1)
     end
     local i = k < 0 and #d + k or k
     if i < 0 or i >= #d then
-      error(core.error("OutOfRangeError", ("index %d is out of range for a shape of rank %d"):format(k, #d)), 2)
+      raise("OutOfRangeError", ("index %d is out of range for a shape of rank %d"):format(k, #d), 1)
     end
     return d[i + 1]
   end
@@ -65,7 +70,7 @@ function TensorShape.__index(s, k)
 end
 
 function TensorShape.__newindex()
-  error(core.error("TypeError", "TensorShape is immutable"), 2)
+  raise("TypeError", "TensorShape is immutable", 1)
 end
 
 function TensorShape.__tostring(s)
@@ -79,7 +84,7 @@ end
 
 function TensorShape.__len(s)
   if s._dims == nil then
-    error(core.error("ValueError", "Cannot take the length of a shape with unknown rank."), 2)
+    raise("ValueError", "Cannot take the length of a shape with unknown rank.", 1)
   end
   return #s._dims
 end
@@ -103,7 +108,7 @@ end
 --- The dimensions as a 1-based Lua list (tf.None for unknown ones).
 methods.as_list = doc.def(function(s)
   if s._dims == nil then
-    error(core.error("ValueError", "as_list() is not defined on an unknown TensorShape."), 2)
+    raise("ValueError", "as_list() is not defined on an unknown TensorShape.", 1)
   end
   return table.move(s._dims, 1, #s._dims, 1, {})
 end, "shape:as_list()", "The dimensions as a Lua list; unknown dimensions are tf.None.")
@@ -164,10 +169,10 @@ methods.most_specific_common_supertype = doc.def(function(s, other)
 end, "shape:most_specific_common_supertype(other)",
 "The most specific shape that both shapes fit: differing dimensions become None, differing ranks an unknown rank.")
 
-tf.TensorShape = doc.def(function(dims) return new_shape(dims) end,
+shapes.TensorShape = doc.def(function(dims) return new_shape(dims) end,
   "tf.TensorShape(dims)", "A shape: a list of dimensions (integers or tf.None), or nil for an unknown rank.")
-tf._TensorShape = TensorShape
-tf._as_shape = as_shape
+shapes.Shape = TensorShape
+shapes.as_shape = as_shape
 
 -- TensorSpec ------------------------------------------------------------
 
@@ -210,13 +215,13 @@ function TensorSpec.most_specific_common_supertype(spec, other)
   return s
 end
 
-tf.TensorSpec = doc.def(function(shape, dtype, name)
-  local dt = dtype and tf.as_dtype(dtype) or tf.float32
+shapes.TensorSpec = doc.def(function(shape, dtype, name)
+  local dt = dtype and dtypes.as_dtype(dtype) or dtypes.float32
   if type(shape) == "table" and getmetatable(shape) == nil then
     for i = 1, #shape do
       local v = shape[i]
       if v ~= None and math.type(v) ~= "integer" then
-        error(core.error("TypeError", "TensorSpec shape entries must be integers or tf.None"), 2)
+        raise("TypeError", "TensorSpec shape entries must be integers or tf.None", 1)
       end
     end
   end
@@ -224,5 +229,25 @@ tf.TensorSpec = doc.def(function(shape, dtype, name)
 end, "tf.TensorSpec(shape, dtype [, name])",
 "Describes a tensor: its shape (dimensions may be tf.None; nil shape = unknown rank) and dtype. "
 .. "Used in input_signature and get_concrete_function.")
-tf._TensorSpec = TensorSpec
+shapes.Spec = TensorSpec
+
+--- The static shape of tensor x as a Lua list, or nil when its rank or a
+-- dimension is unknown.
+function shapes.static(x)
+  local _, _, shape = core.info(x)
+  if not shape then return nil end
+  for _, d in ipairs(shape) do if d < 0 then return nil end end
+  return shape
 end
+
+--- The number of elements of a static shape (a Lua list).
+function shapes.num_elements(shape)
+  local c = 1
+  for _, d in ipairs(shape) do c = c * d end
+  return c
+end
+
+-- Library-internal (the other modules' view, not part of tf).
+shapes.internal = { Shape = true, Spec = true, as_shape = true, static = true, num_elements = true, internal = true }
+
+return shapes

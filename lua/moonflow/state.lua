@@ -115,10 +115,22 @@ function state.remove_tape(tape)
   end
 end
 
+-- Variables -----------------------------------------------------------------
+
+-- Every variable by resource id, held weakly (graph.variables, the tape).
+state.variables = setmetatable({}, { __mode = "v" })
+
+--- The tf.Variable with resource id `id`, or nil.
+function state.variable_by_id(id) return state.variables[id] end
+
 -- Switches -------------------------------------------------------------------
 
 -- tf.config.run_functions_eagerly: every tf.func runs its Lua function.
 state.run_eagerly = false
+-- tf.config.explain_retracing: every retrace says why on io.stderr.
+state.explain_retracing = false
+-- tf.config.optimizer.set_enabled: tf.func runs optimised graphs.
+state.optimizer_enabled = true
 
 -- The session host (write, display, input, clock, listdir, sources,
 -- frontend), set by the session before the library loads; nil when the

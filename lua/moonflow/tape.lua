@@ -4,32 +4,21 @@
 -- of gradient_rules.lua.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
 local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local variables = require("moonflow.variable")
+local rules = require("moonflow.gradient_rules")
+local raise = errors.raise
 
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
-end
-
-return function(tf, doc)
-local H = tf._H
-local GRAD = tf._gradients
+local tapes = {}
 
 local function dtype_of(x) return core.dtype(x) end
-
-local function static_shape(x)
-  local _, _, shape = core.info(x)
-  if not shape then return nil end
-  for _, d in ipairs(shape) do if d < 0 then return nil end end
-  return shape
-end
-
-local function num_elements(shape)
-  local c = 1
-  for _, d in ipairs(shape) do c = c * d end
-  return c
-end
-
--- The tape ---------------------------------------------------------------
+local static_shape, num_elements = shapes.static, shapes.num_elements
+local variable_of = variables.of_handle
 
 local Tape = { __name = "GradientTape" }
 local tmethods = {}
@@ -44,21 +33,9 @@ local recording = state.tapes -- tapes that currently record, in creation order
 -- their gradients twice (TF gives every op output its own id, too).
 local identity, is_symbolic = core.identity, core.is_symbolic
 local function key(x)
-  if is_symbolic(x) or core.dtype(x) == tf.resource then return identity(x) end
+  if is_symbolic(x) or core.dtype(x) == dtypes.resource then return identity(x) end
   return x
 end
-local handle_variables = setmetatable({}, { __mode = "k" })
-
--- Which Variable a handle belongs to (eager handles, and the proxies of
--- variables passed to traced functions).
-local function variable_of(handle)
-  local v = handle_variables[handle]
-  if v then return v end
-  if core.is_tensor(handle) and not core.is_symbolic(handle) and core.dtype(handle) == tf.resource then
-    return tf._variable_by_id(core.variable_info(handle))
-  end
-end
-tf._register_handle = function(handle, v) handle_variables[handle] = v end
 
 -- As TF's tape (GradientTape::ShouldRecord): an op is recorded when a
 -- watched input has a trainable dtype (floating, or a variable's
@@ -66,7 +43,7 @@ tf._register_handle = function(handle, v) handle_variables[handle] = v end
 -- source reached only through them gets nil.
 local function carries_gradient(x)
   local d = core.dtype(x)
-  return d.is_floating or d == tf.resource
+  return d.is_floating or d == dtypes.resource
 end
 
 local function touches_tape(tape, inputs)
@@ -114,7 +91,7 @@ local function stop(tape)
   state.remove_tape(tape)
 end
 
-tf.GradientTape = doc.def(function(opts)
+tapes.GradientTape = doc.def(function(opts)
   opts = opts or {}
   local tape = setmetatable({
     _entries = {}, _tracked = {}, _accessed = {},
@@ -135,18 +112,18 @@ tmethods.stop = doc.def(function(tape) stop(tape) end, "tape:stop()", "Stops rec
 tmethods.resume = doc.def(function(tape) start(tape) end, "tape:resume()", "Records again after tape:stop().")
 
 local function keys_of(x)
-  if tf._is_variable(x) then return key(x.handle) end
+  if variables.is_variable(x) then return key(x.handle) end
   return key(x)
 end
 
 tmethods.watch = doc.def(function(tape, x)
-  if type(x) == "table" and not tf._is_variable(x) then
+  if type(x) == "table" and not variables.is_variable(x) then
     for _, v in ipairs(x) do tmethods.watch(tape, v) end
     return
   end
-  if tf._is_variable(x) then
+  if variables.is_variable(x) then
     tape._tracked[key(x.handle)] = true
-    handle_variables[x.handle] = x
+    variables.register_handle(x.handle, x)
     return
   end
   if not core.is_tensor(x) then
@@ -173,7 +150,7 @@ local function backprop(tape, targets, target_grads)
     grads[k] = old and old + g or g
   end
   for i, t in ipairs(targets) do
-    add(t, target_grads and target_grads[i] or tf.ones_like(t))
+    add(t, target_grads and target_grads[i] or ops.ones_like(t))
   end
   for i = #tape._entries, 1, -1 do
     local e = tape._entries[i]
@@ -185,9 +162,9 @@ local function backprop(tape, targets, target_grads)
       local dys, present = {}, {}
       for k, y in ipairs(e.outputs) do
         present[k] = grads[key(y)] ~= nil
-        dys[k] = grads[key(y)] or tf.zeros_like(y)
+        dys[k] = grads[key(y)] or ops.zeros_like(y)
       end
-      local rule = e.grad_fn or GRAD[e.type]
+      local rule = e.grad_fn or rules[e.type]
       if not rule then
         raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
       end
@@ -212,7 +189,7 @@ local function paused(tape, fn)
 end
 
 local function flatten_sources(sources, out)
-  if tf._is_variable(sources) or core.is_tensor(sources) then
+  if variables.is_variable(sources) or core.is_tensor(sources) then
     out[#out + 1] = sources
     return { leaf = #out }
   end
@@ -237,7 +214,7 @@ end
 local function flat_targets(target)
   local out = {}
   local function walk(x)
-    if tf._is_variable(x) then out[#out + 1] = x:read_value()
+    if variables.is_variable(x) then out[#out + 1] = x:read_value()
     elseif core.is_tensor(x) then out[#out + 1] = x
     elseif type(x) == "table" then for _, v in ipairs(x) do walk(v) end end
   end
@@ -283,14 +260,14 @@ tmethods.jacobian = doc.def(function(tape, target, source)
       .. " (inside tf.func, give the function an input_signature with static dimensions)", 2)
   end
   local n = num_elements(sy)
-  local is_var = tf._is_variable(source)
+  local is_var = variables.is_variable(source)
   local ss = is_var and source.shape:as_list() or static_shape(source)
   local rows, connected = {}, false
   local persistent = tape._persistent
   tape._persistent = true
   local ok, err = pcall(function()
     for i = 0, n - 1 do
-      local seed = tf.reshape(tf.one_hot(i, n, { dtype = dtype_of(y) }), sy)
+      local seed = ops.reshape(ops.one_hot(i, n, { dtype = dtype_of(y) }), sy)
       rows[i + 1] = tape:gradient(y, source, seed)
       if rows[i + 1] ~= nil then connected = true end
     end
@@ -306,13 +283,13 @@ tmethods.jacobian = doc.def(function(tape, target, source)
     shape = table.move(sy, 1, #sy, 1, {})
     table.move(ss, 1, #ss, #sy + 1, shape)
   else
-    shape = tf.concat({ tf.constant(sy, tf.int32), tf.shape(source) }, 0)
+    shape = ops.concat({ ops.constant(sy, dtypes.int32), ops.shape(source) }, 0)
   end
-  if n == 0 then return tf.zeros(shape, is_var and source.dtype or dtype_of(source)) end
+  if n == 0 then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
   local example
   for i = 1, n do example = example or rows[i] end
-  for i = 1, n do rows[i] = rows[i] or tf.zeros_like(example) end
-  return tf.reshape(tf.stack(rows), shape)
+  for i = 1, n do rows[i] = rows[i] or ops.zeros_like(example) end
+  return ops.reshape(ops.stack(rows), shape)
 end, "tape:jacobian(target, source)",
 "The Jacobian of target with respect to source: shape target.shape + source.shape.")
 
@@ -321,11 +298,9 @@ function Tape.__tostring(tape)
     #tape._entries, tape._persistent and ", persistent" or "")
 end
 
-tf._tapes_recording = state.tapes_recording
-
 -- Records an op whose gradient is computed by grad_fn(node, dys) on every
 -- recording tape that tracks one of its inputs (control flow uses it).
-tf._tape_record_custom = function(inputs, outputs, grad_fn)
+tapes.record_custom = function(inputs, outputs, grad_fn)
   local here = level()
   for _, tape in ipairs(recording) do
     if tape._level == here and touches_tape(tape, inputs) then
@@ -338,7 +313,7 @@ end
 
 -- A tf.func called under a recording tape is recorded as one op whose
 -- gradient is a traced backward function (forward recomputed inside it).
-tf._record_call = function(cf, args, outs)
+tapes.record_call = function(cf, args, outs)
   if #recording == 0 then return end
   local inputs, positions, var_positions, vars = {}, {}, {}, {}
   for i, t in ipairs(cf._types) do
@@ -356,7 +331,7 @@ tf._record_call = function(cf, args, outs)
   end
   local captured = {}
   for _, c in ipairs(cf._captures) do
-    if core.dtype(c) == tf.resource then
+    if core.dtype(c) == dtypes.resource then
       local v = variable_of(c)
       if v and v.trainable then
         captured[#captured + 1] = v
@@ -395,4 +370,8 @@ tf._record_call = function(cf, args, outs)
     end
   end
 end
-end
+
+-- Library-internal (the other modules' view, not part of tf).
+tapes.internal = { record_custom = true, record_call = true, internal = true }
+
+return tapes

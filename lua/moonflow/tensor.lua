@@ -5,12 +5,16 @@
 -- metatable serves eager and symbolic tensors.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local graphs = require("moonflow.graph")
+local raise = errors.raise
 
 local binary, op = core.binary, core.op
-
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
-end
 
 -- Parses a NumPy slice string ("1:-1", ":, ::2", "..., 0", "None, :")
 -- into strided_slice arguments.
@@ -58,9 +62,10 @@ local function looks_like_slice(k)
   return k:find("^[%s%d%-:,%.]*$") ~= nil or k:find("None", 1, true) or k:find("newaxis", 1, true)
 end
 
-return function(tf, doc)
+local tensors = {}
+
 local mt = core.tensor_metatable
-local H = tf._H
+local H = state.H
 local methods = {}
 
 local function value(x)
@@ -73,9 +78,9 @@ end
 
 local function symbolic_text(t)
   local _, dtype, shape, name = core.info(t)
-  return ("Tensor(\"%s\", shape=%s, dtype=%s)"):format(name, tostring(tf.TensorShape(shape)), dtype.name)
+  return ("Tensor(\"%s\", shape=%s, dtype=%s)"):format(name, tostring(shapes.TensorShape(shape)), dtype.name)
 end
-tf._symbolic_text = symbolic_text
+tensors.symbolic_text = symbolic_text
 
 local function not_a_boolean(t, what, level)
   raise("TypeError", symbolic_text(t) .. " is a symbolic tensor: a traced tensor cannot be used "
@@ -116,7 +121,7 @@ local A_DIV, A_NEG = { name = "truediv" }, { name = "Neg" }
 mt.__add = function(a, b) return binary(ADD, a, b, A_ADD) end
 mt.__sub = function(a, b) return binary(SUB, a, b, A_SUB) end
 mt.__mul = function(a, b) return binary(MUL, a, b, A_MUL) end
-mt.__div = function(a, b) return tf._truediv(value(a), value(b), A_DIV) end
+mt.__div = function(a, b) return ops.truediv(value(a), value(b), A_DIV) end
 mt.__idiv = function(a, b) return binary(FLOORDIV, a, b, A_FLOORDIV) end
 mt.__mod = function(a, b) return binary(FLOORMOD, a, b, A_MOD) end
 mt.__pow = function(a, b) return binary(POW, a, b, A_POW) end
@@ -125,7 +130,7 @@ mt.__concat = function(a, b) return binary(ADD, a, b, A_ADD) end
 mt.__eq = compare("Equal", "==")
 mt.__lt = compare("Less", "<")
 mt.__le = compare("LessEqual", "<=")
-tf._tensor_operators = {
+tensors.operators = {
   "__add", "__sub", "__mul", "__div", "__idiv", "__mod", "__pow", "__unm", "__concat",
   "__eq", "__lt", "__le",
 }
@@ -146,23 +151,23 @@ end
 mt.__repr = function(t)
   if core.is_symbolic(t) then
     local _, dtype, shape, name = core.info(t)
-    return ("<tf.Tensor '%s' shape=%s dtype=%s>"):format(name, tostring(tf.TensorShape(shape)), dtype.name)
+    return ("<tf.Tensor '%s' shape=%s dtype=%s>"):format(name, tostring(shapes.TensorShape(shape)), dtype.name)
   end
   return core.format(t, "repr")
 end
 
 mt.__mimebundle = function(t)
-  return { ["text/plain"] = mt.__repr(t), ["text/html"] = tf._tensor_html(t) }
+  return { ["text/plain"] = mt.__repr(t), ["text/html"] = tensors.html(t) }
 end
 
-local SLICE_DTYPES = { nil, tf.int32, tf.int32, tf.int32 }
+local SLICE_DTYPES = { nil, dtypes.int32, dtypes.int32, dtypes.int32 }
 
 local function index(t, i)
   local r = core.is_tensor(i) and i or math.tointeger(i)
   return op(H.StridedSlice, { begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
     shrink_axis_mask = 1, name = "strided_slice", _dtypes = SLICE_DTYPES }, t,
-    core.is_tensor(r) and tf.reshape(r, { 1 }) or { r },
-    core.is_tensor(r) and tf.reshape(r + 1, { 1 }) or { r + 1 }, { 1 })
+    core.is_tensor(r) and ops.reshape(r, { 1 }) or { r },
+    core.is_tensor(r) and ops.reshape(r + 1, { 1 }) or { r + 1 }, { 1 })
 end
 
 local function slice(t, spec)
@@ -175,7 +180,7 @@ end
 local fields = {
   shape = function(t)
     local _, _, shape = core.info(t)
-    return tf.TensorShape(shape)
+    return shapes.TensorShape(shape)
   end,
   dtype = function(t) return core.dtype(t) end,
   ndim = function(t)
@@ -190,12 +195,12 @@ local fields = {
   graph = function(t)
     if not core.is_symbolic(t) then return nil end
     local _, _, _, _, g = core.info(t)
-    return tf._wrap_graph and tf._wrap_graph(g) or g
+    return graphs.wrap(g)
   end,
   op = function(t)
     if not core.is_symbolic(t) then return nil end
     local _, _, _, _, g, node = core.info(t)
-    return tf._wrap_graph and tf._wrap_graph(g):_operation(node) or nil
+    return graphs.wrap(g):_operation(node)
   end,
   value_index = function(t)
     local _, _, _, _, _, _, idx = core.info(t)
@@ -224,7 +229,7 @@ methods.numpy = doc.def(function(t) return core.numpy(t) end, "x:numpy()",
 methods.get_shape = doc.def(function(t) return fields.shape(t) end, "x:get_shape()", "Same as x.shape.")
 for name, fn in pairs({ lt = "less", le = "less_equal", gt = "greater", ge = "greater_equal",
   eq = "equal", ne = "not_equal" }) do
-  methods[name] = doc.def(function(a, b) return tf[fn](a, b) end, "x:" .. name .. "(y)",
+  methods[name] = doc.def(function(a, b) return ops[fn](a, b) end, "x:" .. name .. "(y)",
     "Elementwise tf." .. fn .. "(x, y): a bool tensor.")
 end
 
@@ -233,12 +238,12 @@ local function html_escape(s)
   return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
 end
 
-function tf._tensor_html(t)
+function tensors.html(t)
   if core.is_symbolic(t) then return "<pre>" .. html_escape(mt.__repr(t)) .. "</pre>" end
   local _, dtype, shape = core.info(t)
   local head = ("<div><code>tf.Tensor</code> shape=%s dtype=%s</div>"):format(
-    html_escape(tostring(tf.TensorShape(shape))), dtype.name)
-  if #shape > 2 or dtype == tf.resource then
+    html_escape(tostring(shapes.TensorShape(shape))), dtype.name)
+  if #shape > 2 or dtype == dtypes.resource then
     return head .. "<pre>" .. html_escape(core.format(t, "numpy")) .. "</pre>"
   end
   local rows = #shape == 0 and 1 or shape[1]
@@ -272,9 +277,13 @@ function tf._tensor_html(t)
   return table.concat(out)
 end
 
-tf.is_tensor = doc.def(function(x) return core.is_tensor(x) end, "tf.is_tensor(x)",
+tensors.is_tensor = doc.def(function(x) return core.is_tensor(x) end, "tf.is_tensor(x)",
   "True when x is a tensor (eager or symbolic).")
-tf.is_symbolic_tensor = doc.def(function(x) return core.is_symbolic(x) end,
+tensors.is_symbolic_tensor = doc.def(function(x) return core.is_symbolic(x) end,
   "tf.is_symbolic_tensor(x)", "True when x is a symbolic tensor of a traced function.")
-tf.Tensor = mt
-end
+tensors.Tensor = mt
+
+-- Library-internal (the other modules' view, not part of tf).
+tensors.internal = { symbolic_text = true, operators = true, html = true, internal = true }
+
+return tensors

@@ -3,9 +3,15 @@
 -- so nest.lua carries it through control flow like any tensor.
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
 
-return function(tf, doc)
-local H = tf._H
+local tensor_array = {}
+
+local H = state.H
 local op = core.op
 
 local function spec_of(t)
@@ -21,23 +27,23 @@ local function new_array(dtype, buf, dynamic, element_shape)
   return setmetatable({ dtype = dtype, _buf = buf, dynamic_size = dynamic,
     element_shape = element_shape }, TensorArray)
 end
-tf._new_tensor_array = new_array
+tensor_array.new = new_array
 
 -- TensorArray ----------------------------------------------------------------
 
-tf.TensorArray = doc.def(function(dtype, opts)
+tensor_array.TensorArray = doc.def(function(dtype, opts)
   opts = opts or {}
-  dtype = tf.as_dtype(dtype)
+  dtype = dtypes.as_dtype(dtype)
   local size = opts.size or 0
   local es = opts.element_shape
-  if es and getmetatable(es) == tf._TensorShape then es = es:as_list() end
+  if es and getmetatable(es) == shapes.Shape then es = es:as_list() end
   local buf
   if es and #es > 0 then
     local full = { size }
     for _, d in ipairs(es) do full[#full + 1] = d end
-    buf = tf.zeros(full, dtype)
+    buf = ops.zeros(full, dtype)
   else
-    buf = tf.zeros(core.is_tensor(size) and tf.reshape(size, { 1 }) or { size }, dtype)
+    buf = ops.zeros(core.is_tensor(size) and ops.reshape(size, { 1 }) or { size }, dtype)
   end
   return new_array(dtype, buf, opts.dynamic_size or false, es)
 end, "tf.TensorArray(dtype [, {size=, dynamic_size=, element_shape=}])",
@@ -45,8 +51,8 @@ end, "tf.TensorArray(dtype [, {size=, dynamic_size=, element_shape=}])",
 .. "array), ta:read(i), ta:stack(), ta:unstack(t), ta:size().")
 
 tamethods.write = doc.def(function(ta, i, value)
-  value = tf.convert_to_tensor(value, ta.dtype)
-  local buf = op(H.TensorListSetItem, { resize = ta.dynamic_size, _dtypes = { nil, tf.int32 } }, ta._buf, i, value)
+  value = ops.convert_to_tensor(value, ta.dtype)
+  local buf = op(H.TensorListSetItem, { resize = ta.dynamic_size, _dtypes = { nil, dtypes.int32 } }, ta._buf, i, value)
   local es = ta.element_shape
   if not es then
     local _, shape = spec_of(value)
@@ -56,7 +62,7 @@ tamethods.write = doc.def(function(ta, i, value)
 end, "ta:write(i, value)", "A TensorArray with element i (0-based) set to value.")
 
 tamethods.read = doc.def(function(ta, i)
-  return tf.gather(ta._buf, i)
+  return ops.gather(ta._buf, i)
 end, "ta:read(i)", "Element i (0-based).")
 
 tamethods.stack = doc.def(function(ta)
@@ -65,25 +71,29 @@ tamethods.stack = doc.def(function(ta)
   if shape and #shape == 1 and ta.element_shape and #ta.element_shape > 0 then
     local full = { shape[1] }
     for _, d in ipairs(ta.element_shape) do full[#full + 1] = d end
-    return tf.zeros(full, ta.dtype)
+    return ops.zeros(full, ta.dtype)
   end
-  return tf.identity(buf)
+  return ops.identity(buf)
 end, "ta:stack()", "All elements stacked along a new first axis.")
 
 tamethods.unstack = doc.def(function(ta, value)
-  value = tf.convert_to_tensor(value, ta.dtype)
+  value = ops.convert_to_tensor(value, ta.dtype)
   local _, shape = spec_of(value)
   local es = shape and table.move(shape, 2, #shape, 1, {}) or nil
   return new_array(ta.dtype, value, ta.dynamic_size, es)
 end, "ta:unstack(value)", "A TensorArray whose elements are the rows of value.")
 
 tamethods.size = doc.def(function(ta)
-  return tf.shape(ta._buf)[0]
+  return ops.shape(ta._buf)[0]
 end, "ta:size()", "The number of elements, an int32 scalar.")
 
 TensorArray.__tostring = function(ta)
   return ("<tf.TensorArray dtype=%s>"):format(ta.dtype.name)
 end
 
-tf._TensorArray = TensorArray
-end
+tensor_array.metatable = TensorArray
+
+-- Library-internal (the other modules' view, not part of tf).
+tensor_array.internal = { new = true, metatable = true, internal = true }
+
+return tensor_array

@@ -15,8 +15,13 @@
 -- returns, compared with ==; anything else -> its identity, held weakly.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local variables = require("moonflow.variable")
+local raise = errors.raise
 
-return function(tf)
 local T = {}
 
 local function lit_text(v)
@@ -45,7 +50,7 @@ function Tensor:placeholder(name)
   return core.placeholder(name, self.spec.dtype, self.spec.shape._dims)
 end
 function Tensor:feeds(v, out)
-  out[#out + 1] = core.is_tensor(v) and v or tf._to_tensor(v, self.spec.dtype)
+  out[#out + 1] = core.is_tensor(v) and v or ops.to_tensor(v, self.spec.dtype)
 end
 function Tensor:accepts(v)
   if not core.is_tensor(v) then
@@ -60,7 +65,7 @@ function Tensor:accepts(v)
     end
   end
   local _, dtype, shape = core.info(v)
-  local spec = tf.TensorSpec(shape, dtype)
+  local spec = shapes.TensorSpec(shape, dtype)
   if spec.dtype == self.spec.dtype and self.spec.shape:is_compatible_with(spec.shape) then
     return true
   end
@@ -97,12 +102,12 @@ function Var:why_not(o)
   return "shape differs"
 end
 function Var:placeholder(name)
-  local handle = core.placeholder(name, tf.resource, {}, self.example.handle)
-  return tf._variable_proxy(self.example, handle)
+  local handle = core.placeholder(name, dtypes.resource, {}, self.example.handle)
+  return variables.proxy(self.example, handle)
 end
 function Var:feeds(v, out) out[#out + 1] = v.handle end
 function Var:accepts(v)
-  if tf._is_variable(v) and v.dtype == self.dtype and self.shape:is_compatible_with(v.shape) then
+  if variables.is_variable(v) and v.dtype == self.dtype and self.shape:is_compatible_with(v.shape) then
     return true
   end
   return false, tostring(v)
@@ -275,14 +280,14 @@ local function type_of(v, aliases)
   local tv = type(v)
   if tv == "userdata" and core.is_tensor(v) then
     local _, dtype, shape = core.info(v)
-    return Tensor.new(tf.TensorSpec(shape, dtype))
+    return Tensor.new(shapes.TensorSpec(shape, dtype))
   end
   if tv == "number" or tv == "string" or tv == "boolean" or tv == "nil" then
     return Literal.new(v)
   end
   if tv == "table" then
     local mt = getmetatable(v)
-    if mt == tf._Variable then
+    if mt == variables.metatable then
       local alias = aliases[v.id]
       if not alias then
         aliases.n = aliases.n + 1
@@ -320,14 +325,14 @@ end
 
 --- A type from an input_signature entry (TensorSpec or nested table of them).
 function T.from_spec(s)
-  if getmetatable(s) == tf._TensorSpec then return Tensor.new(s) end
+  if getmetatable(s) == shapes.Spec then return Tensor.new(s) end
   if type(s) == "table" and getmetatable(s) == nil then
     local array = {}
     for i = 1, #s do array[i] = T.from_spec(s[i]) end
     return Struct.new(array, {}, {})
   end
-  error(core.error("TypeError", "input_signature entries must be tf.TensorSpec (or tables of them), got "
-    .. tostring(s)), 0)
+  raise("TypeError", "input_signature entries must be tf.TensorSpec (or tables of them), got "
+    .. tostring(s))
 end
 
 --- For get_concrete_function: TensorSpecs stand for tensors of that spec.
@@ -336,7 +341,7 @@ function T.of_concrete_args(args, n)
   local types = {}
   for i = 1, n do
     local a = args[i]
-    if getmetatable(a) == tf._TensorSpec then
+    if getmetatable(a) == shapes.Spec then
       types[i] = Tensor.new(a)
     else
       types[i] = type_of(a, aliases)
@@ -354,4 +359,3 @@ function T.all_subtypes(types, of)
 end
 
 return T
-end

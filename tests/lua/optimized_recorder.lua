@@ -53,7 +53,7 @@ local function variables_of(cf, args)
   local vars = {}
   for _, f in ipairs(feeds) do
     if core.is_tensor(f) and core.dtype(f) == tf.resource then
-      local v = tf._variable_by_id(core.variable_info(f))
+      local v = state.variable_by_id(core.variable_info(f))
       if v then vars[#vars + 1] = v end
     end
   end

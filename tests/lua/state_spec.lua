@@ -87,10 +87,11 @@ describe("a failed trace leaves the session as it was", function()
   it("when AutoGraph fails internally", function()
     each_context(function()
       local f = tf.func(function(x) return x end)
-      local convert = tf.autograph._convert
-      tf.autograph._convert = function() tf.errors.raise("InternalError", "AutoGraph test failure") end
+      local autograph = require("moonflow.autograph")
+      local convert = autograph.convert
+      autograph.convert = function() tf.errors.raise("InternalError", "AutoGraph test failure") end
       local ok, err = pcall(fails_cleanly, f, tf.constant(1))
-      tf.autograph._convert = convert
+      autograph.convert = convert
       assert.is_true(ok, tostring(err))
     end, true)
   end)

@@ -4,13 +4,15 @@
 -- else runs as the plain Lua statement it came from.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local tensors = require("moonflow.tensor")
+local control_flow = require("moonflow.control_flow")
+local raise = errors.raise
 
-return function(tf, convert)
 local ag = {}
-
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
-end
 
 local function is_tensor(x) return core.is_tensor(x) end
 local function is_symbolic(x) return core.is_symbolic(x) end
@@ -32,7 +34,7 @@ end
 -- numeric tensors included — has Lua's truth (only nil and false are
 -- false), so idioms like `acc = acc and acc + x or x` keep their meaning.
 local function is_bool_tensor(x)
-  return core.is_tensor(x) and core.dtype(x) == tf.bool
+  return core.is_tensor(x) and core.dtype(x) == dtypes.bool
 end
 local function is_graph_cond(x)
   return is_bool_tensor(x) and core.is_symbolic(x)
@@ -61,7 +63,7 @@ end
 local function compare(tf_name, lua_op)
   return function(a, b)
     if (is_tensor_like(a) or is_tensor_like(b)) and numeric_peer(a) and numeric_peer(b) then
-      return tf[tf_name](value(a), value(b))
+      return ops[tf_name](value(a), value(b))
     end
     return lua_op(a, b)
   end
@@ -75,28 +77,28 @@ ag.ne = compare("not_equal", function(a, b) return a ~= b end)
 
 local function as_bool(x)
   x = value(x)
-  if not core.is_tensor(x) then return tf.constant(x ~= nil and x ~= false) end
-  if core.dtype(x) ~= tf.bool then return tf.cast(x, tf.bool) end
+  if not core.is_tensor(x) then return ops.constant(x ~= nil and x ~= false) end
+  if core.dtype(x) ~= dtypes.bool then return ops.cast(x, dtypes.bool) end
   return x
 end
 
 function ag.and_(a, b_fn)
   local v = value(a)
-  if is_graph_cond(v) then return tf.logical_and(v, as_bool(b_fn())) end
+  if is_graph_cond(v) then return ops.logical_and(v, as_bool(b_fn())) end
   if truth(v) then return b_fn() end
   return a
 end
 
 function ag.or_(a, b_fn)
   local v = value(a)
-  if is_graph_cond(v) then return tf.logical_or(v, as_bool(b_fn())) end
+  if is_graph_cond(v) then return ops.logical_or(v, as_bool(b_fn())) end
   if truth(v) then return a end
   return b_fn()
 end
 
 function ag.not_(a)
   local v = value(a)
-  if is_graph_cond(v) then return tf.logical_not(v) end
+  if is_graph_cond(v) then return ops.logical_not(v) end
   return not truth(v)
 end
 
@@ -108,25 +110,13 @@ function ag.bool(c, line)
     raise("TypeError", ("line %d: this `if`/`while` has a traced tensor condition (%s) but cannot "
       .. "become tf.cond / tf.while_loop: its body uses `return`, `goto` or a `break` out of an "
       .. "enclosing Lua loop. Restructure it (assign a variable instead of returning), or make the "
-      .. "condition a Lua value."):format(line, tf._symbolic_text(c)), 2)
+      .. "condition a Lua value."):format(line, tensors.symbolic_text(c)), 2)
   end
   return truth(c)
 end
 
--- Calls: Lua functions from user code are converted before being called.
-function ag.call(f, ...)
-  if type(f) == "function" then return convert(f)(...) end
-  return f(...)
-end
-
-function ag.invoke(obj, method, ...)
-  local f = obj[method]
-  if f == nil then
-    raise("TypeError", ("attempt to call a nil value (method '%s')"):format(method), 2)
-  end
-  if type(f) == "function" then return convert(f)(obj, ...) end
-  return f(obj, ...)
-end
+-- Calls (ag.call, ag.invoke) convert the functions they call: they are
+-- autograph.lua's, which owns the conversion.
 
 -- Carried values ---------------------------------------------------------
 
@@ -134,7 +124,7 @@ local function describe(v)
   if v == nil then return "nil" end
   if is_tensor(v) then
     local _, dtype, shape = core.info(v)
-    return ("a %s tensor of shape %s"):format(dtype.name, tostring(tf.TensorShape(shape)))
+    return ("a %s tensor of shape %s"):format(dtype.name, tostring(shapes.TensorShape(shape)))
   end
   return ("the Lua %s %s"):format(type(v), tostring(v))
 end
@@ -187,7 +177,7 @@ function ag.if_stmt(c, then_fn, else_fn, opts, ...)
     end
   end
   local ok, res = pcall(function()
-    return table.pack(tf.cond(c, branch(then_fn, 1), branch(else_fn, 2)))
+    return table.pack(control_flow.cond(c, branch(then_fn, 1), branch(else_fn, 2)))
   end)
   if not ok then
     if seen[1] and seen[2] then check_branch_values(opts.names, opts.line, seen[1], seen[2]) end
@@ -210,7 +200,7 @@ function ag.if_return(c, then_fn, else_fn, opts)
       return table.unpack(out, 1, out.n)
     end
   end
-  local ok, res = pcall(function() return table.pack(tf.cond(c, branch(then_fn, 1), branch(else_fn, 2))) end)
+  local ok, res = pcall(function() return table.pack(control_flow.cond(c, branch(then_fn, 1), branch(else_fn, 2))) end)
   if not ok then
     if counts[1] and counts[2] and counts[1] ~= counts[2] then
       raise("ValueError", ("the `if` at line %d has a tensor condition, so both branches are traced, "
@@ -252,7 +242,7 @@ local function graph_while(cond_fn, body_fn, opts, vals)
   check_defined(opts, vals)
   local loop_vars = table.move(vals, 1, #opts.names, 1, {})
   loop_vars.n = #opts.names
-  return tf._graph_while(cond_fn, function(...)
+  return control_flow.graph_while(cond_fn, function(...)
     local out = table.pack(body_fn(...))
     for i, name in ipairs(opts.names) do
       if out[i] == nil then
@@ -294,13 +284,13 @@ function ag.for_stmt(iter, body_fn, opts, ...)
         .. "use `for x in t do`"):format(opts.line), 2)
     end
     local t = first
-    local count = tf.shape(t)[0]
-    local all = { tf.constant(0) }
+    local count = ops.shape(t)[0]
+    local all = { ops.constant(0) }
     for i = 1, n do all[i + 1] = vals[i] end
     check_defined(opts, vals)
-    local outs = table.pack(tf._graph_while(function(i, ...)
-      local go = tf.less(i, count)
-      if brk_index then go = tf.logical_and(go, tf.logical_not(as_bool((select(brk_index, ...))))) end
+    local outs = table.pack(control_flow.graph_while(function(i, ...)
+      local go = ops.less(i, count)
+      if brk_index then go = ops.logical_and(go, ops.logical_not(as_bool((select(brk_index, ...))))) end
       return go
     end, function(i, ...)
       local out = table.pack(body_fn(t[i], ...))
@@ -353,4 +343,3 @@ function ag.iterate(line, first, ...)
 end
 
 return ag
-end
