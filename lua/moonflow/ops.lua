@@ -276,7 +276,7 @@ local function truediv(x, y, attrs)
   end
   return binary(H.RealDiv, x, y, attrs)
 end
-ops.truediv = truediv
+ops.true_divide = truediv
 ops.divide = def(function(x, y, opts) return truediv(x, y, name_opt(opts)) end,
   "tf.divide(x, y)", "x / y elementwise; integers are divided as float64, as in TF.")
 ops.truediv = ops.divide
@@ -662,6 +662,6 @@ end,
   "tf.random.set_seed(seed)", "Makes the random ops that follow reproducible.")
 
 -- Library-internal (the other modules' view, not part of tf).
-ops.internal = { to_tensor = true, truediv = true, internal = true }
+ops.internal = { to_tensor = true, true_divide = true, internal = true }
 
 return ops

@@ -121,7 +121,7 @@ local A_DIV, A_NEG = { name = "truediv" }, { name = "Neg" }
 mt.__add = function(a, b) return binary(ADD, a, b, A_ADD) end
 mt.__sub = function(a, b) return binary(SUB, a, b, A_SUB) end
 mt.__mul = function(a, b) return binary(MUL, a, b, A_MUL) end
-mt.__div = function(a, b) return ops.truediv(value(a), value(b), A_DIV) end
+mt.__div = function(a, b) return ops.true_divide(value(a), value(b), A_DIV) end
 mt.__idiv = function(a, b) return binary(FLOORDIV, a, b, A_FLOORDIV) end
 mt.__mod = function(a, b) return binary(FLOORMOD, a, b, A_MOD) end
 mt.__pow = function(a, b) return binary(POW, a, b, A_POW) end

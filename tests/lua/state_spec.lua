@@ -174,3 +174,16 @@ describe("the trace stack", function()
     assert.are.equal(0, state.trace_depth())
   end)
 end)
+
+describe("the public tf table", function()
+  it("holds no library-internal field, and the aliases modules share with internals", function()
+    for k in pairs(tf) do
+      assert.is_false(type(k) == "string" and k:sub(1, 1) == "_" and k ~= "__version__", "tf." .. tostring(k))
+    end
+    for k in pairs(tf.autograph) do assert.is_false(k:sub(1, 1) == "_" or k == "convert", "tf.autograph." .. k) end
+    assert.are.equal(tf.divide, tf.truediv)
+    assert.are.equal(tf.divide, tf.math.truediv)
+    assert.is_nil(tf.to_tensor)
+    assert.is_nil(tf.internal)
+  end)
+end)
