@@ -7,18 +7,15 @@
  * console reading the reply).
  *
  * os.exit([code]) in a cell would call C exit() under the kernel's running
- * threads, mid-message. In the kernel it instead stops the cell with a
- * SystemExit error and shuts the kernel down after it, exiting with `code`. */
+ * threads, mid-message. The kernel's host (host.c) asks the session to stop
+ * the cell with a SystemExit error instead, and shuts the kernel down after
+ * it, exiting with `code`. */
 #ifndef MF_KERNEL_EXIT_H
 #define MF_KERNEL_EXIT_H
 
 #include <stdbool.h>
 
-typedef struct mf_kernel mf_kernel;
-
 /* True when the cell asks to leave (`exit`, `quit`, `exit()`, `quit()`). */
 bool mf_cell_is_exit(const char *code);
-
-void mf_kernel_install_os_exit(mf_kernel *k);
 
 #endif

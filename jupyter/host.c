@@ -1,7 +1,9 @@
 /* host.c — the session's host callbacks for Jupyter: where a cell's output
  * goes. Writes become iopub stream messages (coalesced, see iopub.h);
  * displays become execute_result, display_data or update_display_data;
- * io.read becomes an input_request (stdin_request.c). */
+ * io.read becomes an input_request (stdin_request.c); tf.clear_output an
+ * iopub clear_output; os.exit a shutdown after the cell. Graphs are drawn
+ * (the session renders them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +98,24 @@ static char *host_input(void *ud, const char *prompt, bool password) {
   return mf_kernel_input(ud, prompt, password);
 }
 
+/* tf.clear_output: iopub clear_output, so a cell can redraw its output
+ * (IPython's display.clear_output). */
+static void host_clear_output(void *ud, bool wait) {
+  mf_kernel *k = ud;
+  mf_iopub_send(k->iopub, "clear_output", mf_kernel_parent(k), json_pack("{s:b}", "wait", wait));
+}
+
+/* os.exit in a cell: the kernel shuts down after the cell, exiting with
+ * `status`. Only the flag: mf_kernel_request_shutdown would also interrupt,
+ * and the interrupt would replace the cell's SystemExit with
+ * InterruptedError. */
+static const char *host_exit(void *ud, int status) {
+  mf_kernel *k = ud;
+  k->exit_status = status;
+  atomic_store(&k->shutdown, 1);
+  return "the kernel shuts down after this cell";
+}
+
 void mf_kernel_host_init(mf_kernel *k, mf_session_host *host) {
   memset(host, 0, sizeof *host);
   host->ud = k;
@@ -104,4 +124,7 @@ void mf_kernel_host_init(mf_kernel *k, mf_session_host *host) {
   host->input = host_input;
   host->color = false;
   host->frontend = "jupyter";
+  host->draw_graphs = true;
+  host->clear_output = host_clear_output;
+  host->exit = host_exit;
 }

@@ -13,8 +13,6 @@
 
 #include <zmq.h>
 
-#include "clear_output.h"
-#include "dot_svg.h"
 #include "exit.h"
 #include "kernel_main.h"
 #include "log.h"
@@ -374,9 +372,6 @@ int mf_kernel_main(int argc, char **argv) {
     mf_klog("cannot create the session: %s", err);
     goto out;
   }
-  mf_kernel_install_clear_output(k);
-  mf_kernel_install_dot_to_svg(k);
-  mf_kernel_install_os_exit(k);
   mf_history_open(&k->history);
   g_kernel = k;
   struct sigaction sa;

@@ -1,6 +1,6 @@
 /* host.c — the terminal host: what the session prints goes to stdout and
  * stderr as it happens, displays show their text/plain, and io.read and
- * tf._host.input read the process's stdin. */
+ * the host table's input read the process's stdin. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

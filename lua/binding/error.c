@@ -66,6 +66,31 @@ bool mfL_is_error(lua_State *L, int idx, const char **type, const char **message
   return true;
 }
 
+/* The error types beyond the core's statuses (error.h), raised by the
+ * binding, the library and the session. With the status names they are the
+ * one list of error types: core.error_names, which tf.errors is built from. */
+static const char *const library_errors[] = {
+    "UsageError",   /* a magic or tutorial command used wrongly */
+    "SyntaxError",  /* code that does not compile */
+    "RecursionError", "UnavailableError", "KeyError", "LookupError", "RuntimeError",
+    "LuaError",     /* a plain Lua error, as the session reports it */
+    "SystemExit",   /* os.exit where the host keeps the process (the kernel) */
+};
+
+/* core.error_names -> {"TypeError", ...}: every error type, in one list. */
+static void push_error_names(lua_State *L) {
+  int n = 0;
+  lua_newtable(L);
+  for (int s = MF_OK + 1; s < MF_STATUS_COUNT; s++) {
+    lua_pushstring(L, mf_status_name((mf_status)s));
+    lua_rawseti(L, -2, ++n);
+  }
+  for (size_t i = 0; i < sizeof library_errors / sizeof library_errors[0]; i++) {
+    lua_pushstring(L, library_errors[i]);
+    lua_rawseti(L, -2, ++n);
+  }
+}
+
 /* core.error(type, message) -> error object (not raised). */
 static int l_error_new(lua_State *L) {
   mfL_push_error(L, luaL_checkstring(L, 1), luaL_checkstring(L, 2));
@@ -84,5 +109,7 @@ int mfL_error_open(lua_State *L) {
   push_error_metatable(L);
   lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
+  push_error_names(L);
+  lua_setfield(L, -2, "error_names");
   return 0;
 }

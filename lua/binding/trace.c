@@ -14,6 +14,24 @@
 #include "passes.h"
 
 static const char ctx_key = 'c';
+/* The Lua data of each frame (what tf.func knows about the trace), in a
+ * registry table indexed by depth: the frame stack is the one trace stack
+ * and the Lua side looks its data up here instead of keeping a copy. */
+static const char frame_data_key = 'd';
+
+static void set_frame_data(lua_State *L, int depth, int value_idx) {
+  value_idx = lua_absindex(L, value_idx);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &frame_data_key);
+  lua_pushvalue(L, value_idx);
+  lua_rawseti(L, -2, depth);
+  lua_pop(L, 1);
+}
+
+static void clear_frame_data(lua_State *L, int depth) {
+  lua_pushnil(L);
+  set_frame_data(L, depth, -1);
+  lua_pop(L, 1);
+}
 
 mfL_ctx *mfL_context(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
@@ -83,10 +101,12 @@ static int graph_eq(lua_State *L) {
 
 /* ---- tracing ---- */
 
-/* core.trace_begin(name) -> graph handle */
+/* core.trace_begin(name [, data]) -> graph handle; `data` is the frame's
+ * Lua data (core.trace_data) */
 static int l_trace_begin(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
   const char *name = luaL_optstring(L, 1, "graph");
+  lua_settop(L, 2);
   if (ctx->depth == ctx->cap) {
     int cap = ctx->cap ? ctx->cap * 2 : 8;
     mfL_frame *fr = realloc(ctx->frames, (size_t)cap * sizeof *fr);
@@ -101,6 +121,7 @@ static int l_trace_begin(lua_State *L) {
   memset(f, 0, sizeof *f);
   f->g = g;
   f->id = ++ctx->next_trace_id;
+  set_frame_data(L, ctx->depth, 2);
   mfL_push_graph(L, g);
   return 1;
 }
@@ -193,6 +214,7 @@ static int l_trace_end(lua_State *L) {
   if (s != MF_OK) return mfL_raise_status(L, &err);
   /* Pop the frame before pushing outer symbolics: they belong to the parent. */
   mfL_frame done = *f;
+  clear_frame_data(L, ctx->depth);
   ctx->depth--;
   mfL_push_graph(L, done.g);
   lua_createtable(L, done.ncaptures, 0);
@@ -213,8 +235,21 @@ static int l_trace_end(lua_State *L) {
 /* core.trace_abort(): drop the innermost trace after an error */
 static int l_trace_abort(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
-  if (ctx->depth > 0) frame_free(&ctx->frames[--ctx->depth]);
+  if (ctx->depth > 0) {
+    clear_frame_data(L, ctx->depth);
+    frame_free(&ctx->frames[--ctx->depth]);
+  }
   return 0;
+}
+
+/* core.trace_data(depth) -> the Lua data frame `depth` (1 = outermost) was
+ * opened with, or nil */
+static int l_trace_data(lua_State *L) {
+  lua_Integer depth = luaL_checkinteger(L, 1);
+  if (depth < 1 || depth > mfL_context(L)->depth) return 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &frame_data_key);
+  lua_rawgeti(L, -1, depth);
+  return 1;
 }
 
 /* core.trace_depth() */
@@ -566,7 +601,8 @@ int mfL_trace_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"trace_begin", l_trace_begin}, {"placeholder", l_placeholder},
       {"trace_end", l_trace_end},     {"trace_abort", l_trace_abort},
-      {"trace_depth", l_trace_depth}, {"current_graph", l_current_graph},
+      {"trace_depth", l_trace_depth}, {"trace_data", l_trace_data},
+      {"current_graph", l_current_graph},
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
       {"graph_add_placeholder", l_graph_add_placeholder},
@@ -582,6 +618,8 @@ int mfL_trace_open(lua_State *L) {
   lua_setfield(L, -2, "__gc");
   lua_setmetatable(L, -2);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &ctx_key);
+  lua_newtable(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &frame_data_key);
   if (luaL_newmetatable(L, MFL_GRAPH)) {
     lua_pushcfunction(L, graph_gc);
     lua_setfield(L, -2, "__gc");

@@ -2,68 +2,66 @@
 -- tf.executing_eagerly, tf.init_scope and tf.help.
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
 
-return function(tf, doc)
-  local config = { _run_eagerly = false, _explain_retracing = false }
-  tf.config = config
+local M = {}
 
-  config.run_functions_eagerly = doc.def(function(on)
-    config._run_eagerly = on and true or false
-  end, "tf.config.run_functions_eagerly(bool)",
-  "Makes every tf.func run its Lua function eagerly (true) or traced (false), live.")
+local config = {}
+M.config = config
 
-  config.functions_run_eagerly = doc.def(function() return config._run_eagerly end,
-    "tf.config.functions_run_eagerly()", "True when tf.func runs eagerly.")
+config.run_functions_eagerly = doc.def(function(on)
+  state.run_eagerly = on and true or false
+end, "tf.config.run_functions_eagerly(bool)",
+"Makes every tf.func run its Lua function eagerly (true) or traced (false), live.")
 
-  config.explain_retracing = doc.def(function(on)
-    config._explain_retracing = on and true or false
-  end, "tf.config.explain_retracing(bool)",
-  "When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
-  .. "and which existing traces it failed to match.")
+config.functions_run_eagerly = doc.def(function() return state.run_eagerly end,
+  "tf.config.functions_run_eagerly()", "True when tf.func runs eagerly.")
 
-  -- tf.config.optimizer: whether traced functions run their graphs'
-  -- optimised copies (constant folding, simplification, common
-  -- subexpressions, pruning, fusion) or the graphs as traced.
-  local optimizer = { _enabled = true }
-  config.optimizer = optimizer
+config.explain_retracing = doc.def(function(on)
+  state.explain_retracing = on and true or false
+end, "tf.config.explain_retracing(bool)",
+"When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
+.. "and which existing traces it failed to match.")
 
-  optimizer.set_enabled = doc.def(function(on)
-    optimizer._enabled = on and true or false
-  end, "tf.config.optimizer.set_enabled(bool)",
-  "Makes every tf.func run the optimised copy of its graph (true, the default) or the graph as "
-  .. "traced (false), live. cf:optimized_graph() and %graph --optimized show the optimised copy.")
+-- tf.config.optimizer: whether traced functions run their graphs'
+-- optimised copies (constant folding, simplification, common
+-- subexpressions, pruning, fusion) or the graphs as traced.
+local optimizer = {}
+config.optimizer = optimizer
 
-  optimizer.is_enabled = doc.def(function() return optimizer._enabled end,
-    "tf.config.optimizer.is_enabled()", "True when tf.func runs optimised graphs.")
+optimizer.set_enabled = doc.def(function(on)
+  state.optimizer_enabled = on and true or false
+end, "tf.config.optimizer.set_enabled(bool)",
+"Makes every tf.func run the optimised copy of its graph (true, the default) or the graph as "
+.. "traced (false), live. cf:optimized_graph() and %graph --optimized show the optimised copy.")
 
-  tf.executing_eagerly = doc.def(function() return not core.tracing() end,
-    "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
+optimizer.is_enabled = doc.def(function() return state.optimizer_enabled end,
+  "tf.config.optimizer.is_enabled()", "True when tf.func runs optimised graphs.")
 
-  tf.init_scope = doc.def(function(fn, ...)
-    core.eager_scope(1)
-    local results = table.pack(pcall(fn, ...))
-    core.eager_scope(-1)
-    if not results[1] then error(results[2], 0) end
-    return table.unpack(results, 2, results.n)
-  end, "tf.init_scope(fn, ...)",
-  "Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
+M.executing_eagerly = doc.def(function() return not core.tracing() end,
+  "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
 
-  tf.help = doc.def(function(obj)
-    local d = doc.get(obj)
-    if d then return doc.render(d) end
-    local mt = getmetatable(obj)
-    if mt and mt.__help then return mt.__help(obj) end
-    if type(obj) == "table" and mt == nil then
-      local names = {}
-      for k, v in pairs(obj) do
-        if type(k) == "string" and k:sub(1, 1) ~= "_" and doc.get(v) then names[#names + 1] = k end
-      end
-      table.sort(names)
-      if #names > 0 then return "A table of functions: " .. table.concat(names, ", ") end
+M.init_scope = doc.def(state.in_eager_scope, "tf.init_scope(fn, ...)",
+"Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
+
+M.help = doc.def(function(obj)
+  local d = doc.get(obj)
+  if d then return doc.render(d) end
+  local mt = getmetatable(obj)
+  if mt and mt.__help then return mt.__help(obj) end
+  if type(obj) == "table" and mt == nil then
+    local names = {}
+    for k, v in pairs(obj) do
+      if type(k) == "string" and k:sub(1, 1) ~= "_" and doc.get(v) then names[#names + 1] = k end
     end
-    if type(obj) == "function" then
-      return "A Lua function without a docstring."
-    end
-    return tostring(obj)
-  end, "tf.help(obj)", "The docstring of a function (its signature and description) as a string.")
-end
+    table.sort(names)
+    if #names > 0 then return "A table of functions: " .. table.concat(names, ", ") end
+  end
+  if type(obj) == "function" then
+    return "A Lua function without a docstring."
+  end
+  return tostring(obj)
+end, "tf.help(obj)", "The docstring of a function (its signature and description) as a string.")
+
+return M

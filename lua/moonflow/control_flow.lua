@@ -6,490 +6,418 @@
 -- over the values each iteration started from (kept when a tape records).
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local nest = require("moonflow.nest")
+local tapes = require("moonflow.tape")
+local raise = errors.raise
 
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
+local control_flow = {}
+
+local H = state.H
+local op = core.op
+
+
+local nest = nest
+local flatten_values, pack_values, same_structure = nest.flatten_values, nest.pack_values, nest.same_structure
+
+
+local function spec_of(t)
+  local _, dtype, shape = core.info(t)
+  return dtype, shape
 end
 
-return function(tf, doc)
-  local H = tf._H
-  local op = core.op
+local function shape_text(shape) return tostring(shapes.TensorShape(shape)) end
 
-  local TensorArray = { __name = "TensorArray" }
-  local tamethods = {}
-  TensorArray.__index = tamethods
-
-  local nest = tf._nest
-  local flatten_values, pack_values, same_structure = nest.flatten_values, nest.pack_values, nest.same_structure
-
-  local function new_array(dtype, buf, dynamic, element_shape)
-    return setmetatable({ dtype = dtype, _buf = buf, dynamic_size = dynamic,
-      element_shape = element_shape }, TensorArray)
+local function graph_stateful(g)
+  for _, n in ipairs(core.graph_nodes(g)) do
+    if n.stateful then return true end
   end
-  tf._new_tensor_array = new_array
+  return false
+end
 
-  local function spec_of(t)
-    local _, dtype, shape = core.info(t)
-    return dtype, shape
-  end
+-- Traces fn(args...) in a nested graph whose inputs are placeholders of
+-- `specs`; returns the graph, the flat outputs' structure, and the
+-- captured outer values.
+local function trace_branch(name, fn, specs, structure_in)
+  local structure, flat
+  local g, captures = state.in_trace(name, nil, nil, function()
+    local phs = {}
+    for i, s in ipairs(specs or {}) do phs[i] = core.placeholder(s.name or ("loop_var_" .. i), s.dtype, s.shape) end
+    local args = structure_in and table.pack(pack_values(structure_in, phs)) or { n = 0 }
+    local results = table.pack(fn(table.unpack(args, 1, args.n)))
+    flat, structure = flatten_values(results)
+    return flat
+  end)
+  return g, structure, captures, flat
+end
 
-  local function shape_text(shape) return tostring(tf.TensorShape(shape)) end
-
-  local function graph_stateful(g)
-    for _, n in ipairs(core.graph_nodes(g)) do
-      if n.stateful then return true end
-    end
-    return false
-  end
-
-  -- Traces fn(args...) in a nested graph whose inputs are placeholders of
-  -- `specs`; returns the graph, the flat outputs' structure, and the
-  -- captured outer values.
-  local function trace_branch(name, fn, specs, structure_in)
-    core.trace_begin(name)
-    local ok, res = pcall(function()
-      local phs = {}
-      for i, s in ipairs(specs or {}) do phs[i] = core.placeholder(s.name or ("loop_var_" .. i), s.dtype, s.shape) end
-      local args = structure_in and table.pack(pack_values(structure_in, phs)) or { n = 0 }
-      local results = table.pack(fn(table.unpack(args, 1, args.n)))
-      local flat, structure = flatten_values(results)
-      return { flat = flat, structure = structure }
-    end)
-    if not ok then
-      core.trace_abort()
-      error(res, 0)
-    end
-    local g, captures = core.trace_end(res.flat)
-    return g, res.structure, captures, res.flat
-  end
-
-  -- Gives every graph the same extra inputs: the union of their captures.
-  -- Returns the union (outer values) in order.
-  local function unify_captures(graphs, nexplicit)
-    local union, keys = {}, {}
-    local per_graph = {}
-    for gi, item in ipairs(graphs) do
-      local ins = core.graph_io(item.graph)
-      per_graph[gi] = {}
-      for k, c in ipairs(item.captures) do
-        local key = core.identity(c)
-        if not keys[key] then
-          keys[key] = true
-          union[#union + 1] = { key = key, value = c }
-        end
-        per_graph[gi][key] = ins[nexplicit + k]
+-- Gives every graph the same extra inputs: the union of their captures.
+-- Returns the union (outer values) in order.
+local function unify_captures(graphs, nexplicit)
+  local union, keys = {}, {}
+  local per_graph = {}
+  for gi, item in ipairs(graphs) do
+    local ins = core.graph_io(item.graph)
+    per_graph[gi] = {}
+    for k, c in ipairs(item.captures) do
+      local key = core.identity(c)
+      if not keys[key] then
+        keys[key] = true
+        union[#union + 1] = { key = key, value = c }
       end
-    end
-    for gi, item in ipairs(graphs) do
-      local ins, outs = core.graph_io(item.graph)
-      local inputs = {}
-      for i = 1, nexplicit do inputs[i] = ins[i] end
-      local extra_outputs = {}
-      for _, u in ipairs(union) do
-        local node = per_graph[gi][u.key]
-        if not node then
-          local dtype, shape = spec_of(u.value)
-          node = core.graph_add_placeholder(item.graph, "capture", dtype, shape)
-        end
-        inputs[#inputs + 1] = node
-        extra_outputs[#extra_outputs + 1] = { node, 0 }
-      end
-      if item.pass_through then
-        for _, o in ipairs(extra_outputs) do outs[#outs + 1] = o end
-      end
-      core.graph_set_io(item.graph, inputs, outs)
-    end
-    local values = {}
-    for i, u in ipairs(union) do values[i] = u.value end
-    return values
-  end
-
-  -- tf.cond --------------------------------------------------------------------
-
-  local function truthy(pred, what)
-    if core.is_tensor(pred) then
-      local _, _, shape = core.info(pred)
-      if #shape ~= 0 then
-        raise("ValueError", what .. " must be a scalar, got shape " .. shape_text(shape), 3)
-      end
-      return core.element(pred, 0) and core.element(pred, 0) ~= 0
-    end
-    return pred and true or false
-  end
-
-  local function check_branch_outputs(ta, tb, fa, fb)
-    if not (ta.n == tb.n and (function()
-      for i = 1, ta.n do if not same_structure(ta[i], tb[i]) then return false end end
-      return true
-    end)()) then
-      raise("ValueError", "true_fn and false_fn arguments to tf.cond must have the same number, type, "
-        .. "and overall structure of return values.", 4)
-    end
-    for i = 1, #fa do
-      local da, db = core.dtype(fa[i]), core.dtype(fb[i])
-      if da ~= db then
-        raise("TypeError", ("tf.cond: output %d is %s in true_fn but %s in false_fn; the branches must "
-          .. "return the same dtypes"):format(i, da.name, db.name), 4)
-      end
+      per_graph[gi][key] = ins[nexplicit + k]
     end
   end
-
-  tf.cond = doc.def(function(pred, true_fn, false_fn, opts)
-    if type(true_fn) ~= "function" or type(false_fn) ~= "function" then
-      raise("TypeError", "tf.cond(pred, true_fn, false_fn): both branches must be functions", 2)
-    end
-    if not core.tracing() or not core.is_symbolic(pred) then
-      if core.tracing() and core.is_tensor(pred) then
-        -- An eager predicate while tracing is a constant: take its branch.
-        if truthy(pred, "tf.cond's predicate") then return true_fn() end
-        return false_fn()
+  for gi, item in ipairs(graphs) do
+    local ins, outs = core.graph_io(item.graph)
+    local inputs = {}
+    for i = 1, nexplicit do inputs[i] = ins[i] end
+    local extra_outputs = {}
+    for _, u in ipairs(union) do
+      local node = per_graph[gi][u.key]
+      if not node then
+        local dtype, shape = spec_of(u.value)
+        node = core.graph_add_placeholder(item.graph, "capture", dtype, shape)
       end
+      inputs[#inputs + 1] = node
+      extra_outputs[#extra_outputs + 1] = { node, 0 }
+    end
+    if item.pass_through then
+      for _, o in ipairs(extra_outputs) do outs[#outs + 1] = o end
+    end
+    core.graph_set_io(item.graph, inputs, outs)
+  end
+  local values = {}
+  for i, u in ipairs(union) do values[i] = u.value end
+  return values
+end
+
+-- tf.cond --------------------------------------------------------------------
+
+local function truthy(pred, what)
+  if core.is_tensor(pred) then
+    local _, _, shape = core.info(pred)
+    if #shape ~= 0 then
+      raise("ValueError", what .. " must be a scalar, got shape " .. shape_text(shape), 3)
+    end
+    return core.element(pred, 0) and core.element(pred, 0) ~= 0
+  end
+  return pred and true or false
+end
+
+local function check_branch_outputs(ta, tb, fa, fb)
+  if not (ta.n == tb.n and (function()
+    for i = 1, ta.n do if not same_structure(ta[i], tb[i]) then return false end end
+    return true
+  end)()) then
+    raise("ValueError", "true_fn and false_fn arguments to tf.cond must have the same number, type, "
+      .. "and overall structure of return values.", 4)
+  end
+  for i = 1, #fa do
+    local da, db = core.dtype(fa[i]), core.dtype(fb[i])
+    if da ~= db then
+      raise("TypeError", ("tf.cond: output %d is %s in true_fn but %s in false_fn; the branches must "
+        .. "return the same dtypes"):format(i, da.name, db.name), 4)
+    end
+  end
+end
+
+-- Gradient of a cond: a cond of the branches' gradients with respect to
+-- the captured values (the If op's inputs after the predicate).
+local function cond_grad(n, dys)
+  local a = n.attrs
+  local pred = n.inputs[1]
+  local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
+  local function branch(fn)
+    return function()
+      local tape = tapes.GradientTape()
+      for _, c in ipairs(caps) do tape:watch(c) end
+      local results = table.pack(fn())
+      tape:stop()
+      local flat = flatten_values(results)
+      local grads = tape:gradient(flat, caps, dys)
+      local out = {}
+      for i, c in ipairs(caps) do
+        out[i] = grads[i] or ops.zeros_like(c)
+      end
+      return table.unpack(out, 1, #caps)
+    end
+  end
+  local gs = table.pack(control_flow.cond(pred, branch(a._then), branch(a._else)))
+  local result = { nil }
+  for i = 1, #caps do
+    result[i + 1] = core.dtype(caps[i]).is_floating and gs[i] or nil
+  end
+  return result
+end
+
+control_flow.cond = doc.def(function(pred, true_fn, false_fn, opts)
+  if type(true_fn) ~= "function" or type(false_fn) ~= "function" then
+    raise("TypeError", "tf.cond(pred, true_fn, false_fn): both branches must be functions", 2)
+  end
+  if not core.tracing() or not core.is_symbolic(pred) then
+    if core.tracing() and core.is_tensor(pred) then
+      -- An eager predicate while tracing is a constant: take its branch.
       if truthy(pred, "tf.cond's predicate") then return true_fn() end
       return false_fn()
     end
-    local dtype, shape = spec_of(pred)
-    if shape and #shape > 0 then
-      raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
-    end
-    if dtype ~= tf.bool then pred = tf.cast(pred, tf.bool) end
-    local gt, st, ct, ft = trace_branch("cond_true", true_fn)
-    local gf, sf, cf, ff = trace_branch("cond_false", false_fn)
-    check_branch_outputs(st, sf, ft, ff)
-    local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
-    local stateful = graph_stateful(gt) or graph_stateful(gf)
-    local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
-      then_branch = gt, else_branch = gf, name = opts and opts.name or "cond",
-      _then = true_fn, _else = false_fn,
-    }, pred, table.unpack(inputs)))
-    return pack_values(st, outs)
-  end, "tf.cond(pred, true_fn, false_fn)",
-  "true_fn() if pred else false_fn(). Eagerly (or with a Lua boolean) it is an `if`; on a traced tensor "
-  .. "both branches are traced into an If op and the graph picks one at run time. The branches must "
-  .. "return the same structure and dtypes.")
+    if truthy(pred, "tf.cond's predicate") then return true_fn() end
+    return false_fn()
+  end
+  local dtype, shape = spec_of(pred)
+  if shape and #shape > 0 then
+    raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
+  end
+  if dtype ~= dtypes.bool then pred = ops.cast(pred, dtypes.bool) end
+  local gt, st, ct, ft = trace_branch("cond_true", true_fn)
+  local gf, sf, cf, ff = trace_branch("cond_false", false_fn)
+  check_branch_outputs(st, sf, ft, ff)
+  local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
+  local stateful = graph_stateful(gt) or graph_stateful(gf)
+  local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
+    then_branch = gt, else_branch = gf, name = opts and opts.name or "cond",
+    _then = true_fn, _else = false_fn, _gradient = cond_grad,
+  }, pred, table.unpack(inputs)))
+  return pack_values(st, outs)
+end, "tf.cond(pred, true_fn, false_fn)",
+"true_fn() if pred else false_fn(). Eagerly (or with a Lua boolean) it is an `if`; on a traced tensor "
+.. "both branches are traced into an If op and the graph picks one at run time. The branches must "
+.. "return the same structure and dtypes.")
 
-  -- Gradient of a cond: a cond of the branches' gradients with respect to
-  -- the captured values (the If op's inputs after the predicate).
-  local function cond_grad(n, dys)
-    local a = n.attrs
-    local pred = n.inputs[1]
-    local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
-    local function branch(fn)
-      return function()
-        local tape = tf.GradientTape()
-        for _, c in ipairs(caps) do tape:watch(c) end
-        local results = table.pack(fn())
-        tape:stop()
-        local flat = flatten_values(results)
-        local grads = tape:gradient(flat, caps, dys)
-        local out = {}
-        for i, c in ipairs(caps) do
-          out[i] = grads[i] or tf.zeros_like(c)
-        end
-        return table.unpack(out, 1, #caps)
+
+-- tf.while_loop ------------------------------------------------------------
+
+local function loop_specs(flat, structure_in, invariants)
+  local specs = {}
+  local kinds = {}
+  local function walk(s)
+    if s.kind == "tensor" or s.kind == "ta" then kinds[s.index] = s
+    elseif s.kind == "table" then
+      for _, x in ipairs(s.array) do walk(x) end
+      for _, k in ipairs(s.keys) do walk(s.map[k]) end
+    end
+  end
+  for i = 1, structure_in.n do walk(structure_in[i]) end
+  for i, t in ipairs(flat) do
+    local dtype, shape = spec_of(t)
+    if kinds[i] and kinds[i].kind == "ta" then
+      -- A TensorArray grows and fixes its element shape on first write.
+      local es = kinds[i].element_shape
+      shape = es and { -1, table.unpack(es) } or nil
+    end
+    if invariants and invariants[i] ~= nil then shape = invariants[i] end
+    specs[i] = { dtype = dtype, shape = shape }
+  end
+  return specs
+end
+
+local function shapes_fit(shape, invariant)
+  if invariant == nil then return true end
+  if shape == nil or #shape ~= #invariant then return false end
+  for i = 1, #shape do
+    if invariant[i] >= 0 and shape[i] ~= invariant[i] then return false end
+  end
+  return true
+end
+
+local function check_body_outputs(s_in, s_out, flat_in, flat_out, specs, names)
+  local same = s_in.n == s_out.n
+  for i = 1, math.min(s_in.n, s_out.n) do
+    if not same_structure(s_in[i], s_out[i]) then same = false end
+  end
+  if not same then
+    raise("ValueError", "the loop body must return the same structure as the loop variables", 4)
+  end
+  for i = 1, #flat_in do
+    local din, dout = core.dtype(flat_in[i]), core.dtype(flat_out[i])
+    local name = names and names[i] or ("loop variable " .. i)
+    if din ~= dout then
+      raise("TypeError", ("%s has dtype %s before the loop, but dtype %s after one iteration. "
+        .. "A loop variable must keep its dtype."):format(name, din.name, dout.name), 4)
+    end
+    local _, shape = spec_of(flat_out[i])
+    if not shapes_fit(shape, specs[i].shape) then
+      raise("ValueError", ("%s has shape %s before the loop, but shape %s after one iteration. "
+        .. "Use the shape_invariants option of tf.while_loop (or a TensorArray) to allow a "
+        .. "changing shape."):format(name, shape_text(specs[i].shape), shape_text(shape)), 4)
+    end
+  end
+end
+
+local function eager_loop(cond, body, vars, max_iter)
+  local n = 0
+  while (max_iter == nil or n < max_iter) and truthy(cond(table.unpack(vars, 1, vars.n)), "the loop condition") do
+    core.check_interrupt()
+    vars = table.pack(body(table.unpack(vars, 1, vars.n)))
+    n = n + 1
+  end
+  return vars
+end
+
+local function identity_structure(n)
+  local s = { n = n }
+  for i = 1, n do s[i] = { kind = "tensor", index = i } end
+  return s
+end
+
+-- The gradient of a traced loop: run it backwards over the values each
+-- iteration started from (history buffers), re-running the body under a
+-- tape at each step. Gradients reach the loop variables that are plain
+-- tensors and the captured values; TensorArray contents do not carry
+-- gradients.
+local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
+  return function(_, dys)
+    local float_vars, float_caps = {}, {}
+    for _, h in ipairs(hist) do
+      if core.dtype(flat_in[h.var]).is_floating then float_vars[#float_vars + 1] = h end
+    end
+    for i, c in ipairs(caps) do
+      if core.dtype(c).is_floating then float_caps[#float_caps + 1] = i end
+    end
+    local init = { n_iter - 1 }
+    for _, h in ipairs(float_vars) do init[#init + 1] = dys[h.var] end
+    for _, ci in ipairs(float_caps) do init[#init + 1] = ops.zeros_like(caps[ci]) end
+    local nv = #float_vars
+    local outs = table.pack(control_flow.while_loop(function(k) return ops.greater_equal(k, 0) end, function(k, ...)
+      local g = { ... }
+      local vals = table.move(final, 1, #final, 1, {})
+      for _, h in ipairs(hist) do vals[h.var] = ops.gather(h.buffer, k) end
+      local tape = tapes.GradientTape()
+      local sources = {}
+      for _, h in ipairs(float_vars) do
+        tape:watch(vals[h.var])
+        sources[#sources + 1] = vals[h.var]
       end
-    end
-    local gs = table.pack(tf.cond(pred, branch(a._then), branch(a._else)))
-    local result = { nil }
-    for i = 1, #caps do
-      result[i + 1] = core.dtype(caps[i]).is_floating and gs[i] or nil
-    end
+      for _, ci in ipairs(float_caps) do
+        tape:watch(caps[ci])
+        sources[#sources + 1] = caps[ci]
+      end
+      local results = table.pack(body(pack_values(s_in, vals)))
+      tape:stop()
+      local flat_out = flatten_values(results)
+      local targets, seeds = {}, {}
+      for i, h in ipairs(float_vars) do
+        targets[i] = flat_out[h.var]
+        seeds[i] = g[i]
+      end
+      local grads = tape:gradient(targets, sources, seeds)
+      local next_ = { k - 1 }
+      for i = 1, nv do next_[#next_ + 1] = grads[i] or ops.zeros_like(g[i]) end
+      for j = 1, #float_caps do
+        local gc = grads[nv + j]
+        next_[#next_ + 1] = gc and (g[nv + j] + gc) or g[nv + j]
+      end
+      return table.unpack(next_)
+    end, init))
+    local result = {}
+    for i, h in ipairs(float_vars) do result[h.var] = outs[1 + i] end
+    for j, ci in ipairs(float_caps) do result[#flat_in + ci] = outs[1 + nv + j] end
     return result
   end
-  tf._gradients.If = cond_grad
-  tf._gradients.StatelessIf = cond_grad
-  -- The loop's gradient is recorded by tf.while_loop itself (it needs the
-  -- per-iteration values); the op's own entry adds nothing.
-  tf._gradients.While = function() return {} end
-  tf._gradients.StatelessWhile = tf._gradients.While
-
-  -- tf.while_loop ------------------------------------------------------------
-
-  local function loop_specs(flat, structure_in, invariants)
-    local specs = {}
-    local kinds = {}
-    local function walk(s)
-      if s.kind == "tensor" or s.kind == "ta" then kinds[s.index] = s
-      elseif s.kind == "table" then
-        for _, x in ipairs(s.array) do walk(x) end
-        for _, k in ipairs(s.keys) do walk(s.map[k]) end
-      end
-    end
-    for i = 1, structure_in.n do walk(structure_in[i]) end
-    for i, t in ipairs(flat) do
-      local dtype, shape = spec_of(t)
-      if kinds[i] and kinds[i].kind == "ta" then
-        -- A TensorArray grows and fixes its element shape on first write.
-        local es = kinds[i].element_shape
-        shape = es and { -1, table.unpack(es) } or nil
-      end
-      if invariants and invariants[i] ~= nil then shape = invariants[i] end
-      specs[i] = { dtype = dtype, shape = shape }
-    end
-    return specs
-  end
-
-  local function shapes_fit(shape, invariant)
-    if invariant == nil then return true end
-    if shape == nil or #shape ~= #invariant then return false end
-    for i = 1, #shape do
-      if invariant[i] >= 0 and shape[i] ~= invariant[i] then return false end
-    end
-    return true
-  end
-
-  local function check_body_outputs(s_in, s_out, flat_in, flat_out, specs, names)
-    local same = s_in.n == s_out.n
-    for i = 1, math.min(s_in.n, s_out.n) do
-      if not same_structure(s_in[i], s_out[i]) then same = false end
-    end
-    if not same then
-      raise("ValueError", "the loop body must return the same structure as the loop variables", 4)
-    end
-    for i = 1, #flat_in do
-      local din, dout = core.dtype(flat_in[i]), core.dtype(flat_out[i])
-      local name = names and names[i] or ("loop variable " .. i)
-      if din ~= dout then
-        raise("TypeError", ("%s has dtype %s before the loop, but dtype %s after one iteration. "
-          .. "A loop variable must keep its dtype."):format(name, din.name, dout.name), 4)
-      end
-      local _, shape = spec_of(flat_out[i])
-      if not shapes_fit(shape, specs[i].shape) then
-        raise("ValueError", ("%s has shape %s before the loop, but shape %s after one iteration. "
-          .. "Use the shape_invariants option of tf.while_loop (or a TensorArray) to allow a "
-          .. "changing shape."):format(name, shape_text(specs[i].shape), shape_text(shape)), 4)
-      end
-    end
-  end
-
-  local function eager_loop(cond, body, vars, max_iter)
-    local n = 0
-    while (max_iter == nil or n < max_iter) and truthy(cond(table.unpack(vars, 1, vars.n)), "the loop condition") do
-      core.check_interrupt()
-      vars = table.pack(body(table.unpack(vars, 1, vars.n)))
-      n = n + 1
-    end
-    return vars
-  end
-
-  local function identity_structure(n)
-    local s = { n = n }
-    for i = 1, n do s[i] = { kind = "tensor", index = i } end
-    return s
-  end
-
-  -- The gradient of a traced loop: run it backwards over the values each
-  -- iteration started from (history buffers), re-running the body under a
-  -- tape at each step. Gradients reach the loop variables that are plain
-  -- tensors and the captured values; TensorArray contents do not carry
-  -- gradients.
-  local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
-    return function(_, dys)
-      local float_vars, float_caps = {}, {}
-      for _, h in ipairs(hist) do
-        if core.dtype(flat_in[h.var]).is_floating then float_vars[#float_vars + 1] = h end
-      end
-      for i, c in ipairs(caps) do
-        if core.dtype(c).is_floating then float_caps[#float_caps + 1] = i end
-      end
-      local init = { n_iter - 1 }
-      for _, h in ipairs(float_vars) do init[#init + 1] = dys[h.var] end
-      for _, ci in ipairs(float_caps) do init[#init + 1] = tf.zeros_like(caps[ci]) end
-      local nv = #float_vars
-      local outs = table.pack(tf.while_loop(function(k) return tf.greater_equal(k, 0) end, function(k, ...)
-        local g = { ... }
-        local vals = table.move(final, 1, #final, 1, {})
-        for _, h in ipairs(hist) do vals[h.var] = tf.gather(h.buffer, k) end
-        local tape = tf.GradientTape()
-        local sources = {}
-        for _, h in ipairs(float_vars) do
-          tape:watch(vals[h.var])
-          sources[#sources + 1] = vals[h.var]
-        end
-        for _, ci in ipairs(float_caps) do
-          tape:watch(caps[ci])
-          sources[#sources + 1] = caps[ci]
-        end
-        local results = table.pack(body(pack_values(s_in, vals)))
-        tape:stop()
-        local flat_out = flatten_values(results)
-        local targets, seeds = {}, {}
-        for i, h in ipairs(float_vars) do
-          targets[i] = flat_out[h.var]
-          seeds[i] = g[i]
-        end
-        local grads = tape:gradient(targets, sources, seeds)
-        local next_ = { k - 1 }
-        for i = 1, nv do next_[#next_ + 1] = grads[i] or tf.zeros_like(g[i]) end
-        for j = 1, #float_caps do
-          local gc = grads[nv + j]
-          next_[#next_ + 1] = gc and (g[nv + j] + gc) or g[nv + j]
-        end
-        return table.unpack(next_)
-      end, init))
-      local result = {}
-      for i, h in ipairs(float_vars) do result[h.var] = outs[1 + i] end
-      for j, ci in ipairs(float_caps) do result[#flat_in + ci] = outs[1 + nv + j] end
-      return result
-    end
-  end
-
-  tf._graph_while = function(cond, body, vars, opts)
-    local flat_in, s_in = flatten_values(vars)
-    local nuser = #flat_in
-    local names = opts._names
-    local specs = loop_specs(flat_in, s_in, opts._invariants)
-    local counted = opts.maximum_iterations ~= nil
-    local record = tf._tapes_recording and tf._tapes_recording()
-    -- The loop state: the user's variables, then an iteration counter
-    -- (maximum_iterations, gradients), then for gradients the value each
-    -- plain tensor variable had when each iteration started.
-    local state = table.move(flat_in, 1, nuser, 1, {})
-    local state_specs = table.move(specs, 1, nuser, 1, {})
-    local counter
-    if counted or record then
-      counter = #state + 1
-      state[counter] = tf.constant(0)
-      state_specs[counter] = { dtype = tf.int32, shape = {} }
-    end
-    local hist = {}
-    if record then
-      local kinds = {}
-      for i = 1, s_in.n do
-        if s_in[i].kind == "tensor" then kinds[s_in[i].index] = true end
-      end
-      for i = 1, nuser do
-        -- Values keep their runtime shape through the loop (the invariant
-        -- may leave dimensions unknown); the history stacks them.
-        local shape = specs[i].shape
-        if kinds[i] then
-          hist[#hist + 1] = { var = i, slot = #state + 1 }
-          state[#state + 1] = tf.zeros({ 0 }, core.dtype(flat_in[i]))
-          state_specs[#state] = { dtype = core.dtype(flat_in[i]), shape = shape and { -1, table.unpack(shape) } or nil }
-        end
-      end
-    end
-    local structure = identity_structure(#state)
-    local max_iter = opts.maximum_iterations
-    local gc, _, cc = trace_branch("while_cond", function(...)
-      local ph = { ... }
-      local p = cond(pack_values(s_in, ph))
-      if not core.is_tensor(p) then p = tf.constant(p and true or false) end
-      if core.dtype(p) ~= tf.bool then p = tf.cast(p, tf.bool) end
-      if counted then p = tf.logical_and(p, tf.less(ph[counter], max_iter)) end
-      return p
-    end, state_specs, structure)
-    local gb, _, cb = trace_branch("while_body", function(...)
-      local ph = { ... }
-      local results = table.pack(body(pack_values(s_in, ph)))
-      local flat_out, s_out = flatten_values(results)
-      check_body_outputs(s_in, s_out, table.move(ph, 1, nuser, 1, {}), flat_out, specs, names)
-      local out = table.move(flat_out, 1, nuser, 1, {})
-      if counter then out[counter] = ph[counter] + 1 end
-      for _, h in ipairs(hist) do
-        out[h.slot] = op(H.TensorListSetItem, { resize = true }, ph[h.slot], ph[counter], ph[h.var])
-      end
-      return table.unpack(out, 1, #state)
-    end, state_specs, structure)
-    local caps = unify_captures({ { graph = gc, captures = cc },
-      { graph = gb, captures = cb, pass_through = true } }, #state)
-    local stateful = graph_stateful(gc) or graph_stateful(gb)
-    local args = table.move(state, 1, #state, 1, {})
-    for _, c in ipairs(caps) do args[#args + 1] = c end
-    local outs = table.pack(op(stateful and H.While or H.StatelessWhile,
-      { cond = gc, body = gb, parallel_iterations = 10, name = opts.name or "while" },
-      table.unpack(args, 1, #args)))
-    local results = table.move(outs, 1, nuser, 1, {})
-    if record and #hist > 0 then
-      for _, h in ipairs(hist) do h.buffer = outs[h.slot] end
-      local inputs = table.move(flat_in, 1, nuser, 1, {})
-      for _, c in ipairs(caps) do inputs[#inputs + 1] = c end
-      tf._tape_record_custom(inputs, results,
-        loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results))
-    end
-    return pack_values(s_in, results)
-  end
-
-  tf.while_loop = doc.def(function(cond, body, loop_vars, opts)
-    opts = opts or {}
-    if type(cond) ~= "function" or type(body) ~= "function" then
-      raise("TypeError", "tf.while_loop(cond, body, loop_vars): cond and body must be functions", 2)
-    end
-    if type(loop_vars) ~= "table" or getmetatable(loop_vars) ~= nil then
-      raise("TypeError", "tf.while_loop's loop_vars must be a Lua list of loop variables", 2)
-    end
-    local vars = table.pack(table.unpack(loop_vars, 1, loop_vars.n or #loop_vars))
-    if not core.tracing() then
-      local out = eager_loop(cond, body, vars, opts.maximum_iterations)
-      return table.unpack(out, 1, out.n)
-    end
-    return tf._graph_while(cond, body, vars, opts)
-  end, "tf.while_loop(cond, body, loop_vars [, {maximum_iterations=, shape_invariants=}])",
-  "Repeats loop_vars = body(loop_vars...) while cond(loop_vars...) holds; returns the final loop "
-  .. "variables (as multiple results). Eagerly a Lua loop; while tracing one While op whose body "
-  .. "appears once in the graph. Loop variables keep their dtype and shape unless shape_invariants "
-  .. "(or a TensorArray) allows a change.")
-
-  -- TensorArray ----------------------------------------------------------------
-
-  tf.TensorArray = doc.def(function(dtype, opts)
-    opts = opts or {}
-    dtype = tf.as_dtype(dtype)
-    local size = opts.size or 0
-    local es = opts.element_shape
-    if es and getmetatable(es) == tf._TensorShape then es = es:as_list() end
-    local buf
-    if es and #es > 0 then
-      local full = { size }
-      for _, d in ipairs(es) do full[#full + 1] = d end
-      buf = tf.zeros(full, dtype)
-    else
-      buf = tf.zeros(core.is_tensor(size) and tf.reshape(size, { 1 }) or { size }, dtype)
-    end
-    return new_array(dtype, buf, opts.dynamic_size or false, es)
-  end, "tf.TensorArray(dtype [, {size=, dynamic_size=, element_shape=}])",
-  "A list of tensors that works inside traced loops: ta = ta:write(i, v) (0-based; returns the "
-  .. "array), ta:read(i), ta:stack(), ta:unstack(t), ta:size().")
-
-  tamethods.write = doc.def(function(ta, i, value)
-    value = tf.convert_to_tensor(value, ta.dtype)
-    local buf = op(H.TensorListSetItem, { resize = ta.dynamic_size, _dtypes = { nil, tf.int32 } }, ta._buf, i, value)
-    local es = ta.element_shape
-    if not es then
-      local _, shape = spec_of(value)
-      es = shape
-    end
-    return new_array(ta.dtype, buf, ta.dynamic_size, es)
-  end, "ta:write(i, value)", "A TensorArray with element i (0-based) set to value.")
-
-  tamethods.read = doc.def(function(ta, i)
-    return tf.gather(ta._buf, i)
-  end, "ta:read(i)", "Element i (0-based).")
-
-  tamethods.stack = doc.def(function(ta)
-    local buf = ta._buf
-    local _, shape = spec_of(buf)
-    if shape and #shape == 1 and ta.element_shape and #ta.element_shape > 0 then
-      local full = { shape[1] }
-      for _, d in ipairs(ta.element_shape) do full[#full + 1] = d end
-      return tf.zeros(full, ta.dtype)
-    end
-    return tf.identity(buf)
-  end, "ta:stack()", "All elements stacked along a new first axis.")
-
-  tamethods.unstack = doc.def(function(ta, value)
-    value = tf.convert_to_tensor(value, ta.dtype)
-    local _, shape = spec_of(value)
-    local es = shape and table.move(shape, 2, #shape, 1, {}) or nil
-    return new_array(ta.dtype, value, ta.dynamic_size, es)
-  end, "ta:unstack(value)", "A TensorArray whose elements are the rows of value.")
-
-  tamethods.size = doc.def(function(ta)
-    return tf.shape(ta._buf)[0]
-  end, "ta:size()", "The number of elements, an int32 scalar.")
-
-  TensorArray.__tostring = function(ta)
-    return ("<tf.TensorArray dtype=%s>"):format(ta.dtype.name)
-  end
-
-  tf._TensorArray = TensorArray
 end
+
+control_flow.graph_while = function(cond, body, vars, opts)
+  local flat_in, s_in = flatten_values(vars)
+  local nuser = #flat_in
+  local names = opts._names
+  local specs = loop_specs(flat_in, s_in, opts._invariants)
+  local counted = opts.maximum_iterations ~= nil
+  local record = state.tapes_recording and state.tapes_recording()
+  -- The loop state: the user's variables, then an iteration counter
+  -- (maximum_iterations, gradients), then for gradients the value each
+  -- plain tensor variable had when each iteration started.
+  local state = table.move(flat_in, 1, nuser, 1, {})
+  local state_specs = table.move(specs, 1, nuser, 1, {})
+  local counter
+  if counted or record then
+    counter = #state + 1
+    state[counter] = ops.constant(0)
+    state_specs[counter] = { dtype = dtypes.int32, shape = {} }
+  end
+  local hist = {}
+  if record then
+    local kinds = {}
+    for i = 1, s_in.n do
+      if s_in[i].kind == "tensor" then kinds[s_in[i].index] = true end
+    end
+    for i = 1, nuser do
+      -- Values keep their runtime shape through the loop (the invariant
+      -- may leave dimensions unknown); the history stacks them.
+      local shape = specs[i].shape
+      if kinds[i] then
+        hist[#hist + 1] = { var = i, slot = #state + 1 }
+        state[#state + 1] = ops.zeros({ 0 }, core.dtype(flat_in[i]))
+        state_specs[#state] = { dtype = core.dtype(flat_in[i]), shape = shape and { -1, table.unpack(shape) } or nil }
+      end
+    end
+  end
+  local structure = identity_structure(#state)
+  local max_iter = opts.maximum_iterations
+  local gc, _, cc = trace_branch("while_cond", function(...)
+    local ph = { ... }
+    local p = cond(pack_values(s_in, ph))
+    if not core.is_tensor(p) then p = ops.constant(p and true or false) end
+    if core.dtype(p) ~= dtypes.bool then p = ops.cast(p, dtypes.bool) end
+    if counted then p = ops.logical_and(p, ops.less(ph[counter], max_iter)) end
+    return p
+  end, state_specs, structure)
+  local gb, _, cb = trace_branch("while_body", function(...)
+    local ph = { ... }
+    local results = table.pack(body(pack_values(s_in, ph)))
+    local flat_out, s_out = flatten_values(results)
+    check_body_outputs(s_in, s_out, table.move(ph, 1, nuser, 1, {}), flat_out, specs, names)
+    local out = table.move(flat_out, 1, nuser, 1, {})
+    if counter then out[counter] = ph[counter] + 1 end
+    for _, h in ipairs(hist) do
+      out[h.slot] = op(H.TensorListSetItem, { resize = true }, ph[h.slot], ph[counter], ph[h.var])
+    end
+    return table.unpack(out, 1, #state)
+  end, state_specs, structure)
+  local caps = unify_captures({ { graph = gc, captures = cc },
+    { graph = gb, captures = cb, pass_through = true } }, #state)
+  local stateful = graph_stateful(gc) or graph_stateful(gb)
+  local args = table.move(state, 1, #state, 1, {})
+  for _, c in ipairs(caps) do args[#args + 1] = c end
+  local outs = table.pack(op(stateful and H.While or H.StatelessWhile,
+    { cond = gc, body = gb, parallel_iterations = 10, name = opts.name or "while" },
+    table.unpack(args, 1, #args)))
+  local results = table.move(outs, 1, nuser, 1, {})
+  if record and #hist > 0 then
+    for _, h in ipairs(hist) do h.buffer = outs[h.slot] end
+    local inputs = table.move(flat_in, 1, nuser, 1, {})
+    for _, c in ipairs(caps) do inputs[#inputs + 1] = c end
+    tapes.record_custom(inputs, results,
+      loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results))
+  end
+  return pack_values(s_in, results)
+end
+
+control_flow.while_loop = doc.def(function(cond, body, loop_vars, opts)
+  opts = opts or {}
+  if type(cond) ~= "function" or type(body) ~= "function" then
+    raise("TypeError", "tf.while_loop(cond, body, loop_vars): cond and body must be functions", 2)
+  end
+  if type(loop_vars) ~= "table" or getmetatable(loop_vars) ~= nil then
+    raise("TypeError", "tf.while_loop's loop_vars must be a Lua list of loop variables", 2)
+  end
+  local vars = table.pack(table.unpack(loop_vars, 1, loop_vars.n or #loop_vars))
+  if not core.tracing() then
+    local out = eager_loop(cond, body, vars, opts.maximum_iterations)
+    return table.unpack(out, 1, out.n)
+  end
+  return control_flow.graph_while(cond, body, vars, opts)
+end, "tf.while_loop(cond, body, loop_vars [, {maximum_iterations=, shape_invariants=}])",
+"Repeats loop_vars = body(loop_vars...) while cond(loop_vars...) holds; returns the final loop "
+.. "variables (as multiple results). Eagerly a Lua loop; while tracing one While op whose body "
+.. "appears once in the graph. Loop variables keep their dtype and shape unless shape_invariants "
+.. "(or a TensorArray) allows a change.")
+
+-- Library-internal (the other modules' view, not part of tf).
+control_flow.internal = { graph_while = true, internal = true }
+
+return control_flow

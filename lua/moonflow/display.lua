@@ -13,13 +13,12 @@
 -- to io.stdout.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
+local state = require("moonflow.state")
+local raise = errors.raise
 
 local display = {}
-
-local function raise(type_, message)
-  error(core.error(type_, message), 3)
-end
 
 local WIDTH = 80            -- a table that fits stays on one line
 local MAX_DEPTH = 6         -- deeper tables show as {...}
@@ -181,7 +180,7 @@ function display.bundle_all(values)
 end
 
 local function session_host()
-  return package.loaded["moonflow.host"]
+  return state.host
 end
 
 --- Sends a bundle to the host, or writes its text to io.stdout outside a session.
@@ -241,5 +240,11 @@ end, "handle:update(obj [, {raw=}])", "Replaces the display made with this handl
 Handle.__tostring = function(self)
   return ("<DisplayHandle display_id=%q>"):format(self.display_id)
 end
+
+--- tf.clear_output([wait]): only where the host can clear output (Jupyter).
+local host = state.host
+display.clear_output = host and host.clear_output and doc.def(host.clear_output,
+  "tf.clear_output([wait])",
+  "Clears the cell's output so far (Jupyter; with wait = true, when new output arrives).")
 
 return display

@@ -2,6 +2,9 @@
 -- made by the C binding (one per core dtype); this adds their Lua fields.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local raise = errors.raise
 
 local properties = {
   float32 = { is_floating = true, size = 4, min = -3.4028234663852886e38, max = 3.4028234663852886e38 },
@@ -13,29 +16,31 @@ local properties = {
   resource = { size = 8 },
 }
 
-return function(tf, doc)
-  for _, dt in ipairs(core.dtypes) do
-    local p = properties[dt.name] or {}
-    dt.is_floating = p.is_floating or false
-    dt.is_integer = p.is_integer or false
-    dt.is_bool = p.is_bool or false
-    dt.is_numeric = dt.is_floating or dt.is_integer
-    dt.size = p.size
-    dt.min = p.min
-    dt.max = p.max
-    dt.as_datatype_enum = dt._enum
-    tf[dt.name] = dt
-  end
-  tf.double = tf.float64
-  tf.DType = core.dtype_metatable
+local dtypes = {}
 
-  --- tf.as_dtype(x): a dtype from a dtype or its name.
-  tf.as_dtype = doc.def(function(x)
-    if getmetatable(x) == core.dtype_metatable then return x end
-    local dt = type(x) == "string" and tf[x]
-    if getmetatable(dt) ~= core.dtype_metatable then
-      error(core.error("TypeError", "Cannot convert " .. tostring(x) .. " to a dtype"), 2)
-    end
-    return dt
-  end, "tf.as_dtype(x)", "The dtype x names: a dtype itself, or a name such as \"float32\".")
+for _, dt in ipairs(core.dtypes) do
+  local p = properties[dt.name] or {}
+  dt.is_floating = p.is_floating or false
+  dt.is_integer = p.is_integer or false
+  dt.is_bool = p.is_bool or false
+  dt.is_numeric = dt.is_floating or dt.is_integer
+  dt.size = p.size
+  dt.min = p.min
+  dt.max = p.max
+  dt.as_datatype_enum = dt._enum
+  dtypes[dt.name] = dt
 end
+dtypes.double = dtypes.float64
+dtypes.DType = core.dtype_metatable
+
+--- tf.as_dtype(x): a dtype from a dtype or its name.
+dtypes.as_dtype = doc.def(function(x)
+  if getmetatable(x) == core.dtype_metatable then return x end
+  local dt = type(x) == "string" and dtypes[x]
+  if getmetatable(dt) ~= core.dtype_metatable then
+    raise("TypeError", "Cannot convert " .. tostring(x) .. " to a dtype", 1)
+  end
+  return dt
+end, "tf.as_dtype(x)", "The dtype x names: a dtype itself, or a name such as \"float32\".")
+
+return dtypes

@@ -4,758 +4,718 @@
 -- warnings, plus an explanation of every retrace.
 
 local core = require("moonflow.core")
-
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
-end
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local source = require("moonflow.source")
+local ops = require("moonflow.ops")
+local variables = require("moonflow.variable")
+local nest = require("moonflow.nest")
+local tapes = require("moonflow.tape")
+local T = require("moonflow.trace_type")
+local graphs = require("moonflow.graph")
+local autograph = require("moonflow.autograph")
+local raise = errors.raise
 
 local RECURSION_LIMIT = 64
 local FREQUENT_TRACING_THRESHOLD = 5
 local FREQUENT_TRACING_HISTORY = 10
 local FREQUENT_TRACING_MAX_WARNINGS = 2
 
-return function(tf, doc)
-  local T = require("moonflow.trace_type")(tf)
-  tf._trace_types = T
+local func = {}
 
-  local Function = { __name = "Function" }
-  local Concrete = { __name = "ConcreteFunction" }
-  local fmethods, cmethods = {}, {}
-  Function.__index = fmethods
-  tf._Function = Function
-  tf._ConcreteFunction = Concrete
 
-  -- Naming ----------------------------------------------------------------
+local Function = { __name = "Function" }
+local Concrete = { __name = "ConcreteFunction" }
+local fmethods, cmethods = {}, {}
+Function.__index = fmethods
 
-  -- The source text of line `line` of chunk `source`, from the session's
-  -- kept chunks or from the file.
-  local function source_line(source, line)
-    if not source or not line or line < 1 then return nil end
-    local text
-    local host = tf._host
-    if host and host.sources and host.sources[source] then
-      text = host.sources[source]
-    elseif source:sub(1, 1) == "@" then
-      local f = io.open(source:sub(2), "r")
-      if not f then return nil end
-      text = f:read("a")
-      f:close()
-    elseif source:sub(1, 1) ~= "=" then
-      text = source
-    end
-    if not text then return nil end
-    local n = 0
-    for l in (text .. "\n"):gmatch("([^\n]*)\n") do
-      n = n + 1
-      if n == line then return l end
-    end
-    return nil
+-- Naming ----------------------------------------------------------------
+
+local source_line = source.line
+
+-- `local double = tf.func(...)` -> "double": the name the caller binds.
+local function guess_name(level)
+  local info = debug.getinfo(level + 1, "Sl")
+  local line = info and source_line(info.source, info.currentline)
+  if line then
+    local name = line:match("([%a_][%w_]*)%s*=%s*tf%s*[%.%[]")
+      or line:match("function%s+[%w_%.:]-([%a_][%w_]*)%s*%(")
+    if name then return name end
   end
-  tf._source_line = source_line
+  return "function"
+end
 
-  -- `local double = tf.func(...)` -> "double": the name the caller binds.
-  local function guess_name(level)
-    local info = debug.getinfo(level + 1, "Sl")
-    local line = info and source_line(info.source, info.currentline)
-    if line then
-      local name = line:match("([%a_][%w_]*)%s*=%s*tf%s*[%.%[]")
-        or line:match("function%s+[%w_%.:]-([%a_][%w_]*)%s*%(")
-      if name then return name end
-    end
-    return "function"
+local function params_of(fn)
+  local info = debug.getinfo(fn, "u")
+  local names = {}
+  for i = 1, info.nparams do names[i] = debug.getlocal(fn, i) end
+  return names, info.isvararg
+end
+
+-- Frequent-retracing detector, shared by every tf.func of one Lua
+-- function definition (so re-wrapping in a loop is caught too).
+local detectors = {}
+
+local function detector_for(fn)
+  local info = debug.getinfo(fn, "S")
+  local key = info.source .. ":" .. info.linedefined
+  local d = detectors[key]
+  if not d then
+    d = { calls = 0, per_trace = {}, warnings = 0 }
+    detectors[key] = d
   end
+  return d
+end
 
-  local function params_of(fn)
-    local info = debug.getinfo(fn, "u")
-    local names = {}
-    for i = 1, info.nparams do names[i] = debug.getlocal(fn, i) end
-    return names, info.isvararg
+local function called_without_tracing(d)
+  if #d.per_trace == 0 then d.per_trace[1] = 0 end
+  d.per_trace[#d.per_trace] = d.per_trace[#d.per_trace] + 1
+  d.calls = d.calls + 1
+end
+
+local function called_with_tracing(d, name)
+  d.calls = d.calls + 1
+  d.per_trace[#d.per_trace + 1] = 1
+  while #d.per_trace > 0 and d.calls - d.per_trace[1] > FREQUENT_TRACING_HISTORY do
+    d.calls = d.calls - table.remove(d.per_trace, 1)
   end
-
-  -- Frequent-retracing detector, shared by every tf.func of one Lua
-  -- function definition (so re-wrapping in a loop is caught too).
-  local detectors = {}
-
-  local function detector_for(fn)
-    local info = debug.getinfo(fn, "S")
-    local key = info.source .. ":" .. info.linedefined
-    local d = detectors[key]
-    if not d then
-      d = { calls = 0, per_trace = {}, warnings = 0 }
-      detectors[key] = d
-    end
-    return d
+  if d.warnings >= FREQUENT_TRACING_MAX_WARNINGS then return end
+  if #d.per_trace >= FREQUENT_TRACING_THRESHOLD then
+    d.warnings = d.warnings + 1
+    io.stderr:write(("WARNING: %d out of the last %d calls to %s triggered tf.func retracing. "
+      .. "Tracing is expensive and the excessive number of tracings could be due to (1) creating "
+      .. "tf.func repeatedly in a loop, (2) passing tensors with different shapes, (3) passing "
+      .. "Lua values instead of tensors. For (1), define your tf.func outside of the loop. For "
+      .. "(2), tf.func has the reduce_retracing = true option that can avoid unnecessary "
+      .. "retracing. For (3), pass tensors. tf.config.explain_retracing(true) and %%trace say "
+      .. "why each retrace happened.\n"):format(#d.per_trace, d.calls, name))
   end
+end
 
-  local function called_without_tracing(d)
-    if #d.per_trace == 0 then d.per_trace[1] = 0 end
-    d.per_trace[#d.per_trace] = d.per_trace[#d.per_trace] + 1
-    d.calls = d.calls + 1
-  end
+-- Errors while tracing --------------------------------------------------------
 
-  local function called_with_tracing(d, name)
-    d.calls = d.calls + 1
-    d.per_trace[#d.per_trace + 1] = 1
-    while #d.per_trace > 0 and d.calls - d.per_trace[1] > FREQUENT_TRACING_HISTORY do
-      d.calls = d.calls - table.remove(d.per_trace, 1)
-    end
-    if d.warnings >= FREQUENT_TRACING_MAX_WARNINGS then return end
-    if #d.per_trace >= FREQUENT_TRACING_THRESHOLD then
-      d.warnings = d.warnings + 1
-      io.stderr:write(("WARNING: %d out of the last %d calls to %s triggered tf.func retracing. "
-        .. "Tracing is expensive and the excessive number of tracings could be due to (1) creating "
-        .. "tf.func repeatedly in a loop, (2) passing tensors with different shapes, (3) passing "
-        .. "Lua values instead of tensors. For (1), define your tf.func outside of the loop. For "
-        .. "(2), tf.func has the reduce_retracing = true option that can avoid unnecessary "
-        .. "retracing. For (3), pass tensors. tf.config.explain_retracing(true) and %%trace say "
-        .. "why each retrace happened.\n"):format(#d.per_trace, d.calls, name))
+
+-- Where an error in traced code came from: the first frame in user code.
+local library_dir = debug.getinfo(1, "S").source:match("^@(.*/)moonflow/[^/]*$")
+local function user_frame(level)
+  for l = level, level + 40 do
+    local info = debug.getinfo(l, "Sl")
+    if not info then return nil end
+    local src = info.source
+    if info.currentline and info.currentline > 0 and src ~= "=[C]"
+      and not (library_dir and src:sub(2, #library_dir + 1) == library_dir) then
+      return info.short_src, info.currentline
     end
   end
+end
 
-  -- Trace state (for variable creation rules, print marks, recursion) ---------
-
-  local tracing = {}  -- stack of {fn=, number=, creates=, forbid=}
-  tf._tracing = tracing
-
-  local function variable_creator_check()
-    local top = tracing[#tracing]
-    if not top then return end
-    if top.forbid then
-      raise("ValueError", ("tf.func only supports singleton tf.Variables created on the first "
-        .. "call. Make sure the tf.Variable is only created once or created outside tf.func "
-        .. "('%s', trace #%d). See the guide section \"Creating tf.Variables\"."):format(
-        top.fn.name, top.number), 4)
-    end
-    top.created = true
-  end
-  table.insert(tf._variable_creators, variable_creator_check)
-
-  -- Where an error in traced code came from: the first frame in user code.
-  local library_dir = debug.getinfo(1, "S").source:match("^@(.*/)moonflow/[^/]*$")
-  local function user_frame(level)
-    for l = level, level + 40 do
-      local info = debug.getinfo(l, "Sl")
-      if not info then return nil end
-      local src = info.source
-      if info.currentline and info.currentline > 0 and src ~= "=[C]"
-        and not (library_dir and src:sub(2, #library_dir + 1) == library_dir) then
-        return info.short_src, info.currentline
+local function trace_error_handler(name)
+  return function(err)
+    if core.is_error(err) and not err.line then
+      local file, line = user_frame(3)
+      if file then
+        err.file, err.line = file, line
+        err.message = err.message .. ("\n\nin user code, while tracing tf.func '%s':\n  %s:%d")
+          :format(name, file, line)
       end
-    end
-  end
-
-  local function trace_error_handler(name)
-    return function(err)
-      if core.is_error(err) and not err.line then
-        local file, line = user_frame(3)
-        if file then
-          err.file, err.line = file, line
-          err.message = err.message .. ("\n\nin user code, while tracing tf.func '%s':\n  %s:%d")
-            :format(name, file, line)
-        end
-      elseif type(err) == "string" then
-        return err
-      end
+    elseif type(err) == "string" then
       return err
     end
+    return err
   end
-
-  -- Outputs -------------------------------------------------------------------
-
-  local nest = tf._nest
-  local flatten, rebuild = nest.flatten, nest.pack
-
-  local function output_type_text(s, specs)
-    if s.kind == "tensor" then return tostring(specs[s.index]) end
-    if s.kind == "nil" then return "Literal[None]" end
-    local parts = {}
-    for i, x in ipairs(s.array) do parts[i] = output_type_text(x, specs) end
-    if #s.keys == 0 then return "List[" .. table.concat(parts, ", ") .. "]" end
-    for _, k in ipairs(s.keys) do
-      parts[#parts + 1] = ("['%s', %s]"):format(tostring(k), output_type_text(s.map[k], specs))
-    end
-    return "Dict[" .. table.concat(parts, ", ") .. "]"
-  end
-
-  -- Tracing ---------------------------------------------------------------
-
-  local function param_names(self, n)
-    local names = {}
-    for i = 1, n do
-      names[i] = self._params[i] or ("args_" .. (i - #self._params - 1))
-    end
-    return names
-  end
-
-  local concrete_ids = 0
-
-  local function trace_once(self, types, args, opts)
-    local names = param_names(self, #types)
-    local start = core.now()
-    local number = self._count + 1
-    local state = { fn = self, number = number, forbid = opts.forbid }
-    local graph = core.trace_begin(self.name)
-    tracing[#tracing + 1] = state
-    local fn = self:_callable()
-    local ok, results = xpcall(function()
-      local targs = {}
-      for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], state, args and args[i]) end
-      return table.pack(fn(table.unpack(targs, 1, #types)))
-    end, trace_error_handler(self.name))
-    local flat, structure = {}, {}
-    if ok then
-      ok, results = xpcall(function()
-        for i = 1, results.n do structure[i] = flatten(results[i], flat) end
-        structure.n = results.n
-        return results
-      end, trace_error_handler(self.name))
-    end
-    table.remove(tracing)
-    if not ok then
-      core.trace_abort()
-      error(results, 0)
-    end
-    local g, captures = core.trace_end(flat)
-    self._count = number
-    concrete_ids = concrete_ids + 1
-    local cf = setmetatable({
-      name = self.name, _fn = self, _types = types, _names = names, _graph = g,
-      _captures = captures, _structure = structure, _number = number,
-      _id = concrete_ids, _created = state.created,
-      _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
-      _reason = opts.reason, _feeds = {},
-    }, Concrete)
-    cf._simple = true
-    for i = 1, structure.n do
-      if structure[i].kind ~= "tensor" or structure[i].index ~= i then cf._simple = false end
-    end
-    -- Every parameter a tensor: a call's arguments are its feeds as they are.
-    cf._direct = cf._simple
-    for _, t in ipairs(types) do
-      if t.kind ~= "tensor" then cf._direct = false end
-    end
-    return cf
-  end
-
-  local function explain(self, types)
-    if #self._concrete == 0 then return "first call" end
-    local names = param_names(self, #types)
-    local lines = {}
-    for _, cf in ipairs(self._concrete) do
-      local why
-      if #cf._types ~= #types then
-        why = ("it takes %d parameters, this call has %d"):format(#cf._types, #types)
-      else
-        for i = 1, #types do
-          if not types[i]:is_subtype_of(cf._types[i]) then
-            why = ("parameter %s is %s, the trace expects %s (%s)"):format(names[i],
-              tostring(types[i]), tostring(cf._types[i]), types[i]:why_not(cf._types[i]))
-            break
-          end
-        end
-      end
-      lines[#lines + 1] = ("trace #%d: %s"):format(cf._number, why or "?")
-    end
-    return "no existing trace fits: " .. table.concat(lines, "; ")
-  end
-
-  -- Variables may be created only on a function's first trace. A method
-  -- (first parameter `self`) is a function per receiver, as TF binds a
-  -- tf.function per instance: each object's first trace may create them.
-  local function creation_forbidden(self, args)
-    if self._method then
-      local receiver = args and args[1]
-      return receiver ~= nil and self._receivers[receiver] == true
-    end
-    return #self._concrete > 0 or self._count > 0
-  end
-
-  local function trace(self, types, args, reason)
-    local cf = trace_once(self, types, args, { forbid = creation_forbidden(self, args), reason = reason })
-    if self._method and args and args[1] ~= nil then self._receivers[args[1]] = true end
-    if cf._created then
-      -- As TF: a first trace that created variables is followed by a trace
-      -- in which creating them is an error; that trace is the one kept.
-      cf = trace_once(self, types, args, { forbid = true,
-        reason = reason .. "; traced again because the first trace created variables" })
-    end
-    self._concrete[#self._concrete + 1] = cf
-    self._last = cf
-    if tf.config._explain_retracing and #self._concrete > 1 then
-      io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number, reason))
-    end
-    if tf._on_trace then tf._on_trace(self, cf) end
-    return cf
-  end
-
-  local function generalize(self, types)
-    for i = #self._concrete, 1, -1 do
-      local old = self._concrete[i]._types
-      if #old == #types then
-        local sup = {}
-        for k = 1, #types do
-          sup[k] = types[k]:supertype(old[k])
-          if not sup[k] then sup = nil break end
-        end
-        if sup then return sup end
-      end
-    end
-    return types
-  end
-
-  -- Dispatch --------------------------------------------------------------
-
-  local function arg_count(self, n)
-    if self._vararg then return math.max(n, #self._params) end
-    if n > #self._params then
-      raise("TypeError", ("%s() takes %d positional arguments but %d were given"):format(
-        self.name, #self._params, n), 4)
-    end
-    return #self._params
-  end
-
-  local function describe_args(args, n)
-    local parts = {}
-    for i = 1, n do
-      local v = args[i]
-      local mt = getmetatable(v)
-      parts[i] = mt and mt.__repr and mt.__repr(v) or tostring(v)
-    end
-    return "(" .. table.concat(parts, ", ") .. (n == 1 and ",)" or ")")
-  end
-
-  local function function_type_params(cf)
-    local parts = {}
-    for i, t in ipairs(cf._types) do parts[i] = cf._names[i] .. ": " .. tostring(t) end
-    return "(" .. table.concat(parts, ", ") .. ")"
-  end
-
-  local function binding_error(self_name, got, want, args, n, signature, level)
-    raise("TypeError", ("Binding inputs to tf.func failed due to `Can not cast %s to %s`. "
-      .. "Received args: %s for signature: %s."):format(got, want, describe_args(args, n), signature),
-      level + 1)
-  end
-
-  -- input_signature: every call must fit the signature's one trace.
-  local function bind_signature(self, args, n)
-    local offset = self._method and 1 or 0
-    local want = #self._signature + offset
-    if n ~= want then
-      raise("TypeError", ("%s() takes %d arguments under its input_signature but %d were given"):format(
-        self.name, want, n), 4)
-    end
-    local types = {}
-    if self._method then types[1] = T.of_args(args, 1)[1] end
-    for i, t in ipairs(self._signature) do
-      local ok, got = t:accepts(args[i + offset])
-      if not ok then
-        local params = {}
-        for k, s in ipairs(self._signature) do params[k] = self._params[k + offset] .. ": " .. tostring(s) end
-        binding_error(self.name, got, tostring(t), args, n, "(" .. table.concat(params, ", ") .. ")", 4)
-      end
-      types[i + offset] = t
-    end
-    return types
-  end
-
-  local function self_identity(self, types, args)
-    if self._method and types[1] and types[1].kind == "table" then
-      types[1] = T.Object.new(args[1])
-    end
-  end
-
-  local function lookup(self, types)
-    local best
-    for _, cf in ipairs(self._concrete) do
-      if T.all_subtypes(types, cf._types) then
-        if best == nil or T.all_subtypes(cf._types, best._types) then best = cf end
-      end
-    end
-    return best
-  end
-
-  local function dispatch(self, args, n)
-    local types
-    if self._signature then
-      types = bind_signature(self, args, n)
-    else
-      types = T.of_args(args, arg_count(self, n))
-      self_identity(self, types, args)
-    end
-    local cf = lookup(self, types)
-    if cf then
-      called_without_tracing(self._detector)
-      return cf
-    end
-    local reason = explain(self, types)
-    called_with_tracing(self._detector, self.name)
-    if self._reduce and not self._signature then types = generalize(self, types) end
-    return trace(self, types, args, reason)
-  end
-
-  -- The tensors a call feeds: each parameter's, then the captures.
-  local function feeds_of(cf, args)
-    local feeds = cf._feeds
-    for i = #feeds, 1, -1 do feeds[i] = nil end
-    for i, t in ipairs(cf._types) do t:feeds(args[i], feeds) end
-    for _, c in ipairs(cf._captures) do feeds[#feeds + 1] = c end
-    return feeds
-  end
-
-  local function results_of(cf, outs)
-    local s = cf._structure
-    local results = {}
-    for i = 1, s.n do results[i] = rebuild(s[i], outs) end
-    return table.unpack(results, 1, s.n)
-  end
-
-  -- The graph a call runs: the traced graph's optimised copy, made once
-  -- per concrete function (cf._graph stays the graph as traced, for
-  -- display), or the traced graph itself while
-  -- tf.config.optimizer.set_enabled(false).
-  local optimizer = tf.config.optimizer
-  local function optimized(cf)
-    if not cf._run_graph then cf._run_graph, cf._opt_stats = core.optimize(cf._graph) end
-    return cf._run_graph
-  end
-  local function graph_to_run(cf)
-    if not optimizer._enabled then return cf._graph end
-    return cf._run_graph or optimized(cf)
-  end
-  tf._optimize = function(handle) return core.optimize(handle) end
-
-  local function run(cf, args)
-    if tf._on_call then tf._on_call(cf, args) end
-    local feeds = feeds_of(cf, args)
-    local graph = graph_to_run(cf)
-    if not tf._tapes_recording() then
-      if cf._simple then return core.run(graph, feeds) end
-      return results_of(cf, table.pack(core.run(graph, feeds)))
-    end
-    -- Under a recording tape the call is one recorded op.
-    local outs = table.pack(core.run(graph, feeds))
-    tf._record_call(cf, args, outs)
-    return results_of(cf, outs)
-  end
-
-  -- The backward function of a call recorded on a tape: a tf.func that
-  -- recomputes the forward pass under a tape and returns the gradients of
-  -- the tensor parameters (at `positions`), of the variable parameters (at
-  -- `var_positions`), then of the `captured` variables.
-  function cmethods._backward(cf, positions, var_positions, captured)
-    if cf._bwd then return cf._bwd end
-    local nparams = #cf._types
-    local fn = cf._fn
-    cf._bwd = tf.func(function(...)
-      local all = table.pack(...)
-      local args = table.pack(table.unpack(all, 1, nparams))
-      local dys = { table.unpack(all, nparams + 1, all.n) }
-      local tape = tf.GradientTape()
-      local sources = {}
-      for _, i in ipairs(positions) do
-        tape:watch(args[i])
-        sources[#sources + 1] = args[i]
-      end
-      for _, i in ipairs(var_positions) do
-        tape:watch(args[i])
-        sources[#sources + 1] = args[i]
-      end
-      for _, v in ipairs(captured) do sources[#sources + 1] = v end
-      local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))
-      tape:stop()
-      local flat = {}
-      for i = 1, results.n do flatten(results[i], flat) end
-      local grads = tape:gradient(flat, sources, dys)
-      return table.unpack(grads, 1, #sources)
-    end, { name = cf.name .. "_backward" })
-    return cf._bwd
-  end
-
-  -- Cheap check that `cf` is the right trace for these arguments without
-  -- computing trace types: each tensor argument matches its spec exactly
-  -- (or the function has just one trace to choose from), each literal is
-  -- equal. Anything else takes the full path.
-  local spec_matches = core.spec_matches
-  local function fast_fits(self, cf, n, ...)
-    if n ~= #cf._types then return false end
-    local exact = #self._concrete ~= 1
-    for i = 1, n do
-      local t = cf._types[i]
-      local v = select(i, ...)
-      local kind = t.kind
-      if kind == "tensor" then
-        if not spec_matches(v, t.spec.dtype, t.spec.shape._dims, exact) then return false end
-      elseif kind == "literal" then
-        if v ~= t.value or type(v) ~= type(t.value) then return false end
-      elseif kind == "object" then
-        if not rawequal(v, t.ref[1]) then return false end
-      else
-        return false
-      end
-    end
-    return true
-  end
-
-  local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
-  local config = tf.config
-
-  function Function.__call(self, ...)
-    -- Eagerly, the AutoGraph-converted code still runs: in Lua a tensor in
-    -- a plain `if` is always true, so only the converted code means what
-    -- the trace means.
-    if config._run_eagerly then return self:_callable()(...) end
-    if tracing() then return self:_inline(...) end
-    local last = self._last
-    if last and not tf._tapes_recording() then
-      -- The hot path: the last trace takes these tensors as they are.
-      if last._direct and select("#", ...) == #last._types and not tf._on_call
-        and check_args(last._graph, #self._concrete ~= 1, ...) then
-        called_without_tracing(self._detector)
-        return run_direct(graph_to_run(last), last._captures, ...)
-      end
-      local n = select("#", ...)
-      if fast_fits(self, last, n, ...) then
-        called_without_tracing(self._detector)
-        return run(last, { ... })
-      end
-    end
-    local n = select("#", ...)
-    local args = table.pack(...)
-    local cf = dispatch(self, args, n)
-    self._last = cf
-    return run(cf, args)
-  end
-
-  -- Called while another function is being traced: trace this one inline.
-  function fmethods._inline(self, ...)
-    self._depth = (self._depth or 0) + 1
-    if self._depth > RECURSION_LIMIT then
-      self._depth = 0
-      raise("RecursionError", ("tf.func '%s' called itself %d levels deep while being traced. "
-        .. "Recursion on tensors never ends at trace time because its stopping condition is a "
-        .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
-        .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 3)
-    end
-    local results = table.pack(pcall(self:_callable(), ...))
-    self._depth = self._depth - 1
-    if not results[1] then error(results[2], 0) end
-    return table.unpack(results, 2, results.n)
-  end
-
-  function fmethods._callable(self)
-    if self._autograph and tf.autograph and tf.autograph._convert then
-      if not self._converted then self._converted = tf.autograph._convert(self.lua_function) end
-      return self._converted
-    end
-    return self.lua_function
-  end
-
-  -- Methods ----------------------------------------------------------------
-
-  fmethods.get_concrete_function = doc.def(function(self, ...)
-    local n = select("#", ...)
-    local args = table.pack(...)
-    if self._signature and n == 0 then
-      local cf = self._concrete[1]
-      if not cf then cf = trace(self, self._signature, nil, "get_concrete_function") end
-      return cf
-    end
-    local count = self._signature and n or arg_count(self, n)
-    local types = self._signature and bind_signature(self, args, n) or T.of_concrete_args(args, count)
-    self_identity(self, types, args)
-    local cf = lookup(self, types)
-    if cf then return cf end
-    local reason = "get_concrete_function: " .. explain(self, types)
-    return trace(self, types, args, reason)
-  end, "f:get_concrete_function(...)",
-  "The ConcreteFunction for these arguments (tensors, tf.TensorSpecs or Lua values), tracing one if needed.")
-
-  fmethods.experimental_get_tracing_count = doc.def(function(self) return self._count end,
-    "f:experimental_get_tracing_count()", "How many times the function has been traced.")
-
-  fmethods.concrete_functions = doc.def(function(self)
-    return table.move(self._concrete, 1, #self._concrete, 1, {})
-  end, "f:concrete_functions()", "The list of ConcreteFunctions traced so far, oldest first.")
-
-  fmethods.pretty_printed_concrete_signatures = doc.def(function(self)
-    local blocks = {}
-    for i, cf in ipairs(self._concrete) do blocks[i] = cf:pretty_printed_signature() end
-    return table.concat(blocks, "\n\n")
-  end, "f:pretty_printed_concrete_signatures()",
-  "The input parameters and output type of every trace, one block per trace.")
-
-  function Function.__tostring(self)
-    local n = #self._concrete
-    return ("<tf.func '%s' (%d trace%s)>"):format(self.name, n, n == 1 and "" or "s")
-  end
-  Function.__repr = Function.__tostring
-
-  function Function.__help(self)
-    local params = table.concat(self._params, ", ") .. (self._vararg and (#self._params > 0 and ", ..." or "...") or "")
-    local lines = { ("tf.func %s(%s)"):format(self.name, params) }
-    local d = doc.get(self.lua_function)
-    if d then lines[#lines + 1] = "\n" .. doc.render(d) end
-    if #self._concrete > 0 then
-      lines[#lines + 1] = "\nTraces:\n" .. self:pretty_printed_concrete_signatures()
-    end
-    return table.concat(lines, "\n")
-  end
-
-  -- ConcreteFunction ------------------------------------------------------------
-
-  function Concrete.__index(cf, k)
-    local m = cmethods[k]
-    if m then return m end
-    if k == "graph" then return tf._wrap_graph(cf._graph, cf) end
-    if k == "function_type" then return cf:_function_type() end
-    if k == "structured_outputs" then return cf._structure end
-    if k == "inputs" then return tf._wrap_graph(cf._graph, cf).inputs end
-    if k == "outputs" then return tf._wrap_graph(cf._graph, cf).outputs end
-    if k == "captured_inputs" then return cf._captures end
-    return nil
-  end
-
-  local function output_specs(cf)
-    local specs = {}
-    local g = tf._wrap_graph(cf._graph, cf)
-    for i, t in ipairs(g.outputs) do specs[i] = tf.TensorSpec(t.shape._dims, t.dtype) end
-    return specs
-  end
-
-  local function output_text(cf)
-    local s = cf._structure
-    local specs = output_specs(cf)
-    if s.n == 0 then return "Literal[None]" end
-    if s.n == 1 then return output_type_text(s[1], specs) end
-    local parts = {}
-    for i = 1, s.n do parts[i] = output_type_text(s[i], specs) end
-    return "Tuple[" .. table.concat(parts, ", ") .. "]"
-  end
-
-  function cmethods.pretty_printed_signature(cf)
-    local lines = { "Input Parameters:" }
-    if #cf._types == 0 then lines[#lines + 1] = "  (none)" end
-    for i, t in ipairs(cf._types) do
-      lines[#lines + 1] = ("  %s (POSITIONAL): %s"):format(cf._names[i], tostring(t))
-    end
-    lines[#lines + 1] = "Output Type:"
-    lines[#lines + 1] = "  " .. output_text(cf)
-    if #cf._captures > 0 then
-      lines[#lines + 1] = "Captures:"
-      for _, c in ipairs(cf._captures) do
-        local _, dtype, shape = core.info(c)
-        local id = dtype == tf.resource and core.variable_info(c) or core.identity(c)
-        lines[#lines + 1] = ("  %s: %s"):format(tostring(id), tostring(tf.TensorSpec(shape, dtype)))
-      end
-    end
-    return table.concat(lines, "\n")
-  end
-
-  function cmethods._function_type(cf)
-    local text = function_type_params(cf) .. " -> " .. output_text(cf)
-    return setmetatable({ text = text, parameters = cf._types, names = cf._names },
-      { __tostring = function(ft) return ft.text end, __name = "FunctionType" })
-  end
-
-  function Concrete.__tostring(cf)
-    return "ConcreteFunction " .. cf:pretty_printed_signature()
-  end
-  Concrete.__repr = Concrete.__tostring
-
-  -- In a notebook: the signature as text and the graph as a picture.
-  function Concrete.__mimebundle(cf)
-    local bundle = tf._Graph.__mimebundle(tf._wrap_graph(cf._graph, cf))
-    bundle["text/plain"] = tostring(cf)
-    return bundle
-  end
-
-  function Concrete.__call(cf, ...)
-    local n = select("#", ...)
-    local args = table.pack(...)
-    if n > #cf._types then
-      raise("TypeError", ("%s%s takes %d arguments but %d were given"):format(cf.name,
-        function_type_params(cf), #cf._types, n), 2)
-    end
-    for i, t in ipairs(cf._types) do
-      local v = args[i]
-      if t.kind == "tensor" then
-        local tv = tf._to_tensor(v, t.spec.dtype)
-        local _, dtype, shape = core.info(tv)
-        if dtype ~= t.spec.dtype then
-          raise("InvalidArgumentError", ("cannot compute __inference_%s_%d as input #%d(zero-based) "
-            .. "was expected to be a %s tensor but is a %s tensor [Op:__inference_%s_%d]"):format(
-            cf.name, cf._id, i - 1, t.spec.dtype.name, dtype.name, cf.name, cf._id), 2)
-        end
-        if not t.spec.shape:is_compatible_with(shape) then
-          raise("InvalidArgumentError", ("cannot compute __inference_%s_%d: input #%d(zero-based) "
-            .. "has shape %s, the function expects %s"):format(cf.name, cf._id, i - 1,
-            tostring(tf.TensorShape(shape)), tostring(t.spec.shape)), 2)
-        end
-        args[i] = tv
-      elseif t.kind == "literal" and i > n then
-        args[i] = t.value -- a literal parameter defaults to its traced value
-      else
-        local ok, got = t:accepts(v)
-        if not ok then
-          binding_error(cf.name, got, tostring(t), args, n, cf:_function_type().text, 2)
-        end
-      end
-    end
-    if tf.config._run_eagerly then return cf._fn:_callable()(table.unpack(args, 1, n)) end
-    return run(cf, args)
-  end
-
-  cmethods.trace_info = function(cf)
-    return { number = cf._number, reason = cf._reason, seconds = cf._trace_seconds,
-      at = cf._traced_at, ops = #core.graph_nodes(cf._graph) }
-  end
-
-  -- The graph calls run (whether or not the optimiser is on now) and what
-  -- the passes did: {nodes_before=, nodes_after=, folded=, simplified=,
-  -- merged=, pruned=, fused=}.
-  cmethods.optimized_graph = function(cf)
-    return tf._wrap_graph(optimized(cf), cf), cf._opt_stats
-  end
-
-  -- tf.func -------------------------------------------------------------------
-
-  local function make(fn, opts, name)
-    if type(fn) ~= "function" then
-      raise("TypeError", "tf.func expects a Lua function, got " .. type(fn), 3)
-    end
-    local params, vararg = params_of(fn)
-    local self = setmetatable({
-      lua_function = fn, name = opts.name or name, _params = params, _vararg = vararg,
-      _concrete = {}, _count = 0, _reduce = opts.reduce_retracing and true or false,
-      _autograph = opts.autograph ~= false, _detector = detector_for(fn),
-      _method = params[1] == "self", _receivers = setmetatable({}, { __mode = "k" }),
-    }, Function)
-    if opts.input_signature then
-      local sig = {}
-      for i, s in ipairs(opts.input_signature) do sig[i] = T.from_spec(s) end
-      local offset = self._method and 1 or 0
-      if not vararg and #sig + offset > #params then
-        raise("TypeError", ("input_signature has %d entries but %s takes %d parameters"):format(
-          #sig, self.name, #params - offset), 3)
-      end
-      self._signature = sig
-    end
-    return self
-  end
-
-  tf.func = doc.def(function(fn, opts)
-    if type(fn) == "table" and getmetatable(fn) == nil then
-      local o = fn
-      local name = guess_name(2)
-      return function(f) return make(f, o, o.name or name) end
-    end
-    opts = opts or {}
-    return make(fn, opts, opts.name or guess_name(2))
-  end, "tf.func(fn [, {input_signature=, reduce_retracing=, autograph=, name=}])",
-  "TF's tf.function (`function` is a Lua keyword; tf[\"function\"] works too). Returns a callable "
-  .. "that traces fn into a graph per input signature and runs the graph on later calls. Also a "
-  .. "decorator: tf.func{reduce_retracing = true}(fn).")
-
-  tf._is_func = function(x) return getmetatable(x) == Function end
-  tf._is_concrete = function(x) return getmetatable(x) == Concrete end
 end
+
+-- Outputs -------------------------------------------------------------------
+
+local flatten, rebuild = nest.flatten, nest.pack
+
+local function output_type_text(s, specs)
+  if s.kind == "tensor" then return tostring(specs[s.index]) end
+  if s.kind == "nil" then return "Literal[None]" end
+  local parts = {}
+  for i, x in ipairs(s.array) do parts[i] = output_type_text(x, specs) end
+  if #s.keys == 0 then return "List[" .. table.concat(parts, ", ") .. "]" end
+  for _, k in ipairs(s.keys) do
+    parts[#parts + 1] = ("['%s', %s]"):format(tostring(k), output_type_text(s.map[k], specs))
+  end
+  return "Dict[" .. table.concat(parts, ", ") .. "]"
+end
+
+-- Tracing ---------------------------------------------------------------
+
+local function param_names(self, n)
+  local names = {}
+  for i = 1, n do
+    names[i] = self._params[i] or ("args_" .. (i - #self._params - 1))
+  end
+  return names
+end
+
+local concrete_ids = 0
+
+local function trace_once(self, types, args, opts)
+  local names = param_names(self, #types)
+  local start = core.now()
+  local number = self._count + 1
+  local data = { fn = self, number = number, forbid = opts.forbid }
+  local fn = self:_callable()
+  local structure = {}
+  local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
+    local targs = {}
+    for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
+    local results = table.pack(fn(table.unpack(targs, 1, #types)))
+    local flat = {}
+    for i = 1, results.n do structure[i] = flatten(results[i], flat) end
+    structure.n = results.n
+    return flat
+  end)
+  self._count = number
+  concrete_ids = concrete_ids + 1
+  local cf = setmetatable({
+    name = self.name, _fn = self, _types = types, _names = names, _graph = g,
+    _captures = captures, _structure = structure, _number = number,
+    _id = concrete_ids, _created = data.created,
+    _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
+    _reason = opts.reason, _feeds = {},
+  }, Concrete)
+  cf._simple = true
+  for i = 1, structure.n do
+    if structure[i].kind ~= "tensor" or structure[i].index ~= i then cf._simple = false end
+  end
+  -- Every parameter a tensor: a call's arguments are its feeds as they are.
+  cf._direct = cf._simple
+  for _, t in ipairs(types) do
+    if t.kind ~= "tensor" then cf._direct = false end
+  end
+  return cf
+end
+
+local function explain(self, types)
+  if #self._concrete == 0 then return "first call" end
+  local names = param_names(self, #types)
+  local lines = {}
+  for _, cf in ipairs(self._concrete) do
+    local why
+    if #cf._types ~= #types then
+      why = ("it takes %d parameters, this call has %d"):format(#cf._types, #types)
+    else
+      for i = 1, #types do
+        if not types[i]:is_subtype_of(cf._types[i]) then
+          why = ("parameter %s is %s, the trace expects %s (%s)"):format(names[i],
+            tostring(types[i]), tostring(cf._types[i]), types[i]:why_not(cf._types[i]))
+          break
+        end
+      end
+    end
+    lines[#lines + 1] = ("trace #%d: %s"):format(cf._number, why or "?")
+  end
+  return "no existing trace fits: " .. table.concat(lines, "; ")
+end
+
+-- Variables may be created only on a function's first trace. A method
+-- (first parameter `self`) is a function per receiver, as TF binds a
+-- tf.function per instance: each object's first trace may create them.
+local function creation_forbidden(self, args)
+  if self._method then
+    local receiver = args and args[1]
+    return receiver ~= nil and self._receivers[receiver] == true
+  end
+  return #self._concrete > 0 or self._count > 0
+end
+
+local function trace(self, types, args, reason)
+  local cf = trace_once(self, types, args, { forbid = creation_forbidden(self, args), reason = reason })
+  if self._method and args and args[1] ~= nil then self._receivers[args[1]] = true end
+  if cf._created then
+    -- As TF: a first trace that created variables is followed by a trace
+    -- in which creating them is an error; that trace is the one kept.
+    cf = trace_once(self, types, args, { forbid = true,
+      reason = reason .. "; traced again because the first trace created variables" })
+  end
+  self._concrete[#self._concrete + 1] = cf
+  self._last = cf
+  if state.explain_retracing and #self._concrete > 1 then
+    io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number, reason))
+  end
+  if state.on_trace then state.on_trace(self, cf) end
+  return cf
+end
+
+local function generalize(self, types)
+  for i = #self._concrete, 1, -1 do
+    local old = self._concrete[i]._types
+    if #old == #types then
+      local sup = {}
+      for k = 1, #types do
+        sup[k] = types[k]:supertype(old[k])
+        if not sup[k] then sup = nil break end
+      end
+      if sup then return sup end
+    end
+  end
+  return types
+end
+
+-- Dispatch --------------------------------------------------------------
+
+local function arg_count(self, n)
+  if self._vararg then return math.max(n, #self._params) end
+  if n > #self._params then
+    raise("TypeError", ("%s() takes %d positional arguments but %d were given"):format(
+      self.name, #self._params, n), 4)
+  end
+  return #self._params
+end
+
+local function describe_args(args, n)
+  local parts = {}
+  for i = 1, n do
+    local v = args[i]
+    local mt = getmetatable(v)
+    parts[i] = mt and mt.__repr and mt.__repr(v) or tostring(v)
+  end
+  return "(" .. table.concat(parts, ", ") .. (n == 1 and ",)" or ")")
+end
+
+local function function_type_params(cf)
+  local parts = {}
+  for i, t in ipairs(cf._types) do parts[i] = cf._names[i] .. ": " .. tostring(t) end
+  return "(" .. table.concat(parts, ", ") .. ")"
+end
+
+local function binding_error(self_name, got, want, args, n, signature, level)
+  raise("TypeError", ("Binding inputs to tf.func failed due to `Can not cast %s to %s`. "
+    .. "Received args: %s for signature: %s."):format(got, want, describe_args(args, n), signature),
+    level + 1)
+end
+
+-- input_signature: every call must fit the signature's one trace.
+local function bind_signature(self, args, n)
+  local offset = self._method and 1 or 0
+  local want = #self._signature + offset
+  if n ~= want then
+    raise("TypeError", ("%s() takes %d arguments under its input_signature but %d were given"):format(
+      self.name, want, n), 4)
+  end
+  local types = {}
+  if self._method then types[1] = T.of_args(args, 1)[1] end
+  for i, t in ipairs(self._signature) do
+    local ok, got = t:accepts(args[i + offset])
+    if not ok then
+      local params = {}
+      for k, s in ipairs(self._signature) do params[k] = self._params[k + offset] .. ": " .. tostring(s) end
+      binding_error(self.name, got, tostring(t), args, n, "(" .. table.concat(params, ", ") .. ")", 4)
+    end
+    types[i + offset] = t
+  end
+  return types
+end
+
+local function self_identity(self, types, args)
+  if self._method and types[1] and types[1].kind == "table" then
+    types[1] = T.Object.new(args[1])
+  end
+end
+
+local function lookup(self, types)
+  local best
+  for _, cf in ipairs(self._concrete) do
+    if T.all_subtypes(types, cf._types) then
+      if best == nil or T.all_subtypes(cf._types, best._types) then best = cf end
+    end
+  end
+  return best
+end
+
+local function dispatch(self, args, n)
+  local types
+  if self._signature then
+    types = bind_signature(self, args, n)
+  else
+    types = T.of_args(args, arg_count(self, n))
+    self_identity(self, types, args)
+  end
+  local cf = lookup(self, types)
+  if cf then
+    called_without_tracing(self._detector)
+    return cf
+  end
+  local reason = explain(self, types)
+  called_with_tracing(self._detector, self.name)
+  if self._reduce and not self._signature then types = generalize(self, types) end
+  return trace(self, types, args, reason)
+end
+
+-- The tensors a call feeds: each parameter's, then the captures.
+local function feeds_of(cf, args)
+  local feeds = cf._feeds
+  for i = #feeds, 1, -1 do feeds[i] = nil end
+  for i, t in ipairs(cf._types) do t:feeds(args[i], feeds) end
+  for _, c in ipairs(cf._captures) do feeds[#feeds + 1] = c end
+  return feeds
+end
+
+local function results_of(cf, outs)
+  local s = cf._structure
+  local results = {}
+  for i = 1, s.n do results[i] = rebuild(s[i], outs) end
+  return table.unpack(results, 1, s.n)
+end
+
+-- The graph a call runs: the traced graph's optimised copy, made once
+-- per concrete function (cf._graph stays the graph as traced, for
+-- display), or the traced graph itself while
+-- tf.config.optimizer.set_enabled(false).
+local function optimized(cf)
+  if not cf._run_graph then
+    if state.on_optimize then state.on_optimize(cf._graph) end
+    cf._run_graph, cf._opt_stats = core.optimize(cf._graph)
+  end
+  return cf._run_graph
+end
+local function graph_to_run(cf)
+  if not state.optimizer_enabled then return cf._graph end
+  return cf._run_graph or optimized(cf)
+end
+
+local function run(cf, args)
+  if state.on_call then state.on_call(cf, args) end
+  local feeds = feeds_of(cf, args)
+  local graph = graph_to_run(cf)
+  if not state.tapes_recording() then
+    if cf._simple then return core.run(graph, feeds) end
+    return results_of(cf, table.pack(core.run(graph, feeds)))
+  end
+  -- Under a recording tape the call is one recorded op.
+  local outs = table.pack(core.run(graph, feeds))
+  tapes.record_call(cf, args, outs)
+  return results_of(cf, outs)
+end
+
+-- The backward function of a call recorded on a tape: a tf.func that
+-- recomputes the forward pass under a tape and returns the gradients of
+-- the tensor parameters (at `positions`), of the variable parameters (at
+-- `var_positions`), then of the `captured` variables.
+function cmethods._backward(cf, positions, var_positions, captured)
+  if cf._bwd then return cf._bwd end
+  local nparams = #cf._types
+  local fn = cf._fn
+  cf._bwd = func.func(function(...)
+    local all = table.pack(...)
+    local args = table.pack(table.unpack(all, 1, nparams))
+    local dys = { table.unpack(all, nparams + 1, all.n) }
+    local tape = tapes.GradientTape()
+    local sources = {}
+    for _, i in ipairs(positions) do
+      tape:watch(args[i])
+      sources[#sources + 1] = args[i]
+    end
+    for _, i in ipairs(var_positions) do
+      tape:watch(args[i])
+      sources[#sources + 1] = args[i]
+    end
+    for _, v in ipairs(captured) do sources[#sources + 1] = v end
+    local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))
+    tape:stop()
+    local flat = {}
+    for i = 1, results.n do flatten(results[i], flat) end
+    local grads = tape:gradient(flat, sources, dys)
+    return table.unpack(grads, 1, #sources)
+  end, { name = cf.name .. "_backward" })
+  return cf._bwd
+end
+
+-- Cheap check that `cf` is the right trace for these arguments without
+-- computing trace types: each tensor argument matches its spec exactly
+-- (or the function has just one trace to choose from), each literal is
+-- equal. Anything else takes the full path.
+local spec_matches = core.spec_matches
+local function fast_fits(self, cf, n, ...)
+  if n ~= #cf._types then return false end
+  local exact = #self._concrete ~= 1
+  for i = 1, n do
+    local t = cf._types[i]
+    local v = select(i, ...)
+    local kind = t.kind
+    if kind == "tensor" then
+      if not spec_matches(v, t.spec.dtype, t.spec.shape._dims, exact) then return false end
+    elseif kind == "literal" then
+      if v ~= t.value or type(v) ~= type(t.value) then return false end
+    elseif kind == "object" then
+      if not rawequal(v, t.ref[1]) then return false end
+    else
+      return false
+    end
+  end
+  return true
+end
+
+local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
+
+function Function.__call(self, ...)
+  -- Eagerly, the AutoGraph-converted code still runs: in Lua a tensor in
+  -- a plain `if` is always true, so only the converted code means what
+  -- the trace means.
+  if state.run_eagerly then return self:_callable()(...) end
+  if tracing() then return self:_inline(...) end
+  local last = self._last
+  if last and not state.tapes_recording() then
+    -- The hot path: the last trace takes these tensors as they are.
+    if last._direct and select("#", ...) == #last._types and not state.on_call
+      and check_args(last._graph, #self._concrete ~= 1, ...) then
+      called_without_tracing(self._detector)
+      return run_direct(graph_to_run(last), last._captures, ...)
+    end
+    local n = select("#", ...)
+    if fast_fits(self, last, n, ...) then
+      called_without_tracing(self._detector)
+      return run(last, { ... })
+    end
+  end
+  local n = select("#", ...)
+  local args = table.pack(...)
+  local cf = dispatch(self, args, n)
+  self._last = cf
+  return run(cf, args)
+end
+
+-- Called while another function is being traced: trace this one inline.
+function fmethods._inline(self, ...)
+  self._depth = (self._depth or 0) + 1
+  if self._depth > RECURSION_LIMIT then
+    self._depth = 0
+    raise("RecursionError", ("tf.func '%s' called itself %d levels deep while being traced. "
+      .. "Recursion on tensors never ends at trace time because its stopping condition is a "
+      .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
+      .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 3)
+  end
+  local results = table.pack(pcall(self:_callable(), ...))
+  self._depth = self._depth - 1
+  if not results[1] then error(results[2], 0) end
+  return table.unpack(results, 2, results.n)
+end
+
+function fmethods._callable(self)
+  if self._autograph then
+    if not self._converted then self._converted = autograph.convert(self.lua_function) end
+    return self._converted
+  end
+  return self.lua_function
+end
+
+-- Methods ----------------------------------------------------------------
+
+fmethods.get_concrete_function = doc.def(function(self, ...)
+  local n = select("#", ...)
+  local args = table.pack(...)
+  if self._signature and n == 0 then
+    local cf = self._concrete[1]
+    if not cf then cf = trace(self, self._signature, nil, "get_concrete_function") end
+    return cf
+  end
+  local count = self._signature and n or arg_count(self, n)
+  local types = self._signature and bind_signature(self, args, n) or T.of_concrete_args(args, count)
+  self_identity(self, types, args)
+  local cf = lookup(self, types)
+  if cf then return cf end
+  local reason = "get_concrete_function: " .. explain(self, types)
+  return trace(self, types, args, reason)
+end, "f:get_concrete_function(...)",
+"The ConcreteFunction for these arguments (tensors, tf.TensorSpecs or Lua values), tracing one if needed.")
+
+fmethods.experimental_get_tracing_count = doc.def(function(self) return self._count end,
+  "f:experimental_get_tracing_count()", "How many times the function has been traced.")
+
+fmethods.concrete_functions = doc.def(function(self)
+  return table.move(self._concrete, 1, #self._concrete, 1, {})
+end, "f:concrete_functions()", "The list of ConcreteFunctions traced so far, oldest first.")
+
+fmethods.pretty_printed_concrete_signatures = doc.def(function(self)
+  local blocks = {}
+  for i, cf in ipairs(self._concrete) do blocks[i] = cf:pretty_printed_signature() end
+  return table.concat(blocks, "\n\n")
+end, "f:pretty_printed_concrete_signatures()",
+"The input parameters and output type of every trace, one block per trace.")
+
+function Function.__tostring(self)
+  local n = #self._concrete
+  return ("<tf.func '%s' (%d trace%s)>"):format(self.name, n, n == 1 and "" or "s")
+end
+Function.__repr = Function.__tostring
+
+function Function.__help(self)
+  local params = table.concat(self._params, ", ") .. (self._vararg and (#self._params > 0 and ", ..." or "...") or "")
+  local lines = { ("tf.func %s(%s)"):format(self.name, params) }
+  local d = doc.get(self.lua_function)
+  if d then lines[#lines + 1] = "\n" .. doc.render(d) end
+  if #self._concrete > 0 then
+    lines[#lines + 1] = "\nTraces:\n" .. self:pretty_printed_concrete_signatures()
+  end
+  return table.concat(lines, "\n")
+end
+
+-- ConcreteFunction ------------------------------------------------------------
+
+function Concrete.__index(cf, k)
+  local m = cmethods[k]
+  if m then return m end
+  if k == "graph" then return graphs.wrap(cf._graph, cf) end
+  if k == "function_type" then return cf:_function_type() end
+  if k == "structured_outputs" then return cf._structure end
+  if k == "inputs" then return graphs.wrap(cf._graph, cf).inputs end
+  if k == "outputs" then return graphs.wrap(cf._graph, cf).outputs end
+  if k == "captured_inputs" then return cf._captures end
+  return nil
+end
+
+local function output_specs(cf)
+  local specs = {}
+  local g = graphs.wrap(cf._graph, cf)
+  for i, t in ipairs(g.outputs) do specs[i] = shapes.TensorSpec(t.shape._dims, t.dtype) end
+  return specs
+end
+
+local function output_text(cf)
+  local s = cf._structure
+  local specs = output_specs(cf)
+  if s.n == 0 then return "Literal[None]" end
+  if s.n == 1 then return output_type_text(s[1], specs) end
+  local parts = {}
+  for i = 1, s.n do parts[i] = output_type_text(s[i], specs) end
+  return "Tuple[" .. table.concat(parts, ", ") .. "]"
+end
+
+function cmethods.pretty_printed_signature(cf)
+  local lines = { "Input Parameters:" }
+  if #cf._types == 0 then lines[#lines + 1] = "  (none)" end
+  for i, t in ipairs(cf._types) do
+    lines[#lines + 1] = ("  %s (POSITIONAL): %s"):format(cf._names[i], tostring(t))
+  end
+  lines[#lines + 1] = "Output Type:"
+  lines[#lines + 1] = "  " .. output_text(cf)
+  if #cf._captures > 0 then
+    lines[#lines + 1] = "Captures:"
+    for _, c in ipairs(cf._captures) do
+      local _, dtype, shape = core.info(c)
+      local id = dtype == dtypes.resource and core.variable_info(c) or core.identity(c)
+      lines[#lines + 1] = ("  %s: %s"):format(tostring(id), tostring(shapes.TensorSpec(shape, dtype)))
+    end
+  end
+  return table.concat(lines, "\n")
+end
+
+function cmethods._function_type(cf)
+  local text = function_type_params(cf) .. " -> " .. output_text(cf)
+  return setmetatable({ text = text, parameters = cf._types, names = cf._names },
+    { __tostring = function(ft) return ft.text end, __name = "FunctionType" })
+end
+
+function Concrete.__tostring(cf)
+  return "ConcreteFunction " .. cf:pretty_printed_signature()
+end
+Concrete.__repr = Concrete.__tostring
+
+-- In a notebook: the signature as text and the graph as a picture.
+function Concrete.__mimebundle(cf)
+  local bundle = graphs.Graph.__mimebundle(graphs.wrap(cf._graph, cf))
+  bundle["text/plain"] = tostring(cf)
+  return bundle
+end
+
+function Concrete.__call(cf, ...)
+  local n = select("#", ...)
+  local args = table.pack(...)
+  if n > #cf._types then
+    raise("TypeError", ("%s%s takes %d arguments but %d were given"):format(cf.name,
+      function_type_params(cf), #cf._types, n), 2)
+  end
+  for i, t in ipairs(cf._types) do
+    local v = args[i]
+    if t.kind == "tensor" then
+      local tv = ops.to_tensor(v, t.spec.dtype)
+      local _, dtype, shape = core.info(tv)
+      if dtype ~= t.spec.dtype then
+        raise("InvalidArgumentError", ("cannot compute __inference_%s_%d as input #%d(zero-based) "
+          .. "was expected to be a %s tensor but is a %s tensor [Op:__inference_%s_%d]"):format(
+          cf.name, cf._id, i - 1, t.spec.dtype.name, dtype.name, cf.name, cf._id), 2)
+      end
+      if not t.spec.shape:is_compatible_with(shape) then
+        raise("InvalidArgumentError", ("cannot compute __inference_%s_%d: input #%d(zero-based) "
+          .. "has shape %s, the function expects %s"):format(cf.name, cf._id, i - 1,
+          tostring(shapes.TensorShape(shape)), tostring(t.spec.shape)), 2)
+      end
+      args[i] = tv
+    elseif t.kind == "literal" and i > n then
+      args[i] = t.value -- a literal parameter defaults to its traced value
+    else
+      local ok, got = t:accepts(v)
+      if not ok then
+        binding_error(cf.name, got, tostring(t), args, n, cf:_function_type().text, 2)
+      end
+    end
+  end
+  if state.run_eagerly then return cf._fn:_callable()(table.unpack(args, 1, n)) end
+  return run(cf, args)
+end
+
+cmethods.trace_info = function(cf)
+  return { number = cf._number, reason = cf._reason, seconds = cf._trace_seconds,
+    at = cf._traced_at, ops = #core.graph_nodes(cf._graph) }
+end
+
+-- The graph calls run (whether or not the optimiser is on now) and what
+-- the passes did: {nodes_before=, nodes_after=, folded=, simplified=,
+-- merged=, pruned=, fused=}.
+cmethods.optimized_graph = function(cf)
+  return graphs.wrap(optimized(cf), cf), cf._opt_stats
+end
+
+-- tf.func -------------------------------------------------------------------
+
+local function make(fn, opts, name)
+  if type(fn) ~= "function" then
+    raise("TypeError", "tf.func expects a Lua function, got " .. type(fn), 3)
+  end
+  local params, vararg = params_of(fn)
+  local self = setmetatable({
+    lua_function = fn, name = opts.name or name, _params = params, _vararg = vararg,
+    _concrete = {}, _count = 0, _reduce = opts.reduce_retracing and true or false,
+    _autograph = opts.autograph ~= false, _detector = detector_for(fn),
+    _method = params[1] == "self", _receivers = setmetatable({}, { __mode = "k" }),
+  }, Function)
+  if opts.input_signature then
+    local sig = {}
+    for i, s in ipairs(opts.input_signature) do sig[i] = T.from_spec(s) end
+    local offset = self._method and 1 or 0
+    if not vararg and #sig + offset > #params then
+      raise("TypeError", ("input_signature has %d entries but %s takes %d parameters"):format(
+        #sig, self.name, #params - offset), 3)
+    end
+    self._signature = sig
+  end
+  return self
+end
+
+func.func = doc.def(function(fn, opts)
+  if type(fn) == "table" and getmetatable(fn) == nil then
+    local o = fn
+    local name = guess_name(2)
+    return function(f) return make(f, o, o.name or name) end
+  end
+  opts = opts or {}
+  return make(fn, opts, opts.name or guess_name(2))
+end, "tf.func(fn [, {input_signature=, reduce_retracing=, autograph=, name=}])",
+"TF's tf.function (`function` is a Lua keyword; tf[\"function\"] works too). Returns a callable "
+.. "that traces fn into a graph per input signature and runs the graph on later calls. Also a "
+.. "decorator: tf.func{reduce_retracing = true}(fn).")
+
+func.is_func = function(x) return getmetatable(x) == Function end
+func.is_concrete = function(x) return getmetatable(x) == Concrete end
+
+-- Library-internal (the other modules' view, not part of tf).
+func.internal = { is_func = true, is_concrete = true, internal = true }
+
+return func

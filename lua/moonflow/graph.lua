@@ -3,270 +3,284 @@
 -- as_graph_def, to_dot, and a text rendering for terminals.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local raise = errors.raise
 
-return function(tf, doc)
-  local Graph = { __name = "Graph" }
-  local Operation = { __name = "Operation" }
-  local gmethods, omethods = {}, {}
+local graphs = {}
 
-  -- One wrapper per graph handle and concrete function, made on demand.
-  local cache = setmetatable({}, { __mode = "k" })
+local Graph = { __name = "Graph" }
+local Operation = { __name = "Operation" }
+local gmethods, omethods = {}, {}
 
-  local function nodes_of(g)
-    if not g._nodes then g._nodes = core.graph_nodes(g._handle) end
-    return g._nodes
-  end
+-- One wrapper per graph handle and concrete function, made on demand.
+local cache = setmetatable({}, { __mode = "k" })
 
-  function tf._wrap_graph(handle, cf)
-    local key = cf or handle
-    local g = cache[key]
-    if g and g._handle == handle then return g end
-    g = setmetatable({ _handle = handle, _cf = cf }, Graph)
-    cache[key] = g
-    return g
-  end
-
-  local function tensor_of(g, node, index)
-    return core.graph_tensor(g._handle, node, index or 0)
-  end
-
-  function Graph.__index(g, k)
-    local m = gmethods[k]
-    if m then return m end
-    if k == "inputs" then
-      local ins = core.graph_io(g._handle)
-      local out = {}
-      for i, node in ipairs(ins) do out[i] = tensor_of(g, node, 0) end
-      return out
-    elseif k == "outputs" then
-      local _, outs = core.graph_io(g._handle)
-      local out = {}
-      for i, r in ipairs(outs) do out[i] = tensor_of(g, r[1], r[2]) end
-      return out
-    elseif k == "name" then
-      local _, _, name = core.graph_io(g._handle)
-      return name
-    elseif k == "captures" then
-      -- {captured value, placeholder} pairs, as TF's graph.captures.
-      local result = {}
-      local cf = g._cf
-      if not cf then return result end
-      local ins = core.graph_io(g._handle)
-      local first = #ins - #cf._captures
-      for i, c in ipairs(cf._captures) do
-        result[i] = { c, tensor_of(g, ins[first + i], 0) }
-      end
-      return result
-    elseif k == "variables" then
-      local result = {}
-      local cf = g._cf
-      if not cf then return result end
-      for _, c in ipairs(cf._captures) do
-        if core.dtype(c) == tf.resource then
-          local v = tf._variable_by_id(core.variable_info(c))
-          if v then result[#result + 1] = v end
-        end
-      end
-      return result
-    end
-    return nil
-  end
-
-  local function operation(g, id)
-    g._ops = g._ops or {}
-    local o = g._ops[id]
-    if not o then
-      o = setmetatable({ _graph = g, _node = nodes_of(g)[id + 1], _id = id }, Operation)
-      g._ops[id] = o
-    end
-    return o
-  end
-
-  function gmethods._operation(g, id) return operation(g, id) end
-
-  gmethods.get_operations = doc.def(function(g)
-    local out = {}
-    for i = 1, #nodes_of(g) do out[i] = operation(g, i - 1) end
-    return out
-  end, "graph:get_operations()", "The graph's operations in creation order.")
-
-  gmethods.get_operation_by_name = doc.def(function(g, name)
-    for i, n in ipairs(nodes_of(g)) do
-      if n.name == name then return operation(g, i - 1) end
-    end
-    error(core.error("KeyError", ("The name '%s' refers to an Operation not in the graph."):format(name)), 2)
-  end, "graph:get_operation_by_name(name)", "The operation with that name.")
-
-  gmethods.get_tensor_by_name = doc.def(function(g, name)
-    local op, index = name:match("^(.*):(%d+)$")
-    if not op then
-      error(core.error("ValueError", ("The name '%s' looks like an Operation name, not a Tensor name "
-        .. "(tensor names look like 'op:0')."):format(name)), 2)
-    end
-    local o = gmethods.get_operation_by_name(g, op)
-    return tensor_of(g, o._id, tonumber(index))
-  end, "graph:get_tensor_by_name('op:0')", "The tensor with that name.")
-
-  -- GraphDef input names: "x" for output 0, "x:1" for others, "^x" for control.
-  local function def_input(name)
-    return (name:gsub(":0$", ""))
-  end
-
-  local function attr_value(v)
-    if core.is_tensor(v) then
-      return { tensor = v, dtype = core.dtype(v), shape = tf.TensorShape(select(3, core.info(v))) }
-    end
-    return v
-  end
-
-  gmethods.as_graph_def = doc.def(function(g)
-    local nodes = {}
-    for i, n in ipairs(nodes_of(g)) do
-      local input = {}
-      for k, name in ipairs(n.inputs) do input[k] = def_input(name) end
-      for _, c in ipairs(n.control) do input[#input + 1] = "^" .. c end
-      local attr = {}
-      for k, v in pairs(n.attrs) do attr[k] = attr_value(v) end
-      if n.outputs[1] and attr.T == nil and n.type ~= "Const" and n.type ~= "Placeholder" then
-        attr.T = n.outputs[1].dtype
-      end
-      nodes[i] = { name = n.name, op = n.type, input = input, attr = attr }
-    end
-    return { node = nodes, versions = { producer = 1 } }
-  end, "graph:as_graph_def()",
-  "The graph as TF's GraphDef in Lua tables: {node = {{name=, op=, input={...}, attr={...}}, ...}}.")
-
-  local function spec_text(s)
-    if not s then return "" end
-    return ("%s %s"):format(s.dtype.name, tostring(tf.TensorShape(s.shape)))
-  end
-
-  local function dot_escape(s) return (s:gsub('["\\]', "\\%0")) end
-
-  gmethods.to_dot = doc.def(function(g, opts)
-    opts = opts or {}
-    local nodes = nodes_of(g)
-    local lines = { ("digraph \"%s\" {"):format(dot_escape(g.name)),
-      '  rankdir=TB; node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
-      '  edge [fontname="Helvetica", fontsize=9, color="#555555"];' }
-    local ins = {}
-    for _, id in ipairs((core.graph_io(g._handle))) do ins[id] = true end
-    for i, n in ipairs(nodes) do
-      local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
-        or n.stateful and "#f8d7da" or n.type == "Identity" and "#e2f0d9" or nil
-      lines[#lines + 1] = ('  n%d [label="%s\\n%s"%s];'):format(i - 1, dot_escape(n.name), dot_escape(n.type),
-        fill and (', fillcolor="' .. fill .. '"') or "")
-    end
-    for i, n in ipairs(nodes) do
-      for k, src in ipairs(n.input_nodes) do
-        local out_index = tonumber(n.inputs[k]:match(":(%d+)$")) or 0
-        local s = nodes[src + 1].outputs[out_index + 1]
-        lines[#lines + 1] = ('  n%d -> n%d [label="%s"];'):format(src, i - 1, dot_escape(spec_text(s)))
-      end
-      for _, c in ipairs(n.control) do
-        for j, m in ipairs(nodes) do
-          if m.name == c then lines[#lines + 1] = ('  n%d -> n%d [style=dashed];'):format(j - 1, i - 1) end
-        end
-      end
-    end
-    lines[#lines + 1] = "}"
-    return table.concat(lines, "\n")
-  end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes, tensors as labelled edges.")
-
-  gmethods.text = doc.def(function(g)
-    local nodes = nodes_of(g)
-    local width = 4
-    for _, n in ipairs(nodes) do width = math.max(width, #n.name) end
-    local lines = { ("graph %s: %d ops"):format(g.name, #nodes) }
-    for _, n in ipairs(nodes) do
-      local args = table.concat(n.inputs, ", ")
-      local extra = {}
-      for k, v in pairs(n.attrs) do
-        if k ~= "value" and k ~= "dtype" and k ~= "shape" and k ~= "T" and k ~= "output_callback"
-          and type(v) ~= "userdata" then
-          local text = type(v) == "table" and getmetatable(v) == nil and "{" .. table.concat(v, ",") .. "}"
-            or type(v) == "string" and ("%q"):format(v):gsub("\\\n", "\\n") or tostring(v)
-          extra[#extra + 1] = k .. "=" .. text
-        end
-      end
-      table.sort(extra)
-      if n.type == "Const" and core.is_tensor(n.attrs.value) then
-        local ok, text = pcall(core.format, n.attrs.value, "print", 3)
-        if ok then extra[#extra + 1] = "value=" .. text:gsub("\n", " ") end
-      end
-      local outs = {}
-      for k, s in ipairs(n.outputs) do outs[k] = spec_text(s) end
-      local control = #n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or ""
-      lines[#lines + 1] = ("  %-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
-        #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
-    end
-    local ins, outs = core.graph_io(g._handle)
-    local in_names, out_names = {}, {}
-    for i, id in ipairs(ins) do in_names[i] = nodes[id + 1].name end
-    for i, r in ipairs(outs) do out_names[i] = nodes[r[1] + 1].name .. ":" .. r[2] end
-    lines[#lines + 1] = ("inputs: %s"):format(#in_names > 0 and table.concat(in_names, ", ") or "(none)")
-    lines[#lines + 1] = ("outputs: %s"):format(#out_names > 0 and table.concat(out_names, ", ") or "(none)")
-    return table.concat(lines, "\n")
-  end, "graph:text()", "A text rendering of the graph, one line per op, for terminals.")
-
-  function Graph.__tostring(g)
-    return ("<tf.Graph '%s' with %d ops>"):format(g.name, #nodes_of(g))
-  end
-  Graph.__repr = Graph.__tostring
-
-  function Graph.__mimebundle(g)
-    local bundle = { ["text/plain"] = gmethods.text(g) }
-    if tf._dot_to_svg then
-      local ok, svg = pcall(tf._dot_to_svg, gmethods.to_dot(g))
-      if ok and svg then bundle["image/svg+xml"] = svg end
-    end
-    return bundle
-  end
-
-  -- Operations ------------------------------------------------------------
-
-  function Operation.__index(o, k)
-    local m = omethods[k]
-    if m then return m end
-    local n = o._node
-    if k == "name" then return n.name end
-    if k == "type" then return n.type end
-    if k == "inputs" then
-      local out = {}
-      for i, src in ipairs(n.input_nodes) do
-        out[i] = tensor_of(o._graph, src, tonumber(n.inputs[i]:match(":(%d+)$")) or 0)
-      end
-      return out
-    end
-    if k == "outputs" then
-      local out = {}
-      for i = 1, #n.outputs do out[i] = tensor_of(o._graph, o._id, i - 1) end
-      return out
-    end
-    if k == "control_inputs" then
-      local out = {}
-      for i, c in ipairs(n.control) do out[i] = o._graph:get_operation_by_name(c) end
-      return out
-    end
-    if k == "graph" then return o._graph end
-    if k == "node_def" then return o._graph:as_graph_def().node[o._id + 1] end
-    return nil
-  end
-
-  function omethods.get_attr(o, name)
-    local v = o._node.attrs[name]
-    if v == nil then
-      error(core.error("ValueError", ("Operation '%s' has no attr named '%s'."):format(o._node.name, name)), 2)
-    end
-    return v
-  end
-
-  function Operation.__tostring(o)
-    return ("<tf.Operation '%s' type=%s>"):format(o._node.name, o._node.type)
-  end
-  Operation.__repr = Operation.__tostring
-  Operation.__eq = function(a, b) return a._graph._handle == b._graph._handle and a._id == b._id end
-
-  tf._Graph = Graph
-  tf._Operation = Operation
+local function nodes_of(g)
+  if not g._nodes then g._nodes = core.graph_nodes(g._handle) end
+  return g._nodes
 end
+
+function graphs.wrap(handle, cf)
+  local key = cf or handle
+  local g = cache[key]
+  if g and g._handle == handle then return g end
+  g = setmetatable({ _handle = handle, _cf = cf }, Graph)
+  cache[key] = g
+  return g
+end
+
+local function tensor_of(g, node, index)
+  return core.graph_tensor(g._handle, node, index or 0)
+end
+
+function Graph.__index(g, k)
+  local m = gmethods[k]
+  if m then return m end
+  if k == "inputs" then
+    local ins = core.graph_io(g._handle)
+    local out = {}
+    for i, node in ipairs(ins) do out[i] = tensor_of(g, node, 0) end
+    return out
+  elseif k == "outputs" then
+    local _, outs = core.graph_io(g._handle)
+    local out = {}
+    for i, r in ipairs(outs) do out[i] = tensor_of(g, r[1], r[2]) end
+    return out
+  elseif k == "name" then
+    local _, _, name = core.graph_io(g._handle)
+    return name
+  elseif k == "captures" then
+    -- {captured value, placeholder} pairs, as TF's graph.captures.
+    local result = {}
+    local cf = g._cf
+    if not cf then return result end
+    local ins = core.graph_io(g._handle)
+    local first = #ins - #cf._captures
+    for i, c in ipairs(cf._captures) do
+      result[i] = { c, tensor_of(g, ins[first + i], 0) }
+    end
+    return result
+  elseif k == "variables" then
+    local result = {}
+    local cf = g._cf
+    if not cf then return result end
+    for _, c in ipairs(cf._captures) do
+      if core.dtype(c) == dtypes.resource then
+        local v = state.variable_by_id(core.variable_info(c))
+        if v then result[#result + 1] = v end
+      end
+    end
+    return result
+  end
+  return nil
+end
+
+local function operation(g, id)
+  g._ops = g._ops or {}
+  local o = g._ops[id]
+  if not o then
+    o = setmetatable({ _graph = g, _node = nodes_of(g)[id + 1], _id = id }, Operation)
+    g._ops[id] = o
+  end
+  return o
+end
+
+function gmethods._operation(g, id) return operation(g, id) end
+
+gmethods.get_operations = doc.def(function(g)
+  local out = {}
+  for i = 1, #nodes_of(g) do out[i] = operation(g, i - 1) end
+  return out
+end, "graph:get_operations()", "The graph's operations in creation order.")
+
+gmethods.get_operation_by_name = doc.def(function(g, name)
+  for i, n in ipairs(nodes_of(g)) do
+    if n.name == name then return operation(g, i - 1) end
+  end
+  raise("KeyError", ("The name '%s' refers to an Operation not in the graph."):format(name), 1)
+end, "graph:get_operation_by_name(name)", "The operation with that name.")
+
+gmethods.get_tensor_by_name = doc.def(function(g, name)
+  local op, index = name:match("^(.*):(%d+)$")
+  if not op then
+    raise("ValueError", ("The name '%s' looks like an Operation name, not a Tensor name "
+      .. "(tensor names look like 'op:0')."):format(name), 1)
+  end
+  local o = gmethods.get_operation_by_name(g, op)
+  return tensor_of(g, o._id, tonumber(index))
+end, "graph:get_tensor_by_name('op:0')", "The tensor with that name.")
+
+-- GraphDef input names: "x" for output 0, "x:1" for others, "^x" for control.
+local function def_input(name)
+  return (name:gsub(":0$", ""))
+end
+
+local function attr_value(v)
+  if core.is_tensor(v) then
+    return { tensor = v, dtype = core.dtype(v), shape = shapes.TensorShape(select(3, core.info(v))) }
+  end
+  return v
+end
+
+gmethods.as_graph_def = doc.def(function(g)
+  local nodes = {}
+  for i, n in ipairs(nodes_of(g)) do
+    local input = {}
+    for k, name in ipairs(n.inputs) do input[k] = def_input(name) end
+    for _, c in ipairs(n.control) do input[#input + 1] = "^" .. c end
+    local attr = {}
+    for k, v in pairs(n.attrs) do attr[k] = attr_value(v) end
+    if n.outputs[1] and attr.T == nil and n.type ~= "Const" and n.type ~= "Placeholder" then
+      attr.T = n.outputs[1].dtype
+    end
+    nodes[i] = { name = n.name, op = n.type, input = input, attr = attr }
+  end
+  return { node = nodes, versions = { producer = 1 } }
+end, "graph:as_graph_def()",
+"The graph as TF's GraphDef in Lua tables: {node = {{name=, op=, input={...}, attr={...}}, ...}}.")
+
+local function spec_text(s)
+  if not s then return "" end
+  return ("%s %s"):format(s.dtype.name, tostring(shapes.TensorShape(s.shape)))
+end
+
+local function dot_escape(s) return (s:gsub('["\\]', "\\%0")) end
+
+gmethods.to_dot = doc.def(function(g, opts)
+  opts = opts or {}
+  local nodes = nodes_of(g)
+  local lines = { ("digraph \"%s\" {"):format(dot_escape(g.name)),
+    '  rankdir=TB; node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
+    '  edge [fontname="Helvetica", fontsize=9, color="#555555"];' }
+  local ins = {}
+  for _, id in ipairs((core.graph_io(g._handle))) do ins[id] = true end
+  for i, n in ipairs(nodes) do
+    local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
+      or n.stateful and "#f8d7da" or n.type == "Identity" and "#e2f0d9" or nil
+    lines[#lines + 1] = ('  n%d [label="%s\\n%s"%s];'):format(i - 1, dot_escape(n.name), dot_escape(n.type),
+      fill and (', fillcolor="' .. fill .. '"') or "")
+  end
+  for i, n in ipairs(nodes) do
+    for k, src in ipairs(n.input_nodes) do
+      local out_index = tonumber(n.inputs[k]:match(":(%d+)$")) or 0
+      local s = nodes[src + 1].outputs[out_index + 1]
+      lines[#lines + 1] = ('  n%d -> n%d [label="%s"];'):format(src, i - 1, dot_escape(spec_text(s)))
+    end
+    for _, c in ipairs(n.control) do
+      for j, m in ipairs(nodes) do
+        if m.name == c then lines[#lines + 1] = ('  n%d -> n%d [style=dashed];'):format(j - 1, i - 1) end
+      end
+    end
+  end
+  lines[#lines + 1] = "}"
+  return table.concat(lines, "\n")
+end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes, tensors as labelled edges.")
+
+gmethods.text = doc.def(function(g)
+  local nodes = nodes_of(g)
+  local width = 4
+  for _, n in ipairs(nodes) do width = math.max(width, #n.name) end
+  local lines = { ("graph %s: %d ops"):format(g.name, #nodes) }
+  for _, n in ipairs(nodes) do
+    local args = table.concat(n.inputs, ", ")
+    local extra = {}
+    for k, v in pairs(n.attrs) do
+      if k ~= "value" and k ~= "dtype" and k ~= "shape" and k ~= "T" and k ~= "output_callback"
+        and type(v) ~= "userdata" then
+        local text = type(v) == "table" and getmetatable(v) == nil and "{" .. table.concat(v, ",") .. "}"
+          or type(v) == "string" and ("%q"):format(v):gsub("\\\n", "\\n") or tostring(v)
+        extra[#extra + 1] = k .. "=" .. text
+      end
+    end
+    table.sort(extra)
+    if n.type == "Const" and core.is_tensor(n.attrs.value) then
+      local ok, text = pcall(core.format, n.attrs.value, "print", 3)
+      if ok then extra[#extra + 1] = "value=" .. text:gsub("\n", " ") end
+    end
+    local outs = {}
+    for k, s in ipairs(n.outputs) do outs[k] = spec_text(s) end
+    local control = #n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or ""
+    lines[#lines + 1] = ("  %-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
+      #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
+  end
+  local ins, outs = core.graph_io(g._handle)
+  local in_names, out_names = {}, {}
+  for i, id in ipairs(ins) do in_names[i] = nodes[id + 1].name end
+  for i, r in ipairs(outs) do out_names[i] = nodes[r[1] + 1].name .. ":" .. r[2] end
+  lines[#lines + 1] = ("inputs: %s"):format(#in_names > 0 and table.concat(in_names, ", ") or "(none)")
+  lines[#lines + 1] = ("outputs: %s"):format(#out_names > 0 and table.concat(out_names, ", ") or "(none)")
+  return table.concat(lines, "\n")
+end, "graph:text()", "A text rendering of the graph, one line per op, for terminals.")
+
+function Graph.__tostring(g)
+  return ("<tf.Graph '%s' with %d ops>"):format(g.name, #nodes_of(g))
+end
+Graph.__repr = Graph.__tostring
+
+function Graph.__mimebundle(g)
+  local bundle = { ["text/plain"] = gmethods.text(g) }
+  -- Drawn where the session renders pictures (its host's dot_to_svg:
+  -- Jupyter); a terminal shows the text.
+  local host = state.host
+  if host and host.dot_to_svg then
+    local ok, svg = pcall(host.dot_to_svg, gmethods.to_dot(g))
+    if ok and svg then bundle["image/svg+xml"] = svg end
+  end
+  return bundle
+end
+
+-- Operations ------------------------------------------------------------
+
+function Operation.__index(o, k)
+  local m = omethods[k]
+  if m then return m end
+  local n = o._node
+  if k == "name" then return n.name end
+  if k == "type" then return n.type end
+  if k == "inputs" then
+    local out = {}
+    for i, src in ipairs(n.input_nodes) do
+      out[i] = tensor_of(o._graph, src, tonumber(n.inputs[i]:match(":(%d+)$")) or 0)
+    end
+    return out
+  end
+  if k == "outputs" then
+    local out = {}
+    for i = 1, #n.outputs do out[i] = tensor_of(o._graph, o._id, i - 1) end
+    return out
+  end
+  if k == "control_inputs" then
+    local out = {}
+    for i, c in ipairs(n.control) do out[i] = o._graph:get_operation_by_name(c) end
+    return out
+  end
+  if k == "graph" then return o._graph end
+  if k == "node_def" then return o._graph:as_graph_def().node[o._id + 1] end
+  return nil
+end
+
+function omethods.get_attr(o, name)
+  local v = o._node.attrs[name]
+  if v == nil then
+    raise("ValueError", ("Operation '%s' has no attr named '%s'."):format(o._node.name, name), 1)
+  end
+  return v
+end
+
+function Operation.__tostring(o)
+  return ("<tf.Operation '%s' type=%s>"):format(o._node.name, o._node.type)
+end
+Operation.__repr = Operation.__tostring
+Operation.__eq = function(a, b) return a._graph._handle == b._graph._handle and a._id == b._id end
+
+graphs.Graph = Graph
+graphs.Operation = Operation
+
+-- Library-internal (the other modules' view, not part of tf).
+graphs.internal = { Graph = true, Operation = true, wrap = true, internal = true }
+
+return graphs

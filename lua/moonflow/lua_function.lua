@@ -2,25 +2,33 @@
 -- py_function): an op that calls a Lua function each time the graph runs.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local ops = require("moonflow.ops")
+local raise = errors.raise
 
-return function(tf, doc)
-  local H = tf._H
+local lua_function = {}
 
-  tf.lua_function = doc.def(function(fn, inputs, Tout, opts)
-    if type(fn) ~= "function" then
-      error(core.error("TypeError", "tf.lua_function expects a Lua function"), 2)
-    end
-    local single = getmetatable(Tout) == core.dtype_metatable
-    local touts = single and { Tout } or Tout or {}
-    local types = {}
-    for i, t in ipairs(touts) do types[i] = tf.as_dtype(t) end
-    local args = {}
-    for i = 1, #(inputs or {}) do args[i] = tf._to_tensor(inputs[i]) end
-    local outs = table.pack(core.op(H.EagerLuaFunc, { func = fn, Tout = types,
-      name = opts and opts.name or "EagerLuaFunc" }, table.unpack(args)))
-    if single then return outs[1] end
-    return table.unpack(outs, 1, outs.n)
-  end, "tf.lua_function(fn, inputs, Tout)",
-  "An op that calls fn(tensors...) eagerly each time it runs, even inside a traced function "
-  .. "(TF's py_function). Tout is a dtype (one result) or a list of dtypes.")
-end
+local H = state.H
+
+lua_function.lua_function = doc.def(function(fn, inputs, Tout, opts)
+  if type(fn) ~= "function" then
+    raise("TypeError", "tf.lua_function expects a Lua function", 1)
+  end
+  local single = getmetatable(Tout) == core.dtype_metatable
+  local touts = single and { Tout } or Tout or {}
+  local types = {}
+  for i, t in ipairs(touts) do types[i] = dtypes.as_dtype(t) end
+  local args = {}
+  for i = 1, #(inputs or {}) do args[i] = ops.to_tensor(inputs[i]) end
+  local outs = table.pack(core.op(H.EagerLuaFunc, { func = fn, Tout = types,
+    name = opts and opts.name or "EagerLuaFunc" }, table.unpack(args)))
+  if single then return outs[1] end
+  return table.unpack(outs, 1, outs.n)
+end, "tf.lua_function(fn, inputs, Tout)",
+"An op that calls fn(tensors...) eagerly each time it runs, even inside a traced function "
+.. "(TF's py_function). Tout is a dtype (one result) or a list of dtypes.")
+
+return lua_function

@@ -2,7 +2,10 @@
 -- and evaluates the expression (and the argument list) in the user's
 -- globals, resolving what it names to a tf.func or a concrete function.
 
-local tf = require("moonflow")
+local errors = require("moonflow.errors")
+local func = require("moonflow.func")
+
+local raise = errors.raise
 
 local target = {}
 
@@ -29,14 +32,14 @@ end
 
 local function eval_list(code)
   local f, err = load("return " .. code, "=(magic)", "t")
-  if not f then tf.errors.raise("SyntaxError", err, 3) end
+  if not f then raise("SyntaxError", err, 3) end
   return table.pack(f())
 end
 
 --- Parses "<expr> [args]" and returns (value, args table or nil, expr text).
 function target.parse(text, usage)
   local expr, rest = split(text)
-  if expr == "" then tf.errors.raise("UsageError", usage, 3) end
+  if expr == "" then raise("UsageError", usage, 3) end
   local value = eval_list(expr)[1]
   local args = rest ~= "" and eval_list(rest) or nil
   return value, args, expr
@@ -45,8 +48,8 @@ end
 --- The concrete function a magic should show: the one for `args`, else the
 --- most recent trace; nil when there is none.
 function target.concrete(value, args)
-  if tf._is_concrete(value) then return value end
-  if tf._is_func(value) then
+  if func.is_concrete(value) then return value end
+  if func.is_func(value) then
     if args then return value:get_concrete_function(table.unpack(args, 1, args.n)) end
     local all = value:concrete_functions()
     return all[#all]
@@ -55,8 +58,8 @@ function target.concrete(value, args)
 end
 
 function target.check_func(value, expr, usage)
-  if not tf._is_func(value) and not tf._is_concrete(value) then
-    tf.errors.raise("TypeError", ("%s is a %s, not a tf.func or ConcreteFunction (%s)"):format(
+  if not func.is_func(value) and not func.is_concrete(value) then
+    raise("TypeError", ("%s is a %s, not a tf.func or ConcreteFunction (%s)"):format(
       expr, type(value), usage), 3)
   end
 end

@@ -4,127 +4,136 @@
 -- Metamethods set on a class (__call, __tostring) apply to its instances.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local variables = require("moonflow.variable")
+local raise = errors.raise
 
-return function(tf, doc)
-  local base_methods = {}
+local modules = {}
 
-  -- Finds variables through fields, recursively (tables, lists, submodules).
-  local function collect(obj, out, seen, pred)
-    if seen[obj] then return end
-    seen[obj] = true
-    local keys = {}
-    for k in pairs(obj) do
-      if type(k) == "string" or math.type(k) == "integer" then keys[#keys + 1] = k end
+local base_methods = {}
+
+-- Finds variables through fields, recursively (tables, lists, submodules).
+local function collect(obj, out, seen, pred)
+  if seen[obj] then return end
+  seen[obj] = true
+  local keys = {}
+  for k in pairs(obj) do
+    if type(k) == "string" or math.type(k) == "integer" then keys[#keys + 1] = k end
+  end
+  table.sort(keys, function(a, b)
+    if type(a) == type(b) then return a < b end
+    return type(a) == "number"
+  end)
+  for _, k in ipairs(keys) do
+    local v = rawget(obj, k)
+    if variables.is_variable(v) then
+      if not seen[v] and pred(v) then
+        seen[v] = true
+        out[#out + 1] = v
+      end
+    elseif type(v) == "table" and (getmetatable(v) == nil or modules.is_module(v)) then
+      collect(v, out, seen, pred)
     end
-    table.sort(keys, function(a, b)
-      if type(a) == type(b) then return a < b end
-      return type(a) == "number"
-    end)
-    for _, k in ipairs(keys) do
-      local v = rawget(obj, k)
-      if tf._is_variable(v) then
-        if not seen[v] and pred(v) then
-          seen[v] = true
-          out[#out + 1] = v
-        end
-      elseif type(v) == "table" and (getmetatable(v) == nil or tf._is_module(v)) then
-        collect(v, out, seen, pred)
+  end
+  return out
+end
+
+base_methods.variables = doc.def(function(self)
+  return collect(self, {}, {}, function() return true end)
+end, "module:variables()", "The tf.Variables this module owns, found through its fields recursively.")
+
+base_methods.trainable_variables = doc.def(function(self)
+  return collect(self, {}, {}, function(v) return v.trainable end)
+end, "module:trainable_variables()", "The trainable tf.Variables this module owns.")
+
+base_methods.submodules = doc.def(function(self)
+  local out, seen = {}, { [self] = true }
+  local function walk(obj)
+    for _, v in pairs(obj) do
+      if type(v) == "table" and not seen[v] then
+        seen[v] = true
+        if modules.is_module(v) then out[#out + 1] = v end
+        if getmetatable(v) == nil or modules.is_module(v) then walk(v) end
       end
     end
-    return out
   end
+  walk(self)
+  return out
+end, "module:submodules()", "The modules found through this module's fields.")
 
-  base_methods.variables = doc.def(function(self)
-    return collect(self, {}, {}, function() return true end)
-  end, "module:variables()", "The tf.Variables this module owns, found through its fields recursively.")
+local classes = setmetatable({}, { __mode = "k" })
 
-  base_methods.trainable_variables = doc.def(function(self)
-    return collect(self, {}, {}, function(v) return v.trainable end)
-  end, "module:trainable_variables()", "The trainable tf.Variables this module owns.")
+local function is_module(x)
+  local mt = getmetatable(x)
+  return mt ~= nil and classes[mt] == true
+end
+modules.is_module = is_module
 
-  base_methods.submodules = doc.def(function(self)
-    local out, seen = {}, { [self] = true }
-    local function walk(obj)
-      for _, v in pairs(obj) do
-        if type(v) == "table" and not seen[v] then
-          seen[v] = true
-          if tf._is_module(v) then out[#out + 1] = v end
-          if getmetatable(v) == nil or tf._is_module(v) then walk(v) end
-        end
-      end
-    end
-    walk(self)
-    return out
-  end, "module:submodules()", "The modules found through this module's fields.")
+local counters = {}
 
-  local classes = setmetatable({}, { __mode = "k" })
+local function snake(name)
+  return (name:gsub("(%l)(%u)", "%1_%2"):lower())
+end
 
-  local function is_module(x)
-    local mt = getmetatable(x)
-    return mt ~= nil and classes[mt] == true
-  end
-  tf._is_module = is_module
+local function instantiate(class, ...)
+  local base = snake(class._class_name)
+  counters[base] = (counters[base] or 0) + 1
+  local self = setmetatable({ name = counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1)) }, class)
+  if class.init then class.init(self, ...) end
+  return self
+end
 
-  local counters = {}
-
-  local function snake(name)
-    return (name:gsub("(%l)(%u)", "%1_%2"):lower())
-  end
-
-  local function instantiate(class, ...)
-    local base = snake(class._class_name)
-    counters[base] = (counters[base] or 0) + 1
-    local self = setmetatable({ name = counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1)) }, class)
-    if class.init then class.init(self, ...) end
-    return self
-  end
-
-  local function make_class(name, parent)
-    local class = { _class_name = name, __name = name }
-    class.__index = function(obj, k)
-      local v = rawget(class, k)
+local function make_class(name, parent)
+  local class = { _class_name = name, __name = name }
+  class.__index = function(obj, k)
+    local v = rawget(class, k)
+    if v ~= nil then return v end
+    local p = parent
+    while p do
+      v = rawget(p, k)
       if v ~= nil then return v end
+      p = p._parent
+    end
+    return base_methods[k]
+  end
+  class._parent = parent
+  class.__tostring = parent and parent.__tostring or function(obj)
+    return ("<%s '%s'>"):format(getmetatable(obj)._class_name, rawget(obj, "name") or "?")
+  end
+  class.__call = parent and parent.__call or nil
+  classes[class] = true
+  return setmetatable(class, {
+    __call = instantiate,
+    __index = function(_, k)
       local p = parent
       while p do
-        v = rawget(p, k)
+        local v = rawget(p, k)
         if v ~= nil then return v end
         p = p._parent
       end
       return base_methods[k]
-    end
-    class._parent = parent
-    class.__tostring = parent and parent.__tostring or function(obj)
-      return ("<%s '%s'>"):format(getmetatable(obj)._class_name, rawget(obj, "name") or "?")
-    end
-    class.__call = parent and parent.__call or nil
-    classes[class] = true
-    return setmetatable(class, {
-      __call = instantiate,
-      __index = function(_, k)
-        local p = parent
-        while p do
-          local v = rawget(p, k)
-          if v ~= nil then return v end
-          p = p._parent
-        end
-        return base_methods[k]
-      end,
-      __tostring = function() return "<class " .. name .. ">" end,
-    })
-  end
-
-  local root = make_class("Module", nil)
-
-  --- Module:extend(name) -> a new class deriving from this one.
-  local function extend(parent, name)
-    if type(name) ~= "string" then
-      error(core.error("TypeError", "Module:extend(name) needs a class name"), 2)
-    end
-    return make_class(name, parent)
-  end
-  base_methods.extend = doc.def(extend, "tf.Module:extend(name)",
-    "A class deriving from this one: Class(...) makes an instance and runs Class.init(self, ...).")
-  rawset(root, "extend", base_methods.extend)
-
-  tf.Module = root
+    end,
+    __tostring = function() return "<class " .. name .. ">" end,
+  })
 end
+
+local root = make_class("Module", nil)
+
+--- Module:extend(name) -> a new class deriving from this one.
+local function extend(parent, name)
+  if type(name) ~= "string" then
+    raise("TypeError", "Module:extend(name) needs a class name", 1)
+  end
+  return make_class(name, parent)
+end
+base_methods.extend = doc.def(extend, "tf.Module:extend(name)",
+  "A class deriving from this one: Class(...) makes an instance and runs Class.init(self, ...).")
+rawset(root, "extend", base_methods.extend)
+
+modules.Module = root
+
+-- Library-internal (the other modules' view, not part of tf).
+modules.internal = { is_module = true, internal = true }
+
+return modules

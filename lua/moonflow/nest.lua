@@ -6,91 +6,94 @@
 -- nil; plain tables recurse (list part in order, other keys sorted).
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local ops = require("moonflow.ops")
+local variables = require("moonflow.variable")
+local tensor_array = require("moonflow.tensor_array")
+local raise = errors.raise
 
-return function(tf)
-  local nest = {}
+local nest = {}
 
-  local function flatten(v, flat)
-    if core.is_tensor(v) then
-      flat[#flat + 1] = v
+local function flatten(v, flat)
+  if core.is_tensor(v) then
+    flat[#flat + 1] = v
+    return { kind = "tensor", index = #flat }
+  end
+  local tv = type(v)
+  if v == nil then return { kind = "nil" } end
+  if tv == "number" or tv == "boolean" or tv == "string" then
+    flat[#flat + 1] = ops.constant(v)
+    return { kind = "tensor", index = #flat }
+  end
+  if tv == "table" then
+    local mt = getmetatable(v)
+    if mt ~= nil and mt == tensor_array.metatable then
+      flat[#flat + 1] = v._buf
+      return { kind = "ta", index = #flat, dtype = v.dtype, dynamic = v.dynamic_size,
+        element_shape = v.element_shape }
+    end
+    if mt == variables.metatable then
+      flat[#flat + 1] = v:read_value()
       return { kind = "tensor", index = #flat }
     end
-    local tv = type(v)
-    if v == nil then return { kind = "nil" } end
-    if tv == "number" or tv == "boolean" or tv == "string" then
-      flat[#flat + 1] = tf.constant(v)
-      return { kind = "tensor", index = #flat }
-    end
-    if tv == "table" then
-      local mt = getmetatable(v)
-      if mt ~= nil and mt == tf._TensorArray then
-        flat[#flat + 1] = v._buf
-        return { kind = "ta", index = #flat, dtype = v.dtype, dynamic = v.dynamic_size,
-          element_shape = v.element_shape }
-      end
-      if mt == tf._Variable then
-        flat[#flat + 1] = v:read_value()
-        return { kind = "tensor", index = #flat }
-      end
-      if mt == nil then
-        local s = { kind = "table", array = {}, map = {}, keys = {} }
-        local n = #v
-        for i = 1, n do s.array[i] = flatten(v[i], flat) end
-        for k, x in pairs(v) do
-          if not (math.type(k) == "integer" and k >= 1 and k <= n) then
-            s.keys[#s.keys + 1] = k
-            s.map[k] = flatten(x, flat)
-          end
+    if mt == nil then
+      local s = { kind = "table", array = {}, map = {}, keys = {} }
+      local n = #v
+      for i = 1, n do s.array[i] = flatten(v[i], flat) end
+      for k, x in pairs(v) do
+        if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+          s.keys[#s.keys + 1] = k
+          s.map[k] = flatten(x, flat)
         end
-        table.sort(s.keys, function(a, b) return tostring(a) < tostring(b) end)
-        return s
       end
+      table.sort(s.keys, function(a, b) return tostring(a) < tostring(b) end)
+      return s
     end
-    error(core.error("TypeError", "expected tensors, tf.Variables, TensorArrays, Lua numbers, strings, "
-      .. "booleans or tables of them; got " .. tostring(v)), 0)
   end
-
-  local function pack(s, flat)
-    if s.kind == "tensor" then return flat[s.index] end
-    if s.kind == "ta" then return tf._new_tensor_array(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
-    if s.kind == "nil" then return nil end
-    local t = {}
-    for i, x in ipairs(s.array) do t[i] = pack(x, flat) end
-    for _, k in ipairs(s.keys) do t[k] = pack(s.map[k], flat) end
-    return t
-  end
-
-  --- A structure node for v, appending its tensors to flat.
-  nest.flatten = flatten
-  --- The value a structure node describes, from the flat tensors.
-  nest.pack = pack
-
-  --- flatten for a list of values (a function's results): flat, structure.
-  function nest.flatten_values(values)
-    local flat, structure = {}, { n = values.n or #values }
-    for i = 1, structure.n do structure[i] = flatten(values[i], flat) end
-    return flat, structure
-  end
-
-  --- The values a flatten_values structure describes (multiple results).
-  function nest.pack_values(structure, flat)
-    local out = {}
-    for i = 1, structure.n do out[i] = pack(structure[i], flat) end
-    return table.unpack(out, 1, structure.n)
-  end
-
-  function nest.same_structure(a, b)
-    if a.kind ~= b.kind then return false end
-    if a.kind ~= "table" then return true end
-    if #a.array ~= #b.array or #a.keys ~= #b.keys then return false end
-    for i = 1, #a.array do
-      if not nest.same_structure(a.array[i], b.array[i]) then return false end
-    end
-    for i, k in ipairs(a.keys) do
-      if b.keys[i] ~= k or not nest.same_structure(a.map[k], b.map[k]) then return false end
-    end
-    return true
-  end
-
-  tf._nest = nest
+  raise("TypeError", "expected tensors, tf.Variables, TensorArrays, Lua numbers, strings, "
+    .. "booleans or tables of them; got " .. tostring(v))
 end
+
+local function pack(s, flat)
+  if s.kind == "tensor" then return flat[s.index] end
+  if s.kind == "ta" then return tensor_array.new(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
+  if s.kind == "nil" then return nil end
+  local t = {}
+  for i, x in ipairs(s.array) do t[i] = pack(x, flat) end
+  for _, k in ipairs(s.keys) do t[k] = pack(s.map[k], flat) end
+  return t
+end
+
+--- A structure node for v, appending its tensors to flat.
+nest.flatten = flatten
+--- The value a structure node describes, from the flat tensors.
+nest.pack = pack
+
+--- flatten for a list of values (a function's results): flat, structure.
+function nest.flatten_values(values)
+  local flat, structure = {}, { n = values.n or #values }
+  for i = 1, structure.n do structure[i] = flatten(values[i], flat) end
+  return flat, structure
+end
+
+--- The values a flatten_values structure describes (multiple results).
+function nest.pack_values(structure, flat)
+  local out = {}
+  for i = 1, structure.n do out[i] = pack(structure[i], flat) end
+  return table.unpack(out, 1, structure.n)
+end
+
+function nest.same_structure(a, b)
+  if a.kind ~= b.kind then return false end
+  if a.kind ~= "table" then return true end
+  if #a.array ~= #b.array or #a.keys ~= #b.keys then return false end
+  for i = 1, #a.array do
+    if not nest.same_structure(a.array[i], b.array[i]) then return false end
+  end
+  for i, k in ipairs(a.keys) do
+    if b.keys[i] ~= k or not nest.same_structure(a.map[k], b.map[k]) then return false end
+  end
+  return true
+end
+
+return nest

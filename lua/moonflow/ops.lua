@@ -3,22 +3,17 @@
 -- and call the one op path, core.op / core.binary, with TF's op types.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local raise = errors.raise
 
 local op, binary = core.op, core.binary
 local None = core.None
 
--- Op handles by TF name, looked up once.
-local H = setmetatable({}, {
-  __index = function(t, name)
-    local h = core.op_handle(name)
-    t[name] = h
-    return h
-  end,
-})
-
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
-end
+local H = state.H
 
 -- Splits (positional, opts) where the positional argument may itself be
 -- the options table: f(x, 1), f(x, {1, 2}), f(x, {axis = 1}), f(x, 1, {keepdims = true}).
@@ -66,608 +61,607 @@ local function name_opt(opts, default)
   return default
 end
 
-return function(tf, doc)
-  local def = doc.def
-  tf.math = tf.math or {}
-  tf.nn = tf.nn or {}
-  tf.image = tf.image or {}
-  tf.strings = tf.strings or {}
-  tf.random = tf.random or {}
-  tf.linalg = tf.linalg or {}
+local ops = {}
 
-  local function to_tensor(x, dtype)
-    if core.is_tensor(x) then return x end
-    local mt = getmetatable(x)
-    if mt and mt.__tf_tensor then return mt.__tf_tensor(x) end
-    return tf.constant(x, dtype)
-  end
-  tf._to_tensor = to_tensor
-  tf._H = H
+local def = doc.def
+ops.math, ops.nn, ops.image, ops.strings, ops.random, ops.linalg = {}, {}, {}, {}, {}, {}
 
-  -- constants and constructors ---------------------------------------------
+local function to_tensor(x, dtype)
+  if core.is_tensor(x) then return x end
+  local mt = getmetatable(x)
+  if mt and mt.__tf_tensor then return mt.__tf_tensor(x) end
+  return ops.constant(x, dtype)
+end
+ops.to_tensor = to_tensor
 
-  tf.constant = def(function(value, dtype, opts)
-    if is_opts(dtype) then dtype, opts = dtype.dtype, dtype end
-    opts = opts or {}
-    if dtype ~= nil then dtype = tf.as_dtype(dtype) end
-    local t
-    if core.is_tensor(value) then
-      t = value
-      if core.is_symbolic(t) then
-        if dtype and core.dtype(t) ~= dtype then return tf.cast(t, dtype) end
-        return t
-      end
-      if dtype and core.dtype(t) ~= dtype then t = tf.cast(t, dtype) end
+-- constants and constructors ---------------------------------------------
+
+ops.constant = def(function(value, dtype, opts)
+  if is_opts(dtype) then dtype, opts = dtype.dtype, dtype end
+  opts = opts or {}
+  if dtype ~= nil then dtype = dtypes.as_dtype(dtype) end
+  local t
+  if core.is_tensor(value) then
+    t = value
+    if core.is_symbolic(t) then
+      if dtype and core.dtype(t) ~= dtype then return ops.cast(t, dtype) end
+      return t
+    end
+    if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
+  else
+    local mt = getmetatable(value)
+    if mt and mt.__tf_tensor then
+      t = mt.__tf_tensor(value)
+      if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
+      if core.is_symbolic(t) then return t end
     else
-      local mt = getmetatable(value)
-      if mt and mt.__tf_tensor then
-        t = mt.__tf_tensor(value)
-        if dtype and core.dtype(t) ~= dtype then t = tf.cast(t, dtype) end
-        if core.is_symbolic(t) then return t end
-      else
-        t = core.convert(value, dtype)
-      end
-    end
-    if opts.shape then t = tf.reshape(t, opts.shape) end
-    if core.tracing() then
-      return op(H.Const, { value = t, dtype = core.dtype(t), name = opts.name or "Const" })
-    end
-    return t
-  end, "tf.constant(value [, dtype] [, {shape=, name=}])",
-  "Creates a tensor from a Lua value: integers become int32, floats float32, booleans bool, "
-  .. "strings string; nested sequence tables give the shape. Inside a traced function it is a Const node.")
-
-  tf.convert_to_tensor = def(function(value, dtype)
-    if core.is_tensor(value) then
-      if dtype and core.dtype(value) ~= tf.as_dtype(dtype) then
-        raise("ValueError", ("Tensor conversion requested dtype %s for Tensor with dtype %s")
-          :format(tf.as_dtype(dtype).name, core.dtype(value).name), 2)
-      end
-      return value
-    end
-    return to_tensor(value, dtype and tf.as_dtype(dtype))
-  end, "tf.convert_to_tensor(value [, dtype])", "A tensor from a tensor, variable or Lua value.")
-
-  -- Shapes, axes and other integer arguments stay Lua values: the op path
-  -- converts them (to int32, by `_dtypes`) into eager tensors or, while
-  -- tracing, Const nodes named after the op's argument ("Reshape/shape").
-  local I32 = tf.int32
-  local function shape_arg(shape)
-    if core.is_tensor(shape) then return shape end
-    if getmetatable(shape) == tf._TensorShape then shape = shape:as_list() end
-    if math.type(shape) == "integer" then shape = { shape } end
-    return shape
-  end
-
-  tf.fill = def(function(dims, value, opts)
-    return op(H.Fill, { _dtypes = { I32 }, name = opts and opts.name }, shape_arg(dims), value)
-  end, "tf.fill(dims, value)", "A tensor of shape `dims` filled with `value` (its dtype).")
-
-  local function filled(v)
-    return function(shape, dtype, opts)
-      if is_opts(dtype) then dtype, opts = dtype.dtype, dtype end
-      dtype = dtype and tf.as_dtype(dtype) or tf.float32
-      local value = v
-      if dtype == tf.bool then value = v ~= 0 elseif dtype == tf.string then value = "" end
-      return op(H.Fill, { _dtypes = { I32, dtype }, name = opts and opts.name }, shape_arg(shape), value)
+      t = core.convert(value, dtype)
     end
   end
-  tf.zeros = def(filled(0), "tf.zeros(shape [, dtype])", "A tensor of zeros (float32 by default).")
-  tf.ones = def(filled(1), "tf.ones(shape [, dtype])", "A tensor of ones (float32 by default).")
-  tf.zeros_like = def(function(x) return op(H.ZerosLike, nil, x) end,
-    "tf.zeros_like(x)", "Zeros with the shape and dtype of x.")
-  tf.ones_like = def(function(x) return op(H.OnesLike, nil, x) end,
-    "tf.ones_like(x)", "Ones with the shape and dtype of x.")
+  if opts.shape then t = ops.reshape(t, opts.shape) end
+  if core.tracing() then
+    return op(H.Const, { value = t, dtype = core.dtype(t), name = opts.name or "Const" })
+  end
+  return t
+end, "tf.constant(value [, dtype] [, {shape=, name=}])",
+"Creates a tensor from a Lua value: integers become int32, floats float32, booleans bool, "
+.. "strings string; nested sequence tables give the shape. Inside a traced function it is a Const node.")
 
-  tf.range = def(function(...)
-    local args = table.pack(...)
-    local dtype
-    local n = args.n
-    if n > 0 and getmetatable(args[n]) == core.dtype_metatable then
-      dtype = args[n]
-      n = n - 1
-    elseif n > 0 and is_opts(args[n]) then
-      dtype = args[n].dtype and tf.as_dtype(args[n].dtype)
-      n = n - 1
+ops.convert_to_tensor = def(function(value, dtype)
+  if core.is_tensor(value) then
+    if dtype and core.dtype(value) ~= dtypes.as_dtype(dtype) then
+      raise("ValueError", ("Tensor conversion requested dtype %s for Tensor with dtype %s")
+        :format(dtypes.as_dtype(dtype).name, core.dtype(value).name), 2)
     end
-    local start, limit, delta
-    if n == 1 then start, limit, delta = 0, args[1], 1
-    elseif n == 2 then start, limit, delta = args[1], args[2], 1
-    elseif n == 3 then start, limit, delta = args[1], args[2], args[3]
-    else raise("TypeError", "tf.range takes ([start,] limit [, delta] [, dtype])", 2) end
-    if not dtype then
-      dtype = tf.int32
-      for _, v in ipairs({ start, limit, delta }) do
-        if core.is_tensor(v) then
-          local d = core.dtype(v)
-          if d.is_floating or d == tf.int64 then dtype = d end
-        elseif math.type(v) == "float" then
-          if not dtype.is_floating then dtype = tf.float32 end
-        end
-      end
-    end
-    local function as(v)
+    return value
+  end
+  return to_tensor(value, dtype and dtypes.as_dtype(dtype))
+end, "tf.convert_to_tensor(value [, dtype])", "A tensor from a tensor, variable or Lua value.")
+
+-- Shapes, axes and other integer arguments stay Lua values: the op path
+-- converts them (to int32, by `_dtypes`) into eager tensors or, while
+-- tracing, Const nodes named after the op's argument ("Reshape/shape").
+local I32 = dtypes.int32
+local function shape_arg(shape)
+  if core.is_tensor(shape) then return shape end
+  if getmetatable(shape) == shapes.Shape then shape = shape:as_list() end
+  if math.type(shape) == "integer" then shape = { shape } end
+  return shape
+end
+
+ops.fill = def(function(dims, value, opts)
+  return op(H.Fill, { _dtypes = { I32 }, name = opts and opts.name }, shape_arg(dims), value)
+end, "tf.fill(dims, value)", "A tensor of shape `dims` filled with `value` (its dtype).")
+
+local function filled(v)
+  return function(shape, dtype, opts)
+    if is_opts(dtype) then dtype, opts = dtype.dtype, dtype end
+    dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
+    local value = v
+    if dtype == dtypes.bool then value = v ~= 0 elseif dtype == dtypes.string then value = "" end
+    return op(H.Fill, { _dtypes = { I32, dtype }, name = opts and opts.name }, shape_arg(shape), value)
+  end
+end
+ops.zeros = def(filled(0), "tf.zeros(shape [, dtype])", "A tensor of zeros (float32 by default).")
+ops.ones = def(filled(1), "tf.ones(shape [, dtype])", "A tensor of ones (float32 by default).")
+ops.zeros_like = def(function(x) return op(H.ZerosLike, nil, x) end,
+  "tf.zeros_like(x)", "Zeros with the shape and dtype of x.")
+ops.ones_like = def(function(x) return op(H.OnesLike, nil, x) end,
+  "tf.ones_like(x)", "Ones with the shape and dtype of x.")
+
+ops.range = def(function(...)
+  local args = table.pack(...)
+  local dtype
+  local n = args.n
+  if n > 0 and getmetatable(args[n]) == core.dtype_metatable then
+    dtype = args[n]
+    n = n - 1
+  elseif n > 0 and is_opts(args[n]) then
+    dtype = args[n].dtype and dtypes.as_dtype(args[n].dtype)
+    n = n - 1
+  end
+  local start, limit, delta
+  if n == 1 then start, limit, delta = 0, args[1], 1
+  elseif n == 2 then start, limit, delta = args[1], args[2], 1
+  elseif n == 3 then start, limit, delta = args[1], args[2], args[3]
+  else raise("TypeError", "tf.range takes ([start,] limit [, delta] [, dtype])", 2) end
+  if not dtype then
+    dtype = dtypes.int32
+    for _, v in ipairs({ start, limit, delta }) do
       if core.is_tensor(v) then
-        return core.dtype(v) == dtype and v or tf.cast(v, dtype)
-      end
-      return v
-    end
-    return op(H.Range, { name = "range", _dtypes = { dtype, dtype, dtype } }, as(start), as(limit), as(delta))
-  end, "tf.range([start,] limit [, delta] [, dtype])",
-  "The sequence start, start+delta, ... up to but excluding limit (0-based like every position in "
-  .. "moonflow: tf.range(3) is [0 1 2]). int32 unless a float or dtype is given.")
-
-  tf.linspace = def(function(start, stop, num)
-    local dt = (core.is_tensor(start) and core.dtype(start)) or tf.float32
-    return op(H.LinSpace, { name = "LinSpace", _dtypes = { dt, dt, I32 } }, start, stop, num)
-  end, "tf.linspace(start, stop, num)", "num evenly spaced values from start to stop inclusive.")
-
-  tf.eye = def(function(n, m, opts)
-    if is_opts(m) then m, opts = nil, m end
-    opts = opts or {}
-    local dtype = opts.dtype and tf.as_dtype(opts.dtype) or tf.float32
-    local cols = m or n
-    local idx = tf.range(n)
-    return op(H.OneHot, { axis = -1, name = "eye", _dtypes = { nil, I32, dtype, dtype } }, idx, cols, 1, 0)
-  end, "tf.eye(n [, m] [, {dtype=}])", "The n×m identity matrix (float32 by default).")
-
-  -- elementwise math ---------------------------------------------------------
-
-  local function unary(tfname, opname, text)
-    local h = H[opname]
-    local f = function(x, opts) return op(h, name_opt(opts), x) end
-    return def(f, tfname .. "(x)", text)
-  end
-
-  local function bin(tfname, opname, text)
-    local h = H[opname]
-    local f = function(x, y, opts) return binary(h, x, y, name_opt(opts)) end
-    return def(f, tfname .. "(x, y)", text .. " Broadcasts like NumPy; both must have one dtype.")
-  end
-
-  local unaries = {
-    { "negative", "Neg", "-x elementwise." }, { "abs", "Abs", "|x| elementwise." },
-    { "sign", "Sign", "-1, 0 or 1 elementwise." }, { "square", "Square", "x*x elementwise." },
-    { "sqrt", "Sqrt", "Square root elementwise." }, { "rsqrt", "Rsqrt", "1/sqrt(x) elementwise." },
-    { "exp", "Exp", "e^x elementwise." }, { "log", "Log", "Natural logarithm elementwise." },
-    { "log1p", "Log1p", "log(1+x) elementwise." }, { "sin", "Sin", "Sine elementwise." },
-    { "cos", "Cos", "Cosine elementwise." }, { "tanh", "Tanh", "Hyperbolic tangent elementwise." },
-    { "sigmoid", "Sigmoid", "1/(1+e^-x) elementwise." },
-    { "round", "Round", "Rounds half to even, elementwise." },
-    { "floor", "Floor", "Largest integer not above x, elementwise." },
-    { "ceil", "Ceil", "Smallest integer not below x, elementwise." },
-    { "reciprocal", "Reciprocal", "1/x elementwise." },
-    { "logical_not", "LogicalNot", "Boolean not elementwise." },
-  }
-  for _, u in ipairs(unaries) do
-    local f = unary("tf." .. u[1], u[2], u[3])
-    tf[u[1]] = f
-    tf.math[u[1]] = f
-  end
-  tf.math.negative = tf.negative
-
-  local binaries = {
-    { "add", "AddV2", "x + y elementwise (string tensors concatenate)." },
-    { "subtract", "Sub", "x - y elementwise." }, { "multiply", "Mul", "x * y elementwise." },
-    { "floordiv", "FloorDiv", "Floor of x / y elementwise." },
-    { "floormod", "FloorMod", "x mod y elementwise; the result takes the sign of y." },
-    { "pow", "Pow", "x ^ y elementwise." }, { "maximum", "Maximum", "max(x, y) elementwise." },
-    { "minimum", "Minimum", "min(x, y) elementwise." },
-    { "equal", "Equal", "x == y elementwise (bool)." }, { "not_equal", "NotEqual", "x ~= y elementwise (bool)." },
-    { "less", "Less", "x < y elementwise (bool)." }, { "less_equal", "LessEqual", "x <= y elementwise (bool)." },
-    { "greater", "Greater", "x > y elementwise (bool)." },
-    { "greater_equal", "GreaterEqual", "x >= y elementwise (bool)." },
-    { "logical_and", "LogicalAnd", "Boolean and elementwise." },
-    { "logical_or", "LogicalOr", "Boolean or elementwise." },
-  }
-  for _, b in ipairs(binaries) do
-    local f = bin("tf." .. b[1], b[2], b[3])
-    tf[b[1]] = f
-    tf.math[b[1]] = f
-  end
-  tf.mod = tf.floormod
-  tf.math.mod = tf.floormod
-  tf.math.floordiv = tf.floordiv
-  tf.math.logical_xor = def(function(x, y)
-    return tf.logical_and(tf.logical_or(x, y), tf.logical_not(tf.logical_and(x, y)))
-  end, "tf.math.logical_xor(x, y)", "Boolean exclusive or elementwise.")
-
-  local function truediv(x, y, attrs)
-    local tx = core.is_tensor(x) and core.dtype(x) or nil
-    local ty = core.is_tensor(y) and core.dtype(y) or nil
-    if tx and ty and tx ~= ty then
-      raise("InvalidArgumentError", ("x and y must have the same dtype, got %s != %s"):format(tx.name, ty.name), 3)
-    end
-    local dt = tx or ty
-    if dt and dt.is_integer then
-      -- TF divides integers as float64.
-      x = op(H.Cast, { DstT = tf.float64 }, to_tensor(x, dt))
-      y = op(H.Cast, { DstT = tf.float64 }, to_tensor(y, dt))
-    end
-    return binary(H.RealDiv, x, y, attrs)
-  end
-  tf._truediv = truediv
-  tf.divide = def(function(x, y, opts) return truediv(x, y, name_opt(opts)) end,
-    "tf.divide(x, y)", "x / y elementwise; integers are divided as float64, as in TF.")
-  tf.truediv = tf.divide
-  tf.math.divide = tf.divide
-  tf.math.truediv = tf.divide
-  tf.realdiv = tf.divide
-
-  tf.math.squared_difference = def(function(x, y) return tf.square(tf.subtract(x, y)) end,
-    "tf.math.squared_difference(x, y)", "(x - y)^2 elementwise.")
-
-  tf.cast = def(function(x, dtype, opts)
-    dtype = tf.as_dtype(dtype)
-    x = to_tensor(x)
-    if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end
-    return op(H.Cast, { DstT = dtype, name = opts and opts.name or "Cast" }, x)
-  end, "tf.cast(x, dtype)", "x converted to dtype (floats truncate toward zero into integers).")
-
-  tf.where = def(function(cond, x, y, opts)
-    if x == nil and y == nil then return op(H.Where, name_opt(opts), cond) end
-    return op(H.SelectV2, { _typed = 6, name = opts and opts.name or "SelectV2" }, cond, x, y)
-  end, "tf.where(condition [, x, y])",
-  "With x and y: elementwise x where condition else y (broadcasting). Alone: the 0-based "
-  .. "coordinates of the true elements, int64 [n, rank].")
-
-  -- nn ---------------------------------------------------------------------
-
-  tf.nn.relu = unary("tf.nn.relu", "Relu", "max(x, 0) elementwise.")
-  tf.nn.sigmoid = tf.sigmoid
-  tf.nn.tanh = tf.tanh
-  tf.math.sigmoid = tf.sigmoid
-
-  local function last_axis(fn, opname)
-    return function(logits, axis, opts)
-      axis, opts = split(axis, opts, "axis")
-      if axis ~= nil and math.type(axis) ~= "integer" then
-        raise("TypeError", "axis must be an integer, got " .. tostring(axis), 2)
-      end
-      local r = rank_of(logits) or rank_of(to_tensor(logits))
-      logits = to_tensor(logits)
-      if axis == nil or axis == -1 or (r and axis == r - 1) then
-        return op(H[opname], name_opt(opts), logits)
-      end
-      -- Move the axis last, apply, move it back.
-      local perm = {}
-      for i = 0, r - 1 do perm[#perm + 1] = i end
-      local a = axis < 0 and r + axis or axis
-      perm[a + 1], perm[r] = perm[r], perm[a + 1]
-      local moved = tf.transpose(logits, perm)
-      return tf.transpose(op(H[opname], nil, moved), perm)
-    end
-  end
-  tf.nn.softmax = def(last_axis(nil, "Softmax"), "tf.nn.softmax(logits [, axis])",
-    "exp(x) / sum(exp(x)) along axis (default the last).")
-  tf.nn.log_softmax = def(last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits [, axis])",
-    "log(softmax(x)) along axis (default the last), computed stably.")
-  tf.math.softmax = tf.nn.softmax
-
-  local function labels_logits(labels, logits)
-    if is_opts(labels) then return labels.labels, labels.logits end
-    return labels, logits
-  end
-
-  tf.nn.softmax_cross_entropy_with_logits = def(function(labels, logits)
-    labels, logits = labels_logits(labels, logits)
-    local loss = op(H.SoftmaxCrossEntropyWithLogits, nil, logits, labels)
-    return loss
-  end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits)",
-  "Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.")
-
-  tf.nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits)
-    labels, logits = labels_logits(labels, logits)
-    local loss = op(H.SparseSoftmaxCrossEntropyWithLogits, nil, logits, labels)
-    return loss
-  end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
-  "Per-example cross-entropy with integer class labels (0-based). Also takes {labels=, logits=}.")
-
-  tf.nn.bias_add = def(function(value, bias) return op(H.BiasAdd, nil, value, bias) end,
-    "tf.nn.bias_add(value, bias)", "value + bias over the last dimension.")
-
-  local function stride_list(s)
-    if s == nil then return { 1, 1, 1, 1 } end
-    if type(s) == "number" then return { 1, s, s, 1 } end
-    if #s == 1 then return { 1, s[1], s[1], 1 } end
-    if #s == 2 then return { 1, s[1], s[2], 1 } end
-    return s
-  end
-  tf.nn.conv2d = def(function(input, filters, strides, padding, opts)
-    if is_opts(strides) then opts, strides, padding = strides, strides.strides, strides.padding end
-    opts = opts or {}
-    return op(H.Conv2D, { strides = stride_list(strides), padding = padding or "VALID",
-      dilations = stride_list(opts.dilations), data_format = opts.data_format or "NHWC",
-      name = opts.name }, input, filters)
-  end, "tf.nn.conv2d(input, filters, strides, padding [, opts])",
-  "2-D convolution, NHWC input and HWIO filters; padding 'VALID' or 'SAME'; strides a number or list.")
-
-  tf.matmul = def(function(a, b, opts)
-    opts = opts or {}
-    local ra, rb = rank_of(a), rank_of(b)
-    if (ra and ra > 2) or (rb and rb > 2) then
-      return binary(H.BatchMatMulV2, a, b, { adj_x = opts.transpose_a or false,
-        adj_y = opts.transpose_b or false, name = opts.name })
-    end
-    return binary(H.MatMul, a, b, { transpose_a = opts.transpose_a or false,
-      transpose_b = opts.transpose_b or false, name = opts.name })
-  end, "tf.matmul(a, b [, {transpose_a=, transpose_b=}])",
-  "Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.")
-  tf.linalg.matmul = tf.matmul
-
-  -- reductions -------------------------------------------------------------
-
-  local function axis_tensor(x, axis)
-    if axis == nil then
-      local r = rank_of(x)
-      if r then
-        local all = {}
-        for i = 0, r - 1 do all[#all + 1] = i end
-        return all
-      end
-      return tf.range(0, tf.rank(x), 1)
-    end
-    return axis
-  end
-
-  local function reduction(name, opname, text)
-    local h = H[opname]
-    return def(function(x, axis, opts)
-      axis, opts = split(axis, opts, "axis")
-      x = to_tensor(x)
-      return op(h, { keep_dims = opts.keepdims or false, name = opts.name, _dtypes = { nil, I32 } }, x,
-        axis_tensor(x, axis))
-    end, name .. "(x [, axis] [, {keepdims=}])", text .. " over axis (0-based; nil: all axes).")
-  end
-  for _, r in ipairs({
-    { "reduce_sum", "Sum", "Sum" }, { "reduce_mean", "Mean", "Mean" }, { "reduce_max", "Max", "Maximum" },
-    { "reduce_min", "Min", "Minimum" }, { "reduce_prod", "Prod", "Product" },
-    { "reduce_any", "Any", "Logical or" }, { "reduce_all", "All", "Logical and" },
-  }) do
-    tf[r[1]] = reduction("tf." .. r[1], r[2], r[3])
-    tf.math[r[1]] = tf[r[1]]
-  end
-
-  local function arg_reduction(name, opname)
-    local h = H[opname]
-    return def(function(x, axis, opts)
-      axis, opts = split(axis, opts, "axis")
-      local out = opts.output_type and tf.as_dtype(opts.output_type) or tf.int64
-      return op(h, { output_type = out, name = opts.name }, x, axis or 0)
-    end, name .. "(x [, axis] [, {output_type=}])",
-    "The 0-based index of the " .. (opname == "ArgMax" and "largest" or "smallest")
-    .. " value along axis (default 0), int64 unless output_type says otherwise.")
-  end
-  tf.argmax = arg_reduction("tf.argmax", "ArgMax")
-  tf.argmin = arg_reduction("tf.argmin", "ArgMin")
-  tf.math.argmax, tf.math.argmin = tf.argmax, tf.argmin
-
-  -- shapes -----------------------------------------------------------------
-
-  tf.shape = def(function(x, out_type)
-    return op(H.Shape, { out_type = out_type and tf.as_dtype(out_type) or tf.int32 }, x)
-  end, "tf.shape(x [, out_type])", "The dynamic shape of x as an int32 vector.")
-  tf.size = def(function(x) return op(H.Size, { out_type = tf.int32 }, x) end,
-    "tf.size(x)", "The number of elements of x, an int32 scalar.")
-  tf.rank = def(function(x) return op(H.Rank, nil, x) end, "tf.rank(x)", "The rank of x, an int32 scalar.")
-
-  tf.reshape = def(function(x, shape, opts)
-    return op(H.Reshape, { _dtypes = { nil, I32 }, name = opts and opts.name }, x, shape_arg(shape))
-  end, "tf.reshape(x, shape)", "x with a new shape of the same size; one dimension may be -1.")
-
-  tf.transpose = def(function(x, perm, opts)
-    perm, opts = split(perm, opts, "perm")
-    x = to_tensor(x)
-    if perm == nil then
-      local r = rank_of(x)
-      if not r then
-        local rk = tf.rank(x)
-        perm = tf.subtract(tf.subtract(rk, 1), tf.range(rk))
-      else
-        perm = {}
-        for i = r - 1, 0, -1 do perm[#perm + 1] = i end
+        local d = core.dtype(v)
+        if d.is_floating or d == dtypes.int64 then dtype = d end
+      elseif math.type(v) == "float" then
+        if not dtype.is_floating then dtype = dtypes.float32 end
       end
     end
-    return op(H.Transpose, { _dtypes = { nil, I32 }, name = opts.name }, x, perm)
-  end, "tf.transpose(x [, perm])", "x with its axes permuted (reversed by default).")
-
-  local function values_list(values)
-    if core.is_tensor(values) then return tf.unstack(values) end
-    return values
   end
-
-  tf.concat = def(function(values, axis, opts)
-    values = values_list(values)
-    check_list(values, "tf.concat", "values")
-    local args = {}
-    for i = 1, #values do args[i] = values[i] end
-    args[#args + 1] = axis or 0
-    local mask = (1 << #values) - 1
-    return op(H.ConcatV2, { _typed = mask, name = opts and opts.name or "concat" }, table.unpack(args))
-  end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.")
-
-  tf.stack = def(function(values, axis, opts)
-    check_list(values, "tf.stack", "values")
-    axis, opts = split(axis, opts, "axis")
-    local mask = (1 << #values) - 1
-    return op(H.Pack, { axis = axis or 0, _typed = mask, name = opts.name or "stack" }, table.unpack(values))
-  end, "tf.stack(values [, axis])", "Stacks a list of tensors along a new axis.")
-
-  tf.unstack = def(function(value, opts)
-    opts = check_opts(opts, "tf.unstack") or {}
-    value = to_tensor(value)
-    local axis = opts.axis or 0
-    local num = opts.num
-    if num == nil then
-      local shape = shape_of(value)
-      if not shape then raise("ValueError", "Cannot infer argument `num` from shape <unknown>", 2) end
-      local a = axis < 0 and #shape + axis or axis
-      num = shape[a + 1]
-      if num == nil or num < 0 then
-        raise("ValueError", "Cannot infer argument `num` from an unknown dimension", 2)
-      end
-    end
-    return { op(H.Unpack, { num = num, axis = axis, name = opts.name or "unstack" }, value) }
-  end, "tf.unstack(value [, {axis=, num=}])", "A Lua list of the tensors along axis.")
-
-  tf.expand_dims = def(function(x, axis, opts)
-    return op(H.ExpandDims, name_opt(opts), x, axis)
-  end, "tf.expand_dims(x, axis)", "x with a new size-1 axis at position axis.")
-
-  tf.squeeze = def(function(x, axis, opts)
-    axis, opts = split(axis, opts, "axis")
-    if type(axis) == "number" then axis = { axis } end
-    return op(H.Squeeze, { squeeze_dims = axis or {}, name = opts.name }, x)
-  end, "tf.squeeze(x [, axis])", "x without size-1 axes (all, or those listed).")
-
-  tf.tile = def(function(x, multiples, opts)
-    return op(H.Tile, { _dtypes = { nil, I32 }, name = opts and opts.name }, x, shape_arg(multiples))
-  end, "tf.tile(x, multiples)", "x repeated multiples[i] times along each axis.")
-
-  tf.pad = def(function(x, paddings, opts)
-    opts = opts or {}
-    x = to_tensor(x)
-    local types = { nil, I32, core.dtype(x) }
-    if opts.constant_values and opts.constant_values ~= 0 then
-      return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings, opts.constant_values)
-    end
-    return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings)
-  end, "tf.pad(x, paddings [, {constant_values=}])", "x padded with paddings[i] = {before, after} per axis.")
-
-  tf.broadcast_to = def(function(x, shape)
-    return op(H.BroadcastTo, { _dtypes = { nil, I32 } }, x, shape_arg(shape))
-  end,
-    "tf.broadcast_to(x, shape)", "x broadcast to shape.")
-
-  local function int_vector(v)
-    if core.is_tensor(v) then return v end
-    local has_tensor = false
-    if type(v) == "table" then
-      for i = 1, #v do if core.is_tensor(v[i]) then has_tensor = true end end
-    end
-    if has_tensor then
-      local parts = {}
-      for i = 1, #v do parts[i] = v[i] end
-      return tf.stack(parts)
+  local function as(v)
+    if core.is_tensor(v) then
+      return core.dtype(v) == dtype and v or ops.cast(v, dtype)
     end
     return v
   end
+  return op(H.Range, { name = "range", _dtypes = { dtype, dtype, dtype } }, as(start), as(limit), as(delta))
+end, "tf.range([start,] limit [, delta] [, dtype])",
+"The sequence start, start+delta, ... up to but excluding limit (0-based like every position in "
+.. "moonflow: tf.range(3) is [0 1 2]). int32 unless a float or dtype is given.")
 
-  tf.slice = def(function(x, begin, size, opts)
-    return op(H.Slice, { _dtypes = { nil, I32, I32 }, name = opts and opts.name }, x, int_vector(begin),
-      int_vector(size))
-  end, "tf.slice(x, begin, size)", "The block starting at begin (0-based) of the given size (-1: to the end).")
+ops.linspace = def(function(start, stop, num)
+  local dt = (core.is_tensor(start) and core.dtype(start)) or dtypes.float32
+  return op(H.LinSpace, { name = "LinSpace", _dtypes = { dt, dt, I32 } }, start, stop, num)
+end, "tf.linspace(start, stop, num)", "num evenly spaced values from start to stop inclusive.")
 
-  tf.strided_slice = def(function(x, begin, end_, strides, opts)
-    if is_opts(strides) then strides, opts = nil, strides end
-    opts = opts or {}
-    if strides == nil then
-      if not core.is_tensor(begin) and type(begin) ~= "table" then
-        raise("TypeError", "tf.strided_slice: begin must be a list or a tensor of integers, got a "
-          .. type(begin), 2)
-      end
-      strides = {}
-      local n = #begin
-      for i = 1, n do strides[i] = 1 end
-    end
-    return op(H.StridedSlice, {
-      begin_mask = opts.begin_mask or 0, end_mask = opts.end_mask or 0,
-      ellipsis_mask = opts.ellipsis_mask or 0, new_axis_mask = opts.new_axis_mask or 0,
-      shrink_axis_mask = opts.shrink_axis_mask or 0, name = opts.name or "strided_slice",
-      _dtypes = { nil, I32, I32, I32 },
-    }, x, int_vector(begin), int_vector(end_), int_vector(strides))
-  end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...}])",
-  "NumPy-style slicing with explicit bounds (0-based) and TF's masks.")
+ops.eye = def(function(n, m, opts)
+  if is_opts(m) then m, opts = nil, m end
+  opts = opts or {}
+  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32
+  local cols = m or n
+  local idx = ops.range(n)
+  return op(H.OneHot, { axis = -1, name = "eye", _dtypes = { nil, I32, dtype, dtype } }, idx, cols, 1, 0)
+end, "tf.eye(n [, m] [, {dtype=}])", "The n×m identity matrix (float32 by default).")
 
-  tf.gather = def(function(params, indices, axis, opts)
-    axis, opts = split(axis, opts, "axis")
-    return op(H.GatherV2, { batch_dims = opts.batch_dims or 0, name = opts.name or "GatherV2" },
-      params, indices, axis or 0)
-  end, "tf.gather(params, indices [, axis] [, {batch_dims=}])", "Rows (0-based indices) of params along axis.")
+-- elementwise math ---------------------------------------------------------
 
-  tf.one_hot = def(function(indices, depth, opts)
-    opts = opts or {}
-    local dtype = opts.dtype and tf.as_dtype(opts.dtype) or tf.float32
-    return op(H.OneHot, { axis = opts.axis or -1, name = opts.name, _dtypes = { nil, I32, dtype, dtype } },
-      indices, depth, opts.on_value or 1, opts.off_value or 0)
-  end, "tf.one_hot(indices, depth [, {on_value=, off_value=, axis=, dtype=}])",
-  "One-hot vectors for 0-based indices; out-of-range indices give all off_value.")
-
-  tf.identity = def(function(x, opts) return op(H.Identity, name_opt(opts), x) end,
-    "tf.identity(x)", "x itself, as a new node.")
-  tf.stop_gradient = def(function(x, opts) return op(H.StopGradient, name_opt(opts), x) end,
-    "tf.stop_gradient(x)", "x, through which no gradient flows.")
-
-  tf.math.unsorted_segment_sum = def(function(data, ids, n)
-    return op(H.UnsortedSegmentSum, nil, data, ids, n)
-  end, "tf.math.unsorted_segment_sum(data, segment_ids, num_segments)", "Sums of data rows per segment id.")
-
-  -- images and strings --------------------------------------------------------
-
-  tf.image.resize = def(function(images, size, opts)
-    opts = opts or {}
-    images = to_tensor(images)
-    local r = rank_of(images)
-    local batched = images
-    if r == 3 then batched = tf.expand_dims(images, 0) end
-    if core.dtype(batched) ~= tf.float32 then batched = tf.cast(batched, tf.float32) end
-    local out = op(H.ResizeBilinear, { align_corners = false, half_pixel_centers = true,
-      name = opts.name, _dtypes = { nil, I32 } }, batched, int_vector(size))
-    if r == 3 then out = tf.squeeze(out, { 0 }) end
-    return out
-  end, "tf.image.resize(images, {height, width})",
-  "Bilinear resize of NHWC (or HWC) images to the given size; float32 results.")
-
-  tf.strings.length = def(function(x, opts)
-    opts = check_opts(opts, "tf.strings.length") or {}
-    return op(H.StringLength, { unit = opts.unit or "BYTE", name = opts.name }, x)
-  end, "tf.strings.length(x [, {unit=}])", "The length of each string, in bytes or UTF8_CHAR.")
-
-  tf.strings.join = def(function(inputs, separator, opts)
-    check_list(inputs, "tf.strings.join", "inputs")
-    separator, opts = split(separator, opts, "separator")
-    return op(H.StringJoin, { separator = separator or "", name = opts.name }, table.unpack(inputs))
-  end, "tf.strings.join(inputs [, separator])", "Joins string tensors elementwise with separator.")
-
-  tf.timestamp = def(function() return op(H.Timestamp, nil) end,
-    "tf.timestamp()", "Wall-clock seconds since the epoch as a float64 scalar; an op, so it runs at each graph run.")
-
-  -- random -----------------------------------------------------------------
-
-  local function random_op(opname, shape, opts)
-    local dtype = opts.dtype and tf.as_dtype(opts.dtype) or tf.float32
-    local seed = opts.seed or 0
-    return op(H[opname], { dtype = dtype.is_floating and dtype or tf.float32, seed = seed, seed2 = 0,
-      name = opts.name, _dtypes = { I32 } }, shape_arg(shape)), dtype
-  end
-
-  tf.random.normal = def(function(shape, opts)
-    opts = check_opts(opts, "tf.random.normal") or {}
-    local x, dtype = random_op("RandomStandardNormal", shape, opts)
-    local stddev, mean = opts.stddev or 1, opts.mean or 0
-    if stddev ~= 1 then x = x * stddev end
-    if mean ~= 0 then x = x + mean end
-    if dtype ~= core.dtype(x) then x = tf.cast(x, dtype) end
-    return x
-  end, "tf.random.normal(shape [, {mean=, stddev=, dtype=, seed=}])", "Normally distributed values.")
-
-  tf.random.uniform = def(function(shape, opts)
-    opts = check_opts(opts, "tf.random.uniform") or {}
-    local x, dtype = random_op("RandomUniform", shape, opts)
-    local lo, hi = opts.minval or 0, opts.maxval or 1
-    if dtype.is_integer then
-      if opts.maxval == nil then raise("ValueError", "Must specify maxval for integer dtype " .. dtype.name, 2) end
-      return tf.cast(tf.floor(x * (hi - lo) + lo), dtype)
-    end
-    if hi - lo ~= 1 then x = x * (hi - lo) end
-    if lo ~= 0 then x = x + lo end
-    return x
-  end, "tf.random.uniform(shape [, {minval=, maxval=, dtype=, seed=}])", "Uniform values in [minval, maxval).")
-
-  tf.random.set_seed = def(function(seed)
-    local n = math.tointeger(seed)
-    if n == nil then raise("TypeError", "tf.random.set_seed: the seed must be an integer, got " .. tostring(seed), 2) end
-    core.set_seed(n)
-  end,
-    "tf.random.set_seed(seed)", "Makes the random ops that follow reproducible.")
+local function unary(tfname, opname, text)
+  local h = H[opname]
+  local f = function(x, opts) return op(h, name_opt(opts), x) end
+  return def(f, tfname .. "(x)", text)
 end
+
+local function bin(tfname, opname, text)
+  local h = H[opname]
+  local f = function(x, y, opts) return binary(h, x, y, name_opt(opts)) end
+  return def(f, tfname .. "(x, y)", text .. " Broadcasts like NumPy; both must have one dtype.")
+end
+
+local unaries = {
+  { "negative", "Neg", "-x elementwise." }, { "abs", "Abs", "|x| elementwise." },
+  { "sign", "Sign", "-1, 0 or 1 elementwise." }, { "square", "Square", "x*x elementwise." },
+  { "sqrt", "Sqrt", "Square root elementwise." }, { "rsqrt", "Rsqrt", "1/sqrt(x) elementwise." },
+  { "exp", "Exp", "e^x elementwise." }, { "log", "Log", "Natural logarithm elementwise." },
+  { "log1p", "Log1p", "log(1+x) elementwise." }, { "sin", "Sin", "Sine elementwise." },
+  { "cos", "Cos", "Cosine elementwise." }, { "tanh", "Tanh", "Hyperbolic tangent elementwise." },
+  { "sigmoid", "Sigmoid", "1/(1+e^-x) elementwise." },
+  { "round", "Round", "Rounds half to even, elementwise." },
+  { "floor", "Floor", "Largest integer not above x, elementwise." },
+  { "ceil", "Ceil", "Smallest integer not below x, elementwise." },
+  { "reciprocal", "Reciprocal", "1/x elementwise." },
+  { "logical_not", "LogicalNot", "Boolean not elementwise." },
+}
+for _, u in ipairs(unaries) do
+  local f = unary("tf." .. u[1], u[2], u[3])
+  ops[u[1]] = f
+  ops.math[u[1]] = f
+end
+ops.math.negative = ops.negative
+
+local binaries = {
+  { "add", "AddV2", "x + y elementwise (string tensors concatenate)." },
+  { "subtract", "Sub", "x - y elementwise." }, { "multiply", "Mul", "x * y elementwise." },
+  { "floordiv", "FloorDiv", "Floor of x / y elementwise." },
+  { "floormod", "FloorMod", "x mod y elementwise; the result takes the sign of y." },
+  { "pow", "Pow", "x ^ y elementwise." }, { "maximum", "Maximum", "max(x, y) elementwise." },
+  { "minimum", "Minimum", "min(x, y) elementwise." },
+  { "equal", "Equal", "x == y elementwise (bool)." }, { "not_equal", "NotEqual", "x ~= y elementwise (bool)." },
+  { "less", "Less", "x < y elementwise (bool)." }, { "less_equal", "LessEqual", "x <= y elementwise (bool)." },
+  { "greater", "Greater", "x > y elementwise (bool)." },
+  { "greater_equal", "GreaterEqual", "x >= y elementwise (bool)." },
+  { "logical_and", "LogicalAnd", "Boolean and elementwise." },
+  { "logical_or", "LogicalOr", "Boolean or elementwise." },
+}
+for _, b in ipairs(binaries) do
+  local f = bin("tf." .. b[1], b[2], b[3])
+  ops[b[1]] = f
+  ops.math[b[1]] = f
+end
+ops.mod = ops.floormod
+ops.math.mod = ops.floormod
+ops.math.floordiv = ops.floordiv
+ops.math.logical_xor = def(function(x, y)
+  return ops.logical_and(ops.logical_or(x, y), ops.logical_not(ops.logical_and(x, y)))
+end, "tf.math.logical_xor(x, y)", "Boolean exclusive or elementwise.")
+
+local function truediv(x, y, attrs)
+  local tx = core.is_tensor(x) and core.dtype(x) or nil
+  local ty = core.is_tensor(y) and core.dtype(y) or nil
+  if tx and ty and tx ~= ty then
+    raise("InvalidArgumentError", ("x and y must have the same dtype, got %s != %s"):format(tx.name, ty.name), 3)
+  end
+  local dt = tx or ty
+  if dt and dt.is_integer then
+    -- TF divides integers as float64.
+    x = op(H.Cast, { DstT = dtypes.float64 }, to_tensor(x, dt))
+    y = op(H.Cast, { DstT = dtypes.float64 }, to_tensor(y, dt))
+  end
+  return binary(H.RealDiv, x, y, attrs)
+end
+ops.true_divide = truediv
+ops.divide = def(function(x, y, opts) return truediv(x, y, name_opt(opts)) end,
+  "tf.divide(x, y)", "x / y elementwise; integers are divided as float64, as in TF.")
+ops.truediv = ops.divide
+ops.math.divide = ops.divide
+ops.math.truediv = ops.divide
+ops.realdiv = ops.divide
+
+ops.math.squared_difference = def(function(x, y) return ops.square(ops.subtract(x, y)) end,
+  "tf.math.squared_difference(x, y)", "(x - y)^2 elementwise.")
+
+ops.cast = def(function(x, dtype, opts)
+  dtype = dtypes.as_dtype(dtype)
+  x = to_tensor(x)
+  if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end
+  return op(H.Cast, { DstT = dtype, name = opts and opts.name or "Cast" }, x)
+end, "tf.cast(x, dtype)", "x converted to dtype (floats truncate toward zero into integers).")
+
+ops.where = def(function(cond, x, y, opts)
+  if x == nil and y == nil then return op(H.Where, name_opt(opts), cond) end
+  return op(H.SelectV2, { _typed = 6, name = opts and opts.name or "SelectV2" }, cond, x, y)
+end, "tf.where(condition [, x, y])",
+"With x and y: elementwise x where condition else y (broadcasting). Alone: the 0-based "
+.. "coordinates of the true elements, int64 [n, rank].")
+
+-- nn ---------------------------------------------------------------------
+
+ops.nn.relu = unary("tf.nn.relu", "Relu", "max(x, 0) elementwise.")
+ops.nn.sigmoid = ops.sigmoid
+ops.nn.tanh = ops.tanh
+ops.math.sigmoid = ops.sigmoid
+
+local function last_axis(fn, opname)
+  return function(logits, axis, opts)
+    axis, opts = split(axis, opts, "axis")
+    if axis ~= nil and math.type(axis) ~= "integer" then
+      raise("TypeError", "axis must be an integer, got " .. tostring(axis), 2)
+    end
+    local r = rank_of(logits) or rank_of(to_tensor(logits))
+    logits = to_tensor(logits)
+    if axis == nil or axis == -1 or (r and axis == r - 1) then
+      return op(H[opname], name_opt(opts), logits)
+    end
+    -- Move the axis last, apply, move it back.
+    local perm = {}
+    for i = 0, r - 1 do perm[#perm + 1] = i end
+    local a = axis < 0 and r + axis or axis
+    perm[a + 1], perm[r] = perm[r], perm[a + 1]
+    local moved = ops.transpose(logits, perm)
+    return ops.transpose(op(H[opname], nil, moved), perm)
+  end
+end
+ops.nn.softmax = def(last_axis(nil, "Softmax"), "tf.nn.softmax(logits [, axis])",
+  "exp(x) / sum(exp(x)) along axis (default the last).")
+ops.nn.log_softmax = def(last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits [, axis])",
+  "log(softmax(x)) along axis (default the last), computed stably.")
+ops.math.softmax = ops.nn.softmax
+
+local function labels_logits(labels, logits)
+  if is_opts(labels) then return labels.labels, labels.logits end
+  return labels, logits
+end
+
+ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits)
+  labels, logits = labels_logits(labels, logits)
+  local loss = op(H.SoftmaxCrossEntropyWithLogits, nil, logits, labels)
+  return loss
+end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits)",
+"Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.")
+
+ops.nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits)
+  labels, logits = labels_logits(labels, logits)
+  local loss = op(H.SparseSoftmaxCrossEntropyWithLogits, nil, logits, labels)
+  return loss
+end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
+"Per-example cross-entropy with integer class labels (0-based). Also takes {labels=, logits=}.")
+
+ops.nn.bias_add = def(function(value, bias) return op(H.BiasAdd, nil, value, bias) end,
+  "tf.nn.bias_add(value, bias)", "value + bias over the last dimension.")
+
+local function stride_list(s)
+  if s == nil then return { 1, 1, 1, 1 } end
+  if type(s) == "number" then return { 1, s, s, 1 } end
+  if #s == 1 then return { 1, s[1], s[1], 1 } end
+  if #s == 2 then return { 1, s[1], s[2], 1 } end
+  return s
+end
+ops.nn.conv2d = def(function(input, filters, strides, padding, opts)
+  if is_opts(strides) then opts, strides, padding = strides, strides.strides, strides.padding end
+  opts = opts or {}
+  return op(H.Conv2D, { strides = stride_list(strides), padding = padding or "VALID",
+    dilations = stride_list(opts.dilations), data_format = opts.data_format or "NHWC",
+    name = opts.name }, input, filters)
+end, "tf.nn.conv2d(input, filters, strides, padding [, opts])",
+"2-D convolution, NHWC input and HWIO filters; padding 'VALID' or 'SAME'; strides a number or list.")
+
+ops.matmul = def(function(a, b, opts)
+  opts = opts or {}
+  local ra, rb = rank_of(a), rank_of(b)
+  if (ra and ra > 2) or (rb and rb > 2) then
+    return binary(H.BatchMatMulV2, a, b, { adj_x = opts.transpose_a or false,
+      adj_y = opts.transpose_b or false, name = opts.name })
+  end
+  return binary(H.MatMul, a, b, { transpose_a = opts.transpose_a or false,
+    transpose_b = opts.transpose_b or false, name = opts.name })
+end, "tf.matmul(a, b [, {transpose_a=, transpose_b=}])",
+"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.")
+ops.linalg.matmul = ops.matmul
+
+-- reductions -------------------------------------------------------------
+
+local function axis_tensor(x, axis)
+  if axis == nil then
+    local r = rank_of(x)
+    if r then
+      local all = {}
+      for i = 0, r - 1 do all[#all + 1] = i end
+      return all
+    end
+    return ops.range(0, ops.rank(x), 1)
+  end
+  return axis
+end
+
+local function reduction(name, opname, text)
+  local h = H[opname]
+  return def(function(x, axis, opts)
+    axis, opts = split(axis, opts, "axis")
+    x = to_tensor(x)
+    return op(h, { keep_dims = opts.keepdims or false, name = opts.name, _dtypes = { nil, I32 } }, x,
+      axis_tensor(x, axis))
+  end, name .. "(x [, axis] [, {keepdims=}])", text .. " over axis (0-based; nil: all axes).")
+end
+for _, r in ipairs({
+  { "reduce_sum", "Sum", "Sum" }, { "reduce_mean", "Mean", "Mean" }, { "reduce_max", "Max", "Maximum" },
+  { "reduce_min", "Min", "Minimum" }, { "reduce_prod", "Prod", "Product" },
+  { "reduce_any", "Any", "Logical or" }, { "reduce_all", "All", "Logical and" },
+}) do
+  ops[r[1]] = reduction("tf." .. r[1], r[2], r[3])
+  ops.math[r[1]] = ops[r[1]]
+end
+
+local function arg_reduction(name, opname)
+  local h = H[opname]
+  return def(function(x, axis, opts)
+    axis, opts = split(axis, opts, "axis")
+    local out = opts.output_type and dtypes.as_dtype(opts.output_type) or dtypes.int64
+    return op(h, { output_type = out, name = opts.name }, x, axis or 0)
+  end, name .. "(x [, axis] [, {output_type=}])",
+  "The 0-based index of the " .. (opname == "ArgMax" and "largest" or "smallest")
+  .. " value along axis (default 0), int64 unless output_type says otherwise.")
+end
+ops.argmax = arg_reduction("tf.argmax", "ArgMax")
+ops.argmin = arg_reduction("tf.argmin", "ArgMin")
+ops.math.argmax, ops.math.argmin = ops.argmax, ops.argmin
+
+-- shapes -----------------------------------------------------------------
+
+ops.shape = def(function(x, out_type)
+  return op(H.Shape, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32 }, x)
+end, "tf.shape(x [, out_type])", "The dynamic shape of x as an int32 vector.")
+ops.size = def(function(x) return op(H.Size, { out_type = dtypes.int32 }, x) end,
+  "tf.size(x)", "The number of elements of x, an int32 scalar.")
+ops.rank = def(function(x) return op(H.Rank, nil, x) end, "tf.rank(x)", "The rank of x, an int32 scalar.")
+
+ops.reshape = def(function(x, shape, opts)
+  return op(H.Reshape, { _dtypes = { nil, I32 }, name = opts and opts.name }, x, shape_arg(shape))
+end, "tf.reshape(x, shape)", "x with a new shape of the same size; one dimension may be -1.")
+
+ops.transpose = def(function(x, perm, opts)
+  perm, opts = split(perm, opts, "perm")
+  x = to_tensor(x)
+  if perm == nil then
+    local r = rank_of(x)
+    if not r then
+      local rk = ops.rank(x)
+      perm = ops.subtract(ops.subtract(rk, 1), ops.range(rk))
+    else
+      perm = {}
+      for i = r - 1, 0, -1 do perm[#perm + 1] = i end
+    end
+  end
+  return op(H.Transpose, { _dtypes = { nil, I32 }, name = opts.name }, x, perm)
+end, "tf.transpose(x [, perm])", "x with its axes permuted (reversed by default).")
+
+local function values_list(values)
+  if core.is_tensor(values) then return ops.unstack(values) end
+  return values
+end
+
+ops.concat = def(function(values, axis, opts)
+  values = values_list(values)
+  check_list(values, "tf.concat", "values")
+  local args = {}
+  for i = 1, #values do args[i] = values[i] end
+  args[#args + 1] = axis or 0
+  local mask = (1 << #values) - 1
+  return op(H.ConcatV2, { _typed = mask, name = opts and opts.name or "concat" }, table.unpack(args))
+end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.")
+
+ops.stack = def(function(values, axis, opts)
+  check_list(values, "tf.stack", "values")
+  axis, opts = split(axis, opts, "axis")
+  local mask = (1 << #values) - 1
+  return op(H.Pack, { axis = axis or 0, _typed = mask, name = opts.name or "stack" }, table.unpack(values))
+end, "tf.stack(values [, axis])", "Stacks a list of tensors along a new axis.")
+
+ops.unstack = def(function(value, opts)
+  opts = check_opts(opts, "tf.unstack") or {}
+  value = to_tensor(value)
+  local axis = opts.axis or 0
+  local num = opts.num
+  if num == nil then
+    local shape = shape_of(value)
+    if not shape then raise("ValueError", "Cannot infer argument `num` from shape <unknown>", 2) end
+    local a = axis < 0 and #shape + axis or axis
+    num = shape[a + 1]
+    if num == nil or num < 0 then
+      raise("ValueError", "Cannot infer argument `num` from an unknown dimension", 2)
+    end
+  end
+  return { op(H.Unpack, { num = num, axis = axis, name = opts.name or "unstack" }, value) }
+end, "tf.unstack(value [, {axis=, num=}])", "A Lua list of the tensors along axis.")
+
+ops.expand_dims = def(function(x, axis, opts)
+  return op(H.ExpandDims, name_opt(opts), x, axis)
+end, "tf.expand_dims(x, axis)", "x with a new size-1 axis at position axis.")
+
+ops.squeeze = def(function(x, axis, opts)
+  axis, opts = split(axis, opts, "axis")
+  if type(axis) == "number" then axis = { axis } end
+  return op(H.Squeeze, { squeeze_dims = axis or {}, name = opts.name }, x)
+end, "tf.squeeze(x [, axis])", "x without size-1 axes (all, or those listed).")
+
+ops.tile = def(function(x, multiples, opts)
+  return op(H.Tile, { _dtypes = { nil, I32 }, name = opts and opts.name }, x, shape_arg(multiples))
+end, "tf.tile(x, multiples)", "x repeated multiples[i] times along each axis.")
+
+ops.pad = def(function(x, paddings, opts)
+  opts = opts or {}
+  x = to_tensor(x)
+  local types = { nil, I32, core.dtype(x) }
+  if opts.constant_values and opts.constant_values ~= 0 then
+    return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings, opts.constant_values)
+  end
+  return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings)
+end, "tf.pad(x, paddings [, {constant_values=}])", "x padded with paddings[i] = {before, after} per axis.")
+
+ops.broadcast_to = def(function(x, shape)
+  return op(H.BroadcastTo, { _dtypes = { nil, I32 } }, x, shape_arg(shape))
+end,
+  "tf.broadcast_to(x, shape)", "x broadcast to shape.")
+
+local function int_vector(v)
+  if core.is_tensor(v) then return v end
+  local has_tensor = false
+  if type(v) == "table" then
+    for i = 1, #v do if core.is_tensor(v[i]) then has_tensor = true end end
+  end
+  if has_tensor then
+    local parts = {}
+    for i = 1, #v do parts[i] = v[i] end
+    return ops.stack(parts)
+  end
+  return v
+end
+
+ops.slice = def(function(x, begin, size, opts)
+  return op(H.Slice, { _dtypes = { nil, I32, I32 }, name = opts and opts.name }, x, int_vector(begin),
+    int_vector(size))
+end, "tf.slice(x, begin, size)", "The block starting at begin (0-based) of the given size (-1: to the end).")
+
+ops.strided_slice = def(function(x, begin, end_, strides, opts)
+  if is_opts(strides) then strides, opts = nil, strides end
+  opts = opts or {}
+  if strides == nil then
+    if not core.is_tensor(begin) and type(begin) ~= "table" then
+      raise("TypeError", "tf.strided_slice: begin must be a list or a tensor of integers, got a "
+        .. type(begin), 2)
+    end
+    strides = {}
+    local n = #begin
+    for i = 1, n do strides[i] = 1 end
+  end
+  return op(H.StridedSlice, {
+    begin_mask = opts.begin_mask or 0, end_mask = opts.end_mask or 0,
+    ellipsis_mask = opts.ellipsis_mask or 0, new_axis_mask = opts.new_axis_mask or 0,
+    shrink_axis_mask = opts.shrink_axis_mask or 0, name = opts.name or "strided_slice",
+    _dtypes = { nil, I32, I32, I32 },
+  }, x, int_vector(begin), int_vector(end_), int_vector(strides))
+end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...}])",
+"NumPy-style slicing with explicit bounds (0-based) and TF's masks.")
+
+ops.gather = def(function(params, indices, axis, opts)
+  axis, opts = split(axis, opts, "axis")
+  return op(H.GatherV2, { batch_dims = opts.batch_dims or 0, name = opts.name or "GatherV2" },
+    params, indices, axis or 0)
+end, "tf.gather(params, indices [, axis] [, {batch_dims=}])", "Rows (0-based indices) of params along axis.")
+
+ops.one_hot = def(function(indices, depth, opts)
+  opts = opts or {}
+  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32
+  return op(H.OneHot, { axis = opts.axis or -1, name = opts.name, _dtypes = { nil, I32, dtype, dtype } },
+    indices, depth, opts.on_value or 1, opts.off_value or 0)
+end, "tf.one_hot(indices, depth [, {on_value=, off_value=, axis=, dtype=}])",
+"One-hot vectors for 0-based indices; out-of-range indices give all off_value.")
+
+ops.identity = def(function(x, opts) return op(H.Identity, name_opt(opts), x) end,
+  "tf.identity(x)", "x itself, as a new node.")
+ops.stop_gradient = def(function(x, opts) return op(H.StopGradient, name_opt(opts), x) end,
+  "tf.stop_gradient(x)", "x, through which no gradient flows.")
+
+ops.math.unsorted_segment_sum = def(function(data, ids, n)
+  return op(H.UnsortedSegmentSum, nil, data, ids, n)
+end, "tf.math.unsorted_segment_sum(data, segment_ids, num_segments)", "Sums of data rows per segment id.")
+
+-- images and strings --------------------------------------------------------
+
+ops.image.resize = def(function(images, size, opts)
+  opts = opts or {}
+  images = to_tensor(images)
+  local r = rank_of(images)
+  local batched = images
+  if r == 3 then batched = ops.expand_dims(images, 0) end
+  if core.dtype(batched) ~= dtypes.float32 then batched = ops.cast(batched, dtypes.float32) end
+  local out = op(H.ResizeBilinear, { align_corners = false, half_pixel_centers = true,
+    name = opts.name, _dtypes = { nil, I32 } }, batched, int_vector(size))
+  if r == 3 then out = ops.squeeze(out, { 0 }) end
+  return out
+end, "tf.image.resize(images, {height, width})",
+"Bilinear resize of NHWC (or HWC) images to the given size; float32 results.")
+
+ops.strings.length = def(function(x, opts)
+  opts = check_opts(opts, "tf.strings.length") or {}
+  return op(H.StringLength, { unit = opts.unit or "BYTE", name = opts.name }, x)
+end, "tf.strings.length(x [, {unit=}])", "The length of each string, in bytes or UTF8_CHAR.")
+
+ops.strings.join = def(function(inputs, separator, opts)
+  check_list(inputs, "tf.strings.join", "inputs")
+  separator, opts = split(separator, opts, "separator")
+  return op(H.StringJoin, { separator = separator or "", name = opts.name }, table.unpack(inputs))
+end, "tf.strings.join(inputs [, separator])", "Joins string tensors elementwise with separator.")
+
+ops.timestamp = def(function() return op(H.Timestamp, nil) end,
+  "tf.timestamp()", "Wall-clock seconds since the epoch as a float64 scalar; an op, so it runs at each graph run.")
+
+-- random -----------------------------------------------------------------
+
+local function random_op(opname, shape, opts)
+  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32
+  local seed = opts.seed or 0
+  return op(H[opname], { dtype = dtype.is_floating and dtype or dtypes.float32, seed = seed, seed2 = 0,
+    name = opts.name, _dtypes = { I32 } }, shape_arg(shape)), dtype
+end
+
+ops.random.normal = def(function(shape, opts)
+  opts = check_opts(opts, "tf.random.normal") or {}
+  local x, dtype = random_op("RandomStandardNormal", shape, opts)
+  local stddev, mean = opts.stddev or 1, opts.mean or 0
+  if stddev ~= 1 then x = x * stddev end
+  if mean ~= 0 then x = x + mean end
+  if dtype ~= core.dtype(x) then x = ops.cast(x, dtype) end
+  return x
+end, "tf.random.normal(shape [, {mean=, stddev=, dtype=, seed=}])", "Normally distributed values.")
+
+ops.random.uniform = def(function(shape, opts)
+  opts = check_opts(opts, "tf.random.uniform") or {}
+  local x, dtype = random_op("RandomUniform", shape, opts)
+  local lo, hi = opts.minval or 0, opts.maxval or 1
+  if dtype.is_integer then
+    if opts.maxval == nil then raise("ValueError", "Must specify maxval for integer dtype " .. dtype.name, 2) end
+    return ops.cast(ops.floor(x * (hi - lo) + lo), dtype)
+  end
+  if hi - lo ~= 1 then x = x * (hi - lo) end
+  if lo ~= 0 then x = x + lo end
+  return x
+end, "tf.random.uniform(shape [, {minval=, maxval=, dtype=, seed=}])", "Uniform values in [minval, maxval).")
+
+ops.random.set_seed = def(function(seed)
+  local n = math.tointeger(seed)
+  if n == nil then raise("TypeError", "tf.random.set_seed: the seed must be an integer, got " .. tostring(seed), 2) end
+  core.set_seed(n)
+end,
+  "tf.random.set_seed(seed)", "Makes the random ops that follow reproducible.")
+
+-- Library-internal (the other modules' view, not part of tf).
+ops.internal = { to_tensor = true, true_divide = true, internal = true }
+
+return ops

@@ -2,6 +2,9 @@
 -- time the graph runs, unlike Lua's print, which runs only while tracing.
 
 local core = require("moonflow.core")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
 
 local OPTION_KEYS = { output_stream = true, sep = true, ["end"] = true, summarize = true, name = true }
 
@@ -13,84 +16,86 @@ local function is_options(v)
   return next(v) ~= nil
 end
 
-return function(tf, doc)
-  local H = tf._H
+local printing = {}
 
-  -- Template text for one argument; tensors become "{}" and are collected.
-  local function template_of(x, tensors)
-    if core.is_tensor(x) then
-      tensors[#tensors + 1] = x
-      return "{}"
-    end
-    local mt = getmetatable(x)
-    if mt and mt.__tf_tensor then
-      tensors[#tensors + 1] = mt.__tf_tensor(x)
-      return "{}"
-    end
-    if type(x) == "table" and mt == nil then
-      local parts = {}
-      for i = 1, #x do parts[i] = template_of(x[i], tensors) end
-      return "[" .. table.concat(parts, ", ") .. "]"
-    end
-    return tostring(x)
+local H = state.H
+
+-- Template text for one argument; tensors become "{}" and are collected.
+local function template_of(x, tensors)
+  if core.is_tensor(x) then
+    tensors[#tensors + 1] = x
+    return "{}"
   end
-
-  -- A placeholder that occurs in none of the literal text (StringFormat has
-  -- no escape syntax).
-  local function placeholder_for(parts)
-    local text = table.concat(parts, "\0")
-    local p = "{}"
-    local k = 0
-    while text:find(p, 1, true) do
-      k = k + 1
-      p = "{" .. k .. "}"
-    end
-    return p
+  local mt = getmetatable(x)
+  if mt and mt.__tf_tensor then
+    tensors[#tensors + 1] = mt.__tf_tensor(x)
+    return "{}"
   end
-
-  local function sink(stream)
-    if type(stream) == "function" then return stream end
-    return function(text)
-      local f = stream or io.stdout
-      f:write(text)
-      if f.flush then f:flush() end
-    end
+  if type(x) == "table" and mt == nil then
+    local parts = {}
+    for i = 1, #x do parts[i] = template_of(x[i], tensors) end
+    return "[" .. table.concat(parts, ", ") .. "]"
   end
-
-  tf.print = doc.def(function(...)
-    local args = table.pack(...)
-    local opts = {}
-    if args.n > 0 and is_options(args[args.n]) then
-      opts = args[args.n]
-      args.n = args.n - 1
-    end
-    local tensors, parts, literal = {}, {}, {}
-    for i = 1, args.n do
-      local x = args[i]
-      if core.is_tensor(x) or type(x) == "table" then
-        parts[i] = x
-      else
-        parts[i] = tostring(x)
-        literal[#literal + 1] = parts[i]
-      end
-    end
-    local ph = placeholder_for(literal)
-    for i = 1, args.n do
-      if type(parts[i]) ~= "string" then parts[i] = template_of(parts[i], tensors):gsub("{}", ph) end
-    end
-    local write = sink(opts.output_stream)
-    local formatted
-    local only = args.n == 1 and core.is_tensor(args[1]) and args[1]
-    if only and core.dtype(only) == tf.string and #select(3, core.info(only)) == 0 then
-      formatted = only -- a lone string scalar prints bare, as in TF
-    else
-      formatted = core.op(H.StringFormat, { template = table.concat(parts, opts.sep or " "),
-        placeholder = ph, summarize = opts.summarize or 3 }, table.unpack(tensors))
-    end
-    core.op(H.PrintV2, { ["end"] = opts["end"] or "\n", name = opts.name,
-      output_callback = function(t) write(core.element(t, 0)) end }, formatted)
-  end, "tf.print(... [, {output_stream=, sep=, end=, summarize=}])",
-  "Prints its arguments each time it runs — inside a traced function, every time the graph runs "
-  .. "(Lua's print runs only while tracing). Tensors are shown as [1 2 3]; output_stream is a Lua "
-  .. "file (default io.stdout) or a function receiving the text.")
+  return tostring(x)
 end
+
+-- A placeholder that occurs in none of the literal text (StringFormat has
+-- no escape syntax).
+local function placeholder_for(parts)
+  local text = table.concat(parts, "\0")
+  local p = "{}"
+  local k = 0
+  while text:find(p, 1, true) do
+    k = k + 1
+    p = "{" .. k .. "}"
+  end
+  return p
+end
+
+local function sink(stream)
+  if type(stream) == "function" then return stream end
+  return function(text)
+    local f = stream or io.stdout
+    f:write(text)
+    if f.flush then f:flush() end
+  end
+end
+
+printing.print = doc.def(function(...)
+  local args = table.pack(...)
+  local opts = {}
+  if args.n > 0 and is_options(args[args.n]) then
+    opts = args[args.n]
+    args.n = args.n - 1
+  end
+  local tensors, parts, literal = {}, {}, {}
+  for i = 1, args.n do
+    local x = args[i]
+    if core.is_tensor(x) or type(x) == "table" then
+      parts[i] = x
+    else
+      parts[i] = tostring(x)
+      literal[#literal + 1] = parts[i]
+    end
+  end
+  local ph = placeholder_for(literal)
+  for i = 1, args.n do
+    if type(parts[i]) ~= "string" then parts[i] = template_of(parts[i], tensors):gsub("{}", ph) end
+  end
+  local write = sink(opts.output_stream)
+  local formatted
+  local only = args.n == 1 and core.is_tensor(args[1]) and args[1]
+  if only and core.dtype(only) == dtypes.string and #select(3, core.info(only)) == 0 then
+    formatted = only -- a lone string scalar prints bare, as in TF
+  else
+    formatted = core.op(H.StringFormat, { template = table.concat(parts, opts.sep or " "),
+      placeholder = ph, summarize = opts.summarize or 3 }, table.unpack(tensors))
+  end
+  core.op(H.PrintV2, { ["end"] = opts["end"] or "\n", name = opts.name,
+    output_callback = function(t) write(core.element(t, 0)) end }, formatted)
+end, "tf.print(... [, {output_stream=, sep=, end=, summarize=}])",
+"Prints its arguments each time it runs — inside a traced function, every time the graph runs "
+.. "(Lua's print runs only while tracing). Tensors are shown as [1 2 3]; output_stream is a Lua "
+.. "file (default io.stdout) or a function receiving the text.")
+
+return printing

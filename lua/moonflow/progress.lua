@@ -3,6 +3,11 @@
 -- it is one display updated in place (update_display_data).
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local display = require("moonflow.display")
+local raise = errors.raise
 
 local WIDTH = 30
 local MIN_INTERVAL = 0.1 -- seconds between redraws
@@ -23,72 +28,74 @@ local function bar_html(done, total, text)
     :format(pct, (text:gsub("&", "&amp;"):gsub("<", "&lt;")))
 end
 
-return function(tf, doc)
-  local function frontend()
-    return tf._host and tf._host.frontend or "terminal"
-  end
+local progress = {}
 
-  -- A bar: :update(done) redraws (throttled), :close() draws the final state.
-  local Bar = {}
-  Bar.__index = Bar
-
-  local function new_bar(total, label)
-    local self = setmetatable({ total = total, done = 0, label = label, start = core.now(), last = -1 }, Bar)
-    if frontend() == "jupyter" and tf.display then
-      local text = bar_text(0, total, 0, label)
-      self.handle = tf.display({ ["text/plain"] = text, ["text/html"] = bar_html(0, total, text) },
-        { raw = true, display_id = true })
-    end
-    return self
-  end
-
-  function Bar:draw(final)
-    local elapsed = core.now() - self.start
-    local text = bar_text(self.done, self.total, elapsed, self.label)
-    if self.handle then
-      self.handle:update({ ["text/plain"] = text, ["text/html"] = bar_html(self.done, self.total, text) }, { raw = true })
-    else
-      io.stderr:write("\r" .. text .. (final and "\n" or ""))
-      if io.stderr.flush then io.stderr:flush() end
-    end
-    self.last = core.now()
-  end
-
-  function Bar:update(done)
-    self.done = done
-    if done < self.total and core.now() - self.last >= MIN_INTERVAL then self:draw(false) end
-  end
-
-  function Bar:close()
-    if self.closed then return end
-    self.closed = true
-    self:draw(true)
-  end
-
-  tf.progress = doc.def(function(what, opts)
-    opts = opts or {}
-    local items, total
-    if math.type(what) == "integer" then
-      total = what
-    elseif type(what) == "table" then
-      items, total = what, #what
-    else
-      error(core.error("TypeError", "tf.progress expects a count or a list, got " .. type(what)), 2)
-    end
-    local bar = new_bar(total, opts.label)
-    local i = 0
-    return function()
-      if i > 0 then bar:update(i) end
-      i = i + 1
-      if i > total then
-        bar:close()
-        return nil
-      end
-      if items then return i, items[i] end
-      return i
-    end, bar
-  end, "tf.progress(n_or_list [, {label=}])",
-  "An iterator with a progress bar: `for step in tf.progress(100) do ... end` (or over a list: "
-  .. "`for i, batch in tf.progress(batches)`). The terminal shows one line redrawn in place; "
-  .. "Jupyter one display updated in place.")
+local function frontend()
+  return state.host and state.host.frontend or "terminal"
 end
+
+-- A bar: :update(done) redraws (throttled), :close() draws the final state.
+local Bar = {}
+Bar.__index = Bar
+
+local function new_bar(total, label)
+  local self = setmetatable({ total = total, done = 0, label = label, start = core.now(), last = -1 }, Bar)
+  if frontend() == "jupyter" and display.display then
+    local text = bar_text(0, total, 0, label)
+    self.handle = display.display({ ["text/plain"] = text, ["text/html"] = bar_html(0, total, text) },
+      { raw = true, display_id = true })
+  end
+  return self
+end
+
+function Bar:draw(final)
+  local elapsed = core.now() - self.start
+  local text = bar_text(self.done, self.total, elapsed, self.label)
+  if self.handle then
+    self.handle:update({ ["text/plain"] = text, ["text/html"] = bar_html(self.done, self.total, text) }, { raw = true })
+  else
+    io.stderr:write("\r" .. text .. (final and "\n" or ""))
+    if io.stderr.flush then io.stderr:flush() end
+  end
+  self.last = core.now()
+end
+
+function Bar:update(done)
+  self.done = done
+  if done < self.total and core.now() - self.last >= MIN_INTERVAL then self:draw(false) end
+end
+
+function Bar:close()
+  if self.closed then return end
+  self.closed = true
+  self:draw(true)
+end
+
+progress.progress = doc.def(function(what, opts)
+  opts = opts or {}
+  local items, total
+  if math.type(what) == "integer" then
+    total = what
+  elseif type(what) == "table" then
+    items, total = what, #what
+  else
+    raise("TypeError", "tf.progress expects a count or a list, got " .. type(what), 1)
+  end
+  local bar = new_bar(total, opts.label)
+  local i = 0
+  return function()
+    if i > 0 then bar:update(i) end
+    i = i + 1
+    if i > total then
+      bar:close()
+      return nil
+    end
+    if items then return i, items[i] end
+    return i
+  end, bar
+end, "tf.progress(n_or_list [, {label=}])",
+"An iterator with a progress bar: `for step in tf.progress(100) do ... end` (or over a list: "
+.. "`for i, batch in tf.progress(batches)`). The terminal shows one line redrawn in place; "
+.. "Jupyter one display updated in place.")
+
+return progress

@@ -8,7 +8,7 @@
 -- whose last top-level line(s) form an expression echoes it too
 -- (x = 1 <newline> x + 1 shows 2), as notebooks do.
 --
--- Every compiled chunk's text is kept in tf._host.sources under its chunk
+-- Every compiled chunk's text is kept in the host's sources under its chunk
 -- name (debug.getinfo(f).source), so AutoGraph can read functions typed
 -- interactively. Names are made unique ("=In[3]", then "=In[3]#2").
 --
@@ -20,10 +20,12 @@
 -- format_duration (documented below).
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
-local host = require("moonflow.host")
+local host = require("moonflow.state").host
 local display = require("moonflow.display")
 local tf = require("moonflow")
+local raise = errors.raise
 
 local session = {}
 
@@ -36,10 +38,6 @@ local metafield = display.metafield
 
 local IDENTIFIER = "^[%a_][%w_]*$"
 local MAX_SPLITS = 50 -- top-level lines tried as the start of a trailing expression
-
-local function raise(type_, message)
-  error(core.error(type_, message), 2)
-end
 
 -- Compiling --------------------------------------------------------------
 
@@ -598,9 +596,8 @@ function session.format_duration(t)
   end
 end
 
---- C: session.start(): called once the state is ready.
-function session.start()
-  tf.display = display.display
-end
+--- C: session.start(): called once the state is ready (nothing to do:
+-- the library took the host from the state module when it loaded).
+function session.start() end
 
 return session

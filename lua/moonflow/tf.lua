@@ -1,34 +1,54 @@
--- tf.lua — assembles the `tf` table: the Lua face of moonflow. Positions
--- inside tensors are 0-based (x[0], axis=0, tf.range(3) = [0 1 2]); Lua
--- tables returned by :numpy() are ordinary 1-based tables.
+-- tf.lua — assembles the `tf` table, the Lua face of moonflow, from the
+-- library's modules (README.md, "Layout", says which module owns what).
+-- Positions inside tensors are 0-based (x[0], axis=0, tf.range(3) = [0 1 2]);
+-- Lua tables returned by :numpy() are ordinary 1-based tables.
 
 local core = require("moonflow.core")
 local doc = require("moonflow.doc")
+local errors = require("moonflow.errors")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local config = require("moonflow.config")
+local ops = require("moonflow.ops")
+local tensors = require("moonflow.tensor")
+local variables = require("moonflow.variable")
+local printing = require("moonflow.print")
+local tapes = require("moonflow.tape")
+local tensor_array = require("moonflow.tensor_array")
+local control_flow = require("moonflow.control_flow")
+local func = require("moonflow.func")
+local graphs = require("moonflow.graph")
+local modules = require("moonflow.module")
+local lua_function = require("moonflow.lua_function")
+local autograph = require("moonflow.autograph")
+local keras = require("moonflow.keras")
+local progress = require("moonflow.progress")
+local display = require("moonflow.display")
+
+-- A module's public part: everything but the names it lists as
+-- library-internal (module.internal), which other modules require it for.
+local function public(module, into)
+  into = into or {}
+  local internal = module.internal or {}
+  for k, v in pairs(module) do
+    if not internal[k] then into[k] = v end
+  end
+  return into
+end
 
 local tf = {}
 tf.__version__ = core.version
 tf.doc = doc
-
-local parts = {
-  "dtypes", "errors", "shape", "config", "ops", "tensor", "variable", "print", "nest",
-}
-for _, name in ipairs(parts) do
-  require("moonflow." .. name)(tf, doc)
+tf.errors = errors
+for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, printing, tapes, tensor_array,
+  control_flow, func, graphs, modules, lua_function }) do
+  public(module, tf)
 end
-
--- Optional parts (tracing, gradients, control flow, display, ...) install
--- themselves when present.
-for _, name in ipairs({ "func", "graph", "module", "lua_function", "gradients", "control_flow", "autograph",
-  "keras", "progress" }) do
-  local ok, part = pcall(require, "moonflow." .. name)
-  if ok then
-    part(tf, doc)
-  elseif not tostring(part):find("module 'moonflow." .. name .. "' not found", 1, true) then
-    error(part, 0)
-  end
-end
-
-tf.display = require("moonflow.display").display
-
+tf.autograph = public(autograph)
+tf.keras = keras
+tf.progress = progress.progress
+tf.display = display.display
+tf.clear_output = display.clear_output
 tf["function"] = tf.func
+
 return tf

@@ -27,23 +27,20 @@
 -- and is shared by every cell.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
+local session_state = require("moonflow.state")
+local session_module = require("moonflow.session")
+local raise = errors.raise
 
 local tutorial = {}
-
-local function raise(type_, message)
-  error(core.error(type_, message), 2)
-end
 
 local HIDDEN = { check = true, solution = true, hint = true }
 local LESSON_FILE = "^(%d%d%-[%w_%-]+)%.md$"
 
 -- Finding lessons --------------------------------------------------------
 
-local function host()
-  local ok, h = pcall(require, "moonflow.host")
-  return ok and type(h) == "table" and h or nil
-end
+local function host() return session_state.host end
 
 local function listdir(dir)
   local h = host()
@@ -230,14 +227,10 @@ end, "tutorial.load(name) -> lesson",
 
 -- Running ----------------------------------------------------------------
 
-local function session_module()
-  return require("moonflow.session")
-end
-
 --- tutorial.run_code(lesson, i, code [, session]) runs code as step i of
 -- lesson, as if typed: magics work, a trailing expression is echoed.
 tutorial.run_code = doc.def(function(lesson, i, code, session)
-  session = session or session_module()
+  session = session or session_module
   local how, message = session.eval(code, ("=%s[%d]"):format(lesson.name, i), true)
   if how == "incomplete" then raise("SyntaxError", message) end
 end, "tutorial.run_code(lesson, i, code [, session])", [[

@@ -4,136 +4,168 @@
 -- captured by reference (a resource input), never by value.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local tensors = require("moonflow.tensor")
+local raise = errors.raise
 
-local function raise(kind, msg, level)
-  error(core.error(kind, msg), (level or 1) + 1)
+local variables = {}
+
+local H = state.H
+local op = core.op
+local Variable = { __name = "Variable" }
+local methods = {}
+variables.metatable = Variable
+
+local function is_variable(x) return getmetatable(x) == Variable end
+variables.is_variable = is_variable
+
+-- TF's rule for tf.func: variables may be created on a function's first
+-- trace only; a trace that creates them is traced again with creation
+-- forbidden (func.lua), and that trace must not create any.
+local function check_creation()
+  local trace = state.current_trace()
+  if not trace then return end
+  if trace.forbid then
+    raise("ValueError", ("tf.func only supports singleton tf.Variables created on the first "
+      .. "call. Make sure the tf.Variable is only created once or created outside tf.func "
+      .. "('%s', trace #%d). See the guide section \"Creating tf.Variables\"."):format(
+      trace.fn.name, trace.number), 4)
+  end
+  trace.created = true
 end
 
-return function(tf, doc)
-  local H = tf._H
-  local op = core.op
-  local Variable = { __name = "Variable" }
-  local methods = {}
-  tf._Variable = Variable
+-- Which Variable a handle belongs to: the eager handles the tape was
+-- told about (tape:watch) and the proxies of variables passed to traced
+-- functions; any other eager handle by its resource id.
+local handle_variables = setmetatable({}, { __mode = "k" })
 
-  -- Trace-time hook: tf.func installs a checker that enforces the
-  -- "variables only on the first trace" rule.
-  tf._variable_creators = {}
+function variables.register_handle(handle, v) handle_variables[handle] = v end
 
-  local function is_variable(x) return getmetatable(x) == Variable end
-  tf._is_variable = is_variable
-
-  -- Every variable by resource id, held weakly (graph.variables uses it).
-  local by_id = setmetatable({}, { __mode = "v" })
-  tf._variable_by_id = function(id) return by_id[id] end
-
-  local function read(v)
-    return op(H.ReadVariableOp, { dtype = v.dtype, name = "ReadVariableOp" }, v.handle)
+function variables.of_handle(handle)
+  local v = handle_variables[handle]
+  if v then return v end
+  if core.is_tensor(handle) and not core.is_symbolic(handle) and core.dtype(handle) == dtypes.resource then
+    return state.variable_by_id(core.variable_info(handle))
   end
-
-  local function initial_tensor(initial, dtype)
-    if type(initial) == "function" then initial = initial() end
-    if is_variable(initial) then initial = read(initial) end
-    local t = initial
-    if core.is_tensor(t) then
-      if core.is_symbolic(t) then
-        raise("ValueError", "tf.Variable's initial value " .. tf._symbolic_text(t)
-          .. " is a symbolic tensor of the function being traced. tf.func only supports "
-          .. "singleton tf.Variables created on the first call, from values known outside the "
-          .. "graph: create the variable outside the function, or from a constant.", 4)
-      end
-      if dtype and core.dtype(t) ~= dtype then t = tf.cast(t, dtype) end
-    else
-      t = core.convert(t, dtype)
-    end
-    return t
-  end
-
-  tf.Variable = doc.def(function(initial, opts)
-    if initial == nil then raise("ValueError", "tf.Variable needs an initial value", 2) end
-    if type(opts) ~= "table" then opts = { dtype = opts } end
-    local dtype = opts.dtype and tf.as_dtype(opts.dtype) or nil
-    for _, check in ipairs(tf._variable_creators) do check(opts) end
-    -- Initial values are computed outside any graph being traced.
-    local t = tf.init_scope(function() return initial_tensor(initial, dtype) end)
-    local name = opts.name or "Variable"
-    local trainable = opts.trainable
-    if trainable == nil then trainable = true end
-    local handle = core.variable_new(t, name, trainable)
-    local id = core.variable_info(handle)
-    local v = setmetatable({
-      handle = handle, dtype = core.dtype(t), shape = tf.TensorShape(select(3, core.info(t))),
-      name = name .. ":0", trainable = trainable, id = id,
-    }, Variable)
-    by_id[id] = v
-    return v
-  end, "tf.Variable(initial [, {dtype=, name=, trainable=}])",
-  "Mutable state: a handle to a value that assign/assign_add/assign_sub replace. Operators read "
-  .. "the value. Inside tf.func the variable is captured by reference.")
-
-  -- Inside a trace, a variable passed as an argument is a proxy whose
-  -- handle is the resource placeholder of the graph.
-  function tf._variable_proxy(example, handle)
-    local v = setmetatable({ handle = handle, dtype = example.dtype, shape = example.shape,
-      name = example.name, trainable = example.trainable, id = example.id, _proxy = true }, Variable)
-    if tf._register_handle then tf._register_handle(handle, v) end
-    return v
-  end
-
-  Variable.__index = methods
-  Variable.__tf_tensor = read
-
-  -- Operators read the variable first, so a Lua number on either side
-  -- converts to the variable's dtype (2 - v, 2 * v).
-  local function operand(x)
-    if is_variable(x) then return read(x) end
-    return x
-  end
-  for _, name in ipairs(tf._tensor_operators) do
-    local f = core.tensor_metatable[name]
-    if name == "__unm" then
-      Variable[name] = function(a) return f(read(a)) end
-    else
-      Variable[name] = function(a, b) return f(operand(a), operand(b)) end
-    end
-  end
-  Variable.__len = function(v) return #read(v) end
-
-  Variable.__tostring = function(v)
-    local head = ("<tf.Variable '%s' shape=%s dtype=%s"):format(v.name, tostring(v.shape), v.dtype.name)
-    if core.tracing() then return head .. ">" end
-    local value = core.format(core.variable_value(v.handle), "numpy_repr")
-    return head .. ", numpy=" .. (value:find("\n") and "\n" or "") .. value .. ">"
-  end
-  Variable.__repr = Variable.__tostring
-  Variable.__mimebundle = function(v)
-    return { ["text/plain"] = Variable.__tostring(v) }
-  end
-
-  methods.read_value = doc.def(read, "v:read_value()", "The current value (a ReadVariableOp in graphs).")
-  methods.value = doc.def(read, "v:value()", "The current value as a tensor, same as read_value.")
-  methods.numpy = doc.def(function(v)
-    if core.tracing() then
-      raise("TypeError", "v:numpy() is not available while tracing: the value is read when the "
-        .. "graph runs. Use v:read_value().", 2)
-    end
-    return core.numpy(core.variable_value(v.handle))
-  end, "v:numpy()", "The current value as Lua data (eager only).")
-
-  local function assigner(opname, verb)
-    local h = H[opname]
-    return function(v, x, opts)
-      local value = x
-      if is_variable(value) then value = read(value) end
-      op(h, { dtype = v.dtype, name = opts and opts.name or opname, _dtypes = { nil, v.dtype } },
-        v.handle, value)
-      return read(v)
-    end, verb
-  end
-  methods.assign = doc.def(assigner("AssignVariableOp"), "v:assign(x)",
-    "Stores x (same dtype and shape) in the variable; returns the new value.")
-  methods.assign_add = doc.def(assigner("AssignAddVariableOp"), "v:assign_add(x)",
-    "Adds x to the variable; returns the new value.")
-  methods.assign_sub = doc.def(assigner("AssignSubVariableOp"), "v:assign_sub(x)",
-    "Subtracts x from the variable; returns the new value.")
 end
+
+local function read(v)
+  return op(H.ReadVariableOp, { dtype = v.dtype, name = "ReadVariableOp" }, v.handle)
+end
+
+local function initial_tensor(initial, dtype)
+  if type(initial) == "function" then initial = initial() end
+  if is_variable(initial) then initial = read(initial) end
+  local t = initial
+  if core.is_tensor(t) then
+    if core.is_symbolic(t) then
+      raise("ValueError", "tf.Variable's initial value " .. tensors.symbolic_text(t)
+        .. " is a symbolic tensor of the function being traced. tf.func only supports "
+        .. "singleton tf.Variables created on the first call, from values known outside the "
+        .. "graph: create the variable outside the function, or from a constant.", 4)
+    end
+    if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
+  else
+    t = core.convert(t, dtype)
+  end
+  return t
+end
+
+variables.Variable = doc.def(function(initial, opts)
+  if initial == nil then raise("ValueError", "tf.Variable needs an initial value", 2) end
+  if type(opts) ~= "table" then opts = { dtype = opts } end
+  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or nil
+  check_creation()
+  -- Initial values are computed outside any graph being traced.
+  local t = state.in_eager_scope(function() return initial_tensor(initial, dtype) end)
+  local name = opts.name or "Variable"
+  local trainable = opts.trainable
+  if trainable == nil then trainable = true end
+  local handle = core.variable_new(t, name, trainable)
+  local id = core.variable_info(handle)
+  local v = setmetatable({
+    handle = handle, dtype = core.dtype(t), shape = shapes.TensorShape(select(3, core.info(t))),
+    name = name .. ":0", trainable = trainable, id = id,
+  }, Variable)
+  state.variables[id] = v
+  return v
+end, "tf.Variable(initial [, {dtype=, name=, trainable=}])",
+"Mutable state: a handle to a value that assign/assign_add/assign_sub replace. Operators read "
+.. "the value. Inside tf.func the variable is captured by reference.")
+
+-- Inside a trace, a variable passed as an argument is a proxy whose
+-- handle is the resource placeholder of the graph.
+function variables.proxy(example, handle)
+  local v = setmetatable({ handle = handle, dtype = example.dtype, shape = example.shape,
+    name = example.name, trainable = example.trainable, id = example.id, _proxy = true }, Variable)
+  variables.register_handle(handle, v)
+  return v
+end
+
+Variable.__index = methods
+Variable.__tf_tensor = read
+
+-- Operators read the variable first, so a Lua number on either side
+-- converts to the variable's dtype (2 - v, 2 * v).
+local function operand(x)
+  if is_variable(x) then return read(x) end
+  return x
+end
+for _, name in ipairs(tensors.operators) do
+  local f = core.tensor_metatable[name]
+  if name == "__unm" then
+    Variable[name] = function(a) return f(read(a)) end
+  else
+    Variable[name] = function(a, b) return f(operand(a), operand(b)) end
+  end
+end
+Variable.__len = function(v) return #read(v) end
+
+Variable.__tostring = function(v)
+  local head = ("<tf.Variable '%s' shape=%s dtype=%s"):format(v.name, tostring(v.shape), v.dtype.name)
+  if core.tracing() then return head .. ">" end
+  local value = core.format(core.variable_value(v.handle), "numpy_repr")
+  return head .. ", numpy=" .. (value:find("\n") and "\n" or "") .. value .. ">"
+end
+Variable.__repr = Variable.__tostring
+Variable.__mimebundle = function(v)
+  return { ["text/plain"] = Variable.__tostring(v) }
+end
+
+methods.read_value = doc.def(read, "v:read_value()", "The current value (a ReadVariableOp in graphs).")
+methods.value = doc.def(read, "v:value()", "The current value as a tensor, same as read_value.")
+methods.numpy = doc.def(function(v)
+  if core.tracing() then
+    raise("TypeError", "v:numpy() is not available while tracing: the value is read when the "
+      .. "graph runs. Use v:read_value().", 2)
+  end
+  return core.numpy(core.variable_value(v.handle))
+end, "v:numpy()", "The current value as Lua data (eager only).")
+
+local function assigner(opname, verb)
+  local h = H[opname]
+  return function(v, x, opts)
+    local value = x
+    if is_variable(value) then value = read(value) end
+    op(h, { dtype = v.dtype, name = opts and opts.name or opname, _dtypes = { nil, v.dtype } },
+      v.handle, value)
+    return read(v)
+  end, verb
+end
+methods.assign = doc.def(assigner("AssignVariableOp"), "v:assign(x)",
+  "Stores x (same dtype and shape) in the variable; returns the new value.")
+methods.assign_add = doc.def(assigner("AssignAddVariableOp"), "v:assign_add(x)",
+  "Adds x to the variable; returns the new value.")
+methods.assign_sub = doc.def(assigner("AssignSubVariableOp"), "v:assign_sub(x)",
+  "Subtracts x from the variable; returns the new value.")
+
+-- Library-internal (the other modules' view, not part of tf).
+variables.internal = { metatable = true, is_variable = true, proxy = true, register_handle = true,
+  of_handle = true, internal = true }
+
+return variables

@@ -1,5 +1,5 @@
 /* session.c — the session object: a Lua state with `tf` preloaded, the
- * host table `tf._host`, and the C side of evaluation.
+ * host table (`moonflow.host`), and the C side of evaluation.
  *
  * The evaluation logic lives in lua/moonflow/session.lua; this file calls
  * it under a message handler that turns any error value into
@@ -489,9 +489,9 @@ char *mf_session_inspect(mf_session *s, const char *code, size_t cursor, int det
   return doc;
 }
 
-/* ---- tf._host ------------------------------------------------------------ */
+/* ---- the host table ------------------------------------------------------ */
 
-/* tf._host.display(bundle, kind [, display_id]) */
+/* host.display(bundle, kind [, display_id]) */
 static int host_display(lua_State *L) {
   static const char *const kinds[] = {"result", "data", "update", NULL};
   mf_session *s = mf_session_of(L);
@@ -526,7 +526,7 @@ static int host_display(lua_State *L) {
   return 0;
 }
 
-/* tf._host.clock() -> monotonic seconds */
+/* host.clock() -> monotonic seconds */
 static int host_clock(lua_State *L) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -534,7 +534,7 @@ static int host_clock(lua_State *L) {
   return 1;
 }
 
-/* tf._host.listdir(path) -> {names...} | nil, message (for magic discovery) */
+/* host.listdir(path) -> {names...} | nil, message (for magic discovery) */
 static int host_listdir(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   DIR *dir = opendir(path);
@@ -554,7 +554,7 @@ static int host_listdir(lua_State *L) {
   return 1;
 }
 
-/* Pushes the tf._host table. */
+/* Pushes the host table. */
 static void push_host_table(lua_State *L, mf_session *s) {
   static const luaL_Reg funcs[] = {{"write", mf_session_host_write},
                                    {"display", host_display},
@@ -569,6 +569,7 @@ static void push_host_table(lua_State *L, mf_session *s) {
   lua_setfield(L, -2, "color");
   lua_newtable(L);
   lua_setfield(L, -2, "sources");
+  mf_session_host_extras(L, s);
 }
 
 /* ---- life cycle ---------------------------------------------------------- */
@@ -586,10 +587,6 @@ static int setup(lua_State *L) {
   lua_setfield(L, -2, "moonflow.host");
   lua_pop(L, 1);
   luaL_requiref(L, "moonflow", luaopen_moonflow, 0);
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  lua_getfield(L, -1, "moonflow.host");
-  lua_setfield(L, -3, "_host");
-  lua_pop(L, 1);
   lua_setglobal(L, "tf");
   lua_getglobal(L, "require");
   lua_pushliteral(L, "moonflow.session");

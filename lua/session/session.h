@@ -10,8 +10,8 @@
  * magics, completion or inspection: they live here (and in
  * lua/moonflow/session.lua).
  *
- * Inside the Lua state the library sees the host as `tf._host` (also
- * `require("moonflow.host")`, available before the library loads):
+ * Inside the Lua state the library sees the host as `require("moonflow.host")`
+ * (available before the library loads; the library's state module holds it):
  *   write(stream, text)            text to "stdout"/"stderr" (tf.print's sink)
  *   display(bundle, kind [, id])   bundle = {["text/plain"] = "...", ...},
  *                                  kind = "result" | "data" | "update"
@@ -22,6 +22,9 @@
  *   sources[chunkname] = code      the text of every chunk compiled here,
  *                                  keyed by debug.getinfo(f).source
  *                                  ("=stdin[3]", "=In[3]", "@file.lua")
+ *   dot_to_svg(dot)                SVG of a Graphviz graph (draw_graphs only)
+ *   clear_output([wait])           clears the output (clear_output only;
+ *                                  the library's tf.clear_output)
  *
  * Threads: one thread drives a session. Only mf_session_interrupt may be
  * called asynchronously, from a signal handler running on that thread.
@@ -66,9 +69,19 @@ typedef struct mf_session_host {
   /* "terminal" or "jupyter": what tf.display and progress bars render for. */
   const char *frontend;
   /* true: io.stdin / io.read read the process's own stdin and `input` is
-   * only used by tf._host.input (the terminal REPL, the script runner).
+   * only used by host.input (the terminal REPL, the script runner).
    * false (the default): io.stdin reads lines from `input`. */
   bool use_process_stdin;
+  /* true: graphs display as pictures too (SVG through Graphviz, made by the
+   * session); false: as text only (the terminal). */
+  bool draw_graphs;
+  /* tf.clear_output(wait): clears the output shown so far (Jupyter's
+   * clear_output). NULL: the host cannot, and tf.clear_output is absent. */
+  void (*clear_output)(void *ud, bool wait);
+  /* os.exit(status) in user code. NULL: Lua's os.exit. Otherwise called
+   * instead of ending the process; the evaluation then stops with a
+   * SystemExit error "os.exit(N): <the returned text>". */
+  const char *(*exit)(void *ud, int status);
 } mf_session_host;
 
 typedef enum mf_eval_status {

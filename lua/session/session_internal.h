@@ -60,11 +60,16 @@ void mf_session_io_discard_input(mf_session *s);
 void mf_session_io_flush(mf_session *s);
 /* Closes the redirected FILEs; after lua_close. */
 void mf_session_io_close(mf_session *s);
-/* tf._host.write(stream, text) */
+/* host.write(stream, text) */
 int mf_session_host_write(lua_State *L);
-/* tf._host.input(prompt [, password]) -> the line; UnavailableError when the
+/* host.input(prompt [, password]) -> the line; UnavailableError when the
  * host has no input. */
 int mf_session_host_input(lua_State *L);
+
+/* session_host.c: adds the host table's optional functions (dot_to_svg,
+ * clear_output) to the table on top of the stack, and replaces os.exit,
+ * as the host's callbacks ask. */
+void mf_session_host_extras(lua_State *L, mf_session *s);
 
 /* The session of a Lua state (from the registry). */
 mf_session *mf_session_of(lua_State *L);

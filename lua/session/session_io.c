@@ -111,26 +111,19 @@ static void push_stream(lua_State *L, mf_session_stream *st, const char *field,
   lua_pop(L, 1);
 }
 
-/* Pushes "[trace f#2] " when a tf.func is being traced (tf._tracing's top
- * entry), else nothing; returns whether it pushed. */
+/* Pushes "[trace f#2] " when a tf.func is being traced (the state
+ * module's trace_mark), else nothing; returns whether it pushed. */
 static bool push_trace_mark(lua_State *L, bool color) {
   int top = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  if (lua_getfield(L, -1, "moonflow") == LUA_TTABLE && lua_getfield(L, -1, "_tracing") == LUA_TTABLE) {
-    lua_Integer depth = (lua_Integer)lua_rawlen(L, -1);
-    if (depth > 0 && lua_rawgeti(L, -1, depth) == LUA_TTABLE) {
-      lua_getfield(L, -1, "number");
-      lua_Integer number = lua_tointeger(L, -1);
-      lua_getfield(L, -2, "fn");
-      const char *name = "tf.func";
-      if (lua_istable(L, -1) && lua_getfield(L, -1, "name") == LUA_TSTRING) name = lua_tostring(L, -1);
-      const char *mark = lua_pushfstring(L, "%s[trace %s#%d]%s ", color ? "\x1b[2m" : "", name, (int)number,
-                                         color ? "\x1b[0m" : "");
-      lua_pushstring(L, mark);
-      lua_replace(L, top + 1);
-      lua_settop(L, top + 1);
-      return true;
-    }
+  if (lua_getfield(L, -1, "moonflow.state") == LUA_TTABLE && lua_getfield(L, -1, "trace_mark") == LUA_TFUNCTION &&
+      lua_pcall(L, 0, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+    const char *mark = lua_pushfstring(L, "%s%s%s ", color ? "\x1b[2m" : "", lua_tostring(L, -1),
+                                       color ? "\x1b[0m" : "");
+    lua_pushstring(L, mark);
+    lua_replace(L, top + 1);
+    lua_settop(L, top + 1);
+    return true;
   }
   lua_settop(L, top);
   return false;

@@ -396,7 +396,7 @@ describe("AutoGraph: Lua-only code behaves the same converted", function()
 
   it("every construct gives the same results converted and unconverted", function()
     for i, fn in ipairs(cases) do
-      local conv = tf.autograph._convert(fn)
+      local conv = require("moonflow.autograph").convert(fn)
       assert.are_not.equal(fn, conv, "case " .. i .. " was converted")
       local a = table.pack(pcall(fn, args[i], i == 5 and 2 or nil, i == 5 and 3 or nil))
       local b = table.pack(pcall(conv, args[i], i == 5 and 2 or nil, i == 5 and 3 or nil))

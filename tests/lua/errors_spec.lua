@@ -190,3 +190,23 @@ describe("bad arguments to the public functions", function()
     end)
   end
 end)
+
+describe("tf.errors, the one list of error types", function()
+  it("names every type the library, the session and the kernel raise", function()
+    -- Every literal type name given to a raise in the sources (C and Lua).
+    local p = assert(io.popen("grep -rhoE "
+      .. "'(raise|mfL_raise|core\\.error|errors\\.raise)\\((L, )?\"[A-Za-z]+\"' lua repl jupyter"))
+    local seen, missing = 0, {}
+    for line in p:lines() do
+      local name = line:match('"([A-Za-z]+)"$')
+      seen = seen + 1
+      if tf.errors[name] ~= name then missing[#missing + 1] = name end
+    end
+    p:close()
+    assert.is_true(seen > 50, "found only " .. seen .. " raises")
+    assert.are.same({}, missing)
+    for _, name in ipairs({ "RecursionError", "UnavailableError", "UsageError", "SyntaxError", "SystemExit" }) do
+      assert.are.equal(name, tf.errors[name])
+    end
+  end)
+end)

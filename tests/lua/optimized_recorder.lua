@@ -4,7 +4,7 @@
 --   MOONFLOW_BOTHWAYS_REPORT=FILE moonflow busted --helper=optimized_recorder.lua SPECS...
 --
 -- While the specs run it records every concrete function traced
--- (tf._on_trace) and the arguments of its first calls (tf._on_call, which
+-- (state.on_trace) and the arguments of its first calls (state.on_call, which
 -- func.lua calls on every run of a trace while it is set). When the suite
 -- ends it calls each recorded function again with the same arguments, once
 -- with the graph optimiser off and once on, compares what comes back, and
@@ -23,6 +23,7 @@
 
 local core = require("moonflow.core")
 local tf = rawget(_G, "tf") or require("moonflow")
+local state = require("moonflow.state")
 
 local REPORT = assert(os.getenv("MOONFLOW_BOTHWAYS_REPORT"), "MOONFLOW_BOTHWAYS_REPORT is not set")
 local CALLS_PER_FUNCTION = 2
@@ -52,20 +53,20 @@ local function variables_of(cf, args)
   local vars = {}
   for _, f in ipairs(feeds) do
     if core.is_tensor(f) and core.dtype(f) == tf.resource then
-      local v = tf._variable_by_id(core.variable_info(f))
+      local v = state.variable_by_id(core.variable_info(f))
       if v then vars[#vars + 1] = v end
     end
   end
   return vars
 end
 
-local previous_on_trace = tf._on_trace
-tf._on_trace = function(fn, cf)
+local previous_on_trace = state.on_trace
+state.on_trace = function(fn, cf)
   traced[#traced + 1] = cf
   if previous_on_trace then previous_on_trace(fn, cf) end
 end
 
-tf._on_call = function(cf, args)
+state.on_call = function(cf, args)
   local n = ncalls[cf] or 0
   if n >= CALLS_PER_FUNCTION then return end
   ncalls[cf] = n + 1
@@ -205,7 +206,7 @@ end
 local function name_of(cf) return ("%s#%d"):format(cf.name, cf._number) end
 
 local function replay()
-  tf._on_call, tf._on_trace = nil, previous_on_trace
+  state.on_call, state.on_trace = nil, previous_on_trace
   tf.config.run_functions_eagerly(false)
   local report = {
     traced = #traced, calls = #calls, compared_calls = 0, failed_both_ways = 0,

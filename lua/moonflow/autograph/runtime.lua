@@ -4,537 +4,494 @@
 -- else runs as the plain Lua statement it came from.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local tensors = require("moonflow.tensor")
+local control_flow = require("moonflow.control_flow")
+local raise = errors.raise
 
-return function(tf, convert)
-  local ag = {}
+local ag = {}
 
-  local function raise(kind, msg, level)
-    error(core.error(kind, msg), (level or 1) + 1)
-  end
-
-  local function is_tensor(x) return core.is_tensor(x) end
-  local function is_symbolic(x) return core.is_symbolic(x) end
-  local function is_tensor_like(x)
-    if core.is_tensor(x) then return true end
+local function is_tensor(x) return core.is_tensor(x) end
+local function is_symbolic(x) return core.is_symbolic(x) end
+local function is_tensor_like(x)
+  if core.is_tensor(x) then return true end
+  local mt = getmetatable(x)
+  return mt ~= nil and mt.__tf_tensor ~= nil
+end
+local function value(x)
+  if type(x) == "table" then
     local mt = getmetatable(x)
-    return mt ~= nil and mt.__tf_tensor ~= nil
+    if mt and mt.__tf_tensor then return mt.__tf_tensor(x) end
   end
-  local function value(x)
-    if type(x) == "table" then
-      local mt = getmetatable(x)
-      if mt and mt.__tf_tensor then return mt.__tf_tensor(x) end
+  return x
+end
+
+-- In converted code a bool tensor is a condition: a traced one makes
+-- graph control flow, an eager one counts by its value. Any other value —
+-- numeric tensors included — has Lua's truth (only nil and false are
+-- false), so idioms like `acc = acc and acc + x or x` keep their meaning.
+local function is_bool_tensor(x)
+  return core.is_tensor(x) and core.dtype(x) == dtypes.bool
+end
+local function is_graph_cond(x)
+  return is_bool_tensor(x) and core.is_symbolic(x)
+end
+
+local function truth(x)
+  if is_bool_tensor(x) then
+    local _, _, shape = core.info(x)
+    if #shape ~= 0 then
+      raise("ValueError", "The truth value of a bool tensor with more than one element is ambiguous. "
+        .. "Use tf.reduce_any or tf.reduce_all.", 3)
     end
-    return x
+    return core.element(x, 0)
   end
+  return x ~= nil and x ~= false
+end
 
-  -- In converted code a bool tensor is a condition: a traced one makes
-  -- graph control flow, an eager one counts by its value. Any other value —
-  -- numeric tensors included — has Lua's truth (only nil and false are
-  -- false), so idioms like `acc = acc and acc + x or x` keep their meaning.
-  local function is_bool_tensor(x)
-    return core.is_tensor(x) and core.dtype(x) == tf.bool
-  end
-  local function is_graph_cond(x)
-    return is_bool_tensor(x) and core.is_symbolic(x)
-  end
+-- Functions that converted code makes are converted already.
+ag._made = setmetatable({}, { __mode = "k" })
+function ag.mark(f)
+  ag._made[f] = true
+  return f
+end
 
-  local function truth(x)
-    if is_bool_tensor(x) then
-      local _, _, shape = core.info(x)
-      if #shape ~= 0 then
-        raise("ValueError", "The truth value of a bool tensor with more than one element is ambiguous. "
-          .. "Use tf.reduce_any or tf.reduce_all.", 3)
-      end
-      return core.element(x, 0)
+ag.pack = table.pack
+function ag.unpack(t) return table.unpack(t, 1, t.n) end
+-- Return values a loop carries: a plain list (a graph loop turns every
+-- number in it into a tensor, a count field included).
+function ag.pack_list(...) return { ... } end
+function ag.unpack_list(t) return table.unpack(t) end
+
+-- Comparisons: tensor ops when a tensor is involved (and the other side
+-- is a tensor, number or string), Lua's operators otherwise.
+local function numeric_peer(x)
+  local t = type(x)
+  return t == "number" or t == "string" or is_tensor_like(x)
+end
+local function compare(tf_name, lua_op)
+  return function(a, b)
+    if (is_tensor_like(a) or is_tensor_like(b)) and numeric_peer(a) and numeric_peer(b) then
+      return ops[tf_name](value(a), value(b))
     end
-    return x ~= nil and x ~= false
+    local ta = type(a)
+    if ta == type(b) and (ta == "number" or ta == "string") then return lua_op(a, b) end
+    -- Lua's own error, at the user's line rather than this file's.
+    local ok, r = pcall(lua_op, a, b)
+    if ok then return r end
+    if type(r) == "string" then error((r:gsub("^[^\n]-:%d+: ", "")), 2) end
+    error(r, 0)
   end
+end
+ag.lt = compare("less", function(a, b) return a < b end)
+ag.le = compare("less_equal", function(a, b) return a <= b end)
+ag.gt = compare("greater", function(a, b) return a > b end)
+ag.ge = compare("greater_equal", function(a, b) return a >= b end)
+ag.eq = compare("equal", function(a, b) return a == b end)
+ag.ne = compare("not_equal", function(a, b) return a ~= b end)
 
-  -- Functions that converted code makes are converted already.
-  ag._made = setmetatable({}, { __mode = "k" })
-  function ag.mark(f)
-    ag._made[f] = true
-    return f
+local function as_bool(x)
+  x = value(x)
+  if not core.is_tensor(x) then return ops.constant(x ~= nil and x ~= false) end
+  if core.dtype(x) ~= dtypes.bool then return ops.cast(x, dtypes.bool) end
+  return x
+end
+
+function ag.and_(a, b_fn)
+  local v = value(a)
+  if is_graph_cond(v) then return ops.logical_and(v, as_bool(b_fn())) end
+  if truth(v) then return b_fn() end
+  return a
+end
+
+function ag.or_(a, b_fn)
+  local v = value(a)
+  if is_graph_cond(v) then return ops.logical_or(v, as_bool(b_fn())) end
+  if truth(v) then return a end
+  return b_fn()
+end
+
+function ag.not_(a)
+  local v = value(a)
+  if is_graph_cond(v) then return ops.logical_not(v) end
+  return not truth(v)
+end
+
+-- A condition used by a statement AutoGraph could not turn into graph
+-- control flow: fine as a Lua value, a clear error as a traced tensor.
+function ag.bool(c, line, kind, why)
+  c = value(c)
+  if is_graph_cond(c) then
+    raise("TypeError", ("line %d: this `%s` has a traced tensor condition (%s) but cannot become %s: "
+      .. "its body has %s. Make the loop a graph loop (`for i in tf.range(n)`, `while` on a tensor), "
+      .. "restructure it, or make the condition a Lua value."):format(line, kind or "if",
+      tensors.symbolic_text(c), kind == "while" and "tf.while_loop" or "tf.cond",
+      why or "a `return`, `goto` or `break` AutoGraph cannot convert"), 2)
   end
+  return truth(c)
+end
 
-  ag.pack = table.pack
-  function ag.unpack(t) return table.unpack(t, 1, t.n) end
-  -- Return values a loop carries: a plain list (a graph loop turns every
-  -- number in it into a tensor, a count field included).
-  function ag.pack_list(...) return { ... } end
-  function ag.unpack_list(t) return table.unpack(t) end
+-- Calls (ag.call, ag.invoke) convert the functions they call: they are
+-- autograph.lua's, which owns the conversion.
 
-  -- Comparisons: tensor ops when a tensor is involved (and the other side
-  -- is a tensor, number or string), Lua's operators otherwise.
-  local function numeric_peer(x)
-    local t = type(x)
-    return t == "number" or t == "string" or is_tensor_like(x)
+-- Carried values ---------------------------------------------------------
+
+local function describe(v)
+  if v == nil then return "nil" end
+  if is_tensor(v) then
+    local _, dtype, shape = core.info(v)
+    return ("a %s tensor of shape %s"):format(dtype.name, tostring(shapes.TensorShape(shape)))
   end
-  local function compare(tf_name, lua_op)
-    return function(a, b)
-      if (is_tensor_like(a) or is_tensor_like(b)) and numeric_peer(a) and numeric_peer(b) then
-        return tf[tf_name](value(a), value(b))
-      end
-      local ta = type(a)
-      if ta == type(b) and (ta == "number" or ta == "string") then return lua_op(a, b) end
-      -- Lua's own error, at the user's line rather than this file's.
-      local ok, r = pcall(lua_op, a, b)
-      if ok then return r end
-      if type(r) == "string" then error((r:gsub("^[^\n]-:%d+: ", "")), 2) end
-      error(r, 0)
-    end
-  end
-  ag.lt = compare("less", function(a, b) return a < b end)
-  ag.le = compare("less_equal", function(a, b) return a <= b end)
-  ag.gt = compare("greater", function(a, b) return a > b end)
-  ag.ge = compare("greater_equal", function(a, b) return a >= b end)
-  ag.eq = compare("equal", function(a, b) return a == b end)
-  ag.ne = compare("not_equal", function(a, b) return a ~= b end)
+  return ("the Lua %s %s"):format(type(v), tostring(v))
+end
 
-  local function as_bool(x)
-    x = value(x)
-    if not core.is_tensor(x) then return tf.constant(x ~= nil and x ~= false) end
-    if core.dtype(x) ~= tf.bool then return tf.cast(x, tf.bool) end
-    return x
-  end
-
-  function ag.and_(a, b_fn)
-    local v = value(a)
-    if is_graph_cond(v) then return tf.logical_and(v, as_bool(b_fn())) end
-    if truth(v) then return b_fn() end
-    return a
-  end
-
-  function ag.or_(a, b_fn)
-    local v = value(a)
-    if is_graph_cond(v) then return tf.logical_or(v, as_bool(b_fn())) end
-    if truth(v) then return a end
-    return b_fn()
-  end
-
-  function ag.not_(a)
-    local v = value(a)
-    if is_graph_cond(v) then return tf.logical_not(v) end
-    return not truth(v)
-  end
-
-  -- A condition used by a statement AutoGraph could not turn into graph
-  -- control flow: fine as a Lua value, a clear error as a traced tensor.
-  function ag.bool(c, line, kind, why)
-    c = value(c)
-    if is_graph_cond(c) then
-      raise("TypeError", ("line %d: this `%s` has a traced tensor condition (%s) but cannot become %s: "
-        .. "its body has %s. Make the loop a graph loop (`for i in tf.range(n)`, `while` on a tensor), "
-        .. "restructure it, or make the condition a Lua value."):format(line, kind or "if",
-        tf._symbolic_text(c), kind == "while" and "tf.while_loop" or "tf.cond",
-        why or "a `return`, `goto` or `break` AutoGraph cannot convert"), 2)
-    end
-    return truth(c)
-  end
-
-  -- Calls: Lua functions from user code are converted before being called.
-  function ag.call(f, ...)
-    if type(f) == "function" then return convert(f)(...) end
-    return f(...)
-  end
-
-  -- How Lua names a called variable in its "attempt to call" message: a
-  -- local or upvalue of the converted function, else a global.
-  local function variable_kind(name)
-    for i = 1, math.huge do
-      local n = debug.getlocal(3, i)
-      if n == nil then break end
-      if n == name then return "local" end
-    end
-    local caller = debug.getinfo(3, "f").func
-    for i = 1, math.huge do
-      local n = debug.getupvalue(caller, i)
-      if n == nil then break end
-      if n == name then return "upvalue" end
-    end
-    return "global"
-  end
-
-  -- The function converted code calls for `f(...)`, which it then calls
-  -- itself: a Lua function converted, anything callable as is, anything
-  -- else Lua's own "attempt to call" error at the user's line.
-  function ag.callee(f, name, kind)
-    if type(f) == "function" then return convert(f) end
-    local mt = (type(f) == "table" or type(f) == "userdata") and debug.getmetatable(f)
-    if mt and mt.__call ~= nil then return f end
-    local what = name and (" (%s '%s')"):format(kind or variable_kind(name), name) or ""
-    error(("attempt to call a %s value%s"):format(type(f), what), 2)
-  end
-
-  function ag.invoke(obj, method, ...)
-    local t = type(obj)
-    if t ~= "table" and t ~= "userdata" and t ~= "string" then
-      error(("attempt to index a %s value"):format(t), 2)
-    end
-    local f = obj[method]
-    if f == nil then
-      raise("TypeError", ("attempt to call a nil value (method '%s')"):format(method), 2)
-    end
-    if type(f) == "function" then return convert(f)(obj, ...) end
-    return f(obj, ...)
-  end
-
-  -- Carried values ---------------------------------------------------------
-
-  local function describe(v)
-    if v == nil then return "nil" end
-    if is_tensor(v) then
-      local _, dtype, shape = core.info(v)
-      return ("a %s tensor of shape %s"):format(dtype.name, tostring(tf.TensorShape(shape)))
-    end
-    return ("the Lua %s %s"):format(type(v), tostring(v))
-  end
-
-  -- Both branches of a tensor `if` must leave every carried local defined
-  -- (and of one kind).
-  local function check_branch_values(names, line, a, b)
-    for i, name in ipairs(names) do
-      local x, y = a[i], b[i]
-      if (x == nil) ~= (y == nil) then
-        raise("ValueError", ("local '%s' is %s after the then-branch but %s after the else-branch of "
-          .. "the `if` at line %d (its condition is a tensor, so both branches are traced and both "
-          .. "must define it). Initialize '%s' before the `if`."):format(name,
-          describe(x), describe(y), line, name), 4)
-      end
+-- Both branches of a tensor `if` must leave every carried local defined
+-- (and of one kind).
+local function check_branch_values(names, line, a, b)
+  for i, name in ipairs(names) do
+    local x, y = a[i], b[i]
+    if (x == nil) ~= (y == nil) then
+      raise("ValueError", ("local '%s' is %s after the then-branch but %s after the else-branch of "
+        .. "the `if` at line %d (its condition is a tensor, so both branches are traced and both "
+        .. "must define it). Initialize '%s' before the `if`."):format(name,
+        describe(x), describe(y), line, name), 4)
     end
   end
+end
 
-  -- A loop's return values (ag__rv_*) have no value until a `return` runs,
-  -- but a graph cond or loop must carry a value of a fixed type from the
-  -- start. As TF does for undefined loop variables, trace the statement
-  -- once in a throwaway graph to learn their types, then start them at
-  -- zero of those types (never seen: the `return` flag is false then).
-  local function zero_like(v)
-    if is_tensor(v) then
-      local _, dtype, shape = core.info(v)
-      local dims = {}
-      for i, d in ipairs(shape or {}) do dims[i] = d < 0 and 0 or d end
-      return tf.zeros(dims, dtype)
-    elseif math.type(v) == "integer" then return 0
-    elseif type(v) == "number" then return 0.0
-    elseif type(v) == "boolean" then return false
-    elseif type(v) == "table" then
-      local z = {}
-      for key, x in pairs(v) do z[key] = zero_like(x) end
-      return z
-    end
-    return v
+-- A loop's return values (ag__rv_*) have no value until a `return` runs,
+-- but a graph cond or loop must carry a value of a fixed type from the
+-- start. As TF does for undefined loop variables, trace the statement
+-- once in a throwaway graph to learn their types, then start them at
+-- zero of those types (never seen: the `return` flag is false then).
+local function zero_like(v)
+  if is_tensor(v) then
+    local _, dtype, shape = core.info(v)
+    local dims = {}
+    for i, d in ipairs(shape or {}) do dims[i] = d < 0 and 0 or d end
+    return ops.zeros(dims, dtype)
+  elseif math.type(v) == "integer" then return 0
+  elseif type(v) == "number" then return 0.0
+  elseif type(v) == "boolean" then return false
+  elseif type(v) == "table" then
+    local z = {}
+    for key, x in pairs(v) do z[key] = zero_like(x) end
+    return z
   end
+  return v
+end
 
-  -- Fills the return values and flag in vals, in place; returns the set of
-  -- nil values the statement never assigns (with `all`: of every name; a
-  -- local of the user's that the body does assign stays nil, for
-  -- check_defined's error: TF asserts at run time that such a loop ran
-  -- once, moonflow asks for a value before the loop).
-  local function fill_undefined(names, vals, dry_run, all)
-    local missing, absent = {}, {}
-    for i, name in ipairs(names) do
-      if vals[i] == nil and (all or name:match("^ag__rv_") or name:match("^ag__ret_")) then
-        missing[#missing + 1] = i
+-- Fills the return values and flag in vals, in place; returns the set of
+-- nil values the statement never assigns (with `all`: of every name; a
+-- local of the user's that the body does assign stays nil, for
+-- check_defined's error: TF asserts at run time that such a loop ran
+-- once, moonflow asks for a value before the loop).
+local function fill_undefined(names, vals, dry_run, all)
+  local missing, absent = {}, {}
+  for i, name in ipairs(names) do
+    if vals[i] == nil and (all or name:match("^ag__rv_") or name:match("^ag__ret_")) then
+      missing[#missing + 1] = i
+    end
+  end
+  if #missing == 0 then return absent end
+  core.trace_begin("autograph_undefined")
+  local ok, outs = pcall(dry_run, vals)
+  core.trace_abort()
+  if not ok then error(outs, 0) end
+  for _, i in ipairs(missing) do
+    local assigned = false
+    for _, out in ipairs(outs) do
+      if out[i] ~= nil then
+        assigned = true
+        if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i]) end
       end
     end
-    if #missing == 0 then return absent end
-    core.trace_begin("autograph_undefined")
-    local ok, outs = pcall(dry_run, vals)
-    core.trace_abort()
-    if not ok then error(outs, 0) end
-    for _, i in ipairs(missing) do
-      local assigned = false
-      for _, out in ipairs(outs) do
+    if not assigned then absent[i] = true end
+  end
+  return absent
+end
+
+-- A loop over the carried values that are not absent: returns their
+-- names and values, a wrapper making a function of all values into one
+-- of the present ones (`lead` leading arguments pass as they are; a
+-- `cond` returns its own value), and a function expanding results.
+local function present_only(opts, vals, absent)
+  local names, n = opts.names, #opts.names
+  local keep = {}
+  for i = 1, n do if not absent[i] then keep[#keep + 1] = i end end
+  local pnames, pvals = {}, { n = #keep }
+  for j, i in ipairs(keep) do pnames[j], pvals[j] = names[i], vals[i] end
+  local function full(list)
+    local all = {}
+    for j, i in ipairs(keep) do all[i] = list[j] end
+    return all
+  end
+  local function wrap(fn, lead, cond)
+    return function(...)
+      local args = table.pack(...)
+      local all = full(table.move(args, lead + 1, args.n, 1, {}))
+      local fargs = table.move(args, 1, lead, 1, {})
+      for i = 1, n do fargs[lead + i] = all[i] end
+      if cond then return fn(table.unpack(fargs, 1, lead + n)) end
+      local out = table.pack(fn(table.unpack(fargs, 1, lead + n)))
+      for i in pairs(absent) do
         if out[i] ~= nil then
-          assigned = true
-          if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i]) end
+          raise("ValueError", ("local '%s' is nil before the loop at line %d and only gets a value in "
+            .. "some iterations; the loop runs in the graph, so every variable it assigns must have a "
+            .. "value before it. Initialize '%s' before the loop."):format(names[i], opts.line, names[i]), 2)
         end
       end
-      if not assigned then absent[i] = true end
+      local res = {}
+      for j, i in ipairs(keep) do res[j] = out[i] end
+      return table.unpack(res, 1, #keep)
     end
-    return absent
   end
+  local popts = {}
+  for k, v in pairs(opts) do popts[k] = v end
+  popts.names = pnames
+  return popts, pvals, wrap, full
+end
 
-  -- A loop over the carried values that are not absent: returns their
-  -- names and values, a wrapper making a function of all values into one
-  -- of the present ones (`lead` leading arguments pass as they are; a
-  -- `cond` returns its own value), and a function expanding results.
-  local function present_only(opts, vals, absent)
-    local names, n = opts.names, #opts.names
-    local keep = {}
-    for i = 1, n do if not absent[i] then keep[#keep + 1] = i end end
-    local pnames, pvals = {}, { n = #keep }
-    for j, i in ipairs(keep) do pnames[j], pvals[j] = names[i], vals[i] end
-    local function full(list)
-      local all = {}
-      for j, i in ipairs(keep) do all[i] = list[j] end
-      return all
-    end
-    local function wrap(fn, lead, cond)
-      return function(...)
-        local args = table.pack(...)
-        local all = full(table.move(args, lead + 1, args.n, 1, {}))
-        local fargs = table.move(args, 1, lead, 1, {})
-        for i = 1, n do fargs[lead + i] = all[i] end
-        if cond then return fn(table.unpack(fargs, 1, lead + n)) end
-        local out = table.pack(fn(table.unpack(fargs, 1, lead + n)))
-        for i in pairs(absent) do
-          if out[i] ~= nil then
-            raise("ValueError", ("local '%s' is nil before the loop at line %d and only gets a value in "
-              .. "some iterations; the loop runs in the graph, so every variable it assigns must have a "
-              .. "value before it. Initialize '%s' before the loop."):format(names[i], opts.line, names[i]), 2)
-          end
+local function carried_to_outputs(vals, n)
+  -- nil locals can't be graph values: pass a marker the branches keep.
+  local out = {}
+  for i = 1, n do out[i] = vals[i] end
+  return out
+end
+
+function ag.if_stmt(c, then_fn, else_fn, opts, ...)
+  local n = #opts.names
+  local vals = table.pack(...)
+  c = value(c)
+  if not is_graph_cond(c) then
+    if truth(c) then return then_fn(...) end
+    return else_fn(...)
+  end
+  fill_undefined(opts.names, vals, function(v)
+    return { table.pack(then_fn(table.unpack(v, 1, v.n))), table.pack(else_fn(table.unpack(v, 1, v.n))) }
+  end)
+  -- Trace each branch once to learn what it leaves in each local.
+  local seen = {}
+  local function branch(fn, which)
+    return function()
+      local out = table.pack(fn(table.unpack(vals, 1, vals.n)))
+      seen[which] = out
+      local defined = {}
+      for i = 1, n do
+        local v = out[i]
+        if type(v) == "string" then
+          raise("TypeError", ("local '%s' is the Lua string %q after a branch of the `if` at line %d; "
+            .. "a tensor `if` can only carry tensors, numbers and booleans"):format(opts.names[i], v, opts.line), 3)
         end
-        local res = {}
-        for j, i in ipairs(keep) do res[j] = out[i] end
-        return table.unpack(res, 1, #keep)
+        defined[i] = v
       end
+      return table.unpack(carried_to_outputs(defined, n), 1, n)
     end
-    local popts = {}
-    for k, v in pairs(opts) do popts[k] = v end
-    popts.names = pnames
-    return popts, pvals, wrap, full
   end
-
-  local function carried_to_outputs(vals, n)
-    -- nil locals can't be graph values: pass a marker the branches keep.
-    local out = {}
-    for i = 1, n do out[i] = vals[i] end
-    return out
+  local ok, res = pcall(function()
+    return table.pack(control_flow.cond(c, branch(then_fn, 1), branch(else_fn, 2)))
+  end)
+  if not ok then
+    if seen[1] and seen[2] then check_branch_values(opts.names, opts.line, seen[1], seen[2]) end
+    error(res, 0)
   end
+  return table.unpack(res, 1, n)
+end
 
-  function ag.if_stmt(c, then_fn, else_fn, opts, ...)
-    local n = #opts.names
-    local vals = table.pack(...)
-    c = value(c)
-    if not is_graph_cond(c) then
-      if truth(c) then return then_fn(...) end
-      return else_fn(...)
-    end
-    fill_undefined(opts.names, vals, function(v)
-      return { table.pack(then_fn(table.unpack(v, 1, v.n))), table.pack(else_fn(table.unpack(v, 1, v.n))) }
-    end)
-    -- Trace each branch once to learn what it leaves in each local.
-    local seen = {}
-    local function branch(fn, which)
-      return function()
-        local out = table.pack(fn(table.unpack(vals, 1, vals.n)))
-        seen[which] = out
-        local defined = {}
-        for i = 1, n do
-          local v = out[i]
-          if type(v) == "string" then
-            raise("TypeError", ("local '%s' is the Lua string %q after a branch of the `if` at line %d; "
-              .. "a tensor `if` can only carry tensors, numbers and booleans"):format(opts.names[i], v, opts.line), 3)
-          end
-          defined[i] = v
-        end
-        return table.unpack(carried_to_outputs(defined, n), 1, n)
-      end
-    end
-    local ok, res = pcall(function()
-      return table.pack(tf.cond(c, branch(then_fn, 1), branch(else_fn, 2)))
-    end)
-    if not ok then
-      if seen[1] and seen[2] then check_branch_values(opts.names, opts.line, seen[1], seen[2]) end
-      error(res, 0)
-    end
-    return table.unpack(res, 1, n)
+function ag.if_return(c, then_fn, else_fn, opts, set, ...)
+  c = value(c)
+  if not is_graph_cond(c) then
+    if truth(c) then return then_fn() end
+    return else_fn()
   end
-
-  function ag.if_return(c, then_fn, else_fn, opts, set, ...)
-    c = value(c)
-    if not is_graph_cond(c) then
-      if truth(c) then return then_fn() end
-      return else_fn()
-    end
-    local vals = table.pack(...)
-    local function reset()
-      if set then set(table.unpack(vals, 1, vals.n)) end
-    end
-    local counts = {}
-    local function branch(fn, which)
-      return function()
-        reset()
-        local out = table.pack(fn())
-        counts[which] = out.n
-        return table.unpack(out, 1, out.n)
-      end
-    end
-    local ok, res = pcall(function() return table.pack(tf.cond(c, branch(then_fn, 1), branch(else_fn, 2))) end)
-    reset()
-    if not ok then
-      if counts[1] and counts[2] and counts[1] ~= counts[2] then
-        raise("ValueError", ("the `if` at line %d has a tensor condition, so both branches are traced, "
-          .. "but the then-branch returns %d value(s) and the else-branch %d. Both must return the "
-          .. "same values (a branch that falls off the end returns none)."):format(opts.line,
-          counts[1], counts[2]), 2)
-      end
-      error(res, 0)
-    end
-    return table.unpack(res, 1, res.n)
+  local vals = table.pack(...)
+  local function reset()
+    if set then set(table.unpack(vals, 1, vals.n)) end
   end
-
-  -- Loops -------------------------------------------------------------------
-
-  local function loop_var_names(opts)
-    local names = {}
-    for i, n in ipairs(opts.names) do
-      names[i] = n:match("^ag__") and "the loop's break flag" or
-        ("local '%s' (loop at line %d)"):format(n, opts.line)
+  local counts = {}
+  local function branch(fn, which)
+    return function()
+      reset()
+      local out = table.pack(fn())
+      counts[which] = out.n
+      return table.unpack(out, 1, out.n)
     end
-    return names
   end
+  local ok, res = pcall(function() return table.pack(control_flow.cond(c, branch(then_fn, 1), branch(else_fn, 2))) end)
+  reset()
+  if not ok then
+    if counts[1] and counts[2] and counts[1] ~= counts[2] then
+      raise("ValueError", ("the `if` at line %d has a tensor condition, so both branches are traced, "
+        .. "but the then-branch returns %d value(s) and the else-branch %d. Both must return the "
+        .. "same values (a branch that falls off the end returns none)."):format(opts.line,
+        counts[1], counts[2]), 2)
+    end
+    error(res, 0)
+  end
+  return table.unpack(res, 1, res.n)
+end
 
-  local function check_defined(opts, vals)
+-- Loops -------------------------------------------------------------------
+
+local function loop_var_names(opts)
+  local names = {}
+  for i, n in ipairs(opts.names) do
+    names[i] = n:match("^ag__") and "the loop's break flag" or
+      ("local '%s' (loop at line %d)"):format(n, opts.line)
+  end
+  return names
+end
+
+local function check_defined(opts, vals)
+  for i, name in ipairs(opts.names) do
+    if vals[i] == nil then
+      raise("ValueError", ("local '%s' is nil before the loop at line %d, but the loop's condition is "
+        .. "a tensor, so the loop runs in the graph and every variable it assigns must have a value "
+        .. "before it. Initialize '%s' before the loop."):format(name, opts.line, name), 4)
+    end
+    if type(vals[i]) == "string" then
+      raise("TypeError", ("local '%s' is a Lua string; a graph loop can only carry tensors, numbers "
+        .. "and booleans (loop at line %d)"):format(name, opts.line), 4)
+    end
+  end
+end
+
+local graph_while
+
+function graph_while(cond_fn, body_fn, opts, vals)
+  local absent = fill_undefined(opts.names, vals, function(v)
+    return { table.pack(body_fn(table.unpack(v, 1, #opts.names))) }
+  end, true)
+  if next(absent) then
+    local popts, pvals, wrap, full = present_only(opts, vals, absent)
+    local outs = table.pack(graph_while(wrap(cond_fn, 0, true), wrap(body_fn, 0), popts, pvals))
+    return table.unpack(full(outs), 1, #opts.names)
+  end
+  check_defined(opts, vals)
+  local loop_vars = table.move(vals, 1, #opts.names, 1, {})
+  loop_vars.n = #opts.names
+  return control_flow.graph_while(cond_fn, function(...)
+    local out = table.pack(body_fn(...))
     for i, name in ipairs(opts.names) do
-      if vals[i] == nil then
-        raise("ValueError", ("local '%s' is nil before the loop at line %d, but the loop's condition is "
-          .. "a tensor, so the loop runs in the graph and every variable it assigns must have a value "
-          .. "before it. Initialize '%s' before the loop."):format(name, opts.line, name), 4)
-      end
-      if type(vals[i]) == "string" then
-        raise("TypeError", ("local '%s' is a Lua string; a graph loop can only carry tensors, numbers "
-          .. "and booleans (loop at line %d)"):format(name, opts.line), 4)
+      if out[i] == nil then
+        raise("ValueError", ("local '%s' becomes nil in the body of the loop at line %d; a graph "
+          .. "loop's variables must keep a value"):format(name, opts.line), 2)
       end
     end
+    return table.unpack(out, 1, #opts.names)
+  end, loop_vars, { _names = loop_var_names(opts) })
+end
+
+function ag.while_stmt(cond_fn, body_fn, opts, ...)
+  local vals = table.pack(...)
+  local n = #opts.names
+  while true do
+    local c = value(cond_fn(table.unpack(vals, 1, n)))
+    if is_graph_cond(c) then
+      -- From here on the loop is a graph loop (what already ran was
+      -- unrolled while tracing).
+      return graph_while(cond_fn, body_fn, opts, vals)
+    end
+    if not truth(c) then break end
+    vals = table.pack(body_fn(table.unpack(vals, 1, n)))
   end
+  return table.unpack(vals, 1, n)
+end
 
-  local graph_while
+-- A Lua loop's break flag: a traced tensor cannot stop a Lua loop (TF:
+-- "break and return statements which depend on a TF condition are not
+-- supported in Python for loops").
+local function lua_loop_stops(v, line)
+  v = value(v)
+  if is_graph_cond(v) then
+    raise("TypeError", ("line %d: a `break` or `return` that depends on a tensor condition cannot stop "
+      .. "this Lua loop (a `for` over a Lua iterator or a numeric `for`, run while tracing). Make it a "
+      .. "graph loop: `for i in tf.range(n) do`, `for x in tensor do` or a `while` on a tensor."):format(line), 3)
+  end
+  return truth(v)
+end
 
-  function graph_while(cond_fn, body_fn, opts, vals)
+-- `for names in exprs`: a tensor iterates over its rows in a graph loop;
+-- anything else is Lua's generic for.
+function ag.for_stmt(iter, body_fn, opts, ...)
+  local vals = table.pack(...)
+  local n = #opts.names
+  local brk_index
+  for i, name in ipairs(opts.names) do if name == opts.brk then brk_index = i end end
+  local first = value(iter[1])
+  if is_tensor(first) and core.tracing() then
+    if opts.nnames ~= 1 then
+      raise("ValueError", ("line %d: iterating over a tensor gives one value per step; "
+        .. "use `for x in t do`"):format(opts.line), 2)
+    end
+    local t = first
     local absent = fill_undefined(opts.names, vals, function(v)
-      return { table.pack(body_fn(table.unpack(v, 1, #opts.names))) }
+      return { table.pack(body_fn(t[ops.constant(0)], table.unpack(v, 1, n))) }
     end, true)
     if next(absent) then
       local popts, pvals, wrap, full = present_only(opts, vals, absent)
-      local outs = table.pack(graph_while(wrap(cond_fn, 0, true), wrap(body_fn, 0), popts, pvals))
-      return table.unpack(full(outs), 1, #opts.names)
+      local outs = table.pack(ag.for_stmt(iter, wrap(body_fn, 1), popts, table.unpack(pvals, 1, pvals.n)))
+      return table.unpack(full(outs), 1, n)
     end
+    local count = ops.shape(t)[0]
+    local all = { ops.constant(0) }
+    for i = 1, n do all[i + 1] = vals[i] end
     check_defined(opts, vals)
-    local loop_vars = table.move(vals, 1, #opts.names, 1, {})
-    loop_vars.n = #opts.names
-    return tf._graph_while(cond_fn, function(...)
-      local out = table.pack(body_fn(...))
-      for i, name in ipairs(opts.names) do
-        if out[i] == nil then
-          raise("ValueError", ("local '%s' becomes nil in the body of the loop at line %d; a graph "
-            .. "loop's variables must keep a value"):format(name, opts.line), 2)
-        end
-      end
-      return table.unpack(out, 1, #opts.names)
-    end, loop_vars, { _names = loop_var_names(opts) })
+    local outs = table.pack(control_flow.graph_while(function(i, ...)
+      local go = ops.less(i, count)
+      if brk_index then go = ops.logical_and(go, ops.logical_not(as_bool((select(brk_index, ...))))) end
+      return go
+    end, function(i, ...)
+      local out = table.pack(body_fn(t[i], ...))
+      return i + 1, table.unpack(out, 1, n)
+    end, (function() all.n = n + 1 return all end)(), { _names = (function()
+      local names = loop_var_names(opts)
+      table.insert(names, 1, "the loop index")
+      return names
+    end)() }))
+    return table.unpack(outs, 2, n + 1)
   end
-
-  function ag.while_stmt(cond_fn, body_fn, opts, ...)
-    local vals = table.pack(...)
-    local n = #opts.names
-    while true do
-      local c = value(cond_fn(table.unpack(vals, 1, n)))
-      if is_graph_cond(c) then
-        -- From here on the loop is a graph loop (what already ran was
-        -- unrolled while tracing).
-        return graph_while(cond_fn, body_fn, opts, vals)
-      end
-      if not truth(c) then break end
-      vals = table.pack(body_fn(table.unpack(vals, 1, n)))
-    end
-    return table.unpack(vals, 1, n)
-  end
-
-  -- A Lua loop's break flag: a traced tensor cannot stop a Lua loop (TF:
-  -- "break and return statements which depend on a TF condition are not
-  -- supported in Python for loops").
-  local function lua_loop_stops(v, line)
-    v = value(v)
-    if is_graph_cond(v) then
-      raise("TypeError", ("line %d: a `break` or `return` that depends on a tensor condition cannot stop "
-        .. "this Lua loop (a `for` over a Lua iterator or a numeric `for`, run while tracing). Make it a "
-        .. "graph loop: `for i in tf.range(n) do`, `for x in tensor do` or a `while` on a tensor."):format(line), 3)
-    end
-    return truth(v)
-  end
-
-  -- `for names in exprs`: a tensor iterates over its rows in a graph loop;
-  -- anything else is Lua's generic for.
-  function ag.for_stmt(iter, body_fn, opts, ...)
-    local vals = table.pack(...)
-    local n = #opts.names
-    local brk_index
-    for i, name in ipairs(opts.names) do if name == opts.brk then brk_index = i end end
-    local first = value(iter[1])
-    if is_tensor(first) and core.tracing() then
-      if opts.nnames ~= 1 then
-        raise("ValueError", ("line %d: iterating over a tensor gives one value per step; "
-          .. "use `for x in t do`"):format(opts.line), 2)
-      end
-      local t = first
-      local absent = fill_undefined(opts.names, vals, function(v)
-        return { table.pack(body_fn(t[tf.constant(0)], table.unpack(v, 1, n))) }
-      end, true)
-      if next(absent) then
-        local popts, pvals, wrap, full = present_only(opts, vals, absent)
-        local outs = table.pack(ag.for_stmt(iter, wrap(body_fn, 1), popts, table.unpack(pvals, 1, pvals.n)))
-        return table.unpack(full(outs), 1, n)
-      end
-      local count = tf.shape(t)[0]
-      local all = { tf.constant(0) }
-      for i = 1, n do all[i + 1] = vals[i] end
-      check_defined(opts, vals)
-      local outs = table.pack(tf._graph_while(function(i, ...)
-        local go = tf.less(i, count)
-        if brk_index then go = tf.logical_and(go, tf.logical_not(as_bool((select(brk_index, ...))))) end
-        return go
-      end, function(i, ...)
-        local out = table.pack(body_fn(t[i], ...))
-        return i + 1, table.unpack(out, 1, n)
-      end, (function() all.n = n + 1 return all end)(), { _names = (function()
-        local names = loop_var_names(opts)
-        table.insert(names, 1, "the loop index")
-        return names
-      end)() }))
-      return table.unpack(outs, 2, n + 1)
-    end
-    if is_tensor(first) then
-      -- Eager tensor: iterate its rows in Lua.
-      local count = #first
-      for k = 0, count - 1 do
-        vals = table.pack(body_fn(first[k], table.unpack(vals, 1, n)))
-        if brk_index and lua_loop_stops(vals[brk_index], opts.line) then break end
-      end
-      return table.unpack(vals, 1, n)
-    end
-    local f, s, control = iter[1], iter[2], iter[3]
-    while true do
-      local items = table.pack(f(s, control))
-      if items[1] == nil then break end
-      control = items[1]
-      local args = table.move(items, 1, opts.nnames, 1, {})
-      for i = 1, n do args[opts.nnames + i] = vals[i] end
-      vals = table.pack(body_fn(table.unpack(args, 1, opts.nnames + n)))
+  if is_tensor(first) then
+    -- Eager tensor: iterate its rows in Lua.
+    local count = #first
+    for k = 0, count - 1 do
+      vals = table.pack(body_fn(first[k], table.unpack(vals, 1, n)))
       if brk_index and lua_loop_stops(vals[brk_index], opts.line) then break end
     end
     return table.unpack(vals, 1, n)
   end
-
-  -- A generic for AutoGraph could not convert: a tensor is iterated in Lua
-  -- (eagerly) or rejected with a clear error (while tracing).
-  function ag.iterate(line, first, ...)
-    local v = value(first)
-    if is_tensor(v) then
-      if is_symbolic(v) then
-        raise("TypeError", ("line %d: this `for` iterates over a traced tensor but cannot become a "
-          .. "graph loop: its body uses `return` or `goto`. Restructure it."):format(line), 2)
-      end
-      local k, count = -1, #v
-      return function()
-        k = k + 1
-        if k < count then return v[k] end
-      end
-    end
-    return first, ...
+  local f, s, control = iter[1], iter[2], iter[3]
+  while true do
+    local items = table.pack(f(s, control))
+    if items[1] == nil then break end
+    control = items[1]
+    local args = table.move(items, 1, opts.nnames, 1, {})
+    for i = 1, n do args[opts.nnames + i] = vals[i] end
+    vals = table.pack(body_fn(table.unpack(args, 1, opts.nnames + n)))
+    if brk_index and lua_loop_stops(vals[brk_index], opts.line) then break end
   end
-
-  return ag
+  return table.unpack(vals, 1, n)
 end
+
+-- A generic for AutoGraph could not convert: a tensor is iterated in Lua
+-- (eagerly) or rejected with a clear error (while tracing).
+function ag.iterate(line, first, ...)
+  local v = value(first)
+  if is_tensor(v) then
+    if is_symbolic(v) then
+      raise("TypeError", ("line %d: this `for` iterates over a traced tensor but cannot become a "
+        .. "graph loop: its body uses `return` or `goto`. Restructure it."):format(line), 2)
+    end
+    local k, count = -1, #v
+    return function()
+      k = k + 1
+      if k < count then return v[k] end
+    end
+  end
+  return first, ...
+end
+
+return ag

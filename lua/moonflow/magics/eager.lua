@@ -1,6 +1,7 @@
 -- %eager on|off: tf.config.run_functions_eagerly.
 
 local tf = require("moonflow")
+local errors = require("moonflow.errors")
 
 local function eager_now()
   local query = tf.config.functions_run_eagerly
@@ -15,7 +16,7 @@ without an argument, says which mode is on.]],
     if args == "on" or args == "off" then
       tf.config.run_functions_eagerly(args == "on")
     elseif args ~= "" then
-      tf.errors.raise("UsageError", "usage: %eager on|off")
+      errors.raise("UsageError", "usage: %eager on|off")
     end
     local on = eager_now()
     if on == nil then on = args == "on" end

@@ -2,6 +2,8 @@
 -- terminal and as a picture (SVG) in Jupyter.
 
 local tf = require("moonflow")
+local core = require("moonflow.core")
+local graphs = require("moonflow.graph")
 local target = require("moonflow.magic_target")
 
 local USAGE = "usage: %graph <tf.func or concrete function> [args...] [--optimized]"
@@ -25,11 +27,11 @@ line.]],
     args = args:gsub("%s*%-%-optimized%f[%s%z]", function() optimized = true return "" end)
     local value, call_args, expr = target.parse(args, USAGE)
     local graph
-    if getmetatable(value) == tf._Graph then
+    if getmetatable(value) == graphs.Graph then
       graph = value
       if optimized then
-        local handle, stats = tf._optimize(value._handle)
-        graph = tf._wrap_graph(handle)
+        local handle, stats = core.optimize(value._handle)
+        graph = graphs.wrap(handle)
         print(summary(stats))
       end
     else

@@ -1,6 +1,6 @@
 -- %sig <expr>: the concrete-function signatures of a tf.func, one per trace.
 
-local tf = require("moonflow")
+local func = require("moonflow.func")
 local target = require("moonflow.magic_target")
 
 local USAGE = "usage: %sig <tf.func or concrete function>"
@@ -12,7 +12,7 @@ they were traced.]],
   run = function(args)
     local value, _, expr = target.parse(args, USAGE)
     target.check_func(value, expr, USAGE)
-    if tf._is_concrete(value) then
+    if func.is_concrete(value) then
       print(tostring(value))
       return
     end

@@ -1,6 +1,6 @@
 -- %time <statement> and %%time: wall time of one run.
 
-local tf = require("moonflow")
+local errors = require("moonflow.errors")
 
 local function report(session, seconds)
   print("Wall time: " .. session.format_duration(seconds))
@@ -12,7 +12,7 @@ return {
 its value like any expression. A cell whose first line is %%time runs the
 rest of the cell and prints the wall time of all of it.]],
   run = function(args, session)
-    if args == "" then tf.errors.raise("UsageError", "usage: %time <statement>") end
+    if args == "" then errors.raise("UsageError", "usage: %time <statement>") end
     local f = session.load(args)
     local start = session.clock()
     local results = table.pack(f())

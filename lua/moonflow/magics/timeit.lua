@@ -1,13 +1,13 @@
 -- %timeit [-n N] [-r R] <statement>: median time per run over R repeats.
 
-local tf = require("moonflow")
+local errors = require("moonflow.errors")
 
 local MIN_TIME = 0.2 -- a repeat runs at least this long (seconds)
 local REPEATS = 5
 local MAX_LOOPS = 1e9
 
 local function usage()
-  tf.errors.raise("UsageError", "usage: %timeit [-n loops] [-r repeats] <statement>")
+  errors.raise("UsageError", "usage: %timeit [-n loops] [-r repeats] <statement>")
 end
 
 local function parse(args)

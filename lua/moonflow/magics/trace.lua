@@ -2,6 +2,7 @@
 -- happened, how long tracing took, its op count, and why it was traced.
 
 local tf = require("moonflow")
+local func = require("moonflow.func")
 local target = require("moonflow.magic_target")
 
 local USAGE = "usage: %trace <tf.func>"
@@ -21,13 +22,13 @@ tf.config.explain_retracing(true) prints the reason as each retrace happens.]],
   run = function(args)
     local value, _, expr = target.parse(args, USAGE)
     target.check_func(value, expr, USAGE)
-    local all = tf._is_concrete(value) and { value } or value:concrete_functions()
+    local all = func.is_concrete(value) and { value } or value:concrete_functions()
     local name = value.name
     if #all == 0 then
       print(("%s has not been traced yet."):format(expr))
       return
     end
-    local count = tf._is_func(value) and value:experimental_get_tracing_count() or #all
+    local count = func.is_func(value) and value:experimental_get_tracing_count() or #all
     print(("%s: %d concrete function%s, traced %d time%s"):format(name, #all, #all == 1 and "" or "s",
       count, count == 1 and "" or "s"))
     for _, cf in ipairs(all) do

@@ -2,6 +2,7 @@
 -- tutorial.lua holds the lessons' parser and the stepper's state).
 
 local tutorial = require("moonflow.tutorial")
+local session = require("moonflow.session")
 
 return {
   doc = [[%tutorial [name|next|back|run|edit|check|...]  step through a lesson
@@ -24,7 +25,7 @@ Your own code typed between steps runs in the same session as the lessons'.]],
       tutorial.edit(body)
     else
       tutorial.command(args)
-      if body:find("%S") then require("moonflow.session").run_cell(body, 1) end
+      if body:find("%S") then session.run_cell(body, 1) end
     end
   end,
 }

@@ -1,0 +1,496 @@
+-- gradient_rules.lua — the gradient of every differentiable op, one rule per
+-- op type, grouped by op family (tinygrad's gradient.py is the model). A
+-- rule is written once, in ops, so it runs eagerly and inside traced
+-- functions alike (where a tape records symbolic ops and the backward pass
+-- becomes more graph). The tape machinery that applies them is tape.lua.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local raise = errors.raise
+
+local H = state.H
+local op = core.op
+
+-- The rules: rules[op_type](node, dys, present) -> {dx per
+-- input}, where node = {inputs=, outputs=, attrs=}, dys[i] is the
+-- gradient of output i (never nil: missing ones are zeros) and
+-- present[i] says whether output i received a gradient at all (rules of
+-- multi-output ops skip the work for outputs nothing depends on).
+local rules = {}
+
+local static_shape, num_elements = shapes.static, shapes.num_elements
+
+local function same_static(a, b)
+  local sa, sb = static_shape(a), static_shape(b)
+  if not sa or not sb or #sa ~= #sb then return false end
+  for i = 1, #sa do if sa[i] ~= sb[i] then return false end end
+  return true
+end
+
+-- Sums g down to x's shape where x was broadcast.
+local function unbroadcast(g, x)
+  if same_static(g, x) then return g end
+  local sg, sx = static_shape(g), static_shape(x)
+  if sg and sx then
+    local axes = {}
+    local lead = #sg - #sx
+    for i = 1, #sg do
+      local dx = i > lead and sx[i - lead] or nil
+      if dx == nil or (dx == 1 and sg[i] ~= 1) then axes[#axes + 1] = i - 1 end
+    end
+    local r = #axes > 0 and ops.reduce_sum(g, axes, { keepdims = false }) or g
+    return ops.reshape(r, sx)
+  end
+  local rx = op(H.BroadcastGradientArgs, nil, ops.shape(x), ops.shape(g))
+  return ops.reshape(ops.reduce_sum(g, rx), ops.shape(x))
+end
+
+local function dtype_of(x) return core.dtype(x) end
+
+-- Elementwise binary ops --------------------------------------------------
+rules.AddV2 = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  if dtype_of(x) == dtypes.string then return {} end
+  return { unbroadcast(dy[1], x), unbroadcast(dy[1], y) }
+end
+rules.Sub = function(n, dy)
+  return { unbroadcast(dy[1], n.inputs[1]), unbroadcast(-dy[1], n.inputs[2]) }
+end
+rules.Mul = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  return { unbroadcast(dy[1] * y, x), unbroadcast(dy[1] * x, y) }
+end
+rules.RealDiv = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  return { unbroadcast(ops.divide(dy[1], y), x), unbroadcast(-dy[1] * x / (y * y), y) }
+end
+rules.FloorMod = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  if not dtype_of(x).is_floating then return {} end
+  return { unbroadcast(dy[1], x), unbroadcast(-dy[1] * ops.floor(x / y), y) }
+end
+rules.Pow = function(n, dy)
+  local x, y, z = n.inputs[1], n.inputs[2], n.outputs[1]
+  local gx = dy[1] * y * ops.pow(x, y - 1)
+  local safe = ops.where(ops.greater(x, 0), x, ops.ones_like(x))
+  local gy = dy[1] * z * ops.where(ops.greater(x, 0), ops.log(safe), ops.zeros_like(x))
+  return { unbroadcast(gx, x), unbroadcast(gy, y) }
+end
+local function minmax(cmp)
+  return function(n, dy)
+    local x, y = n.inputs[1], n.inputs[2]
+    local pick = cmp(x, y)
+    local zeros = ops.zeros_like(dy[1])
+    return { unbroadcast(ops.where(pick, dy[1], zeros), x),
+      unbroadcast(ops.where(pick, zeros, dy[1]), y) }
+  end
+end
+rules.Maximum = minmax(ops.greater_equal)
+rules.Minimum = minmax(ops.less_equal)
+rules.SelectV2 = function(n, dy)
+  local c, t, e = n.inputs[1], n.inputs[2], n.inputs[3]
+  local zeros = ops.zeros_like(dy[1])
+  return { nil, unbroadcast(ops.where(c, dy[1], zeros), t), unbroadcast(ops.where(c, zeros, dy[1]), e) }
+end
+
+-- Elementwise unary ops ----------------------------------------------------
+rules.Neg = function(_, dy) return { -dy[1] } end
+rules.Abs = function(n, dy) return { dy[1] * ops.sign(n.inputs[1]) } end
+rules.Square = function(n, dy) return { dy[1] * 2 * n.inputs[1] } end
+rules.Sqrt = function(n, dy) return { dy[1] * 0.5 / n.outputs[1] } end
+rules.Rsqrt = function(n, dy)
+  local y = n.outputs[1]
+  return { dy[1] * -0.5 * y * y * y }
+end
+rules.Exp = function(n, dy) return { dy[1] * n.outputs[1] } end
+rules.Log = function(n, dy) return { dy[1] / n.inputs[1] } end
+rules.Log1p = function(n, dy) return { dy[1] / (1 + n.inputs[1]) } end
+rules.Sin = function(n, dy) return { dy[1] * ops.cos(n.inputs[1]) } end
+rules.Cos = function(n, dy) return { -dy[1] * ops.sin(n.inputs[1]) } end
+rules.Tanh = function(n, dy) return { op(H.TanhGrad, nil, n.outputs[1], dy[1]) } end
+rules.Sigmoid = function(n, dy) return { op(H.SigmoidGrad, nil, n.outputs[1], dy[1]) } end
+rules.Reciprocal = function(n, dy)
+  local y = n.outputs[1]
+  return { -dy[1] * y * y }
+end
+rules.Relu = function(n, dy) return { op(H.ReluGrad, nil, dy[1], n.outputs[1]) } end
+-- Second order: the helpers' own gradients.
+rules.TanhGrad = function(n, g)
+  local y, dy = n.inputs[1], n.inputs[2]
+  return { -2 * g[1] * dy * y, g[1] * (1 - y * y) }
+end
+rules.SigmoidGrad = function(n, g)
+  local y, dy = n.inputs[1], n.inputs[2]
+  return { g[1] * dy * (1 - 2 * y), g[1] * y * (1 - y) }
+end
+rules.ReluGrad = function(n, g)
+  local features = n.inputs[2]
+  return { op(H.ReluGrad, nil, g[1], features), ops.zeros_like(features) }
+end
+-- RsqrtGrad(y, dy) = -0.5 * dy * y^3.
+rules.RsqrtGrad = function(n, g)
+  local y, dy = n.inputs[1], n.inputs[2]
+  return { -1.5 * g[1] * dy * y * y, op(H.RsqrtGrad, nil, y, g[1]) }
+end
+-- As TF: the gradient of sign is zero (not None).
+rules.Sign = function(n) return { ops.zeros_like(n.inputs[1]) } end
+rules.SqrtGrad = function(n, g)
+  local y, dy = n.inputs[1], n.inputs[2]
+  local ga = g[1] / y
+  return { -ga * dy / y * 0.5, ga * 0.5 }
+end
+rules.Cast = function(n, dy)
+  local src = dtype_of(n.inputs[1])
+  if not src.is_floating or not dtype_of(dy[1]).is_floating then return {} end
+  return { ops.cast(dy[1], src) }
+end
+rules.Identity = function(_, dy) return { dy[1] } end
+rules.ReadVariableOp = function(_, dy) return { dy[1] } end
+
+-- Linear algebra ---------------------------------------------------------
+rules.MatMul = function(n, dy)
+  local a, b = n.inputs[1], n.inputs[2]
+  local ta, tb = n.attrs and n.attrs.transpose_a, n.attrs and n.attrs.transpose_b
+  local g = dy[1]
+  local mm = ops.matmul
+  if not ta and not tb then
+    return { mm(g, b, { transpose_b = true }), mm(a, g, { transpose_a = true }) }
+  elseif not ta and tb then
+    return { mm(g, b), mm(g, a, { transpose_a = true }) }
+  elseif ta and not tb then
+    return { mm(b, g, { transpose_b = true }), mm(a, g) }
+  end
+  return { mm(b, g, { transpose_a = true, transpose_b = true }), mm(g, a, { transpose_a = true, transpose_b = true }) }
+end
+rules.BatchMatMulV2 = function(n, dy)
+  local a, b = n.inputs[1], n.inputs[2]
+  local ax, ay = n.attrs and n.attrs.adj_x, n.attrs and n.attrs.adj_y
+  local g = dy[1]
+  local function bmm(p, q, tp, tq)
+    return op(H.BatchMatMulV2, { adj_x = tp, adj_y = tq }, p, q)
+  end
+  local ga, gb
+  if not ax and not ay then ga, gb = bmm(g, b, false, true), bmm(a, g, true, false)
+  elseif not ax and ay then ga, gb = bmm(g, b, false, false), bmm(g, a, true, false)
+  elseif ax and not ay then ga, gb = bmm(b, g, false, true), bmm(a, g, false, false)
+  else ga, gb = bmm(b, g, true, true), bmm(g, a, true, true) end
+  return { unbroadcast(ga, a), unbroadcast(gb, b) }
+end
+
+-- Reductions ---------------------------------------------------------------
+-- The value of t as Lua data when it is known now (eager, or a constant
+-- of the trace), else nil: static shapes keep gradient graphs small.
+local function known(t)
+  local k = core.known(t)
+  return k and core.numpy(k) or nil
+end
+
+-- The shape of x with the reduced axes set to 1 (what keep_dims gives),
+-- as a Lua list when static, else as a tensor.
+local function keep_dims_shape(n)
+  local x, axes = n.inputs[1], n.inputs[2]
+  if n.attrs and n.attrs.keep_dims then
+    return static_shape(n.outputs[1]) or ops.shape(n.outputs[1])
+  end
+  local sx, ax = static_shape(x), known(axes)
+  if sx and ax then
+    if type(ax) ~= "table" then ax = { ax } end
+    local kept = table.move(sx, 1, #sx, 1, {})
+    for _, a in ipairs(ax) do kept[(a % #sx) + 1] = 1 end
+    return kept
+  end
+  local rank = ops.rank(x)
+  local axes_v = ops.reshape(ops.floormod(ops.cast(axes, dtypes.int32) + rank, rank), { -1 })
+  local ones = ops.ones_like(axes_v)
+  return op(H.UnsortedSegmentSum, nil,
+    ops.concat({ ops.shape(x), -(ops.gather(ops.shape(x), axes_v) - ones) }, 0),
+    ops.concat({ ops.range(rank), axes_v }, 0), rank)
+end
+
+local function reduced_grad(n, g)
+  local x = n.inputs[1]
+  local sx = static_shape(x)
+  local kept = keep_dims_shape(n)
+  local shaped = ops.reshape(g, kept)
+  if sx and same_static(shaped, x) then return shaped, kept end
+  return ops.broadcast_to(shaped, sx or ops.shape(x)), kept
+end
+
+rules.Sum = function(n, dy)
+  local g = reduced_grad(n, dy[1])
+  return { g }
+end
+
+rules.Mean = function(n, dy)
+  local g = reduced_grad(n, dy[1])
+  local sx, sy = static_shape(n.inputs[1]), static_shape(n.outputs[1])
+  if sx and sy then
+    local count = num_elements(sx) / math.max(num_elements(sy), 1)
+    return { g / count }
+  end
+  local count = ops.cast(ops.size(n.inputs[1]), dtype_of(g)) / ops.cast(ops.size(n.outputs[1]), dtype_of(g))
+  return { g / count }
+end
+local function extremum_grad(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  local kept = keep_dims_shape(n)
+  local yb = ops.reshape(y, kept)
+  local mask = ops.cast(ops.equal(x, yb), dtype_of(x))
+  local count = ops.reduce_sum(mask, n.inputs[2], { keepdims = true })
+  return { mask * ops.reshape(dy[1], kept) / count }
+end
+rules.Max = extremum_grad
+rules.Min = extremum_grad
+rules.Prod = function(n, dy)
+  local x = n.inputs[1]
+  local g = reduced_grad(n, dy[1] * n.outputs[1])
+  return { g / x }
+end
+
+-- Shapes ---------------------------------------------------------------
+local function as_shape_of(g, x)
+  return ops.reshape(g, static_shape(x) or ops.shape(x))
+end
+rules.Reshape = function(n, dy) return { as_shape_of(dy[1], n.inputs[1]) } end
+rules.ExpandDims = rules.Reshape
+rules.Squeeze = rules.Reshape
+rules.Transpose = function(n, dy)
+  local perm = n.inputs[2]
+  local p = known(perm)
+  if p then
+    local inv = {}
+    for i, v in ipairs(p) do inv[v + 1] = i - 1 end
+    return { ops.transpose(dy[1], inv) }
+  end
+  local inv = op(H.UnsortedSegmentSum, nil, ops.range(ops.size(perm)), perm, ops.size(perm))
+  return { ops.transpose(dy[1], inv) }
+end
+rules.BroadcastTo = function(n, dy) return { unbroadcast(dy[1], n.inputs[1]) } end
+rules.Tile = function(n, dy)
+  local x, multiples = n.inputs[1], n.inputs[2]
+  local sx = ops.shape(x)
+  -- [m0, s0, m1, s1, ...]: sum over the multiple axes.
+  local split = ops.reshape(ops.stack({ ops.cast(multiples, dtypes.int32), sx }, 1), { -1 })
+  local axes = ops.range(0, ops.size(split), 2)
+  return { as_shape_of(ops.reduce_sum(ops.reshape(dy[1], split), axes), x) }
+end
+rules.ConcatV2 = function(n, dy)
+  local nvals = #n.inputs - 1
+  local axis = n.inputs[nvals + 1]
+  local rank = ops.rank(n.inputs[1])
+  local a = ops.floormod(ops.cast(axis, dtypes.int32), rank)
+  local grads = {}
+  local offset = ops.zeros({ 1 }, dtypes.int32)
+  local onehot = ops.one_hot(a, rank, { dtype = dtypes.int32 })
+  for i = 1, nvals do
+    local size = ops.shape(n.inputs[i])
+    local begin = ops.reshape(offset, { 1 }) * onehot
+    grads[i] = ops.slice(dy[1], begin, size)
+    offset = offset + ops.gather(size, a)
+  end
+  return grads
+end
+rules.Pack = function(n, dy)
+  local axis = n.attrs and n.attrs.axis or 0
+  return ops.unstack(dy[1], { axis = axis, num = #n.inputs })
+end
+rules.Unpack = function(n, dy)
+  local axis = n.attrs and n.attrs.axis or 0
+  return { ops.stack(dy, axis) }
+end
+rules.Pad = function(n, dy)
+  local x, paddings = n.inputs[1], n.inputs[2]
+  local begin = ops.reshape(ops.slice(paddings, { 0, 0 }, { -1, 1 }), { -1 })
+  return { ops.slice(dy[1], begin, ops.shape(x)) }
+end
+
+-- Gradients of selections scatter back through the flat positions the
+-- selection took: one rule for Slice, StridedSlice and GatherV2.
+local function scatter_back(x, select, g)
+  local size = ops.size(x)
+  local positions = ops.reshape(ops.range(size), ops.shape(x))
+  local taken = select(positions)
+  local flat = op(H.UnsortedSegmentSum, nil, ops.reshape(g, { -1 }), ops.reshape(taken, { -1 }), size)
+  return as_shape_of(flat, x)
+end
+rules.Slice = function(n, dy)
+  local begin, size = n.inputs[2], n.inputs[3]
+  return { scatter_back(n.inputs[1], function(p) return ops.slice(p, begin, size) end, dy[1]) }
+end
+rules.StridedSlice = function(n, dy)
+  local a = n.attrs or {}
+  local begin, end_, strides = n.inputs[2], n.inputs[3], n.inputs[4]
+  return { scatter_back(n.inputs[1], function(p)
+    return op(H.StridedSlice, { begin_mask = a.begin_mask or 0, end_mask = a.end_mask or 0,
+      ellipsis_mask = a.ellipsis_mask or 0, new_axis_mask = a.new_axis_mask or 0,
+      shrink_axis_mask = a.shrink_axis_mask or 0 }, p, begin, end_, strides)
+  end, dy[1]) }
+end
+rules.GatherV2 = function(n, dy)
+  local indices, axis = n.inputs[2], n.inputs[3]
+  local batch_dims = n.attrs and n.attrs.batch_dims or 0
+  return { scatter_back(n.inputs[1], function(p)
+    return op(H.GatherV2, { batch_dims = batch_dims }, p, indices, axis)
+  end, dy[1]) }
+end
+-- TensorScatterUpdate(tensor, indices [n, k], updates [n, ...]): the
+-- replaced rows give tensor no gradient; updates get those rows of the
+-- gradient (TF's _TensorScatterUpdateGrad, with gather_nd spelled as a
+-- gather over the first k axes flattened).
+rules.TensorScatterUpdate = function(n, dy)
+  local t, indices, updates = n.inputs[1], n.inputs[2], n.inputs[3]
+  local g = dy[1]
+  local dt = op(H.TensorScatterUpdate, nil, g, indices, ops.zeros_like(updates))
+  local si = static_shape(indices)
+  local k = si and si[2]
+  if not k then raise("ValueError", "the gradient of TensorScatterUpdate needs indices of a known shape [n, k]", 3) end
+  local idx = ops.cast(indices, dtypes.int32)
+  local shape = ops.shape(t)
+  local flat = ops.gather(idx, 0, 1)
+  for j = 1, k - 1 do flat = flat * ops.gather(shape, j) + ops.gather(idx, j, 1) end
+  local rows = ops.reshape(g, ops.concat({ ops.constant({ -1 }), ops.slice(shape, { k }, { -1 }) }, 0))
+  return { dt, nil, as_shape_of(ops.gather(rows, flat), updates) }
+end
+-- TensorListSetItem(buffer, index, item): row `index` of the result is
+-- item, the other rows the buffer's (a rank-1 "fresh" buffer of a
+-- non-scalar element only gives the row count: no gradient flows to it).
+rules.TensorListSetItem = function(n, dy)
+  local buf, index, item = n.inputs[1], n.inputs[2], n.inputs[3]
+  local g = dy[1]
+  local ditem = as_shape_of(ops.gather(g, index), item)
+  local _, _, sb = core.info(buf)
+  local _, _, si = core.info(item)
+  if not sb or not si then
+    raise("ValueError", "the gradient of TensorListSetItem needs the ranks of the buffer and the item", 3)
+  end
+  local dbuf
+  if #sb == 1 and #si > 0 then
+    dbuf = ops.zeros_like(buf)
+  else
+    local cleared = op(H.TensorListSetItem, { resize = true }, g, index, ops.zeros_like(item))
+    dbuf = ops.slice(cleared, ops.zeros_like(ops.shape(buf)), ops.shape(buf))
+  end
+  return { dbuf, nil, ditem }
+end
+rules.UnsortedSegmentSum = function(n, dy)
+  return { ops.gather(dy[1], n.inputs[2]) }
+end
+rules.Fill = function(_, dy) return { nil, ops.reduce_sum(dy[1]) } end
+
+-- Neural network ops --------------------------------------------------------
+rules.Softmax = function(n, dy)
+  local y = n.outputs[1]
+  return { y * (dy[1] - ops.reduce_sum(dy[1] * y, -1, { keepdims = true })) }
+end
+rules.LogSoftmax = function(n, dy)
+  local y = n.outputs[1]
+  return { dy[1] - ops.exp(y) * ops.reduce_sum(dy[1], -1, { keepdims = true }) }
+end
+-- The cross-entropy ops return (loss, backprop) with backprop =
+-- softmax(logits) - labels. A gradient reaching backprop (second
+-- derivatives: the loss's gradient is that output) flows through the
+-- softmax's Jacobian into the logits, and negated into dense labels.
+local function softmax_backprop_grad(logits, gg)
+  local p = ops.nn.softmax(logits)
+  return (gg - ops.reduce_sum(gg * p, -1, { keepdims = true })) * p
+end
+rules.SoftmaxCrossEntropyWithLogits = function(n, dy, present)
+  local logits = n.inputs[1]
+  local g = ops.expand_dims(dy[1], -1)
+  local dlogits, dlabels = g * n.outputs[2], g * -ops.nn.log_softmax(logits)
+  if present == nil or present[2] then
+    dlogits = dlogits + softmax_backprop_grad(logits, dy[2])
+    dlabels = dlabels - dy[2]
+  end
+  return { dlogits, dlabels }
+end
+rules.SparseSoftmaxCrossEntropyWithLogits = function(n, dy, present)
+  local dlogits = ops.expand_dims(dy[1], -1) * n.outputs[2]
+  if present == nil or present[2] then
+    dlogits = dlogits + softmax_backprop_grad(n.inputs[1], dy[2])
+  end
+  return { dlogits }
+end
+local function data_format(n)
+  return { data_format = n.attrs and n.attrs.data_format or "NHWC" }
+end
+rules.BiasAdd = function(n, dy)
+  return { dy[1], op(H.BiasAddGrad, data_format(n), dy[1]) }
+end
+-- BiasAddGrad sums all but the channel axis: its gradient spreads the
+-- channel values back over that shape.
+rules.BiasAddGrad = function(n, g)
+  local dy = n.inputs[1]
+  local sd = static_shape(dy)
+  local rank = sd and #sd or nil
+  local nchw = n.attrs and n.attrs.data_format == "NCHW"
+  local shaped
+  if rank then
+    local s = {}
+    for i = 1, rank do s[i] = 1 end
+    s[nchw and 2 or rank] = -1
+    shaped = ops.reshape(g[1], s)
+  else
+    local ones = ops.ones_like(ops.shape(dy))
+    local axis = nchw and 1 or ops.rank(dy) - 1
+    local s = ones - ops.one_hot(axis, ops.rank(dy), { dtype = dtypes.int32 }) * 2
+    shaped = ops.reshape(g[1], s)
+  end
+  return { ops.broadcast_to(shaped, sd or ops.shape(dy)) }
+end
+local function conv_attrs(n)
+  local a = n.attrs or {}
+  return { strides = a.strides, padding = a.padding, dilations = a.dilations,
+    data_format = a.data_format, explicit_paddings = a.explicit_paddings }
+end
+local function shape_tensor(x)
+  local s = static_shape(x)
+  if s then return ops.constant(s, dtypes.int32) end
+  return ops.shape(x)
+end
+rules.Conv2D = function(n, dy)
+  local x, w = n.inputs[1], n.inputs[2]
+  local attrs = conv_attrs(n)
+  return {
+    op(H.Conv2DBackpropInput, attrs, shape_tensor(x), w, dy[1]),
+    op(H.Conv2DBackpropFilter, attrs, x, shape_tensor(w), dy[1]),
+  }
+end
+-- Both backprops are linear in each of their tensor inputs (as TF's
+-- _Conv2DBackpropInputGrad and _Conv2DBackpropFilterGrad).
+rules.Conv2DBackpropInput = function(n, g)
+  local w, dy = n.inputs[2], n.inputs[3]
+  local attrs = conv_attrs(n)
+  return { nil,
+    op(H.Conv2DBackpropFilter, attrs, g[1], shape_tensor(w), dy),
+    op(H.Conv2D, attrs, g[1], w) }
+end
+rules.Conv2DBackpropFilter = function(n, g)
+  local x, dy = n.inputs[1], n.inputs[3]
+  local attrs = conv_attrs(n)
+  return {
+    op(H.Conv2DBackpropInput, attrs, shape_tensor(x), g[1], dy),
+    nil,
+    op(H.Conv2D, attrs, x, g[1]) }
+end
+rules.ResizeBilinear = function(n, dy)
+  local a = n.attrs or {}
+  return { op(H.ResizeBilinearGrad, { align_corners = a.align_corners or false,
+    half_pixel_centers = a.half_pixel_centers or false }, dy[1], n.inputs[1]) }
+end
+
+-- Control flow -----------------------------------------------------------
+-- A traced cond carries its own gradient (a cond of the branches'
+-- gradients, control_flow.lua): it needs the branch functions.
+rules.If = function(n, dys) return n.attrs._gradient(n, dys) end
+rules.StatelessIf = rules.If
+-- The loop's gradient is recorded by tf.while_loop itself (it needs the
+-- per-iteration values); the op's own entry adds nothing.
+rules.While = function() return {} end
+rules.StatelessWhile = rules.While
+
+return rules

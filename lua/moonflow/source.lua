@@ -1,0 +1,39 @@
+-- source.lua — the text of Lua chunks, for names and messages that quote
+-- the user's code (tf.func's name guess, AutoGraph's conversion): the
+-- session keeps the text of every chunk it compiles (host.sources); files
+-- are read from disk.
+
+local state = require("moonflow.state")
+
+local source = {}
+
+--- The text of chunk `chunkname` (a debug.getinfo source), or nil.
+function source.text(chunkname)
+  local host = state.host
+  if host and host.sources and host.sources[chunkname] then return host.sources[chunkname] end
+  local c = chunkname:sub(1, 1)
+  if c == "@" then
+    local f = io.open(chunkname:sub(2), "r")
+    if not f then return nil end
+    local text = f:read("a")
+    f:close()
+    return text
+  end
+  if c == "=" then return nil end
+  return chunkname
+end
+
+--- Line `line` of chunk `chunkname`, or nil.
+function source.line(chunkname, line)
+  if not chunkname or not line or line < 1 then return nil end
+  local text = source.text(chunkname)
+  if not text then return nil end
+  local n = 0
+  for l in (text .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    if n == line then return l end
+  end
+  return nil
+end
+
+return source

@@ -1,0 +1,377 @@
+-- tape.lua — tf.GradientTape. The op path (opcall.c) hands every op to the
+-- tape hook while a tape records; a tape keeps the ops that touch what it
+-- watches, and tape:gradient runs them backwards through the per-op rules
+-- of gradient_rules.lua.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local ops = require("moonflow.ops")
+local variables = require("moonflow.variable")
+local rules = require("moonflow.gradient_rules")
+local raise = errors.raise
+
+local tapes = {}
+
+local function dtype_of(x) return core.dtype(x) end
+local static_shape, num_elements = shapes.static, shapes.num_elements
+local variable_of = variables.of_handle
+
+local Tape = { __name = "GradientTape" }
+local tmethods = {}
+Tape.__index = tmethods
+
+local recording = state.tapes -- tapes that currently record, in creation order
+-- How a tape knows a tensor. A symbolic tensor or a resource handle is
+-- known by identity (two Lua objects may hold one graph output or one
+-- handle). Any other eager tensor is known by its Lua object: distinct
+-- op outputs may share one core tensor (Identity, StopGradient, two
+-- reads of a variable return it again), and conflating them would count
+-- their gradients twice (TF gives every op output its own id, too).
+local identity, is_symbolic = core.identity, core.is_symbolic
+local function key(x)
+  if is_symbolic(x) or core.dtype(x) == dtypes.resource then return identity(x) end
+  return x
+end
+
+-- As TF's tape (GradientTape::ShouldRecord): an op is recorded when a
+-- watched input has a trainable dtype (floating, or a variable's
+-- resource handle). Integer and boolean paths carry no gradient, so a
+-- source reached only through them gets nil.
+local function carries_gradient(x)
+  local d = core.dtype(x)
+  return d.is_floating or d == dtypes.resource
+end
+
+local function touches_tape(tape, inputs)
+  local tracked = tape._tracked
+  for _, x in ipairs(inputs) do
+    if tracked[key(x)] and carries_gradient(x) then return true end
+  end
+  return false
+end
+
+-- A tape records the ops of the graph level it was created at: eager
+-- tapes never see the symbolic ops of a trace that runs meanwhile (a
+-- tf.func traced on its first call, a cond branch), and a tape inside a
+-- traced function never sees eager ops (init_scope) or nested graphs.
+local function level() return core.tracing() and core.trace_depth() or 0 end
+
+local function record(opname, attrs, inputs, outputs)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    local touches = tape._level == here and touches_tape(tape, inputs)
+    if not touches and opname == "ReadVariableOp" and tape._watch_accessed and tape._level == here then
+      local v = variable_of(inputs[1])
+      if v and v.trainable then
+        touches = true
+        tape._tracked[key(inputs[1])] = true
+        tape._accessed[#tape._accessed + 1] = v
+      end
+    end
+    if touches then
+      tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs }
+      for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+local function start(tape)
+  if tape._recording then return end
+  tape._recording = true
+  state.push_tape(tape, record)
+end
+
+local function stop(tape)
+  if not tape._recording then return end
+  tape._recording = false
+  state.remove_tape(tape)
+end
+
+tapes.GradientTape = doc.def(function(opts)
+  opts = opts or {}
+  local tape = setmetatable({
+    _entries = {}, _tracked = {}, _accessed = {},
+    _persistent = opts.persistent or false,
+    _watch_accessed = opts.watch_accessed_variables ~= false,
+    _used = false, _recording = false, _level = level(),
+  }, Tape)
+  start(tape)
+  return tape
+end, "tf.GradientTape([{persistent=, watch_accessed_variables=}])",
+"Records operations from creation until tape:stop() or the end of a `local tape <close> = ...` "
+.. "scope; tape:gradient(target, sources) then differentiates. Trainable variables read while "
+.. "recording are watched automatically.")
+
+Tape.__close = function(tape) stop(tape) end
+
+tmethods.stop = doc.def(function(tape) stop(tape) end, "tape:stop()", "Stops recording.")
+tmethods.resume = doc.def(function(tape) start(tape) end, "tape:resume()", "Records again after tape:stop().")
+
+local function keys_of(x)
+  if variables.is_variable(x) then return key(x.handle) end
+  return key(x)
+end
+
+tmethods.watch = doc.def(function(tape, x)
+  if type(x) == "table" and not variables.is_variable(x) then
+    for _, v in ipairs(x) do tmethods.watch(tape, v) end
+    return
+  end
+  if variables.is_variable(x) then
+    tape._tracked[key(x.handle)] = true
+    variables.register_handle(x.handle, x)
+    return
+  end
+  if not core.is_tensor(x) then
+    raise("TypeError", "tape:watch expects a tensor, a tf.Variable or a table of them, got " .. tostring(x), 2)
+  end
+  if not dtype_of(x).is_floating then
+    io.stderr:write("WARNING: The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+      .. dtype_of(x).name .. "\n")
+  end
+  tape._tracked[key(x)] = true
+end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
+
+tmethods.watched_variables = doc.def(function(tape)
+  return table.move(tape._accessed, 1, #tape._accessed, 1, {})
+end, "tape:watched_variables()", "The trainable variables the tape saw being read.")
+
+-- The reverse pass over the recorded entries.
+local function backprop(tape, targets, target_grads)
+  local grads = {}
+  local function add(x, g)
+    if g == nil or x == nil then return end
+    local k = key(x)
+    local old = grads[k]
+    grads[k] = old and old + g or g
+  end
+  for i, t in ipairs(targets) do
+    add(t, target_grads and target_grads[i] or ops.ones_like(t))
+  end
+  for i = #tape._entries, 1, -1 do
+    local e = tape._entries[i]
+    local any = false
+    for _, y in ipairs(e.outputs) do
+      if grads[key(y)] then any = true break end
+    end
+    if any then
+      local dys, present = {}, {}
+      for k, y in ipairs(e.outputs) do
+        present[k] = grads[key(y)] ~= nil
+        dys[k] = grads[key(y)] or ops.zeros_like(y)
+      end
+      local rule = e.grad_fn or rules[e.type]
+      if not rule then
+        raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
+      end
+      local dxs = rule(e, dys, present)
+      for k, x in ipairs(e.inputs) do
+        if dxs[k] ~= nil then add(x, dxs[k]) end
+      end
+    end
+  end
+  return grads
+end
+
+-- Runs fn with this tape paused (a persistent tape's own backward ops
+-- are not recorded by itself; outer tapes still record them).
+local function paused(tape, fn)
+  local was = tape._recording
+  stop(tape)
+  local ok, r = pcall(fn)
+  if was then start(tape) end
+  if not ok then error(r, 0) end
+  return r
+end
+
+local function flatten_sources(sources, out)
+  if variables.is_variable(sources) or core.is_tensor(sources) then
+    out[#out + 1] = sources
+    return { leaf = #out }
+  end
+  if type(sources) == "table" and getmetatable(sources) == nil then
+    local s = { items = {}, keys = {} }
+    for k, v in pairs(sources) do
+      s.keys[#s.keys + 1] = k
+      s.items[k] = flatten_sources(v, out)
+    end
+    return s
+  end
+  raise("TypeError", "gradient sources must be tensors, tf.Variables or tables of them, got " .. tostring(sources), 4)
+end
+
+local function rebuild(s, values)
+  if s.leaf then return values[s.leaf] end
+  local t = {}
+  for _, k in ipairs(s.keys) do t[k] = rebuild(s.items[k], values) end
+  return t
+end
+
+local function flat_targets(target)
+  local out = {}
+  local function walk(x)
+    if variables.is_variable(x) then out[#out + 1] = x:read_value()
+    elseif core.is_tensor(x) then out[#out + 1] = x
+    elseif type(x) == "table" then for _, v in ipairs(x) do walk(v) end end
+  end
+  walk(target)
+  return out
+end
+
+tmethods.gradient = doc.def(function(tape, target, sources, output_gradients)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
+      .. "gradients (or jacobians)", 2)
+  end
+  tape._used = true
+  local leaves = {}
+  local structure = flatten_sources(sources, leaves)
+  local targets = flat_targets(target)
+  local tgrads = output_gradients and flat_targets(output_gradients) or nil
+  local values = paused(tape, function()
+    local grads = backprop(tape, targets, tgrads)
+    local out = {}
+    for i, s in ipairs(leaves) do out[i] = grads[keys_of(s)] end
+    return out
+  end)
+  if not tape._persistent then
+    tape._entries, tape._tracked = {}, {}
+  end
+  return rebuild(structure, values)
+end, "tape:gradient(target, sources [, output_gradients])",
+"d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
+.. "same structure; a source the target does not depend on gives nil.")
+
+tmethods.jacobian = doc.def(function(tape, target, source)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
+      .. "gradients (or jacobians)", 2)
+  end
+  local y = flat_targets(target)[1]
+  -- One gradient per element of the target, unrolled: the target's shape
+  -- must be known (always so eagerly; inside tf.func, a static shape).
+  local sy = static_shape(y)
+  if not sy then
+    raise("ValueError", "tape:jacobian needs a target of known shape, got " .. tostring(y.shape)
+      .. " (inside tf.func, give the function an input_signature with static dimensions)", 2)
+  end
+  local n = num_elements(sy)
+  local is_var = variables.is_variable(source)
+  local ss = is_var and source.shape:as_list() or static_shape(source)
+  local rows, connected = {}, false
+  local persistent = tape._persistent
+  tape._persistent = true
+  local ok, err = pcall(function()
+    for i = 0, n - 1 do
+      local seed = ops.reshape(ops.one_hot(i, n, { dtype = dtype_of(y) }), sy)
+      rows[i + 1] = tape:gradient(y, source, seed)
+      if rows[i + 1] ~= nil then connected = true end
+    end
+  end)
+  tape._persistent = persistent
+  tape._used = true
+  if not ok then error(err, 0) end
+  -- As TF (unconnected_gradients NONE): a source the target does not
+  -- depend on gives nil.
+  if not connected and n > 0 then return nil end
+  local shape
+  if ss then
+    shape = table.move(sy, 1, #sy, 1, {})
+    table.move(ss, 1, #ss, #sy + 1, shape)
+  else
+    shape = ops.concat({ ops.constant(sy, dtypes.int32), ops.shape(source) }, 0)
+  end
+  if n == 0 then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
+  local example
+  for i = 1, n do example = example or rows[i] end
+  for i = 1, n do rows[i] = rows[i] or ops.zeros_like(example) end
+  return ops.reshape(ops.stack(rows), shape)
+end, "tape:jacobian(target, source)",
+"The Jacobian of target with respect to source: shape target.shape + source.shape.")
+
+function Tape.__tostring(tape)
+  return ("<tf.GradientTape %s, %d ops recorded%s>"):format(tape._recording and "recording" or "stopped",
+    #tape._entries, tape._persistent and ", persistent" or "")
+end
+
+-- Records an op whose gradient is computed by grad_fn(node, dys) on every
+-- recording tape that tracks one of its inputs (control flow uses it).
+tapes.record_custom = function(inputs, outputs, grad_fn)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._level == here and touches_tape(tape, inputs) then
+      tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
+        grad_fn = grad_fn }
+      for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+-- A tf.func called under a recording tape is recorded as one op whose
+-- gradient is a traced backward function (forward recomputed inside it).
+tapes.record_call = function(cf, args, outs)
+  if #recording == 0 then return end
+  local inputs, positions, var_positions, vars = {}, {}, {}, {}
+  for i, t in ipairs(cf._types) do
+    if t.kind == "tensor" then
+      inputs[#inputs + 1] = args[i]
+      positions[#positions + 1] = i
+    end
+  end
+  for i, t in ipairs(cf._types) do
+    if t.kind == "variable" and args[i].trainable then
+      inputs[#inputs + 1] = args[i].handle
+      var_positions[#var_positions + 1] = i
+      vars[#vars + 1] = args[i]
+    end
+  end
+  local captured = {}
+  for _, c in ipairs(cf._captures) do
+    if core.dtype(c) == dtypes.resource then
+      local v = variable_of(c)
+      if v and v.trainable then
+        captured[#captured + 1] = v
+        vars[#vars + 1] = v
+        inputs[#inputs + 1] = v.handle
+      end
+    end
+  end
+  -- Variables read inside the graph count as accessed.
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._watch_accessed and tape._level == here then
+      for _, v in ipairs(vars) do
+        if not tape._tracked[key(v.handle)] then
+          tape._tracked[key(v.handle)] = true
+          tape._accessed[#tape._accessed + 1] = v
+        end
+      end
+    end
+  end
+  local backward = cf:_backward(positions, var_positions, captured)
+  local nparams = #cf._types
+  -- backward(params..., dys...): every parameter, then one gradient per
+  -- output (one list: a call's non-last table.unpack gives one value).
+  local nouts = outs.n or #outs
+  local grad_fn = function(_, dys)
+    local call = table.move(args, 1, nparams, 1, {})
+    table.move(dys, 1, nouts, nparams + 1, call)
+    return { backward(table.unpack(call, 1, nparams + nouts)) }
+  end
+  for _, tape in ipairs(recording) do
+    if tape._level == here and touches_tape(tape, inputs) then
+      tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
+        outputs = outs, grad_fn = grad_fn }
+      for _, y in ipairs(outs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+-- Library-internal (the other modules' view, not part of tf).
+tapes.internal = { record_custom = true, record_call = true, internal = true }
+
+return tapes
