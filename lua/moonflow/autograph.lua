@@ -103,6 +103,14 @@ local function convert_uncached(fn)
   end
   local loader, err = load(plan.code, info.source, "t", env_of(fn))
   if not loader then
+    -- Branches and loop bodies become nested functions; a very deeply
+    -- nested function can pass one of Lua's own limits once converted.
+    if err:find("C stack overflow", 1, true) or err:find("too many", 1, true)
+      or err:find("too long", 1, true) or err:find("overflow", 1, true) then
+      raise("UnimplementedError", ("AutoGraph cannot convert the function at %s line %d: its "
+        .. "converted code passes a limit of Lua (%s). Split it into smaller functions."):format(
+        info.short_src, info.linedefined, (err:gsub("^.-:%d+: ", ""))))
+    end
     raise("InternalError", "AutoGraph produced code that does not compile: " .. err)
   end
   local nf = loader(ag)
@@ -117,14 +125,6 @@ local function convert_uncached(fn)
   return nf
 end
 
-    -- Branches and loop bodies become nested functions; a very deeply
-    -- nested function can pass one of Lua's own limits once converted.
-    if err:find("C stack overflow", 1, true) or err:find("too many", 1, true)
-      or err:find("too long", 1, true) or err:find("overflow", 1, true) then
-      error(core.error("UnimplementedError", ("AutoGraph cannot convert the function at %s line %d: its "
-        .. "converted code passes a limit of Lua (%s). Split it into smaller functions."):format(
-        info.short_src, info.linedefined, err:gsub("^.-:%d+: ", ""))), 0)
-    end
 local function convert(fn)
   local c = converted[fn]
   if c then return c end
