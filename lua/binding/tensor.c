@@ -177,25 +177,42 @@ static int l_element(lua_State *L) {
   return 1;
 }
 
-static int push_owned_string(lua_State *L, char *s) {
-  if (!s) return mfL_raise(L, "ResourceExhaustedError", "out of memory while formatting");
-  lua_pushstring(L, s);
-  free(s);
-  return 1;
+#define MFL_TEXT "moonflow.text"
+
+/* A formatted C string is held by a userdata box (its __gc frees it) from
+ * before it is made until it is a Lua string: pushing it cannot leak it. */
+static int text_gc(lua_State *L) {
+  char **box = luaL_checkudata(L, 1, MFL_TEXT);
+  free(*box);
+  *box = NULL;
+  return 0;
 }
 
 /* core.format(t, how) — how: "str" (TF str), "repr" (TF repr), "numpy"
  * (NumPy str), "numpy_repr", "print" (tf.print) */
 static int l_format(lua_State *L) {
+  static const char *const hows[] = {"str", "repr", "numpy", "numpy_repr", "print", NULL};
   mf_tensor *t = mfL_check_eager(L, 1);
-  const char *how = luaL_optstring(L, 2, "str");
-  if (strcmp(how, "str") == 0) return push_owned_string(L, mf_format_tensor_str(t));
-  if (strcmp(how, "repr") == 0) return push_owned_string(L, mf_format_tensor_repr(t));
-  if (strcmp(how, "numpy") == 0) return push_owned_string(L, mf_format_numpy_str(t));
-  if (strcmp(how, "numpy_repr") == 0) return push_owned_string(L, mf_format_numpy_repr(t));
-  if (strcmp(how, "print") == 0)
-    return push_owned_string(L, mf_format_tf_print(t, (int)luaL_optinteger(L, 3, 3)));
-  return mfL_raise(L, "ValueError", "unknown format '%s'", how);
+  const char *name = luaL_optstring(L, 2, "str");
+  int how = 0;
+  while (hows[how] && strcmp(hows[how], name) != 0) how++;
+  if (!hows[how]) return mfL_raise(L, "ValueError", "unknown format '%s'", name);
+  int edge = (int)luaL_optinteger(L, 3, 3);
+  char **box = lua_newuserdatauv(L, sizeof *box, 0);
+  *box = NULL;
+  luaL_setmetatable(L, MFL_TEXT);
+  switch (how) {
+    case 0: *box = mf_format_tensor_str(t); break;
+    case 1: *box = mf_format_tensor_repr(t); break;
+    case 2: *box = mf_format_numpy_str(t); break;
+    case 3: *box = mf_format_numpy_repr(t); break;
+    default: *box = mf_format_tf_print(t, edge); break;
+  }
+  if (!*box) return mfL_raise(L, "ResourceExhaustedError", "out of memory while formatting");
+  lua_pushstring(L, *box);
+  free(*box);
+  *box = NULL;
+  return 1;
 }
 
 /* core.info(t) -> is_symbolic, dtype, shape (table, -1 unknown; nil rank
@@ -321,6 +338,11 @@ int mfL_tensor_open(lua_State *L) {
       {"identity", l_identity},   {"live_bytes", l_live_bytes},
       {"live_buffers", l_live_buffers},
       {"spec_matches", l_spec_matches}, {"known", l_known}, {NULL, NULL}};
+  if (luaL_newmetatable(L, MFL_TEXT)) {
+    lua_pushcfunction(L, text_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
   if (luaL_newmetatable(L, MFL_TENSOR)) {
     lua_pushcfunction(L, tensor_gc);
     lua_setfield(L, -2, "__gc");

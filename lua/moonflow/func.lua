@@ -97,7 +97,6 @@ end
 
 -- Errors while tracing --------------------------------------------------------
 
-
 -- Where an error in traced code came from: the first frame in user code.
 local library_dir = debug.getinfo(1, "S").source:match("^@(.*/)moonflow/[^/]*$")
 local function user_frame(level)

@@ -40,18 +40,23 @@ end
 
 -- Runs check eagerly, under a recording tape and, when `nested` (a stage a
 -- tf.func called inside another trace also goes through: it is traced
--- inline), inside another trace.
+-- inline), inside another trace (a new input shape each time: a new trace).
+local current_check
+local outer = tf.func(function(x)
+  current_check("inside another trace")
+  return x
+end)
+local outer_calls = 0
+
 local function each_context(check, nested)
   check("eagerly")
   local tape = tf.GradientTape()
   check("under a recording tape")
   tape:stop()
   if not nested then return end
-  local outer = tf.func(function(x)
-    check("inside another trace")
-    return x
-  end)
-  outer(tf.constant(1.0))
+  current_check = check
+  outer_calls = outer_calls + 1
+  outer(tf.zeros({ outer_calls }))
 end
 
 describe("a failed trace leaves the session as it was", function()
