@@ -65,7 +65,7 @@ $(BUILD)/obj/%.o: %.c
 	@$(CC) $(CFLAGS) -c $< -o $@
 
 # The elementwise loops are written for the vectoriser (the transcendental
-# functions in ops_elementwise.c): -O3 vectorises loops of any length,
+# functions of fastmath.h, included by ops_elementwise.c): -O3 vectorises loops of any length,
 # -fno-trapping-math lets it turn selects of float values into SIMD blends,
 # -fno-math-errno inlines sqrt, and -ffp-contract=off (already ISO C's
 # default) keeps the SSE2 and AVX2 clones of each loop bit-identical. None

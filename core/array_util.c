@@ -212,3 +212,14 @@ mf_status mf_op_view_output(mf_op_call *c, int i, const mf_tensor *src, mf_error
   c->out[i] = t;
   return MF_OK;
 }
+
+int mf_input_vector_length(const mf_op_call *c, int i) {
+  const mf_spec *s = &c->in_specs[i];
+  return s->rank == 1 && s->shape[0] >= 0 && s->shape[0] <= INT32_MAX ? (int)s->shape[0] : -1;
+}
+
+mf_status mf_small_scalar(mf_dtype dt, int v, mf_tensor **out, mf_error *err) {
+  if (dt == MF_STRING) return mf_tensor_scalar_string("", 0, out, err);
+  if (dt == MF_RESOURCE) return mf_tensor_zeros(dt, 0, NULL, out, err);
+  return mf_tensor_scalar_i64(dt, v, out, err);
+}

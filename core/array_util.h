@@ -1,4 +1,4 @@
-/* array_util.h — what the array-op families (ops_shape.c, ops_index.c,
+/* array_util.h — what the array-op families (ops_shape.c, ops_generate.c, ops_index.c,
  * ops_reduce.c) share.
  *
  * Data movement has one primitive, mf_copy_strided: every kernel that
@@ -72,6 +72,13 @@ mf_status mf_infer_output(mf_op_call *c, mf_dtype dt, int rank, const int64_t *s
 /* Output i as a view of `src` (offset 0) in the inferred shape: what
  * reshapes and identities return. */
 mf_status mf_op_view_output(mf_op_call *c, int i, const mf_tensor *src, mf_error *err);
+
+/* The length of vector input i when its shape says so, else -1. */
+int mf_input_vector_length(const mf_op_call *c, int i);
+
+/* A new rank-0 tensor of dtype `dt` holding 0 or 1 ("" for strings, a null
+ * handle for resources): the identities ZerosLike/OnesLike fill with. */
+mf_status mf_small_scalar(mf_dtype dt, int v, mf_tensor **out, mf_error *err);
 
 /* TF's shape text ("[2,3]") as a value, for error messages:
  * mf_shape_text_of(r, dims).s lives until the end of the full expression. */

@@ -1,7 +1,8 @@
 /* ops_shape.c — ops that rearrange a tensor or describe its shape:
  * Transpose, Reshape, ConcatV2, Pack, Unpack, ExpandDims, Squeeze, Tile,
- * Pad, BroadcastTo, Shape, Size, Rank, Fill, ZerosLike, OnesLike, Range,
- * LinSpace.
+ * Pad, BroadcastTo, Shape, Size, Rank, and BroadcastGradientArgs (which
+ * axes a broadcast op's gradient sums over). (Ops that make a tensor from a shape
+ * or a range live in ops_generate.c.)
  *
  * Axis, shape and permutation arguments are input tensors, as in TF. Infer
  * computes a static result shape when their values are known (Const or
@@ -12,6 +13,7 @@
  * transposes) are views of the input. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "array_util.h"
@@ -25,22 +27,7 @@ static bool merge_dim(int64_t *acc, int64_t d) {
   return *acc == d;
 }
 
-/* A rank-0 tensor of dtype `dt` holding 0 or 1 ("" for strings). */
-static mf_status small_scalar(mf_dtype dt, int v, mf_tensor **out, mf_error *err) {
-  if (dt == MF_STRING) return mf_tensor_scalar_string("", 0, out, err);
-  if (dt == MF_RESOURCE) return mf_tensor_zeros(dt, 0, NULL, out, err);
-  return mf_tensor_scalar_i64(dt, v, out, err);
-}
 
-/* Fails unless input i is a scalar (when its rank is known): TF's
- * "start must be a scalar, not shape [2]". */
-static mf_status check_scalar(mf_op_call *c, int i, const char *name, mf_error *err) {
-  const mf_spec *s = &c->in_specs[i];
-  if (s->rank > 0)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "%s must be a scalar, not shape %s", name,
-                      MF_SPEC_TEXT(s));
-  return MF_OK;
-}
 
 /* Fails unless input i is a vector (when its rank is known). */
 static mf_status check_vector(mf_op_call *c, int i, const char *what, mf_error *err) {
@@ -51,11 +38,6 @@ static mf_status check_vector(mf_op_call *c, int i, const char *what, mf_error *
   return MF_OK;
 }
 
-/* The length of vector input i when its shape says so, else -1. */
-static int vector_length(const mf_op_call *c, int i) {
-  const mf_spec *s = &c->in_specs[i];
-  return s->rank == 1 && s->shape[0] >= 0 && s->shape[0] <= INT32_MAX ? (int)s->shape[0] : -1;
-}
 
 /* ---- Transpose ---- */
 
@@ -69,7 +51,7 @@ static mf_status per_dim_ints(mf_op_call *c, int64_t *v, int *n, bool *known, mf
   bool tile = c->op == &mf_op_Tile;
   MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, n, known, err));
   MF_TRY(check_vector(c, 1, tile ? "multiples" : "perm", err));
-  if (!*known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : vector_length(c, 1),
+  if (!*known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : mf_input_vector_length(c, 1),
                                       NULL, err);
   if (x->rank < 0 || *n == x->rank) return MF_OK;
   if (tile)
@@ -138,7 +120,7 @@ static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
   int64_t size = -1;
   if (mf_spec_is_static(x)) MF_TRY(mf_shape_size(x->rank, x->shape, &size, err));
   if (!known) {
-    int rank = vector_length(c, 1);
+    int rank = mf_input_vector_length(c, 1);
     return mf_infer_output(c, x->dtype, rank, rank == 1 && size >= 0 ? &size : NULL, err);
   }
   int unknown = -1;
@@ -573,7 +555,7 @@ static mf_status pad_kernel(mf_op_call *c, mf_error *err) {
   mf_tensor *zero = NULL;
   const mf_tensor *fill = c->nin == 3 ? c->in[2] : NULL;
   if (!fill) {
-    MF_TRY(small_scalar(x->dtype, 0, &zero, err));
+    MF_TRY(mf_small_scalar(x->dtype, 0, &zero, err));
     fill = zero;
   }
   mf_status st = mf_tensor_fill(out, 0, out->size, fill, err);
@@ -599,7 +581,7 @@ static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
   bool known;
   MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
   MF_TRY(check_vector(c, 1, "shape", err));
-  if (!known) return mf_infer_output(c, x->dtype, vector_length(c, 1), NULL, err);
+  if (!known) return mf_infer_output(c, x->dtype, mf_input_vector_length(c, 1), NULL, err);
   for (int i = 0; i < n; i++)
     if (v[i] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
@@ -714,201 +696,86 @@ const mf_op_def mf_op_Rank = {
     .doc = "The number of dimensions of the input as an int32 scalar.",
 };
 
-/* ---- Fill, ZerosLike, OnesLike ---- */
+/* ---- BroadcastGradientArgs ---- */
 
-static mf_status fill_infer(mf_op_call *c, mf_error *err) {
-  int64_t v[MF_MAX_INT_INPUT];
-  int n;
-  bool known;
-  MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
-  if (c->in_specs[0].rank >= 0 && c->in_specs[0].rank != 1)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "dims must be a vector, got shape %s",
-                      MF_SPEC_TEXT(&c->in_specs[0]));
-  if (c->in_specs[1].rank > 0)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "value must be a scalar, got shape %s",
-                      MF_SPEC_TEXT(&c->in_specs[1]));
-  mf_dtype dt = c->in_specs[1].dtype;
-  if (!known) return mf_infer_output(c, dt, vector_length(c, 0), NULL, err);
-  for (int i = 0; i < n; i++)
-    if (v[i] < 0)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
-                        (long long)v[i]);
-  int64_t size;
-  if (n <= MF_MAX_RANK) MF_TRY(mf_shape_size(n, v, &size, err));
-  return mf_infer_output(c, dt, n, v, err);
-}
-
-static mf_status fill_with(mf_op_call *c, const mf_tensor *value, mf_error *err) {
-  mf_tensor *out;
-  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  return mf_tensor_fill(out, 0, out->size, value, err);
-}
-
-static mf_status fill_kernel(mf_op_call *c, mf_error *err) { return fill_with(c, c->in[1], err); }
-
-const mf_op_def mf_op_Fill = {
-    .name = "Fill", .input_names = "dims,value", .min_inputs = 2, .max_inputs = 2,
-    .infer = fill_infer, .kernel = fill_kernel, .flags = 0,
-    .doc = "A tensor of shape dims with every element equal to the scalar value.",
-};
-
-extern const mf_op_def mf_op_OnesLike;
-
-static bool zeros_like_ok(mf_dtype dt) { return dt != MF_RESOURCE; }
-
-static mf_status like_infer(mf_op_call *c, mf_error *err) {
-  if (c->op == &mf_op_OnesLike)
-    MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric_or_bool, "numeric or bool", err));
-  else
-    MF_TRY(mf_infer_check_dtype(c, 0, zeros_like_ok, "numeric, bool or string", err));
-  MF_TRY(mf_op_call_set_nout(c, 1, err));
-  c->out_specs[0] = c->in_specs[0];
+/* TF's BCast rule: an output axis is reduced for an input whose
+ * (1-extended) dimension there is 1, including axes where every input is 1.
+ * Fills out0/out1 (new references) with int vectors of s0's dtype. */
+static mf_status gradient_args(const mf_op_call *c, mf_tensor **out0, mf_tensor **out1,
+                               mf_error *err) {
+  const mf_tensor *s[2] = {c->in[0], c->in[1]};
+  int64_t rank = s[0]->size > s[1]->size ? s[0]->size : s[1]->size;
+  /* Both shapes 1-extended to `rank`, one after the other. */
+  void *scratch;
+  MF_TRY(mf_scratch_alloc(2 * (size_t)rank, sizeof(int64_t), &scratch, err));
+  int64_t *dims[2] = {scratch, (int64_t *)scratch + rank}, count[2] = {0, 0};
+  for (int k = 0; k < 2; k++)
+    for (int64_t j = 0, pad = rank - s[k]->size; j < rank; j++) {
+      dims[k][j] = j < pad ? 1 : mf_tensor_get_i64(s[k], j - pad);
+      count[k] += dims[k][j] == 1;
+    }
+  mf_status st = MF_OK;
+  for (int64_t j = 0; j < rank && st == MF_OK; j++) {
+    int64_t d0 = dims[0][j], d1 = dims[1][j];
+    if (d0 != d1 && d0 != 1 && d1 != 1) {
+      char text[2][256];
+      for (int k = 0; k < 2; k++)
+        mf_shape_debug((int)s[k]->size, dims[k] + rank - s[k]->size, text[k], sizeof text[k]);
+      st = mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "Incompatible shapes: %s vs. %s [Op:BroadcastGradientArgs]", text[0],
+                        text[1]);
+    }
+  }
+  mf_tensor *r[2] = {NULL, NULL};
+  for (int k = 0; k < 2 && st == MF_OK; k++) {
+    st = mf_tensor_new(s[0]->dtype, 1, &count[k], &r[k], err);
+    for (int64_t j = 0, n = 0; j < rank && st == MF_OK; j++)
+      if (dims[k][j] == 1) mf_tensor_set_i64(r[k], n++, j);
+  }
+  free(scratch);
+  if (st != MF_OK) {
+    mf_tensor_release(r[0]);
+    mf_tensor_release(r[1]);
+    return st;
+  }
+  *out0 = r[0];
+  *out1 = r[1];
   return MF_OK;
 }
 
-static mf_status like_kernel(mf_op_call *c, mf_error *err) {
-  mf_tensor *value;
-  MF_TRY(small_scalar(c->in[0]->dtype, c->op == &mf_op_OnesLike, &value, err));
-  mf_status st = fill_with(c, value, err);
-  mf_tensor_release(value);
-  return st;
+static mf_status gradient_args_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_infer_same_dtype(c, 0, 2, err));
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_integer, "int32 or int64", err));
+  for (int k = 0; k < 2; k++)
+    if (c->in_specs[k].rank > 1 || c->in_specs[k].rank == 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "BroadcastGradientArgs expects shape vectors, got rank %d for input "
+                          "#%d(zero-based) [Op:BroadcastGradientArgs]",
+                          c->in_specs[k].rank, k);
+  MF_TRY(mf_op_call_set_nout(c, 2, err));
+  for (int k = 0; k < 2; k++)
+    c->out_specs[k] = (mf_spec){.dtype = c->in_specs[0].dtype, .rank = 1, .shape = {-1}};
+  /* Known shapes (eager, or static while tracing) give known results, so
+   * gradient graphs of static shapes fold to constants. */
+  if (!c->in[0] || !c->in[1]) return MF_OK;
+  MF_TRY(gradient_args(c, &c->out_values[0], &c->out_values[1], err));
+  for (int k = 0; k < 2; k++) c->out_specs[k].shape[0] = c->out_values[k]->size;
+  return MF_OK;
 }
 
-const mf_op_def mf_op_ZerosLike = {
-    .name = "ZerosLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
-    .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
-    .doc = "Zeros (false, empty strings) in the shape and dtype of x.",
-};
-
-const mf_op_def mf_op_OnesLike = {
-    .name = "OnesLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
-    .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
-    .doc = "Ones (true) in the shape and dtype of x.",
-};
-
-/* ---- Range, LinSpace ---- */
-
-/* The length of range(start, limit, delta), with TF's checks. Integers are
- * measured in unsigned arithmetic so no span overflows; floats in their
- * own precision, as TF computes the size. */
-static mf_status range_size(mf_op_call *c, int64_t *size, mf_error *err) {
-  mf_dtype dt = c->in[0]->dtype;
-  if (mf_dtype_is_integer(dt)) {
-    int64_t s = mf_tensor_get_i64(c->in[0], 0), l = mf_tensor_get_i64(c->in[1], 0),
-            d = mf_tensor_get_i64(c->in[2], 0);
-    if (d == 0) return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Requires delta != 0: 0");
-    if (d > 0 ? s > l : s < l)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Requires start %s limit when delta %s 0: %lld/%lld", d > 0 ? "<=" : ">=",
-                        d > 0 ? ">" : "<", (long long)s, (long long)l);
-    uint64_t span = d > 0 ? (uint64_t)l - (uint64_t)s : (uint64_t)s - (uint64_t)l;
-    uint64_t step = d > 0 ? (uint64_t)d : 0 - (uint64_t)d;
-    uint64_t n = span / step + (span % step != 0);
-    if (n > INT64_MAX)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Requires ((limit - start) / delta) <= 9223372036854775807");
-    *size = (int64_t)n;
+static mf_status gradient_args_kernel(mf_op_call *c, mf_error *err) {
+  if (c->out_values[0] && c->out_values[1]) {
+    for (int k = 0; k < 2; k++) {
+      mf_tensor_retain(c->out_values[k]);
+      c->out[k] = c->out_values[k];
+    }
     return MF_OK;
   }
-  double s = mf_tensor_get_f64(c->in[0], 0), l = mf_tensor_get_f64(c->in[1], 0),
-         d = mf_tensor_get_f64(c->in[2], 0);
-  if (d == 0) return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Requires delta != 0: 0");
-  if (d > 0 ? s > l : s < l)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Requires start %s limit when delta %s 0: %g/%g", d > 0 ? "<=" : ">=",
-                      d > 0 ? ">" : "<", s, l);
-  double q = dt == MF_FLOAT32 ? (double)ceilf(fabsf(((float)l - (float)s) / (float)d))
-                              : ceil(fabs((l - s) / d));
-  if (!(q <= 9.2233720368547748e18))
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Requires ((limit - start) / delta) <= 9223372036854775807");
-  *size = (int64_t)q;
-  return MF_OK;
+  return gradient_args(c, &c->out[0], &c->out[1], err);
 }
 
-static mf_status range_infer(mf_op_call *c, mf_error *err) {
-  static const char *const names[] = {"start", "limit", "delta"};
-  MF_TRY(mf_infer_same_dtype(c, 0, 3, err));
-  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
-  for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
-  int64_t size = MF_UNKNOWN_DIM;
-  if (c->in[0] && c->in[1] && c->in[2]) MF_TRY(range_size(c, &size, err));
-  return mf_infer_output(c, c->in_specs[0].dtype, 1, &size, err);
-}
-
-static mf_status range_kernel(mf_op_call *c, mf_error *err) {
-  mf_tensor *out;
-  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  int64_t n = out->size;
-  switch (out->dtype) {
-    /* Floats step by repeated addition, as TF's kernel (val += delta), so
-     * its rounding errors add up the same way: tf.range(0, 1, 0.1)[7] is
-     * 0.70000005 in TF, where 0 + 7 * 0.1 would round to 0.7. */
-    case MF_FLOAT32: {
-      float v = MF_DATA(c->in[0], float)[0], d = MF_DATA(c->in[2], float)[0];
-      float *o = MF_DATA(out, float);
-      for (int64_t i = 0; i < n; i++, v += d) o[i] = v;
-      break;
-    }
-    case MF_FLOAT64: {
-      double v = MF_DATA(c->in[0], double)[0], d = MF_DATA(c->in[2], double)[0];
-      double *o = MF_DATA(out, double);
-      for (int64_t i = 0; i < n; i++, v += d) o[i] = v;
-      break;
-    }
-    default: {
-      /* start + i*delta stays in range, but i*delta alone may not: wrap. */
-      uint64_t s = (uint64_t)mf_tensor_get_i64(c->in[0], 0);
-      uint64_t d = (uint64_t)mf_tensor_get_i64(c->in[2], 0);
-      for (int64_t i = 0; i < n; i++) mf_tensor_set_i64(out, i, (int64_t)(s + (uint64_t)i * d));
-    }
-  }
-  return MF_OK;
-}
-
-const mf_op_def mf_op_Range = {
-    .name = "Range", .input_names = "start,limit,delta", .min_inputs = 3, .max_inputs = 3,
-    .infer = range_infer, .kernel = range_kernel, .flags = MF_OP_NO_GRADIENT,
-    .doc = "The sequence start, start+delta, ... up to but excluding limit.",
-};
-
-static mf_status linspace_infer(mf_op_call *c, mf_error *err) {
-  static const char *const names[] = {"start", "stop", "num"};
-  MF_TRY(mf_infer_same_dtype(c, 0, 2, err));
-  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_float, "float", err));
-  for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
-  int64_t num = MF_UNKNOWN_DIM;
-  int n;
-  bool known;
-  MF_TRY(mf_input_ints(c, 2, &num, 1, &n, &known, err));
-  if (known && num <= 0)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Requires num > 0: %lld", (long long)num);
-  return mf_infer_output(c, c->in_specs[0].dtype, 1, &num, err);
-}
-
-static mf_status linspace_kernel(mf_op_call *c, mf_error *err) {
-  mf_tensor *out;
-  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  int64_t n = out->size;
-  /* In the dtype's own precision, with the last value exactly stop (TF). */
-#define LINSPACE(T)                                                   \
-  {                                                                   \
-    T s = MF_DATA(c->in[0], T)[0], e = MF_DATA(c->in[1], T)[0];       \
-    T *o = MF_DATA(out, T);                                           \
-    T step = n > 1 ? (e - s) / (T)(n - 1) : 0;                        \
-    for (int64_t i = 0; i < n; i++) o[i] = s + step * (T)i;           \
-    if (n > 1) o[n - 1] = e;                                          \
-  }
-  if (out->dtype == MF_FLOAT32)
-    LINSPACE(float)
-  else
-    LINSPACE(double)
-#undef LINSPACE
-  return MF_OK;
-}
-
-const mf_op_def mf_op_LinSpace = {
-    .name = "LinSpace", .input_names = "start,stop,num", .min_inputs = 3, .max_inputs = 3,
-    .infer = linspace_infer, .kernel = linspace_kernel, .flags = MF_OP_NO_GRADIENT,
-    .doc = "num evenly spaced values from start to stop inclusive.",
+const mf_op_def mf_op_BroadcastGradientArgs = {
+    .name = "BroadcastGradientArgs", .input_names = "s0,s1", .min_inputs = 2, .max_inputs = 2,
+    .infer = gradient_args_infer, .kernel = gradient_args_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The axes to sum a broadcast op's gradient over for each input: (r0, r1).",
 };

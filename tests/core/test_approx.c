@@ -1,5 +1,5 @@
 /* test_approx.c — accuracy of the vectorisable exp, log, log1p, tanh and
- * sigmoid of ops_elementwise.c against the C library.
+ * sigmoid of fastmath.h (used by ops_elementwise.c) against the C library.
  *
  * float32 results are compared with glibc's double functions rounded to
  * float (correctly rounded but for rare double roundings), over 2^20 bit
@@ -7,7 +7,7 @@
  * the overflow points; MF_APPROX_EXHAUSTIVE=1 checks all 2^32 (minutes).
  * float64 results are compared with the long double functions over 2^21
  * random values. Errors are in units in the last place (ulp); the bounds
- * are what ops_elementwise.c documents (float32 tanh is one rational
+ * are what fastmath.h documents (float32 tanh is one rational
  * function, as TensorFlow's: <= 6 ulp, and within 1e-6 absolutely). Special values (+-0, +-inf, NaN,
  * subnormals, out of domain) are checked one by one, and the SIMD body and
  * scalar tail of each loop must give the same bits. Values go through the
