@@ -68,6 +68,8 @@ local mt = core.tensor_metatable
 local H = state.H
 local methods = {}
 
+--- A tensor-like value (a table whose metatable has __tf_tensor, such as
+--- a tf.Variable) as its tensor; anything else as it is.
 local function value(x)
   if type(x) == "table" then
     local m = getmetatable(x)
@@ -75,6 +77,7 @@ local function value(x)
   end
   return x
 end
+tensors.value = value
 
 local function symbolic_text(t)
   local _, dtype, shape, name = core.info(t)

@@ -21,13 +21,7 @@ local function is_tensor_like(x)
   local mt = getmetatable(x)
   return mt ~= nil and mt.__tf_tensor ~= nil
 end
-local function value(x)
-  if type(x) == "table" then
-    local mt = getmetatable(x)
-    if mt and mt.__tf_tensor then return mt.__tf_tensor(x) end
-  end
-  return x
-end
+local value = tensors.value
 
 -- In converted code a bool tensor is a condition: a traced one makes
 -- graph control flow, an eager one counts by its value. Any other value —
