@@ -526,14 +526,6 @@ static int host_display(lua_State *L) {
   return 0;
 }
 
-/* host.clock() -> monotonic seconds */
-static int host_clock(lua_State *L) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  lua_pushnumber(L, (lua_Number)ts.tv_sec + (lua_Number)ts.tv_nsec * 1e-9);
-  return 1;
-}
-
 /* host.listdir(path) -> {names...} | nil, message (for magic discovery) */
 static int host_listdir(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
@@ -559,7 +551,6 @@ static void push_host_table(lua_State *L, mf_session *s) {
   static const luaL_Reg funcs[] = {{"write", mf_session_host_write},
                                    {"display", host_display},
                                    {"input", mf_session_host_input},
-                                   {"clock", host_clock},
                                    {"listdir", host_listdir},
                                    {NULL, NULL}};
   luaL_newlib(L, funcs);
