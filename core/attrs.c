@@ -68,14 +68,6 @@ int64_t mf_attr_int(const mf_attrs *as, const char *name, int64_t dflt) {
   return dflt;
 }
 
-double mf_attr_float(const mf_attrs *as, const char *name, double dflt) {
-  const mf_attr *a = mf_attrs_find(as, name);
-  if (!a) return dflt;
-  if (a->kind == MF_ATTR_FLOAT) return a->u.f;
-  if (a->kind == MF_ATTR_INT) return (double)a->u.i;
-  return dflt;
-}
-
 bool mf_attr_bool(const mf_attrs *as, const char *name, bool dflt) {
   const mf_attr *a = mf_attrs_find(as, name);
   if (!a) return dflt;

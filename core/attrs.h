@@ -74,7 +74,6 @@ mf_status mf_attrs_copy(mf_attrs *dst, const mf_attrs *src, mf_error *err);
 
 const mf_attr *mf_attrs_find(const mf_attrs *as, const char *name);
 int64_t mf_attr_int(const mf_attrs *as, const char *name, int64_t dflt);
-double mf_attr_float(const mf_attrs *as, const char *name, double dflt);
 bool mf_attr_bool(const mf_attrs *as, const char *name, bool dflt);
 mf_dtype mf_attr_type(const mf_attrs *as, const char *name, mf_dtype dflt);
 const char *mf_attr_string(const mf_attrs *as, const char *name, const char *dflt);

@@ -6,8 +6,8 @@
 
 #include "interrupt.h"
 
-struct mf_plan {
-  mf_graph *g;
+typedef struct mf_plan {
+  const mf_graph *g; /* borrowed: the graph owns the plan (its cache) */
   int nsteps;
   int *steps;        /* node ids, topological */
   int *slot_base;    /* per node: first value slot */
@@ -18,12 +18,11 @@ struct mf_plan {
   int *release;
   bool *planned;     /* per node: shapes static at plan time, inference skipped */
   mf_buffer_pool *pool;
-  bool owns_graph;   /* false for a graph's own cached plan */
-};
+  bool running;      /* a run is under way (a host callback may run g again) */
+} mf_plan;
 
-void mf_plan_free(mf_plan *p) {
+static void plan_free(mf_plan *p) {
   if (!p) return;
-  if (p->owns_graph) mf_graph_release(p->g);
   free(p->steps);
   free(p->slot_base);
   free(p->feed_of);
@@ -34,15 +33,13 @@ void mf_plan_free(mf_plan *p) {
   free(p);
 }
 
-mf_status mf_plan_new(mf_graph *g, mf_plan **out, mf_error *err) {
+static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
   mf_plan *p = calloc(1, sizeof *p);
   int n = g->nnodes;
   bool *needed = calloc((size_t)n + 1, sizeof *needed);
   int *last_use = NULL;
   if (!p || !needed) goto oom;
   p->g = g;
-  p->owns_graph = true;
-  mf_graph_retain(g);
   for (int i = 0; i < g->noutputs; i++) needed[g->outputs[i].node] = true;
   for (int i = 0; i < n; i++)
     if (g->nodes[i].op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS)) needed[i] = true;
@@ -112,7 +109,7 @@ mf_status mf_plan_new(mf_graph *g, mf_plan **out, mf_error *err) {
 oom:
   free(last_use);
   free(needed);
-  mf_plan_free(p);
+  plan_free(p);
   return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while planning a graph");
 }
 
@@ -167,8 +164,8 @@ done:
   return s;
 }
 
-mf_status mf_plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor **outputs,
-                      mf_error *err) {
+static mf_status plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor **outputs,
+                         mf_error *err) {
   const mf_graph *g = p->g;
   if (nfeeds != g->ninputs)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "graph %s takes %d inputs, %d were fed",
@@ -215,12 +212,29 @@ mf_status mf_plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor
   return s;
 }
 
-mf_status mf_plan_new_cached(mf_graph *g, mf_error *err) {
-  if (g->plan) return MF_OK;
-  mf_plan *p;
-  MF_TRY(mf_plan_new(g, &p, err));
-  p->owns_graph = false;
-  mf_graph_release(g);
-  g->plan = p;
-  return MF_OK;
+static void plan_drop(void *p) { plan_free(p); }
+
+mf_status mf_graph_run(const mf_graph *g, int nfeeds, mf_tensor *const *feeds,
+                       mf_tensor **outputs, mf_error *err) {
+  mf_graph_cache *cache = g->cache;
+  mf_plan *p = cache->drop == plan_drop ? cache->data : NULL;
+  if (!p) {
+    MF_TRY(plan_new(g, &p, err));
+    if (cache->drop) cache->drop(cache->data);
+    cache->data = p;
+    cache->drop = plan_drop;
+  }
+  if (!p->running) {
+    p->running = true;
+    mf_status s = plan_run(p, nfeeds, feeds, outputs, err);
+    p->running = false;
+    return s;
+  }
+  /* g is already running further down the stack (a host callback runs it
+   * again): its plan's pool is in use, so this run gets a plan of its own. */
+  mf_plan *own;
+  MF_TRY(plan_new(g, &own, err));
+  mf_status s = plan_run(own, nfeeds, feeds, outputs, err);
+  plan_free(own);
+  return s;
 }

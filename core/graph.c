@@ -1,7 +1,5 @@
 #include "graph.h"
 
-#include "executor.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +12,8 @@ static uint64_t name_hash(const char *s) {
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err) {
   mf_graph *g = calloc(1, sizeof *g);
-  if (!g || !(g->name = strdup(name ? name : "graph"))) {
+  if (!g || !(g->name = strdup(name ? name : "graph")) || !(g->cache = calloc(1, sizeof *g->cache))) {
+    if (g) free(g->name);
     free(g);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   }
@@ -25,6 +24,14 @@ mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err) {
 }
 
 void mf_graph_retain(mf_graph *g) { g->refcount++; }
+
+/* Empties the executor's cache: what it planned no longer fits. */
+static void cache_drop(mf_graph *g) {
+  mf_graph_cache *c = g->cache;
+  if (c->drop) c->drop(c->data);
+  c->data = NULL;
+  c->drop = NULL;
+}
 
 void mf_graph_release(mf_graph *g) {
   if (!g || --g->refcount > 0) return;
@@ -38,7 +45,8 @@ void mf_graph_release(mf_graph *g) {
     free(n->known);
     free(n->out_specs);
   }
-  mf_plan_free(g->plan);
+  cache_drop(g);
+  free(g->cache);
   for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
   free(g->names);
   free(g->nodes);
@@ -94,8 +102,13 @@ int mf_graph_find(const mf_graph *g, const char *name) {
   return -1;
 }
 
-mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
-                            const mf_tensor_ref *inputs, int *node_out, mf_error *err) {
+/* Appends node *id: `name` copied (already reserved), inputs, attributes
+ * and output specs copied, room for `ncontrol` control edges (none yet),
+ * no known values. On failure the graph is as it was. */
+static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op, int nin,
+                             const mf_tensor_ref *inputs, const mf_attrs *attrs, int nout,
+                             const mf_spec *specs, int ncontrol, int *id, mf_error *err) {
+  cache_drop(g);
   if (g->nnodes == g->cap) {
     int cap = g->cap ? g->cap * 2 : 32;
     mf_node *nodes = realloc(g->nodes, (size_t)cap * sizeof *nodes);
@@ -105,32 +118,45 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
   }
   mf_node *n = &g->nodes[g->nnodes];
   memset(n, 0, sizeof *n);
-  n->op = c->op;
-  n->name = strdup(unique_name);
-  n->nin = c->nin;
-  n->inputs = c->nin ? malloc((size_t)c->nin * sizeof *n->inputs) : NULL;
-  n->nout = c->nout;
-  n->out_specs = c->nout ? malloc((size_t)c->nout * sizeof *n->out_specs) : NULL;
-  n->known = c->nout ? calloc((size_t)c->nout, sizeof *n->known) : NULL;
   mf_attrs_init(&n->attrs);
+  n->op = op;
+  n->nin = nin;
+  n->nout = nout;
+  n->name = strdup(name);
+  n->inputs = nin ? malloc((size_t)nin * sizeof *n->inputs) : NULL;
+  n->control = ncontrol ? malloc((size_t)ncontrol * sizeof *n->control) : NULL;
+  n->out_specs = nout ? malloc((size_t)nout * sizeof *n->out_specs) : NULL;
+  n->known = nout ? calloc((size_t)nout, sizeof *n->known) : NULL;
   mf_status s = MF_OK;
-  if (!n->name || (c->nin && !n->inputs) || (c->nout && (!n->out_specs || !n->known)))
+  if (!n->name || (nin && !n->inputs) || (ncontrol && !n->control) ||
+      (nout && (!n->out_specs || !n->known)))
     s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  if (s == MF_OK && c->attrs) s = mf_attrs_copy(&n->attrs, c->attrs, err);
+  if (s == MF_OK && attrs) s = mf_attrs_copy(&n->attrs, attrs, err);
   if (s != MF_OK) {
+    mf_attrs_free(&n->attrs);
     free(n->name);
     free(n->inputs);
+    free(n->control);
     free(n->out_specs);
     free(n->known);
     return s;
   }
-  if (c->nin) memcpy(n->inputs, inputs, (size_t)c->nin * sizeof *inputs);
+  if (nin) memcpy(n->inputs, inputs, (size_t)nin * sizeof *inputs);
+  if (nout) memcpy(n->out_specs, specs, (size_t)nout * sizeof *specs);
+  *id = g->nnodes++;
+  return MF_OK;
+}
+
+mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
+                            const mf_tensor_ref *inputs, int *node_out, mf_error *err) {
+  int id;
+  MF_TRY(append_node(g, unique_name, c->op, c->nin, inputs, c->attrs, c->nout, c->out_specs, 0,
+                     &id, err));
+  mf_node *n = &g->nodes[id];
   for (int i = 0; i < c->nout; i++) {
-    n->out_specs[i] = c->out_specs[i];
     n->known[i] = c->out_values[i];
     c->out_values[i] = NULL;
   }
-  int id = g->nnodes++;
   if (c->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS)) {
     if (g->last_stateful >= 0) MF_TRY(mf_graph_add_control(g, id, g->last_stateful, err));
     g->last_stateful = id;
@@ -140,6 +166,7 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
 }
 
 mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err) {
+  cache_drop(g);
   mf_node *n = &g->nodes[node];
   int *c = realloc(n->control, (size_t)(n->ncontrol + 1) * sizeof *c);
   if (!c) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -149,6 +176,7 @@ mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err) {
 }
 
 mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err) {
+  cache_drop(g);
   if (g->ninputs == g->inputs_cap) {
     int cap = g->inputs_cap ? g->inputs_cap * 2 : 8;
     int *in = realloc(g->inputs, (size_t)cap * sizeof *in);
@@ -160,10 +188,18 @@ mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err) {
   return MF_OK;
 }
 
+mf_status mf_graph_set_inputs(mf_graph *g, int n, const int *nodes, mf_error *err) {
+  cache_drop(g);
+  g->ninputs = 0;
+  for (int i = 0; i < n; i++) MF_TRY(mf_graph_add_input(g, nodes[i], err));
+  return MF_OK;
+}
+
 mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf_error *err) {
   mf_tensor_ref *o = n ? malloc((size_t)n * sizeof *o) : NULL;
   if (n && !o) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (n) memcpy(o, outs, (size_t)n * sizeof *o);
+  cache_drop(g);
   free(g->outputs);
   g->outputs = o;
   g->noutputs = n;
@@ -252,40 +288,9 @@ static mf_status copy_append(mf_graph_copy *c, const mf_node *from, const char *
                              const mf_attrs *attrs, int nout, const mf_spec *specs,
                              mf_tensor *const *known, int *id, mf_error *err) {
   mf_graph *g = c->dst;
-  if (g->nnodes == g->cap) {
-    int cap = g->cap ? g->cap * 2 : 32;
-    mf_node *nodes = realloc(g->nodes, (size_t)cap * sizeof *nodes);
-    if (!nodes) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-    g->nodes = nodes;
-    g->cap = cap;
-  }
-  mf_node *n = &g->nodes[g->nnodes];
-  memset(n, 0, sizeof *n);
-  mf_attrs_init(&n->attrs);
-  n->op = op;
-  n->nin = nin;
-  n->nout = nout;
-  n->name = strdup(name);
-  n->inputs = nin ? malloc((size_t)nin * sizeof *n->inputs) : NULL;
-  n->control = from->ncontrol ? malloc((size_t)from->ncontrol * sizeof *n->control) : NULL;
-  n->out_specs = nout ? malloc((size_t)nout * sizeof *n->out_specs) : NULL;
-  n->known = nout ? calloc((size_t)nout, sizeof *n->known) : NULL;
-  mf_status s = MF_OK;
-  if (!n->name || (nin && !n->inputs) || (from->ncontrol && !n->control) ||
-      (nout && (!n->out_specs || !n->known)))
-    s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  if (s == MF_OK && attrs) s = mf_attrs_copy(&n->attrs, attrs, err);
-  if (s == MF_OK) s = name_insert(g, name, err);
-  if (s != MF_OK) {
-    mf_attrs_free(&n->attrs);
-    free(n->name);
-    free(n->inputs);
-    free(n->control);
-    free(n->out_specs);
-    free(n->known);
-    return s;
-  }
-  if (nin) memcpy(n->inputs, inputs, (size_t)nin * sizeof *inputs);
+  MF_TRY(name_insert(g, name, err));
+  MF_TRY(append_node(g, name, op, nin, inputs, attrs, nout, specs, from->ncontrol, id, err));
+  mf_node *n = &g->nodes[*id];
   for (int k = 0; k < from->ncontrol; k++) {
     int dep = control_image(c, from->control[k]);
     bool dup = dep < 0;
@@ -293,11 +298,9 @@ static mf_status copy_append(mf_graph_copy *c, const mf_node *from, const char *
     if (!dup) n->control[n->ncontrol++] = dep;
   }
   for (int k = 0; k < nout; k++) {
-    n->out_specs[k] = specs[k];
     n->known[k] = known ? known[k] : NULL;
     if (n->known[k]) mf_tensor_retain(n->known[k]);
   }
-  *id = g->nnodes++;
   if (c->src->last_stateful >= 0 && from == &c->src->nodes[c->src->last_stateful])
     g->last_stateful = *id;
   return MF_OK;

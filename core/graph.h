@@ -6,7 +6,16 @@
  * Nodes are appended in creation order, and an input always names an
  * earlier node, so the node array is a topological order. A graph is
  * refcounted (_retain/_release); nodes own their attrs, known values and
- * names. */
+ * names.
+ *
+ * Running a graph is the executor's business (executor.h): the first run
+ * plans the graph and the plan is kept for the next runs. The graph carries
+ * a slot for it, `cache`, that only the executor reads or fills; graph.c
+ * only empties it (through the function the executor left there) when the
+ * graph changes (a node, a control edge, an input or the outputs added) or
+ * dies, so a plan never outlives or misdescribes its graph. The slot is
+ * behind a pointer because what it caches is not part of the graph's value:
+ * a graph held const (a branch in an op's attributes) can still be run. */
 #ifndef MF_GRAPH_H
 #define MF_GRAPH_H
 
@@ -30,6 +39,12 @@ typedef struct mf_node {
   mf_tensor **known;   /* per output: value known at trace time (Const, folded), or NULL */
 } mf_node;
 
+/* The executor's per-graph cache (see the overview). */
+typedef struct mf_graph_cache {
+  void *data;                /* owned through `drop`; NULL when empty */
+  void (*drop)(void *data);
+} mf_graph_cache;
+
 typedef struct mf_graph {
   long refcount;
   char *name;
@@ -43,7 +58,7 @@ typedef struct mf_graph {
   int noutputs;
   mf_tensor_ref *outputs;
   int last_stateful;    /* last stateful node added, -1 if none: the next depends on it */
-  struct mf_plan *plan; /* made on first run by control-flow kernels; freed with the graph */
+  mf_graph_cache *cache; /* the executor's; emptied when the graph changes or dies */
 } mf_graph;
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err);
@@ -61,6 +76,8 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
                             const mf_tensor_ref *inputs, int *node_out, mf_error *err);
 mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err);
 mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err);
+/* Replaces the inputs by nodes[0..n) (Placeholders, in call order). */
+mf_status mf_graph_set_inputs(mf_graph *g, int n, const int *nodes, mf_error *err);
 mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf_error *err);
 /* The node named `name`, or -1. */
 int mf_graph_find(const mf_graph *g, const char *name);

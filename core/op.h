@@ -40,6 +40,22 @@ void mf_spec_of_tensor(const mf_tensor *t, mf_spec *out);
 bool mf_spec_is_static(const mf_spec *s);
 void mf_spec_format(const mf_spec *s, char *buf, size_t n); /* "(None, 2)" */
 
+/* Does a tensor of spec `have` fit a trace's input spec `want`? The one
+ * answer for tf.func's dispatch (the cached call's hit test, the last
+ * trace's quick check) and for calling a concrete function. The dtypes must
+ * be equal; the shapes, by `mode`:
+ *   MF_FIT_EXACT      equal, unknown rank and dimensions included (a
+ *                     function with several traces must pick the one that
+ *                     was traced for exactly this shape);
+ *   MF_FIT_SUBTYPE    have is at least as specific: each known dimension of
+ *                     want equal (an unknown one takes anything);
+ *   MF_FIT_COMPATIBLE TF's is_compatible_with: an unknown rank or dimension
+ *                     on either side fits (a symbolic argument whose shape
+ *                     is only partly known may be given to a concrete
+ *                     function; the run checks the value). */
+typedef enum mf_fit { MF_FIT_EXACT, MF_FIT_SUBTYPE, MF_FIT_COMPATIBLE } mf_fit;
+bool mf_spec_fits(const mf_spec *have, const mf_spec *want, mf_fit mode);
+
 enum {
   MF_OP_STATEFUL = 1u << 0,       /* reads or writes resources; never pruned/folded/CSE'd */
   MF_OP_SIDE_EFFECTS = 1u << 1,   /* printing, host callbacks */
@@ -108,7 +124,27 @@ mf_status mf_op_execute_planned(mf_op_call *c, int nout, const mf_spec *specs, m
 /* Take ownership of output i (the call no longer releases it). */
 mf_tensor *mf_op_call_take_output(mf_op_call *c, int i);
 
-/* The registry. */
+/* Constant folding's one rule, for the values a trace computes while it is
+ * built (the binding) and for the folding pass (pass_fold.c).
+ * mf_op_is_foldable: the op is pure — no state, side effects, randomness,
+ * host callbacks or nested graphs (which could loop for long).
+ * mf_op_call_fold: computes c (inferred, every input value present) ahead
+ * of the run when it may: a foldable op, inputs of at most
+ * MF_FOLD_MAX_INPUT_ELEMENTS elements in all, and outputs (as inferred,
+ * then as computed) of at most MF_FOLD_MAX_ELEMENTS elements each, none a
+ * resource: huge constants stay out of graphs. Returns true with c->out
+ * filled, else false with c->out empty; a kernel error only means no fold
+ * (the node fails when it runs, as it would have). */
+enum { MF_FOLD_MAX_ELEMENTS = 1 << 16, MF_FOLD_MAX_INPUT_ELEMENTS = 1 << 20 };
+bool mf_op_is_foldable(const mf_op_def *op, const mf_attrs *attrs);
+bool mf_op_call_fold(mf_op_call *c);
+
+/* The registry: the ops listed in ops.def. MF_OP_COUNT is written by hand
+ * (update it with ops.def): op_registry.c asserts at compile time that the
+ * list has that many entries, so an op added to or dropped from the list
+ * alone does not build; tests/registry/test_ops_def.sh checks that every op
+ * defined in the library is on the list. */
+#define MF_OP_COUNT 114
 const mf_op_def *mf_op_lookup(const char *name);
 int mf_op_count(void);
 const mf_op_def *mf_op_at(int i);

@@ -13,19 +13,14 @@ static const mf_op_def *const registry[] = {
 };
 #undef MF_OP
 
-#define MF_OP(name) +1
-enum { MF_OP_TOTAL = 0
-#include "ops.def"
-};
-#undef MF_OP
-_Static_assert(sizeof registry / sizeof registry[0] == MF_OP_TOTAL,
-               "ops.def and the registry table disagree");
+_Static_assert(sizeof registry / sizeof registry[0] == MF_OP_COUNT,
+               "ops.def does not list MF_OP_COUNT ops (op.h): update both");
 
-int mf_op_count(void) { return MF_OP_TOTAL; }
-const mf_op_def *mf_op_at(int i) { return i >= 0 && i < MF_OP_TOTAL ? registry[i] : NULL; }
+int mf_op_count(void) { return MF_OP_COUNT; }
+const mf_op_def *mf_op_at(int i) { return i >= 0 && i < MF_OP_COUNT ? registry[i] : NULL; }
 
 const mf_op_def *mf_op_lookup(const char *name) {
-  for (int i = 0; i < MF_OP_TOTAL; i++)
+  for (int i = 0; i < MF_OP_COUNT; i++)
     if (strcmp(registry[i]->name, name) == 0) return registry[i];
   return NULL;
 }
@@ -40,6 +35,22 @@ bool mf_spec_is_static(const mf_spec *s) {
   if (s->rank < 0) return false;
   for (int i = 0; i < s->rank; i++)
     if (s->shape[i] < 0) return false;
+  return true;
+}
+
+bool mf_spec_fits(const mf_spec *have, const mf_spec *want, mf_fit mode) {
+  if (have->dtype != want->dtype) return false;
+  if (want->rank < 0 || have->rank < 0)
+    return mode == MF_FIT_COMPATIBLE || (mode == MF_FIT_SUBTYPE && want->rank < 0) ||
+           want->rank == have->rank;
+  if (have->rank != want->rank) return false;
+  for (int i = 0; i < want->rank; i++) {
+    int64_t h = have->shape[i], w = want->shape[i];
+    bool ok = mode == MF_FIT_EXACT      ? h == w || (h < 0 && w < 0)
+              : mode == MF_FIT_SUBTYPE ? w < 0 || h == w
+                                        : w < 0 || h < 0 || h == w;
+    if (!ok) return false;
+  }
   return true;
 }
 
@@ -146,31 +157,73 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
   return op->infer(c, err);
 }
 
-mf_status mf_op_execute(mf_op_call *c, mf_error *err) {
-  MF_TRY(mf_op_infer(c, err));
-  mf_status s = c->op->kernel(c, err);
-  if (s != MF_OK) return s;
+/* Runs the kernel of c (its output specs set) and checks it made every
+ * output. */
+static mf_status run_kernel(mf_op_call *c, mf_error *err) {
+  MF_TRY(c->op->kernel(c, err));
   for (int i = 0; i < c->nout; i++)
     if (!c->out[i])
       return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
   return MF_OK;
 }
 
+mf_status mf_op_execute(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_op_infer(c, err));
+  return run_kernel(c, err);
+}
+
 mf_status mf_op_execute_planned(mf_op_call *c, int nout, const mf_spec *specs, mf_error *err) {
   MF_TRY(mf_op_call_set_nout(c, nout, err));
   for (int i = 0; i < nout; i++) c->out_specs[i] = specs[i];
-  mf_status s = c->op->kernel(c, err);
-  if (s != MF_OK) return s;
-  for (int i = 0; i < c->nout; i++)
-    if (!c->out[i])
-      return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
-  return MF_OK;
+  return run_kernel(c, err);
 }
 
 mf_tensor *mf_op_call_take_output(mf_op_call *c, int i) {
   mf_tensor *t = c->out[i];
   c->out[i] = NULL;
   return t;
+}
+
+bool mf_op_is_foldable(const mf_op_def *op, const mf_attrs *attrs) {
+  if (!op->kernel || (op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)))
+    return false;
+  for (int i = 0; attrs && i < attrs->n; i++)
+    if (attrs->a[i].kind == MF_ATTR_CALLBACK || attrs->a[i].kind == MF_ATTR_GRAPH) return false;
+  return true;
+}
+
+/* Whether an output of spec s may be held as a constant; unknown
+ * dimensions pass (the computed value is checked again). */
+static bool fold_size_ok(const mf_spec *s) {
+  if (s->dtype == MF_RESOURCE) return false;
+  int64_t size = 1;
+  for (int d = 0; d < s->rank; d++) {
+    if (s->shape[d] < 0) continue;
+    size *= s->shape[d];
+    if (size > MF_FOLD_MAX_ELEMENTS) return false;
+  }
+  return true;
+}
+
+bool mf_op_call_fold(mf_op_call *c) {
+  if (!mf_op_is_foldable(c->op, c->attrs)) return false;
+  int64_t input_elements = 0;
+  for (int i = 0; i < c->nin; i++) {
+    if (!c->in[i]) return false;
+    input_elements += c->in[i]->size;
+    if (input_elements > MF_FOLD_MAX_INPUT_ELEMENTS) return false;
+  }
+  for (int k = 0; k < c->nout; k++)
+    if (!fold_size_ok(&c->out_specs[k])) return false;
+  mf_error err;
+  bool ok = c->op->kernel(c, &err) == MF_OK;
+  for (int k = 0; ok && k < c->nout; k++) {
+    const mf_tensor *t = c->out[k];
+    ok = t && t->dtype != MF_RESOURCE && t->size <= MF_FOLD_MAX_ELEMENTS;
+  }
+  if (!ok)
+    for (int k = 0; k < c->nout; k++) mf_tensor_release(mf_op_call_take_output(c, k));
+  return ok;
 }
 
 static const char *dtype_family(mf_dtype dt) {

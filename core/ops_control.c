@@ -2,7 +2,7 @@
  * While/StatelessWhile run a body graph while a cond graph says so. Both
  * take their branch/body graphs as attributes (built by tracing the Lua
  * functions given to tf.cond / tf.while_loop) and run them through the
- * same executor as every graph; each nested graph keeps its plan.
+ * same executor as every graph (mf_graph_run: planned on the first run).
  * TensorScatterUpdate is TF's dense row update, what TensorArray writes are
  * made of inside loops. */
 #include <stdlib.h>
@@ -44,14 +44,6 @@ static void join_specs(const mf_spec *a, const mf_spec *b, mf_spec *out) {
     if (a->shape[i] != b->shape[i]) out->shape[i] = MF_UNKNOWN_DIM;
 }
 
-/* Runs g (planning it once) on feeds; outputs get new references. */
-static mf_status run_graph(const mf_graph *cg, int nfeeds, mf_tensor *const *feeds,
-                           mf_tensor **outputs, mf_error *err) {
-  mf_graph *g = (mf_graph *)cg; /* the plan cache is the only thing written */
-  MF_TRY(mf_plan_new_cached(g, err));
-  return mf_plan_run(g->plan, nfeeds, feeds, outputs, err);
-}
-
 /* ---- If ---- */
 
 static mf_status if_infer(mf_op_call *c, mf_error *err) {
@@ -85,7 +77,7 @@ static mf_status if_kernel(mf_op_call *c, mf_error *err) {
                         c->op->name);
   bool take = mf_tensor_get_f64(p, 0) != 0;
   const mf_graph *g = graph_attr(c, take ? "then_branch" : "else_branch");
-  return run_graph(g, c->nin - 1, c->in + 1, c->out, err);
+  return mf_graph_run(g, c->nin - 1, c->in + 1, c->out, err);
 }
 
 #define IF_OP(NAME, FLAGS, DOC)                                                          \
@@ -136,12 +128,12 @@ static mf_status while_kernel(mf_op_call *c, mf_error *err) {
   for (;;) {
     mf_tensor *p = NULL;
     s = mf_interrupt_check(err);
-    if (s == MF_OK) s = run_graph(cond, n, vars, &p, err);
+    if (s == MF_OK) s = mf_graph_run(cond, n, vars, &p, err);
     if (s != MF_OK) break;
     bool go = p->size == 1 && mf_tensor_get_f64(p, 0) != 0;
     mf_tensor_release(p);
     if (!go) break;
-    s = run_graph(body, n, vars, next, err);
+    s = mf_graph_run(body, n, vars, next, err);
     if (s != MF_OK) break;
     for (int i = 0; i < n; i++) {
       mf_tensor_release(vars[i]);

@@ -252,16 +252,10 @@ static void fused_part(void *ctx, int64_t begin, int64_t end, int part) {
 }
 
 /* Runs the body as a graph: the executor's result for shapes the blocks
- * do not cover. Planned per call (a plan kept in the body would hold the
- * body alive: it retains its graph); this path is the rare one. */
-static mf_status run_unfused(mf_op_call *c, const mf_graph *cg, mf_error *err) {
-  mf_graph *g = (mf_graph *)cg; /* retained by the plan, not modified */
-  mf_plan *plan;
+ * do not cover. */
+static mf_status run_unfused(mf_op_call *c, const mf_graph *g, mf_error *err) {
   mf_tensor *res = NULL;
-  MF_TRY(mf_plan_new(g, &plan, err));
-  mf_status s = mf_plan_run(plan, c->nin, c->in, &res, err);
-  mf_plan_free(plan);
-  MF_TRY(s);
+  MF_TRY(mf_graph_run(g, c->nin, c->in, &res, err));
   mf_tensor_release(c->out[0]);
   c->out[0] = res;
   return MF_OK;

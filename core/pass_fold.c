@@ -6,24 +6,23 @@
  * chain of constants folds in one sweep. The inputs a folded node no longer
  * reads are left for pruning.
  *
- * Size caps keep huge constants out of graphs: a node is folded only when
- * each output has at most FOLD_MAX_ELEMENTS elements and its inputs hold at
- * most FOLD_MAX_INPUT_ELEMENTS together. A node whose kernel fails (integer
- * division by zero, ...) is kept: it fails when the graph runs, as it would
- * have. Nodes with control inputs and control-flow nodes (nested graphs,
- * which could loop for long) are never folded. */
+ * What may be computed ahead of the run is decided by the rule tracing
+ * uses too (mf_op_call_may_fold, op.h: pure ops, size caps that keep huge
+ * constants out of graphs). A node whose kernel fails (integer division by
+ * zero, ...) is kept: it fails when the graph runs, as it would have. Nodes
+ * with control inputs are never folded. */
 #include <stdlib.h>
 
 #include "pass_util.h"
 #include "passes.h"
 
-enum { FOLD_MAX_ELEMENTS = 1 << 16, FOLD_MAX_INPUT_ELEMENTS = 1 << 20, FOLD_MAX_OUTPUTS = 16 };
+enum { FOLD_MAX_OUTPUTS = 16 };
 
 /* A value fit to be held by a Const: small enough, not a resource, and not
  * a view that keeps a larger buffer alive (copied then). Steals *v. */
 static bool keepable(mf_tensor **v) {
   mf_tensor *t = *v;
-  if (!t || t->dtype == MF_RESOURCE || t->size > FOLD_MAX_ELEMENTS) return false;
+  if (!t || t->dtype == MF_RESOURCE || t->size > MF_FOLD_MAX_ELEMENTS) return false;
   if (t->buf->count > (size_t)t->size) {
     mf_tensor *copy;
     if (mf_tensor_copy(t, &copy, NULL) != MF_OK) return false;
@@ -41,14 +40,14 @@ static bool shape_only(const mf_op_def *op) {
   return op == &mf_op_ZerosLike || op == &mf_op_OnesLike;
 }
 
-/* Whether node n of a source graph may fold: pure, no control inputs, no
- * nested graphs, and every input a Const (of g, read through the copy c when
+/* Whether node n of a source graph may fold: a foldable op (op.h), no
+ * control inputs, and every input a Const (of g, read through the copy c when
  * one is given) or every output known while tracing. The values are then
  * recomputed from the Const inputs and the specs alone (tracing may have
  * known them from a Placeholder's example value, which is no constant). */
 static bool may_fold(const mf_node *n, const mf_graph *g, const mf_graph_copy *c) {
-  if (!mf_pass_node_is_pure(n) || mf_pass_node_has_graphs(n) || n->ncontrol > 0 || n->nin == 0 ||
-      n->nout == 0 || n->nout > FOLD_MAX_OUTPUTS)
+  if (!mf_op_is_foldable(n->op, &n->attrs) || n->ncontrol > 0 || n->nin == 0 || n->nout == 0 ||
+      n->nout > FOLD_MAX_OUTPUTS)
     return false;
   bool all_const = true, all_static = true;
   for (int k = 0; k < n->nin; k++) {
@@ -74,15 +73,11 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
   mf_spec *specs = n->nin <= INLINE ? specs_inline : malloc((size_t)n->nin * sizeof *specs);
   mf_tensor **vals = n->nin <= INLINE ? vals_inline : malloc((size_t)n->nin * sizeof *vals);
   bool ok = specs && vals, all_const = true;
-  int64_t input_elements = 0;
   for (int k = 0; ok && k < n->nin; k++) {
     mf_tensor_ref r = mf_graph_copy_ref(c, n->inputs[k]);
     specs[k] = c->dst->nodes[r.node].out_specs[r.index];
     vals[k] = mf_graph_const_value(c->dst, r);
-    if (vals[k])
-      input_elements += vals[k]->size;
-    else
-      all_const = false;
+    if (!vals[k]) all_const = false;
   }
   /* Zero stand-ins for the inputs of shape-only ops (within the caps). */
   mf_tensor *stand_in[INLINE] = {NULL};
@@ -92,11 +87,10 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
       if (vals[k]) continue;
       int64_t size;
       all_const = mf_shape_size(specs[k].rank, specs[k].shape, &size, NULL) == MF_OK &&
-                  size <= FOLD_MAX_ELEMENTS && specs[k].dtype != MF_RESOURCE &&
+                  size <= MF_FOLD_MAX_ELEMENTS && specs[k].dtype != MF_RESOURCE &&
                   mf_tensor_zeros(specs[k].dtype, specs[k].rank, specs[k].shape, &stand_in[k],
                                   NULL) == MF_OK;
       vals[k] = stand_in[k];
-      if (all_const) input_elements += size;
     }
   }
   int got = 0;
@@ -108,18 +102,9 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
     bool known = ok;
     for (int k = 0; known && k < call.nout; k++) known = call.out_values[k] != NULL;
     if (ok && !known) {
-      /* Computed now: only from constants, within the caps. */
-      ok = all_const && input_elements <= FOLD_MAX_INPUT_ELEMENTS;
-      for (int k = 0; ok && k < call.nout; k++) {
-        const mf_spec *s = &call.out_specs[k];
-        int64_t size = 1;
-        ok = mf_spec_is_static(s) && s->dtype != MF_RESOURCE;
-        for (int d = 0; ok && d < s->rank; d++) {
-          size *= s->shape[d];
-          ok = size <= FOLD_MAX_ELEMENTS;
-        }
-      }
-      if (ok) ok = n->op->kernel(&call, &err) == MF_OK;
+      /* Computed now: only from constants (the stand-ins count as such),
+       * by the one folding rule. */
+      ok = all_const && mf_op_call_fold(&call);
     }
     for (int k = 0; ok && k < call.nout; k++) {
       out[k] = known ? call.out_values[k] : call.out[k];

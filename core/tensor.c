@@ -7,9 +7,10 @@
 
 #include "variable.h"
 
-static _Atomic size_t live_bytes;
+static _Atomic size_t live_bytes, live_buffers;
 
 size_t mf_live_bytes(void) { return atomic_load(&live_bytes); }
+size_t mf_live_buffers(void) { return atomic_load(&live_buffers); }
 
 mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *err) {
   size_t elem = mf_dtype_size(dt);
@@ -36,6 +37,7 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   b->nbytes = nbytes;
   b->data = data;
   atomic_fetch_add(&live_bytes, nbytes);
+  atomic_fetch_add(&live_buffers, 1);
   *out = b;
   return MF_OK;
 }
@@ -52,6 +54,7 @@ void mf_buffer_release(mf_buffer *b) {
     for (size_t i = 0; i < b->count; i++) mf_variable_release(v[i]);
   }
   atomic_fetch_sub(&live_bytes, b->nbytes);
+  atomic_fetch_sub(&live_buffers, 1);
   free(b->data);
   free(b);
 }
@@ -286,8 +289,6 @@ void mf_buffer_pool_free(mf_buffer_pool *p) {
   for (int i = 0; i < p->n; i++) mf_buffer_release(p->slots[i]);
   free(p);
 }
-
-size_t mf_buffer_pool_bytes(const mf_buffer_pool *p) { return p ? p->bytes : 0; }
 
 bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t) {
   if (!p || t->refcount != 1 || t->buf->refcount != 1 || t->dtype == MF_STRING ||

@@ -107,10 +107,12 @@ void mf_buffer_pool_unlend(mf_buffer_pool *p);
 /* mf_tensor_new, taking a buffer of the right size from p when it has one. */
 mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const int64_t *shape,
                                mf_tensor **out, mf_error *err);
-/* Bytes the pool holds. */
-size_t mf_buffer_pool_bytes(const mf_buffer_pool *p);
 
 /* Bytes held by live buffers right now (all threads). */
 size_t mf_live_bytes(void);
+/* How many buffers are alive right now (all threads): a leak shows here
+ * even when the leaked tensor is tiny. Buffers kept by executor pools
+ * count too. */
+size_t mf_live_buffers(void);
 
 #endif

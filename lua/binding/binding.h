@@ -48,6 +48,7 @@ typedef struct mfL_ctx {
   int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
   size_t alloc_since_gc;
   lua_State *L;
+  int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
 } mfL_ctx;
 
 typedef struct mfL_tensor {
@@ -67,8 +68,15 @@ mfL_ctx *mfL_context(lua_State *L);
 int mfL_raise_status(lua_State *L, const mf_error *err);
 int mfL_error_open(lua_State *L);
 
-/* Tensors. */
-mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t); /* steals t */
+/* Tensors. Userdata are made before they own anything (liolib's
+ * newprefile order): mfL_new_tensor pushes an empty one, which may raise
+ * (out of memory) while the caller owns nothing it could leak;
+ * mfL_tensor_adopt then gives it a reference (stolen) and never raises.
+ * mfL_push_eager does both for a borrowed t (the userdata takes its own
+ * reference). */
+mfL_tensor *mfL_new_tensor(lua_State *L);
+void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t);
+mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t); /* borrows t */
 mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, uint64_t trace_id);
 mfL_tensor *mfL_test_tensor(lua_State *L, int idx);
 mfL_tensor *mfL_check_tensor(lua_State *L, int idx);

@@ -224,10 +224,11 @@ mf_status mfL_convert(lua_State *L, int idx, int want, mf_tensor **out, mf_error
 /* core.convert(value [, dtype]) -> eager tensor */
 static int l_convert(lua_State *L) {
   int want = lua_isnoneornil(L, 2) ? -1 : (int)mfL_check_dtype(L, 2);
+  mfL_tensor *lt = mfL_new_tensor(L);
   mf_error err;
   mf_tensor *t;
   if (mfL_convert(L, 1, want, &t, &err) != MF_OK) return mfL_raise_status(L, &err);
-  mfL_push_eager(L, t);
+  mfL_tensor_adopt(L, lt, t);
   return 1;
 }
 

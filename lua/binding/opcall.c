@@ -9,7 +9,17 @@
  *   and inside traced functions alike.
  * Lua values among the inputs are converted here: to the dtype of the
  * "typed" tensor inputs when the caller marks them (a Lua number mixed with
- * a tensor takes the tensor's dtype), by API.md's rules otherwise. */
+ * a tensor takes the tensor's dtype), by API.md's rules otherwise.
+ *
+ * Nothing the call owns in C can be lost to a Lua error: tensor-like inputs
+ * are resolved (a Lua call) before anything is acquired, the tape hook runs
+ * after everything is released, and in between what the call holds (input
+ * references, attributes, the op's outputs) lives in a scratch userdata
+ * whose __gc releases it, so a raise anywhere else (out of memory, the
+ * interrupt hook) leaves it to the collector. Finalizers run without hooks,
+ * which is why the anchor is a __gc and not a to-be-closed __close. The
+ * scratch is reused from call to call (one spare kept in the registry), so
+ * the hot path allocates nothing for it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +28,15 @@
 #include "variable.h"
 
 #define MAX_INPUTS 64
-/* Ops whose inputs are all known at trace time are also run at trace time
- * (for shape inference of later ops) when they are this small. */
-#define FOLD_MAX_ELEMENTS 4096
 
 typedef struct input {
+  mfL_tensor *lt;     /* the Lua tensor given (kept alive by the stack), or NULL */
   mf_tensor *value;   /* eager or known value (owned reference) or NULL */
   mf_tensor_ref ref;  /* graph mode */
   mf_spec spec;
 } input;
+
+#define MFL_CALL "moonflow.call"
 
 typedef struct call {
   const mf_op_def *op;
@@ -36,20 +46,61 @@ typedef struct call {
   int attrs_idx;      /* stack index of the Lua attrs table, 0 if none */
   int dtypes_idx;     /* stack index of attrs._dtypes ({[i] = dtype}), 0 if none */
   mf_attrs attrs;
+  bool op_live;       /* `c` is initialised and may own outputs */
+  mf_op_call c;
   input in[MAX_INPUTS];
   mf_spec specs[MAX_INPUTS];
   mf_tensor *values[MAX_INPUTS];
 } call;
 
+/* Releases what the call owns; idempotent (the __gc of the scratch). */
 static void call_free(call *k) {
-  for (int i = 0; i < k->nin; i++) mf_tensor_release(k->in[i].value);
+  for (int i = 0; i < k->nin; i++) {
+    mf_tensor_release(k->in[i].value);
+    k->in[i].value = NULL;
+  }
+  k->nin = 0;
   mf_attrs_free(&k->attrs);
+  if (k->op_live) mf_op_call_free(&k->c);
+  k->op_live = false;
 }
 
-/* Raises after releasing what the call owns. */
-static int call_fail(lua_State *L, call *k, const mf_error *err) {
+static int call_gc(lua_State *L) {
+  call_free(luaL_checkudata(L, 1, MFL_CALL));
+  return 0;
+}
+
+/* Pushes an empty call scratch: the spare one when it is free, else a new
+ * one (a nested call: from the tape hook, a tensor-like's conversion, a
+ * host callback). The spare sits in a registry slot of its own; while a
+ * call uses it, the slot holds false (never nil, so putting the scratch
+ * back never allocates) and only the stack holds the scratch. */
+static call *call_scratch(lua_State *L, mfL_ctx *ctx) {
+  call *k;
+  if (!ctx->call_spare) {
+    lua_pushboolean(L, 0);
+    ctx->call_spare = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->call_spare) == LUA_TUSERDATA) {
+    k = lua_touserdata(L, -1);
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, LUA_REGISTRYINDEX, ctx->call_spare);
+    return k;
+  }
+  lua_pop(L, 1);
+  k = lua_newuserdatauv(L, sizeof *k, 0);
+  k->nin = 0;
+  k->op_live = false;
+  mf_attrs_init(&k->attrs);
+  luaL_setmetatable(L, MFL_CALL);
+  return k;
+}
+
+/* Releases what the call at stack index idx owns and makes it the spare. */
+static void call_done(lua_State *L, mfL_ctx *ctx, call *k, int idx) {
   call_free(k);
-  return mfL_raise_status(L, err);
+  lua_pushvalue(L, idx);
+  lua_rawseti(L, LUA_REGISTRYINDEX, ctx->call_spare);
 }
 
 /* ---- attributes from a Lua table ---- */
@@ -75,16 +126,19 @@ static mf_status attr_from_lua(lua_State *L, mf_attrs *as, const char *name, int
       return mf_attrs_set_float(as, name, lua_tonumber(L, vidx), err);
     case LUA_TSTRING: return mf_attrs_set_string(as, name, lua_tostring(L, vidx), err);
     case LUA_TFUNCTION: {
+      /* The reference first: luaL_ref may raise, the allocations do not. */
+      lua_pushvalue(L, vidx);
+      int ref = luaL_ref(L, LUA_REGISTRYINDEX);
       mf_callback *cb = calloc(1, sizeof *cb);
       lua_callback *lc = malloc(sizeof *lc);
       if (!cb || !lc) {
         free(cb);
         free(lc);
+        luaL_unref(L, LUA_REGISTRYINDEX, ref);
         return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
       }
-      lua_pushvalue(L, vidx);
       lc->L = L;
-      lc->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+      lc->ref = ref;
       cb->refcount = 1;
       cb->fn = lua_callback_fn;
       cb->free = lua_callback_free;
@@ -183,10 +237,10 @@ static void resolve_tensorlike(lua_State *L, int idx) {
 
 /* The dtype Lua values among the typed inputs convert to: the first typed
  * tensor input's, or -1 (infer) when there is none. */
-static int typed_dtype(lua_State *L, call *k) {
+static int typed_dtype(const call *k) {
   for (int i = 0; i < k->nin; i++) {
     if (!(k->typed & (1u << i))) continue;
-    mfL_tensor *lt = mfL_test_tensor(L, k->first + i);
+    mfL_tensor *lt = k->in[i].lt;
     if (lt) {
       mf_spec s;
       mfL_tensor_spec(lt, &s);
@@ -199,7 +253,7 @@ static int typed_dtype(lua_State *L, call *k) {
 /* The dtype a Lua value given as input i converts to (-1: infer). */
 static int want_dtype(lua_State *L, call *k, int i, int *typed_want) {
   if (k->typed & (1u << i)) {
-    if (*typed_want == -2) *typed_want = typed_dtype(L, k);
+    if (*typed_want == -2) *typed_want = typed_dtype(k);
     return *typed_want;
   }
   if (k->dtypes_idx) {
@@ -211,7 +265,9 @@ static int want_dtype(lua_State *L, call *k, int i, int *typed_want) {
   return -1;
 }
 
-static void out_of_scope(lua_State *L, call *k, mfL_tensor *lt) {
+/* Raises the error of a symbolic tensor used outside its trace. Called
+ * before the call owns anything. */
+static int out_of_scope(lua_State *L, mfL_tensor *lt) {
   mf_spec s;
   char shape[128];
   mfL_tensor_spec(lt, &s);
@@ -222,24 +278,28 @@ static void out_of_scope(lua_State *L, call *k, mfL_tensor *lt) {
                "Use return values, explicit Lua locals or tf.Variables to access it: a symbolic "
                "tensor belongs to the trace that made it, and that trace has ended.",
                lt->g->nodes[lt->node].name, lt->index, shape, mf_dtype_name(s.dtype));
-  call_fail(L, k, &err);
+  return mfL_raise_status(L, &err);
 }
 
-/* Variables (and other tensor-like values) among the inputs become their
- * tensors first, so a Lua number's dtype can follow any of them. */
-static void resolve_inputs(lua_State *L, call *k) {
-  for (int i = 0; i < k->nin; i++) resolve_tensorlike(L, k->first + i);
+/* Before the call acquires anything: variables (and other tensor-like
+ * values) among the inputs become their tensors (a Lua call that may
+ * raise), so a Lua number's dtype can follow any of them; symbolic tensors
+ * that cannot be used here are refused. Notes which inputs are tensors. */
+static void prepare_inputs(lua_State *L, mfL_ctx *ctx, call *k, bool tracing) {
+  for (int i = 0; i < k->nin; i++) {
+    resolve_tensorlike(L, k->first + i);
+    mfL_tensor *lt = k->in[i].lt = mfL_test_tensor(L, k->first + i);
+    if (lt && !lt->t && (!tracing || !mfL_trace_live(ctx, lt->trace_id))) out_of_scope(L, lt);
+  }
 }
 
 /* Eager mode: every input as an eager value. */
 static mf_status eager_inputs(lua_State *L, call *k, mf_error *err) {
   int want = -2;
-  resolve_inputs(L, k);
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    mfL_tensor *lt = mfL_test_tensor(L, idx);
+    mfL_tensor *lt = k->in[i].lt;
     if (lt) {
-      if (!lt->t) out_of_scope(L, k, lt);
       mf_tensor_retain(lt->t);
       k->in[i].value = lt->t;
     } else {
@@ -406,12 +466,9 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
                               mf_error *err) {
   mfL_frame *f = mfL_current_frame(ctx);
   int want = -2;
-  resolve_inputs(L, k);
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    mfL_tensor *lt = mfL_test_tensor(L, idx);
-    if (lt) {
-      if (!lt->t && !mfL_trace_live(ctx, lt->trace_id)) out_of_scope(L, k, lt);
+    if (k->in[i].lt) {
       MF_TRY(mfL_frame_ref(L, ctx, idx, &k->in[i].ref, &k->in[i].spec, &k->in[i].value, err));
       continue;
     }
@@ -429,16 +486,11 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
   return MF_OK;
 }
 
-static bool foldable(const call *k) {
-  if (k->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)) return false;
-  for (int i = 0; i < k->nin; i++)
-    if (!k->in[i].value || k->in[i].value->size > FOLD_MAX_ELEMENTS) return false;
-  return true;
-}
-
 /* ---- the call ---- */
 
-static void tape_record(lua_State *L, mfL_ctx *ctx, call *k, int first_out, int nout) {
+/* Pushes the tape hook's arguments (op name, attrs, inputs, outputs): every
+ * input as a tensor, Lua values as the tensors they were converted to. */
+static void tape_args(lua_State *L, mfL_ctx *ctx, call *k, int first_out, int nout) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->tape_hook);
   lua_pushstring(L, k->op->name);
   if (k->attrs_idx)
@@ -448,10 +500,10 @@ static void tape_record(lua_State *L, mfL_ctx *ctx, call *k, int first_out, int 
   lua_createtable(L, k->nin, 0);
   for (int i = 0; i < k->nin; i++) {
     int idx = k->first + i;
-    if (mfL_test_tensor(L, idx))
+    if (k->in[i].lt)
       lua_pushvalue(L, idx);
     else if (k->in[i].value)
-      mf_tensor_retain(k->in[i].value), mfL_push_eager(L, k->in[i].value);
+      mfL_push_eager(L, k->in[i].value);
     else
       lua_pushnil(L);
     lua_rawseti(L, -2, i + 1);
@@ -461,78 +513,97 @@ static void tape_record(lua_State *L, mfL_ctx *ctx, call *k, int first_out, int 
     lua_pushvalue(L, first_out + i);
     lua_rawseti(L, -2, i + 1);
   }
-  lua_call(L, 4, 0);
 }
 
-static int run_call(lua_State *L, call *k) {
-  mfL_ctx *ctx = mfL_context(L);
-  mf_error err;
-  mf_error_clear(&err);
-  if (read_attrs(L, k, &err) != MF_OK) return call_fail(L, k, &err);
-  bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
-  char unique[256];
-  mfL_frame *f = tracing ? mfL_current_frame(ctx) : NULL;
-  if (tracing) {
-    /* Node names matter only in graphs. */
-    const char *base = k->op->name;
-    char opname[256];
-    if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
-      snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
-      base = opname;
-    }
-    if (k->attrs_idx) lua_pop(L, 1);
-    if (mf_graph_unique_name(f->g, base, unique, sizeof unique, &err) != MF_OK ||
-        graph_inputs(L, ctx, k, unique, &err) != MF_OK)
-      return call_fail(L, k, &err);
-  } else if (eager_inputs(L, k, &err) != MF_OK) {
-    return call_fail(L, k, &err);
-  }
+/* Infers (tracing) or runs (eager) the op; the outputs stay in k->c. */
+static mf_status compute(call *k, bool tracing, mf_error *err) {
   for (int i = 0; i < k->nin; i++) {
     k->specs[i] = k->in[i].spec;
     k->values[i] = k->in[i].value;
   }
-  mf_op_call c;
-  mf_op_call_init(&c, k->op, k->nin, k->specs, k->values, &k->attrs);
-  mf_status s;
-  if (!tracing) {
-    s = mf_op_execute(&c, &err);
-  } else {
-    s = mf_op_infer(&c, &err);
-    if (s == MF_OK && foldable(k)) {
-      /* Known at trace time: compute now so later ops infer static shapes. */
-      mf_error ferr;
-      if (k->op->kernel(&c, &ferr) == MF_OK) {
-        for (int i = 0; i < c.nout; i++) {
-          mf_tensor_release(c.out_values[i]);
-          c.out_values[i] = mf_op_call_take_output(&c, i);
-        }
-      }
+  mf_op_call *c = &k->c;
+  mf_op_call_init(c, k->op, k->nin, k->specs, k->values, &k->attrs);
+  k->op_live = true;
+  if (!tracing) return mf_op_execute(c, err);
+  MF_TRY(mf_op_infer(c, err));
+  /* Known at trace time: compute now so later ops infer static shapes (by
+   * the rule the folding pass applies to the finished graph). */
+  if (mf_op_call_fold(c)) {
+    for (int i = 0; i < c->nout; i++) {
+      mf_tensor_release(c->out_values[i]);
+      c->out_values[i] = mf_op_call_take_output(c, i);
     }
   }
-  if (s != MF_OK) {
-    mf_op_call_free(&c);
-    return call_fail(L, k, &err);
+  return MF_OK;
+}
+
+/* The op's node name in the graph being traced, made unique. */
+static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, size_t n,
+                           mf_error *err) {
+  const char *base = k->op->name;
+  char opname[256];
+  if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
+    snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
+    base = opname;
   }
-  int first_out = lua_gettop(L) + 1;
-  luaL_checkstack(L, c.nout + 8, "too many op outputs");
-  if (!tracing) {
-    for (int i = 0; i < c.nout; i++) mfL_push_eager(L, mf_op_call_take_output(&c, i));
-  } else {
+  if (k->attrs_idx) lua_pop(L, 1);
+  return mf_graph_unique_name(f->g, base, unique, n, err);
+}
+
+/* Runs op on the nin values from stack index `first`; returns the number
+ * of outputs pushed. */
+static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
+                    unsigned typed) {
+  mfL_ctx *ctx = mfL_context(L);
+  bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
+  luaL_checkstack(L, LUA_MINSTACK, "op call");
+  call *k = call_scratch(L, ctx);
+  int scratch = lua_gettop(L);
+  k->op = op;
+  k->attrs_idx = attrs_idx;
+  k->first = first;
+  k->typed = typed;
+  for (int i = 0; i < nin; i++) k->in[i].value = NULL;
+  k->nin = nin;
+  prepare_inputs(L, ctx, k, tracing);
+  mf_error err;
+  mf_error_clear(&err);
+  mf_status s = read_attrs(L, k, &err);
+  char unique[256];
+  mfL_frame *f = tracing ? mfL_current_frame(ctx) : NULL;
+  if (s == MF_OK && tracing) {
+    /* Node names matter only in graphs. */
+    s = node_name(L, f, k, unique, sizeof unique, &err);
+    if (s == MF_OK) s = graph_inputs(L, ctx, k, unique, &err);
+  } else if (s == MF_OK) {
+    s = eager_inputs(L, k, &err);
+  }
+  if (s == MF_OK) s = compute(k, tracing, &err);
+  int node = -1;
+  if (s == MF_OK && tracing) {
     mf_tensor_ref refs[MAX_INPUTS];
     for (int i = 0; i < k->nin; i++) refs[i] = k->in[i].ref;
-    int node;
-    s = mf_graph_add_node(f->g, unique, &c, refs, &node, &err);
-    if (s != MF_OK) {
-      mf_op_call_free(&c);
-      return call_fail(L, k, &err);
-    }
-    for (int i = 0; i < c.nout; i++) mfL_push_symbolic(L, f->g, node, i, f->id);
+    s = mf_graph_add_node(f->g, unique, &k->c, refs, &node, &err);
   }
-  int nout = c.nout;
-  mf_op_call_free(&c);
-  if (ctx->tapes_active > 0 && ctx->tape_hook != LUA_NOREF && !(k->op->flags & MF_OP_NO_GRADIENT))
-    tape_record(L, ctx, k, first_out, nout);
-  call_free(k);
+  if (s != MF_OK) {
+    call_free(k);
+    return mfL_raise_status(L, &err);
+  }
+  int nout = k->c.nout;
+  luaL_checkstack(L, nout + 8, "too many op outputs");
+  int first_out = lua_gettop(L) + 1;
+  for (int i = 0; i < nout; i++) {
+    if (!tracing)
+      mfL_push_eager(L, k->c.out[i]);
+    else
+      mfL_push_symbolic(L, f->g, node, i, f->id);
+  }
+  bool record =
+      ctx->tapes_active > 0 && ctx->tape_hook != LUA_NOREF && !(k->op->flags & MF_OP_NO_GRADIENT);
+  if (record) tape_args(L, ctx, k, first_out, nout);
+  /* The tape hook owns nothing of ours when it runs (and raises). */
+  call_done(L, ctx, k, scratch);
+  if (record) lua_call(L, 4, 0);
   return nout;
 }
 
@@ -548,32 +619,22 @@ static const mf_op_def *check_op(lua_State *L, int idx) {
  * core.op_handle; attrs a table or nil (`name` names the node, `_typed` is a
  * bitmask of inputs that take the tensors' dtype). */
 static int l_op(lua_State *L) {
-  call k;
-  k.op = check_op(L, 1);
-  k.attrs_idx = lua_istable(L, 2) ? 2 : 0;
-  k.first = 3;
-  k.nin = lua_gettop(L) - 2;
-  k.typed = 0;
-  if (k.nin > MAX_INPUTS) return mfL_raise(L, "ValueError", "too many inputs (%d)", k.nin);
-  for (int i = 0; i < k.nin; i++) k.in[i].value = NULL;
-  return run_call(L, &k);
+  const mf_op_def *op = check_op(L, 1);
+  int nin = lua_gettop(L) - 2;
+  if (nin > MAX_INPUTS) return mfL_raise(L, "ValueError", "too many inputs (%d)", nin);
+  return run_call(L, op, lua_istable(L, 2) ? 2 : 0, 3, nin < 0 ? 0 : nin, 0);
 }
 
 /* core.binary(op, a, b [, attrs]) -> output. Both inputs share a dtype:
  * Lua values convert to the tensor's. The operators' fast path. */
 static int l_binary(lua_State *L) {
   lua_settop(L, 4);
-  call k;
-  k.op = check_op(L, 1);
-  k.attrs_idx = lua_istable(L, 4) ? 4 : 0;
+  const mf_op_def *op = check_op(L, 1);
+  int attrs_idx = lua_istable(L, 4) ? 4 : 0;
   /* inputs must be contiguous: move attrs out of the way */
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
-  k.first = 5;
-  k.nin = 2;
-  k.typed = 3;
-  k.in[0].value = k.in[1].value = NULL;
-  return run_call(L, &k);
+  return run_call(L, op, attrs_idx, 5, 2, 3);
 }
 
 /* core.op_handle(name) -> light userdata for fast calls */
@@ -636,22 +697,38 @@ static int l_tapes(lua_State *L) {
 
 /* ---- host callbacks (EagerLuaFunc, print sinks) ---- */
 
+typedef struct callback_args {
+  const lua_callback *lc;
+  int nin, nout;
+  mf_tensor **in;
+} callback_args;
+
+/* The callback's Lua side, run protected: a kernel is on the C stack
+ * below, so nothing here (pushing its inputs, the function, the interrupt
+ * hook) may longjmp past it. */
+static int callback_body(lua_State *L) {
+  const callback_args *a = lua_touserdata(L, 1);
+  luaL_checkstack(L, a->nin + 4, "host callback");
+  lua_rawgeti(L, LUA_REGISTRYINDEX, a->lc->ref);
+  for (int i = 0; i < a->nin; i++) mfL_push_eager(L, a->in[i]);
+  lua_call(L, a->nin, a->nout);
+  return a->nout;
+}
+
 static mf_status lua_callback_fn(void *ud, int nin, mf_tensor **in, int nout, mf_tensor **out,
                            mf_error *err) {
   lua_callback *lc = ud;
   lua_State *L = lc->L;
   int top = lua_gettop(L);
-  if (!lua_checkstack(L, nin + 4))
+  if (!lua_checkstack(L, nout + 4))
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "Lua stack overflow");
-  lua_rawgeti(L, LUA_REGISTRYINDEX, lc->ref);
-  for (int i = 0; i < nin; i++) {
-    mf_tensor_retain(in[i]);
-    mfL_push_eager(L, in[i]);
-  }
+  callback_args args = {lc, nin, nout, in};
+  lua_pushcfunction(L, callback_body);
+  lua_pushlightuserdata(L, &args);
   mfL_ctx *ctx = mfL_context(L);
   /* The function runs eagerly even when called while a trace is open. */
   ctx->eager_scopes++;
-  int rc = lua_pcall(L, nin, nout, 0);
+  int rc = lua_pcall(L, 1, nout, 0);
   ctx->eager_scopes--;
   if (rc != LUA_OK) {
     const char *type, *msg;
@@ -661,7 +738,9 @@ static mf_status lua_callback_fn(void *ud, int nin, mf_tensor **in, int nout, mf
         if (strcmp(mf_status_name((mf_status)s), type) == 0) st = (mf_status)s;
       mf_error_set(err, st, "%s", msg);
     } else {
-      mf_error_set(err, st, "error in lua_function: %s", luaL_tolstring(L, -1, NULL));
+      /* No __tostring here: it could raise past the kernel. */
+      mf_error_set(err, st, "error in lua_function: %s",
+                   lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
     }
     lua_settop(L, top);
     return err->status;
@@ -678,6 +757,10 @@ static mf_status lua_callback_fn(void *ud, int nin, mf_tensor **in, int nout, mf
       s = mfL_convert(L, idx, -1, &out[i], err);
     }
     if (s != MF_OK) {
+      for (int j = 0; j < i; j++) {
+        mf_tensor_release(out[j]);
+        out[j] = NULL;
+      }
       lua_settop(L, top);
       return s;
     }
@@ -713,6 +796,11 @@ int mfL_op_open(lua_State *L) {
       {"op", l_op},           {"binary", l_binary},     {"op_handle", l_op_handle},
       {"op_list", l_op_list}, {"set_tape_hook", l_set_tape_hook}, {"tapes", l_tapes},
       {"eager_scope", l_eager_scope}, {"tracing", l_tracing}, {NULL, NULL}};
+  if (luaL_newmetatable(L, MFL_CALL)) {
+    lua_pushcfunction(L, call_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
   return 0;
 }

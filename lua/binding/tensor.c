@@ -9,13 +9,23 @@
 #include "binding.h"
 #include "format.h"
 
-mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
+mfL_tensor *mfL_new_tensor(lua_State *L) {
   mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
   memset(lt, 0, sizeof *lt);
   luaL_setmetatable(L, MFL_TENSOR);
+  return lt;
+}
+
+void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t) {
   lt->t = t;
   /* A view shares a buffer somebody already accounted for. */
   if (t->buf->refcount == 1) mfL_account(mfL_context(L), t->buf->nbytes);
+}
+
+mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
+  mfL_tensor *lt = mfL_new_tensor(L);
+  mf_tensor_retain(t);
+  mfL_tensor_adopt(L, lt, t);
   return lt;
 }
 
@@ -227,36 +237,34 @@ static int l_identity(lua_State *L) {
   return 1;
 }
 
-/* core.spec_matches(t, dtype, dims, exact) -> does tensor t fit the spec?
- * dims: a list of integers (anything else: unknown dimension), nil for an
- * unknown rank. exact: every dimension must be equal (unknowns too). The
- * hot path of tf.func dispatch: allocates nothing. */
+/* core.spec_matches(t, dtype, dims, mode) -> does tensor t (eager or
+ * symbolic) fit the spec? dims: a list of integers (anything else: an
+ * unknown dimension), nil for an unknown rank. mode: true for an exact fit,
+ * false/nil for t at least as specific as the spec, "compatible" for TF's
+ * is_compatible_with (mf_spec_fits, op.h: the one answer to "does this call
+ * fit the trace?"). The hot path of tf.func dispatch: allocates nothing. */
 static int l_spec_matches(lua_State *L) {
   mfL_tensor *lt = mfL_test_tensor(L, 1);
-  if (!lt) {
-    lua_pushboolean(L, 0);
-    return 1;
+  mf_spec want = {.dtype = 0, .rank = -1};
+  int dt = mfL_to_dtype(L, 2);
+  bool ok = lt && dt >= 0;
+  if (ok && !lua_isnil(L, 3)) {
+    want.rank = (int)lua_rawlen(L, 3);
+    ok = want.rank <= MF_MAX_RANK;
+    for (int i = 0; ok && i < want.rank; i++) {
+      lua_rawgeti(L, 3, i + 1);
+      want.shape[i] = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : MF_UNKNOWN_DIM;
+      lua_pop(L, 1);
+    }
   }
-  mf_spec s;
-  mfL_tensor_spec(lt, &s);
-  int want = mfL_to_dtype(L, 2);
-  bool exact = lua_toboolean(L, 4);
-  if ((int)s.dtype != want) {
-    lua_pushboolean(L, 0);
-    return 1;
-  }
-  if (lua_isnil(L, 3)) {
-    lua_pushboolean(L, !exact || s.rank < 0);
-    return 1;
-  }
-  int rank = (int)lua_rawlen(L, 3);
-  bool ok = s.rank == rank;
-  for (int i = 0; ok && i < rank; i++) {
-    lua_rawgeti(L, 3, i + 1);
-    bool known = lua_isinteger(L, -1);
-    int64_t d = known ? lua_tointeger(L, -1) : -1;
-    lua_pop(L, 1);
-    if (known ? s.shape[i] != d : exact && s.shape[i] >= 0) ok = false;
+  if (ok) {
+    want.dtype = (mf_dtype)dt;
+    mf_fit mode = lua_type(L, 4) == LUA_TSTRING ? MF_FIT_COMPATIBLE
+                  : lua_toboolean(L, 4)          ? MF_FIT_EXACT
+                                                 : MF_FIT_SUBTYPE;
+    mf_spec have;
+    mfL_tensor_spec(lt, &have);
+    ok = mf_spec_fits(&have, &want, mode);
   }
   lua_pushboolean(L, ok);
   return 1;
@@ -273,7 +281,6 @@ static int l_known(lua_State *L) {
   }
   mf_tensor *k = lt->g->nodes[lt->node].known[lt->index];
   if (!k) return 0;
-  mf_tensor_retain(k);
   mfL_push_eager(L, k);
   return 1;
 }
@@ -284,11 +291,19 @@ static int l_live_bytes(lua_State *L) {
   return 1;
 }
 
+/* core.live_buffers() -> how many tensor buffers are alive (a debugging
+ * count: tests use it to see that a failed op leaks nothing) */
+static int l_live_buffers(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)mf_live_buffers());
+  return 1;
+}
+
 int mfL_tensor_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"numpy", l_numpy},         {"element", l_element},   {"format", l_format},
       {"info", l_info},           {"is_tensor", l_is_tensor}, {"is_symbolic", l_is_symbolic},
       {"identity", l_identity},   {"live_bytes", l_live_bytes},
+      {"live_buffers", l_live_buffers},
       {"spec_matches", l_spec_matches}, {"known", l_known}, {NULL, NULL}};
   if (luaL_newmetatable(L, MFL_TENSOR)) {
     lua_pushcfunction(L, tensor_gc);

@@ -3,7 +3,8 @@
  * function (every op lands in the frame's graph through opcall.c), and
  * closes the frame with its outputs (core.trace_end), which returns the
  * finished graph and what it captured. Graph handles expose the graph to
- * Lua for inspection and run it through a plan made once (core.run). */
+ * Lua for inspection and run it (core.run: the executor plans a graph on
+ * its first run and keeps the plan with the graph). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,34 +49,34 @@ static int ctx_gc(lua_State *L) {
 
 /* ---- graph handles ---- */
 
-typedef struct graph_handle {
-  mf_graph *g;
-  mf_plan *plan; /* made on first run */
-} graph_handle;
+/* An empty handle (liolib's newprefile order: the userdata exists before
+ * it owns a graph). */
+static mfL_graph *new_graph_handle(lua_State *L) {
+  mfL_graph *h = lua_newuserdatauv(L, sizeof *h, 0);
+  h->g = NULL;
+  luaL_setmetatable(L, MFL_GRAPH);
+  return h;
+}
 
 void mfL_push_graph(lua_State *L, mf_graph *g) {
-  graph_handle *h = lua_newuserdatauv(L, sizeof *h, 0);
-  h->g = g;
-  h->plan = NULL;
+  mfL_graph *h = new_graph_handle(L);
   mf_graph_retain(g);
-  luaL_setmetatable(L, MFL_GRAPH);
+  h->g = g;
 }
 
 mf_graph *mfL_check_graph(lua_State *L, int idx) {
-  return ((graph_handle *)luaL_checkudata(L, idx, MFL_GRAPH))->g;
+  return ((mfL_graph *)luaL_checkudata(L, idx, MFL_GRAPH))->g;
 }
 
 static int graph_gc(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
-  mf_plan_free(h->plan);
+  mfL_graph *h = luaL_checkudata(L, 1, MFL_GRAPH);
   mf_graph_release(h->g);
-  h->plan = NULL;
   h->g = NULL;
   return 0;
 }
 
 static int graph_eq(lua_State *L) {
-  graph_handle *a = luaL_testudata(L, 1, MFL_GRAPH), *b = luaL_testudata(L, 2, MFL_GRAPH);
+  mfL_graph *a = luaL_testudata(L, 1, MFL_GRAPH), *b = luaL_testudata(L, 2, MFL_GRAPH);
   lua_pushboolean(L, a && b && a->g == b->g);
   return 1;
 }
@@ -198,7 +199,6 @@ static int l_trace_end(lua_State *L) {
   for (int i = 0; i < done.ncaptures; i++) {
     mfL_capture *c = &done.captures[i];
     if (c->value) {
-      mf_tensor_retain(c->value);
       mfL_push_eager(L, c->value);
     } else {
       mfL_frame *parent = mfL_current_frame(ctx);
@@ -233,27 +233,33 @@ static int l_current_graph(lua_State *L) {
 
 /* ---- running ---- */
 
-/* Runs h's plan on the feeds (borrowed) and pushes the outputs; feeds
- * are freed here when they are not `inline_feeds`. */
-static int run_and_push(lua_State *L, graph_handle *h, int nfeeds, mf_tensor **feeds,
-                        mf_tensor **inline_feeds) {
+/* Pushes one empty tensor per output of g, for a run's results: they exist
+ * before anything is allocated for the run (liolib's newprefile order), so
+ * handing the results to Lua cannot raise. Returns the first one's index. */
+static int push_result_slots(lua_State *L, const mf_graph *g) {
+  luaL_checkstack(L, g->noutputs + LUA_MINSTACK, "too many graph outputs");
+  int first = lua_gettop(L) + 1;
+  for (int i = 0; i < g->noutputs; i++) mfL_new_tensor(L);
+  return first;
+}
+
+/* Runs g on the feeds (borrowed) into the result slots at `first`; frees
+ * feeds when they are not `inline_feeds`. Returns the number of results. */
+static int run_into(lua_State *L, mf_graph *g, int first, int nfeeds, mf_tensor **feeds,
+                    mf_tensor **inline_feeds) {
   enum { INLINE = 16 };
   mf_tensor *outs_inline[INLINE];
-  int nout = h->g->noutputs;
+  int nout = g->noutputs;
   mf_tensor **outs = nout <= INLINE ? outs_inline : malloc((size_t)nout * sizeof *outs);
   mf_error err;
-  mf_status s = MF_OK;
-  if (!outs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  if (s == MF_OK && !h->plan) s = mf_plan_new(h->g, &h->plan, &err);
-  if (s == MF_OK) s = mf_plan_run(h->plan, nfeeds, feeds, outs, &err);
+  mf_status s = outs ? mf_graph_run(g, nfeeds, feeds, outs, &err)
+                     : mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (feeds != inline_feeds) free(feeds);
-  if (s != MF_OK) {
-    if (outs != outs_inline) free(outs);
-    return mfL_raise_status(L, &err);
-  }
-  luaL_checkstack(L, nout, "too many graph outputs");
-  for (int i = 0; i < nout; i++) mfL_push_eager(L, outs[i]);
+  if (s == MF_OK)
+    for (int i = 0; i < nout; i++) mfL_tensor_adopt(L, lua_touserdata(L, first + i), outs[i]);
   if (outs != outs_inline) free(outs);
+  if (s != MF_OK) return mfL_raise_status(L, &err);
+  lua_settop(L, first + nout - 1);
   return nout;
 }
 
@@ -265,8 +271,9 @@ static mf_tensor *feed_at(lua_State *L, int idx) {
 
 /* core.run(graph, feeds) -> outputs... */
 static int l_run(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  mf_graph *g = mfL_check_graph(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
+  int first = push_result_slots(L, g);
   enum { INLINE = 16 };
   mf_tensor *feeds_inline[INLINE];
   int nfeeds = (int)lua_rawlen(L, 2);
@@ -279,38 +286,26 @@ static int l_run(lua_State *L) {
     if (!feeds[i]) {
       if (feeds != feeds_inline) free(feeds);
       return mfL_raise(L, "TypeError", "feed %d of graph %s is not an eager tensor", i + 1,
-                       h->g->name);
+                       g->name);
     }
   }
-  return run_and_push(L, h, nfeeds, feeds, feeds_inline);
+  return run_into(L, g, first, nfeeds, feeds, feeds_inline);
 }
 
-/* core.check_args(graph, exact, ...) -> true when every argument is a tensor
- * fitting the graph's leading input placeholders (same dtype; same rank;
- * each known dimension equal; with `exact`, unknown dimensions too). The
- * hit test of tf.func's cached call: no allocation. */
+/* core.check_args(graph, exact, ...) -> true when every argument is an
+ * eager tensor fitting the graph's leading input placeholders
+ * (mf_spec_fits: exactly with `exact`, else at least as specific). The hit
+ * test of tf.func's cached call: no allocation. */
 static int l_check_args(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
-  bool exact = lua_toboolean(L, 2);
+  const mf_graph *g = mfL_check_graph(L, 1);
+  mf_fit mode = lua_toboolean(L, 2) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
   int nargs = lua_gettop(L) - 2;
-  const mf_graph *g = h->g;
   bool ok = nargs <= g->ninputs;
   for (int i = 0; ok && i < nargs; i++) {
     mfL_tensor *lt = mfL_test_tensor(L, 3 + i);
-    if (!lt || !lt->t) {
-      ok = false;
-      break;
-    }
-    const mf_spec *want = &g->nodes[g->inputs[i]].out_specs[0];
-    const mf_tensor *t = lt->t;
-    if (t->dtype != want->dtype || (want->rank >= 0 && t->rank != want->rank) || (exact && want->rank < 0)) {
-      ok = false;
-      break;
-    }
-    for (int d = 0; ok && d < want->rank; d++) {
-      int64_t w = want->shape[d];
-      if (w >= 0 ? t->shape[d] != w : exact) ok = false;
-    }
+    mf_spec have;
+    if (lt && lt->t) mf_spec_of_tensor(lt->t, &have);
+    ok = lt && lt->t && mf_spec_fits(&have, &g->nodes[g->inputs[i]].out_specs[0], mode);
   }
   lua_pushboolean(L, ok);
   return 1;
@@ -319,11 +314,12 @@ static int l_check_args(lua_State *L) {
 /* core.run_direct(graph, captures, ...) -> outputs: runs with the arguments
  * (eager tensors) then the captures as feeds, without a feeds table. */
 static int l_run_direct(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  mf_graph *g = mfL_check_graph(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   int nargs = lua_gettop(L) - 2;
   int ncap = (int)lua_rawlen(L, 2);
   int nfeeds = nargs + ncap;
+  int first = push_result_slots(L, g);
   enum { INLINE = 16 };
   mf_tensor *feeds_inline[INLINE];
   mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
@@ -337,9 +333,9 @@ static int l_run_direct(lua_State *L) {
   }
   if (!ok) {
     if (feeds != feeds_inline) free(feeds);
-    return mfL_raise(L, "TypeError", "run_direct: a feed of graph %s is not an eager tensor", h->g->name);
+    return mfL_raise(L, "TypeError", "run_direct: a feed of graph %s is not an eager tensor", g->name);
   }
-  return run_and_push(L, h, nfeeds, feeds, feeds_inline);
+  return run_into(L, g, first, nfeeds, feeds, feeds_inline);
 }
 
 /* ---- inspection ---- */
@@ -378,7 +374,6 @@ static void push_attr_value(lua_State *L, const mf_attr *a) {
       }
       break;
     case MF_ATTR_TENSOR:
-      mf_tensor_retain(a->u.tensor);
       mfL_push_eager(L, a->u.tensor);
       break;
     case MF_ATTR_GRAPH: mfL_push_graph(L, a->u.graph); break;
@@ -482,59 +477,63 @@ static int l_graph_tensor(lua_State *L) {
  * extra input for a finished graph (control flow gives every branch the
  * same inputs, also those only the other branch uses). */
 static int l_graph_add_placeholder(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  mf_graph *g = mfL_check_graph(L, 1);
   const char *name = luaL_checkstring(L, 2);
   mf_spec spec = {.dtype = mfL_check_dtype(L, 3)};
   spec.rank = shape_arg(L, 4, spec.shape);
   mf_error err;
   int node = -1;
-  if (mfL_add_placeholder(h->g, name, &spec, NULL, &node, &err) != MF_OK) return mfL_raise_status(L, &err);
-  mf_plan_free(h->plan);
-  h->plan = NULL;
+  if (mfL_add_placeholder(g, name, &spec, NULL, &node, &err) != MF_OK) return mfL_raise_status(L, &err);
   lua_pushinteger(L, node);
   return 1;
 }
 
+/* Reads integer i (1-based) of the table at idx; -1 when it is not one. */
+static int int_at(lua_State *L, int idx, int i) {
+  lua_rawgeti(L, idx, i);
+  int v = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : -1;
+  lua_pop(L, 1);
+  return v;
+}
+
 /* core.graph_set_io(graph, {input node ids}, {{node, index}, ...}): the
- * order of a finished graph's inputs and its outputs. */
+ * order of a finished graph's inputs and its outputs. Everything is checked
+ * before the graph changes. */
 static int l_graph_set_io(lua_State *L) {
-  graph_handle *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  mf_graph *g = mfL_check_graph(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
   luaL_checktype(L, 3, LUA_TTABLE);
-  mf_graph *g = h->g;
   int nin = (int)lua_rawlen(L, 2), nout = (int)lua_rawlen(L, 3);
-  mf_tensor_ref *outs = malloc(((size_t)nout + 1) * sizeof *outs);
-  if (!outs) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
   for (int i = 0; i < nout; i++) {
     lua_rawgeti(L, 3, i + 1);
-    lua_rawgeti(L, -1, 1);
-    lua_rawgeti(L, -2, 2);
-    outs[i].node = (int)lua_tointeger(L, -2);
-    outs[i].index = (int)lua_tointeger(L, -1);
-    lua_pop(L, 3);
-    if (outs[i].node < 0 || outs[i].node >= g->nnodes || outs[i].index < 0 ||
-        outs[i].index >= g->nodes[outs[i].node].nout) {
-      free(outs);
-      return mfL_raise(L, "ValueError", "graph_set_io: output %d names no tensor", i + 1);
-    }
-  }
-  mf_error err;
-  mf_status s = mf_graph_set_outputs(g, nout, outs, &err);
-  free(outs);
-  if (s != MF_OK) return mfL_raise_status(L, &err);
-  g->ninputs = 0;
-  for (int i = 0; i < nin; i++) {
-    lua_rawgeti(L, 2, i + 1);
-    int node = (int)lua_tointeger(L, -1);
+    int node = lua_istable(L, -1) ? int_at(L, -1, 1) : -1;
+    int index = lua_istable(L, -1) ? int_at(L, -1, 2) : -1;
     lua_pop(L, 1);
+    if (node < 0 || node >= g->nnodes || index < 0 || index >= g->nodes[node].nout)
+      return mfL_raise(L, "ValueError", "graph_set_io: output %d names no tensor", i + 1);
+  }
+  for (int i = 0; i < nin; i++) {
+    int node = int_at(L, 2, i + 1);
     if (node < 0 || node >= g->nnodes || strcmp(g->nodes[node].op->name, "Placeholder") != 0)
       return mfL_raise(L, "ValueError", "graph_set_io: input %d is not a Placeholder", i + 1);
-    if (mf_graph_add_input(g, node, &err) != MF_OK) return mfL_raise_status(L, &err);
   }
-  mf_plan_free(h->plan);
-  h->plan = NULL;
-  mf_plan_free(g->plan);
-  g->plan = NULL;
+  /* Nothing below raises until both lists are freed. */
+  mf_tensor_ref *outs = malloc(((size_t)nout + 1) * sizeof *outs);
+  int *ins = malloc(((size_t)nin + 1) * sizeof *ins);
+  mf_error err;
+  mf_status s = MF_OK;
+  if (!outs || !ins) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int i = 0; i < nout && s == MF_OK; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    outs[i] = (mf_tensor_ref){int_at(L, -1, 1), int_at(L, -1, 2)};
+    lua_pop(L, 1);
+  }
+  for (int i = 0; i < nin && s == MF_OK; i++) ins[i] = int_at(L, 2, i + 1);
+  if (s == MF_OK) s = mf_graph_set_outputs(g, nout, outs, &err);
+  if (s == MF_OK) s = mf_graph_set_inputs(g, nin, ins, &err);
+  free(outs);
+  free(ins);
+  if (s != MF_OK) return mfL_raise_status(L, &err);
   return 0;
 }
 
@@ -547,10 +546,7 @@ static int l_optimize(lua_State *L) {
   lua_createtable(L, 0, 7);
   /* The handle exists, empty, before the graph does (nothing leaks if
    * Lua raises). */
-  graph_handle *h = lua_newuserdatauv(L, sizeof *h, 0);
-  h->g = NULL;
-  h->plan = NULL;
-  luaL_setmetatable(L, MFL_GRAPH);
+  mfL_graph *h = new_graph_handle(L);
   mf_pass_stats st;
   mf_error err;
   if (mf_graph_optimize(g, &h->g, &st, &err) != MF_OK) return mfL_raise_status(L, &err);

@@ -13,6 +13,7 @@ static int l_variable_new(lua_State *L) {
   mf_variable *v;
   if (init->dtype == MF_RESOURCE)
     return mfL_raise(L, "TypeError", "a variable cannot hold a resource handle");
+  mfL_tensor *lt = mfL_new_tensor(L);
   if (mf_variable_new(name, init, trainable, &v, &err) != MF_OK) return mfL_raise_status(L, &err);
   mf_tensor *h;
   if (mf_tensor_new(MF_RESOURCE, 0, NULL, &h, &err) != MF_OK) {
@@ -20,7 +21,7 @@ static int l_variable_new(lua_State *L) {
     return mfL_raise_status(L, &err);
   }
   *MF_DATA(h, mf_variable *) = v; /* the handle owns the reference */
-  mfL_push_eager(L, h);
+  mfL_tensor_adopt(L, lt, h);
   return 1;
 }
 
@@ -49,7 +50,8 @@ static int l_variable_info(lua_State *L) {
 /* core.variable_value(handle) -> the current value (eager, no op) */
 static int l_variable_value(lua_State *L) {
   mf_variable *v = check_handle(L, 1);
-  mfL_push_eager(L, mf_variable_read(v));
+  mfL_tensor *lt = mfL_new_tensor(L);
+  mfL_tensor_adopt(L, lt, mf_variable_read(v));
   return 1;
 }
 

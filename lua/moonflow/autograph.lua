@@ -51,10 +51,6 @@ return function(tf, doc)
     return names
   end
 
-  local function chunkname_of(source)
-    return source
-  end
-
   -- Parses and converts the function's source once per definition site.
   local function plan_for(fn, info)
     local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
@@ -65,7 +61,7 @@ return function(tf, doc)
     if not text then
       plan = { failed = "its source is not available" }
     else
-      local ast, err = parser.parse(text, chunkname_of(info.source))
+      local ast, err = parser.parse(text, info.source)
       if not ast then
         plan = { failed = "its source does not parse: " .. tostring(err) }
       else

@@ -59,12 +59,11 @@ return function(tf)
         v = t
       end
     end
-    local _, dtype, shape = core.info(v)
-    local spec = tf.TensorSpec(shape, dtype)
-    if spec.dtype == self.spec.dtype and self.spec.shape:is_compatible_with(spec.shape) then
+    if core.spec_matches(v, self.spec.dtype, self.spec.shape._dims, "compatible") then
       return true
     end
-    return false, tostring(spec)
+    local _, dtype, shape = core.info(v)
+    return false, tostring(tf.TensorSpec(shape, dtype))
   end
   T.Tensor = Tensor
 

@@ -92,12 +92,8 @@ static inline mf_graph *new_graph(void) {
 /* Runs g on feeds; fills outs (new references, NULL on failure). */
 static inline mf_status run(mf_graph *g, int nfeeds, mf_tensor *const *feeds, mf_tensor **outs,
                      mf_error *err) {
-  mf_plan *p;
   for (int i = 0; i < g->noutputs; i++) outs[i] = NULL;
-  MF_TRY(mf_plan_new(g, &p, err));
-  mf_status s = mf_plan_run(p, nfeeds, feeds, outs, err);
-  mf_plan_free(p);
-  return s;
+  return mf_graph_run(g, nfeeds, feeds, outs, err);
 }
 
 static inline int count_op(const mf_graph *g, const char *name) {

@@ -535,15 +535,6 @@ static void test_pipeline_merges_folded(void) {
   mf_graph_release(g);
 }
 
-/* The If kernel caches a plan on each branch graph it runs, and a plan holds
- * a reference to its graph: that cycle would keep the branches alive (and
- * the leak checker unhappy), so the test drops those plans itself. */
-static void drop_plan(const mf_graph *cg) {
-  mf_graph *g = (mf_graph *)cg;
-  mf_plan_free(g->plan);
-  g->plan = NULL;
-}
-
 static void test_pipeline_nested(void) {
   /* A branch graph with foldable work: optimised inside the If node; the
    * traced branch stays as it was. */
@@ -580,14 +571,40 @@ static void test_pipeline_nested(void) {
     mf_tensor_release(fp);
     mf_tensor_release(fx);
   }
-  drop_plan(ot);
-  drop_plan(oe);
-  drop_plan(then_g);
-  drop_plan(else_g);
   mf_graph_release(o);
   mf_graph_release(g);
   mf_graph_release(then_g);
   mf_graph_release(else_g);
+}
+
+/* The executor plans a graph once: later runs reuse the plan it keeps in the
+ * graph's cache, and a change to the graph drops it (the next run plans the
+ * graph as it now is). */
+static void test_run_cache(void) {
+  mf_graph *g = new_graph();
+  ref x = input(g, MF_FLOAT32, 0, NULL, NULL);
+  outputs(g, 1, REFS(op2(g, "Mul", x, fscalar(g, 2))));
+  mf_tensor *fx = make_tensor(MF_FLOAT32, 0, NULL, VALS(1.5)), *out = NULL;
+  CHECK(g->cache->data == NULL);
+  CHECK_OK(run(g, 1, &fx, &out, NULL));
+  CHECK(out && mf_tensor_get_f64(out, 0) == 3.0);
+  mf_tensor_release(out);
+  void *plan = g->cache->data;
+  CHECK(plan != NULL);
+  for (int i = 0; i < 3; i++) {
+    CHECK_OK(run(g, 1, &fx, &out, NULL));
+    CHECK(out && mf_tensor_get_f64(out, 0) == 3.0);
+    mf_tensor_release(out);
+    CHECK(g->cache->data == plan);
+  }
+  outputs(g, 1, REFS(x));
+  CHECK(g->cache->data == NULL);
+  CHECK_OK(run(g, 1, &fx, &out, NULL));
+  CHECK(out && mf_tensor_get_f64(out, 0) == 1.5);
+  mf_tensor_release(out);
+  CHECK(g->cache->data != NULL);
+  mf_tensor_release(fx);
+  mf_graph_release(g);
 }
 
 int main(void) {
@@ -606,5 +623,6 @@ int main(void) {
   RUN(test_pipeline);
   RUN(test_pipeline_merges_folded);
   RUN(test_pipeline_nested);
+  RUN(test_run_cache);
   return CHECK_DONE();
 }

@@ -1,0 +1,72 @@
+-- trace_rules_spec.lua — the answers tracing gives through the core's single
+-- rules: which values a trace knows while it is built (constant folding's
+-- rule, the same the optimiser applies: op.h mf_op_call_fold) and which
+-- arguments fit a trace (mf_spec_fits), for the cached call and for a
+-- concrete function alike.
+local tf = tf or require("moonflow")
+local core = require("moonflow.core")
+
+describe("values known while tracing", function()
+  it("follow the folding rule's size cap (65536 elements per output)", function()
+    local known_small, known_big
+    local f = tf.func(function(x)
+      local small = tf.fill({ 200, 200 }, 1.0) -- 40,000 elements: computed now
+      local big = tf.fill({ 300, 300 }, 1.0)   -- 90,000: left to the run
+      known_small = core.known(small) ~= nil
+      known_big = core.known(big) ~= nil
+      return x + tf.reduce_sum(small) + tf.reduce_sum(big)
+    end)
+    assert.are.equal(130001.0, f(tf.constant(1.0)):numpy())
+    assert.is_true(known_small)
+    assert.is_false(known_big)
+  end)
+
+  it("are never computed for random ops", function()
+    local known
+    local f = tf.func(function(x)
+      local r = tf.random.uniform({ 3 })
+      known = core.known(r) ~= nil
+      return x + r
+    end)
+    f(tf.constant(1.0))
+    assert.is_false(known)
+  end)
+end)
+
+describe("fitting a trace", function()
+  it("a symbolic tensor of partly known shape: compatible, not a subtype", function()
+    local r = {}
+    local f = tf.func(function(x)
+      r.compatible = core.spec_matches(x, tf.float32, { 3 }, "compatible")
+      r.subtype = core.spec_matches(x, tf.float32, { 3 }, false)
+      r.exact_none = core.spec_matches(x, tf.float32, { tf.None }, true)
+      r.exact_3 = core.spec_matches(x, tf.float32, { 3 }, true)
+      r.other_rank = core.spec_matches(x, tf.float32, { 3, 1 }, "compatible")
+      r.other_dtype = core.spec_matches(x, tf.int32, { tf.None }, "compatible")
+      return x
+    end, { input_signature = { tf.TensorSpec({ tf.None }, tf.float32) } })
+    f(tf.constant({ 1, 2, 3 }, tf.float32))
+    assert.are.same({ compatible = true, subtype = false, exact_none = true, exact_3 = false,
+      other_rank = false, other_dtype = false }, r)
+  end)
+
+  it("a concrete function refuses an eager argument of another shape or dtype", function()
+    local double = tf.func(function(a) return a + a end)
+    local cf = double:get_concrete_function(tf.TensorSpec({ 3 }, tf.float32))
+    assert.is_false(pcall(cf, tf.constant({ 1, 2 }, tf.float32)))
+    assert.is_false(pcall(cf, tf.constant({ 1, 2, 3 }, tf.int32)))
+    assert.are.same({ 2, 4, 6 }, cf(tf.constant({ 1, 2, 3 }, tf.float32)):numpy())
+  end)
+
+  it("the cached call picks the exact trace when there are several", function()
+    local f = tf.func(function(a) return a * 2 end)
+    f(tf.constant({ 1.0, 2.0 }))
+    f(tf.constant({ 1.0, 2.0, 3.0 }))
+    assert.are.equal(2, f:experimental_get_tracing_count())
+    for _ = 1, 3 do
+      assert.are.same({ 2, 4 }, f(tf.constant({ 1.0, 2.0 })):numpy())
+      assert.are.same({ 2, 4, 6 }, f(tf.constant({ 1.0, 2.0, 3.0 })):numpy())
+    end
+    assert.are.equal(2, f:experimental_get_tracing_count())
+  end)
+end)
