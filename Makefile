@@ -21,7 +21,7 @@ endif
 
 PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lreadline -lm -lpthread -ldl
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lz -lreadline -lm -lpthread -ldl
 
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Werror -fPIC -MMD -MP \
             -Icore -Ilua/binding -Ilua/session $(PKG_CFLAGS) \
@@ -47,7 +47,7 @@ BIN  := $(BUILD)/moonflow
 MOD  := $(BUILD)/moonflow.so
 
 DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev \
-             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev
+             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev zlib1g-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
              python3-nbformat
@@ -84,7 +84,7 @@ $(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
 
 $(MOD): $(BIND_OBJ) $(LIB)
 	@echo "  LD  $@"
-	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas) -lm -lpthread
+	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas) -lz -lm -lpthread
 
 $(BUILD)/tests/%: tests/core/%.c $(LIB)
 	@mkdir -p $(dir $@)
