@@ -84,7 +84,7 @@ $(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
 
 $(MOD): $(BIND_OBJ) $(LIB)
 	@echo "  LD  $@"
-	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas) -lz -lm -lpthread
+	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas jansson) -lz -lm -lpthread
 
 $(BUILD)/tests/%: tests/core/%.c $(LIB)
 	@mkdir -p $(dir $@)
