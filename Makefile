@@ -55,7 +55,9 @@ DEB_BENCH := python3-numpy python3-torch
 
 .PHONY: all repl test bench deps deps-test deps-bench install clean notebooks
 
-all: $(LIB) $(BIN) $(MOD)
+EXAMPLES := $(BUILD)/examples/run_saved
+
+all: $(LIB) $(BIN) $(MOD) $(EXAMPLES)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -90,6 +92,12 @@ $(BUILD)/tests/%: tests/core/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LD  $@"
 	@$(CC) $(CFLAGS) -Itests/core $< $(WHOLE) -o $@ $(LDFLAGS) $(PKG_LIBS)
+
+# Programs embedding the C API (core/moonflow.h) without Lua.
+$(BUILD)/examples/%: examples/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LD  $@"
+	@$(CC) $(CFLAGS) $< $(WHOLE) -o $@ $(LDFLAGS) $(shell pkg-config --libs jansson openblas) -lz -lm -lpthread
 
 # Installs whatever Debian packages are missing (root on these machines).
 deps:
