@@ -4,6 +4,7 @@
 #include "binding.h"
 #include "npy.h"
 #include "saved_model.h"
+#include "onnx_export.h"
 #include <string.h>
 
 /* core.npy_write(path, tensor) */
@@ -257,10 +258,41 @@ static int l_saved_read(lua_State *L) {
   return 1;
 }
 
+/* core.onnx_export(graph, {arg names}, {capture values}, opset) -> bytes */
+static int l_onnx_export(lua_State *L) {
+  mf_graph *g = mfL_check_graph(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  int opset = (int)luaL_optinteger(L, 4, 17);
+  int nargs = (int)lua_rawlen(L, 2), ncaps = (int)lua_rawlen(L, 3);
+  if (nargs > 4096 || ncaps > 65536) return mfL_raise(L, "ValueError", "too many inputs");
+  const char **names = lua_newuserdatauv(L, sizeof *names * ((size_t)nargs + 1), 0);
+  mf_tensor **caps = lua_newuserdatauv(L, sizeof *caps * ((size_t)ncaps + 1), 0);
+  for (int i = 0; i < nargs; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    names[i] = luaL_checkstring(L, -1);
+    lua_pop(L, 1); /* the table keeps the string */
+  }
+  for (int i = 0; i < ncaps; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    caps[i] = mfL_check_eager(L, -1);
+    lua_pop(L, 1);
+  }
+  unsigned char *bytes;
+  size_t len;
+  mf_error err;
+  if (mf_onnx_export(g, nargs, names, ncaps, caps, opset, &bytes, &len, &err) != MF_OK)
+    return mfL_raise_status(L, &err);
+  lua_pushlstring(L, (const char *)bytes, len); /* may raise: bytes leak only then */
+  free(bytes);
+  return 1;
+}
+
 int mfL_io_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"npy_write", l_npy_write}, {"npy_read", l_npy_read}, {"npz_read", l_npz_read},
-      {"saved_write", l_saved_write}, {"saved_read", l_saved_read}, {NULL, NULL}};
+      {"saved_write", l_saved_write}, {"saved_read", l_saved_read},
+      {"onnx_export", l_onnx_export}, {NULL, NULL}};
   mfL_setfuncs(L, funcs);
   return 0;
 }
