@@ -123,13 +123,15 @@ static int l_saved_write(lua_State *L) {
     f->name = field_string(L, t, "name");
     f->structure = field_string(L, t, "structure");
     lua_getfield(L, t, "graph");
-    f->graph = mfL_check_graph(L, -1);
-    mf_graph_retain(f->graph);
+    mfL_graph *lg = luaL_testudata(L, -1, MFL_GRAPH);
+    f->graph = lg ? lg->g : NULL;
+    if (f->graph) mf_graph_retain(f->graph);
+    else bad = "a function needs a graph";
     lua_pop(L, 1);
     f->arg_names = field_names(L, t, "args", &f->nargs);
     f->out_names = field_names(L, t, "outputs", &f->nouts);
     f->ncaptures = field_len(L, t, "captures");
-    if (!f->name || !f->arg_names || !f->out_names || f->ncaptures < 0) {
+    if (!f->graph || !f->name || !f->arg_names || !f->out_names || f->ncaptures < 0) {
       bad = "a function needs name, graph, args, outputs and captures";
       f->ncaptures = 0;
     } else {
