@@ -272,7 +272,7 @@ M.save = doc.def(function(obj, dir, opts)
       local _, gouts = core.graph_io(g)
       for i = 1, #gouts do outs[i] = "output_" .. (i - 1) end
       functions[#functions + 1] = { name = fname, graph = g, args = args, captures = captures,
-        outputs = outs, structure = json.encode({ results = st, n = s.n }) }
+        outputs = outs, structure = json.encode({ results = st, n = s.n, method = name }) }
       if k == 1 and (opts.signatures or #functions == 1) then signatures[name] = fname end
     end
   end
@@ -341,7 +341,34 @@ local function load_function(T, f, variables)
   end
   local list = table.concat(params, ", ")
   local named = load(("local fn = ...; return function(%s) return fn(%s) end"):format(list, list))(fn)
-  return T.func(named, { input_signature = sig, name = f.name })
+  return T.func(named, { input_signature = sig, name = f.name }), st.method, sig
+end
+
+-- A saved tf.func with several traces: calls go to the first trace whose
+-- argument specs the arguments fit, as a loaded TF function dispatches.
+local function dispatcher(name, options)
+  return function(...)
+    local args = table.pack(...)
+    for _, o in ipairs(options) do
+      local fits = args.n == #o.sig
+      for i = 1, #o.sig do
+        if fits then
+          local ok, yes = pcall(o.sig[i].is_compatible_with, o.sig[i], args[i])
+          fits = ok and yes
+        end
+      end
+      if fits then return o.fn(...) end
+    end
+    local lines = { ("Could not find matching concrete function to call loaded from the SavedModel. "
+      .. "Got %d positional argument%s; expected them to match one of the following %d option(s) "
+      .. "of '%s':"):format(args.n, args.n == 1 and "" or "s", #options, name) }
+    for i, o in ipairs(options) do
+      local specs = {}
+      for k, sp in ipairs(o.sig) do specs[k] = tostring(sp) end
+      lines[#lines + 1] = ("  Option %d: (%s)"):format(i, table.concat(specs, ", "))
+    end
+    error(core.error("ValueError", table.concat(lines, "\n")), 2)
+  end
 end
 
 M.load = doc.def(function(dir)
@@ -352,11 +379,22 @@ M.load = doc.def(function(dir)
   for i, v in ipairs(data.variables) do
     obj._variables[i] = T.Variable(v.value, { name = v.name, trainable = v.trainable })
   end
-  local by_name = {}
+  local by_name, methods, order = {}, {}, {}
   for _, f in ipairs(data.functions) do
-    local lf = load_function(T, f, obj._variables)
+    local lf, method, sig = load_function(T, f, obj._variables)
     by_name[f.name] = lf
     obj[f.name] = lf
+    if method then
+      if not methods[method] then
+        methods[method] = {}
+        order[#order + 1] = method
+      end
+      table.insert(methods[method], { fn = lf, sig = sig })
+    end
+  end
+  for _, method in ipairs(order) do
+    local options = methods[method]
+    obj[method] = #options == 1 and options[1].fn or dispatcher(method, options)
   end
   for sig, fname in pairs(data.signatures) do obj.signatures[sig] = by_name[fname] end
   obj.variables = function() return table.move(obj._variables, 1, #obj._variables, 1, {}) end

@@ -79,6 +79,19 @@ check "numpy reads the saved variables" "[0.0, 7.0, 10.0]" "$out"
 out=$(run "local f = tf.func(function(x) return x end) local ok, e = pcall(sm.save, f, '$tmp/none') print(e.type, e.message:match('never been traced') ~= nil)")
 check "an untraced tf.func without input_signature is an error" "ValueError	true" "$out"
 
+# A tf.func with two traces: the loaded function dispatches on the arguments.
+out=$(run "local f = tf.func(function(x) return x * 2 end)
+f(tf.constant({1.0, 2.0})) f(tf.constant(3))
+sm.save(f, '$tmp/f2')")
+out=$(run "local m = sm.load('$tmp/f2')
+local name
+for k, v in pairs(m) do if k ~= 'signatures' and k ~= '_variables' and type(v) == 'function' and k:sub(-2) ~= '_1' and k ~= 'variables' and k ~= 'trainable_variables' then name = k end end
+print(m[name](tf.constant({1.0, 2.0})):numpy()[2], m[name](tf.constant(4)):numpy())
+local ok, e = pcall(m[name], tf.constant({true}))
+print(e.type, e.message:match('^Could not find matching concrete function') ~= nil)")
+check "a loaded tf.func with two traces dispatches on the arguments" "4.0	8
+ValueError	true" "$out"
+
 # Checkpoints: write, change, read back.
 out=$(run "local v = tf.Variable(tf.constant({1.0, 2.0}))
 local ckpt = tf.Module() ckpt.v = v
