@@ -53,8 +53,11 @@ out=$("$BIN" run "$tmp/prog" --signature nope --input "x=$tmp/x.npy" 2>&1; echo 
 check "an unknown signature is NotFoundError" "moonflow run: NotFoundError: the saved program has no signature or function 'nope'
 rc=1" "$out"
 
-# The C example, built from the public header and the library alone.
-cc -std=c11 -I"$ROOT/core" "$ROOT/examples/run_saved.c" -Wl,--whole-archive "$LIB" -Wl,--no-whole-archive \
+# The C example, built from the public header and the library alone (with
+# the sanitizers when the library has them).
+SANFLAGS=
+[ "${MOONFLOW_SANITIZE:-0}" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
+cc -std=c11 $SANFLAGS -I"$ROOT/core" "$ROOT/examples/run_saved.c" -Wl,--whole-archive "$LIB" -Wl,--no-whole-archive \
   $(pkg-config --libs jansson openblas) -lz -lm -lpthread -o "$tmp/run_saved" 2>"$tmp/log"
 check "examples/run_saved.c builds against core/moonflow.h" "" "$(cat "$tmp/log")"
 out=$("$tmp/run_saved" "$tmp/prog" 2>&1 | sort)
