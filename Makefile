@@ -23,7 +23,7 @@ endif
 
 PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lreadline -lm -lpthread -ldl
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lz -lreadline -lm -lpthread -ldl
 
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Werror -fPIC -MMD -MP \
             -Icore -Ilua/binding -Ilua/session $(PKG_CFLAGS) \
@@ -49,15 +49,17 @@ BIN  := $(BUILD)/moonflow
 MOD  := $(BUILD)/moonflow.so
 
 DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev \
-             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev
+             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev zlib1g-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
-             python3-nbformat
+             python3-nbformat python3-numpy python3-onnx
 DEB_BENCH := python3-numpy python3-torch
 
 .PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz
 
-all: $(LIB) $(BIN) $(MOD)
+EXAMPLES := $(BUILD)/examples/run_saved
+
+all: $(LIB) $(BIN) $(MOD) $(EXAMPLES)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -86,12 +88,18 @@ $(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
 
 $(MOD): $(BIND_OBJ) $(LIB)
 	@echo "  LD  $@"
-	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas) -lm -lpthread
+	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas jansson) -lz -lm -lpthread
 
 $(BUILD)/tests/%: tests/core/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LD  $@"
 	@$(CC) $(CFLAGS) -Itests/core $< $(WHOLE) -o $@ $(LDFLAGS) $(PKG_LIBS)
+
+# Programs embedding the C API (core/moonflow.h) without Lua.
+$(BUILD)/examples/%: examples/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LD  $@"
+	@$(CC) $(CFLAGS) $< $(WHOLE) -o $@ $(LDFLAGS) $(shell pkg-config --libs jansson openblas) -lz -lm -lpthread
 
 # Installs whatever Debian packages are missing (root on these machines).
 deps:

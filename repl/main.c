@@ -2,6 +2,7 @@
  *
  *   moonflow                      the REPL (stdin a terminal), else stdin as a script
  *   moonflow [options] FILE [args]  runs FILE with arg/... set as lua.c does
+ *   moonflow run DIR ...          a saved program on .npy inputs, no Lua (run_saved.c)
  *   moonflow kernel -f FILE       the Jupyter kernel (jupyter/)
  *   moonflow install-kernel ...   writes the Jupyter kernelspec (jupyter/)
  *
@@ -13,6 +14,7 @@
 #include <lua.h>
 
 #include "../jupyter/kernel_main.h"
+#include "run_saved.h"
 #include "repl.h"
 
 typedef struct options {
@@ -23,6 +25,7 @@ typedef struct options {
 
 static void usage(FILE *out) {
   fputs("usage: moonflow [options] [script [args]]\n"
+        "       moonflow run DIR [--signature NAME] [--input name=file.npy ...] [--output DIR]\n"
         "       moonflow kernel -f CONNECTION_FILE\n"
         "       moonflow install-kernel [--user | --prefix P | --sys-prefix] [--name N]\n"
         "\n"
@@ -124,6 +127,7 @@ static int run(mf_session *s, int argc, char **argv, const options *o, bool colo
 
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "kernel") == 0) return mf_kernel_main(argc - 1, argv + 1);
+  if (argc > 1 && strcmp(argv[1], "run") == 0) return mf_run_main(argc - 1, argv + 1);
   if (argc > 1 && strcmp(argv[1], "install-kernel") == 0)
     return mf_install_kernel_main(argc - 1, argv + 1);
   options o;

@@ -125,6 +125,8 @@ mf_graph *mfL_check_graph(lua_State *L, int idx);
 
 /* Variable handles. */
 int mfL_variable_open(lua_State *L);
+/* NumPy files (io.c). */
+int mfL_io_open(lua_State *L);
 
 /* tf.None, the unknown dimension: a unique table kept in the registry. */
 bool mfL_is_none(lua_State *L, int idx);
