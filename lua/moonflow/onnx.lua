@@ -5,6 +5,8 @@
 
 local core = require("moonflow.core")
 local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local func = require("moonflow.func")
 
 local M = {}
 
@@ -12,9 +14,9 @@ local function raise(kind, msg) error(core.error(kind, msg), 3) end
 
 -- The concrete function to export from a concrete function, a tf.func
 -- (its first trace) or a module (its first traced tf.func field, by name).
-local function concrete_of(tf, x)
-  if tf._is_concrete(x) then return x end
-  if tf._is_func(x) then
+local function concrete_of(x)
+  if func.is_concrete(x) then return x end
+  if func.is_func(x) then
     local cfs = x:concrete_functions()
     if #cfs == 0 and x._signature then cfs = { x:get_concrete_function() } end
     if #cfs == 0 then
@@ -26,11 +28,11 @@ local function concrete_of(tf, x)
   if type(x) == "table" then
     local keys = {}
     for k, v in pairs(x) do
-      if type(k) == "string" and tf._is_func(v) then keys[#keys + 1] = k end
+      if type(k) == "string" and func.is_func(v) then keys[#keys + 1] = k end
     end
     table.sort(keys)
     for _, k in ipairs(keys) do
-      local ok, cf = pcall(concrete_of, tf, x[k])
+      local ok, cf = pcall(concrete_of, x[k])
       if ok then return cf end
     end
   end
@@ -38,17 +40,16 @@ local function concrete_of(tf, x)
 end
 
 M.export = doc.def(function(f, path, opts)
-  local tf = require("moonflow.tf")
   if type(path) ~= "string" then raise("TypeError", "tf.onnx.export: path must be a string") end
   opts = opts or {}
-  local cf = concrete_of(tf, f)
+  local cf = concrete_of(f)
   local g = cf._graph
   local ins = core.graph_io(g)
   local nodes = core.graph_nodes(g)
   local captures = {}
   for i, c in ipairs(cf._captures) do
     local _, dtype = core.info(c)
-    captures[i] = dtype == tf.resource and core.variable_value(c) or c
+    captures[i] = dtype == dtypes.resource and core.variable_value(c) or c
   end
   local names = {}
   for i = 1, #ins - #captures do names[i] = nodes[ins[i] + 1].name end

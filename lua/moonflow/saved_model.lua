@@ -14,10 +14,13 @@
 
 local core = require("moonflow.core")
 local doc = require("moonflow.doc")
+local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
+local variables = require("moonflow.variable")
+local func = require("moonflow.func")
+local modules = require("moonflow.module")
 
 local M = {}
-
-local function tf() return require("moonflow.tf") end
 
 local function raise(kind, msg) error(core.error(kind, msg), 3) end
 
@@ -138,7 +141,8 @@ function json.decode(s)
   end
   return value()
 end
-M._json = json
+M.internal = { json = json, internal = true }
+M.json = json
 
 -- ---- structures: nest.flatten's nodes as JSON and back ----
 
@@ -173,9 +177,8 @@ end
 
 -- The tf.func values reachable from obj, as {name, fn} sorted by name.
 local function functions_of(obj, signatures)
-  local T = tf()
-  if T._is_func(obj) then return { { obj.name, obj } } end
-  if T._is_concrete(obj) then return { { obj.name, obj } } end
+  if func.is_func(obj) then return { { obj.name, obj } } end
+  if func.is_concrete(obj) then return { { obj.name, obj } } end
   local out = {}
   if type(signatures) == "table" then
     local keys = {}
@@ -186,14 +189,14 @@ local function functions_of(obj, signatures)
   end
   local keys = {}
   for k, v in pairs(obj) do
-    if type(k) == "string" and T._is_func(v) then keys[#keys + 1] = k end
+    if type(k) == "string" and func.is_func(v) then keys[#keys + 1] = k end
   end
   local mt = getmetatable(obj)
   local cls = mt and type(mt.__index) == "table" and mt.__index
   for _ = 1, 8 do
     if not cls then break end
     for k, v in pairs(cls) do
-      if type(k) == "string" and T._is_func(v) and rawget(obj, k) == nil then keys[#keys + 1] = k end
+      if type(k) == "string" and func.is_func(v) and rawget(obj, k) == nil then keys[#keys + 1] = k end
     end
     local cmt = getmetatable(cls)
     cls = cmt and type(cmt.__index) == "table" and cmt.__index
@@ -204,8 +207,7 @@ local function functions_of(obj, signatures)
 end
 
 local function concretes_of(name, f)
-  local T = tf()
-  if T._is_concrete(f) then return { f } end
+  if func.is_concrete(f) then return { f } end
   local cfs = f:concrete_functions()
   if #cfs == 0 and f._signature then cfs = { f:get_concrete_function() } end
   if #cfs == 0 then
@@ -234,11 +236,10 @@ local function variable_index(state, handle)
 end
 
 M.save = doc.def(function(obj, dir, opts)
-  local T = tf()
   if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.save: dir must be a string") end
   opts = opts or {}
   local state = { variables = {}, by_id = {}, names = {} }
-  if T._is_module(obj) then
+  if modules.is_module(obj) then
     for i, v in ipairs(obj:variables()) do
       state.names[core.variable_info(v.handle)] = v.name or ("variable_" .. i)
       variable_index(state, v.handle)
@@ -256,7 +257,7 @@ M.save = doc.def(function(obj, dir, opts)
       local captures = {}
       for i, c in ipairs(cf._captures) do
         local _, dtype = core.info(c)
-        if dtype == T.resource then
+        if dtype == dtypes.resource then
           captures[i] = { variable = variable_index(state, c) }
         else
           captures[i] = { value = c }
@@ -310,20 +311,20 @@ local function replay(nodes, ins, outs, feeds)
   return results
 end
 
-local function load_function(T, f, variables)
+local function load_function(f, loaded)
   local nodes = core.graph_nodes(f.graph)
   local ins, outs = core.graph_io(f.graph)
   local nargs = #f.args
   local sig = {}
   for i = 1, nargs do
     local spec = nodes[ins[i] + 1].outputs[1]
-    sig[i] = T.TensorSpec(spec.shape, spec.dtype, f.args[i])
+    sig[i] = shapes.TensorSpec(spec.shape, spec.dtype, f.args[i])
   end
   local st = f.structure and json.decode(f.structure) or { results = {}, n = 0 }
   local fn = function(...)
     local feeds = table.pack(...)
     for k, c in ipairs(f.captures) do
-      feeds[nargs + k] = c.variable and variables[c.variable + 1].handle or c.value
+      feeds[nargs + k] = c.variable and loaded[c.variable + 1].handle or c.value
     end
     local flat = replay(nodes, ins, outs, feeds)
     local results = {}
@@ -341,7 +342,7 @@ local function load_function(T, f, variables)
   end
   local list = table.concat(params, ", ")
   local named = load(("local fn = ...; return function(%s) return fn(%s) end"):format(list, list))(fn)
-  return T.func(named, { input_signature = sig, name = f.name }), st.method, sig
+  return func.func(named, { input_signature = sig, name = f.name }), st.method, sig
 end
 
 -- A saved tf.func with several traces: calls go to the first trace whose
@@ -372,16 +373,15 @@ local function dispatcher(name, options)
 end
 
 M.load = doc.def(function(dir)
-  local T = tf()
   if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.load: dir must be a string") end
   local data = core.saved_read(dir)
   local obj = { signatures = {}, _variables = {} }
   for i, v in ipairs(data.variables) do
-    obj._variables[i] = T.Variable(v.value, { name = v.name, trainable = v.trainable })
+    obj._variables[i] = variables.Variable(v.value, { name = v.name, trainable = v.trainable })
   end
   local by_name, methods, order = {}, {}, {}
   for _, f in ipairs(data.functions) do
-    local lf, method, sig = load_function(T, f, obj._variables)
+    local lf, method, sig = load_function(f, obj._variables)
     by_name[f.name] = lf
     obj[f.name] = lf
     if method then
@@ -418,16 +418,15 @@ Checkpoint.__index = Checkpoint
 -- The variables of the checkpoint's objects, as {key, variable} in a fixed
 -- order: "name" for a variable, "name/i" for a module's i-th variable.
 local function checkpoint_vars(ckpt)
-  local T = tf()
   local keys = {}
   for k in pairs(ckpt._objects) do keys[#keys + 1] = k end
   table.sort(keys)
   local out = {}
   for _, k in ipairs(keys) do
     local o = ckpt._objects[k]
-    if T._is_variable(o) then
+    if variables.is_variable(o) then
       out[#out + 1] = { k, o }
-    elseif T._is_module(o) then
+    elseif modules.is_module(o) then
       for i, v in ipairs(o:variables()) do out[#out + 1] = { k .. "/" .. i, v } end
     else
       raise("TypeError", ("tf.train.Checkpoint: '%s' is not a tf.Variable or tf.Module"):format(k))

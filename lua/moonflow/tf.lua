@@ -24,6 +24,9 @@ local autograph = require("moonflow.autograph")
 local keras = require("moonflow.keras")
 local progress = require("moonflow.progress")
 local display = require("moonflow.display")
+local io_npy = require("moonflow.io")
+local saved_model = require("moonflow.saved_model")
+local onnx = require("moonflow.onnx")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -50,5 +53,9 @@ tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output
 tf["function"] = tf.func
+tf.io = public(io_npy)
+tf.saved_model = { save = saved_model.save, load = saved_model.load }
+tf.train = { Checkpoint = saved_model.Checkpoint }
+tf.onnx = public(onnx)
 
 return tf
