@@ -1,9 +1,11 @@
 #include "tensor.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "variable.h"
 
@@ -11,12 +13,44 @@ static _Atomic size_t live_bytes;
 
 size_t mf_live_bytes(void) { return atomic_load(&live_bytes); }
 
+/* The largest tensor worth trying: the machine's physical memory, or
+ * $MOONFLOW_MAX_TENSOR_BYTES (a number, K/M/G suffix allowed). Past it an
+ * allocation fails at once with ResourceExhaustedError instead of
+ * succeeding lazily (Linux overcommits) and then paging for minutes while
+ * a kernel fills it. Read once; process-wide, as the machine is. */
+static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
+static size_t tensor_limit;
+
+static void read_limit(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  tensor_limit = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 40;
+  const char *env = getenv("MOONFLOW_MAX_TENSOR_BYTES");
+  if (!env || !*env) return;
+  char *end;
+  double v = strtod(env, &end);
+  double scale = *end == 'K' || *end == 'k'   ? 1024.0
+                 : *end == 'M' || *end == 'm' ? 1048576.0
+                 : *end == 'G' || *end == 'g' ? 1073741824.0
+                                              : 1.0;
+  if (v > 0 && v * scale < 1.8e19) tensor_limit = (size_t)(v * scale);
+}
+
+size_t mf_tensor_byte_limit(void) {
+  pthread_once(&limit_once, read_limit);
+  return tensor_limit;
+}
+
 mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *err) {
   size_t elem = mf_dtype_size(dt);
   if (count > ((size_t)1 << 60) / elem)
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
                         "cannot allocate a tensor of %zu %s elements", count, mf_dtype_name(dt));
   size_t nbytes = count * elem;
+  if (nbytes > mf_tensor_byte_limit())
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                        "OOM when allocating a tensor of %zu bytes (the limit is %zu: the "
+                        "machine's memory, or $MOONFLOW_MAX_TENSOR_BYTES)",
+                        nbytes, mf_tensor_byte_limit());
   mf_buffer *b = malloc(sizeof *b);
   void *data = NULL;
   /* Round up so SIMD loops may read whole vectors at the tail; small

@@ -112,5 +112,7 @@ size_t mf_buffer_pool_bytes(const mf_buffer_pool *p);
 
 /* Bytes held by live buffers right now (all threads). */
 size_t mf_live_bytes(void);
+/* The largest tensor buffer mf_buffer_new tries to allocate (bytes). */
+size_t mf_tensor_byte_limit(void);
 
 #endif

@@ -31,7 +31,14 @@ mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, ui
   return lt;
 }
 
-mfL_tensor *mfL_test_tensor(lua_State *L, int idx) { return luaL_testudata(L, idx, MFL_TENSOR); }
+/* A tensor whose __gc ran (by hand: `getmetatable(x).__gc(x)`) holds
+ * nothing: every use is an error, never a dereference. */
+mfL_tensor *mfL_test_tensor(lua_State *L, int idx) {
+  mfL_tensor *lt = luaL_testudata(L, idx, MFL_TENSOR);
+  if (lt && !lt->t && !lt->g)
+    mfL_raise(L, "ValueError", "this tensor was released (its __gc ran): it has no value");
+  return lt;
+}
 
 mfL_tensor *mfL_check_tensor(lua_State *L, int idx) {
   mfL_tensor *lt = mfL_test_tensor(L, idx);
@@ -204,7 +211,7 @@ static int l_info(lua_State *L) {
 
 /* core.is_tensor(v) */
 static int l_is_tensor(lua_State *L) {
-  lua_pushboolean(L, mfL_test_tensor(L, 1) != NULL);
+  lua_pushboolean(L, luaL_testudata(L, 1, MFL_TENSOR) != NULL);
   return 1;
 }
 
