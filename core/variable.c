@@ -1,9 +1,12 @@
 #include "variable.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t next_variable_id = 1;
+/* Ids are unique in the process (sessions on several threads make
+ * variables at once): atomic, not per session. */
+static _Atomic int64_t next_variable_id = 1;
 
 mf_status mf_variable_new(const char *name, mf_tensor *init, bool trainable, mf_variable **out,
                           mf_error *err) {
@@ -15,7 +18,7 @@ mf_status mf_variable_new(const char *name, mf_tensor *init, bool trainable, mf_
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   }
   v->refcount = 1;
-  v->id = next_variable_id++;
+  v->id = atomic_fetch_add(&next_variable_id, 1);
   v->dtype = init->dtype;
   v->rank = init->rank;
   memcpy(v->shape, init->shape, sizeof v->shape);

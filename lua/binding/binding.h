@@ -48,6 +48,7 @@ typedef struct mfL_ctx {
   int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
   size_t alloc_since_gc;
   lua_State *L;
+  struct mf_random_state *rng; /* this session's random streams (owned) */
 } mfL_ctx;
 
 typedef struct mfL_tensor {
@@ -61,6 +62,8 @@ typedef struct mfL_graph {
   mf_graph *g;          /* owned reference */
 } mfL_graph;
 
+/* The state's context. Also makes this session's random streams the ones
+ * the thread's kernels draw from: every entry that runs ops passes here. */
 mfL_ctx *mfL_context(lua_State *L);
 
 /* Typed argument checks: lauxlib's luaL_check* raise untyped strings

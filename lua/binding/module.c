@@ -65,7 +65,7 @@ static void add_to_path(lua_State *L, const char *dir) {
 
 /* core.set_seed(n) */
 static int l_set_seed(lua_State *L) {
-  mf_random_set_seed((uint64_t)luaL_checkinteger(L, 1));
+  mf_random_state_set_seed(mfL_context(L)->rng, (uint64_t)luaL_checkinteger(L, 1));
   return 0;
 }
 
