@@ -49,6 +49,11 @@ typedef struct mfL_ctx {
   size_t alloc_since_gc;
   lua_State *L;
   struct mf_random_state *rng; /* this session's random streams (owned) */
+  /* The state's allocator, wrapped (tensor.c) so tests can cap Lua's
+   * memory (core.lua_memory_limit) and see what happens past it. */
+  lua_Alloc alloc;
+  void *alloc_ud;
+  long long lua_bytes, lua_limit; /* bytes since the wrap; limit < 0: none */
 } mfL_ctx;
 
 typedef struct mfL_tensor {
@@ -144,6 +149,9 @@ bool mfL_is_none(lua_State *L, int idx);
 
 /* Memory accounting. */
 void mfL_account(mfL_ctx *ctx, size_t nbytes);
+/* Wraps the state's allocator (at open) and puts it back (at close). */
+void mfL_memory_open(lua_State *L, mfL_ctx *ctx);
+void mfL_memory_close(lua_State *L, mfL_ctx *ctx);
 
 /* Registers `funcs` into the table at the top with the context as upvalue. */
 void mfL_setfuncs(lua_State *L, const luaL_Reg *funcs);

@@ -47,6 +47,7 @@ static int ctx_gc(lua_State *L) {
   ctx->frames = NULL;
   mf_random_state_free(ctx->rng);
   ctx->rng = NULL;
+  mfL_memory_close(L, ctx);
   return 0;
 }
 
@@ -587,6 +588,7 @@ int mfL_trace_open(lua_State *L) {
   ctx->L = L;
   ctx->rng = mf_random_state_new();
   if (!ctx->rng) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
+  mfL_memory_open(L, ctx);
   lua_createtable(L, 0, 1);
   lua_pushcfunction(L, ctx_gc);
   lua_setfield(L, -2, "__gc");

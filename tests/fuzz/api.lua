@@ -440,7 +440,7 @@ local function main()
     elseif outcome == "hang" then
       hangs[#hangs + 1] = { index = index, name = t.name }
     end
-    if index % 500 == 0 then
+    if index % math.max(500, (last - first + 1) // 20) == 0 then
       collectgarbage()
       rss[#rss + 1] = ("%d:%d"):format(index, rss_kb() // 1024)
     end
