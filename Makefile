@@ -5,6 +5,8 @@
 #   make test            install, build, run every test; ends "N passed, N failed"
 #   make test SANITIZE=1 the same under ASan + UBSan
 #   make bench           the benchmark suite (tests/bench/)
+#   make fuzz            the fuzzers at full size (tests/fuzz/; make test runs a sample)
+#   make soak            the long memory soak tests (tests/soak/)
 #   make install PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -53,7 +55,7 @@ DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-n
              python3-nbformat
 DEB_BENCH := python3-numpy python3-torch
 
-.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks
+.PHONY: all repl test bench fuzz soak deps deps-test deps-bench install clean notebooks
 
 all: $(LIB) $(BIN) $(MOD)
 
@@ -106,6 +108,23 @@ repl: deps
 test: deps-test
 	@$(MAKE) --no-print-directory all $(CTEST_BIN)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
+
+# Randomized tests at full size (`make test` runs a bounded sample of each).
+# FUZZ_SCRIPTS take a program count and a seed; the API and op-argument
+# fuzzers run through tests/fuzz/run.sh (time limit, crash replay).
+FUZZ_SCRIPTS   :=
+FUZZ_COUNT     ?= 2000
+FUZZ_SEED      ?= 1
+FUZZ_API_CALLS ?= 100000
+
+fuzz: deps-test
+	@$(MAKE) --no-print-directory all
+	@for s in $(FUZZ_SCRIPTS); do $(BIN) $$s $(FUZZ_COUNT) $(FUZZ_SEED) || exit 1; done
+	@MOONFLOW_BIN=$(CURDIR)/$(BIN) sh tests/fuzz/run.sh $(FUZZ_API_CALLS) $(FUZZ_SEED) 3600
+
+soak: deps-test
+	@$(MAKE) --no-print-directory all
+	@for s in tests/soak/*.lua; do $(BIN) $$s || exit 1; done
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all
