@@ -21,7 +21,7 @@ BUILD    := build/release
 OPT      := -O2 -g
 endif
 
-PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc
+PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lreadline -lm -lpthread -ldl
 
@@ -49,7 +49,7 @@ BIN  := $(BUILD)/moonflow
 MOD  := $(BUILD)/moonflow.so
 
 DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev \
-             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev
+             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
              python3-nbformat

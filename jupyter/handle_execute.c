@@ -109,9 +109,29 @@ static json_t *user_expressions(mf_kernel *k, const json_t *exprs) {
   return out;
 }
 
+/* Why a cell cannot be run as Lua source text, or false: content that was
+ * not JSON text (invalid UTF-8), or a code string holding a NUL byte (the
+ * session takes C strings, so it would silently run a truncated cell). */
+static bool rejected(const mf_request *req, char *why, size_t cap) {
+  if (req->msg.content_error) {
+    snprintf(why, cap, "the cell is not valid UTF-8 text (%s)", req->msg.content_error);
+    return true;
+  }
+  const json_t *code = json_object_get(req->msg.content, "code");
+  if (json_is_string(code) && strlen(json_string_value(code)) != json_string_length(code)) {
+    const char *text = json_string_value(code);
+    snprintf(why, cap, "the cell contains a NUL byte (\\0) after character %zu; cells must be text",
+             mf_utf8_count(text, strlen(text)));
+    return true;
+  }
+  return false;
+}
+
 void mf_handle_execute(mf_kernel *k, mf_request *req) {
   const json_t *c = req->msg.content;
   const char *code = mf_json_get_str(c, "code", "");
+  char why[300];
+  bool reject = rejected(req, why, sizeof why);
   bool silent = mf_json_get_bool(c, "silent", false);
   bool store = !silent && mf_json_get_bool(c, "store_history", true);
   bool stop_on_error = mf_json_get_bool(c, "stop_on_error", true);
@@ -135,7 +155,10 @@ void mf_handle_execute(mf_kernel *k, mf_request *req) {
   mf_eval_result r = {.status = MF_EVAL_OK};
   char name[256];
   int detail;
-  if (pager_request(code, name, sizeof name, &detail)) {
+  if (reject) {
+    r = (mf_eval_result){.status = MF_EVAL_ERROR, .ename = strdup("ValueError"),
+                         .evalue = strdup(why)};
+  } else if (pager_request(code, name, sizeof name, &detail)) {
     payload = page(k, name, detail);
   } else if (mf_cell_is_exit(code)) {
     payload = json_pack("[{s:s, s:b}]", "source", "ask_exit", "keepkernel", 0);
@@ -172,14 +195,15 @@ void mf_handle_execute(mf_kernel *k, mf_request *req) {
     payload = NULL;
   }
   json_decref(payload);
-  if (store) mf_history_add(&k->history, count, code, k->exec.result_text);
   mf_eval_result_free(&r);
   mf_kernel_reply(k, req, "execute_reply", reply);
+  /* After the reply: the frontend does not wait on the disk. A rejected
+   * cell is not text to keep. */
+  if (store && !reject) mf_history_add(&k->history, count, code, k->exec.result_text);
 }
 
 void mf_handle_execute_aborted(mf_kernel *k, mf_request *req) {
-  mf_kernel_reply(k, req, "execute_reply",
-                  json_pack("{s:s, s:i, s:o, s:o}", "status", "aborted", "execution_count",
-                            k->execution_count, "user_expressions", json_object(), "payload",
-                            json_array()));
+  /* Just the status, as ipykernel sends: the cell never ran, so it has no
+   * execution_count (the failed cell's would show on every later cell). */
+  mf_kernel_reply(k, req, "execute_reply", json_pack("{s:s}", "status", "aborted"));
 }

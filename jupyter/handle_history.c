@@ -1,5 +1,5 @@
 /* handle_history.c — history_request: tail, range and search over the
- * cells this kernel ran with store_history (history.c). */
+ * cells run with store_history, this kernel's and earlier ones' (history.c). */
 #include "kernel.h"
 
 void mf_handle_history(mf_kernel *k, mf_request *req) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <zmq.h>
 
@@ -17,6 +18,7 @@
 #include "exit.h"
 #include "kernel_main.h"
 #include "log.h"
+#include "utf8.h"
 
 /* For the SIGINT handler, which has no other way to find the kernel. */
 static mf_kernel *g_kernel;
@@ -31,6 +33,12 @@ void mf_kernel_reply(mf_kernel *k, const mf_request *req, const char *msg_type, 
 void mf_kernel_interrupt(mf_kernel *k) {
   if (!atomic_load(&k->busy)) return;
   atomic_store(&k->interrupted, 1);
+  /* From another thread: the main thread's own SIGINT handler arms the
+   * session's hooks, so lua_sethook never runs beside the VM it changes. */
+  if (!pthread_equal(pthread_self(), k->main_thread)) {
+    pthread_kill(k->main_thread, SIGINT);
+    return;
+  }
   mf_session_interrupt(k->session);
 }
 
@@ -64,23 +72,44 @@ static const struct {
     {"is_complete_request", mf_handle_is_complete},
     {"history_request", mf_handle_history},
     {"comm_info_request", mf_handle_comm_info},
+    {"comm_open", mf_handle_comm_open},
     {"shutdown_request", mf_handle_shutdown},
     {"interrupt_request", mf_handle_interrupt},
 };
+
+/* A request whose content is not JSON text: an error reply of its type
+ * (execute_request says more itself, in handle_execute.c). */
+static void refuse(mf_kernel *k, mf_request *req) {
+  const char *type = req->msg.msg_type;
+  size_t base = strlen(type) - strlen("_request");
+  char reply_type[128];
+  snprintf(reply_type, sizeof reply_type, "%.*s_reply", (int)(base < 100 ? base : 100), type);
+  char evalue[300];
+  snprintf(evalue, sizeof evalue, "the request's content is not valid JSON text (%s)",
+           req->msg.content_error);
+  mf_kernel_reply(k, req, reply_type,
+                  json_pack("{s:s, s:s, s:o, s:[]}", "status", "error", "ename", "ValueError",
+                            "evalue", mf_json_str(evalue), "traceback"));
+}
 
 void mf_kernel_dispatch(mf_kernel *k, mf_request *req) {
   mf_handler fn = NULL;
   for (size_t i = 0; i < sizeof HANDLERS / sizeof HANDLERS[0]; i++)
     if (strcmp(HANDLERS[i].type, req->msg.msg_type) == 0) fn = HANDLERS[i].fn;
   if (!fn) {
-    /* comm_open/comm_msg/comm_close: this kernel has no comm targets, and
-     * the spec asks kernels without them to ignore comm messages. */
+    /* comm_msg/comm_close: a comm this kernel closed when it was opened
+     * (handle_comm_open.c); the spec asks for them to be ignored. */
     if (strncmp(req->msg.msg_type, "comm_", 5) != 0)
       mf_klog("ignored a %s on %s: not a request this kernel knows", req->msg.msg_type,
               mf_channel_name(req->channel));
     return;
   }
   mf_iopub_status(k->iopub, req->msg.header_json, "busy");
+  if (req->msg.content_error && strcmp(req->msg.msg_type, "execute_request") != 0) {
+    refuse(k, req);
+    mf_iopub_status(k->iopub, req->msg.header_json, "idle");
+    return;
+  }
   if (!req->on_control_thread) k->exec.req = req;
   fn(k, req);
   if (!req->on_control_thread) k->exec.req = NULL;
@@ -280,6 +309,8 @@ int mf_kernel_main(int argc, char **argv) {
   static mf_kernel kernel; /* static: the signal handler may outlive a stack frame */
   mf_kernel *k = &kernel;
   memset(k, 0, sizeof *k);
+  k->main_thread = pthread_self();
+  clock_gettime(CLOCK_REALTIME, &k->started_at);
   const char *file;
   int pa = parse_args(argc, argv, &file);
   if (pa != 0) {
@@ -346,6 +377,7 @@ int mf_kernel_main(int argc, char **argv) {
   mf_kernel_install_clear_output(k);
   mf_kernel_install_dot_to_svg(k);
   mf_kernel_install_os_exit(k);
+  mf_history_open(&k->history);
   g_kernel = k;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -355,10 +387,13 @@ int mf_kernel_main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
 
   mf_iopub_status(k->iopub, "{}", "starting");
+  atomic_store(&k->started, 1);
   main_loop(k);
   status = k->exit_status;
 out:
-  signal(SIGINT, SIG_DFL);
+  /* Ignored, not the default: the control thread may still relay an
+   * interrupt it decided on just before the last cell ended. */
+  signal(SIGINT, SIG_IGN);
   teardown(k, &hb, hb_up, &ctl, ctl_up);
   return status;
 }

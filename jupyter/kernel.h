@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -67,6 +68,8 @@ typedef struct mf_kernel {
   void *relay_control;     /* control thread's end */
   mf_iopub *iopub;
   mf_session *session;
+  pthread_t main_thread; /* the session's; interrupts are delivered to it */
+  struct timespec started_at; /* when the process began (CLOCK_REALTIME) */
   mf_history history;
   mf_exec_context exec;
   int execution_count; /* the last stored execution's number */
@@ -81,6 +84,7 @@ typedef struct mf_kernel {
   atomic_int interrupted;    /* interrupt requested during this cell */
   atomic_int shutdown;       /* leave the main loop after this request */
   atomic_int restart;
+  atomic_int started;        /* the session exists and the main loop runs */
 } mf_kernel;
 
 typedef void (*mf_handler)(mf_kernel *k, mf_request *req);
@@ -105,6 +109,7 @@ void mf_handle_inspect(mf_kernel *k, mf_request *req);
 void mf_handle_is_complete(mf_kernel *k, mf_request *req);
 void mf_handle_history(mf_kernel *k, mf_request *req);
 void mf_handle_comm_info(mf_kernel *k, mf_request *req);
+void mf_handle_comm_open(mf_kernel *k, mf_request *req);
 void mf_handle_shutdown(mf_kernel *k, mf_request *req);
 void mf_handle_interrupt(mf_kernel *k, mf_request *req);
 

@@ -125,13 +125,16 @@ void mf_msg_free(mf_msg *msg) {
   json_decref(msg->parent);
   json_decref(msg->metadata);
   json_decref(msg->content);
+  free(msg->content_error);
   mf_frames_free(&msg->raw);
   memset(msg, 0, sizeof *msg);
 }
 
 static json_t *load_object(const mf_frame *f, const char *what, char *why, size_t whylen) {
   json_error_t err;
-  json_t *j = json_loadb((const char *)f->data, f->len, 0, &err);
+  /* NUL is let through so a handler can say what is wrong with the text
+   * (a cell holding "\u0000") instead of the request vanishing. */
+  json_t *j = json_loadb((const char *)f->data, f->len, JSON_ALLOW_NUL, &err);
   if (!j || !json_is_object(j)) {
     snprintf(why, whylen, "%s is not a JSON object%s%s", what, j ? "" : ": ", j ? "" : err.text);
     json_decref(j);
@@ -174,9 +177,19 @@ int mf_msg_parse(const mf_wire *w, mf_frames *fr, mf_msg *msg, char *why, size_t
   msg->n_idents = d;
   if (!(msg->header = load_object(&r->f[d + 2], "header", why, whylen)) ||
       !(msg->parent = load_object(&r->f[d + 3], "parent_header", why, whylen)) ||
-      !(msg->metadata = load_object(&r->f[d + 4], "metadata", why, whylen)) ||
-      !(msg->content = load_object(&r->f[d + 5], "content", why, whylen)))
+      !(msg->metadata = load_object(&r->f[d + 4], "metadata", why, whylen)))
     goto fail;
+  /* A signed request with a readable header is answered even when its
+   * content is not JSON text (invalid UTF-8 in a cell): dropping it would
+   * leave the frontend waiting forever. */
+  if (!(msg->content = load_object(&r->f[d + 5], "content", why, whylen))) {
+    msg->content_error = strdup(why);
+    msg->content = json_object();
+    if (!msg->content_error || !msg->content) {
+      snprintf(why, whylen, "out of memory");
+      goto fail;
+    }
+  }
   msg->header_json = (char *)r->f[d + 2].data; /* NUL-terminated by frames_push */
   msg->msg_type = mf_json_get_str(msg->header, "msg_type", NULL);
   msg->msg_id = mf_json_get_str(msg->header, "msg_id", "");

@@ -54,6 +54,10 @@ typedef struct mf_msg {
   char *header_json; /* the header frame as received, NUL-terminated: the
                         parent_header of every message sent in reply */
   json_t *header, *parent, *metadata, *content;
+  /* Set (malloc'd) when the content frame is not a JSON object (invalid
+   * UTF-8, say); content is then {} and the handler must refuse the
+   * request with this reason. */
+  char *content_error;
   const char *msg_type;
   const char *msg_id;
 } mf_msg;
@@ -73,7 +77,8 @@ void mf_frames_free(mf_frames *fr);
 
 /* Parses frames (taking ownership of them, even on failure) into msg.
  * Returns 0, or -1 with the reason in why (a bad signature, a missing
- * delimiter, JSON that does not parse). */
+ * delimiter, a header that does not parse). Content that does not parse
+ * sets msg->content_error instead. Strings may hold NUL (JSON_ALLOW_NUL). */
 int mf_msg_parse(const mf_wire *w, mf_frames *fr, mf_msg *msg, char *why, size_t whylen);
 void mf_msg_free(mf_msg *msg);
 

@@ -52,6 +52,9 @@ for t in "$BUILD"/tests/test_*; do
   [ -x "$t" ] && suite "core/$(basename "$t")" env ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$t"
 done
 suite "lua api (busted)" "$MOONFLOW_BIN" /usr/bin/busted --lpath="$PWD/tests/lua/?.lua" -o TAP tests/lua
+# TensorFlow's own test files, ported (tests/tf/; tests/tf/failing/ holds the
+# cases that fail today and is not run here).
+suite "tensorflow's tests (busted)" "$MOONFLOW_BIN" /usr/bin/busted --no-recursive --lpath="$PWD/tests/tf/?.lua;$PWD/tests/lua/?.lua" -o TAP tests/tf
 for t in tests/*/test_*.sh; do
   [ -f "$t" ] && suite "$t" sh "$t"
 done

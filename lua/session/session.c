@@ -3,9 +3,10 @@
  *
  * The evaluation logic lives in lua/moonflow/session.lua; this file calls
  * it under a message handler that turns any error value into
- * (ename, evalue, traceback), and arms interrupts the way lua.c does: a
+ * (ename, evalue, traceback), and arms interrupts much as lua.c does: a
  * signal (or another thread) sets the core's flag and a count hook, and the
- * hook raises InterruptedError at the next Lua instruction. */
+ * hook raises InterruptedError at the next Lua instruction, in whichever
+ * coroutine runs, until control is back in the session. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,32 +37,157 @@ lua_State *mf_session_lua(mf_session *s) { return s->L; }
 
 /* ---- interrupts ---------------------------------------------------------- */
 
+/* An interrupt arms a count hook (every instruction, calls and returns) on
+ * the main thread and on the coroutine running at that moment: lua_sethook
+ * is per thread, and a loop inside a coroutine never gives the main thread
+ * an instruction to hook. While the interrupt is pending the hook raises
+ * InterruptedError at every tick, so a pcall inside user code cannot
+ * swallow it; only the session clears it, when control comes back (the
+ * message handler, end_run). A hook that fires with nothing pending (one
+ * armed by a signal that raced the end of a run, or left on a suspended
+ * coroutine) removes itself.
+ *
+ * The hook is not installed permanently: any count hook sends the VM
+ * through luaG_traceexec on every instruction, whatever the count, which
+ * measured twice the time of a tight loop. The running coroutine is known
+ * instead: the session's coroutine.resume and coroutine.wrap record it. */
+
 static void interrupt_hook(lua_State *L, lua_Debug *ar);
 
-/* Removes the interrupt hook (restoring whatever hook ran before) and the
- * core's flag. */
+static void arm(lua_State *L) {
+  lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+/* Puts back the hook that ran before the evaluation, if ours is there. */
+static void restore_hook(mf_session *s, lua_State *L) {
+  if (lua_gethook(L) == interrupt_hook) lua_sethook(L, s->saved_hook, s->saved_mask, s->saved_count);
+}
+
+/* Control is back in the session: the interrupt is over. */
 static void disarm_interrupt(mf_session *s) {
-  if (lua_gethook(s->L) == interrupt_hook)
-    lua_sethook(s->L, s->saved_hook, s->saved_mask, s->saved_count);
+  s->interrupt_pending = 0;
+  restore_hook(s, s->L);
+  lua_State *co = s->current_thread;
+  if (co) restore_hook(s, co);
   mf_interrupt_clear();
 }
 
 static void interrupt_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  disarm_interrupt(mf_session_of(L));
+  mf_session *s = mf_session_of(L);
+  if (!s->interrupt_pending) {
+    restore_hook(s, L);
+    return;
+  }
+  /* The core's flag again: a graph it stopped cleared it, and a pcall may
+   * have caught that error and be about to start another graph. */
+  mf_interrupt_request();
   mfL_raise(L, "InterruptedError", "interrupted by the user");
 }
 
 void mf_session_interrupt(mf_session *s) {
   if (!s || !s->running) return;
+  s->interrupt_pending = 1;
   mf_interrupt_request();
-  lua_sethook(s->L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+  arm(s->L);
+  lua_State *co = s->current_thread;
+  if (co) arm(co);
+}
+
+/* Resumes co with the narg values at the top of L (lcorolib's auxresume),
+ * recording co as the running coroutine meanwhile. Returns the number of
+ * results moved to L, or -1 with the error value on L. */
+static int resume_tracked(mf_session *s, lua_State *L, lua_State *co, int narg) {
+  if (!lua_checkstack(co, narg)) {
+    lua_pushliteral(L, "too many arguments to resume");
+    return -1;
+  }
+  lua_State *outer = s->current_thread;
+  if (s->interrupt_pending) arm(co);
+  lua_xmove(L, co, narg);
+  s->current_thread = co;
+  int nres, status = lua_resume(co, L, narg, &nres);
+  s->current_thread = outer;
+  /* The coroutine stopped for the interrupt; its resumer, suspended all
+   * that time, may not carry the hook yet. */
+  if (s->interrupt_pending) arm(L);
+  if (status != LUA_OK && status != LUA_YIELD) {
+    lua_xmove(co, L, 1);
+    return -1;
+  }
+  if (!lua_checkstack(L, nres + 1)) {
+    lua_pop(co, nres);
+    lua_pushliteral(L, "too many results to resume");
+    return -1;
+  }
+  lua_xmove(co, L, nres);
+  return nres;
+}
+
+/* coroutine.resume(co, ...), as lcorolib's; upvalue 1 is the session
+ * (looking it up in the registry would double what a resume costs). */
+static int tracked_resume(lua_State *L) {
+  mf_session *s = lua_touserdata(L, lua_upvalueindex(1));
+  luaL_checktype(L, 1, LUA_TTHREAD);
+  lua_State *co = lua_tothread(L, 1);
+  int r = resume_tracked(s, L, co, lua_gettop(L) - 1);
+  lua_pushboolean(L, r >= 0);
+  lua_insert(L, r < 0 ? -2 : -(r + 1));
+  return r < 0 ? 2 : r + 1;
+}
+
+/* What coroutine.wrap returns (lcorolib's auxwrap): upvalue 1 the session,
+ * upvalue 2 the coroutine. */
+static int tracked_wrapped(lua_State *L) {
+  mf_session *s = lua_touserdata(L, lua_upvalueindex(1));
+  lua_State *co = lua_tothread(L, lua_upvalueindex(2));
+  int r = resume_tracked(s, L, co, lua_gettop(L));
+  if (r >= 0) return r;
+  int stat = lua_status(co);
+  if (stat != LUA_OK && stat != LUA_YIELD) { /* an error in the coroutine */
+    lua_resetthread(co);                     /* closes its to-be-closed variables */
+    lua_xmove(co, L, 1);
+  }
+  if (stat != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+    luaL_where(L, 1);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
+}
+
+/* coroutine.wrap(f) */
+static int tracked_wrap(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_State *co = lua_newthread(L);
+  lua_pushvalue(L, 1);
+  lua_xmove(L, co, 1);
+  lua_pushcclosure(L, tracked_wrapped, 2);
+  return 1;
+}
+
+/* Replaces coroutine.resume and coroutine.wrap by recording versions,
+ * before any library keeps a reference to the originals. */
+static void track_coroutines(lua_State *L, mf_session *s) {
+  static const luaL_Reg tracked[] = {{"resume", tracked_resume}, {"wrap", tracked_wrap}, {NULL, NULL}};
+  lua_getglobal(L, "coroutine");
+  lua_pushlightuserdata(L, s);
+  luaL_setfuncs(L, tracked, 1);
+  lua_pop(L, 1);
 }
 
 static void begin_run(mf_session *s) {
-  s->saved_hook = lua_gethook(s->L);
-  s->saved_mask = lua_gethookmask(s->L);
-  s->saved_count = lua_gethookcount(s->L);
+  lua_Hook h = lua_gethook(s->L);
+  /* A hook armed by a signal that raced the last run's end is not the
+   * user's. */
+  bool ours = h == interrupt_hook;
+  s->saved_hook = ours ? NULL : h;
+  s->saved_mask = ours ? 0 : lua_gethookmask(s->L);
+  s->saved_count = ours ? 0 : lua_gethookcount(s->L);
+  if (ours) lua_sethook(s->L, NULL, 0, 0);
+  s->interrupt_pending = 0;
+  s->current_thread = NULL;
   mf_interrupt_clear();
   s->running = 1;
 }
@@ -69,7 +195,9 @@ static void begin_run(mf_session *s) {
 static void end_run(mf_session *s) {
   s->running = 0;
   disarm_interrupt(s);
+  s->current_thread = NULL;
   mf_session_io_flush(s);
+  mf_session_io_discard_input(s);
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -451,6 +579,7 @@ static int setup(lua_State *L) {
   lua_pushlightuserdata(L, s);
   lua_setfield(L, LUA_REGISTRYINDEX, MF_SESSION_KEY);
   luaL_openlibs(L);
+  track_coroutines(L, s);
   mf_session_io_open(L, s);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   push_host_table(L, s);

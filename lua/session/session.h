@@ -24,8 +24,8 @@
  *                                  ("=stdin[3]", "=In[3]", "@file.lua")
  *
  * Threads: one thread drives a session. Only mf_session_interrupt may be
- * called from another thread or a signal handler. Host callbacks may run
- * during mf_session_free (finalizers that print). */
+ * called asynchronously, from a signal handler running on that thread.
+ * Host callbacks may run during mf_session_free (finalizers that print). */
 #ifndef MF_SESSION_H
 #define MF_SESSION_H
 
@@ -139,7 +139,10 @@ void mf_session_free_matches(char **matches, int n);
 char *mf_session_inspect(mf_session *s, const char *code, size_t cursor, int detail_level);
 
 /* Async-signal-safe: asks the running code to stop with InterruptedError at
- * the next Lua instruction hook or kernel poll. */
+ * the next Lua instruction (in whichever coroutine runs) or kernel poll, and
+ * again at every instruction after a pcall caught it, until the evaluation
+ * returns. A no-op between evaluations. Call it from the thread that drives
+ * the session (a signal handler on that thread): it changes Lua hooks. */
 void mf_session_interrupt(mf_session *s);
 
 #endif

@@ -34,7 +34,14 @@ struct mf_session {
   int module_ref;                 /* registry ref of require("moonflow.session") */
   mf_session_stream out, err, in;
   volatile sig_atomic_t running;  /* an evaluation is under way */
+  /* An interrupt came during this evaluation and has not reached the
+   * session yet (the hook keeps raising until it does). */
+  volatile sig_atomic_t interrupt_pending;
+  /* The coroutine being resumed (innermost), NULL when the main thread
+   * runs: the interrupt must hook the thread that actually executes. */
+  lua_State *volatile current_thread;
   bool input_unavailable;         /* the host said no to the last io.read */
+  bool empty_is_eof;              /* the read under way reads to the end */
   bool warn_on, warn_cont;        /* Lua warnings: enabled, continuing a message */
   bool mark_traces;               /* prefix Lua prints made while tracing ([trace f#2]) */
   /* The hook that was installed when the evaluation began (restored after
@@ -46,6 +53,9 @@ struct mf_session {
 /* session_io.c: installs print, io.stdout, io.stderr, io.stdin, io.read
  * wrappers and the warning function. Runs inside a protected call. */
 void mf_session_io_open(lua_State *L, mf_session *s);
+/* Drops what the last evaluation read from the host but did not use, so
+ * it cannot answer the next evaluation's io.read. */
+void mf_session_io_discard_input(mf_session *s);
 /* Flushes the redirected streams (a user may have made them buffered). */
 void mf_session_io_flush(mf_session *s);
 /* Closes the redirected FILEs; after lua_close. */

@@ -9,6 +9,7 @@
  * host asked for the process's own stdin (the terminal). Lua warnings
  * (`warn`) go to the host's stderr. */
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,9 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t n) {
 
 /* Hands out the host's lines one piece at a time. A host that has no input
  * makes the read fail (the io.read wrappers below turn that into
- * UnavailableError). */
+ * UnavailableError). An empty line while reading to the end (io.read("a"),
+ * io.lines) is the end of input: a frontend has no other way to say it;
+ * to io.read() it is an empty line. */
 static ssize_t stream_read(void *cookie, char *buf, size_t size) {
   mf_session_stream *st = cookie;
   mf_session *s = st->s;
@@ -40,6 +43,10 @@ static ssize_t stream_read(void *cookie, char *buf, size_t size) {
       return -1;
     }
     size_t n = strlen(line);
+    if (n == 0 && s->empty_is_eof) {
+      free(line);
+      return 0;
+    }
     char *grown = realloc(line, n + 2);
     if (!grown) {
       free(line);
@@ -154,15 +161,26 @@ static int session_print(lua_State *L) {
   return 0;
 }
 
+/* Whether the read formats from index `first` on read to the end ("a"). */
+static bool reads_all(lua_State *L, int first) {
+  for (int i = first; i <= lua_gettop(L); i++) {
+    const char *f = lua_type(L, i) == LUA_TSTRING ? lua_tostring(L, i) : "";
+    if ((f[0] == '*' ? f[1] : f[0]) == 'a') return true;
+  }
+  return false;
+}
+
 /* Calls the wrapped reader (upvalue 1) with the arguments; raises
  * UnavailableError when it asked a host that has no input. */
 static int read_checked(lua_State *L) {
   mf_session *s = lua_touserdata(L, lua_upvalueindex(2));
   int n = lua_gettop(L);
   s->input_unavailable = false;
+  s->empty_is_eof = reads_all(L, 1);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, n, LUA_MULTRET);
+  s->empty_is_eof = false;
   if (s->input_unavailable) {
     s->input_unavailable = false;
     return mfL_raise(L, "UnavailableError", "%s", NO_INPUT);
@@ -170,12 +188,54 @@ static int read_checked(lua_State *L) {
   return lua_gettop(L);
 }
 
-/* Replaces t[name] (t at the top) by read_checked around it. */
-static void wrap_reader(lua_State *L, mf_session *s, const char *name) {
+/* Replaces t[name] (t at the top) by `wrapper` around it. */
+static void wrap_reader(lua_State *L, mf_session *s, const char *name, lua_CFunction wrapper) {
   lua_getfield(L, -1, name);
   lua_pushlightuserdata(L, s);
-  lua_pushcclosure(L, read_checked, 2);
+  lua_pushcclosure(L, wrapper, 2);
   lua_setfield(L, -2, name);
+}
+
+/* An io.lines / file:lines iterator (upvalue 1): reads to the end, so an
+ * empty reply ends the loop. */
+static int lines_step(lua_State *L) {
+  mf_session *s = lua_touserdata(L, lua_upvalueindex(2));
+  lua_settop(L, 0);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  s->input_unavailable = false;
+  s->empty_is_eof = true;
+  lua_call(L, 0, LUA_MULTRET);
+  s->empty_is_eof = false;
+  if (s->input_unavailable) {
+    s->input_unavailable = false;
+    return mfL_raise(L, "UnavailableError", "%s", NO_INPUT);
+  }
+  return lua_gettop(L);
+}
+
+/* io.lines / file:lines (upvalue 1), its iterator wrapped in lines_step. */
+static int lines_checked(lua_State *L) {
+  mf_session *s = lua_touserdata(L, lua_upvalueindex(2));
+  int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  if (lua_gettop(L) >= 1 && lua_isfunction(L, 1)) {
+    lua_pushvalue(L, 1);
+    lua_pushlightuserdata(L, s);
+    lua_pushcclosure(L, lines_step, 2);
+    lua_replace(L, 1);
+  }
+  return lua_gettop(L);
+}
+
+void mf_session_io_discard_input(mf_session *s) {
+  s->in.line_pos = s->in.line_len;
+  s->empty_is_eof = false;
+  if (s->in.f) {
+    __fpurge(s->in.f);
+    clearerr(s->in.f);
+  }
 }
 
 int mf_session_host_input(lua_State *L) {
@@ -230,11 +290,13 @@ void mf_session_io_open(lua_State *L, mf_session *s) {
   if (!stream_open(&s->in, s, "stdin")) luaL_error(L, "cannot redirect the input stream");
   push_stream(L, &s->in, "stdin", "_IO_input");
   lua_getglobal(L, "io");
-  wrap_reader(L, s, "read");
+  wrap_reader(L, s, "read", read_checked);
+  wrap_reader(L, s, "lines", lines_checked);
   lua_pop(L, 1);
   luaL_getmetatable(L, LUA_FILEHANDLE);
   lua_getfield(L, -1, "__index");
-  wrap_reader(L, s, "read");
+  wrap_reader(L, s, "read", read_checked);
+  wrap_reader(L, s, "lines", lines_checked);
   lua_pop(L, 2);
 }
 

@@ -1,0 +1,601 @@
+-- backprop_spec.lua — tensorflow/python/eager/backprop_test.py (BackpropTest),
+-- ported to tf.GradientTape. Translation: `with tf.GradientTape() as t:` is
+-- `local t = tf.GradientTape()` ... `t:stop()`; `with t.stop_recording():`
+-- is `t:stop()` ... `t:resume()`; re-entering `with g:` is `g:resume()`;
+-- keyword arguments of gradient() (output_gradients=, unconnected_gradients=)
+-- go in a trailing options table. backprop.gradients_function(f)(x) is a
+-- tape that watches x around f(x), differentiating the sum of f's results.
+-- `constant_op.constant(v, shape=s)` is `tf.fill(s, v)`.
+
+local tf = tf or require("moonflow")
+local T = require("tfhelpers")
+
+describe("backprop_test.py", function()
+  -- backprop_test.py: BackpropTest.testImplicitGradWithResourceVariable
+  it("BackpropTest.testImplicitGradWithResourceVariable", function()
+    local x = tf.Variable(tf.constant(1.0), { name = "x" })
+    local t = tf.GradientTape()
+    local b = tf.constant(2.0)
+    local c = tf.add(x:value(), b)
+    local y = tf.add(c, tf.constant(3.0))
+    t:stop()
+    local grads = t:gradient(y, { x })
+    T.equal(1.0, grads[1])
+  end)
+
+  -- backprop_test.py: BackpropTest.testNoOpBehaviorConsistent (NoFunction and Function)
+  for _, variant in ipairs({ "NoFunction", "Function" }) do
+    it("BackpropTest.testNoOpBehaviorConsistent_" .. variant, function()
+      local function f(x)
+        local x1 = tf.identity(x)
+        local x2 = tf.add(x, 0)
+        local x3 = tf.subtract(x, 0)
+        local x4 = tf.multiply(x, 1)
+        local t = tf.GradientTape()
+        t:watch(x)
+        t:watch(x1)
+        t:watch(x2)
+        t:watch(x3)
+        t:watch(x4)
+        local y1 = x * 2.0
+        local y2 = x1 * 3.0
+        local y3 = x2 * 3.0
+        local y4 = x3 * 3.0
+        local y5 = x4 * 3.0
+        local loss = y1 + y2 + y3 + y4 + y5
+        t:stop()
+        return t:gradient(loss, { x, x1, x2, x3, x4 })
+      end
+      if variant == "Function" then f = tf.func(f) end
+      T.equal({ 2.0, 3.0, 3.0, 3.0, 3.0 }, f(tf.constant(10.0)))
+    end)
+  end
+
+  -- backprop_test.py: BackpropTest.testWhereGradient
+  it("BackpropTest.testWhereGradient", function()
+    local function g(v)
+      local x = tf.constant(v)
+      local t = tf.GradientTape()
+      t:watch(x)
+      local y = tf.where(tf.less(x, 10), x, x * x)
+      t:stop()
+      return t:gradient(y, x)
+    end
+    T.equal(1.0, g(5.0))
+    T.equal(100.0, g(50.0))
+  end)
+
+  -- backprop_test.py: BackpropTest.testTwoTargets
+  it("BackpropTest.testTwoTargets", function()
+    local t = tf.GradientTape()
+    local x = tf.constant(3.0)
+    local y = tf.constant(2.0)
+    t:watch({ x, y })
+    local xx = 2 * x
+    local yy = 3 * y
+    t:stop()
+    local g = t:gradient({ xx, yy }, { x, y })
+    T.equal(2.0, g[1])
+    T.equal(3.0, g[2])
+  end)
+
+
+
+  -- backprop_test.py: BackpropTest.testGradientInteger
+  it("BackpropTest.testGradientInteger", function()
+    local int_tensor = tf.constant(1)
+    local t = tf.GradientTape()
+    t:watch(int_tensor)
+    local y = int_tensor + int_tensor
+    t:stop()
+    assert.is_nil(t:gradient(y, int_tensor))
+  end)
+
+
+  -- backprop_test.py: BackpropTest.testTapeNoOpGradient
+  it("BackpropTest.testTapeNoOpGradient", function()
+    local x = tf.constant(3.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local y = x
+    t:stop()
+    T.equal(1.0, t:gradient(y, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeIdentityGradientIsIdentity
+  it("BackpropTest.testTapeIdentityGradientIsIdentity", function()
+    local x = tf.constant(3.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local y = tf.identity(x)
+    t:stop()
+    T.equal(1.0, t:gradient(y, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testFunctionIndexedSlicesGradient
+  it("BackpropTest.testFunctionIndexedSlicesGradient", function()
+    local f = tf.func(function(x) return x + 1 end)
+    local t = tf.GradientTape()
+    local x = tf.constant({ 1.0 })
+    t:watch(x)
+    local y = f(x)
+    y = tf.gather(y, { 0 })
+    t:stop()
+    T.equal({ 1.0 }, t:gradient(y, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeGradientMultiTargetOneIsSource
+  it("BackpropTest.testTapeGradientMultiTargetOneIsSource", function()
+    local x = tf.constant(2.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local y = x * x
+    t:stop()
+    T.equal(5.0, t:gradient({ x, y }, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeNoOpGradientWithMultiTargetAllSource
+  it("BackpropTest.testTapeNoOpGradientWithMultiTargetAllSource", function()
+    local x = tf.constant(3.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local y = x
+    t:stop()
+    T.equal(2.0, t:gradient({ y, y }, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeNoOpGradientWithMultiTargetMultiSource
+  it("BackpropTest.testTapeNoOpGradientWithMultiTargetMultiSource", function()
+    local x = tf.constant(3.0)
+    local y = tf.constant(5.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    t:watch(y)
+    local z = y * y
+    t:stop()
+    T.equal({ 1.0, 11.0 }, t:gradient({ x, y, z }, { x, y }))
+  end)
+
+
+
+
+  -- backprop_test.py: BackpropTest.testTapeNoOpOnVariableIsIdentity
+  it("BackpropTest.testTapeNoOpOnVariableIsIdentity", function()
+    local v0 = tf.Variable(1.0)
+    local t = tf.GradientTape()
+    local y = v0:read_value()
+    t:stop()
+    T.equal(1.0, t:gradient(y, v0))
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeNoOpGradient2By2
+  it("BackpropTest.testTapeNoOpGradient2By2", function()
+    local a_2_by_2 = tf.fill({ 2, 2 }, 2.0)
+    local tape = tf.GradientTape({ persistent = true })
+    tape:watch(a_2_by_2)
+    tape:stop()
+    local dy_dy = tape:gradient(a_2_by_2, { a_2_by_2 })[1]
+    T.equal({ { 1.0, 1.0 }, { 1.0, 1.0 } }, dy_dy)
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeNoOpGradientMultiTarget2By2
+  it("BackpropTest.testTapeNoOpGradientMultiTarget2By2", function()
+    local a_2_by_2 = tf.fill({ 2, 2 }, 2.0)
+    local tape = tf.GradientTape({ persistent = true })
+    tape:watch(a_2_by_2)
+    tape:stop()
+    local dy_dy = tape:gradient({ a_2_by_2, a_2_by_2 }, { a_2_by_2 })[1]
+    T.equal({ { 2.0, 2.0 }, { 2.0, 2.0 } }, dy_dy)
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeStopRecording
+  it("BackpropTest.testTapeStopRecording", function()
+    local t = tf.GradientTape()
+    local x = tf.Variable(1.0)
+    t:stop()
+    local y = x * x
+    t:resume()
+    t:stop()
+    assert.is_nil(t:gradient(y, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testTapeStopStartRecording
+  it("BackpropTest.testTapeStopStartRecording", function()
+    local t = tf.GradientTape({ persistent = true })
+    local x = tf.Variable(1.0)
+    local x2 = x * 2
+    t:stop()
+    local y = x2 * x2
+    t:resume()
+    local z = x2 * x2
+    t:stop()
+    assert.is_nil(t:gradient(y, x2))
+    T.equal(4.0, t:gradient(z, x2))
+  end)
+
+
+
+
+  -- backprop_test.py: BackpropTest.testGradientNone
+  it("BackpropTest.testGradientNone", function()
+    local logits = tf.constant({ { 0.0, 0.0 } })
+    local labels = tf.constant({ { 1.0, 0.0 } })
+    local t = tf.GradientTape()
+    t:watch(logits)
+    local loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits({ logits = logits, labels = labels }),
+      { axis = tf.constant({ 0 }) })
+    t:stop()
+    T.equal({ { -0.5, 0.5 } }, t:gradient(loss, logits))
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientWithinTapeBlock
+  it("BackpropTest.testGradientWithinTapeBlock", function()
+    local v1 = tf.Variable(1.0)
+    local t = tf.GradientTape()
+    local loss = 2 * v1
+    local grad = t:gradient(loss, v1)
+    t:stop()
+    T.equal(2.0, grad)
+    t = tf.GradientTape({ persistent = true })
+    loss = 2 * v1
+    grad = t:gradient(loss, v1)
+    t:stop()
+    T.equal(2.0, grad)
+  end)
+
+  -- backprop_test.py: BackpropTest.testWatchingIsTapeLocal
+  it("BackpropTest.testWatchingIsTapeLocal", function()
+    local x1 = tf.Variable(2.0, { trainable = false })
+    local x2 = tf.Variable(2.0, { trainable = false })
+    local tape1 = tf.GradientTape()
+    local tape2 = tf.GradientTape()
+    tape1:watch(x1)
+    tape2:watch({ x1, x2 })
+    local y = x1 ^ 3
+    local z = x2 ^ 2
+    local d = tape2:gradient({ y, z }, { x1, x2 })
+    tape2:stop()
+    local d2 = tape1:gradient({ d[1], d[2] }, { x1, x2 })
+    tape1:stop()
+    T.equal(12.0, d2[1])
+    assert.is_nil(d2[2])
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradGrad
+  it("BackpropTest.testGradGrad", function()
+    local x = tf.constant(3.0)
+    local outer = tf.GradientTape()
+    outer:watch(x)
+    local inner = tf.GradientTape()
+    inner:watch(x)
+    local y = x * x
+    inner:stop()
+    local value = inner:gradient(y, x)
+    outer:stop()
+    T.equal(2.0, outer:gradient(value, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradGradExp
+  it("BackpropTest.testGradGradExp", function()
+    local x = tf.constant(0.0)
+    local outer = tf.GradientTape()
+    outer:watch(x)
+    local inner = tf.GradientTape()
+    inner:watch(x)
+    local y = tf.exp(x)
+    inner:stop()
+    local value = inner:gradient(y, x)
+    outer:stop()
+    T.equal(1.0, outer:gradient(value, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testArgmax
+  it("BackpropTest.testArgmax", function()
+    local x = tf.constant({ 0.0 })
+    local t = tf.GradientTape()
+    t:watch(x)
+    local i = tf.stop_gradient(tf.argmax(x))
+    t:stop()
+    assert.is_nil(t:gradient(i, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testCPU
+  it("BackpropTest.testCPU", function()
+    local x = tf.constant(1.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local b = tf.constant(2.0)
+    local c = tf.add(x, b)
+    local y = tf.add(c, tf.constant(3.0))
+    t:stop()
+    T.equal(1.0, t:gradient(y, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testEmptyParams
+  it("BackpropTest.testEmptyParams", function()
+    local x = tf.constant(1.0)
+    local y = tf.constant(2.0)
+    local t = tf.GradientTape()
+    t:watch({ x, y })
+    local r = x * y
+    t:stop()
+    local g = t:gradient(r, { x, y })
+    T.equal(2.0, g[1])
+    T.equal(1.0, g[2])
+  end)
+
+  -- backprop_test.py: BackpropTest.testUnconnectedNone
+  it("BackpropTest.testUnconnectedNone", function()
+    local v = tf.Variable(1.0, { name = "testUnconnectedNone" })
+    local t = tf.GradientTape()
+    v:read_value()
+    local r = tf.constant(1.0)
+    t:stop()
+    assert.is_nil(t:gradient(r, v))
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientTapeReEnterContext
+  it("BackpropTest.testGradientTapeReEnterContext", function()
+    local g = tf.GradientTape()
+    local x = tf.constant(3.0)
+    g:watch(x)
+    local y = 2 * x
+    g:stop()
+    g:resume()
+    local z = 2 * y
+    g:stop()
+    T.equal({ 4.0 }, g:gradient(z, { x }))
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientTapeRepeatedSource
+  it("BackpropTest.testGradientTapeRepeatedSource", function()
+    local g = tf.GradientTape({ persistent = false })
+    local x = tf.constant(3.0)
+    g:watch(x)
+    local y = 2 * x
+    g:stop()
+    T.equal({ 2.0, 2.0 }, g:gradient(y, { x, x }))
+  end)
+
+  -- backprop_test.py: BackpropTest.testPersistentGradientTapeRepeatedSource
+  it("BackpropTest.testPersistentGradientTapeRepeatedSource", function()
+    local g = tf.GradientTape({ persistent = true })
+    local x = tf.constant(3.0)
+    local y = tf.constant(5.0)
+    g:watch(x)
+    g:watch(y)
+    local z = x * x + x * y
+    g:stop()
+    T.equal({ 11.0, 11.0 }, g:gradient(z, { x, x }))
+    T.equal({ 3.0, 11.0 }, g:gradient(z, { y, x }))
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientTapeStructure
+  it("BackpropTest.testGradientTapeStructure", function()
+    local g = tf.GradientTape({ persistent = true })
+    local x1 = tf.constant(3.0)
+    local x2 = tf.constant(3.1)
+    local x3 = tf.constant(3.2)
+    g:watch(x1)
+    g:watch(x2)
+    g:watch(x3)
+    local y = x1 + 2 * x2 + 3 * x3
+    g:stop()
+    T.equal(1.0, g:gradient(y, x1))
+    T.equal({ 1.0 }, g:gradient(y, { x1 }))
+    T.equal({ 1.0, 2.0 }, g:gradient(y, { x1, x2 }))
+    T.equal({ { 1.0, 2.0 }, { 2.0, 3.0 } }, g:gradient(y, { { x1, x2 }, { x2, x3 } }))
+    T.equal({ 1.0, 2.0, { 1.0, 3.0 } }, g:gradient(y, { x1, x2, { x1, x3 } }))
+    T.equal({ 1.0, { x2 = 2.0, x3 = 3.0 } }, g:gradient(y, { x1, { x2 = x2, x3 = x3 } }))
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientTape
+  it("BackpropTest.testGradientTape", function()
+    local g = tf.GradientTape()
+    local x = tf.constant(3.0)
+    g:watch(x)
+    local y = x * x
+    local gg = tf.GradientTape()
+    gg:watch(y)
+    local z = 2 * y
+    gg:stop()
+    local inner_grad = gg:gradient(z, { y })[1]
+    T.equal(2.0, inner_grad)
+    y = y + inner_grad
+    g:stop()
+    T.equal(6.0, g:gradient(y, { x })[1])
+  end)
+
+  -- backprop_test.py: BackpropTest.testGadientTapeCalledOnConstantTarget
+  it("BackpropTest.testGadientTapeCalledOnConstantTarget", function()
+    local g = tf.GradientTape()
+    local x = tf.Variable({ 3.0 })
+    local y = tf.Variable({ 2.0 })
+    g:stop()
+    assert.is_nil(g:gradient(x, y))
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientTapeWithCond
+  it("BackpropTest.testGradientTapeWithCond", function()
+    local x = tf.constant(3.0)
+    local g = tf.GradientTape()
+    g:watch(x)
+    local y = tf.cond(tf.less(x, x), function() return x end, function() return x * x end)
+    g:stop()
+    T.equal(6.0, g:gradient(y, { x })[1])
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientTapeWithWhileLoop
+  it("BackpropTest.testGradientTapeWithWhileLoop", function()
+    local i = tf.constant(1)
+    local x = tf.constant(2.0)
+    local g = tf.GradientTape()
+    g:watch({ x })
+    local _, y = tf.while_loop(function(i_, _) return tf.less(i_, 3) end,
+      function(i_, x_) return i_ + 1, x_ * 2 end, { i, x })
+    g:stop()
+    T.equal(4.0, g:gradient(y, { x })[1])
+  end)
+
+
+  -- backprop_test.py: BackpropTest.testPersistentTape
+  it("BackpropTest.testPersistentTape", function()
+    local g = tf.GradientTape({ persistent = true })
+    local x = tf.constant(3.0)
+    g:watch(x)
+    local y = x * x
+    local z = y * y
+    g:stop()
+    T.equal(4.0 * 3 * 3 * 3, g:gradient(z, { x })[1])
+    T.equal(2.0 * 3, g:gradient(y, { x })[1])
+  end)
+
+
+  -- backprop_test.py: BackpropTest.testPersistentNestedTape
+  it("BackpropTest.testPersistentNestedTape", function()
+    local g = tf.GradientTape({ persistent = true })
+    local x = tf.constant(3.0)
+    g:watch(x)
+    local y = x * x
+    local gg = tf.GradientTape({ persistent = true })
+    gg:watch(y)
+    local z = 2 * y
+    gg:stop()
+    local inner_grad
+    for _ = 1, 2 do
+      inner_grad = gg:gradient(z, { y })[1]
+      T.equal(2.0, inner_grad)
+    end
+    y = y + inner_grad
+    g:stop()
+    T.equal(6.0, g:gradient(y, { x })[1])
+    T.equal(12.0, g:gradient(z, { x })[1])
+  end)
+
+  -- backprop_test.py: BackpropTest.testGradientTapeVariable
+  it("BackpropTest.testGradientTapeVariable", function()
+    local v = tf.Variable(1.0, { name = "v" })
+    local g = tf.GradientTape()
+    local y = v * v
+    g:stop()
+    T.equal(2.0, g:gradient(y, { v })[1])
+  end)
+
+  -- backprop_test.py: BackpropTest.testNestedGradients
+  it("BackpropTest.testNestedGradients", function()
+    local x = tf.constant(3.0)
+    local g = tf.GradientTape()
+    g:watch(x)
+    local y = x * x
+    local z = y * y
+    g:stop()
+    local r = g:gradient(z, { x, y })
+    T.equal(108.0, r[1])
+    T.equal(18.0, r[2])
+  end)
+
+  -- backprop_test.py: BackpropTest.testUnconnectedGradientsDefault
+  it("BackpropTest.testUnconnectedGradientsDefault", function()
+    local x = tf.constant(1.0)
+    local y = tf.constant(3.0)
+    local g = tf.GradientTape()
+    g:watch({ x, y })
+    local z = y * 2
+    g:stop()
+    assert.is_nil(g:gradient(z, x))
+  end)
+
+
+
+
+
+
+  -- backprop_test.py: BackpropTest.testDifferentiatingScalarCache
+  it("BackpropTest.testDifferentiatingScalarCache", function()
+    local g = tf.GradientTape({ persistent = false })
+    local x1 = tf.constant(3.0)
+    local x2 = tf.constant(3.0)
+    g:watch(x1)
+    g:watch(x2)
+    local y = x1 + x2
+    g:stop()
+    T.equal({ 1.0 }, g:gradient(y, { x1 }))
+  end)
+
+  -- backprop_test.py: BackpropTest.testVariablesAndConstantsProduceTheSameGradients
+  it("BackpropTest.testVariablesAndConstantsProduceTheSameGradients", function()
+    local function get_grads(a, b)
+      local tape = tf.GradientTape()
+      tape:watch({ a, b })
+      local y = a ^ 3
+      local z = b ^ 2
+      tape:stop()
+      return tape:gradient({ y, z }, { a, b })
+    end
+    local gc = get_grads(tf.constant(2.0), tf.constant(2.0))
+    local gv = get_grads(tf.Variable(2.0), tf.Variable(2.0))
+    T.equal(T.plain(gc), gv)
+    T.equal({ 12.0, 4.0 }, gc)
+  end)
+
+  -- backprop_test.py: BackpropTest.testOutput
+  it("BackpropTest.testOutput", function()
+    local x = tf.constant({ 0.0, 1.0, 2.0 })
+    local t = tf.GradientTape()
+    t:watch(x)
+    local a, b = x + 2, x * x
+    t:stop()
+    T.equal({ 1.0, 3.0, 5.0 }, t:gradient({ a, b }, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testReturnSameThing
+  it("BackpropTest.testReturnSameThing", function()
+    local x = tf.constant(1.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local a, b = x, 2 * x
+    t:stop()
+    T.equal(3.0, t:gradient({ a, b }, x))
+  end)
+
+  -- backprop_test.py: BackpropTest.testMultiValueConvertToTensor
+  it("BackpropTest.testMultiValueConvertToTensor", function()
+    local x = tf.Variable(tf.constant({ 1.0 }), { name = "x" })
+    local t = tf.GradientTape()
+    local a = tf.add(x:value(), 1.0)
+    local b = tf.stack({ a, a }, { axis = 0 })
+    local r = tf.reduce_mean(b)
+    t:stop()
+    T.equal({ 1.0 }, t:gradient(r, x))
+  end)
+
+
+
+end)
+
+-- JacobianTest._jacobian(experimental_use_pfor=False): moonflow has no pfor,
+-- so the while-loop variants are the ones ported.
+local function jacobian_case()
+  local g = tf.GradientTape({ persistent = true })
+  local x = tf.constant({ 1.0, 2.0 })
+  local y = tf.constant({ 3.0, 4.0 })
+  g:watch(x)
+  g:watch(y)
+  local z = x * x * y
+  g:stop()
+  return g:jacobian(z, { x, y })
+end
+
+describe("backprop_test.py: JacobianTest", function()
+
+
+  -- backprop_test.py: JacobianTest.test_parallel_iterations
+  it("JacobianTest.test_parallel_iterations", function()
+    local g = tf.GradientTape({ persistent = true })
+    local x = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } })
+    g:watch(x)
+    local y = tf.matmul(x, x)
+    g:stop()
+    T.equal(T.plain(g:jacobian(y, x, { parallel_iterations = 2 })), g:jacobian(y, x, { parallel_iterations = 3 }))
+  end)
+end)
