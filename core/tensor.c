@@ -1,3 +1,4 @@
+#include "alloc.h"
 #include "tensor.h"
 
 #include <pthread.h>
@@ -51,13 +52,13 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
                         "OOM when allocating a tensor of %zu bytes (the limit is %zu: the "
                         "machine's memory, or $MOONFLOW_MAX_TENSOR_BYTES)",
                         nbytes, mf_tensor_byte_limit());
-  mf_buffer *b = malloc(sizeof *b);
+  mf_buffer *b = mf_malloc(sizeof *b);
   void *data = NULL;
   /* Round up so SIMD loops may read whole vectors at the tail; small
    * buffers (scalars, short vectors) take malloc's cheaper path. */
   size_t alloc = (nbytes + 63) & ~(size_t)63;
   if (alloc == 0) alloc = 64;
-  bool ok = b && (alloc <= 256 ? (data = malloc(alloc)) != NULL : posix_memalign(&data, 64, alloc) == 0);
+  bool ok = b && (alloc <= 256 ? (data = mf_malloc(alloc)) != NULL : mf_posix_memalign(&data, 64, alloc) == 0);
   if (!ok) {
     free(b);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
@@ -112,7 +113,7 @@ static mf_status tensor_alloc(mf_dtype dt, int rank, const int64_t *shape, mf_te
                               mf_error *err) {
   int64_t size;
   MF_TRY(mf_shape_size(rank, shape, &size, err));
-  mf_tensor *t = malloc(sizeof *t);
+  mf_tensor *t = mf_malloc(sizeof *t);
   if (!t) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   t->refcount = 1;
   t->dtype = dt;
@@ -176,7 +177,7 @@ mf_status mf_tensor_scalar_bool(bool v, mf_tensor **out, mf_error *err) {
 }
 
 mf_status mf_string_set(mf_string *s, const char *p, size_t len, mf_error *err) {
-  char *copy = malloc(len + 1);
+  char *copy = mf_malloc(len + 1);
   if (!copy) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (len) memcpy(copy, p, len);
   copy[len] = '\0';
@@ -313,7 +314,7 @@ struct mf_buffer_pool {
   int lent_from; /* slots[lent_from..n) are lent (still read), or n */
 };
 
-mf_buffer_pool *mf_buffer_pool_new(void) { return calloc(1, sizeof(mf_buffer_pool)); }
+mf_buffer_pool *mf_buffer_pool_new(void) { return mf_calloc(1, sizeof(mf_buffer_pool)); }
 
 void mf_buffer_pool_free(mf_buffer_pool *p) {
   if (!p) return;

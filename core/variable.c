@@ -1,3 +1,4 @@
+#include "alloc.h"
 #include "variable.h"
 
 #include <stdatomic.h>
@@ -10,8 +11,8 @@ static _Atomic int64_t next_variable_id = 1;
 
 mf_status mf_variable_new(const char *name, mf_tensor *init, bool trainable, mf_variable **out,
                           mf_error *err) {
-  mf_variable *v = calloc(1, sizeof *v);
-  char *nm = strdup(name ? name : "Variable");
+  mf_variable *v = mf_calloc(1, sizeof *v);
+  char *nm = mf_strdup(name ? name : "Variable");
   if (!v || !nm) {
     free(v);
     free(nm);
