@@ -187,6 +187,8 @@ local SKIP = {
   -- the tape hook and tape count the session relies on
   ["tf._host"] = true, ["tf.display"] = true, ["core.set_tape_hook"] = true,
   ["tf.progress"] = true,
+  -- test switches that make later allocations fail on purpose
+  ["core.lua_memory_limit"] = true, ["core.fail_alloc"] = true,
 }
 
 local targets = {}
