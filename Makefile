@@ -6,7 +6,9 @@
 #   make test SANITIZE=1 the same under ASan + UBSan
 #   make bench           the benchmark suite (tests/bench/)
 #   make diff-long       the elementwise differential test, long (DIFF_SEEDS x 20000 cases)
-#   make fuzz            every long randomised test (diff-long)
+#   make fuzz            every randomised test at full size (diff-long, the AutoGraph
+#                        programs, the API and op-argument fuzzers; make test runs samples)
+#   make soak            the long memory soak tests (tests/soak/)
 #   make install PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -55,7 +57,7 @@ DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-n
              python3-nbformat python3-numpy python3-onnx
 DEB_BENCH := python3-numpy python3-torch
 
-.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz
+.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak
 
 EXAMPLES := $(BUILD)/examples/run_saved
 
@@ -128,14 +130,21 @@ diff-long: deps-test
 	done > $(BUILD)/diff-long.tap; grep -v '^ok ' $(BUILD)/diff-long.tap; \
 	! grep -q '^not ok' $(BUILD)/diff-long.tap && echo "diff-long: no differences"
 
-# Randomized differential tests at full size (`make test` runs a bounded
-# sample of each): every script takes a program count and a seed.
-FUZZ_SCRIPTS := tests/fuzz/autograph_programs.lua
-FUZZ_COUNT   ?= 2000
-FUZZ_SEED    ?= 1
+# Randomized tests at full size (`make test` runs a bounded sample of each).
+# FUZZ_SCRIPTS take a program count and a seed; the API and op-argument
+# fuzzers run through tests/fuzz/run.sh (time limit, crash replay).
+FUZZ_SCRIPTS   := tests/fuzz/autograph_programs.lua
+FUZZ_COUNT     ?= 2000
+FUZZ_SEED      ?= 1
+FUZZ_API_CALLS ?= 100000
 
 fuzz: diff-long
 	@for s in $(FUZZ_SCRIPTS); do $(BIN) $$s $(FUZZ_COUNT) $(FUZZ_SEED) || exit 1; done
+	@MOONFLOW_BIN=$(CURDIR)/$(BIN) sh tests/fuzz/run.sh $(FUZZ_API_CALLS) $(FUZZ_SEED) 3600
+
+soak: deps-test
+	@$(MAKE) --no-print-directory all
+	@for s in tests/soak/*.lua; do $(BIN) $$s || exit 1; done
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all

@@ -1,3 +1,4 @@
+#include "alloc.h"
 #include "attrs.h"
 
 #include <stdlib.h>
@@ -27,7 +28,7 @@ void mf_attrs_free(mf_attrs *as) {
 static mf_status attr_share(mf_attr *a, mf_error *err) {
   switch (a->kind) {
     case MF_ATTR_STRING:
-      a->u.s = strdup(a->u.s);
+      a->u.s = mf_strdup(a->u.s);
       if (!a->u.s) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
       break;
     case MF_ATTR_TENSOR: mf_tensor_retain(a->u.tensor); break;
@@ -145,7 +146,7 @@ mf_status mf_attrs_set_shape(mf_attrs *as, const char *name, int rank, const int
 }
 
 mf_status mf_attrs_set_string(mf_attrs *as, const char *name, const char *s, mf_error *err) {
-  char *copy = strdup(s);
+  char *copy = mf_strdup(s);
   if (!copy) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   mf_attr *a;
   mf_status st = attr_slot(as, name, MF_ATTR_STRING, &a, err);

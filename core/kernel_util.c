@@ -1,3 +1,4 @@
+#include "alloc.h"
 #include "kernel_util.h"
 
 #include <cblas.h>
@@ -84,7 +85,7 @@ mf_status mf_scratch_alloc(size_t count, size_t elem, void **out, mf_error *err)
                         "OOM when allocating %zu elements of scratch memory", count);
   size_t nbytes = (count * elem + 63) & ~(size_t)63;
   if (nbytes == 0) nbytes = 64;
-  if (posix_memalign(out, 64, nbytes) != 0) {
+  if (mf_posix_memalign(out, 64, nbytes) != 0) {
     *out = NULL;
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
                         "OOM when allocating %zu bytes of scratch memory", nbytes);

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "op.h"
 
 #define MF_OP(name) extern const mf_op_def mf_op_##name;
@@ -95,9 +96,9 @@ void mf_op_call_free(mf_op_call *c) {
 mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err) {
   mf_op_call_free(c);
   if (nout > MF_OP_CALL_INLINE) {
-    c->out_specs = calloc((size_t)nout, sizeof *c->out_specs);
-    c->out = calloc((size_t)nout, sizeof *c->out);
-    c->out_values = calloc((size_t)nout, sizeof *c->out_values);
+    c->out_specs = mf_calloc((size_t)nout, sizeof *c->out_specs);
+    c->out = mf_calloc((size_t)nout, sizeof *c->out);
+    c->out_values = mf_calloc((size_t)nout, sizeof *c->out_values);
     if (!c->out_specs || !c->out || !c->out_values) {
       free(c->out_specs);
       free(c->out);

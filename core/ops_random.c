@@ -97,11 +97,40 @@ typedef struct stream {
   philox gen;
 } stream;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static philox global_gen;
-static int global_keyed;
-static stream *streams;
-static size_t nstreams, streams_cap;
+/* One session's generator: the global stream and the seeded streams.
+ * Sessions (Lua states) each own one, so set_seed in one session leaves
+ * another's numbers alone; code with no session (the C tests) uses the
+ * process default. */
+struct mf_random_state {
+  pthread_mutex_t lock;
+  philox global_gen;
+  int global_keyed;
+  stream *streams;
+  size_t nstreams, streams_cap;
+};
+
+static mf_random_state default_state = {.lock = PTHREAD_MUTEX_INITIALIZER};
+/* The state the kernels of this thread draw from: the session running on
+ * it (random kernels run on the thread that called the op or the graph). */
+static _Thread_local mf_random_state *current;
+
+mf_random_state *mf_random_state_new(void) {
+  mf_random_state *st = calloc(1, sizeof *st);
+  if (st) pthread_mutex_init(&st->lock, NULL);
+  return st;
+}
+
+void mf_random_state_free(mf_random_state *st) {
+  if (!st) return;
+  if (current == st) current = NULL;
+  pthread_mutex_destroy(&st->lock);
+  free(st->streams);
+  free(st);
+}
+
+void mf_random_use(mf_random_state *st) { current = st; }
+
+static mf_random_state *state_now(void) { return current ? current : &default_state; }
 
 /* SplitMix64's finaliser: spreads a user seed over the whole Philox key. */
 static uint64_t mix64(uint64_t z) {
@@ -111,39 +140,42 @@ static uint64_t mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-static void key_global(uint64_t seed) {
-  global_gen = philox_new(mix64(seed), mix64(seed ^ 0x5851F42D4C957F2Dull));
-  global_keyed = 1;
+static void key_global(mf_random_state *st, uint64_t seed) {
+  st->global_gen = philox_new(mix64(seed), mix64(seed ^ 0x5851F42D4C957F2Dull));
+  st->global_keyed = 1;
 }
 
-void mf_random_set_seed(uint64_t seed) {
-  pthread_mutex_lock(&lock);
-  key_global(seed);
-  nstreams = 0;
-  pthread_mutex_unlock(&lock);
+void mf_random_state_set_seed(mf_random_state *st, uint64_t seed) {
+  if (!st) st = &default_state;
+  pthread_mutex_lock(&st->lock);
+  key_global(st, seed);
+  st->nstreams = 0;
+  pthread_mutex_unlock(&st->lock);
 }
+
+void mf_random_set_seed(uint64_t seed) { mf_random_state_set_seed(state_now(), seed); }
 
 /* The seeded stream for these attributes, created on first use. Called
  * under the lock. */
-static stream *find_stream(enum dist d, mf_dtype dt, int64_t seed, int64_t seed2,
-                           mf_error *err) {
-  for (size_t i = 0; i < nstreams; i++)
-    if (streams[i].dist == d && streams[i].dtype == dt && streams[i].seed == seed &&
-        streams[i].seed2 == seed2)
-      return &streams[i];
-  if (nstreams == streams_cap) {
-    size_t cap = streams_cap ? 2 * streams_cap : 16;
-    stream *s = realloc(streams, cap * sizeof *s);
+static stream *find_stream(mf_random_state *st, enum dist d, mf_dtype dt, int64_t seed,
+                           int64_t seed2, mf_error *err) {
+  for (size_t i = 0; i < st->nstreams; i++)
+    if (st->streams[i].dist == d && st->streams[i].dtype == dt && st->streams[i].seed == seed &&
+        st->streams[i].seed2 == seed2)
+      return &st->streams[i];
+  if (st->nstreams == st->streams_cap) {
+    size_t cap = st->streams_cap ? 2 * st->streams_cap : 16;
+    stream *s = realloc(st->streams, cap * sizeof *s);
     if (!s) {
       mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
       return NULL;
     }
-    streams = s;
-    streams_cap = cap;
+    st->streams = s;
+    st->streams_cap = cap;
   }
-  streams[nstreams] = (stream){.dist = d, .dtype = dt, .seed = seed, .seed2 = seed2,
-                               .gen = philox_new((uint64_t)seed, (uint64_t)seed2)};
-  return &streams[nstreams++];
+  st->streams[st->nstreams] = (stream){.dist = d, .dtype = dt, .seed = seed, .seed2 = seed2,
+                                       .gen = philox_new((uint64_t)seed, (uint64_t)seed2)};
+  return &st->streams[st->nstreams++];
 }
 
 /* The generator state for one call producing `count` values; the stream
@@ -152,24 +184,25 @@ static stream *find_stream(enum dist d, mf_dtype dt, int64_t seed, int64_t seed2
 static mf_status reserve(enum dist d, mf_dtype dt, int64_t seed, int64_t seed2, int64_t count,
                          philox *out, mf_error *err) {
   uint64_t blocks = (uint64_t)count > UINT64_MAX / 256 ? UINT64_MAX : (uint64_t)count * 256;
-  pthread_mutex_lock(&lock);
-  philox *gen = &global_gen;
+  mf_random_state *st = state_now();
+  pthread_mutex_lock(&st->lock);
+  philox *gen = &st->global_gen;
   if (seed != 0 || seed2 != 0) {
-    stream *s = find_stream(d, dt, seed, seed2, err);
+    stream *s = find_stream(st, d, dt, seed, seed2, err);
     if (!s) {
-      pthread_mutex_unlock(&lock);
+      pthread_mutex_unlock(&st->lock);
       return MF_ERR_RESOURCE_EXHAUSTED;
     }
     gen = &s->gen;
-  } else if (!global_keyed) {
+  } else if (!st->global_keyed) {
     uint64_t entropy;
     if (getrandom(&entropy, sizeof entropy, 0) != (ssize_t)sizeof entropy)
       entropy = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&entropy;
-    key_global(entropy);
+    key_global(st, entropy);
   }
   *out = *gen;
   philox_skip(gen, blocks);
-  pthread_mutex_unlock(&lock);
+  pthread_mutex_unlock(&st->lock);
   return MF_OK;
 }
 

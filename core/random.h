@@ -15,12 +15,23 @@
  * mf_random_set_seed rekeys the global stream and restarts every seeded
  * stream, so the same seed replays the same sequence (TF's set_seed also
  * resets its kernels). Thread-safe: streams are advanced under a lock and
- * filled outside it. */
+ * filled outside it. The streams belong to a session, never to the
+ * process: see mf_random_state below. */
 #ifndef MF_RANDOM_H
 #define MF_RANDOM_H
 
 #include <stdint.h>
 
+/* Per-session state: each session (Lua state) owns one; the kernels on
+ * a thread draw from the state last given to mf_random_use on it (NULL:
+ * the process default, which code without sessions uses). */
+typedef struct mf_random_state mf_random_state;
+mf_random_state *mf_random_state_new(void); /* NULL when out of memory */
+void mf_random_state_free(mf_random_state *st);
+void mf_random_use(mf_random_state *st);
+void mf_random_state_set_seed(mf_random_state *st, uint64_t seed);
+
+/* Seeds the state in use on this thread. */
 void mf_random_set_seed(uint64_t seed);
 
 #endif

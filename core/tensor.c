@@ -1,9 +1,12 @@
+#include "alloc.h"
 #include "tensor.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "variable.h"
 
@@ -12,19 +15,51 @@ static _Atomic size_t live_bytes, live_buffers;
 size_t mf_live_bytes(void) { return atomic_load(&live_bytes); }
 size_t mf_live_buffers(void) { return atomic_load(&live_buffers); }
 
+/* The largest tensor worth trying: the machine's physical memory, or
+ * $MOONFLOW_MAX_TENSOR_BYTES (a number, K/M/G suffix allowed). Past it an
+ * allocation fails at once with ResourceExhaustedError instead of
+ * succeeding lazily (Linux overcommits) and then paging for minutes while
+ * a kernel fills it. Read once; process-wide, as the machine is. */
+static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
+static size_t tensor_limit;
+
+static void read_limit(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  tensor_limit = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 40;
+  const char *env = getenv("MOONFLOW_MAX_TENSOR_BYTES");
+  if (!env || !*env) return;
+  char *end;
+  double v = strtod(env, &end);
+  double scale = *end == 'K' || *end == 'k'   ? 1024.0
+                 : *end == 'M' || *end == 'm' ? 1048576.0
+                 : *end == 'G' || *end == 'g' ? 1073741824.0
+                                              : 1.0;
+  if (v > 0 && v * scale < 1.8e19) tensor_limit = (size_t)(v * scale);
+}
+
+size_t mf_tensor_byte_limit(void) {
+  pthread_once(&limit_once, read_limit);
+  return tensor_limit;
+}
+
 mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *err) {
   size_t elem = mf_dtype_size(dt);
   if (count > ((size_t)1 << 60) / elem)
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
                         "cannot allocate a tensor of %zu %s elements", count, mf_dtype_name(dt));
   size_t nbytes = count * elem;
-  mf_buffer *b = malloc(sizeof *b);
+  if (nbytes > mf_tensor_byte_limit())
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                        "OOM when allocating a tensor of %zu bytes (the limit is %zu: the "
+                        "machine's memory, or $MOONFLOW_MAX_TENSOR_BYTES)",
+                        nbytes, mf_tensor_byte_limit());
+  mf_buffer *b = mf_malloc(sizeof *b);
   void *data = NULL;
   /* Round up so SIMD loops may read whole vectors at the tail; small
    * buffers (scalars, short vectors) take malloc's cheaper path. */
   size_t alloc = (nbytes + 63) & ~(size_t)63;
   if (alloc == 0) alloc = 64;
-  bool ok = b && (alloc <= 256 ? (data = malloc(alloc)) != NULL : posix_memalign(&data, 64, alloc) == 0);
+  bool ok = b && (alloc <= 256 ? (data = mf_malloc(alloc)) != NULL : mf_posix_memalign(&data, 64, alloc) == 0);
   if (!ok) {
     free(b);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
@@ -81,7 +116,7 @@ static mf_status tensor_alloc(mf_dtype dt, int rank, const int64_t *shape, mf_te
                               mf_error *err) {
   int64_t size;
   MF_TRY(mf_shape_size(rank, shape, &size, err));
-  mf_tensor *t = malloc(sizeof *t);
+  mf_tensor *t = mf_malloc(sizeof *t);
   if (!t) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   t->refcount = 1;
   t->dtype = dt;
@@ -145,7 +180,7 @@ mf_status mf_tensor_scalar_bool(bool v, mf_tensor **out, mf_error *err) {
 }
 
 mf_status mf_string_set(mf_string *s, const char *p, size_t len, mf_error *err) {
-  char *copy = malloc(len + 1);
+  char *copy = mf_malloc(len + 1);
   if (!copy) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (len) memcpy(copy, p, len);
   copy[len] = '\0';
@@ -282,7 +317,7 @@ struct mf_buffer_pool {
   int lent_from; /* slots[lent_from..n) are lent (still read), or n */
 };
 
-mf_buffer_pool *mf_buffer_pool_new(void) { return calloc(1, sizeof(mf_buffer_pool)); }
+mf_buffer_pool *mf_buffer_pool_new(void) { return mf_calloc(1, sizeof(mf_buffer_pool)); }
 
 void mf_buffer_pool_free(mf_buffer_pool *p) {
   if (!p) return;

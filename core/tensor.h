@@ -116,5 +116,7 @@ size_t mf_live_bytes(void);
  * even when the leaked tensor is tiny. Buffers kept by executor pools
  * count too. */
 size_t mf_live_buffers(void);
+/* The largest tensor buffer mf_buffer_new tries to allocate (bytes). */
+size_t mf_tensor_byte_limit(void);
 
 #endif

@@ -1,21 +1,25 @@
+#include "alloc.h"
 #include "variable.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t next_variable_id = 1;
+/* Ids are unique in the process (sessions on several threads make
+ * variables at once): atomic, not per session. */
+static _Atomic int64_t next_variable_id = 1;
 
 mf_status mf_variable_new(const char *name, mf_tensor *init, bool trainable, mf_variable **out,
                           mf_error *err) {
-  mf_variable *v = calloc(1, sizeof *v);
-  char *nm = strdup(name ? name : "Variable");
+  mf_variable *v = mf_calloc(1, sizeof *v);
+  char *nm = mf_strdup(name ? name : "Variable");
   if (!v || !nm) {
     free(v);
     free(nm);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   }
   v->refcount = 1;
-  v->id = next_variable_id++;
+  v->id = atomic_fetch_add(&next_variable_id, 1);
   v->dtype = init->dtype;
   v->rank = init->rank;
   memcpy(v->shape, init->shape, sizeof v->shape);

@@ -49,6 +49,12 @@ typedef struct mfL_ctx {
   size_t alloc_since_gc;
   lua_State *L;
   int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
+  struct mf_random_state *rng; /* this session's random streams (owned) */
+  /* The state's allocator, wrapped (tensor.c) so tests can cap Lua's
+   * memory (core.lua_memory_limit) and see what happens past it. */
+  lua_Alloc alloc;
+  void *alloc_ud;
+  long long lua_bytes, lua_limit; /* bytes since the wrap; limit < 0: none */
 } mfL_ctx;
 
 typedef struct mfL_tensor {
@@ -62,7 +68,33 @@ typedef struct mfL_graph {
   mf_graph *g;          /* owned reference */
 } mfL_graph;
 
+/* The state's context. Also makes this session's random streams the ones
+ * the thread's kernels draw from: every entry that runs ops passes here. */
 mfL_ctx *mfL_context(lua_State *L);
+
+/* Typed argument checks: lauxlib's luaL_check* raise untyped strings
+ * ("bad argument #1 to 'x'"); the binding raises only error objects, so
+ * every luaL_check* / luaL_opt* a binding file calls goes to these
+ * (TypeError, same wording; a stack that cannot grow is
+ * ResourceExhaustedError). */
+lua_Integer mfL_checkinteger(lua_State *L, int arg);
+lua_Integer mfL_optinteger(lua_State *L, int arg, lua_Integer def);
+const char *mfL_checklstring(lua_State *L, int arg, size_t *len);
+const char *mfL_optlstring(lua_State *L, int arg, const char *def, size_t *len);
+void mfL_checktype(lua_State *L, int arg, int t);
+void *mfL_checkudata(lua_State *L, int arg, const char *tname);
+void mfL_checkstack(lua_State *L, int sz, const char *msg);
+#define luaL_checkinteger(L, a) mfL_checkinteger((L), (a))
+#define luaL_optinteger(L, a, d) mfL_optinteger((L), (a), (d))
+#undef luaL_checkstring
+#undef luaL_optstring
+#define luaL_checkstring(L, a) mfL_checklstring((L), (a), NULL)
+#define luaL_optstring(L, a, d) mfL_optlstring((L), (a), (d), NULL)
+#define luaL_checklstring(L, a, l) mfL_checklstring((L), (a), (l))
+#define luaL_optlstring(L, a, d, l) mfL_optlstring((L), (a), (d), (l))
+#define luaL_checktype(L, a, t) mfL_checktype((L), (a), (t))
+#define luaL_checkudata(L, a, n) mfL_checkudata((L), (a), (n))
+#define luaL_checkstack(L, s, m) mfL_checkstack((L), (s), (m))
 
 /* Errors: raise a Lua error object from a core error record. */
 int mfL_raise_status(lua_State *L, const mf_error *err);
@@ -133,6 +165,9 @@ bool mfL_is_none(lua_State *L, int idx);
 
 /* Memory accounting. */
 void mfL_account(mfL_ctx *ctx, size_t nbytes);
+/* Wraps the state's allocator (at open) and puts it back (at close). */
+void mfL_memory_open(lua_State *L, mfL_ctx *ctx);
+void mfL_memory_close(lua_State *L, mfL_ctx *ctx);
 
 /* Registers `funcs` into the table at the top with the context as upvalue. */
 void mfL_setfuncs(lua_State *L, const luaL_Reg *funcs);

@@ -266,6 +266,8 @@ static int l_convert(lua_State *L) {
 }
 
 static int dtype_tostring(lua_State *L) {
+  if (mfL_to_dtype(L, 1) < 0)
+    return mfL_raise(L, "TypeError", "expected a dtype, got %s", luaL_typename(L, 1));
   lua_getfield(L, 1, "name");
   lua_pushfstring(L, "tf.%s", lua_tostring(L, -1));
   return 1;

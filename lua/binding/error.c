@@ -8,7 +8,10 @@
 
 #define MFL_ERROR "moonflow.Error"
 
+static int type_error(lua_State *L, int arg, const char *expected);
+
 static int error_tostring(lua_State *L) {
+  if (!lua_istable(L, 1)) return type_error(L, 1, "moonflow.Error");
   lua_getfield(L, 1, "type");
   lua_getfield(L, 1, "message");
   lua_pushfstring(L, "%s: %s", luaL_optstring(L, -2, "Error"), luaL_optstring(L, -1, ""));
@@ -89,6 +92,72 @@ static void push_error_names(lua_State *L) {
     lua_pushstring(L, library_errors[i]);
     lua_rawseti(L, -2, ++n);
   }
+}
+
+/* ---- typed argument checks (binding.h) ---- */
+
+/* The name of the running C function, as luaL_argerror finds it. */
+static const char *function_name(lua_State *L) {
+  lua_Debug ar;
+  if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) return ar.name;
+  return "?";
+}
+
+static int type_error(lua_State *L, int arg, const char *expected) {
+  const char *got;
+  if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
+    got = lua_tostring(L, -1);
+  else
+    got = lua_isnone(L, arg) ? "no value" : luaL_typename(L, arg);
+  return mfL_raise(L, "TypeError", "bad argument #%d to '%s' (%s expected, got %s)", arg,
+                   function_name(L), expected, got);
+}
+
+lua_Integer mfL_checkinteger(lua_State *L, int arg) {
+  int isnum;
+  lua_Integer v = lua_tointegerx(L, arg, &isnum);
+  if (isnum) return v;
+  if (lua_type(L, arg) == LUA_TNUMBER)
+    mfL_raise(L, "ValueError", "bad argument #%d to '%s' (number %s has no integer representation)",
+              arg, function_name(L), lua_tostring(L, arg));
+  type_error(L, arg, "integer");
+  return 0;
+}
+
+lua_Integer mfL_optinteger(lua_State *L, int arg, lua_Integer def) {
+  return lua_isnoneornil(L, arg) ? def : mfL_checkinteger(L, arg);
+}
+
+const char *mfL_checklstring(lua_State *L, int arg, size_t *len) {
+  /* numbers convert, as lauxlib's do; nothing else does */
+  const char *s = lua_type(L, arg) == LUA_TSTRING || lua_type(L, arg) == LUA_TNUMBER
+                      ? lua_tolstring(L, arg, len)
+                      : NULL;
+  if (!s) type_error(L, arg, "string");
+  return s;
+}
+
+const char *mfL_optlstring(lua_State *L, int arg, const char *def, size_t *len) {
+  if (lua_isnoneornil(L, arg)) {
+    if (len) *len = def ? strlen(def) : 0;
+    return def;
+  }
+  return mfL_checklstring(L, arg, len);
+}
+
+void mfL_checktype(lua_State *L, int arg, int t) {
+  if (lua_type(L, arg) != t) type_error(L, arg, lua_typename(L, t));
+}
+
+void *mfL_checkudata(lua_State *L, int arg, const char *tname) {
+  void *p = luaL_testudata(L, arg, tname);
+  if (!p) type_error(L, arg, tname);
+  return p;
+}
+
+void mfL_checkstack(lua_State *L, int sz, const char *msg) {
+  if (!lua_checkstack(L, sz))
+    mfL_raise(L, "ResourceExhaustedError", "Lua stack overflow (%s)", msg ? msg : "");
 }
 
 /* core.error(type, message) -> error object (not raised). */

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "binding.h"
 #include "interrupt.h"
 #include "random.h"
@@ -65,8 +66,18 @@ static void add_to_path(lua_State *L, const char *dir) {
 
 /* core.set_seed(n) */
 static int l_set_seed(lua_State *L) {
-  mf_random_set_seed((uint64_t)luaL_checkinteger(L, 1));
+  mf_random_state_set_seed(mfL_context(L)->rng, (uint64_t)luaL_checkinteger(L, 1));
   return 0;
+}
+
+/* core.fail_alloc(n [, sticky]) -> allocations so far, whether one failed
+ * since the last call: the test switch of alloc.h (n = 0: off). */
+static int l_fail_alloc(lua_State *L) {
+  int failed = mf_alloc_failed();
+  mf_alloc_fail_after((int64_t)luaL_optinteger(L, 1, 0), lua_toboolean(L, 2));
+  lua_pushinteger(L, (lua_Integer)mf_alloc_count());
+  lua_pushboolean(L, failed);
+  return 2;
 }
 
 /* core.now() -> monotonic seconds (for timing traces and %timeit) */
@@ -87,6 +98,7 @@ static int l_check_interrupt(lua_State *L) {
 int luaopen_moonflow(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"set_seed", l_set_seed}, {"check_interrupt", l_check_interrupt}, {"now", l_now},
+      {"fail_alloc", l_fail_alloc},
       {NULL, NULL}};
   lua_newtable(L);
   mfL_trace_open(L);

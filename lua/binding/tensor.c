@@ -159,13 +159,75 @@ static void push_nested(lua_State *L, const mf_tensor *t, int axis, int64_t *pos
   }
 }
 
-/* core.numpy(t) -> a Lua number/boolean/string (rank 0) or nested tables */
+static int numpy_tables(lua_State *L) {
+  int64_t pos = 0;
+  push_nested(L, lua_touserdata(L, 1), 0, &pos);
+  return 1;
+}
+
+/* core.numpy(t) -> a Lua number/boolean/string (rank 0) or nested tables.
+ * Lua's memory running out part way leaves the tables made so far as
+ * garbage: a full collection then a second try (which often fits), and
+ * past that a ResourceExhaustedError, after a collection that leaves the
+ * session's next allocation room. */
 static int l_numpy(lua_State *L) {
   mf_tensor *t = mfL_check_eager(L, 1);
   if (t->dtype == MF_RESOURCE) return mfL_raise(L, "TypeError", "a resource handle has no value");
-  int64_t pos = 0;
-  push_nested(L, t, 0, &pos);
-  return 1;
+  for (int attempt = 0;; attempt++) {
+    lua_pushcfunction(L, numpy_tables);
+    lua_pushlightuserdata(L, t);
+    int status = lua_pcall(L, 1, 1, 0);
+    if (status == LUA_OK) return 1;
+    if (status != LUA_ERRMEM) return lua_error(L);
+    lua_pop(L, 1);
+    lua_gc(L, LUA_GCCOLLECT);
+    if (attempt == 1) {
+      char shape[128];
+      mf_shape_format(t->rank, t->shape, shape, sizeof shape);
+      return mfL_raise(L, "ResourceExhaustedError",
+                       "OOM when converting a tensor of shape %s (%lld elements) to Lua tables: "
+                       "Lua ran out of memory", shape, (long long)t->size);
+    }
+  }
+}
+
+/* ---- Lua's allocator, wrapped ---- */
+
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  mfL_ctx *ctx = ud;
+  long long old = ptr ? (long long)osize : 0;
+  if (nsize > (size_t)old && ctx->lua_limit >= 0 &&
+      ctx->lua_bytes + (long long)nsize - old > ctx->lua_limit)
+    return NULL;
+  void *p = ctx->alloc(ctx->alloc_ud, ptr, osize, nsize);
+  if (p || nsize == 0) ctx->lua_bytes += (long long)nsize - old;
+  return p;
+}
+
+void mfL_memory_open(lua_State *L, mfL_ctx *ctx) {
+  ctx->alloc = lua_getallocf(L, &ctx->alloc_ud);
+  ctx->lua_limit = -1;
+  lua_setallocf(L, limited_alloc, ctx);
+}
+
+/* At lua_close the context goes before the objects Lua frees after it:
+ * those frees go straight to the original allocator. */
+void mfL_memory_close(lua_State *L, mfL_ctx *ctx) {
+  if (ctx->alloc) lua_setallocf(L, ctx->alloc, ctx->alloc_ud);
+  ctx->alloc = NULL;
+}
+
+/* core.lua_memory_limit(bytes | nil): caps the Lua memory this state may
+ * add from now on (tests of what happens past memory); nil lifts it. */
+static int l_lua_memory_limit(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  if (lua_isnoneornil(L, 1)) {
+    ctx->lua_limit = -1;
+  } else {
+    lua_Integer n = luaL_checkinteger(L, 1);
+    ctx->lua_limit = ctx->lua_bytes + (n > 0 ? n : 0);
+  }
+  return 0;
 }
 
 /* core.element(t, i) -> flat element i (0-based) as a Lua value */
@@ -333,7 +395,7 @@ static int l_live_buffers(lua_State *L) {
 
 int mfL_tensor_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
-      {"numpy", l_numpy},         {"element", l_element},   {"format", l_format},
+      {"numpy", l_numpy}, {"lua_memory_limit", l_lua_memory_limit}, {"element", l_element},   {"format", l_format},
       {"info", l_info},           {"is_tensor", l_is_tensor}, {"is_symbolic", l_is_symbolic},
       {"identity", l_identity},   {"live_bytes", l_live_bytes},
       {"live_buffers", l_live_buffers},

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "random.h"
 #include "executor.h"
 #include "passes.h"
 
@@ -37,6 +38,7 @@ mfL_ctx *mfL_context(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
   mfL_ctx *ctx = lua_touserdata(L, -1);
   lua_pop(L, 1);
+  mf_random_use(ctx->rng);
   return ctx;
 }
 
@@ -62,6 +64,9 @@ static int ctx_gc(lua_State *L) {
   while (ctx->depth > 0) frame_free(&ctx->frames[--ctx->depth]);
   free(ctx->frames);
   ctx->frames = NULL;
+  mf_random_state_free(ctx->rng);
+  ctx->rng = NULL;
+  mfL_memory_close(L, ctx);
   return 0;
 }
 
@@ -613,6 +618,9 @@ int mfL_trace_open(lua_State *L) {
   memset(ctx, 0, sizeof *ctx);
   ctx->tape_hook = LUA_NOREF;
   ctx->L = L;
+  ctx->rng = mf_random_state_new();
+  if (!ctx->rng) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
+  mfL_memory_open(L, ctx);
   lua_createtable(L, 0, 1);
   lua_pushcfunction(L, ctx_gc);
   lua_setfield(L, -2, "__gc");

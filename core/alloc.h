@@ -1,0 +1,32 @@
+/* alloc.h — the core's allocation functions: libc's, counted, with a
+ * test-only switch that makes the Nth allocation from now fail (SQLite's
+ * fault injection). Every call site must then fail cleanly: a status
+ * (ResourceExhaustedError), nothing leaked, the library usable after.
+ * Memory from these is freed with free().
+ *
+ * Converted so far: tensors and buffers (tensor.c), scratch (kernel_util.c),
+ * attributes, variables, op calls (op_registry.c). graph.c, executor.c,
+ * the passes and the binding still call libc directly. */
+#ifndef MF_ALLOC_H
+#define MF_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void *mf_malloc(size_t n);
+void *mf_calloc(size_t count, size_t n);
+void *mf_realloc(void *p, size_t n);
+char *mf_strdup(const char *s);
+int mf_posix_memalign(void **out, size_t align, size_t n);
+
+/* Fails the nth allocation from now (1 = the next one) and every later one
+ * while `sticky`, else only that one; n = 0 turns failures off. Also set
+ * at start by $MOONFLOW_FAIL_ALLOC=N. Process-wide (a test switch). */
+void mf_alloc_fail_after(int64_t n, int sticky);
+/* Allocations made (counted whether or not failing is on). */
+int64_t mf_alloc_count(void);
+/* Whether an injected failure has happened since the last
+ * mf_alloc_fail_after. */
+int mf_alloc_failed(void);
+
+#endif
