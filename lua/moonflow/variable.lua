@@ -7,6 +7,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
@@ -76,10 +77,9 @@ local function initial_tensor(initial, dtype)
   return t
 end
 
-variables.Variable = doc.def(function(initial, opts)
+variables.Variable = options.def(function(initial, dtype, opts)
   if initial == nil then raise("ValueError", "tf.Variable needs an initial value", 2) end
-  if type(opts) ~= "table" then opts = { dtype = opts } end
-  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or nil
+  dtype = dtype and dtypes.as_dtype(dtype) or nil
   check_creation()
   -- Initial values are computed outside any graph being traced.
   local t = state.in_eager_scope(function() return initial_tensor(initial, dtype) end)
@@ -94,9 +94,10 @@ variables.Variable = doc.def(function(initial, opts)
   }, Variable)
   state.variables[id] = v
   return v
-end, "tf.Variable(initial [, {dtype=, name=, trainable=}])",
+end, "tf.Variable(initial [, dtype] [, {dtype=, name=, trainable=}])",
 "Mutable state: a handle to a value that assign/assign_add/assign_sub replace. Operators read "
-.. "the value. Inside tf.func the variable is captured by reference.")
+.. "the value. Inside tf.func the variable is captured by reference.",
+{ required = 1, positional = { "dtype" }, "name", "trainable" })
 
 -- Inside a trace, a variable passed as an argument is a proxy whose
 -- handle is the resource placeholder of the graph.
