@@ -411,7 +411,8 @@ ops.matmul = def(function(a, b, opts)
     transpose_b = opts.transpose_b or false, name = opts.name })
 end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, name=}])",
 "Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.",
-{ required = 2, "transpose_a", "transpose_b", "name" })
+{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", name = "string" },
+  "transpose_a", "transpose_b", "name" })
 ops.linalg.matmul = ops.matmul
 
 -- reductions -------------------------------------------------------------

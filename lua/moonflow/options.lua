@@ -8,7 +8,8 @@
 --
 -- Declaration: { "name", ..., required = n, positional = {"axis", ...},
 --                via = {helper, ...} (functions that read some of the keys),
---                vararg = true (the options are the last argument, if a table) }
+--                vararg = true (the options are the last argument, if a table),
+--                types = { key = "boolean", ... } (Lua types checked when given) }
 -- Calls: f(req_1..req_n, pos_1..pos_k, opts); the options table may come
 -- early (f(x, {axis = 1})), and any positional argument may be given in it.
 
@@ -65,7 +66,7 @@ local function compile(spec, fname)
   return {
     fname = fname, names = names, accepted = accepted, list = table.concat(names, ", "),
     positional = spec.positional or {}, from = required + 1,
-    at = required + #(spec.positional or {}) + 1, vararg = spec.vararg,
+    at = required + #(spec.positional or {}) + 1, vararg = spec.vararg, types = spec.types or {},
   }
 end
 
@@ -90,8 +91,12 @@ local function has_option(c, t)
 end
 
 local function check_keys(c, opts, level)
-  for k in pairs(opts) do
+  for k, v in pairs(opts) do
     if not c.accepted[k] then unknown_key(c, k, level + 1) end
+    local want = c.types[k]
+    if want and type(v) ~= want then
+      raise("TypeError", ("%s: option '%s' must be a %s, got a %s"):format(c.fname, k, want, type(v)), level + 1)
+    end
   end
 end
 
@@ -158,6 +163,21 @@ local function signature_of(signature, spec)
   return (signature:gsub("%)$", " [, {" .. table.concat(names, ", ") .. "}])", 1))
 end
 
+-- The docstring's options line, from the declaration.
+local function options_text(text, spec)
+  local names = {}
+  for _, n in ipairs(spec.positional or {}) do names[#names + 1] = n .. "=" end
+  for _, n in ipairs(spec) do names[#names + 1] = n .. "=" end
+  if #names == 0 then return text end
+  local line = "Options {" .. table.concat(names, ", ") .. "}"
+  if spec.vararg then
+    line = line .. " as the last argument"
+  elseif spec.positional and #spec.positional > 0 then
+    line = line .. "; " .. table.concat(spec.positional, ", ") .. " may also come positionally, in that order"
+  end
+  return (text ~= "" and text .. "\n" or "") .. line .. ". Any other key is a TypeError."
+end
+
 local function fname_of(signature)
   return signature:match("^([%w_%.:]+)") or "function"
 end
@@ -167,7 +187,7 @@ end
 function options.def(fn, signature, text, spec)
   if spec == nil then return doc.def(fn, signature, text) end
   local wrapped = wrap(fn, spec, fname_of(signature), 0)
-  doc.def(wrapped, signature_of(signature, spec), text)
+  doc.def(wrapped, signature_of(signature, spec), options_text(text, spec))
   doc.get(wrapped).options = spec
   return wrapped
 end
@@ -175,7 +195,7 @@ end
 --- Declares the options of a tf.Module class's constructor Class(...):
 --- documents the class and checks the arguments before `init(self, ...)`.
 function options.init(class, signature, text, spec, init)
-  doc.def(class, signature_of(signature, spec), text)
+  doc.def(class, signature_of(signature, spec), options_text(text, spec))
   doc.get(class).options = spec
   class.init = wrap(init, spec, fname_of(signature), 1)
   return class

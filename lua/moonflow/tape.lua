@@ -104,7 +104,8 @@ tapes.GradientTape = options.def(function(opts)
 end, "tf.GradientTape([{persistent=, watch_accessed_variables=}])",
 "Records operations from creation until tape:stop() or the end of a `local tape <close> = ...` "
 .. "scope; tape:gradient(target, sources) then differentiates. Trainable variables read while "
-.. "recording are watched automatically.", { "persistent", "watch_accessed_variables" })
+.. "recording are watched automatically.", { types = { persistent = "boolean", watch_accessed_variables = "boolean" },
+  "persistent", "watch_accessed_variables" })
 
 Tape.__close = function(tape) stop(tape) end
 
