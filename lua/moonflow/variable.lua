@@ -153,17 +153,17 @@ local function assigner(opname, verb)
   return function(v, x, opts)
     local value = x
     if is_variable(value) then value = read(value) end
-    op(h, { dtype = v.dtype, name = opts and opts.name or opname, _dtypes = { nil, v.dtype } },
+    op(h, { dtype = v.dtype, name = opts.name or opname, _dtypes = { nil, v.dtype } },
       v.handle, value)
     return read(v)
   end, verb
 end
-methods.assign = doc.def(assigner("AssignVariableOp"), "v:assign(x)",
-  "Stores x (same dtype and shape) in the variable; returns the new value.")
-methods.assign_add = doc.def(assigner("AssignAddVariableOp"), "v:assign_add(x)",
-  "Adds x to the variable; returns the new value.")
-methods.assign_sub = doc.def(assigner("AssignSubVariableOp"), "v:assign_sub(x)",
-  "Subtracts x from the variable; returns the new value.")
+methods.assign = options.def(assigner("AssignVariableOp"), "v:assign(x)",
+  "Stores x (same dtype and shape) in the variable; returns the new value.", { required = 2, "name" })
+methods.assign_add = options.def(assigner("AssignAddVariableOp"), "v:assign_add(x)",
+  "Adds x to the variable; returns the new value.", { required = 2, "name" })
+methods.assign_sub = options.def(assigner("AssignSubVariableOp"), "v:assign_sub(x)",
+  "Subtracts x from the variable; returns the new value.", { required = 2, "name" })
 
 -- Library-internal (the other modules' view, not part of tf).
 variables.internal = { metatable = true, is_variable = true, proxy = true, register_handle = true,
