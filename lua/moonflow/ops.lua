@@ -68,9 +68,26 @@ ops.to_tensor = to_tensor
 
 -- tf.constant's shape: TF's _constant_eager_impl (same size: reshape; one
 -- element: fill; otherwise its TypeError).
-local function constant_shape(t, value, shape)
+local function python_text(v)
+  if type(v) ~= "table" or getmetatable(v) ~= nil then return tostring(v) end
+  local parts = {}
+  for i = 1, #v do parts[i] = python_text(v[i]) end
+  return "[" .. table.concat(parts, ", ") .. "]"
+end
+
+local function constant_dims(shape)
   if math.type(shape) == "integer" then shape = { shape } end
   local dims = shapes.as_shape(shape):as_list()
+  for _, d in ipairs(dims) do
+    if d == shapes.None then
+      raise("ValueError", "tf.constant: the shape must be fully defined, got " .. tostring(shapes.as_shape(shape)), 4)
+    end
+  end
+  return dims
+end
+
+local function constant_shape(t, value, shape)
+  local dims = constant_dims(shape)
   local want = 1
   for _, d in ipairs(dims) do want = want * d end
   local have = 1
@@ -81,7 +98,7 @@ local function constant_shape(t, value, shape)
   if have == want then return ops.reshape(t, dims) end
   if have == 1 then return ops.fill(dims, ops.reshape(t, {})) end
   raise("TypeError", ("Eager execution of tf.constant with unsupported shape. Tensor %s (converted from %s) "
-    .. "has %d elements, but got `shape` %s with %d elements)."):format(tostring(t), tostring(value), have,
+    .. "has %d elements, but got `shape` %s with %d elements)."):format(tostring(t), python_text(value), have,
     tostring(shapes.TensorShape(dims)), want), 3)
 end
 
@@ -91,7 +108,8 @@ ops.constant = def(function(value, dtype, shape, opts)
   if core.is_tensor(value) then
     t = value
     if core.is_symbolic(t) then
-      if dtype and core.dtype(t) ~= dtype then return ops.cast(t, dtype) end
+      if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
+      if shape ~= nil then t = ops.reshape(t, constant_dims(shape)) end
       return t
     end
     if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
@@ -100,7 +118,10 @@ ops.constant = def(function(value, dtype, shape, opts)
     if mt and mt.__tf_tensor then
       t = mt.__tf_tensor(value)
       if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
-      if core.is_symbolic(t) then return t end
+      if core.is_symbolic(t) then
+        if shape ~= nil then t = ops.reshape(t, constant_dims(shape)) end
+        return t
+      end
     else
       t = core.convert(value, dtype)
     end

@@ -184,6 +184,13 @@ describe("tf.constant(value, dtype, shape)", function()
     local e = err_of(tf.constant, { 1, 2, 3 }, nil, { 2, 2 })
     assert.equal("TypeError", e.type)
     assert.truthy(e.message:find("Eager execution of tf.constant with unsupported shape", 1, true), e.message)
+    assert.truthy(e.message:find("(converted from [1, 2, 3]) has 3 elements, but got `shape` (2, 2) with 4 elements",
+      1, true), e.message)
+  end)
+
+  it("honours the shape inside tf.func, for Lua values and traced tensors", function()
+    local f = tf.func(function(x) return tf.constant(x, nil, { 2, 1 }) + tf.constant(3.0, tf.float32, { 2 }) end)
+    H.tensor(f(tf.constant({ 1.0, 2.0 })), tf.float32, { 2, 2 }, { { 4.0, 4.0 }, { 5.0, 5.0 } })
   end)
 end)
 
