@@ -233,9 +233,10 @@ update = true updates the display with that id. raw = true: obj already is a
 MIME bundle {["text/plain"] = ..., ["text/html"] = ...}.]], { required = 1, "display_id", "update", "raw" })
 
 --- handle:update(obj): replaces the display in place.
-Handle.update = doc.def(function(self, obj, opts)
-  send(bundle_of(obj, opts and opts.raw), "update", self.display_id)
-end, "handle:update(obj [, {raw=}])", "Replaces the display made with this handle's display_id.")
+Handle.update = options.def(function(self, obj, opts)
+  send(bundle_of(obj, opts.raw), "update", self.display_id)
+end, "handle:update(obj [, {raw=}])", "Replaces the display made with this handle's display_id.",
+{ required = 2, "raw" })
 
 Handle.__tostring = function(self)
   return ("<DisplayHandle display_id=%q>"):format(self.display_id)

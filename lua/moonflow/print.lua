@@ -94,7 +94,7 @@ printing.print = options.def(function(...)
   end
   core.op(H.PrintV2, { ["end"] = opts["end"] or "\n", name = opts.name,
     output_callback = function(t) write(core.element(t, 0)) end }, formatted)
-end, "tf.print(... [, {output_stream=, sep=, end=, summarize=}])",
+end, "tf.print(... [, {output_stream=, sep=, end=, summarize=, name=}])",
 "Prints its arguments each time it runs — inside a traced function, every time the graph runs "
 .. "(Lua's print runs only while tracing). Tensors are shown as [1 2 3]; output_stream is a Lua "
 .. "file (default io.stdout) or a function receiving the text. A last table naming one of these "
