@@ -80,14 +80,18 @@ describe("the options checker", function()
         local opts = { [bad] = true }
         -- tf.print prints a last table naming none of its options.
         if spec.vararg == "some" then opts[names[name == names[1] and 2 or 1]] = true end
-        local args = {}
         local at = spec.vararg and 1 or (spec.required or 0) + #(spec.positional or {}) + 1
-        args[at] = opts
-        local ok, e = pcall(fn, table.unpack(args, 1, at))
-        count = count + 1
-        if ok or type(e) ~= "table" or not tostring(e.message):find(bad, 1, true)
-          or not tostring(e.message):find("'" .. name .. "'", 1, true) then
-          silent[#silent + 1] = path .. " {" .. bad .. "}: " .. tostring(ok and "no error" or e)
+        -- The options table in its last slot, and (where TF's positional
+        -- arguments may be left out) right after the required arguments.
+        local from = spec.vararg and 1 or (spec.required or 0) + 1
+        for _, slot in ipairs(from < at and { at, from } or { at }) do
+          local call = { [slot] = opts }
+          local ok, e = pcall(fn, table.unpack(call, 1, slot))
+          count = count + 1
+          if ok or type(e) ~= "table" or not tostring(e.message):find(bad, 1, true)
+            or not tostring(e.message):find("'" .. name .. "'", 1, true) then
+            silent[#silent + 1] = path .. " {" .. bad .. "} at " .. slot .. ": " .. tostring(ok and "no error" or e)
+          end
         end
       end
     end
