@@ -9,6 +9,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
@@ -156,7 +157,7 @@ local function cond_grad(n, dys)
   return result
 end
 
-control_flow.cond = doc.def(function(pred, true_fn, false_fn, opts)
+control_flow.cond = options.def(function(pred, true_fn, false_fn, opts)
   if type(true_fn) ~= "function" or type(false_fn) ~= "function" then
     raise("TypeError", "tf.cond(pred, true_fn, false_fn): both branches must be functions", 2)
   end
@@ -180,14 +181,14 @@ control_flow.cond = doc.def(function(pred, true_fn, false_fn, opts)
   local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
   local stateful = graph_stateful(gt) or graph_stateful(gf)
   local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
-    then_branch = gt, else_branch = gf, name = opts and opts.name or "cond",
+    then_branch = gt, else_branch = gf, name = opts.name or "cond",
     _then = true_fn, _else = false_fn, _gradient = cond_grad,
   }, pred, table.unpack(inputs)))
   return pack_values(st, outs)
 end, "tf.cond(pred, true_fn, false_fn)",
 "true_fn() if pred else false_fn(). Eagerly (or with a Lua boolean) it is an `if`; on a traced tensor "
 .. "both branches are traced into an If op and the graph picks one at run time. The branches must "
-.. "return the same structure and dtypes.")
+.. "return the same structure and dtypes.", { required = 3, "name" })
 
 
 -- tf.while_loop ------------------------------------------------------------
@@ -397,8 +398,26 @@ control_flow.graph_while = function(cond, body, vars, opts)
   return pack_values(s_in, results)
 end
 
-control_flow.while_loop = doc.def(function(cond, body, loop_vars, opts)
-  opts = opts or {}
+-- shape_invariants: one shape per loop variable (each a tensor), as the
+-- flat per-tensor list graph_while takes.
+local function invariants_of(given, vars)
+  if given == nil then return nil end
+  local out = {}
+  for i = 1, vars.n do
+    local s = given[i]
+    if not core.is_tensor(vars[i]) then
+      raise("TypeError", "tf.while_loop: shape_invariants are supported when every loop variable is a tensor", 3)
+    end
+    if s ~= nil then
+      local dims = shapes.as_shape(s):as_list()
+      for j = 1, #dims do if dims[j] == shapes.None or dims[j] == nil then dims[j] = -1 end end
+      out[i] = dims
+    end
+  end
+  return out
+end
+
+control_flow.while_loop = options.def(function(cond, body, loop_vars, opts)
   if type(cond) ~= "function" or type(body) ~= "function" then
     raise("TypeError", "tf.while_loop(cond, body, loop_vars): cond and body must be functions", 2)
   end
@@ -410,12 +429,14 @@ control_flow.while_loop = doc.def(function(cond, body, loop_vars, opts)
     local out = eager_loop(cond, body, vars, opts.maximum_iterations)
     return table.unpack(out, 1, out.n)
   end
-  return control_flow.graph_while(cond, body, vars, opts)
+  return control_flow.graph_while(cond, body, vars, { maximum_iterations = opts.maximum_iterations,
+    name = opts.name, _invariants = invariants_of(opts.shape_invariants, vars) })
 end, "tf.while_loop(cond, body, loop_vars [, {maximum_iterations=, shape_invariants=}])",
 "Repeats loop_vars = body(loop_vars...) while cond(loop_vars...) holds; returns the final loop "
 .. "variables (as multiple results). Eagerly a Lua loop; while tracing one While op whose body "
 .. "appears once in the graph. Loop variables keep their dtype and shape unless shape_invariants "
-.. "(or a TensorArray) allows a change.")
+.. "(or a TensorArray) allows a change (one shape per loop variable, tf.None or -1 for an unknown "
+.. "dimension; loop variables that are tensors).", { required = 3, "maximum_iterations", "shape_invariants", "name" })
 
 -- Library-internal (the other modules' view, not part of tf).
 control_flow.internal = { graph_while = true, internal = true }

@@ -15,6 +15,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local state = require("moonflow.state")
 local raise = errors.raise
 
@@ -214,8 +215,7 @@ local function bundle_of(obj, raw)
 end
 
 --- tf.display(obj [, opts]) -> handle | nil
-display.display = doc.def(function(obj, opts)
-  opts = opts or {}
+display.display = options.def(function(obj, opts)
   local id = opts.display_id
   if id == true then id = new_display_id() end
   if id ~= nil and type(id) ~= "string" then
@@ -230,12 +230,13 @@ __repr metamethod, tostring, or a readable rendering of a plain table).
 display_id = "name" (or true for a fresh one) makes an updatable display and
 returns a handle whose :update(obj) replaces it in place (progress bars);
 update = true updates the display with that id. raw = true: obj already is a
-MIME bundle {["text/plain"] = ..., ["text/html"] = ...}.]])
+MIME bundle {["text/plain"] = ..., ["text/html"] = ...}.]], { required = 1, "display_id", "update", "raw" })
 
 --- handle:update(obj): replaces the display in place.
-Handle.update = doc.def(function(self, obj, opts)
-  send(bundle_of(obj, opts and opts.raw), "update", self.display_id)
-end, "handle:update(obj [, {raw=}])", "Replaces the display made with this handle's display_id.")
+Handle.update = options.def(function(self, obj, opts)
+  send(bundle_of(obj, opts.raw), "update", self.display_id)
+end, "handle:update(obj [, {raw=}])", "Replaces the display made with this handle's display_id.",
+{ required = 2, "raw" })
 
 Handle.__tostring = function(self)
   return ("<DisplayHandle display_id=%q>"):format(self.display_id)

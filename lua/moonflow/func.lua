@@ -7,6 +7,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local source = require("moonflow.source")
@@ -698,18 +699,17 @@ local function make(fn, opts, name)
   return self
 end
 
-func.func = doc.def(function(fn, opts)
-  if type(fn) == "table" and getmetatable(fn) == nil then
-    local o = fn
+func.func = options.def(function(fn, opts)
+  if fn == nil then
     local name = guess_name(2)
-    return function(f) return make(f, o, o.name or name) end
+    return function(f) return make(f, opts, opts.name or name) end
   end
-  opts = opts or {}
   return make(fn, opts, opts.name or guess_name(2))
 end, "tf.func(fn [, {input_signature=, reduce_retracing=, autograph=, name=}])",
 "TF's tf.function (`function` is a Lua keyword; tf[\"function\"] works too). Returns a callable "
 .. "that traces fn into a graph per input signature and runs the graph on later calls. Also a "
-.. "decorator: tf.func{reduce_retracing = true}(fn).")
+.. "decorator: tf.func{reduce_retracing = true}(fn).",
+{ positional = { "func" }, via = { make }, "input_signature", "reduce_retracing", "autograph", "name" })
 
 func.is_func = function(x) return getmetatable(x) == Function end
 func.is_concrete = function(x) return getmetatable(x) == Concrete end

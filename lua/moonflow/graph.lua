@@ -6,6 +6,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local raise = errors.raise
@@ -150,8 +151,7 @@ end
 
 local function dot_escape(s) return (s:gsub('["\\]', "\\%0")) end
 
-gmethods.to_dot = doc.def(function(g, opts)
-  opts = opts or {}
+gmethods.to_dot = options.def(function(g)
   local nodes = nodes_of(g)
   local lines = { ("digraph \"%s\" {"):format(dot_escape(g.name)),
     '  rankdir=TB; node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
@@ -178,7 +178,7 @@ gmethods.to_dot = doc.def(function(g, opts)
   end
   lines[#lines + 1] = "}"
   return table.concat(lines, "\n")
-end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes, tensors as labelled edges.")
+end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes, tensors as labelled edges.", { required = 1 })
 
 gmethods.text = doc.def(function(g)
   local nodes = nodes_of(g)

@@ -5,6 +5,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
@@ -36,14 +37,14 @@ local function fans(shape)
   return shape[#shape - 1] * receptive, shape[#shape] * receptive
 end
 
-keras.initializers.GlorotUniform = doc.def(function(opts)
-  opts = opts or {}
+keras.initializers.GlorotUniform = options.def(function(seed)
   return function(shape, dtype)
     local fan_in, fan_out = fans(shape)
     local limit = math.sqrt(6 / (fan_in + fan_out))
-    return ops.random.uniform(shape, { minval = -limit, maxval = limit, dtype = dtype or dtypes.float32, seed = opts.seed })
+    return ops.random.uniform(shape, { minval = -limit, maxval = limit, dtype = dtype or dtypes.float32, seed = seed })
   end
-end, "tf.keras.initializers.GlorotUniform([{seed=}])", "Uniform in ±sqrt(6 / (fan_in + fan_out)).")
+end, "tf.keras.initializers.GlorotUniform([seed])", "Uniform in ±sqrt(6 / (fan_in + fan_out)).",
+{ positional = { "seed" } })
 keras.initializers.Zeros = doc.def(function()
   return function(shape, dtype) return ops.zeros(shape, dtype or dtypes.float32) end
 end, "tf.keras.initializers.Zeros()", "All zeros.")
@@ -72,6 +73,7 @@ local function static_dim(x, axis, what)
 end
 
 -- The options every layer with a kernel and a bias takes.
+local LAYER_OPTIONS = { "activation", "use_bias", "kernel_initializer", "bias_initializer", "trainable", "name" }
 local function layer_options(self, opts)
   if opts.name then self.name = opts.name end
   self.activation = keras.activations.get(opts.activation)
@@ -81,18 +83,24 @@ local function layer_options(self, opts)
   self.bias_initializer = initializer(opts.bias_initializer, keras.initializers.Zeros)
 end
 
+-- A layer's declared options: its positional ones, then the common ones.
+local function layer_spec(positional)
+  local spec = { positional = positional, via = { layer_options } }
+  for i, n in ipairs(LAYER_OPTIONS) do spec[i] = n end
+  return spec
+end
+
 local Dense = modules.Module:extend("Dense")
 keras.layers.Dense = Dense
-doc.def(Dense, "tf.keras.layers.Dense(units [, {activation=, use_bias=, kernel_initializer=, bias_initializer=, name=}])",
-  "A densely connected layer: activation(x·kernel + bias). Its variables are created on the first call.")
-function Dense:init(units, opts)
-  opts = opts or {}
+options.init(Dense, "tf.keras.layers.Dense(units [, {activation=, use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
+  "A densely connected layer: activation(x·kernel + bias). Its variables are created on the first call.",
+  layer_spec({ "units" }), function(self, units, opts)
   if math.type(units) ~= "integer" or units < 1 then
     raise("ValueError", "Dense units must be a positive integer, got " .. tostring(units), 3)
   end
   self.units = units
   layer_options(self, opts)
-end
+end)
 function Dense:build(x)
   local d = static_dim(x, -1, "Dense")
   self.kernel = weight(self, "kernel", { d, self.units }, self.kernel_initializer)
@@ -108,17 +116,19 @@ end
 
 local Conv2D = modules.Module:extend("Conv2D")
 keras.layers.Conv2D = Conv2D
-doc.def(Conv2D, "tf.keras.layers.Conv2D(filters, kernel_size [, {strides=, padding=, activation=, use_bias=, name=}])",
-  "A 2-D convolution layer over NHWC input; padding 'valid' or 'same'. Variables are created on the first call.")
-function Conv2D:init(filters, kernel_size, opts)
-  opts = opts or {}
+local CONV_SPEC = layer_spec({ "filters", "kernel_size" })
+table.insert(CONV_SPEC, 1, "padding")
+table.insert(CONV_SPEC, 1, "strides")
+options.init(Conv2D, "tf.keras.layers.Conv2D(filters, kernel_size [, {strides=, padding=, activation=, use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
+  "A 2-D convolution layer over NHWC input; padding 'valid' or 'same'. Variables are created on the first call.",
+  CONV_SPEC, function(self, filters, kernel_size, opts)
   self.filters = filters
   self.kernel_size = type(kernel_size) == "number" and { kernel_size, kernel_size } or kernel_size
   local s = opts.strides or 1
   self.strides = type(s) == "number" and { s, s } or s
   self.padding = (opts.padding or "valid"):upper()
   layer_options(self, opts)
-end
+end)
 function Conv2D:build(x)
   local c = static_dim(x, -1, "Conv2D")
   self.kernel = weight(self, "kernel", { self.kernel_size[1], self.kernel_size[2], c, self.filters },
@@ -182,14 +192,14 @@ local Optimizer = modules.Module:extend("Optimizer")
 
 local SGD = Optimizer:extend("SGD")
 keras.optimizers.SGD = SGD
-doc.def(SGD, "tf.keras.optimizers.SGD([{learning_rate=, momentum=}])",
-  "Gradient descent: v -= learning_rate * g (with momentum when given).")
-function SGD:init(opts)
-  opts = opts or {}
-  self.learning_rate = opts.learning_rate or 0.01
-  self.momentum = opts.momentum or 0
+options.init(SGD, "tf.keras.optimizers.SGD([learning_rate] [, momentum] [, {name=}])",
+  "Gradient descent: v -= learning_rate * g (with momentum when given).",
+  { positional = { "learning_rate", "momentum" }, "name" }, function(self, learning_rate, momentum, opts)
+  self.learning_rate = learning_rate or 0.01
+  self.momentum = momentum or 0
+  if opts.name then self.name = opts.name end
   self._slots = {}
-end
+end)
 function SGD:apply_gradients(grads_and_vars)
   local it = iterations(self)
   for _, gv in ipairs(pairs_of(grads_and_vars)) do
@@ -207,16 +217,17 @@ end
 
 local Adam = Optimizer:extend("Adam")
 keras.optimizers.Adam = Adam
-doc.def(Adam, "tf.keras.optimizers.Adam([{learning_rate=, beta_1=, beta_2=, epsilon=}])",
-  "Adam: bias-corrected moment estimates per variable (slots created on the first apply).")
-function Adam:init(opts)
-  opts = opts or {}
-  self.learning_rate = opts.learning_rate or 0.001
-  self.beta_1 = opts.beta_1 or 0.9
-  self.beta_2 = opts.beta_2 or 0.999
-  self.epsilon = opts.epsilon or 1e-7
+options.init(Adam, "tf.keras.optimizers.Adam([learning_rate] [, beta_1] [, beta_2] [, epsilon] [, {name=}])",
+  "Adam: bias-corrected moment estimates per variable (slots created on the first apply).",
+  { positional = { "learning_rate", "beta_1", "beta_2", "epsilon" }, "name" },
+  function(self, learning_rate, beta_1, beta_2, epsilon, opts)
+  self.learning_rate = learning_rate or 0.001
+  self.beta_1 = beta_1 or 0.9
+  self.beta_2 = beta_2 or 0.999
+  self.epsilon = epsilon or 1e-7
+  if opts.name then self.name = opts.name end
   self._slots = {}
-end
+end)
 function Adam:apply_gradients(grads_and_vars)
   local it = iterations(self)
   local gvs = pairs_of(grads_and_vars)
@@ -251,32 +262,46 @@ local function cce(y_true, y_pred, from_logits)
   return -ops.reduce_sum(labels * ops.log(ops.maximum(p, 1e-7)), -1)
 end
 
-keras.losses.mean_squared_error = doc.def(mse, "tf.keras.losses.mean_squared_error(y_true, y_pred)",
-  "Mean of squared differences over the last axis, per example.")
-keras.losses.sparse_categorical_crossentropy = doc.def(function(y_true, y_pred, opts)
-  return sparse_cce(y_true, y_pred, opts and opts.from_logits)
-end, "tf.keras.losses.sparse_categorical_crossentropy(y_true, y_pred [, {from_logits=}])",
-"Cross-entropy with integer labels, per example.")
-keras.losses.categorical_crossentropy = doc.def(function(y_true, y_pred, opts)
-  return cce(y_true, y_pred, opts and opts.from_logits)
-end, "tf.keras.losses.categorical_crossentropy(y_true, y_pred [, {from_logits=}])",
-"Cross-entropy with one-hot labels, per example.")
+keras.losses.mean_squared_error = options.def(function(y_true, y_pred) return mse(y_true, y_pred) end,
+  "tf.keras.losses.mean_squared_error(y_true, y_pred)",
+  "Mean of squared differences over the last axis, per example.", { positional = { "y_true", "y_pred" } })
+keras.losses.sparse_categorical_crossentropy = options.def(function(y_true, y_pred, from_logits)
+  return sparse_cce(y_true, y_pred, from_logits)
+end, "tf.keras.losses.sparse_categorical_crossentropy(y_true, y_pred [, from_logits])",
+"Cross-entropy with integer labels, per example.", { positional = { "y_true", "y_pred", "from_logits" } })
+keras.losses.categorical_crossentropy = options.def(function(y_true, y_pred, from_logits)
+  return cce(y_true, y_pred, from_logits)
+end, "tf.keras.losses.categorical_crossentropy(y_true, y_pred [, from_logits])",
+"Cross-entropy with one-hot labels, per example.", { positional = { "y_true", "y_pred", "from_logits" } })
 
-local function loss_class(name, per_example, signature, text)
+local function init_named(self, opts)
+  self.from_logits = false
+  if opts.name then self.name = opts.name end
+end
+
+local function loss_class(name, per_example, signature, text, spec)
   local class = modules.Module:extend(name)
-  function class:init(opts) self.from_logits = opts and opts.from_logits or false end
+  local init = function(self, from_logits, opts)
+    self.from_logits = from_logits or false
+    if opts.name then self.name = opts.name end
+  end
+  if not spec.positional then
+    init = function(self, opts) return init_named(self, opts) end
+  end
+  keras.losses[name] = options.init(class, signature, text, spec, init)
   class.__call = function(self, y_true, y_pred)
     return ops.reduce_mean(per_example(y_true, y_pred, self.from_logits))
   end
-  keras.losses[name] = doc.def(class, signature, text)
   return class
 end
-loss_class("MeanSquaredError", mse, "tf.keras.losses.MeanSquaredError()",
-  "A callable loss: the mean squared error averaged over the batch.")
+loss_class("MeanSquaredError", mse, "tf.keras.losses.MeanSquaredError([{name=}])",
+  "A callable loss: the mean squared error averaged over the batch.", { via = { init_named }, "name" })
 loss_class("SparseCategoricalCrossentropy", sparse_cce,
-  "tf.keras.losses.SparseCategoricalCrossentropy([{from_logits=}])",
-  "A callable loss: cross-entropy with integer labels averaged over the batch.")
-loss_class("CategoricalCrossentropy", cce, "tf.keras.losses.CategoricalCrossentropy([{from_logits=}])",
-  "A callable loss: cross-entropy with one-hot labels averaged over the batch.")
+  "tf.keras.losses.SparseCategoricalCrossentropy([from_logits] [, {name=}])",
+  "A callable loss: cross-entropy with integer labels averaged over the batch.",
+  { positional = { "from_logits" }, "name" })
+loss_class("CategoricalCrossentropy", cce, "tf.keras.losses.CategoricalCrossentropy([from_logits] [, {name=}])",
+  "A callable loss: cross-entropy with one-hot labels averaged over the batch.",
+  { positional = { "from_logits" }, "name" })
 
 return keras

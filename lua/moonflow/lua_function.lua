@@ -5,6 +5,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local ops = require("moonflow.ops")
 local raise = errors.raise
@@ -13,7 +14,7 @@ local lua_function = {}
 
 local H = state.H
 
-lua_function.lua_function = doc.def(function(fn, inputs, Tout, opts)
+lua_function.lua_function = options.def(function(fn, inputs, Tout, opts)
   if type(fn) ~= "function" then
     raise("TypeError", "tf.lua_function expects a Lua function", 1)
   end
@@ -24,11 +25,11 @@ lua_function.lua_function = doc.def(function(fn, inputs, Tout, opts)
   local args = {}
   for i = 1, #(inputs or {}) do args[i] = ops.to_tensor(inputs[i]) end
   local outs = table.pack(core.op(H.EagerLuaFunc, { func = fn, Tout = types,
-    name = opts and opts.name or "EagerLuaFunc" }, table.unpack(args)))
+    name = opts.name or "EagerLuaFunc" }, table.unpack(args)))
   if single then return outs[1] end
   return table.unpack(outs, 1, outs.n)
 end, "tf.lua_function(fn, inputs, Tout)",
 "An op that calls fn(tensors...) eagerly each time it runs, even inside a traced function "
-.. "(TF's py_function). Tout is a dtype (one result) or a list of dtypes.")
+.. "(TF's py_function). Tout is a dtype (one result) or a list of dtypes.", { required = 3, "name" })
 
 return lua_function

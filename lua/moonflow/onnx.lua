@@ -4,7 +4,7 @@
 -- file stands alone; Netron and any ONNX runtime read it.
 
 local core = require("moonflow.core")
-local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local func = require("moonflow.func")
 
@@ -39,7 +39,7 @@ local function concrete_of(x)
   raise("TypeError", "tf.onnx.export expects a concrete function, a traced tf.func or a module with one")
 end
 
-M.export = doc.def(function(f, path, opts)
+M.export = options.def(function(f, path, opts)
   if type(path) ~= "string" then raise("TypeError", "tf.onnx.export: path must be a string") end
   opts = opts or {}
   local cf = concrete_of(f)
@@ -63,6 +63,7 @@ end, "tf.onnx.export(concrete_function_or_module, path [, {opset = 17}])",
 "Writes the graph of a concrete function (or a tf.func's first trace, or a module's first traced "
 .. "tf.func) as an ONNX model: inputs named after the arguments, outputs output_0.., variables as "
 .. "initializers with their current values. Elementwise ops, MatMul, Conv2D, reductions, shape ops, "
-.. "If and While (as If and Loop); any other op is an UnimplementedError naming it.")
+.. "If and While (as If and Loop); any other op is an UnimplementedError naming it.",
+{ "opset", required = 2, types = { opset = "number" } })
 
 return M

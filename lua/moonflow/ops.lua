@@ -5,7 +5,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
-local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local raise = errors.raise
@@ -21,11 +21,6 @@ local function is_opts(v)
   return type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil and v[1] == nil
 end
 
-local function split(pos, opts, key)
-  if is_opts(pos) and opts == nil then return pos[key], pos end
-  return pos, opts or {}
-end
-
 local function rank_of(x)
   if core.is_tensor(x) then
     local _, _, shape = core.info(x)
@@ -37,13 +32,6 @@ end
 local function shape_of(x)
   local _, _, shape = core.info(x)
   return shape
-end
-
--- Trailing options tables: nil or a table, anything else is a TypeError.
-local function check_opts(opts, fname, level)
-  if opts == nil or type(opts) == "table" then return opts end
-  raise("TypeError", ("%s: expected an options table as the last argument, got a %s")
-    :format(fname or "options", type(opts)), (level or 2) + 1)
 end
 
 -- A list argument (a Lua table of tensors or values).
@@ -63,7 +51,9 @@ end
 
 local ops = {}
 
-local def = doc.def
+-- Every op declares its options (options.lua): TF's arguments after the
+-- required ones, positional ones in TF's order; the check comes from that.
+local def = options.def
 ops.math, ops.nn, ops.image, ops.strings, ops.random, ops.linalg = {}, {}, {}, {}, {}, {}
 
 local function to_tensor(x, dtype)
@@ -76,15 +66,50 @@ ops.to_tensor = to_tensor
 
 -- constants and constructors ---------------------------------------------
 
-ops.constant = def(function(value, dtype, opts)
-  if is_opts(dtype) then dtype, opts = dtype.dtype, dtype end
-  opts = opts or {}
+-- tf.constant's shape: TF's _constant_eager_impl (same size: reshape; one
+-- element: fill; otherwise its TypeError).
+local function python_text(v)
+  if type(v) ~= "table" or getmetatable(v) ~= nil then return tostring(v) end
+  local parts = {}
+  for i = 1, #v do parts[i] = python_text(v[i]) end
+  return "[" .. table.concat(parts, ", ") .. "]"
+end
+
+local function constant_dims(shape)
+  if math.type(shape) == "integer" then shape = { shape } end
+  local dims = shapes.as_shape(shape):as_list()
+  for _, d in ipairs(dims) do
+    if d == shapes.None then
+      raise("ValueError", "tf.constant: the shape must be fully defined, got " .. tostring(shapes.as_shape(shape)), 4)
+    end
+  end
+  return dims
+end
+
+local function constant_shape(t, value, shape)
+  local dims = constant_dims(shape)
+  local want = 1
+  for _, d in ipairs(dims) do want = want * d end
+  local have = 1
+  for _, d in ipairs(shape_of(t)) do have = have * d end
+  local same = #dims == #shape_of(t)
+  for i, d in ipairs(dims) do same = same and shape_of(t)[i] == d end
+  if same then return t end
+  if have == want then return ops.reshape(t, dims) end
+  if have == 1 then return ops.fill(dims, ops.reshape(t, {})) end
+  raise("TypeError", ("Eager execution of tf.constant with unsupported shape. Tensor %s (converted from %s) "
+    .. "has %d elements, but got `shape` %s with %d elements)."):format(tostring(t), python_text(value), have,
+    tostring(shapes.TensorShape(dims)), want), 3)
+end
+
+ops.constant = def(function(value, dtype, shape, opts)
   if dtype ~= nil then dtype = dtypes.as_dtype(dtype) end
   local t
   if core.is_tensor(value) then
     t = value
     if core.is_symbolic(t) then
-      if dtype and core.dtype(t) ~= dtype then return ops.cast(t, dtype) end
+      if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
+      if shape ~= nil then t = ops.reshape(t, constant_dims(shape)) end
       return t
     end
     if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
@@ -93,21 +118,26 @@ ops.constant = def(function(value, dtype, opts)
     if mt and mt.__tf_tensor then
       t = mt.__tf_tensor(value)
       if dtype and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
-      if core.is_symbolic(t) then return t end
+      if core.is_symbolic(t) then
+        if shape ~= nil then t = ops.reshape(t, constant_dims(shape)) end
+        return t
+      end
     else
       t = core.convert(value, dtype)
     end
   end
-  if opts.shape then t = ops.reshape(t, opts.shape) end
+  if shape ~= nil then t = state.in_eager_scope(function() return constant_shape(t, value, shape) end) end
   if core.tracing() then
     return op(H.Const, { value = t, dtype = core.dtype(t), name = opts.name or "Const" })
   end
   return t
-end, "tf.constant(value [, dtype] [, {shape=, name=}])",
+end, "tf.constant(value [, dtype] [, shape] [, {name=}])",
 "Creates a tensor from a Lua value: integers become int32, floats float32, booleans bool, "
-.. "strings string; nested sequence tables give the shape. Inside a traced function it is a Const node.")
+.. "strings string; nested sequence tables give the shape. With a shape, a value of that size is "
+.. "reshaped and a single value is broadcast to it (TF's TypeError otherwise). Inside a traced "
+.. "function it is a Const node.", { required = 1, positional = { "dtype", "shape" }, "name" })
 
-ops.convert_to_tensor = def(function(value, dtype)
+ops.convert_to_tensor = def(function(value, dtype, opts)
   if core.is_tensor(value) then
     if dtype and core.dtype(value) ~= dtypes.as_dtype(dtype) then
       raise("ValueError", ("Tensor conversion requested dtype %s for Tensor with dtype %s")
@@ -116,7 +146,8 @@ ops.convert_to_tensor = def(function(value, dtype)
     return value
   end
   return to_tensor(value, dtype and dtypes.as_dtype(dtype))
-end, "tf.convert_to_tensor(value [, dtype])", "A tensor from a tensor, variable or Lua value.")
+end, "tf.convert_to_tensor(value [, dtype])", "A tensor from a tensor, variable or Lua value.",
+{ required = 1, positional = { "dtype" } })
 
 -- Shapes, axes and other integer arguments stay Lua values: the op path
 -- converts them (to int32, by `_dtypes`) into eager tensors or, while
@@ -130,41 +161,57 @@ local function shape_arg(shape)
 end
 
 ops.fill = def(function(dims, value, opts)
-  return op(H.Fill, { _dtypes = { I32 }, name = opts and opts.name }, shape_arg(dims), value)
-end, "tf.fill(dims, value)", "A tensor of shape `dims` filled with `value` (its dtype).")
+  return op(H.Fill, { _dtypes = { I32 }, name = opts.name }, shape_arg(dims), value)
+end, "tf.fill(dims, value)", "A tensor of shape `dims` filled with `value` (its dtype).", { required = 2, "name" })
 
 local function filled(v)
   return function(shape, dtype, opts)
-    if is_opts(dtype) then dtype, opts = dtype.dtype, dtype end
     dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
     local value = v
     if dtype == dtypes.bool then value = v ~= 0 elseif dtype == dtypes.string then value = "" end
-    return op(H.Fill, { _dtypes = { I32, dtype }, name = opts and opts.name }, shape_arg(shape), value)
+    return op(H.Fill, { _dtypes = { I32, dtype }, name = opts.name }, shape_arg(shape), value)
   end
 end
-ops.zeros = def(filled(0), "tf.zeros(shape [, dtype])", "A tensor of zeros (float32 by default).")
-ops.ones = def(filled(1), "tf.ones(shape [, dtype])", "A tensor of ones (float32 by default).")
-ops.zeros_like = def(function(x) return op(H.ZerosLike, nil, x) end,
-  "tf.zeros_like(x)", "Zeros with the shape and dtype of x.")
-ops.ones_like = def(function(x) return op(H.OnesLike, nil, x) end,
-  "tf.ones_like(x)", "Ones with the shape and dtype of x.")
+local FILL_OPTS = { required = 1, positional = { "dtype" }, "name" }
+ops.zeros = def(filled(0), "tf.zeros(shape [, dtype])", "A tensor of zeros (float32 by default).", FILL_OPTS)
+ops.ones = def(filled(1), "tf.ones(shape [, dtype])", "A tensor of ones (float32 by default).",
+  { required = 1, positional = { "dtype" }, "name" })
+local function filled_like(opname)
+  return function(x, dtype, opts)
+    if dtype ~= nil then x = ops.cast(x, dtype) end
+    return op(H[opname], { name = opts.name }, x)
+  end
+end
+ops.zeros_like = def(filled_like("ZerosLike"), "tf.zeros_like(x [, dtype])",
+  "Zeros with the shape and dtype (or the given dtype) of x.", { required = 1, positional = { "dtype" }, "name" })
+ops.ones_like = def(filled_like("OnesLike"), "tf.ones_like(x [, dtype])",
+  "Ones with the shape and dtype (or the given dtype) of x.", { required = 1, positional = { "dtype" }, "name" })
 
 ops.range = def(function(...)
   local args = table.pack(...)
-  local dtype
+  local dtype, opts
   local n = args.n
   if n > 0 and getmetatable(args[n]) == core.dtype_metatable then
     dtype = args[n]
     n = n - 1
   elseif n > 0 and is_opts(args[n]) then
-    dtype = args[n].dtype and dtypes.as_dtype(args[n].dtype)
+    opts = args[n]
+    dtype = opts.dtype and dtypes.as_dtype(opts.dtype)
     n = n - 1
   end
-  local start, limit, delta
-  if n == 1 then start, limit, delta = 0, args[1], 1
-  elseif n == 2 then start, limit, delta = args[1], args[2], 1
-  elseif n == 3 then start, limit, delta = args[1], args[2], args[3]
-  else raise("TypeError", "tf.range takes ([start,] limit [, delta] [, dtype])", 2) end
+  opts = opts or {}
+  if n > 3 then raise("TypeError", "tf.range takes ([start,] limit [, delta] [, dtype])", 2) end
+  -- TF's range(start, limit=None, delta=1): a lone start is the limit.
+  local start, limit, delta = table.unpack(args, 1, n)
+  for i, key in ipairs({ "start", "limit", "delta" }) do
+    if opts[key] ~= nil then
+      if args[i] ~= nil and i <= n then raise("TypeError", "tf.range got multiple values for argument '" .. key .. "'", 2) end
+      if key == "start" then start = opts[key] elseif key == "limit" then limit = opts[key] else delta = opts[key] end
+    end
+  end
+  if start == nil then raise("TypeError", "tf.range takes ([start,] limit [, delta] [, dtype])", 2) end
+  if limit == nil then start, limit = 0, start end
+  if delta == nil then delta = 1 end
   if not dtype then
     dtype = dtypes.int32
     for _, v in ipairs({ start, limit, delta }) do
@@ -182,37 +229,40 @@ ops.range = def(function(...)
     end
     return v
   end
-  return op(H.Range, { name = "range", _dtypes = { dtype, dtype, dtype } }, as(start), as(limit), as(delta))
-end, "tf.range([start,] limit [, delta] [, dtype])",
+  return op(H.Range, { name = opts.name or "range", _dtypes = { dtype, dtype, dtype } }, as(start), as(limit),
+    as(delta))
+end, "tf.range([start,] limit [, delta] [, dtype] [, {start=, limit=, delta=, dtype=, name=}])",
 "The sequence start, start+delta, ... up to but excluding limit (0-based like every position in "
-.. "moonflow: tf.range(3) is [0 1 2]). int32 unless a float or dtype is given.")
+.. "moonflow: tf.range(3) is [0 1 2]). int32 unless a float or dtype is given.",
+{ vararg = true, "start", "limit", "delta", "dtype", "name" })
 
-ops.linspace = def(function(start, stop, num)
+ops.linspace = def(function(start, stop, num, opts)
   local dt = (core.is_tensor(start) and core.dtype(start)) or dtypes.float32
-  return op(H.LinSpace, { name = "LinSpace", _dtypes = { dt, dt, I32 } }, start, stop, num)
-end, "tf.linspace(start, stop, num)", "num evenly spaced values from start to stop inclusive.")
+  return op(H.LinSpace, { name = opts.name or "LinSpace", _dtypes = { dt, dt, I32 } }, start, stop, num)
+end, "tf.linspace(start, stop, num)", "num evenly spaced values from start to stop inclusive.",
+{ required = 1, positional = { "stop", "num" }, "name" })
 
-ops.eye = def(function(n, m, opts)
-  if is_opts(m) then m, opts = nil, m end
-  opts = opts or {}
+ops.eye = def(function(n, num_columns, opts)
   local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32
-  local cols = m or n
+  local cols = num_columns or n
   local idx = ops.range(n)
-  return op(H.OneHot, { axis = -1, name = "eye", _dtypes = { nil, I32, dtype, dtype } }, idx, cols, 1, 0)
-end, "tf.eye(n [, m] [, {dtype=}])", "The n×m identity matrix (float32 by default).")
+  return op(H.OneHot, { axis = -1, name = opts.name or "eye", _dtypes = { nil, I32, dtype, dtype } }, idx, cols, 1, 0)
+end, "tf.eye(n [, m] [, {dtype=}])", "The n×m identity matrix (float32 by default).",
+{ required = 1, positional = { "num_columns" }, "dtype", "name" })
 
 -- elementwise math ---------------------------------------------------------
 
 local function unary(tfname, opname, text)
   local h = H[opname]
   local f = function(x, opts) return op(h, name_opt(opts), x) end
-  return def(f, tfname .. "(x)", text)
+  return def(f, tfname .. "(x)", text, { required = 1, via = { name_opt }, "name" })
 end
 
 local function bin(tfname, opname, text)
   local h = H[opname]
   local f = function(x, y, opts) return binary(h, x, y, name_opt(opts)) end
-  return def(f, tfname .. "(x, y)", text .. " Broadcasts like NumPy; both must have one dtype.")
+  return def(f, tfname .. "(x, y)", text .. " Broadcasts like NumPy; both must have one dtype.",
+    { required = 2, via = { name_opt }, "name" })
 end
 
 local unaries = {
@@ -258,9 +308,9 @@ end
 ops.mod = ops.floormod
 ops.math.mod = ops.floormod
 ops.math.floordiv = ops.floordiv
-ops.math.logical_xor = def(function(x, y)
-  return ops.logical_and(ops.logical_or(x, y), ops.logical_not(ops.logical_and(x, y)))
-end, "tf.math.logical_xor(x, y)", "Boolean exclusive or elementwise.")
+ops.math.logical_xor = def(function(x, y, opts)
+  return ops.logical_and(ops.logical_or(x, y), ops.logical_not(ops.logical_and(x, y)), { name = opts.name })
+end, "tf.math.logical_xor(x, y)", "Boolean exclusive or elementwise.", { required = 2, "name" })
 
 local function truediv(x, y, attrs)
   local tx = core.is_tensor(x) and core.dtype(x) or nil
@@ -278,28 +328,31 @@ local function truediv(x, y, attrs)
 end
 ops.true_divide = truediv
 ops.divide = def(function(x, y, opts) return truediv(x, y, name_opt(opts)) end,
-  "tf.divide(x, y)", "x / y elementwise; integers are divided as float64, as in TF.")
+  "tf.divide(x, y)", "x / y elementwise; integers are divided as float64, as in TF.",
+  { required = 2, via = { name_opt }, "name" })
 ops.truediv = ops.divide
 ops.math.divide = ops.divide
 ops.math.truediv = ops.divide
 ops.realdiv = ops.divide
 
-ops.math.squared_difference = def(function(x, y) return ops.square(ops.subtract(x, y)) end,
-  "tf.math.squared_difference(x, y)", "(x - y)^2 elementwise.")
+ops.math.squared_difference = def(function(x, y, opts)
+  return ops.square(ops.subtract(x, y), { name = opts.name })
+end, "tf.math.squared_difference(x, y)", "(x - y)^2 elementwise.", { required = 2, "name" })
 
 ops.cast = def(function(x, dtype, opts)
   dtype = dtypes.as_dtype(dtype)
   x = to_tensor(x)
   if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end
-  return op(H.Cast, { DstT = dtype, name = opts and opts.name or "Cast" }, x)
-end, "tf.cast(x, dtype)", "x converted to dtype (floats truncate toward zero into integers).")
+  return op(H.Cast, { DstT = dtype, name = opts.name or "Cast" }, x)
+end, "tf.cast(x, dtype)", "x converted to dtype (floats truncate toward zero into integers).",
+{ required = 1, positional = { "dtype" }, "name" })
 
 ops.where = def(function(cond, x, y, opts)
   if x == nil and y == nil then return op(H.Where, name_opt(opts), cond) end
-  return op(H.SelectV2, { _typed = 6, name = opts and opts.name or "SelectV2" }, cond, x, y)
+  return op(H.SelectV2, { _typed = 6, name = opts.name or "SelectV2" }, cond, x, y)
 end, "tf.where(condition [, x, y])",
 "With x and y: elementwise x where condition else y (broadcasting). Alone: the 0-based "
-.. "coordinates of the true elements, int64 [n, rank].")
+.. "coordinates of the true elements, int64 [n, rank].", { required = 1, positional = { "x", "y" }, "name" })
 
 -- nn ---------------------------------------------------------------------
 
@@ -310,7 +363,6 @@ ops.math.sigmoid = ops.sigmoid
 
 local function last_axis(fn, opname)
   return function(logits, axis, opts)
-    axis, opts = split(axis, opts, "axis")
     if axis ~= nil and math.type(axis) ~= "integer" then
       raise("TypeError", "axis must be an integer, got " .. tostring(axis), 2)
     end
@@ -329,32 +381,31 @@ local function last_axis(fn, opname)
   end
 end
 ops.nn.softmax = def(last_axis(nil, "Softmax"), "tf.nn.softmax(logits [, axis])",
-  "exp(x) / sum(exp(x)) along axis (default the last).")
+  "exp(x) / sum(exp(x)) along axis (default the last).",
+  { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 ops.nn.log_softmax = def(last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits [, axis])",
-  "log(softmax(x)) along axis (default the last), computed stably.")
+  "log(softmax(x)) along axis (default the last), computed stably.",
+  { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 ops.math.softmax = ops.nn.softmax
 
-local function labels_logits(labels, logits)
-  if is_opts(labels) then return labels.labels, labels.logits end
-  return labels, logits
-end
-
-ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits)
-  labels, logits = labels_logits(labels, logits)
-  local loss = op(H.SoftmaxCrossEntropyWithLogits, nil, logits, labels)
-  return loss
+-- TF's labels and logits are positional-or-keyword: {labels=, logits=} works.
+local XENT_OPTS = { positional = { "labels", "logits" }, "name" }
+ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
+  -- The op's second output (the backprop) stays internal.
+  return (op(H.SoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
 end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.")
+"Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.",
+XENT_OPTS)
 
-ops.nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits)
-  labels, logits = labels_logits(labels, logits)
-  local loss = op(H.SparseSoftmaxCrossEntropyWithLogits, nil, logits, labels)
-  return loss
+ops.nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
+  -- The op's second output (the backprop) stays internal.
+  return (op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
 end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy with integer class labels (0-based). Also takes {labels=, logits=}.")
+"Per-example cross-entropy with integer class labels (0-based). Also takes {labels=, logits=}.",
+{ positional = { "labels", "logits" }, "name" })
 
-ops.nn.bias_add = def(function(value, bias) return op(H.BiasAdd, nil, value, bias) end,
-  "tf.nn.bias_add(value, bias)", "value + bias over the last dimension.")
+ops.nn.bias_add = def(function(value, bias, opts) return op(H.BiasAdd, { name = opts.name }, value, bias) end,
+  "tf.nn.bias_add(value, bias)", "value + bias over the last dimension.", { required = 2, "name" })
 
 local function stride_list(s)
   if s == nil then return { 1, 1, 1, 1 } end
@@ -363,17 +414,15 @@ local function stride_list(s)
   if #s == 2 then return { 1, s[1], s[2], 1 } end
   return s
 end
-ops.nn.conv2d = def(function(input, filters, strides, padding, opts)
-  if is_opts(strides) then opts, strides, padding = strides, strides.strides, strides.padding end
-  opts = opts or {}
+ops.nn.conv2d = def(function(input, filters, strides, padding, data_format, dilations, opts)
   return op(H.Conv2D, { strides = stride_list(strides), padding = padding or "VALID",
-    dilations = stride_list(opts.dilations), data_format = opts.data_format or "NHWC",
+    dilations = stride_list(dilations), data_format = data_format or "NHWC",
     name = opts.name }, input, filters)
-end, "tf.nn.conv2d(input, filters, strides, padding [, opts])",
-"2-D convolution, NHWC input and HWIO filters; padding 'VALID' or 'SAME'; strides a number or list.")
+end, "tf.nn.conv2d(input, filters, strides, padding [, data_format] [, dilations] [, {name=}])",
+"2-D convolution, NHWC input and HWIO filters; padding 'VALID' or 'SAME'; strides a number or list.",
+{ required = 2, positional = { "strides", "padding", "data_format", "dilations" }, "name" })
 
 ops.matmul = def(function(a, b, opts)
-  opts = opts or {}
   local ra, rb = rank_of(a), rank_of(b)
   if (ra and ra > 2) or (rb and rb > 2) then
     return binary(H.BatchMatMulV2, a, b, { adj_x = opts.transpose_a or false,
@@ -381,8 +430,10 @@ ops.matmul = def(function(a, b, opts)
   end
   return binary(H.MatMul, a, b, { transpose_a = opts.transpose_a or false,
     transpose_b = opts.transpose_b or false, name = opts.name })
-end, "tf.matmul(a, b [, {transpose_a=, transpose_b=}])",
-"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.")
+end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, name=}])",
+"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.",
+{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", name = "string" },
+  "transpose_a", "transpose_b", "name" })
 ops.linalg.matmul = ops.matmul
 
 -- reductions -------------------------------------------------------------
@@ -402,12 +453,12 @@ end
 
 local function reduction(name, opname, text)
   local h = H[opname]
-  return def(function(x, axis, opts)
-    axis, opts = split(axis, opts, "axis")
+  return def(function(x, axis, keepdims, opts)
     x = to_tensor(x)
-    return op(h, { keep_dims = opts.keepdims or false, name = opts.name, _dtypes = { nil, I32 } }, x,
+    return op(h, { keep_dims = keepdims or false, name = opts.name, _dtypes = { nil, I32 } }, x,
       axis_tensor(x, axis))
-  end, name .. "(x [, axis] [, {keepdims=}])", text .. " over axis (0-based; nil: all axes).")
+  end, name .. "(x [, axis] [, keepdims] [, {name=}])", text .. " over axis (0-based; nil: all axes).",
+  { required = 1, positional = { "axis", "keepdims" }, "name" })
 end
 for _, r in ipairs({
   { "reduce_sum", "Sum", "Sum" }, { "reduce_mean", "Mean", "Mean" }, { "reduce_max", "Max", "Maximum" },
@@ -420,13 +471,13 @@ end
 
 local function arg_reduction(name, opname)
   local h = H[opname]
-  return def(function(x, axis, opts)
-    axis, opts = split(axis, opts, "axis")
-    local out = opts.output_type and dtypes.as_dtype(opts.output_type) or dtypes.int64
+  return def(function(x, axis, output_type, opts)
+    local out = output_type and dtypes.as_dtype(output_type) or dtypes.int64
     return op(h, { output_type = out, name = opts.name }, x, axis or 0)
-  end, name .. "(x [, axis] [, {output_type=}])",
+  end, name .. "(x [, axis] [, output_type] [, {name=}])",
   "The 0-based index of the " .. (opname == "ArgMax" and "largest" or "smallest")
-  .. " value along axis (default 0), int64 unless output_type says otherwise.")
+  .. " value along axis (default 0), int64 unless output_type says otherwise.",
+  { required = 1, positional = { "axis", "output_type" }, "name" })
 end
 ops.argmax = arg_reduction("tf.argmax", "ArgMax")
 ops.argmin = arg_reduction("tf.argmin", "ArgMin")
@@ -434,19 +485,23 @@ ops.math.argmax, ops.math.argmin = ops.argmax, ops.argmin
 
 -- shapes -----------------------------------------------------------------
 
-ops.shape = def(function(x, out_type)
-  return op(H.Shape, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32 }, x)
-end, "tf.shape(x [, out_type])", "The dynamic shape of x as an int32 vector.")
-ops.size = def(function(x) return op(H.Size, { out_type = dtypes.int32 }, x) end,
-  "tf.size(x)", "The number of elements of x, an int32 scalar.")
-ops.rank = def(function(x) return op(H.Rank, nil, x) end, "tf.rank(x)", "The rank of x, an int32 scalar.")
+ops.shape = def(function(x, out_type, opts)
+  return op(H.Shape, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32, name = opts.name }, x)
+end, "tf.shape(x [, out_type])", "The dynamic shape of x as an int32 vector.",
+{ required = 1, positional = { "out_type" }, "name" })
+ops.size = def(function(x, out_type, opts)
+  return op(H.Size, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32, name = opts.name }, x)
+end, "tf.size(x [, out_type])", "The number of elements of x, an int32 scalar.",
+{ required = 1, positional = { "out_type" }, "name" })
+ops.rank = def(function(x, opts) return op(H.Rank, { name = opts.name }, x) end, "tf.rank(x)",
+  "The rank of x, an int32 scalar.", { required = 1, "name" })
 
 ops.reshape = def(function(x, shape, opts)
-  return op(H.Reshape, { _dtypes = { nil, I32 }, name = opts and opts.name }, x, shape_arg(shape))
-end, "tf.reshape(x, shape)", "x with a new shape of the same size; one dimension may be -1.")
+  return op(H.Reshape, { _dtypes = { nil, I32 }, name = opts.name }, x, shape_arg(shape))
+end, "tf.reshape(x, shape)", "x with a new shape of the same size; one dimension may be -1.",
+{ required = 1, positional = { "shape" }, "name" })
 
 ops.transpose = def(function(x, perm, opts)
-  perm, opts = split(perm, opts, "perm")
   x = to_tensor(x)
   if perm == nil then
     local r = rank_of(x)
@@ -459,7 +514,8 @@ ops.transpose = def(function(x, perm, opts)
     end
   end
   return op(H.Transpose, { _dtypes = { nil, I32 }, name = opts.name }, x, perm)
-end, "tf.transpose(x [, perm])", "x with its axes permuted (reversed by default).")
+end, "tf.transpose(x [, perm])", "x with its axes permuted (reversed by default).",
+{ required = 1, positional = { "perm" }, "name" })
 
 local function values_list(values)
   if core.is_tensor(values) then return ops.unstack(values) end
@@ -473,21 +529,20 @@ ops.concat = def(function(values, axis, opts)
   for i = 1, #values do args[i] = values[i] end
   args[#args + 1] = axis or 0
   local mask = (1 << #values) - 1
-  return op(H.ConcatV2, { _typed = mask, name = opts and opts.name or "concat" }, table.unpack(args))
-end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.")
+  return op(H.ConcatV2, { _typed = mask, name = opts.name or "concat" }, table.unpack(args))
+end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.",
+{ required = 1, positional = { "axis" }, "name" })
 
 ops.stack = def(function(values, axis, opts)
   check_list(values, "tf.stack", "values")
-  axis, opts = split(axis, opts, "axis")
   local mask = (1 << #values) - 1
   return op(H.Pack, { axis = axis or 0, _typed = mask, name = opts.name or "stack" }, table.unpack(values))
-end, "tf.stack(values [, axis])", "Stacks a list of tensors along a new axis.")
+end, "tf.stack(values [, axis])", "Stacks a list of tensors along a new axis.",
+{ required = 1, positional = { "axis" }, "name" })
 
-ops.unstack = def(function(value, opts)
-  opts = check_opts(opts, "tf.unstack") or {}
+ops.unstack = def(function(value, num, axis, opts)
   value = to_tensor(value)
-  local axis = opts.axis or 0
-  local num = opts.num
+  axis = axis or 0
   if num == nil then
     local shape = shape_of(value)
     if not shape then raise("ValueError", "Cannot infer argument `num` from shape <unknown>", 2) end
@@ -498,36 +553,43 @@ ops.unstack = def(function(value, opts)
     end
   end
   return { op(H.Unpack, { num = num, axis = axis, name = opts.name or "unstack" }, value) }
-end, "tf.unstack(value [, {axis=, num=}])", "A Lua list of the tensors along axis.")
+end, "tf.unstack(value [, num] [, axis] [, {name=}])", "A Lua list of the tensors along axis.",
+{ required = 1, positional = { "num", "axis" }, "name" })
 
 ops.expand_dims = def(function(x, axis, opts)
   return op(H.ExpandDims, name_opt(opts), x, axis)
-end, "tf.expand_dims(x, axis)", "x with a new size-1 axis at position axis.")
+end, "tf.expand_dims(x, axis)", "x with a new size-1 axis at position axis.",
+{ required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 
 ops.squeeze = def(function(x, axis, opts)
-  axis, opts = split(axis, opts, "axis")
   if type(axis) == "number" then axis = { axis } end
   return op(H.Squeeze, { squeeze_dims = axis or {}, name = opts.name }, x)
-end, "tf.squeeze(x [, axis])", "x without size-1 axes (all, or those listed).")
+end, "tf.squeeze(x [, axis])", "x without size-1 axes (all, or those listed).",
+{ required = 1, positional = { "axis" }, "name" })
 
 ops.tile = def(function(x, multiples, opts)
-  return op(H.Tile, { _dtypes = { nil, I32 }, name = opts and opts.name }, x, shape_arg(multiples))
-end, "tf.tile(x, multiples)", "x repeated multiples[i] times along each axis.")
+  return op(H.Tile, { _dtypes = { nil, I32 }, name = opts.name }, x, shape_arg(multiples))
+end, "tf.tile(x, multiples)", "x repeated multiples[i] times along each axis.",
+{ required = 1, positional = { "multiples" }, "name" })
 
-ops.pad = def(function(x, paddings, opts)
-  opts = opts or {}
+ops.pad = def(function(x, paddings, mode, opts)
+  if mode ~= nil and tostring(mode):upper() ~= "CONSTANT" then
+    raise("ValueError", "tf.pad: moonflow implements mode 'CONSTANT' only, got " .. tostring(mode), 2)
+  end
   x = to_tensor(x)
   local types = { nil, I32, core.dtype(x) }
   if opts.constant_values and opts.constant_values ~= 0 then
     return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings, opts.constant_values)
   end
   return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings)
-end, "tf.pad(x, paddings [, {constant_values=}])", "x padded with paddings[i] = {before, after} per axis.")
+end, "tf.pad(x, paddings [, mode] [, {constant_values=, name=}])",
+"x padded with paddings[i] = {before, after} per axis ('CONSTANT' mode).",
+{ required = 1, positional = { "paddings", "mode" }, "constant_values", "name" })
 
-ops.broadcast_to = def(function(x, shape)
-  return op(H.BroadcastTo, { _dtypes = { nil, I32 } }, x, shape_arg(shape))
+ops.broadcast_to = def(function(x, shape, opts)
+  return op(H.BroadcastTo, { _dtypes = { nil, I32 }, name = opts.name }, x, shape_arg(shape))
 end,
-  "tf.broadcast_to(x, shape)", "x broadcast to shape.")
+  "tf.broadcast_to(x, shape)", "x broadcast to shape.", { required = 1, positional = { "shape" }, "name" })
 
 local function int_vector(v)
   if core.is_tensor(v) then return v end
@@ -544,13 +606,12 @@ local function int_vector(v)
 end
 
 ops.slice = def(function(x, begin, size, opts)
-  return op(H.Slice, { _dtypes = { nil, I32, I32 }, name = opts and opts.name }, x, int_vector(begin),
+  return op(H.Slice, { _dtypes = { nil, I32, I32 }, name = opts.name }, x, int_vector(begin),
     int_vector(size))
-end, "tf.slice(x, begin, size)", "The block starting at begin (0-based) of the given size (-1: to the end).")
+end, "tf.slice(x, begin, size)", "The block starting at begin (0-based) of the given size (-1: to the end).",
+{ required = 1, positional = { "begin", "size" }, "name" })
 
 ops.strided_slice = def(function(x, begin, end_, strides, opts)
-  if is_opts(strides) then strides, opts = nil, strides end
-  opts = opts or {}
   if strides == nil then
     if not core.is_tensor(begin) and type(begin) ~= "table" then
       raise("TypeError", "tf.strided_slice: begin must be a list or a tensor of integers, got a "
@@ -567,35 +628,43 @@ ops.strided_slice = def(function(x, begin, end_, strides, opts)
     _dtypes = { nil, I32, I32, I32 },
   }, x, int_vector(begin), int_vector(end_), int_vector(strides))
 end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...}])",
-"NumPy-style slicing with explicit bounds (0-based) and TF's masks.")
+"NumPy-style slicing with explicit bounds (0-based) and TF's masks.",
+{ required = 1, positional = { "begin", "end", "strides" }, "begin_mask", "end_mask", "ellipsis_mask",
+  "new_axis_mask", "shrink_axis_mask", "name" })
 
-ops.gather = def(function(params, indices, axis, opts)
-  axis, opts = split(axis, opts, "axis")
-  return op(H.GatherV2, { batch_dims = opts.batch_dims or 0, name = opts.name or "GatherV2" },
+-- TF's third positional argument is the deprecated validate_indices;
+-- moonflow takes axis there (and as {axis=}).
+ops.gather = def(function(params, indices, axis, batch_dims, opts)
+  return op(H.GatherV2, { batch_dims = batch_dims or 0, name = opts.name or "GatherV2" },
     params, indices, axis or 0)
-end, "tf.gather(params, indices [, axis] [, {batch_dims=}])", "Rows (0-based indices) of params along axis.")
+end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
+"Rows (0-based indices) of params along axis.",
+{ required = 1, positional = { "indices", "axis", "batch_dims" }, "name" })
 
-ops.one_hot = def(function(indices, depth, opts)
-  opts = opts or {}
-  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32
-  return op(H.OneHot, { axis = opts.axis or -1, name = opts.name, _dtypes = { nil, I32, dtype, dtype } },
-    indices, depth, opts.on_value or 1, opts.off_value or 0)
-end, "tf.one_hot(indices, depth [, {on_value=, off_value=, axis=, dtype=}])",
-"One-hot vectors for 0-based indices; out-of-range indices give all off_value.")
+ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)
+  dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
+  return op(H.OneHot, { axis = axis or -1, name = opts.name, _dtypes = { nil, I32, dtype, dtype } },
+    indices, depth, on_value or 1, off_value or 0)
+end, "tf.one_hot(indices, depth [, {on_value=, off_value=, axis=, dtype=, name=}])",
+"One-hot vectors for 0-based indices; out-of-range indices give all off_value.",
+{ required = 1, positional = { "depth", "on_value", "off_value", "axis", "dtype" }, "name" })
 
 ops.identity = def(function(x, opts) return op(H.Identity, name_opt(opts), x) end,
-  "tf.identity(x)", "x itself, as a new node.")
+  "tf.identity(x)", "x itself, as a new node.", { required = 1, via = { name_opt }, "name" })
 ops.stop_gradient = def(function(x, opts) return op(H.StopGradient, name_opt(opts), x) end,
-  "tf.stop_gradient(x)", "x, through which no gradient flows.")
+  "tf.stop_gradient(x)", "x, through which no gradient flows.", { required = 1, via = { name_opt }, "name" })
 
-ops.math.unsorted_segment_sum = def(function(data, ids, n)
-  return op(H.UnsortedSegmentSum, nil, data, ids, n)
-end, "tf.math.unsorted_segment_sum(data, segment_ids, num_segments)", "Sums of data rows per segment id.")
+ops.math.unsorted_segment_sum = def(function(data, segment_ids, num_segments, opts)
+  return op(H.UnsortedSegmentSum, { name = opts.name }, data, segment_ids, num_segments)
+end, "tf.math.unsorted_segment_sum(data, segment_ids, num_segments)", "Sums of data rows per segment id.",
+{ required = 1, positional = { "segment_ids", "num_segments" }, "name" })
 
 -- images and strings --------------------------------------------------------
 
-ops.image.resize = def(function(images, size, opts)
-  opts = opts or {}
+ops.image.resize = def(function(images, size, method, opts)
+  if method ~= nil and method ~= "bilinear" then
+    raise("ValueError", "tf.image.resize: moonflow implements method 'bilinear' only, got " .. tostring(method), 2)
+  end
   images = to_tensor(images)
   local r = rank_of(images)
   local batched = images
@@ -605,61 +674,70 @@ ops.image.resize = def(function(images, size, opts)
     name = opts.name, _dtypes = { nil, I32 } }, batched, int_vector(size))
   if r == 3 then out = ops.squeeze(out, { 0 }) end
   return out
-end, "tf.image.resize(images, {height, width})",
-"Bilinear resize of NHWC (or HWC) images to the given size; float32 results.")
+end, "tf.image.resize(images, {height, width} [, method])",
+"Bilinear resize of NHWC (or HWC) images to the given size; float32 results.",
+{ required = 1, positional = { "size", "method" }, "name" })
 
-ops.strings.length = def(function(x, opts)
-  opts = check_opts(opts, "tf.strings.length") or {}
-  return op(H.StringLength, { unit = opts.unit or "BYTE", name = opts.name }, x)
-end, "tf.strings.length(x [, {unit=}])", "The length of each string, in bytes or UTF8_CHAR.")
+ops.strings.length = def(function(x, unit, opts)
+  return op(H.StringLength, { unit = unit or "BYTE", name = opts.name }, x)
+end, "tf.strings.length(x [, unit] [, {name=}])", "The length of each string, in bytes or UTF8_CHAR.",
+{ required = 1, positional = { "unit" }, "name" })
 
 ops.strings.join = def(function(inputs, separator, opts)
   check_list(inputs, "tf.strings.join", "inputs")
-  separator, opts = split(separator, opts, "separator")
   return op(H.StringJoin, { separator = separator or "", name = opts.name }, table.unpack(inputs))
-end, "tf.strings.join(inputs [, separator])", "Joins string tensors elementwise with separator.")
+end, "tf.strings.join(inputs [, separator])", "Joins string tensors elementwise with separator.",
+{ required = 1, positional = { "separator" }, "name" })
 
-ops.timestamp = def(function() return op(H.Timestamp, nil) end,
-  "tf.timestamp()", "Wall-clock seconds since the epoch as a float64 scalar; an op, so it runs at each graph run.")
+ops.timestamp = def(function(opts) return op(H.Timestamp, { name = opts.name }) end,
+  "tf.timestamp()", "Wall-clock seconds since the epoch as a float64 scalar; an op, so it runs at each graph run.",
+  { "name" })
 
 -- random -----------------------------------------------------------------
 
-local function random_op(opname, shape, opts)
-  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32
-  local seed = opts.seed or 0
-  return op(H[opname], { dtype = dtype.is_floating and dtype or dtypes.float32, seed = seed, seed2 = 0,
+local function random_op(opname, shape, dtype, seed, opts)
+  dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
+  return op(H[opname], { dtype = dtype.is_floating and dtype or dtypes.float32, seed = seed or 0, seed2 = 0,
     name = opts.name, _dtypes = { I32 } }, shape_arg(shape)), dtype
 end
 
-ops.random.normal = def(function(shape, opts)
-  opts = check_opts(opts, "tf.random.normal") or {}
-  local x, dtype = random_op("RandomStandardNormal", shape, opts)
-  local stddev, mean = opts.stddev or 1, opts.mean or 0
+-- A distribution parameter: a Lua number, or a tensor of the sample's dtype.
+local function number_or_tensor(v, like)
+  if type(v) == "number" or core.is_tensor(v) then return v end
+  return to_tensor(v, core.dtype(like))
+end
+
+ops.random.normal = def(function(shape, mean, stddev, dtype, seed, opts)
+  local x
+  x, dtype = random_op("RandomStandardNormal", shape, dtype, seed, opts)
+  stddev, mean = number_or_tensor(stddev or 1, x), number_or_tensor(mean or 0, x)
   if stddev ~= 1 then x = x * stddev end
   if mean ~= 0 then x = x + mean end
   if dtype ~= core.dtype(x) then x = ops.cast(x, dtype) end
   return x
-end, "tf.random.normal(shape [, {mean=, stddev=, dtype=, seed=}])", "Normally distributed values.")
+end, "tf.random.normal(shape [, {mean=, stddev=, dtype=, seed=, name=}])", "Normally distributed values.",
+{ required = 1, positional = { "mean", "stddev", "dtype", "seed" }, "name" })
 
-ops.random.uniform = def(function(shape, opts)
-  opts = check_opts(opts, "tf.random.uniform") or {}
-  local x, dtype = random_op("RandomUniform", shape, opts)
-  local lo, hi = opts.minval or 0, opts.maxval or 1
+ops.random.uniform = def(function(shape, minval, maxval, dtype, seed, opts)
+  local x
+  x, dtype = random_op("RandomUniform", shape, dtype, seed, opts)
+  local lo, hi = number_or_tensor(minval or 0, x), number_or_tensor(maxval or 1, x)
   if dtype.is_integer then
-    if opts.maxval == nil then raise("ValueError", "Must specify maxval for integer dtype " .. dtype.name, 2) end
+    if maxval == nil then raise("ValueError", "Must specify maxval for integer dtype " .. dtype.name, 2) end
     return ops.cast(ops.floor(x * (hi - lo) + lo), dtype)
   end
   if hi - lo ~= 1 then x = x * (hi - lo) end
   if lo ~= 0 then x = x + lo end
   return x
-end, "tf.random.uniform(shape [, {minval=, maxval=, dtype=, seed=}])", "Uniform values in [minval, maxval).")
+end, "tf.random.uniform(shape [, {minval=, maxval=, dtype=, seed=, name=}])", "Uniform values in [minval, maxval).",
+{ required = 1, positional = { "minval", "maxval", "dtype", "seed" }, "name" })
 
 ops.random.set_seed = def(function(seed)
   local n = math.tointeger(seed)
   if n == nil then raise("TypeError", "tf.random.set_seed: the seed must be an integer, got " .. tostring(seed), 2) end
   core.set_seed(n)
 end,
-  "tf.random.set_seed(seed)", "Makes the random ops that follow reproducible.")
+  "tf.random.set_seed(seed)", "Makes the random ops that follow reproducible.", { required = 1 })
 
 -- Library-internal (the other modules' view, not part of tf).
 ops.internal = { to_tensor = true, true_divide = true, internal = true }

@@ -4,6 +4,7 @@
 local core = require("moonflow.core")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 
 local OPTION_KEYS = { output_stream = true, sep = true, ["end"] = true, summarize = true, name = true }
@@ -61,7 +62,7 @@ local function sink(stream)
   end
 end
 
-printing.print = doc.def(function(...)
+printing.print = options.def(function(...)
   local args = table.pack(...)
   local opts = {}
   if args.n > 0 and is_options(args[args.n]) then
@@ -93,9 +94,11 @@ printing.print = doc.def(function(...)
   end
   core.op(H.PrintV2, { ["end"] = opts["end"] or "\n", name = opts.name,
     output_callback = function(t) write(core.element(t, 0)) end }, formatted)
-end, "tf.print(... [, {output_stream=, sep=, end=, summarize=}])",
+end, "tf.print(... [, {output_stream=, sep=, end=, summarize=, name=}])",
 "Prints its arguments each time it runs — inside a traced function, every time the graph runs "
 .. "(Lua's print runs only while tracing). Tensors are shown as [1 2 3]; output_stream is a Lua "
-.. "file (default io.stdout) or a function receiving the text.")
+.. "file (default io.stdout) or a function receiving the text. A last table naming one of these "
+.. "options is the options (any other key in it is an error); a table naming none is printed.",
+{ vararg = "some", "output_stream", "sep", "end", "summarize", "name" })
 
 return printing

@@ -6,6 +6,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local display = require("moonflow.display")
 local raise = errors.raise
 
@@ -71,8 +72,7 @@ function Bar:close()
   self:draw(true)
 end
 
-progress.progress = doc.def(function(what, opts)
-  opts = opts or {}
+progress.progress = options.def(function(what, opts)
   local items, total
   if math.type(what) == "integer" then
     total = what
@@ -96,6 +96,6 @@ progress.progress = doc.def(function(what, opts)
 end, "tf.progress(n_or_list [, {label=}])",
 "An iterator with a progress bar: `for step in tf.progress(100) do ... end` (or over a list: "
 .. "`for i, batch in tf.progress(batches)`). The terminal shows one line redrawn in place; "
-.. "Jupyter one display updated in place.")
+.. "Jupyter one display updated in place.", { required = 1, "label" })
 
 return progress

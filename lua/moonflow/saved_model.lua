@@ -14,6 +14,7 @@
 
 local core = require("moonflow.core")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local variables = require("moonflow.variable")
@@ -235,7 +236,7 @@ local function variable_index(state, handle)
   return i
 end
 
-M.save = doc.def(function(obj, dir, opts)
+M.save = options.def(function(obj, dir, opts)
   if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.save: dir must be a string") end
   opts = opts or {}
   local state = { variables = {}, by_id = {}, names = {} }
@@ -285,7 +286,8 @@ end, "tf.saved_model.save(obj, dir [, {signatures = {name = tf.func, ...}}])",
 "Saves a tf.Module (its variables and the concrete functions of its tf.func fields) or a tf.func "
 .. "(its concrete functions) as a directory: saved_model.json (graphs, signatures, variable "
 .. "list) and variables/*.npy. A tf.func never traced and without input_signature is an error. "
-.. "tf.saved_model.load reads it back without the Lua source.")
+.. "tf.saved_model.load reads it back without the Lua source.",
+{ "signatures", required = 2, types = { signatures = "table" } })
 
 -- ---- loading ----
 

@@ -7,6 +7,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
@@ -91,8 +92,7 @@ local function stop(tape)
   state.remove_tape(tape)
 end
 
-tapes.GradientTape = doc.def(function(opts)
-  opts = opts or {}
+tapes.GradientTape = options.def(function(opts)
   local tape = setmetatable({
     _entries = {}, _tracked = {}, _accessed = {},
     _persistent = opts.persistent or false,
@@ -104,7 +104,8 @@ tapes.GradientTape = doc.def(function(opts)
 end, "tf.GradientTape([{persistent=, watch_accessed_variables=}])",
 "Records operations from creation until tape:stop() or the end of a `local tape <close> = ...` "
 .. "scope; tape:gradient(target, sources) then differentiates. Trainable variables read while "
-.. "recording are watched automatically.")
+.. "recording are watched automatically.", { types = { persistent = "boolean", watch_accessed_variables = "boolean" },
+  "persistent", "watch_accessed_variables" })
 
 Tape.__close = function(tape) stop(tape) end
 

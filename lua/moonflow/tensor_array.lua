@@ -5,6 +5,7 @@
 local core = require("moonflow.core")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
@@ -31,10 +32,9 @@ tensor_array.new = new_array
 
 -- TensorArray ----------------------------------------------------------------
 
-tensor_array.TensorArray = doc.def(function(dtype, opts)
-  opts = opts or {}
+tensor_array.TensorArray = options.def(function(dtype, size, dynamic_size, opts)
   dtype = dtypes.as_dtype(dtype)
-  local size = opts.size or 0
+  size = size or 0
   local es = opts.element_shape
   if es and getmetatable(es) == shapes.Shape then es = es:as_list() end
   local buf
@@ -45,10 +45,11 @@ tensor_array.TensorArray = doc.def(function(dtype, opts)
   else
     buf = ops.zeros(core.is_tensor(size) and ops.reshape(size, { 1 }) or { size }, dtype)
   end
-  return new_array(dtype, buf, opts.dynamic_size or false, es)
+  return new_array(dtype, buf, dynamic_size or false, es)
 end, "tf.TensorArray(dtype [, {size=, dynamic_size=, element_shape=}])",
 "A list of tensors that works inside traced loops: ta = ta:write(i, v) (0-based; returns the "
-.. "array), ta:read(i), ta:stack(), ta:unstack(t), ta:size().")
+.. "array), ta:read(i), ta:stack(), ta:unstack(t), ta:size().",
+{ required = 1, positional = { "size", "dynamic_size" }, "element_shape" })
 
 tamethods.write = doc.def(function(ta, i, value)
   value = ops.convert_to_tensor(value, ta.dtype)

@@ -7,6 +7,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
@@ -76,10 +77,9 @@ local function initial_tensor(initial, dtype)
   return t
 end
 
-variables.Variable = doc.def(function(initial, opts)
+variables.Variable = options.def(function(initial, dtype, opts)
   if initial == nil then raise("ValueError", "tf.Variable needs an initial value", 2) end
-  if type(opts) ~= "table" then opts = { dtype = opts } end
-  local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or nil
+  dtype = dtype and dtypes.as_dtype(dtype) or nil
   check_creation()
   -- Initial values are computed outside any graph being traced.
   local t = state.in_eager_scope(function() return initial_tensor(initial, dtype) end)
@@ -94,9 +94,10 @@ variables.Variable = doc.def(function(initial, opts)
   }, Variable)
   state.variables[id] = v
   return v
-end, "tf.Variable(initial [, {dtype=, name=, trainable=}])",
+end, "tf.Variable(initial [, dtype] [, {dtype=, name=, trainable=}])",
 "Mutable state: a handle to a value that assign/assign_add/assign_sub replace. Operators read "
-.. "the value. Inside tf.func the variable is captured by reference.")
+.. "the value. Inside tf.func the variable is captured by reference.",
+{ required = 1, positional = { "dtype" }, "name", "trainable" })
 
 -- Inside a trace, a variable passed as an argument is a proxy whose
 -- handle is the resource placeholder of the graph.
@@ -152,17 +153,17 @@ local function assigner(opname, verb)
   return function(v, x, opts)
     local value = x
     if is_variable(value) then value = read(value) end
-    op(h, { dtype = v.dtype, name = opts and opts.name or opname, _dtypes = { nil, v.dtype } },
+    op(h, { dtype = v.dtype, name = opts.name or opname, _dtypes = { nil, v.dtype } },
       v.handle, value)
     return read(v)
   end, verb
 end
-methods.assign = doc.def(assigner("AssignVariableOp"), "v:assign(x)",
-  "Stores x (same dtype and shape) in the variable; returns the new value.")
-methods.assign_add = doc.def(assigner("AssignAddVariableOp"), "v:assign_add(x)",
-  "Adds x to the variable; returns the new value.")
-methods.assign_sub = doc.def(assigner("AssignSubVariableOp"), "v:assign_sub(x)",
-  "Subtracts x from the variable; returns the new value.")
+methods.assign = options.def(assigner("AssignVariableOp"), "v:assign(x)",
+  "Stores x (same dtype and shape) in the variable; returns the new value.", { required = 2, "name" })
+methods.assign_add = options.def(assigner("AssignAddVariableOp"), "v:assign_add(x)",
+  "Adds x to the variable; returns the new value.", { required = 2, "name" })
+methods.assign_sub = options.def(assigner("AssignSubVariableOp"), "v:assign_sub(x)",
+  "Subtracts x from the variable; returns the new value.", { required = 2, "name" })
 
 -- Library-internal (the other modules' view, not part of tf).
 variables.internal = { metatable = true, is_variable = true, proxy = true, register_handle = true,
