@@ -73,11 +73,13 @@ describe("a failed trace leaves the session as it was", function()
 
   it("when AutoGraph rejects the function", function()
     each_context(function()
+      -- A goto out of a tensor `while` has no tf.while_loop form.
       local f = tf.func(function(x)
         while x > 0 do
-          if x > 5 then return x end
+          if x > 5 then goto out end
           x = x - 1
         end
+        ::out::
         return x
       end)
       fails_cleanly(f, tf.constant(3))
@@ -122,6 +124,19 @@ describe("a failed trace leaves the session as it was", function()
       local f = tf.func(function(x) return x, leaked end)
       local err = fails_cleanly(f, tf.constant(1))
       assert.are.equal("TypeError", err.type)
+      assert.is_truthy(err.message:find("out of scope", 1, true))
+    end)
+  end)
+
+  it("when the function returns a tensor of a loop body it traced", function()
+    each_context(function()
+      local f = tf.func(function(inputs)
+        local outputs = {}
+        for t in tf.range(inputs.shape[0]) do outputs[#outputs + 1] = inputs[t] end
+        return outputs
+      end)
+      local err = fails_cleanly(f, tf.zeros({ 4, 2 }))
+      assert.are.equal("InaccessibleTensorError", err.type)
       assert.is_truthy(err.message:find("out of scope", 1, true))
     end)
   end)
