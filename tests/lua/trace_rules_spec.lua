@@ -70,3 +70,52 @@ describe("fitting a trace", function()
     assert.are.equal(2, f:experimental_get_tracing_count())
   end)
 end)
+
+describe("arguments and traces held by a tf.func", function()
+  it("a table that contains itself is a TypeError naming the cycle", function()
+    local f = tf.func(function(x) return 1 end)
+    local t = { a = 1 }
+    t.self = t
+    local ok, err = pcall(f, t)
+    assert.is_false(ok)
+    assert.are.equal("TypeError", err.type)
+    assert.is_truthy(err.message:find("argument 1.self refers back to argument 1", 1, true), err.message)
+    local ok2, err2 = pcall(f, _G)
+    assert.is_false(ok2)
+    assert.are.equal("TypeError", err2.type)
+    assert.is_truthy(err2.message:find("refers back to", 1, true), err2.message)
+    -- A table met twice without a cycle is no cycle.
+    local shared = { 1, 2 }
+    assert.are.equal(1, f({ shared, shared }):numpy())
+  end)
+
+  it("a method's traces die with their receiver", function()
+    local Counter = tf.Module:extend("Counter")
+    Counter.step = tf.func(function(self, x) return x + 1 end)
+    for _ = 1, 50 do
+      local c = Counter()
+      c:step(tf.constant(1))
+    end
+    collectgarbage()
+    collectgarbage()
+    assert.are.equal(0, #Counter.step:concrete_functions())
+    local keep = Counter()
+    keep:step(tf.constant(1))
+    keep:step(tf.constant(2))
+    keep:step(tf.constant({ 1, 2 }))
+    assert.are.equal(2, Counter.step:experimental_get_tracing_count(keep))
+    collectgarbage()
+    assert.are.equal(2, #Counter.step:concrete_functions())
+  end)
+
+  it("a retrace's explanation is bounded and built when asked for", function()
+    local f = tf.func(function(x) return x end)
+    for i = 1, 40 do f(i) end
+    local cfs = f:concrete_functions()
+    assert.are.equal("first call", cfs[1]:trace_info().reason)
+    local why = cfs[40]:trace_info().reason
+    assert.is_truthy(why:find("31 earlier traces not listed", 1, true), why)
+    assert.is_truthy(why:find("trace #39: parameter x is Literal[40]", 1, true), why)
+    assert.is_falsy(why:find("trace #31:", 1, true), why)
+  end)
+end)
