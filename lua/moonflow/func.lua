@@ -156,6 +156,43 @@ end
 
 local concrete_ids = 0
 
+-- The plain tables a trace's arguments are made of, each with its
+-- contents, to find the ones the function changed (TF refuses that: the
+-- trace would not match what later calls see).
+local function snapshot(v, out)
+  if type(v) ~= "table" or getmetatable(v) ~= nil or out[v] then return out end
+  local copy = {}
+  for k, x in pairs(v) do copy[k] = x end
+  out[v] = copy
+  for _, x in pairs(v) do snapshot(x, out) end
+  return out
+end
+
+local function modified(snap)
+  for t, copy in pairs(snap) do
+    for k, x in pairs(copy) do
+      if not rawequal(rawget(t, k), x) then return true end
+    end
+    for k in pairs(t) do
+      if copy[k] == nil then return true end
+    end
+  end
+  return false
+end
+
+local function check_inputs_unmodified(self, names, targs, snaps)
+  local changed = {}
+  for i, snap in pairs(snaps) do
+    if modified(snap) then changed[#changed + 1] = names[i] end
+  end
+  if #changed > 0 then
+    table.sort(changed)
+    raise("ValueError", ("%s() should not modify its Lua input arguments. Check if it modifies any "
+      .. "tables or dicts passed as arguments. Modifying a copy is allowed. The following "
+      .. "parameter(s) were modified: %s"):format(self.name, table.concat(changed, ", ")), 0)
+  end
+end
+
 local function trace_once(self, types, args, opts)
   local names = param_names(self, #types)
   local start = core.now()
@@ -166,7 +203,12 @@ local function trace_once(self, types, args, opts)
   local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
     local targs = {}
     for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
+    local snaps = {}
+    for i, t in ipairs(types) do
+      if t.kind == "table" then snaps[i] = snapshot(targs[i], {}) end
+    end
     local results = table.pack(fn(table.unpack(targs, 1, #types)))
+    check_inputs_unmodified(self, names, targs, snaps)
     local flat = {}
     for i = 1, results.n do structure[i] = flatten(results[i], flat) end
     structure.n = results.n
@@ -800,7 +842,8 @@ end
 
 local function make(fn, opts, name)
   if type(fn) ~= "function" then
-    raise("TypeError", "tf.func expects a Lua function, got " .. type(fn), 3)
+    raise("TypeError", ("%s is not a callable object: tf.func expects a Lua function, got %s")
+      :format(tostring(fn), type(fn)), 3)
   end
   local params, vararg = params_of(fn)
   local self = setmetatable({

@@ -487,6 +487,21 @@ describe("polymorphic_function_test.py", function()
     end)
     assert.is_truthy(e.message:find("shape=%(3,%).* to .*shape=%(2,%)"))
   end)
+  -- polymorphic_function_test.py: FunctionTest.testPythonFunctionNotCallable
+  it("FunctionTest.testPythonFunctionNotCallable", function()
+    T.raises("TypeError", "is not a callable object", tf.func, 1)
+  end)
+  -- polymorphic_function_test.py: FunctionTest.testFunctionModifiesInputList
+  it("FunctionTest.testFunctionModifiesInputList", function()
+    local function get_list() return { tf.constant(0.0), tf.constant(1.0) } end
+    local append = tf.func(function(l) l[#l + 1] = tf.constant(0.0) end)
+    T.raises("ValueError", "should not modify", append, get_list())
+  end)
+  -- polymorphic_function_test.py: FunctionTest.testFunctionModifiesInputDict
+  it("FunctionTest.testFunctionModifiesInputDict", function()
+    local pop = tf.func(function(m) m.t1 = nil end)
+    T.raises("ValueError", "should not modify", pop, { t1 = tf.constant(0.0), t2 = tf.constant(1.0) })
+  end)
 end)
 
 -- Runs fn with io.stderr captured (tf.func's retracing warning goes there);

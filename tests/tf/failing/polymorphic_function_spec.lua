@@ -14,11 +14,6 @@ local T = require("tfhelpers")
 local function matmul_fn() return tf.func(function(a, b, opts) return tf.matmul(a, b, opts) end) end
 
 describe("polymorphic_function_test.py", function()
-  -- polymorphic_function_test.py: FunctionTest.testPythonFunctionNotCallable
-  -- moonflow instead: TypeError text "tf.func expects a Lua function, got number" lacks TF's "is not a callable object"
-  it("FunctionTest.testPythonFunctionNotCallable", function()
-    T.raises("TypeError", "is not a callable object", tf.func, 1)
-  end)
   -- polymorphic_function_test.py: FunctionTest.testReduceTracingWithNestedTFFunction
   -- moonflow instead: gradient of a variable returned from nested tf.funcs is nil instead of [1, 1]
   it("FunctionTest.testReduceTracingWithNestedTFFunction", function()
@@ -43,19 +38,6 @@ describe("polymorphic_function_test.py", function()
     grad = tape:gradient(y, v)
     T.equal({ 7.0, 8.0 }, y)
     T.equal({ 1.0, 1.0 }, grad)
-  end)
-  -- polymorphic_function_test.py: FunctionTest.testFunctionModifiesInputList
-  -- moonflow instead: appending to an input table inside tf.func succeeds; TF raises ValueError "... should not modify"
-  it("FunctionTest.testFunctionModifiesInputList", function()
-    local function get_list() return { tf.constant(0.0), tf.constant(1.0) } end
-    local append = tf.func(function(l) l[#l + 1] = tf.constant(0.0) end)
-    T.raises("ValueError", "should not modify", append, get_list())
-  end)
-  -- polymorphic_function_test.py: FunctionTest.testFunctionModifiesInputDict
-  -- moonflow instead: removing a key of an input table inside tf.func succeeds; TF raises ValueError "... should not modify"
-  it("FunctionTest.testFunctionModifiesInputDict", function()
-    local pop = tf.func(function(m) m.t1 = nil end)
-    T.raises("ValueError", "should not modify", pop, { t1 = tf.constant(0.0), t2 = tf.constant(1.0) })
   end)
   -- polymorphic_function_test.py: FunctionTest.test_concrete_function_shape_mismatch
   -- moonflow instead: calling a concrete function eagerly with a (2,) tensor where (1,) was traced raises InvalidArgumentError; TF runs it ([2, 3]) and only refuses inside another trace
