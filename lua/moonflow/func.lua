@@ -853,6 +853,11 @@ local function make(fn, opts, name)
     _method = params[1] == "self", _per_receiver = setmetatable({}, { __mode = "k" }),
   }, Function)
   if opts.input_signature then
+    local is = opts.input_signature
+    if type(is) ~= "table" or getmetatable(is) ~= nil or #T.map_keys(is, #is) > 0 then
+      raise("TypeError", ("input_signature must be either a tuple or a list (a Lua list of "
+        .. "tf.TensorSpec), got %s"):format(tostring(is)), 3)
+    end
     local sig = {}
     for i, s in ipairs(opts.input_signature) do sig[i] = T.from_spec(s) end
     local offset = self._method and 1 or 0

@@ -287,4 +287,10 @@ describe("tracing_compilation_test.py", function()
     out = bar({ a = a:numpy(), b = a:numpy(), c = b:numpy() })
     T.equal({ a = a:numpy(), b = a:numpy(), c = b:numpy() }, out)
   end)
+  -- tracing_compilation_test.py: TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs
+  it("TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs", function()
+    local function foo(a, b) end
+    T.raises("TypeError", "input_signature must be either a tuple or a list", tf.func, foo,
+      { input_signature = { t1 = tf.TensorSpec({}, tf.float32) } })
+  end)
 end)

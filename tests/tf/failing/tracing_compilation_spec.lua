@@ -14,13 +14,6 @@ local T = require("tfhelpers")
 local count = T.count
 
 describe("tracing_compilation_test.py", function()
-  -- tracing_compilation_test.py: TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs
-  -- moonflow instead: tf.func accepts input_signature = {t1 = spec}; TF raises TypeError "input_signature must be either a tuple or a list"
-  it("TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs", function()
-    local function foo(a, b) end
-    T.raises("TypeError", "input_signature must be either a tuple or a list", tf.func, foo,
-      { input_signature = { t1 = tf.TensorSpec({}, tf.float32) } })
-  end)
   -- tracing_compilation_test.py: TracingCompilationTest.testEagerCaptures
   -- moonflow instead: a small captured eager tensor (4 elements) becomes a Placeholder; TF embeds it as a Const
   it("TracingCompilationTest.testEagerCaptures", function()
