@@ -193,6 +193,43 @@ local function check_inputs_unmodified(self, names, targs, snaps)
   end
 end
 
+-- TF lifts a variable's initial value out of the first trace even when it
+-- is computed from the arguments (tf.Variable(2.0 * x)): here the value's
+-- ops are run again eagerly on this call's arguments. Returns nil when the
+-- value depends on anything else (captures, state, nested graphs).
+local function lifter(types, targs, args)
+  return function(sym)
+    if not args then return nil end
+    local nodes = core.graph_nodes(core.current_graph())
+    local by_name, known = {}, {}
+    for _, n in ipairs(nodes) do by_name[n.name] = n end
+    for i, t in ipairs(types) do
+      local a = args[i]
+      if t.kind == "tensor" and core.is_tensor(targs[i]) and core.is_tensor(a) and not core.is_symbolic(a) then
+        known[select(4, core.info(targs[i]))] = a
+      end
+    end
+    local function eval(ref)
+      if known[ref] then return known[ref] end
+      local name = ref:match("^(.*):%d+$")
+      local n = by_name[name]
+      if not n or n.stateful or n.type == "Placeholder" or #n.control > 0 then error("not liftable", 0) end
+      for _, v in pairs(n.attrs) do
+        if type(v) == "userdata" and not core.is_tensor(v) then error("not liftable", 0) end
+      end
+      local ins = {}
+      for k, r in ipairs(n.inputs) do ins[k] = eval(r) end
+      local outs = table.pack(core.op(state.H[n.type], n.attrs, table.unpack(ins, 1, #n.inputs)))
+      for k = 1, outs.n do known[name .. ":" .. (k - 1)] = outs[k] end
+      if known[ref] == nil then error("not liftable", 0) end
+      return known[ref]
+    end
+    local ok, v = pcall(eval, select(4, core.info(sym)))
+    if ok and core.is_tensor(v) and not core.is_symbolic(v) then return v end
+    return nil
+  end
+end
+
 local function trace_once(self, types, args, opts)
   local names = param_names(self, #types)
   local start = core.now()
@@ -203,6 +240,7 @@ local function trace_once(self, types, args, opts)
   local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
     local targs = {}
     for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
+    data.lift = lifter(types, targs, args)
     local snaps = {}
     for i, t in ipairs(types) do
       if t.kind == "table" then snaps[i] = snapshot(targs[i], {}) end

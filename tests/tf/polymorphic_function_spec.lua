@@ -1141,6 +1141,16 @@ describe("polymorphic_function_test.py (2)", function()
     end)
     T.raises("InaccessibleTensorError", "out of scope", f, tf.zeros({ 8, 42, 3 }))
   end)
+  -- polymorphic_function_test.py: FunctionTest.testVariableInitializerNotConstant
+  it("FunctionTest.testVariableInitializerNotConstant", function()
+    local state = {}
+    local fn = tf.func(function(x)
+      if #state == 0 then state[1] = tf.Variable(2.0 * x) end
+      return state[1] * x
+    end)
+    T.equal(2.0, fn(tf.constant(1.0)))
+    T.equal(6.0, fn(tf.constant(3.0)))
+  end)
 end)
 
 describe("concrete_function_test.py", function()
