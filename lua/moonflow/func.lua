@@ -730,6 +730,8 @@ function Concrete.__index(cf, k)
   if k == "inputs" then return graphs.wrap(cf._graph, cf).inputs end
   if k == "outputs" then return graphs.wrap(cf._graph, cf).outputs end
   if k == "captured_inputs" then return cf._captures end
+  if k == "variables" then return graphs.wrap(cf._graph, cf).variables end
+  if k == "trainable_variables" then return graphs.wrap(cf._graph, cf).trainable_variables end
   return nil
 end
 

@@ -502,6 +502,33 @@ describe("polymorphic_function_test.py", function()
     local pop = tf.func(function(m) m.t1 = nil end)
     T.raises("ValueError", "should not modify", pop, { t1 = tf.constant(0.0), t2 = tf.constant(1.0) })
   end)
+  -- polymorphic_function_test.py: FunctionTest.testCapturesVariables
+  it("FunctionTest.testCapturesVariables", function()
+    local a = tf.Variable(1.0, { trainable = false })
+    local b = tf.Variable(1.0)
+    local cc = {}
+    local f = tf.func(function()
+      local c = cc[1]
+      if c == nil then
+        c = tf.Variable(1.0)
+        cc[1] = c
+      end
+      return a + b + c + 1
+    end)
+    local cf = f:get_concrete_function()
+    local c = cc[1]
+    -- assertEqual on sets of variable refs: the same objects, any order.
+    local function same_set(expected, actual)
+      assert.are.equal(#expected, #actual, "number of variables")
+      local seen = {}
+      for _, v in ipairs(actual) do seen[v] = true end
+      for _, v in ipairs(expected) do assert.is_true(seen[v] == true, "a variable is missing") end
+    end
+    same_set({ a, b, c }, cf.variables)
+    same_set({ b, c }, cf.trainable_variables)
+    same_set(cf.variables, cf.graph.variables)
+    same_set(cf.trainable_variables, cf.graph.trainable_variables)
+  end)
 end)
 
 -- Runs fn with io.stderr captured (tf.func's retracing warning goes there);

