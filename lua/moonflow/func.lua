@@ -623,6 +623,28 @@ function Function.__call(self, ...)
   return run(cf, args)
 end
 
+-- A call inside another trace is inlined (no call node), but the callee's
+-- input_signature still applies as in TF: arguments that do not fit are the
+-- eager call's TypeError, and a tensor of a less specific static shape is
+-- given the signature's fully defined shape (a Reshape to it, which fails
+-- when the graph runs if the shape does not hold).
+local function signature_inline(self, args, n)
+  bind_signature(self, args, n)
+  local offset = self._method and 1 or 0
+  for i, t in ipairs(self._signature) do
+    local a = args[i + offset]
+    if t.kind == "tensor" and core.is_tensor(a) and t.spec.shape:is_fully_defined() then
+      local dims = t.spec.shape._dims
+      local _, _, shape = core.info(a)
+      local same = shape ~= nil and #shape == #dims
+      for k = 1, same and #dims or 0 do
+        if shape[k] ~= dims[k] then same = false end
+      end
+      if not same then args[i + offset] = ops.reshape(a, dims) end
+    end
+  end
+end
+
 -- Called while another function is being traced: trace this one inline.
 function fmethods._inline(self, ...)
   self._depth = (self._depth or 0) + 1
@@ -633,7 +655,15 @@ function fmethods._inline(self, ...)
       .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
       .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 3)
   end
-  local results = table.pack(pcall(self:_callable(), ...))
+  local args = table.pack(...)
+  if self._signature then
+    local ok, err = pcall(signature_inline, self, args, args.n)
+    if not ok then
+      self._depth = self._depth - 1
+      error(err, 0)
+    end
+  end
+  local results = table.pack(pcall(self:_callable(), table.unpack(args, 1, args.n)))
   self._depth = self._depth - 1
   if not results[1] then error(results[2], 0) end
   return table.unpack(results, 2, results.n)

@@ -1178,6 +1178,15 @@ describe("polymorphic_function_test.py (2)", function()
     T.equal(2.0, fn(tf.constant(1.0)))
     T.equal(6.0, fn(tf.constant(3.0)))
   end)
+  -- polymorphic_function_test.py: FunctionTest.test_tensor_shape_casted_to_specific
+  it("FunctionTest.test_tensor_shape_casted_to_specific", function()
+    local specific = tf.func(function(x)
+      assert.are.same({ 1 }, x.shape:as_list())
+      return x
+    end, { input_signature = { tf.TensorSpec({ 1 }) } })
+    local general = tf.func(function(x) return specific(x) end, { input_signature = { tf.TensorSpec(nil) } })
+    T.equal({ 1.0 }, general(tf.constant({ 1.0 })))
+  end)
 end)
 
 describe("concrete_function_test.py", function()
