@@ -394,8 +394,9 @@ end
 local function arg_count(self, n)
   if self._vararg then return math.max(n, #self._params) end
   if n > #self._params then
-    raise("TypeError", ("%s() takes %d positional arguments but %d were given"):format(
-      self.name, #self._params, n), 4)
+    raise("TypeError", ("Binding inputs to tf.func failed due to `too many positional arguments`. "
+      .. "%s(%s) takes %d positional arguments but %d were given."):format(
+      self.name, table.concat(self._params, ", "), #self._params, n), 4)
   end
   return #self._params
 end
