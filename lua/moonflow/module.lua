@@ -100,10 +100,31 @@ local function check_name(name)
   return name
 end
 
+-- Keras numbers its layers' names (dense, dense_1, ...: TF's
+-- backend.unique_object_name); a class marked numbered (and its
+-- subclasses) does too.
+local numbered_classes = setmetatable({}, { __mode = "k" })
+local counters = {}
+
+local function is_numbered(class)
+  while class do
+    if numbered_classes[class] then return true end
+    class = rawget(class, "_parent")
+  end
+  return false
+end
+
+local function default_name(class)
+  local base = snake(class._class_name)
+  if not is_numbered(class) then return base end
+  counters[base] = (counters[base] or 0) + 1
+  return counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1))
+end
+
 -- Every instance of a class is named after it, unnumbered, as TF's
 -- tf.Module does; tf.Module{name = ...} names a bare instance.
 local function instantiate(class, ...)
-  local self = setmetatable({ name = snake(class._class_name) }, class)
+  local self = setmetatable({ name = default_name(class) }, class)
   if class._parent == nil then
     local opts = ...
     if type(opts) == "table" and getmetatable(opts) == nil and opts.name ~= nil then
@@ -164,6 +185,8 @@ rawset(root, "extend", base_methods.extend)
 modules.Module = root
 
 -- Library-internal (the other modules' view, not part of tf).
-modules.internal = { is_module = true, internal = true }
+-- modules.numbered(class): instances get numbered names (for Keras layers).
+function modules.numbered(class) numbered_classes[class] = true end
+modules.internal = { is_module = true, numbered = true, internal = true }
 
 return modules
