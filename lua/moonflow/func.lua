@@ -871,12 +871,18 @@ function Concrete.__call(cf, ...)
     if t.kind == "tensor" then
       local tv = ops.to_tensor(v, t.spec.dtype)
       local _, dtype, shape = core.info(tv)
-      if dtype ~= t.spec.dtype then
+      if dtype ~= t.spec.dtype and tracing() then
+        binding_error(cf.name, tostring(shapes.TensorSpec(shape, dtype)), tostring(t.spec), args, n,
+          cf:_function_type().text, 2)
+      elseif dtype ~= t.spec.dtype then
         raise("InvalidArgumentError", ("cannot compute __inference_%s_%d as input #%d(zero-based) "
           .. "was expected to be a %s tensor but is a %s tensor [Op:__inference_%s_%d]"):format(
           cf.name, cf._id, i - 1, t.spec.dtype.name, dtype.name, cf.name, cf._id), 2)
       end
-      if not t.spec.shape:is_compatible_with(shape) then
+      if not t.spec.shape:is_compatible_with(shape) and tracing() then
+        binding_error(cf.name, tostring(shapes.TensorSpec(shape, dtype)), tostring(t.spec), args, n,
+          cf:_function_type().text, 2)
+      elseif not t.spec.shape:is_compatible_with(shape) then
         raise("InvalidArgumentError", ("cannot compute __inference_%s_%d: input #%d(zero-based) "
           .. "has shape %s, the function expects %s"):format(cf.name, cf._id, i - 1,
           tostring(shapes.TensorShape(shape)), tostring(t.spec.shape)), 2)
@@ -893,6 +899,9 @@ function Concrete.__call(cf, ...)
     end
   end
   n = #cf._types
+  -- Inside another trace the call is inlined, as a tf.func's is (no call
+  -- node): the function's Lua code runs on the bound arguments.
+  if tracing() then return cf._fn:_inline(table.unpack(args, 1, n)) end
   if state.run_eagerly then return cf._fn:_callable()(table.unpack(args, 1, n)) end
   return run(cf, args)
 end
