@@ -50,7 +50,18 @@ end
 -- placeholder once all literal text, dict keys included, is known) and
 -- are collected.
 local MARK = "\0"
-local function template_of(x, tensors)
+local template_of
+
+-- An element of a list or dict: a Lua string shows quoted, as in the
+-- Python repr TF prints a structure with.
+local function element_of(x, tensors, open)
+  if type(x) == "string" then return key_text(x) end
+  return template_of(x, tensors, open)
+end
+
+-- `open` holds the tables being printed: a table inside itself prints as
+-- [...] or {...}, as Python's repr shows a recursive list or dict.
+function template_of(x, tensors, open)
   if core.is_tensor(x) then
     tensors[#tensors + 1] = x
     return MARK
@@ -61,15 +72,20 @@ local function template_of(x, tensors)
     return MARK
   end
   if type(x) == "table" and mt == nil then
+    open = open or {}
     local keys = dict_keys(x)
+    if open[x] then return keys and "{...}" or "[...]" end
+    open[x] = true
     local parts = {}
     if not keys then
-      for i = 1, #x do parts[i] = template_of(x[i], tensors) end
+      for i = 1, #x do parts[i] = element_of(x[i], tensors, open) end
+      open[x] = nil
       return "[" .. table.concat(parts, ", ") .. "]"
     end
     for i, k in ipairs(keys) do
-      parts[i] = key_text(k) .. ": " .. template_of(x[k], tensors)
+      parts[i] = key_text(k) .. ": " .. element_of(x[k], tensors, open)
     end
+    open[x] = nil
     return "{" .. table.concat(parts, ", ") .. "}"
   end
   return tostring(x)
