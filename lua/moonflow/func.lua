@@ -15,6 +15,7 @@ local variables = require("moonflow.variable")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.tape")
 local T = require("moonflow.trace_type")
+local checks = require("moonflow.trace_checks")
 local graphs = require("moonflow.graph")
 local autograph = require("moonflow.autograph")
 local raise = errors.raise
@@ -156,80 +157,6 @@ end
 
 local concrete_ids = 0
 
--- The plain tables a trace's arguments are made of, each with its
--- contents, to find the ones the function changed (TF refuses that: the
--- trace would not match what later calls see).
-local function snapshot(v, out)
-  if type(v) ~= "table" or getmetatable(v) ~= nil or out[v] then return out end
-  local copy = {}
-  for k, x in pairs(v) do copy[k] = x end
-  out[v] = copy
-  for _, x in pairs(v) do snapshot(x, out) end
-  return out
-end
-
-local function modified(snap)
-  for t, copy in pairs(snap) do
-    for k, x in pairs(copy) do
-      if not rawequal(rawget(t, k), x) then return true end
-    end
-    for k in pairs(t) do
-      if copy[k] == nil then return true end
-    end
-  end
-  return false
-end
-
-local function check_inputs_unmodified(self, names, targs, snaps)
-  local changed = {}
-  for i, snap in pairs(snaps) do
-    if modified(snap) then changed[#changed + 1] = names[i] end
-  end
-  if #changed > 0 then
-    table.sort(changed)
-    raise("ValueError", ("%s() should not modify its Lua input arguments. Check if it modifies any "
-      .. "tables or dicts passed as arguments. Modifying a copy is allowed. The following "
-      .. "parameter(s) were modified: %s"):format(self.name, table.concat(changed, ", ")), 0)
-  end
-end
-
--- TF lifts a variable's initial value out of the first trace even when it
--- is computed from the arguments (tf.Variable(2.0 * x)): here the value's
--- ops are run again eagerly on this call's arguments. Returns nil when the
--- value depends on anything else (captures, state, nested graphs).
-local function lifter(types, targs, args)
-  return function(sym)
-    if not args then return nil end
-    local nodes = core.graph_nodes(core.current_graph())
-    local by_name, known = {}, {}
-    for _, n in ipairs(nodes) do by_name[n.name] = n end
-    for i, t in ipairs(types) do
-      local a = args[i]
-      if t.kind == "tensor" and core.is_tensor(targs[i]) and core.is_tensor(a) and not core.is_symbolic(a) then
-        known[select(4, core.info(targs[i]))] = a
-      end
-    end
-    local function eval(ref)
-      if known[ref] then return known[ref] end
-      local name = ref:match("^(.*):%d+$")
-      local n = by_name[name]
-      if not n or n.stateful or n.type == "Placeholder" or #n.control > 0 then error("not liftable", 0) end
-      for _, v in pairs(n.attrs) do
-        if type(v) == "userdata" and not core.is_tensor(v) then error("not liftable", 0) end
-      end
-      local ins = {}
-      for k, r in ipairs(n.inputs) do ins[k] = eval(r) end
-      local outs = table.pack(core.op(state.H[n.type], n.attrs, table.unpack(ins, 1, #n.inputs)))
-      for k = 1, outs.n do known[name .. ":" .. (k - 1)] = outs[k] end
-      if known[ref] == nil then error("not liftable", 0) end
-      return known[ref]
-    end
-    local ok, v = pcall(eval, select(4, core.info(sym)))
-    if ok and core.is_tensor(v) and not core.is_symbolic(v) then return v end
-    return nil
-  end
-end
-
 local function trace_once(self, types, args, opts)
   local names = param_names(self, #types)
   local start = core.now()
@@ -240,13 +167,13 @@ local function trace_once(self, types, args, opts)
   local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
     local targs = {}
     for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
-    data.lift = lifter(types, targs, args)
+    data.lift = checks.lifter(types, targs, args)
     local snaps = {}
     for i, t in ipairs(types) do
-      if t.kind == "table" then snaps[i] = snapshot(targs[i], {}) end
+      if t.kind == "table" then snaps[i] = checks.snapshot(targs[i], {}) end
     end
     local results = table.pack(fn(table.unpack(targs, 1, #types)))
-    check_inputs_unmodified(self, names, targs, snaps)
+    checks.inputs_unmodified(self.name, names, snaps)
     local flat = {}
     for i = 1, results.n do structure[i] = flatten(results[i], flat) end
     structure.n = results.n
@@ -273,58 +200,6 @@ local function trace_once(self, types, args, opts)
   return cf
 end
 
--- Why no earlier trace fit a call. Built only when asked for (trace_info,
--- %trace, explain_retracing), from at most the EXPLAIN_LIMIT latest traces
--- that existed when the call retraced: storing a text listing every
--- earlier trace with each retrace grew as n^2.
-local EXPLAIN_LIMIT = 8
-
-local function explain_now(self, types, pool, upto)
-  if upto == 0 then return "first call" end
-  local names = param_names(self, #types)
-  local lines = {}
-  local first = math.max(1, upto - EXPLAIN_LIMIT + 1)
-  if first > 1 then lines[1] = ("%d earlier traces not listed"):format(first - 1) end
-  for k = first, upto do
-    local cf = pool[k]
-    local why
-    if cf == nil then
-      why = "cleared"
-    elseif #cf._types ~= #types then
-      why = ("it takes %d parameters, this call has %d"):format(#cf._types, #types)
-    else
-      for i = 1, #types do
-        if not types[i]:is_subtype_of(cf._types[i]) then
-          why = ("parameter %s is %s, the trace expects %s (%s)"):format(names[i],
-            tostring(types[i]), tostring(cf._types[i]), types[i]:why_not(cf._types[i]))
-          break
-        end
-      end
-    end
-    lines[#lines + 1] = ("trace #%d: %s"):format(cf and cf._number or k, why or "?")
-  end
-  return "no existing trace fits: " .. table.concat(lines, "; ")
-end
-
--- A reason computed on first use: {prefix, self, types, pool, upto}.
-local function explain(self, types, pool, prefix)
-  pool = pool or self._concrete
-  return { prefix = prefix, fn = self, types = types, pool = pool, upto = #pool }
-end
-
-local function reason_text(r)
-  if type(r) ~= "table" then return r end
-  if not r.text then
-    local text = explain_now(r.fn, r.types, r.pool, r.upto)
-    r.text = (r.prefix or "") .. text .. (r.suffix or "")
-    r.fn, r.types, r.pool = nil, nil, nil
-  end
-  return r.text
-end
-
--- Variables may be created only on a function's first trace. A method
--- (first parameter `self`) is a function per receiver, as TF binds a
--- tf.function per instance: each object's first trace may create them.
 -- The traces a call may use: a method's traces live in a table keyed
 -- weakly by the receiver, so they die with it (TF keys its bound-method
 -- cache by a weak reference to the instance).
@@ -344,6 +219,9 @@ local function pool_of(self, args)
   return self._concrete
 end
 
+-- Variables may be created only on a function's first trace. A method
+-- (first parameter `self`) is a function per receiver, as TF binds a
+-- tf.function per instance: each object's first trace may create them.
 local function creation_forbidden(self, pool)
   if pool ~= self._concrete then return #pool > 0 or pool.count > 0 end
   return #self._concrete > 0 or self._count > 0
@@ -368,7 +246,7 @@ local function trace(self, types, args, reason)
   self._last = cf
   if state.explain_retracing and #pool > 1 then
     io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number,
-      reason_text(reason)))
+      checks.reason_text(reason)))
   end
   if state.on_trace then state.on_trace(self, cf) end
   return cf
@@ -485,7 +363,7 @@ local function dispatch(self, args, n)
     called_without_tracing(self._detector)
     return cf
   end
-  local reason = explain(self, types, pool)
+  local reason = checks.explain(param_names(self, #types), types, pool)
   called_with_tracing(self._detector, self.name)
   if self._reduce and not self._signature then types = generalize(self, types, pool) end
   return trace(self, types, args, reason)
@@ -694,7 +572,8 @@ fmethods.get_concrete_function = doc.def(function(self, ...)
   local pool = pool_of(self, args)
   local cf = lookup(pool, types)
   if cf then return cf end
-  return trace(self, types, args, explain(self, types, pool, "get_concrete_function: "))
+  return trace(self, types, args, checks.explain(param_names(self, #types), types, pool,
+    "get_concrete_function: "))
 end, "f:get_concrete_function(...)",
 "The ConcreteFunction for these arguments (tensors, tf.TensorSpecs or Lua values), tracing one if needed.")
 
@@ -907,7 +786,7 @@ function Concrete.__call(cf, ...)
 end
 
 cmethods.trace_info = function(cf)
-  return { number = cf._number, reason = reason_text(cf._reason), seconds = cf._trace_seconds,
+  return { number = cf._number, reason = checks.reason_text(cf._reason), seconds = cf._trace_seconds,
     at = cf._traced_at, ops = #core.graph_nodes(cf._graph) }
 end
 
