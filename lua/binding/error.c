@@ -75,7 +75,8 @@ bool mfL_is_error(lua_State *L, int idx, const char **type, const char **message
 static const char *const library_errors[] = {
     "UsageError",   /* a magic or tutorial command used wrongly */
     "SyntaxError",  /* code that does not compile */
-    "RecursionError", "UnavailableError", "KeyError", "LookupError", "RuntimeError",
+    "RecursionError", "UnavailableError", "KeyError",
+    "InaccessibleTensorError", /* a tensor of a nested trace that has ended */ "LookupError", "RuntimeError",
     "LuaError",     /* a plain Lua error, as the session reports it */
     "SystemExit",   /* os.exit where the host keeps the process (the kernel) */
 };

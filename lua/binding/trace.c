@@ -199,6 +199,7 @@ static int l_trace_end(lua_State *L) {
   int n = (int)lua_rawlen(L, 1);
   mf_error err;
   mf_status s = MF_OK;
+  int inaccessible = 0; /* the output made by a nested trace that has ended */
   mf_tensor_ref *refs = malloc(((size_t)n + 1) * sizeof *refs);
   if (!refs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < n && s == MF_OK; i++) {
@@ -206,9 +207,12 @@ static int l_trace_end(lua_State *L) {
     mfL_tensor *lt = mfL_peek_tensor(L, -1);
     if (!lt)
       s = mf_error_set(&err, MF_ERR_TYPE, "output %d of a trace is not a tensor", i + 1);
-    else if (!lt->t && !mfL_trace_live(ctx, lt->trace_id))
+    else if (!lt->t && !mfL_trace_live(ctx, lt->trace_id)) {
       s = mf_error_set(&err, MF_ERR_TYPE, "output %d of a trace is out of scope", i + 1);
-    else
+      /* Traces opened after this one and already ended were nested in it
+       * (a loop or branch body): TF's InaccessibleTensorError. */
+      if (lt->trace_id > f->id) inaccessible = i + 1;
+    } else
       s = output_ref(L, ctx, lua_gettop(L), &refs[i], &err);
     lua_pop(L, 1);
   }
@@ -216,6 +220,13 @@ static int l_trace_end(lua_State *L) {
   for (int i = 0; i < f->ncaptures && s == MF_OK; i++)
     s = mf_graph_add_input(f->g, f->captures[i].placeholder, &err);
   free(refs);
+  if (inaccessible)
+    return mfL_raise(L, "InaccessibleTensorError",
+                     "output %d of tf.func is out of scope and cannot be used here: it was made "
+                     "inside a loop or branch body traced within the function (a nested graph), "
+                     "which has ended. Use return values of that body, loop variables, a "
+                     "TensorArray or tf.Variables to carry it out.",
+                     inaccessible);
   if (s != MF_OK) return mfL_raise_status(L, &err);
   /* Pop the frame before pushing outer symbolics: they belong to the parent. */
   mfL_frame done = *f;

@@ -16,6 +16,7 @@ local variables = require("moonflow.variable")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.tape")
 local T = require("moonflow.trace_type")
+local checks = require("moonflow.trace_checks")
 local graphs = require("moonflow.graph")
 local autograph = require("moonflow.autograph")
 local raise = errors.raise
@@ -166,7 +167,13 @@ local function trace_once(self, types, args, opts)
   local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
     local targs = {}
     for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
+    data.lift = checks.lifter(types, targs, args)
+    local snaps = {}
+    for i, t in ipairs(types) do
+      if t.kind == "table" then snaps[i] = checks.snapshot(targs[i], {}) end
+    end
     local results = table.pack(fn(table.unpack(targs, 1, #types)))
+    checks.inputs_unmodified(self.name, names, snaps)
     local flat = {}
     for i = 1, results.n do structure[i] = flatten(results[i], flat) end
     structure.n = results.n
@@ -193,60 +200,61 @@ local function trace_once(self, types, args, opts)
   return cf
 end
 
-local function explain(self, types)
-  if #self._concrete == 0 then return "first call" end
-  local names = param_names(self, #types)
-  local lines = {}
-  for _, cf in ipairs(self._concrete) do
-    local why
-    if #cf._types ~= #types then
-      why = ("it takes %d parameters, this call has %d"):format(#cf._types, #types)
-    else
-      for i = 1, #types do
-        if not types[i]:is_subtype_of(cf._types[i]) then
-          why = ("parameter %s is %s, the trace expects %s (%s)"):format(names[i],
-            tostring(types[i]), tostring(cf._types[i]), types[i]:why_not(cf._types[i]))
-          break
-        end
+-- The traces a call may use: a method's traces live in a table keyed
+-- weakly by the receiver, so they die with it (TF keys its bound-method
+-- cache by a weak reference to the instance).
+local function pool_of(self, args)
+  if self._method then
+    local r = args and args[1]
+    local tr = type(r)
+    if tr == "table" or tr == "userdata" then
+      local p = self._per_receiver[r]
+      if not p then
+        p = { count = 0 }
+        self._per_receiver[r] = p
       end
+      return p
     end
-    lines[#lines + 1] = ("trace #%d: %s"):format(cf._number, why or "?")
   end
-  return "no existing trace fits: " .. table.concat(lines, "; ")
+  return self._concrete
 end
 
 -- Variables may be created only on a function's first trace. A method
 -- (first parameter `self`) is a function per receiver, as TF binds a
 -- tf.function per instance: each object's first trace may create them.
-local function creation_forbidden(self, args)
-  if self._method then
-    local receiver = args and args[1]
-    return receiver ~= nil and self._receivers[receiver] == true
-  end
+local function creation_forbidden(self, pool)
+  if pool ~= self._concrete then return #pool > 0 or pool.count > 0 end
   return #self._concrete > 0 or self._count > 0
 end
 
 local function trace(self, types, args, reason)
-  local cf = trace_once(self, types, args, { forbid = creation_forbidden(self, args), reason = reason })
-  if self._method and args and args[1] ~= nil then self._receivers[args[1]] = true end
+  local pool = pool_of(self, args)
+  local cf = trace_once(self, types, args, { forbid = creation_forbidden(self, pool), reason = reason })
+  if pool ~= self._concrete then pool.count = pool.count + 1 end
   if cf._created then
     -- As TF: a first trace that created variables is followed by a trace
     -- in which creating them is an error; that trace is the one kept.
-    cf = trace_once(self, types, args, { forbid = true,
-      reason = reason .. "; traced again because the first trace created variables" })
+    if type(reason) == "table" then
+      reason.suffix = "; traced again because the first trace created variables"
+    else
+      reason = reason .. "; traced again because the first trace created variables"
+    end
+    cf = trace_once(self, types, args, { forbid = true, reason = reason })
+    if pool ~= self._concrete then pool.count = pool.count + 1 end
   end
-  self._concrete[#self._concrete + 1] = cf
+  pool[#pool + 1] = cf
   self._last = cf
-  if state.explain_retracing and #self._concrete > 1 then
-    io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number, reason))
+  if state.explain_retracing and #pool > 1 then
+    io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number,
+      checks.reason_text(reason)))
   end
   if state.on_trace then state.on_trace(self, cf) end
   return cf
 end
 
-local function generalize(self, types)
-  for i = #self._concrete, 1, -1 do
-    local old = self._concrete[i]._types
+local function generalize(self, types, pool)
+  for i = #pool, 1, -1 do
+    local old = pool[i]._types
     if #old == #types then
       local sup = {}
       for k = 1, #types do
@@ -264,8 +272,9 @@ end
 local function arg_count(self, n)
   if self._vararg then return math.max(n, #self._params) end
   if n > #self._params then
-    raise("TypeError", ("%s() takes %d positional arguments but %d were given"):format(
-      self.name, #self._params, n), 4)
+    raise("TypeError", ("Binding inputs to tf.func failed due to `too many positional arguments`. "
+      .. "%s(%s) takes %d positional arguments but %d were given."):format(
+      self.name, table.concat(self._params, ", "), #self._params, n), 4)
   end
   return #self._params
 end
@@ -297,8 +306,18 @@ local function bind_signature(self, args, n)
   local offset = self._method and 1 or 0
   local want = #self._signature + offset
   if n ~= want then
-    raise("TypeError", ("%s() takes %d arguments under its input_signature but %d were given"):format(
-      self.name, want, n), 4)
+    local what
+    if n < want then
+      what = ("missing a required argument: '%s'"):format(self._params[n + 1] or ("args_" .. n - #self._params))
+    elseif n <= #self._params or self._vararg then
+      what = ("input_signature missing type constraint for parameter '%s' (the signature covers %d "
+        .. "of %s()'s parameters)"):format(self._params[want + 1] or ("args_" .. want - #self._params),
+        want, self.name)
+    else
+      what = "too many positional arguments"
+    end
+    raise("TypeError", ("Binding inputs to tf.func failed due to `%s`. Received args: %s for "
+      .. "signature: %s() under its input_signature."):format(what, describe_args(args, n), self.name), 4)
   end
   local types = {}
   if self._method then types[1] = T.of_args(args, 1)[1] end
@@ -320,9 +339,9 @@ local function self_identity(self, types, args)
   end
 end
 
-local function lookup(self, types)
+local function lookup(pool, types)
   local best
-  for _, cf in ipairs(self._concrete) do
+  for _, cf in ipairs(pool) do
     if T.all_subtypes(types, cf._types) then
       if best == nil or T.all_subtypes(cf._types, best._types) then best = cf end
     end
@@ -338,14 +357,15 @@ local function dispatch(self, args, n)
     types = T.of_args(args, arg_count(self, n))
     self_identity(self, types, args)
   end
-  local cf = lookup(self, types)
+  local pool = pool_of(self, args)
+  local cf = lookup(pool, types)
   if cf then
     called_without_tracing(self._detector)
     return cf
   end
-  local reason = explain(self, types)
+  local reason = checks.explain(param_names(self, #types), types, pool)
   called_with_tracing(self._detector, self.name)
-  if self._reduce and not self._signature then types = generalize(self, types) end
+  if self._reduce and not self._signature then types = generalize(self, types, pool) end
   return trace(self, types, args, reason)
 end
 
@@ -482,6 +502,28 @@ function Function.__call(self, ...)
   return run(cf, args)
 end
 
+-- A call inside another trace is inlined (no call node), but the callee's
+-- input_signature still applies as in TF: arguments that do not fit are the
+-- eager call's TypeError, and a tensor of a less specific static shape is
+-- given the signature's fully defined shape (a Reshape to it, which fails
+-- when the graph runs if the shape does not hold).
+local function signature_inline(self, args, n)
+  bind_signature(self, args, n)
+  local offset = self._method and 1 or 0
+  for i, t in ipairs(self._signature) do
+    local a = args[i + offset]
+    if t.kind == "tensor" and core.is_tensor(a) and t.spec.shape:is_fully_defined() then
+      local dims = t.spec.shape._dims
+      local _, _, shape = core.info(a)
+      local same = shape ~= nil and #shape == #dims
+      for k = 1, same and #dims or 0 do
+        if shape[k] ~= dims[k] then same = false end
+      end
+      if not same then args[i + offset] = ops.reshape(a, dims) end
+    end
+  end
+end
+
 -- Called while another function is being traced: trace this one inline.
 function fmethods._inline(self, ...)
   self._depth = (self._depth or 0) + 1
@@ -492,7 +534,15 @@ function fmethods._inline(self, ...)
       .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
       .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 3)
   end
-  local results = table.pack(pcall(self:_callable(), ...))
+  local args = table.pack(...)
+  if self._signature then
+    local ok, err = pcall(signature_inline, self, args, args.n)
+    if not ok then
+      self._depth = self._depth - 1
+      error(err, 0)
+    end
+  end
+  local results = table.pack(pcall(self:_callable(), table.unpack(args, 1, args.n)))
   self._depth = self._depth - 1
   if not results[1] then error(results[2], 0) end
   return table.unpack(results, 2, results.n)
@@ -519,29 +569,51 @@ fmethods.get_concrete_function = doc.def(function(self, ...)
   local count = self._signature and n or arg_count(self, n)
   local types = self._signature and bind_signature(self, args, n) or T.of_concrete_args(args, count)
   self_identity(self, types, args)
-  local cf = lookup(self, types)
+  local pool = pool_of(self, args)
+  local cf = lookup(pool, types)
   if cf then return cf end
-  local reason = "get_concrete_function: " .. explain(self, types)
-  return trace(self, types, args, reason)
+  return trace(self, types, args, checks.explain(param_names(self, #types), types, pool,
+    "get_concrete_function: "))
 end, "f:get_concrete_function(...)",
 "The ConcreteFunction for these arguments (tensors, tf.TensorSpecs or Lua values), tracing one if needed.")
 
-fmethods.experimental_get_tracing_count = doc.def(function(self) return self._count end,
-  "f:experimental_get_tracing_count()", "How many times the function has been traced.")
+fmethods.experimental_get_tracing_count = doc.def(function(self, receiver)
+  if receiver ~= nil and self._method then
+    local p = self._per_receiver[receiver]
+    return p and p.count or 0
+  end
+  return self._count
+end, "f:experimental_get_tracing_count([receiver])", "How many times the function has been traced; "
+.. "for a method, given a receiver, how many times for that object (TF's count of a bound method).")
+
+fmethods.clear_cache = doc.def(function(self)
+  self._concrete = {}
+  self._per_receiver = setmetatable({}, { __mode = "k" })
+  self._count = 0
+  self._last = nil
+end, "f:clear_cache()", "Forgets every trace: the next call traces again (the tracing count restarts at 0).")
+
+-- Every live trace: the function's own, then its methods' receivers'.
+local function all_concrete(self)
+  local out = table.move(self._concrete, 1, #self._concrete, 1, {})
+  for _, p in pairs(self._per_receiver) do table.move(p, 1, #p, #out + 1, out) end
+  table.sort(out, function(a, b) return a._id < b._id end)
+  return out
+end
 
 fmethods.concrete_functions = doc.def(function(self)
-  return table.move(self._concrete, 1, #self._concrete, 1, {})
+  return all_concrete(self)
 end, "f:concrete_functions()", "The list of ConcreteFunctions traced so far, oldest first.")
 
 fmethods.pretty_printed_concrete_signatures = doc.def(function(self)
   local blocks = {}
-  for i, cf in ipairs(self._concrete) do blocks[i] = cf:pretty_printed_signature() end
+  for i, cf in ipairs(all_concrete(self)) do blocks[i] = cf:pretty_printed_signature() end
   return table.concat(blocks, "\n\n")
 end, "f:pretty_printed_concrete_signatures()",
 "The input parameters and output type of every trace, one block per trace.")
 
 function Function.__tostring(self)
-  local n = #self._concrete
+  local n = #all_concrete(self)
   return ("<tf.func '%s' (%d trace%s)>"):format(self.name, n, n == 1 and "" or "s")
 end
 Function.__repr = Function.__tostring
@@ -551,7 +623,7 @@ function Function.__help(self)
   local lines = { ("tf.func %s(%s)"):format(self.name, params) }
   local d = doc.get(self.lua_function)
   if d then lines[#lines + 1] = "\n" .. doc.render(d) end
-  if #self._concrete > 0 then
+  if #all_concrete(self) > 0 then
     lines[#lines + 1] = "\nTraces:\n" .. self:pretty_printed_concrete_signatures()
   end
   return table.concat(lines, "\n")
@@ -568,6 +640,8 @@ function Concrete.__index(cf, k)
   if k == "inputs" then return graphs.wrap(cf._graph, cf).inputs end
   if k == "outputs" then return graphs.wrap(cf._graph, cf).outputs end
   if k == "captured_inputs" then return cf._captures end
+  if k == "variables" then return graphs.wrap(cf._graph, cf).variables end
+  if k == "trainable_variables" then return graphs.wrap(cf._graph, cf).trainable_variables end
   return nil
 end
 
@@ -625,31 +699,77 @@ function Concrete.__mimebundle(cf)
   return bundle
 end
 
+-- The value a tensor-free parameter was traced with (a literal, or a table
+-- of literals): TF binds it as the parameter's default. nil, false when
+-- the parameter needs a tensor (it cannot be left out).
+local function bound_default(t)
+  if t.kind == "literal" then return true, t.value end
+  if t.kind == "table" then
+    local out = {}
+    for i, x in ipairs(t.array) do
+      local ok, v = bound_default(x)
+      if not ok then return false end
+      out[i] = v
+    end
+    for _, k in ipairs(t.keys) do
+      local ok, v = bound_default(t.map[k])
+      if not ok then return false end
+      out[k] = v
+    end
+    return true, out
+  end
+  return false
+end
+
+-- TF's binding message for a structure argument of the wrong kind.
+local function structure_name(t)
+  if t.kind ~= "table" then return tostring(t) end
+  if #t.keys == 0 then return "a List" end
+  if #t.array == 0 then return "a Dict" end
+  return "a Table"
+end
+
+local function call_binding_error(cf, what, args, n)
+  raise("TypeError", ("Binding inputs to tf.func failed due to `%s`. Received args: %s for "
+    .. "signature: %s."):format(what, describe_args(args, n), cf:_function_type().text), 3)
+end
+
 function Concrete.__call(cf, ...)
   local n = select("#", ...)
   local args = table.pack(...)
-  if n > #cf._types then
-    raise("TypeError", ("%s%s takes %d arguments but %d were given"):format(cf.name,
-      function_type_params(cf), #cf._types, n), 2)
+  if n > #cf._types then call_binding_error(cf, "too many positional arguments", args, n) end
+  for i = n + 1, #cf._types do
+    local ok, v = bound_default(cf._types[i])
+    if not ok then
+      call_binding_error(cf, ("missing a required argument: '%s'"):format(cf._names[i]), args, n)
+    end
+    args[i] = v
   end
   for i, t in ipairs(cf._types) do
     local v = args[i]
     if t.kind == "tensor" then
       local tv = ops.to_tensor(v, t.spec.dtype)
       local _, dtype, shape = core.info(tv)
-      if dtype ~= t.spec.dtype then
+      if dtype ~= t.spec.dtype and tracing() then
+        binding_error(cf.name, tostring(shapes.TensorSpec(shape, dtype)), tostring(t.spec), args, n,
+          cf:_function_type().text, 2)
+      elseif dtype ~= t.spec.dtype then
         raise("InvalidArgumentError", ("cannot compute __inference_%s_%d as input #%d(zero-based) "
           .. "was expected to be a %s tensor but is a %s tensor [Op:__inference_%s_%d]"):format(
           cf.name, cf._id, i - 1, t.spec.dtype.name, dtype.name, cf.name, cf._id), 2)
       end
-      if not t.spec.shape:is_compatible_with(shape) then
+      if not t.spec.shape:is_compatible_with(shape) and tracing() then
+        binding_error(cf.name, tostring(shapes.TensorSpec(shape, dtype)), tostring(t.spec), args, n,
+          cf:_function_type().text, 2)
+      elseif not t.spec.shape:is_compatible_with(shape) then
         raise("InvalidArgumentError", ("cannot compute __inference_%s_%d: input #%d(zero-based) "
           .. "has shape %s, the function expects %s"):format(cf.name, cf._id, i - 1,
           tostring(shapes.TensorShape(shape)), tostring(t.spec.shape)), 2)
       end
       args[i] = tv
-    elseif t.kind == "literal" and i > n then
-      args[i] = t.value -- a literal parameter defaults to its traced value
+    elseif t.kind == "table" and (type(v) ~= "table" or getmetatable(v) ~= nil) then
+      binding_error(cf.name, describe_args({ v }, 1):sub(2, -3), structure_name(t), args, n,
+        cf:_function_type().text, 2)
     else
       local ok, got = t:accepts(v)
       if not ok then
@@ -657,12 +777,16 @@ function Concrete.__call(cf, ...)
       end
     end
   end
+  n = #cf._types
+  -- Inside another trace the call is inlined, as a tf.func's is (no call
+  -- node): the function's Lua code runs on the bound arguments.
+  if tracing() then return cf._fn:_inline(table.unpack(args, 1, n)) end
   if state.run_eagerly then return cf._fn:_callable()(table.unpack(args, 1, n)) end
   return run(cf, args)
 end
 
 cmethods.trace_info = function(cf)
-  return { number = cf._number, reason = cf._reason, seconds = cf._trace_seconds,
+  return { number = cf._number, reason = checks.reason_text(cf._reason), seconds = cf._trace_seconds,
     at = cf._traced_at, ops = #core.graph_nodes(cf._graph) }
 end
 
@@ -677,16 +801,22 @@ end
 
 local function make(fn, opts, name)
   if type(fn) ~= "function" then
-    raise("TypeError", "tf.func expects a Lua function, got " .. type(fn), 3)
+    raise("TypeError", ("%s is not a callable object: tf.func expects a Lua function, got %s")
+      :format(tostring(fn), type(fn)), 3)
   end
   local params, vararg = params_of(fn)
   local self = setmetatable({
     lua_function = fn, name = opts.name or name, _params = params, _vararg = vararg,
     _concrete = {}, _count = 0, _reduce = opts.reduce_retracing and true or false,
     _autograph = opts.autograph ~= false, _detector = detector_for(fn),
-    _method = params[1] == "self", _receivers = setmetatable({}, { __mode = "k" }),
+    _method = params[1] == "self", _per_receiver = setmetatable({}, { __mode = "k" }),
   }, Function)
   if opts.input_signature then
+    local is = opts.input_signature
+    if type(is) ~= "table" or getmetatable(is) ~= nil or #T.map_keys(is, #is) > 0 then
+      raise("TypeError", ("input_signature must be either a tuple or a list (a Lua list of "
+        .. "tf.TensorSpec), got %s"):format(tostring(is)), 3)
+    end
     local sig = {}
     for i, s in ipairs(opts.input_signature) do sig[i] = T.from_spec(s) end
     local offset = self._method and 1 or 0

@@ -65,14 +65,14 @@ function Graph.__index(g, k)
       result[i] = { c, tensor_of(g, ins[first + i], 0) }
     end
     return result
-  elseif k == "variables" then
+  elseif k == "variables" or k == "trainable_variables" then
     local result = {}
     local cf = g._cf
     if not cf then return result end
     for _, c in ipairs(cf._captures) do
       if core.dtype(c) == dtypes.resource then
         local v = state.variable_by_id(core.variable_info(c))
-        if v then result[#result + 1] = v end
+        if v and (k == "variables" or v.trainable) then result[#result + 1] = v end
       end
     end
     return result

@@ -13,10 +13,10 @@ local modules = {}
 
 local base_methods = {}
 
--- Finds variables through fields, recursively (tables, lists, submodules).
-local function collect(obj, out, seen, pred)
-  if seen[obj] then return end
-  seen[obj] = true
+-- Finds variables through fields in TF's order (module.py's
+-- _flatten_module): the module's own fields first, keys sorted, plain tables
+-- flattened in place; then each submodule found there, depth first.
+local function sorted_keys(obj)
   local keys = {}
   for k in pairs(obj) do
     if type(k) == "string" or math.type(k) == "integer" then keys[#keys + 1] = k end
@@ -25,17 +25,34 @@ local function collect(obj, out, seen, pred)
     if type(a) == type(b) then return a < b end
     return type(a) == "number"
   end)
-  for _, k in ipairs(keys) do
+  return keys
+end
+
+local function own_leaves(obj, out, seen, pred, subs)
+  for _, k in ipairs(sorted_keys(obj)) do
     local v = rawget(obj, k)
     if variables.is_variable(v) then
       if not seen[v] and pred(v) then
         seen[v] = true
         out[#out + 1] = v
       end
-    elseif type(v) == "table" and (getmetatable(v) == nil or modules.is_module(v)) then
-      collect(v, out, seen, pred)
+    elseif type(v) == "table" and not seen[v] then
+      if modules.is_module(v) then
+        seen[v] = true
+        subs[#subs + 1] = v
+      elseif getmetatable(v) == nil then
+        seen[v] = true
+        own_leaves(v, out, seen, pred, subs)
+      end
     end
   end
+end
+
+local function collect(obj, out, seen, pred)
+  seen[obj] = true
+  local subs = {}
+  own_leaves(obj, out, seen, pred, subs)
+  for _, m in ipairs(subs) do collect(m, out, seen, pred) end
   return out
 end
 
@@ -70,16 +87,50 @@ local function is_module(x)
 end
 modules.is_module = is_module
 
-local counters = {}
-
 local function snake(name)
   return (name:gsub("(%l)(%u)", "%1_%2"):lower())
 end
 
-local function instantiate(class, ...)
+-- TF's module names: a Python identifier (module.py's valid_identifier).
+local function check_name(name)
+  if type(name) ~= "string" or not name:match("^[%a_][%w_]*$") then
+    raise("ValueError", ("'%s' is not a valid module name. Module names must be valid Lua "
+      .. "identifiers (e.g. a valid class name)."):format(tostring(name)), 3)
+  end
+  return name
+end
+
+-- Keras numbers its layers' names (dense, dense_1, ...: TF's
+-- backend.unique_object_name); a class marked numbered (and its
+-- subclasses) does too.
+local numbered_classes = setmetatable({}, { __mode = "k" })
+local counters = {}
+
+local function is_numbered(class)
+  while class do
+    if numbered_classes[class] then return true end
+    class = rawget(class, "_parent")
+  end
+  return false
+end
+
+local function default_name(class)
   local base = snake(class._class_name)
+  if not is_numbered(class) then return base end
   counters[base] = (counters[base] or 0) + 1
-  local self = setmetatable({ name = counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1)) }, class)
+  return counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1))
+end
+
+-- Every instance of a class is named after it, unnumbered, as TF's
+-- tf.Module does; tf.Module{name = ...} names a bare instance.
+local function instantiate(class, ...)
+  local self = setmetatable({ name = default_name(class) }, class)
+  if class._parent == nil then
+    local opts = ...
+    if type(opts) == "table" and getmetatable(opts) == nil and opts.name ~= nil then
+      self.name = check_name(opts.name)
+    end
+  end
   if class.init then class.init(self, ...) end
   return self
 end
@@ -134,6 +185,8 @@ rawset(root, "extend", base_methods.extend)
 modules.Module = root
 
 -- Library-internal (the other modules' view, not part of tf).
-modules.internal = { is_module = true, internal = true }
+-- modules.numbered(class): instances get numbered names (for Keras layers).
+function modules.numbered(class) numbered_classes[class] = true end
+modules.internal = { is_module = true, numbered = true, internal = true }
 
 return modules

@@ -279,8 +279,59 @@ T.Struct = Struct
 
 -- Typing values ---------------------------------------------------------------
 
+-- A table's non-list keys in a fixed order: numbers first (numerically),
+-- then strings, then any other key by its text (TF's nest sorts a dict's
+-- keys). The keys stay themselves, so {[6] = x} is read back as v[6].
+local function key_before(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then
+    if ta == "number" or tb == "number" then return ta == "number" end
+    if ta == "string" or tb == "string" then return ta == "string" end
+    return tostring(a) < tostring(b)
+  end
+  if ta == "number" or ta == "string" then return a < b end
+  return tostring(a) < tostring(b)
+end
+
+local function map_keys(v, n)
+  local keys = {}
+  for k in pairs(v) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  table.sort(keys, key_before)
+  return keys
+end
+T.map_keys = map_keys
+
+local function key_path(path, k)
+  if type(k) == "string" and k:match("^[%a_][%w_]*$") then return path .. "." .. k end
+  if type(k) == "string" then return ("%s[%q]"):format(path, k) end
+  return ("%s[%s]"):format(path, tostring(k))
+end
+
+local type_of
+
+-- A plain table's type. `aliases.open` holds the tables being typed (with
+-- their path), so a table that contains itself is a TypeError naming the
+-- cycle instead of a C stack overflow.
+local function table_type(v, aliases, path)
+  local open = aliases.open
+  if open[v] then
+    raise("TypeError", ("a tf.func argument cannot contain itself: %s refers back to %s "
+      .. "(a self-referencing table, such as _G, has no trace type)"):format(path, open[v]))
+  end
+  open[v] = path
+  local array, map = {}, {}
+  local n = #v
+  for i = 1, n do array[i] = type_of(v[i], aliases, ("%s[%d]"):format(path, i)) end
+  local keys = map_keys(v, n)
+  for _, k in ipairs(keys) do map[k] = type_of(v[k], aliases, key_path(path, k)) end
+  open[v] = nil
+  return Struct.new(array, map, keys)
+end
+
 -- `aliases` maps variable id -> alias position within one call.
-local function type_of(v, aliases)
+function type_of(v, aliases, path)
   local tv = type(v)
   if tv == "userdata" and core.is_tensor(v) then
     local _, dtype, shape = core.info(v)
@@ -301,29 +352,16 @@ local function type_of(v, aliases)
       return Var.new(v, alias - 1)
     end
     if mt and mt.__tf_tracing_type then return Custom.new(v, mt.__tf_tracing_type(v)) end
-    if mt == nil then
-      local array, map, keys = {}, {}, {}
-      local n = #v
-      for i = 1, n do array[i] = type_of(v[i], aliases) end
-      for k, x in pairs(v) do
-        if not (math.type(k) == "integer" and k >= 1 and k <= n) then
-          local key = type(k) == "string" and k or tostring(k)
-          keys[#keys + 1] = key
-          map[key] = type_of(x, aliases)
-        end
-      end
-      table.sort(keys)
-      return Struct.new(array, map, keys)
-    end
+    if mt == nil then return table_type(v, aliases, path) end
   end
   return Object.new(v)
 end
 
 --- The trace types of a call's arguments.
 function T.of_args(args, n)
-  local aliases = { n = 0 }
+  local aliases = { n = 0, open = {} }
   local types = {}
-  for i = 1, n do types[i] = type_of(args[i], aliases) end
+  for i = 1, n do types[i] = type_of(args[i], aliases, "argument " .. i) end
   return types
 end
 
@@ -331,25 +369,39 @@ end
 function T.from_spec(s)
   if getmetatable(s) == shapes.Spec then return Tensor.new(s) end
   if type(s) == "table" and getmetatable(s) == nil then
-    local array = {}
-    for i = 1, #s do array[i] = T.from_spec(s[i]) end
-    return Struct.new(array, {}, {})
+    local array, map = {}, {}
+    local n = #s
+    for i = 1, n do array[i] = T.from_spec(s[i]) end
+    local keys = map_keys(s, n)
+    for _, k in ipairs(keys) do map[k] = T.from_spec(s[k]) end
+    return Struct.new(array, map, keys)
   end
   raise("TypeError", "input_signature entries must be tf.TensorSpec (or tables of them), got "
     .. tostring(s))
 end
 
+-- A get_concrete_function argument's type: TensorSpecs, at any depth of
+-- plain tables, stand for tensors of that spec.
+local function concrete_type(a, aliases, path)
+  if getmetatable(a) == shapes.Spec then return Tensor.new(a) end
+  if type(a) ~= "table" or getmetatable(a) ~= nil then return type_of(a, aliases, path) end
+  if aliases.open[a] then return type_of(a, aliases, path) end
+  aliases.open[a] = path
+  local array, map = {}, {}
+  local n = #a
+  for i = 1, n do array[i] = concrete_type(a[i], aliases, ("%s[%d]"):format(path, i)) end
+  local keys = map_keys(a, n)
+  for _, k in ipairs(keys) do map[k] = concrete_type(a[k], aliases, key_path(path, k)) end
+  aliases.open[a] = nil
+  return Struct.new(array, map, keys)
+end
+
 --- For get_concrete_function: TensorSpecs stand for tensors of that spec.
 function T.of_concrete_args(args, n)
-  local aliases = { n = 0 }
+  local aliases = { n = 0, open = {} }
   local types = {}
   for i = 1, n do
-    local a = args[i]
-    if getmetatable(a) == shapes.Spec then
-      types[i] = Tensor.new(a)
-    else
-      types[i] = type_of(a, aliases)
-    end
+    types[i] = concrete_type(args[i], aliases, "argument " .. i)
   end
   return types
 end

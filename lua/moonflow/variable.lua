@@ -64,6 +64,11 @@ local function initial_tensor(initial, dtype)
   if is_variable(initial) then initial = read(initial) end
   local t = initial
   if core.is_tensor(t) then
+    -- On a first trace, TF lifts a value computed from the arguments
+    -- (func.lua evaluates it on the call's arguments).
+    local trace = core.is_symbolic(t) and state.current_trace()
+    local lifted = trace and not trace.forbid and trace.lift and trace.lift(t)
+    if lifted then t = lifted end
     if core.is_symbolic(t) then
       raise("ValueError", "tf.Variable's initial value " .. tensors.symbolic_text(t)
         .. " is a symbolic tensor of the function being traced. tf.func only supports "

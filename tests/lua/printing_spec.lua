@@ -76,6 +76,20 @@ describe("tf.print", function()
   end)
 end)
 
+describe("tf.print of tables", function()
+  it("shows strings inside lists and dicts quoted, as Python's repr", function()
+    assert.are.equal("['a', 1] {'k': 'v'}\n", printed({ "a", 1 }, { k = "v" }))
+  end)
+
+  it("prints a table that contains itself as [...] or {...}", function()
+    local t = { a = 1 }
+    t.me = t
+    local l = { 1 }
+    l[2] = l
+    assert.are.equal("{'a': 1, 'me': {...}} [1, [...]]\n", printed(t, l))
+  end)
+end)
+
 describe("tf.help", function()
   local FALLBACK = "A Lua function without a docstring."
   local namespaces = { "tf", "math", "nn", "image", "strings", "random", "config", "errors" }

@@ -131,6 +131,19 @@ describe("a failed trace leaves the session as it was", function()
     end)
   end)
 
+  it("when the function returns a tensor of a loop body it traced", function()
+    each_context(function()
+      local f = tf.func(function(inputs)
+        local outputs = {}
+        for t in tf.range(inputs.shape[0]) do outputs[#outputs + 1] = inputs[t] end
+        return outputs
+      end)
+      local err = fails_cleanly(f, tf.zeros({ 4, 2 }))
+      assert.are.equal("InaccessibleTensorError", err.type)
+      assert.is_truthy(err.message:find("out of scope", 1, true))
+    end)
+  end)
+
   it("when an output cannot be packed", function()
     each_context(function()
       local f = tf.func(function(x) return { x, print } end)

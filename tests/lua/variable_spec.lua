@@ -181,3 +181,29 @@ describe("tf.Variable", function()
     end)
   end)
 end)
+
+describe("tf.Variable created from a traced value on the first trace", function()
+  it("is lifted: its initial value is computed from the first call's arguments", function()
+    local vs = {}
+    local f = tf.func(function(x)
+      if #vs == 0 then vs[1] = tf.Variable(2.0 * x + 1.0) end
+      return vs[1] * x
+    end)
+    assert.are.equal(3.0, f(tf.constant(1.0)):numpy())
+    assert.are.equal(9.0, f(tf.constant(3.0)):numpy())
+    assert.are.equal(3.0, vs[1]:numpy())
+  end)
+
+  it("without arguments to compute it from, is still a ValueError", function()
+    local vs = {}
+    local f = tf.func(function(x)
+      if #vs == 0 then vs[1] = tf.Variable(2.0 * x) end
+      return vs[1] * x
+    end)
+    local ok, err = pcall(f.get_concrete_function, f, tf.TensorSpec({}, tf.float32))
+    assert.is_false(ok)
+    assert.are.equal("ValueError", err.type)
+    assert.is_truthy(err.message:find("symbolic tensor", 1, true))
+    assert.is_true(tf.executing_eagerly())
+  end)
+end)

@@ -120,4 +120,33 @@ describe("logging_ops_test.py", function()
     f()
     assert.are.equal("[0 1 2 ... 7 8 9]\n", table.concat(chunks))
   end)
+  -- logging_ops_test.py: PrintV2Test.testPrintTwoVariablesInStructWithAssignAdd
+  it("PrintV2Test.testPrintTwoVariablesInStructWithAssignAdd", function()
+    local var_one = tf.Variable(2.14)
+    var_one:assign_add(1.0)
+    local var_two = tf.Variable(tf.range(10))
+    assert.are.equal("3.14 {'second': [0 1 2 ... 7 8 9]}\n", P(var_one, { second = var_two }))
+  end)
+  -- logging_ops_test.py: PrintV2Test.testPrintPlaceholderGeneration
+  it("PrintV2Test.testPrintPlaceholderGeneration", function()
+    local tensor = tf.range(10)
+    assert.are.equal("{}6 {'{}': [0 10 20 ... 70 80 90]}\n", P("{}6", { ["{}"] = tensor * 10 }))
+  end)
+  -- logging_ops_test.py: PrintV2Test.testPrintNoTensors
+  it("PrintV2Test.testPrintNoTensors", function()
+    assert.are.equal("23 [23, 5] {'6': 12}\n", P(23, { 23, 5 }, { ["6"] = 12 }))
+  end)
+  -- logging_ops_test.py: PrintV2Test.testPrintComplexTensorStruct
+  it("PrintV2Test.testPrintComplexTensorStruct", function()
+    local tensor = tf.range(10)
+    local small_tensor = tf.constant({ 0.3, 12.4, -16.1 })
+    local big_tensor = tf.multiply(tensor, 10)
+    assert.are.equal("first: [0 1 2 ... 7 8 9] middle: {'Big': [0 10 20 ... 70 80 90], "
+      .. "'small': [0.3 12.4 -16.1]} 10 [[0 2 4 ... 14 16 18], [0 1 2 ... 7 8 9]]\n",
+      P("first:", tensor, "middle:", { small = small_tensor, Big = big_tensor }, 10, { tensor * 2, tensor }))
+  end)
+  -- logging_ops_test.py: PrintV2Test.testInvalidOutputStreamRaisesError
+  it("PrintV2Test.testInvalidOutputStreamRaisesError", function()
+    T.raises("ValueError", nil, tf.print, tf.range(10), { output_stream = "unknown" })
+  end)
 end)

@@ -123,6 +123,17 @@ describe("trace_type_test.py", function()
     f(setmetatable({}, MyClass))
     assert.are.equal(1, f:experimental_get_tracing_count())
   end)
+  -- trace_type_test.py: TraceTypeBuilderTest.testGetDefaultPlaceholderValue
+  it("TraceTypeBuilderTest.testGetDefaultPlaceholderValue", function()
+    local composite_value = { 1, 2, { 3, { 4, 5 } }, { [6] = { 7 } } }
+    local seen
+    local f = tf.func(function(x)
+      seen = x
+      return 0
+    end)
+    f(composite_value)
+    assert.are.same(composite_value, seen)
+  end)
 end)
 
 describe("trace_type_test.py: CastDefaultTypesTest", function()

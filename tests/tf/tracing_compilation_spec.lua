@@ -246,4 +246,51 @@ describe("tracing_compilation_test.py", function()
     local graph_function = foo:get_concrete_function(tf.constant(1.0))
     T.raises({ "TypeError", "ValueError" }, nil, graph_function, "Not a Tensor.")
   end)
+  -- tracing_compilation_test.py: TracingCompilationTest.testInputSignatureWithMatchingInputs
+  it("TracingCompilationTest.testInputSignatureWithMatchingInputs", function()
+    local defined = tf.func(function(a)
+      assert.are.same({ 2 }, a.shape:as_list())
+      return a
+    end, { input_signature = { tf.TensorSpec({ 2 }, tf.float32) } })
+    local a = tf.ones({ 2 })
+    T.equal({ 1.0, 1.0 }, defined(a))
+    assert.are.equal(1, count(defined))
+    T.equal({ 1.0, 1.0 }, defined:get_concrete_function()(a))
+    T.equal({ 1.0, 1.0 }, defined:get_concrete_function(a)(a))
+    T.equal({ 1.0, 1.0 }, defined:get_concrete_function(tf.TensorSpec({ 2 }, tf.float32))(a))
+    assert.are.equal(1, count(defined))
+    local bar = tf.func(function(x)
+      assert.are.same({ 2, tf.None }, x.shape:as_list())
+      return x
+    end, { input_signature = { tf.TensorSpec({ 2, tf.None }, tf.float32) } })
+    T.equal({ { 1.0 }, { 1.0 } }, bar(tf.ones({ 2, 1 })))
+    assert.are.equal(1, count(bar))
+    T.equal({ { 1.0, 1.0, 1.0 }, { 1.0, 1.0, 1.0 } }, bar(tf.ones({ 2, 3 })))
+    assert.are.equal(1, count(bar))
+  end)
+  -- tracing_compilation_test.py: TracingCompilationTest.testNestedInputSignaturesWithDict
+  it("TracingCompilationTest.testNestedInputSignaturesWithDict", function()
+    local bar = tf.func(function(a)
+      assert.are.same({ 2, tf.None }, a.a.shape:as_list())
+      assert.are.same({ 2, tf.None }, a.b.shape:as_list())
+      assert.are.same({ 1 }, a.c.shape:as_list())
+      return a
+    end, { input_signature = { {
+      a = tf.TensorSpec({ 2, tf.None }, tf.float32),
+      b = tf.TensorSpec({ 2, tf.None }, tf.float32),
+      c = tf.TensorSpec({ 1 }, tf.float32),
+    } } })
+    local a = tf.ones({ 2, 3 })
+    local b = tf.ones({ 1 })
+    local out = bar({ a = a, b = a, c = b })
+    T.equal({ a = a:numpy(), b = a:numpy(), c = b:numpy() }, out)
+    out = bar({ a = a:numpy(), b = a:numpy(), c = b:numpy() })
+    T.equal({ a = a:numpy(), b = a:numpy(), c = b:numpy() }, out)
+  end)
+  -- tracing_compilation_test.py: TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs
+  it("TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs", function()
+    local function foo(a, b) end
+    T.raises("TypeError", "input_signature must be either a tuple or a list", tf.func, foo,
+      { input_signature = { t1 = tf.TensorSpec({}, tf.float32) } })
+  end)
 end)
