@@ -381,6 +381,8 @@ local function graph_to_run(cf)
   return cf._run_graph or optimized(cf)
 end
 
+local run_recorded -- below: a call while a tape records
+
 local function run(cf, args)
   if state.on_call then state.on_call(cf, args) end
   local feeds = feeds_of(cf, args)
@@ -389,16 +391,173 @@ local function run(cf, args)
     if cf._simple then return core.run(graph, feeds) end
     return results_of(cf, table.pack(core.run(graph, feeds)))
   end
-  -- Under a recording tape the call is one recorded op.
-  local outs = table.pack(core.run(graph, feeds))
-  tapes.record_call(cf, args, outs)
+  return run_recorded(cf, args, feeds, graph)
+end
+
+-- The gradient pair of a concrete function, as TF's forward and backward
+-- functions of a call: `forward`, a trace of the same function that also
+-- returns every intermediate the gradient rules read (the tensors of the
+-- ops a tape inside that trace recorded), and `backward`, a tf.func of
+-- (outputs, intermediates, output gradients[, intermediate gradients])
+-- that replays those records in reverse over its own placeholders. The
+-- backward pass never runs the forward ops again: a call under a tape
+-- runs `forward` once, so its side effects (assigns, prints) happen once.
+-- Nil when the forward graph holds records whose gradient re-traces Lua
+-- code that reads the forward trace (If and loop gradients).
+local identity, is_symbolic = core.identity, core.is_symbolic
+
+local function replayable(entries)
+  for _, e in ipairs(entries) do
+    if e.grad_fn or (e.attrs and e.attrs._gradient) then return false end
+  end
+  return true
+end
+
+local function build_backward(cf, rec, with_inter)
+  local nout, ninter = #rec.flat, #rec.inter
+  local backward = func.func(function(...)
+    local all = table.pack(...)
+    local map = {}
+    for i, t in ipairs(rec.flat) do
+      if is_symbolic(t) then map[identity(t)] = all[i] end
+    end
+    for j, t in ipairs(rec.inter) do map[identity(t)] = all[nout + j] end
+    local function sub(t)
+      if is_symbolic(t) then return map[identity(t)] or t end
+      return t
+    end
+    local function sub_all(list)
+      local out = {}
+      for i, t in ipairs(list) do out[i] = sub(t) end
+      return out
+    end
+    local entries = {}
+    for i, e in ipairs(rec.entries) do
+      entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+    end
+    local targets, seeds = {}, {}
+    local first = nout + ninter
+    for i, t in ipairs(rec.flat) do
+      targets[i], seeds[i] = sub(t), all[first + i]
+    end
+    if with_inter then
+      for k, j in ipairs(rec.dinter) do
+        targets[#targets + 1], seeds[#seeds + 1] = all[nout + j], all[first + nout + k]
+      end
+    end
+    local grads = tapes.backprop_entries(entries, targets, seeds)
+    local out = {}
+    for i, src in ipairs(rec.sources) do out[i] = grads[tapes.key(sub(src))] end
+    return table.unpack(out, 1, #rec.sources)
+  end, { name = cf.name .. (with_inter and "_backward_all" or "_backward"), autograph = false })
+  -- Its own retracing detector: every concrete function has a backward
+  -- function of this one Lua definition, which is no user's retracing.
+  backward._detector = { calls = 0, per_trace = {}, warnings = 0 }
+  return backward
+end
+
+local function gradient_pair(cf, args)
+  if cf._grad_pair ~= nil then return cf._grad_pair or nil end
+  local _, positions, var_positions, captured = tapes.call_sources(cf, args)
+  local nparams = #cf._types
+  local rec = {}
+  local wrapper = func.func(function(...)
+    local params = table.pack(...)
+    local tape = tapes.GradientTape({ persistent = true })
+    local sources = {}
+    local function watch(x)
+      tape:watch(x)
+      sources[#sources + 1] = variables.is_variable(x) and x.handle or x
+    end
+    for _, i in ipairs(positions) do watch(params[i]) end
+    for _, i in ipairs(var_positions) do watch(params[i]) end
+    for _, v in ipairs(captured) do watch(v) end
+    local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, nparams)))
+    tape:stop()
+    local flat = {}
+    for i = 1, results.n do flatten(results[i], flat) end
+    local seen, inter = {}, {}
+    for _, t in ipairs(flat) do
+      if is_symbolic(t) then seen[identity(t)] = true end
+    end
+    for _, e in ipairs(tape._entries) do
+      for _, list in ipairs({ e.inputs, e.outputs }) do
+        for _, t in ipairs(list) do
+          if is_symbolic(t) and not seen[identity(t)] then
+            seen[identity(t)] = true
+            inter[#inter + 1] = t
+          end
+        end
+      end
+    end
+    rec.entries, rec.flat, rec.inter, rec.sources = tape._entries, flat, inter, sources
+    -- The intermediates a gradient can flow into (floating ones).
+    rec.dinter = {}
+    for j, t in ipairs(inter) do
+      if core.dtype(t).is_floating then rec.dinter[#rec.dinter + 1] = j end
+    end
+    local out = table.move(flat, 1, #flat, 1, {})
+    table.move(inter, 1, #inter, #out + 1, out)
+    return table.unpack(out, 1, #out)
+  end, { name = cf.name .. "_forward", autograph = false })
+  local forward = trace_once(wrapper, cf._types, args, { forbid = true, reason = "gradient" })
+  if not replayable(rec.entries) then
+    cf._grad_pair = false
+    return nil
+  end
+  local pair = { forward = forward, nout = #rec.flat, ninter = #rec.inter, dinter = rec.dinter,
+    backward = build_backward(cf, rec, false), backward_all = build_backward(cf, rec, true) }
+  cf._grad_pair = pair
+  return pair
+end
+
+-- One tape entry for a call run through its gradient pair.
+local function pair_grad_fn(pair, outs, inter)
+  local nout, ninter, nd = pair.nout, pair.ninter, #pair.dinter
+  return function(_, dys, present)
+    local any_inter = false
+    for k = nout + 1, nout + nd do
+      if present[k] then any_inter = true break end
+    end
+    local call = table.move(outs, 1, nout, 1, {})
+    table.move(inter, 1, ninter, nout + 1, call)
+    local ndys = any_inter and nout + nd or nout
+    table.move(dys, 1, ndys, nout + ninter + 1, call)
+    local fn = any_inter and pair.backward_all or pair.backward
+    local n = nout + ninter + ndys
+    return { fn(table.unpack(call, 1, n)) }
+  end
+end
+
+-- A call while a tape records: one recorded op (see gradient_pair).
+run_recorded = function(cf, args, feeds, graph)
+  local pair = gradient_pair(cf, args)
+  if not pair then
+    local outs = table.pack(core.run(graph, feeds))
+    local _, positions, var_positions, captured = tapes.call_sources(cf, args)
+    local backward = cf:_backward(positions, var_positions, captured)
+    local nparams, nouts = #cf._types, outs.n
+    tapes.record_call(cf, args, outs, function(_, dys)
+      local call = table.move(args, 1, nparams, 1, {})
+      table.move(dys, 1, nouts, nparams + 1, call)
+      return { backward(table.unpack(call, 1, nparams + nouts)) }
+    end)
+    return results_of(cf, outs)
+  end
+  local fwd = pair.forward
+  local all = table.pack(core.run(graph_to_run(fwd), feeds_of(fwd, args)))
+  local outs = table.move(all, 1, pair.nout, 1, { n = pair.nout })
+  local inter = table.move(all, pair.nout + 1, all.n, 1, {})
+  local carried = {}
+  for k, j in ipairs(pair.dinter) do carried[k] = inter[j] end
+  tapes.record_call(cf, args, outs, pair_grad_fn(pair, outs, inter), carried)
   return results_of(cf, outs)
 end
 
--- The backward function of a call recorded on a tape: a tf.func that
--- recomputes the forward pass under a tape and returns the gradients of
--- the tensor parameters (at `positions`), of the variable parameters (at
--- `var_positions`), then of the `captured` variables.
+-- The backward function of a call whose graph holds If or loop records
+-- (see gradient_pair): a tf.func that traces the forward pass again under
+-- a tape. It runs the forward ops a second time, side effects included.
+  -- Under a recording tape the call is one recorded op.
 function cmethods._backward(cf, positions, var_positions, captured)
   if cf._bwd then return cf._bwd end
   local nparams = #cf._types

@@ -177,9 +177,11 @@ local function backprop(tape, targets, target_grads)
   return grads
 end
 
--- Runs fn with this tape paused (a persistent tape's own backward ops
--- are not recorded by itself; outer tapes still record them).
+-- Runs fn with a non-persistent tape paused (it is spent). A persistent
+-- tape, as TF's, records its own backward ops while it records, so a
+-- gradient of the gradient can be taken; outer tapes record them too.
 local function paused(tape, fn)
+  if tape._persistent then return fn() end
   local was = tape._recording
   stop(tape)
   local ok, r = pcall(fn)
@@ -311,11 +313,11 @@ tapes.record_custom = function(inputs, outputs, grad_fn)
   end
 end
 
--- A tf.func called under a recording tape is recorded as one op whose
--- gradient is a traced backward function (forward recomputed inside it).
-tapes.record_call = function(cf, args, outs)
-  if #recording == 0 then return end
-  local inputs, positions, var_positions, vars = {}, {}, {}, {}
+-- The sources a call of concrete function cf differentiates, in the order
+-- of its recorded inputs: the tensor parameters, the trainable variable
+-- parameters, then the trainable variables it captures.
+tapes.call_sources = function(cf, args)
+  local inputs, positions, var_positions, captured = {}, {}, {}, {}
   for i, t in ipairs(cf._types) do
     if t.kind == "tensor" then
       inputs[#inputs + 1] = args[i]
@@ -326,20 +328,30 @@ tapes.record_call = function(cf, args, outs)
     if t.kind == "variable" and args[i].trainable then
       inputs[#inputs + 1] = args[i].handle
       var_positions[#var_positions + 1] = i
-      vars[#vars + 1] = args[i]
     end
   end
-  local captured = {}
   for _, c in ipairs(cf._captures) do
     if core.dtype(c) == dtypes.resource then
       local v = variable_of(c)
       if v and v.trainable then
         captured[#captured + 1] = v
-        vars[#vars + 1] = v
         inputs[#inputs + 1] = v.handle
       end
     end
   end
+  return inputs, positions, var_positions, captured
+end
+
+-- Records a call of concrete function cf: one op whose inputs are the
+-- call's sources and whose outputs are `outs` (then the intermediates
+-- the forward variant returned, so that a gradient of the gradient
+-- reaches them); grad_fn(node, dys, present) gives one gradient per input.
+tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
+  if #recording == 0 then return end
+  local inputs, _, var_positions, captured = tapes.call_sources(cf, args)
+  local vars = {}
+  for _, i in ipairs(var_positions) do vars[#vars + 1] = args[i] end
+  for _, v in ipairs(captured) do vars[#vars + 1] = v end
   -- Variables read inside the graph count as accessed.
   local here = level()
   for _, tape in ipairs(recording) do
@@ -352,26 +364,27 @@ tapes.record_call = function(cf, args, outs)
       end
     end
   end
-  local backward = cf:_backward(positions, var_positions, captured)
-  local nparams = #cf._types
-  -- backward(params..., dys...): every parameter, then one gradient per
-  -- output (one list: a call's non-last table.unpack gives one value).
-  local nouts = outs.n or #outs
-  local grad_fn = function(_, dys)
-    local call = table.move(args, 1, nparams, 1, {})
-    table.move(dys, 1, nouts, nparams + 1, call)
-    return { backward(table.unpack(call, 1, nparams + nouts)) }
-  end
+  local outputs = table.move(outs, 1, outs.n or #outs, 1, {})
+  if intermediates then table.move(intermediates, 1, #intermediates, #outputs + 1, outputs) end
   for _, tape in ipairs(recording) do
     if tape._level == here and touches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
-        outputs = outs, grad_fn = grad_fn }
-      for _, y in ipairs(outs) do tape._tracked[key(y)] = true end
+        outputs = outputs, grad_fn = grad_fn }
+      for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
 end
 
+-- The reverse pass over recorded entries (a tape's, or a forward
+-- graph's as a backward function replays them): the gradients of
+-- every tensor reached, by key.
+tapes.backprop_entries = function(entries, targets, seeds)
+  return backprop({ _entries = entries }, targets, seeds)
+end
+tapes.key = key
+
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { record_custom = true, record_call = true, internal = true }
+tapes.internal = { record_custom = true, record_call = true, call_sources = true, backprop_entries = true,
+  key = true, internal = true }
 
 return tapes
