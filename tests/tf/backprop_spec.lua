@@ -571,6 +571,21 @@ describe("backprop_test.py", function()
 
 
 
+  -- backprop_test.py: BackpropTest.testHigherOrderGradient
+  it("BackpropTest.testHigherOrderGradient", function()
+    local g = tf.GradientTape({ persistent = true })
+    local x = tf.constant(3.0)
+    g:watch(x)
+    local y = x ^ 3
+    local dy_dx = g:gradient(y, x)
+    local d2y_dx2 = g:gradient(dy_dx, x)
+    g:stop()
+    local d3y_dx3 = g:gradient(d2y_dx2, x)
+    T.equal(27.0, y)
+    T.equal(27.0, dy_dx)
+    T.equal(18.0, d2y_dx2)
+    T.equal(6.0, d3y_dx3)
+  end)
 end)
 
 -- JacobianTest._jacobian(experimental_use_pfor=False): moonflow has no pfor,
