@@ -69,7 +69,7 @@ local function record(opname, attrs, inputs, outputs)
       if v and v.trainable then
         touches = true
         tape._tracked[key(inputs[1])] = true
-        tape._accessed[#tape._accessed + 1] = v
+        tape._watched_vars[v] = true
       end
     end
     if touches then
@@ -94,7 +94,7 @@ end
 tapes.GradientTape = doc.def(function(opts)
   opts = opts or {}
   local tape = setmetatable({
-    _entries = {}, _tracked = {}, _accessed = {},
+    _entries = {}, _tracked = {}, _watched_vars = {},
     _persistent = opts.persistent or false,
     _watch_accessed = opts.watch_accessed_variables ~= false,
     _used = false, _recording = false, _level = level(),
@@ -123,6 +123,7 @@ tmethods.watch = doc.def(function(tape, x)
   end
   if variables.is_variable(x) then
     tape._tracked[key(x.handle)] = true
+    tape._watched_vars[x] = true
     variables.register_handle(x.handle, x)
     return
   end
@@ -136,9 +137,21 @@ tmethods.watch = doc.def(function(tape, x)
   tape._tracked[key(x)] = true
 end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
 
+-- As TF, in creation order (TF sorts them by unique id), whatever order
+-- the code read them in.
 tmethods.watched_variables = doc.def(function(tape)
-  return table.move(tape._accessed, 1, #tape._accessed, 1, {})
-end, "tape:watched_variables()", "The trainable variables the tape saw being read.")
+  local list = {}
+  for v in pairs(tape._watched_vars) do list[#list + 1] = v end
+  table.sort(list, function(a, b) return a.id < b.id end)
+  return list
+end, "tape:watched_variables()",
+"The variables the tape watches (given to watch, or trainable ones it saw being read), in creation order.")
+
+tmethods.reset = doc.def(function(tape)
+  tape._entries, tape._tracked, tape._watched_vars = {}, {}, {}
+  tape._used = false
+end, "tape:reset()", "Forgets everything recorded so far (and what was watched); a recording tape keeps "
+.. "recording.")
 
 -- The reverse pass over the recorded entries.
 local function backprop(tape, targets, target_grads)
@@ -224,36 +237,102 @@ local function flat_targets(target)
   return out
 end
 
-tmethods.gradient = doc.def(function(tape, target, sources, output_gradients)
+-- output_gradients as TF takes them: one weight per target (a tensor, a
+-- Lua number, or nil for ones), in a list when there are several
+-- targets. Numbers take their target's dtype.
+local function flat_weights(weights, targets)
+  if weights == nil then return nil end
+  local list = weights
+  if core.is_tensor(weights) or variables.is_variable(weights) or type(weights) == "number" then
+    list = { weights }
+  end
+  if type(list) ~= "table" then
+    raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(weights), 4)
+  end
+  local out = {}
+  for i, t in ipairs(targets) do
+    local w = list[i]
+    if variables.is_variable(w) then w = w:read_value() end
+    if type(w) == "number" then w = ops.constant(w, dtype_of(t)) end
+    if w ~= nil and not core.is_tensor(w) then
+      raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(w), 4)
+    end
+    out[i] = w or ops.ones_like(t)
+  end
+  return out
+end
+
+-- gradient's trailing options: TF's keyword arguments output_gradients=
+-- and unconnected_gradients= (a plain table with one of those keys).
+local function is_options(x)
+  return type(x) == "table" and getmetatable(x) == nil
+    and (x.output_gradients ~= nil or x.unconnected_gradients ~= nil)
+end
+
+local UNCONNECTED = { none = "none", zero = "zero" }
+
+local function unconnected_mode(value)
+  if value == nil then return "none" end
+  local mode = type(value) == "string" and UNCONNECTED[value:lower()]
+  if not mode then
+    raise("ValueError", ("Unknown value for unconnected_gradients: '%s'"):format(tostring(value)), 4)
+  end
+  return mode
+end
+
+local function zeros_for(source)
+  if variables.is_variable(source) then return ops.zeros_like(source:read_value()) end
+  return ops.zeros_like(source)
+end
+
+-- Targets that cannot carry a gradient (strings, ...) contribute none.
+local function differentiable_targets(targets, weights)
+  local ts, ws = {}, weights and {} or nil
+  for i, t in ipairs(targets) do
+    local d = dtype_of(t)
+    if d.is_numeric or d == dtypes.bool then
+      ts[#ts + 1] = t
+      if ws then ws[#ws + 1] = weights[i] end
+    end
+  end
+  return ts, ws
+end
+
+tmethods.gradient = doc.def(function(tape, target, sources, output_gradients, opts)
+  if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
+  opts = opts or {}
+  if output_gradients == nil then output_gradients = opts.output_gradients end
+  local mode = unconnected_mode(opts.unconnected_gradients)
   if tape._used and not tape._persistent then
-    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
-      .. "gradients (or jacobians)", 2)
+    raise("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", 2)
   end
   tape._used = true
   local leaves = {}
   local structure = flatten_sources(sources, leaves)
   local targets = flat_targets(target)
-  local tgrads = output_gradients and flat_targets(output_gradients) or nil
+  local tgrads = flat_weights(output_gradients, targets)
+  targets, tgrads = differentiable_targets(targets, tgrads)
   local values = paused(tape, function()
     local grads = backprop(tape, targets, tgrads)
     local out = {}
-    for i, s in ipairs(leaves) do out[i] = grads[keys_of(s)] end
+    for i, s in ipairs(leaves) do
+      local g = grads[keys_of(s)]
+      if g == nil and mode == "zero" then g = zeros_for(s) end
+      out[i] = g
+    end
     return out
   end)
   if not tape._persistent then
     tape._entries, tape._tracked = {}, {}
   end
   return rebuild(structure, values)
-end, "tape:gradient(target, sources [, output_gradients])",
+end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, unconnected_gradients=}])",
 "d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
-.. "same structure; a source the target does not depend on gives nil.")
+.. "same structure. output_gradients weights each target (a tensor or number per target); a source "
+.. "the target does not depend on gives nil, or zeros with unconnected_gradients = \"zero\".")
 
-tmethods.jacobian = doc.def(function(tape, target, source)
-  if tape._used and not tape._persistent then
-    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
-      .. "gradients (or jacobians)", 2)
-  end
-  local y = flat_targets(target)[1]
+-- The Jacobian of the flat target y with respect to one source.
+local function jacobian_one(tape, y, source, mode)
   -- One gradient per element of the target, unrolled: the target's shape
   -- must be known (always so eagerly; inside tf.func, a static shape).
   local sy = static_shape(y)
@@ -279,7 +358,7 @@ tmethods.jacobian = doc.def(function(tape, target, source)
   if not ok then error(err, 0) end
   -- As TF (unconnected_gradients NONE): a source the target does not
   -- depend on gives nil.
-  if not connected and n > 0 then return nil end
+  if not connected and n > 0 and mode ~= "zero" then return nil end
   local shape
   if ss then
     shape = table.move(sy, 1, #sy, 1, {})
@@ -290,10 +369,27 @@ tmethods.jacobian = doc.def(function(tape, target, source)
   if n == 0 then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
   local example
   for i = 1, n do example = example or rows[i] end
+  if example == nil then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
   for i = 1, n do rows[i] = rows[i] or ops.zeros_like(example) end
   return ops.reshape(ops.stack(rows), shape)
-end, "tape:jacobian(target, source)",
-"The Jacobian of target with respect to source: shape target.shape + source.shape.")
+end
+
+tmethods.jacobian = doc.def(function(tape, target, sources, opts)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
+      .. "gradients (or jacobians)", 2)
+  end
+  local mode = unconnected_mode(opts and opts.unconnected_gradients)
+  local y = flat_targets(target)[1]
+  local leaves = {}
+  local structure = flatten_sources(sources, leaves)
+  local values = {}
+  for i, source in ipairs(leaves) do values[i] = jacobian_one(tape, y, source, mode) end
+  tape._used = true
+  return rebuild(structure, values)
+end, "tape:jacobian(target, sources [, {unconnected_gradients=, parallel_iterations=}])",
+"The Jacobian of target with respect to each source (a tensor, a tf.Variable or a table of them, "
+.. "and the result has the same structure): shape target.shape + source.shape.")
 
 function Tape.__tostring(tape)
   return ("<tf.GradientTape %s, %d ops recorded%s>"):format(tape._recording and "recording" or "stopped",
@@ -357,10 +453,8 @@ tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
   for _, tape in ipairs(recording) do
     if tape._watch_accessed and tape._level == here then
       for _, v in ipairs(vars) do
-        if not tape._tracked[key(v.handle)] then
-          tape._tracked[key(v.handle)] = true
-          tape._accessed[#tape._accessed + 1] = v
-        end
+        tape._tracked[key(v.handle)] = true
+        tape._watched_vars[v] = true
       end
     end
   end
