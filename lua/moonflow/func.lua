@@ -466,16 +466,20 @@ local function gradient_pair(cf, args)
     local tape = tapes.GradientTape({ persistent = true })
     local sources = {}
     local function watch(x)
-      tape:watch(x)
+      -- A tensor that carries no gradient (a resource handle among a
+      -- backward function's inputs, integers) stays unwatched: its
+      -- gradient is nil.
+      if variables.is_variable(x) or core.dtype(x).is_floating then tape:watch(x) end
       sources[#sources + 1] = variables.is_variable(x) and x.handle or x
     end
     for _, i in ipairs(positions) do watch(params[i]) end
     for _, i in ipairs(var_positions) do watch(params[i]) end
     for _, v in ipairs(captured) do watch(v) end
     local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, nparams)))
-    tape:stop()
+    -- Flattening reads a returned variable: the tape records that read.
     local flat = {}
     for i = 1, results.n do flatten(results[i], flat) end
+    tape:stop()
     local seen, inter = {}, {}
     for _, t in ipairs(flat) do
       if is_symbolic(t) then seen[identity(t)] = true end
