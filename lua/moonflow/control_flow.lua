@@ -14,6 +14,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.tape")
+local variables = require("moonflow.variable")
 local raise = errors.raise
 
 local control_flow = {}
@@ -136,7 +137,9 @@ local function cond_grad(n, dys)
   local function branch(fn)
     return function()
       local tape = tapes.GradientTape()
-      for _, c in ipairs(caps) do tape:watch(c) end
+      for _, c in ipairs(caps) do
+        if core.dtype(c).is_floating then tape:watch(c) end
+      end
       local results = table.pack(fn())
       tape:stop()
       local flat = flatten_values(results)
@@ -276,12 +279,26 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
     for _, h in ipairs(hist) do
       if core.dtype(flat_in[h.var]).is_floating then float_vars[#float_vars + 1] = h end
     end
+    -- Captured values that carry a gradient: floating tensors, and the
+    -- handles of trainable floating variables the body reads.
+    local cap_vars = {}
     for i, c in ipairs(caps) do
-      if core.dtype(c).is_floating then float_caps[#float_caps + 1] = i end
+      local d = core.dtype(c)
+      if d.is_floating then
+        float_caps[#float_caps + 1] = i
+      elseif d == dtypes.resource then
+        local v = variables.of_handle(c)
+        if v and v.trainable and v.dtype.is_floating then
+          float_caps[#float_caps + 1] = i
+          cap_vars[i] = v
+        end
+      end
     end
     local init = { n_iter - 1 }
     for _, h in ipairs(float_vars) do init[#init + 1] = dys[h.var] end
-    for _, ci in ipairs(float_caps) do init[#init + 1] = ops.zeros_like(caps[ci]) end
+    for _, ci in ipairs(float_caps) do
+      init[#init + 1] = cap_vars[ci] and ops.zeros_like(cap_vars[ci]:read_value()) or ops.zeros_like(caps[ci])
+    end
     local nv = #float_vars
     local outs = table.pack(control_flow.while_loop(function(k) return ops.greater_equal(k, 0) end, function(k, ...)
       local g = { ... }
@@ -294,8 +311,9 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
         sources[#sources + 1] = vals[h.var]
       end
       for _, ci in ipairs(float_caps) do
-        tape:watch(caps[ci])
-        sources[#sources + 1] = caps[ci]
+        local source = cap_vars[ci] or caps[ci]
+        tape:watch(source)
+        sources[#sources + 1] = source
       end
       local results = table.pack(body(pack_values(s_in, vals)))
       tape:stop()
@@ -390,7 +408,14 @@ control_flow.graph_while = function(cond, body, vars, opts)
   if record and #hist > 0 then
     for _, h in ipairs(hist) do h.buffer = outs[h.slot] end
     local inputs = table.move(flat_in, 1, nuser, 1, {})
-    for _, c in ipairs(caps) do inputs[#inputs + 1] = c end
+    local read = {}
+    for _, c in ipairs(caps) do
+      inputs[#inputs + 1] = c
+      local v = core.dtype(c) == dtypes.resource and variables.of_handle(c) or nil
+      if v and v.trainable then read[#read + 1] = v end
+    end
+    -- The body's reads of captured variables are reads by this level.
+    tapes.note_accessed(read)
     tapes.record_custom(inputs, results,
       loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results))
   end

@@ -54,6 +54,32 @@ local function touches_tape(tape, inputs)
   return false
 end
 
+-- Nested control flow (a cond inside a cond's gradient branch, a loop
+-- in a branch) takes the innermost graph's capture placeholders as its
+-- inputs, not the outer tensors the tape watches. A placeholder that
+-- captures a tracked value is linked to it by an Identity record, so
+-- gradients reach the outer value (else they were silently zero).
+local capture_source = core.capture_source
+local function link_captures(tape, inputs)
+  local linked = false
+  for _, x in ipairs(inputs) do
+    if is_symbolic(x) and not tape._tracked[key(x)] then
+      local src = capture_source(x)
+      if src ~= nil and tape._tracked[key(src)] and carries_gradient(src) then
+        tape._entries[#tape._entries + 1] = { type = "Identity", attrs = {}, inputs = { src }, outputs = { x } }
+        tape._tracked[key(x)] = true
+        linked = true
+      end
+    end
+  end
+  return linked
+end
+
+local function reaches_tape(tape, inputs)
+  if touches_tape(tape, inputs) then return true end
+  return core.tracing() and link_captures(tape, inputs)
+end
+
 -- A tape records the ops of the graph level it was created at: eager
 -- tapes never see the symbolic ops of a trace that runs meanwhile (a
 -- tf.func traced on its first call, a cond branch), and a tape inside a
@@ -63,7 +89,7 @@ local function level() return core.tracing() and core.trace_depth() or 0 end
 local function record(opname, attrs, inputs, outputs)
   local here = level()
   for _, tape in ipairs(recording) do
-    local touches = tape._level == here and touches_tape(tape, inputs)
+    local touches = tape._level == here and reaches_tape(tape, inputs)
     if not touches and opname == "ReadVariableOp" and tape._watch_accessed and tape._level == here then
       local v = variable_of(inputs[1])
       if v and v.trainable then
@@ -135,6 +161,16 @@ tmethods.watch = doc.def(function(tape, x)
       .. dtype_of(x).name .. "\n")
   end
   tape._tracked[key(x)] = true
+  -- A capture placeholder (a cond's gradient branch watches its inputs)
+  -- is the outer value the branch's Lua code computes with: gradients
+  -- that reach that value reach x.
+  local src = is_symbolic(x) and capture_source(x) or nil
+  while src ~= nil and not tape._tracked[key(src)] do
+    tape._entries[#tape._entries + 1] = { type = "Identity", attrs = {}, inputs = { x }, outputs = { src } }
+    tape._tracked[key(src)] = true
+    x = src
+    src = is_symbolic(x) and capture_source(x) or nil
+  end
 end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
 
 -- As TF, in creation order (TF sorts them by unique id), whatever order
@@ -401,7 +437,7 @@ end
 tapes.record_custom = function(inputs, outputs, grad_fn)
   local here = level()
   for _, tape in ipairs(recording) do
-    if tape._level == here and touches_tape(tape, inputs) then
+    if tape._level == here and reaches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
         grad_fn = grad_fn }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
@@ -438,6 +474,20 @@ tapes.call_sources = function(cf, args)
   return inputs, positions, var_positions, captured
 end
 
+-- Variables read inside a nested graph (a call, a loop body) count as
+-- accessed by the tapes that record at this level.
+tapes.note_accessed = function(vars)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._watch_accessed and tape._level == here then
+      for _, v in ipairs(vars) do
+        tape._tracked[key(v.handle)] = true
+        tape._watched_vars[v] = true
+      end
+    end
+  end
+end
+
 -- Records a call of concrete function cf: one op whose inputs are the
 -- call's sources and whose outputs are `outs` (then the intermediates
 -- the forward variant returned, so that a gradient of the gradient
@@ -448,16 +498,8 @@ tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
   local vars = {}
   for _, i in ipairs(var_positions) do vars[#vars + 1] = args[i] end
   for _, v in ipairs(captured) do vars[#vars + 1] = v end
-  -- Variables read inside the graph count as accessed.
+  tapes.note_accessed(vars)
   local here = level()
-  for _, tape in ipairs(recording) do
-    if tape._watch_accessed and tape._level == here then
-      for _, v in ipairs(vars) do
-        tape._tracked[key(v.handle)] = true
-        tape._watched_vars[v] = true
-      end
-    end
-  end
   local outputs = table.move(outs, 1, outs.n or #outs, 1, {})
   if intermediates then table.move(intermediates, 1, #intermediates, #outputs + 1, outputs) end
   for _, tape in ipairs(recording) do
@@ -478,7 +520,7 @@ end
 tapes.key = key
 
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { record_custom = true, record_call = true, call_sources = true, backprop_entries = true,
+tapes.internal = { record_custom = true, record_call = true, note_accessed = true, call_sources = true, backprop_entries = true,
   key = true, internal = true }
 
 return tapes
