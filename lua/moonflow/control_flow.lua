@@ -274,7 +274,15 @@ end
 -- tensors and the captured values; TensorArray contents do not carry
 -- gradients.
 local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
-  return function(_, dys)
+  return function(_, dys, present)
+    -- Gradients of the history buffers (a gradient of this gradient
+    -- reads them): buffer[k] is the variable at the start of iteration k,
+    -- so its gradient adds to that variable's at step k.
+    local dbuf = {}
+    for j, h in ipairs(hist) do
+      local k = #final + j
+      if present and present[k] then dbuf[h] = dys[k] end
+    end
     local float_vars, float_caps = {}, {}
     for _, h in ipairs(hist) do
       if core.dtype(flat_in[h.var]).is_floating then float_vars[#float_vars + 1] = h end
@@ -325,7 +333,11 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
       end
       local grads = tape:gradient(targets, sources, seeds)
       local next_ = { k - 1 }
-      for i = 1, nv do next_[#next_ + 1] = grads[i] or ops.zeros_like(g[i]) end
+      for i, h in ipairs(float_vars) do
+        local gi = grads[i] or ops.zeros_like(g[i])
+        if dbuf[h] then gi = gi + ops.gather(dbuf[h], k) end
+        next_[#next_ + 1] = gi
+      end
       for j = 1, #float_caps do
         local gc = grads[nv + j]
         next_[#next_ + 1] = gc and (g[nv + j] + gc) or g[nv + j]
@@ -399,10 +411,11 @@ control_flow.graph_while = function(cond, body, vars, opts)
   local caps = unify_captures({ { graph = gc, captures = cc },
     { graph = gb, captures = cb, pass_through = true } }, #state)
   local stateful = graph_stateful(gc) or graph_stateful(gb)
+  local loop_info = {}
   local args = table.move(state, 1, #state, 1, {})
   for _, c in ipairs(caps) do args[#args + 1] = c end
   local outs = table.pack(op(stateful and H.While or H.StatelessWhile,
-    { cond = gc, body = gb, parallel_iterations = 10, name = opts.name or "while" },
+    { cond = gc, body = gb, parallel_iterations = 10, name = opts.name or "while", _loop = loop_info },
     table.unpack(args, 1, #args)))
   local results = table.move(outs, 1, nuser, 1, {})
   if record and #hist > 0 then
@@ -416,7 +429,10 @@ control_flow.graph_while = function(cond, body, vars, opts)
     end
     -- The body's reads of captured variables are reads by this level.
     tapes.note_accessed(read)
-    tapes.record_custom(inputs, results,
+    local outputs = table.move(results, 1, nuser, 1, {})
+    for _, h in ipairs(hist) do outputs[#outputs + 1] = h.buffer end
+    loop_info.differentiated = true
+    tapes.record_custom(inputs, outputs,
       loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results))
   end
   return pack_values(s_in, results)

