@@ -128,34 +128,57 @@ local function check_branch_outputs(ta, tb, fa, fb)
   end
 end
 
+-- A branch or loop body that reads a captured trainable variable reads
+-- it at this level too: tapes that watch accessed variables watch it.
+local function note_captured_reads(caps)
+  if not state.tapes_recording() then return end
+  local read = {}
+  for _, c in ipairs(caps) do
+    local v = core.dtype(c) == dtypes.resource and variables.of_handle(c) or nil
+    if v and v.trainable then read[#read + 1] = v end
+  end
+  tapes.note_accessed(read)
+end
+
 -- Gradient of a cond: a cond of the branches' gradients with respect to
 -- the captured values (the If op's inputs after the predicate).
 local function cond_grad(n, dys)
   local a = n.attrs
   local pred = n.inputs[1]
   local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
+  -- The captured values that carry a gradient: floating tensors, and the
+  -- handles of trainable floating variables a branch reads (their
+  -- gradient is the variable's).
+  local sources, at = {}, {}
+  for i, c in ipairs(caps) do
+    local d = core.dtype(c)
+    local v = d == dtypes.resource and variables.of_handle(c) or nil
+    if d.is_floating then
+      sources[#sources + 1], at[#sources + 1] = c, i
+    elseif v and v.trainable and v.dtype.is_floating then
+      sources[#sources + 1], at[#sources + 1] = v, i
+    end
+  end
+  local function zeros(src)
+    if variables.is_variable(src) then return ops.zeros_like(src:read_value()) end
+    return ops.zeros_like(src)
+  end
   local function branch(fn)
     return function()
       local tape = tapes.GradientTape()
-      for _, c in ipairs(caps) do
-        if core.dtype(c).is_floating then tape:watch(c) end
-      end
+      for _, src in ipairs(sources) do tape:watch(src) end
       local results = table.pack(fn())
-      tape:stop()
       local flat = flatten_values(results)
-      local grads = tape:gradient(flat, caps, dys)
+      tape:stop()
+      local grads = tape:gradient(flat, sources, dys)
       local out = {}
-      for i, c in ipairs(caps) do
-        out[i] = grads[i] or ops.zeros_like(c)
-      end
-      return table.unpack(out, 1, #caps)
+      for k, src in ipairs(sources) do out[k] = grads[k] or zeros(src) end
+      return table.unpack(out, 1, #sources)
     end
   end
   local gs = table.pack(control_flow.cond(pred, branch(a._then), branch(a._else)))
   local result = { nil }
-  for i = 1, #caps do
-    result[i + 1] = core.dtype(caps[i]).is_floating and gs[i] or nil
-  end
+  for k = 1, #sources do result[at[k] + 1] = gs[k] end
   return result
 end
 
@@ -182,6 +205,7 @@ control_flow.cond = doc.def(function(pred, true_fn, false_fn, opts)
   check_branch_outputs(st, sf, ft, ff)
   local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
   local stateful = graph_stateful(gt) or graph_stateful(gf)
+  note_captured_reads(inputs)
   local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
     then_branch = gt, else_branch = gf, name = opts and opts.name or "cond",
     _then = true_fn, _else = false_fn, _gradient = cond_grad,
@@ -421,14 +445,8 @@ control_flow.graph_while = function(cond, body, vars, opts)
   if record and #hist > 0 then
     for _, h in ipairs(hist) do h.buffer = outs[h.slot] end
     local inputs = table.move(flat_in, 1, nuser, 1, {})
-    local read = {}
-    for _, c in ipairs(caps) do
-      inputs[#inputs + 1] = c
-      local v = core.dtype(c) == dtypes.resource and variables.of_handle(c) or nil
-      if v and v.trainable then read[#read + 1] = v end
-    end
-    -- The body's reads of captured variables are reads by this level.
-    tapes.note_accessed(read)
+    for _, c in ipairs(caps) do inputs[#inputs + 1] = c end
+    note_captured_reads(caps)
     local outputs = table.move(results, 1, nuser, 1, {})
     for _, h in ipairs(hist) do outputs[#outputs + 1] = h.buffer end
     loop_info.differentiated = true

@@ -533,11 +533,40 @@ local function pair_grad_fn(pair, outs, inter)
   end
 end
 
+-- Ops whose second run is not the first one's: writes, output, host
+-- callbacks, random draws. The re-tracing backward function (below) runs
+-- the forward ops again, so it must not meet any of them.
+local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
+  PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true }
+
+local function replay_changes(g, graph_mt)
+  for _, n in ipairs(core.graph_nodes(g)) do
+    if REPLAY_CHANGES[n.type] then return n.type end
+    for _, a in pairs(n.attrs) do
+      if getmetatable(a) == graph_mt then
+        local found = replay_changes(a, graph_mt)
+        if found then return found end
+      end
+    end
+  end
+  return nil
+end
+
 -- A call while a tape records: one recorded op (see gradient_pair).
 run_recorded = function(cf, args, feeds, graph)
   local pair = gradient_pair(cf, args)
   if not pair then
     local outs = table.pack(core.run(graph, feeds))
+    local changes = replay_changes(cf._graph, getmetatable(cf._graph))
+    if changes then
+      -- The call ran; only its gradient is refused (never a wrong one).
+      tapes.record_call(cf, args, outs, function()
+        raise("UnimplementedError", ("tf.func '%s' holds a tf.cond or tf.while_loop, whose gradient "
+          .. "through a call moonflow computes by running the function again, and a %s op that must not "
+          .. "run twice: put the GradientTape inside the tf.func to differentiate it"):format(cf.name, changes), 5)
+      end)
+      return results_of(cf, outs)
+    end
     local _, positions, var_positions, captured = tapes.call_sources(cf, args)
     local backward = cf:_backward(positions, var_positions, captured)
     local nparams, nouts = #cf._types, outs.n
