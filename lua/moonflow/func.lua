@@ -475,11 +475,15 @@ local function gradient_pair(cf, args)
     for _, i in ipairs(positions) do watch(params[i]) end
     for _, i in ipairs(var_positions) do watch(params[i]) end
     for _, v in ipairs(captured) do watch(v) end
-    local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, nparams)))
     -- Flattening reads a returned variable: the tape records that read.
+    -- The tape stops on every path out (an error would leave it recording).
     local flat = {}
-    for i = 1, results.n do flatten(results[i], flat) end
+    local ok, err = pcall(function()
+      local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, nparams)))
+      for i = 1, results.n do flatten(results[i], flat) end
+    end)
     tape:stop()
+    if not ok then error(err, 0) end
     local seen, inter = {}, {}
     for _, t in ipairs(flat) do
       if is_symbolic(t) then seen[identity(t)] = true end
