@@ -14,6 +14,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.tape")
+local call_gradient = require("moonflow.call_gradient")
 local T = require("moonflow.trace_type")
 local graphs = require("moonflow.graph")
 local autograph = require("moonflow.autograph")
@@ -381,248 +382,24 @@ local function graph_to_run(cf)
   return cf._run_graph or optimized(cf)
 end
 
-local run_recorded -- below: a call while a tape records
+
+-- A call while a tape records: call_gradient.lua.
+local run_recorded = call_gradient.init({
+  func = function(...) return func.func(...) end, trace_once = trace_once,
+  feeds_of = feeds_of, graph_to_run = graph_to_run, results_of = results_of,
+})
 
 local function run(cf, args)
   if state.on_call then state.on_call(cf, args) end
   local feeds = feeds_of(cf, args)
   local graph = graph_to_run(cf)
-  if not state.tapes_recording() then
+  if not state.tapes_recording() or not tapes.would_record(cf, args) then
     if cf._simple then return core.run(graph, feeds) end
     return results_of(cf, table.pack(core.run(graph, feeds)))
   end
   return run_recorded(cf, args, feeds, graph)
 end
 
--- The gradient pair of a concrete function, as TF's forward and backward
--- functions of a call: `forward`, a trace of the same function that also
--- returns every intermediate the gradient rules read (the tensors of the
--- ops a tape inside that trace recorded), and `backward`, a tf.func of
--- (outputs, intermediates, output gradients[, intermediate gradients])
--- that replays those records in reverse over its own placeholders. The
--- backward pass never runs the forward ops again: a call under a tape
--- runs `forward` once, so its side effects (assigns, prints) happen once.
--- Nil when the forward graph holds records whose gradient re-traces Lua
--- code that reads the forward trace (If and loop gradients).
-local identity, is_symbolic = core.identity, core.is_symbolic
-
-local function replayable(entries)
-  for _, e in ipairs(entries) do
-    if e.grad_fn or (e.attrs and e.attrs._gradient) then return false end
-  end
-  return true
-end
-
-local function build_backward(cf, rec, with_inter)
-  local nout, ninter = #rec.flat, #rec.inter
-  local backward = func.func(function(...)
-    local all = table.pack(...)
-    local map = {}
-    for i, t in ipairs(rec.flat) do
-      if is_symbolic(t) then map[identity(t)] = all[i] end
-    end
-    for j, t in ipairs(rec.inter) do map[identity(t)] = all[nout + j] end
-    local function sub(t)
-      if is_symbolic(t) then return map[identity(t)] or t end
-      return t
-    end
-    local function sub_all(list)
-      local out = {}
-      for i, t in ipairs(list) do out[i] = sub(t) end
-      return out
-    end
-    local entries = {}
-    for i, e in ipairs(rec.entries) do
-      entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
-    end
-    local targets, seeds = {}, {}
-    local first = nout + ninter
-    for i, t in ipairs(rec.flat) do
-      targets[i], seeds[i] = sub(t), all[first + i]
-    end
-    if with_inter then
-      for k, j in ipairs(rec.dinter) do
-        targets[#targets + 1], seeds[#seeds + 1] = all[nout + j], all[first + nout + k]
-      end
-    end
-    local grads = tapes.backprop_entries(entries, targets, seeds)
-    local out = {}
-    for i, src in ipairs(rec.sources) do out[i] = grads[tapes.key(sub(src))] end
-    return table.unpack(out, 1, #rec.sources)
-  end, { name = cf.name .. (with_inter and "_backward_all" or "_backward"), autograph = false })
-  -- Its own retracing detector: every concrete function has a backward
-  -- function of this one Lua definition, which is no user's retracing.
-  backward._detector = { calls = 0, per_trace = {}, warnings = 0 }
-  return backward
-end
-
-local function gradient_pair(cf, args)
-  if cf._grad_pair ~= nil then return cf._grad_pair or nil end
-  local _, positions, var_positions, captured = tapes.call_sources(cf, args)
-  local nparams = #cf._types
-  local rec = {}
-  local wrapper = func.func(function(...)
-    local params = table.pack(...)
-    local tape = tapes.GradientTape({ persistent = true })
-    local sources = {}
-    local function watch(x)
-      -- A tensor that carries no gradient (a resource handle among a
-      -- backward function's inputs, integers) stays unwatched: its
-      -- gradient is nil.
-      if variables.is_variable(x) or core.dtype(x).is_floating then tape:watch(x) end
-      sources[#sources + 1] = variables.is_variable(x) and x.handle or x
-    end
-    for _, i in ipairs(positions) do watch(params[i]) end
-    for _, i in ipairs(var_positions) do watch(params[i]) end
-    for _, v in ipairs(captured) do watch(v) end
-    -- Flattening reads a returned variable: the tape records that read.
-    -- The tape stops on every path out (an error would leave it recording).
-    local flat = {}
-    local ok, err = pcall(function()
-      local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, nparams)))
-      for i = 1, results.n do flatten(results[i], flat) end
-    end)
-    tape:stop()
-    if not ok then error(err, 0) end
-    local seen, inter = {}, {}
-    for _, t in ipairs(flat) do
-      if is_symbolic(t) then seen[identity(t)] = true end
-    end
-    for _, e in ipairs(tape._entries) do
-      for _, list in ipairs({ e.inputs, e.outputs }) do
-        for _, t in ipairs(list) do
-          if is_symbolic(t) and not seen[identity(t)] then
-            seen[identity(t)] = true
-            inter[#inter + 1] = t
-          end
-        end
-      end
-    end
-    rec.entries, rec.flat, rec.inter, rec.sources = tape._entries, flat, inter, sources
-    -- The intermediates a gradient can flow into (floating ones).
-    rec.dinter = {}
-    for j, t in ipairs(inter) do
-      if core.dtype(t).is_floating then rec.dinter[#rec.dinter + 1] = j end
-    end
-    local out = table.move(flat, 1, #flat, 1, {})
-    table.move(inter, 1, #inter, #out + 1, out)
-    return table.unpack(out, 1, #out)
-  end, { name = cf.name .. "_forward", autograph = false })
-  local forward = trace_once(wrapper, cf._types, args, { forbid = true, reason = "gradient" })
-  if not replayable(rec.entries) then
-    cf._grad_pair = false
-    return nil
-  end
-  local pair = { forward = forward, nout = #rec.flat, ninter = #rec.inter, dinter = rec.dinter,
-    backward = build_backward(cf, rec, false), backward_all = build_backward(cf, rec, true) }
-  cf._grad_pair = pair
-  return pair
-end
-
--- One tape entry for a call run through its gradient pair.
-local function pair_grad_fn(pair, outs, inter)
-  local nout, ninter, nd = pair.nout, pair.ninter, #pair.dinter
-  return function(_, dys, present)
-    local any_inter = false
-    for k = nout + 1, nout + nd do
-      if present[k] then any_inter = true break end
-    end
-    local call = table.move(outs, 1, nout, 1, {})
-    table.move(inter, 1, ninter, nout + 1, call)
-    local ndys = any_inter and nout + nd or nout
-    table.move(dys, 1, ndys, nout + ninter + 1, call)
-    local fn = any_inter and pair.backward_all or pair.backward
-    local n = nout + ninter + ndys
-    return { fn(table.unpack(call, 1, n)) }
-  end
-end
-
--- Ops whose second run is not the first one's: writes, output, host
--- callbacks, random draws. The re-tracing backward function (below) runs
--- the forward ops again, so it must not meet any of them.
-local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
-  PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true }
-
-local function replay_changes(g, graph_mt)
-  for _, n in ipairs(core.graph_nodes(g)) do
-    if REPLAY_CHANGES[n.type] then return n.type end
-    for _, a in pairs(n.attrs) do
-      if getmetatable(a) == graph_mt then
-        local found = replay_changes(a, graph_mt)
-        if found then return found end
-      end
-    end
-  end
-  return nil
-end
-
--- A call while a tape records: one recorded op (see gradient_pair).
-run_recorded = function(cf, args, feeds, graph)
-  local pair = gradient_pair(cf, args)
-  if not pair then
-    local outs = table.pack(core.run(graph, feeds))
-    local changes = replay_changes(cf._graph, getmetatable(cf._graph))
-    if changes then
-      -- The call ran; only its gradient is refused (never a wrong one).
-      tapes.record_call(cf, args, outs, function()
-        raise("UnimplementedError", ("tf.func '%s' holds a tf.cond or tf.while_loop, whose gradient "
-          .. "through a call moonflow computes by running the function again, and a %s op that must not "
-          .. "run twice: put the GradientTape inside the tf.func to differentiate it"):format(cf.name, changes), 5)
-      end)
-      return results_of(cf, outs)
-    end
-    local _, positions, var_positions, captured = tapes.call_sources(cf, args)
-    local backward = cf:_backward(positions, var_positions, captured)
-    local nparams, nouts = #cf._types, outs.n
-    tapes.record_call(cf, args, outs, function(_, dys)
-      local call = table.move(args, 1, nparams, 1, {})
-      table.move(dys, 1, nouts, nparams + 1, call)
-      return { backward(table.unpack(call, 1, nparams + nouts)) }
-    end)
-    return results_of(cf, outs)
-  end
-  local fwd = pair.forward
-  local all = table.pack(core.run(graph_to_run(fwd), feeds_of(fwd, args)))
-  local outs = table.move(all, 1, pair.nout, 1, { n = pair.nout })
-  local inter = table.move(all, pair.nout + 1, all.n, 1, {})
-  local carried = {}
-  for k, j in ipairs(pair.dinter) do carried[k] = inter[j] end
-  tapes.record_call(cf, args, outs, pair_grad_fn(pair, outs, inter), carried)
-  return results_of(cf, outs)
-end
-
--- The backward function of a call whose graph holds If or loop records
--- (see gradient_pair): a tf.func that traces the forward pass again under
--- a tape. It runs the forward ops a second time, side effects included.
-  -- Under a recording tape the call is one recorded op.
-function cmethods._backward(cf, positions, var_positions, captured)
-  if cf._bwd then return cf._bwd end
-  local nparams = #cf._types
-  local fn = cf._fn
-  cf._bwd = func.func(function(...)
-    local all = table.pack(...)
-    local args = table.pack(table.unpack(all, 1, nparams))
-    local dys = { table.unpack(all, nparams + 1, all.n) }
-    local tape = tapes.GradientTape()
-    local sources = {}
-    for _, i in ipairs(positions) do
-      tape:watch(args[i])
-      sources[#sources + 1] = args[i]
-    end
-    for _, i in ipairs(var_positions) do
-      tape:watch(args[i])
-      sources[#sources + 1] = args[i]
-    end
-    for _, v in ipairs(captured) do sources[#sources + 1] = v end
-    local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))
-    tape:stop()
-    local flat = {}
-    for i = 1, results.n do flatten(results[i], flat) end
-    local grads = tape:gradient(flat, sources, dys)
-    return table.unpack(grads, 1, #sources)
-  end, { name = cf.name .. "_backward" })
-  return cf._bwd
-end
 
 -- Cheap check that `cf` is the right trace for these arguments without
 -- computing trace types: each tensor argument matches its spec exactly

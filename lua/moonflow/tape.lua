@@ -488,6 +488,25 @@ tapes.note_accessed = function(vars)
   end
 end
 
+-- Whether a call of cf with args would be recorded by any tape: one at
+-- this level that tracks an input, or that watches the trainable
+-- variables the call reads. Calls no tape records run as plain calls.
+tapes.would_record = function(cf, args)
+  local here = level()
+  local inputs = tapes.call_sources(cf, args)
+  for _, tape in ipairs(recording) do
+    if tape._level == here then
+      if touches_tape(tape, inputs) then return true end
+      if tape._watch_accessed then
+        for _, x in ipairs(inputs) do
+          if core.dtype(x) == dtypes.resource then return true end
+        end
+      end
+    end
+  end
+  return false
+end
+
 -- Records a call of concrete function cf: one op whose inputs are the
 -- call's sources and whose outputs are `outs` (then the intermediates
 -- the forward variant returned, so that a gradient of the gradient
@@ -520,7 +539,7 @@ end
 tapes.key = key
 
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { record_custom = true, record_call = true, note_accessed = true, call_sources = true, backprop_entries = true,
+tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, backprop_entries = true,
   key = true, internal = true }
 
 return tapes

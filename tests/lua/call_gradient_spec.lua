@@ -6,6 +6,23 @@ local tf = tf or require("moonflow")
 
 local function num(x) return x:numpy() end
 
+-- Every tape a case makes stops when the case ends (a tape left recording
+-- would record the next specs' calls).
+local made = {}
+local GradientTape = tf.GradientTape
+before_each(function()
+  tf.GradientTape = function(...)
+    local t = GradientTape(...)
+    made[#made + 1] = t
+    return t
+  end
+end)
+after_each(function()
+  tf.GradientTape = GradientTape
+  for _, t in ipairs(made) do t:stop() end
+  made = {}
+end)
+
 describe("a tape over a call of a tf.func", function()
   it("does not run the function again: gradient 2.0 and v stays 2.0", function()
     local v = tf.Variable(1.0)
