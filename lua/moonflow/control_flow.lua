@@ -103,7 +103,10 @@ end
 local function truthy(pred, what)
   if core.is_tensor(pred) then
     local _, _, shape = core.info(pred)
-    if #shape ~= 0 then
+    local n = 1
+    for _, d in ipairs(shape) do n = n * d end
+    -- One element reads as a scalar (Python's `if` on a size-1 tensor).
+    if #shape ~= 0 and n ~= 1 then
       raise("ValueError", what .. " must be a scalar, got shape " .. shape_text(shape), 3)
     end
     return core.element(pred, 0) and core.element(pred, 0) ~= 0
@@ -197,7 +200,13 @@ control_flow.cond = doc.def(function(pred, true_fn, false_fn, opts)
   end
   local dtype, shape = spec_of(pred)
   if shape and #shape > 0 then
-    raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
+    -- As cond_v2: a predicate of one element is squeezed to a scalar.
+    local one = true
+    for _, d in ipairs(shape) do if d ~= 1 then one = false end end
+    if not one then
+      raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
+    end
+    pred = ops.reshape(pred, {})
   end
   if dtype ~= dtypes.bool then pred = ops.cast(pred, dtypes.bool) end
   local gt, st, ct, ft = trace_branch("cond_true", true_fn)

