@@ -38,7 +38,11 @@ local function replayable(entries)
   return true
 end
 
-local function build_backward(cf, rec, with_inter)
+-- The backward function for one set of present output gradients: `mask`
+-- lists, over the outputs then the floating intermediates, those that
+-- received a gradient; it takes just those (an absent one is no zero
+-- seed, so a source reached only through it stays unconnected: nil).
+local function build_backward(cf, rec, mask)
   local nout, ninter = #rec.flat, #rec.inter
   local backward = F.func(function(...)
     local all = table.pack(...)
@@ -61,20 +65,24 @@ local function build_backward(cf, rec, with_inter)
       entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
     end
     local targets, seeds = {}, {}
-    local first = nout + ninter
+    local next_dy = nout + ninter
     for i, t in ipairs(rec.flat) do
-      targets[i], seeds[i] = sub(t), all[first + i]
+      if mask[i] then
+        next_dy = next_dy + 1
+        targets[#targets + 1], seeds[#seeds + 1] = sub(t), all[next_dy]
+      end
     end
-    if with_inter then
-      for k, j in ipairs(rec.dinter) do
-        targets[#targets + 1], seeds[#seeds + 1] = all[nout + j], all[first + nout + k]
+    for k, j in ipairs(rec.dinter) do
+      if mask[nout + k] then
+        next_dy = next_dy + 1
+        targets[#targets + 1], seeds[#seeds + 1] = all[nout + j], all[next_dy]
       end
     end
     local grads = tapes.backprop_entries(entries, targets, seeds)
     local out = {}
     for i, src in ipairs(rec.sources) do out[i] = grads[tapes.key(sub(src))] end
     return table.unpack(out, 1, #rec.sources)
-  end, { name = cf.name .. (with_inter and "_backward_all" or "_backward"), autograph = false })
+  end, { name = cf.name .. "_backward", autograph = false })
   -- Its own retracing detector: every concrete function has a backward
   -- function of this one Lua definition, which is no user's retracing.
   backward._detector = { calls = 0, per_trace = {}, warnings = 0 }
@@ -83,7 +91,7 @@ end
 
 local function gradient_pair(cf, args)
   if cf._grad_pair ~= nil then return cf._grad_pair or nil end
-  local _, positions, var_positions, captured = tapes.call_sources(cf, args)
+  local _, _, captured = tapes.call_sources(cf, args)
   local nparams = #cf._types
   local rec = {}
   local wrapper = F.func(function(...)
@@ -97,8 +105,9 @@ local function gradient_pair(cf, args)
       if variables.is_variable(x) or core.dtype(x).is_floating then tape:watch(x) end
       sources[#sources + 1] = variables.is_variable(x) and x.handle or x
     end
-    for _, i in ipairs(positions) do watch(params[i]) end
-    for _, i in ipairs(var_positions) do watch(params[i]) end
+    local tensors, vars = tapes.call_leaves(cf._types, params)
+    for _, x in ipairs(tensors) do watch(x) end
+    for _, v in ipairs(vars) do watch(v) end
     for _, v in ipairs(captured) do watch(v) end
     -- Flattening reads a returned variable: the tape records that read.
     -- The tape stops on every path out (an error would leave it recording).
@@ -142,7 +151,7 @@ local function gradient_pair(cf, args)
     return nil
   end
   local pair = { forward = forward, nout = #rec.flat, ninter = #rec.inter, dinter = rec.dinter,
-    backward = build_backward(cf, rec, false), backward_all = build_backward(cf, rec, true) }
+    rec = rec, cf = cf, backwards = {} }
   cf._grad_pair = pair
   return pair
 end
@@ -151,16 +160,24 @@ end
 local function pair_grad_fn(pair, outs, inter)
   local nout, ninter, nd = pair.nout, pair.ninter, #pair.dinter
   return function(_, dys, present)
-    local any_inter = false
-    for k = nout + 1, nout + nd do
-      if present[k] then any_inter = true break end
-    end
+    local mask, bits = {}, {}
     local call = table.move(outs, 1, nout, 1, {})
     table.move(inter, 1, ninter, nout + 1, call)
-    local ndys = any_inter and nout + nd or nout
-    table.move(dys, 1, ndys, nout + ninter + 1, call)
-    local fn = any_inter and pair.backward_all or pair.backward
-    local n = nout + ninter + ndys
+    local n = nout + ninter
+    for k = 1, nout + nd do
+      mask[k] = present[k] and true or false
+      bits[k] = mask[k] and "1" or "0"
+      if mask[k] then
+        n = n + 1
+        call[n] = dys[k]
+      end
+    end
+    local key = table.concat(bits)
+    local fn = pair.backwards[key]
+    if not fn then
+      fn = build_backward(pair.cf, pair.rec, mask)
+      pair.backwards[key] = fn
+    end
     return { fn(table.unpack(call, 1, n)) }
   end
 end
@@ -199,8 +216,8 @@ local function run_recorded(cf, args, feeds, graph)
       end)
       return F.results_of(cf, outs)
     end
-    local _, positions, var_positions, captured = tapes.call_sources(cf, args)
-    local backward = retracing_backward(cf, positions, var_positions, captured)
+    local _, _, captured = tapes.call_sources(cf, args)
+    local backward = retracing_backward(cf, captured)
     local nparams, nouts = #cf._types, outs.n
     tapes.record_call(cf, args, outs, function(_, dys)
       local call = table.move(args, 1, nparams, 1, {})
@@ -222,8 +239,7 @@ end
 -- The backward function of a call whose graph holds If or loop records
 -- (see gradient_pair): a tf.func that traces the forward pass again under
 -- a tape. It runs the forward ops a second time, side effects included.
-  -- Under a recording tape the call is one recorded op.
-function retracing_backward(cf, positions, var_positions, captured)
+function retracing_backward(cf, captured)
   if cf._bwd then return cf._bwd end
   local nparams = #cf._types
   local fn = cf._fn
@@ -233,13 +249,14 @@ function retracing_backward(cf, positions, var_positions, captured)
     local dys = { table.unpack(all, nparams + 1, all.n) }
     local tape = tapes.GradientTape()
     local sources = {}
-    for _, i in ipairs(positions) do
-      tape:watch(args[i])
-      sources[#sources + 1] = args[i]
+    local tensors, vars = tapes.call_leaves(cf._types, args)
+    for _, x in ipairs(tensors) do
+      if core.dtype(x).is_floating then tape:watch(x) end
+      sources[#sources + 1] = x
     end
-    for _, i in ipairs(var_positions) do
-      tape:watch(args[i])
-      sources[#sources + 1] = args[i]
+    for _, v in ipairs(vars) do
+      tape:watch(v)
+      sources[#sources + 1] = v
     end
     for _, v in ipairs(captured) do sources[#sources + 1] = v end
     local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))

@@ -445,23 +445,34 @@ tapes.record_custom = function(inputs, outputs, grad_fn)
   end
 end
 
--- The sources a call of concrete function cf differentiates, in the order
--- of its recorded inputs: the tensor parameters, the trainable variable
--- parameters, then the trainable variables it captures.
-tapes.call_sources = function(cf, args)
-  local inputs, positions, var_positions, captured = {}, {}, {}, {}
-  for i, t in ipairs(cf._types) do
+-- The differentiable leaves of a call's arguments (or of the placeholders
+-- a trace made for them), in one order for both: the tensors, then the
+-- trainable variables, each also found inside tables, as the trace types
+-- describe them.
+tapes.call_leaves = function(types, args)
+  local tensors, vars = {}, {}
+  local function walk(t, v)
+    if v == nil then return end
     if t.kind == "tensor" then
-      inputs[#inputs + 1] = args[i]
-      positions[#positions + 1] = i
+      tensors[#tensors + 1] = v
+    elseif t.kind == "variable" then
+      if v.trainable then vars[#vars + 1] = v end
+    elseif t.kind == "table" then
+      for i, s in ipairs(t.array) do walk(s, v[i]) end
+      for _, k in ipairs(t.keys) do walk(t.map[k], v[k]) end
     end
   end
-  for i, t in ipairs(cf._types) do
-    if t.kind == "variable" and args[i].trainable then
-      inputs[#inputs + 1] = args[i].handle
-      var_positions[#var_positions + 1] = i
-    end
-  end
+  for i, t in ipairs(types) do walk(t, args[i]) end
+  return tensors, vars
+end
+
+-- The sources a call of concrete function cf differentiates, in the order
+-- of its recorded inputs: the tensor arguments, the trainable variable
+-- arguments, then the trainable variables it captures.
+tapes.call_sources = function(cf, args)
+  local tensors, vars = tapes.call_leaves(cf._types, args)
+  local inputs, captured = table.move(tensors, 1, #tensors, 1, {}), {}
+  for _, v in ipairs(vars) do inputs[#inputs + 1] = v.handle end
   for _, c in ipairs(cf._captures) do
     if core.dtype(c) == dtypes.resource then
       local v = variable_of(c)
@@ -471,7 +482,7 @@ tapes.call_sources = function(cf, args)
       end
     end
   end
-  return inputs, positions, var_positions, captured
+  return inputs, vars, captured
 end
 
 -- Variables read inside a nested graph (a call, a loop body) count as
@@ -513,9 +524,8 @@ end
 -- reaches them); grad_fn(node, dys, present) gives one gradient per input.
 tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
   if #recording == 0 then return end
-  local inputs, _, var_positions, captured = tapes.call_sources(cf, args)
-  local vars = {}
-  for _, i in ipairs(var_positions) do vars[#vars + 1] = args[i] end
+  local inputs, arg_vars, captured = tapes.call_sources(cf, args)
+  local vars = table.move(arg_vars, 1, #arg_vars, 1, {})
   for _, v in ipairs(captured) do vars[#vars + 1] = v end
   tapes.note_accessed(vars)
   local here = level()
@@ -539,7 +549,7 @@ end
 tapes.key = key
 
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, backprop_entries = true,
+tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
   key = true, internal = true }
 
 return tapes
