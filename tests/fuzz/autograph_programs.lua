@@ -288,7 +288,7 @@ local function check(src, rng, index)
   }
   -- Converting first, outside a trace: a program AutoGraph refuses to
   -- convert must say so with a typed error naming its line.
-  local converted, why = pcall(tf.autograph._convert, fn)
+  local converted, why = pcall(require("moonflow.autograph").convert, fn)
   if not converted then
     if acceptable_refusal(why) then return nil, true end
     return "converting raised " .. describe_error(why)
