@@ -248,6 +248,33 @@ static int l_trace_end(lua_State *L) {
   return 2;
 }
 
+/* core.capture_source(t) -> what t stands for when t is a capture
+ * placeholder of a graph being built (an eager tensor, or a symbolic tensor
+ * of the enclosing graph), else nil. Nested control flow consumes such
+ * placeholders while Lua closures use the outer values; a tape links them. */
+static int l_capture_source(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  mfL_tensor *lt = mfL_test_tensor(L, 1);
+  if (!lt || lt->t || lt->index != 0) return 0;
+  for (int level = ctx->depth - 1; level >= 0; level--) {
+    mfL_frame *f = &ctx->frames[level];
+    if (f->g != lt->g) continue;
+    for (int i = 0; i < f->ncaptures; i++) {
+      mfL_capture *c = &f->captures[i];
+      if (c->placeholder != lt->node) continue;
+      if (c->value) {
+        mfL_push_eager(L, c->value);
+        return 1;
+      }
+      if (level == 0) return 0;
+      mfL_push_symbolic(L, c->outer, c->outer_ref.node, c->outer_ref.index, ctx->frames[level - 1].id);
+      return 1;
+    }
+    return 0;
+  }
+  return 0;
+}
+
 /* core.trace_abort(): drop the innermost trace after an error */
 static int l_trace_abort(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
@@ -622,7 +649,7 @@ int mfL_trace_open(lua_State *L) {
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
       {"graph_add_placeholder", l_graph_add_placeholder},
-      {"graph_set_io", l_graph_set_io}, {"check_args", l_check_args},
+      {"graph_set_io", l_graph_set_io}, {"capture_source", l_capture_source}, {"check_args", l_check_args},
       {"optimize", l_optimize},
       {"run_direct", l_run_direct}, {NULL, NULL}};
   mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);

@@ -15,6 +15,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.tape")
+local variables = require("moonflow.variable")
 local raise = errors.raise
 
 local control_flow = {}
@@ -103,7 +104,10 @@ end
 local function truthy(pred, what)
   if core.is_tensor(pred) then
     local _, _, shape = core.info(pred)
-    if #shape ~= 0 then
+    local n = 1
+    for _, d in ipairs(shape) do n = n * d end
+    -- One element reads as a scalar (Python's `if` on a size-1 tensor).
+    if #shape ~= 0 and n ~= 1 then
       raise("ValueError", what .. " must be a scalar, got shape " .. shape_text(shape), 3)
     end
     return core.element(pred, 0) and core.element(pred, 0) ~= 0
@@ -128,32 +132,57 @@ local function check_branch_outputs(ta, tb, fa, fb)
   end
 end
 
+-- A branch or loop body that reads a captured trainable variable reads
+-- it at this level too: tapes that watch accessed variables watch it.
+local function note_captured_reads(caps)
+  if not state.tapes_recording() then return end
+  local read = {}
+  for _, c in ipairs(caps) do
+    local v = core.dtype(c) == dtypes.resource and variables.of_handle(c) or nil
+    if v and v.trainable then read[#read + 1] = v end
+  end
+  tapes.note_accessed(read)
+end
+
 -- Gradient of a cond: a cond of the branches' gradients with respect to
 -- the captured values (the If op's inputs after the predicate).
 local function cond_grad(n, dys)
   local a = n.attrs
   local pred = n.inputs[1]
   local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
+  -- The captured values that carry a gradient: floating tensors, and the
+  -- handles of trainable floating variables a branch reads (their
+  -- gradient is the variable's).
+  local sources, at = {}, {}
+  for i, c in ipairs(caps) do
+    local d = core.dtype(c)
+    local v = d == dtypes.resource and variables.of_handle(c) or nil
+    if d.is_floating then
+      sources[#sources + 1], at[#sources + 1] = c, i
+    elseif v and v.trainable and v.dtype.is_floating then
+      sources[#sources + 1], at[#sources + 1] = v, i
+    end
+  end
+  local function zeros(src)
+    if variables.is_variable(src) then return ops.zeros_like(src:read_value()) end
+    return ops.zeros_like(src)
+  end
   local function branch(fn)
     return function()
       local tape = tapes.GradientTape()
-      for _, c in ipairs(caps) do tape:watch(c) end
+      for _, src in ipairs(sources) do tape:watch(src) end
       local results = table.pack(fn())
-      tape:stop()
       local flat = flatten_values(results)
-      local grads = tape:gradient(flat, caps, dys)
+      tape:stop()
+      local grads = tape:gradient(flat, sources, dys)
       local out = {}
-      for i, c in ipairs(caps) do
-        out[i] = grads[i] or ops.zeros_like(c)
-      end
-      return table.unpack(out, 1, #caps)
+      for k, src in ipairs(sources) do out[k] = grads[k] or zeros(src) end
+      return table.unpack(out, 1, #sources)
     end
   end
   local gs = table.pack(control_flow.cond(pred, branch(a._then), branch(a._else)))
   local result = { nil }
-  for i = 1, #caps do
-    result[i + 1] = core.dtype(caps[i]).is_floating and gs[i] or nil
-  end
+  for k = 1, #sources do result[at[k] + 1] = gs[k] end
   return result
 end
 
@@ -172,7 +201,13 @@ control_flow.cond = options.def(function(pred, true_fn, false_fn, opts)
   end
   local dtype, shape = spec_of(pred)
   if shape and #shape > 0 then
-    raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
+    -- As cond_v2: a predicate of one element is squeezed to a scalar.
+    local one = true
+    for _, d in ipairs(shape) do if d ~= 1 then one = false end end
+    if not one then
+      raise("ValueError", "tf.cond's predicate must be a scalar, got shape " .. shape_text(shape), 2)
+    end
+    pred = ops.reshape(pred, {})
   end
   if dtype ~= dtypes.bool then pred = ops.cast(pred, dtypes.bool) end
   local gt, st, ct, ft = trace_branch("cond_true", true_fn)
@@ -180,6 +215,7 @@ control_flow.cond = options.def(function(pred, true_fn, false_fn, opts)
   check_branch_outputs(st, sf, ft, ff)
   local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
   local stateful = graph_stateful(gt) or graph_stateful(gf)
+  note_captured_reads(inputs)
   local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
     then_branch = gt, else_branch = gf, name = opts.name or "cond",
     _then = true_fn, _else = false_fn, _gradient = cond_grad,
@@ -272,17 +308,39 @@ end
 -- tensors and the captured values; TensorArray contents do not carry
 -- gradients.
 local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
-  return function(_, dys)
+  return function(_, dys, present)
+    -- Gradients of the history buffers (a gradient of this gradient
+    -- reads them): buffer[k] is the variable at the start of iteration k,
+    -- so its gradient adds to that variable's at step k.
+    local dbuf = {}
+    for j, h in ipairs(hist) do
+      local k = #final + j
+      if present and present[k] then dbuf[h] = dys[k] end
+    end
     local float_vars, float_caps = {}, {}
     for _, h in ipairs(hist) do
       if core.dtype(flat_in[h.var]).is_floating then float_vars[#float_vars + 1] = h end
     end
+    -- Captured values that carry a gradient: floating tensors, and the
+    -- handles of trainable floating variables the body reads.
+    local cap_vars = {}
     for i, c in ipairs(caps) do
-      if core.dtype(c).is_floating then float_caps[#float_caps + 1] = i end
+      local d = core.dtype(c)
+      if d.is_floating then
+        float_caps[#float_caps + 1] = i
+      elseif d == dtypes.resource then
+        local v = variables.of_handle(c)
+        if v and v.trainable and v.dtype.is_floating then
+          float_caps[#float_caps + 1] = i
+          cap_vars[i] = v
+        end
+      end
     end
     local init = { n_iter - 1 }
     for _, h in ipairs(float_vars) do init[#init + 1] = dys[h.var] end
-    for _, ci in ipairs(float_caps) do init[#init + 1] = ops.zeros_like(caps[ci]) end
+    for _, ci in ipairs(float_caps) do
+      init[#init + 1] = cap_vars[ci] and ops.zeros_like(cap_vars[ci]:read_value()) or ops.zeros_like(caps[ci])
+    end
     local nv = #float_vars
     local outs = table.pack(control_flow.while_loop(function(k) return ops.greater_equal(k, 0) end, function(k, ...)
       local g = { ... }
@@ -295,8 +353,9 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
         sources[#sources + 1] = vals[h.var]
       end
       for _, ci in ipairs(float_caps) do
-        tape:watch(caps[ci])
-        sources[#sources + 1] = caps[ci]
+        local source = cap_vars[ci] or caps[ci]
+        tape:watch(source)
+        sources[#sources + 1] = source
       end
       local results = table.pack(body(pack_values(s_in, vals)))
       tape:stop()
@@ -308,7 +367,11 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
       end
       local grads = tape:gradient(targets, sources, seeds)
       local next_ = { k - 1 }
-      for i = 1, nv do next_[#next_ + 1] = grads[i] or ops.zeros_like(g[i]) end
+      for i, h in ipairs(float_vars) do
+        local gi = grads[i] or ops.zeros_like(g[i])
+        if dbuf[h] then gi = gi + ops.gather(dbuf[h], k) end
+        next_[#next_ + 1] = gi
+      end
       for j = 1, #float_caps do
         local gc = grads[nv + j]
         next_[#next_ + 1] = gc and (g[nv + j] + gc) or g[nv + j]
@@ -382,17 +445,22 @@ control_flow.graph_while = function(cond, body, vars, opts)
   local caps = unify_captures({ { graph = gc, captures = cc },
     { graph = gb, captures = cb, pass_through = true } }, #state)
   local stateful = graph_stateful(gc) or graph_stateful(gb)
+  local loop_info = {}
   local args = table.move(state, 1, #state, 1, {})
   for _, c in ipairs(caps) do args[#args + 1] = c end
   local outs = table.pack(op(stateful and H.While or H.StatelessWhile,
-    { cond = gc, body = gb, parallel_iterations = 10, name = opts.name or "while" },
+    { cond = gc, body = gb, parallel_iterations = 10, name = opts.name or "while", _loop = loop_info },
     table.unpack(args, 1, #args)))
   local results = table.move(outs, 1, nuser, 1, {})
   if record and #hist > 0 then
     for _, h in ipairs(hist) do h.buffer = outs[h.slot] end
     local inputs = table.move(flat_in, 1, nuser, 1, {})
     for _, c in ipairs(caps) do inputs[#inputs + 1] = c end
-    tapes.record_custom(inputs, results,
+    note_captured_reads(caps)
+    local outputs = table.move(results, 1, nuser, 1, {})
+    for _, h in ipairs(hist) do outputs[#outputs + 1] = h.buffer end
+    loop_info.differentiated = true
+    tapes.record_custom(inputs, outputs,
       loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results))
   end
   return pack_values(s_in, results)

@@ -15,6 +15,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.tape")
+local call_gradient = require("moonflow.call_gradient")
 local T = require("moonflow.trace_type")
 local checks = require("moonflow.trace_checks")
 local graphs = require("moonflow.graph")
@@ -401,52 +402,24 @@ local function graph_to_run(cf)
   return cf._run_graph or optimized(cf)
 end
 
+
+-- A call while a tape records: call_gradient.lua.
+local run_recorded = call_gradient.init({
+  func = function(...) return func.func(...) end, trace_once = trace_once,
+  feeds_of = feeds_of, graph_to_run = graph_to_run, results_of = results_of,
+})
+
 local function run(cf, args)
   if state.on_call then state.on_call(cf, args) end
   local feeds = feeds_of(cf, args)
   local graph = graph_to_run(cf)
-  if not state.tapes_recording() then
+  if not state.tapes_recording() or not tapes.would_record(cf, args) then
     if cf._simple then return core.run(graph, feeds) end
     return results_of(cf, table.pack(core.run(graph, feeds)))
   end
-  -- Under a recording tape the call is one recorded op.
-  local outs = table.pack(core.run(graph, feeds))
-  tapes.record_call(cf, args, outs)
-  return results_of(cf, outs)
+  return run_recorded(cf, args, feeds, graph)
 end
 
--- The backward function of a call recorded on a tape: a tf.func that
--- recomputes the forward pass under a tape and returns the gradients of
--- the tensor parameters (at `positions`), of the variable parameters (at
--- `var_positions`), then of the `captured` variables.
-function cmethods._backward(cf, positions, var_positions, captured)
-  if cf._bwd then return cf._bwd end
-  local nparams = #cf._types
-  local fn = cf._fn
-  cf._bwd = func.func(function(...)
-    local all = table.pack(...)
-    local args = table.pack(table.unpack(all, 1, nparams))
-    local dys = { table.unpack(all, nparams + 1, all.n) }
-    local tape = tapes.GradientTape()
-    local sources = {}
-    for _, i in ipairs(positions) do
-      tape:watch(args[i])
-      sources[#sources + 1] = args[i]
-    end
-    for _, i in ipairs(var_positions) do
-      tape:watch(args[i])
-      sources[#sources + 1] = args[i]
-    end
-    for _, v in ipairs(captured) do sources[#sources + 1] = v end
-    local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))
-    tape:stop()
-    local flat = {}
-    for i = 1, results.n do flatten(results[i], flat) end
-    local grads = tape:gradient(flat, sources, dys)
-    return table.unpack(grads, 1, #sources)
-  end, { name = cf.name .. "_backward" })
-  return cf._bwd
-end
 
 -- Cheap check that `cf` is the right trace for these arguments without
 -- computing trace types: each tensor argument matches its spec exactly

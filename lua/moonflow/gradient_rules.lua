@@ -489,8 +489,15 @@ end
 rules.If = function(n, dys) return n.attrs._gradient(n, dys) end
 rules.StatelessIf = rules.If
 -- The loop's gradient is recorded by tf.while_loop itself (it needs the
--- per-iteration values); the op's own entry adds nothing.
-rules.While = function() return {} end
+-- per-iteration values); the op's own entry then adds nothing. A loop
+-- recorded without it (no tape recorded while it was traced, or no loop
+-- variable is a tensor) has no gradient: an error, never a silent zero.
+rules.While = function(n)
+  if n.attrs and n.attrs._loop and n.attrs._loop.differentiated then return {} end
+  raise("LookupError", "No gradient recorded for this tf.while_loop (op type: While): moonflow "
+    .. "differentiates a loop traced while a GradientTape records, through its tensor loop variables "
+    .. "and captured values", 4)
+end
 rules.StatelessWhile = rules.While
 
 return rules

@@ -55,6 +55,32 @@ local function touches_tape(tape, inputs)
   return false
 end
 
+-- Nested control flow (a cond inside a cond's gradient branch, a loop
+-- in a branch) takes the innermost graph's capture placeholders as its
+-- inputs, not the outer tensors the tape watches. A placeholder that
+-- captures a tracked value is linked to it by an Identity record, so
+-- gradients reach the outer value (else they were silently zero).
+local capture_source = core.capture_source
+local function link_captures(tape, inputs)
+  local linked = false
+  for _, x in ipairs(inputs) do
+    if is_symbolic(x) and not tape._tracked[key(x)] then
+      local src = capture_source(x)
+      if src ~= nil and tape._tracked[key(src)] and carries_gradient(src) then
+        tape._entries[#tape._entries + 1] = { type = "Identity", attrs = {}, inputs = { src }, outputs = { x } }
+        tape._tracked[key(x)] = true
+        linked = true
+      end
+    end
+  end
+  return linked
+end
+
+local function reaches_tape(tape, inputs)
+  if touches_tape(tape, inputs) then return true end
+  return core.tracing() and link_captures(tape, inputs)
+end
+
 -- A tape records the ops of the graph level it was created at: eager
 -- tapes never see the symbolic ops of a trace that runs meanwhile (a
 -- tf.func traced on its first call, a cond branch), and a tape inside a
@@ -64,13 +90,13 @@ local function level() return core.tracing() and core.trace_depth() or 0 end
 local function record(opname, attrs, inputs, outputs)
   local here = level()
   for _, tape in ipairs(recording) do
-    local touches = tape._level == here and touches_tape(tape, inputs)
+    local touches = tape._level == here and reaches_tape(tape, inputs)
     if not touches and opname == "ReadVariableOp" and tape._watch_accessed and tape._level == here then
       local v = variable_of(inputs[1])
       if v and v.trainable then
         touches = true
         tape._tracked[key(inputs[1])] = true
-        tape._accessed[#tape._accessed + 1] = v
+        tape._watched_vars[v] = true
       end
     end
     if touches then
@@ -94,7 +120,7 @@ end
 
 tapes.GradientTape = options.def(function(opts)
   local tape = setmetatable({
-    _entries = {}, _tracked = {}, _accessed = {},
+    _entries = {}, _tracked = {}, _watched_vars = {},
     _persistent = opts.persistent or false,
     _watch_accessed = opts.watch_accessed_variables ~= false,
     _used = false, _recording = false, _level = level(),
@@ -124,6 +150,7 @@ tmethods.watch = doc.def(function(tape, x)
   end
   if variables.is_variable(x) then
     tape._tracked[key(x.handle)] = true
+    tape._watched_vars[x] = true
     variables.register_handle(x.handle, x)
     return
   end
@@ -135,11 +162,33 @@ tmethods.watch = doc.def(function(tape, x)
       .. dtype_of(x).name .. "\n")
   end
   tape._tracked[key(x)] = true
+  -- A capture placeholder (a cond's gradient branch watches its inputs)
+  -- is the outer value the branch's Lua code computes with: gradients
+  -- that reach that value reach x.
+  local src = is_symbolic(x) and capture_source(x) or nil
+  while src ~= nil and not tape._tracked[key(src)] do
+    tape._entries[#tape._entries + 1] = { type = "Identity", attrs = {}, inputs = { x }, outputs = { src } }
+    tape._tracked[key(src)] = true
+    x = src
+    src = is_symbolic(x) and capture_source(x) or nil
+  end
 end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
 
+-- As TF, in creation order (TF sorts them by unique id), whatever order
+-- the code read them in.
 tmethods.watched_variables = doc.def(function(tape)
-  return table.move(tape._accessed, 1, #tape._accessed, 1, {})
-end, "tape:watched_variables()", "The trainable variables the tape saw being read.")
+  local list = {}
+  for v in pairs(tape._watched_vars) do list[#list + 1] = v end
+  table.sort(list, function(a, b) return a.id < b.id end)
+  return list
+end, "tape:watched_variables()",
+"The variables the tape watches (given to watch, or trainable ones it saw being read), in creation order.")
+
+tmethods.reset = doc.def(function(tape)
+  tape._entries, tape._tracked, tape._watched_vars = {}, {}, {}
+  tape._used = false
+end, "tape:reset()", "Forgets everything recorded so far (and what was watched); a recording tape keeps "
+.. "recording.")
 
 -- The reverse pass over the recorded entries.
 local function backprop(tape, targets, target_grads)
@@ -178,9 +227,11 @@ local function backprop(tape, targets, target_grads)
   return grads
 end
 
--- Runs fn with this tape paused (a persistent tape's own backward ops
--- are not recorded by itself; outer tapes still record them).
+-- Runs fn with a non-persistent tape paused (it is spent). A persistent
+-- tape, as TF's, records its own backward ops while it records, so a
+-- gradient of the gradient can be taken; outer tapes record them too.
 local function paused(tape, fn)
+  if tape._persistent then return fn() end
   local was = tape._recording
   stop(tape)
   local ok, r = pcall(fn)
@@ -223,36 +274,102 @@ local function flat_targets(target)
   return out
 end
 
-tmethods.gradient = doc.def(function(tape, target, sources, output_gradients)
+-- output_gradients as TF takes them: one weight per target (a tensor, a
+-- Lua number, or nil for ones), in a list when there are several
+-- targets. Numbers take their target's dtype.
+local function flat_weights(weights, targets)
+  if weights == nil then return nil end
+  local list = weights
+  if core.is_tensor(weights) or variables.is_variable(weights) or type(weights) == "number" then
+    list = { weights }
+  end
+  if type(list) ~= "table" then
+    raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(weights), 4)
+  end
+  local out = {}
+  for i, t in ipairs(targets) do
+    local w = list[i]
+    if variables.is_variable(w) then w = w:read_value() end
+    if type(w) == "number" then w = ops.constant(w, dtype_of(t)) end
+    if w ~= nil and not core.is_tensor(w) then
+      raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(w), 4)
+    end
+    out[i] = w or ops.ones_like(t)
+  end
+  return out
+end
+
+-- gradient's trailing options: TF's keyword arguments output_gradients=
+-- and unconnected_gradients= (a plain table with one of those keys).
+local function is_options(x)
+  return type(x) == "table" and getmetatable(x) == nil
+    and (x.output_gradients ~= nil or x.unconnected_gradients ~= nil)
+end
+
+local UNCONNECTED = { none = "none", zero = "zero" }
+
+local function unconnected_mode(value)
+  if value == nil then return "none" end
+  local mode = type(value) == "string" and UNCONNECTED[value:lower()]
+  if not mode then
+    raise("ValueError", ("Unknown value for unconnected_gradients: '%s'"):format(tostring(value)), 4)
+  end
+  return mode
+end
+
+local function zeros_for(source)
+  if variables.is_variable(source) then return ops.zeros_like(source:read_value()) end
+  return ops.zeros_like(source)
+end
+
+-- Targets that cannot carry a gradient (strings, ...) contribute none.
+local function differentiable_targets(targets, weights)
+  local ts, ws = {}, weights and {} or nil
+  for i, t in ipairs(targets) do
+    local d = dtype_of(t)
+    if d.is_numeric or d == dtypes.bool then
+      ts[#ts + 1] = t
+      if ws then ws[#ws + 1] = weights[i] end
+    end
+  end
+  return ts, ws
+end
+
+tmethods.gradient = doc.def(function(tape, target, sources, output_gradients, opts)
+  if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
+  opts = opts or {}
+  if output_gradients == nil then output_gradients = opts.output_gradients end
+  local mode = unconnected_mode(opts.unconnected_gradients)
   if tape._used and not tape._persistent then
-    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
-      .. "gradients (or jacobians)", 2)
+    raise("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", 2)
   end
   tape._used = true
   local leaves = {}
   local structure = flatten_sources(sources, leaves)
   local targets = flat_targets(target)
-  local tgrads = output_gradients and flat_targets(output_gradients) or nil
+  local tgrads = flat_weights(output_gradients, targets)
+  targets, tgrads = differentiable_targets(targets, tgrads)
   local values = paused(tape, function()
     local grads = backprop(tape, targets, tgrads)
     local out = {}
-    for i, s in ipairs(leaves) do out[i] = grads[keys_of(s)] end
+    for i, s in ipairs(leaves) do
+      local g = grads[keys_of(s)]
+      if g == nil and mode == "zero" then g = zeros_for(s) end
+      out[i] = g
+    end
     return out
   end)
   if not tape._persistent then
     tape._entries, tape._tracked = {}, {}
   end
   return rebuild(structure, values)
-end, "tape:gradient(target, sources [, output_gradients])",
+end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, unconnected_gradients=}])",
 "d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
-.. "same structure; a source the target does not depend on gives nil.")
+.. "same structure. output_gradients weights each target (a tensor or number per target); a source "
+.. "the target does not depend on gives nil, or zeros with unconnected_gradients = \"zero\".")
 
-tmethods.jacobian = doc.def(function(tape, target, source)
-  if tape._used and not tape._persistent then
-    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
-      .. "gradients (or jacobians)", 2)
-  end
-  local y = flat_targets(target)[1]
+-- The Jacobian of the flat target y with respect to one source.
+local function jacobian_one(tape, y, source, mode)
   -- One gradient per element of the target, unrolled: the target's shape
   -- must be known (always so eagerly; inside tf.func, a static shape).
   local sy = static_shape(y)
@@ -278,7 +395,7 @@ tmethods.jacobian = doc.def(function(tape, target, source)
   if not ok then error(err, 0) end
   -- As TF (unconnected_gradients NONE): a source the target does not
   -- depend on gives nil.
-  if not connected and n > 0 then return nil end
+  if not connected and n > 0 and mode ~= "zero" then return nil end
   local shape
   if ss then
     shape = table.move(sy, 1, #sy, 1, {})
@@ -289,10 +406,27 @@ tmethods.jacobian = doc.def(function(tape, target, source)
   if n == 0 then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
   local example
   for i = 1, n do example = example or rows[i] end
+  if example == nil then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
   for i = 1, n do rows[i] = rows[i] or ops.zeros_like(example) end
   return ops.reshape(ops.stack(rows), shape)
-end, "tape:jacobian(target, source)",
-"The Jacobian of target with respect to source: shape target.shape + source.shape.")
+end
+
+tmethods.jacobian = doc.def(function(tape, target, sources, opts)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
+      .. "gradients (or jacobians)", 2)
+  end
+  local mode = unconnected_mode(opts and opts.unconnected_gradients)
+  local y = flat_targets(target)[1]
+  local leaves = {}
+  local structure = flatten_sources(sources, leaves)
+  local values = {}
+  for i, source in ipairs(leaves) do values[i] = jacobian_one(tape, y, source, mode) end
+  tape._used = true
+  return rebuild(structure, values)
+end, "tape:jacobian(target, sources [, {unconnected_gradients=, parallel_iterations=}])",
+"The Jacobian of target with respect to each source (a tensor, a tf.Variable or a table of them, "
+.. "and the result has the same structure): shape target.shape + source.shape.")
 
 function Tape.__tostring(tape)
   return ("<tf.GradientTape %s, %d ops recorded%s>"):format(tape._recording and "recording" or "stopped",
@@ -304,7 +438,7 @@ end
 tapes.record_custom = function(inputs, outputs, grad_fn)
   local here = level()
   for _, tape in ipairs(recording) do
-    if tape._level == here and touches_tape(tape, inputs) then
+    if tape._level == here and reaches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
         grad_fn = grad_fn }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
@@ -312,67 +446,111 @@ tapes.record_custom = function(inputs, outputs, grad_fn)
   end
 end
 
--- A tf.func called under a recording tape is recorded as one op whose
--- gradient is a traced backward function (forward recomputed inside it).
-tapes.record_call = function(cf, args, outs)
-  if #recording == 0 then return end
-  local inputs, positions, var_positions, vars = {}, {}, {}, {}
-  for i, t in ipairs(cf._types) do
+-- The differentiable leaves of a call's arguments (or of the placeholders
+-- a trace made for them), in one order for both: the tensors, then the
+-- trainable variables, each also found inside tables, as the trace types
+-- describe them.
+tapes.call_leaves = function(types, args)
+  local tensors, vars = {}, {}
+  local function walk(t, v)
+    if v == nil then return end
     if t.kind == "tensor" then
-      inputs[#inputs + 1] = args[i]
-      positions[#positions + 1] = i
+      tensors[#tensors + 1] = v
+    elseif t.kind == "variable" then
+      if v.trainable then vars[#vars + 1] = v end
+    elseif t.kind == "table" then
+      for i, s in ipairs(t.array) do walk(s, v[i]) end
+      for _, k in ipairs(t.keys) do walk(t.map[k], v[k]) end
     end
   end
-  for i, t in ipairs(cf._types) do
-    if t.kind == "variable" and args[i].trainable then
-      inputs[#inputs + 1] = args[i].handle
-      var_positions[#var_positions + 1] = i
-      vars[#vars + 1] = args[i]
-    end
-  end
-  local captured = {}
+  for i, t in ipairs(types) do walk(t, args[i]) end
+  return tensors, vars
+end
+
+-- The sources a call of concrete function cf differentiates, in the order
+-- of its recorded inputs: the tensor arguments, the trainable variable
+-- arguments, then the trainable variables it captures.
+tapes.call_sources = function(cf, args)
+  local tensors, vars = tapes.call_leaves(cf._types, args)
+  local inputs, captured = table.move(tensors, 1, #tensors, 1, {}), {}
+  for _, v in ipairs(vars) do inputs[#inputs + 1] = v.handle end
   for _, c in ipairs(cf._captures) do
     if core.dtype(c) == dtypes.resource then
       local v = variable_of(c)
       if v and v.trainable then
         captured[#captured + 1] = v
-        vars[#vars + 1] = v
         inputs[#inputs + 1] = v.handle
       end
     end
   end
-  -- Variables read inside the graph count as accessed.
+  return inputs, vars, captured
+end
+
+-- Variables read inside a nested graph (a call, a loop body) count as
+-- accessed by the tapes that record at this level.
+tapes.note_accessed = function(vars)
   local here = level()
   for _, tape in ipairs(recording) do
     if tape._watch_accessed and tape._level == here then
       for _, v in ipairs(vars) do
-        if not tape._tracked[key(v.handle)] then
-          tape._tracked[key(v.handle)] = true
-          tape._accessed[#tape._accessed + 1] = v
-        end
+        tape._tracked[key(v.handle)] = true
+        tape._watched_vars[v] = true
       end
-    end
-  end
-  local backward = cf:_backward(positions, var_positions, captured)
-  local nparams = #cf._types
-  -- backward(params..., dys...): every parameter, then one gradient per
-  -- output (one list: a call's non-last table.unpack gives one value).
-  local nouts = outs.n or #outs
-  local grad_fn = function(_, dys)
-    local call = table.move(args, 1, nparams, 1, {})
-    table.move(dys, 1, nouts, nparams + 1, call)
-    return { backward(table.unpack(call, 1, nparams + nouts)) }
-  end
-  for _, tape in ipairs(recording) do
-    if tape._level == here and touches_tape(tape, inputs) then
-      tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
-        outputs = outs, grad_fn = grad_fn }
-      for _, y in ipairs(outs) do tape._tracked[key(y)] = true end
     end
   end
 end
 
+-- Whether a call of cf with args would be recorded by any tape: one at
+-- this level that tracks an input, or that watches the trainable
+-- variables the call reads. Calls no tape records run as plain calls.
+tapes.would_record = function(cf, args)
+  local here = level()
+  local inputs = tapes.call_sources(cf, args)
+  for _, tape in ipairs(recording) do
+    if tape._level == here then
+      if touches_tape(tape, inputs) then return true end
+      if tape._watch_accessed then
+        for _, x in ipairs(inputs) do
+          if core.dtype(x) == dtypes.resource then return true end
+        end
+      end
+    end
+  end
+  return false
+end
+
+-- Records a call of concrete function cf: one op whose inputs are the
+-- call's sources and whose outputs are `outs` (then the intermediates
+-- the forward variant returned, so that a gradient of the gradient
+-- reaches them); grad_fn(node, dys, present) gives one gradient per input.
+tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
+  if #recording == 0 then return end
+  local inputs, arg_vars, captured = tapes.call_sources(cf, args)
+  local vars = table.move(arg_vars, 1, #arg_vars, 1, {})
+  for _, v in ipairs(captured) do vars[#vars + 1] = v end
+  tapes.note_accessed(vars)
+  local here = level()
+  local outputs = table.move(outs, 1, outs.n or #outs, 1, {})
+  if intermediates then table.move(intermediates, 1, #intermediates, #outputs + 1, outputs) end
+  for _, tape in ipairs(recording) do
+    if tape._level == here and touches_tape(tape, inputs) then
+      tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
+        outputs = outputs, grad_fn = grad_fn }
+      for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+-- The reverse pass over recorded entries (a tape's, or a forward
+-- graph's as a backward function replays them): the gradients of
+-- every tensor reached, by key.
+tapes.backprop_entries = function(entries, targets, seeds)
+  return backprop({ _entries = entries }, targets, seeds)
+end
+tapes.key = key
+
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { record_custom = true, record_call = true, internal = true }
+tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
+  key = true, internal = true }
 
 return tapes

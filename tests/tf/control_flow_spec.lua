@@ -176,6 +176,60 @@ describe("while_v2_test.py", function()
   end)
 
 
+  -- while_v2_test.py: WhileV2Test.testGradientTapeResourceVariable
+  for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+    it("WhileV2Test.testGradientTapeResourceVariable(" .. dtype.name .. ")", function()
+      local v = tf.Variable(1.0, { dtype = dtype })
+      local fnWithLoop = tf.func(function()
+        local tape = tf.GradientTape()
+        local _, x = tf.while_loop(function(i, _) return tf.less(i, 2) end,
+          function(i, x_) return i + 1, x_ * v end, { 0, tf.constant(2.0, dtype) })
+        tape:stop()
+        return tape:gradient(x, v)
+      end)
+      T.equal(4.0, fnWithLoop())
+    end)
+  end
+  -- while_v2_test.py: WhileV2Test.testMultipleWhileLoopsEager
+  it("WhileV2Test.testMultipleWhileLoopsEager", function()
+    local Func = tf.func(function()
+      local x = tf.constant(2.0)
+      local outer = tf.GradientTape()
+      outer:watch(x)
+      local inner = tf.GradientTape()
+      inner:watch(x)
+      local ret1 = tf.while_loop(function(v) return tf.less(v, 4.0) end, function(v) return v * v end, { x })
+      local ret2 = tf.while_loop(function(v) return tf.less(v, 16.0) end, function(v) return v * v end, { ret1 })
+      inner:stop()
+      local grad = inner:gradient(ret2, { x })[1]
+      outer:stop()
+      local grad_grad = outer:gradient(grad, { x })[1]
+      return grad, grad_grad
+    end)
+    local grad, grad_grad = Func()
+    T.equal(32.0, grad)
+    T.equal(48.0, grad_grad)
+  end)
+  -- while_v2_test.py: WhileV2Test.testDoubleDerivativeEager
+  it("WhileV2Test.testDoubleDerivativeEager", function()
+    local Func = tf.func(function()
+      local x = tf.constant(2.0)
+      local outer = tf.GradientTape()
+      outer:watch(x)
+      local inner = tf.GradientTape()
+      inner:watch(x)
+      local ret = tf.while_loop(function(v) return tf.less(v, 8.0) end, function(v) return v ^ 2 end, { x })
+      inner:stop()
+      local grad = inner:gradient(ret, { x })[1]
+      outer:stop()
+      local grad_grad = outer:gradient(grad, { x })[1]
+      return ret, grad, grad_grad
+    end)
+    local ret, grad, grad_grad = Func()
+    T.equal(16.0, ret)
+    T.equal(32.0, grad)
+    T.equal(48.0, grad_grad)
+  end)
 end)
 
 describe("cond_v2_test.py", function()
@@ -254,5 +308,28 @@ describe("cond_v2_test.py", function()
     for _, op in ipairs(f:get_concrete_function().graph:get_operations()) do types[op.type] = (types[op.type] or 0) + 1 end
     assert.are.equal(1, types.StatelessIf)
     T.equal(1.0, f())
+  end)
+  -- cond_v2_test.py: CondV2Test.testNestedCond
+  it("CondV2Test.testNestedCond", function()
+    test_cond(function(x, y, pred)
+      local function false_fn()
+        return tf.cond(pred, function() return x * y * 2.0 end, function() return x * 5.0 end)
+      end
+      return function() return 2.0 end, false_fn
+    end, 2.0, { [true] = { 2.0, { 0.0, 0.0 } }, [false] = { 5.0, { 5.0, 0.0 } } })
+  end)
+  -- cond_v2_test.py: CondV2Test.testNestedCondBothBranches
+  it("CondV2Test.testNestedCondBothBranches", function()
+    test_cond(function(x, y, pred)
+      local function true_fn() return tf.cond(pred, function() return x + y end, function() return x * x end) end
+      local function false_fn() return tf.cond(pred, function() return x - y end, function() return y * y end) end
+      return true_fn, false_fn
+    end, 2.0, { [true] = { 3.0, { 1.0, 1.0 } }, [false] = { 4.0, { 0.0, 4.0 } } })
+  end)
+  -- cond_v2_test.py: CondV2Test.testBasic (the [[True]] and [[False]] predicates of _testCond)
+  it("CondV2Test.testBasic_squeezed_predicate", function()
+    test_cond(function(x, y)
+      return function() return x * 2.0 end, function() return y * 3.0 end
+    end, 2.0, { [true] = { 2.0, { 2.0, 0.0 } }, [false] = { 6.0, { 0.0, 3.0 } } }, MATRIX_PREDS)
   end)
 end)

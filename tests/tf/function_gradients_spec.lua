@@ -374,4 +374,46 @@ describe("polymorphic_function/gradients_test.py", function()
     T.equal({ { 6.0, 6.0 }, { 14.0, 14.0 } }, tape:gradient(one, t))
   end)
 
+  -- gradients_test.py: FunctionGradientsTest.testIteratedGradientsPersistent
+  it("FunctionGradientsTest.testIteratedGradientsPersistent", function()
+    local f = tf.func(function(z) return tf.cos(z) end)
+    local tape = tf.GradientTape({ persistent = true })
+    local start = tf.constant(1.0)
+    tape:watch(start)
+    local x = f(start)
+    for _, expected in ipairs(COS_DERIVATIVES) do
+      T.equal(expected(start):numpy(), x)
+      x = tape:gradient(x, start)
+    end
+    tape:stop()
+  end)
+  -- gradients_test.py: FunctionGradientsTest.testHigherOrderWithVariable
+  it("FunctionGradientsTest.testHigherOrderWithVariable", function()
+    local v = tf.Variable(1.0)
+    local f = tf.func(function() return tf.cos(v) end)
+    local tape = tf.GradientTape({ persistent = true })
+    local x = f()
+    for _, expected in ipairs(COS_DERIVATIVES) do
+      T.equal(expected(tf.constant(1.0)):numpy(), x)
+      x = tape:gradient(x, tape:watched_variables())[1]
+    end
+    tape:stop()
+  end)
+  -- gradients_test.py: FunctionGradientsTest.testGradientsChained
+  it("FunctionGradientsTest.testGradientsChained", function()
+    local f = tf.func(function(z) return tf.cos(z) end)
+    local x = tf.constant(1.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local y = f(x)
+    t:stop()
+    local tt = tf.GradientTape()
+    local doutputs = tf.constant(2.0)
+    tt:watch(doutputs)
+    local g = t:gradient(y, x, { output_gradients = doutputs })
+    tt:stop()
+    T.equal((-2.0 * tf.sin(x)):numpy(), g)
+    local gg = tt:gradient(g, doutputs)
+    T.equal((-tf.sin(x)):numpy(), gg)
+  end)
 end)
