@@ -528,6 +528,7 @@ describe("polymorphic_function_test.py", function()
     same_set({ b, c }, cf.trainable_variables)
     same_set(cf.variables, cf.graph.variables)
     same_set(cf.trainable_variables, cf.graph.trainable_variables)
+  end)
   -- polymorphic_function_test.py: FunctionTest.testReduceTracingWithNestedTFFunction
   it("FunctionTest.testReduceTracingWithNestedTFFunction", function()
     local v = tf.Variable({ 1.0, 2.0 })
