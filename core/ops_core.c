@@ -2,9 +2,11 @@
  * state (ReadVariableOp, Assign*VariableOp) and host interaction (PrintV2,
  * EagerLuaFunc, Timestamp). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
+#include "alloc.h"
 #include "op.h"
 #include "variable.h"
 
@@ -257,17 +259,17 @@ static mf_status print_kernel(mf_op_call *c, mf_error *err) {
   const char *end = mf_attr_string(c->attrs, "end", "\n");
   const mf_attr *cb = mf_attrs_find(c->attrs, "output_callback");
   if (cb) {
-    mf_tensor *text;
+    /* The callback gets the text and its end as one string scalar. */
     size_t elen = strlen(end);
-    MF_TRY(mf_tensor_new(MF_STRING, 0, NULL, &text, err));
-    mf_string *dst = MF_DATA(text, mf_string);
-    mf_status st = mf_string_set(dst, s->ptr, s->len + elen, err);
-    if (st == MF_OK) {
-      memcpy(dst->ptr, s->ptr, s->len);
-      memcpy(dst->ptr + s->len, end, elen);
-      dst->ptr[s->len + elen] = '\0';
-      st = cb->u.cb->fn(cb->u.cb->ud, 1, &text, 0, NULL, err);
-    }
+    char *joined = mf_malloc(s->len + elen + 1);
+    if (!joined) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    memcpy(joined, s->ptr, s->len);
+    memcpy(joined + s->len, end, elen);
+    mf_tensor *text;
+    mf_status st = mf_tensor_scalar_string(joined, s->len + elen, &text, err);
+    free(joined);
+    if (st != MF_OK) return st;
+    st = cb->u.cb->fn(cb->u.cb->ud, 1, &text, 0, NULL, err);
     mf_tensor_release(text);
     return st;
   }
