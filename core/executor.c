@@ -19,6 +19,7 @@ typedef struct mf_plan {
   bool *planned;     /* per node: shapes static at plan time, inference skipped */
   mf_buffer_pool *pool;
   mf_tensor **slots; /* per value slot, all NULL between runs */
+  mf_kernel_state *state; /* per node: what its kernel keeps between runs */
   bool running;      /* a run is under way (a host callback may run g again) */
 } mf_plan;
 
@@ -31,6 +32,10 @@ static void plan_free(mf_plan *p) {
   free(p->release);
   free(p->planned);
   free(p->slots);
+  if (p->state)
+    for (int i = 0; i < p->g->nnodes; i++)
+      if (p->state[i].drop) p->state[i].drop(p->state[i].data);
+  free(p->state);
   mf_buffer_pool_free(p->pool);
   free(p);
 }
@@ -96,7 +101,8 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
   p->planned = calloc((size_t)n + 1, sizeof *p->planned);
   p->pool = mf_buffer_pool_new();
   p->slots = calloc((size_t)p->nslots + 1, sizeof *p->slots);
-  if (!p->planned || !p->pool || !p->slots) goto oom;
+  p->state = calloc((size_t)n + 1, sizeof *p->state);
+  if (!p->planned || !p->pool || !p->slots || !p->state) goto oom;
   for (int i = 0; i < n; i++) {
     const mf_node *nd = &g->nodes[i];
     bool ok = nd->op->kernel != NULL;
@@ -150,6 +156,7 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
   mf_op_call c;
   mf_op_call_init(&c, nd->op, nd->nin, specs, vals, &nd->attrs);
   c.pool = p->pool;
+  c.state = &p->state[nd - p->g->nodes];
   if (p->planned[nd - p->g->nodes] && inputs_as_planned(p->g, nd, vals))
     s = mf_op_execute_planned(&c, nd->nout, nd->out_specs, err);
   else

@@ -143,7 +143,7 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
   p->blk = p->n < BLOCK ? (p->n + 7) / 8 * 8 : BLOCK;
   if (p->blk < 8) p->blk = 8;
   p->nvalues = g->nnodes;
-  if (g->nnodes < INLINE_NODES) {
+  if (values_inline && g->nnodes < INLINE_NODES) {
     p->values = values_inline;
     p->steps = steps_inline;
     memset(values_inline, 0, ((size_t)g->nnodes + 1) * sizeof *values_inline);
@@ -283,22 +283,74 @@ static mf_status run_unfused(mf_op_call *c, const mf_graph *g, mf_error *err) {
   return MF_OK;
 }
 
+/* A node's compiled program, kept in its plan state between runs: valid
+ * while the output size and every input's size are those it was built for
+ * (they decide the strides and the scratch); only the inputs' data
+ * pointers change from call to call. */
+enum { CACHE_INPUTS = 16 };
+typedef struct fused_cache {
+  fused_prog p;
+  int nin;
+  int64_t n, in_size[CACHE_INPUTS];
+} fused_cache;
+
+static void cache_drop(void *data) {
+  fused_cache *fc = data;
+  if (!fc) return;
+  prog_free(&fc->p);
+  free(fc);
+}
+
+static bool cache_fits(const fused_cache *fc, const mf_op_call *c, int64_t n) {
+  if (fc->n != n || fc->nin != c->nin) return false;
+  for (int k = 0; k < c->nin; k++)
+    if (fc->in_size[k] != c->in[k]->size) return false;
+  return true;
+}
+
 static mf_status fused_kernel(mf_op_call *c, mf_error *err) {
   const mf_graph *g = body_of(c);
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  fused_prog p;
+  fused_prog local, *pp = &local;
   fused_value values_inline[INLINE_NODES + 1];
   fused_step steps_inline[INLINE_NODES + 1];
-  bool fits;
-  mf_status s = prog_build(&p, g, c->in, c->nin, out, values_inline, steps_inline, &fits, err);
-  if (s == MF_OK && !fits) {
-    prog_free(&p);
-    return run_unfused(c, g, err);
+  bool fits = true;
+  mf_status s = MF_OK;
+  fused_cache *fc = c->state && c->state->drop == cache_drop ? c->state->data : NULL;
+  if (fc && cache_fits(fc, c, out->size)) {
+    pp = &fc->p;
+    for (int k = 0; k < c->nin; k++) pp->values[g->inputs[k]].data = mf_tensor_data(c->in[k]);
+    pp->stopped = 0;
+  } else if (c->state && c->nin <= CACHE_INPUTS) {
+    /* Build once into heap arrays the node keeps. */
+    if (c->state->drop) c->state->drop(c->state->data);
+    c->state->data = NULL;
+    c->state->drop = NULL;
+    fc = calloc(1, sizeof *fc);
+    if (!fc) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    s = prog_build(&fc->p, g, c->in, c->nin, out, NULL, NULL, &fits, err);
+    if (s != MF_OK || !fits) {
+      cache_drop(fc);
+      return s != MF_OK ? s : run_unfused(c, g, err);
+    }
+    fc->nin = c->nin;
+    fc->n = out->size;
+    for (int k = 0; k < c->nin; k++) fc->in_size[k] = c->in[k]->size;
+    c->state->data = fc;
+    c->state->drop = cache_drop;
+    pp = &fc->p;
+  } else {
+    s = prog_build(pp, g, c->in, c->nin, out, values_inline, steps_inline, &fits, err);
+    if (s == MF_OK && !fits) {
+      prog_free(pp);
+      return run_unfused(c, g, err);
+    }
   }
+  fused_prog *const p = pp;
   /* min_part: below two parts' worth a call runs inline, with no threads. */
   const int64_t min_part = MF_ELEMENTWISE_PARALLEL_MIN / 2;
-  int parts = p.n >= 2 * min_part ? mf_threadpool_size() : 1;
+  int parts = p->n >= 2 * min_part ? mf_threadpool_size() : 1;
   /* The scratch is a buffer of the plan's pool (sized to the tensor, not
    * to a whole block when the tensor is smaller), so a cached call takes
    * back the one it returned last time. Over 256 bytes, so 64-aligned. */
@@ -306,22 +358,23 @@ static mf_status fused_kernel(mf_op_call *c, mf_error *err) {
   /* Buffers the executor lent (inputs dying here) are still being read:
    * the output has had its pick, so none may become the scratch. */
   mf_buffer_pool_unlend(c->pool);
-  if (s == MF_OK && p.nbufs > 0) {
-    int64_t words = (int64_t)((size_t)parts * p.part_bytes / sizeof(uint64_t));
+  if (s == MF_OK && p->nbufs > 0) {
+    int64_t words = (int64_t)((size_t)parts * p->part_bytes / sizeof(uint64_t));
     if (words < 40) words = 40;
     s = mf_tensor_new_pooled(c->pool, MF_FLOAT64, 1, &words, &scratch, err);
-    if (s == MF_OK) p.scratch = mf_tensor_data(scratch);
+    if (s == MF_OK) p->scratch = mf_tensor_data(scratch);
   }
   if (s == MF_OK) {
-    fused_job j = {&p, mf_tensor_data(out)};
-    mf_parallel_for(p.n, min_part, BLOCK, fused_part, &j);
-    if (p.stopped) {
+    fused_job j = {p, mf_tensor_data(out)};
+    mf_parallel_for(p->n, min_part, BLOCK, fused_part, &j);
+    if (p->stopped) {
       mf_interrupt_clear();
       s = mf_error_set(err, MF_ERR_INTERRUPTED, "interrupted by the user");
     }
   }
+  p->scratch = NULL;
   mf_buffer_pool_recycle(c->pool, scratch);
-  prog_free(&p);
+  if (p == &local) prog_free(p);
   return s;
 }
 
