@@ -117,6 +117,7 @@ typedef struct fused_prog {
   char *scratch;      /* nbufs * blk * 8 bytes per part */
   size_t part_bytes;
   bool heap;          /* values and steps were malloc'd */
+  double cost;        /* ns per element, measured once (mf_parallel_for_cost) */
   volatile int stopped; /* a part saw the interrupt flag */
 } fused_prog;
 
@@ -366,7 +367,9 @@ static mf_status fused_kernel(mf_op_call *c, mf_error *err) {
   }
   if (s == MF_OK) {
     fused_job j = {p, mf_tensor_data(out)};
-    mf_parallel_for(p->n, min_part, BLOCK, fused_part, &j);
+    /* A cached program measures its cost once: later calls decide from
+     * the element count alone whether threads pay. */
+    mf_parallel_for_cost(p->n, min_part, BLOCK, fused_part, &j, p == &local ? NULL : &p->cost);
     if (p->stopped) {
       mf_interrupt_clear();
       s = mf_error_set(err, MF_ERR_INTERRUPTED, "interrupted by the user");
