@@ -92,6 +92,9 @@ static mf_graph *chain(int64_t n, int ops) {
  * warm-up. */
 static long steady_allocs(mf_graph *g, int64_t n) {
   mf_tensor *x = filled(n);
+  const mf_spec *in = &g->nodes[g->inputs[0]].out_specs[0];
+  x->rank = in->rank;
+  for (int d = 0; d < in->rank; d++) x->shape[d] = in->shape[d];
   mf_tensor *out[1];
   mf_error err;
   for (int i = 0; i < 3; i++) {
@@ -140,9 +143,28 @@ static void test_fused_chain_steady(void) {
   }
 }
 
+/* Three MatMuls and a Tanh between them: BLAS outputs come from the pool
+ * too (x is n x n, so every product has one size). */
+static void test_matmul_chain_steady(void) {
+  const int64_t n = 48, sq[2] = {n, n};
+  mf_graph *g = new_graph();
+  ref x = input(g, MF_FLOAT32, 2, sq, NULL);
+  mf_tensor *w = filled(n * n);
+  w->rank = 2;
+  w->shape[0] = w->shape[1] = n;
+  ref wr = cnst(g, w);
+  for (int i = 0; i < 3; i++) x = op1(g, "Tanh", op2(g, "MatMul", x, wr));
+  outputs(g, 1, REFS(x));
+  long extra = steady_allocs(g, n * n);
+  if (extra) printf("#   matmul chain: %ld extra allocations\n", extra);
+  CHECK(extra == 0);
+  mf_graph_release(g);
+}
+
 int main(void) {
   install();
   RUN(test_unfused_chain_steady);
   RUN(test_fused_chain_steady);
+  RUN(test_matmul_chain_steady);
   return CHECK_DONE();
 }
