@@ -24,14 +24,23 @@
 static volatile long allocs;
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+/* From ASan's runtime (sanitizer/allocator_interface.h, not always installed). */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                               void (*free_hook)(const volatile void *));
+/* Under ASan only the calling thread counts: its interceptors allocate on
+ * the pool's worker threads as they wait and wake (the plain build counts
+ * every thread and sees 0 there). */
+static _Thread_local int counting;
 static void on_malloc(const volatile void *p, size_t n) {
   (void)p;
   (void)n;
-  __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
+  if (counting) __atomic_add_fetch(&allocs, 1, __ATOMIC_RELAXED);
 }
 static void on_free(const volatile void *p) { (void)p; }
-static void install(void) { __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free); }
+static void install(void) {
+  counting = 1;
+  __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+}
 #else
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
