@@ -18,6 +18,8 @@ typedef struct mf_plan {
   int *release;
   bool *planned;     /* per node: shapes static at plan time, inference skipped */
   mf_buffer_pool *pool;
+  mf_tensor **slots; /* per value slot, all NULL between runs */
+  mf_kernel_state *state; /* per node: what its kernel keeps between runs */
   bool running;      /* a run is under way (a host callback may run g again) */
 } mf_plan;
 
@@ -29,6 +31,11 @@ static void plan_free(mf_plan *p) {
   free(p->release_at);
   free(p->release);
   free(p->planned);
+  free(p->slots);
+  if (p->state)
+    for (int i = 0; i < p->g->nnodes; i++)
+      if (p->state[i].drop) p->state[i].drop(p->state[i].data);
+  free(p->state);
   mf_buffer_pool_free(p->pool);
   free(p);
 }
@@ -93,7 +100,9 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
   free(fill);
   p->planned = calloc((size_t)n + 1, sizeof *p->planned);
   p->pool = mf_buffer_pool_new();
-  if (!p->planned || !p->pool) goto oom;
+  p->slots = calloc((size_t)p->nslots + 1, sizeof *p->slots);
+  p->state = calloc((size_t)n + 1, sizeof *p->state);
+  if (!p->planned || !p->pool || !p->slots || !p->state) goto oom;
   for (int i = 0; i < n; i++) {
     const mf_node *nd = &g->nodes[i];
     bool ok = nd->op->kernel != NULL;
@@ -147,6 +156,7 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
   mf_op_call c;
   mf_op_call_init(&c, nd->op, nd->nin, specs, vals, &nd->attrs);
   c.pool = p->pool;
+  c.state = &p->state[nd - p->g->nodes];
   if (p->planned[nd - p->g->nodes] && inputs_as_planned(p->g, nd, vals))
     s = mf_op_execute_planned(&c, nd->nout, nd->out_specs, err);
   else
@@ -170,8 +180,7 @@ static mf_status plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_te
   if (nfeeds != g->ninputs)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "graph %s takes %d inputs, %d were fed",
                         g->name, g->ninputs, nfeeds);
-  mf_tensor **slots = calloc((size_t)p->nslots + 1, sizeof *slots);
-  if (!slots) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  mf_tensor **slots = p->slots;
   mf_status s = MF_OK;
   for (int st = 0; st < p->nsteps && s == MF_OK; st++) {
     int id = p->steps[st];
@@ -202,8 +211,10 @@ static mf_status plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_te
     if (t) mf_tensor_retain(t);
     outputs[i] = t;
   }
-  for (int i = 0; i < p->nslots; i++) mf_tensor_release(slots[i]);
-  free(slots);
+  for (int i = 0; i < p->nslots; i++) {
+    mf_tensor_release(slots[i]);
+    slots[i] = NULL;
+  }
   if (s != MF_OK)
     for (int i = 0; i < g->noutputs; i++) {
       mf_tensor_release(outputs[i]);

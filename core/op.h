@@ -89,6 +89,15 @@ typedef struct mf_op_def {
 
 #define MF_OP_CALL_INLINE 4
 
+/* What a kernel keeps between runs of one graph node (a compiled program,
+ * say): the executor's plan holds one per node and calls drop(data) when
+ * the plan goes. A kernel may only use it for work that depends on the
+ * node (its attrs) and on what it checks again on every call. */
+typedef struct mf_kernel_state {
+  void *data;
+  void (*drop)(void *data);
+} mf_kernel_state;
+
 typedef struct mf_op_call {
   const mf_op_def *op;
   int nin;
@@ -100,6 +109,7 @@ typedef struct mf_op_call {
   mf_tensor **out;               /* kernel fills; new references */
   mf_tensor **out_values;        /* infer may fill when an output is known statically */
   mf_buffer_pool *pool;          /* where mf_op_alloc_output takes buffers (executor), or NULL */
+  mf_kernel_state *state;        /* the node's state in the running plan (executor), or NULL */
   mf_spec inline_specs[MF_OP_CALL_INLINE];
   mf_tensor *inline_out[MF_OP_CALL_INLINE];
   mf_tensor *inline_values[MF_OP_CALL_INLINE];

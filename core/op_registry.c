@@ -71,6 +71,7 @@ void mf_op_call_init(mf_op_call *c, const mf_op_def *op, int nin, const mf_spec 
   c->out = c->inline_out;
   c->out_values = c->inline_values;
   c->pool = NULL;
+  c->state = NULL;
   for (int i = 0; i < MF_OP_CALL_INLINE; i++) {
     c->inline_out[i] = NULL;
     c->inline_values[i] = NULL;

@@ -148,6 +148,23 @@ static mf_status unary_infer(mf_op_call *c, const unary_loop *loops, mf_error *e
   return MF_OK;
 }
 
+/* The cost per element of each op family's loop for one dtype, measured
+ * once per thread by the first large call (mf_parallel_for_cost): later
+ * calls decide from their element count whether threads pay. Keyed by the
+ * loop's address; a loop whose slot another holds times each call, as
+ * without a cache. Per thread, so no locking. */
+enum { COST_SLOTS = 64 };
+static _Thread_local struct {
+  const void *key;
+  double cost;
+} loop_costs[COST_SLOTS];
+
+static double *loop_cost(const void *key) {
+  size_t h = ((uintptr_t)key >> 4) % COST_SLOTS;
+  if (loop_costs[h].key == NULL) loop_costs[h].key = key;
+  return loop_costs[h].key == key ? &loop_costs[h].cost : NULL;
+}
+
 /* A unary loop (or a cast) over a large tensor runs in parts on the thread
  * pool; each part is the same loop on a contiguous slice. */
 typedef struct unary_job {
@@ -166,7 +183,8 @@ static void unary_part(void *ctx, int64_t begin, int64_t end, int part) {
 static void unary_run(unary_loop loop, const mf_tensor *x, mf_tensor *z) {
   unary_job j = {loop, mf_tensor_data(x), mf_tensor_data(z), mf_dtype_size(x->dtype),
                  mf_dtype_size(z->dtype)};
-  mf_parallel_for(z->size, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, unary_part, &j);
+  mf_parallel_for_cost(z->size, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, unary_part, &j,
+                       z->size >= MF_ELEMENTWISE_PARALLEL_MIN ? loop_cost((const void *)loop) : NULL);
 }
 
 static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *err) {
@@ -400,7 +418,9 @@ static mf_status binary_kernel(mf_op_call *c, const binary_info *info, mf_error 
     return MF_OK;
   }
   if (j.it.runs == 1)
-    mf_parallel_for(j.it.run, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, binary_slice, &j);
+    mf_parallel_for_cost(j.it.run, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, binary_slice, &j,
+                         j.it.run >= MF_ELEMENTWISE_PARALLEL_MIN ? loop_cost((const void *)j.loop)
+                                                                 : NULL);
   else
     mf_parallel_for(j.it.runs, (MF_ELEMENTWISE_PARALLEL_MIN / 2 + j.it.run - 1) / j.it.run, 1,
                     binary_part, &j);

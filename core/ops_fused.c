@@ -31,6 +31,11 @@ extern const mf_op_def mf_op_Placeholder, mf_op_Const, mf_op_Identity;
  * output stay well inside a 48 KiB L1 cache. */
 enum { BLOCK = 1024, MAX_STEP_INPUTS = 3 };
 
+/* Bodies up to this many nodes compile into the kernel's stack frame, so
+ * a call allocates nothing but its output (the scratch comes from the
+ * plan's buffer pool); larger ones allocate their program. */
+enum { INLINE_NODES = 256 };
+
 static const mf_graph *body_of(const mf_op_call *c) {
   const mf_attr *a = mf_attrs_find(c->attrs, "body");
   return a && a->kind == MF_ATTR_GRAPH ? a->u.graph : NULL;
@@ -108,21 +113,18 @@ typedef struct fused_prog {
   fused_step *steps;
   int result;
   int64_t n;          /* output elements */
-  /* Elements per scratch buffer: BLOCK, or n (rounded up to 8) when
-   * smaller. A call on a few elements then takes a few bytes of scratch,
-   * not 8 KB per buffer: that block, allocated and freed on every call
-   * between results that live until Lua collects them, fragmented glibc's
-   * heap (220 MB held, 3 MB in use, after 200,000 cached tf.func calls). */
-  int64_t block;
-  char *scratch;      /* nbufs * block * 8 bytes per part */
+  int64_t blk;        /* elements per scratch buffer: BLOCK, or n when smaller */
+  char *scratch;      /* nbufs * blk * 8 bytes per part */
   size_t part_bytes;
+  bool heap;          /* values and steps were malloc'd */
+  double cost;        /* ns per element, measured once (mf_parallel_for_cost) */
   volatile int stopped; /* a part saw the interrupt flag */
 } fused_prog;
 
 static void prog_free(fused_prog *p) {
+  if (!p->heap) return;
   free(p->values);
   free(p->steps);
-  free(p->scratch);
 }
 
 /* The dtype a node's block function is resolved for: its data inputs'. */
@@ -134,14 +136,25 @@ static mf_dtype data_dtype(const mf_graph *g, const mf_node *nd) {
 /* Compiles the body for inputs `in` and output `out`. MF_OK with *fits
  * false when some leaf is neither the output's size nor one element. */
 static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *in, int nin,
-                            mf_tensor *out, bool *fits, mf_error *err) {
+                            mf_tensor *out, fused_value *values_inline, fused_step *steps_inline,
+                            bool *fits, mf_error *err) {
   memset(p, 0, sizeof *p);
   *fits = true;
   p->n = out->size;
+  p->blk = p->n < BLOCK ? (p->n + 7) / 8 * 8 : BLOCK;
+  if (p->blk < 8) p->blk = 8;
   p->nvalues = g->nnodes;
-  p->values = calloc((size_t)g->nnodes + 1, sizeof *p->values);
-  p->steps = calloc((size_t)g->nnodes + 1, sizeof *p->steps);
-  if (!p->values || !p->steps) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  if (values_inline && g->nnodes < INLINE_NODES) {
+    p->values = values_inline;
+    p->steps = steps_inline;
+    memset(values_inline, 0, ((size_t)g->nnodes + 1) * sizeof *values_inline);
+  } else {
+    p->heap = true;
+    p->values = calloc((size_t)g->nnodes + 1, sizeof *p->values);
+    p->steps = calloc((size_t)g->nnodes + 1, sizeof *p->steps);
+    if (!p->values || !p->steps)
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
   for (int i = 0; i < g->nnodes; i++) {
     p->values[i].buf = -1;
     p->values[i].last_use = -1;
@@ -199,7 +212,10 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
   }
   /* Scratch buffers by liveness: a step's output takes a buffer that none
    * of its inputs holds, then the inputs that die here free theirs. */
-  int *free_bufs = malloc(((size_t)p->nsteps + 1) * sizeof *free_bufs), nfree = 0;
+  int free_inline[INLINE_NODES];
+  int *free_bufs = p->nsteps < INLINE_NODES ? free_inline
+                                            : malloc(((size_t)p->nsteps + 1) * sizeof *free_bufs);
+  int nfree = 0;
   if (!free_bufs) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int st = 0; st < p->nsteps; st++) {
     fused_step *s = &p->steps[st];
@@ -214,16 +230,15 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
     /* A value nobody reads dies at once. */
     if (o->buf >= 0 && o->last_use < 0) free_bufs[nfree++] = o->buf;
   }
-  free(free_bufs);
-  p->block = p->n >= BLOCK ? BLOCK : p->n < 8 ? 8 : (p->n + 7) & ~(int64_t)7;
-  p->part_bytes = (size_t)p->nbufs * (size_t)p->block * sizeof(uint64_t);
+  if (free_bufs != free_inline) free(free_bufs);
+  p->part_bytes = (size_t)p->nbufs * (size_t)p->blk * sizeof(uint64_t);
   return MF_OK;
 }
 
-/* Where value v's elements [at, at + BLOCK) are. */
-static inline const void *value_at(const fused_value *v, int64_t block, char *scratch, char *out,
+/* Where value v's elements [at, at + blk) are. */
+static inline const void *value_at(const fused_value *v, int64_t blk, char *scratch, char *out,
                                    int64_t at) {
-  if (v->buf >= 0) return scratch + (size_t)v->buf * (size_t)block * sizeof(uint64_t);
+  if (v->buf >= 0) return scratch + (size_t)v->buf * (size_t)blk * sizeof(uint64_t);
   if (v->data) return v->data + (size_t)(at * v->stride) * v->size;
   return out + (size_t)at * v->size; /* the result */
 }
@@ -250,10 +265,10 @@ static void fused_part(void *ctx, int64_t begin, int64_t end, int part) {
       const fused_step *s = &p->steps[st];
       for (int k = 0; k < s->nin; k++) {
         const fused_value *v = &p->values[s->in[k]];
-        in[k] = value_at(v, p->block, scratch, j->out, at);
+        in[k] = value_at(v, p->blk, scratch, j->out, at);
         stride[k] = v->data ? v->stride : 1;
       }
-      void *o = (void *)value_at(&p->values[s->out], p->block, scratch, j->out, at);
+      void *o = (void *)value_at(&p->values[s->out], p->blk, scratch, j->out, at);
       mf_elementwise_run(&s->fn, in, stride, o, len);
     }
   }
@@ -269,32 +284,100 @@ static mf_status run_unfused(mf_op_call *c, const mf_graph *g, mf_error *err) {
   return MF_OK;
 }
 
+/* A node's compiled program, kept in its plan state between runs: valid
+ * while the output size and every input's size are those it was built for
+ * (they decide the strides and the scratch); only the inputs' data
+ * pointers change from call to call. */
+enum { CACHE_INPUTS = 16 };
+typedef struct fused_cache {
+  fused_prog p;
+  int nin;
+  int64_t n, in_size[CACHE_INPUTS];
+} fused_cache;
+
+static void cache_drop(void *data) {
+  fused_cache *fc = data;
+  if (!fc) return;
+  prog_free(&fc->p);
+  free(fc);
+}
+
+static bool cache_fits(const fused_cache *fc, const mf_op_call *c, int64_t n) {
+  if (fc->n != n || fc->nin != c->nin) return false;
+  for (int k = 0; k < c->nin; k++)
+    if (fc->in_size[k] != c->in[k]->size) return false;
+  return true;
+}
+
 static mf_status fused_kernel(mf_op_call *c, mf_error *err) {
   const mf_graph *g = body_of(c);
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  fused_prog p;
-  bool fits;
-  mf_status s = prog_build(&p, g, c->in, c->nin, out, &fits, err);
-  if (s == MF_OK && !fits) {
-    prog_free(&p);
-    return run_unfused(c, g, err);
+  fused_prog local, *pp = &local;
+  fused_value values_inline[INLINE_NODES + 1];
+  fused_step steps_inline[INLINE_NODES + 1];
+  bool fits = true;
+  mf_status s = MF_OK;
+  fused_cache *fc = c->state && c->state->drop == cache_drop ? c->state->data : NULL;
+  if (fc && cache_fits(fc, c, out->size)) {
+    pp = &fc->p;
+    for (int k = 0; k < c->nin; k++) pp->values[g->inputs[k]].data = mf_tensor_data(c->in[k]);
+    pp->stopped = 0;
+  } else if (c->state && c->nin <= CACHE_INPUTS) {
+    /* Build once into heap arrays the node keeps. */
+    if (c->state->drop) c->state->drop(c->state->data);
+    c->state->data = NULL;
+    c->state->drop = NULL;
+    fc = calloc(1, sizeof *fc);
+    if (!fc) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    s = prog_build(&fc->p, g, c->in, c->nin, out, NULL, NULL, &fits, err);
+    if (s != MF_OK || !fits) {
+      cache_drop(fc);
+      return s != MF_OK ? s : run_unfused(c, g, err);
+    }
+    fc->nin = c->nin;
+    fc->n = out->size;
+    for (int k = 0; k < c->nin; k++) fc->in_size[k] = c->in[k]->size;
+    c->state->data = fc;
+    c->state->drop = cache_drop;
+    pp = &fc->p;
+  } else {
+    s = prog_build(pp, g, c->in, c->nin, out, values_inline, steps_inline, &fits, err);
+    if (s == MF_OK && !fits) {
+      prog_free(pp);
+      return run_unfused(c, g, err);
+    }
   }
+  fused_prog *const p = pp;
   /* min_part: below two parts' worth a call runs inline, with no threads. */
   const int64_t min_part = MF_ELEMENTWISE_PARALLEL_MIN / 2;
-  int parts = p.n >= 2 * min_part ? mf_threadpool_size() : 1;
-  if (s == MF_OK && p.nbufs > 0)
-    s = mf_scratch_alloc((size_t)parts * p.nbufs * (size_t)p.block, sizeof(uint64_t),
-                         (void **)&p.scratch, err);
+  int parts = p->n >= 2 * min_part ? mf_threadpool_size() : 1;
+  /* The scratch is a buffer of the plan's pool (sized to the tensor, not
+   * to a whole block when the tensor is smaller), so a cached call takes
+   * back the one it returned last time. Over 256 bytes, so 64-aligned. */
+  mf_tensor *scratch = NULL;
+  /* Buffers the executor lent (inputs dying here) are still being read:
+   * the output has had its pick, so none may become the scratch. */
+  mf_buffer_pool_unlend(c->pool);
+  if (s == MF_OK && p->nbufs > 0) {
+    int64_t words = (int64_t)((size_t)parts * p->part_bytes / sizeof(uint64_t));
+    if (words < 40) words = 40;
+    s = mf_tensor_new_pooled(c->pool, MF_FLOAT64, 1, &words, &scratch, err);
+    if (s == MF_OK) p->scratch = mf_tensor_data(scratch);
+  }
   if (s == MF_OK) {
-    fused_job j = {&p, mf_tensor_data(out)};
-    mf_parallel_for(p.n, min_part, BLOCK, fused_part, &j);
-    if (p.stopped) {
+    fused_job j = {p, mf_tensor_data(out)};
+    /* A cached program measures its cost once: later calls decide from
+     * the element count alone whether threads pay. */
+    mf_parallel_for_cost(p->n, min_part, BLOCK, fused_part, &j, p == &local ? NULL : &p->cost);
+    if (p->stopped) {
       mf_interrupt_clear();
       s = mf_error_set(err, MF_ERR_INTERRUPTED, "interrupted by the user");
     }
   }
-  prog_free(&p);
+  p->scratch = NULL;
+  mf_buffer_pool_recycle(c->pool, scratch);
+  if (p == &local) prog_free(p);
   return s;
 }
 

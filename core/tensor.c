@@ -315,6 +315,10 @@ struct mf_buffer_pool {
   mf_buffer *slots[POOL_SLOTS];
   size_t bytes;
   int lent_from; /* slots[lent_from..n) are lent (still read), or n */
+  /* Tensor structs of recycled values, handed out again with the buffers:
+   * a plan run in steady state then mallocs nothing for its intermediates. */
+  int nspare;
+  mf_tensor *spare[POOL_SLOTS];
 };
 
 mf_buffer_pool *mf_buffer_pool_new(void) { return mf_calloc(1, sizeof(mf_buffer_pool)); }
@@ -322,6 +326,7 @@ mf_buffer_pool *mf_buffer_pool_new(void) { return mf_calloc(1, sizeof(mf_buffer_
 void mf_buffer_pool_free(mf_buffer_pool *p) {
   if (!p) return;
   for (int i = 0; i < p->n; i++) mf_buffer_release(p->slots[i]);
+  for (int i = 0; i < p->nspare; i++) free(p->spare[i]);
   free(p);
 }
 
@@ -354,10 +359,38 @@ void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t) {
     p->slots[p->lent_from++] = t->buf;
     p->bytes += t->buf->nbytes;
     t->buf = NULL;
-    free(t);
+    if (p->nspare < POOL_SLOTS)
+      p->spare[p->nspare++] = t;
+    else
+      free(t);
+    return;
+  }
+  if (p && t->refcount == 1 && p->nspare < POOL_SLOTS) {
+    mf_buffer_release(t->buf);
+    t->buf = NULL;
+    p->spare[p->nspare++] = t;
     return;
   }
   mf_tensor_release(t);
+}
+
+/* A tensor struct for a pooled value: a spare one when p has it. */
+static mf_status pool_tensor(mf_buffer_pool *p, mf_dtype dt, int rank, const int64_t *shape,
+                             mf_tensor **out, mf_error *err) {
+  if (!p || p->nspare == 0) return tensor_alloc(dt, rank, shape, out, err);
+  int64_t size;
+  MF_TRY(mf_shape_size(rank, shape, &size, err));
+  mf_tensor *t = p->spare[--p->nspare];
+  t->refcount = 1;
+  t->dtype = dt;
+  t->rank = rank;
+  memset(t->shape, 0, sizeof t->shape);
+  if (rank) memcpy(t->shape, shape, (size_t)rank * sizeof *shape);
+  t->size = size;
+  t->buf = NULL;
+  t->offset = 0;
+  *out = t;
+  return MF_OK;
 }
 
 mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const int64_t *shape,
@@ -374,7 +407,7 @@ mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const i
        * each element where it reads one. */
       if (lent && mf_dtype_size(p->slots[i]->dtype) != mf_dtype_size(dt)) continue;
       mf_tensor *t;
-      MF_TRY(tensor_alloc(dt, rank, shape, &t, err));
+      MF_TRY(pool_tensor(p, dt, rank, shape, &t, err));
       mf_buffer *b = p->slots[i];
       /* Keep lent buffers at the end: fill the hole from its own group. */
       if (lent) {
@@ -391,6 +424,17 @@ mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const i
       *out = t;
       return MF_OK;
     }
+  }
+  if (p && p->nspare > 0 && dt != MF_STRING && dt != MF_RESOURCE) {
+    mf_tensor *t;
+    MF_TRY(pool_tensor(p, dt, rank, shape, &t, err));
+    mf_status s = mf_buffer_new(dt, (size_t)t->size, &t->buf, err);
+    if (s != MF_OK) {
+      p->spare[p->nspare++] = t;
+      return s;
+    }
+    *out = t;
+    return MF_OK;
   }
   return mf_tensor_new(dt, rank, shape, out, err);
 }

@@ -119,10 +119,17 @@ static double now_ns(void) {
 }
 
 int mf_parallel_for(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn fn, void *ctx) {
+  return mf_parallel_for_cost(n, min_part, align, fn, ctx, NULL);
+}
+
+int mf_parallel_for_cost(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn fn, void *ctx,
+                         double *cost) {
   if (align < 1) align = 1;
   if (min_part < align) min_part = align;
   int threads = n >= 2 * min_part ? mf_threadpool_size() : 1;
-  if (threads < 2 || pool.forked || pthread_mutex_trylock(&pool.busy) != 0) {
+  bool known = cost && *cost > 0;
+  if (threads < 2 || pool.forked || (known && *cost * (double)n < WORTH_NS) ||
+      pthread_mutex_trylock(&pool.busy) != 0) {
     fn(ctx, 0, n, 0);
     return 1;
   }
@@ -139,19 +146,24 @@ int mf_parallel_for(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn f
   /* The first chunk runs here, timed: a loop not worth waking a worker for
    * (cheap elements, or a fast machine) finishes on this thread. */
   double t0 = now_ns();
-  fn(ctx, 0, chunk, 0);
-  double per_chunk = now_ns() - t0;
-  if (per_chunk * (double)(n - chunk) / (double)chunk < WORTH_NS) {
-    if (chunk < n) fn(ctx, chunk, n, 0);
-    pthread_mutex_unlock(&pool.busy);
-    return 1;
+  int64_t first = 0;
+  if (!known) {
+    fn(ctx, 0, chunk, 0);
+    double per_chunk = now_ns() - t0;
+    if (cost) *cost = per_chunk > 0 ? per_chunk / (double)chunk : 1e-9;
+    if (per_chunk * (double)(n - chunk) / (double)chunk < WORTH_NS) {
+      if (chunk < n) fn(ctx, chunk, n, 0);
+      pthread_mutex_unlock(&pool.busy);
+      return 1;
+    }
+    first = chunk;
   }
   pthread_mutex_lock(&pool.lock);
   pool.fn = fn;
   pool.ctx = ctx;
   pool.n = n;
   pool.chunk = chunk;
-  __atomic_store_n(&pool.next, chunk, __ATOMIC_RELAXED);
+  __atomic_store_n(&pool.next, first, __ATOMIC_RELAXED);
   pool.joined = 0;
   pool.running = 0;
   pool.open = true;

@@ -35,6 +35,15 @@ typedef void (*mf_parallel_fn)(void *ctx, int64_t begin, int64_t end, int part);
  * of threads that took part (1 when it ran inline). */
 int mf_parallel_for(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn fn, void *ctx);
 
+/* mf_parallel_for deciding once: *cost (ns per element, kept by the
+ * caller for one kind of loop — a plan node, an op family; 0 when not yet
+ * known) is measured on the first call that could use threads and then
+ * decides every later call from n alone: a loop under about 50 us of work
+ * runs inline in one piece, untimed; a larger one goes to the workers
+ * without timing a first chunk. NULL: mf_parallel_for. */
+int mf_parallel_for_cost(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn fn, void *ctx,
+                         double *cost);
+
 /* Threads a loop may use, the caller included (creates the pool). */
 int mf_threadpool_size(void);
 

@@ -580,6 +580,35 @@ static void test_threadpool(void) {
   }
 }
 
+/* Counts the chunks a loop was cut into (part 0 only: inline runs). */
+static void chunk_count(void *ctx, int64_t begin, int64_t end, int part) {
+  (void)begin;
+  (void)end;
+  if (part == 0) (*(int *)ctx)++;
+}
+
+/* With a cost the caller keeps, a loop decides once: the first call
+ * measures the cost per element, later calls whose work is under what
+ * waking a worker costs run in one piece, untimed. */
+static void test_threadpool_cost(void) {
+  static cover c;
+  const int64_t n = sizeof c.hits / sizeof c.hits[0];
+  double cost = 0;
+  memset(&c, 0, sizeof c);
+  c.len = n;
+  int parts = mf_parallel_for_cost(n, 1 << 10, 64, cover_part, &c, &cost);
+  bool once = true;
+  for (int64_t i = 0; i < n; i++) once = once && c.hits[i] == 1;
+  CHECK(once && parts >= 1);
+  /* measured on the first call whenever threads could be used */
+  CHECK(mf_threadpool_size() == 1 || cost > 0);
+  /* a known, tiny cost: one inline call over the whole range */
+  cost = 1e-6;
+  int chunks = 0;
+  CHECK(mf_parallel_for_cost(n, 1 << 10, 64, chunk_count, &chunks, &cost) == 1);
+  CHECK(chunks == 1 && cost == 1e-6);
+}
+
 int main(void) {
   RUN(test_chain_becomes_one_node);
   RUN(test_shared_intermediate_not_fused);
@@ -593,6 +622,7 @@ int main(void) {
   RUN(test_block_api);
   RUN(test_blocks_match_kernels);
   RUN(test_threadpool);
+  RUN(test_threadpool_cost);
   release_all();
   return CHECK_DONE();
 }
