@@ -311,6 +311,24 @@ class TestIntrospection(KernelTestCase):
         self.ok("ct = tf.constant({1, 2})")
         self.assertIn("ct:numpy", self.complete("ct:nu"))
 
+    def test_complete_offers_only_public_members(self):
+        self.ok("cv = tf.Variable(1.0)\ncx = tf.constant({1, 2})\n"
+                "cf2 = tf.func(function(a) return a + 1 end)")
+        self.assertEqual(self.complete("cv:assign"),
+                         ["cv:assign", "cv:assign_add", "cv:assign_sub"])
+        tensor = self.complete("cx:")
+        self.assertIn("cx:numpy", tensor)
+        for private in ("cx:trace_begin", "cx:graph_add_placeholder", "cx:print", "cx:ipairs"):
+            self.assertNotIn(private, tensor)
+        func = self.complete("cf2.")
+        self.assertIn("cf2.get_concrete_function", func)
+        self.assertEqual([m for m in func if m.startswith("cf2._")], [])
+        # Each offered method answers through the object's __index.
+        names = [m[len("cx:"):] for m in tensor]
+        _, out = self.ok("for _, k in ipairs({%s}) do io.write(type(cx[k]), ' ') end"
+                         % ", ".join('"%s"' % n for n in names))
+        self.assertEqual(stream_text(out).split(), ["function"] * len(names))
+
     def test_complete_cursor_in_middle_and_unicode(self):
         self.ok("my_long_variable_name = 1")
         code = 's = "é✓" + my_long_var + 1'

@@ -249,6 +249,49 @@ describe("session.complete", function()
     assert.are.same({ "upper" }, session.complete("spec_str:up", 11))
   end)
 
+  it("offers exactly the public members of moonflow objects", function()
+    _G.spec_x = tf.constant({ 1, 2 })
+    _G.spec_v = tf.Variable(1.0)
+    _G.spec_sh = _G.spec_x.shape
+    _G.spec_f = tf.func(function(a) return a * 2 end)
+    _G.spec_cf = _G.spec_f:get_concrete_function(_G.spec_x)
+    _G.spec_g = _G.spec_cf.graph
+    _G.spec_m = tf.Module()
+    _G.spec_tp = tf.GradientTape()
+    -- Names each object must offer after ':' (methods) and after '.'.
+    local expected = {
+      spec_x = { ":", { "numpy", "get_shape" }, ".", { "shape", "dtype", "numpy" } },
+      spec_v = { ":", { "assign", "assign_add", "read_value", "numpy" }, ".", { "name", "shape", "assign" } },
+      spec_sh = { ":", { "as_list", "num_elements" }, ".", { "rank", "dims", "as_list" } },
+      spec_f = { ":", { "get_concrete_function", "experimental_get_tracing_count" }, ".", { "name" } },
+      spec_cf = { ":", { "pretty_printed_signature" }, ".", { "graph", "inputs", "outputs" } },
+      spec_g = { ":", { "get_operations", "as_graph_def" }, ".", { "inputs", "outputs", "name" } },
+      spec_m = { ":", { "submodules", "trainable_variables" }, ".", { "name" } },
+      spec_tp = { ":", { "gradient", "watch", "stop" }, "." , { "gradient" } },
+    }
+    for name, e in pairs(expected) do
+      local obj = _G[name]
+      for i = 1, #e, 2 do
+        local sep, must = e[i], e[i + 1]
+        local offered = session.complete(name .. sep, #name + 1)
+        local set = {}
+        for _, k in ipairs(offered) do
+          set[k] = true
+          assert.is_nil(k:match("^_"), name .. sep .. k .. " is private")
+          local value = obj[k]
+          assert.is_not_nil(value, name .. sep .. k .. " is offered but indexes to nil")
+          if sep == ":" then assert.are.equal("function", type(value), name .. ":" .. k) end
+        end
+        for _, k in ipairs(must) do assert.is_true(set[k], name .. sep .. k .. " is not offered") end
+        for _, k in ipairs({ "trace_begin", "graph_add_placeholder", "print", "ipairs", "_G", "None" }) do
+          assert.is_nil(set[k], name .. sep .. k .. " is offered")
+        end
+      end
+    end
+    local fields = session.complete("spec_f.", 7)
+    for _, k in ipairs(fields) do assert.is_nil(k:match("^_")) end
+  end)
+
   it("completes magics at the start of a line", function()
     local m, from = session.complete("%ti", 3)
     assert.are.same({ "time", "timeit" }, m)

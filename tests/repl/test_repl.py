@@ -117,6 +117,21 @@ class Repl(ReplSession, unittest.TestCase):
         self.repl.sendintr()
         self.repl.expect_exact(PROMPT)
 
+    def test_tab_completion_offers_an_objects_methods(self):
+        self.run_line("vv = tf.Variable(1.0)")
+        self.repl.send("vv:assign_\t")  # ambiguous: the second tab lists
+        time.sleep(0.3)
+        self.repl.send("\t")
+        self.repl.expect(r"vv:assign_add\s+vv:assign_sub")
+        self.repl.sendintr()
+        self.repl.expect_exact("^C")
+        self.repl.expect_exact(PROMPT)
+        self.repl.send("vv:rea\t")
+        time.sleep(0.3)
+        self.repl.sendline("()")
+        self.repl.expect_exact(PROMPT)
+        self.assertIn("numpy=1.0", self.repl.before)
+
     def test_io_read_reads_the_terminal(self):
         self.repl.sendline("answer = io.read()")
         time.sleep(0.3)
