@@ -145,8 +145,28 @@ function session.magics()
   return names
 end
 
+--- args without a trailing Lua comment (`%eager on  -- why`): a "--"
+-- at the start or after a space, outside a quoted string.
+local function strip_comment(args)
+  local quote, i = nil, 1
+  while i <= #args do
+    local c = args:sub(i, i)
+    if quote then
+      if c == "\\" then i = i + 1 elseif c == quote then quote = nil end
+    elseif c == '"' or c == "'" then
+      quote = c
+    elseif args:sub(i, i + 1) == "--" and (i == 1 or args:sub(i - 1, i - 1):match("%s")) then
+      return (args:sub(1, i - 1):gsub("%s+$", ""))
+    end
+    i = i + 1
+  end
+  return args
+end
+session.strip_comment = strip_comment
+
 local function run_line_magic(line, echo)
   local name, args = line:match("^%%([%a_][%w_]*)%s*(.-)%s*$")
+  args = args and strip_comment(args)
   if not name then
     raise("UsageError", ("%s is not a magic: magics look like %%name args"):format(line))
   end
@@ -261,6 +281,12 @@ function session.eval(code, chunkname, echo)
   current = { chunkname = chunkname, echo = echo }
   local name, args, body = code:match(CELL_MAGIC)
   if not name then return session.run_cell(code, 0) end
+  -- The REPL sends a cell line by line: a cell magic takes the lines
+  -- up to a blank one, as IPython's terminal does.
+  if chunkname:match("^=stdin%[") and not code:find("\n%s*$") then
+    return "incomplete", "a cell magic ends at a blank line"
+  end
+  args = strip_comment(args)
   local status, message = check(body)
   if status == "incomplete" then return status, message end
   local magic = session.magic(name)

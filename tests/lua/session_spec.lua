@@ -331,3 +331,60 @@ describe("%who and %reset", function()
     for name, v in pairs(saved) do _G[name] = v end
   end)
 end)
+
+describe("magic lines", function()
+  it("accept a trailing -- comment", function()
+    local saved = tf.config.functions_run_eagerly()
+    local _, printed = eval("%eager on  -- every tf.func runs its Lua code")
+    assert.truthy(printed:find("Eager mode is on", 1, true))
+    assert.is_true(tf.config.functions_run_eagerly())
+    _, printed = eval("%eager off -- back to graphs")
+    assert.truthy(printed:find("Eager mode is off", 1, true))
+    tf.config.run_functions_eagerly(saved)
+    -- A "--" inside a string is not a comment.
+    _, printed = eval('%time spec_dashes = "a -- b"')
+    assert.are.equal("a -- b", _G.spec_dashes)
+  end)
+
+  it("%who PATTERN lists only the matching globals", function()
+    eval("spec_wa = 1\nspec_wb = tf.constant(2)\nother_spec_w = 3")
+    local _, printed = eval("%who spec_w*")
+    assert.truthy(printed:find("spec_wa", 1, true))
+    assert.truthy(printed:find("spec_wb", 1, true))
+    assert.falsy(printed:find("other_spec_w", 1, true))
+    _, printed = eval("%who Tensor")
+    assert.truthy(printed:find("spec_wb", 1, true))
+    assert.falsy(printed:find("spec_wa", 1, true))
+    _, printed = eval("%who no_such_global_*")
+    assert.are.equal("No user globals match no_such_global_*.", printed)
+  end)
+
+  it("%help lists the magics in aligned columns", function()
+    local _, printed = eval("%help")
+    local columns = {}
+    for line in printed:gmatch("[^\n]+") do
+      local usage, gap = line:match("^  (%%%S.-)(%s%s+)%S")
+      if usage then columns[#columns + 1] = #usage + #gap end
+    end
+    assert.truthy(#columns >= 8)
+    for _, c in ipairs(columns) do assert.are.equal(columns[1], c) end
+  end)
+end)
+
+describe("tf.config.mark_trace_output", function()
+  it("switches the [trace f#n] mark of output printed while tracing", function()
+    local state = require("moonflow.state")
+    local marks = {}
+    local marked = tf.func(function(x)
+      marks[#marks + 1] = state.trace_mark() or "none"
+      return x
+    end)
+    marked(tf.constant(1))
+    tf.config.mark_trace_output(false)
+    local ok, err = pcall(marked, tf.constant({ 1, 2 }))
+    tf.config.mark_trace_output(true)
+    assert(ok, err)
+    assert.truthy(marks[1]:match("^%[trace [%w_]+#1%]$"))
+    assert.are.equal("none", marks[2])
+  end)
+end)

@@ -87,8 +87,15 @@ class Repl(ReplSession, unittest.TestCase):
         out = self.run_line("%who")
         self.assertRegex(out, r"\nn +number +3\n")
         self.assertRegex(out, r"\nx +\S*Tensor +shape=\(2, 2\) dtype=float32\n")
-        out = self.run_line("%%time\nfor i = 1, 3 do n = n + i end")
-        self.assertRegex(out, r"Wall time: ")
+
+    def test_cell_time_runs_the_lines_up_to_a_blank_line(self):
+        self.repl.sendline("%%time")
+        self.repl.sendline("tm = 1")
+        self.repl.sendline("tm = tm + 1")
+        self.repl.sendline("")
+        self.repl.expect(r"Wall time: [\d.]+ (s|ms|µs|ns)")
+        self.repl.expect_exact(PROMPT)
+        self.assertEqual(self.run_line("tm"), "2\n")
 
     def test_timeit_and_unknown_magic(self):
         out = self.run_line("%timeit -n 100 -r 3 local s = 1 + 1")
