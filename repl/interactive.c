@@ -131,6 +131,12 @@ static void history_open(void) {
   const char *home = getenv("HOME");
   if (!home || !*home) return;
   snprintf(g_history, sizeof g_history, "%s/%s", home, HISTORY_FILE);
+  /* A chunk of several lines is one entry: written after a "#<time>" line
+   * and read back up to the next one, so it returns whole after a restart
+   * (a file of plain lines still reads as one entry a line). */
+  history_comment_char = '#';
+  history_write_timestamps = 1;
+  history_multiline_entries = 1;
   stifle_history(HISTORY_MAX);
   read_history(g_history);
 }

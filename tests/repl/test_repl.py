@@ -8,7 +8,7 @@ import unittest
 
 import pexpect
 
-from replkit import BIN, CONTINUATION, PROMPT, TIMEOUT, ReplSession
+from replkit import BIN, CONTINUATION, PROMPT, TIMEOUT, ReplSession, environment
 
 
 class Repl(ReplSession, unittest.TestCase):
@@ -154,6 +154,27 @@ class Repl(ReplSession, unittest.TestCase):
         self.assertEqual(self.repl.exitstatus, 0)
         with open(os.path.join(self.home.name, ".moonflow_history")) as f:
             self.assertIn("1+1", f.read())
+
+
+    def test_multi_line_history_entries_survive_a_restart(self):
+        self.repl.sendline("function hist_f(a)")
+        self.repl.expect_exact(CONTINUATION)
+        self.repl.sendline("  return a * 2")
+        self.repl.expect_exact(CONTINUATION)
+        self.run_line("end")
+        self.run_line("1+1")
+        self.repl.sendeof()
+        self.repl.expect(pexpect.EOF)
+        self.repl.close()
+        self.repl = pexpect.spawn(BIN, env=environment(self.home.name), encoding="utf-8",
+                                  timeout=self.timeout, dimensions=self.dimensions)
+        self.repl.expect_exact(PROMPT)
+        # Up twice: the function, whole; running it defines hist_f again.
+        self.repl.send("\x1b[A\x1b[A")
+        time.sleep(0.3)
+        self.repl.sendline("")
+        self.repl.expect_exact(PROMPT)
+        self.assertEqual(self.run_line("hist_f(21)"), "42\n")
 
 
 def run(args, stdin=None, cwd=None):
