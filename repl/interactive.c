@@ -175,7 +175,9 @@ int mf_repl_run(mf_session *s, bool color) {
   rl_completer_word_break_characters = WORD_BREAKS;
   history_open();
   mf_signals_interactive(true);
-  printf("moonflow %s (%s). %%help for help, Ctrl-D to exit.\n", MF_VERSION, LUA_VERSION);
+  printf("moonflow %s (%s). %%help for help, %%tutorial for the lessons, Ctrl-D to exit.\n"
+         "A loop with a progress bar: for step in tf.progress(100) do ... end\n",
+         MF_VERSION, LUA_VERSION);
   char *chunk = NULL;
   int count = 0;
   for (;;) {

@@ -65,6 +65,8 @@ class TestExecute(KernelTestCase):
         for link in c["help_links"]:
             self.assertTrue(link["text"] and link["url"].startswith("https://"))
         self.assertIn("moonflow", c["banner"])
+        self.assertIn("%tutorial", c["banner"])
+        self.assertIn("tf.progress", c["banner"])
 
     def test_busy_execute_input_idle_order(self):
         msg_id = self.kc.execute("local a = 1")

@@ -146,6 +146,14 @@ class Repl(ReplSession, unittest.TestCase):
         self.repl.expect_exact(PROMPT)
         self.assertEqual(self.run_line("answer"), "forty-two\n")
 
+    def test_banner_names_the_lessons_and_progress_bars(self):
+        self.repl.close()
+        self.repl = pexpect.spawn(BIN, env=environment(self.home.name), encoding="utf-8",
+                                  timeout=self.timeout, dimensions=self.dimensions)
+        self.repl.expect_exact(PROMPT)
+        self.assertIn("%tutorial", self.repl.before)
+        self.assertIn("tf.progress", self.repl.before)
+
     def test_ctrl_d_exits_and_keeps_history(self):
         self.run_line("1+1")
         self.repl.sendeof()
