@@ -262,6 +262,24 @@ class TestExecute(KernelTestCase):
             self.assertIn("<svg", data.get("image/svg+xml", ""), code)
             self.assertIn("text/plain", data)
 
+    def test_control_flow_graph_svg_has_labelled_clusters(self):
+        self.ok("cfl = tf.func(function(x)\n"
+                "  for _ in tf.range(3) do x = x + 1.5 end\n"
+                "  if tf.reduce_sum(x) > 0 then x = x * 2 else x = -x end\n"
+                "  return x\n"
+                "end)\n"
+                "cfl_cf = cfl:get_concrete_function(tf.constant(1.0))")
+        _, outputs = self.ok("cfl_cf.graph")
+        svg = of_type(outputs, "execute_result")[0]["content"]["data"]["image/svg+xml"]
+        import re
+        # one cluster per While and If op, one per body, cond and branch
+        self.assertEqual(len(re.findall(r'<g id="clust\d+" class="cluster">', svg)), 6)
+        for title in ("body", "cond", "then_branch", "else_branch"):
+            self.assertRegex(svg, r"<title>cluster_n\d+_%s</title>" % title)
+            self.assertIn(">%s</text>" % title, svg)
+        self.assertIn(">1.5</text>", svg)
+        self.assertNotIn("GraphHandle", svg)
+
     def test_clear_output(self):
         _, outputs = self.ok('print("x") tf.clear_output(true) print("y")')
         outputs = [m for m in outputs if m["msg_type"] != "execute_input"]
