@@ -166,6 +166,22 @@ local function subgraphs(n)
   return out
 end
 
+--- Placeholder name -> the name of the variable a concrete function
+-- captured through it ("weight:0"), for the top-level graph of g.
+local function captured_variables(g)
+  local names = {}
+  local ok, captures = pcall(function() return g.captures end)
+  if not ok or type(captures) ~= "table" then return names end
+  for _, c in ipairs(captures) do
+    local value, placeholder = c[1], c[2]
+    if core.is_tensor(value) and not core.is_symbolic(value) and core.dtype(value) == dtypes.resource then
+      local found, v = pcall(function() return state.variable_by_id(core.variable_info(value)) end)
+      if found and v and v.name then names[(placeholder.name:gsub(":%d+$", ""))] = v.name end
+    end
+  end
+  return names
+end
+
 local MAX_CONST_TEXT = 24
 
 --- A constant's value for a label: short ones in full, long ones as the
@@ -182,8 +198,9 @@ end
 -- Emits the nodes and edges of one graph into lines, ids prefixed (n3,
 -- n3_body_0, ...); a node with nested graphs becomes a cluster holding it
 -- and one labelled cluster per nested graph.
-local function dot_graph(handle, prefix, indent, lines)
+local function dot_graph(handle, prefix, indent, lines, variables)
   local nodes = core.graph_nodes(handle)
+  variables = variables or {}
   local function id(i) return prefix .. (i - 1) end
   for i, n in ipairs(nodes) do
     local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
@@ -191,6 +208,7 @@ local function dot_graph(handle, prefix, indent, lines)
     local label = n.name == n.type and dot_escape(n.name) or (dot_escape(n.name) .. "\\n" .. dot_escape(n.type))
     local value = const_text(n)
     if value then label = label .. "\\n" .. dot_escape(value) end
+    if variables[n.name] then label = label .. "\\nvariable " .. dot_escape(variables[n.name]) end
     local node = ('%s%s [label="%s"%s];'):format(indent, id(i), label,
       fill and (', fillcolor="' .. fill .. '"') or "")
     local subs = subgraphs(n)
@@ -230,15 +248,16 @@ gmethods.to_dot = doc.def(function(g, opts)
     '  rankdir=TB; node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
     '  edge [fontname="Helvetica", fontsize=9, color="#555555"];',
     '  graph [fontname="Helvetica", fontsize=10];' }
-  dot_graph(g._handle, "n", "  ", lines)
+  dot_graph(g._handle, "n", "  ", lines, captured_variables(g))
   lines[#lines + 1] = "}"
   return table.concat(lines, "\n")
 end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes (constants with their values), tensors as "
   .. "labelled edges, the bodies of While and If ops as nested labelled clusters.")
 
 -- One line per op of a graph, then its nested graphs indented below it.
-local function text_lines(handle, indent, lines)
+local function text_lines(handle, indent, lines, variables)
   local nodes = core.graph_nodes(handle)
+  variables = variables or {}
   local width = 4
   for _, n in ipairs(nodes) do width = math.max(width, #n.name) end
   for _, n in ipairs(nodes) do
@@ -257,6 +276,7 @@ local function text_lines(handle, indent, lines)
       local ok, text = pcall(core.format, n.attrs.value, "print", 3)
       if ok then extra[#extra + 1] = "value=" .. text:gsub("\n", " ") end
     end
+    if variables[n.name] then extra[#extra + 1] = "variable=" .. variables[n.name] end
     local outs = {}
     for k, s in ipairs(n.outputs) do outs[k] = spec_text(s) end
     local control = #n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or ""
@@ -273,7 +293,7 @@ end
 gmethods.text = doc.def(function(g)
   local nodes = nodes_of(g)
   local lines = { ("graph %s: %d ops"):format(g.name, #nodes) }
-  text_lines(g._handle, "  ", lines)
+  text_lines(g._handle, "  ", lines, captured_variables(g))
   local ins, outs = core.graph_io(g._handle)
   local in_names, out_names = {}, {}
   for i, id in ipairs(ins) do in_names[i] = nodes[id + 1].name end

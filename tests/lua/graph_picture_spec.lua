@@ -35,4 +35,12 @@ describe("graph pictures with control flow", function()
     assert.truthy(text:find("\n    then_branch: %d+ ops\n      "), text)
     assert.truthy(text:find("\n    else_branch: %d+ ops\n      "), text)
   end)
+
+  it("name the variable a captured resource placeholder stands for", function()
+    local weight = tf.Variable(2.0, { name = "weight" })
+    local scale = tf.func(function(x) return x * weight end)
+    local g = scale:get_concrete_function(tf.constant(1.0)).graph
+    assert.truthy(g:to_dot():find("\\nvariable weight:0", 1, true))
+    assert.truthy(g:text():find("{variable=weight:0}", 1, true))
+  end)
 end)
