@@ -18,7 +18,8 @@ void mf_handle_kernel_info(mf_kernel *k, mf_request *req) {
       "nbconvert_exporter", "script",
       "banner",
       "moonflow " MF_VERSION " - TensorFlow's execution model in Lua 5.4.\n"
-      "`tf` is loaded. tf.help(f) or `name?` shows help; %help lists the magics.\n",
+      "`tf` is loaded. tf.help(f) or `name?` shows help; %help lists the magics.\n"
+      "%tutorial lists the lessons; `for step in tf.progress(100) do ... end` draws a progress bar.\n",
       "help_links", "text", "Lua 5.4 reference manual", "url", "https://www.lua.org/manual/5.4/",
       "text", "TensorFlow: tf.function guide", "url", "https://www.tensorflow.org/guide/function");
   mf_kernel_reply(k, req, "kernel_info_reply", c);

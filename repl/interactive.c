@@ -131,6 +131,12 @@ static void history_open(void) {
   const char *home = getenv("HOME");
   if (!home || !*home) return;
   snprintf(g_history, sizeof g_history, "%s/%s", home, HISTORY_FILE);
+  /* A chunk of several lines is one entry: written after a "#<time>" line
+   * and read back up to the next one, so it returns whole after a restart
+   * (a file of plain lines still reads as one entry a line). */
+  history_comment_char = '#';
+  history_write_timestamps = 1;
+  history_multiline_entries = 1;
   stifle_history(HISTORY_MAX);
   read_history(g_history);
 }
@@ -169,7 +175,9 @@ int mf_repl_run(mf_session *s, bool color) {
   rl_completer_word_break_characters = WORD_BREAKS;
   history_open();
   mf_signals_interactive(true);
-  printf("moonflow %s (%s). %%help for help, Ctrl-D to exit.\n", MF_VERSION, LUA_VERSION);
+  printf("moonflow %s (%s). %%help for help, %%tutorial for the lessons, Ctrl-D to exit.\n"
+         "A loop with a progress bar: for step in tf.progress(100) do ... end\n",
+         MF_VERSION, LUA_VERSION);
   char *chunk = NULL;
   int count = 0;
   for (;;) {

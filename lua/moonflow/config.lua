@@ -18,6 +18,12 @@ end, "tf.config.run_functions_eagerly(bool)",
 config.functions_run_eagerly = doc.def(function() return state.run_eagerly end,
   "tf.config.functions_run_eagerly()", "True when tf.func runs eagerly.")
 
+config.mark_trace_output = doc.def(function(on)
+  state.mark_trace_output = on and true or false
+end, "tf.config.mark_trace_output(bool)",
+"Whether print, while a tf.func is being traced, starts its line with \"[trace f#n] \" (the "
+.. "function's name and trace number) so that trace-time output stands out. On by default.")
+
 config.explain_retracing = doc.def(function(on)
   state.explain_retracing = on and true or false
 end, "tf.config.explain_retracing(bool)",

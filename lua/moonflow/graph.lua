@@ -151,40 +151,115 @@ end
 
 local function dot_escape(s) return (s:gsub('["\\]', "\\%0")) end
 
-gmethods.to_dot = options.def(function(g)
-  local nodes = nodes_of(g)
-  local lines = { ("digraph \"%s\" {"):format(dot_escape(g.name)),
-    '  rankdir=TB; node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
-    '  edge [fontname="Helvetica", fontsize=9, color="#555555"];' }
-  local ins = {}
-  for _, id in ipairs((core.graph_io(g._handle))) do ins[id] = true end
+-- A graph handle held in an attribute (a While's cond and body, an If's
+-- branches), not a tensor.
+local function is_graph(v)
+  return type(v) == "userdata" and not core.is_tensor(v) and (pcall(core.graph_io, v))
+end
+
+--- The nested graphs of a node, sorted by attribute name: {{name, handle}}.
+local function subgraphs(n)
+  local out = {}
+  for k, v in pairs(n.attrs) do
+    if is_graph(v) then out[#out + 1] = { k, v } end
+  end
+  table.sort(out, function(a, b) return a[1] < b[1] end)
+  return out
+end
+
+--- Placeholder name -> the name of the variable a concrete function
+-- captured through it ("weight:0"), for the top-level graph of g.
+local function captured_variables(g)
+  local names = {}
+  local ok, captures = pcall(function() return g.captures end)
+  if not ok or type(captures) ~= "table" then return names end
+  for _, c in ipairs(captures) do
+    local value, placeholder = c[1], c[2]
+    if core.is_tensor(value) and not core.is_symbolic(value) and core.dtype(value) == dtypes.resource then
+      local found, v = pcall(function() return state.variable_by_id(core.variable_info(value)) end)
+      if found and v and v.name then names[(placeholder.name:gsub(":%d+$", ""))] = v.name end
+    end
+  end
+  return names
+end
+
+local MAX_CONST_TEXT = 24
+
+--- A constant's value for a label: short ones in full, long ones as the
+-- first values.
+local function const_text(n)
+  if n.type ~= "Const" or not core.is_tensor(n.attrs.value) then return nil end
+  local ok, text = pcall(core.format, n.attrs.value, "print", 3)
+  if not ok then return nil end
+  text = text:gsub("%s+", " ")
+  if #text > MAX_CONST_TEXT then text = text:sub(1, MAX_CONST_TEXT - 3) .. "..." end
+  return text
+end
+
+-- Emits the nodes and edges of one graph into lines, ids prefixed (n3,
+-- n3_body_0, ...); a node with nested graphs becomes a cluster holding it
+-- and one labelled cluster per nested graph.
+local function dot_graph(handle, prefix, indent, lines, variables)
+  local nodes = core.graph_nodes(handle)
+  variables = variables or {}
+  local function id(i) return prefix .. (i - 1) end
   for i, n in ipairs(nodes) do
     local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
       or n.stateful and "#f8d7da" or n.type == "Identity" and "#e2f0d9" or nil
-    lines[#lines + 1] = ('  n%d [label="%s\\n%s"%s];'):format(i - 1, dot_escape(n.name), dot_escape(n.type),
+    local label = n.name == n.type and dot_escape(n.name) or (dot_escape(n.name) .. "\\n" .. dot_escape(n.type))
+    local value = const_text(n)
+    if value then label = label .. "\\n" .. dot_escape(value) end
+    if variables[n.name] then label = label .. "\\nvariable " .. dot_escape(variables[n.name]) end
+    local node = ('%s%s [label="%s"%s];'):format(indent, id(i), label,
       fill and (', fillcolor="' .. fill .. '"') or "")
+    local subs = subgraphs(n)
+    if #subs == 0 then
+      lines[#lines + 1] = node
+    else
+      lines[#lines + 1] = ('%ssubgraph cluster_%s {'):format(indent, id(i))
+      lines[#lines + 1] = ('%s  label="%s"; style="rounded"; color="#7f8fa6";'):format(indent,
+        dot_escape(n.name .. " (" .. n.type .. ")"))
+      lines[#lines + 1] = "  " .. node
+      for _, sub in ipairs(subs) do
+        lines[#lines + 1] = ('%s  subgraph cluster_%s_%s {'):format(indent, id(i), sub[1])
+        lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(indent, sub[1])
+        dot_graph(sub[2], id(i) .. "_" .. sub[1] .. "_", indent .. "    ", lines)
+        lines[#lines + 1] = indent .. "  }"
+      end
+      lines[#lines + 1] = indent .. "}"
+    end
   end
   for i, n in ipairs(nodes) do
     for k, src in ipairs(n.input_nodes) do
       local out_index = tonumber(n.inputs[k]:match(":(%d+)$")) or 0
       local s = nodes[src + 1].outputs[out_index + 1]
-      lines[#lines + 1] = ('  n%d -> n%d [label="%s"];'):format(src, i - 1, dot_escape(spec_text(s)))
+      lines[#lines + 1] = ('%s%s -> %s [label="%s"];'):format(indent, id(src + 1), id(i), dot_escape(spec_text(s)))
     end
     for _, c in ipairs(n.control) do
       for j, m in ipairs(nodes) do
-        if m.name == c then lines[#lines + 1] = ('  n%d -> n%d [style=dashed];'):format(j - 1, i - 1) end
+        if m.name == c then lines[#lines + 1] = ('%s%s -> %s [style=dashed];'):format(indent, id(j), id(i)) end
       end
     end
   end
+end
+
+gmethods.to_dot = options.def(function(g)
+  local lines = { ("digraph \"%s\" {"):format(dot_escape(g.name)),
+    '  rankdir=TB; node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
+    '  edge [fontname="Helvetica", fontsize=9, color="#555555"];',
+    '  graph [fontname="Helvetica", fontsize=10];' }
+  dot_graph(g._handle, "n", "  ", lines, captured_variables(g))
   lines[#lines + 1] = "}"
   return table.concat(lines, "\n")
-end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes, tensors as labelled edges.", { required = 1 })
+end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes (constants with their values), tensors as "
+  .. "labelled edges, the bodies of While and If ops as nested labelled clusters.", { required = 1 })
 
-gmethods.text = doc.def(function(g)
-  local nodes = nodes_of(g)
+-- One line per op of a graph, then its nested graphs indented below it.
+local function text_lines(handle, indent, lines, variables)
+  local nodes = core.graph_nodes(handle)
+  variables = variables or {}
   local width = 4
   for _, n in ipairs(nodes) do width = math.max(width, #n.name) end
-  local lines = { ("graph %s: %d ops"):format(g.name, #nodes) }
   for _, n in ipairs(nodes) do
     local args = table.concat(n.inputs, ", ")
     local extra = {}
@@ -201,12 +276,24 @@ gmethods.text = doc.def(function(g)
       local ok, text = pcall(core.format, n.attrs.value, "print", 3)
       if ok then extra[#extra + 1] = "value=" .. text:gsub("\n", " ") end
     end
+    if variables[n.name] then extra[#extra + 1] = "variable=" .. variables[n.name] end
     local outs = {}
     for k, s in ipairs(n.outputs) do outs[k] = spec_text(s) end
     local control = #n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or ""
-    lines[#lines + 1] = ("  %-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
+    lines[#lines + 1] = (indent .. "%-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
       #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
+    for _, sub in ipairs(subgraphs(n)) do
+      lines[#lines + 1] = ("%s  %s: %d ops"):format(indent, sub[1], #core.graph_nodes(sub[2]))
+      text_lines(sub[2], indent .. "    ", lines)
+    end
   end
+  return nodes
+end
+
+gmethods.text = doc.def(function(g)
+  local nodes = nodes_of(g)
+  local lines = { ("graph %s: %d ops"):format(g.name, #nodes) }
+  text_lines(g._handle, "  ", lines, captured_variables(g))
   local ins, outs = core.graph_io(g._handle)
   local in_names, out_names = {}, {}
   for i, id in ipairs(ins) do in_names[i] = nodes[id + 1].name end
@@ -214,7 +301,8 @@ gmethods.text = doc.def(function(g)
   lines[#lines + 1] = ("inputs: %s"):format(#in_names > 0 and table.concat(in_names, ", ") or "(none)")
   lines[#lines + 1] = ("outputs: %s"):format(#out_names > 0 and table.concat(out_names, ", ") or "(none)")
   return table.concat(lines, "\n")
-end, "graph:text()", "A text rendering of the graph, one line per op, for terminals.")
+end, "graph:text()", "A text rendering of the graph, one line per op (the bodies of While and If "
+  .. "ops indented below them), for terminals.")
 
 function Graph.__tostring(g)
   return ("<tf.Graph '%s' with %d ops>"):format(g.name, #nodes_of(g))

@@ -18,9 +18,10 @@ local function bar_text(done, total, elapsed, label)
   local filled = math.floor(frac * WIDTH + 0.5)
   local rate = elapsed > 0 and done / elapsed or 0
   local eta = (rate > 0 and done < total) and (total - done) / rate or 0
-  return ("%s[%s%s] %d/%d %3d%%  %.1fs elapsed%s"):format(label and (label .. " ") or "",
-    ("#"):rep(filled), ("."):rep(WIDTH - filled), done, total, math.floor(frac * 100 + 0.5), elapsed,
-    done < total and ("  ~%.1fs left"):format(eta) or "")
+  local head = ("%s[%s%s] %d/%d %d%%"):format(label and (label .. " ") or "",
+    ("#"):rep(filled), ("."):rep(WIDTH - filled), done, total, math.floor(frac * 100 + 0.5))
+  if done >= total then return ("%s %.1fs"):format(head, elapsed) end
+  return ("%s  %.1fs elapsed  ~%.1fs left"):format(head, elapsed, eta)
 end
 
 local function bar_html(done, total, text)
@@ -55,7 +56,10 @@ function Bar:draw(final)
   if self.handle then
     self.handle:update({ ["text/plain"] = text, ["text/html"] = bar_html(self.done, self.total, text) }, { raw = true })
   else
-    io.stderr:write("\r" .. text .. (final and "\n" or ""))
+    -- Spaces over what a longer earlier redraw left on the line.
+    local pad = (" "):rep(math.max((self.shown or 0) - #text, 0))
+    self.shown = #text
+    io.stderr:write("\r" .. text .. pad .. (final and "\n" or ""))
     if io.stderr.flush then io.stderr:flush() end
   end
   self.last = core.now()

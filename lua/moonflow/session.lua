@@ -145,8 +145,28 @@ function session.magics()
   return names
 end
 
+--- args without a trailing Lua comment (`%eager on  -- why`): a "--"
+-- at the start or after a space, outside a quoted string.
+local function strip_comment(args)
+  local quote, i = nil, 1
+  while i <= #args do
+    local c = args:sub(i, i)
+    if quote then
+      if c == "\\" then i = i + 1 elseif c == quote then quote = nil end
+    elseif c == '"' or c == "'" then
+      quote = c
+    elseif args:sub(i, i + 1) == "--" and (i == 1 or args:sub(i - 1, i - 1):match("%s")) then
+      return (args:sub(1, i - 1):gsub("%s+$", ""))
+    end
+    i = i + 1
+  end
+  return args
+end
+session.strip_comment = strip_comment
+
 local function run_line_magic(line, echo)
   local name, args = line:match("^%%([%a_][%w_]*)%s*(.-)%s*$")
+  args = args and strip_comment(args)
   if not name then
     raise("UsageError", ("%s is not a magic: magics look like %%name args"):format(line))
   end
@@ -261,6 +281,12 @@ function session.eval(code, chunkname, echo)
   current = { chunkname = chunkname, echo = echo }
   local name, args, body = code:match(CELL_MAGIC)
   if not name then return session.run_cell(code, 0) end
+  -- The REPL sends a cell line by line: a cell magic takes the lines
+  -- up to a blank one, as IPython's terminal does.
+  if chunkname:match("^=stdin%[") and not code:find("\n%s*$") then
+    return "incomplete", "a cell magic ends at a blank line"
+  end
+  args = strip_comment(args)
   local status, message = check(body)
   if status == "incomplete" then return status, message end
   local magic = session.magic(name)
@@ -454,9 +480,13 @@ end
 
 -- Completion -------------------------------------------------------------
 
+-- A tensor's __call only iterates it (`for row in x`): not a method.
 local function callable(v)
-  return type(v) == "function" or metafield(v, "__call") ~= nil
+  return type(v) == "function" or (metafield(v, "__call") ~= nil and not core.is_tensor(v))
 end
+
+-- Names a tensor answers as slices (x["None"]), not members.
+local NOT_MEMBERS = { None = true, newaxis = true }
 
 local function add_keys(t, names, methods_only)
   for k, v in next, t do
@@ -466,33 +496,66 @@ local function add_keys(t, names, methods_only)
   end
 end
 
---- Tables reachable from an __index function: its upvalues (method tables).
-local function add_upvalue_tables(fn, names, methods_only)
+--- Candidate names an __index function may answer: the keys of the tables
+-- it closes over (method and field tables) and the names its source
+-- compares k with (`k == "graph"`). Candidates are only proposals:
+-- members() keeps those the object really answers.
+local function add_index_candidates(fn, names)
   for i = 1, 255 do
     local up, val = debug.getupvalue(fn, i)
     if up == nil then break end
-    if type(val) == "table" then add_keys(val, names, methods_only) end
+    if type(val) == "table" and up ~= "_ENV" then add_keys(val, names, false) end
   end
+  local info = debug.getinfo(fn, "S")
+  local path = info.source:match("^@(.*)")
+  local file = path and io.open(path)
+  if not file then return end
+  local n = 0
+  for line in file:lines() do
+    n = n + 1
+    if n > info.lastlinedefined then break end
+    if n >= info.linedefined then
+      for name in line:gmatch("k == \"([%a_][%w_]*)\"") do names[name] = true end
+    end
+  end
+  file:close()
 end
 
---- The field (or method) names of v: its own keys, then its metatables'
--- __index chain (tables, or the tables an __index function closes over).
+--- The public field (or, with methods_only, method) names of v: the names
+-- its own keys and its metatables' __index chain propose, kept when
+-- indexing v with them really answers (a callable for methods), never a
+-- private `_name` or a metamethod.
 local function members(v, methods_only)
-  local names, obj = {}, v
+  local candidates, obj = {}, v
   for _ = 1, 10 do
-    if type(obj) == "table" then add_keys(obj, names, methods_only) end
+    if type(obj) == "table" then add_keys(obj, candidates, false) end
     local mt = getmetatable(obj)
     if type(mt) ~= "table" then break end
     local idx = rawget(mt, "__index")
     if type(idx) == "function" then
-      add_keys(mt, names, methods_only)
-      add_upvalue_tables(idx, names, methods_only)
+      add_index_candidates(idx, candidates)
       break
     end
-    if idx == nil or idx == obj then break end
+    if type(idx) ~= "table" or rawequal(idx, obj) then break end
     obj = idx
   end
+  local names = {}
+  for k in pairs(candidates) do
+    if k:sub(1, 1) ~= "_" and not NOT_MEMBERS[k] then
+      local ok, r = pcall(index, v, k)
+      if ok and r ~= nil and (not methods_only or callable(r)) then names[k] = true end
+    end
+  end
   return names
+end
+
+--- session.members(v [, methods_only]) -> sorted public field/method names
+-- of v, as completion after `v.` (`v:` with methods_only) offers them.
+function session.members(v, methods_only)
+  local out = {}
+  for k in pairs(members(v, methods_only)) do out[#out + 1] = k end
+  table.sort(out)
+  return out
 end
 
 local function global_names()

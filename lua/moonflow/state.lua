@@ -41,6 +41,7 @@ end
 --- "[trace NAME#N] ", the mark print and the session's output put before
 -- what a trace writes, or nil outside tf.func traces.
 function state.trace_mark()
+  if not state.mark_trace_output then return nil end
   local t = state.current_trace()
   if not t then return nil end
   return ("[trace %s#%d]"):format(t.fn and t.fn.name or "tf.func", t.number or 0)
@@ -129,6 +130,8 @@ function state.variable_by_id(id) return state.variables[id] end
 state.run_eagerly = false
 -- tf.config.explain_retracing: every retrace says why on io.stderr.
 state.explain_retracing = false
+-- tf.config.mark_trace_output: print's "[trace f#n]" mark while tracing.
+state.mark_trace_output = true
 -- tf.config.optimizer.set_enabled: tf.func runs optimised graphs.
 state.optimizer_enabled = true
 

@@ -65,6 +65,8 @@ class TestExecute(KernelTestCase):
         for link in c["help_links"]:
             self.assertTrue(link["text"] and link["url"].startswith("https://"))
         self.assertIn("moonflow", c["banner"])
+        self.assertIn("%tutorial", c["banner"])
+        self.assertIn("tf.progress", c["banner"])
 
     def test_busy_execute_input_idle_order(self):
         msg_id = self.kc.execute("local a = 1")
@@ -260,6 +262,24 @@ class TestExecute(KernelTestCase):
             self.assertIn("<svg", data.get("image/svg+xml", ""), code)
             self.assertIn("text/plain", data)
 
+    def test_control_flow_graph_svg_has_labelled_clusters(self):
+        self.ok("cfl = tf.func(function(x)\n"
+                "  for _ in tf.range(3) do x = x + 1.5 end\n"
+                "  if tf.reduce_sum(x) > 0 then x = x * 2 else x = -x end\n"
+                "  return x\n"
+                "end)\n"
+                "cfl_cf = cfl:get_concrete_function(tf.constant(1.0))")
+        _, outputs = self.ok("cfl_cf.graph")
+        svg = of_type(outputs, "execute_result")[0]["content"]["data"]["image/svg+xml"]
+        import re
+        # one cluster per While and If op, one per body, cond and branch
+        self.assertEqual(len(re.findall(r'<g id="clust\d+" class="cluster">', svg)), 6)
+        for title in ("body", "cond", "then_branch", "else_branch"):
+            self.assertRegex(svg, r"<title>cluster_n\d+_%s</title>" % title)
+            self.assertIn(">%s</text>" % title, svg)
+        self.assertIn(">1.5</text>", svg)
+        self.assertNotIn("GraphHandle", svg)
+
     def test_clear_output(self):
         _, outputs = self.ok('print("x") tf.clear_output(true) print("y")')
         outputs = [m for m in outputs if m["msg_type"] != "execute_input"]
@@ -310,6 +330,24 @@ class TestIntrospection(KernelTestCase):
     def test_complete_methods(self):
         self.ok("ct = tf.constant({1, 2})")
         self.assertIn("ct:numpy", self.complete("ct:nu"))
+
+    def test_complete_offers_only_public_members(self):
+        self.ok("cv = tf.Variable(1.0)\ncx = tf.constant({1, 2})\n"
+                "cf2 = tf.func(function(a) return a + 1 end)")
+        self.assertEqual(self.complete("cv:assign"),
+                         ["cv:assign", "cv:assign_add", "cv:assign_sub"])
+        tensor = self.complete("cx:")
+        self.assertIn("cx:numpy", tensor)
+        for private in ("cx:trace_begin", "cx:graph_add_placeholder", "cx:print", "cx:ipairs"):
+            self.assertNotIn(private, tensor)
+        func = self.complete("cf2.")
+        self.assertIn("cf2.get_concrete_function", func)
+        self.assertEqual([m for m in func if m.startswith("cf2._")], [])
+        # Each offered method answers through the object's __index.
+        names = [m[len("cx:"):] for m in tensor]
+        _, out = self.ok("for _, k in ipairs({%s}) do io.write(type(cx[k]), ' ') end"
+                         % ", ".join('"%s"' % n for n in names))
+        self.assertEqual(stream_text(out).split(), ["function"] * len(names))
 
     def test_complete_cursor_in_middle_and_unicode(self):
         self.ok("my_long_variable_name = 1")

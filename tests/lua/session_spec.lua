@@ -249,6 +249,49 @@ describe("session.complete", function()
     assert.are.same({ "upper" }, session.complete("spec_str:up", 11))
   end)
 
+  it("offers exactly the public members of moonflow objects", function()
+    _G.spec_x = tf.constant({ 1, 2 })
+    _G.spec_v = tf.Variable(1.0)
+    _G.spec_sh = _G.spec_x.shape
+    _G.spec_f = tf.func(function(a) return a * 2 end)
+    _G.spec_cf = _G.spec_f:get_concrete_function(_G.spec_x)
+    _G.spec_g = _G.spec_cf.graph
+    _G.spec_m = tf.Module()
+    _G.spec_tp = tf.GradientTape()
+    -- Names each object must offer after ':' (methods) and after '.'.
+    local expected = {
+      spec_x = { ":", { "numpy", "get_shape" }, ".", { "shape", "dtype", "numpy" } },
+      spec_v = { ":", { "assign", "assign_add", "read_value", "numpy" }, ".", { "name", "shape", "assign" } },
+      spec_sh = { ":", { "as_list", "num_elements" }, ".", { "rank", "dims", "as_list" } },
+      spec_f = { ":", { "get_concrete_function", "experimental_get_tracing_count" }, ".", { "name" } },
+      spec_cf = { ":", { "pretty_printed_signature" }, ".", { "graph", "inputs", "outputs" } },
+      spec_g = { ":", { "get_operations", "as_graph_def" }, ".", { "inputs", "outputs", "name" } },
+      spec_m = { ":", { "submodules", "trainable_variables" }, ".", { "name" } },
+      spec_tp = { ":", { "gradient", "watch", "stop" }, "." , { "gradient" } },
+    }
+    for name, e in pairs(expected) do
+      local obj = _G[name]
+      for i = 1, #e, 2 do
+        local sep, must = e[i], e[i + 1]
+        local offered = session.complete(name .. sep, #name + 1)
+        local set = {}
+        for _, k in ipairs(offered) do
+          set[k] = true
+          assert.is_nil(k:match("^_"), name .. sep .. k .. " is private")
+          local value = obj[k]
+          assert.is_not_nil(value, name .. sep .. k .. " is offered but indexes to nil")
+          if sep == ":" then assert.are.equal("function", type(value), name .. ":" .. k) end
+        end
+        for _, k in ipairs(must) do assert.is_true(set[k], name .. sep .. k .. " is not offered") end
+        for _, k in ipairs({ "trace_begin", "graph_add_placeholder", "print", "ipairs", "_G", "None" }) do
+          assert.is_nil(set[k], name .. sep .. k .. " is offered")
+        end
+      end
+    end
+    local fields = session.complete("spec_f.", 7)
+    for _, k in ipairs(fields) do assert.is_nil(k:match("^_")) end
+  end)
+
   it("completes magics at the start of a line", function()
     local m, from = session.complete("%ti", 3)
     assert.are.same({ "time", "timeit" }, m)
@@ -286,5 +329,62 @@ describe("%who and %reset", function()
     assert.is_nil(rawget(_G, "spec_who_var"))
     assert.is_not_nil(rawget(_G, "tf"))
     for name, v in pairs(saved) do _G[name] = v end
+  end)
+end)
+
+describe("magic lines", function()
+  it("accept a trailing -- comment", function()
+    local saved = tf.config.functions_run_eagerly()
+    local _, printed = eval("%eager on  -- every tf.func runs its Lua code")
+    assert.truthy(printed:find("Eager mode is on", 1, true))
+    assert.is_true(tf.config.functions_run_eagerly())
+    _, printed = eval("%eager off -- back to graphs")
+    assert.truthy(printed:find("Eager mode is off", 1, true))
+    tf.config.run_functions_eagerly(saved)
+    -- A "--" inside a string is not a comment.
+    _, printed = eval('%time spec_dashes = "a -- b"')
+    assert.are.equal("a -- b", _G.spec_dashes)
+  end)
+
+  it("%who PATTERN lists only the matching globals", function()
+    eval("spec_wa = 1\nspec_wb = tf.constant(2)\nother_spec_w = 3")
+    local _, printed = eval("%who spec_w*")
+    assert.truthy(printed:find("spec_wa", 1, true))
+    assert.truthy(printed:find("spec_wb", 1, true))
+    assert.falsy(printed:find("other_spec_w", 1, true))
+    _, printed = eval("%who Tensor")
+    assert.truthy(printed:find("spec_wb", 1, true))
+    assert.falsy(printed:find("spec_wa", 1, true))
+    _, printed = eval("%who no_such_global_*")
+    assert.are.equal("No user globals match no_such_global_*.", printed)
+  end)
+
+  it("%help lists the magics in aligned columns", function()
+    local _, printed = eval("%help")
+    local columns = {}
+    for line in printed:gmatch("[^\n]+") do
+      local usage, gap = line:match("^  (%%%S.-)(%s%s+)%S")
+      if usage then columns[#columns + 1] = #usage + #gap end
+    end
+    assert.truthy(#columns >= 8)
+    for _, c in ipairs(columns) do assert.are.equal(columns[1], c) end
+  end)
+end)
+
+describe("tf.config.mark_trace_output", function()
+  it("switches the [trace f#n] mark of output printed while tracing", function()
+    local state = require("moonflow.state")
+    local marks = {}
+    local marked = tf.func(function(x)
+      marks[#marks + 1] = state.trace_mark() or "none"
+      return x
+    end)
+    marked(tf.constant(1))
+    tf.config.mark_trace_output(false)
+    local ok, err = pcall(marked, tf.constant({ 1, 2 }))
+    tf.config.mark_trace_output(true)
+    assert(ok, err)
+    assert.truthy(marks[1]:match("^%[trace [%w_]+#1%]$"))
+    assert.are.equal("none", marks[2])
   end)
 end)

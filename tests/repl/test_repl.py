@@ -8,7 +8,7 @@ import unittest
 
 import pexpect
 
-from replkit import BIN, CONTINUATION, PROMPT, TIMEOUT, ReplSession
+from replkit import BIN, CONTINUATION, PROMPT, TIMEOUT, ReplSession, environment
 
 
 class Repl(ReplSession, unittest.TestCase):
@@ -87,8 +87,15 @@ class Repl(ReplSession, unittest.TestCase):
         out = self.run_line("%who")
         self.assertRegex(out, r"\nn +number +3\n")
         self.assertRegex(out, r"\nx +\S*Tensor +shape=\(2, 2\) dtype=float32\n")
-        out = self.run_line("%%time\nfor i = 1, 3 do n = n + i end")
-        self.assertRegex(out, r"Wall time: ")
+
+    def test_cell_time_runs_the_lines_up_to_a_blank_line(self):
+        self.repl.sendline("%%time")
+        self.repl.sendline("tm = 1")
+        self.repl.sendline("tm = tm + 1")
+        self.repl.sendline("")
+        self.repl.expect(r"Wall time: [\d.]+ (s|ms|µs|ns)")
+        self.repl.expect_exact(PROMPT)
+        self.assertEqual(self.run_line("tm"), "2\n")
 
     def test_timeit_and_unknown_magic(self):
         out = self.run_line("%timeit -n 100 -r 3 local s = 1 + 1")
@@ -117,12 +124,35 @@ class Repl(ReplSession, unittest.TestCase):
         self.repl.sendintr()
         self.repl.expect_exact(PROMPT)
 
+    def test_tab_completion_offers_an_objects_methods(self):
+        self.run_line("vv = tf.Variable(1.0)")
+        self.repl.send("vv:assign_\t")  # ambiguous: the second tab lists
+        time.sleep(0.3)
+        self.repl.send("\t")
+        self.repl.expect(r"vv:assign_add\s+vv:assign_sub")
+        self.repl.sendintr()
+        self.repl.expect_exact("^C")
+        self.repl.expect_exact(PROMPT)
+        self.repl.send("vv:rea\t")
+        time.sleep(0.3)
+        self.repl.sendline("()")
+        self.repl.expect_exact(PROMPT)
+        self.assertIn("numpy=1.0", self.repl.before)
+
     def test_io_read_reads_the_terminal(self):
         self.repl.sendline("answer = io.read()")
         time.sleep(0.3)
         self.repl.sendline("forty-two")
         self.repl.expect_exact(PROMPT)
         self.assertEqual(self.run_line("answer"), "forty-two\n")
+
+    def test_banner_names_the_lessons_and_progress_bars(self):
+        self.repl.close()
+        self.repl = pexpect.spawn(BIN, env=environment(self.home.name), encoding="utf-8",
+                                  timeout=self.timeout, dimensions=self.dimensions)
+        self.repl.expect_exact(PROMPT)
+        self.assertIn("%tutorial", self.repl.before)
+        self.assertIn("tf.progress", self.repl.before)
 
     def test_ctrl_d_exits_and_keeps_history(self):
         self.run_line("1+1")
@@ -132,6 +162,27 @@ class Repl(ReplSession, unittest.TestCase):
         self.assertEqual(self.repl.exitstatus, 0)
         with open(os.path.join(self.home.name, ".moonflow_history")) as f:
             self.assertIn("1+1", f.read())
+
+
+    def test_multi_line_history_entries_survive_a_restart(self):
+        self.repl.sendline("function hist_f(a)")
+        self.repl.expect_exact(CONTINUATION)
+        self.repl.sendline("  return a * 2")
+        self.repl.expect_exact(CONTINUATION)
+        self.run_line("end")
+        self.run_line("1+1")
+        self.repl.sendeof()
+        self.repl.expect(pexpect.EOF)
+        self.repl.close()
+        self.repl = pexpect.spawn(BIN, env=environment(self.home.name), encoding="utf-8",
+                                  timeout=self.timeout, dimensions=self.dimensions)
+        self.repl.expect_exact(PROMPT)
+        # Up twice: the function, whole; running it defines hist_f again.
+        self.repl.send("\x1b[A\x1b[A")
+        time.sleep(0.3)
+        self.repl.sendline("")
+        self.repl.expect_exact(PROMPT)
+        self.assertEqual(self.run_line("hist_f(21)"), "42\n")
 
 
 def run(args, stdin=None, cwd=None):

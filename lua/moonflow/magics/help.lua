@@ -14,10 +14,20 @@ local function overview(session)
     "",
     "Magics:",
   }
+  -- A magic's first doc line is "usage  what it does": the usages make
+  -- one column, padded to the widest.
+  local rows, width = {}, 0
   for _, name in ipairs(session.magics()) do
     local ok, magic = pcall(session.magic, name)
-    local doc = ok and first_line(magic.doc) or "(cannot load: " .. tostring(magic) .. ")"
-    lines[#lines + 1] = "  " .. doc
+    local line = ok and first_line(magic.doc) or "%" .. name .. "  (cannot load: " .. tostring(magic) .. ")"
+    local usage, what = line:match("^(.-)%s%s+(.*)$")
+    if not usage then usage, what = line, "" end
+    rows[#rows + 1] = { usage, what }
+    width = math.max(width, utf8.len(usage) or #usage)
+  end
+  for _, row in ipairs(rows) do
+    local pad = (" "):rep(width - (utf8.len(row[1]) or #row[1]) + 2)
+    lines[#lines + 1] = ("  %s%s%s"):format(row[1], pad, row[2])
   end
   return table.concat(lines, "\n")
 end

@@ -5,7 +5,7 @@ local tutorial = require("moonflow.tutorial")
 local session = require("moonflow.session")
 
 return {
-  doc = [[%tutorial [name|next|back|run|edit|check|...]  step through a lesson
+  doc = [[%tutorial [name|next|...]  step through a lesson (%help %tutorial lists the commands)
 %tutorial               list the lessons (▸ open, ✓ an exercise passed)
 %tutorial NAME          open a lesson at step 1 (NAME: 03-retracing, 3 or retracing)
 %tutorial next | back   show the next / previous step (also n, p; go N jumps)

@@ -28,15 +28,39 @@ local function print_table(rows)
   end
 end
 
+-- A glob (`*`, `?`) as a whole-string Lua pattern.
+local function glob(word)
+  return "^" .. word:gsub("[%^%$%(%)%%%.%[%]%+%-]", "%%%0"):gsub("%*", ".*"):gsub("%?", ".") .. "$"
+end
+
+--- The names whose name matches one of the words (globs) or whose type is
+-- one of them (`Tensor` matches tf.Tensor).
+local function matching(session, names, args)
+  local out = {}
+  for _, name in ipairs(names) do
+    local type_name = session.type_name(_G[name])
+    for word in args:gmatch("%S+") do
+      if name:match(glob(word)) or type_name == word or type_name:sub(-#word - 1) == "." .. word then
+        out[#out + 1] = name
+        break
+      end
+    end
+  end
+  return out
+end
+
 return {
-  doc = [[%who          the globals you defined, with type (shape and dtype for tensors)
+  doc = [[%who [PATTERN]  the globals you defined, with type (shape and dtype for tensors)
 Lists the globals that were not there when the session started: name, type
 (a metatable's __name, e.g. tf.Tensor) and a summary (shape and dtype of
-tensors and variables, where a function was defined, or the value).]],
-  run = function(_, session)
+tensors and variables, where a function was defined, or the value).
+PATTERN (words) keeps the names matching a glob (`%who x*`) or whose type is
+named (`%who Tensor`, `%who function`).]],
+  run = function(args, session)
     local names = session.user_globals()
+    if args ~= "" then names = matching(session, names, args) end
     if #names == 0 then
-      print("No user globals.")
+      print(args == "" and "No user globals." or ("No user globals match %s."):format(args))
       return
     end
     local rows = { { "Name", "Type", "Info" }, { "----", "----", "----" } }
