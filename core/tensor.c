@@ -112,12 +112,9 @@ mf_status mf_shape_size(int rank, const int64_t *shape, int64_t *out, mf_error *
   return MF_OK;
 }
 
-static mf_status tensor_alloc(mf_dtype dt, int rank, const int64_t *shape, mf_tensor **out,
-                              mf_error *err) {
-  int64_t size;
-  MF_TRY(mf_shape_size(rank, shape, &size, err));
-  mf_tensor *t = mf_malloc(sizeof *t);
-  if (!t) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+/* Fills t (fresh or a pool's spare) as a tensor of one reference and no
+ * buffer yet; size is the shape's element count. */
+static void tensor_init(mf_tensor *t, mf_dtype dt, int rank, const int64_t *shape, int64_t size) {
   t->refcount = 1;
   t->dtype = dt;
   t->rank = rank;
@@ -126,6 +123,15 @@ static mf_status tensor_alloc(mf_dtype dt, int rank, const int64_t *shape, mf_te
   t->size = size;
   t->buf = NULL;
   t->offset = 0;
+}
+
+static mf_status tensor_alloc(mf_dtype dt, int rank, const int64_t *shape, mf_tensor **out,
+                              mf_error *err) {
+  int64_t size;
+  MF_TRY(mf_shape_size(rank, shape, &size, err));
+  mf_tensor *t = mf_malloc(sizeof *t);
+  if (!t) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  tensor_init(t, dt, rank, shape, size);
   *out = t;
   return MF_OK;
 }
@@ -381,14 +387,7 @@ static mf_status pool_tensor(mf_buffer_pool *p, mf_dtype dt, int rank, const int
   int64_t size;
   MF_TRY(mf_shape_size(rank, shape, &size, err));
   mf_tensor *t = p->spare[--p->nspare];
-  t->refcount = 1;
-  t->dtype = dt;
-  t->rank = rank;
-  memset(t->shape, 0, sizeof t->shape);
-  if (rank) memcpy(t->shape, shape, (size_t)rank * sizeof *shape);
-  t->size = size;
-  t->buf = NULL;
-  t->offset = 0;
+  tensor_init(t, dt, rank, shape, size);
   *out = t;
   return MF_OK;
 }
