@@ -1476,6 +1476,8 @@ describe("cond_basic_test.py", function()
   it("test_composition(nested_if_elses, 1, int, 0, tensor)", function() T.matches(nested_if_elses, table.pack(1, T.int_tensor(0)), {0}) end)
   -- cond_basic_test.py: ReferenceTest.test_composition
   it("test_composition(nested_if_elses, 0, int, 1, int)", function() T.matches(nested_if_elses, table.pack(0, 1), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_legal
+  it("test_nested_if_temporarily_undefined_return_legal(True, False)", function() T.matches(nested_if_temporarily_undefined_return, table.pack(true, false), {2}) end)
 end)
 
 describe("early_return_test.py", function()
@@ -1519,6 +1521,8 @@ describe("early_return_test.py", function()
   it("test_possible_return_before_loop(False, True, 1)", function() T.matches(possible_return_before_loop, table.pack(false, true, 1), {2}) end)
   -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
   it("test_possible_return_before_loop(False, False, 2)", function() T.matches(possible_return_before_loop, table.pack(false, false, 2), {2}) end)
+  -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
+  it("test_possible_return_before_loop(True, False, 0)", function() T.matches(possible_return_before_loop, table.pack(true, false, 0), {2}) end)
 end)
 
 describe("loop_control_flow_test.py", function()
@@ -1622,6 +1626,34 @@ describe("loop_control_flow_test.py", function()
   it("test_nested_while(3, 4, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(3, 4), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
   it("test_nested_while(4, 2, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(4, 2), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1], tensor, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1, 2], tensor, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for, table.pack(T.int_tensor({1, 2})), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1], tensor, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([2, 3], tensor, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for, table.pack(T.int_tensor({2, 3})), {-2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(0, tensor, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(T.int_tensor(0)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, tensor, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(T.int_tensor(4)), {2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, tensor, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(T.int_tensor(1)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, tensor, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(T.int_tensor(4)), {3}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, tensor, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(T.int_tensor(1)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(2, tensor, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(T.int_tensor(2)), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, tensor, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, tensor, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {4}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {0}) end)
 end)
 
 describe("nested_control_flow_test.py", function()
@@ -1713,6 +1745,30 @@ describe("nested_control_flow_test.py", function()
   it("test_loop_initializing_invariant_variable_legal(1, int)", function() T.matches(loop_initializing_invariant_variable, table.pack(1), {1}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
   it("test_loop_initializing_invariant_variable_legal(2, int)", function() T.matches(loop_initializing_invariant_variable, table.pack(2), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, -1, int)", function() T.matches(independent_ifs, table.pack(1, -1), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, 1, int)", function() T.matches(independent_ifs, table.pack(1, 1), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(-1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(-1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(-1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(-1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(1)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  it("test_dependent_inner_if(1, int)", function() T.matches(dependent_inner_if, table.pack(1), {1, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  it("test_dependent_inner_if(-1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(-1)), {-1, -4}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  it("test_dependent_inner_if(1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(1)), {1, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  it("test_dependent_imbalanced_inner_if(1, int)", function() T.matches(dependent_imbalanced_inner_if, table.pack(1), {-3, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  it("test_dependent_imbalanced_inner_if(-1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(-1)), {-1, 0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  it("test_dependent_imbalanced_inner_if(1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(1)), {-3, -2}) end)
 end)
 
 describe("logical_expression_test.py", function()
