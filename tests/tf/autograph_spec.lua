@@ -1332,6 +1332,10 @@ describe("loop_basic_test.py", function()
   it("test_while_creates_var_legal(1, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(1)), {2, 3}) end)
   -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
   it("test_while_creates_var_legal(2, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(2)), {3, 4}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
+  it("test_for_creates_var_legal([1], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
+  it("test_for_creates_var_legal([1, 2], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1, 2})), {2}) end)
 end)
 
 describe("cond_basic_test.py", function()
@@ -1662,6 +1666,10 @@ describe("loop_control_flow_test.py", function()
   it("test_single_loop_illegal_return(unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_while), T.int_tensor(0)) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
   it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_while), T.int_tensor(0)) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_for), T.int_tensor({})) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_for), T.int_tensor({})) end)
 end)
 
 describe("nested_control_flow_test.py", function()
@@ -1777,6 +1785,10 @@ describe("nested_control_flow_test.py", function()
   it("test_dependent_imbalanced_inner_if(-1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(-1)), {-1, 0}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
   it("test_dependent_imbalanced_inner_if(1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(1)), {-3, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  it("test_loop_initializing_invariant_variable_legal(1, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(1)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  it("test_loop_initializing_invariant_variable_legal(2, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(2)), {2}) end)
 end)
 
 describe("logical_expression_test.py", function()
@@ -1973,6 +1985,10 @@ describe("loop_scoping_test.py", function()
   it("test_for_alters_iterate_range(2, range)", function() T.matches(for_alters_iterate_list, table.pack(2, range_list), {4, 14}) end)
   -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
   it("test_for_alters_iterate_range(2, tf.range)", function() T.matches(for_alters_iterate, table.pack(2, tf.range), {4, 14}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  it("test_for_defines_iterate_legal_cases(1, tf.range)", function() T.matches(for_defines_iterate, table.pack(1, tf.range), {0, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  it("test_for_defines_iterate_legal_cases(2, tf.range)", function() T.matches(for_defines_iterate, table.pack(2, tf.range), {1, 1}) end)
 end)
 
 describe("loop_created_variables_test.py", function()

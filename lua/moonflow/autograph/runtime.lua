@@ -441,6 +441,17 @@ end
 
 -- `for names in exprs`: a tensor iterates over its rows in a graph loop;
 -- anything else is Lua's generic for.
+-- The element the dry run of a tensor `for` body sees: a placeholder of
+-- the element's type when the tensor is statically empty (t[0] would fail
+-- at trace time; TF fails such a loop only at run time, if it must).
+local function first_element(t)
+  local _, dtype, shape = core.info(t)
+  if not shape or shape[1] ~= 0 then return t[ops.constant(0)] end
+  local dims = {}
+  for i = 2, #shape do dims[i - 1] = shape[i] < 0 and 0 or shape[i] end
+  return ops.zeros(dims, dtype)
+end
+
 function ag.for_stmt(iter, body_fn, opts, ...)
   local vals = table.pack(...)
   local n = #opts.names
@@ -453,9 +464,10 @@ function ag.for_stmt(iter, body_fn, opts, ...)
         .. "use `for x in t do`"):format(opts.line), 2)
     end
     local t = first
+    local created = { seen = {} }
     local absent = fill_undefined(opts.names, vals, function(v)
-      return { table.pack(body_fn(t[ops.constant(0)], table.unpack(v, 1, n))) }
-    end, true)
+      return { table.pack(body_fn(first_element(t), table.unpack(v, 1, n))) }
+    end, true, created)
     if next(absent) then
       local popts, pvals, wrap, full = present_only(opts, vals, absent)
       local outs = table.pack(ag.for_stmt(iter, wrap(body_fn, 1), popts, table.unpack(pvals, 1, pvals.n)))
@@ -477,6 +489,7 @@ function ag.for_stmt(iter, body_fn, opts, ...)
       table.insert(names, 1, "the loop index")
       return names
     end)() }))
+    if #created > 0 then assert_iterated(ops.greater(outs[1], 0), created, opts.line) end
     return table.unpack(outs, 2, n + 1)
   end
   if is_tensor(first) then

@@ -1206,15 +1206,6 @@ local function while_creates_nested_var_static_shape(n)
   return v.a, v.b
 end
 
-describe("loop_basic_test.py", function()
-  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
-  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs it and returns the last element
-  it("test_for_creates_var_legal([1], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1})), {1}) end)
-  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
-  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs it and returns the last element
-  it("test_for_creates_var_legal([1, 2], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1, 2})), {2}) end)
-end)
-
 describe("cond_basic_test.py", function()
   -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
   -- moonflow instead: ValueError with moonflow's own text ("local 'i' is the Lua number 1 after the then-branch but nil after the else-branch ..."), not TF's "'i' must also be initialized in the else branch"
@@ -1272,22 +1263,7 @@ describe("early_return_test.py", function()
   it("test_return_possibly_undefined_illegal(5)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(5)) end)
 end)
 
-describe("loop_control_flow_test.py", function()
-  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
-  it("test_single_loop_illegal_return(unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_for), T.int_tensor({})) end)
-  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
-  -- moonflow instead: TypeError "... cannot become a graph loop / tf.while_loop: its body uses `return`" at trace time instead of TF's InvalidArgumentError "must iterate at least once to initialize"
-  it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_for), T.int_tensor({})) end)
-end)
-
 describe("nested_control_flow_test.py", function()
-  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
-  -- moonflow instead: ValueError "local 'a' is nil before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns 1 or 2
-  it("test_loop_initializing_invariant_variable_legal(1, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(1)), {1}) end)
-  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
-  -- moonflow instead: ValueError "local 'a' is nil before the loop" at trace time; TF runs it (loop iterates >= 1 time) and returns 1 or 2
-  it("test_loop_initializing_invariant_variable_legal(2, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(2)), {2}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
   -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
   it("test_loop_initializing_variant_variable_illegal(0)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(0)) end)
@@ -1300,12 +1276,6 @@ describe("nested_control_flow_test.py", function()
 end)
 
 describe("loop_scoping_test.py", function()
-  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
-  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs the tf.range loop and returns (last i, s)
-  it("test_for_defines_iterate_legal_cases(1, tf.range)", function() T.matches(for_defines_iterate, table.pack(1, tf.range), {0, 0}) end)
-  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
-  -- moonflow instead: ValueError "local 'i' is nil before the loop" at trace time; TF runs the tf.range loop and returns (last i, s)
-  it("test_for_defines_iterate_legal_cases(2, tf.range)", function() T.matches(for_defines_iterate, table.pack(2, tf.range), {1, 1}) end)
   -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_tf_range
   -- moonflow instead: ValueError "local 'i' is nil before the loop"; TF returns (0, 0) for zero iterations of tf.range
   it("test_for_defines_iterate_tf_range", function() T.matches(for_defines_iterate, table.pack(0, tf.range), {0, 0}) end)
