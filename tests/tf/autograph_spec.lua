@@ -1486,6 +1486,26 @@ describe("cond_basic_test.py", function()
   it("test_composition(nested_if_elses, 0, int, 1, int)", function() T.matches(nested_if_elses, table.pack(0, 1), {0}) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_legal
   it("test_nested_if_temporarily_undefined_return_legal(True, False)", function() T.matches(nested_if_temporarily_undefined_return, table.pack(true, false), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(if_creates_var, True, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the else branch", tf.func(if_creates_var), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(if_creates_var, False, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the else branch", tf.func(if_creates_var), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(else_creates_var, True, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the main branch", tf.func(else_creates_var), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(else_creates_var, False, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the main branch", tf.func(else_creates_var), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(if_returns_none), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(if_returns_none), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(else_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(else_returns_none), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(else_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(else_returns_none), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_else_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(if_else_returns_none), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_else_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(if_else_returns_none), tf.constant(false)) end)
 end)
 
 describe("early_return_test.py", function()
@@ -1531,6 +1551,12 @@ describe("early_return_test.py", function()
   it("test_possible_return_before_loop(False, False, 2)", function() T.matches(possible_return_before_loop, table.pack(false, false, 2), {2}) end)
   -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
   it("test_possible_return_before_loop(True, False, 0)", function() T.matches(possible_return_before_loop, table.pack(true, false, 0), {2}) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
+  it("test_return_possibly_undefined_illegal(0)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(0)) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
+  it("test_return_possibly_undefined_illegal(3)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(3)) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
+  it("test_return_possibly_undefined_illegal(5)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(5)) end)
 end)
 
 describe("loop_control_flow_test.py", function()

@@ -145,13 +145,23 @@ end
 
 -- Both branches of a tensor `if` must leave every carried local defined
 -- (and of one kind).
-local function check_branch_values(names, line, a, b)
+-- TF's wording first: "'i' must also be initialized in the else branch"
+-- for a local the `if` creates, "'i' is None" for one it sets to nil (a
+-- Lua nil is Python's None).
+local function check_branch_values(names, line, a, b, before)
   for i, name in ipairs(names) do
     local x, y = a[i], b[i]
-    if (x == nil) ~= (y == nil) then
-      raise("ValueError", ("local '%s' is %s after the then-branch but %s after the else-branch of "
+    if (x == nil) ~= (y == nil) or (x == nil and not name:match("^ag__")) then
+      local lead
+      if before[i] ~= nil or (x == nil and y == nil) then
+        lead = ("'%s' is None (nil) after the %s"):format(name,
+          x == nil and y == nil and "then- and else-branch" or (x == nil and "then-branch" or "else-branch"))
+      else
+        lead = ("'%s' must also be initialized in the %s branch"):format(name, x == nil and "main" or "else")
+      end
+      raise("ValueError", ("%s: local '%s' is %s after the then-branch but %s after the else-branch of "
         .. "the `if` at line %d (its condition is a tensor, so both branches are traced and both "
-        .. "must define it). Initialize '%s' before the `if`."):format(name,
+        .. "must define it). Initialize '%s' before the `if`."):format(lead, name,
         describe(x), describe(y), line, name), 4)
     end
   end
@@ -298,10 +308,8 @@ function ag.if_stmt(c, then_fn, else_fn, opts, ...)
   local ok, res = pcall(function()
     return table.pack(control_flow.cond(c, branch(then_fn, 1), branch(else_fn, 2)))
   end)
-  if not ok then
-    if seen[1] and seen[2] then check_branch_values(opts.names, opts.line, seen[1], seen[2]) end
-    error(res, 0)
-  end
+  if seen[1] and seen[2] then check_branch_values(opts.names, opts.line, seen[1], seen[2], vals) end
+  if not ok then error(res, 0) end
   return table.unpack(res, 1, n)
 end
 
@@ -328,10 +336,12 @@ function ag.if_return(c, then_fn, else_fn, opts, set, ...)
   reset()
   if not ok then
     if counts[1] and counts[2] and counts[1] ~= counts[2] then
-      raise("ValueError", ("the `if` at line %d has a tensor condition, so both branches are traced, "
+      -- TF's wording first, then what moonflow saw.
+      raise("ValueError", ("%s branch must also have a return statement: the `if` at line %d has a "
+        .. "tensor condition, so both branches are traced, "
         .. "but the then-branch returns %d value(s) and the else-branch %d. Both must return the "
-        .. "same values (a branch that falls off the end returns none)."):format(opts.line,
-        counts[1], counts[2]), 2)
+        .. "same values (a branch that falls off the end returns none)."):format(
+        counts[1] > counts[2] and "else" or "main", opts.line, counts[1], counts[2]), 2)
     end
     error(res, 0)
   end
