@@ -1815,6 +1815,12 @@ describe("nested_control_flow_test.py", function()
   it("test_loop_initializing_invariant_variable_legal(1, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(1)), {1}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
   it("test_loop_initializing_invariant_variable_legal(2, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(2)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  it("test_loop_initializing_variant_variable_illegal(0)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(0)) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  it("test_loop_initializing_variant_variable_illegal(1)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(1)) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  it("test_loop_initializing_variant_variable_illegal(2)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(2)) end)
 end)
 
 describe("logical_expression_test.py", function()

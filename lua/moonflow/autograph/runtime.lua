@@ -205,6 +205,18 @@ local function fill_undefined(names, vals, dry_run, all, created)
   core.trace_begin("autograph_undefined")
   local ok, outs = pcall(dry_run, vals)
   core.trace_abort()
+  if not ok and created and type(outs) == "string" then
+    -- The body read a local that is nil before the loop (Lua's own
+    -- error): TF's typed error for a loop variable used undefined.
+    local users = {}
+    for _, i in ipairs(missing) do
+      if not names[i]:match("^ag__") then users[#users + 1] = "'" .. names[i] .. "'" end
+    end
+    if #users > 0 then
+      raise("ValueError", ("%s must be defined before the loop: it is nil before this graph loop "
+        .. "and its body uses it before giving it a value (%s)"):format(table.concat(users, ", "), outs), 3)
+    end
+  end
   if not ok then error(outs, 0) end
   for _, i in ipairs(missing) do
     local assigned = false
@@ -216,6 +228,14 @@ local function fill_undefined(names, vals, dry_run, all, created)
           -- TF's placeholder for a variable the loop creates: its value is
           -- never seen unless the loop runs, which an Assert checks.
           vals[i] = zero_like(out[i])
+          -- TF relaxes a placeholder's unknown dimensions (its shape is
+          -- what the first iteration gives, not the zeros standing in).
+          if is_tensor(out[i]) then
+            local _, _, shape = core.info(out[i])
+            for _, d in ipairs(shape or {}) do
+              if d < 0 then created.invariants[i] = shape break end
+            end
+          end
         end
         if created and not names[i]:match("^ag__ret_") and not created.seen[i] then
           created.seen[i] = true
@@ -375,6 +395,16 @@ end
 
 local graph_while
 
+-- graph_while takes invariants per flat tensor: only when no loop
+-- variable is a table is that the loop variable's index.
+local function flat_invariants(invariants, loop_vars)
+  if next(invariants) == nil then return nil end
+  for i = 1, loop_vars.n do
+    if type(loop_vars[i]) == "table" and not is_tensor(loop_vars[i]) then return nil end
+  end
+  return invariants
+end
+
 -- TF's check for variables a graph loop creates (undefined before it):
 -- legal when the loop runs at least once, else InvalidArgumentError at
 -- run time ("loop must iterate at least once to initialize ...").
@@ -386,7 +416,7 @@ end
 
 function graph_while(cond_fn, body_fn, opts, vals)
   local n = #opts.names
-  local created = { seen = {} }
+  local created = { seen = {}, invariants = {} }
   local absent = fill_undefined(opts.names, vals, function(v)
     return { table.pack(body_fn(table.unpack(v, 1, n))) }
   end, true, created)
@@ -415,7 +445,7 @@ function graph_while(cond_fn, body_fn, opts, vals)
     end
     if #created > 0 then out[n + 1] = true end
     return table.unpack(out, 1, #names)
-  end, loop_vars, { _names = names }))
+  end, loop_vars, { _names = names, _invariants = flat_invariants(created.invariants, loop_vars) }))
   if #created > 0 then assert_iterated(outs[n + 1], created, opts.line) end
   return table.unpack(outs, 1, n)
 end
@@ -474,7 +504,7 @@ function ag.for_stmt(iter, body_fn, opts, ...)
         .. "use `for x in t do`"):format(opts.line), 2)
     end
     local t = first
-    local created = { seen = {} }
+    local created = { seen = {}, invariants = {} }
     local absent = fill_undefined(opts.names, vals, function(v)
       return { table.pack(body_fn(first_element(t), table.unpack(v, 1, n))) }
     end, true, created)

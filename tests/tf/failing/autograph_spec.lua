@@ -1221,18 +1221,6 @@ describe("cond_basic_test.py", function()
   it("test_nested_if_temporarily_undefined_return_illegal(False, False)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(false), tf.constant(false)) end)
 end)
 
-describe("nested_control_flow_test.py", function()
-  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
-  -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
-  it("test_loop_initializing_variant_variable_illegal(0)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(0)) end)
-  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
-  -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
-  it("test_loop_initializing_variant_variable_illegal(1)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(1)) end)
-  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
-  -- moonflow instead: ValueError with moonflow's own text ("local 'a' is nil before the loop ... Initialize 'a' before the loop"), not TF's "must be defined before the loop"
-  it("test_loop_initializing_variant_variable_illegal(2)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(2)) end)
-end)
-
 describe("loop_scoping_test.py", function()
   -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_tf_range
   -- moonflow instead: ValueError "local 'i' is nil before the loop"; TF returns (0, 0) for zero iterations of tf.range
