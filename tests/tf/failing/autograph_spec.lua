@@ -1208,33 +1208,33 @@ end
 
 describe("cond_basic_test.py", function()
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
+  -- moonflow instead: returns 1 or 2 (no error): the converter copies the `return 2` after the outer `if` into both inner branches, so no branch lacks a return; TF moves the tail into an else only when the if body always returns, and raises ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(True, True)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(true), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
+  -- moonflow instead: returns 1 or 2 (no error): the converter copies the `return 2` after the outer `if` into both inner branches, so no branch lacks a return; TF moves the tail into an else only when the if body always returns, and raises ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(True, False)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(true), tf.constant(false)) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
+  -- moonflow instead: returns 1 or 2 (no error): the converter copies the `return 2` after the outer `if` into both inner branches, so no branch lacks a return; TF moves the tail into an else only when the if body always returns, and raises ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(False, True)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(false), tf.constant(true)) end)
   -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_illegal
-  -- moonflow instead: TypeError "this `if`/`while` has a traced tensor condition ... its body uses `return`" instead of TF's ValueError "... must also have a return"
+  -- moonflow instead: returns 1 or 2 (no error): the converter copies the `return 2` after the outer `if` into both inner branches, so no branch lacks a return; TF moves the tail into an else only when the if body always returns, and raises ValueError "... must also have a return"
   it("test_nested_if_temporarily_undefined_return_illegal(False, False)", function() T.raises("ValueError", "must also have a return", tf.func(nested_if_temporarily_undefined_return), tf.constant(false), tf.constant(false)) end)
 end)
 
 describe("loop_scoping_test.py", function()
   -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_tf_range
-  -- moonflow instead: ValueError "local 'i' is nil before the loop"; TF returns (0, 0) for zero iterations of tf.range
+  -- moonflow instead: InvalidArgumentError "loop must iterate at least once to initialize 'i'" at run time; TF returns (0, 0): a tf.range loop initializes its iterate with the start value (the Lua port's `i = x` makes i a loop-created local)
   it("test_for_defines_iterate_tf_range", function() T.matches(for_defines_iterate, table.pack(0, tf.range), {0, 0}) end)
 end)
 
 describe("loop_created_variables_test.py", function()
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time instead of TF's InvalidArgumentError when the loop runs zero times
+  -- moonflow instead: ValueError "local 'v' (loop at line N) has shape (0,) before the loop, but shape (None,) after one iteration": the dry run sees i as the Lua number 0 so tf.range(i) has static shape (0,), the graph loop sees a tensor; TF gives InvalidArgumentError when the loop runs zero times
   it("test_while_creates_var_illegal_tf(while_creates_var_dynamic_shape_py_init_var)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_dynamic_shape_py_init_var), tf.constant(0)) end)
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  -- moonflow instead: ValueError "local 'v' (loop at line N) has shape (0,) before the loop, but shape (None,) after one iteration" (the dry run's placeholder is fixed at shape (0,)); TF runs the loop (n >= 1) and returns the value created in it
   it("test_while_creates_var(1, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(1)), {{}}) end)
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' is nil before the loop" at trace time; TF runs the loop (n >= 1) and returns the value created in it
+  -- moonflow instead: ValueError "local 'v' (loop at line N) has shape (0,) before the loop, but shape (None,) after one iteration" (the dry run's placeholder is fixed at shape (0,)); TF runs the loop (n >= 1) and returns the value created in it
   it("test_while_creates_var(2, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(2)), {{0}}) end)
 end)
