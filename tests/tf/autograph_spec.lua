@@ -2048,4 +2048,10 @@ describe("loop_created_variables_test.py", function()
   it("test_while_creates_var(2, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
   it("test_while_creates_var(2, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  it("test_while_creates_var_illegal_tf(while_creates_var_dynamic_shape_py_init_var)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_dynamic_shape_py_init_var), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(1)), {{}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(2)), {{0}}) end)
 end)

@@ -418,7 +418,16 @@ function graph_while(cond_fn, body_fn, opts, vals)
   local n = #opts.names
   local created = { seen = {}, invariants = {} }
   local absent = fill_undefined(opts.names, vals, function(v)
-    return { table.pack(body_fn(table.unpack(v, 1, n))) }
+    -- The graph loop carries Lua numbers as tensors of unknown value: so
+    -- does the dry run, or shapes it derives from them look static.
+    local args = {}
+    for i = 1, n do
+      local x = v[i]
+      if math.type(x) == "integer" then x = core.placeholder("dry_" .. i, dtypes.int32, {})
+      elseif math.type(x) == "float" then x = core.placeholder("dry_" .. i, dtypes.float32, {}) end
+      args[i] = x
+    end
+    return { table.pack(body_fn(table.unpack(args, 1, n))) }
   end, true, created)
   if next(absent) then
     local popts, pvals, wrap, full = present_only(opts, vals, absent)

