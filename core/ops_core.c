@@ -290,6 +290,31 @@ const mf_op_def mf_op_PrintV2 = {
     .doc = "Prints a string every time it runs.",
 };
 
+/* ---- Assert: fails the run when its condition is false ---- */
+/* TF checks some things only at run time (AutoGraph: a variable a graph
+ * loop creates is undefined when the loop runs zero times); a graph needs
+ * an op whose failure is the check, kept alive by its side-effect flag. */
+
+static mf_status assert_infer(mf_op_call *c, mf_error *err) {
+  if (c->in_specs[0].dtype != MF_BOOL || c->in_specs[0].rank > 0)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Assert expects a bool scalar condition");
+  return mf_op_call_set_nout(c, 0, err);
+}
+
+static mf_status assert_kernel(mf_op_call *c, mf_error *err) {
+  if (*MF_DATA(c->in[0], bool)) return MF_OK;
+  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s",
+                      mf_attr_string(c->attrs, "message", "assertion failed"));
+}
+
+const mf_op_def mf_op_Assert = {
+    .name = "Assert", .input_names = "condition", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"message", MF_ATTR_STRING}},
+    .infer = assert_infer, .kernel = assert_kernel,
+    .flags = MF_OP_SIDE_EFFECTS | MF_OP_NO_GRADIENT,
+    .doc = "Fails with InvalidArgumentError carrying its message when the condition is false.",
+};
+
 /* ---- EagerLuaFunc: calls back into the host language at run time ---- */
 
 static mf_status host_func_infer(mf_op_call *c, mf_error *err) {

@@ -1328,6 +1328,14 @@ describe("loop_basic_test.py", function()
   it("test_nested_for_loops_dense([[1, 2]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1, 2}})), {{12}}) end)
   -- loop_basic_test.py: ReferenceTest.test_nested_for_loops_dense
   it("test_nested_for_loops_dense([[1, 2], [3, 4]], tensor)", function() T.matches(nested_for_loops, table.pack(T.int_tensor({{1, 2}, {3, 4}})), {{12, 34}}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
+  it("test_while_creates_var_legal(1, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(1)), {2, 3}) end)
+  -- loop_basic_test.py: ReferenceTest.test_while_creates_var_legal
+  it("test_while_creates_var_legal(2, tensor)", function() T.matches(while_creates_var, table.pack(T.int_tensor(2)), {3, 4}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
+  it("test_for_creates_var_legal([1], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_basic_test.py: ReferenceTest.test_for_creates_var_legal
+  it("test_for_creates_var_legal([1, 2], tensor)", function() T.matches(for_creates_var, table.pack(T.int_tensor({1, 2})), {2}) end)
 end)
 
 describe("cond_basic_test.py", function()
@@ -1476,6 +1484,28 @@ describe("cond_basic_test.py", function()
   it("test_composition(nested_if_elses, 1, int, 0, tensor)", function() T.matches(nested_if_elses, table.pack(1, T.int_tensor(0)), {0}) end)
   -- cond_basic_test.py: ReferenceTest.test_composition
   it("test_composition(nested_if_elses, 0, int, 1, int)", function() T.matches(nested_if_elses, table.pack(0, 1), {0}) end)
+  -- cond_basic_test.py: ReferenceTest.test_nested_if_temporarily_undefined_return_legal
+  it("test_nested_if_temporarily_undefined_return_legal(True, False)", function() T.matches(nested_if_temporarily_undefined_return, table.pack(true, false), {2}) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(if_creates_var, True, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the else branch", tf.func(if_creates_var), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(if_creates_var, False, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the else branch", tf.func(if_creates_var), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(else_creates_var, True, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the main branch", tf.func(else_creates_var), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_creates_var_imbalanced_illegal
+  it("test_creates_var_imbalanced_illegal(else_creates_var, False, tf.constant)", function() T.raises("ValueError", "'i' must also be initialized in the main branch", tf.func(else_creates_var), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(if_returns_none), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(if_returns_none), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(else_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(else_returns_none), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(else_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(else_returns_none), tf.constant(false)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_else_returns_none, True)", function() T.raises("ValueError", "'i' is None", tf.func(if_else_returns_none), tf.constant(true)) end)
+  -- cond_basic_test.py: ReferenceTest.test_returns_none_illegal
+  it("test_returns_none_illegal(if_else_returns_none, False)", function() T.raises("ValueError", "'i' is None", tf.func(if_else_returns_none), tf.constant(false)) end)
 end)
 
 describe("early_return_test.py", function()
@@ -1519,6 +1549,14 @@ describe("early_return_test.py", function()
   it("test_possible_return_before_loop(False, True, 1)", function() T.matches(possible_return_before_loop, table.pack(false, true, 1), {2}) end)
   -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
   it("test_possible_return_before_loop(False, False, 2)", function() T.matches(possible_return_before_loop, table.pack(false, false, 2), {2}) end)
+  -- early_return_test.py: ReferenceTest.test_possible_return_before_loop
+  it("test_possible_return_before_loop(True, False, 0)", function() T.matches(possible_return_before_loop, table.pack(true, false, 0), {2}) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
+  it("test_return_possibly_undefined_illegal(0)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(0)) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
+  it("test_return_possibly_undefined_illegal(3)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(3)) end)
+  -- early_return_test.py: ReferenceTest.test_return_possibly_undefined_illegal
+  it("test_return_possibly_undefined_illegal(5)", function() T.raises("ValueError", "else branch must also have a return", tf.func(return_possibly_undefined), tf.constant(5)) end)
 end)
 
 describe("loop_control_flow_test.py", function()
@@ -1622,6 +1660,42 @@ describe("loop_control_flow_test.py", function()
   it("test_nested_while(3, 4, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(3, 4), {0}) end)
   -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
   it("test_nested_while(4, 2, int, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(4, 2), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1], tensor, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1, 2], tensor, unconditional_return_in_single_for)", function() T.matches(unconditional_return_in_single_for, table.pack(T.int_tensor({1, 2})), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([1], tensor, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for, table.pack(T.int_tensor({1})), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_for
+  it("test_single_for([2, 3], tensor, effectively_unconditional_return_in_single_for)", function() T.matches(effectively_unconditional_return_in_single_for, table.pack(T.int_tensor({2, 3})), {-2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(0, tensor, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(T.int_tensor(0)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, tensor, continue_in_single_while)", function() T.matches(continue_in_single_while, table.pack(T.int_tensor(4)), {2}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, tensor, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(T.int_tensor(1)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(4, tensor, unconditional_return_in_single_while)", function() T.matches(unconditional_return_in_single_while, table.pack(T.int_tensor(4)), {3}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(1, tensor, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(T.int_tensor(1)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_while
+  it("test_single_while(2, tensor, effectively_unconditional_return_in_single_while)", function() T.matches(effectively_unconditional_return_in_single_while, table.pack(T.int_tensor(2)), {1}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, tensor, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {6}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, tensor, continue_in_inner_while)", function() T.matches(continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {4}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(3, 4, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(3), T.int_tensor(4)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_nested_while
+  it("test_nested_while(4, 2, tensor, break_continue_in_inner_while)", function() T.matches(break_continue_in_inner_while, table.pack(T.int_tensor(4), T.int_tensor(2)), {0}) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_while), T.int_tensor(0)) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_while)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_while), T.int_tensor(0)) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(unconditional_return_in_single_for), T.int_tensor({})) end)
+  -- loop_control_flow_test.py: LoopControlFlowTest.test_single_loop_illegal_return
+  it("test_single_loop_illegal_return(effectively_unconditional_return_in_single_for)", function() T.raises("InvalidArgumentError", "must iterate at least once to initialize", tf.func(effectively_unconditional_return_in_single_for), T.int_tensor({})) end)
 end)
 
 describe("nested_control_flow_test.py", function()
@@ -1713,6 +1787,40 @@ describe("nested_control_flow_test.py", function()
   it("test_loop_initializing_invariant_variable_legal(1, int)", function() T.matches(loop_initializing_invariant_variable, table.pack(1), {1}) end)
   -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
   it("test_loop_initializing_invariant_variable_legal(2, int)", function() T.matches(loop_initializing_invariant_variable, table.pack(2), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, -1, int)", function() T.matches(independent_ifs, table.pack(1, -1), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, 1, int)", function() T.matches(independent_ifs, table.pack(1, 1), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(-1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(-1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(-1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(-1), T.int_tensor(1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, -1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(-1)), {0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_independent_ifs
+  it("test_independent_ifs(1, 1, tensor)", function() T.matches(independent_ifs, table.pack(T.int_tensor(1), T.int_tensor(1)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  it("test_dependent_inner_if(1, int)", function() T.matches(dependent_inner_if, table.pack(1), {1, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  it("test_dependent_inner_if(-1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(-1)), {-1, -4}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_inner_if
+  it("test_dependent_inner_if(1, tensor)", function() T.matches(dependent_inner_if, table.pack(T.int_tensor(1)), {1, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  it("test_dependent_imbalanced_inner_if(1, int)", function() T.matches(dependent_imbalanced_inner_if, table.pack(1), {-3, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  it("test_dependent_imbalanced_inner_if(-1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(-1)), {-1, 0}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_dependent_imbalanced_inner_if
+  it("test_dependent_imbalanced_inner_if(1, tensor)", function() T.matches(dependent_imbalanced_inner_if, table.pack(T.int_tensor(1)), {-3, -2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  it("test_loop_initializing_invariant_variable_legal(1, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(1)), {1}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_invariant_variable_legal
+  it("test_loop_initializing_invariant_variable_legal(2, tensor)", function() T.matches(loop_initializing_invariant_variable_tensor, table.pack(T.int_tensor(2)), {2}) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  it("test_loop_initializing_variant_variable_illegal(0)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(0)) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  it("test_loop_initializing_variant_variable_illegal(1)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(1)) end)
+  -- nested_control_flow_test.py: NestedControlFlowTest.test_loop_initializing_variant_variable_illegal
+  it("test_loop_initializing_variant_variable_illegal(2)", function() T.raises("ValueError", "must be defined before the loop", tf.func(loop_initializing_variant_variable_tensor), T.int_tensor(2)) end)
 end)
 
 describe("logical_expression_test.py", function()
@@ -1909,6 +2017,10 @@ describe("loop_scoping_test.py", function()
   it("test_for_alters_iterate_range(2, range)", function() T.matches(for_alters_iterate_list, table.pack(2, range_list), {4, 14}) end)
   -- loop_scoping_test.py: LoopScopingTest.test_for_alters_iterate_range
   it("test_for_alters_iterate_range(2, tf.range)", function() T.matches(for_alters_iterate, table.pack(2, tf.range), {4, 14}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  it("test_for_defines_iterate_legal_cases(1, tf.range)", function() T.matches(for_defines_iterate, table.pack(1, tf.range), {0, 0}) end)
+  -- loop_scoping_test.py: LoopScopingTest.test_for_defines_iterate_legal_cases
+  it("test_for_defines_iterate_legal_cases(2, tf.range)", function() T.matches(for_defines_iterate, table.pack(2, tf.range), {1, 1}) end)
 end)
 
 describe("loop_created_variables_test.py", function()
@@ -1924,4 +2036,22 @@ describe("loop_created_variables_test.py", function()
   it("test_while_creates_var(2, int, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(2), {{0}}) end)
   -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
   it("test_while_creates_var(2, int, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(2), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  it("test_while_creates_var_illegal_tf(while_creates_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_static_shape), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  it("test_while_creates_var_illegal_tf(while_creates_nested_var_static_shape)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_nested_var_static_shape), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(1)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, tf.constant, while_creates_var_static_shape)", function() T.matches(while_creates_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, tf.constant, while_creates_nested_var_static_shape)", function() T.matches(while_creates_nested_var_static_shape, table.pack(tf.constant(2)), {{{{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}}, {{{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var_illegal_tf
+  it("test_while_creates_var_illegal_tf(while_creates_var_dynamic_shape_py_init_var)", function() T.raises("InvalidArgumentError", nil, tf.func(while_creates_var_dynamic_shape_py_init_var), tf.constant(0)) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(1, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(1)), {{}}) end)
+  -- loop_created_variables_test.py: ReferenceTest.test_while_creates_var
+  it("test_while_creates_var(2, tf.constant, while_creates_var_dynamic_shape_py_init_var)", function() T.matches(while_creates_var_dynamic_shape_py_init_var, table.pack(tf.constant(2)), {{0}}) end)
 end)

@@ -10,6 +10,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local tensors = require("moonflow.tensor")
 local control_flow = require("moonflow.control_flow")
+local state = require("moonflow.state")
 local raise = errors.raise
 
 local ag = {}
@@ -144,13 +145,23 @@ end
 
 -- Both branches of a tensor `if` must leave every carried local defined
 -- (and of one kind).
-local function check_branch_values(names, line, a, b)
+-- TF's wording first: "'i' must also be initialized in the else branch"
+-- for a local the `if` creates, "'i' is None" for one it sets to nil (a
+-- Lua nil is Python's None).
+local function check_branch_values(names, line, a, b, before)
   for i, name in ipairs(names) do
     local x, y = a[i], b[i]
-    if (x == nil) ~= (y == nil) then
-      raise("ValueError", ("local '%s' is %s after the then-branch but %s after the else-branch of "
+    if (x == nil) ~= (y == nil) or (x == nil and not name:match("^ag__")) then
+      local lead
+      if before[i] ~= nil or (x == nil and y == nil) then
+        lead = ("'%s' is None (nil) after the %s"):format(name,
+          x == nil and y == nil and "then- and else-branch" or (x == nil and "then-branch" or "else-branch"))
+      else
+        lead = ("'%s' must also be initialized in the %s branch"):format(name, x == nil and "main" or "else")
+      end
+      raise("ValueError", ("%s: local '%s' is %s after the then-branch but %s after the else-branch of "
         .. "the `if` at line %d (its condition is a tensor, so both branches are traced and both "
-        .. "must define it). Initialize '%s' before the `if`."):format(name,
+        .. "must define it). Initialize '%s' before the `if`."):format(lead, name,
         describe(x), describe(y), line, name), 4)
     end
   end
@@ -183,7 +194,7 @@ end
 -- local of the user's that the body does assign stays nil, for
 -- check_defined's error: TF asserts at run time that such a loop ran
 -- once, moonflow asks for a value before the loop).
-local function fill_undefined(names, vals, dry_run, all)
+local function fill_undefined(names, vals, dry_run, all, created)
   local missing, absent = {}, {}
   for i, name in ipairs(names) do
     if vals[i] == nil and (all or name:match("^ag__rv_") or name:match("^ag__ret_")) then
@@ -194,13 +205,42 @@ local function fill_undefined(names, vals, dry_run, all)
   core.trace_begin("autograph_undefined")
   local ok, outs = pcall(dry_run, vals)
   core.trace_abort()
+  if not ok and created and type(outs) == "string" then
+    -- The body read a local that is nil before the loop (Lua's own
+    -- error): TF's typed error for a loop variable used undefined.
+    local users = {}
+    for _, i in ipairs(missing) do
+      if not names[i]:match("^ag__") then users[#users + 1] = "'" .. names[i] .. "'" end
+    end
+    if #users > 0 then
+      raise("ValueError", ("%s must be defined before the loop: it is nil before this graph loop "
+        .. "and its body uses it before giving it a value (%s)"):format(table.concat(users, ", "), outs), 3)
+    end
+  end
   if not ok then error(outs, 0) end
   for _, i in ipairs(missing) do
     local assigned = false
     for _, out in ipairs(outs) do
       if out[i] ~= nil then
         assigned = true
-        if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i]) end
+        if vals[i] == nil and names[i]:match("^ag__re?[tv]_") then vals[i] = zero_like(out[i])
+        elseif vals[i] == nil and created then
+          -- TF's placeholder for a variable the loop creates: its value is
+          -- never seen unless the loop runs, which an Assert checks.
+          vals[i] = zero_like(out[i])
+          -- TF relaxes a placeholder's unknown dimensions (its shape is
+          -- what the first iteration gives, not the zeros standing in).
+          if is_tensor(out[i]) then
+            local _, _, shape = core.info(out[i])
+            for _, d in ipairs(shape or {}) do
+              if d < 0 then created.invariants[i] = shape break end
+            end
+          end
+        end
+        if created and not names[i]:match("^ag__ret_") and not created.seen[i] then
+          created.seen[i] = true
+          created[#created + 1] = names[i]:match("^ag__rv_") and "the return value" or ("'" .. names[i] .. "'")
+        end
       end
     end
     if not assigned then absent[i] = true end
@@ -288,10 +328,8 @@ function ag.if_stmt(c, then_fn, else_fn, opts, ...)
   local ok, res = pcall(function()
     return table.pack(control_flow.cond(c, branch(then_fn, 1), branch(else_fn, 2)))
   end)
-  if not ok then
-    if seen[1] and seen[2] then check_branch_values(opts.names, opts.line, seen[1], seen[2]) end
-    error(res, 0)
-  end
+  if seen[1] and seen[2] then check_branch_values(opts.names, opts.line, seen[1], seen[2], vals) end
+  if not ok then error(res, 0) end
   return table.unpack(res, 1, n)
 end
 
@@ -318,10 +356,12 @@ function ag.if_return(c, then_fn, else_fn, opts, set, ...)
   reset()
   if not ok then
     if counts[1] and counts[2] and counts[1] ~= counts[2] then
-      raise("ValueError", ("the `if` at line %d has a tensor condition, so both branches are traced, "
+      -- TF's wording first, then what moonflow saw.
+      raise("ValueError", ("%s branch must also have a return statement: the `if` at line %d has a "
+        .. "tensor condition, so both branches are traced, "
         .. "but the then-branch returns %d value(s) and the else-branch %d. Both must return the "
-        .. "same values (a branch that falls off the end returns none)."):format(opts.line,
-        counts[1], counts[2]), 2)
+        .. "same values (a branch that falls off the end returns none)."):format(
+        counts[1] > counts[2] and "else" or "main", opts.line, counts[1], counts[2]), 2)
     end
     error(res, 0)
   end
@@ -355,28 +395,68 @@ end
 
 local graph_while
 
+-- graph_while takes invariants per flat tensor: only when no loop
+-- variable is a table is that the loop variable's index.
+local function flat_invariants(invariants, loop_vars)
+  if next(invariants) == nil then return nil end
+  for i = 1, loop_vars.n do
+    if type(loop_vars[i]) == "table" and not is_tensor(loop_vars[i]) then return nil end
+  end
+  return invariants
+end
+
+-- TF's check for variables a graph loop creates (undefined before it):
+-- legal when the loop runs at least once, else InvalidArgumentError at
+-- run time ("loop must iterate at least once to initialize ...").
+local function assert_iterated(ran, created, line)
+  core.op(state.H.Assert, { message = ("loop must iterate at least once to initialize %s (the loop "
+    .. "at line %d runs in the graph, and its body gives %s its first value)"):format(
+    table.concat(created, ", "), line, #created > 1 and "them" or "it") }, ran)
+end
+
 function graph_while(cond_fn, body_fn, opts, vals)
+  local n = #opts.names
+  local created = { seen = {}, invariants = {} }
   local absent = fill_undefined(opts.names, vals, function(v)
-    return { table.pack(body_fn(table.unpack(v, 1, #opts.names))) }
-  end, true)
+    -- The graph loop carries Lua numbers as tensors of unknown value: so
+    -- does the dry run, or shapes it derives from them look static.
+    local args = {}
+    for i = 1, n do
+      local x = v[i]
+      if math.type(x) == "integer" then x = core.placeholder("dry_" .. i, dtypes.int32, {})
+      elseif math.type(x) == "float" then x = core.placeholder("dry_" .. i, dtypes.float32, {}) end
+      args[i] = x
+    end
+    return { table.pack(body_fn(table.unpack(args, 1, n))) }
+  end, true, created)
   if next(absent) then
     local popts, pvals, wrap, full = present_only(opts, vals, absent)
     local outs = table.pack(graph_while(wrap(cond_fn, 0, true), wrap(body_fn, 0), popts, pvals))
-    return table.unpack(full(outs), 1, #opts.names)
+    return table.unpack(full(outs), 1, n)
   end
   check_defined(opts, vals)
-  local loop_vars = table.move(vals, 1, #opts.names, 1, {})
-  loop_vars.n = #opts.names
-  return control_flow.graph_while(cond_fn, function(...)
-    local out = table.pack(body_fn(...))
+  local loop_vars = table.move(vals, 1, n, 1, {})
+  local names = loop_var_names(opts)
+  if #created > 0 then
+    loop_vars[n + 1] = false
+    names[n + 1] = "the loop's ran-once flag"
+  end
+  loop_vars.n = #names
+  local outs = table.pack(control_flow.graph_while(function(...)
+    return cond_fn(table.unpack(table.pack(...), 1, n))
+  end, function(...)
+    local out = table.pack(body_fn(table.unpack(table.pack(...), 1, n)))
     for i, name in ipairs(opts.names) do
       if out[i] == nil then
         raise("ValueError", ("local '%s' becomes nil in the body of the loop at line %d; a graph "
           .. "loop's variables must keep a value"):format(name, opts.line), 2)
       end
     end
-    return table.unpack(out, 1, #opts.names)
-  end, loop_vars, { _names = loop_var_names(opts) })
+    if #created > 0 then out[n + 1] = true end
+    return table.unpack(out, 1, #names)
+  end, loop_vars, { _names = names, _invariants = flat_invariants(created.invariants, loop_vars) }))
+  if #created > 0 then assert_iterated(outs[n + 1], created, opts.line) end
+  return table.unpack(outs, 1, n)
 end
 
 function ag.while_stmt(cond_fn, body_fn, opts, ...)
@@ -410,6 +490,17 @@ end
 
 -- `for names in exprs`: a tensor iterates over its rows in a graph loop;
 -- anything else is Lua's generic for.
+-- The element the dry run of a tensor `for` body sees: a placeholder of
+-- the element's type when the tensor is statically empty (t[0] would fail
+-- at trace time; TF fails such a loop only at run time, if it must).
+local function first_element(t)
+  local _, dtype, shape = core.info(t)
+  if not shape or shape[1] ~= 0 then return t[ops.constant(0)] end
+  local dims = {}
+  for i = 2, #shape do dims[i - 1] = shape[i] < 0 and 0 or shape[i] end
+  return ops.zeros(dims, dtype)
+end
+
 function ag.for_stmt(iter, body_fn, opts, ...)
   local vals = table.pack(...)
   local n = #opts.names
@@ -422,9 +513,10 @@ function ag.for_stmt(iter, body_fn, opts, ...)
         .. "use `for x in t do`"):format(opts.line), 2)
     end
     local t = first
+    local created = { seen = {}, invariants = {} }
     local absent = fill_undefined(opts.names, vals, function(v)
-      return { table.pack(body_fn(t[ops.constant(0)], table.unpack(v, 1, n))) }
-    end, true)
+      return { table.pack(body_fn(first_element(t), table.unpack(v, 1, n))) }
+    end, true, created)
     if next(absent) then
       local popts, pvals, wrap, full = present_only(opts, vals, absent)
       local outs = table.pack(ag.for_stmt(iter, wrap(body_fn, 1), popts, table.unpack(pvals, 1, pvals.n)))
@@ -446,6 +538,7 @@ function ag.for_stmt(iter, body_fn, opts, ...)
       table.insert(names, 1, "the loop index")
       return names
     end)() }))
+    if #created > 0 then assert_iterated(ops.greater(outs[1], 0), created, opts.line) end
     return table.unpack(outs, 2, n + 1)
   end
   if is_tensor(first) then
