@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import unittest
 
 ROOT = os.environ.get("MOONFLOW_ROOT") or os.path.abspath(
     os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -159,3 +160,36 @@ def stream_text(outputs, name="stdout"):
 
 def of_type(outputs, msg_type):
     return [m for m in outputs if m["msg_type"] == msg_type]
+
+
+class KernelTestCase(unittest.TestCase):
+    """One kernel for the class; each test starts with empty channels."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.km, cls.kc, cls.log = start_kernel(cls.__name__)
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_kernel(cls.km, cls.kc)
+
+    def setUp(self):
+        drain(self.kc.get_iopub_msg, 0.05)
+        drain(self.kc.get_shell_msg, 0.05)
+
+    def ok(self, code, **kw):
+        reply, outputs = run(self.kc, code, **kw)
+        if reply["content"]["status"] != "ok":
+            self.fail("%r failed: %s: %s" % (code, reply["content"].get("ename"),
+                                             reply["content"].get("evalue")))
+        return reply, outputs
+
+    def result_text(self, outputs):
+        results = of_type(outputs, "execute_result")
+        self.assertEqual(len(results), 1, outputs)
+        return results[0]["content"]["data"]["text/plain"]
+
+    def value(self, code):
+        """The text/plain result of evaluating code."""
+        _, outputs = self.ok(code)
+        return self.result_text(outputs)

@@ -15,36 +15,8 @@ import uuid
 
 import zmq
 
-from mfkernel import (SLOW, TIMEOUT, drain, of_type, run, shell_reply, start_kernel,
-                      stop_kernel, stream_text)
-
-
-class KernelTestCase(unittest.TestCase):
-    """One kernel for the class; each test starts with empty channels."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc, cls.log = start_kernel(cls.__name__)
-
-    @classmethod
-    def tearDownClass(cls):
-        stop_kernel(cls.km, cls.kc)
-
-    def setUp(self):
-        drain(self.kc.get_iopub_msg, 0.05)
-        drain(self.kc.get_shell_msg, 0.05)
-
-    def ok(self, code, **kw):
-        reply, outputs = run(self.kc, code, **kw)
-        if reply["content"]["status"] != "ok":
-            self.fail("%r failed: %s: %s" % (code, reply["content"].get("ename"),
-                                             reply["content"].get("evalue")))
-        return reply, outputs
-
-    def result_text(self, outputs):
-        results = of_type(outputs, "execute_result")
-        self.assertEqual(len(results), 1, outputs)
-        return results[0]["content"]["data"]["text/plain"]
+from mfkernel import (SLOW, TIMEOUT, KernelTestCase, drain, of_type, run, shell_reply,
+                      start_kernel, stop_kernel, stream_text)
 
 
 class TestExecute(KernelTestCase):

@@ -10,37 +10,11 @@ import signal
 import time
 import unittest
 
-from mfkernel import TIMEOUT, drain, of_type, run, shell_reply, start_kernel, stop_kernel
+from mfkernel import (TIMEOUT, KernelTestCase, drain, of_type, run, shell_reply, start_kernel,
+                      stop_kernel)
 
 
-class KernelCase(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc, cls.log = start_kernel(cls.__name__)
-
-    @classmethod
-    def tearDownClass(cls):
-        stop_kernel(cls.km, cls.kc)
-
-    def setUp(self):
-        drain(self.kc.get_iopub_msg, 0.05)
-        drain(self.kc.get_shell_msg, 0.05)
-
-    def ok(self, code, **kw):
-        reply, outputs = run(self.kc, code, **kw)
-        if reply["content"]["status"] != "ok":
-            self.fail("%r failed: %s: %s" % (code, reply["content"].get("ename"),
-                                             reply["content"].get("evalue")))
-        return reply, outputs
-
-    def value(self, code):
-        _, outputs = self.ok(code)
-        results = of_type(outputs, "execute_result")
-        self.assertEqual(len(results), 1, outputs)
-        return results[0]["content"]["data"]["text/plain"]
-
-
-class TestBadCells(KernelCase):
+class TestBadCells(KernelTestCase):
     def assert_rejected(self, code):
         self.ok("kept_state = 9")
         reply, outputs = run(self.kc, code)
@@ -66,7 +40,7 @@ class TestBadCells(KernelCase):
         self.assertIn("UTF-8", c["evalue"])
 
 
-class TestAbortedReplies(KernelCase):
+class TestAbortedReplies(KernelTestCase):
     def test_aborted_reply_carries_no_execution_count(self):
         # As ipykernel: the aborted cell never ran, so it has no number; the
         # failed cell's number must not show on every cell after it.
@@ -77,7 +51,7 @@ class TestAbortedReplies(KernelCase):
         self.assertEqual(shell_reply(self.kc, second)["content"], {"status": "aborted"})
 
 
-class TestInterruptEveryLoop(KernelCase):
+class TestInterruptEveryLoop(KernelTestCase):
     LOOPS = [
         "coroutine.wrap(function() while true do end end)()",
         "while true do pcall(function() while true do end end) end",
@@ -112,7 +86,7 @@ class TestInterruptEveryLoop(KernelCase):
                 self.interrupted(code, lambda: self.km.signal_kernel(signal.SIGINT))
 
 
-class TestStrayMessages(KernelCase):
+class TestStrayMessages(KernelTestCase):
     def test_unknown_comm_open_is_answered_with_comm_close(self):
         # As ipykernel: a comm_open to a target the kernel does not have is
         # closed at once, so the frontend does not wait on a dead comm.
@@ -207,7 +181,7 @@ class TestPersistentHistory(unittest.TestCase):
         self.assertEqual([h[2] for h in last], ["persisted_c = 3", "persisted_a = 1"])
 
 
-class TestStdinEdges(KernelCase):
+class TestStdinEdges(KernelTestCase):
     def answer(self, msg_id, replies):
         """Answers each input_request of msg_id with the next reply, once;
         returns (execute_reply, how many input_requests came)."""
