@@ -42,8 +42,10 @@ end, "tf.config.optimizer.set_enabled(bool)",
 "Makes every tf.func run the optimised copy of its graph (true, the default) or the graph as "
 .. "traced (false), live. cf:optimized_graph() and %graph --optimized show the optimised copy.")
 
+optimizer.get_enabled = doc.def(function() return state.optimizer_enabled end,
+  "tf.config.optimizer.get_enabled()", "True when tf.func runs optimised graphs.")
 optimizer.is_enabled = doc.def(function() return state.optimizer_enabled end,
-  "tf.config.optimizer.is_enabled()", "True when tf.func runs optimised graphs.")
+  "tf.config.optimizer.is_enabled()", "Same as tf.config.optimizer.get_enabled() (API.md's name).")
 
 M.executing_eagerly = doc.def(function() return not core.tracing() end,
   "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
