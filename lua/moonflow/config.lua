@@ -44,8 +44,7 @@ end, "tf.config.optimizer.set_enabled(bool)",
 
 optimizer.get_enabled = doc.def(function() return state.optimizer_enabled end,
   "tf.config.optimizer.get_enabled()", "True when tf.func runs optimised graphs.")
-optimizer.is_enabled = doc.def(function() return state.optimizer_enabled end,
-  "tf.config.optimizer.is_enabled()", "Same as tf.config.optimizer.get_enabled() (API.md's name).")
+optimizer.is_enabled = optimizer.get_enabled -- the name moonflow had before API.md's
 
 M.executing_eagerly = doc.def(function() return not core.tracing() end,
   "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
