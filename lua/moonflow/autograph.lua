@@ -134,11 +134,6 @@ local function convert(fn)
   return c
 end
 
-function ag.call(f, ...)
-  if type(f) == "function" then return convert(f)(...) end
-  return f(...)
-end
-
 -- How Lua names a called variable in its "attempt to call" message: a
 -- local or upvalue of the converted function, else a global.
 local function variable_kind(name)
@@ -167,7 +162,11 @@ function ag.callee(f, name, kind)
   error(("attempt to call a %s value%s"):format(type(f), what), 2)
 end
 
-function ag.invoke(obj, method, ...)
+-- `obj:method(...)` in converted code is `ag__.bind(obj, "method")(...)`:
+-- bind runs as a plain expression of the user's chunk (never a tail call,
+-- even in `return obj:m(x)`), so a nil receiver or method is blamed on the
+-- user's line; the call it returns converts the method and passes obj.
+function ag.bind(obj, method)
   local t = type(obj)
   if t ~= "table" and t ~= "userdata" and t ~= "string" then
     error(("attempt to index a %s value"):format(t), 2)
@@ -176,8 +175,8 @@ function ag.invoke(obj, method, ...)
   if f == nil then
     raise("TypeError", ("attempt to call a nil value (method '%s')"):format(method), 1)
   end
-  if type(f) == "function" then return convert(f)(obj, ...) end
-  return f(obj, ...)
+  if type(f) == "function" then f = convert(f) end
+  return function(...) return f(obj, ...) end
 end
 
 --- The converted form of fn (fn itself when it cannot or must not be converted).

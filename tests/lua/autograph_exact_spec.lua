@@ -115,6 +115,21 @@ describe("AutoGraph errors point at the user's line", function()
     assert.truthy(tostring(err):find("autograph_exact_spec.lua:" .. (line + 2) .. ": attempt to index a nil value",
       1, true), tostring(err))
   end)
+
+  it("a method call on nil in a tail call blames the user's line", function()
+    local line = debug.getinfo(1, "l").currentline
+    local f = tf.func(function(x, t) return t.missing:foo(x) end)
+    local g = tf.func(function(x, t) return t:nomethod(x) end)
+    local ok, err = pcall(f, tf.constant(1), {})
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("autograph_exact_spec.lua:" .. (line + 1) .. ": attempt to index a nil value",
+      1, true), tostring(err))
+    ok, err = pcall(g, tf.constant(1), {})
+    assert.is_false(ok)
+    assert.are.equal("TypeError", err.type)
+    assert.truthy(tostring(err):find("autograph_exact_spec.lua:" .. (line + 2), 1, true), tostring(err))
+    assert.truthy(tostring(err):find("method 'nomethod'", 1, true), tostring(err))
+  end)
 end)
 
 describe("iterating tensors with ipairs", function()

@@ -7,7 +7,7 @@
 --                              rows, or Lua's generic for)
 --   comparisons, and/or/not -> ag__.lt / ag__.and_ / ... (tensor ops when an
 --                              operand is a tensor, Lua semantics otherwise)
---   calls                   -> ag__.call / ag__.invoke (called Lua functions
+--   calls                   -> ag__.callee / ag__.bind (called Lua functions
 --                              are converted too)
 -- The runtime (runtime.lua) decides at trace time which way each statement
 -- goes, so code whose conditions are Lua values behaves exactly as before.
@@ -505,9 +505,7 @@ function expr(e)
     elseif f.tag == "Index" and f.key.tag == "String" then what[2], what[3] = Str(f.key.value), Str("field") end
     return Call(agcall("callee", what, e.line), exprs(e.args), e.line)
   elseif t == "Invoke" then
-    local args = { expr(e.obj), Str(e.method) }
-    for _, a in ipairs(exprs(e.args)) do args[#args + 1] = a end
-    return agcall("invoke", args, e.line)
+    return Call(agcall("bind", { expr(e.obj), Str(e.method) }, e.line), exprs(e.args), e.line)
   elseif t == "Function" then
     -- Marked as made by converted code, so calling it never converts it
     -- again (its definition was converted with the rest).

@@ -129,7 +129,7 @@ function ag.bool(c, line, kind, why)
   return truth(c)
 end
 
--- Calls (ag.call, ag.invoke) convert the functions they call: they are
+-- Calls (ag.callee, ag.bind) convert the functions they call: they are
 -- autograph.lua's, which owns the conversion.
 
 -- Carried values ---------------------------------------------------------
