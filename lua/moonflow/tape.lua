@@ -335,7 +335,7 @@ local function differentiable_targets(targets, weights)
   return ts, ws
 end
 
-tmethods.gradient = doc.def(function(tape, target, sources, output_gradients, opts)
+tmethods.gradient = options.def(function(tape, target, sources, output_gradients, opts)
   if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
   opts = opts or {}
   if output_gradients == nil then output_gradients = opts.output_gradients end
@@ -366,7 +366,9 @@ tmethods.gradient = doc.def(function(tape, target, sources, output_gradients, op
 end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, unconnected_gradients=}])",
 "d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
 .. "same structure. output_gradients weights each target (a tensor or number per target); a source "
-.. "the target does not depend on gives nil, or zeros with unconnected_gradients = \"zero\".")
+.. "the target does not depend on gives nil, or zeros with unconnected_gradients = \"zero\".",
+{ required = 3, positional = { "output_gradients" }, "unconnected_gradients",
+  types = { unconnected_gradients = "string" } })
 
 -- The Jacobian of the flat target y with respect to one source.
 local function jacobian_one(tape, y, source, mode)
@@ -411,7 +413,10 @@ local function jacobian_one(tape, y, source, mode)
   return ops.reshape(ops.stack(rows), shape)
 end
 
-tmethods.jacobian = doc.def(function(tape, target, sources, opts)
+tmethods.jacobian = options.def(function(tape, target, sources, opts)
+  -- TF's parallel_iterations and experimental_use_pfor choose how the rows
+  -- are computed, never what they are: moonflow computes them one by one.
+  local _ = opts and (opts.parallel_iterations or opts.experimental_use_pfor)
   if tape._used and not tape._persistent then
     raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
       .. "gradients (or jacobians)", 2)
@@ -426,7 +431,10 @@ tmethods.jacobian = doc.def(function(tape, target, sources, opts)
   return rebuild(structure, values)
 end, "tape:jacobian(target, sources [, {unconnected_gradients=, parallel_iterations=}])",
 "The Jacobian of target with respect to each source (a tensor, a tf.Variable or a table of them, "
-.. "and the result has the same structure): shape target.shape + source.shape.")
+.. "and the result has the same structure): shape target.shape + source.shape.",
+{ required = 3, "unconnected_gradients", "parallel_iterations", "experimental_use_pfor",
+  types = { unconnected_gradients = "string", parallel_iterations = "number",
+    experimental_use_pfor = "boolean" } })
 
 function Tape.__tostring(tape)
   return ("<tf.GradientTape %s, %d ops recorded%s>"):format(tape._recording and "recording" or "stopped",
