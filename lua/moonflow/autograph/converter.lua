@@ -84,6 +84,16 @@ local function each_stmt(block, visit, depth)
   end
 end
 
+-- Whether some statement of block (nested blocks included, not nested
+-- functions) satisfies pred(statement, loop_depth).
+local function any_stmt(block, pred)
+  local found = false
+  each_stmt(block, function(s, depth)
+    if not found and pred(s, depth) then found = true end
+  end)
+  return found
+end
+
 -- Names a block assigns (Set to plain names) and does not declare itself,
 -- in first-assignment order.
 local function carried(blocks)
@@ -123,13 +133,10 @@ end
 -- Whether a block can become the body of a function: no goto/label, no
 -- break out of it, and returns only where `returns_ok` allows (tail).
 local function wrappable(block, returns_ok)
-  local ok = true
-  each_stmt(block, function(s, depth)
-    if s.tag == "Goto" or s.tag == "Label" then ok = false end
-    if s.tag == "Break" and depth == 0 then ok = false end
-    if s.tag == "Return" and (not returns_ok or depth > 0) then ok = false end
+  return not any_stmt(block, function(s, depth)
+    return s.tag == "Goto" or s.tag == "Label" or (s.tag == "Break" and depth == 0)
+      or (s.tag == "Return" and (not returns_ok or depth > 0))
   end)
-  return ok
 end
 
 -- What keeps a block from becoming a function, in words for an error
@@ -259,14 +266,10 @@ end
 -- Whether a block may leave by one of the terminators (a `return`,
 -- `break` or `goto continue` of this level, in any branch).
 local function may_exit(block, kinds)
-  local found = false
-  each_stmt(block, function(x, depth)
-    if depth == 0 and ((x.tag == "Return" and kinds.ret) or (x.tag == "Break" and kinds.brk)
-      or (x.tag == "Goto" and kinds.cont == x.name)) then
-      found = true
-    end
+  return any_stmt(block, function(x, depth)
+    return depth == 0 and ((x.tag == "Return" and kinds.ret) or (x.tag == "Break" and kinds.brk)
+      or (x.tag == "Goto" and kinds.cont == x.name))
   end)
-  return found
 end
 
 -- Names a block declares at its own level.
