@@ -9,23 +9,7 @@
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
 
--- _COS_DERIVATIVES: cos and its first four derivatives.
-local COS_DERIVATIVES = {
-  function(x) return tf.cos(x) end,
-  function(x) return -tf.sin(x) end,
-  function(x) return -tf.cos(x) end,
-  function(x) return tf.sin(x) end,
-  function(x) return tf.cos(x) end,
-}
-
--- backprop.implicit_grad(f)()[0][0]: the gradient for the first watched variable.
-local function implicit_grad(f, ...)
-  local tape = tf.GradientTape()
-  local y = f(...)
-  tape:stop()
-  local vars = tape:watched_variables()
-  return tape:gradient(y, vars)[1]
-end
+local COS_DERIVATIVES, implicit_grad = T.COS_DERIVATIVES, T.implicit_grad
 
 describe("polymorphic_function/gradients_test.py", function()
   -- gradients_test.py: FunctionGradientsTest.testGraphModeWithGradients

@@ -101,4 +101,22 @@ function T.int_tensor(x) return tf.constant(x, tf.int32) end
 -- The number of traces of a tf.func.
 function T.count(f) return f:experimental_get_tracing_count() end
 
+-- gradients_test.py's _COS_DERIVATIVES: cos and its first four derivatives.
+T.COS_DERIVATIVES = {
+  function(x) return tf.cos(x) end,
+  function(x) return -tf.sin(x) end,
+  function(x) return -tf.cos(x) end,
+  function(x) return tf.sin(x) end,
+  function(x) return tf.cos(x) end,
+}
+
+-- backprop.implicit_grad(f)()[0][0]: the gradient for the first watched variable.
+function T.implicit_grad(f, ...)
+  local tape = tf.GradientTape()
+  local y = f(...)
+  tape:stop()
+  local vars = tape:watched_variables()
+  return tape:gradient(y, vars)[1]
+end
+
 return T

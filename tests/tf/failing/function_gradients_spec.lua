@@ -12,23 +12,7 @@ local T = require("tfhelpers")
 -- Each keeps the form of its passing siblings; the `moonflow instead:`
 -- line says what moonflow does now. Not run by tests/run.sh.
 
--- _COS_DERIVATIVES: cos and its first four derivatives.
-local COS_DERIVATIVES = {
-  function(x) return tf.cos(x) end,
-  function(x) return -tf.sin(x) end,
-  function(x) return -tf.cos(x) end,
-  function(x) return tf.sin(x) end,
-  function(x) return tf.cos(x) end,
-}
-
--- backprop.implicit_grad(f)()[0][0]: the gradient for the first watched variable.
-local function implicit_grad(f, ...)
-  local tape = tf.GradientTape()
-  local y = f(...)
-  tape:stop()
-  local vars = tape:watched_variables()
-  return tape:gradient(y, vars)[1]
-end
+local COS_DERIVATIVES, implicit_grad = T.COS_DERIVATIVES, T.implicit_grad
 
 describe("polymorphic_function/gradients_test.py", function()
   -- gradients_test.py: FunctionGradientsTest.testIteratedGradientsNested
