@@ -59,7 +59,7 @@ end
 
 --- Finds the last top-level line(s) of code that form an expression:
 -- returns the function of `<before> return <expression>` and its text.
-local function split_trailing(code, name)
+local function split_trailing(code, name, env)
   local starts = {}
   for p in code:gmatch("\n()[^%s(]") do starts[#starts + 1] = p end
   for i = #starts, math.max(1, #starts - MAX_SPLITS + 1), -1 do
@@ -67,7 +67,7 @@ local function split_trailing(code, name)
     local suffix = code:sub(p)
     if load("return " .. suffix, name, "t") and load(code:sub(1, p - 1), name, "t") then
       local text = code:sub(1, p - 1) .. "return " .. suffix
-      local f = load(text, name, "t")
+      local f = load(text, name, "t", env)
       if f then return f, text end
     end
   end
@@ -76,13 +76,14 @@ end
 --- Compiles code as lua.c does. Returns the function and the exact text
 -- compiled, or nil, "incomplete" | "error", message.
 local function compile(code, name, want_value)
+  local env = current.env or _G
   local text = "return " .. code
-  local f = load(text, name, "t")
+  local f = load(text, name, "t", env)
   if f then return f, text end
   local err
-  f, err = load(code, name, "t")
+  f, err = load(code, name, "t", env)
   if want_value or not f then
-    local g, split = split_trailing(code, name)
+    local g, split = split_trailing(code, name, env)
     if g then return g, split end
   end
   if f then return f, code end
@@ -275,10 +276,32 @@ local function snapshot_globals()
   for k, v in pairs(_G) do initial_globals[k] = v end
 end
 
---- C: session.eval(code, chunkname, echo) -> nil | "incomplete", message
-function session.eval(code, chunkname, echo)
+-- While a lesson is open, what the learner types reads the lesson's names
+-- it has not defined itself (so `v * 2` works after a step made v) and
+-- writes to the session's globals as always.
+local fallback
+local prompt_env = setmetatable({}, {
+  __index = function(_, k)
+    local v = _G[k]
+    if v == nil and fallback then v = fallback[k] end
+    return v
+  end,
+  __newindex = function(_, k, v) _G[k] = v end,
+  __name = "session globals",
+})
+
+--- session.set_fallback(t | nil): names the learner's code reads from t
+-- when it has no global of that name (tutorial.lua: the open lesson).
+function session.set_fallback(t)
+  fallback = t
+end
+
+--- C: session.eval(code, chunkname, echo [, env]) -> nil | "incomplete", message
+-- env: the table the code's globals live in (a lesson's own, tutorial.lua);
+-- the session's globals when absent.
+function session.eval(code, chunkname, echo, env)
   snapshot_globals()
-  current = { chunkname = chunkname, echo = echo }
+  current = { chunkname = chunkname, echo = echo, env = env or (fallback and prompt_env) or nil }
   local name, args, body = code:match(CELL_MAGIC)
   if not name then return session.run_cell(code, 0) end
   -- The REPL sends a cell line by line: a cell magic takes the lines
@@ -320,6 +343,13 @@ function session.run_file(path, ...)
   if not f then raise("SyntaxError", err) end
   current = { chunkname = name, echo = false }
   return f(...)
+end
+
+--- session.env() -> the globals table the code being run sees: a lesson's
+-- own environment while a lesson step runs, else _G (magics evaluate
+-- their arguments in it).
+function session.env()
+  return current.env or _G
 end
 
 --- C: session.eval_expression(expr) -> the text/plain of its value(s)
