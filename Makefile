@@ -160,14 +160,13 @@ install: all
 	if [ -d tutorials ]; then install -d $(DESTDIR)$(PREFIX)/share/moonflow && \
 	  cp -r tutorials $(DESTDIR)$(PREFIX)/share/moonflow/; fi
 
-# The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel;
-# generated files, kept out of git.
+# The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel,
+# executed so they open with their outputs; generated files, kept out of git.
 NOTEBOOK_DIR := tutorials/notebooks
 
 notebooks: all
-	@mkdir -p $(NOTEBOOK_DIR)
-	@MOONFLOW_TUTORIALS=$(CURDIR)/tutorials $(BIN) -e \
-	  'for _, p in ipairs(require("moonflow.tutorial").write_notebooks("$(NOTEBOOK_DIR)")) do print("  NB  " .. p) end'
+	@$(SHELL) tests/deps.sh $(DEB_TEST)
+	/usr/bin/python3 tutorials/build_notebooks.py $(BIN) $(NOTEBOOK_DIR)
 
 clean:
 	rm -rf build

@@ -746,13 +746,13 @@ local function source(text)
   return array(lines)
 end
 
-local function cell(kind, text, id)
+local function cell(kind, text, id, metadata)
   if kind == "markdown" then
     return { __keys = { "cell_type", "id", "metadata", "source" }, cell_type = "markdown", id = id,
       metadata = {}, source = source(text) }
   end
   return { __keys = { "cell_type", "execution_count", "id", "metadata", "outputs", "source" },
-    cell_type = "code", execution_count = NULL, id = id, metadata = {}, outputs = array({}),
+    cell_type = "code", execution_count = NULL, id = id, metadata = metadata or {}, outputs = array({}),
     source = source(text) }
 end
 
@@ -760,8 +760,8 @@ end
 tutorial.notebook = doc.def(function(lesson, opts)
   opts = opts or {}
   local cells = array({})
-  local function add(kind, text, tag)
-    cells[#cells + 1] = cell(kind, text, ("%s-%d-%s"):format(lesson.name, #cells + 1, tag))
+  local function add(kind, text, tag, metadata)
+    cells[#cells + 1] = cell(kind, text, ("%s-%d-%s"):format(lesson.name, #cells + 1, tag), metadata)
   end
   add("markdown", "# " .. lesson.title .. "\n\nA moonflow lesson (`" .. lesson.name .. ".md`): run the "
     .. "cells in order. In a terminal, `%tutorial " .. lesson.name .. "` steps through the same lesson.", "title")
@@ -771,7 +771,7 @@ tutorial.notebook = doc.def(function(lesson, opts)
       if step.predict then
         add("markdown", "**Predict, then run:** " .. step.predict.question, "predict" .. i)
       end
-      add("code", step.code, "step" .. i)
+      add("code", step.code, "step" .. i, { moonflow = { step = i } })
       if step.predict then
         add("markdown", "<details><summary>Answer</summary>\n\n" .. step.predict.answer:gsub("%s*|.*$", "")
           .. "\n\n</details>", "answer" .. i)
@@ -796,24 +796,33 @@ tutorial.notebook = doc.def(function(lesson, opts)
   return json(nb) .. "\n"
 end, "tutorial.notebook(lesson [, {solutions=}]) -> text", [[
 Renders a parsed lesson as a Jupyter notebook (nbformat 4.5, moonflow
-kernel): prose as Markdown cells, each step's code as a code cell, each
+kernel): prose as Markdown cells, each step's code as a code cell (its
+metadata moonflow.step is the step's number), each
 exercise's starting code (or, with solutions=true, its solution) followed by
 a cell `%tutorial check NAME K` that checks it.]])
 
 --- tutorial.write_notebooks(outdir [, opts]) -> the paths written
 tutorial.write_notebooks = doc.def(function(outdir, opts)
-  local written = {}
+  local written, wanted = {}, nil
+  if opts and opts.names then
+    wanted = {}
+    for _, name in ipairs(opts.names) do wanted[find(name).name] = true end
+  end
   for _, entry in ipairs(tutorial.list()) do
-    local lesson = tutorial.load(entry.name)
-    local path = ("%s/%s.ipynb"):format(outdir, entry.name)
-    local f, err = io.open(path, "wb")
-    if not f then raise("NotFoundError", "cannot write " .. tostring(err)) end
-    f:write(tutorial.notebook(lesson, opts))
-    f:close()
-    written[#written + 1] = path
+    local lesson = (not wanted or wanted[entry.name]) and tutorial.load(entry.name)
+    if lesson then
+      local path = ("%s/%s.ipynb"):format(outdir, entry.name)
+      local f, err = io.open(path, "wb")
+      if not f then raise("NotFoundError", "cannot write " .. tostring(err)) end
+      f:write(tutorial.notebook(lesson, opts))
+      f:close()
+      written[#written + 1] = path
+    end
   end
   return written
-end, "tutorial.write_notebooks(outdir [, opts]) -> {paths}",
-  "Writes outdir/NN-name.ipynb for every lesson (make notebooks); outdir must exist.")
+end, "tutorial.write_notebooks(outdir [, {solutions=, names=}]) -> {paths}", [[
+Writes outdir/NN-name.ipynb for every lesson, or for the lessons named in
+names (make notebooks renders them all, then executes them); outdir must
+exist.]])
 
 return tutorial
