@@ -24,6 +24,7 @@ local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local host = require("moonflow.state").host
 local display = require("moonflow.display")
+local variables = require("moonflow.variable")
 local tf = require("moonflow")
 local raise = errors.raise
 
@@ -179,6 +180,54 @@ local function run_line_magic(line, echo)
   if echo and results.n > 0 then display.result(results) end
 end
 
+-- Comparing a tensor with a number ------------------------------------------
+
+-- Lua calls __eq only when both sides are tables or both userdata, so
+-- `x == 1` for a tensor x is plain false, whatever x holds: the first
+-- Python habit that gives a wrong answer silently. A cell comparing a
+-- global the session can see to be a tensor or variable gets one warning.
+local warned_eq = false
+
+local function is_tensor_like(v)
+  return core.is_tensor(v) or variables.is_variable(v)
+end
+
+local function lookup(env, path)
+  local v = env
+  for part in path:gmatch("[^.]+") do
+    if type(v) ~= "table" then return nil end
+    local ok, field = pcall(function() return v[part] end)
+    if not ok then return nil end
+    v = field
+  end
+  return v
+end
+
+--- The first `name == number` (or `~=`, either order) in code whose name
+-- holds a tensor in env: name, operator, number.
+local function tensor_number_comparison(code, env)
+  local text = code:gsub("%-%-[^\n]*", ""):gsub('"[^"\n]*"', '""'):gsub("'[^'\n]*'", "''")
+  local NAME, NUM = "([%a_][%w_%.]*)", "(%-?%d[%w%.]*)"
+  for name, op, num in text:gmatch(NAME .. "%s*([=~]=)%s*" .. NUM) do
+    if is_tensor_like(lookup(env, name)) then return name, op, num end
+  end
+  for num, op, name in text:gmatch(NUM .. "%s*([=~]=)%s*" .. NAME) do
+    if is_tensor_like(lookup(env, name)) then return name, op, num end
+  end
+end
+
+local function warn_tensor_comparison(code)
+  if warned_eq then return end
+  local name, op, num = tensor_number_comparison(code, current.env or _G)
+  if not name then return end
+  warned_eq = true
+  io.stderr:write(("WARNING: `%s %s %s` compares a tensor with a Lua number, which Lua never "
+    .. "hands to the tensor: it is always %s, whatever %s holds. Compare the value, "
+    .. "`%s:numpy() %s %s`, or elementwise, `tf.%s(%s, %s)`. (This warning is shown once.)\n")
+    :format(name, op, num, op == "==" and "false" or "true", name, name, op, num,
+      op == "==" and "equal" or "not_equal", name, num))
+end
+
 -- Cells ------------------------------------------------------------------
 
 --- Splits a cell into code segments {first = line, text = ...} and magic
@@ -224,7 +273,7 @@ local function compile_segments(segs, line_offset, keep, echo)
       if not f then
         return nil, (how == "incomplete" and i == #segs) and "incomplete" or "error", message
       end
-      compiled[i] = { fn = f }
+      compiled[i] = { fn = f, text = seg.text }
     end
   end
   return compiled
@@ -247,6 +296,7 @@ function session.run_cell(code, line_offset)
       run_line_magic(seg.magic, last)
     else
       local results = table.pack(seg.fn())
+      warn_tensor_comparison(seg.text)
       if last and results.n > 0 then display.result(results) end
     end
   end

@@ -36,6 +36,17 @@ class Repl(ReplSession, unittest.TestCase):
         self.assertRegex(out, r"^TypeError: ")
         self.assertEqual(self.run_line("kept"), "5\n")
 
+    def test_comparing_a_tensor_with_a_number_warns_once(self):
+        self.run_line("n = 1")
+        self.assertEqual(self.run_line("n == 1"), "true\n")
+        self.run_line("x = tf.constant(1)")
+        self.assertEqual(self.run_line("print('x == 1')"), "x == 1\n")
+        out = self.run_line("x == 1")
+        self.assertIn("WARNING: `x == 1` compares a tensor with a Lua number", out)
+        self.assertIn("`x:numpy() == 1`, or elementwise, `tf.equal(x, 1)`", out)
+        self.assertTrue(out.endswith("false\n"), out)
+        self.assertEqual(self.run_line("1 == x"), "false\n")
+
     def test_error_inside_a_function_shows_a_traceback(self):
         self.run_line("function inner() error('deep') end")
         self.run_line("function outer() inner() return 1 end")
