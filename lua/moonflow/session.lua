@@ -148,7 +148,8 @@ function session.magics()
 end
 
 --- args without a trailing Lua comment (`%eager on  -- why`): a "--"
--- at the start or after a space, outside a quoted string.
+-- at the start or after a space, outside a quoted string, and not an
+-- option flag (`%graph f --optimized`: "--" then a letter).
 local function strip_comment(args)
   local quote, i = nil, 1
   while i <= #args do
@@ -157,7 +158,8 @@ local function strip_comment(args)
       if c == "\\" then i = i + 1 elseif c == quote then quote = nil end
     elseif c == '"' or c == "'" then
       quote = c
-    elseif args:sub(i, i + 1) == "--" and (i == 1 or args:sub(i - 1, i - 1):match("%s")) then
+    elseif args:sub(i, i + 1) == "--" and (i == 1 or args:sub(i - 1, i - 1):match("%s"))
+      and not args:sub(i + 2, i + 2):match("%a") then
       return (args:sub(1, i - 1):gsub("%s+$", ""))
     end
     i = i + 1
