@@ -18,7 +18,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local modules = require("moonflow.module")
 local keras = require("moonflow.keras")
-require("moonflow.nn_ops")
+local nn_ops = require("moonflow.nn_ops")
 local raise = errors.raise
 
 local layers = keras.layers
@@ -137,8 +137,8 @@ local function pooling_layer(class_name, fn)
   end
   return class
 end
-pooling_layer("MaxPooling2D", ops.nn.max_pool2d)
-pooling_layer("AveragePooling2D", ops.nn.avg_pool2d)
+pooling_layer("MaxPooling2D", nn_ops.max_pool2d)
+pooling_layer("AveragePooling2D", nn_ops.avg_pool2d)
 layers.MaxPool2D = layers.MaxPooling2D
 layers.AvgPool2D = layers.AveragePooling2D
 
@@ -189,7 +189,7 @@ end)
 Dropout.__call = function(self, x, training)
   x = ops.convert_to_tensor(x)
   if training_flag(training, "Dropout") and self.rate > 0 then
-    return ops.nn.dropout(x, self.rate, self.noise_shape, self.seed)
+    return nn_ops.dropout(x, self.rate, self.noise_shape, self.seed)
   end
   return x
 end
@@ -364,7 +364,7 @@ Embedding.__call = function(self, ids)
   end
   ids = ops.convert_to_tensor(ids)
   if not core.dtype(ids).is_integer then ids = ops.cast(ids, dtypes.int32) end
-  return ops.nn.embedding_lookup(self.embeddings, ids)
+  return nn_ops.embedding_lookup(self.embeddings, ids)
 end
 
 return layers
