@@ -290,8 +290,15 @@ function BatchNormalization:build(x)
   add_weight(self, "moving_variance", pshape, self.moving_variance_initializer, false)
 end
 local function shaped(v, bshape) return v and ops.reshape(v, bshape) end
-BatchNormalization.__call = function(self, x, training)
+-- Keras casts floating inputs to the layer's float32 (its dtype policy).
+local function float32_input(x)
   x = ops.convert_to_tensor(x)
+  local dt = core.dtype(x)
+  if dt.is_floating and dt ~= dtypes.float32 then return ops.cast(x, dtypes.float32) end
+  return x
+end
+BatchNormalization.__call = function(self, x, training)
+  x = float32_input(x)
   training = training_flag(training, "BatchNormalization")
   if self.moving_mean == nil then self:build(x) end
   local b = self._bshape
@@ -331,7 +338,7 @@ function LayerNormalization:build(x)
   if self.center then add_weight(self, "beta", pshape, self.beta_initializer, true) end
 end
 LayerNormalization.__call = function(self, x)
-  x = ops.convert_to_tensor(x)
+  x = float32_input(x)
   if self._bshape == nil then self:build(x) end
   local keep = {}
   for i = 0, #self._bshape - 1 do keep[i] = not self._reduce[i] end

@@ -85,7 +85,12 @@ local function noise_shape_of(x, noise_shape)
     return s or ops.shape(x)
   end
   if core.is_tensor(noise_shape) then return noise_shape end
-  local dims = getmetatable(noise_shape) == shapes.Shape and noise_shape:as_list() or noise_shape
+  local is_shape = getmetatable(noise_shape) == shapes.Shape
+  if not is_shape and (type(noise_shape) ~= "table" or getmetatable(noise_shape) ~= nil) then
+    raise("TypeError", "tf.nn.dropout: noise_shape must be a list of dimensions, a TensorShape or an int32 "
+      .. "tensor, got a " .. type(noise_shape), 4)
+  end
+  local dims = is_shape and noise_shape:as_list() or noise_shape
   local xs = x.shape:as_list()
   local out, dynamic = {}, false
   for i, d in ipairs(dims) do
@@ -167,7 +172,7 @@ nn.embedding_lookup = def(function(params, ids, max_norm, opts)
   ids = ops.convert_to_tensor(ids)
   if not core.dtype(ids).is_integer then
     raise("TypeError", ("Value passed to parameter 'indices' has DataType %s not in list of allowed values: "
-      .. "int32, int64"):format(core.dtype(ids).name), 2)
+      .. "int16, int32, int64"):format(core.dtype(ids).name), 2)
   end
   local emb = op(H.GatherV2, { batch_dims = 0, name = opts.name or "embedding_lookup" }, params, ids, 0)
   if max_norm ~= nil then emb = clip_rows(emb, ids, max_norm) end

@@ -263,6 +263,7 @@ describe("tf.nn.dropout", function()
     H.raises("ValueError", "range [0, 1)", function() return tf.nn.dropout(x, -0.1) end)
     H.raises("ValueError", "floating point", function() return tf.nn.dropout(tf.constant({ 1, 2 }), 0.5) end)
     H.raises("TypeError", "unexpected keyword argument 'rates'", function() return tf.nn.dropout(x, 0.5, { rates = 1 }) end)
+    H.raises("TypeError", "noise_shape must be a list", function() return tf.nn.dropout(x, 0.5, "x") end)
   end)
 end)
 
