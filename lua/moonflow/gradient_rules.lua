@@ -500,4 +500,7 @@ rules.While = function(n)
 end
 rules.StatelessWhile = rules.While
 
+-- Math and linear algebra (issue 17) -----------------------------------------
+require("moonflow.gradient_rules_math")(rules, unbroadcast)
+
 return rules

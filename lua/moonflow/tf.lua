@@ -10,6 +10,7 @@ local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local config = require("moonflow.config")
 local ops = require("moonflow.ops")
+require("moonflow.ops_math") -- adds issue 17's math and linalg ops to ops' tables
 local tensors = require("moonflow.tensor")
 local variables = require("moonflow.variable")
 local printing = require("moonflow.print")

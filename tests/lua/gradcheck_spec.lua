@@ -147,6 +147,8 @@ binary("Sub", tf.subtract)
 binary("Mul", tf.multiply)
 binary("RealDiv", tf.divide, -2, 2, 0.5, 2)
 binary("Pow", tf.pow, 0.5, 2, -1.5, 1.5)
+binary("SquaredDifference", tf.math.squared_difference)
+binary("DivNoNan", tf.math.divide_no_nan, -2, 2, 0.5, 2)
 -- floormod(x, y) = x - floor(x/y)*y: x/y kept inside (0.25, 0.75) + k, away
 -- from the jumps.
 CALLS.FloorMod = {
