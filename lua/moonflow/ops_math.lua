@@ -141,4 +141,60 @@ end, "tf.nn.moments(x, axes [, shift] [, keepdims])",
 "The mean and the (population) variance of x over axes (two results).",
 { required = 2, positional = { "shift", "keepdims" }, "name" })
 
+-- linear algebra ----------------------------------------------------------------
+
+-- x with its last two dims swapped (TF's tf.linalg.matrix_transpose).
+local function matrix_transpose(x, name)
+  x = to_tensor(x)
+  local r = rank_of(x)
+  local perm
+  if r then
+    if r < 2 then
+      raise("ValueError", ("Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = %s with shape: %s")
+        :format(tostring(x), tostring(x.shape)), 3)
+    end
+    perm = {}
+    for i = 0, r - 3 do perm[#perm + 1] = i end
+    perm[#perm + 1], perm[#perm + 2] = r - 1, r - 2
+  else
+    local rk = ops.rank(x)
+    local i = ops.range(0, rk, 1)
+    local last, before = ops.subtract(rk, 1), ops.subtract(rk, 2)
+    perm = ops.where(ops.equal(i, last), before, ops.where(ops.equal(i, before), last, i))
+  end
+  return ops.transpose(x, perm, { name = name })
+end
+
+ops.linalg.matrix_transpose = def(function(a, conjugate, opts)
+  local _ = conjugate -- real dtypes only: conjugation changes nothing
+  return matrix_transpose(a, opts.name)
+end, "tf.linalg.matrix_transpose(a [, conjugate])", "a with its last two dimensions swapped.",
+{ required = 1, positional = { "conjugate" }, "name" })
+ops.linalg.adjoint = def(function(matrix, opts) return matrix_transpose(matrix, opts.name) end,
+  "tf.linalg.adjoint(matrix)", "The conjugate transpose of the last two dims (the transpose for real dtypes).",
+  { required = 1, "name" })
+
+ops.linalg.inv = def(function(input, adjoint, opts)
+  return op(H.MatrixInverse, { adjoint = adjoint or false, name = opts.name }, input)
+end, "tf.linalg.inv(input [, adjoint])",
+"The inverse of each square matrix in the last two dims (of its transpose with adjoint); "
+.. "InvalidArgumentError for a singular one.", { required = 1, positional = { "adjoint" }, "name" })
+
+ops.linalg.det = def(function(input, opts)
+  return op(H.MatrixDeterminant, { name = opts.name }, input)
+end, "tf.linalg.det(input)", "The determinant of each square matrix in the last two dims.", { required = 1, "name" })
+
+ops.linalg.solve = def(function(matrix, rhs, adjoint, opts)
+  return op(H.MatrixSolve, { adjoint = adjoint or false, name = opts.name }, matrix, rhs)
+end, "tf.linalg.solve(matrix, rhs [, adjoint])",
+"X with matrix X = rhs per matrix of the batch (matrix^T X = rhs with adjoint); same batch dims, no broadcasting.",
+{ required = 2, positional = { "adjoint" }, "name" })
+
+ops.linalg.cholesky = def(function(input, opts)
+  return op(H.Cholesky, { name = opts.name }, input)
+end, "tf.linalg.cholesky(input)",
+"The lower-triangular L with L L^T = input per matrix, reading the lower triangle; "
+.. "InvalidArgumentError unless positive definite.", { required = 1, "name" })
+ops.matrix_transpose = ops.linalg.matrix_transpose
+
 return ops

@@ -364,6 +364,26 @@ CALLS.BatchMatMulV2 = {
     fn = function(a, b) return tf.matmul(a, b, { transpose_a = true, transpose_b = true }) end },
 }
 
+-- Square-matrix ops: inputs kept well conditioned by adding 3 I.
+local function well(x) return x + 3 * tf.eye(3, { dtype = x.dtype }) end
+CALLS.MatrixInverse = {
+  { "{3,3}", args = { U({ 3, 3 }) }, fn = function(x) return tf.linalg.inv(well(x)) end },
+  { "adjoint, batch", args = { U({ 2, 3, 3 }) }, fn = function(x) return tf.linalg.inv(well(x), true) end },
+}
+CALLS.MatrixDeterminant = {
+  { "{3,3}", args = { U({ 3, 3 }) }, fn = function(x) return tf.linalg.det(well(x)) end },
+  { "batch {2,3,3}", args = { U({ 2, 3, 3 }) }, fn = function(x) return tf.linalg.det(well(x)) end },
+}
+CALLS.MatrixSolve = {
+  { "{3,3} {3,2}", args = { U({ 3, 3 }), U({ 3, 2 }) }, fn = function(a, b) return tf.linalg.solve(well(a), b) end },
+  { "adjoint, batch", args = { U({ 2, 3, 3 }), U({ 2, 3, 1 }) },
+    fn = function(a, b) return tf.linalg.solve(well(a), b, true) end },
+}
+-- The Cholesky factor of x x^T + 3 I (symmetric positive definite).
+CALLS.Cholesky = {
+  { "{3,3}", args = { U({ 3, 3 }) }, fn = function(x) return tf.linalg.cholesky(well(tf.matmul(x, x, { transpose_b = true }))) end },
+}
+
 -- Neural network ops.
 CALLS.Softmax = {
   { "last axis", args = { U({ 2, 4 }, -2, 2) }, fn = function(x) return tf.nn.softmax(x) end },

@@ -250,3 +250,202 @@ describe("tf.nn.moments", function()
     end, { 0.3, 1.2, -0.7, 2.0, 0.1, -0.4 }, { 2, 3 })
   end)
 end)
+
+-- linear algebra ------------------------------------------------------------------
+
+-- a (n x n, Lua rows) times b (n x k).
+local function matmul(a, b)
+  local out = {}
+  for i = 1, #a do
+    out[i] = {}
+    for j = 1, #b[1] do
+      local s = 0
+      for k = 1, #b do s = s + a[i][k] * b[k][j] end
+      out[i][j] = s
+    end
+  end
+  return out
+end
+
+local function identity(n)
+  local out = {}
+  for i = 1, n do
+    out[i] = {}
+    for j = 1, n do out[i][j] = i == j and 1 or 0 end
+  end
+  return out
+end
+
+-- A reproducible n x k matrix of values in [-1, 1).
+local function uniform(n, k, seed)
+  local out, s = {}, seed
+  for i = 1, n do
+    out[i] = {}
+    for j = 1, k do
+      s = (s * 1103515245 + 12345) % 2147483648
+      out[i][j] = s / 1073741824 - 1
+    end
+  end
+  return out
+end
+
+local function flat(m)
+  local out = {}
+  for _, row in ipairs(m) do for _, v in ipairs(row) do out[#out + 1] = v end end
+  return out
+end
+
+describe("tf.linalg.inv", function()
+  -- matrix_inverse_op_test.py InverseOpTest.testNonsymmetric / testSymmetric
+  it("inverts square matrices, batched, float32 and float64 (testNonsymmetric)", function()
+    H.tensor_close(tf.linalg.inv(tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } }, F64)), F64, { 2, 2 },
+      { { -2, 1 }, { 1.5, -0.5 } }, 1e-14)
+    local batch = tf.constant({ { { 1.0, 2.0 }, { 3.0, 4.0 } }, { { 1.0, 3.0 }, { 3.0, 5.0 } } })
+    H.tensor_close(tf.linalg.inv(batch), F32, { 2, 2, 2 },
+      { { { -2, 1 }, { 1.5, -0.5 } }, { { -1.25, 0.75 }, { 0.75, -0.25 } } }, 1e-6)
+    H.tensor_close(tf.linalg.inv(tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } }), true), F32, { 2, 2 },
+      { { -2, 1.5 }, { 1, -0.5 } }, 1e-6)
+    local m = uniform(9, 9, 7)
+    H.close(identity(9), matmul(m, tf.linalg.inv(tf.constant(m, F64)):numpy()), 1e-12)
+  end)
+
+  -- InverseOpTest.testNotInvertible, testWrongDimensions, testNotSquare, testEmpty
+  it("raises TF's errors and takes empty batches and 0x0 matrices", function()
+    H.raises("InvalidArgumentError", "Input is not invertible.", tf.linalg.inv,
+      tf.constant({ { 1.0, 0.0, -1.0 }, { -1.0, 1.0, 0.0 }, { 0.0, -1.0, 1.0 } }))
+    H.raises("InvalidArgumentError", "must have rank >= 2", tf.linalg.inv, tf.constant({ 1.0, 2.0 }))
+    H.raises("InvalidArgumentError", "Input matrix must be square.", tf.linalg.inv,
+      tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 }, { 5.0, 6.0 } }))
+    H.raises("InvalidArgumentError", nil, tf.linalg.inv, tf.constant({ { 1, 2 }, { 3, 4 } }))
+    H.tensor(tf.linalg.inv(tf.zeros({ 0, 2, 2 })), F32, { 0, 2, 2 })
+    H.tensor(tf.linalg.inv(tf.zeros({ 2, 0, 0 })), F32, { 2, 0, 0 })
+  end)
+end)
+
+describe("tf.linalg.det", function()
+  -- determinant_op_test.py DeterminantOpTest.testBasicDouble (values: NumPy's det)
+  it("computes determinants, batched (testBasicDouble, testEmpty)", function()
+    H.tensor_close(tf.linalg.det(tf.constant({ { 2.0, 3.0 }, { 3.0, 4.0 } }, F64)), F64, {}, -1, 1e-14)
+    H.tensor(tf.linalg.det(tf.constant({ { 0.0, 0.0 }, { 0.0, 0.0 } }, F64)), F64, {}, 0)
+    local five = { { 2, 3, 4, 5, 6 }, { 3, 4, 9, 2, 0 }, { 2, 5, 8, 3, 8 }, { 1, 6, 7, 4, 7 }, { 2, 3, 4, 5, 6 } }
+    assert.is_true(math.abs(tf.linalg.det(tf.constant(five, F64)):numpy()) < 1e-11)
+    -- np.linalg.det([[4, 3, 2], [1, 5, 7], [2, 8, 1]]) = -169
+    H.tensor_close(tf.linalg.det(tf.constant({ { 4.0, 3.0, 2.0 }, { 1.0, 5.0, 7.0 }, { 2.0, 8.0, 1.0 } })), F32, {}, -169,
+      1e-6)
+    H.tensor_close(tf.linalg.det(tf.constant({ { { 2.0, 3.0 }, { 3.0, 4.0 } }, { { 1.0, 0.0 }, { 0.0, 5.0 } } })), F32,
+      { 2 }, { -1, 5 }, 1e-6)
+    H.tensor(tf.linalg.det(tf.zeros({ 0, 2, 2 })), F32, { 0 }, {})
+    H.tensor(tf.linalg.det(tf.zeros({ 2, 0, 0 })), F32, { 2 }, { 1, 1 })
+    H.raises("InvalidArgumentError", "Input matrix must be square.", tf.linalg.det,
+      tf.constant({ { 1.0, 2.0, 3.0 }, { 3.0, 5.0, 4.0 } }))
+    H.raises("InvalidArgumentError", "must have rank >= 2", tf.linalg.det, tf.constant({ 1.0, 2.0 }))
+  end)
+end)
+
+describe("tf.linalg.solve", function()
+  -- matrix_solve_op_test.py MatrixSolveOpTest.testSolve: n in 1, 2, 4, 9; nrhs in 1, 2, n
+  it("solves matrix X = rhs (testSolve), adjoint and batched", function()
+    for _, n in ipairs({ 1, 2, 4, 9 }) do
+      local m = uniform(n, n, n)
+      for _, k in ipairs({ 1, 2, n }) do
+        local rhs = uniform(n, k, 100 + k)
+        local x = tf.linalg.solve(tf.constant(m, F64), tf.constant(rhs, F64))
+        assert.are.same({ n, k }, x.shape:as_list())
+        H.close(rhs, matmul(m, x:numpy()), 1e-11)
+      end
+    end
+    local a = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } }, F64)
+    H.tensor_close(tf.linalg.solve(a, tf.constant({ { 1.0 }, { 2.0 } }, F64), true), F64, { 2, 1 }, { { 1 }, { 0 } }, 1e-14)
+    local batch = tf.linalg.solve(tf.stack({ a, a * 2 }), tf.constant({ { { 1.0 }, { 2.0 } }, { { 1.0 }, { 2.0 } } }, F64))
+    H.tensor_close(batch, F64, { 2, 2, 1 }, { { { 0 }, { 0.5 } }, { { 0 }, { 0.25 } } }, 1e-14)
+  end)
+
+  -- MatrixSolveOpTest.testNonSquareMatrix, testWrongDimensions, testNotInvertible
+  it("raises TF's errors", function()
+    local ns = tf.constant({ { 1.0, 2.0, 3.0 }, { 3.0, 4.0, 5.0 } })
+    H.raises("InvalidArgumentError", "must be a square matrix", tf.linalg.solve, ns, ns)
+    H.raises("InvalidArgumentError", "Input matrix and rhs are incompatible.", tf.linalg.solve,
+      tf.constant({ { 1.0, 0.0 }, { 0.0, 1.0 } }), tf.constant({ { 1.0, 0.0 } }))
+    local sing = tf.constant({ { 1.0, 0.0, -1.0 }, { -1.0, 1.0, 0.0 }, { 0.0, -1.0, 1.0 } })
+    H.raises("InvalidArgumentError", "Input matrix is not invertible.", tf.linalg.solve, sing, sing)
+    H.raises("InvalidArgumentError", "same outer dimensions", tf.linalg.solve, tf.zeros({ 2, 2, 2 }),
+      tf.zeros({ 3, 2, 1 }))
+  end)
+end)
+
+describe("tf.linalg.cholesky", function()
+  -- cholesky_op_test.py CholeskyOpTest.testBasic (L by hand: NumPy's cholesky)
+  it("factors symmetric positive definite matrices (testBasic), batched", function()
+    local data = { { 4.0, -1.0, 2.0 }, { -1.0, 6.0, 0.0 }, { 2.0, 0.0, 5.0 } }
+    local r = math.sqrt(5.75)
+    local want = { { 2, 0, 0 }, { -0.5, r, 0 }, { 1, 0.5 / r, math.sqrt(4 - 0.25 / 5.75) } }
+    H.tensor_close(tf.linalg.cholesky(tf.constant(data, F64)), F64, { 3, 3 }, want, 1e-14)
+    H.tensor_close(tf.linalg.cholesky(tf.constant(data)), F32, { 3, 3 }, want, 1e-6)
+    -- Only the lower triangle is read, as Eigen's LLT.
+    local upper_junk = { { 4.0, 99.0, -7.0 }, { -1.0, 6.0, 3.0 }, { 2.0, 0.0, 5.0 } }
+    H.tensor_close(tf.linalg.cholesky(tf.constant(upper_junk, F64)), F64, { 3, 3 }, want, 1e-14)
+    local b = tf.linalg.cholesky(tf.constant({ data, identity(3) }, F64))
+    H.close({ want, identity(3) }, b, 1e-14)
+    H.tensor(tf.linalg.cholesky(tf.zeros({ 0, 2, 2 })), F32, { 0, 2, 2 })
+    H.tensor(tf.linalg.cholesky(tf.zeros({ 2, 0, 0 })), F32, { 2, 0, 0 })
+  end)
+
+  -- CholeskyOpTest.testNotInvertibleCPU, testNonSquareMatrix
+  it("raises TF's errors", function()
+    H.raises("InvalidArgumentError", "Cholesky decomposition was not successful. The input might not be valid.",
+      tf.linalg.cholesky, tf.constant({ { 1.0, -1.0, 0.0 }, { -1.0, 1.0, -1.0 }, { 0.0, -1.0, 1.0 } }))
+    H.raises("InvalidArgumentError", "Input matrix must be square.", tf.linalg.cholesky,
+      tf.constant({ { 1.0, 2.0, 3.0 }, { 3.0, 4.0, 5.0 } }))
+  end)
+end)
+
+describe("linalg gradients and tracing", function()
+  local m = flat(uniform(3, 3, 11))
+  for i = 1, 3 do m[(i - 1) * 3 + i] = m[(i - 1) * 3 + i] + 3 end
+  it("inv, det, solve, cholesky: tape gradients agree with finite differences", function()
+    check_grad(function(x) return tf.linalg.inv(x) end, m, { 3, 3 }, 1e-6)
+    check_grad(function(x) return tf.linalg.inv(x, true) end, m, { 3, 3 }, 1e-6)
+    check_grad(function(x) return tf.linalg.det(x) end, m, { 3, 3 }, 1e-6)
+    local rhs = tf.constant(uniform(3, 2, 5), F64)
+    check_grad(function(x) return tf.linalg.solve(x, rhs) end, m, { 3, 3 }, 1e-6)
+    check_grad(function(x) return tf.linalg.solve(x, rhs, true) end, m, { 3, 3 }, 1e-6)
+    check_grad(function(x) return tf.linalg.solve(tf.constant(uniform(3, 3, 9), F64) + 3 * tf.eye(3, { dtype = F64 }), x) end,
+      flat(uniform(3, 2, 4)), { 3, 2 }, 1e-6)
+    -- The Cholesky of x x^T + 3 I: symmetric, positive definite, a function of all of x.
+    check_grad(function(x)
+      return tf.linalg.cholesky(tf.matmul(x, x, { transpose_b = true }) + 3 * tf.eye(3, { dtype = F64 }))
+    end, m, { 3, 3 }, 1e-6)
+    check_grad(function(x)
+      return tf.linalg.det(tf.reshape(x, { 2, 2, 2 }))
+    end, { 1.5, 0.2, -0.3, 2.0, 0.7, 1.1, -0.4, 0.9 }, { 8 }, 1e-6)
+  end)
+
+  it("trace into TF's ops and give the eager values", function()
+    local x = tf.constant(uniform(3, 3, 21), F64) + 3 * tf.eye(3, { dtype = F64 })
+    local f = tf.func(function(a)
+      return tf.linalg.inv(a), tf.linalg.det(a), tf.linalg.solve(a, a), tf.linalg.cholesky(tf.matmul(a, a, { transpose_b = true }))
+    end)
+    local i, d, s, c = f(x)
+    H.close(tf.linalg.inv(x):numpy(), i, 0)
+    H.close(tf.linalg.det(x):numpy(), d, 0)
+    H.close(tf.linalg.solve(x, x):numpy(), s, 0)
+    H.close(tf.linalg.cholesky(tf.matmul(x, x, { transpose_b = true })):numpy(), c, 0)
+    local types = traced_types(function(a) return tf.linalg.det(a) + tf.reduce_sum(tf.linalg.inv(a)) end, x)
+    assert.is_true(types.MatrixDeterminant and types.MatrixInverse)
+  end)
+end)
+
+describe("constant folding", function()
+  it("folds the new ops over constants to the eager values", function()
+    local f = tf.func(function()
+      local a = tf.constant({ { 4.0, 1.0 }, { 1.0, 3.0 } }, F64)
+      return tf.linalg.det(a), tf.linalg.cholesky(a), tf.math.divide_no_nan(a, tf.constant({ 0.0, 2.0 }, F64)),
+        tf.math.squared_difference(a, 1.0)
+    end)
+    local d, c, q, s = f()
+    H.tensor_close(d, F64, {}, 11, 1e-14)
+    H.tensor_close(c, F64, { 2, 2 }, { { 2, 0 }, { 0.5, math.sqrt(2.75) } }, 1e-14)
+    H.tensor(q, F64, { 2, 2 }, { { 0, 0.5 }, { 0, 1.5 } })
+    H.tensor(s, F64, { 2, 2 }, { { 9, 0 }, { 0, 4 } })
+  end)
+end)
