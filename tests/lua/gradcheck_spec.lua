@@ -383,6 +383,14 @@ CALLS.MatrixSolve = {
 CALLS.Cholesky = {
   { "{3,3}", args = { U({ 3, 3 }) }, fn = function(x) return tf.linalg.cholesky(well(tf.matmul(x, x, { transpose_b = true }))) end },
 }
+CALLS.Einsum = {
+  { "matmul", args = { U({ 2, 3 }), U({ 3, 4 }) }, fn = function(a, b) return tf.einsum("ij,jk->ik", a, b) end },
+  { "trace", args = { U({ 3, 3 }) }, fn = function(a) return tf.einsum("ii", a) end },
+  { "diagonal", args = { U({ 3, 3 }) }, fn = function(a) return tf.einsum("ii->i", a) end },
+  { "reduce and transpose", args = { U({ 2, 3, 4 }) }, fn = function(a) return tf.einsum("abc->cb", a) end },
+  { "broadcast batch", args = { U({ 2, 1, 2, 3 }), U({ 3, 3, 2 }) },
+    fn = function(a, b) return tf.einsum("...ij,...jk->...ik", a, b) end },
+}
 
 -- Neural network ops.
 CALLS.Softmax = {

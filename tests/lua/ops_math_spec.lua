@@ -449,3 +449,126 @@ describe("constant folding", function()
     H.tensor(s, F64, { 2, 2 }, { { 9, 0 }, { 0, 4 } })
   end)
 end)
+
+-- einsum --------------------------------------------------------------------------
+
+-- NumPy's einsum of float64 operands (Debian's python3-numpy), flat.
+local function numpy_einsum(eq, operands)
+  local parts = {}
+  for i, t in ipairs(operands) do
+    local shape = t.shape:as_list()
+    local vals = tf.reshape(t, { -1 }):numpy()
+    local v = {}
+    for j, x in ipairs(vals) do v[j] = ("%.17g"):format(x) end
+    local dims = {}
+    for j, d in ipairs(shape) do dims[j] = tostring(d) end
+    parts[i] = ("np.array([%s], dtype=np.float64).reshape((%s))"):format(table.concat(v, ","),
+      table.concat(dims, ",") .. (#dims == 1 and "," or ""))
+  end
+  local script = ("import numpy as np\nr = np.einsum('%s', %s)\nprint(' '.join(repr(float(v)) for v in np.ravel(r)))\n")
+    :format(eq, table.concat(parts, ", "))
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write(script)
+  f:close()
+  local p = assert(io.popen("/usr/bin/python3 " .. path))
+  local out = p:read("a")
+  p:close()
+  os.remove(path)
+  local vals = {}
+  for w in out:gmatch("%S+") do vals[#vals + 1] = tonumber(w) end
+  return vals
+end
+
+local function rand(shape, seed)
+  local n = 1
+  for _, d in ipairs(shape) do n = n * d end
+  local m = uniform(1, math.max(n, 1), seed)[1]
+  if n == 0 then m = {} end
+  return tf.reshape(tf.constant(m, F64), shape)
+end
+
+describe("tf.einsum", function()
+  -- TF's tf.einsum docstring examples and einsum_op_test.py EinsumOpTest
+  -- (testUnary, testBinary, testBroadcasting, testRepeatedLabels), against NumPy.
+  local cases = {
+    { "ij,jk->ik", { { 2, 3 }, { 3, 4 } } }, -- matmul
+    { "ij,jk", { { 2, 3 }, { 3, 4 } } }, -- implicit output
+    { "ij->ji", { { 2, 3 } } }, -- transpose
+    { "ii", { { 3, 3 } } }, -- trace
+    { "ii->i", { { 3, 3 } } }, -- diagonal
+    { "i,j->ij", { { 3 }, { 4 } } }, -- outer product
+    { "i,i->", { { 5 }, { 5 } } }, -- dot
+    { "bij,bjk->bik", { { 2, 2, 3 }, { 2, 3, 4 } } }, -- batch matmul
+    { "ij->", { { 2, 3 } } }, { "ij->j", { { 2, 3 } } }, { "abc->b", { { 2, 3, 4 } } }, -- reductions
+    { "aab->ab", { { 2, 2, 3 } } }, { "aabb->ab", { { 2, 2, 3, 3 } } }, -- repeated labels
+    { "ab,ba->", { { 2, 3 }, { 3, 2 } } }, { "ab,ab->a", { { 2, 3 }, { 2, 3 } } },
+    { "ij,jk->k", { { 2, 3 }, { 3, 4 } } }, -- a label summed in one operand only
+    { "...ij,...jk->...ik", { { 2, 1, 2, 3 }, { 3, 3, 2 } } }, -- broadcasting
+    { "...ij,jk->...ik", { { 2, 2, 3 }, { 3, 4 } } }, { "ab...->...ab", { { 2, 3, 4, 5 } } },
+    { "...i->...", { { 2, 3 } } }, { "bij,bjk,bkl->bil", { { 2, 2, 3 }, { 2, 3, 2 }, { 2, 2, 4 } } },
+  }
+  it("agrees with NumPy on TF's documented equations (EinsumOpTest)", function()
+    for ci, c in ipairs(cases) do
+      local operands = {}
+      for i, shape in ipairs(c[2]) do operands[i] = rand(shape, ci * 10 + i) end
+      local got = tf.einsum(c[1], table.unpack(operands))
+      H.close(numpy_einsum(c[1], operands), tf.reshape(got, { -1 }), 1e-12)
+    end
+  end)
+
+  it("gives TF's shapes and dtypes, integers and float32 included", function()
+    H.tensor(tf.einsum("ij,jk->ik", tf.constant({ { 1, 2 }, { 3, 4 } }), tf.constant({ { 5, 6 }, { 7, 8 } })), tf.int32,
+      { 2, 2 }, { { 19, 22 }, { 43, 50 } })
+    H.tensor(tf.einsum("ii", tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } })), F32, {}, 5)
+    H.tensor(tf.einsum("i->ii", tf.constant({ 1.0, 2.0 })), F32, { 2, 2 }, { { 1, 0 }, { 0, 2 } })
+    H.tensor(tf.einsum("ij,jk->ik", tf.zeros({ 2, 0 }), tf.zeros({ 0, 3 })), F32, { 2, 3 }, { { 0, 0, 0 }, { 0, 0, 0 } })
+    H.tensor(tf.einsum("i,i", { 1.0, 2.0 }, { 3.0, 4.0 }), F32, {}, 11)
+  end)
+
+  it("raises TF's errors", function()
+    local a = tf.ones({ 2, 3 })
+    H.raises("ValueError", "Indices have incorrect format", tf.einsum, "ij->j>", a)
+    H.raises("ValueError", "expecting 2", tf.einsum, "ij,jk->ik", a)
+    H.raises("InvalidArgumentError", "Expected dimension 3 at axis 0", tf.einsum, "ij,jk->ik", a, a)
+    H.raises("InvalidArgumentError", "to have rank 3", tf.einsum, "ijk->k", a)
+    H.raises("InvalidArgumentError", "no ellipsis", tf.einsum, "...j->j", tf.ones({ 2, 2, 3 }))
+    H.raises("InvalidArgumentError", nil, tf.einsum, "ij,jk->ik", a, tf.ones({ 3, 2 }, F64))
+  end)
+
+  it("has TF's gradient for every kind of equation", function()
+    local w = rand({ 3, 4 }, 1)
+    local v = rand({ 3 }, 2)
+    check_grad(function(x) return tf.einsum("ij,jk->ik", x, w) end, flat(uniform(2, 3, 3)), { 2, 3 })
+    check_grad(function(x) return tf.einsum("ij,jk->ik", w, x) end, flat(uniform(4, 2, 4)), { 4, 2 })
+    check_grad(function(x) return tf.einsum("ii->", x) end, flat(uniform(3, 3, 5)), { 3, 3 })
+    check_grad(function(x) return tf.einsum("ii->i", x) end, flat(uniform(3, 3, 6)), { 3, 3 })
+    check_grad(function(x) return tf.einsum("ij->ji", x) end, flat(uniform(2, 3, 7)), { 2, 3 })
+    check_grad(function(x) return tf.einsum("ij->j", x) end, flat(uniform(2, 3, 8)), { 2, 3 })
+    check_grad(function(x) return tf.einsum("aab->ba", x) end, flat(uniform(1, 12, 9)), { 2, 2, 3 })
+    check_grad(function(x) return tf.einsum("i,j->ij", x, v) end, flat(uniform(1, 2, 10)), { 2 })
+    check_grad(function(x) return tf.einsum("ij,jk->k", x, w) end, flat(uniform(2, 3, 11)), { 2, 3 })
+    check_grad(function(x) return tf.einsum("ij,j->", x, v) end, flat(uniform(2, 3, 12)), { 2, 3 })
+    check_grad(function(x) return tf.einsum("bij,bjk->bik", x, rand({ 2, 3, 2 }, 3)) end, flat(uniform(1, 12, 13)),
+      { 2, 2, 3 })
+    check_grad(function(x) return tf.einsum("...ij,jk->...ik", x, w) end, flat(uniform(1, 12, 14)), { 2, 2, 3 })
+    check_grad(function(x) return tf.einsum("...ij,...jk->...ik", x, rand({ 3, 3, 2 }, 4)) end,
+      flat(uniform(1, 6, 15)), { 1, 2, 3 })
+    check_grad(function(x) return tf.einsum("...ij,...jk->...ik", rand({ 2, 1, 2, 3 }, 5), x) end,
+      flat(uniform(1, 18, 16)), { 3, 3, 2 })
+  end)
+
+  it("traces into one Einsum op with the eager values, and folds over constants", function()
+    local a, b = rand({ 2, 3 }, 7), rand({ 3, 2 }, 8)
+    local f = tf.func(function(x, y) return tf.einsum("ij,jk->ik", x, y), tf.einsum("ii", tf.einsum("ij,jk", x, y)) end)
+    local m, t = f(a, b)
+    H.close(tf.einsum("ij,jk->ik", a, b):numpy(), m, 0)
+    H.close(tf.einsum("ii", tf.einsum("ij,jk", a, b)):numpy(), t, 0)
+    assert.is_true(traced_types(function(x) return tf.einsum("ij->j", x) end, a).Einsum)
+    local unknown = tf.func(function(x) return tf.einsum("...ij->...ji", x) end,
+      { input_signature = { tf.TensorSpec(nil, F64) } })
+    H.close(tf.einsum("...ij->...ji", rand({ 2, 2, 3 }, 9)):numpy(), unknown(rand({ 2, 2, 3 }, 9)), 0)
+    local const = tf.func(function() return tf.einsum("i,i->", tf.constant({ 1.0, 2.0 }), tf.constant({ 3.0, 4.0 })) end)
+    H.tensor(const(), F32, {}, 11)
+  end)
+end)
