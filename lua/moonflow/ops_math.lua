@@ -96,7 +96,12 @@ ops.math.divide_no_nan = def(function(x, y, opts)
   if tx and ty and tx ~= ty then
     raise("TypeError", ("`x` and `y` must have the same dtype, got %s != %s."):format(tx.name, ty.name), 2)
   end
-  local dt = ty or tx or dtypes.float32
+  -- TF converts y first and x to y's dtype.
+  if not tx and not ty then
+    y = to_tensor(y)
+    ty = core.dtype(y)
+  end
+  local dt = ty or tx
   x, y = to_tensor(x, dt), to_tensor(y, dt)
   if dt.is_integer then
     -- TF's _TRUEDIV_TABLE: integers divide as float64.

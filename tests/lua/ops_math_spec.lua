@@ -94,6 +94,9 @@ describe("tf.math.divide_no_nan", function()
   it("divides integers as float64 and keeps 0/0 and x/0 at 0 (not nan, inf)", function()
     H.tensor(tf.math.divide_no_nan(tf.constant({ 1, 0, 6 }), tf.constant({ 0, 0, 4 })), F64, { 3 }, { 0, 0, 1.5 })
     H.tensor(tf.math.divide_no_nan(tf.constant({ 0.0, -1.0 }), 0.0), F32, { 2 }, { 0, 0 })
+    -- Lua numbers convert as Python's do: integers to int32 (then float64), floats to float32.
+    H.tensor(tf.math.divide_no_nan(3, 2), F64, {}, 1.5)
+    H.tensor(tf.math.divide_no_nan(1, 0.5), F32, {}, 2)
     H.raises("TypeError", nil, tf.math.divide_no_nan, tf.constant(1.0), tf.constant(1.0, F64))
   end)
 
