@@ -10,6 +10,7 @@ local state = require("moonflow.state")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
+local math_rules = require("moonflow.gradient_rules_math")
 local raise = errors.raise
 
 local H = state.H
@@ -500,7 +501,7 @@ rules.While = function(n)
 end
 rules.StatelessWhile = rules.While
 
--- Math and linear algebra (issue 17) -----------------------------------------
-require("moonflow.gradient_rules_math")(rules, unbroadcast)
+-- Math and linear algebra (gradient_rules_math.lua) ----------------------------
+math_rules(rules, unbroadcast)
 
 return rules

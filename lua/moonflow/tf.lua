@@ -9,8 +9,8 @@ local errors = require("moonflow.errors")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local config = require("moonflow.config")
-local ops = require("moonflow.ops")
-require("moonflow.ops_math") -- adds issue 17's math and linalg ops to ops' tables
+-- ops.lua's table with ops_math.lua's math and linear-algebra additions
+local ops = require("moonflow.ops_math")
 local tensors = require("moonflow.tensor")
 local variables = require("moonflow.variable")
 local printing = require("moonflow.print")
