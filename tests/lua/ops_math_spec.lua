@@ -581,3 +581,16 @@ describe("tf.einsum", function()
     H.tensor(const(), F32, {}, 11)
   end)
 end)
+
+describe("tf.linalg.matrix_transpose / adjoint", function()
+  it("swap the last two dims, for a known and an unknown rank", function()
+    local x = tf.reshape(tf.range(12), { 2, 3, 2 })
+    local want = { { { 0, 2, 4 }, { 1, 3, 5 } }, { { 6, 8, 10 }, { 7, 9, 11 } } }
+    H.tensor(tf.linalg.matrix_transpose(x), tf.int32, { 2, 2, 3 }, want)
+    H.tensor(tf.linalg.adjoint(x), tf.int32, { 2, 2, 3 }, want)
+    local f = tf.func(function(t) return tf.linalg.matrix_transpose(t) end,
+      { input_signature = { tf.TensorSpec(nil, tf.int32) } })
+    H.tensor(f(x), tf.int32, { 2, 2, 3 }, want)
+    H.raises("ValueError", "rank >= 2", tf.linalg.matrix_transpose, tf.constant({ 1, 2 }))
+  end)
+end)
