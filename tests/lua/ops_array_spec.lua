@@ -116,8 +116,8 @@ describe("tf.unstack", function()
     H.raises("ValueError", "Argument `axis` = 0 not in range [0, 0)", tf.unstack, tf.constant(1))
     H.raises("InvalidArgumentError", nil, tf.unstack, x, 3)
     local f = tf.func(function(t) return tf.unstack(t) end,
-      { input_signature = { tf.TensorSpec({ tf.None, 2 }, tf.int32) } })
-    H.raises("ValueError", "Cannot infer argument `num` from shape (None, 2)", f, x)
+      { input_signature = { tf.TensorSpec({ tf.None, 3 }, tf.int32) } })
+    H.raises("ValueError", "Cannot infer argument `num` from shape (None, 3)", f, x)
   end)
 end)
 
