@@ -10,6 +10,7 @@ local state = require("moonflow.state")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
+local array_rules = require("moonflow.gradient_rules_array")
 local raise = errors.raise
 
 local H = state.H
@@ -481,6 +482,6 @@ rules.StatelessWhile = rules.While
 
 -- Array ops of issue #17 (splits, reversal, index tuples, top-k, scans)
 -- and UnsortedSegmentSum: gradient_rules_array.lua ------------------------
-require("moonflow.gradient_rules_array").install(rules)
+array_rules.install(rules)
 
 return rules

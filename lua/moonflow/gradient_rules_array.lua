@@ -8,7 +8,6 @@ local core = require("moonflow.core")
 local state = require("moonflow.state")
 local dtypes = require("moonflow.dtypes")
 local ops = require("moonflow.ops")
-require("moonflow.ops_array")
 
 local H = state.H
 local op = core.op

@@ -3,8 +3,9 @@
 -- (GatherNd, batch_dims composed as TF's batch_gather_nd does),
 -- tf.scatter_nd, tf.tensor_scatter_nd_update/add, tf.boolean_mask (Where,
 -- GatherV2 and Reshape), tf.sort and tf.argsort (on TopKV2, like TF's
--- sort_ops.py), tf.math.top_k, tf.math.cumsum/cumprod. Loading this module
--- adds them to the ops table (and its math/nn parts) that tf.lua publishes.
+-- sort_ops.py), tf.math.top_k, tf.math.cumsum/cumprod. The module's table
+-- holds the top-level functions (tf.lua publishes it); the tf.math and
+-- tf.nn ones join ops.math and ops.nn, the namespaces tf.lua publishes.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -20,6 +21,8 @@ local H = state.H
 local def = options.def
 local I32 = dtypes.int32
 local to_tensor = ops.to_tensor
+
+local M = {}
 
 local function static_shape(x)
   local _, _, shape = core.info(x)
@@ -42,7 +45,7 @@ end
 
 -- splits -------------------------------------------------------------------
 
-ops.split = def(function(value, num_or_size_splits, axis, num, opts)
+M.split = def(function(value, num_or_size_splits, axis, num, opts)
   axis = axis or 0
   local name = opts.name or "split"
   if math.type(num_or_size_splits) == "integer" then
@@ -74,7 +77,7 @@ end, "tf.split(value, num_or_size_splits [, axis] [, num])",
 
 -- reversal -----------------------------------------------------------------
 
-ops.reverse = def(function(tensor, axis, opts)
+M.reverse = def(function(tensor, axis, opts)
   if axis == nil then raise("TypeError", "tf.reverse: axis is required (a list of axes)", 3) end
   return op(H.ReverseV2, { name = opts.name or "ReverseV2", _dtypes = { nil, I32 } }, tensor, int_list(axis))
 end, "tf.reverse(tensor, axis)",
@@ -113,7 +116,7 @@ local function batch_gather_nd(params, indices, batch_dims, name)
   return ops.reshape(out, ops.concat({ batch_shape, slice_of(ops.shape(out), 1, -1) }, 0))
 end
 
-ops.gather_nd = def(function(params, indices, batch_dims, opts)
+M.gather_nd = def(function(params, indices, batch_dims, opts)
   batch_dims = batch_dims or 0
   if math.type(batch_dims) ~= "integer" then
     raise("TypeError", "tf.gather_nd: batch_dims must be an integer, got " .. tostring(batch_dims), 3)
@@ -128,7 +131,7 @@ end, "tf.gather_nd(params, indices [, batch_dims])",
 .. "(op GatherNd). Out-of-range tuples are an InvalidArgumentError, as on TF's CPU.",
 { required = 1, positional = { "indices", "batch_dims" }, "name" })
 
-ops.scatter_nd = def(function(indices, updates, shape, opts)
+M.scatter_nd = def(function(indices, updates, shape, opts)
   return op(H.ScatterNd, { name = opts.name or "ScatterNd", _dtypes = { I32, nil, I32 } },
     indices, updates, int_list(shape))
 end, "tf.scatter_nd(indices, updates, shape)",
@@ -141,10 +144,10 @@ local function tensor_scatter(opname, tfname, text)
       tensor, indices, updates)
   end, tfname .. "(tensor, indices, updates)", text, { required = 1, positional = { "indices", "updates" }, "name" })
 end
-ops.tensor_scatter_nd_update = tensor_scatter("TensorScatterUpdate", "tf.tensor_scatter_nd_update",
+M.tensor_scatter_nd_update = tensor_scatter("TensorScatterUpdate", "tf.tensor_scatter_nd_update",
   "A copy of tensor with the elements (or slices) at the 0-based index tuples replaced by updates "
   .. "(op TensorScatterUpdate).")
-ops.tensor_scatter_nd_add = tensor_scatter("TensorScatterAdd", "tf.tensor_scatter_nd_add",
+M.tensor_scatter_nd_add = tensor_scatter("TensorScatterAdd", "tf.tensor_scatter_nd_add",
   "A copy of tensor with updates added at the 0-based index tuples (tuples that repeat add up; "
   .. "op TensorScatterAdd).")
 
@@ -158,7 +161,7 @@ local function compatible(a, b)
   return true
 end
 
-ops.boolean_mask = def(function(tensor, mask, axis, opts)
+M.boolean_mask = def(function(tensor, mask, axis, opts)
   tensor = to_tensor(tensor)
   mask = to_tensor(mask, dtypes.bool)
   local mshape = static_shape(mask)
@@ -225,7 +228,7 @@ local function descending(values, axis, return_argsort)
       perm[axis + 1], perm[rank] = rank - 1, axis
     else
       local r = ops.rank(values)
-      perm = ops.tensor_scatter_nd_update(ops.range(r), ops.stack({ ops.stack({ axis }), ops.reshape(r - 1, { 1 }) }),
+      perm = M.tensor_scatter_nd_update(ops.range(r), ops.stack({ ops.stack({ axis }), ops.reshape(r - 1, { 1 }) }),
         ops.stack({ r - 1, axis }))
     end
     values = ops.transpose(values, perm)
@@ -263,13 +266,13 @@ local function sort_or_argsort(values, axis, direction, return_argsort)
   return return_argsort and r or ops.negative(r)
 end
 
-ops.sort = def(function(values, axis, direction, opts)
+M.sort = def(function(values, axis, direction, opts)
   return sort_or_argsort(values, axis, direction, false)
 end, "tf.sort(values [, axis] [, direction])",
 "values sorted along axis (default -1, the last), 'ASCENDING' (default) or 'DESCENDING'; built on "
-.. "TopKV2 as in TF.", { required = 1, positional = { "axis", "direction" }, "name" })
+.. "TopKV2 as in TF (ascending sorts the negation descending), so NaN comes first either way.", { required = 1, positional = { "axis", "direction" }, "name" })
 
-ops.argsort = def(function(values, axis, direction, stable, opts)
+M.argsort = def(function(values, axis, direction, stable, opts)
   local _ = stable -- TF ignores it: the sort is stable either way
   return sort_or_argsort(values, axis, direction, true)
 end, "tf.argsort(values [, axis] [, direction] [, stable])",
@@ -290,9 +293,9 @@ end
 ops.math.cumsum = scan("Cumsum", "tf.math.cumsum",
   "Running sums of x along axis (0-based, default 0): [a, a+b, a+b+c]; exclusive=true gives "
   .. "[0, a, a+b], reverse=true sums from the end (op Cumsum).")
-ops.cumsum = ops.math.cumsum
+M.cumsum = ops.math.cumsum
 ops.math.cumprod = scan("Cumprod", "tf.math.cumprod",
   "Running products of x along axis (0-based, default 0): [a, a*b, a*b*c]; exclusive=true gives "
   .. "[1, a, a*b], reverse=true multiplies from the end (op Cumprod).")
 
-return { loaded = true }
+return M

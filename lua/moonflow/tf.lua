@@ -10,7 +10,7 @@ local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local config = require("moonflow.config")
 local ops = require("moonflow.ops")
-require("moonflow.ops_array") -- adds tf.split, sort, gather_nd, ... to ops (issue #17)
+local ops_array = require("moonflow.ops_array")
 local tensors = require("moonflow.tensor")
 local variables = require("moonflow.variable")
 local printing = require("moonflow.print")
@@ -44,7 +44,7 @@ local tf = {}
 tf.__version__ = core.version
 tf.doc = doc
 tf.errors = errors
-for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, printing, tapes, tensor_array,
+for _, module in ipairs({ dtypes, shapes, config, ops, ops_array, tensors, variables, printing, tapes, tensor_array,
   control_flow, func, graphs, modules, lua_function }) do
   public(module, tf)
 end

@@ -334,6 +334,54 @@ describe("tf.math.cumsum and tf.math.cumprod", function()
   end)
 end)
 
+describe("edge cases ported from TF's tests", function()
+  -- split_op_test.py: testOutputShape — parts keep the unknown dimensions
+  it("split's parts have the inferred static shapes", function()
+    local seen = {}
+    local f = tf.func(function(x)
+      for i, p in ipairs(tf.split(x, { 3, 7, 2 }, -1)) do seen[i] = p.shape:as_list() end
+      return x
+    end)
+    f:get_concrete_function(tf.TensorSpec({ tf.None, 12 }, tf.float32))
+    assert.are.same({ { tf.None, 3 }, { tf.None, 7 }, { tf.None, 2 } }, seen)
+  end)
+
+  -- scan_ops_test.py: CumsumTest.testEmpty, testAxisType, testInvalidAxis
+  it("cumsum of empty tensors, int64 axes, axes out of range", function()
+    H.tensor(tf.math.cumsum(tf.zeros({ 0, 3 }), 1), tf.float32, { 0, 3 })
+    H.tensor(tf.math.cumsum(tf.constant({ 1, 2 }), tf.constant(0, tf.int64)), tf.int32, { 2 }, { 1, 3 })
+    H.raises("InvalidArgumentError", "ScanOp: Expected scan axis in the range [-1, 1), but got -2",
+      tf.math.cumsum, tf.constant({ 1 }), -2)
+    H.raises("InvalidArgumentError", "ScanOp: axis must be a scalar", tf.math.cumsum, tf.constant({ 1 }), { 0 })
+  end)
+
+  -- topk_op_test.py: TopKTest.testKNegative / testTopAll; empty rows
+  it("top_k of k = 0 and of every column", function()
+    local v, i = tf.math.top_k(tf.zeros({ 2, 0 }), 0)
+    H.tensor(v, tf.float32, { 2, 0 })
+    H.tensor(i, tf.int32, { 2, 0 })
+    local _, all = tf.math.top_k(tf.constant({ 2.0, 2.0, 5.0, -1.0 }), 4)
+    H.tensor(all, tf.int32, { 4 }, { 2, 0, 1, 3 })
+  end)
+
+  -- TF's CPU kernel orders NaN by position (tensorflow/tensorflow#117287);
+  -- moonflow ranks it above every number, as TF under XLA does, so tf.sort
+  -- (the negation sorted descending) puts it first either way.
+  it("NaN ranks above every number", function()
+    local nan = 0 / 0
+    local _, i = tf.math.top_k(tf.constant({ 1.0, 2.0, 3.0, nan }), 3)
+    H.tensor(i, tf.int32, { 3 }, { 3, 2, 1 })
+    H.tensor(tf.argsort(tf.constant({ 3.0, nan, 1.0 })), tf.int32, { 3 }, { 1, 2, 0 })
+  end)
+
+  -- array_ops_test.py: ReverseV2Test.testReverse0DimAuto / testReverseRowsOf3Channels
+  it("reverse of strings, empty axes and int64 axes", function()
+    H.tensor(tf.reverse(tf.constant({ { "a", "b" }, { "c", "d" } }), tf.constant({ 1 }, tf.int64)), tf.string,
+      { 2, 2 }, { { "b", "a" }, { "d", "c" } })
+    H.tensor(tf.reverse(tf.constant({ 1, 2 }), {}), tf.int32, { 2 }, { 1, 2 })
+  end)
+end)
+
 describe("tf.math.unsorted_segment_sum", function()
   -- TF's docstring of tf.math.unsorted_segment_sum
   it("sums rows per segment; negative ids are dropped, also in the gradient", function()
@@ -381,4 +429,34 @@ describe("the new ops", function()
     for _, o in ipairs(opt:get_operations()) do kinds[#kinds + 1] = o.type end
     assert.is_nil(table.concat(kinds, " "):find("Cumsum", 1, true), table.concat(kinds, " "))
   end)
+end)
+
+describe("bad arguments to the new ops", function()
+  -- The sweep of errors_spec.lua ("bad arguments to the public functions")
+  -- over this file's functions: only moonflow error objects, never a raw
+  -- Lua error or a crash.
+  local bad = {
+    { n = 0 }, { n = 1, "x" }, { n = 1, -1 }, { n = 1, 1.5 }, { n = 1, true }, { n = 1, function() end },
+    { n = 1, { 1, { 2 } } }, { n = 2, tf.constant(1), "x" }, { n = 2, tf.constant({ 1, 2 }), { 1, 2, 3 } },
+    { n = 2, tf.constant("s"), tf.constant("s") }, { n = 2, tf.zeros({ 2, 2 }), tf.zeros({ 3, 3 }) },
+    { n = 2, tf.zeros({ 2, 2 }), -5 }, { n = 2, tf.zeros({ 2, 2 }), 99 }, { n = 2, tf.zeros({ 2, 2 }), { axis = 7 } },
+    { n = 2, tf.zeros({ 2, 2 }), 2.5 }, { n = 3, tf.zeros({ 2, 2 }), tf.zeros({ 2 }), "x" },
+    { n = 2, { tf.zeros({ 2 }), "x" }, 0 }, { n = 2, tf.zeros({ 2, 2 }), { { 5, 5 } } },
+    { n = 3, tf.zeros({ 2, 2 }), { { -1, 0 } }, tf.zeros({ 1 }) }, { n = 2, tf.zeros({ 0, 3 }), 0 },
+    { n = 2, tf.zeros({ 4 }), { 9, -1, -1 } }, { n = 3, tf.constant({ 1, 2 }), 1, 1 },
+  }
+  for _, name in ipairs({ "split", "reverse", "gather_nd", "scatter_nd", "tensor_scatter_nd_update",
+    "tensor_scatter_nd_add", "boolean_mask", "sort", "argsort", "math.top_k", "math.cumsum", "math.cumprod",
+    "math.unsorted_segment_sum", "unstack" }) do
+    it("tf." .. name .. " raises only moonflow error objects", function()
+      local fn = tf
+      for part in name:gmatch("[^.]+") do fn = fn[part] end
+      local problems = {}
+      for i, args in ipairs(bad) do
+        local ok, err = pcall(fn, table.unpack(args, 1, args.n))
+        if not ok and not tf.errors.is(err) then problems[#problems + 1] = ("args #%d: %s"):format(i, tostring(err)) end
+      end
+      assert.are.same({}, problems)
+    end)
+  end
 end)
