@@ -213,7 +213,7 @@ ops.nn.top_k = ops.math.top_k
 
 -- TF's _descending_sort: top_k over the last axis, the sorted axis swapped
 -- there and back.
-local function descending(values, axis, return_argsort)
+local function descending(values, axis, return_argsort, name)
   local shape = static_shape(values)
   local rank = shape and #shape
   local perm
@@ -236,14 +236,14 @@ local function descending(values, axis, return_argsort)
   local vshape = static_shape(values)
   local k = vshape and vshape[#vshape]
   if not k or k < 0 then k = ops.shape(values)[-1] end
-  local v, i = op(H.TopKV2, { sorted = true }, values, k)
+  local v, i = op(H.TopKV2, { sorted = true, name = name }, values, k)
   local r = return_argsort and i or v
   if perm then r = ops.transpose(r, perm) end
   return r
 end
 
 local DIRECTIONS = { ASCENDING = true, DESCENDING = true }
-local function sort_or_argsort(values, axis, direction, return_argsort)
+local function sort_or_argsort(values, axis, direction, return_argsort, name)
   direction = direction or "ASCENDING"
   if not DIRECTIONS[direction] then
     raise("ValueError", "Argument `direction` should be one of ASCENDING, DESCENDING. Received: direction="
@@ -254,27 +254,27 @@ local function sort_or_argsort(values, axis, direction, return_argsort)
     raise("ValueError", "Argument `axis` must be a constant scalar. Received: axis=" .. tostring(axis), 4)
   end
   values = to_tensor(values)
-  if direction == "DESCENDING" then return descending(values, axis, return_argsort) end
+  if direction == "DESCENDING" then return descending(values, axis, return_argsort, name) end
   -- TF's _ascending_sort: sort the negation descending (integers as
   -- -x - 1, which cannot overflow), then undo it.
   local dt = core.dtype(values)
   if dt.is_integer then
-    local r = descending(ops.subtract(ops.negative(values), 1), axis, return_argsort)
+    local r = descending(ops.subtract(ops.negative(values), 1), axis, return_argsort, name)
     return return_argsort and r or ops.subtract(ops.negative(r), 1)
   end
-  local r = descending(ops.negative(values), axis, return_argsort)
+  local r = descending(ops.negative(values), axis, return_argsort, name)
   return return_argsort and r or ops.negative(r)
 end
 
 M.sort = def(function(values, axis, direction, opts)
-  return sort_or_argsort(values, axis, direction, false)
+  return sort_or_argsort(values, axis, direction, false, opts.name or "sort")
 end, "tf.sort(values [, axis] [, direction])",
 "values sorted along axis (default -1, the last), 'ASCENDING' (default) or 'DESCENDING'; built on "
 .. "TopKV2 as in TF (ascending sorts the negation descending), so NaN comes first either way.", { required = 1, positional = { "axis", "direction" }, "name" })
 
 M.argsort = def(function(values, axis, direction, stable, opts)
   local _ = stable -- TF ignores it: the sort is stable either way
-  return sort_or_argsort(values, axis, direction, true)
+  return sort_or_argsort(values, axis, direction, true, opts.name or "argsort")
 end, "tf.argsort(values [, axis] [, direction] [, stable])",
 "The 0-based positions (int32) that sort values along axis (default -1), 'ASCENDING' (default) or "
 .. "'DESCENDING'; equal values keep their order (stable), as in TF, which builds it on TopKV2.",
