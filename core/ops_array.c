@@ -68,13 +68,25 @@ static mf_status split_outputs(mf_op_call *c, const mf_spec *x, int num, int64_t
   return MF_OK;
 }
 
-static mf_status split_num(mf_op_call *c, int64_t *num, mf_error *err) {
-  *num = mf_attr_int(c->attrs, "num_split", 1);
-  if (*num < 1 || *num > INT32_MAX)
+/* Each output is a tensor the caller receives at once: beyond this many a
+ * split would spend minutes before any caller could take them. */
+enum { SPLIT_MAX_OUTPUTS = 1 << 20 };
+
+static mf_status split_count(mf_op_call *c, int64_t num, mf_error *err) {
+  if (num < 1)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Value for attr 'num_split' of %lld must be at least minimum 1",
-                      (long long)*num);
+                      (long long)num);
+  if (num > SPLIT_MAX_OUTPUTS)
+    return mf_op_fail(c, err, MF_ERR_RESOURCE_EXHAUSTED,
+                      "num_split = %lld: moonflow splits into at most %d outputs", (long long)num,
+                      SPLIT_MAX_OUTPUTS);
   return MF_OK;
+}
+
+static mf_status split_num(mf_op_call *c, int64_t *num, mf_error *err) {
+  *num = mf_attr_int(c->attrs, "num_split", 1);
+  return split_count(c, *num, err);
 }
 
 static mf_status split_infer(mf_op_call *c, mf_error *err) {
@@ -167,11 +179,15 @@ static mf_status splitv_read(mf_op_call *c, int64_t num, int64_t *sizes, bool *k
   const mf_spec *sp = &c->in_specs[1];
   int64_t len = sp->rank == 1 ? sp->shape[0] : -1;
   MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
-  if ((sp->rank >= 0 && sp->rank != 1) || (len >= 0 && len != num))
+  if ((sp->rank >= 0 && sp->rank != 1) || (len >= 0 && len != num)) {
+    int64_t elements = 1;
+    for (int d = 0; d < sp->rank; d++)
+      elements = sp->shape[d] < 0 || elements < 0 ? -1 : elements * sp->shape[d];
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "size of the split_tensor must be 1-D and have the same elements as outputs "
                       "got %d -D and %lld elements",
-                      sp->rank, (long long)(sp->rank == 1 ? len : sp->rank == 0 ? 1 : -1));
+                      sp->rank, (long long)elements);
+  }
   const mf_tensor *t = c->in[1];
   *known = t != NULL;
   for (int64_t i = 0; t && i < num; i++) sizes[i] = mf_tensor_get_i64(t, i);
@@ -183,10 +199,7 @@ static mf_status splitv_infer(mf_op_call *c, mf_error *err) {
   int64_t num = mf_attr_int(c->attrs, "num_split", -1), axis;
   bool kaxis, ksizes;
   if (num < 0 && c->in_specs[1].rank == 1) num = c->in_specs[1].shape[0];
-  if (num < 1 || num > INT32_MAX)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Value for attr 'num_split' of %lld must be at least minimum 1",
-                      (long long)num);
+  MF_TRY(split_count(c, num, err));
   MF_TRY(split_axis(c, 2, x, &axis, &kaxis, err));
   int64_t *sizes = malloc((size_t)num * sizeof *sizes);
   if (!sizes) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");

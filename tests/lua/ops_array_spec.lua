@@ -460,3 +460,10 @@ describe("bad arguments to the new ops", function()
     end)
   end
 end)
+
+describe("tf.split into very many parts", function()
+  it("is a prompt ResourceExhaustedError, not minutes of work", function()
+    H.raises("ResourceExhaustedError", "at most", tf.split, tf.zeros({ 0 }), 100000000)
+    assert.are.equal(100000, #tf.split(tf.zeros({ 0 }), 100000))
+  end)
+end)
