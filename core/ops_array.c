@@ -219,9 +219,10 @@ static mf_status splitv_kernel(mf_op_call *c, mf_error *err) {
   mf_axis_wrap(&axis, x->rank);
   int64_t *starts = malloc((size_t)c->nout * sizeof *starts);
   if (!starts) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  for (int i = 0, at = 0; i < c->nout; i++) {
+  int64_t at = 0;
+  for (int i = 0; i < c->nout; i++) {
     starts[i] = at;
-    at += (int)c->out_specs[i].shape[axis];
+    at += c->out_specs[i].shape[axis];
   }
   mf_status s = split_kernel_common(c, x, axis, starts, err);
   free(starts);

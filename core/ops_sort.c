@@ -17,11 +17,9 @@
 
 /* ---- TopKV2 ---- */
 
-static bool is_real(mf_dtype dt) { return mf_dtype_is_numeric(dt); }
-
 static mf_status top_k_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
-  MF_TRY(mf_infer_check_dtype(c, 0, is_real, "real numeric", err));
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "real numeric", err));
   MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32", err));
   if (c->in_specs[1].rank > 0)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "k must be scalar, got shape %s",
