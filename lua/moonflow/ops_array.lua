@@ -43,6 +43,15 @@ local function int_list(v)
   return v
 end
 
+-- TF's bool attributes refuse other values: "Expected bool for argument ...".
+local function bool_arg(v, what, default)
+  if v == nil then return default end
+  if type(v) ~= "boolean" then
+    raise("TypeError", ("Expected bool for argument '%s' not %s."):format(what, tostring(v)), 4)
+  end
+  return v
+end
+
 -- splits -------------------------------------------------------------------
 
 M.split = def(function(value, num_or_size_splits, axis, num, opts)
@@ -197,8 +206,8 @@ end, "tf.boolean_mask(tensor, mask [, axis])",
 -- top_k, sort, argsort ---------------------------------------------------------
 
 ops.math.top_k = def(function(input, k, sorted, index_type, opts)
-  if sorted == nil then sorted = true end
-  local values, indices = op(H.TopKV2, { sorted = sorted and true or false, name = opts.name or "TopKV2",
+  sorted = bool_arg(sorted, "sorted", true)
+  local values, indices = op(H.TopKV2, { sorted = sorted, name = opts.name or "TopKV2",
     _dtypes = { nil, I32 } }, input, k or 1)
   if index_type ~= nil and dtypes.as_dtype(index_type) ~= I32 then
     indices = ops.cast(indices, index_type)
@@ -284,7 +293,8 @@ end, "tf.argsort(values [, axis] [, direction] [, stable])",
 
 local function scan(opname, tfname, text)
   return def(function(x, axis, exclusive, reverse, opts)
-    return op(H[opname], { exclusive = exclusive or false, reverse = reverse or false,
+    exclusive, reverse = bool_arg(exclusive, "exclusive", false), bool_arg(reverse, "reverse", false)
+    return op(H[opname], { exclusive = exclusive, reverse = reverse,
       name = opts.name or opname, _dtypes = { nil, I32 } }, x, axis or 0)
   end, tfname .. "(x [, axis] [, exclusive] [, reverse])", text,
   { required = 1, positional = { "axis", "exclusive", "reverse" },
