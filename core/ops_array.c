@@ -360,7 +360,12 @@ static mf_status gather_nd_infer(mf_op_call *c, mf_error *err) {
 
 static mf_status gather_nd_kernel(mf_op_call *c, mf_error *err) {
   const mf_tensor *p = c->in[0], *ix = c->in[1];
-  int64_t k = ix->shape[ix->rank - 1];
+  int64_t k = ix->shape[ix->rank - 1], tuples = 1;
+  for (int d = 0; d < ix->rank - 1; d++) tuples *= ix->shape[d];
+  if (p->size == 0 && tuples > 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Requested more than 0 entries, but params is empty.  Params shape: %s",
+                      mf_shape_text_of(p->rank, p->shape).s);
   MF_TRY(nd_check(c, ix, p->rank, p->shape, "param shape ", err));
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));

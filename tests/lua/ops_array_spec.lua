@@ -163,6 +163,26 @@ describe("tf.gather_nd", function()
     H.tensor(tf.gather_nd(p3, tf.zeros({ 0, 2 }, tf.int64)), tf.int32, { 0, 2 }, {})
   end)
 
+  -- gather_nd_op_test.py: testIndexScalar, testEmptyIndicesLastRankMeansCopyEntireTensor,
+  -- testEmptyIndicesAndParamsOKButJustEmptyParamsFails, testGradientsRank3Elements
+  it("handles scalar results, empty tuples, empty params; its gradient adds up", function()
+    local params = tf.transpose(tf.constant({ { -8, -1, -2, -3, -7, -5 }, { 8, 1, 2, 3, 7, 5 } }, tf.float32))
+    H.tensor(tf.gather_nd(params, tf.constant({ 4, 1 })), tf.float32, {}, 7)
+    local whole = tf.gather_nd(tf.constant({ { 1, 2 }, { 3, 4 } }), tf.zeros({ 2, 0 }, tf.int32))
+    H.tensor(whole, tf.int32, { 2, 2, 2 }, { { { 1, 2 }, { 3, 4 } }, { { 1, 2 }, { 3, 4 } } })
+    H.tensor(tf.gather_nd(tf.ones({ 3, 3 }), tf.zeros({ 0, 1 }, tf.int32)), tf.float32, { 0, 3 })
+    H.tensor(tf.gather_nd(tf.zeros({ 0, 3 }), tf.zeros({ 0, 2 }, tf.int32)), tf.float32, { 0 }, {})
+    H.raises("InvalidArgumentError", "Requested more than 0 entries, but params is empty.", tf.gather_nd,
+      tf.zeros({ 0, 3 }), tf.zeros({ 1, 2 }, tf.int32))
+    local inputs = tf.constant({ { { 1, 3 }, { 5, 7 } }, { { 2, 4 }, { 6, 8 } } }, tf.float64)
+    local tape = tf.GradientTape()
+    tape:watch(inputs)
+    local out = tf.gather_nd(inputs, tf.constant({ { { 0, 1 }, { 1, 0 } }, { { 0, 0 }, { 1, 1 } } }, tf.int64))
+    local loss = tf.reduce_sum(out * tf.constant({ { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 8 } } }, tf.float64))
+    tape:stop()
+    H.tensor(tape:gradient(loss, inputs), tf.float64, { 2, 2, 2 }, { { { 5, 6 }, { 1, 2 } }, { { 3, 4 }, { 7, 8 } } })
+  end)
+
   it("takes batch_dims (TF's docstring)", function()
     local p = tf.constant({ { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 8 } } })
     H.tensor(tf.gather_nd(p, { { 1 }, { 0 } }, { batch_dims = 1 }), tf.int32, { 2, 2 }, { { 3, 4 }, { 5, 6 } })
