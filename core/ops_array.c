@@ -390,11 +390,33 @@ const mf_op_def mf_op_GatherNd = {
            "indices.",
 };
 
-/* updates must be indices.shape[:-1] + shape[k:] (TF's
- * ValidateUpdateShape); unknown dimensions pass. */
+/* The element count of a spec, or -1 while a dimension is unknown. */
+static int64_t known_count(int rank, const int64_t *shape) {
+  int64_t n = 1;
+  for (int d = 0; d < rank; d++) {
+    if (shape[d] < 0) return -1;
+    n *= shape[d];
+  }
+  return rank < 0 ? -1 : n;
+}
+
+/* TF's scatter shape rules (ScatterNdShapeHelper): the target has rank at
+ * least 1 and elements when tuples are given, and updates are
+ * indices.shape[:-1] + shape[k:], with the TensorScatter ops' messages or
+ * (scatter_nd) ScatterNd's. Unknown dimensions pass. */
 static mf_status nd_update_shape(mf_op_call *c, const mf_spec *ix, const mf_spec *u, int rank,
-                                 const int64_t *shape, const char *input_name, mf_error *err) {
+                                 const int64_t *shape, bool scatter_nd, mf_error *err) {
+  if (rank == 0)
+    return scatter_nd ? mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                                   "Output must be at least 1-D, got shape: []")
+                      : mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                                   "Shape must be at least rank 1 but is rank 0");
   if (ix->rank < 1 || u->rank < 0 || rank < 0) return MF_OK;
+  int64_t nt = known_count(rank, shape), ni = known_count(ix->rank, ix->shape),
+          nu = known_count(u->rank, u->shape);
+  if (nt == 0 && (ni > 0 || nu > 0))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Indices and updates specified for empty %s", scatter_nd ? "output shape" : "input");
   int64_t k = ix->shape[ix->rank - 1];
   int batch = ix->rank - 1;
   if (k < 0) return MF_OK;
@@ -408,9 +430,10 @@ static mf_status nd_update_shape(mf_op_call *c, const mf_spec *ix, const mf_spec
     ok = ix->shape[d] < 0 || u->shape[d] < 0 || ix->shape[d] == u->shape[d];
   if (!ok)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Dimensions [0,%d) of indices[shape=%s] must match dimensions [0,%d) of "
-                      "updates[shape=%s]",
-                      batch, MF_SPEC_TEXT(ix), batch, MF_SPEC_TEXT(u));
+                      "Dimensions [0,%d) of indices[shape=%s] = %s must match dimensions [0,%d) of "
+                      "updates[shape=%s] = %s",
+                      batch, MF_SPEC_TEXT(ix), mf_shape_text_of(batch, ix->shape).s, batch,
+                      MF_SPEC_TEXT(u), mf_shape_text_of(u->rank < batch ? u->rank : batch, u->shape).s);
   ok = u->rank - batch == rank - k;
   for (int d = 0; ok && d < rank - k; d++) {
     int64_t a = shape[k + d], b = u->shape[batch + d];
@@ -418,10 +441,11 @@ static mf_status nd_update_shape(mf_op_call *c, const mf_spec *ix, const mf_spec
   }
   if (!ok)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Dimensions [%lld,%d) of %s[shape=%s] must match dimensions [%d,%d) of "
-                      "updates[shape=%s]",
-                      (long long)k, rank, input_name, mf_shape_text_of(rank, shape).s, batch,
-                      u->rank, MF_SPEC_TEXT(u));
+                      "Dimensions [%lld,%d) of input[shape=%s] = %s must match dimensions [%d,%d) "
+                      "of updates[shape=%s] = %s",
+                      (long long)k, rank, mf_shape_text_of(rank, shape).s,
+                      mf_shape_text_of(rank - (int)k, shape + k).s, batch, u->rank, MF_SPEC_TEXT(u),
+                      mf_shape_text_of(u->rank - batch, u->shape + batch).s);
   return MF_OK;
 }
 
@@ -484,7 +508,7 @@ static mf_status scatter_nd_infer(mf_op_call *c, mf_error *err) {
     if (shape[d] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "shape[%d] must be non-negative, got %lld",
                         d, (long long)shape[d]);
-  MF_TRY(nd_update_shape(c, ix, u, n, shape, "input", err));
+  MF_TRY(nd_update_shape(c, ix, u, n, shape, true, err));
   return mf_infer_output(c, u->dtype, n, shape, err);
 }
 
@@ -518,7 +542,7 @@ static mf_status tensor_scatter_infer(mf_op_call *c, mf_error *err) {
     MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
   if (ix->rank == 0)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "indices must be at least a vector");
-  MF_TRY(nd_update_shape(c, ix, u, t->rank, t->shape, "input", err));
+  MF_TRY(nd_update_shape(c, ix, u, t->rank, t->shape, false, err));
   return mf_infer_output(c, t->dtype, t->rank, t->shape, err);
 }
 
@@ -528,7 +552,7 @@ static mf_status tensor_scatter_kernel(mf_op_call *c, mf_error *err) {
   mf_spec_of_tensor(t, &ts);
   mf_spec_of_tensor(ix, &is);
   mf_spec_of_tensor(u, &us);
-  MF_TRY(nd_update_shape(c, &is, &us, ts.rank, ts.shape, "input", err));
+  MF_TRY(nd_update_shape(c, &is, &us, ts.rank, ts.shape, false, err));
   MF_TRY(nd_check(c, ix, t->rank, t->shape, "shape ", err));
   mf_tensor *out;
   MF_TRY(mf_tensor_copy(t, &out, err));

@@ -238,6 +238,23 @@ describe("tf.scatter_nd and tf.tensor_scatter_nd_update/add", function()
       tf.constant({ 1 }))
   end)
 
+  -- array_ops_test.cc: TensorScatterUpdate_ShapeFn; scatter_nd_ops_test.py:
+  -- ScatterNdTest.testEmptyOutputShape1
+  it("check shapes with TF's messages", function()
+    H.raises("InvalidArgumentError", "Shape must be at least rank 1 but is rank 0", tf.tensor_scatter_nd_update,
+      tf.constant(1.0), tf.zeros({ 1, 0 }, tf.int32), tf.constant({ 2.0 }))
+    H.raises("InvalidArgumentError", "Indices and updates specified for empty input", tf.tensor_scatter_nd_update,
+      tf.zeros({ 0, 2, 2 }), tf.zeros({ 8, 2 }, tf.int32), tf.zeros({ 8 }))
+    H.raises("InvalidArgumentError", "Dimensions [0,1) of indices[shape=[8,2]] = [8] must match dimensions [0,1) "
+      .. "of updates[shape=[9]] = [9]", tf.tensor_scatter_nd_update, tf.zeros({ 3, 3 }), tf.zeros({ 8, 2 }, tf.int32),
+      tf.zeros({ 9 }))
+    H.raises("InvalidArgumentError", "Dimensions [2,2) of input[shape=[3,3]] = [] must match dimensions [1,2) "
+      .. "of updates[shape=[4,1]] = [1]", tf.tensor_scatter_nd_update, tf.zeros({ 3, 3 }), tf.zeros({ 4, 2 }, tf.int32),
+      tf.zeros({ 4, 1 }))
+    H.raises("InvalidArgumentError", "Indices and updates specified for empty output shape", tf.scatter_nd,
+      tf.zeros({ 2, 2, 2 }, tf.int32), tf.zeros({ 2, 2, 2 }, tf.int32), { 0, 3, 2 })
+  end)
+
   it("have gradients", function()
     gradcheck(function(u) return tf.scatter_nd({ { 2 }, { 0 }, { 2 } }, u, { 3 }) end, { 1, 2, 3 })
     gradcheck(function(t) return tf.tensor_scatter_nd_update(t * t, { { 1 } }, tf.constant({ 0.5 }, tf.float64)) end,
