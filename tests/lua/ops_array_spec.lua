@@ -201,6 +201,8 @@ describe("tf.gather_nd", function()
   it("has a gradient (a scatter_nd of the incoming gradient)", function()
     gradcheck(function(x) return tf.gather_nd(x, { { 0, 1 }, { 1, 2 }, { 0, 1 } }) end, { { 1, 2, 3 }, { 4, 5, 6 } })
     gradcheck(function(x) return tf.gather_nd(x, { { 1 }, { 1 } }) end, { { 1, 2 }, { 3, 4 } })
+    gradcheck(function(x) return tf.gather_nd(x, { { 1, 0 }, { 0, 1 } }, { batch_dims = 1 }) end,
+      { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 7, 8 } } })
   end)
 end)
 
