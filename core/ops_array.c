@@ -96,15 +96,14 @@ static mf_status split_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(split_num(c, &num, err));
   MF_TRY(split_axis(c, 0, x, &axis, &known, err));
   if (!known) return split_outputs(c, x, (int)num, -1, NULL, err);
-  int64_t dim = x->shape[axis], sizes[1] = {MF_UNKNOWN_DIM};
+  int64_t dim = x->shape[axis];
   if (dim >= 0 && dim % num != 0)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Number of ways to split should evenly divide the split dimension, but got "
                       "split_dim %lld (size = %lld) and num_split %lld",
                       (long long)axis, (long long)dim, (long long)num);
-  if (dim >= 0) sizes[0] = dim / num;
   MF_TRY(split_outputs(c, x, (int)num, axis, NULL, err));
-  for (int i = 0; i < num; i++) c->out_specs[i].shape[axis] = sizes[0];
+  for (int i = 0; i < num; i++) c->out_specs[i].shape[axis] = dim >= 0 ? dim / num : MF_UNKNOWN_DIM;
   return MF_OK;
 }
 
