@@ -12,6 +12,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local math_rules = require("moonflow.gradient_rules_math")
 local array_rules = require("moonflow.gradient_rules_array")
+local pool_rules = require("moonflow.gradient_rules_nn")
 local raise = errors.raise
 
 local H = state.H
@@ -482,10 +483,13 @@ end
 rules.StatelessWhile = rules.While
 
 -- Math and linear algebra (gradient_rules_math.lua) ----------------------------
-math_rules(rules, unbroadcast)
+math_rules.install(rules, unbroadcast)
 
 -- Array ops of issue #17 (splits, reversal, index tuples, top-k, scans)
 -- and UnsortedSegmentSum: gradient_rules_array.lua ------------------------
 array_rules.install(rules)
+
+-- Pooling (gradient_rules_nn.lua) ----------------------------------------
+pool_rules.install(rules)
 
 return rules
