@@ -31,9 +31,12 @@ local retracing_backward -- below
 -- code that reads the forward trace (If and loop gradients).
 local identity, is_symbolic = core.identity, core.is_symbolic
 
+-- A call recorded through its own gradient pair (a tf.func called in
+-- the trace) replays: its entry keeps what its backward function reads
+-- (`saved`), which a replay substitutes like inputs and outputs.
 local function replayable(entries)
   for _, e in ipairs(entries) do
-    if e.grad_fn or (e.attrs and e.attrs._gradient) then return false end
+    if (e.grad_fn and not e.saved) or (e.attrs and e.attrs._gradient) then return false end
   end
   return true
 end
@@ -62,7 +65,8 @@ local function build_backward(cf, rec, mask)
     end
     local entries = {}
     for i, e in ipairs(rec.entries) do
-      entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+      entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs),
+        grad_fn = e.grad_fn, saved = e.saved and sub_all(e.saved) }
     end
     local targets, seeds = {}, {}
     local next_dy = nout + ninter
@@ -91,7 +95,7 @@ end
 
 local function gradient_pair(cf, args)
   if cf._grad_pair ~= nil then return cf._grad_pair or nil end
-  local _, _, captured = tapes.call_sources(cf, args)
+  local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
   local nparams = #cf._types
   local rec = {}
   local wrapper = F.func(function(...)
@@ -109,6 +113,7 @@ local function gradient_pair(cf, args)
     for _, x in ipairs(tensors) do watch(x) end
     for _, v in ipairs(vars) do watch(v) end
     for _, v in ipairs(captured) do watch(v) end
+    for _, c in ipairs(captured_tensors) do watch(c) end
     -- Flattening reads a returned variable: the tape records that read.
     -- The tape stops on every path out (an error would leave it recording).
     local flat = {}
@@ -123,7 +128,7 @@ local function gradient_pair(cf, args)
       if is_symbolic(t) then seen[identity(t)] = true end
     end
     for _, e in ipairs(tape._entries) do
-      for _, list in ipairs({ e.inputs, e.outputs }) do
+      for _, list in ipairs({ e.inputs, e.outputs, e.saved }) do
         for _, t in ipairs(list) do
           if is_symbolic(t) and not seen[identity(t)] then
             seen[identity(t)] = true
@@ -156,13 +161,16 @@ local function gradient_pair(cf, args)
   return pair
 end
 
--- One tape entry for a call run through its gradient pair.
-local function pair_grad_fn(pair, outs, inter)
+-- One tape entry for a call run through its gradient pair. The entry's
+-- outputs start with the call's outputs and its `saved` list holds every
+-- intermediate: read from the entry, so that a replay of the entry (the
+-- call made inside another function's forward trace) reads its own.
+local function pair_grad_fn(pair)
   local nout, ninter, nd = pair.nout, pair.ninter, #pair.dinter
-  return function(_, dys, present)
+  return function(e, dys, present)
     local mask, bits = {}, {}
-    local call = table.move(outs, 1, nout, 1, {})
-    table.move(inter, 1, ninter, nout + 1, call)
+    local call = table.move(e.outputs, 1, nout, 1, {})
+    table.move(e.saved, 1, ninter, nout + 1, call)
     local n = nout + ninter
     for k = 1, nout + nd do
       mask[k] = present[k] and true or false
@@ -202,10 +210,13 @@ local function replay_changes(g, graph_mt)
 end
 
 -- A call while a tape records: one recorded op (see gradient_pair).
-local function run_recorded(cf, args, feeds, graph)
+-- exec(graph, feeds) runs a graph (eagerly, or as a call node of the
+-- graph being traced) and returns its outputs packed; graph_of(cf) is the
+-- graph it runs for a concrete function.
+local function run_recorded(cf, args, feeds, graph, exec, graph_of)
   local pair = gradient_pair(cf, args)
   if not pair then
-    local outs = table.pack(core.run(graph, feeds))
+    local outs = exec(graph, feeds)
     local changes = replay_changes(cf._graph, getmetatable(cf._graph))
     if changes then
       -- The call ran; only its gradient is refused (never a wrong one).
@@ -227,12 +238,14 @@ local function run_recorded(cf, args, feeds, graph)
     return F.results_of(cf, outs)
   end
   local fwd = pair.forward
-  local all = table.pack(core.run(F.graph_to_run(fwd), F.feeds_of(fwd, args)))
+  local fwd_feeds = {}
+  for i, t in ipairs(F.feeds_of(fwd, args)) do fwd_feeds[i] = t end
+  local all = exec((graph_of or F.graph_to_run)(fwd), fwd_feeds)
   local outs = table.move(all, 1, pair.nout, 1, { n = pair.nout })
   local inter = table.move(all, pair.nout + 1, all.n, 1, {})
   local carried = {}
   for k, j in ipairs(pair.dinter) do carried[k] = inter[j] end
-  tapes.record_call(cf, args, outs, pair_grad_fn(pair, outs, inter), carried)
+  tapes.record_call(cf, args, outs, pair_grad_fn(pair), carried, inter)
   return F.results_of(cf, outs)
 end
 
