@@ -158,10 +158,13 @@ local function is_graph(v)
 end
 
 --- The nested graphs of a node, sorted by attribute name: {{name, handle}}.
+-- A call node's function is labelled with the function's name
+-- ("f = inner").
 local function subgraphs(n)
   local out = {}
+  local call = n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall"
   for k, v in pairs(n.attrs) do
-    if is_graph(v) then out[#out + 1] = { k, v } end
+    if is_graph(v) then out[#out + 1] = { k, v, call and (k .. " = " .. select(3, core.graph_io(v))) or k } end
   end
   table.sort(out, function(a, b) return a[1] < b[1] end)
   return out
@@ -222,7 +225,7 @@ local function dot_graph(handle, prefix, indent, lines, variables)
       lines[#lines + 1] = "  " .. node
       for _, sub in ipairs(subs) do
         lines[#lines + 1] = ('%s  subgraph cluster_%s_%s {'):format(indent, id(i), sub[1])
-        lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(indent, sub[1])
+        lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(indent, dot_escape(sub[3]))
         dot_graph(sub[2], id(i) .. "_" .. sub[1] .. "_", indent .. "    ", lines)
         lines[#lines + 1] = indent .. "  }"
       end
@@ -283,7 +286,7 @@ local function text_lines(handle, indent, lines, variables)
     lines[#lines + 1] = (indent .. "%-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
       #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
     for _, sub in ipairs(subgraphs(n)) do
-      lines[#lines + 1] = ("%s  %s: %d ops"):format(indent, sub[1], #core.graph_nodes(sub[2]))
+      lines[#lines + 1] = ("%s  %s: %d ops"):format(indent, sub[3], #core.graph_nodes(sub[2]))
       text_lines(sub[2], indent .. "    ", lines)
     end
   end
