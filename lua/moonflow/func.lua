@@ -476,7 +476,6 @@ end
 local function traced_graph(cf) return cf._graph end
 
 function call_in_trace(cf, args)
-  if state.on_call then state.on_call(cf, args) end
   local feeds = {}
   for i, t in ipairs(cf._types) do t:feeds(args[i], feeds) end
   for _, c in ipairs(cf._captures) do feeds[#feeds + 1] = c end

@@ -212,7 +212,9 @@ local function backprop(tape, targets, target_grads)
       local dys, present = {}, {}
       for k, y in ipairs(e.outputs) do
         present[k] = grads[key(y)] ~= nil
-        dys[k] = grads[key(y)] or ops.zeros_like(y)
+        -- A resource output (a loop passing a variable's handle through)
+        -- carries no gradient and has no zeros.
+        dys[k] = grads[key(y)] or (dtype_of(y) ~= dtypes.resource and ops.zeros_like(y) or nil)
       end
       local rule = e.grad_fn or rules[e.type]
       if not rule then
