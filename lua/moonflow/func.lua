@@ -761,13 +761,12 @@ function Concrete.__call(cf, ...)
           .. "was expected to be a %s tensor but is a %s tensor [Op:__inference_%s_%d]"):format(
           cf.name, cf._id, i - 1, t.spec.dtype.name, dtype.name, cf.name, cf._id), 2)
       end
+      -- As TF: inside another trace a shape the trace was not made for is
+      -- a binding error; an eager call runs the graph on the value (its
+      -- ops take the shapes they are given).
       if not t.spec.shape:is_compatible_with(shape) and tracing() then
         binding_error(cf.name, tostring(shapes.TensorSpec(shape, dtype)), tostring(t.spec), args, n,
           cf:_function_type().text, 2)
-      elseif not t.spec.shape:is_compatible_with(shape) then
-        raise("InvalidArgumentError", ("cannot compute __inference_%s_%d: input #%d(zero-based) "
-          .. "has shape %s, the function expects %s"):format(cf.name, cf._id, i - 1,
-          tostring(shapes.TensorShape(shape)), tostring(t.spec.shape)), 2)
       end
       args[i] = tv
     elseif t.kind == "table" and (type(v) ~= "table" or getmetatable(v) ~= nil) then
