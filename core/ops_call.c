@@ -20,8 +20,8 @@ static const mf_spec *param_spec(const mf_graph *g, int i) {
 }
 
 /* The arguments must be what the callee was traced for: its dtypes, and
- * shapes compatible with its parameters' (checked again on the values). */
-static mf_status check_args(const mf_op_call *c, const mf_graph *f, mf_error *err) {
+ * shapes compatible with its parameters'. */
+static mf_status check_args(const mf_op_call *c, const mf_graph *f, bool shapes, mf_error *err) {
   if (f->ninputs != c->nin)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s of %s: the function takes %d inputs, %d given",
                         c->op->name, f->name, f->ninputs, c->nin);
@@ -32,7 +32,7 @@ static mf_status check_args(const mf_op_call *c, const mf_graph *f, mf_error *er
                           "%s of %s: input #%d(zero-based) was expected to be a %s tensor but is a %s tensor",
                           c->op->name, f->name, i, mf_dtype_name(want->dtype),
                           mf_dtype_name(c->in_specs[i].dtype));
-    if (!mf_spec_fits(&c->in_specs[i], want, MF_FIT_COMPATIBLE)) {
+    if (shapes && !mf_spec_fits(&c->in_specs[i], want, MF_FIT_COMPATIBLE)) {
       char a[96], b[96];
       mf_spec_format(&c->in_specs[i], a, sizeof a);
       mf_spec_format(want, b, sizeof b);
@@ -134,7 +134,9 @@ static void refine_outputs(mf_op_call *c, const mf_graph *f) {
 static mf_status call_infer(mf_op_call *c, mf_error *err) {
   const mf_graph *f = function_attr(c);
   if (!f) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s needs a function graph 'f'", c->op->name);
-  MF_TRY(check_args(c, f, err));
+  /* While a graph is built (no buffer pool) the shapes must fit; a run
+   * (the executor's pool) checks no shape, as the kernel. */
+  MF_TRY(check_args(c, f, !c->pool, err));
   MF_TRY(mf_op_call_set_nout(c, f->noutputs, err));
   for (int i = 0; i < f->noutputs; i++) {
     mf_tensor_ref r = f->outputs[i];
@@ -144,9 +146,15 @@ static mf_status call_infer(mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
+/* As TF's call: no shape check beyond what the callee's kernels do (a
+ * value of another shape than the trace's runs, as an eager call of a
+ * concrete function does); the dtypes must be the trace's. */
+/* As TF's call: no shape check beyond what the callee's kernels do (a
+ * value of another shape than the trace's runs, as an eager call of a
+ * concrete function does); the dtypes must be the trace's. */
 static mf_status call_kernel(mf_op_call *c, mf_error *err) {
   const mf_graph *f = function_attr(c);
-  MF_TRY(check_args(c, f, err)); /* c->in_specs are the values' here */
+  MF_TRY(check_args(c, f, false, err)); /* c->in_specs are the values' here */
   return mf_graph_run(f, c->nin, c->in, c->out, err);
 }
 
