@@ -27,7 +27,7 @@
 #include "binding.h"
 #include "variable.h"
 
-#define MAX_INPUTS 64
+#define MAX_INPUTS 256 /* a call of a backward function takes every intermediate */
 
 typedef struct input {
   mfL_tensor *lt;     /* the Lua tensor given (kept alive by the stack), or NULL */
@@ -239,7 +239,7 @@ static void resolve_tensorlike(lua_State *L, int idx) {
  * tensor input's, or -1 (infer) when there is none. */
 static int typed_dtype(const call *k) {
   for (int i = 0; i < k->nin; i++) {
-    if (!(k->typed & (1u << i))) continue;
+    if (i >= 32 || !(k->typed & (1u << i))) continue;
     mfL_tensor *lt = k->in[i].lt;
     if (lt) {
       mf_spec s;
@@ -252,7 +252,7 @@ static int typed_dtype(const call *k) {
 
 /* The dtype a Lua value given as input i converts to (-1: infer). */
 static int want_dtype(lua_State *L, call *k, int i, int *typed_want) {
-  if (k->typed & (1u << i)) {
+  if (i < 32 && (k->typed & (1u << i))) {
     if (*typed_want == -2) *typed_want = typed_dtype(k);
     return *typed_want;
   }

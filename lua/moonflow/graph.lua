@@ -157,11 +157,14 @@ local function is_graph(v)
   return type(v) == "userdata" and not core.is_tensor(v) and (pcall(core.graph_io, v))
 end
 
---- The nested graphs of a node, sorted by attribute name: {{name, handle}}.
+--- The nested graphs of a node, sorted by attribute name: {{name, handle,
+-- label}}. A call node's function is labelled with the function's name
+-- ("f = inner").
 local function subgraphs(n)
   local out = {}
+  local call = n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall"
   for k, v in pairs(n.attrs) do
-    if is_graph(v) then out[#out + 1] = { k, v } end
+    if is_graph(v) then out[#out + 1] = { k, v, call and (k .. " = " .. select(3, core.graph_io(v))) or k } end
   end
   table.sort(out, function(a, b) return a[1] < b[1] end)
   return out
@@ -287,7 +290,7 @@ local function dot_graph(handle, prefix, indent, lines, variables, view)
     lines[#lines + 1] = "  " .. node
     for _, sub in ipairs(subs) do
       lines[#lines + 1] = ('%s  subgraph cluster_%s_%s {'):format(ind, nid, sub[1])
-      lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(ind, sub[1])
+      lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(ind, dot_escape(sub[3]))
       dot_graph(sub[2], nid .. "_" .. sub[1] .. "_", ind .. "    ", lines)
       lines[#lines + 1] = ind .. "  }"
     end
@@ -395,7 +398,7 @@ local function text_lines(handle, indent, lines, variables, top)
     lines[#lines + 1] = (indent .. "%-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
       #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
     for _, sub in ipairs(subgraphs(n)) do
-      lines[#lines + 1] = ("%s  %s: %d ops"):format(indent, sub[1], #core.graph_nodes(sub[2]))
+      lines[#lines + 1] = ("%s  %s: %d ops"):format(indent, sub[3], #core.graph_nodes(sub[2]))
       text_lines(sub[2], indent .. "    ", lines)
     end
   end

@@ -213,7 +213,9 @@ local function backprop(tape, targets, target_grads)
       local dys, present = {}, {}
       for k, y in ipairs(e.outputs) do
         present[k] = grads[key(y)] ~= nil
-        dys[k] = grads[key(y)] or ops.zeros_like(y)
+        -- A resource output (a loop passing a variable's handle through)
+        -- carries no gradient and has no zeros.
+        dys[k] = grads[key(y)] or (dtype_of(y) ~= dtypes.resource and ops.zeros_like(y) or nil)
       end
       local rule = e.grad_fn or rules[e.type]
       if not rule then
@@ -480,10 +482,11 @@ end
 
 -- The sources a call of concrete function cf differentiates, in the order
 -- of its recorded inputs: the tensor arguments, the trainable variable
--- arguments, then the trainable variables it captures.
+-- arguments, the trainable variables it captures, then the floating
+-- tensors it captures (as TF, captures are inputs of the call).
 tapes.call_sources = function(cf, args)
   local tensors, vars = tapes.call_leaves(cf._types, args)
-  local inputs, captured = table.move(tensors, 1, #tensors, 1, {}), {}
+  local inputs, captured, captured_tensors = table.move(tensors, 1, #tensors, 1, {}), {}, {}
   for _, v in ipairs(vars) do inputs[#inputs + 1] = v.handle end
   for _, c in ipairs(cf._captures) do
     if core.dtype(c) == dtypes.resource then
@@ -492,9 +495,12 @@ tapes.call_sources = function(cf, args)
         captured[#captured + 1] = v
         inputs[#inputs + 1] = v.handle
       end
+    elseif core.dtype(c).is_floating then
+      captured_tensors[#captured_tensors + 1] = c
     end
   end
-  return inputs, vars, captured
+  table.move(captured_tensors, 1, #captured_tensors, #inputs + 1, inputs)
+  return inputs, vars, captured, captured_tensors
 end
 
 -- Variables read inside a nested graph (a call, a loop body) count as
@@ -519,7 +525,7 @@ tapes.would_record = function(cf, args)
   local inputs = tapes.call_sources(cf, args)
   for _, tape in ipairs(recording) do
     if tape._level == here then
-      if touches_tape(tape, inputs) then return true end
+      if reaches_tape(tape, inputs) then return true end
       if tape._watch_accessed then
         for _, x in ipairs(inputs) do
           if core.dtype(x) == dtypes.resource then return true end
@@ -534,7 +540,9 @@ end
 -- call's sources and whose outputs are `outs` (then the intermediates
 -- the forward variant returned, so that a gradient of the gradient
 -- reaches them); grad_fn(node, dys, present) gives one gradient per input.
-tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
+-- `saved`, when given, lists what grad_fn reads besides the entry's
+-- outputs (a replay of the entry substitutes it too).
+tapes.record_call = function(cf, args, outs, grad_fn, intermediates, saved)
   if #recording == 0 then return end
   local inputs, arg_vars, captured = tapes.call_sources(cf, args)
   local vars = table.move(arg_vars, 1, #arg_vars, 1, {})
@@ -546,7 +554,7 @@ tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
   for _, tape in ipairs(recording) do
     if tape._level == here and touches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
-        outputs = outputs, grad_fn = grad_fn }
+        outputs = outputs, grad_fn = grad_fn, saved = saved }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
