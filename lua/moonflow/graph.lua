@@ -9,6 +9,7 @@ local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local graphs = {}
@@ -16,6 +17,10 @@ local graphs = {}
 local Graph = { __name = "Graph" }
 local Operation = { __name = "Operation" }
 local gmethods, omethods = {}, {}
+receiver.metatable(Graph, "graph", gmethods)
+receiver.metatable(Operation, "operation", omethods)
+local GRAPH_FIELDS = { "inputs", "outputs", "name", "captures", "variables", "trainable_variables" }
+local OPERATION_FIELDS = { "name", "type", "inputs", "outputs", "control_inputs", "graph", "node_def" }
 
 -- One wrapper per graph handle and concrete function, made on demand.
 local cache = setmetatable({}, { __mode = "k" })
@@ -39,6 +44,7 @@ local function tensor_of(g, node, index)
 end
 
 function Graph.__index(g, k)
+  receiver.check(g, Graph, "__index", "graph")
   local m = gmethods[k]
   if m then return m end
   if k == "inputs" then
@@ -77,7 +83,7 @@ function Graph.__index(g, k)
     end
     return result
   end
-  return nil
+  return receiver.missing(g, k, "FuncGraph", { gmethods }, GRAPH_FIELDS, 2)
 end
 
 local function operation(g, id)
@@ -324,6 +330,7 @@ end
 -- Operations ------------------------------------------------------------
 
 function Operation.__index(o, k)
+  receiver.check(o, Operation, "__index", "operation")
   local m = omethods[k]
   if m then return m end
   local n = o._node
@@ -348,7 +355,7 @@ function Operation.__index(o, k)
   end
   if k == "graph" then return o._graph end
   if k == "node_def" then return o._graph:as_graph_def().node[o._id + 1] end
-  return nil
+  return receiver.missing(o, k, "Operation", { omethods }, OPERATION_FIELDS, 2)
 end
 
 function omethods.get_attr(o, name)

@@ -7,6 +7,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local dtypes = require("moonflow.dtypes")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local None = core.None
@@ -18,6 +19,7 @@ shapes.newaxis = None
 
 local TensorShape = { __name = "TensorShape" }
 local methods = {}
+receiver.metatable(TensorShape, "shape", methods)
 
 local function new_shape(dims)
   -- dims: a Lua list (integers or tf.None / negative = unknown), nil = unknown rank
@@ -52,6 +54,7 @@ local function as_shape(x)
 end
 
 function TensorShape.__index(s, k)
+  receiver.check(s, TensorShape, "__index", "shape")
   if math.type(k) == "integer" then
     local d = s._dims
     if d == nil then
@@ -177,6 +180,7 @@ shapes.as_shape = as_shape
 -- TensorSpec ------------------------------------------------------------
 
 local TensorSpec = { __name = "TensorSpec" }
+receiver.metatable(TensorSpec, "spec")
 TensorSpec.__index = TensorSpec
 
 local function spec_shape_text(spec)

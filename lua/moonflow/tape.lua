@@ -13,6 +13,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local rules = require("moonflow.gradient_rules")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local tapes = {}
@@ -23,6 +24,7 @@ local variable_of = variables.of_handle
 
 local Tape = { __name = "GradientTape" }
 local tmethods = {}
+receiver.metatable(Tape, "tape", tmethods)
 Tape.__index = tmethods
 
 local recording = state.tapes -- tapes that currently record, in creation order

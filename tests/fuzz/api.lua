@@ -228,14 +228,20 @@ local function walk(t, path, depth, seen)
 end
 
 -- Methods of an object: the functions of its metatable, of an __index
--- table, or of the tables an __index function reaches through upvalues.
+-- table, or of the tables an __index function reaches through upvalues
+-- (those only when indexing the object really answers them: an __index
+-- closes over library modules too, whose functions are not methods).
 local function methods_of(obj)
   local out, seen = {}, {}
-  local function collect(t)
+  local function collect(t, answered)
     if type(t) ~= "table" or seen[t] then return end
     seen[t] = true
     for k, v in pairs(t) do
-      if type(k) == "string" and type(v) == "function" and not out[k] then out[k] = v end
+      if type(k) == "string" and type(v) == "function" and not out[k] then
+        local ok, got = true, v
+        if answered then ok, got = pcall(function() return obj[k] end) end
+        if ok and rawequal(got, v) then out[k] = v end
+      end
     end
   end
   local mt = getmetatable(obj)
@@ -247,7 +253,7 @@ local function methods_of(obj)
     for i = 1, 40 do
       local name, v = debug.getupvalue(idx, i)
       if not name then break end
-      if type(v) == "table" and v ~= tf and v ~= core and v ~= _G then collect(v) end
+      if type(v) == "table" and v ~= tf and v ~= core and v ~= _G then collect(v, true) end
     end
   end
   return out
