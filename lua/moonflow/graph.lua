@@ -10,6 +10,7 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local receiver = require("moonflow.receiver")
+local argcheck = require("moonflow.argcheck")
 local raise = errors.raise
 
 local graphs = {}
@@ -105,6 +106,7 @@ gmethods.get_operations = doc.def(function(g)
 end, "graph:get_operations()", "The graph's operations in creation order.")
 
 gmethods.get_operation_by_name = doc.def(function(g, name)
+  argcheck.string(name, "graph:get_operation_by_name", "name")
   for i, n in ipairs(nodes_of(g)) do
     if n.name == name then return operation(g, i - 1) end
   end
@@ -112,6 +114,7 @@ gmethods.get_operation_by_name = doc.def(function(g, name)
 end, "graph:get_operation_by_name(name)", "The operation with that name.")
 
 gmethods.get_tensor_by_name = doc.def(function(g, name)
+  argcheck.string(name, "graph:get_tensor_by_name", "name")
   local op, index = name:match("^(.*):(%d+)$")
   if not op then
     raise("ValueError", ("The name '%s' looks like an Operation name, not a Tensor name "

@@ -200,6 +200,11 @@ end
 --- True when a tensor or spec `x` fits this spec.
 function TensorSpec.is_compatible_with(spec, x)
   local dtype, shape
+  local mt = getmetatable(x)
+  if mt ~= TensorSpec and not core.is_tensor(x) and not (type(mt) == "table" and rawget(mt, "__tf_tensor")) then
+    raise("TypeError", "TensorSpec.is_compatible_with expects a TensorSpec, a tensor or a tf.Variable, got "
+      .. tostring(x), 2)
+  end
   if getmetatable(x) == TensorSpec then
     dtype, shape = x.dtype, x.shape
   else
@@ -209,17 +214,21 @@ function TensorSpec.is_compatible_with(spec, x)
 end
 
 function TensorSpec.is_subtype_of(spec, other)
+  if getmetatable(other) ~= TensorSpec then return false end -- TF: a different type is never a subtype
   return spec.dtype == other.dtype and spec.shape:is_subtype_of(other.shape)
 end
 
 function TensorSpec.most_specific_common_supertype(spec, other)
-  if spec.dtype ~= other.dtype then return nil end
+  if getmetatable(other) ~= TensorSpec or spec.dtype ~= other.dtype then return nil end
   local s = setmetatable({ shape = spec.shape:most_specific_common_supertype(other.shape),
     dtype = spec.dtype, name = spec.name == other.name and spec.name or nil }, TensorSpec)
   return s
 end
 
 shapes.TensorSpec = doc.def(function(shape, dtype, name)
+  if name ~= nil and type(name) ~= "string" then
+    raise("TypeError", "tf.TensorSpec: name must be a string, got a " .. type(name), 1)
+  end
   local dt = dtype and dtypes.as_dtype(dtype) or dtypes.float32
   if type(shape) == "table" and getmetatable(shape) == nil then
     for i = 1, #shape do

@@ -26,14 +26,18 @@
 --                     checked by an instruction-count hook; a hang inside C,
 --                     which the hook cannot see, is caught by the caller's
 --                     `timeout` and named by --progress)
+--   endless           the call ran past the limit while calling the
+--                     generated functions over and over (tf.while_loop
+--                     with a cond that is always true): the caller's own
+--                     endless loop, counted but not a failure
 -- Crashes and sanitizer reports end the process: the runner (run.sh) sees
 -- the exit status and the progress file names the call.
 --
 -- Output: TAP on stdout ("ok"/"not ok" per invariant), a summary and the
 -- untyped-error sites (file:line, message class, count, first index) on
--- stderr. With --strict every untyped error is a failure; without it only
--- untyped errors raised by C functions (the binding) fail, and the rest are
--- listed (they are the Lua library's, tracked in RESULTS.md).
+-- stderr. With --strict (run.sh passes it) every untyped error is a
+-- failure; without it only untyped errors raised by C functions (the
+-- binding) fail, and the rest are listed.
 local tf = rawget(_G, "tf") or require("moonflow")
 local core = require("moonflow.core")
 
@@ -142,12 +146,19 @@ local function rand_table(R, depth)
   return { { R.int(3), R.int(3) }, { R.int(3) } } -- ragged
 end
 
+-- Calls of the generated functions during the current call: a call
+-- stopped at the time limit while the library was calling them over and
+-- over (tf.while_loop with a cond that is always true) is the caller's
+-- endless loop, not a hang of the library.
+local callbacks = 0
+local ENDLESS_CALLBACKS = 10000
+
 local function rand_function(R)
   local v = R.int(4)
-  if v == 1 then return function(...) return ... end end
-  if v == 2 then return function(x) return x end end
-  if v == 3 then return function() return tf.constant(1.0) end end
-  return function() return true end
+  if v == 1 then return function(...) callbacks = callbacks + 1; return ... end end
+  if v == 2 then return function(x) callbacks = callbacks + 1; return x end end
+  if v == 3 then return function() callbacks = callbacks + 1; return tf.constant(1.0) end end
+  return function() callbacks = callbacks + 1; return true end
 end
 
 local SAMPLES -- filled below: makers of receivers
@@ -335,8 +346,8 @@ end
 
 local function reset_session()
   while core.trace_depth() > 0 do core.trace_abort() end
-  core.tapes(-1000000)
-  core.eager_scope(-1000000)
+  core.tapes(math.mininteger)
+  core.eager_scope(math.mininteger)
   pcall(tf.config.run_functions_eagerly, false)
 end
 
@@ -390,6 +401,7 @@ local function run_one(index)
   local ok0, t, args, n = pcall(opts.mode == "ops" and make_op_call or make_call, R)
   if not ok0 then return "setup", { name = "setup" }, t end
   local deadline = os.clock() + opts.limit
+  callbacks = 0
   debug.sethook(function()
     if os.clock() > deadline then error(TIMEOUT, 0) end
   end, "", 10000)
@@ -397,7 +409,9 @@ local function run_one(index)
   debug.sethook()
   reset_session()
   if ok then return "ok", t end
-  if e == TIMEOUT or os.clock() > deadline then return "hang", t, e end
+  if e == TIMEOUT or os.clock() > deadline then
+    return callbacks >= ENDLESS_CALLBACKS and "endless" or "hang", t, e
+  end
   if is_typed(e) then return "typed", t, e end
   return "untyped", t, e
 end
@@ -422,7 +436,7 @@ local function main()
 
   local first, last = opts.start, opts.count - 1
   if opts.index then first, last = opts.index, opts.index end
-  local counts = { ok = 0, typed = 0, untyped = 0, hang = 0, setup = 0 }
+  local counts = { ok = 0, typed = 0, untyped = 0, hang = 0, setup = 0, endless = 0 }
   local sites, c_untyped, hangs, rss = {}, {}, {}, {}
   local progress = opts.progress and io.open(opts.progress, "w")
   for index = first, last do
@@ -458,9 +472,9 @@ local function main()
   io.write = stdout_write -- luacheck: ignore
 
   local err = io.stderr
-  err:write(("# mode=%s seed=%d calls=%d ok=%d typed=%d untyped=%d hangs=%d setup=%d\n"):format(
+  err:write(("# mode=%s seed=%d calls=%d ok=%d typed=%d untyped=%d hangs=%d setup=%d endless=%d\n"):format(
     opts.mode, opts.seed, last - first + 1, counts.ok, counts.typed, counts.untyped, counts.hang,
-    counts.setup))
+    counts.setup, counts.endless))
   err:write("# rss MB by call: ", table.concat(rss, " "), "\n")
   local list = {}
   for _, s in pairs(sites) do list[#list + 1] = s end
