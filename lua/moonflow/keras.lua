@@ -150,14 +150,17 @@ local Sequential = modules.Module:extend("Sequential")
 keras.Sequential = Sequential
 doc.def(Sequential, "tf.keras.Sequential(layers)", "Calls its layers in order.")
 function Sequential:init(layers)
+  if layers ~= nil then argcheck.table(layers, "tf.keras.Sequential", "layers") end
   self.layers = {}
-  for i, l in ipairs(layers or {}) do self.layers[i] = l end
+  for i, l in ipairs(layers or {}) do self.layers[i] = argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]") end
 end
 Sequential.__call = function(self, x)
   for _, l in ipairs(self.layers) do x = l(x) end
   return x
 end
-function Sequential:add(layer) self.layers[#self.layers + 1] = layer end
+function Sequential:add(layer)
+  self.layers[#self.layers + 1] = argcheck.callable(layer, "sequential:add", "layer")
+end
 
 -- Optimizers ---------------------------------------------------------------
 local function pairs_of(grads_and_vars)

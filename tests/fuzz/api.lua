@@ -199,6 +199,7 @@ local SKIP = {
   ["tf.display"] = true, ["core.set_tape_hook"] = true, ["tf.progress"] = true,
   ["tf.io.write_npy"] = true, ["tf.saved_model.save"] = true, ["tf.train"] = true,
   ["tf.onnx.export"] = true, ["core.npy_write"] = true, ["core.saved_write"] = true,
+  ["checkpoint:write"] = true,
   -- test switches that make later allocations fail on purpose
   ["core.lua_memory_limit"] = true, ["core.fail_alloc"] = true,
 }
@@ -291,6 +292,11 @@ SAMPLES = {
   { kind = "tensor_array", make = function() return tf.TensorArray(tf.float32, { size = 2 }) end },
   { kind = "dense", make = function() return tf.keras.layers.Dense(2) end },
   { kind = "sgd", make = function() return tf.keras.optimizers.SGD({ learning_rate = 0.1 }) end },
+  { kind = "adam", make = function() return tf.keras.optimizers.Adam(0.1) end },
+  { kind = "conv2d", make = function() return tf.keras.layers.Conv2D(2, 3) end },
+  { kind = "sequential", make = function() return tf.keras.Sequential({ tf.keras.layers.Dense(2) }) end },
+  { kind = "loss", make = function() return tf.keras.losses.SparseCategoricalCrossentropy() end },
+  { kind = "checkpoint", make = function() return tf.train.Checkpoint({ v = tf.Variable(1.0) }) end },
 }
 
 local function build_targets()
