@@ -21,6 +21,7 @@
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local source = require("moonflow.source")
+local state = require("moonflow.state")
 local options = require("moonflow.options")
 local raise = errors.raise
 
@@ -44,9 +45,30 @@ end
 
 local function escape(s) return (s:gsub("%p", "%%%0")) end
 
+-- The one expression written before `.name(` in text, or nil (none, or
+-- different ones).
+local function only_receiver(text, name)
+  local found
+  for r in text:gmatch("([%a_][%w_%.]*)%s*%.%s*" .. escape(name) .. "%s*[%(\"'{]") do
+    if found and found ~= r then return nil end
+    found = r
+  end
+  return found
+end
+
 -- The expression the user wrote before `.name(`, read from the calling
--- line ("x.shape" in `x.shape.as_list()`), or nil.
+-- line ("x.shape" in `x.shape.as_list()`), or nil. `level` is the
+-- guard's caller. A REPL cell `double.get_concrete_function(x)` runs as
+-- `return double.get_concrete_function(x)`, a tail call that leaves no
+-- caller frame: then the session's last compiled cell is read instead.
 local function written_receiver(name, level)
+  local guard_info = debug.getinfo(level, "t")
+  if guard_info and guard_info.istailcall then
+    local host = state.host
+    local chunk = host and host.last_chunk
+    local ok, text = pcall(source.text, chunk)
+    return ok and type(text) == "string" and only_receiver(text, name) or nil
+  end
   local info = debug.getinfo(level + 1, "Sl")
   if not info or info.what == "C" then return nil end
   local ok, line = pcall(source.line, info.source, info.currentline)
@@ -144,7 +166,7 @@ function receiver.check(x, mt, name, kind, is_a)
   elseif getmetatable(x) == mt then
     return
   end
-  receiver.fail(name, kind, rawget(mt, "__name") or kind, x, 2)
+  receiver.fail(name, kind, rawget(mt, "__name") or kind, x, 3)
 end
 
 --- True when `f` is a receiver guard.

@@ -119,6 +119,17 @@ describe("a method called with `.` instead of `:`", function()
     assert.are.equal("call build with ':' (layer:build(...))", e.message)
   end)
 
+  it("names the variable in a REPL cell too, where the call is the cell's value (a tail call)", function()
+    local session = require("moonflow.session")
+    _G.spec_double = tf.func(function(a) return a + a end)
+    _G.spec_x = tf.constant({ 1.0 })
+    local e = err_of(session.eval, "spec_double.get_concrete_function(spec_x)", "=(receiver spec)", false)
+    assert.are.equal("call get_concrete_function with ':' (spec_double:get_concrete_function(...))", e.message)
+    e = err_of(session.eval, "spec_x.shape.as_list()", "=(receiver spec)", false)
+    assert.are.equal("call as_list with ':' (spec_x.shape:as_list(...))", e.message)
+    _G.spec_double, _G.spec_x = nil, nil
+  end)
+
   it("is a TypeError from every method of every kind of object, named after the kind", function()
     local checked = 0
     for _, s in ipairs(samples()) do
