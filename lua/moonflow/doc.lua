@@ -12,9 +12,15 @@ local doc = {}
 
 --- Registers the docstring of `fn` and returns `fn`.
 function doc.def(fn, signature, text)
-  if fn == nil or fn ~= fn then type_error("tf.doc.def: argument 'fn' must be a value to document, got " .. tostring(fn)) end
-  if type(signature) ~= "string" then type_error("tf.doc.def: argument 'signature' must be a string, got a " .. type(signature)) end
-  if text ~= nil and type(text) ~= "string" then type_error("tf.doc.def: argument 'text' must be a string, got a " .. type(text)) end
+  if fn == nil or fn ~= fn then
+    type_error("tf.doc.def: argument 'fn' must be a value to document, got " .. tostring(fn))
+  end
+  if type(signature) ~= "string" then
+    type_error("tf.doc.def: argument 'signature' must be a string, got a " .. type(signature))
+  end
+  if text ~= nil and type(text) ~= "string" then
+    type_error("tf.doc.def: argument 'text' must be a string, got a " .. type(text))
+  end
   docs[fn] = { signature = signature, text = text }
   return fn
 end

@@ -11,7 +11,9 @@ local M = {}
 
 local function as_tensor(t)
   if core.is_tensor(t) then return t end
-  if type(t) == "table" and t.read_value then return t:read_value() end
+  local mt = getmetatable(t)
+  -- a tf.Variable (asking any other object for read_value is an AttributeError)
+  if type(t) == "table" and type(mt) == "table" and mt.__tf_tensor then return mt.__tf_tensor(t) end
   return core.convert(t)
 end
 

@@ -65,7 +65,8 @@ local function weight(layer, name, shape, init)
 end
 
 local function static_dim(x, axis, what)
-  local shape = getmetatable(x) == shapes.Shape and x or (core.is_tensor(x) or variables.is_variable(x)) and x.shape
+  local shape = getmetatable(x) == shapes.Shape and x
+    or (core.is_tensor(x) or variables.is_variable(x)) and x.shape
   if not shape then argcheck.fail(what .. ":build", "x", "a tensor or a TensorShape", x, 3) end
   local dims = shape:as_list()
   local d = dims[axis < 0 and #dims + axis + 1 or axis + 1]
@@ -152,7 +153,9 @@ doc.def(Sequential, "tf.keras.Sequential(layers)", "Calls its layers in order.")
 function Sequential:init(layers)
   if layers ~= nil then argcheck.table(layers, "tf.keras.Sequential", "layers") end
   self.layers = {}
-  for i, l in ipairs(layers or {}) do self.layers[i] = argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]") end
+  for i, l in ipairs(layers or {}) do
+    self.layers[i] = argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]")
+  end
 end
 Sequential.__call = function(self, x)
   for _, l in ipairs(self.layers) do x = l(x) end

@@ -19,6 +19,12 @@ describe("a bad argument is a typed error", function()
     local e = typed("TypeError", tf.io.read_npy, 5)
     assert.are.equal("tf.io.read_npy: argument 'path' must be a string, got a number", e.message)
     typed("TypeError", tf.io.read_npz, nil)
+    local path = os.tmpname()
+    tf.io.write_npy(path, tf.Variable({ 1.0, 2.0 }))
+    assert.are.same({ 1.0, 2.0 }, tf.io.read_npy(path):numpy())
+    -- another object is not asked for a read_value it does not have
+    typed("ValueError", tf.io.write_npy, path, tf.func(function(x) return x end))
+    os.remove(path)
   end)
 
   it("graph lookups by name", function()
