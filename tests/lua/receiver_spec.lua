@@ -42,6 +42,7 @@ local function samples()
     { "sparse_categorical_crossentropy", tf.keras.losses.SparseCategoricalCrossentropy() },
     { "tensor_array", tf.TensorArray(tf.float32, { size = 2 }) },
     { "checkpoint", tf.train.Checkpoint({ v = tf.Variable(1.0) }) },
+    { "bar", select(2, tf.progress(3)) },
   }
 end
 
