@@ -73,7 +73,7 @@ local function written_receiver(name, level)
   if not info or info.what == "C" then return nil end
   local ok, line = pcall(source.line, info.source, info.currentline)
   if not ok or not line then return nil end
-  return line:match("([%a_][%w_%.]*)%s*%.%s*" .. escape(name) .. "%s*[%(\"'{]")
+  return only_receiver(line, name)
 end
 
 --- Raises the TypeError of method `name` of `kind` (a short label such as
