@@ -69,7 +69,9 @@ function TensorShape.__index(s, k)
   if k == "rank" then return s._dims and #s._dims or nil end
   if k == "ndims" then return s._dims and #s._dims or nil end
   if k == "dims" then return s._dims end
-  return methods[k]
+  local m = methods[k]
+  if m ~= nil then return m end
+  return receiver.missing(s, k, "TensorShape", { methods }, { "rank", "ndims", "dims" }, 2)
 end
 
 function TensorShape.__newindex()

@@ -14,6 +14,13 @@ local function err_of(f, ...)
   return e
 end
 
+-- A tape that does not go on recording the later specs' ops.
+local function stopped_tape()
+  local tape = tf.GradientTape()
+  tape:stop()
+  return tape
+end
+
 -- One object of every kind whose methods the library defines, by the
 -- label an unnamed receiver gets in the message.
 local function samples()
@@ -31,7 +38,7 @@ local function samples()
     { "concrete", cf },
     { "graph", g },
     { "operation", g:get_operations()[1] },
-    { "tape", tf.GradientTape() },
+    { "tape", stopped_tape() },
     { "module", tf.Module() },
     { "dense", tf.keras.layers.Dense(2) },
     { "conv2d", tf.keras.layers.Conv2D(2, 3) },
@@ -197,6 +204,8 @@ describe("an unknown field", function()
     { "graph", cf.graph, "get_operation", "FuncGraph", "get_operations" },
     { "operation", cf.graph:get_operations()[1], "nme", "Operation", "name" },
     { "variable", v, "assing", "ResourceVariable", "assign" },
+    { "shape", tf.TensorShape({ 2 }), "as_lst", "TensorShape", "as_list" },
+    { "tape", stopped_tape(), "gradiant", "GradientTape", "gradient" },
   }
   for _, c in ipairs(cases) do
     it("of a " .. c[1] .. " is an AttributeError with a suggestion", function()
