@@ -15,7 +15,6 @@ local function got(v)
   if v == nil then return "nil" end
   return "a " .. type(v)
 end
-argcheck.got = got
 
 local function fail(fname, argname, want, v, level)
   raise("TypeError", ("%s: argument '%s' must be %s, got %s"):format(fname, argname, want, got(v)),
@@ -35,13 +34,6 @@ function argcheck.table(v, fname, argname)
   return v
 end
 
---- v unless it is not an integer (an integral float counts).
-function argcheck.integer(v, fname, argname)
-  local i = math.type(v) == "float" and math.tointeger(v) or v
-  if math.type(i) ~= "integer" then fail(fname, argname, "an integer", v) end
-  return i
-end
-
 --- True when v can be called: a function, or a value whose metatable has __call.
 function argcheck.is_callable(v)
   if type(v) == "function" then return true end
@@ -52,12 +44,6 @@ end
 --- v unless it cannot be called.
 function argcheck.callable(v, fname, argname)
   if not argcheck.is_callable(v) then fail(fname, argname, "a function", v) end
-  return v
-end
-
---- v unless it is not a tensor.
-function argcheck.tensor(v, fname, argname)
-  if not core.is_tensor(v) then fail(fname, argname, "a tensor", v) end
   return v
 end
 
