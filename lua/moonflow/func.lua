@@ -20,6 +20,7 @@ local T = require("moonflow.trace_type")
 local checks = require("moonflow.trace_checks")
 local graphs = require("moonflow.graph")
 local autograph = require("moonflow.autograph")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local RECURSION_LIMIT = 64
@@ -35,7 +36,14 @@ local call_in_trace -- below: a call while another function is traced
 local Function = { __name = "Function" }
 local Concrete = { __name = "ConcreteFunction" }
 local fmethods, cmethods = {}, {}
-Function.__index = fmethods
+receiver.metatable(Function, "func", fmethods)
+receiver.metatable(Concrete, "concrete", cmethods)
+Function.__index = function(self, k)
+  receiver.check(self, Function, "__index", "func")
+  local m = fmethods[k]
+  if m ~= nil then return m end
+  return receiver.missing(self, k, "Function", { fmethods }, nil, 2)
+end
 
 -- Naming ----------------------------------------------------------------
 
@@ -634,7 +642,11 @@ end
 
 -- ConcreteFunction ------------------------------------------------------------
 
+local CONCRETE_FIELDS = { "graph", "function_type", "structured_outputs", "inputs", "outputs",
+  "captured_inputs", "variables", "trainable_variables" }
+
 function Concrete.__index(cf, k)
+  receiver.check(cf, Concrete, "__index", "concrete")
   local m = cmethods[k]
   if m then return m end
   if k == "graph" then return graphs.wrap(cf._graph, cf) end
@@ -645,7 +657,7 @@ function Concrete.__index(cf, k)
   if k == "captured_inputs" then return cf._captures end
   if k == "variables" then return graphs.wrap(cf._graph, cf).variables end
   if k == "trainable_variables" then return graphs.wrap(cf._graph, cf).trainable_variables end
-  return nil
+  return receiver.missing(cf, k, "ConcreteFunction", { cmethods }, CONCRETE_FIELDS, 2)
 end
 
 local function output_specs(cf)

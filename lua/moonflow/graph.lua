@@ -9,6 +9,8 @@ local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
+local receiver = require("moonflow.receiver")
+local argcheck = require("moonflow.argcheck")
 local raise = errors.raise
 
 local graphs = {}
@@ -16,6 +18,10 @@ local graphs = {}
 local Graph = { __name = "Graph" }
 local Operation = { __name = "Operation" }
 local gmethods, omethods = {}, {}
+receiver.metatable(Graph, "graph", gmethods)
+receiver.metatable(Operation, "operation", omethods)
+local GRAPH_FIELDS = { "inputs", "outputs", "name", "captures", "variables", "trainable_variables" }
+local OPERATION_FIELDS = { "name", "type", "inputs", "outputs", "control_inputs", "graph", "node_def" }
 
 -- One wrapper per graph handle and concrete function, made on demand.
 local cache = setmetatable({}, { __mode = "k" })
@@ -39,6 +45,7 @@ local function tensor_of(g, node, index)
 end
 
 function Graph.__index(g, k)
+  receiver.check(g, Graph, "__index", "graph")
   local m = gmethods[k]
   if m then return m end
   if k == "inputs" then
@@ -77,7 +84,7 @@ function Graph.__index(g, k)
     end
     return result
   end
-  return nil
+  return receiver.missing(g, k, "FuncGraph", { gmethods }, GRAPH_FIELDS, 2)
 end
 
 local function operation(g, id)
@@ -99,6 +106,7 @@ gmethods.get_operations = doc.def(function(g)
 end, "graph:get_operations()", "The graph's operations in creation order.")
 
 gmethods.get_operation_by_name = doc.def(function(g, name)
+  argcheck.string(name, "graph:get_operation_by_name", "name")
   for i, n in ipairs(nodes_of(g)) do
     if n.name == name then return operation(g, i - 1) end
   end
@@ -106,6 +114,7 @@ gmethods.get_operation_by_name = doc.def(function(g, name)
 end, "graph:get_operation_by_name(name)", "The operation with that name.")
 
 gmethods.get_tensor_by_name = doc.def(function(g, name)
+  argcheck.string(name, "graph:get_tensor_by_name", "name")
   local op, index = name:match("^(.*):(%d+)$")
   if not op then
     raise("ValueError", ("The name '%s' looks like an Operation name, not a Tensor name "
@@ -488,6 +497,7 @@ end
 -- Operations ------------------------------------------------------------
 
 function Operation.__index(o, k)
+  receiver.check(o, Operation, "__index", "operation")
   local m = omethods[k]
   if m then return m end
   local n = o._node
@@ -512,7 +522,7 @@ function Operation.__index(o, k)
   end
   if k == "graph" then return o._graph end
   if k == "node_def" then return o._graph:as_graph_def().node[o._id + 1] end
-  return nil
+  return receiver.missing(o, k, "Operation", { omethods }, OPERATION_FIELDS, 2)
 end
 
 function omethods.get_attr(o, name)

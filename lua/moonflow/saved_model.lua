@@ -20,6 +20,7 @@ local shapes = require("moonflow.shape")
 local variables = require("moonflow.variable")
 local func = require("moonflow.func")
 local modules = require("moonflow.module")
+local receiver = require("moonflow.receiver")
 
 local M = {}
 
@@ -303,7 +304,8 @@ end, "tf.saved_model.load(dir)",
 
 -- ---- tf.train.Checkpoint ----
 
-local Checkpoint = {}
+local Checkpoint = { __name = "Checkpoint" }
+receiver.metatable(Checkpoint, "checkpoint")
 Checkpoint.__index = Checkpoint
 
 -- The variables of the checkpoint's objects, as {key, variable} in a fixed

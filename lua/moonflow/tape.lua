@@ -14,6 +14,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local rules = require("moonflow.gradient_rules")
 local name_scope = require("moonflow.name_scope").name_scope
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local tapes = {}
@@ -24,7 +25,13 @@ local variable_of = variables.of_handle
 
 local Tape = { __name = "GradientTape" }
 local tmethods = {}
-Tape.__index = tmethods
+receiver.metatable(Tape, "tape", tmethods)
+Tape.__index = function(tape, k)
+  receiver.check(tape, Tape, "__index", "tape")
+  local m = tmethods[k]
+  if m ~= nil then return m end
+  return receiver.missing(tape, k, "GradientTape", { tmethods }, nil, 2)
+end
 
 local recording = state.tapes -- tapes that currently record, in creation order
 -- How a tape knows a tensor. A symbolic tensor or a resource handle is
@@ -144,9 +151,18 @@ local function keys_of(x)
   return key(x)
 end
 
-tmethods.watch = doc.def(function(tape, x)
+-- A table of sources that contains itself (on the path walked: a table
+-- shared twice is fine) is a ValueError, not a stack overflow.
+local function cycle(what, level)
+  raise("ValueError", what .. ": the table contains itself (a cycle)", level + 1)
+end
+
+local function watch(tape, x, seen)
   if type(x) == "table" and not variables.is_variable(x) then
-    for _, v in ipairs(x) do tmethods.watch(tape, v) end
+    if seen[x] then cycle("tape:watch", 3) end
+    seen[x] = true
+    for _, v in ipairs(x) do watch(tape, v, seen) end
+    seen[x] = nil
     return
   end
   if variables.is_variable(x) then
@@ -173,7 +189,10 @@ tmethods.watch = doc.def(function(tape, x)
     x = src
     src = is_symbolic(x) and capture_source(x) or nil
   end
-end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
+end
+
+tmethods.watch = doc.def(function(tape, x) watch(tape, x, {}) end, "tape:watch(x)",
+  "Makes the tape record operations on x (a tensor, variable, or table of them).")
 
 -- As TF, in creation order (TF sorts them by unique id), whatever order
 -- the code read them in.
@@ -243,17 +262,21 @@ local function paused(tape, fn)
   return r
 end
 
-local function flatten_sources(sources, out)
+local function flatten_sources(sources, out, seen)
   if variables.is_variable(sources) or core.is_tensor(sources) then
     out[#out + 1] = sources
     return { leaf = #out }
   end
   if type(sources) == "table" and getmetatable(sources) == nil then
+    seen = seen or {}
+    if seen[sources] then cycle("tape:gradient sources", 4) end
+    seen[sources] = true
     local s = { items = {}, keys = {} }
     for k, v in pairs(sources) do
       s.keys[#s.keys + 1] = k
-      s.items[k] = flatten_sources(v, out)
+      s.items[k] = flatten_sources(v, out, seen)
     end
+    seen[sources] = nil
     return s
   end
   raise("TypeError", "gradient sources must be tensors, tf.Variables or tables of them, got " .. tostring(sources), 4)
@@ -267,11 +290,16 @@ local function rebuild(s, values)
 end
 
 local function flat_targets(target)
-  local out = {}
+  local out, seen = {}, {}
   local function walk(x)
     if variables.is_variable(x) then out[#out + 1] = x:read_value()
     elseif core.is_tensor(x) then out[#out + 1] = x
-    elseif type(x) == "table" then for _, v in ipairs(x) do walk(v) end end
+    elseif type(x) == "table" then
+      if seen[x] then cycle("tape:gradient target", 4) end
+      seen[x] = true
+      for _, v in ipairs(x) do walk(v) end
+      seen[x] = nil
+    end
   end
   walk(target)
   return out
