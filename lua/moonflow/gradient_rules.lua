@@ -490,6 +490,6 @@ math_rules.install(rules, unbroadcast)
 array_rules.install(rules)
 
 -- Pooling (gradient_rules_nn.lua) ----------------------------------------
-pool_rules.install(rules)
+pool_rules.install(rules, shape_tensor)
 
 return rules
