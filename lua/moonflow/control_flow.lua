@@ -149,7 +149,7 @@ end
 -- meet them.
 local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
   PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true,
-  RandomUniformInt = true, TruncatedNormal = true, StatelessRandomUniform = false }
+  RandomUniformInt = true, TruncatedNormal = true }
 
 local function replay_changes(g)
   for _, n in ipairs(core.graph_nodes(g)) do
@@ -170,7 +170,7 @@ local function refuse_replay(what, graphs)
   for _, g in ipairs(graphs) do
     local changes = g and replay_changes(g)
     if changes then
-      raise("UnimplementedError", ("the gradient of this %s runs its %s again, and there a %s op "
+      raise("UnimplementedError", ("the gradient of this %s runs its %s again, which hold a %s op that "
         .. "must not run twice (its effect would happen twice, or a read would see the changed state); "
         .. "moonflow cannot differentiate it yet: move the side effect out of the %s")
         :format(what, what == "tf.cond" and "branches" or "body", changes,
