@@ -20,6 +20,7 @@
  * which is why the anchor is a __gc and not a to-be-closed __close. The
  * scratch is reused from call to call (one spare kept in the registry), so
  * the hot path allocates nothing for it. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -637,6 +638,108 @@ static int l_binary(lua_State *L) {
   return run_call(L, op, attrs_idx, 5, 2, 3);
 }
 
+/* ---- the operators' eager fast path ---- */
+
+/* Upvalues of an operator closure (core.operator). */
+#define OPER_CTX lua_upvalueindex(1)
+#define OPER_OP lua_upvalueindex(2)
+#define OPER_ATTRS lua_upvalueindex(3)
+#define OPER_MT lua_upvalueindex(4)
+
+/* The eager value of the tensor at idx, or NULL for anything else (a Lua
+ * value, a variable, a symbolic or released tensor: the general path's
+ * cases). */
+static mf_tensor *oper_eager(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
+  bool is = lua_rawequal(L, -1, OPER_MT);
+  lua_pop(L, 1);
+  return is ? ((mfL_tensor *)lua_touserdata(L, idx))->t : NULL;
+}
+
+/* Whether the Lua value at idx is a number that converts to dtype dt
+ * exactly as convert.c's store() would without an error; the rest (a
+ * float for an integer tensor, an int32 overflow, a bool tensor) takes the
+ * general path, which converts or raises. */
+static bool oper_number_fits(lua_State *L, int idx, mf_dtype dt) {
+  if (lua_type(L, idx) != LUA_TNUMBER) return false;
+  if (dt == MF_FLOAT32 || dt == MF_FLOAT64) return true;
+  if (!lua_isinteger(L, idx)) return false;
+  lua_Integer v = lua_tointeger(L, idx);
+  return dt == MF_INT64 || (dt == MF_INT32 && v >= INT32_MIN && v <= INT32_MAX);
+}
+
+/* The operator's result for eager operands a and b (borrowed); a Lua number
+ * at stack index num (1 or 2, 0: none) stands for the missing one. */
+static mf_status oper_run(lua_State *L, const mf_op_def *op, mf_tensor *a, mf_tensor *b, int num,
+                          mf_tensor **out, mf_error *err) {
+  mf_tensor *n = NULL;
+  if (num) {
+    mf_dtype dt = (a ? a : b)->dtype;
+    if (lua_isinteger(L, num))
+      MF_TRY(mf_tensor_scalar_i64(dt, lua_tointeger(L, num), &n, err));
+    else
+      MF_TRY(mf_tensor_scalar_f64(dt, lua_tonumber(L, num), &n, err));
+    if (num == 1) a = n; else b = n;
+  }
+  mf_tensor *in[2] = {a, b};
+  mf_spec specs[2];
+  mf_spec_of_tensor(a, &specs[0]);
+  mf_spec_of_tensor(b, &specs[1]);
+  mf_op_call c;
+  mf_op_call_init(&c, op, 2, specs, in, NULL);
+  mf_status s = mf_op_execute(&c, err);
+  *out = s == MF_OK ? mf_op_call_take_output(&c, 0) : NULL;
+  mf_op_call_free(&c);
+  mf_tensor_release(n);
+  return s;
+}
+
+/* An operator metamethod (core.operator): a op b. The common case — two
+ * eager tensors of one dtype, or an eager tensor and a Lua number, with no
+ * trace open and no tape recording — runs the kernel here, with nothing
+ * but the result made; everything else goes the general way (run_call),
+ * which also raises every error the fast path leaves to it. */
+static int l_operator_call(lua_State *L) {
+  mfL_ctx *ctx = lua_touserdata(L, OPER_CTX);
+  const mf_op_def *op = lua_touserdata(L, OPER_OP);
+  lua_settop(L, 2);
+  if (ctx->tapes_active == 0 && (ctx->depth == 0 || ctx->eager_scopes > 0)) {
+    mf_tensor *a = oper_eager(L, 1), *b = oper_eager(L, 2);
+    int num = a && b ? 0 : a ? 2 : 1;
+    bool fast = a && b ? a->dtype == b->dtype
+                       : (a || b) && oper_number_fits(L, num, (a ? a : b)->dtype);
+    if (fast) {
+      /* The userdata first: it may raise while nothing is owned. */
+      mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
+      memset(lt, 0, sizeof *lt);
+      lua_pushvalue(L, OPER_MT);
+      lua_setmetatable(L, -2);
+      mf_error err;
+      mf_tensor *out;
+      if (oper_run(L, op, a, b, num, &out, &err) != MF_OK) return mfL_raise_status(L, &err);
+      mfL_tensor_adopt(L, lt, out);
+      return 1;
+    }
+  }
+  lua_pushvalue(L, OPER_ATTRS);
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  return run_call(L, op, 3, 4, 2, 3);
+}
+
+/* core.operator(op, attrs) -> a function(a, b) for a binary operator
+ * metamethod: core.binary(op, a, b, attrs) with the eager fast path. */
+static int l_operator(lua_State *L) {
+  const mf_op_def *op = check_op(L, 1);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_pushlightuserdata(L, mfL_context(L));
+  lua_pushlightuserdata(L, (void *)op);
+  lua_pushvalue(L, 2);
+  luaL_getmetatable(L, MFL_TENSOR);
+  lua_pushcclosure(L, l_operator_call, 4);
+  return 1;
+}
+
 /* core.op_handle(name) -> light userdata for fast calls */
 static int l_op_handle(lua_State *L) {
   lua_pushlightuserdata(L, (void *)check_op(L, 1));
@@ -794,6 +897,7 @@ static int l_tracing(lua_State *L) {
 int mfL_op_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"op", l_op},           {"binary", l_binary},     {"op_handle", l_op_handle},
+      {"operator", l_operator},
       {"op_list", l_op_list}, {"set_tape_hook", l_set_tape_hook}, {"tapes", l_tapes},
       {"eager_scope", l_eager_scope}, {"tracing", l_tracing}, {NULL, NULL}};
   if (luaL_newmetatable(L, MFL_CALL)) {
