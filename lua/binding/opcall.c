@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "executor.h"
 #include "variable.h"
 
 #define MAX_INPUTS 64
@@ -740,6 +741,87 @@ static int l_operator(lua_State *L) {
   return 1;
 }
 
+/* ---- tf.func's cached call ---- */
+
+#define DIRECT_CTX lua_upvalueindex(1)
+#define DIRECT_TENSOR_MT lua_upvalueindex(2)
+#define DIRECT_GRAPH_MT lua_upvalueindex(3)
+
+/* The graph at idx (a graph handle), compared by metatable. */
+static mf_graph *direct_graph(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
+    bool is = lua_rawequal(L, -1, DIRECT_GRAPH_MT);
+    lua_pop(L, 1);
+    if (is) return ((mfL_graph *)lua_touserdata(L, idx))->g;
+  }
+  return mfL_check_graph(L, idx);
+}
+
+/* The eager value at idx, or NULL. */
+static mf_tensor *direct_eager(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
+  bool is = lua_rawequal(L, -1, DIRECT_TENSOR_MT);
+  lua_pop(L, 1);
+  return is ? ((mfL_tensor *)lua_touserdata(L, idx))->t : NULL;
+}
+
+/* core.call_direct(traced, run, captures, exact, ...) -> the outputs of
+ * graph `run` fed the arguments then the captures, when no trace is open
+ * and the arguments are eager tensors fitting the input placeholders of
+ * graph `traced` (exactly with `exact`, else at least as specific:
+ * mf_spec_fits), as many as it has inputs besides the captures; else
+ * false. The hit path of tf.func in one call: core.tracing,
+ * core.check_args and core.run_direct at once. */
+static int l_call_direct(lua_State *L) {
+  mfL_ctx *ctx = lua_touserdata(L, DIRECT_CTX);
+  const mf_graph *traced = direct_graph(L, 1);
+  mf_graph *run = direct_graph(L, 2);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  mf_fit mode = lua_toboolean(L, 4) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
+  int nargs = lua_gettop(L) - 4;
+  int ncap = (int)lua_rawlen(L, 3);
+  int nfeeds = nargs + ncap;
+  enum { INLINE = 16 };
+  mf_tensor *feeds_inline[INLINE], *outs_inline[INLINE];
+  bool fits = !(ctx->depth > 0 && ctx->eager_scopes == 0) && nfeeds == traced->ninputs &&
+              nfeeds <= INLINE && run->noutputs <= INLINE;
+  for (int i = 0; fits && i < nargs; i++) {
+    mf_tensor *t = feeds_inline[i] = direct_eager(L, 5 + i);
+    mf_spec have;
+    if (t) mf_spec_of_tensor(t, &have);
+    fits = t && mf_spec_fits(&have, &traced->nodes[traced->inputs[i]].out_specs[0], mode);
+  }
+  if (!fits) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  luaL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
+  int first = lua_gettop(L) + 1;
+  for (int i = 0; i < run->noutputs; i++) mfL_new_tensor(L);
+  for (int i = 0; i < ncap; i++) {
+    lua_rawgeti(L, 3, i + 1);
+    feeds_inline[nargs + i] = direct_eager(L, -1);
+    lua_pop(L, 1); /* the captures table keeps it alive */
+    if (!feeds_inline[nargs + i])
+      return mfL_raise(L, "TypeError", "call_direct: a capture of graph %s is not an eager tensor",
+                       run->name);
+  }
+  mf_error err;
+  if (mf_graph_run(run, nfeeds, feeds_inline, outs_inline, &err) != MF_OK)
+    return mfL_raise_status(L, &err);
+  for (int i = 0; i < run->noutputs; i++)
+    mfL_tensor_adopt(L, lua_touserdata(L, first + i), outs_inline[i]);
+  return run->noutputs;
+}
+
+/* Pushes core.call_direct (a closure over the context and the metatables). */
+static void push_call_direct(lua_State *L) {
+  lua_pushlightuserdata(L, mfL_context(L));
+  luaL_getmetatable(L, MFL_TENSOR);
+  luaL_getmetatable(L, MFL_GRAPH);
+  lua_pushcclosure(L, l_call_direct, 3);
+}
+
 /* core.op_handle(name) -> light userdata for fast calls */
 static int l_op_handle(lua_State *L) {
   lua_pushlightuserdata(L, (void *)check_op(L, 1));
@@ -906,5 +988,7 @@ int mfL_op_open(lua_State *L) {
   }
   lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
+  push_call_direct(L);
+  lua_setfield(L, -2, "call_direct");
   return 0;
 }

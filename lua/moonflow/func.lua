@@ -447,14 +447,27 @@ local function fast_fits(self, cf, n, ...)
 end
 
 local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
+local call_direct = core.call_direct
 
 function Function.__call(self, ...)
   -- Eagerly, the AutoGraph-converted code still runs: in Lua a tensor in
   -- a plain `if` is always true, so only the converted code means what
   -- the trace means.
   if state.run_eagerly then return self:_callable()(...) end
-  if tracing() then return self:_inline(...) end
   local last = self._last
+  -- The hottest path, one C call: a one-result trace, already optimised,
+  -- that takes these tensors as they are (false while tracing, or when
+  -- they do not fit: the paths below decide).
+  if last and last._direct and last._structure.n == 1 and not state.on_call
+    and not state.tapes_recording() then
+    local g = state.optimizer_enabled and last._run_graph or not state.optimizer_enabled and last._graph
+    local r = g and call_direct(last._graph, g, last._captures, #self._concrete ~= 1, ...)
+    if r then
+      called_without_tracing(self._detector)
+      return r
+    end
+  end
+  if tracing() then return self:_inline(...) end
   if last and not state.tapes_recording() then
     -- The hot path: the last trace takes these tensors as they are.
     if last._direct and select("#", ...) == #last._types and not state.on_call
