@@ -797,7 +797,11 @@ static int l_call_direct(lua_State *L) {
   }
   luaL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
   int first = lua_gettop(L) + 1;
-  for (int i = 0; i < run->noutputs; i++) mfL_new_tensor(L);
+  for (int i = 0; i < run->noutputs; i++) {
+    memset(lua_newuserdatauv(L, sizeof(mfL_tensor), 0), 0, sizeof(mfL_tensor));
+    lua_pushvalue(L, DIRECT_TENSOR_MT);
+    lua_setmetatable(L, -2);
+  }
   for (int i = 0; i < ncap; i++) {
     lua_rawgeti(L, 3, i + 1);
     feeds_inline[nargs + i] = direct_eager(L, -1);

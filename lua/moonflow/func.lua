@@ -459,11 +459,17 @@ function Function.__call(self, ...)
   -- that takes these tensors as they are (false while tracing, or when
   -- they do not fit: the paths below decide).
   if last and last._direct and last._structure.n == 1 and not state.on_call
-    and not state.tapes_recording() then
+    and #state.tapes == 0 then
     local g = state.optimizer_enabled and last._run_graph or not state.optimizer_enabled and last._graph
     local r = g and call_direct(last._graph, g, last._captures, #self._concrete ~= 1, ...)
     if r then
-      called_without_tracing(self._detector)
+      -- called_without_tracing(self._detector), inline
+      local d = self._detector
+      local per_trace = d.per_trace
+      local k = #per_trace
+      if k == 0 then k = 1; per_trace[1] = 0 end
+      per_trace[k] = per_trace[k] + 1
+      d.calls = d.calls + 1
       return r
     end
   end

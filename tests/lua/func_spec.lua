@@ -829,6 +829,22 @@ describe("the cached call's C path", function()
     assert(ok, err)
   end)
 
+  it("counts cached calls in the frequent-retracing warning", function()
+    local f = tf.func(function(x) return x * 1 end)
+    local saved = io.stderr
+    local text = {}
+    io.stderr = { write = function(self, s) text[#text + 1] = s return self end }
+    local ok, err = pcall(function()
+      local same = tf.constant({ 1.0 })
+      for _ = 1, 3 do f(same) end -- one trace, two cached calls
+      for n = 2, 5 do f(tf.zeros({ n })) end
+    end)
+    io.stderr = saved
+    assert(ok, err)
+    local warning = table.concat(text)
+    assert.truthy(warning:find("^WARNING: 5 out of the last 7 calls to f triggered tf.func retracing%."), warning)
+  end)
+
   it("raises a kernel's error from the cached call", function()
     local f = tf.func(function(a, b) return a // b end)
     helpers.tensor(f(tf.constant(7), tf.constant(2)), tf.int32, {}, 3)
