@@ -92,12 +92,16 @@ static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
 
 mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t n,
                                mf_error *err) {
-  snprintf(buf, n, "%s", base);
-  /* "base_k" for the first free k, as snprintf("%s_%d") would write it
-   * (truncated to n), but by hand: a trace names many nodes after one op
-   * ("mul", "mul_1", ...), each probing k = 1, 2, ..., and a snprintf per
-   * probe was most of the time of tracing a long function. */
-  size_t len = strlen(buf);
+  /* base, then "base_k" for the first free k, as snprintf("%s_%d") would
+   * write them (truncated to n), but by hand: a trace names many nodes
+   * after one op ("mul", "mul_1", ...), each probing k = 1, 2, ..., and a
+   * snprintf per probe was most of the time of tracing a long function. */
+  size_t len = 0;
+  if (n > 0) {
+    len = strnlen(base, n - 1);
+    memcpy(buf, base, len);
+    buf[len] = '\0';
+  }
   for (int k = 1; n > 0 && name_taken(g, buf); k++) {
     char digits[12];
     int nd = 0;

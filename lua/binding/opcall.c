@@ -446,6 +446,17 @@ mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref,
   return MF_OK;
 }
 
+/* Appends up to len bytes of s to the string in buf (of size n, assumed
+ * terminated), truncating as snprintf would: tracing makes names for
+ * every node and constant, and snprintf is slow at it. */
+static void append(char *buf, size_t n, const char *s, size_t len) {
+  size_t used = strlen(buf);
+  if (used + 1 >= n) return;
+  if (len > n - 1 - used) len = n - 1 - used;
+  memcpy(buf + used, s, len);
+  buf[used + len] = '\0';
+}
+
 static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
   const char *p = op->input_names ? op->input_names : "";
   const char *last = p;
@@ -458,8 +469,9 @@ static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
   size_t len = strcspn(last, ",");
   if (len == 0) {
     snprintf(buf, n, "input_%d", i);
-  } else {
-    snprintf(buf, n, "%.*s", (int)len, last);
+  } else if (n > 0) {
+    buf[0] = '\0';
+    append(buf, n, last, len);
   }
   return buf;
 }
@@ -479,7 +491,11 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
     mf_tensor *t;
     MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &t, err));
     char arg[64], cname[320];
-    snprintf(cname, sizeof cname, "%s/%s", opname, input_name(k->op, i, arg, sizeof arg));
+    const char *in_name = input_name(k->op, i, arg, sizeof arg);
+    cname[0] = '\0';
+    append(cname, sizeof cname, opname, strlen(opname));
+    append(cname, sizeof cname, "/", 1);
+    append(cname, sizeof cname, in_name, strlen(in_name));
     mf_status s = add_const(f, cname, t, &k->in[i].ref, err);
     k->in[i].value = t;
     mf_spec_of_tensor(t, &k->in[i].spec);
@@ -545,7 +561,11 @@ static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, si
   const char *base = k->op->name;
   char opname[256];
   if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
-    snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
+    /* snprintf(opname, .., "%s", name) by hand: tracing names every node. */
+    const char *name = lua_tostring(L, -1);
+    size_t len = strnlen(name, sizeof opname - 1);
+    memcpy(opname, name, len);
+    opname[len] = '\0';
     base = opname;
   }
   if (k->attrs_idx) lua_pop(L, 1);
