@@ -20,13 +20,11 @@
  * which is why the anchor is a __gc and not a to-be-closed __close. The
  * scratch is reused from call to call (one spare kept in the registry), so
  * the hot path allocates nothing for it. */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "binding.h"
-#include "executor.h"
 #include "variable.h"
 
 #define MAX_INPUTS 64
@@ -574,7 +572,7 @@ static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, si
 
 /* Runs op on the nin values from stack index `first`; returns the number
  * of outputs pushed. */
-static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
+int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
                     unsigned typed) {
   mfL_ctx *ctx = mfL_context(L);
   bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
@@ -625,7 +623,17 @@ static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first,
   if (record) tape_args(L, ctx, k, first_out, nout);
   /* The tape hook owns nothing of ours when it runs (and raises). */
   call_done(L, ctx, k, scratch);
-  if (record) lua_call(L, 4, 0);
+  if (record) {
+    /* The hook's own errors are typed and go on as they are; a Lua error
+     * in it (a bug, or tape state broken by a misuse) becomes a typed
+     * InternalError, as every error a binding function raises is. */
+    int rc = lua_pcall(L, 4, 0, 0);
+    const char *type, *msg;
+    if (rc != LUA_OK && (rc == LUA_ERRMEM || mfL_is_error(L, -1, &type, &msg))) return lua_error(L);
+    if (rc != LUA_OK)
+      return mfL_raise(L, "InternalError", "recording %s on a tape failed: %s", op->name,
+                       lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
+  }
   return nout;
 }
 
@@ -644,7 +652,7 @@ static int l_op(lua_State *L) {
   const mf_op_def *op = check_op(L, 1);
   int nin = lua_gettop(L) - 2;
   if (nin > MAX_INPUTS) return mfL_raise(L, "ValueError", "too many inputs (%d)", nin);
-  return run_call(L, op, lua_istable(L, 2) ? 2 : 0, 3, nin < 0 ? 0 : nin, 0);
+  return mfL_run_call(L, op, lua_istable(L, 2) ? 2 : 0, 3, nin < 0 ? 0 : nin, 0);
 }
 
 /* core.binary(op, a, b [, attrs]) -> output. Both inputs share a dtype:
@@ -656,194 +664,7 @@ static int l_binary(lua_State *L) {
   /* inputs must be contiguous: move attrs out of the way */
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
-  return run_call(L, op, attrs_idx, 5, 2, 3);
-}
-
-/* ---- the operators' eager fast path ---- */
-
-/* Upvalues of an operator closure (core.operator). */
-#define OPER_CTX lua_upvalueindex(1)
-#define OPER_OP lua_upvalueindex(2)
-#define OPER_ATTRS lua_upvalueindex(3)
-#define OPER_MT lua_upvalueindex(4)
-
-/* The eager value of the tensor at idx, or NULL for anything else (a Lua
- * value, a variable, a symbolic or released tensor: the general path's
- * cases). */
-static mf_tensor *oper_eager(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  bool is = lua_rawequal(L, -1, OPER_MT);
-  lua_pop(L, 1);
-  return is ? ((mfL_tensor *)lua_touserdata(L, idx))->t : NULL;
-}
-
-/* Whether the Lua value at idx is a number that converts to dtype dt
- * exactly as convert.c's store() would without an error; the rest (a
- * float for an integer tensor, an int32 overflow, a bool tensor) takes the
- * general path, which converts or raises. */
-static bool oper_number_fits(lua_State *L, int idx, mf_dtype dt) {
-  if (lua_type(L, idx) != LUA_TNUMBER) return false;
-  if (dt == MF_FLOAT32 || dt == MF_FLOAT64) return true;
-  if (!lua_isinteger(L, idx)) return false;
-  lua_Integer v = lua_tointeger(L, idx);
-  return dt == MF_INT64 || (dt == MF_INT32 && v >= INT32_MIN && v <= INT32_MAX);
-}
-
-/* The operator's result for eager operands a and b (borrowed); a Lua number
- * at stack index num (1 or 2, 0: none) stands for the missing one. */
-static mf_status oper_run(lua_State *L, const mf_op_def *op, mf_tensor *a, mf_tensor *b, int num,
-                          mf_tensor **out, mf_error *err) {
-  mf_tensor *n = NULL;
-  if (num) {
-    mf_dtype dt = (a ? a : b)->dtype;
-    if (lua_isinteger(L, num))
-      MF_TRY(mf_tensor_scalar_i64(dt, lua_tointeger(L, num), &n, err));
-    else
-      MF_TRY(mf_tensor_scalar_f64(dt, lua_tonumber(L, num), &n, err));
-    if (num == 1) a = n; else b = n;
-  }
-  mf_tensor *in[2] = {a, b};
-  mf_spec specs[2];
-  mf_spec_of_tensor(a, &specs[0]);
-  mf_spec_of_tensor(b, &specs[1]);
-  mf_op_call c;
-  mf_op_call_init(&c, op, 2, specs, in, NULL);
-  mf_status s = mf_op_execute(&c, err);
-  *out = s == MF_OK ? mf_op_call_take_output(&c, 0) : NULL;
-  mf_op_call_free(&c);
-  mf_tensor_release(n);
-  return s;
-}
-
-/* An operator metamethod (core.operator): a op b. The common case — two
- * eager tensors of one dtype, or an eager tensor and a Lua number, with no
- * trace open and no tape recording — runs the kernel here, with nothing
- * but the result made; everything else goes the general way (run_call),
- * which also raises every error the fast path leaves to it. */
-static int l_operator_call(lua_State *L) {
-  mfL_ctx *ctx = lua_touserdata(L, OPER_CTX);
-  const mf_op_def *op = lua_touserdata(L, OPER_OP);
-  lua_settop(L, 2);
-  if (ctx->tapes_active == 0 && (ctx->depth == 0 || ctx->eager_scopes > 0)) {
-    mf_tensor *a = oper_eager(L, 1), *b = oper_eager(L, 2);
-    int num = a && b ? 0 : a ? 2 : 1;
-    bool fast = a && b ? a->dtype == b->dtype
-                       : (a || b) && oper_number_fits(L, num, (a ? a : b)->dtype);
-    if (fast) {
-      /* The userdata first: it may raise while nothing is owned. */
-      mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
-      memset(lt, 0, sizeof *lt);
-      lua_pushvalue(L, OPER_MT);
-      lua_setmetatable(L, -2);
-      mf_error err;
-      mf_tensor *out;
-      if (oper_run(L, op, a, b, num, &out, &err) != MF_OK) return mfL_raise_status(L, &err);
-      mfL_tensor_adopt(L, lt, out);
-      return 1;
-    }
-  }
-  lua_pushvalue(L, OPER_ATTRS);
-  lua_pushvalue(L, 1);
-  lua_pushvalue(L, 2);
-  return run_call(L, op, 3, 4, 2, 3);
-}
-
-/* core.operator(op, attrs) -> a function(a, b) for a binary operator
- * metamethod: core.binary(op, a, b, attrs) with the eager fast path. */
-static int l_operator(lua_State *L) {
-  const mf_op_def *op = check_op(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  lua_pushlightuserdata(L, mfL_context(L));
-  lua_pushlightuserdata(L, (void *)op);
-  lua_pushvalue(L, 2);
-  luaL_getmetatable(L, MFL_TENSOR);
-  lua_pushcclosure(L, l_operator_call, 4);
-  return 1;
-}
-
-/* ---- tf.func's cached call ---- */
-
-#define DIRECT_CTX lua_upvalueindex(1)
-#define DIRECT_TENSOR_MT lua_upvalueindex(2)
-#define DIRECT_GRAPH_MT lua_upvalueindex(3)
-
-/* The graph at idx (a graph handle), compared by metatable. */
-static mf_graph *direct_graph(lua_State *L, int idx) {
-  if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-    bool is = lua_rawequal(L, -1, DIRECT_GRAPH_MT);
-    lua_pop(L, 1);
-    if (is) return ((mfL_graph *)lua_touserdata(L, idx))->g;
-  }
-  return mfL_check_graph(L, idx);
-}
-
-/* The eager value at idx, or NULL. */
-static mf_tensor *direct_eager(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  bool is = lua_rawequal(L, -1, DIRECT_TENSOR_MT);
-  lua_pop(L, 1);
-  return is ? ((mfL_tensor *)lua_touserdata(L, idx))->t : NULL;
-}
-
-/* core.call_direct(traced, run, captures, exact, ...) -> the outputs of
- * graph `run` fed the arguments then the captures, when no trace is open
- * and the arguments are eager tensors fitting the input placeholders of
- * graph `traced` (exactly with `exact`, else at least as specific:
- * mf_spec_fits), as many as it has inputs besides the captures; else
- * false. The hit path of tf.func in one call: core.tracing,
- * core.check_args and core.run_direct at once. */
-static int l_call_direct(lua_State *L) {
-  mfL_ctx *ctx = lua_touserdata(L, DIRECT_CTX);
-  const mf_graph *traced = direct_graph(L, 1);
-  mf_graph *run = direct_graph(L, 2);
-  luaL_checktype(L, 3, LUA_TTABLE);
-  mf_fit mode = lua_toboolean(L, 4) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
-  int nargs = lua_gettop(L) - 4;
-  int ncap = (int)lua_rawlen(L, 3);
-  int nfeeds = nargs + ncap;
-  enum { INLINE = 16 };
-  mf_tensor *feeds_inline[INLINE], *outs_inline[INLINE];
-  bool fits = !(ctx->depth > 0 && ctx->eager_scopes == 0) && nfeeds == traced->ninputs &&
-              nfeeds <= INLINE && run->noutputs <= INLINE;
-  for (int i = 0; fits && i < nargs; i++) {
-    mf_tensor *t = feeds_inline[i] = direct_eager(L, 5 + i);
-    mf_spec have;
-    if (t) mf_spec_of_tensor(t, &have);
-    fits = t && mf_spec_fits(&have, &traced->nodes[traced->inputs[i]].out_specs[0], mode);
-  }
-  if (!fits) {
-    lua_pushboolean(L, 0);
-    return 1;
-  }
-  luaL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
-  int first = lua_gettop(L) + 1;
-  for (int i = 0; i < run->noutputs; i++) {
-    memset(lua_newuserdatauv(L, sizeof(mfL_tensor), 0), 0, sizeof(mfL_tensor));
-    lua_pushvalue(L, DIRECT_TENSOR_MT);
-    lua_setmetatable(L, -2);
-  }
-  for (int i = 0; i < ncap; i++) {
-    lua_rawgeti(L, 3, i + 1);
-    feeds_inline[nargs + i] = direct_eager(L, -1);
-    lua_pop(L, 1); /* the captures table keeps it alive */
-    if (!feeds_inline[nargs + i])
-      return mfL_raise(L, "TypeError", "call_direct: a capture of graph %s is not an eager tensor",
-                       run->name);
-  }
-  mf_error err;
-  if (mf_graph_run(run, nfeeds, feeds_inline, outs_inline, &err) != MF_OK)
-    return mfL_raise_status(L, &err);
-  for (int i = 0; i < run->noutputs; i++)
-    mfL_tensor_adopt(L, lua_touserdata(L, first + i), outs_inline[i]);
-  return run->noutputs;
-}
-
-/* Pushes core.call_direct (a closure over the context and the metatables). */
-static void push_call_direct(lua_State *L) {
-  lua_pushlightuserdata(L, mfL_context(L));
-  luaL_getmetatable(L, MFL_TENSOR);
-  luaL_getmetatable(L, MFL_GRAPH);
-  lua_pushcclosure(L, l_call_direct, 3);
+  return mfL_run_call(L, op, attrs_idx, 5, 2, 3);
 }
 
 /* core.op_handle(name) -> light userdata for fast calls */
@@ -1003,7 +824,6 @@ static int l_tracing(lua_State *L) {
 int mfL_op_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"op", l_op},           {"binary", l_binary},     {"op_handle", l_op_handle},
-      {"operator", l_operator},
       {"op_list", l_op_list}, {"set_tape_hook", l_set_tape_hook}, {"tapes", l_tapes},
       {"eager_scope", l_eager_scope}, {"tracing", l_tracing}, {NULL, NULL}};
   if (luaL_newmetatable(L, MFL_CALL)) {
@@ -1012,7 +832,5 @@ int mfL_op_open(lua_State *L) {
   }
   lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
-  push_call_direct(L);
-  lua_setfield(L, -2, "call_direct");
-  return 0;
+  return mfL_fastpath_open(L);
 }

@@ -487,6 +487,21 @@ describe("operators' eager fast path", function()
     H.tensor(v * 2, tf.float32, { 2 }, { 2.0, 4.0 })
   end)
 
+  it("raises a typed error when recording on a broken tape state fails", function()
+    local state = require("moonflow.state")
+    local x = tf.constant(1.0)
+    do
+      local t <close> = tf.GradientTape()
+      state.tapes[#state.tapes + 1] = 5 -- what a misuse of the internals could leave
+      local ok, e = pcall(function() return x + x end)
+      table.remove(state.tapes)
+      assert.is_false(ok)
+      assert.are.equal("InternalError", e.type)
+      assert.truthy(e.message:find("recording AddV2 on a tape failed", 1, true), e.message)
+    end
+    H.tensor(x + x, tf.float32, {}, 2.0)
+  end)
+
   it("refuses a released tensor", function()
     local x = tf.constant(1.0)
     getmetatable(x).__gc(x)
