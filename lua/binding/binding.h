@@ -137,6 +137,13 @@ int mfL_convert_open(lua_State *L);
 
 /* Op calls. */
 int mfL_op_open(lua_State *L);
+/* opcall.c's one op-call path: op on the nin values from stack index
+ * `first`, attrs table at attrs_idx (0: none), `typed` the bitmask of
+ * inputs that take the tensors' dtype; returns the outputs pushed. */
+int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
+                 unsigned typed);
+/* fastpath.c: core.operator and core.call_direct, into the table at the top. */
+int mfL_fastpath_open(lua_State *L);
 /* Shared with trace.c: the reference of input value at idx inside the
  * current frame (capturing eager tensors and outer symbolics). */
 mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref, mf_spec *spec,

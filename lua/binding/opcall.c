@@ -445,6 +445,17 @@ mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref,
   return MF_OK;
 }
 
+/* Appends up to len bytes of s to the string in buf (of size n, assumed
+ * terminated), truncating as snprintf would: tracing makes names for
+ * every node and constant, and snprintf is slow at it. */
+static void append(char *buf, size_t n, const char *s, size_t len) {
+  size_t used = strlen(buf);
+  if (used + 1 >= n) return;
+  if (len > n - 1 - used) len = n - 1 - used;
+  memcpy(buf + used, s, len);
+  buf[used + len] = '\0';
+}
+
 static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
   const char *p = op->input_names ? op->input_names : "";
   const char *last = p;
@@ -457,8 +468,9 @@ static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
   size_t len = strcspn(last, ",");
   if (len == 0) {
     snprintf(buf, n, "input_%d", i);
-  } else {
-    snprintf(buf, n, "%.*s", (int)len, last);
+  } else if (n > 0) {
+    buf[0] = '\0';
+    append(buf, n, last, len);
   }
   return buf;
 }
@@ -478,7 +490,11 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
     mf_tensor *t;
     MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &t, err));
     char arg[64], cname[320];
-    snprintf(cname, sizeof cname, "%s/%s", opname, input_name(k->op, i, arg, sizeof arg));
+    const char *in_name = input_name(k->op, i, arg, sizeof arg);
+    cname[0] = '\0';
+    append(cname, sizeof cname, opname, strlen(opname));
+    append(cname, sizeof cname, "/", 1);
+    append(cname, sizeof cname, in_name, strlen(in_name));
     mf_status s = add_const(f, cname, t, &k->in[i].ref, err);
     k->in[i].value = t;
     mf_spec_of_tensor(t, &k->in[i].spec);
@@ -544,7 +560,11 @@ static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, si
   const char *base = k->op->name;
   char opname[256];
   if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
-    snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
+    /* snprintf(opname, .., "%s", name) by hand: tracing names every node. */
+    const char *name = lua_tostring(L, -1);
+    size_t len = strnlen(name, sizeof opname - 1);
+    memcpy(opname, name, len);
+    opname[len] = '\0';
     base = opname;
   }
   if (k->attrs_idx) lua_pop(L, 1);
@@ -553,7 +573,7 @@ static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, si
 
 /* Runs op on the nin values from stack index `first`; returns the number
  * of outputs pushed. */
-static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
+int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
                     unsigned typed) {
   mfL_ctx *ctx = mfL_context(L);
   bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
@@ -604,7 +624,17 @@ static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first,
   if (record) tape_args(L, ctx, k, first_out, nout);
   /* The tape hook owns nothing of ours when it runs (and raises). */
   call_done(L, ctx, k, scratch);
-  if (record) lua_call(L, 4, 0);
+  if (record) {
+    /* The hook's own errors are typed and go on as they are; a Lua error
+     * in it (a bug, or tape state broken by a misuse) becomes a typed
+     * InternalError, as every error a binding function raises is. */
+    int rc = lua_pcall(L, 4, 0, 0);
+    const char *type, *msg;
+    if (rc != LUA_OK && (rc == LUA_ERRMEM || mfL_is_error(L, -1, &type, &msg))) return lua_error(L);
+    if (rc != LUA_OK)
+      return mfL_raise(L, "InternalError", "recording %s on a tape failed: %s", op->name,
+                       lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
+  }
   return nout;
 }
 
@@ -623,7 +653,7 @@ static int l_op(lua_State *L) {
   const mf_op_def *op = check_op(L, 1);
   int nin = lua_gettop(L) - 2;
   if (nin > MAX_INPUTS) return mfL_raise(L, "ValueError", "too many inputs (%d)", nin);
-  return run_call(L, op, lua_istable(L, 2) ? 2 : 0, 3, nin < 0 ? 0 : nin, 0);
+  return mfL_run_call(L, op, lua_istable(L, 2) ? 2 : 0, 3, nin < 0 ? 0 : nin, 0);
 }
 
 /* core.binary(op, a, b [, attrs]) -> output. Both inputs share a dtype:
@@ -635,7 +665,7 @@ static int l_binary(lua_State *L) {
   /* inputs must be contiguous: move attrs out of the way */
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
-  return run_call(L, op, attrs_idx, 5, 2, 3);
+  return mfL_run_call(L, op, attrs_idx, 5, 2, 3);
 }
 
 /* core.op_handle(name) -> light userdata for fast calls */
@@ -810,5 +840,5 @@ int mfL_op_open(lua_State *L) {
   }
   lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
-  return 0;
+  return mfL_fastpath_open(L);
 }

@@ -520,6 +520,7 @@ local function fast_fits(self, cf, n, ...)
 end
 
 local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
+local call_direct = core.call_direct
 
 function Function.__call(self, ...)
   -- Eagerly, the AutoGraph-converted code still runs: in Lua a tensor in
@@ -528,6 +529,25 @@ function Function.__call(self, ...)
   if state.run_eagerly then return self:_callable()(...) end
   if tracing() then return self:_call_in_trace(...) end
   local last = self._last
+  -- The hottest path, one C call: a one-result trace, already optimised,
+  -- that takes these tensors as they are (false while tracing, or when
+  -- they do not fit: the paths below decide).
+  if last and last._direct and last._structure.n == 1 and not state.on_call
+    and #state.tapes == 0 then
+    local g = state.optimizer_enabled and last._run_graph or not state.optimizer_enabled and last._graph
+    local r = g and call_direct(last._graph, g, last._captures, #self._concrete ~= 1, ...)
+    if r then
+      -- called_without_tracing(self._detector), inline
+      local d = self._detector
+      local per_trace = d.per_trace
+      local k = #per_trace
+      if k == 0 then k = 1; per_trace[1] = 0 end
+      per_trace[k] = per_trace[k] + 1
+      d.calls = d.calls + 1
+      return r
+    end
+  end
+  if tracing() then return self:_inline(...) end
   if last and not state.tapes_recording() then
     -- The hot path: the last trace takes these tensors as they are.
     if last._direct and select("#", ...) == #last._types and not state.on_call
