@@ -70,8 +70,11 @@ function state.in_trace(name, data, handler, body)
   core.trace_begin(name, data)
   local r = table.pack(xpcall(body, handler or keep))
   if r[1] then
-    local ok, g, captures = pcall(core.trace_end, r[2])
-    if ok then return g, captures, table.unpack(r, 3, r.n) end
+    local ok, g, captures, const_captures = pcall(core.trace_end, r[2])
+    if ok then
+      state.last_const_captures = const_captures
+      return g, captures, table.unpack(r, 3, r.n)
+    end
     r[2] = g
   end
   unwind(base)
