@@ -79,6 +79,30 @@ describe("gradients of tensors a tf.func captures", function()
     assert.are.same({ 2.0, 4.0 }, value(t:gradient(y, v)))
   end)
 
+  it("a capture used in a loop or a branch of the function gets its gradient", function()
+    local x = tf.constant(3.0)
+    local loop = tf.func(function()
+      local a, i = tf.constant(1.0), tf.constant(0)
+      while i < 2 do
+        a = a * x
+        i = i + 1
+      end
+      return a
+    end)
+    local branch = tf.func(function()
+      return tf.cond(x > 2.0, function() return x * x end, function() return x end)
+    end)
+    for _, f in ipairs({ loop, branch }) do
+      local t = tf.GradientTape()
+      t:watch(x)
+      local y = f()
+      t:stop()
+      local g = t:gradient(y, x)
+      assert.is_not_nil(g)
+      assert.are.equal(6.0, value(g))
+    end
+  end)
+
   it("inside an outer tf.func trace the capture gets its gradient too", function()
     local x = tf.constant(3.0)
     local f = tf.func(function() return x * x end)
