@@ -473,6 +473,8 @@ mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref,
   mfL_frame *f = mfL_current_frame(ctx);
   mfL_tensor *lt = mfL_test_tensor(L, idx);
   if (lt->t) {
+    /* capture_eager compares and keeps Lua tensors: room for three values */
+    if (!lua_checkstack(L, 3)) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "Lua stack overflow");
     MF_TRY(capture_eager(L, idx, f, mfL_frame_has_data(L, ctx->depth), lt->t, ref, err));
   } else {
     if (!mfL_trace_live(ctx, lt->trace_id))
