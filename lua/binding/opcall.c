@@ -370,28 +370,69 @@ static mf_status push_capture(mfL_frame *f, mfL_capture cap, mf_error *err) {
   return MF_OK;
 }
 
-/* The placeholder in frame `level` standing for eager tensor t. */
-static mf_status capture_eager(mfL_frame *f, mf_tensor *t, mf_tensor_ref *ref, mf_error *err) {
+/* TF's _EAGER_CONST_THRESHOLD (tensorflow/core/function/capture/
+ * capture_container.py, capture_by_value): an eager tensor of a value dtype
+ * with at most this many elements is captured as a Const embedded in the
+ * graph; larger ones and resource handles as Placeholders. TF still lists
+ * the Const among the graph's captures and records it on the tape
+ * (graph_const._record_tape(tensor)), so its gradient is kept: here the
+ * capture keeps its Lua tensor for the call's tape record. */
+#define EAGER_CONST_THRESHOLD 128
+
+static bool captured_as_const(const mf_tensor *t) {
+  return t->dtype != MF_RESOURCE && t->size <= EAGER_CONST_THRESHOLD;
+}
+
+/* The node in the current frame standing for eager tensor t, the Lua
+ * tensor at idx. Two Lua tensors sharing one value are two captures, as TF
+ * keys captures by id(tensor): a tape may know one and not the other.
+ * Both rules hold for tf.func traces (func_frame); a control-flow branch
+ * keeps a Placeholder per value, as its captures become the cond or loop
+ * node's inputs (in TF a branch inside a function never sees an eager
+ * tensor: the function captured it first). */
+static mf_status capture_eager(lua_State *L, int idx, mfL_frame *f, bool func_frame,
+                               mf_tensor *t, mf_tensor_ref *ref, mf_error *err) {
   for (int i = 0; i < f->ncaptures; i++) {
     mf_tensor *v = f->captures[i].value;
-    /* Same tensor, or the same variable behind two handle tensors. */
-    bool same = v == t || (v && v->dtype == MF_RESOURCE && t->dtype == MF_RESOURCE &&
-                           v->size == 1 && t->size == 1 &&
-                           *MF_DATA(v, mf_variable *) == *MF_DATA(t, mf_variable *));
+    bool same;
+    if (v && v->dtype == MF_RESOURCE) {
+      /* the same variable behind two handle tensors */
+      same = v == t || (t->dtype == MF_RESOURCE && v->size == 1 && t->size == 1 &&
+                        *MF_DATA(v, mf_variable *) == *MF_DATA(t, mf_variable *));
+    } else {
+      same = v == t;
+      if (same && func_frame && f->captures[i].obj > 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, f->captures[i].obj);
+        same = lua_rawequal(L, -1, idx);
+        lua_pop(L, 1);
+      }
+    }
     if (same) {
       *ref = (mf_tensor_ref){f->captures[i].placeholder, 0};
       return MF_OK;
     }
   }
-  mf_spec spec;
-  mf_spec_of_tensor(t, &spec);
   int node;
-  MF_TRY(mfL_add_placeholder(f->g, t->dtype == MF_RESOURCE ? "readvariableop_resource" : "capture",
-                             &spec, t, &node, err));
+  bool is_const = func_frame && captured_as_const(t);
+  if (is_const) {
+    mf_tensor_ref r;
+    MF_TRY(add_const(f, "capture", t, &r, err));
+    node = r.node;
+  } else {
+    mf_spec spec;
+    mf_spec_of_tensor(t, &spec);
+    MF_TRY(mfL_add_placeholder(f->g, t->dtype == MF_RESOURCE ? "readvariableop_resource" : "capture",
+                               &spec, t, &node, err));
+  }
   mf_tensor_retain(t);
-  mfL_capture cap = {.value = t, .placeholder = node};
+  lua_pushvalue(L, idx);
+  mfL_capture cap = {.value = t, .placeholder = node, .obj = luaL_ref(L, LUA_REGISTRYINDEX),
+                     .is_const = is_const};
   mf_status s = push_capture(f, cap, err);
-  if (s != MF_OK) mf_tensor_release(t);
+  if (s != MF_OK) {
+    mf_tensor_release(t);
+    luaL_unref(L, LUA_REGISTRYINDEX, cap.obj);
+  }
   *ref = (mf_tensor_ref){node, 0};
   return s;
 }
@@ -432,7 +473,9 @@ mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref,
   mfL_frame *f = mfL_current_frame(ctx);
   mfL_tensor *lt = mfL_test_tensor(L, idx);
   if (lt->t) {
-    MF_TRY(capture_eager(f, lt->t, ref, err));
+    /* capture_eager compares and keeps Lua tensors: room for three values */
+    if (!lua_checkstack(L, 3)) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "Lua stack overflow");
+    MF_TRY(capture_eager(L, idx, f, mfL_frame_has_data(L, ctx->depth), lt->t, ref, err));
   } else {
     if (!mfL_trace_live(ctx, lt->trace_id))
       return mf_error_set(err, MF_ERR_TYPE, "out of scope");

@@ -209,13 +209,17 @@ local function trace_once(self, types, args, opts)
     structure.n = results.n
     return flat
   end)
+  -- The small eager tensors embedded as Consts: no feeds, but inputs of
+  -- the call for a tape (TF's by-value captures, see trace.c).
+  local const_captures = state.last_const_captures or {}
+  state.last_const_captures = nil
   -- Traces of this function made meanwhile (it called itself) count too.
   self._count = self._count + 1
   number = self._count
   concrete_ids = concrete_ids + 1
   local cf = setmetatable({
     name = self.name, _fn = self, _types = types, _names = names, _graph = g,
-    _captures = captures, _structure = structure, _number = number,
+    _captures = captures, _const_captures = const_captures, _structure = structure, _number = number,
     _id = concrete_ids, _created = data.created,
     _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
     _reason = opts.reason, _feeds = {},
@@ -674,7 +678,7 @@ function Concrete.__index(cf, k)
   if k == "structured_outputs" then return cf._structure end
   if k == "inputs" then return graphs.wrap(cf._graph, cf).inputs end
   if k == "outputs" then return graphs.wrap(cf._graph, cf).outputs end
-  if k == "captured_inputs" then return cf._captures end
+  if k == "captured_inputs" then return cf:_all_captures() end
   if k == "variables" then return graphs.wrap(cf._graph, cf).variables end
   if k == "trainable_variables" then return graphs.wrap(cf._graph, cf).trainable_variables end
   return receiver.missing(cf, k, "ConcreteFunction", { cmethods }, CONCRETE_FIELDS, 2)
@@ -697,6 +701,15 @@ local function output_text(cf)
   return "Tuple[" .. table.concat(parts, ", ") .. "]"
 end
 
+-- What the function captured, as TF's captured_inputs: the fed captures,
+-- then the small tensors embedded as Consts (TF lists its by-value
+-- captures too).
+function cmethods._all_captures(cf)
+  local all = table.move(cf._captures, 1, #cf._captures, 1, {})
+  for _, pair in ipairs(cf._const_captures or {}) do all[#all + 1] = pair[1] end
+  return all
+end
+
 function cmethods.pretty_printed_signature(cf)
   local lines = { "Input Parameters:" }
   if #cf._types == 0 then lines[#lines + 1] = "  (none)" end
@@ -705,9 +718,10 @@ function cmethods.pretty_printed_signature(cf)
   end
   lines[#lines + 1] = "Output Type:"
   lines[#lines + 1] = "  " .. output_text(cf)
-  if #cf._captures > 0 then
+  local captures = cf:_all_captures()
+  if #captures > 0 then
     lines[#lines + 1] = "Captures:"
-    for _, c in ipairs(cf._captures) do
+    for _, c in ipairs(captures) do
       local _, dtype, shape = core.info(c)
       local id = dtype == dtypes.resource and core.variable_info(c) or core.identity(c)
       lines[#lines + 1] = ("  %s: %s"):format(tostring(id), tostring(shapes.TensorSpec(shape, dtype)))
