@@ -239,7 +239,7 @@ def make_case(seed, index):
         parts[1] = {"msg_id": "earlier", "msg_type": "execute_request"}
     if rng.random() < 0.1:
         parts[2] = readable({odd_text(rng, 5): odd_value(rng)})
-    idents = [b""] * 0
+    idents = []
     if rng.random() < 0.1:  # extra routing frames before the delimiter
         idents = [rng.choice([b"x", b"", b"\x00" * 5, b"id" * 50]) for _ in range(rng.randrange(1, 4))]
     buffers = []
@@ -256,7 +256,6 @@ def make_case(seed, index):
     elif kind == "badsig":
         expect = "silent"
         how = rng.randrange(5)
-        good = None
         if how == 0:
             sig = b""
         elif how == 1:
@@ -269,13 +268,11 @@ def make_case(seed, index):
             sig = "sign-then-change"
         desc += " [signature %s]" % ["empty", "random", "one char off", "garbage",
                                      "of other content"][how]
-        del good
     elif kind == "frames":
         expect = "silent"
     elif kind == "badjson":
         expect = "silent"
-        which = rng.randrange(4 if rng.random() < 0.7 else 3)
-        which = min(which, 2)  # header, parent or metadata: dropped
+        which = min(rng.randrange(4 if rng.random() < 0.7 else 3), 2)  # header, parent, metadata
         raw[which] = rng.choice([b"", b"{", b"[]", b"null", b"1", b'"s"', b"{\"a\":}",
                                  b"\xff\xfe", b"{\"msg_type\": \"x\"", b"{}" * 3,
                                  b"{\"code\": \"\xff\"}"])
