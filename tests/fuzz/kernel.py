@@ -445,6 +445,7 @@ def await_replies(k, channel, headers, answer=None, wait=REPLY_WAIT):
     for ch in (channel, "iopub", "stdin"):
         poller.register(k.sock[ch], zmq.POLLIN)
     parent = headers[0]
+    asked = 0
     while len(replies) < want or idle < want:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -456,6 +457,13 @@ def await_replies(k, channel, headers, answer=None, wait=REPLY_WAIT):
             m = k.recv("stdin")
             if m["msg_type"] != "input_request" or m["parent_header"] != parent:
                 raise Failure("unexpected %s on stdin" % m["msg_type"])
+            # Later questions get "" (the end of io.read("a")), then "0" (what
+            # io.read("n") waits for: it skips blank lines, as Lua does).
+            asked += 1
+            if asked > 20:
+                raise Failure("input asked for %d times" % asked)
+            if asked > 1:
+                answer = "" if asked == 2 else "0"
             k.send("stdin", k.frames([json.dumps({
                 "msg_id": uuid.uuid4().hex, "session": k.session, "username": "fuzz",
                 "msg_type": "input_reply", "version": "5.3"}).encode(),
