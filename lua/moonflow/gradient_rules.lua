@@ -377,7 +377,13 @@ rules.TensorListSetItem = function(n, dy)
   return { dbuf, nil, ditem }
 end
 rules.UnsortedSegmentSum = function(n, dy)
-  return { ops.gather(dy[1], n.inputs[2]) }
+  -- Negative ids were dropped, so their rows get zeros (TF's
+  -- _GatherDropNegatives): gather at max(id, 0), then mask.
+  local ids = n.inputs[2]
+  local gathered = ops.gather(dy[1], ops.maximum(ids, 0))
+  local trailing = ops.fill(ops.expand_dims(ops.rank(gathered) - ops.rank(ids), 0), 1)
+  local keep = ops.reshape(ops.greater_equal(ids, 0), ops.concat({ ops.shape(ids), trailing }, 0))
+  return { ops.where(keep, gathered, ops.zeros_like(gathered)) }
 end
 rules.Fill = function(_, dy) return { nil, ops.reduce_sum(dy[1]) } end
 
