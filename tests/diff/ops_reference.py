@@ -100,7 +100,11 @@ def check_one(i, want, got):
         exact = want.value.astype(np.longdouble)
         g = got.astype(np.longdouble)
         rounded = exact.astype(want.dtype)
-        bound = want.ulps * np.finfo(want.dtype).eps * (np.abs(exact) + want.scale)
+        fi = np.finfo(want.dtype)
+        # relative to the magnitudes, and absolute in the subnormal range
+        # (whose spacing is fixed): IEEE results, as the whole project
+        # computes them (no flush to zero)
+        bound = want.ulps * fi.eps * (np.abs(exact) + want.scale) + want.ulps * fi.tiny * fi.eps
         ok = (np.abs(g - exact) <= bound) | (np.isnan(rounded) & np.isnan(got)) | \
             (np.isinf(got) & (rounded == got))
         ok |= np.isinf(got) & (np.abs(exact) >= np.finfo(want.dtype).max)
@@ -198,6 +202,8 @@ def finite_differences(name, a, inputs, ws, i):
 
 
 def torch_check(name, a, inputs, outs, ws, grads):
+    if all(outs[k - 1].size == 0 for k in ws):
+        return None  # nothing to compare (the zero gradients were checked)
     t = get_torch()
     ts = []
     for i, x in enumerate(inputs):
