@@ -5,7 +5,8 @@
 #   make test            install, build, run every test; ends "N passed, N failed"
 #   make test SANITIZE=1 the same under ASan + UBSan
 #   make bench           the benchmark suite (tests/bench/)
-#   make diff-long       the elementwise differential test, long (DIFF_SEEDS x 20000 cases)
+#   make diff-long       the differential tests, long: elementwise programs (DIFF_SEEDS x
+#                        20000 cases) and every registry op (DIFF_SEEDS x DIFF_OPS_COUNT)
 #   make fuzz            every randomised test at full size (diff-long, the AutoGraph
 #                        programs, the API and op-argument fuzzers; make test runs samples)
 #   make soak            the long memory soak tests (tests/soak/)
@@ -54,7 +55,7 @@ DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev
              libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev zlib1g-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
-             python3-nbformat python3-numpy python3-onnx
+             python3-nbformat python3-numpy python3-onnx python3-torch
 DEB_BENCH := python3-numpy python3-torch
 
 .PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak
@@ -120,13 +121,16 @@ test: deps-test
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
 
 # Seeds 1.. DIFF_SEEDS, 20000 cases each, then large tensors (threaded
-# kernels); any "not ok" fails the target.
+# kernels), then DIFF_OPS_COUNT per-op cases (tests/diff/ops.lua, which
+# needs PyTorch: deps-bench); any "not ok" fails the target.
 DIFF_SEEDS ?= 5
-diff-long: deps-test
+DIFF_OPS_COUNT ?= 4000
+diff-long: deps-test deps-bench
 	@$(MAKE) --no-print-directory all
 	@for s in $$(seq 1 $(DIFF_SEEDS)); do \
 	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 20000 2>/dev/null; \
 	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 500 --large 2>/dev/null; \
+	  $(BIN) tests/diff/ops.lua --seed $$s --count $(DIFF_OPS_COUNT) 2>/dev/null; \
 	done > $(BUILD)/diff-long.tap; grep -v '^ok ' $(BUILD)/diff-long.tap; \
 	! grep -q '^not ok' $(BUILD)/diff-long.tap && echo "diff-long: no differences"
 

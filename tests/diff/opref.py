@@ -41,6 +41,13 @@ class Approx:
         self.scale = 0 if scale is None else np.asarray(scale, dtype=np.float64)
 
 
+class Check:
+    """A result judged by a function (got -> None or why), for results
+    with no one right value (random ops)."""
+    def __init__(self, fn):
+        self.fn = fn
+
+
 class LooseZero:
     """An exact result whose zeros may have either sign."""
     def __init__(self, value):

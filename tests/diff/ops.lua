@@ -264,6 +264,35 @@ local function describe(index, e, c)
   return table.concat(lines, "\n")
 end
 
+-- A random op: the same seeds give the same numbers, eager and in a fresh
+-- tf.func; a second call draws new ones. Returns the first eager draw.
+local function run_random(fn, a, tag, problems)
+  local xs = { n = 0 }
+  local function seeded(f)
+    tf.random.set_seed(a.global)
+    local first = run_mode(f, xs)
+    local second = run_mode(f, xs)
+    return first, second
+  end
+  local e1, e2 = seeded(fn)
+  local again = seeded(fn)
+  local why = compare(e1, again)
+  if why then problems[#problems + 1] = tag .. ": eager, the same seeds twice: " .. why end
+  local f1 = tf.func(fn, { autograph = false, name = tag .. "_1" })
+  local t1, t2 = seeded(f1)
+  local t1again = seeded(tf.func(fn, { autograph = false, name = tag .. "_2" }))
+  why = compare(t1, t1again)
+  if why then problems[#problems + 1] = tag .. ": traced, the same seeds twice: " .. why end
+  note_graph(f1, xs)
+  for _, pair in ipairs({ { e1, e2, "eager" }, { t1, t2, "traced" } }) do
+    local p, q = pair[1], pair[2]
+    if not p.err and not q.err and #p.outs[1].values > 1 and not compare(p, q) then
+      problems[#problems + 1] = tag .. ": " .. pair[3] .. ": a second call drew the same numbers"
+    end
+  end
+  return e1
+end
+
 -- ---- the exchange with ops_reference.py -----------------------------------------------
 
 local function json(v)
@@ -338,7 +367,12 @@ local function run_case(index, f)
   local problems = {}
   local dynamic = e.dynamic == nil or e.dynamic == true
   local tag = ("%s_%d"):format(e.name, index)
-  local eager = run_ways(fn, xs, c.inputs, tag, dynamic, problems)
+  local eager
+  if e.random then
+    eager = run_random(fn, a, tag, problems)
+  else
+    eager = run_ways(fn, xs, c.inputs, tag, dynamic, problems)
+  end
   if eager.err == "raw Lua error" then problems[#problems + 1] = "eager: " .. eager.message end
   f:write("case ", index, " ", e.name, "\n")
   f:write("attrs ", c.attrs_text, "\n")

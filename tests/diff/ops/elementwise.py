@@ -77,7 +77,10 @@ def _bga_typed(a, s0, s1):
 REF["broadcast_gradient_args"] = _bga_typed
 REF["stop_gradient"] = lambda a, x: x
 # the derivative TF defines, where it is not the math's
-GRAD = {"stop_gradient": lambda a, inputs, ws: [np.zeros(inputs[0].shape)]}
+GRAD = {"stop_gradient": lambda a, inputs, ws: [np.zeros(inputs[0].shape)],
+        # TF passes the gradient through a float cast (cast back); finite
+        # differences would measure float32's rounding steps instead
+        "ew_Cast": lambda a, inputs, ws: [ws[1].astype(np.float64)]}
 
 
 def _t(fn):

@@ -33,7 +33,9 @@ def _softmax(a, x):
     if x.size == 0:
         return x.copy()
     w, m, e, s = _softmax_parts(x, axis)
-    return Approx(e / s, x.dtype, x.shape[axis] + 8)
+    # exp(x - max) carries the rounding of x - max times |x - max|
+    v = e / s
+    return Approx(v, x.dtype, x.shape[axis] + 8, np.where(v == 0, 0, v * np.abs(w - m)))
 
 
 def _log_softmax(a, x):

@@ -7,9 +7,9 @@ def _transpose(a, x):
     perm = a.get("perm")
     if perm is None:
         perm = list(range(x.ndim))[::-1]
-    raise_if(sorted(p % max(x.ndim, 1) if -x.ndim <= p < x.ndim else -99 for p in perm)
-             != list(range(x.ndim)) or len(perm) != x.ndim)
-    return np.transpose(x, [p % x.ndim for p in perm])
+    # TF's TransposeOp: each entry in [0, rank), no negatives, no repeats
+    raise_if(sorted(perm) != list(range(x.ndim)))
+    return np.transpose(x, perm)
 
 
 def _reshape(a, x):
