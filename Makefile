@@ -121,11 +121,11 @@ test: deps-test
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
 
 # Seeds 1.. DIFF_SEEDS, 20000 cases each, then large tensors (threaded
-# kernels), then DIFF_OPS_COUNT per-op cases (tests/diff/ops.lua, which
-# needs PyTorch: deps-bench); any "not ok" fails the target.
+# kernels), then DIFF_OPS_COUNT per-op cases (tests/diff/ops.lua); any
+# "not ok" fails the target.
 DIFF_SEEDS ?= 5
 DIFF_OPS_COUNT ?= 4000
-diff-long: deps-test deps-bench
+diff-long: deps-test
 	@$(MAKE) --no-print-directory all
 	@for s in $$(seq 1 $(DIFF_SEEDS)); do \
 	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 20000 2>/dev/null; \
