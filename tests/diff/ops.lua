@@ -428,23 +428,25 @@ end
 local EXCLUDED = {
   FusedElementwise = "made by the optimiser from elementwise chains, never called: every optimised "
     .. "case of tests/diff/elementwise.lua runs it, bitwise against the unoptimised graph",
-  If = "control flow over nested graphs: tests/lua/control_flow_spec.lua and tests/tf (cond_v2)",
-  StatelessIf = "control flow over nested graphs: tests/lua/control_flow_spec.lua and tests/tf",
-  While = "control flow over nested graphs: tests/lua/control_flow_spec.lua and tests/tf (while_v2)",
-  StatelessWhile = "control flow over nested graphs: tests/lua/control_flow_spec.lua and tests/tf",
-  TensorListSetItem = "the TensorArray list update, meaningful only inside a While body: "
-    .. "tests/lua/tensor_array_spec.lua",
+  If = "control flow over nested graphs, not a function of tensors alone: tf.cond and its gradient "
+    .. "in tests/lua/autograph_spec.lua, call_gradient_spec.lua, gradcheck_spec.lua",
+  StatelessIf = "as If",
+  While = "control flow over nested graphs: tf.while_loop and its gradient in "
+    .. "tests/lua/autograph_spec.lua, call_gradient_spec.lua, gradcheck_spec.lua",
+  StatelessWhile = "as While",
+  TensorListSetItem = "TensorArray's list update, meaningful only inside a While body: "
+    .. "tests/lua/autograph_spec.lua and gradcheck_spec.lua (TensorArray)",
   Const = "graph plumbing with no computation: every traced case here has Const nodes",
   Placeholder = "graph plumbing with no computation: every traced case here has Placeholder nodes",
-  NoOp = "no inputs, no outputs: tests/lua/graph_spec.lua (control dependencies)",
+  NoOp = "no inputs, no outputs (control dependencies): tests/tf/backprop_spec.lua",
   ReadVariableOp = "variable state, not a function of its inputs: tests/lua/variable_spec.lua",
   AssignVariableOp = "variable state: tests/lua/variable_spec.lua",
   AssignAddVariableOp = "variable state: tests/lua/variable_spec.lua",
   AssignSubVariableOp = "variable state: tests/lua/variable_spec.lua",
-  Timestamp = "the wall clock: no two runs agree (tests/lua/ops_spec.lua checks it ticks)",
-  PrintV2 = "an effect (printing): tests/lua/print_spec.lua",
-  Assert = "an effect (raising): tests/lua/control_flow_spec.lua (tf.debugging.assert)",
-  EagerLuaFunc = "calls Lua from a graph: tests/lua/lua_function_spec.lua",
+  Timestamp = "the wall clock, different every run: tests/lua/ops_spec.lua",
+  PrintV2 = "an effect (printing): tests/lua/printing_spec.lua and func_spec.lua (tf.print)",
+  Assert = "an effect (raising), AutoGraph's loop check: tests/lua/autograph_spec.lua",
+  EagerLuaFunc = "calls Lua from a graph: tests/lua/func_spec.lua and autograph_spec.lua",
 }
 
 local function walk_registry()
