@@ -101,6 +101,16 @@ function gen.shape(r, rank, maxdim, allow_empty)
   return s
 end
 
+-- Whether a case checks gradients: with probability p, and always in the
+-- first round of entries (ops.lua sets gen.force_grad), so a small sample
+-- still runs every gradient; the random draw is made either way, so a
+-- case's inputs follow from (seed, index) alone.
+gen.force_grad = false
+function gen.grad_case(r, p)
+  local c = r.chance(p)
+  return gen.force_grad or c
+end
+
 function gen.copy(t)
   local c = {}
   for k, v in pairs(t) do c[k] = v end

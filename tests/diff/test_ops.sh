@@ -12,7 +12,7 @@ COUNT=${MOONFLOW_DIFF_OPS_COUNT:-2000}
 # The sanitizer build runs several times slower: a smaller sample (still
 # more cases than entries, so every entry runs).
 if [ "${MOONFLOW_SANITIZE:-0}" = 1 ]; then
-  COUNT=${MOONFLOW_DIFF_OPS_COUNT:-400}
+  COUNT=${MOONFLOW_DIFF_OPS_COUNT:-800}
 fi
 cd "$ROOT" || exit 1
 # stderr: tf.func's retracing warnings (every case is a new function)

@@ -71,7 +71,7 @@ for _, u in ipairs(UNARY) do
   entries[#entries + 1] = {
     name = "ew_" .. op, ops = { op },
     gen = function(r, g)
-      local smooth = grad and r.chance(0.5)
+      local smooth = grad and g.grad_case(r, 0.5)
       local dt = smooth and "float64" or r.pick(dtypes)
       return { inputs = { values(r, g, dt, g.shape(r, r.range(0, 3), 4, not smooth), domain, smooth) },
         attrs = { op = op }, grad = smooth }
@@ -85,7 +85,7 @@ for _, b in ipairs(BINARY) do
   entries[#entries + 1] = {
     name = "ew_" .. op, ops = { op },
     gen = function(r, g)
-      local smooth = grad and r.chance(0.5)
+      local smooth = grad and g.grad_case(r, 0.5)
       local dt = smooth and "float64" or r.pick(dtypes)
       local sa, sb = shapes2(r, g)
       local x = values(r, g, dt, sa, op == "Pow" and "positive" or "smooth", smooth)
@@ -99,7 +99,7 @@ end
 entries[#entries + 1] = {
   name = "ew_SelectV2", ops = { "SelectV2" },
   gen = function(r, g)
-    local smooth = r.chance(0.5)
+    local smooth = g.grad_case(r, 0.5)
     local dt = smooth and "float64" or r.pick(ALL)
     local sa, sb = shapes2(r, g)
     local sc = r.chance(0.5) and sa or sb
@@ -112,9 +112,10 @@ entries[#entries + 1] = {
 entries[#entries + 1] = {
   name = "ew_Cast", ops = { "Cast" },
   gen = function(r, g)
-    local smooth = r.chance(0.3)
+    local smooth = g.grad_case(r, 0.3)
     local from = smooth and "float64" or r.pick(ALL)
     local to = smooth and "float64" or r.pick(ALL)
+    if to == from and r.chance(0.8) then to = from == "int32" and "float32" or "int32" end -- a real Cast
     -- float64 to float64 is no Cast node in TF or here: go through float32
     -- values that float32 holds exactly, so the gradient is exact too
     local x = values(r, g, from, g.shape(r, r.range(0, 3), 4), "smooth", smooth)
@@ -134,7 +135,7 @@ for _, h in ipairs(HELPERS) do
   entries[#entries + 1] = {
     name = "ew_" .. op, ops = { op },
     gen = function(r, g)
-      local smooth = r.chance(0.5)
+      local smooth = g.grad_case(r, 0.5)
       local dt = smooth and "float64" or r.pick(op == "ReluGrad" and N or F)
       local shape = g.shape(r, r.range(0, 3), 4)
       return { inputs = { values(r, g, dt, shape, domains[1], smooth), values(r, g, dt, shape, domains[2], smooth) },
@@ -157,7 +158,7 @@ entries[#entries + 1] = {
   name = "stop_gradient", ops = { "StopGradient" },
   gen = function(r, g)
     local dt = r.pick(ALL)
-    local smooth = r.chance(0.5)
+    local smooth = g.grad_case(r, 0.5)
     if smooth then dt = "float64" end
     return { inputs = { g.rand(r, dt, g.shape(r, r.range(0, 3), 4), smooth and "smooth" or "any") }, grad = smooth }
   end,

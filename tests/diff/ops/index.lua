@@ -27,7 +27,7 @@ return {
   {
     name = "slice", ops = { "Slice" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local shape = g.shape(r, r.range(0, 3), 4)
       local b, s = {}, {}
       for i, d in ipairs(shape) do
@@ -43,7 +43,7 @@ return {
   {
     name = "strided_slice", ops = { "StridedSlice" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local shape = g.shape(r, r.range(0, 4), 5)
       local b, e, s = {}, {}, {}
       local m = { begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0, shrink_axis_mask = 0 }
@@ -78,7 +78,7 @@ return {
   {
     name = "gather", ops = { "GatherV2" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(1, 3)
       local shape = g.shape(r, rank, 4)
       local axis = r.range(-rank, rank - 1)
@@ -131,7 +131,7 @@ return {
   {
     name = "unsorted_segment_sum", ops = { "UnsortedSegmentSum" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local shape = g.shape(r, r.range(1, 3), 4)
       -- no gradient case with 0 segments: TF's gradient (a gather from the
       -- empty gradient) raises there too
@@ -152,7 +152,7 @@ return {
   {
     name = "tensor_scatter_update", ops = { "TensorScatterUpdate" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local shape = g.shape(r, r.range(1, 3), 4, false)
       local k = r.range(1, #shape)
       local cells = 1

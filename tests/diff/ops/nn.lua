@@ -22,7 +22,7 @@ return {
   {
     name = "matmul", ops = { "MatMul" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local dt = data_dtype(r, grad, true)
       local m, k, n = r.range(0, 4), r.range(0, 4), r.range(0, 4)
       local ta, tb = r.chance(0.3), r.chance(0.3)
@@ -39,7 +39,7 @@ return {
   {
     name = "batch_matmul", ops = { "BatchMatMulV2" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local dt = data_dtype(r, grad, true)
       local m, k, n = r.range(0, 3), r.range(1, 3), r.range(0, 3)
       local batch = g.shape(r, r.range(1, 2), 3)
@@ -64,7 +64,7 @@ return {
   {
     name = "softmax", ops = { "Softmax" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local rank = r.range(1, 3)
       local dt = data_dtype(r, grad)
       return { inputs = { numbers(r, g, dt, g.shape(r, rank, 4), grad) },
@@ -76,7 +76,7 @@ return {
   {
     name = "log_softmax", ops = { "LogSoftmax" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local rank = r.range(1, 3)
       local dt = data_dtype(r, grad)
       return { inputs = { numbers(r, g, dt, g.shape(r, rank, 4), grad) },
@@ -88,7 +88,7 @@ return {
   {
     name = "softmax_cross_entropy", ops = { "SoftmaxCrossEntropyWithLogits" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local dt = data_dtype(r, grad)
       local shape = { r.range(1, 4), r.range(1, 4) }
       -- each row a distribution, as TF requires (its gradient assumes it)
@@ -113,7 +113,7 @@ return {
   {
     name = "sparse_softmax_cross_entropy", ops = { "SparseSoftmaxCrossEntropyWithLogits" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local dt = data_dtype(r, grad)
       local b, c = r.range(0, 4), r.range(1, 4)
       local labels = {}
@@ -129,7 +129,7 @@ return {
   {
     name = "bias_add", ops = { "BiasAdd", "BiasAddGrad" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local dt = data_dtype(r, grad, true)
       local shape = g.shape(r, r.range(2, 4), 3)
       local c = shape[#shape]
@@ -142,7 +142,7 @@ return {
   {
     name = "conv2d", ops = { "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local dt = data_dtype(r, grad)
       local n, h, w, c, o = r.range(1, 2), r.range(1, 6), r.range(1, 6), r.range(1, 3), r.range(1, 3)
       local kh, kw = r.range(1, 3), r.range(1, 3)
@@ -159,7 +159,7 @@ return {
   {
     name = "resize_bilinear", ops = { "ResizeBilinear", "ResizeBilinearGrad" },
     gen = function(r, g)
-      local grad = r.chance(0.5)
+      local grad = g.grad_case(r, 0.5)
       local shape = { r.range(1, 2), r.range(1, 5), r.range(1, 5), r.range(1, 2) }
       local x = numbers(r, g, "float32", shape, grad)
       for i, v in ipairs(x.values) do x.values[i] = f32(v) end

@@ -21,7 +21,7 @@ local function reduction(name, op, fn, dtypes, grad)
     gen = function(r, g)
       local dt = r.pick(dtypes)
       local rank = r.range(0, 3)
-      local smooth = grad and gen.is_float(dt) and r.chance(0.4)
+      local smooth = grad and g.grad_case(r, 0.4)
       local kind = smooth and (op == "Prod" and "positive" or "smooth") or "any"
       if smooth then dt = "float64" end
       return { inputs = { g.rand(r, dt, g.shape(r, rank, 4, not smooth), kind) },

@@ -25,7 +25,7 @@ return {
   {
     name = "transpose", ops = { "Transpose" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(0, 4)
       local perm = permutation(r, rank)
       if r.chance(0.2) then perm = nil
@@ -39,7 +39,7 @@ return {
   {
     name = "reshape", ops = { "Reshape" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local shape = g.shape(r, r.range(0, 3), 4)
       local n = g.size(shape)
       local target = {}
@@ -61,7 +61,7 @@ return {
   {
     name = "concat", ops = { "ConcatV2" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(1, 3)
       local base = g.shape(r, rank, 3)
       local axis = r.range(-rank, rank - 1)
@@ -82,7 +82,7 @@ return {
   {
     name = "stack", ops = { "Pack" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(0, 3)
       local shape = g.shape(r, rank, 3)
       local dt = grad and "float64" or r.pick(ALL)
@@ -96,7 +96,7 @@ return {
   {
     name = "unstack", ops = { "Unpack" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(1, 3)
       return { inputs = { data(r, g, g.shape(r, rank, 3), grad) }, attrs = { axis = r.range(-rank, rank - 1) },
         grad = grad }
@@ -108,7 +108,7 @@ return {
   {
     name = "expand_dims", ops = { "ExpandDims" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(0, 3)
       return { inputs = { data(r, g, g.shape(r, rank, 3), grad) },
         attrs = { axis = r.range(-rank - 1 - (r.chance(0.05) and 1 or 0), rank + (r.chance(0.05) and 1 or 0)) },
@@ -120,7 +120,7 @@ return {
   {
     name = "squeeze", ops = { "Squeeze" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(0, 4)
       local shape = g.shape(r, rank, 3)
       for i = 1, rank do if r.chance(0.4) then shape[i] = 1 end end
@@ -140,7 +140,7 @@ return {
   {
     name = "tile", ops = { "Tile" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(0, 3)
       local m = {}
       for i = 1, rank do m[i] = r.range(0, 3) end
@@ -153,7 +153,7 @@ return {
   {
     name = "pad", ops = { "Pad" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local rank = r.range(0, 3)
       local x = data(r, g, g.shape(r, rank, 3), grad)
       local p = {}
@@ -173,7 +173,7 @@ return {
   {
     name = "broadcast_to", ops = { "BroadcastTo" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local target = g.shape(r, r.range(0, 3), 3)
       local s = {}
       for i = r.range(1, #target + 1), #target do s[#s + 1] = r.chance(0.4) and 1 or target[i] end
@@ -196,7 +196,7 @@ return {
   {
     name = "fill", ops = { "Fill" },
     gen = function(r, g)
-      local grad = r.chance(0.4)
+      local grad = g.grad_case(r, 0.4)
       local dims = g.shape(r, r.range(0, 3), 3)
       if r.chance(0.04) and #dims > 0 then dims[1] = -1 end
       return { inputs = { data(r, g, {}, grad) }, attrs = { dims = dims }, grad = grad }
