@@ -55,7 +55,9 @@ DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev
              libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev zlib1g-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
-             python3-nbformat python3-numpy python3-onnx python3-torch
+             python3-nbformat python3-numpy python3-onnx librsvg2-bin
+# tests/diff/ops.lua checks gradients against PyTorch's.
+DEB_TEST  += python3-torch
 DEB_BENCH := python3-numpy python3-torch
 
 .PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak
@@ -164,14 +166,13 @@ install: all
 	if [ -d tutorials ]; then install -d $(DESTDIR)$(PREFIX)/share/moonflow && \
 	  cp -r tutorials $(DESTDIR)$(PREFIX)/share/moonflow/; fi
 
-# The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel;
-# generated files, kept out of git.
+# The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel,
+# executed so they open with their outputs; generated files, kept out of git.
 NOTEBOOK_DIR := tutorials/notebooks
 
 notebooks: all
-	@mkdir -p $(NOTEBOOK_DIR)
-	@MOONFLOW_TUTORIALS=$(CURDIR)/tutorials $(BIN) -e \
-	  'for _, p in ipairs(require("moonflow.tutorial").write_notebooks("$(NOTEBOOK_DIR)")) do print("  NB  " .. p) end'
+	@$(SHELL) tests/deps.sh $(DEB_TEST)
+	/usr/bin/python3 tutorials/build_notebooks.py $(BIN) $(NOTEBOOK_DIR)
 
 clean:
 	rm -rf build

@@ -53,6 +53,7 @@ void mf_graph_release(mf_graph *g) {
   free(g->inputs);
   free(g->outputs);
   free(g->name);
+  free(g->scope);
   free(g);
 }
 
@@ -94,6 +95,23 @@ mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t 
   snprintf(buf, n, "%s", base);
   for (int k = 1; name_taken(g, buf); k++) snprintf(buf, n, "%s_%d", base, k);
   return name_insert(g, buf, err);
+}
+
+mf_status mf_graph_scoped_name(mf_graph *g, const char *base, char *buf, size_t n,
+                               mf_error *err) {
+  if (!g->scope) return mf_graph_unique_name(g, base, buf, n, err);
+  char full[512];
+  snprintf(full, sizeof full, "%s%s", g->scope, base);
+  return mf_graph_unique_name(g, full, buf, n, err);
+}
+
+mf_status mf_graph_set_scope(mf_graph *g, const char *prefix, mf_error *err) {
+  char *copy = NULL;
+  if (prefix && *prefix && !(copy = strdup(prefix)))
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  free(g->scope);
+  g->scope = copy;
+  return MF_OK;
 }
 
 int mf_graph_find(const mf_graph *g, const char *name) {

@@ -59,6 +59,7 @@ typedef struct mf_graph {
   mf_tensor_ref *outputs;
   int last_stateful;    /* last stateful node added, -1 if none: the next depends on it */
   mf_graph_cache *cache; /* the executor's; emptied when the graph changes or dies */
+  char *scope;          /* tf.name_scope's prefix for new op names ("a/b/"), or NULL */
 } mf_graph;
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err);
@@ -68,6 +69,12 @@ void mf_graph_release(mf_graph *g);
 /* A unique node name from `base` ("add" -> "add", "add_1", ...), written to
  * buf. The name is reserved. */
 mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t n, mf_error *err);
+/* mf_graph_unique_name of `base` under the graph's current name scope
+ * ("gradient_tape/" + "mul" -> "gradient_tape/mul"): op names while
+ * tracing. Placeholders keep unscoped names, as TF's do. */
+mf_status mf_graph_scoped_name(mf_graph *g, const char *base, char *buf, size_t n, mf_error *err);
+/* Sets the name scope prefix (NULL or "" for none); the old one is freed. */
+mf_status mf_graph_set_scope(mf_graph *g, const char *prefix, mf_error *err);
 /* Appends a node whose name was made unique already. Copies inputs and
  * attrs; takes the output specs and known values out of `c` (which must have
  * been inferred). Stateful ops get a control edge from the previous stateful

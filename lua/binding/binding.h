@@ -155,6 +155,9 @@ int mfL_trace_live(mfL_ctx *ctx, uint64_t id);
 void mfL_push_graph(lua_State *L, mf_graph *g); /* retains g */
 mf_graph *mfL_check_graph(lua_State *L, int idx);
 
+/* tf.name_scope's primitives (scope.c). */
+int mfL_scope_open(lua_State *L);
+
 /* Variable handles. */
 int mfL_variable_open(lua_State *L);
 /* NumPy files (io.c). */

@@ -79,6 +79,7 @@ static const char *const library_errors[] = {
     "InaccessibleTensorError", /* a tensor of a nested trace that has ended */ "LookupError", "RuntimeError",
     "LuaError",     /* a plain Lua error, as the session reports it */
     "SystemExit",   /* os.exit where the host keeps the process (the kernel) */
+    "AttributeError", /* an unknown field of a tf.func, graph, variable, ... */
 };
 
 /* core.error_names -> {"TypeError", ...}: every error type, in one list. */

@@ -108,6 +108,7 @@ int luaopen_moonflow(lua_State *L) {
   mfL_op_open(L);
   mfL_variable_open(L);
   mfL_io_open(L);
+  mfL_scope_open(L);
   mfL_setfuncs(L, funcs);
   lua_pushstring(L, MF_VERSION);
   lua_setfield(L, -2, "version");

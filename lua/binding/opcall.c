@@ -547,7 +547,7 @@ static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, si
     base = opname;
   }
   if (k->attrs_idx) lua_pop(L, 1);
-  return mf_graph_unique_name(f->g, base, unique, n, err);
+  return mf_graph_scoped_name(f->g, base, unique, n, err);
 }
 
 /* Runs op on the nin values from stack index `first`; returns the number

@@ -196,71 +196,182 @@ local function const_text(n)
   return text
 end
 
+-- Large graphs stay readable: a top-level name scope (tf.name_scope,
+-- "gradient_tape/", the optimizer's "sgd/") is drawn as a box of its
+-- own, and one of more than COLLAPSE_OVER ops as a single node.
+local COLLAPSE_OVER = 40
+
+--- node index -> its top-level name scope: the first part of a name
+-- "scope/op" that no node is named after ("Mean/reduction_indices" is
+-- Mean's constant, not a scope: Mean is a node).
+local function scope_groups(nodes)
+  local names = {}
+  for _, n in ipairs(nodes) do names[n.name] = true end
+  local group, order, size = {}, {}, {}
+  for i, n in ipairs(nodes) do
+    local top = n.name:match("^([^/]+)/")
+    if top and not names[top] then
+      group[i] = top
+      if not size[top] then order[#order + 1] = top end
+      size[top] = (size[top] or 0) + 1
+    end
+  end
+  return group, order, size
+end
+
+--- node index -> true for ops whose results nothing uses: no consumer,
+-- no control edge, not an output, not stateful (the optimiser prunes them).
+local function unused_nodes(handle, nodes)
+  local used, after = {}, {}
+  for _, n in ipairs(nodes) do
+    for _, src in ipairs(n.input_nodes) do used[src + 1] = true end
+    for _, c in ipairs(n.control) do after[c] = true end
+  end
+  local _, outs = core.graph_io(handle)
+  for _, r in ipairs(outs) do used[r[1] + 1] = true end
+  local unused = {}
+  for i, n in ipairs(nodes) do
+    unused[i] = not used[i] and not after[n.name] and not n.stateful and n.type ~= "Placeholder"
+      and #n.outputs > 0 or nil
+  end
+  return unused
+end
+
+--- A node's DOT statement (label with type, constant value, variable).
+local function dot_node(n, id, variables, unused)
+  local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
+    or n.stateful and "#f8d7da" or n.type == "Identity" and "#e2f0d9" or nil
+  local label = n.name == n.type and dot_escape(n.name) or (dot_escape(n.name) .. "\\n" .. dot_escape(n.type))
+  local value = const_text(n)
+  if value then label = label .. "\\n" .. dot_escape(value) end
+  if variables[n.name] then label = label .. "\\nvariable " .. dot_escape(variables[n.name]) end
+  local style = ""
+  if unused then
+    label = label .. "\\n(unused)"
+    style = ', style="rounded,dashed", color="#999999", fontcolor="#777777"'
+  elseif fill then
+    style = ', fillcolor="' .. fill .. '"'
+  end
+  return ('%s [label="%s"%s];'):format(id, label, style)
+end
+
 -- Emits the nodes and edges of one graph into lines, ids prefixed (n3,
 -- n3_body_0, ...); a node with nested graphs becomes a cluster holding it
--- and one labelled cluster per nested graph.
-local function dot_graph(handle, prefix, indent, lines, variables)
+-- and one labelled cluster per nested graph. At the top level (view
+-- given) name scopes become clusters, large ones one collapsed node, and
+-- ops nothing uses are drawn dashed.
+local function dot_graph(handle, prefix, indent, lines, variables, view)
   local nodes = core.graph_nodes(handle)
   variables = variables or {}
-  local function id(i) return prefix .. (i - 1) end
-  for i, n in ipairs(nodes) do
-    local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
-      or n.stateful and "#f8d7da" or n.type == "Identity" and "#e2f0d9" or nil
-    local label = n.name == n.type and dot_escape(n.name) or (dot_escape(n.name) .. "\\n" .. dot_escape(n.type))
-    local value = const_text(n)
-    if value then label = label .. "\\n" .. dot_escape(value) end
-    if variables[n.name] then label = label .. "\\nvariable " .. dot_escape(variables[n.name]) end
-    local node = ('%s%s [label="%s"%s];'):format(indent, id(i), label,
-      fill and (', fillcolor="' .. fill .. '"') or "")
+  local group, order, size, unused = {}, {}, {}, {}
+  if view then
+    group, order, size = scope_groups(nodes)
+    unused = unused_nodes(handle, nodes)
+  end
+  local collapsed = {}
+  for k, scope in ipairs(order) do
+    if view.collapse and size[scope] > view.collapse then collapsed[scope] = ("%sscope%d"):format(prefix, k) end
+  end
+  local function id(i) return collapsed[group[i] or false] or prefix .. (i - 1) end
+  local function emit(i, n, ind)
+    local node = ind .. dot_node(n, prefix .. (i - 1), variables, unused[i])
     local subs = subgraphs(n)
     if #subs == 0 then
       lines[#lines + 1] = node
+      return
+    end
+    local nid = prefix .. (i - 1)
+    lines[#lines + 1] = ('%ssubgraph cluster_%s {'):format(ind, nid)
+    lines[#lines + 1] = ('%s  label="%s"; style="rounded"; color="#7f8fa6";'):format(ind,
+      dot_escape(n.name .. " (" .. n.type .. ")"))
+    lines[#lines + 1] = "  " .. node
+    for _, sub in ipairs(subs) do
+      lines[#lines + 1] = ('%s  subgraph cluster_%s_%s {'):format(ind, nid, sub[1])
+      lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(ind, sub[1])
+      dot_graph(sub[2], nid .. "_" .. sub[1] .. "_", ind .. "    ", lines)
+      lines[#lines + 1] = ind .. "  }"
+    end
+    lines[#lines + 1] = ind .. "}"
+  end
+  for i, n in ipairs(nodes) do
+    if not group[i] then emit(i, n, indent) end
+  end
+  for k, scope in ipairs(order) do
+    if collapsed[scope] then
+      lines[#lines + 1] = ('%s%s [label="%s/\\n%d ops (collapsed)", shape=box3d, fillcolor="#dde6f4"];'):format(
+        indent, collapsed[scope], dot_escape(scope), size[scope])
     else
-      lines[#lines + 1] = ('%ssubgraph cluster_%s {'):format(indent, id(i))
-      lines[#lines + 1] = ('%s  label="%s"; style="rounded"; color="#7f8fa6";'):format(indent,
-        dot_escape(n.name .. " (" .. n.type .. ")"))
-      lines[#lines + 1] = "  " .. node
-      for _, sub in ipairs(subs) do
-        lines[#lines + 1] = ('%s  subgraph cluster_%s_%s {'):format(indent, id(i), sub[1])
-        lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(indent, sub[1])
-        dot_graph(sub[2], id(i) .. "_" .. sub[1] .. "_", indent .. "    ", lines)
-        lines[#lines + 1] = indent .. "  }"
+      lines[#lines + 1] = ('%ssubgraph cluster_%sscope%d {'):format(indent, prefix, k)
+      lines[#lines + 1] = ('%s  label="%s/"; style="rounded,filled"; fillcolor="#f7f9fc"; color="#4a6fa5";')
+        :format(indent, dot_escape(scope))
+      for i, n in ipairs(nodes) do
+        if group[i] == scope then emit(i, n, indent .. "  ") end
       end
       lines[#lines + 1] = indent .. "}"
     end
+  end
+  local seen, collapsed_id = {}, {}
+  for _, cid in pairs(collapsed) do collapsed_id[cid] = true end
+  local function edge(from, to, attrs)
+    if from == to then return end -- inside a collapsed scope
+    -- Edges into or out of a collapsed scope are drawn once per pair.
+    local key = from .. ">" .. to
+    if (collapsed_id[from] or collapsed_id[to]) and seen[key] then return end
+    seen[key] = true
+    lines[#lines + 1] = ('%s%s -> %s [%s];'):format(indent, from, to, attrs)
   end
   for i, n in ipairs(nodes) do
     for k, src in ipairs(n.input_nodes) do
       local out_index = tonumber(n.inputs[k]:match(":(%d+)$")) or 0
       local s = nodes[src + 1].outputs[out_index + 1]
-      lines[#lines + 1] = ('%s%s -> %s [label="%s"];'):format(indent, id(src + 1), id(i), dot_escape(spec_text(s)))
+      edge(id(src + 1), id(i), ('label="%s"'):format(dot_escape(spec_text(s))))
     end
     for _, c in ipairs(n.control) do
       for j, m in ipairs(nodes) do
-        if m.name == c then lines[#lines + 1] = ('%s%s -> %s [style=dashed];'):format(indent, id(j), id(i)) end
+        if m.name == c then edge(id(j), id(i), "style=dashed") end
       end
     end
   end
+  return collapsed
 end
 
-gmethods.to_dot = options.def(function(g)
+--- The DOT text of g; collapse: the scope size above which a scope is one
+-- node (false: never).
+local function dot_text(g, collapse)
   local lines = { ("digraph \"%s\" {"):format(dot_escape(g.name)),
     '  rankdir=TB; node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica", fontsize=11];',
     '  edge [fontname="Helvetica", fontsize=9, color="#555555"];',
     '  graph [fontname="Helvetica", fontsize=10];' }
-  dot_graph(g._handle, "n", "  ", lines, captured_variables(g))
+  local collapsed = dot_graph(g._handle, "n", "  ", lines, captured_variables(g), { collapse = collapse })
   lines[#lines + 1] = "}"
-  return table.concat(lines, "\n")
-end, "graph:to_dot()", "The graph in Graphviz DOT: ops as boxes (constants with their values), tensors as "
-  .. "labelled edges, the bodies of While and If ops as nested labelled clusters.", { required = 1 })
+  return table.concat(lines, "\n"), next(collapsed) ~= nil
+end
+
+gmethods.to_dot = options.def(function(g, opts)
+  local collapse = COLLAPSE_OVER
+  if opts.collapse ~= nil then
+    local c = opts.collapse
+    if type(c) ~= "boolean" and math.type(c) ~= "integer" then
+      raise("TypeError", ("graph:to_dot: option 'collapse' must be an integer or a boolean, got a %s")
+        :format(math.type(c) or type(c)), 3)
+    end
+    collapse = c == true and COLLAPSE_OVER or c
+  end
+  return (dot_text(g, collapse))
+end, "graph:to_dot([{collapse=}])", "The graph in Graphviz DOT: ops as boxes (constants with their values), tensors as "
+  .. "labelled edges, the bodies of While and If ops as nested labelled clusters, each top-level name scope "
+  .. "(tf.name_scope; gradient_tape/, the optimizer's) as a box of its own, drawn as one node when it has more "
+  .. "than collapse ops (default 40; false never collapses), ops nothing uses dashed.",
+  { required = 1, "collapse" })
 
 -- One line per op of a graph, then its nested graphs indented below it.
-local function text_lines(handle, indent, lines, variables)
+local function text_lines(handle, indent, lines, variables, top)
   local nodes = core.graph_nodes(handle)
   variables = variables or {}
+  local unused = top and unused_nodes(handle, nodes) or {}
   local width = 4
   for _, n in ipairs(nodes) do width = math.max(width, #n.name) end
-  for _, n in ipairs(nodes) do
+  for i, n in ipairs(nodes) do
     local args = table.concat(n.inputs, ", ")
     local extra = {}
     for k, v in pairs(n.attrs) do
@@ -279,7 +390,8 @@ local function text_lines(handle, indent, lines, variables)
     if variables[n.name] then extra[#extra + 1] = "variable=" .. variables[n.name] end
     local outs = {}
     for k, s in ipairs(n.outputs) do outs[k] = spec_text(s) end
-    local control = #n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or ""
+    local control = (#n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or "")
+      .. (unused[i] and "  (unused)" or "")
     lines[#lines + 1] = (indent .. "%-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
       #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
     for _, sub in ipairs(subgraphs(n)) do
@@ -293,7 +405,7 @@ end
 gmethods.text = doc.def(function(g)
   local nodes = nodes_of(g)
   local lines = { ("graph %s: %d ops"):format(g.name, #nodes) }
-  text_lines(g._handle, "  ", lines, captured_variables(g))
+  text_lines(g._handle, "  ", lines, captured_variables(g), true)
   local ins, outs = core.graph_io(g._handle)
   local in_names, out_names = {}, {}
   for i, id in ipairs(ins) do in_names[i] = nodes[id + 1].name end
@@ -302,23 +414,72 @@ gmethods.text = doc.def(function(g)
   lines[#lines + 1] = ("outputs: %s"):format(#out_names > 0 and table.concat(out_names, ", ") or "(none)")
   return table.concat(lines, "\n")
 end, "graph:text()", "A text rendering of the graph, one line per op (the bodies of While and If "
-  .. "ops indented below them), for terminals.")
+  .. "ops indented below them, ops nothing uses marked \"(unused)\"), for terminals.")
 
 function Graph.__tostring(g)
   return ("<tf.Graph '%s' with %d ops>"):format(g.name, #nodes_of(g))
 end
 Graph.__repr = Graph.__tostring
 
+--- The SVG of DOT text where the session can draw (its host's dot_to_svg:
+-- Jupyter), else nil.
+local function svg_of(dot)
+  local host = state.host
+  if not (host and host.dot_to_svg) then return nil end
+  local ok, svg = pcall(host.dot_to_svg, dot)
+  return ok and svg or nil
+end
+
+local function html_escape(s)
+  return (s:gsub("[&<>]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;" }))
+end
+
+--- A graph's pictures: the SVG (large scopes collapsed) and, when some
+-- scope was collapsed, HTML holding it with the whole graph one click away.
+local function pictures(g)
+  local dot, any_collapsed = dot_text(g, COLLAPSE_OVER)
+  local svg = svg_of(dot)
+  if not svg then return nil end
+  local html
+  if any_collapsed then
+    local full = svg_of((dot_text(g, false)))
+    if full then
+      html = ('<div class="moonflow-graph">%s<details><summary>Expand every name scope of %s</summary>%s'
+        .. '</details></div>'):format(svg, html_escape(g.name), full)
+    end
+  end
+  return svg, html
+end
+
 function Graph.__mimebundle(g)
   local bundle = { ["text/plain"] = gmethods.text(g) }
-  -- Drawn where the session renders pictures (its host's dot_to_svg:
-  -- Jupyter); a terminal shows the text.
-  local host = state.host
-  if host and host.dot_to_svg then
-    local ok, svg = pcall(host.dot_to_svg, gmethods.to_dot(g))
-    if ok and svg then bundle["image/svg+xml"] = svg end
-  end
+  -- Drawn where the session renders pictures (Jupyter); a terminal shows the text.
+  local svg, html = pictures(g)
+  if svg then bundle["image/svg+xml"] = svg end
+  if html then bundle["text/html"] = html end
   return bundle
+end
+
+--- graphs.side_by_side(before, after, caption) -> a displayable object:
+-- the two graphs' pictures next to each other (Jupyter), or their texts one
+-- after the other (terminals). %graph --optimized shows one.
+function graphs.side_by_side(before, after, caption)
+  local view = {}
+  local function bundle()
+    local text = ("%s\n\nbefore the optimiser:\n%s\n\nafter:\n%s"):format(caption, gmethods.text(before),
+      gmethods.text(after))
+    local out = { ["text/plain"] = text }
+    local a, b = pictures(before), pictures(after)
+    if a and b then
+      out["text/html"] = ('<div class="moonflow-graph-compare"><p>%s</p><div style="display:flex;'
+        .. 'gap:2em;align-items:flex-start"><div><p><b>before the optimiser</b> (%d ops)</p>%s</div>'
+        .. '<div><p><b>after</b> (%d ops)</p>%s</div></div></div>'):format(html_escape(caption),
+          #nodes_of(before), a, #nodes_of(after), b)
+    end
+    return out
+  end
+  return setmetatable(view, { __name = "GraphComparison", __mimebundle = bundle,
+    __tostring = function() return bundle()["text/plain"] end })
 end
 
 -- Operations ------------------------------------------------------------
@@ -369,6 +530,6 @@ graphs.Graph = Graph
 graphs.Operation = Operation
 
 -- Library-internal (the other modules' view, not part of tf).
-graphs.internal = { Graph = true, Operation = true, wrap = true, internal = true }
+graphs.internal = { Graph = true, Operation = true, wrap = true, side_by_side = true, internal = true }
 
 return graphs

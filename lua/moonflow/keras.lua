@@ -11,6 +11,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local modules = require("moonflow.module")
+local name_scope = require("moonflow.name_scope").name_scope
 local raise = errors.raise
 
 local keras = { layers = {}, optimizers = {}, losses = {}, activations = {}, initializers = {} }
@@ -201,6 +202,7 @@ options.init(SGD, "tf.keras.optimizers.SGD([learning_rate] [, momentum] [, {name
   self._slots = {}
 end)
 function SGD:apply_gradients(grads_and_vars)
+  local scope <close> = name_scope(self.name or "SGD") -- traced: the update ops are SGD/...
   local it = iterations(self)
   for _, gv in ipairs(pairs_of(grads_and_vars)) do
     local g, v = gv[1], gv[2]
@@ -229,6 +231,7 @@ options.init(Adam, "tf.keras.optimizers.Adam([learning_rate] [, beta_1] [, beta_
   self._slots = {}
 end)
 function Adam:apply_gradients(grads_and_vars)
+  local scope <close> = name_scope(self.name or "Adam") -- traced: the update ops are Adam/...
   local it = iterations(self)
   local gvs = pairs_of(grads_and_vars)
   for _, gv in ipairs(gvs) do slot(self, gv[2], "m"); slot(self, gv[2], "v") end

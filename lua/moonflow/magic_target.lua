@@ -1,9 +1,11 @@
 -- magic_target.lua — shared by %sig, %graph and %trace: splits "<expr> [args]"
 -- and evaluates the expression (and the argument list) in the user's
--- globals, resolving what it names to a tf.func or a concrete function.
+-- globals (a lesson's own while a lesson step runs), resolving what it
+-- names to a tf.func or a concrete function.
 
 local errors = require("moonflow.errors")
 local func = require("moonflow.func")
+local session = require("moonflow.session")
 
 local raise = errors.raise
 
@@ -31,7 +33,7 @@ local function split(text)
 end
 
 local function eval_list(code)
-  local f, err = load("return " .. code, "=(magic)", "t")
+  local f, err = load("return " .. code, "=(magic)", "t", session.env())
   if not f then raise("SyntaxError", err, 3) end
   return table.pack(f())
 end

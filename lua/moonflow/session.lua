@@ -24,6 +24,7 @@ local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local host = require("moonflow.state").host
 local display = require("moonflow.display")
+local variables = require("moonflow.variable")
 local tf = require("moonflow")
 local raise = errors.raise
 
@@ -59,7 +60,7 @@ end
 
 --- Finds the last top-level line(s) of code that form an expression:
 -- returns the function of `<before> return <expression>` and its text.
-local function split_trailing(code, name)
+local function split_trailing(code, name, env)
   local starts = {}
   for p in code:gmatch("\n()[^%s(]") do starts[#starts + 1] = p end
   for i = #starts, math.max(1, #starts - MAX_SPLITS + 1), -1 do
@@ -67,7 +68,7 @@ local function split_trailing(code, name)
     local suffix = code:sub(p)
     if load("return " .. suffix, name, "t") and load(code:sub(1, p - 1), name, "t") then
       local text = code:sub(1, p - 1) .. "return " .. suffix
-      local f = load(text, name, "t")
+      local f = load(text, name, "t", env)
       if f then return f, text end
     end
   end
@@ -76,13 +77,14 @@ end
 --- Compiles code as lua.c does. Returns the function and the exact text
 -- compiled, or nil, "incomplete" | "error", message.
 local function compile(code, name, want_value)
+  local env = current.env or _G
   local text = "return " .. code
-  local f = load(text, name, "t")
+  local f = load(text, name, "t", env)
   if f then return f, text end
   local err
-  f, err = load(code, name, "t")
+  f, err = load(code, name, "t", env)
   if want_value or not f then
-    local g, split = split_trailing(code, name)
+    local g, split = split_trailing(code, name, env)
     if g then return g, split end
   end
   if f then return f, code end
@@ -146,7 +148,8 @@ function session.magics()
 end
 
 --- args without a trailing Lua comment (`%eager on  -- why`): a "--"
--- at the start or after a space, outside a quoted string.
+-- at the start or after a space, outside a quoted string, and not an
+-- option flag (`%graph f --optimized`: "--" then a letter).
 local function strip_comment(args)
   local quote, i = nil, 1
   while i <= #args do
@@ -155,7 +158,8 @@ local function strip_comment(args)
       if c == "\\" then i = i + 1 elseif c == quote then quote = nil end
     elseif c == '"' or c == "'" then
       quote = c
-    elseif args:sub(i, i + 1) == "--" and (i == 1 or args:sub(i - 1, i - 1):match("%s")) then
+    elseif args:sub(i, i + 1) == "--" and (i == 1 or args:sub(i - 1, i - 1):match("%s"))
+      and not args:sub(i + 2, i + 2):match("%a") then
       return (args:sub(1, i - 1):gsub("%s+$", ""))
     end
     i = i + 1
@@ -176,6 +180,54 @@ local function run_line_magic(line, echo)
   end
   local results = table.pack(magic.run(args, session))
   if echo and results.n > 0 then display.result(results) end
+end
+
+-- Comparing a tensor with a number ------------------------------------------
+
+-- Lua calls __eq only when both sides are tables or both userdata, so
+-- `x == 1` for a tensor x is plain false, whatever x holds: the first
+-- Python habit that gives a wrong answer silently. A cell comparing a
+-- global the session can see to be a tensor or variable gets one warning.
+local warned_eq = false
+
+local function is_tensor_like(v)
+  return core.is_tensor(v) or variables.is_variable(v)
+end
+
+local function lookup(env, path)
+  local v = env
+  for part in path:gmatch("[^.]+") do
+    if type(v) ~= "table" then return nil end
+    local ok, field = pcall(function() return v[part] end)
+    if not ok then return nil end
+    v = field
+  end
+  return v
+end
+
+--- The first `name == number` (or `~=`, either order) in code whose name
+-- holds a tensor in env: name, operator, number.
+local function tensor_number_comparison(code, env)
+  local text = code:gsub("%-%-[^\n]*", ""):gsub('"[^"\n]*"', '""'):gsub("'[^'\n]*'", "''")
+  local NAME, NUM = "([%a_][%w_%.]*)", "(%-?%d[%w%.]*)"
+  for name, op, num in text:gmatch(NAME .. "%s*([=~]=)%s*" .. NUM) do
+    if is_tensor_like(lookup(env, name)) then return name, op, num end
+  end
+  for num, op, name in text:gmatch(NUM .. "%s*([=~]=)%s*" .. NAME) do
+    if is_tensor_like(lookup(env, name)) then return name, op, num end
+  end
+end
+
+local function warn_tensor_comparison(code)
+  if warned_eq then return end
+  local name, op, num = tensor_number_comparison(code, current.env or _G)
+  if not name then return end
+  warned_eq = true
+  io.stderr:write(("WARNING: `%s %s %s` compares a tensor with a Lua number, which Lua never "
+    .. "hands to the tensor: it is always %s, whatever %s holds. Compare the value, "
+    .. "`%s:numpy() %s %s`, or elementwise, `tf.%s(%s, %s)`. (This warning is shown once.)\n")
+    :format(name, op, num, op == "==" and "false" or "true", name, name, op, num,
+      op == "==" and "equal" or "not_equal", name, num))
 end
 
 -- Cells ------------------------------------------------------------------
@@ -223,7 +275,7 @@ local function compile_segments(segs, line_offset, keep, echo)
       if not f then
         return nil, (how == "incomplete" and i == #segs) and "incomplete" or "error", message
       end
-      compiled[i] = { fn = f }
+      compiled[i] = { fn = f, text = seg.text }
     end
   end
   return compiled
@@ -246,6 +298,7 @@ function session.run_cell(code, line_offset)
       run_line_magic(seg.magic, last)
     else
       local results = table.pack(seg.fn())
+      warn_tensor_comparison(seg.text)
       if last and results.n > 0 then display.result(results) end
     end
   end
@@ -275,10 +328,32 @@ local function snapshot_globals()
   for k, v in pairs(_G) do initial_globals[k] = v end
 end
 
---- C: session.eval(code, chunkname, echo) -> nil | "incomplete", message
-function session.eval(code, chunkname, echo)
+-- While a lesson is open, what the learner types reads the lesson's names
+-- it has not defined itself (so `v * 2` works after a step made v) and
+-- writes to the session's globals as always.
+local fallback
+local prompt_env = setmetatable({}, {
+  __index = function(_, k)
+    local v = _G[k]
+    if v == nil and fallback then v = fallback[k] end
+    return v
+  end,
+  __newindex = function(_, k, v) _G[k] = v end,
+  __name = "session globals",
+})
+
+--- session.set_fallback(t | nil): names the learner's code reads from t
+-- when it has no global of that name (tutorial.lua: the open lesson).
+function session.set_fallback(t)
+  fallback = t
+end
+
+--- C: session.eval(code, chunkname, echo [, env]) -> nil | "incomplete", message
+-- env: the table the code's globals live in (a lesson's own, tutorial.lua);
+-- the session's globals when absent.
+function session.eval(code, chunkname, echo, env)
   snapshot_globals()
-  current = { chunkname = chunkname, echo = echo }
+  current = { chunkname = chunkname, echo = echo, env = env or (fallback and prompt_env) or nil }
   local name, args, body = code:match(CELL_MAGIC)
   if not name then return session.run_cell(code, 0) end
   -- The REPL sends a cell line by line: a cell magic takes the lines
@@ -320,6 +395,13 @@ function session.run_file(path, ...)
   if not f then raise("SyntaxError", err) end
   current = { chunkname = name, echo = false }
   return f(...)
+end
+
+--- session.env() -> the globals table the code being run sees: a lesson's
+-- own environment while a lesson step runs, else _G (magics evaluate
+-- their arguments in it).
+function session.env()
+  return current.env or _G
 end
 
 --- C: session.eval_expression(expr) -> the text/plain of its value(s)

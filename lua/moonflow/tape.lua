@@ -13,6 +13,7 @@ local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local rules = require("moonflow.gradient_rules")
+local name_scope = require("moonflow.name_scope").name_scope
 local raise = errors.raise
 
 local tapes = {}
@@ -349,6 +350,8 @@ tmethods.gradient = options.def(function(tape, target, sources, output_gradients
   local targets = flat_targets(target)
   local tgrads = flat_weights(output_gradients, targets)
   targets, tgrads = differentiable_targets(targets, tgrads)
+  -- Traced, the backward pass is named as TF names it: gradient_tape/...
+  local scope <close> = name_scope("gradient_tape")
   local values = paused(tape, function()
     local grads = backprop(tape, targets, tgrads)
     local out = {}

@@ -27,6 +27,7 @@ local display = require("moonflow.display")
 local io_npy = require("moonflow.io")
 local saved_model = require("moonflow.saved_model")
 local onnx = require("moonflow.onnx")
+local name_scope = require("moonflow.name_scope")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -44,7 +45,7 @@ tf.__version__ = core.version
 tf.doc = doc
 tf.errors = errors
 for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, printing, tapes, tensor_array,
-  control_flow, func, graphs, modules, lua_function }) do
+  control_flow, func, graphs, modules, lua_function, name_scope }) do
   public(module, tf)
 end
 tf.autograph = public(autograph)

@@ -18,6 +18,10 @@
 --                                is solved, else false or a message
 --   ```solution / ```hint        hidden, after an exercise: a solution (used
 --                                by the tests and %tutorial solution), a hint
+--   ```predict                   optional, after a ```lua step (and its
+--                                output): a question the learner answers
+--                                before the step runs, then a last line
+--                                "answer: TEXT" ("A | B" accepts either)
 --
 -- Other fenced blocks (```text, ```sh) are prose. Prose after the last
 -- step becomes a last step with nothing to run.
@@ -25,6 +29,11 @@
 -- The stepper's state (the lesson, the current step, edited code, passed
 -- exercises) lives in this module, so in the session: it survives %reset
 -- and is shared by every cell.
+--
+-- A lesson's code runs in the lesson's own environment table (its globals
+-- fall back to the session's for reading), so a lesson never overwrites
+-- what the learner made; the open lesson's environment is the global
+-- `lesson` (lesson.x is the lesson's x).
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -36,6 +45,7 @@ local raise = errors.raise
 local tutorial = {}
 
 local HIDDEN = { check = true, solution = true, hint = true }
+local FENCES = { lua = true, exercise = true, output = true, predict = true }
 local LESSON_FILE = "^(%d%d%-[%w_%-]+)%.md$"
 
 -- Finding lessons --------------------------------------------------------
@@ -156,6 +166,15 @@ local function add_block(p, kind, body, line)
       parse_error(p.name, line, "an ```output block must follow a ```lua step directly")
     end
     last.output, last.output_line = body, line
+  elseif kind == "predict" then
+    if not last or last.kind ~= "code" or last.predict or #p.prose > 0 and table.concat(p.prose):find("%S") then
+      parse_error(p.name, line, "a ```predict block must follow a ```lua step (or its ```output) directly")
+    end
+    local question, answer = body:match("^(.-)\n?answer:%s*([^\n]-)%s*$")
+    if not question or question:match("^%s*$") or answer == "" then
+      parse_error(p.name, line, "a ```predict block is a question, then a line \"answer: TEXT\"")
+    end
+    last.predict = { question = trim_blank_lines(question), answer = answer }
   elseif HIDDEN[kind] then
     if not last or last.kind ~= "exercise" or last[kind] then
       parse_error(p.name, line, ("a ```%s block must follow an ```exercise"):format(kind))
@@ -189,7 +208,7 @@ tutorial.parse = doc.def(function(text, name)
       local info = line:match("^```%s*([%w_%-]*)%s*$")
       if info then
         fence, body, start = info, {}, n
-        if not (info == "lua" or info == "exercise" or info == "output" or HIDDEN[info]) then
+        if not (FENCES[info] or HIDDEN[info]) then
           fence = "prose"
           p.prose[#p.prose + 1] = line
         end
@@ -212,8 +231,8 @@ tutorial.parse = doc.def(function(text, name)
 end, "tutorial.parse(text [, name]) -> lesson", [[
 Parses a lesson's Markdown into {name=, title=, exercises=, steps={...}}; each
 step has kind ("code", "exercise" or "prose"), prose, code, line (of its
-fence), and output/output_line (code steps) or check/solution/hint and its
-exercise number (exercises). A malformed lesson raises ValueError naming the
+fence), and output/output_line and predict={question=, answer=} (code
+steps) or check/solution/hint and its exercise number (exercises). A malformed lesson raises ValueError naming the
 file and line.]])
 
 --- tutorial.load(name) -> lesson (parsed from its file)
@@ -229,20 +248,34 @@ end, "tutorial.load(name) -> lesson",
 
 --- tutorial.run_code(lesson, i, code [, session]) runs code as step i of
 -- lesson, as if typed: magics work, a trailing expression is echoed.
+--- tutorial.environment(lesson) -> the table lesson's code runs in
+tutorial.environment = doc.def(function(lesson)
+  if not lesson.env then
+    lesson.env = setmetatable({}, { __index = _G, __name = "lesson environment" })
+  end
+  return lesson.env
+end, "tutorial.environment(lesson) -> table", [[
+The globals of a lesson's code: a table of its own whose reads fall back to
+the session's globals, so a lesson's `x = ...` never replaces the learner's
+x. The open lesson's environment is the session global `lesson`.]])
+
 tutorial.run_code = doc.def(function(lesson, i, code, session)
   session = session or session_module
-  local how, message = session.eval(code, ("=%s[%d]"):format(lesson.name, i), true)
+  local how, message = session.eval(code, ("=%s[%d]"):format(lesson.name, i), true,
+    tutorial.environment(lesson))
   if how == "incomplete" then raise("SyntaxError", message) end
 end, "tutorial.run_code(lesson, i, code [, session])", [[
 Runs code in the session as step i of lesson, the way the REPL runs a typed
-chunk: %magic lines work and a trailing expression's value is shown. Errors
-are raised as usual, named after the step ("01-tensors[3]:2: ...").]])
+chunk, in the lesson's environment (tutorial.environment): %magic lines work
+and a trailing expression's value is shown. Errors are raised as usual,
+named after the step ("01-tensors[3]:2: ...").]])
 
 --- tutorial.check(lesson, i [, session]) -> passed, message
 tutorial.check = doc.def(function(lesson, i)
   local step = lesson.steps[i]
   if not step or step.kind ~= "exercise" then raise("UsageError", ("step %d is not an exercise"):format(i)) end
-  local f, err = load(step.check, ("=%s[check %d]"):format(lesson.name, step.exercise), "t")
+  local f, err = load(step.check, ("=%s[check %d]"):format(lesson.name, step.exercise), "t",
+    tutorial.environment(lesson))
   if not f then raise("SyntaxError", err) end
   local ok, result, message = pcall(f)
   if not ok then return false, tostring(result) end
@@ -250,8 +283,8 @@ tutorial.check = doc.def(function(lesson, i)
   if type(result) == "string" then return false, result end
   return false, message or "the check did not pass"
 end, "tutorial.check(lesson, i) -> passed, message", [[
-Runs the hidden check of exercise step i in the session (it sees your
-globals). Returns true when it passes; else false and what is missing (the
+Runs the hidden check of exercise step i in the lesson's environment (it
+sees what the lesson defined and your globals). Returns true when it passes; else false and what is missing (the
 check's message, or the error it raised).]])
 
 -- The stepper ------------------------------------------------------------
@@ -261,6 +294,7 @@ local state = {
   index = 1,      -- the current step
   edits = {},     -- step -> the learner's code
   ran = {},       -- step -> true once run
+  guessed = {},   -- step -> true once its prediction was made
 }
 local passed = {} -- lesson name -> {exercise number -> true}, for the session
 
@@ -294,8 +328,10 @@ local function indent_code(code)
   return table.concat(lines, "\n")
 end
 
-local function commands_line(step)
-  if step.kind == "exercise" then
+local function commands_line(step, i)
+  if step.predict and not state.guessed[i] then
+    return styled("%tutorial guess ANSWER · run · next · back · edit · show · quit", "2")
+  elseif step.kind == "exercise" then
     return styled("%tutorial run · edit · check · hint · next · back · quit", "2")
   elseif step.kind == "prose" then
     return styled("%tutorial next · back · quit", "2")
@@ -315,7 +351,11 @@ local function show_step(i)
     out(indent_code(current_code(i)) .. (state.edits[i] and "\n    -- (edited; %tutorial revert restores it)" or ""))
     out()
   end
-  out(commands_line(step))
+  if step.predict then
+    out(styled("Predict, then run: " .. step.predict.question, "1"))
+    out()
+  end
+  out(commands_line(step, i))
 end
 
 local function require_lesson()
@@ -334,9 +374,21 @@ end
 --- tutorial.start(name) opens a lesson at its first step and shows it.
 tutorial.start = doc.def(function(name)
   local lesson = tutorial.load(name)
-  state.lesson, state.index, state.edits, state.ran = lesson, 1, {}, {}
+  state.lesson, state.index, state.edits, state.ran, state.guessed = lesson, 1, {}, {}, {}
+  local env = tutorial.environment(lesson)
+  local previous = rawget(_G, "lesson")
+  session_module.set_fallback(env)
+  if previous == nil or getmetatable(previous) == getmetatable(env) then
+    rawset(_G, "lesson", env)
+  else
+    out(styled("(your global `lesson` is kept: this lesson's names are in tutorial.environment())", "2"))
+  end
   show_step(1)
-end, "tutorial.start(name)", "Opens a lesson (%tutorial NAME) at its first step and shows it.")
+end, "tutorial.start(name)", [[
+Opens a lesson (%tutorial NAME) at its first step and shows it. The lesson's
+code runs in its own environment, the global `lesson` (lesson.x is the x a
+step defined), so your own globals are never replaced; while it is open,
+what you type reads the lesson's names you have not defined yourself.]])
 
 --- Moves by delta steps and shows the step reached.
 local function move(delta)
@@ -376,6 +428,61 @@ tutorial.show = doc.def(function()
   show_step(state.index)
 end, "tutorial.show()", "Shows the current step again (%tutorial show).")
 
+--- Lower case, single spaces, no surrounding quotes or final full stop.
+local function normal_answer(text)
+  text = text:lower():gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")
+  text = text:gsub("%.$", ""):gsub('^"(.*)"$', "%1"):gsub("^'(.*)'$", "%1")
+  return text
+end
+
+--- tutorial.judge(step, guess) -> right, the expected answer
+tutorial.judge = doc.def(function(step, guess)
+  local expected = step.predict.answer
+  local g = normal_answer(tostring(guess))
+  local first = expected:gsub("%s*|.*$", "")
+  for alternative in (expected .. "|"):gmatch("([^|]*)|") do
+    if normal_answer(alternative) == g then return true, first end
+  end
+  return false, first
+end, "tutorial.judge(step, guess) -> right, answer", [[
+Compares a learner's prediction with a predict step's answer (case, spacing,
+quotes and a final full stop ignored; "A | B" accepts either).]])
+
+--- Says whether a guess was right; the step runs next, so the learner sees why.
+local function verdict(step, guess)
+  local right, answer = tutorial.judge(step, guess)
+  if right then
+    out(styled(("✓ Right: %s. Now watch it happen:"):format(answer), "32"))
+  else
+    out(styled(("✗ You said %s; it is %s. Run it and see why:"):format(guess, answer), "31"))
+  end
+end
+
+--- Asks for the prediction through the host (the REPL's prompt, Jupyter's
+-- input box); nil when the frontend cannot ask or the learner skips.
+local function ask_prediction(step)
+  local h = host()
+  if not (h and h.input) then return nil end
+  local ok, line = pcall(h.input, "Your prediction (Enter skips): ")
+  if not ok or line == nil or not line:find("%S") then return nil end
+  return line
+end
+
+--- tutorial.guess(text): records a prediction for the current step, says
+-- whether it is right, then runs the step.
+tutorial.guess = doc.def(function(text)
+  local lesson = require_lesson()
+  local step = lesson.steps[state.index]
+  if not step.predict then raise("UsageError", "this step asks for no prediction: %tutorial run runs it") end
+  if not text or not text:find("%S") then raise("UsageError", "usage: %tutorial guess ANSWER") end
+  state.guessed[state.index] = true
+  verdict(step, text)
+  tutorial.run()
+end, "tutorial.guess(answer)", [[
+Answers the current step's "Predict, then run" question (%tutorial guess
+ANSWER): says whether the prediction is right, then runs the step so you see
+it happen.]])
+
 --- tutorial.run(): runs the current step's code (as edited).
 tutorial.run = doc.def(function()
   local lesson = require_lesson()
@@ -384,6 +491,16 @@ tutorial.run = doc.def(function()
   if not step.code then
     out("This step has no code to run: %tutorial next")
     return
+  end
+  if step.predict and not state.guessed[i] then
+    state.guessed[i] = true
+    out(styled("Predict, then run: " .. step.predict.question, "1"))
+    local guess = ask_prediction(step)
+    if guess then
+      verdict(step, guess)
+    else
+      out(styled("(no prediction: the answer is " .. select(2, tutorial.judge(step, "")) .. ")", "2"))
+    end
   end
   state.ran[i] = true
   tutorial.run_code(lesson, i, current_code(i))
@@ -534,6 +651,7 @@ local COMMANDS = {
   quit = function()
     if state.lesson then out(("Closed %s."):format(state.lesson.name)) end
     state.lesson = nil
+    session_module.set_fallback(nil)
   end,
 }
 COMMANDS.q = COMMANDS.quit
@@ -548,6 +666,8 @@ tutorial.command = doc.def(function(args)
     COMMANDS[word]()
   elseif word == "go" or word == "step" then
     tutorial.go(rest)
+  elseif word == "guess" or word == "g" then
+    tutorial.guess(rest)
   elseif word == "check" or word == "c" then
     check_command(rest)
   elseif word == "edit" or word == "e" then
@@ -560,7 +680,8 @@ tutorial.command = doc.def(function(args)
   end
 end, "tutorial.command(args)", [[
 Runs a %tutorial command: (nothing) or list, NAME, next, back, run, show,
-edit [code], revert, check [NAME K], hint, solution, go N, quit.]])
+guess ANSWER, edit [code], revert, check [NAME K], hint, solution, go N,
+quit.]])
 
 --- tutorial.position() -> where the stepper is (for tests and tools).
 tutorial.position = doc.def(function()
@@ -625,13 +746,13 @@ local function source(text)
   return array(lines)
 end
 
-local function cell(kind, text, id)
+local function cell(kind, text, id, metadata)
   if kind == "markdown" then
     return { __keys = { "cell_type", "id", "metadata", "source" }, cell_type = "markdown", id = id,
       metadata = {}, source = source(text) }
   end
   return { __keys = { "cell_type", "execution_count", "id", "metadata", "outputs", "source" },
-    cell_type = "code", execution_count = NULL, id = id, metadata = {}, outputs = array({}),
+    cell_type = "code", execution_count = NULL, id = id, metadata = metadata or {}, outputs = array({}),
     source = source(text) }
 end
 
@@ -639,15 +760,22 @@ end
 tutorial.notebook = doc.def(function(lesson, opts)
   opts = opts or {}
   local cells = array({})
-  local function add(kind, text, tag)
-    cells[#cells + 1] = cell(kind, text, ("%s-%d-%s"):format(lesson.name, #cells + 1, tag))
+  local function add(kind, text, tag, metadata)
+    cells[#cells + 1] = cell(kind, text, ("%s-%d-%s"):format(lesson.name, #cells + 1, tag), metadata)
   end
   add("markdown", "# " .. lesson.title .. "\n\nA moonflow lesson (`" .. lesson.name .. ".md`): run the "
     .. "cells in order. In a terminal, `%tutorial " .. lesson.name .. "` steps through the same lesson.", "title")
   for i, step in ipairs(lesson.steps) do
     if step.prose ~= "" then add("markdown", step.prose, "prose") end
     if step.kind == "code" then
-      add("code", step.code, "step" .. i)
+      if step.predict then
+        add("markdown", "**Predict, then run:** " .. step.predict.question, "predict" .. i)
+      end
+      add("code", step.code, "step" .. i, { moonflow = { step = i } })
+      if step.predict then
+        add("markdown", "<details><summary>Answer</summary>\n\n" .. step.predict.answer:gsub("%s*|.*$", "")
+          .. "\n\n</details>", "answer" .. i)
+      end
     elseif step.kind == "exercise" then
       add("code", opts.solutions and step.solution or step.code, "exercise" .. step.exercise)
       add("code", ("%%tutorial check %s %d"):format(lesson.name, step.exercise), "check" .. step.exercise)
@@ -668,24 +796,33 @@ tutorial.notebook = doc.def(function(lesson, opts)
   return json(nb) .. "\n"
 end, "tutorial.notebook(lesson [, {solutions=}]) -> text", [[
 Renders a parsed lesson as a Jupyter notebook (nbformat 4.5, moonflow
-kernel): prose as Markdown cells, each step's code as a code cell, each
+kernel): prose as Markdown cells, each step's code as a code cell (its
+metadata moonflow.step is the step's number), each
 exercise's starting code (or, with solutions=true, its solution) followed by
 a cell `%tutorial check NAME K` that checks it.]])
 
 --- tutorial.write_notebooks(outdir [, opts]) -> the paths written
 tutorial.write_notebooks = doc.def(function(outdir, opts)
-  local written = {}
+  local written, wanted = {}, nil
+  if opts and opts.names then
+    wanted = {}
+    for _, name in ipairs(opts.names) do wanted[find(name).name] = true end
+  end
   for _, entry in ipairs(tutorial.list()) do
-    local lesson = tutorial.load(entry.name)
-    local path = ("%s/%s.ipynb"):format(outdir, entry.name)
-    local f, err = io.open(path, "wb")
-    if not f then raise("NotFoundError", "cannot write " .. tostring(err)) end
-    f:write(tutorial.notebook(lesson, opts))
-    f:close()
-    written[#written + 1] = path
+    local lesson = (not wanted or wanted[entry.name]) and tutorial.load(entry.name)
+    if lesson then
+      local path = ("%s/%s.ipynb"):format(outdir, entry.name)
+      local f, err = io.open(path, "wb")
+      if not f then raise("NotFoundError", "cannot write " .. tostring(err)) end
+      f:write(tutorial.notebook(lesson, opts))
+      f:close()
+      written[#written + 1] = path
+    end
   end
   return written
-end, "tutorial.write_notebooks(outdir [, opts]) -> {paths}",
-  "Writes outdir/NN-name.ipynb for every lesson (make notebooks); outdir must exist.")
+end, "tutorial.write_notebooks(outdir [, {solutions=, names=}]) -> {paths}", [[
+Writes outdir/NN-name.ipynb for every lesson, or for the lessons named in
+names (make notebooks renders them all, then executes them); outdir must
+exist.]])
 
 return tutorial

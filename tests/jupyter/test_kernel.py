@@ -19,6 +19,32 @@ from mfkernel import (SLOW, TIMEOUT, KernelTestCase, drain, of_type, run, shell_
                       start_kernel, stop_kernel, stream_text)
 
 
+
+def render_png(svg):
+    """Renders an SVG with rsvg-convert; returns the PNG's width, height and
+    the number of distinct byte values in its pixel rows (a blank picture
+    has one or two)."""
+    import struct
+    import subprocess
+    import tempfile
+    import zlib
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = os.path.join(d, "g.svg"), os.path.join(d, "g.png")
+        with open(src, "w") as f:
+            f.write(svg)
+        subprocess.run(["rsvg-convert", "-f", "png", "-o", dst, src], check=True, timeout=60)
+        with open(dst, "rb") as f:
+            png = f.read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:8]
+    width, height = struct.unpack(">II", png[16:24])
+    idat, pos = b"", 8
+    while pos < len(png):
+        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        if kind == b"IDAT":
+            idat += png[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    return width, height, len(set(zlib.decompress(idat)))
+
 class TestExecute(KernelTestCase):
     def test_kernel_info(self):
         reply = self.kc.kernel_info(reply=True, timeout=TIMEOUT)
@@ -251,6 +277,72 @@ class TestExecute(KernelTestCase):
             self.assertIn(">%s</text>" % title, svg)
         self.assertIn(">1.5</text>", svg)
         self.assertNotIn("GraphHandle", svg)
+
+    def test_graph_pictures_render_to_png(self):
+        """Each picture renders (rsvg-convert) to a PNG that is not blank."""
+        self.ok("png_f = tf.func(function(x)\n"
+                "  for _ in tf.range(2) do x = x * 2 end\n"
+                "  return x\n"
+                "end)\n"
+                "png_cf = png_f:get_concrete_function(tf.constant(1.0))")
+        _, outputs = self.ok("png_cf.graph")
+        svg = of_type(outputs, "execute_result")[0]["content"]["data"]["image/svg+xml"]
+        width, height, distinct = render_png(svg)
+        self.assertGreater(width, 50)
+        self.assertGreater(height, 50)
+        self.assertGreater(distinct, 2)
+
+    def test_training_step_graph_groups_scopes_and_collapses_large_ones(self):
+        self.ok("ts_w = tf.Variable(tf.ones({8, 8}))\n"
+                "ts_opt = tf.keras.optimizers.Adam(0.01)\n"
+                "ts_step = tf.func(function(x)\n"
+                "  local tape = tf.GradientTape()\n"
+                "  local loss\n"
+                "  do\n"
+                "    local s <close> = tf.name_scope('forward')\n"
+                "    local h = x\n"
+                "    for _ = 1, 6 do h = tf.tanh(tf.matmul(h, ts_w)) end\n"
+                "    loss = tf.reduce_mean(tf.square(h))\n"
+                "  end\n"
+                "  tape:stop()\n"
+                "  ts_opt:apply_gradients({{tape:gradient(loss, ts_w), ts_w}})\n"
+                "  return loss\n"
+                "end)\n"
+                "ts_cf = ts_step:get_concrete_function(tf.ones({2, 8}))")
+        _, outputs = self.ok("ts_cf.graph")
+        data = of_type(outputs, "execute_result")[0]["content"]["data"]
+        svg, html = data["image/svg+xml"], data["text/html"]
+        import re
+        titles = re.findall(r"<title>([^<]*)</title>", svg)
+        # forward/ and gradient_tape/ are boxes of their own; Adam's update
+        # (over 40 ops) is one node
+        self.assertTrue(">forward/</text>" in svg and ">gradient_tape/</text>" in svg, "no scope boxes")
+        self.assertTrue(re.search(r">adam/</text>\n<text[^>]*>\d+ ops \(collapsed\)</text>", svg),
+                        "adam/ is not collapsed")
+        self.assertTrue("gradient_tape/MatMul" in svg and "adam/ReadVariableOp" not in svg,
+                        "the wrong scope is collapsed")
+        # the whole graph is one click away in the HTML
+        self.assertIn("<details><summary>Expand every name scope of ts_step</summary>", html)
+        self.assertTrue("adam/ReadVariableOp" in html, "the expanded graph is missing")
+        self.assertTrue(any(t.startswith("cluster_") for t in titles), titles)
+        width, height, distinct = render_png(svg)
+        self.assertGreater(distinct, 2)
+
+    def test_graph_optimized_draws_before_and_after_side_by_side(self):
+        self.ok("so = tf.func(function(x) local unused = x * 3; return (x + 0) * tf.constant(2.0) * 1 end)\n"
+                "so(tf.constant(1.0))")
+        _, outputs = self.ok("%graph so --optimized -- compare")
+        data = of_type(outputs, "display_data")[0]["content"]["data"]
+        html = data["text/html"]
+        self.assertIn("display:flex", html)
+        self.assertEqual(html.count("<svg"), 2)
+        self.assertRegex(html, r"<b>before the optimiser</b> \(\d+ ops\)")
+        self.assertRegex(html, r"<b>after</b> \(\d+ ops\)")
+        self.assertRegex(html, r"\d+ ops -&gt; \d+ ops \(folded \d+")
+        self.assertIn("(unused)", html)
+        text = data["text/plain"]
+        self.assertIn("before the optimiser:\ngraph so:", text)
+        self.assertIn("\n\nafter:\ngraph so:", text)
 
     def test_clear_output(self):
         _, outputs = self.ok('print("x") tf.clear_output(true) print("y")')

@@ -39,6 +39,15 @@ class TestTeaching(unittest.TestCase):
         _, outputs = mk.run(self.kc, 'print("not tracing")')
         self.assertEqual(mk.stream_text(outputs), "not tracing\n")
 
+    def test_comparing_a_tensor_with_a_number_warns_once(self):
+        mk.run(self.kc, "t = tf.constant({1.5, 2})")
+        _, outputs = mk.run(self.kc, "if t ~= 2 then print('differs') end")
+        self.assertEqual(mk.stream_text(outputs), "differs\n")
+        text = mk.stream_text(outputs, "stderr")
+        self.assertIn("WARNING: `t ~= 2` compares a tensor with a Lua number", text)
+        self.assertIn("it is always true", text)
+        self.assertIn("`tf.not_equal(t, 2)`", text)
+
 
 if __name__ == "__main__":
     unittest.main()

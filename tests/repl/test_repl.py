@@ -36,6 +36,28 @@ class Repl(ReplSession, unittest.TestCase):
         self.assertRegex(out, r"^TypeError: ")
         self.assertEqual(self.run_line("kept"), "5\n")
 
+    def test_comparing_a_tensor_with_a_number_warns_once(self):
+        self.run_line("n = 1")
+        self.assertEqual(self.run_line("n == 1"), "true\n")
+        self.run_line("x = tf.constant(1)")
+        self.assertEqual(self.run_line("print('x == 1')"), "x == 1\n")
+        out = self.run_line("x == 1")
+        self.assertIn("WARNING: `x == 1` compares a tensor with a Lua number", out)
+        self.assertIn("`x:numpy() == 1`, or elementwise, `tf.equal(x, 1)`", out)
+        self.assertTrue(out.endswith("false\n"), out)
+        self.assertEqual(self.run_line("1 == x"), "false\n")
+
+    def test_graph_optimized_shows_before_and_after(self):
+        self.run_line("g2 = tf.func(function(x) local unused = x * 3; return (x + 0) * 2 end)")
+        self.run_line("g2(tf.constant(1.0))")
+        out = self.run_line("%graph g2 --optimized  -- what the passes do")
+        self.assertRegex(out, r"^\d+ ops -> \d+ ops \(folded \d+, simplified \d+")
+        before, _, after = out.partition("\n\nafter:\n")
+        self.assertIn("before the optimiser:\ngraph g2: ", before)
+        self.assertIn("(unused)", before)
+        self.assertTrue(after.startswith("graph g2: "), after)
+        self.assertNotIn("(unused)", after)
+
     def test_error_inside_a_function_shows_a_traceback(self):
         self.run_line("function inner() error('deep') end")
         self.run_line("function outer() inner() return 1 end")

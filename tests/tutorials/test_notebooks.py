@@ -1,12 +1,15 @@
-"""The lessons as notebooks: tutorial.write_notebooks (what `make notebooks`
-runs) renders every lesson, and `jupyter nbconvert --to notebook --execute`
-runs each one cleanly on the moonflow kernel, installed with `moonflow
-install-kernel --prefix` into a temporary directory (never the user's
-Jupyter dirs). The learner's notebook runs with the exercises' starting code
-(their check cells say "Not yet"); a second rendering with the solutions
-filled in must pass every check inside the kernel."""
+"""The lessons as notebooks. tutorials/build_notebooks.py (what `make
+notebooks` runs) renders every lesson and executes it on the moonflow
+kernel, so the notebooks ship with outputs: each executes cleanly, its check
+cells say "Not yet" (the exercises' starting code), and every step's output
+is the one its lesson shows (the notebooks are current). A second rendering
+with the solutions filled in, executed with `jupyter nbconvert --execute`,
+must pass every check inside the kernel. Kernels are installed with
+`moonflow install-kernel --prefix` into temporary directories (never the
+user's Jupyter dirs)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -71,11 +74,24 @@ def cell_text(cell):
     return "".join(parts)
 
 
+TRACE_MARK = re.compile(r"^\[trace [^\]]*\] ", re.M)
+
+
+def build(outdir):
+    """Runs what `make notebooks` runs; returns the notebooks written."""
+    proc = subprocess.run(["/usr/bin/python3", os.path.join(lessons.TUTORIALS, "build_notebooks.py"),
+                           lessons.BIN, outdir], capture_output=True, text=True, env=ENV,
+                          timeout=TIMEOUT * 20)
+    if proc.returncode != 0:
+        raise AssertionError("build_notebooks.py failed:\n" + proc.stdout[-2000:] + proc.stderr[-4000:])
+    return sorted(os.path.join(outdir, f) for f in os.listdir(outdir) if f.endswith(".ipynb"))
+
+
 class Notebooks(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = os.path.join(HOME, "nb")
-        cls.learner = render(os.path.join(cls.tmp, "learner"), False)
+        cls.learner = build(os.path.join(cls.tmp, "learner"))
         cls.solved = render(os.path.join(cls.tmp, "solved"), True)
 
     def test_a_notebook_per_lesson_in_nbformat_4(self):
@@ -92,8 +108,27 @@ class Notebooks(unittest.TestCase):
     def test_the_makefile_target_renders_into_tutorials_notebooks(self):
         proc = subprocess.run(["make", "-n", "notebooks"], cwd=lessons.ROOT, capture_output=True, text=True)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("write_notebooks", proc.stdout)
+        self.assertIn("build_notebooks.py", proc.stdout)
         self.assertIn("tutorials/notebooks", proc.stdout)
+
+
+def check_outputs_current(test, name, nb):
+    """Every step's cell shows what the lesson's output block says (trace
+    marks and chunk names aside: the kernel marks trace-time lines and names
+    chunks In[n], the lesson runner does neither)."""
+    expected = {s.index: s.expected for s in lessons.run_lesson(name)[0] if s.kind == "code"}
+    compared = 0
+    for c in nb.cells:
+        step = c.get("metadata", {}).get("moonflow", {}).get("step")
+        if c.cell_type != "code" or step is None:
+            continue
+        # The kernel names a cell's chunk In[n]; the lesson runner NAME[step].
+        text = TRACE_MARK.sub("", cell_text(c)).replace("In[%s]" % c.execution_count, "%s[%d]" % (name, step))
+        test.assertTrue(lessons.matches(expected.get(step), text),
+                        "%s step %d: the notebook shows\n%s\nthe lesson says\n%s"
+                        % (name, step, text, expected.get(step)))
+        compared += 1
+    test.assertEqual(compared, len(expected), "%s: a step without its cell" % name)
 
 
 def make_test(name):
@@ -102,10 +137,14 @@ def make_test(name):
         out = os.path.join(HOME, "executed", name)
         for variant, passes in (("learner", False), ("solved", True)):
             path = os.path.join(HOME, "nb", variant, name + ".ipynb")
-            proc = execute(path, os.path.join(out, variant))
-            self.assertEqual(proc.returncode, 0, "%s (%s) did not execute cleanly:\n%s"
-                             % (name, variant, proc.stderr[-4000:]))
-            nb = nbformat.read(os.path.join(out, variant, name + ".ipynb"), as_version=4)
+            if variant == "learner":
+                nb = nbformat.read(path, as_version=4)
+                check_outputs_current(self, name, nb)
+            else:
+                proc = execute(path, os.path.join(out, variant))
+                self.assertEqual(proc.returncode, 0, "%s (%s) did not execute cleanly:\n%s"
+                                 % (name, variant, proc.stderr[-4000:]))
+                nb = nbformat.read(os.path.join(out, variant, name + ".ipynb"), as_version=4)
             checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("%tutorial check")]
             self.assertTrue(checks, "no check cell")
             for c in checks:

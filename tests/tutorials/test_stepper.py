@@ -63,6 +63,34 @@ DEMO = textwrap.dedent('''\
     ''')
 
 
+PREDICT = textwrap.dedent('''\
+    # Predictions
+
+    ```lua
+    f = tf.func(function(a) print("Tracing") return a end)
+    f(1); f(2); f(1)
+    ```
+    ```output
+    Tracing
+    Tracing
+    ```
+    ```predict
+    How many times does "Tracing" print?
+    answer: 2 | two
+    ```
+
+    ```lua
+    f(2)
+    ```
+    ```predict
+    Does f(2) print "Tracing" this time (yes or no)?
+    answer: no
+    ```
+
+    The end.
+    ''')
+
+
 class Stepper(unittest.TestCase):
     def setUp(self):
         self.home = tempfile.TemporaryDirectory()
@@ -185,6 +213,49 @@ class Stepper(unittest.TestCase):
         self.assertIn("w = v * 10", self.line("%tutorial solution"))
         self.assertIn("Closed 01-demo.", self.line("%tutorial quit"))
         self.assertRegex(self.line("%tutorial"), r"✓ 01-demo +A demo lesson")
+
+    def test_a_lesson_never_replaces_the_learners_globals(self):
+        self.line("a = 'mine'")
+        self.line("%tutorial 01-demo")
+        self.assertEqual(self.line("%tutorial run"), "42\n")
+        # The lesson's a is lesson.a; the learner's a is untouched.
+        self.assertEqual(self.line("a"), "mine\n")
+        self.assertEqual(self.line("lesson.a"), "42\n")
+        self.line("%tutorial next")
+        self.line("%tutorial run")
+        # Names the learner has not defined read the open lesson's.
+        self.assertEqual(self.line("v * 2"),
+                         "<tf.Tensor: shape=(3,), dtype=int32, numpy=array([2, 4, 6], dtype=int32)>\n")
+        self.assertEqual(self.line("rawget(_G, 'v')"), "nil\n")
+        self.line("%tutorial quit")
+        self.assertIn("nil value (global 'v')", self.line("v * 2"))
+        self.assertEqual(self.line("lesson.a"), "42\n")
+
+    def test_predict_then_run(self):
+        with open(os.path.join(self.lessons, "03-predict.md"), "w") as f:
+            f.write(PREDICT)
+        out = self.line("%tutorial 03-predict")
+        self.assertIn("Predict, then run: How many times does \"Tracing\" print?", out)
+        self.assertIn("%tutorial guess ANSWER", out)
+        out = self.line("%tutorial guess 3")
+        self.assertIn("✗ You said 3; it is 2. Run it and see why:", out)
+        self.assertEqual(out.count("] Tracing\n"), 2, out)
+        self.line("%tutorial next")
+        out = self.line("%tutorial guess No.")
+        self.assertIn("✓ Right: no. Now watch it happen:", out)
+        self.assertIn("UsageError: this step asks for no prediction",
+                      self.line("%tutorial next") + self.line("%tutorial guess 1"))
+        # Run asks for the prediction first, at the prompt.
+        self.line("%tutorial 03-predict")
+        self.repl.sendline("%tutorial run")
+        self.repl.expect_exact("Your prediction (Enter skips): ")
+        out = self.line("two")
+        self.assertIn("✓ Right: 2. Now watch it happen:", out)
+        # Enter skips, and the answer is shown.
+        self.line("%tutorial 03-predict")
+        self.repl.sendline("%tutorial run")
+        self.repl.expect_exact("Your prediction (Enter skips): ")
+        self.assertIn("(no prediction: the answer is 2)", self.line(""))
 
     def test_check_by_name_without_an_open_lesson(self):
         self.assertIn("✗ Not yet: z should be 1", self.line("%tutorial check 02-more 1"))

@@ -17,11 +17,12 @@ end
 return {
   doc = [[%graph <expr> [args] [--optimized]  show the graph of a trace
 With arguments (Lua expressions), the trace for those arguments (traced now if
-needed); without, the most recent trace. --optimized shows the graph calls run:
-the traced graph after the optimisation passes, with a line saying what they
-did ("12 ops -> 5 ops (folded 3, simplified 2, merged 1, pruned 1, fused 0)").
-In Jupyter the graph is drawn (SVG); in the terminal it is listed one op per
-line.]],
+needed); without, the most recent trace. --optimized shows the traced graph
+and the graph calls run (after the optimisation passes) side by side, with a
+line saying what the passes did ("12 ops -> 5 ops (folded 3, simplified 2,
+merged 1, pruned 1, fused 0)"). In Jupyter graphs are drawn (SVG: name scopes
+as boxes, those over 40 ops collapsed with the whole graph one click away;
+ops nothing uses dashed); in the terminal they are listed one op per line.]],
   run = function(args)
     local optimized = false
     args = args:gsub("%s*%-%-optimized%f[%s%z]", function() optimized = true return "" end)
@@ -29,11 +30,6 @@ line.]],
     local graph
     if getmetatable(value) == graphs.Graph then
       graph = value
-      if optimized then
-        local handle, stats = core.optimize(value._handle)
-        graph = graphs.wrap(handle)
-        print(summary(stats))
-      end
     else
       target.check_func(value, expr, USAGE)
       local cf = target.concrete(value, call_args)
@@ -41,13 +37,17 @@ line.]],
         print(("%s has not been traced yet: call it, or give arguments: %%graph %s tf.constant(1.0)"):format(expr, expr))
         return
       end
+      graph = cf.graph
       if optimized then
-        local stats
-        graph, stats = cf:optimized_graph()
-        print(summary(stats))
-      else
-        graph = cf.graph
+        local after, stats = cf:optimized_graph()
+        tf.display(graphs.side_by_side(graph, after, summary(stats)))
+        return
       end
+    end
+    if optimized then
+      local handle, stats = core.optimize(value._handle)
+      tf.display(graphs.side_by_side(graph, graphs.wrap(handle), summary(stats)))
+      return
     end
     tf.display(graph)
   end,

@@ -1,0 +1,83 @@
+-- name_scope.lua — tf.name_scope: a prefix for the names of the ops a
+-- trace records ("gradient_tape/mul"), which is how TF groups a graph into
+-- parts (forward, gradient, update) and how moonflow's pictures group and
+-- collapse them. Python's `with tf.name_scope("x"):` is a to-be-closed
+-- variable here: `local scope <close> = tf.name_scope("x")`. The stack of
+-- scopes is the chain of `previous` prefixes; the graph holds the current
+-- one (core.name_scope_set).
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local raise = errors.raise
+
+local M = {}
+
+local NameScope = { __name = "tf.name_scope" }
+local methods = {}
+
+-- TF's rule for scope names (ops.py, _VALID_SCOPE_NAME_REGEX), and a
+-- trailing "/" re-enters a scope by its full name.
+local VALID = "^[%w%.][%w_%.%-/>]*$"
+
+local function close(scope)
+  local graph = rawget(scope, "graph")
+  if graph and not scope.closed then core.name_scope_set(graph, rawget(scope, "previous")) end
+  scope.closed = true
+end
+
+methods.close = doc.def(function(scope)
+  if getmetatable(scope) ~= NameScope then
+    raise("TypeError", "call close with ':' (scope:close())", 2)
+  end
+  close(scope)
+end, "scope:close()", [[
+Leaves the name scope (what the end of Python's `with` block does); a
+`<close>` variable calls it on every way out of its block. Closing twice
+does nothing.]])
+
+NameScope.__close = close
+NameScope.__index = function(scope, k)
+  local m = methods[k]
+  if m then return m end
+  raise("AttributeError", ("tf.name_scope has no field %q (fields: name, close)"):format(tostring(k)), 2)
+end
+NameScope.__tostring = function(scope) return ("<tf.name_scope '%s'>"):format(scope.name) end
+
+M.name_scope = doc.def(function(name)
+  if type(name) ~= "string" then
+    raise("TypeError", ("tf.name_scope: name must be a string, got a %s"):format(type(name)), 2)
+  end
+  if name ~= "" and not name:match(VALID) then
+    raise("ValueError", ("'%s' is not a valid scope name"):format(name), 2)
+  end
+  local graph = core.current_graph()
+  if not graph then
+    return setmetatable({ name = name == "" and "" or (name:gsub("/*$", "") .. "/"), closed = false }, NameScope)
+  end
+  local previous = core.name_scope_set(graph, nil)
+  local full
+  if name == "" then
+    full = nil
+  elseif name:sub(-1) == "/" then
+    full = name
+  else
+    full = core.graph_reserve_name(graph, (previous or "") .. name) .. "/"
+  end
+  core.name_scope_set(graph, full)
+  return setmetatable({ name = full or "", graph = graph, previous = previous, closed = false }, NameScope)
+end, "tf.name_scope(name) -> scope", [[
+Opens a name scope: while it is open, the ops a trace records are named
+under it ("forward/MatMul"), and graph pictures group them (%graph draws
+each top-level scope as a box, collapsed when it is large). Python's
+`with tf.name_scope("forward"):` is
+
+    local scope <close> = tf.name_scope("forward")
+
+(closed at the end of the enclosing block, errors included), or call
+scope:close(). A name used twice in one graph becomes "forward_1"; a name
+ending in "/" re-enters that exact scope; "" leaves every scope. scope.name
+is the full prefix ("outer/forward/"). Outside a trace it names nothing
+(eager ops have no names) and only returns the scope.]])
+
+return M

@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""build_notebooks.py BIN OUTDIR [NAME ...] — what `make notebooks` runs.
+
+Renders every lesson (or the NAMEs) as a notebook with
+tutorial.write_notebooks, then executes each on the moonflow kernel so the
+notebooks ship with their outputs, as a reader expects to open them. The
+kernel is installed into a temporary prefix (never the user's Jupyter
+directories). Exits non-zero, naming the notebook, if one does not execute
+cleanly; tests/tutorials/test_notebooks.py runs this and checks that the
+outputs are the ones the lessons show."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import nbclient
+import nbformat
+
+TIMEOUT = 240
+
+
+def environment(home, bin_path):
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.abspath(__file__))
+    env.update(NO_COLOR="1", TERM="dumb", MOONFLOW_TUTORIALS=here, JUPYTER_PLATFORM_DIRS="0")
+    env.setdefault("OPENBLAS_NUM_THREADS", "2")
+    for var, sub in (("JUPYTER_DATA_DIR", "data"), ("JUPYTER_CONFIG_DIR", "config"),
+                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
+        env[var] = os.path.join(home, sub)
+        os.makedirs(env[var], exist_ok=True)
+    prefix = os.path.join(home, "prefix")
+    env["JUPYTER_PATH"] = os.path.join(prefix, "share", "jupyter")
+    subprocess.run([bin_path, "install-kernel", "--prefix", prefix], check=True, env=env,
+                   stdout=subprocess.DEVNULL, timeout=60)
+    return env
+
+
+def render(bin_path, outdir, env, names):
+    code = ('local t = require("moonflow.tutorial") '
+            'for _, p in ipairs(t.write_notebooks(%s, {names = %s})) do print(p) end') % (
+        json.dumps(outdir), "{" + ",".join(json.dumps(n) for n in names) + "}" if names else "nil")
+    proc = subprocess.run([bin_path, "-e", code], capture_output=True, text=True, env=env, timeout=60)
+    if proc.returncode != 0:
+        sys.exit("rendering the notebooks failed:\n" + proc.stderr)
+    return proc.stdout.split()
+
+
+def execute(path, env):
+    nb = nbformat.read(path, as_version=4)
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        client = nbclient.NotebookClient(nb, timeout=TIMEOUT, kernel_name="moonflow",
+                                         resources={"metadata": {"path": os.path.dirname(path)}})
+        client.execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    nbformat.write(nb, path)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: build_notebooks.py BIN OUTDIR [NAME ...]")
+    bin_path, outdir, names = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3:]
+    os.makedirs(outdir, exist_ok=True)
+    home = tempfile.mkdtemp(prefix="moonflow-notebooks-")
+    try:
+        env = environment(home, bin_path)
+        for path in render(bin_path, outdir, env, names):
+            try:
+                execute(path, env)
+            except Exception as e:  # nbclient's CellExecutionError and timeouts
+                sys.exit("%s did not execute cleanly:\n%s" % (path, str(e)[-4000:]))
+            print("  NB  " + os.path.relpath(path))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
