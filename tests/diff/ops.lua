@@ -183,6 +183,7 @@ local function dynamic_signature(inputs)
 end
 
 local seen_ops = {} -- op type -> true, from every traced graph
+local grads_run = {} -- entry name -> cases whose gradients were checked
 local function note_graph(f, xs)
   local ok, cf = pcall(function() return f:get_concrete_function(table.unpack(xs, 1, xs.n or #xs)) end)
   if not ok then return end
@@ -395,6 +396,7 @@ local function run_case(index, f)
           ginputs[#xs + k] = w
           f:write("w ", idx[k], " ", fmt_tensor(w), "\n")
         end
+        grads_run[e.name] = (grads_run[e.name] or 0) + 1
         local gfn = gradient_fn(e, a, #xs, idx)
         local geager = run_ways(gfn, gxs, ginputs, tag .. "_grad", dynamic, problems)
         if geager.err then
@@ -540,4 +542,15 @@ local summary = out:match("checked [^\n]*") or "nothing"
 tap(status == 0 and checked ~= nil and bad == 0,
   ("references: %s agree with NumPy (TF's rules), finite differences and PyTorch"):format(summary),
   (status ~= 0 or not checked) and ("ops_reference.py failed:\n" .. out) or nil)
+-- What ran, per family (cases, of which with gradients), for RESULTS.md.
+local fam, famg, names = {}, {}, {}
+for _, e in ipairs(RUN) do
+  if not fam[e.family] then names[#names + 1] = e.family end
+  fam[e.family] = (fam[e.family] or 0) + (ran[e.name] or 0)
+  famg[e.family] = (famg[e.family] or 0) + (grads_run[e.name] or 0)
+end
+table.sort(names)
+local parts = {}
+for _, n in ipairs(names) do parts[#parts + 1] = ("%s %d (%d with gradients)"):format(n, fam[n], famg[n]) end
+print("# cases by family: " .. table.concat(parts, ", "))
 print("1.." .. n_test)
