@@ -55,9 +55,7 @@ DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev
              libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev zlib1g-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
-             python3-nbformat python3-numpy python3-onnx librsvg2-bin
-# tests/diff/ops.lua checks gradients against PyTorch's.
-DEB_TEST  += python3-torch
+             python3-nbformat python3-numpy python3-onnx librsvg2-bin python3-sklearn
 DEB_BENCH := python3-numpy python3-torch
 
 .PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak
@@ -127,6 +125,8 @@ test: deps-test
 # "not ok" fails the target.
 DIFF_SEEDS ?= 5
 DIFF_OPS_COUNT ?= 4000
+# tests/diff/ops.lua (in make test too) checks gradients against PyTorch's.
+DEB_TEST += python3-torch
 diff-long: deps-test
 	@$(MAKE) --no-print-directory all
 	@for s in $$(seq 1 $(DIFF_SEEDS)); do \

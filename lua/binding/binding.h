@@ -158,6 +158,9 @@ mf_graph *mfL_check_graph(lua_State *L, int idx);
 /* tf.name_scope's primitives (scope.c). */
 int mfL_scope_open(lua_State *L);
 
+/* JSON through Jansson (json.c). */
+int mfL_json_open(lua_State *L);
+
 /* Variable handles. */
 int mfL_variable_open(lua_State *L);
 /* NumPy files (io.c). */

@@ -109,6 +109,7 @@ int luaopen_moonflow(lua_State *L) {
   mfL_variable_open(L);
   mfL_io_open(L);
   mfL_scope_open(L);
+  mfL_json_open(L);
   mfL_setfuncs(L, funcs);
   lua_pushstring(L, MF_VERSION);
   lua_setfield(L, -2, "version");

@@ -64,6 +64,11 @@ base_methods.trainable_variables = doc.def(function(self)
   return collect(self, {}, {}, function(v) return v.trainable end)
 end, "module:trainable_variables()", "The trainable tf.Variables this module owns.")
 
+base_methods.non_trainable_variables = doc.def(function(self)
+  return collect(self, {}, {}, function(v) return not v.trainable end)
+end, "module:non_trainable_variables()",
+"The tf.Variables this module owns that are not trainable (a BatchNormalization's moving statistics).")
+
 base_methods.submodules = doc.def(function(self)
   local out, seen = {}, { [self] = true }
   local function walk(obj)

@@ -25,126 +25,6 @@ local M = {}
 
 local function raise(kind, msg) error(core.error(kind, msg), 3) end
 
--- ---- JSON for the result structures (numbers, strings, booleans, tables) ----
-
-local json = {}
-
-local function encode(v, out)
-  local t = type(v)
-  if t == "nil" then out[#out + 1] = "null"
-  elseif t == "boolean" then out[#out + 1] = tostring(v)
-  elseif t == "number" then
-    assert(math.type(v) == "integer", "only integers in structures")
-    out[#out + 1] = tostring(v)
-  elseif t == "string" then out[#out + 1] = ("%q"):format(v):gsub("\\\n", "\\n")
-  elseif t == "table" then
-    if v[1] ~= nil or next(v) == nil and v._array then
-      out[#out + 1] = "["
-      for i, x in ipairs(v) do
-        if i > 1 then out[#out + 1] = "," end
-        encode(x, out)
-      end
-      out[#out + 1] = "]"
-    else
-      out[#out + 1] = "{"
-      local keys = {}
-      for k in pairs(v) do keys[#keys + 1] = k end
-      table.sort(keys)
-      for i, k in ipairs(keys) do
-        if i > 1 then out[#out + 1] = "," end
-        encode(tostring(k), out)
-        out[#out + 1] = ":"
-        encode(v[k], out)
-      end
-      out[#out + 1] = "}"
-    end
-  else
-    error("cannot encode " .. t)
-  end
-end
-
-function json.encode(v)
-  local out = {}
-  encode(v, out)
-  return table.concat(out)
-end
-
--- A decoder for what json.encode and Jansson write (the C side re-dumps).
-function json.decode(s)
-  local pos = 1
-  local function ws() pos = s:find("[^ \t\r\n]", pos) or #s + 1 end
-  local value
-  local function str()
-    local out = {}
-    pos = pos + 1
-    while true do
-      local c = s:sub(pos, pos)
-      if c == "" then error("unterminated string in structure") end
-      if c == '"' then pos = pos + 1 break end
-      if c == "\\" then
-        local e = s:sub(pos + 1, pos + 1)
-        local map = { n = "\n", t = "\t", r = "\r", b = "\b", f = "\f", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
-        if e == "u" then
-          out[#out + 1] = utf8.char(tonumber(s:sub(pos + 2, pos + 5), 16))
-          pos = pos + 6
-        else
-          out[#out + 1] = map[e] or e
-          pos = pos + 2
-        end
-      else
-        out[#out + 1] = c
-        pos = pos + 1
-      end
-    end
-    return table.concat(out)
-  end
-  function value()
-    ws()
-    local c = s:sub(pos, pos)
-    if c == "{" then
-      local t = {}
-      pos = pos + 1
-      ws()
-      if s:sub(pos, pos) == "}" then pos = pos + 1 return t end
-      while true do
-        ws()
-        local k = str()
-        ws()
-        pos = pos + 1 -- ':'
-        t[k] = value()
-        ws()
-        local d = s:sub(pos, pos)
-        pos = pos + 1
-        if d == "}" then return t end
-      end
-    elseif c == "[" then
-      local t = {}
-      pos = pos + 1
-      ws()
-      if s:sub(pos, pos) == "]" then pos = pos + 1 return t end
-      while true do
-        t[#t + 1] = value()
-        ws()
-        local d = s:sub(pos, pos)
-        pos = pos + 1
-        if d == "]" then return t end
-      end
-    elseif c == '"' then return str()
-    elseif s:sub(pos, pos + 3) == "true" then pos = pos + 4 return true
-    elseif s:sub(pos, pos + 4) == "false" then pos = pos + 5 return false
-    elseif s:sub(pos, pos + 3) == "null" then pos = pos + 4 return nil
-    else
-      local num = s:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos)
-      if not num or num == "" then error("bad JSON in structure at " .. pos) end
-      pos = pos + #num
-      return math.tointeger(tonumber(num)) or tonumber(num)
-    end
-  end
-  return value()
-end
-M.internal = { json = json, internal = true }
-M.json = json
-
 -- ---- structures: nest.flatten's nodes as JSON and back ----
 
 local function structure_out(s, where)
@@ -268,13 +148,13 @@ M.save = options.def(function(obj, dir, opts)
       local args = {}
       for i = 1, #ins - #captures do args[i] = nodes[ins[i] + 1].name end
       local s = cf._structure
-      local st = { n = s.n }
+      local st = {}
       for i = 1, s.n do st[i] = structure_out(s[i], "'" .. fname .. "'") end
       local outs = {}
       local _, gouts = core.graph_io(g)
       for i = 1, #gouts do outs[i] = "output_" .. (i - 1) end
       functions[#functions + 1] = { name = fname, graph = g, args = args, captures = captures,
-        outputs = outs, structure = json.encode({ results = st, n = s.n, method = name }) }
+        outputs = outs, structure = core.json_encode({ results = st, n = s.n, method = name }) }
       if k == 1 and (opts.signatures or #functions == 1) then signatures[name] = fname end
     end
   end
@@ -322,7 +202,7 @@ local function load_function(f, loaded)
     local spec = nodes[ins[i] + 1].outputs[1]
     sig[i] = shapes.TensorSpec(spec.shape, spec.dtype, f.args[i])
   end
-  local st = f.structure and json.decode(f.structure) or { results = {}, n = 0 }
+  local st = f.structure and core.json_decode(f.structure) or { results = {}, n = 0 }
   local fn = function(...)
     local feeds = table.pack(...)
     for k, c in ipairs(f.captures) do

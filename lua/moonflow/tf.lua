@@ -10,6 +10,8 @@ local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local config = require("moonflow.config")
 local ops = require("moonflow.ops")
+-- nn_ops and keras_layers add to ops.nn and keras.layers when loaded.
+local nn_ops = require("moonflow.nn_ops")
 local tensors = require("moonflow.tensor")
 local variables = require("moonflow.variable")
 local printing = require("moonflow.print")
@@ -22,6 +24,7 @@ local modules = require("moonflow.module")
 local lua_function = require("moonflow.lua_function")
 local autograph = require("moonflow.autograph")
 local keras = require("moonflow.keras")
+local keras_layers = require("moonflow.keras_layers")
 local progress = require("moonflow.progress")
 local display = require("moonflow.display")
 local io_npy = require("moonflow.io")
@@ -50,6 +53,7 @@ for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, print
 end
 tf.autograph = public(autograph)
 tf.keras = keras
+assert(tf.nn == nn_ops and keras.layers == keras_layers)
 tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output

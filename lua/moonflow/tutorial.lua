@@ -693,50 +693,8 @@ end, "tutorial.position() -> {lesson=, step=, steps=, edited=} | nil",
 
 -- Notebooks --------------------------------------------------------------
 
---- A JSON string literal.
-local JSON_ESCAPES = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\t"] = "\\t", ["\r"] = "\\r" }
-
-local function json_string(s)
-  return '"' .. s:gsub('[%c"\\]', function(c)
-    return JSON_ESCAPES[c] or ("\\u%04x"):format(c:byte())
-  end) .. '"'
-end
-
-local NULL = setmetatable({}, { __name = "null" }) -- JSON null
-
---- Encodes v as JSON: strings, numbers, booleans, NULL, arrays (sequences,
--- or tables marked __array) and objects (keys in __keys order, else sorted).
-local function json(v, indent)
-  indent = indent or ""
-  local inner = indent .. " "
-  local t = type(v)
-  if t == "string" then return json_string(v) end
-  if t == "number" then return math.type(v) == "integer" and tostring(v) or ("%.17g"):format(v) end
-  if t == "boolean" then return tostring(v) end
-  if v == NULL then return "null" end
-  local is_array = rawget(v, "__array") or (rawget(v, "__keys") == nil and #v > 0)
-  if is_array then
-    if #v == 0 then return "[]" end
-    local parts = {}
-    for _, x in ipairs(v) do parts[#parts + 1] = inner .. json(x, inner) end
-    return "[\n" .. table.concat(parts, ",\n") .. "\n" .. indent .. "]"
-  end
-  local keys = rawget(v, "__keys")
-  if not keys then
-    keys = {}
-    for k in pairs(v) do keys[#keys + 1] = k end
-    table.sort(keys)
-  end
-  if #keys == 0 then return "{}" end
-  local parts = {}
-  for _, k in ipairs(keys) do parts[#parts + 1] = inner .. json_string(k) .. ": " .. json(v[k], inner) end
-  return "{\n" .. table.concat(parts, ",\n") .. "\n" .. indent .. "}"
-end
-
-local function array(t)
-  t.__array = true
-  return t
-end
+local array = core.json_array -- a table that is a JSON array even when empty
+local NULL = core.json_null
 
 --- Notebook source: a list of lines, each but the last ending in "\n".
 local function source(text)
@@ -748,12 +706,10 @@ end
 
 local function cell(kind, text, id, metadata)
   if kind == "markdown" then
-    return { __keys = { "cell_type", "id", "metadata", "source" }, cell_type = "markdown", id = id,
-      metadata = {}, source = source(text) }
+    return { cell_type = "markdown", id = id, metadata = {}, source = source(text) }
   end
-  return { __keys = { "cell_type", "execution_count", "id", "metadata", "outputs", "source" },
-    cell_type = "code", execution_count = NULL, id = id, metadata = metadata or {}, outputs = array({}),
-    source = source(text) }
+  return { cell_type = "code", execution_count = NULL, id = id, metadata = metadata or {},
+    outputs = array({}), source = source(text) }
 end
 
 --- tutorial.notebook(lesson [, opts]) -> the .ipynb text of a lesson
@@ -782,10 +738,8 @@ tutorial.notebook = doc.def(function(lesson, opts)
     end
   end
   local nb = {
-    __keys = { "cells", "metadata", "nbformat", "nbformat_minor" },
     cells = cells,
     metadata = {
-      __keys = { "kernelspec", "language_info" },
       kernelspec = { display_name = "moonflow (Lua 5.4)", language = "lua", name = "moonflow" },
       language_info = { codemirror_mode = "lua", file_extension = ".lua", mimetype = "text/x-lua",
         name = "lua", pygments_lexer = "lua", version = "5.4" },
@@ -793,7 +747,7 @@ tutorial.notebook = doc.def(function(lesson, opts)
     nbformat = 4,
     nbformat_minor = 5,
   }
-  return json(nb) .. "\n"
+  return core.json_encode(nb, 1) .. "\n"
 end, "tutorial.notebook(lesson [, {solutions=}]) -> text", [[
 Renders a parsed lesson as a Jupyter notebook (nbformat 4.5, moonflow
 kernel): prose as Markdown cells, each step's code as a code cell (its

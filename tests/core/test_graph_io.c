@@ -193,6 +193,31 @@ static bool build_special(mf_graph *g, const mf_op_def *op) {
     outputs(g, 1, REFS(r));
     return true;
   }
+  if (strstr(n, "Pool")) {
+    mf_attrs as;
+    mf_attrs_init(&as);
+    mf_attrs_set_ints(&as, "ksize", 4, (const int64_t[]){1, 2, 2, 1}, NULL);
+    mf_attrs_set_ints(&as, "strides", 4, (const int64_t[]){1, 1, 1, 1}, NULL);
+    mf_attrs_set_string(&as, "padding", "VALID", NULL);
+    ref x = cnst(g, sample(MF_FLOAT32, 4));
+    mf_tensor *dyt = NULL;
+    mf_tensor_zeros(MF_FLOAT32, 4, (const int64_t[]){2, 1, 1, 2}, &dyt, NULL);
+    ref dy = cnst(g, dyt);
+    ref r;
+    if (strcmp(n, "MaxPool") == 0 || strcmp(n, "AvgPool") == 0) {
+      r = add_op(g, n, 1, REFS(x), &as);
+    } else if (strcmp(n, "AvgPoolGrad") == 0) {
+      mf_tensor *sizes = NULL;
+      mf_tensor_new(MF_INT32, 1, (const int64_t[]){4}, &sizes, NULL);
+      for (int k = 0; k < 4; k++) MF_DATA(sizes, int32_t)[k] = 2;
+      r = add_op(g, n, 2, REFS(cnst(g, sizes), dy), &as);
+    } else {
+      r = add_op(g, n, 3, REFS(x, dy, strcmp(n, "MaxPoolGrad") == 0 ? dy : x), &as);
+    }
+    mf_attrs_free(&as);
+    outputs(g, 1, REFS(r));
+    return true;
+  }
   if (strncmp(n, "ResizeBilinear", 14) == 0) {
     ref img = cnst(g, sample(MF_FLOAT32, 4));
     ref r = strcmp(n, "ResizeBilinear") == 0 ? add_op(g, n, 2, REFS(img, cnst(g, int_sample(2))), NULL)

@@ -425,6 +425,41 @@ CALLS.Conv2DBackpropFilter = {
     fn = function(x, dy) return op(OP.Conv2DBackpropFilter, conv_attrs(2, "SAME"), x, { 2, 2, 1, 2 }, dy) end },
 }
 
+-- Pooling (ops_pool.c): distinct inputs, so no window holds a tie that a
+-- finite difference would split.
+local function pool_attrs(k, st, padding)
+  return { ksize = { 1, k, k, 1 }, strides = { 1, st, st, 1 }, padding = padding }
+end
+CALLS.MaxPool = {
+  { "VALID", args = { D({ 1, 4, 4, 2 }) }, fn = function(x) return tf.nn.max_pool2d(x, 2, 1, "VALID") end },
+  { "SAME stride 2, odd size", args = { D({ 2, 3, 5, 1 }) },
+    fn = function(x) return tf.nn.max_pool2d(x, { 2, 3 }, 2, "SAME") end },
+}
+CALLS.AvgPool = {
+  { "VALID", args = { U({ 1, 4, 4, 2 }) }, fn = function(x) return tf.nn.avg_pool2d(x, 2, 1, "VALID") end },
+  { "SAME stride 2, odd size", args = { U({ 2, 3, 5, 1 }) },
+    fn = function(x) return tf.nn.avg_pool2d(x, { 2, 3 }, 2, "SAME") end },
+}
+-- The gradients' gradients: through `grad` (the routing inputs get zeros).
+local POOL_X = tf.constant({ { { { 0.1 }, { 0.9 }, { 0.3 } }, { { 0.7 }, { 0.2 }, { 0.8 } },
+  { { 0.4 }, { 0.6 }, { 0.5 } } } }, F64)
+CALLS.MaxPoolGrad = {
+  { "VALID", args = { U({ 1, 2, 2, 1 }) }, fn = function(dy)
+    local x = tf.cast(POOL_X, dy.dtype)
+    return op(OP.MaxPoolGrad, pool_attrs(2, 1, "VALID"), x, tf.nn.max_pool2d(x, 2, 1, "VALID"), dy)
+  end },
+}
+CALLS.MaxPoolGradGrad = {
+  { "SAME", args = { U({ 1, 3, 3, 1 }) }, fn = function(g)
+    local x = tf.cast(POOL_X, g.dtype)
+    return op(OP.MaxPoolGradGrad, pool_attrs(2, 2, "SAME"), x, tf.nn.max_pool2d(x, 2, 2, "SAME"), g)
+  end },
+}
+CALLS.AvgPoolGrad = {
+  { "SAME stride 2", args = { U({ 1, 2, 3, 2 }) },
+    fn = function(dy) return op(OP.AvgPoolGrad, pool_attrs(2, 2, "SAME"), { 1, 3, 5, 2 }, dy) end },
+}
+
 -- ResizeBilinear gives float32 whatever the input; it is linear in the
 -- image, so a large eps costs no accuracy and keeps the float32 rounding
 -- out of the differences.

@@ -13,7 +13,7 @@ import lessons  # noqa: E402
 # The lessons the issue asks for; each must exist.
 REQUIRED = ["01-tensors", "02-tf-func", "03-retracing", "04-signatures", "05-concrete-functions",
             "06-variables", "07-gradients", "08-autograph", "09-limitations", "10-performance",
-            "11-training", "12-saving", "13-from-python"]
+            "11-training", "12-saving", "13-from-python", "14-convolutions"]
 
 
 def describe(step):
