@@ -22,4 +22,16 @@ end
 return {
   entry("random_normal", "RandomStandardNormal", tf.random.normal),
   entry("random_uniform", "RandomUniform", tf.random.uniform),
+  {
+    -- tf.nn.dropout (a uniform sample, a comparison, a select): the kept
+    -- share and the scale of what is kept
+    name = "dropout", ops = { "RandomUniform", "SelectV2" }, random = true,
+    gen = function(r)
+      return { inputs = {}, attrs = { shape = { r.range(10, 40), r.range(20, 60) }, dtype = r.pick(gen.FLOATS),
+        rate = r.pick({ 0.1, 0.25, 0.5, 0.9 }), seed = r.pick({ 0, 3 }), global = r.range(1, 1000) } }
+    end,
+    call = function(a)
+      return tf.nn.dropout(tf.ones(a.shape, tf[a.dtype]), a.rate, nil, a.seed ~= 0 and a.seed or nil)
+    end,
+  },
 }

@@ -31,8 +31,29 @@ def _checked(a, cdf, low=None, high=None):
     return Check(check)
 
 
+def _dropout(a):
+    dt = DT[a["dtype"]]
+    rate = a["rate"]
+
+    def check(got):
+        if got.dtype != dt or list(got.shape) != a["shape"]:
+            return "dtype %s shape %s, asked %s %s" % (got.dtype, got.shape, a["dtype"], a["shape"])
+        scale = dt(1.0 / (1.0 - rate))  # TF: 1 / (1 - rate) in Python floats, then x dtype
+        kept = got != 0
+        if not (got[kept] == scale).all():
+            return "kept values are not 1 / (1 - rate) = %r" % scale
+        n = got.size
+        sd = math.sqrt(n * rate * (1 - rate))
+        dropped = int(n - kept.sum())
+        if abs(dropped - n * rate) > 6 * sd:  # binomial: 6 standard deviations
+            return "%d of %d dropped at rate %g" % (dropped, n, rate)
+        return None
+    return Check(check)
+
+
 _erf = np.vectorize(math.erf)
 REF = {
     "random_normal": lambda a: _checked(a, lambda x: 0.5 * (1 + _erf(x / math.sqrt(2)))),
     "random_uniform": lambda a: _checked(a, lambda x: np.clip(x, 0, 1), 0.0, 1.0),
+    "dropout": _dropout,
 }
