@@ -22,7 +22,6 @@ autograd (TORCH[name]) where the family has one. Prints "fail <index>
 import glob
 import importlib.util
 import json
-
 import os
 import sys
 import warnings
@@ -310,5 +309,4 @@ def main():
 
 
 if __name__ == "__main__":
-
     main()

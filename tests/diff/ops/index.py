@@ -1,6 +1,6 @@
 """References for tests/diff/ops/index.lua."""
 import numpy as np
-from opref import DT, TFError, norm_axis, raise_if
+from opref import DT, norm_axis, raise_if
 
 
 def _slice(a, x):

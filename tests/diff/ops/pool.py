@@ -1,6 +1,6 @@
 """References for tests/diff/ops/pool.lua."""
 import numpy as np
-from opref import Approx, LooseZero, TFError, raise_if
+from opref import Approx, LooseZero, raise_if
 
 
 def _dims(n, k, s, padding):

@@ -1,6 +1,6 @@
 """References for tests/diff/ops/reduce.lua."""
 import numpy as np
-from opref import DT, Approx, LooseZero, TFError, axis_list, norm_axis, raise_if
+from opref import DT, Approx, LooseZero, axis_list, norm_axis, raise_if
 
 
 def _axes(a, x):

@@ -1,6 +1,6 @@
 """References for tests/diff/ops/shape.lua."""
 import numpy as np
-from opref import DT, LooseZero, TFError, axis_list, norm_axis, raise_if
+from opref import DT, TFError, axis_list, norm_axis, raise_if
 
 
 def _transpose(a, x):

@@ -1,6 +1,6 @@
 """References for tests/diff/ops/strings.lua."""
 import numpy as np
-from opref import TFError, raise_if
+from opref import raise_if
 
 
 def _length(a, x):
