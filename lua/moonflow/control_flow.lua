@@ -274,8 +274,12 @@ local function check_body_outputs(s_in, s_out, flat_in, flat_out, specs, names)
     local din, dout = core.dtype(flat_in[i]), core.dtype(flat_out[i])
     local name = names and names[i] or ("loop variable " .. i)
     if din ~= dout then
-      raise("TypeError", ("%s has dtype %s before the loop, but dtype %s after one iteration. "
-        .. "A loop variable must keep its dtype."):format(name, din.name, dout.name), 4)
+      -- TF's words (while_v2.py), naming the variable as TF does (its
+      -- tensor's name), and as AutoGraph's source has it where known.
+      local ok, tensor_name = pcall(function() return flat_in[i].name end)
+      local var = names and names[i] or (ok and tensor_name) or name
+      raise("TypeError", ("Loop var %s enters the loop with type <dtype: '%s'> but has type <dtype: '%s'> "
+        .. "after 1 iteration. %s type should remain constant."):format(var, din.name, dout.name, var), 4)
     end
     local _, shape = spec_of(flat_out[i])
     if not shapes_fit(shape, specs[i].shape) then

@@ -397,11 +397,43 @@ end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits)",
 "Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.",
 XENT_OPTS)
 
+-- TF's Python wrapper (nn_ops.py): the op takes 2-D logits; other ranks
+-- are checked against the labels, flattened to 2-D and the cost reshaped
+-- to the labels' shape.
 ops.nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
+  labels, logits = ops.convert_to_tensor(labels), ops.convert_to_tensor(logits)
+  local lr, gr = rank_of(labels), rank_of(logits)
+  local function shape_text(x) return tostring(x.shape) end
+  if gr == 0 then
+    raise("ValueError", ("`logits` cannot be a scalar. Received logits=%s`"):format(tostring(logits)), 3)
+  end
+  if gr and lr and lr ~= gr - 1 then
+    raise("ValueError", ("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape=%s "
+      .. "of rank %d and logits.shape=%s of rank %d"):format(shape_text(labels), lr, shape_text(logits), gr), 3)
+  end
+  local ls, gs = shape_of(labels), shape_of(logits)
+  local function known(dims)
+    for _, d in ipairs(dims) do if math.type(d) ~= "integer" or d < 0 then return false end end
+    return true
+  end
+  if ls and gs and known(ls) and known(gs) then
+    for i = 1, #ls do
+      if ls[i] ~= gs[i] then
+        raise("ValueError", ("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+          .. "labels.shape=%s and logits.shape=%s"):format(shape_text(labels), shape_text(logits)), 3)
+      end
+    end
+  end
   -- The op's second output (the backprop) stays internal.
-  return (op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
+  if gr == 2 then return (op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels)) end
+  local labels_shape = ops.shape(labels)
+  local num_classes = ops.gather(ops.shape(logits), ops.rank(logits) - 1)
+  local flat_logits = ops.reshape(logits, ops.stack({ -1, num_classes }))
+  local cost = op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, flat_logits, ops.reshape(labels, { -1 }))
+  return ops.reshape(cost, labels_shape)
 end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy with integer class labels (0-based). Also takes {labels=, logits=}.",
+"Per-example cross-entropy with integer class labels (0-based), labels of shape [d_0, ..., d_{r-1}] and "
+.. "logits [d_0, ..., d_{r-1}, num_classes] (any rank, as TF's wrapper reshapes). Also takes {labels=, logits=}.",
 { positional = { "labels", "logits" }, "name" })
 
 ops.nn.bias_add = def(function(value, bias, opts) return op(H.BiasAdd, { name = opts.name }, value, bias) end,

@@ -349,7 +349,8 @@ describe("AutoGraph: statements", function()
     end)
     local err = expect_error("TypeError", f, tf.constant(3.0))
     assert.truthy(err.message:find("local 'acc'", 1, true))
-    assert.truthy(err.message:find("dtype int32 before the loop, but dtype float32", 1, true))
+    assert.truthy(err.message:find("enters the loop with type <dtype: 'int32'> but has type <dtype: 'float32'> "
+      .. "after 1 iteration", 1, true), err.message)
   end)
 
   it("autograph = false and do_not_convert keep the function as written", function()
