@@ -115,13 +115,17 @@ return {
     gen = function(r, g)
       local grad = g.grad_case(r, 0.5)
       local dt = data_dtype(r, grad)
-      local b, c = r.range(0, 4), r.range(1, 4)
+      -- labels of any rank, logits with one more axis (the classes)
+      local lshape = g.shape(r, r.range(0, 2), 3)
+      local c = r.range(1, 4)
       local labels = {}
-      for i = 1, b do
+      for i = 1, g.size(lshape) do
         labels[i] = r.range(0, c - 1)
         if r.chance(0.03) then labels[i] = r.pick({ -1, c }) end -- out of range
       end
-      return { inputs = { g.T(r.pick(gen.INTS), { b }, labels), numbers(r, g, dt, { b, c }, grad) }, grad = grad }
+      local xshape = g.copy(lshape)
+      xshape[#xshape + 1] = c
+      return { inputs = { g.T(r.pick(gen.INTS), lshape, labels), numbers(r, g, dt, xshape, grad) }, grad = grad }
     end,
     call = function(_, labels, logits) return tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits) end,
     grad = { 2 },

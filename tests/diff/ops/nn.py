@@ -65,10 +65,11 @@ def _sparse_xent(a, labels, logits):
     c = logits.shape[-1]
     raise_if(labels.size and (labels.min() < 0 or labels.max() >= c))
     if labels.size == 0:
-        return np.zeros((0,), dtype=logits.dtype)
-    w, m, e, s = _softmax_parts(logits, -1)
+        return np.zeros(labels.shape, dtype=logits.dtype)
+    w, m, e, s = _softmax_parts(logits.reshape(-1, c), -1)
     lse = np.log(s)[:, 0]
-    picked = (w - m)[np.arange(labels.size), labels]
+    picked = (w - m)[np.arange(labels.size), labels.reshape(-1)]
+    lse, picked = lse.reshape(labels.shape), picked.reshape(labels.shape)
     v = lse - picked
     return Approx(v, logits.dtype, c + 8, np.abs(lse) + np.abs(picked) + 1)
 
@@ -193,7 +194,7 @@ TORCH = {
     "log_softmax": lambda a, x: _torch().log_softmax(x, a["axis"]),
     "softmax_cross_entropy": lambda a, l, x: -(l * _torch().log_softmax(x, -1)).sum(-1),
     "sparse_softmax_cross_entropy": lambda a, l, x: _torch().nn.functional.cross_entropy(
-        x, l, reduction="none"),
+        x.reshape(-1, x.shape[-1]), l.reshape(-1), reduction="none").reshape(l.shape),
     "bias_add": lambda a, x, b: x + b,
     "conv2d": _t_conv,
     "resize_bilinear": _t_resize,
