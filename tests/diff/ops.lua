@@ -10,11 +10,16 @@
 --                                   --   grad = true (check gradients) }
 --     call = function(a, x, ...) return tf.reduce_sum(x, a.axis) end,
 --     grad = { 1 },                 -- the inputs gradients are checked for
+--                                   -- ("all": every input)
 --     dynamic = false,              -- (optional) no unknown-dimension mode, and why
+--     random = true,                -- (optional) a random op: see run_random
 --   }
 -- and their references from tests/diff/ops/<family>.py (REF[name]: NumPy
--- under TF's rules; TORCH[name]: PyTorch where it has the op). Adding an
--- op is adding one entry to each.
+-- under TF's rules, see opref.py; TORCH[name]: PyTorch where it has the
+-- op; GRAD[name]: the gradient where TF defines one the math does not, as
+-- stop_gradient's). Adding an op is adding one entry to each; a new
+-- family is a new pair of files. g.grad_case(r, p) decides gradient cases
+-- (every entry has one in the first round of a run).
 --
 -- Each case runs eager; tf.func; tf.func with the optimiser off; and tf.func
 -- over an input_signature with unknown dimensions. The four must agree bit
@@ -24,8 +29,8 @@
 -- against NumPy, the gradients against central finite differences of the
 -- NumPy reference in float64 and against PyTorch's autograd.
 --
--- The registry walk fails for an op no entry covers unless EXCLUDED (at the
--- end of this file) says why it cannot be compared this way.
+-- The registry walk fails for an op no entry covers unless EXCLUDED (near
+-- the end of this file) says why it cannot be compared this way.
 --
 --   moonflow tests/diff/ops.lua [--seed S] [--count N] [--first I]
 --                               [--only NAME] [--keep FILE]
