@@ -499,6 +499,12 @@ BINARY(Maximum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a > b || I
 BINARY(Minimum,       DT_NUMERIC,      NO_STRINGS,           SAME,    a < b || IS_NAN(a) ? a : b, \
        "x,y",         NULL,           GRAD,                                             \
        "Returns min(x, y) elementwise with broadcasting (NaN wins).")                   \
+BINARY(DivNoNan,      DT_FLOAT,        NO_STRINGS,           SAME,    b == 0 ? (T)0 : a / b, \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns x / y elementwise with broadcasting, and 0 wherever y is 0.")           \
+BINARY(SquaredDifference, DT_NUMERIC,  NO_STRINGS,           SAME,    (U)((U)a - (U)b) * (U)((U)a - (U)b), \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns (x - y)^2 elementwise with broadcasting.")                              \
 BINARY(Equal,         DT_NUMERIC_BOOL, STRINGS(str_equal),   TO_BOOL, a == b,           \
        "x,y",         NULL,           NOGRAD,                                           \
        "Returns x == y elementwise with broadcasting.")                                 \

@@ -10,6 +10,7 @@ local state = require("moonflow.state")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
+local math_rules = require("moonflow.gradient_rules_math")
 local raise = errors.raise
 
 local H = state.H
@@ -505,5 +506,8 @@ rules.While = function(n)
     .. "and captured values", 4)
 end
 rules.StatelessWhile = rules.While
+
+-- Math and linear algebra (gradient_rules_math.lua) ----------------------------
+math_rules(rules, unbroadcast)
 
 return rules

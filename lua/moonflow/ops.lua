@@ -335,10 +335,6 @@ ops.math.divide = ops.divide
 ops.math.truediv = ops.divide
 ops.realdiv = ops.divide
 
-ops.math.squared_difference = def(function(x, y, opts)
-  return ops.square(ops.subtract(x, y), { name = opts.name })
-end, "tf.math.squared_difference(x, y)", "(x - y)^2 elementwise.", { required = 2, "name" })
-
 ops.cast = def(function(x, dtype, opts)
   dtype = dtypes.as_dtype(dtype)
   x = to_tensor(x)
@@ -370,6 +366,16 @@ local function last_axis(fn, opname)
     logits = to_tensor(logits)
     if axis == nil or axis == -1 or (r and axis == r - 1) then
       return op(H[opname], name_opt(opts), logits)
+    end
+    if r == nil then
+      -- Unknown rank: TF's _swap_axis of axis and the last one, the
+      -- permutation computed in the graph (the identity when they agree).
+      local rk = ops.rank(logits)
+      local a = axis < 0 and ops.add(rk, axis) or ops.constant(axis, I32)
+      local last = ops.subtract(rk, 1)
+      local i = ops.range(0, rk, 1)
+      local swap = ops.where(ops.equal(i, a), last, ops.where(ops.equal(i, last), a, i))
+      return ops.transpose(op(H[opname], nil, ops.transpose(logits, swap)), swap)
     end
     -- Move the axis last, apply, move it back.
     local perm = {}

@@ -9,7 +9,8 @@ local errors = require("moonflow.errors")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local config = require("moonflow.config")
-local ops = require("moonflow.ops")
+-- ops.lua's table with ops_math.lua's math and linear-algebra additions
+local ops = require("moonflow.ops_math")
 -- nn_ops and keras_layers add to ops.nn and keras.layers when loaded.
 local nn_ops = require("moonflow.nn_ops")
 local tensors = require("moonflow.tensor")

@@ -163,6 +163,14 @@ static bool build_special(mf_graph *g, const mf_op_def *op) {
     mf_attrs_free(&as);
     return true;
   }
+  if (strcmp(n, "Einsum") == 0) {
+    mf_attrs as;
+    mf_attrs_init(&as);
+    mf_attrs_set_string(&as, "equation", "ij,jk->ik", NULL);
+    outputs(g, 1, REFS(add_op(g, n, 2, REFS(cnst(g, sample(MF_FLOAT32, 2)), cnst(g, sample(MF_FLOAT32, 2))), &as)));
+    mf_attrs_free(&as);
+    return true;
+  }
   if (strcmp(n, "LinSpace") == 0) {
     ref r = add_op(g, n, 3, REFS(cnst(g, sample(MF_FLOAT32, 0)), cnst(g, sample(MF_FLOAT32, 0)),
                                  cnst(g, int_sample(1))), NULL);

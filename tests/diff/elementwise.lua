@@ -112,6 +112,8 @@ local OPS = {
   { op = "Pow", call = "tf.pow(%1, %2)", dtypes = NUMERIC, const = true },
   { op = "Maximum", call = "tf.maximum(%1, %2)", dtypes = NUMERIC, const = true },
   { op = "Minimum", call = "tf.minimum(%1, %2)", dtypes = NUMERIC, const = true },
+  { op = "DivNoNan", call = "tf.math.divide_no_nan(%1, %2)", dtypes = FLOAT, const = true },
+  { op = "SquaredDifference", call = "tf.math.squared_difference(%1, %2)", dtypes = NUMERIC, const = true },
   { op = "Equal", call = "tf.equal(%1, %2)", dtypes = NUMERIC_BOOL, result = "bool", const = true },
   { op = "NotEqual", call = "tf.not_equal(%1, %2)", dtypes = NUMERIC_BOOL, result = "bool", const = true },
   { op = "Less", call = "tf.less(%1, %2)", dtypes = NUMERIC, result = "bool", const = true },

@@ -212,6 +212,10 @@ def evaluate(op, args, dt):
         return np.maximum(a, b)
     if op == "Minimum":
         return np.minimum(a, b)
+    if op == "DivNoNan":
+        return np.where(b == 0, np.zeros_like(a / b), a / b)
+    if op == "SquaredDifference":
+        return (a - b) * (a - b)
     if op == "Equal":
         return a == b
     if op == "NotEqual":

@@ -147,6 +147,8 @@ binary("Sub", tf.subtract)
 binary("Mul", tf.multiply)
 binary("RealDiv", tf.divide, -2, 2, 0.5, 2)
 binary("Pow", tf.pow, 0.5, 2, -1.5, 1.5)
+binary("SquaredDifference", tf.math.squared_difference)
+binary("DivNoNan", tf.math.divide_no_nan, -2, 2, 0.5, 2)
 -- floormod(x, y) = x - floor(x/y)*y: x/y kept inside (0.25, 0.75) + k, away
 -- from the jumps.
 CALLS.FloorMod = {
@@ -360,6 +362,34 @@ CALLS.BatchMatMulV2 = {
   { "adj_y", args = { U({ 2, 2, 3 }), U({ 2, 4, 3 }) }, fn = function(a, b) return tf.matmul(a, b, { transpose_b = true }) end },
   { "adj both, rank 4", args = { U({ 2, 1, 3, 2 }), U({ 3, 2, 3 }) },
     fn = function(a, b) return tf.matmul(a, b, { transpose_a = true, transpose_b = true }) end },
+}
+
+-- Square-matrix ops: inputs kept well conditioned by adding 3 I.
+local function well(x) return x + 3 * tf.eye(3, { dtype = x.dtype }) end
+CALLS.MatrixInverse = {
+  { "{3,3}", args = { U({ 3, 3 }) }, fn = function(x) return tf.linalg.inv(well(x)) end },
+  { "adjoint, batch", args = { U({ 2, 3, 3 }) }, fn = function(x) return tf.linalg.inv(well(x), true) end },
+}
+CALLS.MatrixDeterminant = {
+  { "{3,3}", args = { U({ 3, 3 }) }, fn = function(x) return tf.linalg.det(well(x)) end },
+  { "batch {2,3,3}", args = { U({ 2, 3, 3 }) }, fn = function(x) return tf.linalg.det(well(x)) end },
+}
+CALLS.MatrixSolve = {
+  { "{3,3} {3,2}", args = { U({ 3, 3 }), U({ 3, 2 }) }, fn = function(a, b) return tf.linalg.solve(well(a), b) end },
+  { "adjoint, batch", args = { U({ 2, 3, 3 }), U({ 2, 3, 1 }) },
+    fn = function(a, b) return tf.linalg.solve(well(a), b, true) end },
+}
+-- The Cholesky factor of x x^T + 3 I (symmetric positive definite).
+CALLS.Cholesky = {
+  { "{3,3}", args = { U({ 3, 3 }) }, fn = function(x) return tf.linalg.cholesky(well(tf.matmul(x, x, { transpose_b = true }))) end },
+}
+CALLS.Einsum = {
+  { "matmul", args = { U({ 2, 3 }), U({ 3, 4 }) }, fn = function(a, b) return tf.einsum("ij,jk->ik", a, b) end },
+  { "trace", args = { U({ 3, 3 }) }, fn = function(a) return tf.einsum("ii", a) end },
+  { "diagonal", args = { U({ 3, 3 }) }, fn = function(a) return tf.einsum("ii->i", a) end },
+  { "reduce and transpose", args = { U({ 2, 3, 4 }) }, fn = function(a) return tf.einsum("abc->cb", a) end },
+  { "broadcast batch", args = { U({ 2, 1, 2, 3 }), U({ 3, 3, 2 }) },
+    fn = function(a, b) return tf.einsum("...ij,...jk->...ik", a, b) end },
 }
 
 -- Neural network ops.

@@ -1,0 +1,332 @@
+/* ops_lapack.c — the square-matrix ops of tf.linalg: MatrixInverse,
+ * MatrixDeterminant, MatrixSolve and Cholesky, batched over leading dims,
+ * float32 and float64.
+ *
+ * TensorFlow computes these with Eigen's partially pivoted LU (PartialPivLU)
+ * and LLT; moonflow calls the same factorisations in LAPACK (getrf, getrs,
+ * potrf), which libopenblas exports. LAPACK is column-major: each matrix is
+ * copied transposed into scratch so the routines factor the matrix itself,
+ * pivoting as Eigen does, and results are transposed back. TF's checks come
+ * with them: an exact zero pivot is "not invertible", a failed LLT is "not
+ * successful", and the determinant is sign * exp(sum log|u_ii|), TF's
+ * SLogDet, not the product of the pivots. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+#include "kernel_util.h"
+#include "op.h"
+
+/* LAPACK's Fortran entry points in libopenblas (32-bit integers); the
+ * trailing size_t is gfortran's hidden length of a character argument. */
+void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void sgetrs_(const char *trans, const int *n, const int *nrhs, const float *a, const int *lda,
+             const int *ipiv, float *b, const int *ldb, int *info, size_t trans_len);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
+             const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
+void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
+
+/* ---- shared checks (TF's LinearAlgebraOp messages) ---- */
+
+static mf_status check_float(mf_op_call *c, int from, int to, mf_error *err) {
+  if (to - from > 1) MF_TRY(mf_infer_same_dtype(c, from, to, err));
+  return mf_infer_check_dtype(c, from, mf_dtype_is_float, "float", err);
+}
+
+/* Input i is a (batch of) square matrices as far as its spec tells. */
+static mf_status check_square(mf_op_call *c, int i, const char *not_square, mf_error *err) {
+  const mf_spec *s = &c->in_specs[i];
+  if (s->rank < 0) return MF_OK;
+  if (s->rank < 2)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "Input tensor %d must have rank >= 2, got %d [Op:%s]", i, s->rank,
+                        c->op->name);
+  int64_t r = s->shape[s->rank - 2], k = s->shape[s->rank - 1];
+  if (r >= 0 && k >= 0 && r != k)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s [Op:%s]", not_square, c->op->name);
+  return MF_OK;
+}
+
+/* The matrix order n and the number of matrices of a square input; false
+ * when n is beyond what LAPACK's int can index (n * n elements). */
+static bool square_dims(const mf_tensor *t, int *n, int64_t *batches) {
+  int64_t order = t->shape[t->rank - 1];
+  if (order > 46340) return false;
+  *n = (int)order;
+  *batches = order ? t->size / (order * order) : 0;
+  return true;
+}
+
+static mf_status too_big(const mf_op_call *c, mf_error *err) {
+  return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                      "matrix dimensions beyond what LAPACK can index [Op:%s]", c->op->name);
+}
+
+/* dst (cols x rows, row-major) = transpose of src (rows x cols, row-major):
+ * a row-major matrix to column-major and back. */
+static void transpose(size_t es, const char *src, int64_t rows, int64_t cols, char *dst) {
+  for (int64_t i = 0; i < rows; i++)
+    for (int64_t j = 0; j < cols; j++) memcpy(dst + (size_t)(j * rows + i) * es, src + (size_t)(i * cols + j) * es, es);
+}
+
+/* LU of the column-major n x n matrix at a; info > 0 only reports an exact
+ * zero pivot, which each op judges as TF does. */
+static void getrf(mf_dtype dt, int n, void *a, int *ipiv) {
+  int info = 0;
+  if (dt == MF_FLOAT32)
+    sgetrf_(&n, &n, a, &n, ipiv, &info);
+  else
+    dgetrf_(&n, &n, a, &n, ipiv, &info);
+}
+
+static double lu_diag(mf_dtype dt, const void *a, int n, int i) {
+  return dt == MF_FLOAT32 ? ((const float *)a)[(size_t)i * n + i] : ((const double *)a)[(size_t)i * n + i];
+}
+
+/* TF's PartialPivLU guard: the smallest |u_ii| must be above zero. */
+static bool lu_invertible(mf_dtype dt, const void *a, int n) {
+  for (int i = 0; i < n; i++)
+    if (!(fabs(lu_diag(dt, a, n, i)) > 0)) return false;
+  return true;
+}
+
+/* Solves (LU) X = B in place for B column-major n x nrhs. */
+static void getrs(mf_dtype dt, int n, int nrhs, const void *lu, const int *ipiv, void *b) {
+  int info = 0;
+  if (dt == MF_FLOAT32)
+    sgetrs_("N", &n, &nrhs, lu, &n, ipiv, b, &n, &info, 1);
+  else
+    dgetrs_("N", &n, &nrhs, lu, &n, ipiv, b, &n, &info, 1);
+}
+
+/* ---- MatrixInverse and MatrixSolve: one LU, then getrs ---- */
+
+static mf_status square_same_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_float(c, 0, 1, err));
+  MF_TRY(check_square(c, 0, "Input matrix must be square.", err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = c->in_specs[0];
+  return MF_OK;
+}
+
+/* X = op(A)^-1 B per matrix, op(A) = A or (adjoint) A^T; b == NULL solves
+ * for the identity (the inverse). Row-major in and out. */
+static mf_status lu_solve_kernel(mf_op_call *c, const mf_tensor *a, const mf_tensor *b,
+                                 const char *singular, mf_error *err) {
+  bool adjoint = mf_attr_bool(c->attrs, "adjoint", false);
+  int n;
+  int64_t batches;
+  int64_t k = b ? b->shape[b->rank - 1] : a->shape[a->rank - 1];
+  if (!square_dims(a, &n, &batches) || k > 46340) return too_big(c, err);
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  if (!batches || !k) return MF_OK;
+  size_t es = mf_dtype_size(a->dtype);
+  char *lu = NULL, *x = NULL;
+  int *ipiv = NULL;
+  mf_status s = mf_scratch_alloc((size_t)n * n, es, (void **)&lu, err);
+  if (s == MF_OK) s = mf_scratch_alloc((size_t)n * k, es, (void **)&x, err);
+  if (s == MF_OK) s = mf_scratch_alloc((size_t)n, sizeof(int), (void **)&ipiv, err);
+  for (int64_t bi = 0; s == MF_OK && bi < batches; bi++) {
+    s = mf_interrupt_check(err);
+    if (s != MF_OK) break;
+    const char *am = (const char *)mf_tensor_data(a) + (size_t)(bi * n * n) * es;
+    /* Row-major A read as column-major is A^T: the adjoint needs no copy-transpose. */
+    if (adjoint)
+      memcpy(lu, am, (size_t)n * n * es);
+    else
+      transpose(es, am, n, n, lu);
+    getrf(a->dtype, n, lu, ipiv);
+    if (!lu_invertible(a->dtype, lu, n)) {
+      s = mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s [Op:%s]", singular, c->op->name);
+      break;
+    }
+    if (b) {
+      transpose(es, (const char *)mf_tensor_data(b) + (size_t)(bi * n * k) * es, n, k, x);
+    } else {
+      memset(x, 0, (size_t)n * n * es);
+      for (int i = 0; i < n; i++) {
+        if (a->dtype == MF_FLOAT32)
+          ((float *)x)[(size_t)i * n + i] = 1;
+        else
+          ((double *)x)[(size_t)i * n + i] = 1;
+      }
+    }
+    getrs(a->dtype, n, (int)k, lu, ipiv, x);
+    transpose(es, x, k, n, (char *)mf_tensor_data(out) + (size_t)(bi * n * k) * es);
+  }
+  free(lu);
+  free(x);
+  free(ipiv);
+  return s;
+}
+
+static mf_status inverse_kernel(mf_op_call *c, mf_error *err) {
+  return lu_solve_kernel(c, c->in[0], NULL, "Input is not invertible.", err);
+}
+
+const mf_op_def mf_op_MatrixInverse = {
+    .name = "MatrixInverse", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"adjoint", MF_ATTR_BOOL}},
+    .infer = square_same_infer, .kernel = inverse_kernel, .flags = 0,
+    .doc = "The inverse of each square matrix in the last two dims (of its transpose with adjoint).",
+};
+
+static mf_status solve_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_float(c, 0, 2, err));
+  MF_TRY(check_square(c, 0, "First input (lhs) must be a square matrix.", err));
+  const mf_spec *a = &c->in_specs[0], *b = &c->in_specs[1];
+  if (b->rank >= 0 && b->rank < 2)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Second input (rhs) must be a matrix. [Op:%s]",
+                        c->op->name);
+  if (a->rank >= 0 && b->rank >= 0) {
+    if (a->rank != b->rank)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "All input tensors must have the same rank. [Op:%s]", c->op->name);
+    for (int d = 0; d < a->rank - 2; d++)
+      if (a->shape[d] >= 0 && b->shape[d] >= 0 && a->shape[d] != b->shape[d])
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "All input tensors must have the same outer dimensions. [Op:%s]",
+                            c->op->name);
+    int64_t ra = a->shape[a->rank - 2], rb = b->shape[b->rank - 2];
+    if (ra >= 0 && rb >= 0 && ra != rb)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Input matrix and rhs are incompatible. [Op:%s]", c->op->name);
+  }
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = *b;
+  if (a->rank >= 0 && b->rank >= 0)
+    for (int d = 0; d < a->rank - 2; d++)
+      if (c->out_specs[0].shape[d] < 0) c->out_specs[0].shape[d] = a->shape[d];
+  return MF_OK;
+}
+
+static mf_status solve_kernel(mf_op_call *c, mf_error *err) {
+  return lu_solve_kernel(c, c->in[0], c->in[1], "Input matrix is not invertible.", err);
+}
+
+const mf_op_def mf_op_MatrixSolve = {
+    .name = "MatrixSolve", .input_names = "matrix,rhs", .min_inputs = 2, .max_inputs = 2,
+    .attrs = {{"adjoint", MF_ATTR_BOOL}},
+    .infer = solve_infer, .kernel = solve_kernel, .flags = 0,
+    .doc = "X with matrix X = rhs (matrix^T X = rhs with adjoint), per matrix of the batch.",
+};
+
+/* ---- MatrixDeterminant ---- */
+
+static mf_status det_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_float(c, 0, 1, err));
+  MF_TRY(check_square(c, 0, "Input matrix must be square.", err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  const mf_spec *a = &c->in_specs[0];
+  c->out_specs[0] = (mf_spec){.dtype = a->dtype, .rank = a->rank < 0 ? -1 : a->rank - 2};
+  for (int d = 0; d < a->rank - 2; d++) c->out_specs[0].shape[d] = a->shape[d];
+  return MF_OK;
+}
+
+/* TF's SLogDet, in the input's precision: sign from the pivots and the diagonal, magnitude
+ * exp(sum log|u_ii|); a non-finite log makes the determinant 0 or inf. */
+#define SLOGDET(NAME, T, ABS, LOG, EXP)                                                 \
+  static T NAME(const T *lu, const int *ipiv, int n) {                                 \
+    T sign = 1, log_abs = 0;                                                           \
+    for (int i = 0; i < n; i++) {                                                      \
+      T u = lu[(size_t)i * n + i];                                                     \
+      if (ipiv[i] != i + 1) sign = -sign;                                              \
+      log_abs += LOG(ABS(u));                                                          \
+      sign *= u / ABS(u);                                                              \
+    }                                                                                  \
+    if (!isfinite(log_abs)) {                                                          \
+      sign = 0;                                                                        \
+      log_abs = log_abs > 0 ? INFINITY : -INFINITY;                                    \
+    }                                                                                  \
+    return sign * EXP(log_abs);                                                        \
+  }
+SLOGDET(slogdet_f, float, fabsf, logf, expf)
+SLOGDET(slogdet_d, double, fabs, log, exp)
+
+static mf_status det_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *a = c->in[0];
+  int n;
+  int64_t batches;
+  if (!square_dims(a, &n, &batches)) return too_big(c, err);
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  if (n == 0) batches = out->size; /* an empty matrix's determinant is 1 */
+  size_t es = mf_dtype_size(a->dtype);
+  char *lu = NULL;
+  int *ipiv = NULL;
+  mf_status s = MF_OK;
+  if (n > 0) {
+    s = mf_scratch_alloc((size_t)n * n, es, (void **)&lu, err);
+    if (s == MF_OK) s = mf_scratch_alloc((size_t)n, sizeof(int), (void **)&ipiv, err);
+  }
+  for (int64_t bi = 0; s == MF_OK && bi < batches; bi++) {
+    s = mf_interrupt_check(err);
+    if (s != MF_OK) break;
+    bool f32 = a->dtype == MF_FLOAT32;
+    if (n > 0) {
+      transpose(es, (const char *)mf_tensor_data(a) + (size_t)(bi * n * n) * es, n, n, lu);
+      getrf(a->dtype, n, lu, ipiv);
+    }
+    if (f32)
+      ((float *)mf_tensor_data(out))[bi] = n ? slogdet_f((const float *)lu, ipiv, n) : 1;
+    else
+      ((double *)mf_tensor_data(out))[bi] = n ? slogdet_d((const double *)lu, ipiv, n) : 1;
+  }
+  free(lu);
+  free(ipiv);
+  return s;
+}
+
+const mf_op_def mf_op_MatrixDeterminant = {
+    .name = "MatrixDeterminant", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .infer = det_infer, .kernel = det_kernel, .flags = 0,
+    .doc = "The determinant of each square matrix in the last two dims (LU with partial pivoting).",
+};
+
+/* ---- Cholesky ---- */
+
+static mf_status cholesky_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *a = c->in[0];
+  int n;
+  int64_t batches;
+  if (!square_dims(a, &n, &batches)) return too_big(c, err);
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  if (!batches) return MF_OK;
+  size_t es = mf_dtype_size(a->dtype);
+  char *w = NULL;
+  mf_status s = mf_scratch_alloc((size_t)n * n, es, (void **)&w, err);
+  for (int64_t bi = 0; s == MF_OK && bi < batches; bi++) {
+    s = mf_interrupt_check(err);
+    if (s != MF_OK) break;
+    /* Eigen's LLT reads the lower triangle; so does potrf('L') of the
+     * column-major copy. */
+    transpose(es, (const char *)mf_tensor_data(a) + (size_t)(bi * n * n) * es, n, n, w);
+    int info = 0;
+    if (a->dtype == MF_FLOAT32)
+      spotrf_("L", &n, (float *)w, &n, &info, 1);
+    else
+      dpotrf_("L", &n, (double *)w, &n, &info, 1);
+    if (info != 0) {
+      s = mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                       "Cholesky decomposition was not successful. The input might not be valid. "
+                       "[Op:Cholesky]");
+      break;
+    }
+    char *o = (char *)mf_tensor_data(out) + (size_t)(bi * n * n) * es;
+    transpose(es, w, n, n, o);
+    for (int i = 0; i < n; i++) memset(o + (size_t)(i * n + i + 1) * es, 0, (size_t)(n - i - 1) * es);
+  }
+  free(w);
+  return s;
+}
+
+const mf_op_def mf_op_Cholesky = {
+    .name = "Cholesky", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .infer = square_same_infer, .kernel = cholesky_kernel, .flags = 0,
+    .doc = "The lower-triangular L with L L^T = input, per matrix (reads the lower triangle).",
+};
