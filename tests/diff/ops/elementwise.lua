@@ -27,6 +27,8 @@ local BINARY = {
   { "FloorDiv", tf.math.floordiv, N, nil, false }, { "FloorMod", tf.math.floormod, N, "nonzero", true },
   { "Pow", tf.pow, N, "positive", true }, { "Maximum", tf.maximum, N, "smooth", true },
   { "Minimum", tf.minimum, N, "smooth", true },
+  { "DivNoNan", tf.math.divide_no_nan, F, "nonzero", true },
+  { "SquaredDifference", tf.math.squared_difference, N, "smooth", true },
   { "Equal", tf.equal, ALL, nil, false }, { "NotEqual", tf.not_equal, ALL, nil, false },
   { "Less", tf.less, N, nil, false }, { "LessEqual", tf.less_equal, N, nil, false },
   { "Greater", tf.greater, N, nil, false }, { "GreaterEqual", tf.greater_equal, N, nil, false },

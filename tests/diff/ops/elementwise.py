@@ -43,7 +43,7 @@ def _ew(op):
 OPS = ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Sin", "Cos",
        "Tanh", "Sigmoid", "Round", "Floor", "Ceil", "Reciprocal", "Relu", "LogicalNot", "Identity",
        "AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum",
-       "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
+       "DivNoNan", "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
        "LogicalOr", "SelectV2", "Cast", "ReluGrad", "TanhGrad", "SigmoidGrad", "SqrtGrad",
        "RsqrtGrad"]
 REF = {"ew_" + op: _ew(op) for op in OPS}
@@ -101,7 +101,9 @@ def _tref(name):
             "Cos": t.cos, "Tanh": t.tanh, "Sigmoid": t.sigmoid, "Reciprocal": t.reciprocal,
             "Relu": t.relu, "Identity": lambda x: x, "AddV2": t.add, "Sub": t.sub, "Mul": t.mul,
             "RealDiv": t.div, "FloorMod": t.remainder, "Pow": t.pow, "Maximum": t.maximum,
-            "Minimum": t.minimum, "SelectV2": t.where, "Cast": lambda x: x.to(t.float32).to(t.float64),
+            "Minimum": t.minimum, "SelectV2": t.where,
+            "DivNoNan": lambda x, y: t.where(y == 0, t.zeros_like(x * y), x / t.where(y == 0, t.ones_like(y), y)),
+            "SquaredDifference": lambda x, y: (x - y) * (x - y), "Cast": lambda x: x.to(t.float32).to(t.float64),
         }
         return table[name](*xs)
     return ref
@@ -110,5 +112,5 @@ def _tref(name):
 TORCH = {"ew_" + op: _tref(op) for op in
          ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Sin", "Cos",
           "Tanh", "Sigmoid", "Reciprocal", "Relu", "Identity", "AddV2", "Sub", "Mul", "RealDiv",
-          "FloorMod", "Pow", "Maximum", "Minimum", "SelectV2", "Cast"]}
+          "FloorMod", "Pow", "Maximum", "Minimum", "SelectV2", "Cast", "DivNoNan", "SquaredDifference"]}
 TORCH["stop_gradient"] = lambda a, x: x.detach()
