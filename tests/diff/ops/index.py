@@ -60,6 +60,8 @@ def _gather(a, p, i):
     # TF checks the indices only when the result is not empty
     out_size = int(np.prod(p.shape[:axis])) * int(np.prod(i.shape[bd:])) * int(np.prod(p.shape[axis + 1:]))
     raise_if(out_size > 0 and (i.min() < 0 or i.max() >= d))
+    if out_size == 0:  # no index is read
+        return np.zeros(p.shape[:axis] + i.shape[bd:] + p.shape[axis + 1:], dtype=p.dtype)
     if bd == 0:
         return np.take(p, i, axis=axis)
     return np.stack([np.take(p[b], i[b], axis=axis - 1) for b in range(p.shape[0])]) \
