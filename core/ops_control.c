@@ -3,8 +3,9 @@
  * take their branch/body graphs as attributes (built by tracing the Lua
  * functions given to tf.cond / tf.while_loop) and run them through the
  * same executor as every graph (mf_graph_run: planned on the first run).
- * TensorScatterUpdate is TF's dense row update, what TensorArray writes are
- * made of inside loops. */
+ * TensorListSetItem is the dense row update TensorArray writes are made of
+ * inside loops (TensorScatterUpdate lives with the other index-tuple ops in
+ * ops_array.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,76 +154,6 @@ static mf_status while_kernel(mf_op_call *c, mf_error *err) {
   };
 WHILE_OP(While, MF_OP_STATEFUL, "Runs body while cond holds (a body with state).")
 WHILE_OP(StatelessWhile, 0, "Runs body on the loop variables while cond holds.")
-
-/* ---- TensorScatterUpdate ---- */
-
-static mf_status scatter_infer(mf_op_call *c, mf_error *err) {
-  const mf_spec *t = &c->in_specs[0], *idx = &c->in_specs[1], *u = &c->in_specs[2];
-  if (t->dtype != u->dtype)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "TensorScatterUpdate: tensor is %s but updates are %s",
-                        mf_dtype_name(t->dtype), mf_dtype_name(u->dtype));
-  if (!mf_dtype_is_integer(idx->dtype))
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "TensorScatterUpdate: indices must be integers");
-  MF_TRY(mf_op_call_set_nout(c, 1, err));
-  c->out_specs[0] = *t;
-  return MF_OK;
-}
-
-/* tensor[indices[i][0], ...] = updates[i] for rows of the leading axes
- * (indices has shape [n, k]: k leading axes indexed). */
-static mf_status scatter_kernel(mf_op_call *c, mf_error *err) {
-  const mf_tensor *t = c->in[0], *idx = c->in[1], *u = c->in[2];
-  if (idx->rank != 2 || idx->shape[1] > t->rank || u->rank < 1 || u->shape[0] != idx->shape[0])
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "TensorScatterUpdate: indices must be [n, k] with k <= rank and updates [n, ...]");
-  int64_t n = idx->shape[0], k = idx->shape[1];
-  int64_t slice = 1;
-  for (int i = (int)k; i < t->rank; i++) slice *= t->shape[i];
-  if (u->size != n * slice)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "TensorScatterUpdate: updates have %lld values, %lld expected",
-                        (long long)u->size, (long long)(n * slice));
-  mf_tensor *out;
-  MF_TRY(mf_tensor_copy(t, &out, err));
-  size_t es = mf_dtype_size(t->dtype);
-  for (int64_t r = 0; r < n; r++) {
-    int64_t off = 0;
-    for (int64_t j = 0; j < k; j++) {
-      int64_t i = mf_tensor_get_i64(idx, r * k + j);
-      if (i < 0 || i >= t->shape[j]) {
-        mf_tensor_release(out);
-        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                            "indices[%lld] = %lld does not index into shape of dimension %lld",
-                            (long long)r, (long long)i, (long long)t->shape[j]);
-      }
-      off = off * t->shape[j] + i;
-    }
-    off *= slice;
-    if (t->dtype == MF_STRING) {
-      mf_string *dst = MF_DATA(out, mf_string);
-      const mf_string *src = MF_DATA(u, mf_string);
-      for (int64_t e = 0; e < slice; e++) {
-        mf_status s = mf_string_set(&dst[off + e], src[r * slice + e].ptr, src[r * slice + e].len, err);
-        if (s != MF_OK) {
-          mf_tensor_release(out);
-          return s;
-        }
-      }
-    } else {
-      memcpy((char *)mf_tensor_data(out) + (size_t)off * es,
-             (const char *)mf_tensor_data(u) + (size_t)(r * slice) * es, (size_t)slice * es);
-    }
-  }
-  c->out[0] = out;
-  return MF_OK;
-}
-
-const mf_op_def mf_op_TensorScatterUpdate = {
-    .name = "TensorScatterUpdate", .input_names = "tensor,indices,updates", .min_inputs = 3,
-    .max_inputs = 3, .infer = scatter_infer, .kernel = scatter_kernel, .flags = 0,
-    .doc = "A copy of tensor with the rows named by indices replaced by updates.",
-};
 
 /* ---- TensorListSetItem: TensorArray.write on a dense buffer ----
  * The buffer holds the rows: [rows, element...]. A fresh array of `size`

@@ -11,6 +11,8 @@ local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local math_rules = require("moonflow.gradient_rules_math")
+local array_rules = require("moonflow.gradient_rules_array")
+local pool_rules = require("moonflow.gradient_rules_nn")
 local raise = errors.raise
 
 local H = state.H
@@ -338,24 +340,6 @@ rules.GatherV2 = function(n, dy)
     return op(H.GatherV2, { batch_dims = batch_dims }, p, indices, axis)
   end, dy[1]) }
 end
--- TensorScatterUpdate(tensor, indices [n, k], updates [n, ...]): the
--- replaced rows give tensor no gradient; updates get those rows of the
--- gradient (TF's _TensorScatterUpdateGrad, with gather_nd spelled as a
--- gather over the first k axes flattened).
-rules.TensorScatterUpdate = function(n, dy)
-  local t, indices, updates = n.inputs[1], n.inputs[2], n.inputs[3]
-  local g = dy[1]
-  local dt = op(H.TensorScatterUpdate, nil, g, indices, ops.zeros_like(updates))
-  local si = static_shape(indices)
-  local k = si and si[2]
-  if not k then raise("ValueError", "the gradient of TensorScatterUpdate needs indices of a known shape [n, k]", 3) end
-  local idx = ops.cast(indices, dtypes.int32)
-  local shape = ops.shape(t)
-  local flat = ops.gather(idx, 0, 1)
-  for j = 1, k - 1 do flat = flat * ops.gather(shape, j) + ops.gather(idx, j, 1) end
-  local rows = ops.reshape(g, ops.concat({ ops.constant({ -1 }), ops.slice(shape, { k }, { -1 }) }, 0))
-  return { dt, nil, as_shape_of(ops.gather(rows, flat), updates) }
-end
 -- TensorListSetItem(buffer, index, item): row `index` of the result is
 -- item, the other rows the buffer's (a rank-1 "fresh" buffer of a
 -- non-scalar element only gives the row count: no gradient flows to it).
@@ -376,15 +360,6 @@ rules.TensorListSetItem = function(n, dy)
     dbuf = ops.slice(cleared, ops.zeros_like(ops.shape(buf)), ops.shape(buf))
   end
   return { dbuf, nil, ditem }
-end
-rules.UnsortedSegmentSum = function(n, dy)
-  -- Negative ids were dropped, so their rows get zeros (TF's
-  -- _GatherDropNegatives): gather at max(id, 0), then mask.
-  local ids = n.inputs[2]
-  local gathered = ops.gather(dy[1], ops.maximum(ids, 0))
-  local trailing = ops.fill(ops.expand_dims(ops.rank(gathered) - ops.rank(ids), 0), 1)
-  local keep = ops.reshape(ops.greater_equal(ids, 0), ops.concat({ ops.shape(ids), trailing }, 0))
-  return { ops.where(keep, gathered, ops.zeros_like(gathered)) }
 end
 rules.Fill = function(_, dy) return { nil, ops.reduce_sum(dy[1]) } end
 
@@ -508,6 +483,13 @@ end
 rules.StatelessWhile = rules.While
 
 -- Math and linear algebra (gradient_rules_math.lua) ----------------------------
-math_rules(rules, unbroadcast)
+math_rules.install(rules, unbroadcast)
+
+-- Array ops of issue #17 (splits, reversal, index tuples, top-k, scans)
+-- and UnsortedSegmentSum: gradient_rules_array.lua ------------------------
+array_rules.install(rules)
+
+-- Pooling (gradient_rules_nn.lua) ----------------------------------------
+pool_rules.install(rules)
 
 return rules

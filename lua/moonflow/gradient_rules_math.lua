@@ -1,6 +1,6 @@
 -- gradient_rules_math.lua — the gradients of issue 17's math and
 -- linear-algebra ops, as TF defines them (math_grad.py, linalg_grad.py).
--- gradient_rules.lua calls this with its rule table and its unbroadcast
+-- gradient_rules.lua calls install with its rule table and its unbroadcast
 -- helper (sums a gradient down to an input's shape where it broadcast).
 
 local core = require("moonflow.core")
@@ -18,7 +18,7 @@ local function rank_of(x)
   return shape and #shape or nil
 end
 
-return function(rules, unbroadcast)
+local function install(rules, unbroadcast)
   -- math_grad.py _DivNoNanGrad
   rules.DivNoNan = function(n, dy)
     local x, y = n.inputs[1], n.inputs[2]
@@ -258,3 +258,5 @@ return function(rules, unbroadcast)
     return { unbroadcast_batch(gx, x, x_subs, y, y_subs), unbroadcast_batch(gy, y, y_subs, x, x_subs) }
   end
 end
+
+return { install = install }

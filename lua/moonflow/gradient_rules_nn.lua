@@ -1,5 +1,6 @@
 -- gradient_rules_nn.lua — the gradients of the pooling ops (ops_pool.c),
--- added to the one rule table (gradient_rules.lua) as TF registers them in
+-- installed into the one rule table by gradient_rules.lua (install(rules)),
+-- as TF registers them in
 -- nn_grad.py: MaxPool -> MaxPoolGrad -> MaxPoolGradGrad -> MaxPoolGrad,
 -- AvgPool <-> AvgPoolGrad. The routing ops take no gradient through the
 -- values that choose the route (orig_input, orig_output): zeros, as TF's.
@@ -9,7 +10,6 @@ local state = require("moonflow.state")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
-local rules = require("moonflow.gradient_rules")
 
 local H = state.H
 local op = core.op
@@ -25,22 +25,24 @@ local function shape_tensor(x)
   return ops.shape(x)
 end
 
-rules.MaxPool = function(n, dy)
-  return { op(H.MaxPoolGrad, pool_attrs(n), n.inputs[1], n.outputs[1], dy[1]) }
-end
-rules.MaxPoolGrad = function(n, g)
-  local x, y = n.inputs[1], n.inputs[2]
-  return { ops.zeros_like(x), ops.zeros_like(y), op(H.MaxPoolGradGrad, pool_attrs(n), x, y, g[1]) }
-end
-rules.MaxPoolGradGrad = function(n, g)
-  local x, y = n.inputs[1], n.inputs[2]
-  return { ops.zeros_like(x), ops.zeros_like(y), op(H.MaxPoolGrad, pool_attrs(n), x, y, g[1]) }
-end
-rules.AvgPool = function(n, dy)
-  return { op(H.AvgPoolGrad, pool_attrs(n), shape_tensor(n.inputs[1]), dy[1]) }
-end
-rules.AvgPoolGrad = function(n, g)
-  return { nil, op(H.AvgPool, pool_attrs(n), g[1]) }
+local function install(rules)
+  rules.MaxPool = function(n, dy)
+    return { op(H.MaxPoolGrad, pool_attrs(n), n.inputs[1], n.outputs[1], dy[1]) }
+  end
+  rules.MaxPoolGrad = function(n, g)
+    local x, y = n.inputs[1], n.inputs[2]
+    return { ops.zeros_like(x), ops.zeros_like(y), op(H.MaxPoolGradGrad, pool_attrs(n), x, y, g[1]) }
+  end
+  rules.MaxPoolGradGrad = function(n, g)
+    local x, y = n.inputs[1], n.inputs[2]
+    return { ops.zeros_like(x), ops.zeros_like(y), op(H.MaxPoolGrad, pool_attrs(n), x, y, g[1]) }
+  end
+  rules.AvgPool = function(n, dy)
+    return { op(H.AvgPoolGrad, pool_attrs(n), shape_tensor(n.inputs[1]), dy[1]) }
+  end
+  rules.AvgPoolGrad = function(n, g)
+    return { nil, op(H.AvgPool, pool_attrs(n), g[1]) }
+  end
 end
 
-return rules
+return { install = install }

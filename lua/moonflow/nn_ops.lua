@@ -11,7 +11,6 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
-local pool_rules = require("moonflow.gradient_rules_nn")
 local raise = errors.raise
 
 local op = core.op
@@ -19,7 +18,6 @@ local H = state.H
 local def = options.def
 
 local nn = ops.nn
-assert(pool_rules.MaxPool, "the pooling gradients are registered")
 
 -- TF's _get_sequence for the 2-D pools: an int n -> {1, n, n, 1}, a list
 -- of 1, 2 or 4 ints as TF reads it.

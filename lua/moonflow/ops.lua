@@ -461,8 +461,10 @@ end, "tf.nn.conv2d(input, filters, strides, padding [, data_format] [, dilations
 { required = 2, positional = { "strides", "padding", "data_format", "dilations" }, "name" })
 
 ops.matmul = def(function(a, b, opts)
+  a, b = to_tensor(a), to_tensor(b)
   local ra, rb = rank_of(a), rank_of(b)
-  if (ra and ra > 2) or (rb and rb > 2) then
+  -- TF's matmul: BatchMatMul unless both ranks are known and at most 2.
+  if not ra or not rb or ra > 2 or rb > 2 then
     return binary(H.BatchMatMulV2, a, b, { adj_x = opts.transpose_a or false,
       adj_y = opts.transpose_b or false, name = opts.name })
   end
@@ -582,12 +584,17 @@ ops.unstack = def(function(value, num, axis, opts)
   value = to_tensor(value)
   axis = axis or 0
   if num == nil then
+    -- TF's unstack: the axis checked against a known rank, num from its dimension.
     local shape = shape_of(value)
-    if not shape then raise("ValueError", "Cannot infer argument `num` from shape <unknown>", 2) end
-    local a = axis < 0 and #shape + axis or axis
-    num = shape[a + 1]
-    if num == nil or num < 0 then
-      raise("ValueError", "Cannot infer argument `num` from an unknown dimension", 2)
+    if shape then
+      if axis < -#shape or axis >= #shape then
+        raise("ValueError", ("Argument `axis` = %d not in range [%d, %d)"):format(axis, -#shape, #shape), 3)
+      end
+      num = shape[(axis < 0 and #shape + axis or axis) + 1]
+      if num < 0 then num = nil end
+    end
+    if num == nil then
+      raise("ValueError", "Cannot infer argument `num` from shape " .. tostring(shapes.TensorShape(shape)), 3)
     end
   end
   return { op(H.Unpack, { num = num, axis = axis, name = opts.name or "unstack" }, value) }

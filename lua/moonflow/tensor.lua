@@ -165,10 +165,14 @@ end
 
 local SLICE_DTYPES = { nil, dtypes.int32, dtypes.int32, dtypes.int32 }
 
+local SLICE_DTYPES_64 = { nil, dtypes.int64, dtypes.int64, dtypes.int64 }
+
 local function index(t, i)
   local r = core.is_tensor(i) and i or math.tointeger(i)
+  -- The bounds share the index tensor's dtype (an int64 index, int64 strides).
+  local bounds = core.is_tensor(r) and core.dtype(r) == dtypes.int64 and SLICE_DTYPES_64 or SLICE_DTYPES
   return op(H.StridedSlice, { begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
-    shrink_axis_mask = 1, name = "strided_slice", _dtypes = SLICE_DTYPES }, t,
+    shrink_axis_mask = 1, name = "strided_slice", _dtypes = bounds }, t,
     core.is_tensor(r) and ops.reshape(r, { 1 }) or { r },
     core.is_tensor(r) and ops.reshape(r + 1, { 1 }) or { r + 1 }, { 1 })
 end

@@ -11,6 +11,7 @@ local shapes = require("moonflow.shape")
 local config = require("moonflow.config")
 -- ops.lua's table with ops_math.lua's math and linear-algebra additions
 local ops = require("moonflow.ops_math")
+local ops_array = require("moonflow.ops_array")
 -- nn_ops and keras_layers add to ops.nn and keras.layers when loaded.
 local nn_ops = require("moonflow.nn_ops")
 local tensors = require("moonflow.tensor")
@@ -48,8 +49,8 @@ local tf = {}
 tf.__version__ = core.version
 tf.doc = doc
 tf.errors = errors
-for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, printing, tapes, tensor_array,
-  control_flow, func, graphs, modules, lua_function, name_scope }) do
+for _, module in ipairs({ dtypes, shapes, config, ops, ops_array, tensors, variables, printing, tapes,
+  tensor_array, control_flow, func, graphs, modules, lua_function, name_scope }) do
   public(module, tf)
 end
 tf.autograph = public(autograph)

@@ -507,6 +507,43 @@ CALLS.ResizeBilinear = {
     fn = function(x) return tf.image.resize(x, { 3, 3 }) end },
 }
 
+-- Array ops of issue #17 (ops_array.c, ops_sort.c) ----------------------------------
+CALLS.Split = {
+  { "3 parts of axis 1", args = { U({ 2, 6 }) }, fn = function(x) return tf.split(x, 3, 1) end },
+}
+CALLS.SplitV = {
+  { "sizes with -1", args = { U({ 5, 2 }) }, fn = function(x) return tf.split(x, { 2, -1 }) end },
+}
+CALLS.ReverseV2 = {
+  { "two axes", args = { U({ 2, 3, 2 }) }, fn = function(x) return tf.reverse(x, { 0, -1 }) end },
+}
+CALLS.GatherNd = {
+  { "elements, repeated", args = { U({ 3, 2 }), tf.constant({ { 2, 1 }, { 0, 0 }, { 2, 1 } }) },
+    fn = function(x, i) return tf.gather_nd(x, i) end },
+  { "rows", args = { U({ 3, 2 }), tf.constant({ { { 1 } }, { { 2 } } }) }, fn = function(x, i) return tf.gather_nd(x, i) end },
+}
+CALLS.ScatterNd = {
+  { "repeated tuples", args = { tf.constant({ { 1 }, { 3 }, { 1 } }), U({ 3, 2 }) },
+    fn = function(i, u) return tf.scatter_nd(i, u, { 4, 2 }) end },
+}
+CALLS.TensorScatterAdd = {
+  { "elements", args = { U({ 2, 3 }), tf.constant({ { 0, 2 }, { 1, 1 }, { 0, 2 } }), U({ 3 }) },
+    fn = function(t, i, u) return tf.tensor_scatter_nd_add(t, i, u) end },
+}
+CALLS.TopKV2 = {
+  { "k = 2 of rows", args = { D({ 2, 4 }) }, fn = function(x) return (tf.math.top_k(x, 2)) end },
+  { "sort along axis 0", args = { D({ 3, 2 }) }, fn = function(x) return tf.sort(x, 0) end },
+}
+CALLS.Cumsum = {
+  { "exclusive", args = { U({ 2, 3 }) }, fn = function(x) return tf.math.cumsum(x, 1, { exclusive = true }) end },
+  { "reverse", args = { U({ 3, 2 }) }, fn = function(x) return tf.math.cumsum(x, 0, { reverse = true }) end },
+}
+CALLS.Cumprod = {
+  { "axis 1", args = { U({ 2, 3 }, 0.5, 2) }, fn = function(x) return tf.math.cumprod(x, 1) end },
+  { "exclusive reverse", args = { U({ 3 }, -2, -0.5) },
+    fn = function(x) return tf.math.cumprod(x, 0, true, true) end },
+}
+
 -- The check ---------------------------------------------------------------------------
 
 local function pack(...) return table.pack(...) end
