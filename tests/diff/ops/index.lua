@@ -1,5 +1,5 @@
 -- index.lua — Slice StridedSlice GatherV2 Where OneHot UnsortedSegmentSum
--- TensorScatterUpdate: in-range and out-of-range positions (TF's CPU
+-- (TensorScatterUpdate: array.lua): in-range and out-of-range positions (TF's CPU
 -- kernels raise InvalidArgumentError for the latter), every mask of
 -- strided_slice, batch_dims.
 
@@ -8,19 +8,6 @@ local ALL = { "float32", "float64", "int32", "int64", "bool" }
 local function data(r, g, shape, grad)
   if grad then return g.rand(r, "float64", shape, "smooth") end
   return g.rand(r, r.pick(ALL), shape, "any")
-end
-
--- Distinct random positions 0..n-1 (k of them, k <= n).
-local function distinct(r, n, k)
-  local all = {}
-  for i = 1, n do all[i] = i - 1 end
-  for i = n, 2, -1 do
-    local j = r.range(1, i)
-    all[i], all[j] = all[j], all[i]
-  end
-  local out = {}
-  for i = 1, k do out[i] = all[i] end
-  return out
 end
 
 return {
@@ -148,37 +135,5 @@ return {
     end,
     call = function(a, x, ids) return tf.math.unsorted_segment_sum(x, ids, a.num) end,
     grad = { 1 },
-  },
-  {
-    name = "tensor_scatter_update", ops = { "TensorScatterUpdate" },
-    gen = function(r, g)
-      local grad = g.grad_case(r, 0.4)
-      local shape = g.shape(r, r.range(1, 3), 4, false)
-      local k = r.range(1, #shape)
-      local cells = 1
-      for i = 1, k do cells = cells * shape[i] end
-      local n = r.range(0, math.min(cells, 4))
-      local flat = distinct(r, cells, n) -- distinct: TF leaves duplicates' order open
-      local idx = {}
-      for j = 1, n do
-        local c = flat[j]
-        for i = k, 1, -1 do
-          idx[(j - 1) * k + i] = c % shape[i]
-          c = c // shape[i]
-        end
-      end
-      if n > 0 and r.chance(0.05) then idx[1] = shape[1] end -- out of range
-      local ushape = { n }
-      for i = k + 1, #shape do ushape[#ushape + 1] = shape[i] end
-      local dt = grad and "float64" or r.pick(ALL)
-      local kind = grad and "smooth" or "any"
-      return { inputs = { g.rand(r, dt, shape, kind), g.T(r.pick(gen.INTS), { n, k }, idx), g.rand(r, dt, ushape, kind) },
-        grad = grad }
-    end,
-    call = function(_, t, i, u) return core.op("TensorScatterUpdate", nil, t, i, u) end,
-    grad = { 1, 3 },
-    -- TensorArray's internal update: its gradient rule needs indices of a
-    -- static shape [n, k] (ValueError otherwise), which TensorArray always has
-    dynamic = false,
   },
 }

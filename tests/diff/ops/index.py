@@ -120,19 +120,9 @@ def _approx64(out, flat_x, ids, out_shape):
     return Approx(out, np.float64, 2 + ids.size, scale)
 
 
-def _scatter(a, t, i, u):
-    out = t.copy()
-    k = i.shape[1]
-    for j in range(i.shape[0]):
-        pos = tuple(int(v) for v in i[j])
-        raise_if(any(not 0 <= p < t.shape[d] for d, p in enumerate(pos)))
-        out[pos] = u[j]
-    return out
-
-
 REF = {
     "slice": _slice, "strided_slice": _strided_slice, "gather": _gather, "where": _where,
-    "one_hot": _one_hot, "unsorted_segment_sum": _segment_sum, "tensor_scatter_update": _scatter,
+    "one_hot": _one_hot, "unsorted_segment_sum": _segment_sum,
 }
 
 
@@ -156,17 +146,9 @@ def _t_segment(a, x, ids):
     return out.index_add(0, ids.reshape(-1)[keep], flat[keep])
 
 
-def _t_scatter(a, t, i, u):
-    out = t.clone()
-    for j in range(i.shape[0]):
-        out[tuple(int(v) for v in i[j])] = u[j]
-    return out
-
-
 TORCH = {
     "slice": lambda a, x: x[tuple(slice(b, d if s == -1 else b + s)
                                   for d, b, s in zip(x.shape, a["begin"], a["size"]))],
     "gather": _t_gather,
     "unsorted_segment_sum": _t_segment,
-    "tensor_scatter_update": _t_scatter,
 }
