@@ -64,8 +64,24 @@ def _cholesky(a, x):
     return _bound(x, v, x.shape[-1])
 
 
+def _labels_agree(eq, xs):
+    """TF's einsum: a label has one size everywhere (NumPy would broadcast
+    a 1); only ellipsis dimensions broadcast."""
+    sizes = {}
+    for subs, x in zip(eq.split("->")[0].split(","), xs):
+        named = subs.replace("...", "")
+        dims = x.shape[len(x.shape) - len(named):] if "..." in subs else x.shape
+        if len(dims) != len(named):
+            return False
+        for ch, d in zip(named, dims):
+            if sizes.setdefault(ch, d) != d:
+                return False
+    return True
+
+
 def _einsum(a, *xs):
     eq = a["equation"]
+    raise_if(not _labels_agree(eq, xs))
     try:
         if any(x.dtype.kind == "f" for x in xs):
             w = [x.astype(np.longdouble) for x in xs]
