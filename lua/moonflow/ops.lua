@@ -623,9 +623,7 @@ ops.pad = def(function(x, paddings, mode, opts)
   end
   x = to_tensor(x)
   local types = { nil, I32, core.dtype(x) }
-  local cv = opts.constant_values
-  -- -0.0 == 0 in Lua, but it pads differently from the default +0
-  if cv ~= nil and (cv ~= 0 or (math.type(cv) == "float" and 1 / cv < 0)) then
+  if opts.constant_values and opts.constant_values ~= 0 then
     return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings, opts.constant_values)
   end
   return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings)

@@ -165,9 +165,15 @@ return {
         if gen.is_float(x.dtype) and r.chance(0.2) then cv = -0.0 end
         if x.dtype == "float32" and cv == cv and math.abs(cv) < 3e38 then cv = string.unpack("<f", string.pack("<f", cv)) end
       end
-      return { inputs = { x }, attrs = { paddings = p, constant_values = cv }, grad = grad }
+      -- a Lua number or (PadV2's path for any value) a tensor
+      return { inputs = { x }, attrs = { paddings = p, constant_values = cv, as_tensor = cv ~= nil and r.chance(0.4) },
+        grad = grad }
     end,
-    call = function(a, x) return tf.pad(x, a.paddings, nil, { constant_values = a.constant_values }) end,
+    call = function(a, x)
+      local cv = a.constant_values
+      if a.as_tensor then cv = tf.constant(cv, x.dtype) end
+      return tf.pad(x, a.paddings, nil, { constant_values = cv })
+    end,
     grad = { 1 },
   },
   {

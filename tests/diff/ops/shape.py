@@ -64,7 +64,9 @@ def _pad(a, x):
     # a Lua {} is a (0,) vector, not the (0, 2) matrix a scalar needs
     raise_if(x.ndim == 0 or len(p) != x.ndim or any(b < 0 or e < 0 for b, e in p))
     cv = a.get("constant_values")
-    if cv is None:
+    # TF's array_ops.pad: a number equal to 0 (-0.0 too) takes Pad, which
+    # pads with +0; a tensor, or any other value, PadV2 with that value
+    if cv is None or (not a.get("as_tensor") and cv == 0):
         cv = False if x.dtype == np.bool_ else 0
     if x.ndim == 0:
         return x
