@@ -146,6 +146,7 @@ FUZZ_API_CALLS ?= 100000
 
 fuzz: diff-long
 	@for s in $(FUZZ_SCRIPTS); do $(BIN) $$s $(FUZZ_COUNT) $(FUZZ_SEED) || exit 1; done
+	@$(BIN) tests/fuzz/autograph_parser.lua --seed $(FUZZ_SEED) --count 20000
 	@MOONFLOW_BIN=$(CURDIR)/$(BIN) sh tests/fuzz/run.sh $(FUZZ_API_CALLS) $(FUZZ_SEED) 3600
 
 soak: deps-test

@@ -404,6 +404,17 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
     free(xt), free(ft), free(yt);
     return MF_OK;
   }
+  if (strcmp(op, "PartitionedCall") == 0 || strcmp(op, "StatefulPartitionedCall") == 0) {
+    /* a call of a function graph: its nodes inlined in the caller's */
+    const mf_graph *f = mf_attrs_find(&n->attrs, "f")->u.graph;
+    char **fouts = calloc((size_t)f->noutputs + 1, sizeof *fouts);
+    if (!fouts) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    mf_status s = emit_graph(x, f, gp, (char *const *)ins, fouts, err);
+    for (int k = 0; s == MF_OK && k < f->noutputs && k < n->nout; k++) node1(x, gp, "Identity", fouts[k], outs[k], NULL);
+    for (int k = 0; k < f->noutputs; k++) free(fouts[k]);
+    free(fouts);
+    return s;
+  }
   if (strcmp(op, "If") == 0 || strcmp(op, "StatelessIf") == 0) {
     const char *cond = ins[0];
     char *cast = NULL;

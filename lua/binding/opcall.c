@@ -20,6 +20,7 @@
  * which is why the anchor is a __gc and not a to-be-closed __close. The
  * scratch is reused from call to call (one spare kept in the registry), so
  * the hot path allocates nothing for it. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 #include "binding.h"
 #include "variable.h"
 
-#define MAX_INPUTS 64
+#define MAX_INPUTS 256 /* a call of a backward function takes every intermediate */
 
 typedef struct input {
   mfL_tensor *lt;     /* the Lua tensor given (kept alive by the stack), or NULL */
@@ -239,7 +240,7 @@ static void resolve_tensorlike(lua_State *L, int idx) {
  * tensor input's, or -1 (infer) when there is none. */
 static int typed_dtype(const call *k) {
   for (int i = 0; i < k->nin; i++) {
-    if (!(k->typed & (1u << i))) continue;
+    if (i >= 32 || !(k->typed & (1u << i))) continue;
     mfL_tensor *lt = k->in[i].lt;
     if (lt) {
       mf_spec s;
@@ -252,7 +253,7 @@ static int typed_dtype(const call *k) {
 
 /* The dtype a Lua value given as input i converts to (-1: infer). */
 static int want_dtype(lua_State *L, call *k, int i, int *typed_want) {
-  if (k->typed & (1u << i)) {
+  if (i < 32 && (k->typed & (1u << i))) {
     if (*typed_want == -2) *typed_want = typed_dtype(k);
     return *typed_want;
   }
@@ -687,10 +688,18 @@ static int l_set_tape_hook(lua_State *L) {
   return 0;
 }
 
+/* counter += delta, kept in 0..INT_MAX: the library passes +-1, but any
+ * integer may arrive (a fuzzed call) and must not overflow the int. */
+static void add_count(int *counter, lua_Integer delta) {
+  lua_Integer n = *counter;
+  if (delta > (lua_Integer)INT_MAX - n) n = INT_MAX;
+  else n += delta; /* n >= 0: cannot overflow downwards */
+  *counter = n < 0 ? 0 : (int)n;
+}
+
 static int l_tapes(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
-  ctx->tapes_active += (int)luaL_optinteger(L, 1, 0);
-  if (ctx->tapes_active < 0) ctx->tapes_active = 0;
+  add_count(&ctx->tapes_active, luaL_optinteger(L, 1, 0));
   lua_pushinteger(L, ctx->tapes_active);
   return 1;
 }
@@ -778,8 +787,7 @@ static void lua_callback_free(void *ud) {
 /* core.eager_scope(delta): tf.init_scope's switch */
 static int l_eager_scope(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
-  ctx->eager_scopes += (int)luaL_checkinteger(L, 1);
-  if (ctx->eager_scopes < 0) ctx->eager_scopes = 0;
+  add_count(&ctx->eager_scopes, luaL_checkinteger(L, 1));
   lua_pushboolean(L, ctx->depth > 0 && ctx->eager_scopes == 0);
   return 1;
 }

@@ -275,6 +275,37 @@ static int l_capture_source(lua_State *L) {
   return 0;
 }
 
+/* core.in_scope(t) -> false when t is a symbolic tensor of a trace that
+ * has ended (a concrete function that captured it is only callable while
+ * that trace is open), else true. */
+static int l_in_scope(lua_State *L) {
+  mfL_tensor *lt = mfL_test_tensor(L, 1);
+  lua_pushboolean(L, !lt || lt->t || mfL_trace_live(mfL_context(L), lt->trace_id));
+  return 1;
+}
+
+/* Whether running g may do more than compute its outputs from its inputs:
+ * a node with state, side effects or randomness, in g or a graph nested in
+ * it. A call of such a function is a StatefulPartitionedCall (never
+ * pruned, merged or folded), as TF chooses. */
+static bool graph_stateful(const mf_graph *g, int depth) {
+  if (depth > 64) return true; /* no graph nests that deep: stay safe */
+  for (int i = 0; i < g->nnodes; i++) {
+    const mf_node *n = &g->nodes[i];
+    if (n->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)) return true;
+    for (int k = 0; k < n->attrs.n; k++)
+      if (n->attrs.a[k].kind == MF_ATTR_GRAPH && graph_stateful(n->attrs.a[k].u.graph, depth + 1))
+        return true;
+  }
+  return false;
+}
+
+/* core.graph_stateful(graph) -> boolean (graph_stateful above) */
+static int l_graph_stateful(lua_State *L) {
+  lua_pushboolean(L, graph_stateful(mfL_check_graph(L, 1), 0));
+  return 1;
+}
+
 /* core.trace_abort(): drop the innermost trace after an error */
 static int l_trace_abort(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
@@ -650,7 +681,8 @@ int mfL_trace_open(lua_State *L) {
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
       {"graph_add_placeholder", l_graph_add_placeholder},
       {"graph_set_io", l_graph_set_io}, {"capture_source", l_capture_source}, {"check_args", l_check_args},
-      {"optimize", l_optimize},
+      {"optimize", l_optimize},       {"in_scope", l_in_scope},
+      {"graph_stateful", l_graph_stateful},
       {"run_direct", l_run_direct}, {NULL, NULL}};
   mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);
   memset(ctx, 0, sizeof *ctx);

@@ -8,6 +8,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
+local argcheck = require("moonflow.argcheck")
 local source = require("moonflow.source")
 local parser = require("moonflow.autograph.parser")
 local printer = require("moonflow.autograph.printer")
@@ -208,6 +209,7 @@ end, "tf.autograph.to_code(f)",
 .. "ag__.if_stmt / ag__.while_stmt / ag__.for_stmt calls, comparisons ag__.lt and friends.")
 
 autograph.do_not_convert = doc.def(function(fn)
+  argcheck.callable(fn, "tf.autograph.do_not_convert", "fn")
   skip[fn] = true
   return fn
 end, "tf.autograph.do_not_convert(fn)",

@@ -8,6 +8,8 @@ local errors = require("moonflow.errors")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.tape")
 local variables = require("moonflow.variable")
+local shapes = require("moonflow.shape")
+local state = require("moonflow.state")
 local raise = errors.raise
 local flatten = nest.flatten
 
@@ -31,9 +33,12 @@ local retracing_backward -- below
 -- code that reads the forward trace (If and loop gradients).
 local identity, is_symbolic = core.identity, core.is_symbolic
 
+-- A call recorded through its own gradient pair (a tf.func called in
+-- the trace) replays: its entry keeps what its backward function reads
+-- (`saved`), which a replay substitutes like inputs and outputs.
 local function replayable(entries)
   for _, e in ipairs(entries) do
-    if e.grad_fn or (e.attrs and e.attrs._gradient) then return false end
+    if (e.grad_fn and not e.saved) or (e.attrs and e.attrs._gradient) then return false end
   end
   return true
 end
@@ -62,7 +67,8 @@ local function build_backward(cf, rec, mask)
     end
     local entries = {}
     for i, e in ipairs(rec.entries) do
-      entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+      entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs),
+        grad_fn = e.grad_fn, saved = e.saved and sub_all(e.saved) }
     end
     local targets, seeds = {}, {}
     local next_dy = nout + ninter
@@ -89,41 +95,50 @@ local function build_backward(cf, rec, mask)
   return backward
 end
 
+-- Runs cf's Lua function on the forward trace's parameters under a
+-- persistent tape watching every source of the call (call_sources'
+-- order): returns the tape, the sources (variables as their handles) and
+-- the flat outputs.
+local function run_taped(cf, params, captured, captured_tensors)
+  local tape = tapes.GradientTape({ persistent = true })
+  local sources = {}
+  local function watch(x)
+    -- A tensor that carries no gradient (a resource handle among a
+    -- backward function's inputs, integers) stays unwatched: its
+    -- gradient is nil.
+    if variables.is_variable(x) or core.dtype(x).is_floating then tape:watch(x) end
+    sources[#sources + 1] = variables.is_variable(x) and x.handle or x
+  end
+  local tensors, vars = tapes.call_leaves(cf._types, params)
+  for _, x in ipairs(tensors) do watch(x) end
+  for _, v in ipairs(vars) do watch(v) end
+  for _, v in ipairs(captured) do watch(v) end
+  for _, c in ipairs(captured_tensors) do watch(c) end
+  -- Flattening reads a returned variable: the tape records that read.
+  -- The tape stops on every path out (an error would leave it recording).
+  local flat = {}
+  local ok, err = pcall(function()
+    local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, #cf._types)))
+    for i = 1, results.n do flatten(results[i], flat) end
+  end)
+  tape:stop()
+  if not ok then error(err, 0) end
+  return tape, sources, flat
+end
+
 local function gradient_pair(cf, args)
   if cf._grad_pair ~= nil then return cf._grad_pair or nil end
-  local _, _, captured = tapes.call_sources(cf, args)
-  local nparams = #cf._types
+  local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
   local rec = {}
   local wrapper = F.func(function(...)
     local params = table.pack(...)
-    local tape = tapes.GradientTape({ persistent = true })
-    local sources = {}
-    local function watch(x)
-      -- A tensor that carries no gradient (a resource handle among a
-      -- backward function's inputs, integers) stays unwatched: its
-      -- gradient is nil.
-      if variables.is_variable(x) or core.dtype(x).is_floating then tape:watch(x) end
-      sources[#sources + 1] = variables.is_variable(x) and x.handle or x
-    end
-    local tensors, vars = tapes.call_leaves(cf._types, params)
-    for _, x in ipairs(tensors) do watch(x) end
-    for _, v in ipairs(vars) do watch(v) end
-    for _, v in ipairs(captured) do watch(v) end
-    -- Flattening reads a returned variable: the tape records that read.
-    -- The tape stops on every path out (an error would leave it recording).
-    local flat = {}
-    local ok, err = pcall(function()
-      local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, nparams)))
-      for i = 1, results.n do flatten(results[i], flat) end
-    end)
-    tape:stop()
-    if not ok then error(err, 0) end
+    local tape, sources, flat = run_taped(cf, params, captured, captured_tensors)
     local seen, inter = {}, {}
     for _, t in ipairs(flat) do
       if is_symbolic(t) then seen[identity(t)] = true end
     end
     for _, e in ipairs(tape._entries) do
-      for _, list in ipairs({ e.inputs, e.outputs }) do
+      for _, list in ipairs({ e.inputs, e.outputs, e.saved }) do
         for _, t in ipairs(list) do
           if is_symbolic(t) and not seen[identity(t)] then
             seen[identity(t)] = true
@@ -156,13 +171,16 @@ local function gradient_pair(cf, args)
   return pair
 end
 
--- One tape entry for a call run through its gradient pair.
-local function pair_grad_fn(pair, outs, inter)
+-- One tape entry for a call run through its gradient pair. The entry's
+-- outputs start with the call's outputs and its `saved` list holds every
+-- intermediate: read from the entry, so that a replay of the entry (the
+-- call made inside another function's forward trace) reads its own.
+local function pair_grad_fn(pair)
   local nout, ninter, nd = pair.nout, pair.ninter, #pair.dinter
-  return function(_, dys, present)
+  return function(e, dys, present)
     local mask, bits = {}, {}
-    local call = table.move(outs, 1, nout, 1, {})
-    table.move(inter, 1, ninter, nout + 1, call)
+    local call = table.move(e.outputs, 1, nout, 1, {})
+    table.move(e.saved, 1, ninter, nout + 1, call)
     local n = nout + ninter
     for k = 1, nout + nd do
       mask[k] = present[k] and true or false
@@ -201,21 +219,111 @@ local function replay_changes(g, graph_mt)
   return nil
 end
 
--- A call while a tape records: one recorded op (see gradient_pair).
-local function run_recorded(cf, args, feeds, graph)
-  local pair = gradient_pair(cf, args)
-  if not pair then
-    local outs = table.pack(core.run(graph, feeds))
-    local changes = replay_changes(cf._graph, getmetatable(cf._graph))
-    if changes then
-      -- The call ran; only its gradient is refused (never a wrong one).
-      tapes.record_call(cf, args, outs, function()
-        raise("UnimplementedError", ("tf.func '%s' holds a tf.cond or tf.while_loop, whose gradient "
-          .. "through a call moonflow computes by running the function again, and a %s op that must not "
-          .. "run twice: put the GradientTape inside the tf.func to differentiate it"):format(cf.name, changes), 5)
-      end)
-      return F.results_of(cf, outs)
+-- The gradient pair of a concrete function whose forward trace holds
+-- records a replay cannot substitute (a tf.cond's or tf.while_loop's
+-- gradient re-traces Lua code that reads the forward trace): the backward
+-- function is traced inside the forward trace, right after the forward
+-- pass, so what it reads of that pass it captures; the forward variant
+-- returns those captured tensors after its outputs. A call runs the
+-- forward variant once and the gradient feeds the backward function what
+-- that run returned: nothing runs twice, unless the backward function
+-- itself holds ops that change state (a cond's gradient re-traces its
+-- branches), which `changes` names.
+local function traced_pair(cf, args)
+  if cf._traced_pair ~= nil then return cf._traced_pair or nil end
+  local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
+  local pair = { cf = cf }
+  local wrapper = F.func(function(...)
+    local params = table.pack(...)
+    local tape, sources, flat = run_taped(cf, params, captured, captured_tensors)
+    local specs = {}
+    for i, t in ipairs(flat) do
+      local _, dtype, shape = core.info(t)
+      specs[i] = shapes.TensorSpec(shape, dtype)
     end
+    local connected = {}
+    local backward = F.func(function(...)
+      local grads = tape:gradient(flat, sources, { ... })
+      local out = {}
+      for i = 1, #sources do
+        if grads[i] ~= nil then
+          connected[i] = true
+          out[#out + 1] = grads[i]
+        end
+      end
+      return table.unpack(out, 1, #out)
+    end, { name = cf.name .. "_backward", autograph = false })
+    backward._detector = { calls = 0, per_trace = {}, warnings = 0 }
+    pair.backward = backward:get_concrete_function(table.unpack(specs, 1, #specs))
+    pair.connected, pair.nout, pair.nsources = connected, #flat, #sources
+    -- The forward values the backward function captured, by capture.
+    local out = table.move(flat, 1, #flat, 1, {})
+    pair.carried = {}
+    for k, c in ipairs(pair.backward._captures) do
+      if is_symbolic(c) then
+        out[#out + 1] = c
+        pair.carried[k] = #out - #flat
+      end
+    end
+    return table.unpack(out, 1, #out)
+  end, { name = cf.name, autograph = false })
+  wrapper._params = cf._fn._params
+  pair.forward = F.trace_once(wrapper, cf._types, args, { forbid = true, reason = "gradient" })
+  cf._traced_pair = pair
+  return pair
+end
+
+-- The gradient of a call run through its traced pair.
+local function traced_grad_fn(pair, saved, exec, graph_of)
+  return function(_, dys)
+    local bcf = pair.backward
+    local changes = replay_changes(bcf._graph, getmetatable(bcf._graph))
+    if changes then
+      raise("UnimplementedError", ("tf.func '%s' holds a tf.cond or tf.while_loop whose gradient runs "
+        .. "its body again, and there a %s op that must not run twice: put the GradientTape inside "
+        .. "the tf.func to differentiate it"):format(pair.cf.name, changes), 5)
+    end
+    local feeds = {}
+    for i = 1, pair.nout do feeds[i] = dys[i] end
+    for k, c in ipairs(bcf._captures) do
+      feeds[#feeds + 1] = pair.carried[k] and saved[pair.carried[k]] or c
+    end
+    local outs = exec(graph_of(bcf), feeds)
+    local grads, j = {}, 0
+    for i = 1, pair.nsources do
+      if pair.connected[i] then
+        j = j + 1
+        grads[i] = outs[j]
+      end
+    end
+    return grads
+  end
+end
+
+-- A call while a tape records: one recorded op (see gradient_pair).
+-- exec(graph, feeds) runs a graph (eagerly, or as a call node of the
+-- graph being traced) and returns its outputs packed; graph_of(cf) is the
+-- graph it runs for a concrete function.
+local function run_recorded(cf, args, feeds, graph, exec, graph_of)
+  graph_of = graph_of or F.graph_to_run
+  local pair = gradient_pair(cf, args)
+  local changes = not pair and replay_changes(cf._graph, getmetatable(cf._graph))
+  if changes then
+    -- Side effects must run once: the gradient reads what the forward
+    -- variant returned (traced_pair).
+    local tp = traced_pair(cf, args)
+    local fwd_feeds = {}
+    for i, t in ipairs(F.feeds_of(tp.forward, args)) do fwd_feeds[i] = t end
+    local all = exec(graph_of(tp.forward), fwd_feeds)
+    local outs = table.move(all, 1, tp.nout, 1, { n = tp.nout })
+    local saved = table.move(all, tp.nout + 1, all.n, 1, {})
+    tapes.record_call(cf, args, outs, traced_grad_fn(tp, saved, exec, graph_of))
+    return F.results_of(cf, outs)
+  end
+  if not pair then
+    -- No state changes: the gradient traces the function again (which
+    -- also gives a gradient of the gradient).
+    local outs = exec(graph, feeds)
     local _, _, captured = tapes.call_sources(cf, args)
     local backward = retracing_backward(cf, captured)
     local nparams, nouts = #cf._types, outs.n
@@ -227,12 +335,14 @@ local function run_recorded(cf, args, feeds, graph)
     return F.results_of(cf, outs)
   end
   local fwd = pair.forward
-  local all = table.pack(core.run(F.graph_to_run(fwd), F.feeds_of(fwd, args)))
+  local fwd_feeds = {}
+  for i, t in ipairs(F.feeds_of(fwd, args)) do fwd_feeds[i] = t end
+  local all = exec(graph_of(fwd), fwd_feeds)
   local outs = table.move(all, 1, pair.nout, 1, { n = pair.nout })
   local inter = table.move(all, pair.nout + 1, all.n, 1, {})
   local carried = {}
   for k, j in ipairs(pair.dinter) do carried[k] = inter[j] end
-  tapes.record_call(cf, args, outs, pair_grad_fn(pair, outs, inter), carried)
+  tapes.record_call(cf, args, outs, pair_grad_fn(pair), carried, inter)
   return F.results_of(cf, outs)
 end
 

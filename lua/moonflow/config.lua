@@ -4,6 +4,7 @@
 local core = require("moonflow.core")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
+local argcheck = require("moonflow.argcheck")
 
 local M = {}
 
@@ -49,7 +50,10 @@ optimizer.is_enabled = optimizer.get_enabled -- the name moonflow had before API
 M.executing_eagerly = doc.def(function() return not core.tracing() end,
   "tf.executing_eagerly()", "False while a tf.func is being traced, true otherwise.")
 
-M.init_scope = doc.def(state.in_eager_scope, "tf.init_scope(fn, ...)",
+M.init_scope = doc.def(function(fn, ...)
+  argcheck.callable(fn, "tf.init_scope", "fn")
+  return state.in_eager_scope(fn, ...)
+end, "tf.init_scope(fn, ...)",
 "Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
 
 M.help = doc.def(function(obj)

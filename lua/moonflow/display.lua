@@ -17,6 +17,7 @@ local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local state = require("moonflow.state")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local display = {}
@@ -196,7 +197,8 @@ function display.result(values)
   send(display.bundle_all(values), "result")
 end
 
-local Handle = {}
+local Handle = { __name = "DisplayHandle" }
+receiver.metatable(Handle, "handle")
 Handle.__index = Handle
 
 local next_id = 0

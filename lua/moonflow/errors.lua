@@ -10,7 +10,7 @@ for _, name in ipairs(core.error_names) do errors[name] = name end
 
 --- Raises an error object of `type` with `message` at `level`.
 errors.raise = doc.def(function(type_, message, level)
-  error(core.error(type_, message), (level or 1) + 1)
+  error(core.error(type_, message), (math.type(level) == "integer" and level or 1) + 1)
 end, "tf.errors.raise(type, message [, level])",
 "Raises a moonflow error object {type=, message=}; tostring gives 'type: message'.")
 

@@ -20,6 +20,7 @@ local T = require("moonflow.trace_type")
 local checks = require("moonflow.trace_checks")
 local graphs = require("moonflow.graph")
 local autograph = require("moonflow.autograph")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local RECURSION_LIMIT = 64
@@ -29,11 +30,20 @@ local FREQUENT_TRACING_MAX_WARNINGS = 2
 
 local func = {}
 
+local call_in_trace -- below: a call while another function is traced
+
 
 local Function = { __name = "Function" }
 local Concrete = { __name = "ConcreteFunction" }
 local fmethods, cmethods = {}, {}
-Function.__index = fmethods
+receiver.metatable(Function, "func", fmethods)
+receiver.metatable(Concrete, "concrete", cmethods)
+Function.__index = function(self, k)
+  receiver.check(self, Function, "__index", "func")
+  local m = fmethods[k]
+  if m ~= nil then return m end
+  return receiver.missing(self, k, "Function", { fmethods }, nil, 2)
+end
 
 -- Naming ----------------------------------------------------------------
 
@@ -158,7 +168,26 @@ end
 
 local concrete_ids = 0
 
+-- How many traces of this function are open (it called itself while
+-- being traced): each level is a trace of its own.
+local function open_traces(self)
+  local n = 0
+  for d = 1, state.trace_depth() do
+    local data = core.trace_data(d)
+    if data and data.fn == self then n = n + 1 end
+  end
+  return n
+end
+
+local function refuse_recursion(self)
+  raise("RecursionError", ("tf.func '%s' called itself %d levels deep while being traced. "
+    .. "Recursion on tensors never ends at trace time because its stopping condition is a "
+    .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
+    .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 4)
+end
+
 local function trace_once(self, types, args, opts)
+  if core.tracing() and open_traces(self) >= RECURSION_LIMIT then refuse_recursion(self) end
   local names = param_names(self, #types)
   local start = core.now()
   local number = self._count + 1
@@ -180,7 +209,9 @@ local function trace_once(self, types, args, opts)
     structure.n = results.n
     return flat
   end)
-  self._count = number
+  -- Traces of this function made meanwhile (it called itself) count too.
+  self._count = self._count + 1
+  number = self._count
   concrete_ids = concrete_ids + 1
   local cf = setmetatable({
     name = self.name, _fn = self, _types = types, _names = names, _graph = g,
@@ -189,6 +220,9 @@ local function trace_once(self, types, args, opts)
     _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
     _reason = opts.reason, _feeds = {},
   }, Concrete)
+  for _, c in ipairs(captures) do
+    if core.is_symbolic(c) then cf._scoped = true end
+  end
   cf._simple = true
   for i = 1, structure.n do
     if structure[i].kind ~= "tensor" or structure[i].index ~= i then cf._simple = false end
@@ -244,7 +278,7 @@ local function trace(self, types, args, reason)
     if pool ~= self._concrete then pool.count = pool.count + 1 end
   end
   pool[#pool + 1] = cf
-  self._last = cf
+  if not cf._scoped then self._last = cf end
   if state.explain_retracing and #pool > 1 then
     io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number,
       checks.reason_text(reason)))
@@ -340,16 +374,29 @@ local function self_identity(self, types, args)
   end
 end
 
+-- A trace made inside another one may capture that trace's tensors: it
+-- can be called only while that trace is open.
+local in_scope = core.in_scope
+local function callable_here(cf)
+  if not cf._scoped then return true end
+  for _, c in ipairs(cf._captures) do
+    if not in_scope(c) then return false end
+  end
+  return true
+end
+
 local function lookup(pool, types)
   local best
   for _, cf in ipairs(pool) do
-    if T.all_subtypes(types, cf._types) then
+    if T.all_subtypes(types, cf._types) and callable_here(cf) then
       if best == nil or T.all_subtypes(cf._types, best._types) then best = cf end
     end
   end
   return best
 end
 
+-- TF's frequent-retracing detector counts eager calls only: a call made
+-- while another function is traced is part of that trace.
 local function dispatch(self, args, n)
   local types
   if self._signature then
@@ -360,12 +407,13 @@ local function dispatch(self, args, n)
   end
   local pool = pool_of(self, args)
   local cf = lookup(pool, types)
+  local eager = not core.tracing()
   if cf then
-    called_without_tracing(self._detector)
+    if eager then called_without_tracing(self._detector) end
     return cf
   end
   local reason = checks.explain(param_names(self, #types), types, pool)
-  called_with_tracing(self._detector, self.name)
+  if eager then called_with_tracing(self._detector, self.name) end
   if self._reduce and not self._signature then types = generalize(self, types, pool) end
   return trace(self, types, args, reason)
 end
@@ -409,6 +457,8 @@ local run_recorded = call_gradient.init({
   feeds_of = feeds_of, graph_to_run = graph_to_run, results_of = results_of,
 })
 
+local function run_graph(g, feeds) return table.pack(core.run(g, feeds)) end
+
 local function run(cf, args)
   if state.on_call then state.on_call(cf, args) end
   local feeds = feeds_of(cf, args)
@@ -417,7 +467,30 @@ local function run(cf, args)
     if cf._simple then return core.run(graph, feeds) end
     return results_of(cf, table.pack(core.run(graph, feeds)))
   end
-  return run_recorded(cf, args, feeds, graph)
+  return run_recorded(cf, args, feeds, graph, run_graph)
+end
+
+-- A call while another function is traced: a node of the caller's graph
+-- that calls the concrete function's graph as traced (the caller's graph
+-- is optimised as a whole, the callee's graph with it), TF's
+-- StatefulPartitionedCall when the function has state, side effects or
+-- randomness (never pruned or merged), else PartitionedCall.
+local H = state.H
+local function call_node(g, feeds)
+  local stateful = core.graph_stateful(g)
+  return table.pack(core.op(stateful and H.StatefulPartitionedCall or H.PartitionedCall, { f = g },
+    table.unpack(feeds)))
+end
+local function traced_graph(cf) return cf._graph end
+
+function call_in_trace(cf, args)
+  local feeds = {}
+  for i, t in ipairs(cf._types) do t:feeds(args[i], feeds) end
+  for _, c in ipairs(cf._captures) do feeds[#feeds + 1] = c end
+  if state.tapes_recording() and tapes.would_record(cf, args) then
+    return run_recorded(cf, args, feeds, cf._graph, call_node, traced_graph)
+  end
+  return results_of(cf, call_node(cf._graph, feeds))
 end
 
 
@@ -453,7 +526,7 @@ function Function.__call(self, ...)
   -- a plain `if` is always true, so only the converted code means what
   -- the trace means.
   if state.run_eagerly then return self:_callable()(...) end
-  if tracing() then return self:_inline(...) end
+  if tracing() then return self:_call_in_trace(...) end
   local last = self._last
   if last and not state.tapes_recording() then
     -- The hot path: the last trace takes these tensors as they are.
@@ -475,50 +548,15 @@ function Function.__call(self, ...)
   return run(cf, args)
 end
 
--- A call inside another trace is inlined (no call node), but the callee's
--- input_signature still applies as in TF: arguments that do not fit are the
--- eager call's TypeError, and a tensor of a less specific static shape is
--- given the signature's fully defined shape (a Reshape to it, which fails
--- when the graph runs if the shape does not hold).
-local function signature_inline(self, args, n)
-  bind_signature(self, args, n)
-  local offset = self._method and 1 or 0
-  for i, t in ipairs(self._signature) do
-    local a = args[i + offset]
-    if t.kind == "tensor" and core.is_tensor(a) and t.spec.shape:is_fully_defined() then
-      local dims = t.spec.shape._dims
-      local _, _, shape = core.info(a)
-      local same = shape ~= nil and #shape == #dims
-      for k = 1, same and #dims or 0 do
-        if shape[k] ~= dims[k] then same = false end
-      end
-      if not same then args[i + offset] = ops.reshape(a, dims) end
-    end
-  end
-end
-
--- Called while another function is being traced: trace this one inline.
-function fmethods._inline(self, ...)
-  self._depth = (self._depth or 0) + 1
-  if self._depth > RECURSION_LIMIT then
-    self._depth = 0
-    raise("RecursionError", ("tf.func '%s' called itself %d levels deep while being traced. "
-      .. "Recursion on tensors never ends at trace time because its stopping condition is a "
-      .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
-      .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 3)
-  end
+-- Called while another function is being traced: this function keeps
+-- its own traces (dispatch, retracing rules, input_signature binding as
+-- for an eager call) and the caller's graph calls the concrete function
+-- through a call node (call_in_trace).
+function fmethods._call_in_trace(self, ...)
+  local n = select("#", ...)
   local args = table.pack(...)
-  if self._signature then
-    local ok, err = pcall(signature_inline, self, args, args.n)
-    if not ok then
-      self._depth = self._depth - 1
-      error(err, 0)
-    end
-  end
-  local results = table.pack(pcall(self:_callable(), table.unpack(args, 1, args.n)))
-  self._depth = self._depth - 1
-  if not results[1] then error(results[2], 0) end
-  return table.unpack(results, 2, results.n)
+  local cf = dispatch(self, args, n)
+  return call_in_trace(cf, args)
 end
 
 function fmethods._callable(self)
@@ -604,7 +642,11 @@ end
 
 -- ConcreteFunction ------------------------------------------------------------
 
+local CONCRETE_FIELDS = { "graph", "function_type", "structured_outputs", "inputs", "outputs",
+  "captured_inputs", "variables", "trainable_variables" }
+
 function Concrete.__index(cf, k)
+  receiver.check(cf, Concrete, "__index", "concrete")
   local m = cmethods[k]
   if m then return m end
   if k == "graph" then return graphs.wrap(cf._graph, cf) end
@@ -615,7 +657,7 @@ function Concrete.__index(cf, k)
   if k == "captured_inputs" then return cf._captures end
   if k == "variables" then return graphs.wrap(cf._graph, cf).variables end
   if k == "trainable_variables" then return graphs.wrap(cf._graph, cf).trainable_variables end
-  return nil
+  return receiver.missing(cf, k, "ConcreteFunction", { cmethods }, CONCRETE_FIELDS, 2)
 end
 
 local function output_specs(cf)
@@ -731,13 +773,12 @@ function Concrete.__call(cf, ...)
           .. "was expected to be a %s tensor but is a %s tensor [Op:__inference_%s_%d]"):format(
           cf.name, cf._id, i - 1, t.spec.dtype.name, dtype.name, cf.name, cf._id), 2)
       end
+      -- As TF: inside another trace a shape the trace was not made for is
+      -- a binding error; an eager call runs the graph on the value (its
+      -- ops take the shapes they are given).
       if not t.spec.shape:is_compatible_with(shape) and tracing() then
         binding_error(cf.name, tostring(shapes.TensorSpec(shape, dtype)), tostring(t.spec), args, n,
           cf:_function_type().text, 2)
-      elseif not t.spec.shape:is_compatible_with(shape) then
-        raise("InvalidArgumentError", ("cannot compute __inference_%s_%d: input #%d(zero-based) "
-          .. "has shape %s, the function expects %s"):format(cf.name, cf._id, i - 1,
-          tostring(shapes.TensorShape(shape)), tostring(t.spec.shape)), 2)
       end
       args[i] = tv
     elseif t.kind == "table" and (type(v) ~= "table" or getmetatable(v) ~= nil) then
@@ -751,9 +792,7 @@ function Concrete.__call(cf, ...)
     end
   end
   n = #cf._types
-  -- Inside another trace the call is inlined, as a tf.func's is (no call
-  -- node): the function's Lua code runs on the bound arguments.
-  if tracing() then return cf._fn:_inline(table.unpack(args, 1, n)) end
+  if tracing() then return call_in_trace(cf, args) end
   if state.run_eagerly then return cf._fn:_callable()(table.unpack(args, 1, n)) end
   return run(cf, args)
 end
@@ -773,6 +812,18 @@ end
 -- tf.func -------------------------------------------------------------------
 
 local function make(fn, opts, name)
+  if func.is_func(fn) then
+    -- tf.function(tf.function(f)), as TF: the outer function's trace
+    -- calls the inner one, which keeps its own traces.
+    local inner = fn
+    fn = function(...) return inner(...) end
+    local self = make(fn, opts, name)
+    self._params, self._vararg = inner._params, inner._vararg
+    self._method = inner._method
+    self._autograph = false -- the inner function converts its own code
+    self._detector = { calls = 0, per_trace = {}, warnings = 0 }
+    return self
+  end
   if type(fn) ~= "function" then
     raise("TypeError", ("%s is not a callable object: tf.func expects a Lua function, got %s")
       :format(tostring(fn), type(fn)), 3)

@@ -9,6 +9,8 @@ local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
+local receiver = require("moonflow.receiver")
+local argcheck = require("moonflow.argcheck")
 local raise = errors.raise
 
 local graphs = {}
@@ -16,6 +18,10 @@ local graphs = {}
 local Graph = { __name = "Graph" }
 local Operation = { __name = "Operation" }
 local gmethods, omethods = {}, {}
+receiver.metatable(Graph, "graph", gmethods)
+receiver.metatable(Operation, "operation", omethods)
+local GRAPH_FIELDS = { "inputs", "outputs", "name", "captures", "variables", "trainable_variables" }
+local OPERATION_FIELDS = { "name", "type", "inputs", "outputs", "control_inputs", "graph", "node_def" }
 
 -- One wrapper per graph handle and concrete function, made on demand.
 local cache = setmetatable({}, { __mode = "k" })
@@ -39,6 +45,7 @@ local function tensor_of(g, node, index)
 end
 
 function Graph.__index(g, k)
+  receiver.check(g, Graph, "__index", "graph")
   local m = gmethods[k]
   if m then return m end
   if k == "inputs" then
@@ -77,7 +84,7 @@ function Graph.__index(g, k)
     end
     return result
   end
-  return nil
+  return receiver.missing(g, k, "FuncGraph", { gmethods }, GRAPH_FIELDS, 2)
 end
 
 local function operation(g, id)
@@ -99,6 +106,7 @@ gmethods.get_operations = doc.def(function(g)
 end, "graph:get_operations()", "The graph's operations in creation order.")
 
 gmethods.get_operation_by_name = doc.def(function(g, name)
+  argcheck.string(name, "graph:get_operation_by_name", "name")
   for i, n in ipairs(nodes_of(g)) do
     if n.name == name then return operation(g, i - 1) end
   end
@@ -106,6 +114,7 @@ gmethods.get_operation_by_name = doc.def(function(g, name)
 end, "graph:get_operation_by_name(name)", "The operation with that name.")
 
 gmethods.get_tensor_by_name = doc.def(function(g, name)
+  argcheck.string(name, "graph:get_tensor_by_name", "name")
   local op, index = name:match("^(.*):(%d+)$")
   if not op then
     raise("ValueError", ("The name '%s' looks like an Operation name, not a Tensor name "
@@ -157,11 +166,14 @@ local function is_graph(v)
   return type(v) == "userdata" and not core.is_tensor(v) and (pcall(core.graph_io, v))
 end
 
---- The nested graphs of a node, sorted by attribute name: {{name, handle}}.
+--- The nested graphs of a node, sorted by attribute name: {{name, handle,
+-- label}}. A call node's function is labelled with the function's name
+-- ("f = inner").
 local function subgraphs(n)
   local out = {}
+  local call = n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall"
   for k, v in pairs(n.attrs) do
-    if is_graph(v) then out[#out + 1] = { k, v } end
+    if is_graph(v) then out[#out + 1] = { k, v, call and (k .. " = " .. select(3, core.graph_io(v))) or k } end
   end
   table.sort(out, function(a, b) return a[1] < b[1] end)
   return out
@@ -287,7 +299,7 @@ local function dot_graph(handle, prefix, indent, lines, variables, view)
     lines[#lines + 1] = "  " .. node
     for _, sub in ipairs(subs) do
       lines[#lines + 1] = ('%s  subgraph cluster_%s_%s {'):format(ind, nid, sub[1])
-      lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(ind, sub[1])
+      lines[#lines + 1] = ('%s    label="%s"; style="dashed"; color="#999999";'):format(ind, dot_escape(sub[3]))
       dot_graph(sub[2], nid .. "_" .. sub[1] .. "_", ind .. "    ", lines)
       lines[#lines + 1] = ind .. "  }"
     end
@@ -395,7 +407,7 @@ local function text_lines(handle, indent, lines, variables, top)
     lines[#lines + 1] = (indent .. "%-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
       #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
     for _, sub in ipairs(subgraphs(n)) do
-      lines[#lines + 1] = ("%s  %s: %d ops"):format(indent, sub[1], #core.graph_nodes(sub[2]))
+      lines[#lines + 1] = ("%s  %s: %d ops"):format(indent, sub[3], #core.graph_nodes(sub[2]))
       text_lines(sub[2], indent .. "    ", lines)
     end
   end
@@ -485,6 +497,7 @@ end
 -- Operations ------------------------------------------------------------
 
 function Operation.__index(o, k)
+  receiver.check(o, Operation, "__index", "operation")
   local m = omethods[k]
   if m then return m end
   local n = o._node
@@ -509,7 +522,7 @@ function Operation.__index(o, k)
   end
   if k == "graph" then return o._graph end
   if k == "node_def" then return o._graph:as_graph_def().node[o._id + 1] end
-  return nil
+  return receiver.missing(o, k, "Operation", { omethods }, OPERATION_FIELDS, 2)
 end
 
 function omethods.get_attr(o, name)

@@ -12,6 +12,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local modules = require("moonflow.module")
 local name_scope = require("moonflow.name_scope").name_scope
+local argcheck = require("moonflow.argcheck")
 local raise = errors.raise
 
 local keras = { layers = {}, optimizers = {}, losses = {}, activations = {}, initializers = {} }
@@ -65,7 +66,10 @@ local function weight(layer, name, shape, init)
 end
 
 local function static_dim(x, axis, what)
-  local dims = x.shape:as_list()
+  local shape = getmetatable(x) == shapes.Shape and x
+    or (core.is_tensor(x) or variables.is_variable(x)) and x.shape
+  if not shape then argcheck.fail(what .. ":build", "x", "a tensor or a TensorShape", x, 3) end
+  local dims = shape:as_list()
   local d = dims[axis < 0 and #dims + axis + 1 or axis + 1]
   if d == nil or d == shapes.None then
     raise("ValueError", ("The last dimension of the inputs to %s should be defined. Found None."):format(what), 3)
@@ -148,19 +152,26 @@ local Sequential = modules.Module:extend("Sequential")
 keras.Sequential = Sequential
 doc.def(Sequential, "tf.keras.Sequential(layers)", "Calls its layers in order.")
 function Sequential:init(layers)
+  if layers ~= nil then argcheck.table(layers, "tf.keras.Sequential", "layers") end
   self.layers = {}
-  for i, l in ipairs(layers or {}) do self.layers[i] = l end
+  for i, l in ipairs(layers or {}) do
+    self.layers[i] = argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]")
+  end
 end
 Sequential.__call = function(self, x)
   for _, l in ipairs(self.layers) do x = l(x) end
   return x
 end
-function Sequential:add(layer) self.layers[#self.layers + 1] = layer end
+function Sequential:add(layer)
+  self.layers[#self.layers + 1] = argcheck.callable(layer, "sequential:add", "layer")
+end
 
 -- Optimizers ---------------------------------------------------------------
 local function pairs_of(grads_and_vars)
   local out = {}
+  argcheck.table(grads_and_vars, "apply_gradients", "grads_and_vars")
   for _, gv in ipairs(grads_and_vars) do
+    if type(gv) ~= "table" then raise("TypeError", "apply_gradients expects {gradient, variable} pairs", 3) end
     local g, v = gv[1], gv[2]
     if not variables.is_variable(v) then raise("TypeError", "apply_gradients expects {gradient, variable} pairs", 3) end
     if g ~= nil then out[#out + 1] = { g, v } end
@@ -253,6 +264,7 @@ local function mse(y_true, y_pred)
   return ops.reduce_mean(ops.square(ops.subtract(y_pred, ops.cast(y_true, core.dtype(y_pred)))), -1)
 end
 local function sparse_cce(y_true, y_pred, from_logits)
+  y_pred = ops.convert_to_tensor(y_pred)
   local labels = ops.cast(ops.convert_to_tensor(y_true), dtypes.int32)
   local logits = from_logits and y_pred or ops.log(ops.maximum(y_pred, 1e-7))
   if #labels.shape:as_list() == #y_pred.shape:as_list() then labels = ops.squeeze(labels, { -1 }) end

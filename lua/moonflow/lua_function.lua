@@ -18,7 +18,13 @@ lua_function.lua_function = options.def(function(fn, inputs, Tout, opts)
   if type(fn) ~= "function" then
     raise("TypeError", "tf.lua_function expects a Lua function", 1)
   end
+  if inputs ~= nil and type(inputs) ~= "table" then
+    raise("TypeError", "tf.lua_function: inputs must be a Lua list of tensors, got a " .. type(inputs), 1)
+  end
   local single = getmetatable(Tout) == core.dtype_metatable
+  if not single and Tout ~= nil and type(Tout) ~= "table" then
+    raise("TypeError", "tf.lua_function: Tout must be a dtype or a Lua list of dtypes, got " .. tostring(Tout), 1)
+  end
   local touts = single and { Tout } or Tout or {}
   local types = {}
   for i, t in ipairs(touts) do types[i] = dtypes.as_dtype(t) end

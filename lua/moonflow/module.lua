@@ -7,6 +7,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local variables = require("moonflow.variable")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local modules = {}
@@ -140,9 +141,30 @@ local function instantiate(class, ...)
   return self
 end
 
-local function make_class(name, parent)
+-- The library's own classes (tf.Module, the Keras layers, optimizers and
+-- losses: classes made by a chunk of the library's directory) check the
+-- receiver of their methods (receiver.lua); a user's class is left as
+-- its author wrote it (it may hold plain functions, `Class.new(...)`).
+local LIBRARY = debug.getinfo(1, "S").source:match("^(@.*[/\\])[^/\\]*$")
+
+local function from_library(level)
+  local info = debug.getinfo(level + 1, "S")
+  return LIBRARY ~= nil and info ~= nil and info.source:sub(1, #LIBRARY) == LIBRARY
+end
+
+local function make_class(name, parent, library)
   local class = { _class_name = name, __name = name }
+  local kind = snake(name)
+  local function is_a(x)
+    local mt = getmetatable(x)
+    while type(mt) == "table" do
+      if mt == class then return true end
+      mt = rawget(mt, "_parent")
+    end
+    return false
+  end
   class.__index = function(obj, k)
+    if library then receiver.check(obj, class, "__index", kind, is_a) end
     local v = rawget(class, k)
     if v ~= nil then return v end
     local p = parent
@@ -159,7 +181,14 @@ local function make_class(name, parent)
   end
   class.__call = parent and parent.__call or nil
   classes[class] = true
+  if library then
+    class.__tostring = receiver.guard(class.__tostring, "__tostring", kind, name, is_a)
+  end
   return setmetatable(class, {
+    __newindex = function(c, k, v)
+      if library then v = receiver.guard(v, k, kind, name, is_a) end
+      rawset(c, k, v)
+    end,
     __call = instantiate,
     __index = function(_, k)
       local p = parent
@@ -174,17 +203,20 @@ local function make_class(name, parent)
   })
 end
 
-local root = make_class("Module", nil)
+local root = make_class("Module", nil, true)
 
 --- Module:extend(name) -> a new class deriving from this one.
 local function extend(parent, name)
   if type(name) ~= "string" then
     raise("TypeError", "Module:extend(name) needs a class name", 1)
   end
-  return make_class(name, parent)
+  return make_class(name, parent, from_library(2))
 end
 base_methods.extend = doc.def(extend, "tf.Module:extend(name)",
   "A class deriving from this one: Class(...) makes an instance and runs Class.init(self, ...).")
+receiver.table(base_methods, "module", "Module", is_module)
+base_methods.extend = receiver.guard(extend, "extend", "Module", "Module class",
+  function(x) return classes[x] == true end)
 rawset(root, "extend", base_methods.extend)
 
 modules.Module = root

@@ -448,6 +448,7 @@ ops.nn.bias_add = def(function(value, bias, opts) return op(H.BiasAdd, { name = 
 local function stride_list(s)
   if s == nil then return { 1, 1, 1, 1 } end
   if type(s) == "number" then return { 1, s, s, 1 } end
+  check_list(s, "tf.nn.conv2d", "strides (and dilations)", 3)
   if #s == 1 then return { 1, s[1], s[1], 1 } end
   if #s == 2 then return { 1, s[1], s[2], 1 } end
   return s
@@ -583,6 +584,9 @@ end, "tf.stack(values [, axis])", "Stacks a list of tensors along a new axis.",
 ops.unstack = def(function(value, num, axis, opts)
   value = to_tensor(value)
   axis = axis or 0
+  if math.type(axis) ~= "integer" then
+    raise("TypeError", "tf.unstack: axis must be an integer, got " .. tostring(axis), 2)
+  end
   if num == nil then
     -- TF's unstack: the axis checked against a known rank, num from its dimension.
     local shape = shape_of(value)

@@ -8,6 +8,7 @@ local state = require("moonflow.state")
 local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local display = require("moonflow.display")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local WIDTH = 30
@@ -37,7 +38,8 @@ local function frontend()
 end
 
 -- A bar: :update(done) redraws (throttled), :close() draws the final state.
-local Bar = {}
+local Bar = { __name = "ProgressBar" }
+receiver.metatable(Bar, "bar")
 Bar.__index = Bar
 
 local function new_bar(total, label)
@@ -66,6 +68,9 @@ function Bar:draw(final)
 end
 
 function Bar:update(done)
+  if type(done) ~= "number" then
+    raise("TypeError", "bar:update(done): done must be a number, got " .. tostring(done), 2)
+  end
   self.done = done
   if done < self.total and core.now() - self.last >= MIN_INTERVAL then self:draw(false) end
 end

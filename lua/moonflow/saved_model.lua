@@ -20,6 +20,7 @@ local shapes = require("moonflow.shape")
 local variables = require("moonflow.variable")
 local func = require("moonflow.func")
 local modules = require("moonflow.module")
+local receiver = require("moonflow.receiver")
 
 local M = {}
 
@@ -173,7 +174,8 @@ end, "tf.saved_model.save(obj, dir [, {signatures = {name = tf.func, ...}}])",
 
 -- Runs a saved graph on feeds, one op at a time through core.op, so the
 -- tape records every op and tracing rebuilds the graph.
-local function replay(nodes, ins, outs, feeds)
+local replay
+function replay(nodes, ins, outs, feeds)
   local vals = {}
   for k, id in ipairs(ins) do vals[id] = { feeds[k] } end
   for _, n in ipairs(nodes) do
@@ -183,9 +185,17 @@ local function replay(nodes, ins, outs, feeds)
         local idx = tonumber(ref:match(":(%d+)$"))
         args[k] = vals[n.input_nodes[k]][idx + 1]
       end
-      local attrs = { name = n.name }
-      for a, v in pairs(n.attrs) do attrs[a] = v end
-      vals[n.id] = table.pack(core.op(n.type, attrs, table.unpack(args, 1, #n.inputs)))
+      if n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then
+        -- A call of a nested tf.func: its graph replayed in place, so the
+        -- tape records its ops too.
+        local f = n.attrs.f
+        local f_ins, f_outs = core.graph_io(f)
+        vals[n.id] = replay(core.graph_nodes(f), f_ins, f_outs, args)
+      else
+        local attrs = { name = n.name }
+        for a, v in pairs(n.attrs) do attrs[a] = v end
+        vals[n.id] = table.pack(core.op(n.type, attrs, table.unpack(args, 1, #n.inputs)))
+      end
     end
   end
   local results = {}
@@ -294,7 +304,8 @@ end, "tf.saved_model.load(dir)",
 
 -- ---- tf.train.Checkpoint ----
 
-local Checkpoint = {}
+local Checkpoint = { __name = "Checkpoint" }
+receiver.metatable(Checkpoint, "checkpoint")
 Checkpoint.__index = Checkpoint
 
 -- The variables of the checkpoint's objects, as {key, variable} in a fixed

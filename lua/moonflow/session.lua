@@ -97,6 +97,9 @@ local function compile_kept(code, chunkname, want_value)
   local name = unique_name(chunkname)
   local f, text, message = compile(code, name, want_value)
   if f then sources[name] = text end
+  -- a cell `return v.method(x)` tail-calls: the method's error finds
+  -- the cell's text here (receiver.lua)
+  if f then host.last_chunk = name end
   return f, text, message
 end
 

@@ -7,6 +7,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local dtypes = require("moonflow.dtypes")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local None = core.None
@@ -18,6 +19,7 @@ shapes.newaxis = None
 
 local TensorShape = { __name = "TensorShape" }
 local methods = {}
+receiver.metatable(TensorShape, "shape", methods)
 
 local function new_shape(dims)
   -- dims: a Lua list (integers or tf.None / negative = unknown), nil = unknown rank
@@ -52,6 +54,7 @@ local function as_shape(x)
 end
 
 function TensorShape.__index(s, k)
+  receiver.check(s, TensorShape, "__index", "shape")
   if math.type(k) == "integer" then
     local d = s._dims
     if d == nil then
@@ -66,7 +69,9 @@ function TensorShape.__index(s, k)
   if k == "rank" then return s._dims and #s._dims or nil end
   if k == "ndims" then return s._dims and #s._dims or nil end
   if k == "dims" then return s._dims end
-  return methods[k]
+  local m = methods[k]
+  if m ~= nil then return m end
+  return receiver.missing(s, k, "TensorShape", { methods }, { "rank", "ndims", "dims" }, 2)
 end
 
 function TensorShape.__newindex()
@@ -177,6 +182,7 @@ shapes.as_shape = as_shape
 -- TensorSpec ------------------------------------------------------------
 
 local TensorSpec = { __name = "TensorSpec" }
+receiver.metatable(TensorSpec, "spec")
 TensorSpec.__index = TensorSpec
 
 local function spec_shape_text(spec)
@@ -196,6 +202,11 @@ end
 --- True when a tensor or spec `x` fits this spec.
 function TensorSpec.is_compatible_with(spec, x)
   local dtype, shape
+  local mt = getmetatable(x)
+  if mt ~= TensorSpec and not core.is_tensor(x) and not (type(mt) == "table" and rawget(mt, "__tf_tensor")) then
+    raise("TypeError", "TensorSpec.is_compatible_with expects a TensorSpec, a tensor or a tf.Variable, got "
+      .. tostring(x), 2)
+  end
   if getmetatable(x) == TensorSpec then
     dtype, shape = x.dtype, x.shape
   else
@@ -205,17 +216,21 @@ function TensorSpec.is_compatible_with(spec, x)
 end
 
 function TensorSpec.is_subtype_of(spec, other)
+  if getmetatable(other) ~= TensorSpec then return false end -- TF: a different type is never a subtype
   return spec.dtype == other.dtype and spec.shape:is_subtype_of(other.shape)
 end
 
 function TensorSpec.most_specific_common_supertype(spec, other)
-  if spec.dtype ~= other.dtype then return nil end
+  if getmetatable(other) ~= TensorSpec or spec.dtype ~= other.dtype then return nil end
   local s = setmetatable({ shape = spec.shape:most_specific_common_supertype(other.shape),
     dtype = spec.dtype, name = spec.name == other.name and spec.name or nil }, TensorSpec)
   return s
 end
 
 shapes.TensorSpec = doc.def(function(shape, dtype, name)
+  if name ~= nil and type(name) ~= "string" then
+    raise("TypeError", "tf.TensorSpec: name must be a string, got a " .. type(name), 1)
+  end
   local dt = dtype and dtypes.as_dtype(dtype) or dtypes.float32
   if type(shape) == "table" and getmetatable(shape) == nil then
     for i = 1, #shape do

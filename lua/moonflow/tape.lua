@@ -14,6 +14,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.variable")
 local rules = require("moonflow.gradient_rules")
 local name_scope = require("moonflow.name_scope").name_scope
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local tapes = {}
@@ -24,7 +25,13 @@ local variable_of = variables.of_handle
 
 local Tape = { __name = "GradientTape" }
 local tmethods = {}
-Tape.__index = tmethods
+receiver.metatable(Tape, "tape", tmethods)
+Tape.__index = function(tape, k)
+  receiver.check(tape, Tape, "__index", "tape")
+  local m = tmethods[k]
+  if m ~= nil then return m end
+  return receiver.missing(tape, k, "GradientTape", { tmethods }, nil, 2)
+end
 
 local recording = state.tapes -- tapes that currently record, in creation order
 -- How a tape knows a tensor. A symbolic tensor or a resource handle is
@@ -144,9 +151,18 @@ local function keys_of(x)
   return key(x)
 end
 
-tmethods.watch = doc.def(function(tape, x)
+-- A table of sources that contains itself (on the path walked: a table
+-- shared twice is fine) is a ValueError, not a stack overflow.
+local function cycle(what, level)
+  raise("ValueError", what .. ": the table contains itself (a cycle)", level + 1)
+end
+
+local function watch(tape, x, seen)
   if type(x) == "table" and not variables.is_variable(x) then
-    for _, v in ipairs(x) do tmethods.watch(tape, v) end
+    if seen[x] then cycle("tape:watch", 3) end
+    seen[x] = true
+    for _, v in ipairs(x) do watch(tape, v, seen) end
+    seen[x] = nil
     return
   end
   if variables.is_variable(x) then
@@ -173,7 +189,10 @@ tmethods.watch = doc.def(function(tape, x)
     x = src
     src = is_symbolic(x) and capture_source(x) or nil
   end
-end, "tape:watch(x)", "Makes the tape record operations on x (a tensor, variable, or table of them).")
+end
+
+tmethods.watch = doc.def(function(tape, x) watch(tape, x, {}) end, "tape:watch(x)",
+  "Makes the tape record operations on x (a tensor, variable, or table of them).")
 
 -- As TF, in creation order (TF sorts them by unique id), whatever order
 -- the code read them in.
@@ -213,7 +232,9 @@ local function backprop(tape, targets, target_grads)
       local dys, present = {}, {}
       for k, y in ipairs(e.outputs) do
         present[k] = grads[key(y)] ~= nil
-        dys[k] = grads[key(y)] or ops.zeros_like(y)
+        -- A resource output (a loop passing a variable's handle through)
+        -- carries no gradient and has no zeros.
+        dys[k] = grads[key(y)] or (dtype_of(y) ~= dtypes.resource and ops.zeros_like(y) or nil)
       end
       local rule = e.grad_fn or rules[e.type]
       if not rule then
@@ -241,17 +262,21 @@ local function paused(tape, fn)
   return r
 end
 
-local function flatten_sources(sources, out)
+local function flatten_sources(sources, out, seen)
   if variables.is_variable(sources) or core.is_tensor(sources) then
     out[#out + 1] = sources
     return { leaf = #out }
   end
   if type(sources) == "table" and getmetatable(sources) == nil then
+    seen = seen or {}
+    if seen[sources] then cycle("tape:gradient sources", 4) end
+    seen[sources] = true
     local s = { items = {}, keys = {} }
     for k, v in pairs(sources) do
       s.keys[#s.keys + 1] = k
-      s.items[k] = flatten_sources(v, out)
+      s.items[k] = flatten_sources(v, out, seen)
     end
+    seen[sources] = nil
     return s
   end
   raise("TypeError", "gradient sources must be tensors, tf.Variables or tables of them, got " .. tostring(sources), 4)
@@ -265,11 +290,16 @@ local function rebuild(s, values)
 end
 
 local function flat_targets(target)
-  local out = {}
+  local out, seen = {}, {}
   local function walk(x)
     if variables.is_variable(x) then out[#out + 1] = x:read_value()
     elseif core.is_tensor(x) then out[#out + 1] = x
-    elseif type(x) == "table" then for _, v in ipairs(x) do walk(v) end end
+    elseif type(x) == "table" then
+      if seen[x] then cycle("tape:gradient target", 4) end
+      seen[x] = true
+      for _, v in ipairs(x) do walk(v) end
+      seen[x] = nil
+    end
   end
   walk(target)
   return out
@@ -480,10 +510,11 @@ end
 
 -- The sources a call of concrete function cf differentiates, in the order
 -- of its recorded inputs: the tensor arguments, the trainable variable
--- arguments, then the trainable variables it captures.
+-- arguments, the trainable variables it captures, then the floating
+-- tensors it captures (as TF, captures are inputs of the call).
 tapes.call_sources = function(cf, args)
   local tensors, vars = tapes.call_leaves(cf._types, args)
-  local inputs, captured = table.move(tensors, 1, #tensors, 1, {}), {}
+  local inputs, captured, captured_tensors = table.move(tensors, 1, #tensors, 1, {}), {}, {}
   for _, v in ipairs(vars) do inputs[#inputs + 1] = v.handle end
   for _, c in ipairs(cf._captures) do
     if core.dtype(c) == dtypes.resource then
@@ -492,9 +523,12 @@ tapes.call_sources = function(cf, args)
         captured[#captured + 1] = v
         inputs[#inputs + 1] = v.handle
       end
+    elseif core.dtype(c).is_floating then
+      captured_tensors[#captured_tensors + 1] = c
     end
   end
-  return inputs, vars, captured
+  table.move(captured_tensors, 1, #captured_tensors, #inputs + 1, inputs)
+  return inputs, vars, captured, captured_tensors
 end
 
 -- Variables read inside a nested graph (a call, a loop body) count as
@@ -519,7 +553,7 @@ tapes.would_record = function(cf, args)
   local inputs = tapes.call_sources(cf, args)
   for _, tape in ipairs(recording) do
     if tape._level == here then
-      if touches_tape(tape, inputs) then return true end
+      if reaches_tape(tape, inputs) then return true end
       if tape._watch_accessed then
         for _, x in ipairs(inputs) do
           if core.dtype(x) == dtypes.resource then return true end
@@ -534,7 +568,9 @@ end
 -- call's sources and whose outputs are `outs` (then the intermediates
 -- the forward variant returned, so that a gradient of the gradient
 -- reaches them); grad_fn(node, dys, present) gives one gradient per input.
-tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
+-- `saved`, when given, lists what grad_fn reads besides the entry's
+-- outputs (a replay of the entry substitutes it too).
+tapes.record_call = function(cf, args, outs, grad_fn, intermediates, saved)
   if #recording == 0 then return end
   local inputs, arg_vars, captured = tapes.call_sources(cf, args)
   local vars = table.move(arg_vars, 1, #arg_vars, 1, {})
@@ -546,7 +582,7 @@ tapes.record_call = function(cf, args, outs, grad_fn, intermediates)
   for _, tape in ipairs(recording) do
     if tape._level == here and touches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
-        outputs = outputs, grad_fn = grad_fn }
+        outputs = outputs, grad_fn = grad_fn, saved = saved }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end

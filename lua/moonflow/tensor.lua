@@ -12,6 +12,7 @@ local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local graphs = require("moonflow.graph")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local binary, op = core.binary, core.op
@@ -66,7 +67,9 @@ local tensors = {}
 
 local mt = core.tensor_metatable
 local H = state.H
-local methods = {}
+-- The metamethods are the binding's hot path and type their operands in
+-- C; the methods check their receiver.
+local methods = receiver.table({}, "tensor", "Tensor", core.is_tensor)
 
 --- A tensor-like value (a table whose metatable has __tf_tensor, such as
 --- a tf.Variable) as its tensor; anything else as it is.

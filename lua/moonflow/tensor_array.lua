@@ -9,6 +9,7 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
+local receiver = require("moonflow.receiver")
 
 local tensor_array = {}
 
@@ -22,6 +23,7 @@ end
 
 local TensorArray = { __name = "TensorArray" }
 local tamethods = {}
+receiver.metatable(TensorArray, "tensor_array", tamethods)
 TensorArray.__index = tamethods
 
 local function new_array(dtype, buf, dynamic, element_shape)

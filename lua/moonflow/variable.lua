@@ -12,6 +12,7 @@ local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local tensors = require("moonflow.tensor")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local variables = {}
@@ -113,7 +114,13 @@ function variables.proxy(example, handle)
   return v
 end
 
-Variable.__index = methods
+receiver.metatable(Variable, "variable", methods)
+Variable.__index = function(v, k)
+  receiver.check(v, Variable, "__index", "variable")
+  local m = methods[k]
+  if m ~= nil then return m end
+  return receiver.missing(v, k, "ResourceVariable", { methods }, nil, 2)
+end
 Variable.__tf_tensor = read
 
 -- Operators read the variable first, so a Lua number on either side
@@ -125,7 +132,7 @@ end
 for _, name in ipairs(tensors.operators) do
   local f = core.tensor_metatable[name]
   if name == "__unm" then
-    Variable[name] = function(a) return f(read(a)) end
+    Variable[name] = function(a) return f(operand(a)) end
   else
     Variable[name] = function(a, b) return f(operand(a), operand(b)) end
   end

@@ -131,6 +131,18 @@ static bool build_special(mf_graph *g, const mf_op_def *op) {
     outputs(g, 1, REFS(r));
     return true;
   }
+  if (strcmp(n, "PartitionedCall") == 0 || strcmp(n, "StatefulPartitionedCall") == 0) {
+    /* a call of a function graph (a tf.func called inside another) */
+    mf_attrs as;
+    mf_attrs_init(&as);
+    mf_graph *f = body1("Exp", MF_FLOAT32, NULL);
+    mf_attrs_set_graph(&as, "f", f, NULL);
+    mf_graph_release(f);
+    ref r = add_op(g, n, 1, REFS(cnst(g, sample(MF_FLOAT32, 0))), &as);
+    mf_attrs_free(&as);
+    outputs(g, 1, REFS(r));
+    return true;
+  }
   if (strcmp(n, "FusedElementwise") == 0) {
     mf_graph *src = new_graph(), *o = NULL;
     ref x = input(src, MF_FLOAT32, 1, (const int64_t[]){4}, NULL);

@@ -26,14 +26,18 @@
 --                     checked by an instruction-count hook; a hang inside C,
 --                     which the hook cannot see, is caught by the caller's
 --                     `timeout` and named by --progress)
+--   endless           the call ran past the limit while calling the
+--                     generated functions over and over (tf.while_loop
+--                     with a cond that is always true): the caller's own
+--                     endless loop, counted but not a failure
 -- Crashes and sanitizer reports end the process: the runner (run.sh) sees
 -- the exit status and the progress file names the call.
 --
 -- Output: TAP on stdout ("ok"/"not ok" per invariant), a summary and the
 -- untyped-error sites (file:line, message class, count, first index) on
--- stderr. With --strict every untyped error is a failure; without it only
--- untyped errors raised by C functions (the binding) fail, and the rest are
--- listed (they are the Lua library's, tracked in RESULTS.md).
+-- stderr. With --strict (run.sh passes it) every untyped error is a
+-- failure; without it only untyped errors raised by C functions (the
+-- binding) fail, and the rest are listed.
 local tf = rawget(_G, "tf") or require("moonflow")
 local core = require("moonflow.core")
 
@@ -142,12 +146,19 @@ local function rand_table(R, depth)
   return { { R.int(3), R.int(3) }, { R.int(3) } } -- ragged
 end
 
+-- Calls of the generated functions during the current call: a call
+-- stopped at the time limit while the library was calling them over and
+-- over (tf.while_loop with a cond that is always true) is the caller's
+-- endless loop, not a hang of the library.
+local callbacks = 0
+local ENDLESS_CALLBACKS = 10000
+
 local function rand_function(R)
   local v = R.int(4)
-  if v == 1 then return function(...) return ... end end
-  if v == 2 then return function(x) return x end end
-  if v == 3 then return function() return tf.constant(1.0) end end
-  return function() return true end
+  if v == 1 then return function(...) callbacks = callbacks + 1; return ... end end
+  if v == 2 then return function(x) callbacks = callbacks + 1; return x end end
+  if v == 3 then return function() callbacks = callbacks + 1; return tf.constant(1.0) end end
+  return function() callbacks = callbacks + 1; return true end
 end
 
 local SAMPLES -- filled below: makers of receivers
@@ -188,6 +199,7 @@ local SKIP = {
   ["tf.display"] = true, ["core.set_tape_hook"] = true, ["tf.progress"] = true,
   ["tf.io.write_npy"] = true, ["tf.saved_model.save"] = true, ["tf.train"] = true,
   ["tf.onnx.export"] = true, ["core.npy_write"] = true, ["core.saved_write"] = true,
+  ["checkpoint:write"] = true,
   -- test switches that make later allocations fail on purpose
   ["core.lua_memory_limit"] = true, ["core.fail_alloc"] = true,
 }
@@ -228,14 +240,20 @@ local function walk(t, path, depth, seen)
 end
 
 -- Methods of an object: the functions of its metatable, of an __index
--- table, or of the tables an __index function reaches through upvalues.
+-- table, or of the tables an __index function reaches through upvalues
+-- (those only when indexing the object really answers them: an __index
+-- closes over library modules too, whose functions are not methods).
 local function methods_of(obj)
   local out, seen = {}, {}
-  local function collect(t)
+  local function collect(t, answered)
     if type(t) ~= "table" or seen[t] then return end
     seen[t] = true
     for k, v in pairs(t) do
-      if type(k) == "string" and type(v) == "function" and not out[k] then out[k] = v end
+      if type(k) == "string" and type(v) == "function" and not out[k] then
+        local ok, got = true, v
+        if answered then ok, got = pcall(function() return obj[k] end) end
+        if ok and rawequal(got, v) then out[k] = v end
+      end
     end
   end
   local mt = getmetatable(obj)
@@ -247,7 +265,7 @@ local function methods_of(obj)
     for i = 1, 40 do
       local name, v = debug.getupvalue(idx, i)
       if not name then break end
-      if type(v) == "table" and v ~= tf and v ~= core and v ~= _G then collect(v) end
+      if type(v) == "table" and v ~= tf and v ~= core and v ~= _G then collect(v, true) end
     end
   end
   return out
@@ -274,6 +292,11 @@ SAMPLES = {
   { kind = "tensor_array", make = function() return tf.TensorArray(tf.float32, { size = 2 }) end },
   { kind = "dense", make = function() return tf.keras.layers.Dense(2) end },
   { kind = "sgd", make = function() return tf.keras.optimizers.SGD({ learning_rate = 0.1 }) end },
+  { kind = "adam", make = function() return tf.keras.optimizers.Adam(0.1) end },
+  { kind = "conv2d", make = function() return tf.keras.layers.Conv2D(2, 3) end },
+  { kind = "sequential", make = function() return tf.keras.Sequential({ tf.keras.layers.Dense(2) }) end },
+  { kind = "loss", make = function() return tf.keras.losses.SparseCategoricalCrossentropy() end },
+  { kind = "checkpoint", make = function() return tf.train.Checkpoint({ v = tf.Variable(1.0) }) end },
 }
 
 local function build_targets()
@@ -329,8 +352,8 @@ end
 
 local function reset_session()
   while core.trace_depth() > 0 do core.trace_abort() end
-  core.tapes(-1000000)
-  core.eager_scope(-1000000)
+  core.tapes(math.mininteger)
+  core.eager_scope(math.mininteger)
   pcall(tf.config.run_functions_eagerly, false)
 end
 
@@ -384,6 +407,7 @@ local function run_one(index)
   local ok0, t, args, n = pcall(opts.mode == "ops" and make_op_call or make_call, R)
   if not ok0 then return "setup", { name = "setup" }, t end
   local deadline = os.clock() + opts.limit
+  callbacks = 0
   debug.sethook(function()
     if os.clock() > deadline then error(TIMEOUT, 0) end
   end, "", 10000)
@@ -391,7 +415,9 @@ local function run_one(index)
   debug.sethook()
   reset_session()
   if ok then return "ok", t end
-  if e == TIMEOUT or os.clock() > deadline then return "hang", t, e end
+  if e == TIMEOUT or os.clock() > deadline then
+    return callbacks >= ENDLESS_CALLBACKS and "endless" or "hang", t, e
+  end
   if is_typed(e) then return "typed", t, e end
   return "untyped", t, e
 end
@@ -416,7 +442,7 @@ local function main()
 
   local first, last = opts.start, opts.count - 1
   if opts.index then first, last = opts.index, opts.index end
-  local counts = { ok = 0, typed = 0, untyped = 0, hang = 0, setup = 0 }
+  local counts = { ok = 0, typed = 0, untyped = 0, hang = 0, setup = 0, endless = 0 }
   local sites, c_untyped, hangs, rss = {}, {}, {}, {}
   local progress = opts.progress and io.open(opts.progress, "w")
   for index = first, last do
@@ -452,9 +478,9 @@ local function main()
   io.write = stdout_write -- luacheck: ignore
 
   local err = io.stderr
-  err:write(("# mode=%s seed=%d calls=%d ok=%d typed=%d untyped=%d hangs=%d setup=%d\n"):format(
+  err:write(("# mode=%s seed=%d calls=%d ok=%d typed=%d untyped=%d hangs=%d setup=%d endless=%d\n"):format(
     opts.mode, opts.seed, last - first + 1, counts.ok, counts.typed, counts.untyped, counts.hang,
-    counts.setup))
+    counts.setup, counts.endless))
   err:write("# rss MB by call: ", table.concat(rss, " "), "\n")
   local list = {}
   for _, s in pairs(sites) do list[#list + 1] = s end

@@ -4,7 +4,8 @@
 # process that crashes (signal, sanitizer report) or runs past LIMIT
 # seconds (a hang inside C, which the per-call hook cannot stop) is a
 # failure naming the call (--progress) and its replay command; the run
-# then goes on after that call.
+# then goes on after that call. Every call must return or raise a typed
+# error (--strict): an untyped Lua error anywhere is a failure.
 #
 # Huge-but-valid sizes must fail fast: tensors over 256 MB are refused
 # (MOONFLOW_MAX_TENSOR_BYTES) so a drawn 1e9-element request is a quick
@@ -23,7 +24,7 @@ for mode in api ops; do
   while [ "$start" -lt "$CALLS" ]; do
     : >"$tmp/progress"
     timeout -k 5 "$LIMIT" "$BIN" "$DIR/api.lua" --mode "$mode" --seed "$SEED" --start "$start" \
-      --count "$CALLS" --progress "$tmp/progress" >"$tmp/out" 2>"$tmp/err"
+      --count "$CALLS" --progress "$tmp/progress" --strict >"$tmp/out" 2>"$tmp/err"
     rc=$?
     grep -E '^(not )?ok [0-9]+ - ' "$tmp/out" | sed "s/ - / - $mode: /"
     grep '^# ' "$tmp/err"

@@ -50,10 +50,13 @@ describe("fitting a trace", function()
       other_rank = false, other_dtype = false }, r)
   end)
 
-  it("a concrete function refuses an eager argument of another shape or dtype", function()
+  it("a concrete function refuses an eager argument of another dtype; another shape runs, as TF", function()
     local double = tf.func(function(a) return a + a end)
     local cf = double:get_concrete_function(tf.TensorSpec({ 3 }, tf.float32))
-    assert.is_false(pcall(cf, tf.constant({ 1, 2 }, tf.float32)))
+    -- TF (polymorphic_function_test.py, test_concrete_function_shape_mismatch):
+    -- "Calling a function from eager doesn't do any shape checking above
+    -- what kernels do while executing."
+    assert.are.same({ 2, 4 }, cf(tf.constant({ 1, 2 }, tf.float32)):numpy())
     assert.is_false(pcall(cf, tf.constant({ 1, 2, 3 }, tf.int32)))
     assert.are.same({ 2, 4, 6 }, cf(tf.constant({ 1, 2, 3 }, tf.float32)):numpy())
   end)

@@ -79,6 +79,11 @@ local f = tf.func(function(x)
   return acc, i
 end)
 """, {"x": np.array([1.0, 2.0], np.float32)}, {}),
+    "a tf.func called inside another is inlined": ("""
+local w = tf.Variable(W)
+local inner = tf.func(function(a) return tf.tanh(a) * w end)
+local f = tf.func(function(x) return inner(x) + inner(x * 2.0) end)
+""", {"x": np.array([1.0, -2.0], np.float32)}, {"W": np.array([0.5, 3.0], np.float32)}),
 }
 
 for name, (body, inputs, consts) in CASES.items():

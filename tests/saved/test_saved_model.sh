@@ -119,5 +119,25 @@ sed -i 's/"op": "MatMul"/"op": "EvilOp"/' "$tmp/bad3/saved_model.json"
 out=$(run "local ok, e = pcall(sm.load, '$tmp/bad3') print(e.type, e.message:match('EvilOp') ~= nil)")
 check "an unknown op is refused with its name" "NotFoundError	true" "$out"
 
+# A tf.func calling another: the call node and the callee's graph are saved;
+# the loaded function computes the same and differentiates through the call.
+cat >"$tmp/save_calls.lua" <<'LUA'
+local sm = require("moonflow.saved_model")
+local m = tf.Module()
+m.w = tf.Variable(3.0, {name = "w"})
+local inner = tf.func(function(x) return x * x * m.w end)
+m.outer = tf.func(function(x) return inner(x) + 1.0 end,
+  {input_signature = {tf.TensorSpec({}, tf.float32, "x")}})
+sm.save(m, arg[1])
+LUA
+"$BIN" "$tmp/save_calls.lua" "$tmp/calls" >/dev/null 2>&1
+rm -f "$tmp/save_calls.lua"
+out=$(grep -c '"op": "PartitionedCall"\|"op": "StatefulPartitionedCall"' "$tmp/calls/saved_model.json" 2>&1)
+check "a call of a nested tf.func is saved as a call node" "1" "$out"
+out=$(run "local m = sm.load('$tmp/calls') local x = tf.constant(2.0)
+local tape = tf.GradientTape() tape:watch(x) local y = m.outer(x) tape:stop()
+print(y:numpy(), tape:gradient(y, x):numpy())")
+check "the loaded function calls it and differentiates through it" "13.0	12.0" "$out"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

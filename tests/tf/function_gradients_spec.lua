@@ -418,4 +418,48 @@ describe("polymorphic_function/gradients_test.py", function()
     end)
     assert.are.same({ 2 }, f_grad().shape:as_list())
   end)
+  -- gradients_test.py: FunctionGradientsTest.testIteratedGradientsNested
+  it("FunctionGradientsTest.testIteratedGradientsNested", function()
+    local function grad(f)
+      return function(primal)
+        local tape = tf.GradientTape()
+        tape:watch(primal)
+        local primal_out = f(primal)
+        tape:stop()
+        return tape:gradient(primal_out, primal)
+      end
+    end
+    local forward = tf.func(function(x) return tf.cos(x) end)
+    local f = forward
+    local traced_f = tf.func(f)
+    local one = tf.constant(1.0)
+    for _, expected in ipairs(COS_DERIVATIVES) do
+      local e = expected(one):numpy()
+      T.equal(e, f(one))
+      T.equal(e, traced_f(one))
+      T.equal(e, tf.func(f)(one))
+      f = grad(f)
+      traced_f = tf.func(grad(traced_f))
+    end
+  end)
+  -- gradients_test.py: FunctionGradientsTest.testIteratedGradientsNestedWithVariable
+  it("FunctionGradientsTest.testIteratedGradientsNestedWithVariable", function()
+    local function grad(f)
+      return function()
+        local tape = tf.GradientTape()
+        local primal_out = f()
+        tape:stop()
+        return tape:gradient(primal_out, tape:watched_variables())[1]
+      end
+    end
+    local v = tf.Variable(2.0)
+    local f = tf.func(function() return tf.cos(v) end)
+    local two = tf.constant(2.0)
+    for _, expected in ipairs(COS_DERIVATIVES) do
+      local e = expected(two):numpy()
+      T.equal(e, f())
+      T.equal(e, tf.func(f)())
+      f = grad(f)
+    end
+  end)
 end)

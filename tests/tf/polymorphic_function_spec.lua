@@ -553,6 +553,16 @@ describe("polymorphic_function_test.py", function()
     T.equal({ 7.0, 8.0 }, y)
     T.equal({ 1.0, 1.0 }, grad)
   end)
+
+  -- polymorphic_function_test.py: FunctionTest.test_concrete_function_shape_mismatch
+  it("FunctionTest.test_concrete_function_shape_mismatch", function()
+    local f = tf.func(function(argument_name) return argument_name + 1.0 end)
+    local f_concrete = f:get_concrete_function(tf.constant({ 1.0 }))
+    T.equal({ 2.0, 3.0 }, f_concrete(tf.constant({ 1.0, 2.0 })))
+    local g = tf.func(function() f_concrete(tf.constant({ 1.0, 2.0 })) end)
+    local e = T.raises("TypeError", "Can not cast TensorSpec(shape=(2,)", g)
+    assert.is_truthy(e.message:find("to TensorSpec(shape=(1,)", 1, true))
+  end)
 end)
 
 -- Runs fn with io.stderr captured (tf.func's retracing warning goes there);
@@ -1210,6 +1220,20 @@ describe("polymorphic_function_test.py (2)", function()
     end, { input_signature = { tf.TensorSpec({ 1 }) } })
     local general = tf.func(function(x) return specific(x) end, { input_signature = { tf.TensorSpec(nil) } })
     T.equal({ 1.0 }, general(tf.constant({ 1.0 })))
+  end)
+
+  -- polymorphic_function_test.py: FunctionTest.testShapeInferencePropagateConstNestedConcat
+  it("FunctionTest.testShapeInferencePropagateConstNestedConcat", function()
+    local f = tf.func(function(d1, d2, d3)
+      local new_shape = tf.concat({ tf.stack({ d1 }), tf.stack({ d2 }), tf.stack({ d3 }) }, { axis = -1 })
+      return tf.ones(new_shape, tf.int32)
+    end, { input_signature = { tf.TensorSpec({}, tf.int32), tf.TensorSpec({}, tf.int32), tf.TensorSpec({}, tf.int32) } })
+    local g = tf.func(function()
+      local y = f(1, 2, 3)
+      assert.are.same({ 1, 2, 3 }, y.shape:as_list())
+      return y
+    end)
+    T.equal(tf.ones({ 1, 2, 3 }, tf.int32):numpy(), g())
   end)
 end)
 
