@@ -1,5 +1,6 @@
 #include "alloc.h"
 #include "kernel_util.h"
+#include "tensor.h"
 
 #include <cblas.h>
 #include <limits.h>
@@ -91,6 +92,20 @@ mf_status mf_scratch_alloc(size_t count, size_t elem, void **out, mf_error *err)
                         "OOM when allocating %zu bytes of scratch memory", nbytes);
   }
   return MF_OK;
+}
+
+void mf_index_debug(int rank, const int64_t *shape, int64_t flat, char *buf, size_t n) {
+  if (n == 0) return;
+  int64_t idx[MF_MAX_RANK];
+  for (int d = rank - 1; d >= 0; d--) {
+    idx[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int d = 0; d < rank && used < n; d++)
+    used += (size_t)snprintf(buf + used, n - used, "%s%lld%s", d ? "," : "[", (long long)idx[d],
+                             d == rank - 1 ? "]" : "");
 }
 
 void mf_shape_debug(int rank, const int64_t *shape, char *buf, size_t n) {

@@ -36,6 +36,11 @@ mf_status mf_scratch_alloc(size_t count, size_t elem, void **out, mf_error *err)
  * "[2,3]", "[]", unknown dims as "?", unknown rank as "<unknown>". */
 void mf_shape_debug(int rank, const int64_t *shape, char *buf, size_t n);
 
+/* TF's SliceDebugString, in its index errors: the multi-index of flat
+ * position `flat` in a tensor of `shape` — "" for a scalar, "[7]" for a
+ * vector, "[0,1]" above. */
+void mf_index_debug(int rank, const int64_t *shape, int64_t flat, char *buf, size_t n);
+
 /* One dimension of a broadcast in shape inference, where -1 is unknown:
  * 1 yields to the other side, equal sizes agree, and an unknown side
  * facing a known size other than 1 must match it. False when the two known

@@ -14,21 +14,6 @@
 #include "array_util.h"
 #include "op.h"
 
-/* TF's SliceDebugString: the multi-index of flat position `flat` in a
- * tensor of `shape` — "" for a scalar, "[7]" for a vector, "[0,1]" above. */
-static void slice_text(int rank, const int64_t *shape, int64_t flat, char *buf, size_t n) {
-  int64_t idx[MF_MAX_RANK];
-  for (int d = rank - 1; d >= 0; d--) {
-    idx[d] = shape[d] ? flat % shape[d] : 0;
-    flat = shape[d] ? flat / shape[d] : 0;
-  }
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int d = 0; d < rank && used < n; d++)
-    used += (size_t)snprintf(buf + used, n - used, "%s%lld%s", d ? "," : "[", (long long)idx[d],
-                             d == rank - 1 ? "]" : "");
-}
-
 /* ---- Split, SplitV ---- */
 
 /* The split axis (input `i`, a scalar) wrapped into [0, rank); *known is
@@ -309,7 +294,7 @@ static mf_status nd_check(mf_op_call *c, const mf_tensor *ix, int rank, const in
       int64_t v = mf_tensor_get_i64(ix, r * k + j);
       if (v >= 0 && v < shape[j]) continue;
       char where[160], tuple[256], shape_text[160];
-      slice_text(ix->rank - 1, ix->shape, r, where, sizeof where);
+      mf_index_debug(ix->rank - 1, ix->shape, r, where, sizeof where);
       size_t used = 0;
       tuple[0] = '\0';
       for (int64_t q = 0; q < k && used < sizeof tuple; q++)

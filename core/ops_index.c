@@ -15,21 +15,6 @@
 #include "array_util.h"
 #include "op.h"
 
-/* TF's SliceDebugString: the multi-index of flat position `flat` in a
- * tensor of `shape` — "" for a scalar, "[7]" for a vector, "[0,1]" above. */
-static void index_text(int rank, const int64_t *shape, int64_t flat, char *buf, size_t n) {
-  int64_t idx[MF_MAX_RANK];
-  for (int d = rank - 1; d >= 0; d--) {
-    idx[d] = shape[d] ? flat % shape[d] : 0;
-    flat = shape[d] ? flat / shape[d] : 0;
-  }
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int d = 0; d < rank && used < n; d++)
-    used += (size_t)snprintf(buf + used, n - used, "%s%lld%s", d ? "," : "[", (long long)idx[d],
-                             d == rank - 1 ? "]" : "");
-}
-
 /* ---- Slice ---- */
 
 static mf_status slice_infer(mf_op_call *c, mf_error *err) {
@@ -369,7 +354,7 @@ static mf_status gather_kernel(mf_op_call *c, mf_error *err) {
     int64_t v = mf_tensor_get_i64(ix, i);
     if (v < 0 || v >= limit) {
       char where[160];
-      index_text(ix->rank, ix->shape, i, where, sizeof where);
+      mf_index_debug(ix->rank, ix->shape, i, where, sizeof where);
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "indices%s = %lld is not in [0, %lld)",
                         where, (long long)v, (long long)limit);
     }
@@ -540,7 +525,7 @@ static mf_status segment_sum_kernel(mf_op_call *c, mf_error *err) {
     int64_t j = mf_tensor_get_i64(ids, i);
     if (j >= num) {
       char where[160];
-      index_text(ids->rank, ids->shape, i, where, sizeof where);
+      mf_index_debug(ids->rank, ids->shape, i, where, sizeof where);
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                         "segment_ids%s = %lld is out of range [0, %lld)", where, (long long)j,
                         (long long)num);

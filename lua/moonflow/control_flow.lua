@@ -144,10 +144,48 @@ local function note_captured_reads(caps)
   tapes.note_accessed(read)
 end
 
--- Gradient of a cond: a cond of the branches' gradients with respect to
--- the captured values (the If op's inputs after the predicate).
-local function cond_grad(n, dys)
+-- Ops whose second run is not the first one's (writes, output, host
+-- callbacks, random draws): a gradient that re-runs a branch must not
+-- meet them.
+local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
+  PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true,
+  RandomUniformInt = true, TruncatedNormal = true }
+
+local function replay_changes(g)
+  for _, n in ipairs(core.graph_nodes(g)) do
+    if REPLAY_CHANGES[n.type] then return n.type end
+    for _, a in pairs(n.attrs or {}) do
+      if type(a) == "userdata" and getmetatable(a) == getmetatable(g) then
+        local found = replay_changes(a)
+        if found then return found end
+      end
+    end
+  end
+  return nil
+end
+
+-- Refuses a gradient that would run `g`'s state-changing ops a second
+-- time (a wrong count, print or draw): a typed error, never a wrong answer.
+local function refuse_replay(what, graphs)
+  for _, g in ipairs(graphs) do
+    local changes = g and replay_changes(g)
+    if changes then
+      raise("UnimplementedError", ("the gradient of this %s runs its %s again, which hold a %s op that "
+        .. "must not run twice (its effect would happen twice, or a read would see the changed state); "
+        .. "moonflow cannot differentiate it yet: move the side effect out of the %s")
+        :format(what, what == "tf.cond" and "branches" or "body", changes,
+          what == "tf.cond" and "branch" or "loop body"), 6)
+    end
+  end
+end
+
+-- Gradient of a cond traced without its intermediates (see cond_taped):
+-- a cond of the branches' gradients with respect to the captured values
+-- (the If op's inputs after the predicate), which traces the branches
+-- again; refused when they change state.
+local function cond_grad_rerun(n, dys)
   local a = n.attrs
+  refuse_replay("tf.cond", { a.then_branch, a.else_branch })
   local pred = n.inputs[1]
   local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
   -- The captured values that carry a gradient: floating tensors, and the
@@ -167,6 +205,7 @@ local function cond_grad(n, dys)
     if variables.is_variable(src) then return ops.zeros_like(src:read_value()) end
     return ops.zeros_like(src)
   end
+  local nuser = a._nuser or #dys
   local function branch(fn)
     return function()
       local tape = tapes.GradientTape()
@@ -174,7 +213,7 @@ local function cond_grad(n, dys)
       local results = table.pack(fn())
       local flat = flatten_values(results)
       tape:stop()
-      local grads = tape:gradient(flat, sources, dys)
+      local grads = tape:gradient(flat, sources, table.move(dys, 1, nuser, 1, {}))
       local out = {}
       for k, src in ipairs(sources) do out[k] = grads[k] or zeros(src) end
       return table.unpack(out, 1, #sources)
@@ -184,6 +223,222 @@ local function cond_grad(n, dys)
   local result = { nil }
   for k = 1, #sources do result[at[k] + 1] = gs[k] end
   return result
+end
+
+-- The gradient of one branch from what its forward run output (cond_v2's
+-- _IfGrad): the branch's tape records are replayed in reverse over the
+-- forward If's outputs (its results, then its intermediates), so no op
+-- of the branch runs again. Returns one gradient per source (nil when
+-- unconnected).
+local function branch_grad(rec, n, dys, present, offset)
+  local map = {}
+  local key = tapes.key
+  for i, t in ipairs(rec.flat) do
+    if core.is_symbolic(t) then map[key(t)] = n.outputs[i] end
+  end
+  for j, t in ipairs(rec.inter) do map[key(t)] = n.outputs[offset + j] end
+  -- A capture placeholder stands for the If's input it captured.
+  for k, idx in pairs(rec.ph_index) do map[k] = n.inputs[1 + idx] end
+  local function sub(t)
+    local m = map[key(t)]
+    if m ~= nil then return m end
+    return t
+  end
+  local function sub_all(list)
+    local out = {}
+    for i, t in ipairs(list or {}) do out[i] = sub(t) end
+    return out
+  end
+  local entries = {}
+  for i, e in ipairs(rec.entries) do
+    entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+  end
+  local targets, seeds = {}, {}
+  for i, t in ipairs(rec.flat) do
+    if present[i] and core.dtype(t).is_floating then
+      targets[#targets + 1], seeds[#seeds + 1] = sub(t), dys[i]
+    end
+  end
+  for j, t in ipairs(rec.inter) do
+    if present[offset + j] and core.dtype(t).is_floating then
+      targets[#targets + 1], seeds[#seeds + 1] = sub(t), dys[offset + j]
+    end
+  end
+  return tapes.backprop_entries(entries, targets, seeds)
+end
+
+-- Gradient of a cond traced with its intermediates: a cond of the
+-- branches' gradients read from the forward If's outputs.
+local function cond_grad(n, dys, present)
+  local a = n.attrs
+  local info = a._grad
+  if not info then return cond_grad_rerun(n, dys) end
+  present = present or {}
+  local pred = n.inputs[1]
+  local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
+  local key = tapes.key
+  -- Sources: the captured floating tensors and trainable floating
+  -- variables' handles (their gradient is the variable's).
+  local at = {}
+  for i, c in ipairs(caps) do
+    local d = core.dtype(c)
+    local v = d == dtypes.resource and variables.of_handle(c) or nil
+    if d.is_floating or (v and v.trainable and v.dtype.is_floating) then at[#at + 1] = i end
+  end
+  if #at == 0 then return {} end
+  local function zeros(i)
+    local c = caps[i]
+    if core.dtype(c) == dtypes.resource then return ops.zeros_like(variables.of_handle(c):read_value()) end
+    return ops.zeros_like(c)
+  end
+  local function branch(rec, offset)
+    return function()
+      local grads = branch_grad(rec, n, dys, present, offset)
+      local out = {}
+      for k, i in ipairs(at) do out[k] = grads[key(caps[i])] or zeros(i) end
+      return table.unpack(out, 1, #at)
+    end
+  end
+  local gs = table.pack(control_flow.cond(pred, branch(info.t, info.nuser),
+    branch(info.f, info.nuser + #info.t.inter)))
+  local result = { nil }
+  for k, i in ipairs(at) do result[i + 1] = gs[k] end
+  return result
+end
+
+-- The records of a tape that tracked every value of a nested graph
+-- being traced, kept when reached from a source: a captured value (its
+-- identity names another graph, or it is eager, or a capture placeholder;
+-- noted in rec.placeholders) or one of `given` (keys). Returns those
+-- records, the intermediates they read (the graph's own tensors, less
+-- `flat` when skip_flat), and whether a replay can substitute them all.
+local function collect(tape_entries, flat, rec, given, skip_flat)
+  local ok_rec = true
+  local key = tapes.key
+  -- An op's output is a tensor of this branch's graph (its identity
+  -- names the graph); an input of another graph, or eager, is a
+  -- captured value, as is a capture placeholder.
+  local inner
+  for _, e in ipairs(tape_entries) do
+    local y = e.outputs[1]
+    if y ~= nil and core.is_symbolic(y) then
+      inner = core.identity(y):match("^(.-/)")
+      break
+    end
+  end
+  local function captured(x)
+    if not core.is_symbolic(x) then return x end
+    local src = core.capture_source(x)
+    if src ~= nil then return src end
+    if inner and core.identity(x):sub(1, #inner) ~= inner then return x end
+    return nil
+  end
+  local reached, entries = {}, {}
+  for k in pairs(given) do reached[k] = true end
+  for _, e in ipairs(tape_entries) do
+    local hit = false
+    for _, x in ipairs(e.inputs) do
+      local k = key(x)
+      if reached[k] == nil then
+        local src = captured(x)
+        if src ~= nil and (core.dtype(x).is_floating or core.dtype(x) == dtypes.resource) then
+          reached[k] = true
+          rec.placeholders[k] = src
+        end
+      end
+      if reached[k] then hit = true end
+    end
+    if hit then
+      if e.grad_fn or e.saved then ok_rec = false end
+      entries[#entries + 1] = e
+      for _, y in ipairs(e.outputs) do reached[key(y)] = true end
+    end
+  end
+  local seen, inter = {}, {}
+  for _, t in ipairs(skip_flat and flat or {}) do
+    if core.is_symbolic(t) then seen[key(t)] = true end
+  end
+  for k in pairs(given) do seen[k] = true end
+  for _, e in ipairs(entries) do
+    for _, list in ipairs({ e.inputs, e.outputs }) do
+      for _, t in ipairs(list) do
+        local k = key(t)
+        if core.is_symbolic(t) and not seen[k] and not rec.placeholders[k] and captured(t) == nil then
+          seen[k] = true
+          local d = core.dtype(t)
+          if d == dtypes.resource or d == dtypes.variant then ok_rec = false end
+          inter[#inter + 1] = t
+        end
+      end
+    end
+  end
+  return entries, inter, ok_rec
+end
+
+-- Traces one branch of a cond a tape records (cond_v2): a tape inside the
+-- branch records every op that reads a captured value, and the branch
+-- also returns the intermediates those records read (then zeros standing
+-- for the other branch's, `pad` (specs), so both return one structure).
+-- Returns the graph, structure, captures, flat results and the record,
+-- or nil when the records hold something a replay cannot substitute.
+local function trace_taped(name, fn, before, after)
+  local rec = { placeholders = {} }
+  local structure, ok_rec = nil, true
+  local g, captures = state.in_trace(name, nil, nil, function()
+    local tape = tapes.GradientTape({ persistent = true })
+    -- Every value is tracked: the branch's sources are its captures, made
+    -- as the branch reads them; records not reached from one are dropped.
+    setmetatable(tape._tracked, { __index = function() return true end })
+    local ok, results = pcall(function() return table.pack(fn()) end)
+    tape:stop()
+    if not ok then error(results, 0) end
+    local flat
+    flat, structure = flatten_values(results)
+    local entries, inter, ok_collect = collect(tape._entries, flat, rec, {}, true)
+    if not ok_collect then ok_rec = false end
+    rec.entries, rec.flat, rec.inter = entries, flat, inter
+    local out = table.move(flat, 1, #flat, 1, {})
+    local function pad(specs)
+      for _, s in ipairs(specs or {}) do
+        local dims = {}
+        for i, d in ipairs(s.shape or {}) do dims[i] = d >= 0 and d or 0 end
+        out[#out + 1] = ops.zeros(dims, s.dtype)
+      end
+    end
+    pad(before)
+    table.move(inter, 1, #inter, #out + 1, out)
+    pad(after)
+    return out
+  end)
+  -- A result that is a captured value itself (`return x`) passes its
+  -- gradient straight to that input.
+  local cap_ids = {}
+  for _, c in ipairs(captures) do cap_ids[core.identity(c)] = true end
+  for _, t in ipairs(rec.flat) do
+    if core.dtype(t).is_floating and cap_ids[core.identity(t)] then rec.placeholders[tapes.key(t)] = t end
+  end
+  rec.specs = {}
+  for j, t in ipairs(rec.inter) do
+    local dtype, shape = spec_of(t)
+    rec.specs[j] = { dtype = dtype, shape = shape }
+  end
+  return g, structure, captures, rec, ok_rec
+end
+
+-- A traced cond a tape records: both branches return their intermediates
+-- (the true branch is traced again once the false branch's are known).
+-- Nil when a record cannot be replayed (nested loops or calls).
+local function cond_taped(true_fn, false_fn)
+  local _, _, _, rt, okt = trace_taped("cond_true", true_fn)
+  if not okt then return nil end
+  local gf, sf, cf, rf, okf = trace_taped("cond_false", false_fn, rt.specs, nil)
+  if not okf then return nil end
+  local gt, st, ct, rt2, okt2 = trace_taped("cond_true", true_fn, nil, rf.specs)
+  if not okt2 or #rt2.inter ~= #rt.inter then return nil end
+  for j, s in ipairs(rt2.specs) do
+    if s.dtype ~= rt.specs[j].dtype then return nil end
+  end
+  return { gt = gt, st = st, ct = ct, gf = gf, sf = sf, cf = cf, t = rt2, f = rf }
 end
 
 control_flow.cond = options.def(function(pred, true_fn, false_fn, opts)
@@ -210,17 +465,47 @@ control_flow.cond = options.def(function(pred, true_fn, false_fn, opts)
     pred = ops.reshape(pred, {})
   end
   if dtype ~= dtypes.bool then pred = ops.cast(pred, dtypes.bool) end
-  local gt, st, ct, ft = trace_branch("cond_true", true_fn)
-  local gf, sf, cf, ff = trace_branch("cond_false", false_fn)
+  local taped = state.tapes_recording() and cond_taped(true_fn, false_fn)
+  local gt, st, ct, ft, gf, sf, cf, ff
+  if taped then
+    gt, st, ct, ft = taped.gt, taped.st, taped.ct, taped.t.flat
+    gf, sf, cf, ff = taped.gf, taped.sf, taped.cf, taped.f.flat
+  else
+    gt, st, ct, ft = trace_branch("cond_true", true_fn)
+    gf, sf, cf, ff = trace_branch("cond_false", false_fn)
+  end
   check_branch_outputs(st, sf, ft, ff)
   local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
   local stateful = graph_stateful(gt) or graph_stateful(gf)
+  if taped then
+    -- An input is known by its identity and by those of the values it
+    -- captures in turn (a branch's closure reads the outermost one).
+    local index_of = {}
+    for i, c in ipairs(inputs) do
+      local s = c
+      while s ~= nil do
+        index_of[core.identity(s)] = index_of[core.identity(s)] or i
+        s = core.is_symbolic(s) and core.capture_source(s) or nil
+      end
+    end
+    for _, rec in ipairs({ taped.t, taped.f }) do
+      rec.ph_index = {}
+      for k, src in pairs(rec.placeholders) do
+        rec.ph_index[k] = index_of[core.identity(src)]
+        -- An eager number the graph embeds as a constant is no input.
+        local constant = not core.is_symbolic(src) and core.dtype(src) ~= dtypes.resource
+        if not rec.ph_index[k] and not constant then taped = nil break end
+      end
+      if not taped then break end
+    end
+  end
   note_captured_reads(inputs)
   local outs = table.pack(op(stateful and H.If or H.StatelessIf, {
     then_branch = gt, else_branch = gf, name = opts.name or "cond",
     _then = true_fn, _else = false_fn, _gradient = cond_grad,
+    _grad = taped and { t = taped.t, f = taped.f, nuser = #ft } or nil, _nuser = #ft,
   }, pred, table.unpack(inputs)))
-  return pack_values(st, outs)
+  return pack_values(st, table.move(outs, 1, #ft, 1, { n = #ft }))
 end, "tf.cond(pred, true_fn, false_fn)",
 "true_fn() if pred else false_fn(). Eagerly (or with a Lua boolean) it is an `if`; on a traced tensor "
 .. "both branches are traced into an If op and the graph picks one at run time. The branches must "
@@ -306,13 +591,61 @@ local function identity_structure(n)
   return s
 end
 
+-- One step of a loop's gradient from the records of its body's trace:
+-- the loop variables' values at iteration k (vals), the intermediates
+-- the accumulators kept for it, the captures; returns the gradients of
+-- the floating loop variables then of the captures, as tape:gradient.
+local function replay_step(rec, vals, caps, k, float_vars, float_caps, cap_vars, g, dacc)
+  local key = tapes.key
+  local map = {}
+  for kv, i in pairs(rec.loopvars) do map[kv] = vals[i] end
+  for j, t in ipairs(rec.inter) do map[key(t)] = ops.gather(rec.buffers[j], k) end
+  for kv, idx in pairs(rec.ph_index) do map[kv] = caps[idx] end
+  local function sub(t)
+    local m = map[key(t)]
+    if m ~= nil then return m end
+    return t
+  end
+  local function sub_all(list)
+    local out = {}
+    for i, t in ipairs(list or {}) do out[i] = sub(t) end
+    return out
+  end
+  local entries = {}
+  for i, e in ipairs(rec.entries) do
+    entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+  end
+  local targets, seeds = {}, {}
+  for i, h in ipairs(float_vars) do
+    targets[i] = sub(rec.flat[h.var])
+    seeds[i] = g[i]
+  end
+  -- Gradients that reached the accumulators (a gradient of a gradient)
+  -- flow in at the intermediate they hold for this step.
+  for j, t in pairs(dacc) do
+    if core.dtype(rec.inter[j]).is_floating then
+      targets[#targets + 1], seeds[#seeds + 1] = sub(rec.inter[j]), ops.gather(t, k)
+    end
+  end
+  local gr = tapes.backprop_entries(entries, targets, seeds)
+  local grads = {}
+  for i, h in ipairs(float_vars) do grads[i] = gr[key(vals[h.var])] end
+  local nv = #float_vars
+  for j, ci in ipairs(float_caps) do
+    grads[nv + j] = gr[key(cap_vars[ci] and cap_vars[ci].handle or caps[ci])]
+    if cap_vars[ci] and grads[nv + j] == nil then grads[nv + j] = gr[key(caps[ci])] end
+  end
+  return grads
+end
+
 -- The gradient of a traced loop: run it backwards over the values each
 -- iteration started from (history buffers), re-running the body under a
 -- tape at each step. Gradients reach the loop variables that are plain
 -- tensors and the captured values; TensorArray contents do not carry
 -- gradients.
-local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
+local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final, body_graph, rec)
   return function(_, dys, present)
+    if not rec then refuse_replay("tf.while_loop", { body_graph }) end
     -- Gradients of the history buffers (a gradient of this gradient
     -- reads them): buffer[k] is the variable at the start of iteration k,
     -- so its gradient adds to that variable's at step k.
@@ -320,6 +653,11 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
     for j, h in ipairs(hist) do
       local k = #final + j
       if present and present[k] then dbuf[h] = dys[k] end
+    end
+    local dacc = {}
+    for j = 1, rec and #rec.inter or 0 do
+      local k = #final + #hist + j
+      if present and present[k] then dacc[j] = dys[k] end
     end
     local float_vars, float_caps = {}, {}
     for _, h in ipairs(hist) do
@@ -361,15 +699,21 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final)
         tape:watch(source)
         sources[#sources + 1] = source
       end
-      local results = table.pack(body(pack_values(s_in, vals)))
-      tape:stop()
-      local flat_out = flatten_values(results)
-      local targets, seeds = {}, {}
-      for i, h in ipairs(float_vars) do
-        targets[i] = flat_out[h.var]
-        seeds[i] = g[i]
+      local grads
+      if rec then
+        tape:stop()
+        grads = replay_step(rec, vals, caps, k, float_vars, float_caps, cap_vars, g, dacc)
+      else
+        local results = table.pack(body(pack_values(s_in, vals)))
+        tape:stop()
+        local flat_out = flatten_values(results)
+        local targets, seeds = {}, {}
+        for i, h in ipairs(float_vars) do
+          targets[i] = flat_out[h.var]
+          seeds[i] = g[i]
+        end
+        grads = tape:gradient(targets, sources, seeds)
       end
-      local grads = tape:gradient(targets, sources, seeds)
       local next_ = { k - 1 }
       for i, h in ipairs(float_vars) do
         local gi = grads[i] or ops.zeros_like(g[i])
@@ -424,6 +768,73 @@ control_flow.graph_while = function(cond, body, vars, opts)
       end
     end
   end
+  -- The body's trace. With `accs` (a tape records), a tape inside it
+  -- records the ops reached from the loop variables and captures, and
+  -- each intermediate they read is stacked per iteration in an
+  -- accumulator (while_v2): the gradient replays those records, never
+  -- the body. A probe (accs empty) only finds the intermediates.
+  local function body_trace(accs, probe)
+    local rec = { placeholders = {}, ok = true }
+    local g, _, c = trace_branch("while_body", function(...)
+      local ph = { ... }
+      local tape
+      if accs then
+        tape = tapes.GradientTape({ persistent = true })
+        setmetatable(tape._tracked, { __index = function() return true end })
+      end
+      local okb, results = pcall(function() return table.pack(body(pack_values(s_in, ph))) end)
+      if tape then tape:stop() end
+      if not okb then error(results, 0) end
+      local flat_out, s_out = flatten_values(results)
+      check_body_outputs(s_in, s_out, table.move(ph, 1, nuser, 1, {}), flat_out, specs, names)
+      local out = table.move(flat_out, 1, nuser, 1, {})
+      if counter then out[counter] = ph[counter] + 1 end
+      for _, h in ipairs(hist) do
+        out[h.slot] = op(H.TensorListSetItem, { resize = true }, ph[h.slot], ph[counter], ph[h.var])
+      end
+      if tape then
+        local given = {}
+        rec.loopvars = {}
+        for _, h in ipairs(hist) do
+          local kv = tapes.key(ph[h.var])
+          given[kv], rec.loopvars[kv] = true, h.var
+        end
+        local entries, inter, okc = collect(tape._entries, flat_out, rec, given, false)
+        rec.entries, rec.inter, rec.ok = entries, inter, okc
+        rec.flat = table.move(flat_out, 1, nuser, 1, {})
+        rec.specs = {}
+        for j, t in ipairs(inter) do
+          local dtype, shape = spec_of(t)
+          rec.specs[j] = { dtype = dtype, shape = shape }
+          local a = accs[j]
+          if a and a.dtype == dtype then
+            out[a.slot] = op(H.TensorListSetItem, { resize = true }, ph[a.slot], ph[counter], t)
+          elseif not probe then
+            rec.ok = false
+          end
+        end
+        if not probe and #inter ~= #accs then rec.ok = false end
+        for _, a in ipairs(accs) do
+          if out[a.slot] == nil then out[a.slot] = ph[a.slot] end
+        end
+      end
+      return table.unpack(out, 1, #state)
+    end, state_specs, identity_structure(#state))
+    return g, c, rec
+  end
+  local accs
+  if record then
+    local _, _, probe = body_trace({}, true)
+    if probe.ok then
+      accs = {}
+      for j, sp in ipairs(probe.specs) do
+        local slot = #state + 1
+        accs[j] = { slot = slot, dtype = sp.dtype }
+        state[slot] = ops.zeros({ 0 }, sp.dtype)
+        state_specs[slot] = { dtype = sp.dtype, shape = sp.shape and { -1, table.unpack(sp.shape) } or nil }
+      end
+    end
+  end
   local structure = identity_structure(#state)
   local max_iter = opts.maximum_iterations
   local gc, _, cc = trace_branch("while_cond", function(...)
@@ -434,21 +845,27 @@ control_flow.graph_while = function(cond, body, vars, opts)
     if counted then p = ops.logical_and(p, ops.less(ph[counter], max_iter)) end
     return p
   end, state_specs, structure)
-  local gb, _, cb = trace_branch("while_body", function(...)
-    local ph = { ... }
-    local results = table.pack(body(pack_values(s_in, ph)))
-    local flat_out, s_out = flatten_values(results)
-    check_body_outputs(s_in, s_out, table.move(ph, 1, nuser, 1, {}), flat_out, specs, names)
-    local out = table.move(flat_out, 1, nuser, 1, {})
-    if counter then out[counter] = ph[counter] + 1 end
-    for _, h in ipairs(hist) do
-      out[h.slot] = op(H.TensorListSetItem, { resize = true }, ph[h.slot], ph[counter], ph[h.var])
-    end
-    return table.unpack(out, 1, #state)
-  end, state_specs, structure)
+  local gb, cb, brec = body_trace(accs)
   local caps = unify_captures({ { graph = gc, captures = cc },
     { graph = gb, captures = cb, pass_through = true } }, #state)
   local stateful = graph_stateful(gc) or graph_stateful(gb)
+  if accs and brec.ok then
+    local index_of = {}
+    for i, c in ipairs(caps) do
+      local sv = c
+      while sv ~= nil do
+        index_of[core.identity(sv)] = index_of[core.identity(sv)] or i
+        sv = core.is_symbolic(sv) and core.capture_source(sv) or nil
+      end
+    end
+    brec.ph_index = {}
+    for k, src in pairs(brec.placeholders) do
+      brec.ph_index[k] = index_of[core.identity(src)]
+      local constant = not core.is_symbolic(src) and core.dtype(src) ~= dtypes.resource
+      if not brec.ph_index[k] and not constant then brec.ok = false end
+    end
+  end
+  if not (accs and brec.ok) then brec = nil end
   local loop_info = {}
   local args = table.move(state, 1, #state, 1, {})
   for _, c in ipairs(caps) do args[#args + 1] = c end
@@ -458,14 +875,20 @@ control_flow.graph_while = function(cond, body, vars, opts)
   local results = table.move(outs, 1, nuser, 1, {})
   if record and #hist > 0 then
     for _, h in ipairs(hist) do h.buffer = outs[h.slot] end
+    if brec then
+      brec.buffers = {}
+      for j, a in ipairs(accs) do brec.buffers[j] = outs[a.slot] end
+    end
     local inputs = table.move(flat_in, 1, nuser, 1, {})
     for _, c in ipairs(caps) do inputs[#inputs + 1] = c end
     note_captured_reads(caps)
     local outputs = table.move(results, 1, nuser, 1, {})
     for _, h in ipairs(hist) do outputs[#outputs + 1] = h.buffer end
+    -- The accumulators too: a gradient of the gradient reaches them.
+    for _, b in ipairs(brec and brec.buffers or {}) do outputs[#outputs + 1] = b end
     loop_info.differentiated = true
     tapes.record_custom(inputs, outputs,
-      loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results))
+      loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results, gb, brec))
   end
   return pack_values(s_in, results)
 end

@@ -468,7 +468,7 @@ end
 -- Control flow -----------------------------------------------------------
 -- A traced cond carries its own gradient (a cond of the branches'
 -- gradients, control_flow.lua): it needs the branch functions.
-rules.If = function(n, dys) return n.attrs._gradient(n, dys) end
+rules.If = function(n, dys, present) return n.attrs._gradient(n, dys, present) end
 rules.StatelessIf = rules.If
 -- The loop's gradient is recorded by tf.while_loop itself (it needs the
 -- per-iteration values); the op's own entry then adds nothing. A loop
@@ -490,6 +490,6 @@ math_rules.install(rules, unbroadcast)
 array_rules.install(rules)
 
 -- Pooling (gradient_rules_nn.lua) ----------------------------------------
-pool_rules.install(rules)
+pool_rules.install(rules, shape_tensor)
 
 return rules

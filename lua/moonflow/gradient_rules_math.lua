@@ -13,10 +13,7 @@ local dtypes = require("moonflow.dtypes")
 local H = state.H
 local op = core.op
 
-local function rank_of(x)
-  local _, _, shape = core.info(x)
-  return shape and #shape or nil
-end
+local rank_of = shapes.rank
 
 local function install(rules, unbroadcast)
   -- math_grad.py _DivNoNanGrad

@@ -7,8 +7,6 @@
 
 local core = require("moonflow.core")
 local state = require("moonflow.state")
-local dtypes = require("moonflow.dtypes")
-local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 
 local H = state.H
@@ -19,13 +17,9 @@ local function pool_attrs(n)
   return { ksize = a.ksize, strides = a.strides, padding = a.padding, data_format = a.data_format }
 end
 
-local function shape_tensor(x)
-  local s = shapes.static(x)
-  if s then return ops.constant(s, dtypes.int32) end
-  return ops.shape(x)
-end
 
-local function install(rules)
+-- shape_tensor(x): x's shape as a tensor (gradient_rules.lua's).
+local function install(rules, shape_tensor)
   rules.MaxPool = function(n, dy)
     return { op(H.MaxPoolGrad, pool_attrs(n), n.inputs[1], n.outputs[1], dy[1]) }
   end

@@ -21,13 +21,7 @@ local function is_opts(v)
   return type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil and v[1] == nil
 end
 
-local function rank_of(x)
-  if core.is_tensor(x) then
-    local _, _, shape = core.info(x)
-    return shape and #shape or nil
-  end
-  return nil
-end
+local rank_of = shapes.rank
 
 local function shape_of(x)
   local _, _, shape = core.info(x)

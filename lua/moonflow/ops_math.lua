@@ -9,6 +9,7 @@ local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
+local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
 local raise = errors.raise
 
@@ -17,10 +18,7 @@ local H = state.H
 local def = options.def
 local to_tensor = ops.to_tensor
 
-local function rank_of(x)
-  local _, _, shape = core.info(x)
-  return shape and #shape or nil
-end
+local rank_of = shapes.rank
 
 -- clipping -------------------------------------------------------------------
 

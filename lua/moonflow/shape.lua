@@ -255,6 +255,13 @@ function shapes.static(x)
   return shape
 end
 
+--- The rank of tensor x, or nil when it is unknown or x is not a tensor.
+function shapes.rank(x)
+  if not core.is_tensor(x) then return nil end
+  local _, _, shape = core.info(x)
+  return shape and #shape or nil
+end
+
 --- The number of elements of a static shape (a Lua list).
 function shapes.num_elements(shape)
   local c = 1
@@ -263,6 +270,7 @@ function shapes.num_elements(shape)
 end
 
 -- Library-internal (the other modules' view, not part of tf).
-shapes.internal = { Shape = true, Spec = true, as_shape = true, static = true, num_elements = true, internal = true }
+shapes.internal = { Shape = true, Spec = true, as_shape = true, static = true, rank = true, num_elements = true,
+  internal = true }
 
 return shapes
