@@ -8,7 +8,8 @@
 #   make diff-long       the differential tests, long: elementwise programs (DIFF_SEEDS x
 #                        20000 cases) and every registry op (DIFF_SEEDS x DIFF_OPS_COUNT)
 #   make fuzz            every randomised test at full size (diff-long, the AutoGraph
-#                        programs, the API and op-argument fuzzers; make test runs samples)
+#                        programs, the API and op-argument fuzzers, the kernel message
+#                        fuzzer; make test runs samples)
 #   make soak            the long memory soak tests (tests/soak/)
 #   make install PREFIX=/usr/local
 
@@ -143,11 +144,14 @@ FUZZ_SCRIPTS   := tests/fuzz/autograph_programs.lua
 FUZZ_COUNT     ?= 2000
 FUZZ_SEED      ?= 1
 FUZZ_API_CALLS ?= 100000
+FUZZ_KERNEL_CASES ?= 5000
 
 fuzz: diff-long
 	@for s in $(FUZZ_SCRIPTS); do $(BIN) $$s $(FUZZ_COUNT) $(FUZZ_SEED) || exit 1; done
 	@$(BIN) tests/fuzz/autograph_parser.lua --seed $(FUZZ_SEED) --count 20000
 	@MOONFLOW_BIN=$(CURDIR)/$(BIN) sh tests/fuzz/run.sh $(FUZZ_API_CALLS) $(FUZZ_SEED) 3600
+	@MOONFLOW_BIN=$(CURDIR)/$(BIN) MOONFLOW_ROOT=$(CURDIR) NO_COLOR=1 /usr/bin/python3 \
+	  tests/fuzz/kernel.py --seed $(FUZZ_SEED) --count $(FUZZ_KERNEL_CASES)
 
 soak: deps-test
 	@$(MAKE) --no-print-directory all

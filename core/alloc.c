@@ -35,6 +35,8 @@ void mf_alloc_fail_after(int64_t n, int s) {
 int64_t mf_alloc_count(void) { return atomic_load(&count); }
 int mf_alloc_failed(void) { return atomic_load(&failed); }
 
+int mf_alloc_inject(void) { return inject(); }
+
 void *mf_malloc(size_t n) { return inject() ? NULL : malloc(n); }
 void *mf_calloc(size_t c, size_t n) { return inject() ? NULL : calloc(c, n); }
 void *mf_realloc(void *p, size_t n) { return inject() ? NULL : realloc(p, n); }

@@ -18,6 +18,10 @@ void *mf_calloc(size_t count, size_t n);
 void *mf_realloc(void *p, size_t n);
 char *mf_strdup(const char *s);
 int mf_posix_memalign(void **out, size_t align, size_t n);
+/* For memory handed out again from a cache instead of malloc (tensor.c's
+ * small-block free lists): counts as an allocation, and nonzero when it is
+ * the one to fail, so injected failures reach cached paths too. */
+int mf_alloc_inject(void);
 
 /* Fails the nth allocation from now (1 = the next one) and every later one
  * while `sticky`, else only that one; n = 0 turns failures off. Also set

@@ -92,8 +92,25 @@ static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
 
 mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t n,
                                mf_error *err) {
-  snprintf(buf, n, "%s", base);
-  for (int k = 1; name_taken(g, buf); k++) snprintf(buf, n, "%s_%d", base, k);
+  /* base, then "base_k" for the first free k, as snprintf("%s_%d") would
+   * write them (truncated to n), but by hand: a trace names many nodes
+   * after one op ("mul", "mul_1", ...), each probing k = 1, 2, ..., and a
+   * snprintf per probe was most of the time of tracing a long function. */
+  size_t len = 0;
+  if (n > 0) {
+    len = strnlen(base, n - 1);
+    memcpy(buf, base, len);
+    buf[len] = '\0';
+  }
+  for (int k = 1; n > 0 && name_taken(g, buf); k++) {
+    char digits[12];
+    int nd = 0;
+    for (int v = k; v > 0; v /= 10) digits[nd++] = (char)('0' + v % 10);
+    size_t pos = len;
+    if (pos + 1 < n) buf[pos++] = '_';
+    while (nd > 0 && pos + 1 < n) buf[pos++] = digits[--nd];
+    buf[pos] = '\0';
+  }
   return name_insert(g, buf, err);
 }
 

@@ -42,6 +42,111 @@ size_t mf_tensor_byte_limit(void) {
   return tensor_limit;
 }
 
+/* Free lists of the small blocks every eager op makes and drops: tensor
+ * structs, buffer headers and the 64-byte data blocks of buffers of up to
+ * 64 bytes (scalars, short vectors). Per thread, so taking and giving back
+ * needs no lock; a block given back on another thread than the one that
+ * took it simply joins that thread's list. A thread's lists are freed
+ * when it exits. Under
+ * AddressSanitizer there are none, so that a use after free is still
+ * caught. */
+#ifdef __SANITIZE_ADDRESS__
+#define CACHE_MAX 0
+#else
+#define CACHE_MAX 4096
+#endif
+#define SMALL_DATA 64
+
+enum { CACHE_TENSOR, CACHE_HEADER, CACHE_DATA, CACHE_SMALL, CACHE_KINDS };
+/* A free block holds the link to the next one. */
+typedef struct free_block {
+  struct free_block *next;
+} free_block;
+
+static _Thread_local struct {
+  int n[CACHE_KINDS];
+  free_block *head[CACHE_KINDS];
+} cache;
+static _Thread_local bool cache_armed;
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_drain(void *unused) {
+  (void)unused;
+  cache_armed = false; /* a later destructor giving blocks back re-arms it */
+  for (int k = 0; k < CACHE_KINDS; k++) {
+    while (cache.head[k]) {
+      free_block *f = cache.head[k];
+      cache.head[k] = f->next;
+      free(f);
+    }
+    cache.n[k] = 0;
+  }
+}
+
+static void cache_key_make(void) { (void)pthread_key_create(&cache_key, cache_drain); }
+
+/* A block of kind k: a cached one, else malloc'd; NULL when out of memory
+ * (or an injected failure, which cached blocks honour too). */
+static void *block_take(int k, size_t n) {
+  free_block *f = cache.head[k];
+  if (!f) return mf_malloc(n);
+  if (mf_alloc_inject()) return NULL;
+  cache.head[k] = f->next;
+  cache.n[k]--;
+  return f;
+}
+
+static void block_give(int k, void *p) {
+  if (!p) return;
+  if (cache.n[k] >= CACHE_MAX) {
+    free(p);
+    return;
+  }
+  if (!cache_armed) {
+    /* The key's value only has to be non-NULL for its destructor to run. */
+    pthread_once(&cache_once, cache_key_make);
+    (void)pthread_setspecific(cache_key, &cache);
+    cache_armed = true;
+  }
+  free_block *f = p;
+  f->next = cache.head[k];
+  cache.head[k] = f;
+  cache.n[k]++;
+}
+
+/* A tensor of at most SMALL_DATA bytes made whole (mf_tensor_new) lives in
+ * one block: its struct, its buffer's header and the data. The struct and
+ * the buffer may still end at different times (a view keeps the buffer, a
+ * pool keeps either), so the block goes when both parts have. One malloc
+ * and one free instead of three each: an eager op on scalars is mostly
+ * this. */
+enum { PART_TENSOR = 1, PART_BUFFER = 2 };
+typedef struct small_block {
+  mf_tensor t;
+  mf_buffer b;
+  unsigned parts;
+  _Alignas(16) unsigned char data[SMALL_DATA];
+} small_block;
+
+static void part_done(small_block *k, unsigned part) {
+  k->parts &= ~part;
+  if (!k->parts) block_give(CACHE_SMALL, k);
+}
+
+/* Gives back a tensor struct (whatever its buffer does). */
+static void tensor_struct_free(mf_tensor *t) {
+  if (t->block)
+    part_done(t->block, PART_TENSOR);
+  else
+    block_give(CACHE_TENSOR, t);
+}
+
+static void buffer_counted(size_t nbytes) {
+  atomic_fetch_add(&live_bytes, nbytes);
+  atomic_fetch_add(&live_buffers, 1);
+}
+
 mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *err) {
   size_t elem = mf_dtype_size(dt);
   if (count > ((size_t)1 << 60) / elem)
@@ -53,15 +158,17 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
                         "OOM when allocating a tensor of %zu bytes (the limit is %zu: the "
                         "machine's memory, or $MOONFLOW_MAX_TENSOR_BYTES)",
                         nbytes, mf_tensor_byte_limit());
-  mf_buffer *b = mf_malloc(sizeof *b);
+  mf_buffer *b = block_take(CACHE_HEADER, sizeof *b);
   void *data = NULL;
   /* Round up so SIMD loops may read whole vectors at the tail; small
    * buffers (scalars, short vectors) take malloc's cheaper path. */
   size_t alloc = (nbytes + 63) & ~(size_t)63;
   if (alloc == 0) alloc = 64;
-  bool ok = b && (alloc <= 256 ? (data = mf_malloc(alloc)) != NULL : mf_posix_memalign(&data, 64, alloc) == 0);
+  bool ok = b && (alloc == SMALL_DATA ? (data = block_take(CACHE_DATA, SMALL_DATA)) != NULL
+                  : alloc <= 256      ? (data = mf_malloc(alloc)) != NULL
+                                      : mf_posix_memalign(&data, 64, alloc) == 0);
   if (!ok) {
-    free(b);
+    block_give(CACHE_HEADER, b);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
                         "OOM when allocating a tensor of %zu bytes", nbytes);
   }
@@ -71,8 +178,8 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   b->count = count;
   b->nbytes = nbytes;
   b->data = data;
-  atomic_fetch_add(&live_bytes, nbytes);
-  atomic_fetch_add(&live_buffers, 1);
+  b->block = NULL;
+  buffer_counted(nbytes);
   *out = b;
   return MF_OK;
 }
@@ -90,8 +197,17 @@ void mf_buffer_release(mf_buffer *b) {
   }
   atomic_fetch_sub(&live_bytes, b->nbytes);
   atomic_fetch_sub(&live_buffers, 1);
-  free(b->data);
-  free(b);
+  if (b->block) {
+    part_done(b->block, PART_BUFFER);
+    return;
+  }
+  /* nbytes decides the data block's size (mf_buffer_new), and a pool
+   * reusing a buffer keeps its nbytes. */
+  if (b->nbytes <= SMALL_DATA)
+    block_give(CACHE_DATA, b->data);
+  else
+    free(b->data);
+  block_give(CACHE_HEADER, b);
 }
 
 mf_status mf_shape_size(int rank, const int64_t *shape, int64_t *out, mf_error *err) {
@@ -129,20 +245,46 @@ static mf_status tensor_alloc(mf_dtype dt, int rank, const int64_t *shape, mf_te
                               mf_error *err) {
   int64_t size;
   MF_TRY(mf_shape_size(rank, shape, &size, err));
-  mf_tensor *t = mf_malloc(sizeof *t);
+  mf_tensor *t = block_take(CACHE_TENSOR, sizeof *t);
   if (!t) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   tensor_init(t, dt, rank, shape, size);
+  t->block = NULL;
   *out = t;
   return MF_OK;
 }
 
 mf_status mf_tensor_new(mf_dtype dt, int rank, const int64_t *shape, mf_tensor **out,
                         mf_error *err) {
+  int64_t size;
+  MF_TRY(mf_shape_size(rank, shape, &size, err));
+  if ((size_t)size <= SMALL_DATA / mf_dtype_size(dt)) {
+    small_block *k = block_take(CACHE_SMALL, sizeof *k);
+    if (!k)
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                          "OOM when allocating a tensor of %zu bytes",
+                          (size_t)size * mf_dtype_size(dt));
+    mf_tensor *t = &k->t;
+    mf_buffer *b = &k->b;
+    tensor_init(t, dt, rank, shape, size);
+    t->block = k;
+    t->buf = b;
+    b->refcount = 1;
+    b->dtype = dt;
+    b->count = (size_t)size;
+    b->nbytes = (size_t)size * mf_dtype_size(dt);
+    b->data = k->data;
+    b->block = k;
+    k->parts = PART_TENSOR | PART_BUFFER;
+    if (dt == MF_STRING || dt == MF_RESOURCE) memset(k->data, 0, sizeof k->data);
+    buffer_counted(b->nbytes);
+    *out = t;
+    return MF_OK;
+  }
   mf_tensor *t;
   MF_TRY(tensor_alloc(dt, rank, shape, &t, err));
   mf_status s = mf_buffer_new(dt, (size_t)t->size, &t->buf, err);
   if (s != MF_OK) {
-    free(t);
+    block_give(CACHE_TENSOR, t);
     return s;
   }
   *out = t;
@@ -238,7 +380,7 @@ void mf_tensor_retain(mf_tensor *t) { t->refcount++; }
 void mf_tensor_release(mf_tensor *t) {
   if (!t || --t->refcount > 0) return;
   mf_buffer_release(t->buf);
-  free(t);
+  tensor_struct_free(t);
 }
 
 double mf_tensor_get_f64(const mf_tensor *t, int64_t i) {
@@ -332,7 +474,7 @@ mf_buffer_pool *mf_buffer_pool_new(void) { return mf_calloc(1, sizeof(mf_buffer_
 void mf_buffer_pool_free(mf_buffer_pool *p) {
   if (!p) return;
   for (int i = 0; i < p->n; i++) mf_buffer_release(p->slots[i]);
-  for (int i = 0; i < p->nspare; i++) free(p->spare[i]);
+  for (int i = 0; i < p->nspare; i++) tensor_struct_free(p->spare[i]);
   free(p);
 }
 
@@ -368,7 +510,7 @@ void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t) {
     if (p->nspare < POOL_SLOTS)
       p->spare[p->nspare++] = t;
     else
-      free(t);
+      tensor_struct_free(t);
     return;
   }
   if (p && t->refcount == 1 && p->nspare < POOL_SLOTS) {

@@ -29,6 +29,7 @@ typedef struct mf_buffer {
   size_t count;   /* elements */
   size_t nbytes;
   void *data;     /* 64-byte aligned; strings/resources zero-initialised */
+  void *block;    /* tensor.c's: the one block a small tensor shares, or NULL */
 } mf_buffer;
 
 typedef struct mf_tensor {
@@ -39,6 +40,7 @@ typedef struct mf_tensor {
   int64_t size;   /* product of shape */
   mf_buffer *buf;
   size_t offset;  /* in elements, into buf */
+  void *block;    /* tensor.c's: the one block a small tensor shares, or NULL */
 } mf_tensor;
 
 /* A buffer of `count` elements. Numeric data is uninitialised. */

@@ -75,6 +75,11 @@ static const struct {
     {"interrupt_request", mf_handle_interrupt},
 };
 
+static bool is_request(const char *type) {
+  size_t n = strlen(type), suffix = strlen("_request");
+  return n > suffix && strcmp(type + n - suffix, "_request") == 0;
+}
+
 /* A request whose content is not JSON text: an error reply of its type
  * (execute_request says more itself, in handle_execute.c). */
 static void refuse(mf_kernel *k, mf_request *req) {
@@ -100,6 +105,13 @@ void mf_kernel_dispatch(mf_kernel *k, mf_request *req) {
     if (strncmp(req->msg.msg_type, "comm_", 5) != 0)
       mf_klog("ignored a %s on %s: not a request this kernel knows", req->msg.msg_type,
               mf_channel_name(req->channel));
+    return;
+  }
+  if (req->msg.content_error && !is_request(req->msg.msg_type)) {
+    /* comm_open has no reply to carry the error: inventing one ("c_reply")
+     * would hand the frontend a message it never asked for. */
+    mf_klog("dropped a %s whose content is not valid JSON text (%s)", req->msg.msg_type,
+            req->msg.content_error);
     return;
   }
   mf_iopub_status(k->iopub, req->msg.header_json, "busy");

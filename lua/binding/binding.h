@@ -29,7 +29,10 @@ typedef struct mfL_capture {
   mf_tensor *value;     /* eager: owned reference; NULL for an outer symbolic */
   mf_graph *outer;      /* outer symbolic: borrowed (the frame below holds it) */
   mf_tensor_ref outer_ref;
-  int placeholder;      /* node in this frame's graph */
+  int placeholder;      /* node in this frame's graph (a Const for a constant capture) */
+  int obj;              /* eager: registry ref of the Lua tensor captured (a tape knows
+                         * eager tensors by their Lua object), else 0 */
+  int is_const;         /* eager: embedded as a Const node, not a graph input */
 } mfL_capture;
 
 typedef struct mfL_frame {
@@ -137,6 +140,13 @@ int mfL_convert_open(lua_State *L);
 
 /* Op calls. */
 int mfL_op_open(lua_State *L);
+/* opcall.c's one op-call path: op on the nin values from stack index
+ * `first`, attrs table at attrs_idx (0: none), `typed` the bitmask of
+ * inputs that take the tensors' dtype; returns the outputs pushed. */
+int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
+                 unsigned typed);
+/* fastpath.c: core.operator and core.call_direct, into the table at the top. */
+int mfL_fastpath_open(lua_State *L);
 /* Shared with trace.c: the reference of input value at idx inside the
  * current frame (capturing eager tensors and outer symbolics). */
 mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref, mf_spec *spec,
@@ -150,6 +160,7 @@ mf_status mfL_add_placeholder(mf_graph *g, const char *name, const mf_spec *spec
 /* Tracing and graphs. */
 int mfL_trace_open(lua_State *L);
 mfL_frame *mfL_current_frame(mfL_ctx *ctx);
+bool mfL_frame_has_data(lua_State *L, int depth);
 /* True when trace `id` is still being traced (on the frame stack). */
 int mfL_trace_live(mfL_ctx *ctx, uint64_t id);
 void mfL_push_graph(lua_State *L, mf_graph *g); /* retains g */

@@ -370,28 +370,69 @@ static mf_status push_capture(mfL_frame *f, mfL_capture cap, mf_error *err) {
   return MF_OK;
 }
 
-/* The placeholder in frame `level` standing for eager tensor t. */
-static mf_status capture_eager(mfL_frame *f, mf_tensor *t, mf_tensor_ref *ref, mf_error *err) {
+/* TF's _EAGER_CONST_THRESHOLD (tensorflow/core/function/capture/
+ * capture_container.py, capture_by_value): an eager tensor of a value dtype
+ * with at most this many elements is captured as a Const embedded in the
+ * graph; larger ones and resource handles as Placeholders. TF still lists
+ * the Const among the graph's captures and records it on the tape
+ * (graph_const._record_tape(tensor)), so its gradient is kept: here the
+ * capture keeps its Lua tensor for the call's tape record. */
+#define EAGER_CONST_THRESHOLD 128
+
+static bool captured_as_const(const mf_tensor *t) {
+  return t->dtype != MF_RESOURCE && t->size <= EAGER_CONST_THRESHOLD;
+}
+
+/* The node in the current frame standing for eager tensor t, the Lua
+ * tensor at idx. Two Lua tensors sharing one value are two captures, as TF
+ * keys captures by id(tensor): a tape may know one and not the other.
+ * Both rules hold for tf.func traces (func_frame); a control-flow branch
+ * keeps a Placeholder per value, as its captures become the cond or loop
+ * node's inputs (in TF a branch inside a function never sees an eager
+ * tensor: the function captured it first). */
+static mf_status capture_eager(lua_State *L, int idx, mfL_frame *f, bool func_frame,
+                               mf_tensor *t, mf_tensor_ref *ref, mf_error *err) {
   for (int i = 0; i < f->ncaptures; i++) {
     mf_tensor *v = f->captures[i].value;
-    /* Same tensor, or the same variable behind two handle tensors. */
-    bool same = v == t || (v && v->dtype == MF_RESOURCE && t->dtype == MF_RESOURCE &&
-                           v->size == 1 && t->size == 1 &&
-                           *MF_DATA(v, mf_variable *) == *MF_DATA(t, mf_variable *));
+    bool same;
+    if (v && v->dtype == MF_RESOURCE) {
+      /* the same variable behind two handle tensors */
+      same = v == t || (t->dtype == MF_RESOURCE && v->size == 1 && t->size == 1 &&
+                        *MF_DATA(v, mf_variable *) == *MF_DATA(t, mf_variable *));
+    } else {
+      same = v == t;
+      if (same && func_frame && f->captures[i].obj > 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, f->captures[i].obj);
+        same = lua_rawequal(L, -1, idx);
+        lua_pop(L, 1);
+      }
+    }
     if (same) {
       *ref = (mf_tensor_ref){f->captures[i].placeholder, 0};
       return MF_OK;
     }
   }
-  mf_spec spec;
-  mf_spec_of_tensor(t, &spec);
   int node;
-  MF_TRY(mfL_add_placeholder(f->g, t->dtype == MF_RESOURCE ? "readvariableop_resource" : "capture",
-                             &spec, t, &node, err));
+  bool is_const = func_frame && captured_as_const(t);
+  if (is_const) {
+    mf_tensor_ref r;
+    MF_TRY(add_const(f, "capture", t, &r, err));
+    node = r.node;
+  } else {
+    mf_spec spec;
+    mf_spec_of_tensor(t, &spec);
+    MF_TRY(mfL_add_placeholder(f->g, t->dtype == MF_RESOURCE ? "readvariableop_resource" : "capture",
+                               &spec, t, &node, err));
+  }
   mf_tensor_retain(t);
-  mfL_capture cap = {.value = t, .placeholder = node};
+  lua_pushvalue(L, idx);
+  mfL_capture cap = {.value = t, .placeholder = node, .obj = luaL_ref(L, LUA_REGISTRYINDEX),
+                     .is_const = is_const};
   mf_status s = push_capture(f, cap, err);
-  if (s != MF_OK) mf_tensor_release(t);
+  if (s != MF_OK) {
+    mf_tensor_release(t);
+    luaL_unref(L, LUA_REGISTRYINDEX, cap.obj);
+  }
   *ref = (mf_tensor_ref){node, 0};
   return s;
 }
@@ -432,7 +473,9 @@ mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref,
   mfL_frame *f = mfL_current_frame(ctx);
   mfL_tensor *lt = mfL_test_tensor(L, idx);
   if (lt->t) {
-    MF_TRY(capture_eager(f, lt->t, ref, err));
+    /* capture_eager compares and keeps Lua tensors: room for three values */
+    if (!lua_checkstack(L, 3)) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "Lua stack overflow");
+    MF_TRY(capture_eager(L, idx, f, mfL_frame_has_data(L, ctx->depth), lt->t, ref, err));
   } else {
     if (!mfL_trace_live(ctx, lt->trace_id))
       return mf_error_set(err, MF_ERR_TYPE, "out of scope");
@@ -443,6 +486,17 @@ mf_status mfL_frame_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *ref,
   *known = n->known[ref->index];
   if (*known) mf_tensor_retain(*known);
   return MF_OK;
+}
+
+/* Appends up to len bytes of s to the string in buf (of size n, assumed
+ * terminated), truncating as snprintf would: tracing makes names for
+ * every node and constant, and snprintf is slow at it. */
+static void append(char *buf, size_t n, const char *s, size_t len) {
+  size_t used = strlen(buf);
+  if (used + 1 >= n) return;
+  if (len > n - 1 - used) len = n - 1 - used;
+  memcpy(buf + used, s, len);
+  buf[used + len] = '\0';
 }
 
 static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
@@ -457,8 +511,9 @@ static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
   size_t len = strcspn(last, ",");
   if (len == 0) {
     snprintf(buf, n, "input_%d", i);
-  } else {
-    snprintf(buf, n, "%.*s", (int)len, last);
+  } else if (n > 0) {
+    buf[0] = '\0';
+    append(buf, n, last, len);
   }
   return buf;
 }
@@ -478,7 +533,11 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
     mf_tensor *t;
     MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &t, err));
     char arg[64], cname[320];
-    snprintf(cname, sizeof cname, "%s/%s", opname, input_name(k->op, i, arg, sizeof arg));
+    const char *in_name = input_name(k->op, i, arg, sizeof arg);
+    cname[0] = '\0';
+    append(cname, sizeof cname, opname, strlen(opname));
+    append(cname, sizeof cname, "/", 1);
+    append(cname, sizeof cname, in_name, strlen(in_name));
     mf_status s = add_const(f, cname, t, &k->in[i].ref, err);
     k->in[i].value = t;
     mf_spec_of_tensor(t, &k->in[i].spec);
@@ -544,7 +603,11 @@ static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, si
   const char *base = k->op->name;
   char opname[256];
   if (k->attrs_idx && lua_getfield(L, k->attrs_idx, "name") == LUA_TSTRING) {
-    snprintf(opname, sizeof opname, "%s", lua_tostring(L, -1));
+    /* snprintf(opname, .., "%s", name) by hand: tracing names every node. */
+    const char *name = lua_tostring(L, -1);
+    size_t len = strnlen(name, sizeof opname - 1);
+    memcpy(opname, name, len);
+    opname[len] = '\0';
     base = opname;
   }
   if (k->attrs_idx) lua_pop(L, 1);
@@ -553,7 +616,7 @@ static mf_status node_name(lua_State *L, mfL_frame *f, call *k, char *unique, si
 
 /* Runs op on the nin values from stack index `first`; returns the number
  * of outputs pushed. */
-static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
+int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
                     unsigned typed) {
   mfL_ctx *ctx = mfL_context(L);
   bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
@@ -604,7 +667,17 @@ static int run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first,
   if (record) tape_args(L, ctx, k, first_out, nout);
   /* The tape hook owns nothing of ours when it runs (and raises). */
   call_done(L, ctx, k, scratch);
-  if (record) lua_call(L, 4, 0);
+  if (record) {
+    /* The hook's own errors are typed and go on as they are; a Lua error
+     * in it (a bug, or tape state broken by a misuse) becomes a typed
+     * InternalError, as every error a binding function raises is. */
+    int rc = lua_pcall(L, 4, 0, 0);
+    const char *type, *msg;
+    if (rc != LUA_OK && (rc == LUA_ERRMEM || mfL_is_error(L, -1, &type, &msg))) return lua_error(L);
+    if (rc != LUA_OK)
+      return mfL_raise(L, "InternalError", "recording %s on a tape failed: %s", op->name,
+                       lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
+  }
   return nout;
 }
 
@@ -623,7 +696,7 @@ static int l_op(lua_State *L) {
   const mf_op_def *op = check_op(L, 1);
   int nin = lua_gettop(L) - 2;
   if (nin > MAX_INPUTS) return mfL_raise(L, "ValueError", "too many inputs (%d)", nin);
-  return run_call(L, op, lua_istable(L, 2) ? 2 : 0, 3, nin < 0 ? 0 : nin, 0);
+  return mfL_run_call(L, op, lua_istable(L, 2) ? 2 : 0, 3, nin < 0 ? 0 : nin, 0);
 }
 
 /* core.binary(op, a, b [, attrs]) -> output. Both inputs share a dtype:
@@ -635,7 +708,7 @@ static int l_binary(lua_State *L) {
   /* inputs must be contiguous: move attrs out of the way */
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
-  return run_call(L, op, attrs_idx, 5, 2, 3);
+  return mfL_run_call(L, op, attrs_idx, 5, 2, 3);
 }
 
 /* core.op_handle(name) -> light userdata for fast calls */
@@ -810,5 +883,5 @@ int mfL_op_open(lua_State *L) {
   }
   lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
-  return 0;
+  return mfL_fastpath_open(L);
 }

@@ -16,10 +16,15 @@ mfL_tensor *mfL_new_tensor(lua_State *L) {
   return lt;
 }
 
+/* Tensor memory below this is not reported to the collector. */
+#define ACCOUNT_MIN_BYTES 4096
+
 void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t) {
   lt->t = t;
-  /* A view shares a buffer somebody already accounted for. */
-  if (t->buf->refcount == 1) mfL_account(mfL_context(L), t->buf->nbytes);
+  /* A view shares a buffer somebody already accounted for. The size test
+   * comes first: the context lookup costs more than a small op. */
+  if (t->buf->nbytes >= ACCOUNT_MIN_BYTES && t->buf->refcount == 1)
+    mfL_account(mfL_context(L), t->buf->nbytes);
 }
 
 mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
@@ -102,7 +107,7 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
 #define FULL_GC_BYTES ((size_t)128 << 20)
 
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
-  if (nbytes < 4096) return;
+  if (nbytes < ACCOUNT_MIN_BYTES) return;
   /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them,
    * so the incremental collector runs in proportion to tensor memory. In
    * generational mode (the stock lua5.4's default) steps do not reach old
@@ -118,7 +123,14 @@ void mfL_account(mfL_ctx *ctx, size_t nbytes) {
 
 /* Idempotent: a second call finds nothing to release. */
 static int tensor_gc(lua_State *L) {
-  mfL_tensor *lt = luaL_checkudata(L, 1, MFL_TENSOR);
+  /* Every eager op's result ends here: the metatable (upvalue 1) is
+   * compared directly instead of being looked up by name. */
+  mfL_tensor *lt = NULL;
+  if (lua_getmetatable(L, 1)) {
+    if (lua_rawequal(L, -1, lua_upvalueindex(1))) lt = lua_touserdata(L, 1);
+    lua_pop(L, 1);
+  }
+  if (!lt) lt = luaL_checkudata(L, 1, MFL_TENSOR);
   mf_tensor_release(lt->t);
   mf_graph_release(lt->g);
   lt->t = NULL;
@@ -406,7 +418,8 @@ int mfL_tensor_open(lua_State *L) {
   }
   lua_pop(L, 1);
   if (luaL_newmetatable(L, MFL_TENSOR)) {
-    lua_pushcfunction(L, tensor_gc);
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, tensor_gc, 1);
     lua_setfield(L, -2, "__gc");
     lua_pushstring(L, "Tensor");
     lua_setfield(L, -2, "__name");

@@ -28,6 +28,16 @@ static void set_frame_data(lua_State *L, int depth, int value_idx) {
   lua_pop(L, 1);
 }
 
+/* Whether frame `depth` (1-based) has Lua data: a tf.func trace, not a
+ * control-flow branch or loop body. */
+bool mfL_frame_has_data(lua_State *L, int depth) {
+  int top = lua_gettop(L);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &frame_data_key);
+  bool has = lua_istable(L, -1) && lua_rawgeti(L, -1, depth) != LUA_TNIL;
+  lua_settop(L, top);
+  return has;
+}
+
 static void clear_frame_data(lua_State *L, int depth) {
   lua_pushnil(L);
   set_frame_data(L, depth, -1);
@@ -52,8 +62,11 @@ int mfL_trace_live(mfL_ctx *ctx, uint64_t id) {
   return 0;
 }
 
-static void frame_free(mfL_frame *f) {
-  for (int i = 0; i < f->ncaptures; i++) mf_tensor_release(f->captures[i].value);
+static void frame_free(lua_State *L, mfL_frame *f) {
+  for (int i = 0; i < f->ncaptures; i++) {
+    mf_tensor_release(f->captures[i].value);
+    if (f->captures[i].obj > 0) luaL_unref(L, LUA_REGISTRYINDEX, f->captures[i].obj);
+  }
   free(f->captures);
   mf_graph_release(f->g);
   memset(f, 0, sizeof *f);
@@ -61,7 +74,7 @@ static void frame_free(mfL_frame *f) {
 
 static int ctx_gc(lua_State *L) {
   mfL_ctx *ctx = lua_touserdata(L, 1);
-  while (ctx->depth > 0) frame_free(&ctx->frames[--ctx->depth]);
+  while (ctx->depth > 0) frame_free(L, &ctx->frames[--ctx->depth]);
   free(ctx->frames);
   ctx->frames = NULL;
   mf_random_state_free(ctx->rng);
@@ -186,11 +199,13 @@ static mf_status output_ref(lua_State *L, mfL_ctx *ctx, int idx, mf_tensor_ref *
   return s;
 }
 
-/* core.trace_end(outputs) -> graph, captures. `outputs` is a list of
- * tensors (eager or of this trace); each becomes an Identity node, the
- * graph's outputs. `captures` lists what the graph captured, in the order of
- * the extra graph inputs: eager tensors (feed them at every run) or, for a
- * nested trace, symbolic tensors of the enclosing trace. */
+/* core.trace_end(outputs) -> graph, captures, const_captures. `outputs` is
+ * a list of tensors (eager or of this trace); each becomes an Identity node,
+ * the graph's outputs. `captures` lists what the graph captured, in the
+ * order of the extra graph inputs: eager tensors (the Lua tensors the
+ * function used: feed them at every run) or, for a nested trace, symbolic
+ * tensors of the enclosing trace. `const_captures` lists the small eager
+ * tensors embedded as Consts instead, as {lua tensor, node index}. */
 static int l_trace_end(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
   mfL_frame *f = mfL_current_frame(ctx);
@@ -218,7 +233,7 @@ static int l_trace_end(lua_State *L) {
   }
   if (s == MF_OK) s = mf_graph_set_outputs(f->g, n, refs, &err);
   for (int i = 0; i < f->ncaptures && s == MF_OK; i++)
-    s = mf_graph_add_input(f->g, f->captures[i].placeholder, &err);
+    if (!f->captures[i].is_const) s = mf_graph_add_input(f->g, f->captures[i].placeholder, &err);
   free(refs);
   if (inaccessible)
     return mfL_raise(L, "InaccessibleTensorError",
@@ -234,18 +249,34 @@ static int l_trace_end(lua_State *L) {
   ctx->depth--;
   mfL_push_graph(L, done.g);
   lua_createtable(L, done.ncaptures, 0);
+  int n_in = 0;
   for (int i = 0; i < done.ncaptures; i++) {
     mfL_capture *c = &done.captures[i];
-    if (c->value) {
+    if (c->is_const) continue;
+    if (c->obj > 0) {
+      lua_rawgeti(L, LUA_REGISTRYINDEX, c->obj);
+    } else if (c->value) {
       mfL_push_eager(L, c->value);
     } else {
       mfL_frame *parent = mfL_current_frame(ctx);
       mfL_push_symbolic(L, c->outer, c->outer_ref.node, c->outer_ref.index, parent->id);
     }
-    lua_rawseti(L, -2, i + 1);
+    lua_rawseti(L, -2, ++n_in);
   }
-  frame_free(&done);
-  return 2;
+  lua_createtable(L, 0, 0);
+  int n_const = 0;
+  for (int i = 0; i < done.ncaptures; i++) {
+    mfL_capture *c = &done.captures[i];
+    if (!c->is_const) continue;
+    lua_createtable(L, 2, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c->obj);
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, c->placeholder);
+    lua_rawseti(L, -2, 2);
+    lua_rawseti(L, -2, ++n_const);
+  }
+  frame_free(L, &done);
+  return 3;
 }
 
 /* core.capture_source(t) -> what t stands for when t is a capture
@@ -262,6 +293,10 @@ static int l_capture_source(lua_State *L) {
     for (int i = 0; i < f->ncaptures; i++) {
       mfL_capture *c = &f->captures[i];
       if (c->placeholder != lt->node) continue;
+      if (c->obj > 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, c->obj);
+        return 1;
+      }
       if (c->value) {
         mfL_push_eager(L, c->value);
         return 1;
@@ -311,7 +346,7 @@ static int l_trace_abort(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
   if (ctx->depth > 0) {
     clear_frame_data(L, ctx->depth);
-    frame_free(&ctx->frames[--ctx->depth]);
+    frame_free(L, &ctx->frames[--ctx->depth]);
   }
   return 0;
 }

@@ -39,6 +39,20 @@ local function upvalue_names(fn)
   return names
 end
 
+-- Parsed source files by chunk name: a file is parsed once for all the
+-- functions defined in it, and again only when its text has changed (the
+-- text itself is the key, which no modification time can get wrong).
+-- Chunks typed into a session define their functions once and are not kept.
+local parsed = {}                                    -- "@path" -> {text=, ast=, err=}
+
+local function parse_source(text, chunkname)
+  local p = parsed[chunkname]
+  if p and p.text == text then return p.ast, p.err end
+  local ast, err = parser.parse(text, chunkname)
+  if chunkname:sub(1, 1) == "@" then parsed[chunkname] = { text = text, ast = ast, err = err } end
+  return ast, err
+end
+
 -- Parses and converts the function's source once per definition site.
 local function plan_for(fn, info)
   local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
@@ -49,7 +63,7 @@ local function plan_for(fn, info)
   if not text then
     plan = { failed = "its source is not available" }
   else
-    local ast, err = parser.parse(text, info.source)
+    local ast, err = parse_source(text, info.source)
     if not ast then
       plan = { failed = "its source does not parse: " .. tostring(err) }
     else

@@ -324,8 +324,8 @@ local function run_recorded(cf, args, feeds, graph, exec, graph_of)
     -- No state changes: the gradient traces the function again (which
     -- also gives a gradient of the gradient).
     local outs = exec(graph, feeds)
-    local _, _, captured = tapes.call_sources(cf, args)
-    local backward = retracing_backward(cf, captured)
+    local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
+    local backward = retracing_backward(cf, captured, captured_tensors)
     local nparams, nouts = #cf._types, outs.n
     tapes.record_call(cf, args, outs, function(_, dys)
       local call = table.move(args, 1, nparams, 1, {})
@@ -349,7 +349,7 @@ end
 -- The backward function of a call whose graph holds If or loop records
 -- (see gradient_pair): a tf.func that traces the forward pass again under
 -- a tape. It runs the forward ops a second time, side effects included.
-function retracing_backward(cf, captured)
+function retracing_backward(cf, captured, captured_tensors)
   if cf._bwd then return cf._bwd end
   local nparams = #cf._types
   local fn = cf._fn
@@ -369,6 +369,12 @@ function retracing_backward(cf, captured)
       sources[#sources + 1] = v
     end
     for _, v in ipairs(captured) do sources[#sources + 1] = v end
+    -- The captured tensors are inputs of the call too (call_sources'
+    -- order): the Lua function reads the very tensors the tape watches.
+    for _, c in ipairs(captured_tensors) do
+      tape:watch(c)
+      sources[#sources + 1] = c
+    end
     local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))
     tape:stop()
     local flat = {}

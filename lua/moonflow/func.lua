@@ -209,13 +209,17 @@ local function trace_once(self, types, args, opts)
     structure.n = results.n
     return flat
   end)
+  -- The small eager tensors embedded as Consts: no feeds, but inputs of
+  -- the call for a tape (TF's by-value captures, see trace.c).
+  local const_captures = state.last_const_captures or {}
+  state.last_const_captures = nil
   -- Traces of this function made meanwhile (it called itself) count too.
   self._count = self._count + 1
   number = self._count
   concrete_ids = concrete_ids + 1
   local cf = setmetatable({
     name = self.name, _fn = self, _types = types, _names = names, _graph = g,
-    _captures = captures, _structure = structure, _number = number,
+    _captures = captures, _const_captures = const_captures, _structure = structure, _number = number,
     _id = concrete_ids, _created = data.created,
     _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
     _reason = opts.reason, _feeds = {},
@@ -520,6 +524,7 @@ local function fast_fits(self, cf, n, ...)
 end
 
 local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
+local call_direct = core.call_direct
 
 function Function.__call(self, ...)
   -- Eagerly, the AutoGraph-converted code still runs: in Lua a tensor in
@@ -528,6 +533,25 @@ function Function.__call(self, ...)
   if state.run_eagerly then return self:_callable()(...) end
   if tracing() then return self:_call_in_trace(...) end
   local last = self._last
+  -- The hottest path, one C call: a one-result trace, already optimised,
+  -- that takes these tensors as they are (false while tracing, or when
+  -- they do not fit: the paths below decide).
+  if last and last._direct and last._structure.n == 1 and not state.on_call
+    and #state.tapes == 0 then
+    local g = state.optimizer_enabled and last._run_graph or not state.optimizer_enabled and last._graph
+    local r = g and call_direct(last._graph, g, last._captures, #self._concrete ~= 1, ...)
+    if r then
+      -- called_without_tracing(self._detector), inline
+      local d = self._detector
+      local per_trace = d.per_trace
+      local k = #per_trace
+      if k == 0 then k = 1; per_trace[1] = 0 end
+      per_trace[k] = per_trace[k] + 1
+      d.calls = d.calls + 1
+      return r
+    end
+  end
+  if tracing() then return self:_inline(...) end
   if last and not state.tapes_recording() then
     -- The hot path: the last trace takes these tensors as they are.
     if last._direct and select("#", ...) == #last._types and not state.on_call
@@ -654,7 +678,7 @@ function Concrete.__index(cf, k)
   if k == "structured_outputs" then return cf._structure end
   if k == "inputs" then return graphs.wrap(cf._graph, cf).inputs end
   if k == "outputs" then return graphs.wrap(cf._graph, cf).outputs end
-  if k == "captured_inputs" then return cf._captures end
+  if k == "captured_inputs" then return cf:_all_captures() end
   if k == "variables" then return graphs.wrap(cf._graph, cf).variables end
   if k == "trainable_variables" then return graphs.wrap(cf._graph, cf).trainable_variables end
   return receiver.missing(cf, k, "ConcreteFunction", { cmethods }, CONCRETE_FIELDS, 2)
@@ -677,6 +701,15 @@ local function output_text(cf)
   return "Tuple[" .. table.concat(parts, ", ") .. "]"
 end
 
+-- What the function captured, as TF's captured_inputs: the fed captures,
+-- then the small tensors embedded as Consts (TF lists its by-value
+-- captures too).
+function cmethods._all_captures(cf)
+  local all = table.move(cf._captures, 1, #cf._captures, 1, {})
+  for _, pair in ipairs(cf._const_captures or {}) do all[#all + 1] = pair[1] end
+  return all
+end
+
 function cmethods.pretty_printed_signature(cf)
   local lines = { "Input Parameters:" }
   if #cf._types == 0 then lines[#lines + 1] = "  (none)" end
@@ -685,9 +718,10 @@ function cmethods.pretty_printed_signature(cf)
   end
   lines[#lines + 1] = "Output Type:"
   lines[#lines + 1] = "  " .. output_text(cf)
-  if #cf._captures > 0 then
+  local captures = cf:_all_captures()
+  if #captures > 0 then
     lines[#lines + 1] = "Captures:"
-    for _, c in ipairs(cf._captures) do
+    for _, c in ipairs(captures) do
       local _, dtype, shape = core.info(c)
       local id = dtype == dtypes.resource and core.variable_info(c) or core.identity(c)
       lines[#lines + 1] = ("  %s: %s"):format(tostring(id), tostring(shapes.TensorSpec(shape, dtype)))

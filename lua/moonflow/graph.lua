@@ -52,6 +52,8 @@ function Graph.__index(g, k)
     local ins = core.graph_io(g._handle)
     local out = {}
     for i, node in ipairs(ins) do out[i] = tensor_of(g, node, 0) end
+    -- TF appends a by-value capture's Const to graph.inputs too.
+    for _, pair in ipairs(g._cf and g._cf._const_captures or {}) do out[#out + 1] = tensor_of(g, pair[2], 0) end
     return out
   elseif k == "outputs" then
     local _, outs = core.graph_io(g._handle)
@@ -70,6 +72,10 @@ function Graph.__index(g, k)
     local first = #ins - #cf._captures
     for i, c in ipairs(cf._captures) do
       result[i] = { c, tensor_of(g, ins[first + i], 0) }
+    end
+    -- Small eager tensors captured by value: {value, its Const}.
+    for _, pair in ipairs(cf._const_captures or {}) do
+      result[#result + 1] = { pair[1], tensor_of(g, pair[2], 0) }
     end
     return result
   elseif k == "variables" or k == "trainable_variables" then

@@ -62,7 +62,9 @@ state.on_trace, state.on_call, state.on_optimize = nil, nil, nil
 --- Builds a graph: pushes a frame named `name` carrying `data`, runs
 -- body() (under xpcall with `handler`), which returns the list of output
 -- tensors followed by any other values, and closes the frame with those
--- outputs. Returns the graph, its captures, then body's other values. On
+-- outputs. Returns the graph, its captures, then body's other values (the
+-- small eager tensors it embedded as Consts are left in
+-- state.last_const_captures for the caller, see core.trace_end). On
 -- an error anywhere (the body, the outputs, closing the frame) the frames
 -- pushed since are popped and the error is raised again.
 function state.in_trace(name, data, handler, body)
@@ -70,8 +72,11 @@ function state.in_trace(name, data, handler, body)
   core.trace_begin(name, data)
   local r = table.pack(xpcall(body, handler or keep))
   if r[1] then
-    local ok, g, captures = pcall(core.trace_end, r[2])
-    if ok then return g, captures, table.unpack(r, 3, r.n) end
+    local ok, g, captures, const_captures = pcall(core.trace_end, r[2])
+    if ok then
+      state.last_const_captures = const_captures
+      return g, captures, table.unpack(r, 3, r.n)
+    end
     r[2] = g
   end
   unwind(base)

@@ -527,6 +527,12 @@ tapes.call_sources = function(cf, args)
       captured_tensors[#captured_tensors + 1] = c
     end
   end
+  -- Small tensors embedded as Consts are inputs of the call all the same
+  -- (TF appends a by-value capture to graph.inputs and records it on the
+  -- tape: capture_container.py, capture_by_value).
+  for _, pair in ipairs(cf._const_captures or {}) do
+    if core.dtype(pair[1]).is_floating then captured_tensors[#captured_tensors + 1] = pair[1] end
+  end
   table.move(captured_tensors, 1, #captured_tensors, #inputs + 1, inputs)
   return inputs, vars, captured, captured_tensors
 end

@@ -124,15 +124,18 @@ local A_ADD, A_SUB, A_MUL = { name = "add" }, { name = "sub" }, { name = "mul" }
 local A_FLOORDIV, A_MOD, A_POW = { name = "floordiv" }, { name = "mod" }, { name = "pow" }
 local A_DIV, A_NEG = { name = "truediv" }, { name = "Neg" }
 
-mt.__add = function(a, b) return binary(ADD, a, b, A_ADD) end
-mt.__sub = function(a, b) return binary(SUB, a, b, A_SUB) end
-mt.__mul = function(a, b) return binary(MUL, a, b, A_MUL) end
+-- The binary operators are C functions (core.operator): an eager op is
+-- then one call from the Lua operator to the kernel.
+local operator = core.operator
+mt.__add = operator(ADD, A_ADD)
+mt.__sub = operator(SUB, A_SUB)
+mt.__mul = operator(MUL, A_MUL)
 mt.__div = function(a, b) return ops.true_divide(value(a), value(b), A_DIV) end
-mt.__idiv = function(a, b) return binary(FLOORDIV, a, b, A_FLOORDIV) end
-mt.__mod = function(a, b) return binary(FLOORMOD, a, b, A_MOD) end
-mt.__pow = function(a, b) return binary(POW, a, b, A_POW) end
+mt.__idiv = operator(FLOORDIV, A_FLOORDIV)
+mt.__mod = operator(FLOORMOD, A_MOD)
+mt.__pow = operator(POW, A_POW)
 mt.__unm = function(a) return op(NEG, A_NEG, a) end
-mt.__concat = function(a, b) return binary(ADD, a, b, A_ADD) end
+mt.__concat = mt.__add
 mt.__eq = compare("Equal", "==")
 mt.__lt = compare("Less", "<")
 mt.__le = compare("LessEqual", "<=")

@@ -619,7 +619,38 @@ static void test_run_cache(void) {
   mf_graph_release(g);
 }
 
+/* Names made unique take the first free suffix, as TF's do, also past
+ * one digit and when the buffer truncates them. */
+static void test_unique_names(void) {
+  mf_graph *g = NULL;
+  CHECK_OK(mf_graph_new("names", &g, NULL));
+  char name[64];
+  for (int k = 0; k <= 12; k++) {
+    char want[64];
+    if (k == 0)
+      snprintf(want, sizeof want, "mul");
+    else
+      snprintf(want, sizeof want, "mul_%d", k);
+    CHECK_OK(mf_graph_unique_name(g, "mul", name, sizeof name, NULL));
+    CHECK(strcmp(name, want) == 0);
+  }
+  CHECK_OK(mf_graph_unique_name(g, "mul_3", name, sizeof name, NULL));
+  CHECK(strcmp(name, "mul_3_1") == 0);
+  CHECK_OK(mf_graph_unique_name(g, "add", name, sizeof name, NULL));
+  CHECK(strcmp(name, "add") == 0);
+  char small[6];
+  CHECK_OK(mf_graph_unique_name(g, "ab", small, sizeof small, NULL));
+  CHECK(strcmp(small, "ab") == 0);
+  for (int k = 1; k <= 9; k++) CHECK_OK(mf_graph_unique_name(g, "ab", small, sizeof small, NULL));
+  CHECK(strcmp(small, "ab_9") == 0);
+  /* "ab_10" fills all 6 bytes with its terminator: still whole. */
+  CHECK_OK(mf_graph_unique_name(g, "ab", small, sizeof small, NULL));
+  CHECK(strcmp(small, "ab_10") == 0);
+  mf_graph_release(g);
+}
+
 int main(void) {
+  RUN(test_unique_names);
   RUN(test_copy_keeps_everything);
   RUN(test_copy_rejects_dropped_io);
   RUN(test_fold_chain);

@@ -102,6 +102,20 @@ class TestStrayMessages(KernelTestCase):
                 return
         self.fail("no comm_close")
 
+    def test_comm_open_whose_content_is_not_json_gets_no_reply(self):
+        # comm_open has no reply in the protocol; a content the kernel cannot
+        # read must not make one up (it sent a "c_reply"). Found by
+        # tests/fuzz/kernel.py --seed 2 --index 411.
+        session = self.kc.session
+        frames = session.serialize(session.msg("comm_open", {"comm_id": "c1", "target_name": "x"}))
+        frames[5] = b"{not json"
+        frames[1] = session.sign(frames[2:6])
+        self.kc.shell_channel.socket.send_multipart(frames)
+        msg_id = self.kc.kernel_info()
+        first = self.kc.get_shell_msg(timeout=TIMEOUT)
+        self.assertEqual((first["msg_type"], first["parent_header"]["msg_id"]),
+                         ("kernel_info_reply", msg_id))
+
     def test_shutdown_request_sent_before_the_kernel_started_is_ignored(self):
         # jupyter_client's restart race: a shutdown_request meant for the
         # previous kernel reaches the new one on the same ports.

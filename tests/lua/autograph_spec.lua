@@ -437,3 +437,74 @@ describe("gradients through converted control flow", function()
     assert.is_true(y:numpy() > 0)
   end)
 end)
+
+-- A source file is parsed once for all the functions defined in it, and
+-- parsed again when its text changes.
+describe("AutoGraph's parse of a source file", function()
+  local path = os.tmpname()
+  local function write(text)
+    local f = assert(io.open(path, "w"))
+    f:write(text)
+    f:close()
+  end
+  after_each(function() os.remove(path) end)
+
+  it("serves every function of the file, and a changed file is read again", function()
+    write("local tf = ...\n"
+      .. "local function neg_abs(x)\n  if x > 0 then return -x else return x end\nend\n"
+      .. "local function pos_abs(x)\n  if x < 0 then return -x else return x end\nend\n"
+      .. "return neg_abs, pos_abs\n")
+    local neg_abs, pos_abs = assert(loadfile(path))(tf)
+    local f, g = tf.func(neg_abs), tf.func(pos_abs)
+    assert.are.equal(-3.0, f(tf.constant(3.0)):numpy())
+    assert.are.equal(-2.0, f(tf.constant(-2.0)):numpy())
+    assert.are.equal(3.0, g(tf.constant(-3.0)):numpy())
+    -- The file now holds another function, defined on other lines: its
+    -- conversion comes from the new text.
+    write("local tf = ...\n\n\n\n\n\n\n\n"
+      .. "local function double_pos(x)\n  if x > 0 then return x * 2 else return x end\nend\n"
+      .. "return double_pos\n")
+    local double_pos = assert(loadfile(path))(tf)
+    local h = tf.func(double_pos)
+    assert.are.equal(6.0, h(tf.constant(3.0)):numpy())
+    assert.are.equal(-1.0, h(tf.constant(-1.0)):numpy())
+    assert.truthy(tf.autograph.to_code(double_pos):find("x * 2", 1, true))
+  end)
+end)
+
+-- Conditions on Lua values take the runtime's plain path: the same
+-- results and errors as unconverted Lua, and no graph control flow.
+describe("AutoGraph on Lua-valued conditions", function()
+  it("runs a Lua `if` chain as Lua does, adding no cond to the graph", function()
+    local function pick(x, n, flag)
+      local out = x
+      for i = 1, n do
+        local k = i % 3
+        if k == 1 then out = out * 2 elseif k == 2 then out = out + 1 else out = out - 3 end
+      end
+      if flag then out = out + 100 end
+      if nil then out = out * 0 end
+      return out
+    end
+    local f = tf.func(pick)
+    local want = pick(tf.constant(1.0), 7, false):numpy()
+    assert.are.equal(want, f(tf.constant(1.0), 7, false):numpy())
+    assert.are.equal(want + 100, f(tf.constant(1.0), 7, true):numpy())
+    local types = {}
+    for _, op in ipairs(f:get_concrete_function(tf.constant(1.0), 7, false).graph:get_operations()) do
+      types[op.type] = true
+    end
+    assert.is_nil(types.If)
+    assert.is_nil(types.StatelessIf)
+  end)
+
+  it("keeps Lua's error for comparing a number with a string", function()
+    local f = tf.func(function(x, s)
+      if s < 1 then return x end
+      return x + 1
+    end)
+    local ok, err = pcall(f, tf.constant(1.0), "a")
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("attempt to compare", 1, true), tostring(err))
+  end)
+end)

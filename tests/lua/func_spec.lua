@@ -772,3 +772,82 @@ describe("functions defined on one line inside a tf.func", function()
     assert.are.equal(-4, g(tf.constant(-3)):numpy())
   end)
 end)
+
+-- A cached call of a one-result function takes one C call
+-- (core.call_direct); everything it does not cover must still go the
+-- general way.
+describe("the cached call's C path", function()
+  it("checks every call's arguments: another shape or dtype retraces, a fitting one does not", function()
+    local f = tf.func(function(x) return x * 2 end)
+    helpers.tensor(f(tf.constant({ 1.0, 2.0 })), tf.float32, { 2 }, { 2.0, 4.0 })
+    helpers.tensor(f(tf.constant({ 3.0, 4.0 })), tf.float32, { 2 }, { 6.0, 8.0 })
+    assert.are.equal(1, f:experimental_get_tracing_count())
+    helpers.tensor(f(tf.constant({ 1.0, 2.0, 3.0 })), tf.float32, { 3 }, { 2.0, 4.0, 6.0 })
+    helpers.tensor(f(tf.constant({ 1, 2 })), tf.int32, { 2 }, { 2, 4 })
+    assert.are.equal(3, f:experimental_get_tracing_count())
+    helpers.tensor(f(tf.constant({ 5, 6 })), tf.int32, { 2 }, { 10, 12 })
+    helpers.tensor(f(tf.constant(2.0)), tf.float32, {}, 4.0)
+    assert.are.equal(4, f:experimental_get_tracing_count())
+    -- A Lua number is a literal argument: its own trace.
+    assert.are.equal(6, f(3):numpy())
+    assert.are.equal(5, f:experimental_get_tracing_count())
+  end)
+
+  it("feeds captures, and sees a variable's new value", function()
+    local v = tf.Variable(1.0)
+    local c = tf.constant(10.0)
+    local f = tf.func(function(x) return x + c + v end)
+    helpers.tensor(f(tf.constant(1.0)), tf.float32, {}, 12.0)
+    helpers.tensor(f(tf.constant(2.0)), tf.float32, {}, 13.0)
+    v:assign(5.0)
+    helpers.tensor(f(tf.constant(2.0)), tf.float32, {}, 17.0)
+    assert.are.equal(1, f:experimental_get_tracing_count())
+  end)
+
+  it("inlines inside another trace, records on a tape, and runs unoptimised graphs", function()
+    local inner = tf.func(function(x) return x * x end)
+    local x = tf.constant(3.0)
+    helpers.tensor(inner(x), tf.float32, {}, 9.0)
+    local outer = tf.func(function(y) return inner(y) + 1 end)
+    helpers.tensor(outer(x), tf.float32, {}, 10.0)
+    local tape = tf.GradientTape()
+    tape:watch(x)
+    local y
+    do
+      local t <close> = tape
+      y = inner(x)
+    end
+    helpers.tensor(tape:gradient(y, x), tf.float32, {}, 6.0)
+    tf.config.optimizer.set_enabled(false)
+    local ok, err = pcall(function()
+      local g = tf.func(function(a) return a - 1 end)
+      helpers.tensor(g(x), tf.float32, {}, 2.0)
+      helpers.tensor(g(tf.constant(5.0)), tf.float32, {}, 4.0)
+      assert.are.equal(1, g:experimental_get_tracing_count())
+    end)
+    tf.config.optimizer.set_enabled(true)
+    assert(ok, err)
+  end)
+
+  it("counts cached calls in the frequent-retracing warning", function()
+    local f = tf.func(function(x) return x * 1 end)
+    local saved = io.stderr
+    local text = {}
+    io.stderr = { write = function(self, s) text[#text + 1] = s return self end }
+    local ok, err = pcall(function()
+      local same = tf.constant({ 1.0 })
+      for _ = 1, 3 do f(same) end -- one trace, two cached calls
+      for n = 2, 5 do f(tf.zeros({ n })) end
+    end)
+    io.stderr = saved
+    assert(ok, err)
+    local warning = table.concat(text)
+    assert.truthy(warning:find("^WARNING: 5 out of the last 7 calls to f triggered tf.func retracing%."), warning)
+  end)
+
+  it("raises a kernel's error from the cached call", function()
+    local f = tf.func(function(a, b) return a // b end)
+    helpers.tensor(f(tf.constant(7), tf.constant(2)), tf.int32, {}, 3)
+    helpers.raises("InvalidArgumentError", "division by zero", function() return f(tf.constant(7), tf.constant(0)) end)
+  end)
+end)

@@ -422,6 +422,94 @@ describe("operators", function()
   end)
 end)
 
+-- The operators run eager tensor pairs (and a tensor with a Lua number)
+-- through a fast path in C; every other case goes the general way. Both
+-- must give the same answers, and the fast path must step aside for
+-- tapes, traces, variables and released tensors.
+describe("operators' eager fast path", function()
+  it("gives what tf.add / tf.subtract / tf.multiply give, in every dtype", function()
+    for _, dt in ipairs({ tf.float32, tf.float64, tf.int32, tf.int64 }) do
+      local x, y = tf.constant({ 7, -3 }, dt), tf.constant({ 2, 5 }, dt)
+      assert.are.same(tf.add(x, y):numpy(), (x + y):numpy())
+      assert.are.same(tf.subtract(x, y):numpy(), (x - y):numpy())
+      assert.are.same(tf.multiply(x, y):numpy(), (x * y):numpy())
+      assert.are.same(tf.math.floordiv(x, y):numpy(), (x // y):numpy())
+      assert.are.same(tf.math.floormod(x, y):numpy(), (x % y):numpy())
+      assert.are.equal(dt, (x + y).dtype)
+      assert.are.equal(dt, (x + 1).dtype)
+      assert.are.equal(dt, (2 * x).dtype)
+    end
+  end)
+
+  it("converts a Lua number at the int32 limits exactly, and refuses one past them", function()
+    H.tensor(tf.constant(0) + 2147483647, tf.int32, {}, 2147483647)
+    H.tensor(-2147483648 + tf.constant(0), tf.int32, {}, -2147483648)
+    H.raises({ "ValueError", "InvalidArgumentError" }, nil, function() return tf.constant(0) + 2147483648 end)
+    H.tensor(tf.constant(1.5, tf.float64) * 3, tf.float64, {}, 4.5)
+  end)
+
+  it("records on a tape", function()
+    local x = tf.constant(3.0)
+    local tape = tf.GradientTape()
+    tape:watch(x)
+    local y
+    do
+      local t <close> = tape
+      y = x * x + x * 2 - 1
+    end
+    H.tensor(tape:gradient(y, x), tf.float32, {}, 8.0)
+  end)
+
+  it("adds graph nodes while tracing, and runs eagerly under tf.init_scope", function()
+    local eager_inside
+    local f = tf.func(function(v)
+      assert.is_true(tf.is_symbolic_tensor(v + v))
+      assert.is_true(tf.is_symbolic_tensor(v * 2))
+      tf.init_scope(function()
+        eager_inside = tf.constant(2.0) + tf.constant(3.0)
+      end)
+      return v + v
+    end)
+    H.tensor(f(tf.constant(4.0)), tf.float32, {}, 8.0)
+    assert.is_false(tf.is_symbolic_tensor(eager_inside))
+    H.tensor(eager_inside, tf.float32, {}, 5.0)
+    local ops = {}
+    for _, op in ipairs(f:get_concrete_function(tf.constant(4.0)).graph:get_operations()) do
+      ops[#ops + 1] = op.type
+    end
+    assert.is_truthy(table.concat(ops, " "):find("AddV2"))
+  end)
+
+  it("takes variables on either side", function()
+    local v = tf.Variable(tf.constant({ 1.0, 2.0 }))
+    H.tensor(v + tf.constant({ 1.0, 1.0 }), tf.float32, { 2 }, { 2.0, 3.0 })
+    H.tensor(tf.constant({ 1.0, 1.0 }) - v, tf.float32, { 2 }, { 0.0, -1.0 })
+    H.tensor(v * 2, tf.float32, { 2 }, { 2.0, 4.0 })
+  end)
+
+  it("raises a typed error when recording on a broken tape state fails", function()
+    local state = require("moonflow.state")
+    local x = tf.constant(1.0)
+    do
+      local t <close> = tf.GradientTape()
+      state.tapes[#state.tapes + 1] = 5 -- what a misuse of the internals could leave
+      local ok, e = pcall(function() return x + x end)
+      table.remove(state.tapes)
+      assert.is_false(ok)
+      assert.are.equal("InternalError", e.type)
+      assert.truthy(e.message:find("recording AddV2 on a tape failed", 1, true), e.message)
+    end
+    H.tensor(x + x, tf.float32, {}, 2.0)
+  end)
+
+  it("refuses a released tensor", function()
+    local x = tf.constant(1.0)
+    getmetatable(x).__gc(x)
+    H.raises("ValueError", "released", function() return x + tf.constant(1.0) end)
+    H.raises("ValueError", "released", function() return 1 + x end)
+  end)
+end)
+
 describe("comparisons", function()
   local a = tf.constant({ 1, 2, 3 })
 

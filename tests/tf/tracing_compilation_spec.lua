@@ -287,6 +287,24 @@ describe("tracing_compilation_test.py", function()
     out = bar({ a = a:numpy(), b = a:numpy(), c = b:numpy() })
     T.equal({ a = a:numpy(), b = a:numpy(), c = b:numpy() }, out)
   end)
+  -- tracing_compilation_test.py: TracingCompilationTest.testEagerCaptures
+  -- (g.captures holds {external, internal} pairs: internal_captures are the
+  -- second elements; _EAGER_CONST_THRESHOLD is 128 as in TF)
+  it("TracingCompilationTest.testEagerCaptures", function()
+    local large_tensor = tf.ones({ 256 })
+    local small_tensor = tf.ones({ 4 })
+    local v = tf.Variable(0.0)
+    for _, case in ipairs({ { large_tensor, "Placeholder" }, { small_tensor, "Const" }, { v, "Placeholder" } }) do
+      local captured, op_type = case[1], case[2]
+      local test_fn = tf.func(function() return captured + 1 end)
+      local g = test_fn:get_concrete_function().graph
+      local internal_captures = {}
+      for i, c in ipairs(g.captures) do internal_captures[i] = c[2] end
+      assert.are.equal(1, #internal_captures)
+      assert.are.equal(op_type, internal_captures[1].op.type)
+    end
+  end)
+
   -- tracing_compilation_test.py: TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs
   it("TracingCompilationTest.testInputSignatureMustBeSequenceOfTensorSpecs", function()
     local function foo(a, b) end

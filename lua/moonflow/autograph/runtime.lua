@@ -69,6 +69,8 @@ local function numeric_peer(x)
 end
 local function compare(tf_name, lua_op)
   return function(a, b)
+    -- Two Lua numbers (a loop counter's test): Lua's operator, at once.
+    if type(a) == "number" and type(b) == "number" then return lua_op(a, b) end
     if (is_tensor_like(a) or is_tensor_like(b)) and numeric_peer(a) and numeric_peer(b) then
       return ops[tf_name](value(a), value(b))
     end
@@ -297,6 +299,13 @@ local function carried_to_outputs(vals, n)
 end
 
 function ag.if_stmt(c, then_fn, else_fn, opts, ...)
+  -- A Lua boolean or nil (a comparison of Lua values): a plain `if`, with
+  -- none of the bookkeeping a tensor condition needs.
+  local tc = type(c)
+  if tc == "boolean" or tc == "nil" then
+    if c then return then_fn(...) end
+    return else_fn(...)
+  end
   local n = #opts.names
   local vals = table.pack(...)
   c = value(c)
