@@ -5,7 +5,8 @@
 #   make test            install, build, run every test; ends "N passed, N failed"
 #   make test SANITIZE=1 the same under ASan + UBSan
 #   make bench           the benchmark suite (tests/bench/)
-#   make diff-long       the elementwise differential test, long (DIFF_SEEDS x 20000 cases)
+#   make diff-long       the differential tests, long: elementwise programs (DIFF_SEEDS x
+#                        20000 cases) and every registry op (DIFF_SEEDS x DIFF_OPS_COUNT)
 #   make fuzz            every randomised test at full size (diff-long, the AutoGraph
 #                        programs, the API and op-argument fuzzers, the kernel message
 #                        fuzzer; make test runs samples)
@@ -121,13 +122,18 @@ test: deps-test
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
 
 # Seeds 1.. DIFF_SEEDS, 20000 cases each, then large tensors (threaded
-# kernels); any "not ok" fails the target.
+# kernels), then DIFF_OPS_COUNT per-op cases (tests/diff/ops.lua); any
+# "not ok" fails the target.
 DIFF_SEEDS ?= 5
+DIFF_OPS_COUNT ?= 4000
+# tests/diff/ops.lua (in make test too) checks gradients against PyTorch's.
+DEB_TEST += python3-torch
 diff-long: deps-test
 	@$(MAKE) --no-print-directory all
 	@for s in $$(seq 1 $(DIFF_SEEDS)); do \
 	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 20000 2>/dev/null; \
 	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 500 --large 2>/dev/null; \
+	  $(BIN) tests/diff/ops.lua --seed $$s --count $(DIFF_OPS_COUNT) 2>/dev/null; \
 	done > $(BUILD)/diff-long.tap; grep -v '^ok ' $(BUILD)/diff-long.tap; \
 	! grep -q '^not ok' $(BUILD)/diff-long.tap && echo "diff-long: no differences"
 

@@ -346,7 +346,11 @@ static mf_status gather_kernel(mf_op_call *c, mf_error *err) {
   bool known;
   MF_TRY(gather_axes(c, &axis, &bd, &known, err));
   int64_t limit = params->shape[axis];
-  for (int64_t i = 0; i < ix->size; i++) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  /* TF checks the indices only when something is copied: an empty result
+   * (params empty outside the axis) is no error, whatever the indices. */
+  for (int64_t i = 0; out->size > 0 && i < ix->size; i++) {
     int64_t v = mf_tensor_get_i64(ix, i);
     if (v < 0 || v >= limit) {
       char where[160];
@@ -355,8 +359,6 @@ static mf_status gather_kernel(mf_op_call *c, mf_error *err) {
                         where, (long long)v, (long long)limit);
     }
   }
-  mf_tensor *out;
-  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   /* params as [batch, outer, limit, inner]; indices as [batch, per_batch]. */
   int64_t batch = 1, outer = 1, inner = 1, per_batch = 1, one = 1;
   for (int d = 0; d < params->rank; d++) {

@@ -686,8 +686,17 @@ end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
 
 ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)
   dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
+  -- `false or 1` would lose a false on_value; TF casts the defaults 1 and 0
+  -- to dtype (true and false for bool)
+  local on, off = on_value, off_value
+  if on == nil then on = 1 end
+  if off == nil then off = 0 end
+  if dtype == dtypes.bool then
+    if type(on) == "number" then on = on ~= 0 end
+    if type(off) == "number" then off = off ~= 0 end
+  end
   return op(H.OneHot, { axis = axis or -1, name = opts.name, _dtypes = { nil, I32, dtype, dtype } },
-    indices, depth, on_value or 1, off_value or 0)
+    indices, depth, on, off)
 end, "tf.one_hot(indices, depth [, {on_value=, off_value=, axis=, dtype=, name=}])",
 "One-hot vectors for 0-based indices; out-of-range indices give all off_value.",
 { required = 1, positional = { "depth", "on_value", "off_value", "axis", "dtype" }, "name" })

@@ -1,0 +1,170 @@
+-- elementwise.lua — the elementwise ops as single-op cases, here for what
+-- tests/diff/elementwise.lua (random programs of them, fused and not) does
+-- not check: their gradients, against finite differences and PyTorch.
+-- Values are checked too, with that test's NumPy rules (reference.py).
+
+local F, N = gen.FLOATS, gen.NUMERIC
+local ALL = { "float32", "float64", "int32", "int64", "bool" }
+
+-- op: registry name; fn: the call; dtypes: value-case dtypes; domain: the
+-- grad cases' values ("smooth", "positive", "nonzero"); grad: checked.
+local UNARY = {
+  { "Neg", tf.negative, N, "smooth", true }, { "Abs", tf.abs, N, "smooth", true },
+  { "Sign", tf.sign, N, "smooth", true }, { "Square", tf.square, N, "smooth", true },
+  { "Sqrt", tf.sqrt, F, "positive", true }, { "Rsqrt", tf.math.rsqrt, F, "positive", true },
+  { "Exp", tf.exp, F, "smooth", true }, { "Log", tf.math.log, F, "positive", true },
+  { "Log1p", tf.math.log1p, F, "positive", true }, { "Sin", tf.sin, F, "smooth", true },
+  { "Cos", tf.cos, F, "smooth", true }, { "Tanh", tf.tanh, F, "smooth", true },
+  { "Sigmoid", tf.sigmoid, F, "smooth", true }, { "Round", tf.round, N, "smooth", false },
+  { "Floor", tf.floor, F, "smooth", false }, { "Ceil", tf.math.ceil, F, "smooth", false },
+  { "Reciprocal", tf.math.reciprocal, F, "nonzero", true }, { "Relu", tf.nn.relu, N, "smooth", true },
+  { "LogicalNot", tf.logical_not, { "bool" }, nil, false },
+  { "Identity", tf.identity, ALL, "smooth", true },
+}
+local BINARY = {
+  { "AddV2", tf.add, N, "smooth", true }, { "Sub", tf.subtract, N, "smooth", true },
+  { "Mul", tf.multiply, N, "smooth", true }, { "RealDiv", tf.divide, F, "nonzero", true },
+  { "FloorDiv", tf.math.floordiv, N, nil, false }, { "FloorMod", tf.math.floormod, N, "nonzero", true },
+  { "Pow", tf.pow, N, "positive", true }, { "Maximum", tf.maximum, N, "smooth", true },
+  { "Minimum", tf.minimum, N, "smooth", true },
+  { "DivNoNan", tf.math.divide_no_nan, F, "nonzero", true },
+  { "SquaredDifference", tf.math.squared_difference, N, "smooth", true },
+  { "Equal", tf.equal, ALL, nil, false }, { "NotEqual", tf.not_equal, ALL, nil, false },
+  { "Less", tf.less, N, nil, false }, { "LessEqual", tf.less_equal, N, nil, false },
+  { "Greater", tf.greater, N, nil, false }, { "GreaterEqual", tf.greater_equal, N, nil, false },
+  { "LogicalAnd", tf.logical_and, { "bool" }, nil, false },
+  { "LogicalOr", tf.logical_or, { "bool" }, nil, false },
+}
+-- the gradient helpers, called as gradients call them; their own
+-- gradients (second order) are checked too
+local HELPERS = {
+  { "ReluGrad", { "smooth", "smooth" } }, { "TanhGrad", { "smooth", "smooth" } },
+  { "SigmoidGrad", { "smooth", "smooth" } }, { "SqrtGrad", { "positive", "smooth" } },
+  { "RsqrtGrad", { "positive", "smooth" } },
+}
+
+local function values(r, g, dt, shape, domain, smooth)
+  if not smooth then return g.rand(r, dt, shape, "any") end
+  if domain == "nonzero" then
+    local t = g.rand(r, dt, shape, "positive")
+    for i, v in ipairs(t.values) do if r.chance(0.5) then t.values[i] = -v end end
+    return t
+  end
+  return g.rand(r, dt, shape, domain)
+end
+
+-- Two shapes that broadcast (or, rarely, that do not).
+local function shapes2(r, g)
+  local base = g.shape(r, r.range(0, 3), 3)
+  local a, b = {}, {}
+  for i, d in ipairs(base) do
+    a[i] = r.chance(0.25) and 1 or d
+    b[i] = r.chance(0.25) and 1 or d
+  end
+  if r.chance(0.3) then table.remove(b, 1) end
+  if r.chance(0.05) and #a > 0 then a[1] = a[1] + 1; b[#b + 1] = nil end
+  if r.chance(0.03) and #a > 0 and #b == #a and a[1] > 1 then b[1] = a[1] + 1 end -- incompatible
+  return a, b
+end
+
+local entries = {}
+for _, u in ipairs(UNARY) do
+  local op, fn, dtypes, domain, grad = table.unpack(u)
+  entries[#entries + 1] = {
+    name = "ew_" .. op, ops = { op },
+    gen = function(r, g)
+      local smooth = grad and g.grad_case(r, 0.5)
+      local dt = smooth and "float64" or r.pick(dtypes)
+      return { inputs = { values(r, g, dt, g.shape(r, r.range(0, 3), 4, not smooth), domain, smooth) },
+        attrs = { op = op }, grad = smooth }
+    end,
+    call = function(_, x) return fn(x) end,
+    grad = grad and { 1 } or nil,
+  }
+end
+for _, b in ipairs(BINARY) do
+  local op, fn, dtypes, domain, grad = table.unpack(b)
+  entries[#entries + 1] = {
+    name = "ew_" .. op, ops = { op },
+    gen = function(r, g)
+      local smooth = grad and g.grad_case(r, 0.5)
+      local dt = smooth and "float64" or r.pick(dtypes)
+      local sa, sb = shapes2(r, g)
+      local x = values(r, g, dt, sa, op == "Pow" and "positive" or "smooth", smooth)
+      local y = values(r, g, dt, sb, op == "Pow" and "smooth" or domain, smooth)
+      return { inputs = { x, y }, attrs = { op = op }, grad = smooth }
+    end,
+    call = function(_, x, y) return fn(x, y) end,
+    grad = grad and { 1, 2 } or nil,
+  }
+end
+entries[#entries + 1] = {
+  name = "ew_SelectV2", ops = { "SelectV2" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local dt = smooth and "float64" or r.pick(ALL)
+    local sa, sb = shapes2(r, g)
+    local sc = r.chance(0.5) and sa or sb
+    return { inputs = { g.rand(r, "bool", sc), values(r, g, dt, sa, "smooth", smooth),
+      values(r, g, dt, sb, "smooth", smooth) }, attrs = { op = "SelectV2" }, grad = smooth }
+  end,
+  call = function(_, c, x, y) return tf.where(c, x, y) end,
+  grad = { 2, 3 },
+}
+entries[#entries + 1] = {
+  name = "ew_Cast", ops = { "Cast" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.3)
+    local from = smooth and "float64" or r.pick(ALL)
+    local to = smooth and "float64" or r.pick(ALL)
+    if to == from and r.chance(0.8) then to = from == "int32" and "float32" or "int32" end -- a real Cast
+    -- float64 to float64 is no Cast node in TF or here: go through float32
+    -- values that float32 holds exactly, so the gradient is exact too
+    local x = values(r, g, from, g.shape(r, r.range(0, 3), 4), "smooth", smooth)
+    if smooth then
+      for i, v in ipairs(x.values) do x.values[i] = string.unpack("<f", string.pack("<f", v)) end
+    end
+    return { inputs = { x }, attrs = { op = "Cast", to = to, via = smooth and "float32" or nil }, grad = smooth }
+  end,
+  call = function(a, x)
+    if a.via then return tf.cast(tf.cast(x, tf[a.via]), tf[a.to]) end
+    return tf.cast(x, tf[a.to])
+  end,
+  grad = { 1 },
+}
+for _, h in ipairs(HELPERS) do
+  local op, domains = h[1], h[2]
+  entries[#entries + 1] = {
+    name = "ew_" .. op, ops = { op },
+    gen = function(r, g)
+      local smooth = g.grad_case(r, 0.5)
+      local dt = smooth and "float64" or r.pick(op == "ReluGrad" and N or F)
+      local shape = g.shape(r, r.range(0, 3), 4)
+      return { inputs = { values(r, g, dt, shape, domains[1], smooth), values(r, g, dt, shape, domains[2], smooth) },
+        attrs = { op = op }, grad = smooth }
+    end,
+    call = function(_, x, y) return core.op(op, nil, x, y) end,
+    grad = { 1, 2 },
+  }
+end
+entries[#entries + 1] = {
+  name = "broadcast_gradient_args", ops = { "BroadcastGradientArgs" },
+  gen = function(r, g)
+    local a, b = shapes2(r, g)
+    local dt = r.pick(gen.INTS)
+    return { inputs = { g.T(dt, { #a }, a), g.T(dt, { #b }, b) } }
+  end,
+  call = function(_, s0, s1) return core.op("BroadcastGradientArgs", nil, s0, s1) end,
+}
+entries[#entries + 1] = {
+  name = "stop_gradient", ops = { "StopGradient" },
+  gen = function(r, g)
+    local dt = r.pick(ALL)
+    local smooth = g.grad_case(r, 0.5)
+    if smooth then dt = "float64" end
+    return { inputs = { g.rand(r, dt, g.shape(r, r.range(0, 3), 4), smooth and "smooth" or "any") }, grad = smooth }
+  end,
+  call = function(_, x) return tf.stop_gradient(x) end,
+  grad = { 1 },
+}
+return entries
