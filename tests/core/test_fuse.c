@@ -600,8 +600,9 @@ static void test_threadpool_cost(void) {
   bool once = true;
   for (int64_t i = 0; i < n; i++) once = once && c.hits[i] == 1;
   CHECK(once && parts >= 1);
-  /* measured on the first call whenever threads could be used */
-  CHECK(mf_threadpool_size() == 1 || cost > 0);
+  /* measured on the first call whenever the pool ran it (a loaded
+   * machine can make the pool skip loops and run them inline, unmeasured) */
+  CHECK(mf_threadpool_size() == 1 || cost > 0 || parts == 1);
   /* a known, tiny cost: one inline call over the whole range */
   cost = 1e-6;
   int chunks = 0;
