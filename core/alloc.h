@@ -4,9 +4,9 @@
  * (ResourceExhaustedError), nothing leaked, the library usable after.
  * Memory from these is freed with free().
  *
- * Converted so far: tensors and buffers (tensor.c), scratch (kernel_util.c),
- * attributes, variables, op calls (op_registry.c). graph.c, executor.c,
- * the passes and the binding still call libc directly. */
+ * Every core and binding allocation goes through these except ONNX export
+ * (onnx_export.c) and the session/REPL layers. tests/core/test_alloc_sweep.c
+ * fails each allocation of a representative Lua workload in turn. */
 #ifndef MF_ALLOC_H
 #define MF_ALLOC_H
 

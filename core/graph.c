@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 static uint64_t name_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
   while (*s) h = (h ^ (unsigned char)*s++) * 1099511628211ull;
@@ -11,8 +13,8 @@ static uint64_t name_hash(const char *s) {
 }
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err) {
-  mf_graph *g = calloc(1, sizeof *g);
-  if (!g || !(g->name = strdup(name ? name : "graph")) || !(g->cache = calloc(1, sizeof *g->cache))) {
+  mf_graph *g = mf_calloc(1, sizeof *g);
+  if (!g || !(g->name = mf_strdup(name ? name : "graph")) || !(g->cache = mf_calloc(1, sizeof *g->cache))) {
     if (g) free(g->name);
     free(g);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -68,7 +70,7 @@ static bool name_taken(const mf_graph *g, const char *name) {
 static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   if ((g->names_used + 1) * 2 > g->names_cap) {
     int cap = g->names_cap ? g->names_cap * 2 : 64;
-    char **fresh = calloc((size_t)cap, sizeof *fresh);
+    char **fresh = mf_calloc((size_t)cap, sizeof *fresh);
     if (!fresh) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     for (int i = 0; i < g->names_cap; i++) {
       if (!g->names[i]) continue;
@@ -83,7 +85,7 @@ static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   size_t mask = (size_t)g->names_cap - 1;
   size_t i = name_hash(name) & mask;
   while (g->names[i]) i = (i + 1) & mask;
-  if (!(g->names[i] = strdup(name)))
+  if (!(g->names[i] = mf_strdup(name)))
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   g->names_used++;
   return MF_OK;
@@ -111,7 +113,7 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
   cache_drop(g);
   if (g->nnodes == g->cap) {
     int cap = g->cap ? g->cap * 2 : 32;
-    mf_node *nodes = realloc(g->nodes, (size_t)cap * sizeof *nodes);
+    mf_node *nodes = mf_realloc(g->nodes, (size_t)cap * sizeof *nodes);
     if (!nodes) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     g->nodes = nodes;
     g->cap = cap;
@@ -122,11 +124,11 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
   n->op = op;
   n->nin = nin;
   n->nout = nout;
-  n->name = strdup(name);
-  n->inputs = nin ? malloc((size_t)nin * sizeof *n->inputs) : NULL;
-  n->control = ncontrol ? malloc((size_t)ncontrol * sizeof *n->control) : NULL;
-  n->out_specs = nout ? malloc((size_t)nout * sizeof *n->out_specs) : NULL;
-  n->known = nout ? calloc((size_t)nout, sizeof *n->known) : NULL;
+  n->name = mf_strdup(name);
+  n->inputs = nin ? mf_malloc((size_t)nin * sizeof *n->inputs) : NULL;
+  n->control = ncontrol ? mf_malloc((size_t)ncontrol * sizeof *n->control) : NULL;
+  n->out_specs = nout ? mf_malloc((size_t)nout * sizeof *n->out_specs) : NULL;
+  n->known = nout ? mf_calloc((size_t)nout, sizeof *n->known) : NULL;
   mf_status s = MF_OK;
   if (!n->name || (nin && !n->inputs) || (ncontrol && !n->control) ||
       (nout && (!n->out_specs || !n->known)))
@@ -168,7 +170,7 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
 mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err) {
   cache_drop(g);
   mf_node *n = &g->nodes[node];
-  int *c = realloc(n->control, (size_t)(n->ncontrol + 1) * sizeof *c);
+  int *c = mf_realloc(n->control, (size_t)(n->ncontrol + 1) * sizeof *c);
   if (!c) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   c[n->ncontrol++] = dep;
   n->control = c;
@@ -179,7 +181,7 @@ mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err) {
   cache_drop(g);
   if (g->ninputs == g->inputs_cap) {
     int cap = g->inputs_cap ? g->inputs_cap * 2 : 8;
-    int *in = realloc(g->inputs, (size_t)cap * sizeof *in);
+    int *in = mf_realloc(g->inputs, (size_t)cap * sizeof *in);
     if (!in) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     g->inputs = in;
     g->inputs_cap = cap;
@@ -196,7 +198,7 @@ mf_status mf_graph_set_inputs(mf_graph *g, int n, const int *nodes, mf_error *er
 }
 
 mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf_error *err) {
-  mf_tensor_ref *o = n ? malloc((size_t)n * sizeof *o) : NULL;
+  mf_tensor_ref *o = n ? mf_malloc((size_t)n * sizeof *o) : NULL;
   if (n && !o) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (n) memcpy(o, outs, (size_t)n * sizeof *o);
   cache_drop(g);
@@ -221,15 +223,15 @@ mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *e
   memset(c, 0, sizeof *c);
   c->src = src;
   int n = src->nnodes, nslots = 0;
-  c->image = malloc(((size_t)n + 1) * sizeof *c->image);
-  c->slot_base = malloc(((size_t)n + 1) * sizeof *c->slot_base);
+  c->image = mf_malloc(((size_t)n + 1) * sizeof *c->image);
+  c->slot_base = mf_malloc(((size_t)n + 1) * sizeof *c->slot_base);
   if (!c->image || !c->slot_base) goto oom;
   for (int i = 0; i < n; i++) {
     c->image[i] = -1;
     c->slot_base[i] = nslots;
     nslots += src->nodes[i].nout;
   }
-  c->refs = malloc(((size_t)nslots + 1) * sizeof *c->refs);
+  c->refs = mf_malloc(((size_t)nslots + 1) * sizeof *c->refs);
   if (!c->refs) goto oom;
   for (int i = 0; i < nslots; i++) c->refs[i] = (mf_tensor_ref){-1, 0};
   mf_status s = mf_graph_new(src->name, &c->dst, err);
@@ -240,8 +242,8 @@ mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *e
   /* Room for every node and name up front: no regrowth while copying. */
   int names_cap = 64;
   while (names_cap < 2 * (n + 1)) names_cap *= 2;
-  c->dst->nodes = malloc(((size_t)n + 1) * sizeof *c->dst->nodes);
-  c->dst->names = calloc((size_t)names_cap, sizeof *c->dst->names);
+  c->dst->nodes = mf_malloc(((size_t)n + 1) * sizeof *c->dst->nodes);
+  c->dst->names = mf_calloc((size_t)names_cap, sizeof *c->dst->names);
   if (!c->dst->nodes || !c->dst->names) goto oom;
   c->dst->cap = n + 1;
   c->dst->names_cap = names_cap;
@@ -310,7 +312,7 @@ mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err) {
   const mf_node *from = &c->src->nodes[node];
   enum { INLINE = 16 };
   mf_tensor_ref inline_refs[INLINE] = {{0, 0}};
-  mf_tensor_ref *ins = from->nin <= INLINE ? inline_refs : malloc((size_t)from->nin * sizeof *ins);
+  mf_tensor_ref *ins = from->nin <= INLINE ? inline_refs : mf_malloc((size_t)from->nin * sizeof *ins);
   if (!ins) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   mf_status s = MF_OK;
   for (int k = 0; k < from->nin && s == MF_OK; k++) {
@@ -369,7 +371,7 @@ mf_status mf_graph_copy_finish(mf_graph_copy *c, mf_graph **out, mf_error *err) 
                   : mf_error_set(err, MF_ERR_INTERNAL, "copying graph %s: input %d was dropped",
                                  src->name, i);
   }
-  mf_tensor_ref *outs = malloc(((size_t)src->noutputs + 1) * sizeof *outs);
+  mf_tensor_ref *outs = mf_malloc(((size_t)src->noutputs + 1) * sizeof *outs);
   if (s == MF_OK && !outs) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < src->noutputs && s == MF_OK; i++) {
     outs[i] = mf_graph_copy_ref(c, src->outputs[i]);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "pass_util.h"
 #include "passes.h"
 
@@ -148,9 +149,9 @@ struct mf_cse_table {
 };
 
 mf_status mf_cse_table_new(mf_cse_table **out, mf_error *err) {
-  mf_cse_table *t = calloc(1, sizeof *t);
+  mf_cse_table *t = mf_calloc(1, sizeof *t);
   if (t) t->cap = 64;
-  if (t) t->slots = calloc(t->cap, sizeof *t->slots);
+  if (t) t->slots = mf_calloc(t->cap, sizeof *t->slots);
   if (!t || !t->slots) {
     free(t);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -169,7 +170,7 @@ void mf_cse_table_free(mf_cse_table *t) {
 static mf_status table_insert(mf_cse_table *t, uint64_t hash, int node, mf_error *err) {
   if ((t->used + 1) * 2 > t->cap) {
     size_t cap = t->cap * 2;
-    struct entry *slots = calloc(cap, sizeof *slots);
+    struct entry *slots = mf_calloc(cap, sizeof *slots);
     if (!slots) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     for (size_t i = 0; i < t->cap; i++) {
       if (!t->slots[i].node) continue;
@@ -228,7 +229,7 @@ mf_status mf_pass_cse_step(mf_cse_table *t, mf_graph_copy *c, int i, bool *merge
   *merged = false;
   if (!mergeable(n)) return mf_graph_copy_node(c, i, err);
   if (n->nin > t->in_cap) {
-    mf_tensor_ref *grown = realloc(t->in, (size_t)n->nin * sizeof *grown);
+    mf_tensor_ref *grown = mf_realloc(t->in, (size_t)n->nin * sizeof *grown);
     if (!grown) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     t->in = grown;
     t->in_cap = n->nin;

@@ -13,6 +13,7 @@
  * with control inputs are never folded. */
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "pass_util.h"
 #include "passes.h"
 
@@ -70,8 +71,8 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
   enum { INLINE = 16 };
   mf_spec specs_inline[INLINE];
   mf_tensor *vals_inline[INLINE];
-  mf_spec *specs = n->nin <= INLINE ? specs_inline : malloc((size_t)n->nin * sizeof *specs);
-  mf_tensor **vals = n->nin <= INLINE ? vals_inline : malloc((size_t)n->nin * sizeof *vals);
+  mf_spec *specs = n->nin <= INLINE ? specs_inline : mf_malloc((size_t)n->nin * sizeof *specs);
+  mf_tensor **vals = n->nin <= INLINE ? vals_inline : mf_malloc((size_t)n->nin * sizeof *vals);
   bool ok = specs && vals, all_const = true;
   for (int k = 0; ok && k < n->nin; k++) {
     mf_tensor_ref r = mf_graph_copy_ref(c, n->inputs[k]);

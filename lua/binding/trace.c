@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "binding.h"
 #include "random.h"
 #include "executor.h"
@@ -114,7 +115,7 @@ static int l_trace_begin(lua_State *L) {
   lua_settop(L, 2);
   if (ctx->depth == ctx->cap) {
     int cap = ctx->cap ? ctx->cap * 2 : 8;
-    mfL_frame *fr = realloc(ctx->frames, (size_t)cap * sizeof *fr);
+    mfL_frame *fr = mf_realloc(ctx->frames, (size_t)cap * sizeof *fr);
     if (!fr) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
     ctx->frames = fr;
     ctx->cap = cap;
@@ -200,7 +201,7 @@ static int l_trace_end(lua_State *L) {
   mf_error err;
   mf_status s = MF_OK;
   int inaccessible = 0; /* the output made by a nested trace that has ended */
-  mf_tensor_ref *refs = malloc(((size_t)n + 1) * sizeof *refs);
+  mf_tensor_ref *refs = mf_malloc(((size_t)n + 1) * sizeof *refs);
   if (!refs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < n && s == MF_OK; i++) {
     lua_rawgeti(L, 1, i + 1);
@@ -328,7 +329,7 @@ static int run_into(lua_State *L, mf_graph *g, int first, int nfeeds, mf_tensor 
   enum { INLINE = 16 };
   mf_tensor *outs_inline[INLINE];
   int nout = g->noutputs;
-  mf_tensor **outs = nout <= INLINE ? outs_inline : malloc((size_t)nout * sizeof *outs);
+  mf_tensor **outs = nout <= INLINE ? outs_inline : mf_malloc((size_t)nout * sizeof *outs);
   mf_error err;
   mf_status s = outs ? mf_graph_run(g, nfeeds, feeds, outs, &err)
                      : mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -355,7 +356,7 @@ static int l_run(lua_State *L) {
   enum { INLINE = 16 };
   mf_tensor *feeds_inline[INLINE];
   int nfeeds = (int)lua_rawlen(L, 2);
-  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : mf_malloc((size_t)nfeeds * sizeof *feeds);
   if (!feeds) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
   for (int i = 0; i < nfeeds; i++) {
     lua_rawgeti(L, 2, i + 1);
@@ -400,7 +401,7 @@ static int l_run_direct(lua_State *L) {
   int first = push_result_slots(L, g);
   enum { INLINE = 16 };
   mf_tensor *feeds_inline[INLINE];
-  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : mf_malloc((size_t)nfeeds * sizeof *feeds);
   if (!feeds) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
   bool ok = true;
   for (int i = 0; i < nargs && ok; i++) ok = (feeds[i] = feed_at(L, 3 + i)) != NULL;
@@ -596,8 +597,8 @@ static int l_graph_set_io(lua_State *L) {
       return mfL_raise(L, "ValueError", "graph_set_io: input %d is not a Placeholder", i + 1);
   }
   /* Nothing below raises until both lists are freed. */
-  mf_tensor_ref *outs = malloc(((size_t)nout + 1) * sizeof *outs);
-  int *ins = malloc(((size_t)nin + 1) * sizeof *ins);
+  mf_tensor_ref *outs = mf_malloc(((size_t)nout + 1) * sizeof *outs);
+  int *ins = mf_malloc(((size_t)nin + 1) * sizeof *ins);
   mf_error err;
   mf_status s = MF_OK;
   if (!outs || !ins) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
