@@ -19,7 +19,8 @@ mfL_tensor *mfL_new_tensor(lua_State *L) {
 void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t) {
   lt->t = t;
   /* A view shares a buffer somebody already accounted for. */
-  if (t->buf->refcount == 1) mfL_account(mfL_context(L), t->buf->nbytes);
+  size_t n = sizeof *t + (t->buf->refcount == 1 ? sizeof *t->buf + t->buf->nbytes : 0);
+  mfL_account(mfL_context(L), n);
 }
 
 mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
@@ -102,7 +103,15 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
 #define FULL_GC_BYTES ((size_t)128 << 20)
 
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
-  if (nbytes < 4096) return;
+  /* Small tensors are counted too: to Lua each is a 64-byte userdata whose
+   * finaliser frees several times that in C, and a loop making them would
+   * otherwise outrun the collector (cached calls grew without bound). */
+  if (nbytes < 4096) {
+    ctx->small_bytes += nbytes;
+    if (ctx->small_bytes < 4096) return;
+    nbytes = ctx->small_bytes;
+    ctx->small_bytes = 0;
+  }
   /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them,
    * so the incremental collector runs in proportion to tensor memory. In
    * generational mode (the stock lua5.4's default) steps do not reach old
