@@ -155,7 +155,7 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
     mf_spec_of_tensor(vals[k], &specs[k]);
   }
   mf_op_call c;
-  mf_op_call_init(&c, nd->op, nd->nin, specs, vals, &nd->attrs);
+  mf_op_call_init(&c, nd->op, nd->nin, specs, vals, nd->attrs);
   c.pool = p->pool;
   c.state = &p->state[nd - p->g->nodes];
   if (p->planned[nd - p->g->nodes] && inputs_as_planned(p->g, nd, vals))

@@ -42,7 +42,7 @@ void mf_graph_release(mf_graph *g) {
     free(n->name);
     free(n->inputs);
     free(n->control);
-    mf_attrs_free(&n->attrs);
+    mf_attrs_destroy(n->attrs);
     for (int k = 0; k < n->nout; k++) mf_tensor_release(n->known[k]);
     free(n->known);
     free(n->out_specs);
@@ -69,7 +69,7 @@ static bool name_taken(const mf_graph *g, const char *name) {
 
 static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   if ((g->names_used + 1) * 2 > g->names_cap) {
-    int cap = g->names_cap ? g->names_cap * 2 : 64;
+    int cap = g->names_cap ? g->names_cap * 2 : 16;
     char **fresh = mf_calloc((size_t)cap, sizeof *fresh);
     if (!fresh) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     for (int i = 0; i < g->names_cap; i++) {
@@ -112,7 +112,7 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
                              const mf_spec *specs, int ncontrol, int *id, mf_error *err) {
   cache_drop(g);
   if (g->nnodes == g->cap) {
-    int cap = g->cap ? g->cap * 2 : 32;
+    int cap = g->cap ? g->cap * 2 : 8;
     mf_node *nodes = mf_realloc(g->nodes, (size_t)cap * sizeof *nodes);
     if (!nodes) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     g->nodes = nodes;
@@ -120,7 +120,6 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
   }
   mf_node *n = &g->nodes[g->nnodes];
   memset(n, 0, sizeof *n);
-  mf_attrs_init(&n->attrs);
   n->op = op;
   n->nin = nin;
   n->nout = nout;
@@ -133,9 +132,9 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
   if (!n->name || (nin && !n->inputs) || (ncontrol && !n->control) ||
       (nout && (!n->out_specs || !n->known)))
     s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  if (s == MF_OK && attrs) s = mf_attrs_copy(&n->attrs, attrs, err);
+  if (s == MF_OK) s = mf_attrs_clone(attrs, &n->attrs, err);
   if (s != MF_OK) {
-    mf_attrs_free(&n->attrs);
+    mf_attrs_destroy(n->attrs);
     free(n->name);
     free(n->inputs);
     free(n->control);
@@ -215,7 +214,7 @@ mf_tensor *mf_graph_const_value(const mf_graph *g, mf_tensor_ref r) {
   if (r.node < 0 || r.node >= g->nnodes || r.index != 0) return NULL;
   const mf_node *n = &g->nodes[r.node];
   if (n->op != &mf_op_Const) return NULL;
-  const mf_attr *v = mf_attrs_find(&n->attrs, "value");
+  const mf_attr *v = mf_attrs_find(n->attrs, "value");
   return v && v->kind == MF_ATTR_TENSOR ? v->u.tensor : NULL;
 }
 
@@ -323,7 +322,7 @@ mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err) {
   }
   int id = -1;
   if (s == MF_OK)
-    s = copy_append(c, from, from->name, from->op, from->nin, ins, &from->attrs, from->nout,
+    s = copy_append(c, from, from->name, from->op, from->nin, ins, from->attrs, from->nout,
                     from->out_specs, from->known, &id, err);
   if (ins != inline_refs) free(ins);
   if (s != MF_OK) return s;

@@ -33,7 +33,7 @@ typedef struct mf_node {
   mf_tensor_ref *inputs;
   int ncontrol;
   int *control;        /* nodes that must run before this one */
-  mf_attrs attrs;
+  mf_attrs *attrs;      /* sized to fit (mf_attrs_clone): replace, never add */
   int nout;
   mf_spec *out_specs;
   mf_tensor **known;   /* per output: value known at trace time (Const, folded), or NULL */

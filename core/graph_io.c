@@ -240,14 +240,14 @@ static mf_status graph_json(const mf_graph *g, json_t **out, mf_error *err) {
     json_t *node = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "name", n->name, "op", n->op->name,
                              "inputs", ins, "control", ctl, "attrs", attrs, "specs", specs);
     json_array_append_new(nodes, node);
-    for (int k = 0; k < n->attrs.n; k++) {
+    for (int k = 0; k < n->attrs->n; k++) {
       json_t *a = NULL;
-      mf_status s = attr_json(n, &n->attrs.a[k], &a, err);
+      mf_status s = attr_json(n, &n->attrs->a[k], &a, err);
       if (s != MF_OK) {
         json_decref(j);
         return s;
       }
-      json_object_set_new(attrs, n->attrs.a[k].name, a);
+      json_object_set_new(attrs, n->attrs->a[k].name, a);
     }
   }
   json_t *ins = json_array(), *outs = json_array();

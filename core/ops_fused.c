@@ -45,7 +45,7 @@ static const mf_graph *body_of(const mf_op_call *c) {
 /* The value of a body Const, or NULL. */
 static const mf_tensor *const_value(const mf_node *nd) {
   if (nd->known && nd->known[0]) return nd->known[0];
-  const mf_attr *a = mf_attrs_find(&nd->attrs, "value");
+  const mf_attr *a = mf_attrs_find(nd->attrs, "value");
   return a && a->kind == MF_ATTR_TENSOR ? a->u.tensor : NULL;
 }
 
@@ -184,7 +184,7 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
     }
     fused_step *s = &p->steps[p->nsteps];
     if (nd->nin > MAX_STEP_INPUTS || nd->nin < 1 || nd->nout != 1 ||
-        !mf_elementwise_resolve(nd->op, data_dtype(g, nd), &nd->attrs, &s->fn))
+        !mf_elementwise_resolve(nd->op, data_dtype(g, nd), nd->attrs, &s->fn))
       return bad_body(g, "holds an op without a block function", err);
     s->nin = nd->nin;
     s->out = i;

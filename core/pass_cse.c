@@ -91,8 +91,8 @@ static bool attrs_equal(const mf_attrs *a, const mf_attrs *b) {
  * (if any) small enough to compare. */
 static bool mergeable(const mf_node *n) {
   if (!mf_pass_node_is_pure(n) || n->ncontrol > 0 || n->nout == 0) return false;
-  for (int i = 0; i < n->attrs.n; i++)
-    if (n->attrs.a[i].kind == MF_ATTR_TENSOR && !tensor_comparable(n->attrs.a[i].u.tensor))
+  for (int i = 0; i < n->attrs->n; i++)
+    if (n->attrs->a[i].kind == MF_ATTR_TENSOR && !tensor_comparable(n->attrs->a[i].u.tensor))
       return false;
   return true;
 }
@@ -104,8 +104,8 @@ static uint64_t node_hash(const mf_node *n, const mf_tensor_ref *in) {
   h = mix(h, (uint64_t)n->nin);
   for (int k = 0; k < n->nin; k++) h = mix(mix(h, (uint64_t)in[k].node), (uint64_t)in[k].index);
   uint64_t attrs = 0;
-  for (int i = 0; i < n->attrs.n; i++) {
-    const mf_attr *a = &n->attrs.a[i];
+  for (int i = 0; i < n->attrs->n; i++) {
+    const mf_attr *a = &n->attrs->a[i];
     uint64_t ha = hash_bytes(1469598103934665603ull, a->name, strlen(a->name));
     ha = mix(ha, (uint64_t)a->kind);
     switch (a->kind) {
@@ -133,7 +133,7 @@ static bool same_node(const mf_node *d, const mf_node *n, const mf_tensor_ref *i
   if (d->op != n->op || d->nin != n->nin || d->nout != n->nout || d->ncontrol > 0) return false;
   for (int k = 0; k < n->nin; k++)
     if (d->inputs[k].node != in[k].node || d->inputs[k].index != in[k].index) return false;
-  return attrs_equal(&d->attrs, &n->attrs);
+  return attrs_equal(d->attrs, n->attrs);
 }
 
 /* The mergeable nodes of the copy, by hash (open addressing, at most half
@@ -202,17 +202,19 @@ static int table_find(const mf_cse_table *t, const mf_graph *dst, uint64_t hash,
 int mf_cse_table_find_const(const mf_cse_table *t, const mf_graph *dst, mf_tensor *value) {
   extern const mf_op_def mf_op_Const;
   mf_node n;
+  mf_attrs as;
   memset(&n, 0, sizeof n);
   n.op = &mf_op_Const;
   n.nout = 1;
-  mf_attrs_init(&n.attrs);
-  if (mf_attrs_set_tensor(&n.attrs, "value", value, NULL) != MF_OK ||
-      mf_attrs_set_type(&n.attrs, "dtype", value->dtype, NULL) != MF_OK) {
-    mf_attrs_free(&n.attrs);
+  n.attrs = &as;
+  mf_attrs_init(&as);
+  if (mf_attrs_set_tensor(&as, "value", value, NULL) != MF_OK ||
+      mf_attrs_set_type(&as, "dtype", value->dtype, NULL) != MF_OK) {
+    mf_attrs_free(&as);
     return -1;
   }
   int found = mergeable(&n) ? table_find(t, dst, node_hash(&n, NULL), &n, NULL) : -1;
-  mf_attrs_free(&n.attrs);
+  mf_attrs_free(&as);
   return found;
 }
 

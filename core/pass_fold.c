@@ -47,7 +47,7 @@ static bool shape_only(const mf_op_def *op) {
  * recomputed from the Const inputs and the specs alone (tracing may have
  * known them from a Placeholder's example value, which is no constant). */
 static bool may_fold(const mf_node *n, const mf_graph *g, const mf_graph_copy *c) {
-  if (!mf_op_is_foldable(n->op, &n->attrs) || n->ncontrol > 0 || n->nin == 0 || n->nout == 0 ||
+  if (!mf_op_is_foldable(n->op, n->attrs) || n->ncontrol > 0 || n->nin == 0 || n->nout == 0 ||
       n->nout > FOLD_MAX_OUTPUTS)
     return false;
   bool all_const = true, all_static = true;
@@ -98,7 +98,7 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
   if (ok) {
     mf_op_call call;
     mf_error err;
-    mf_op_call_init(&call, n->op, n->nin, specs, vals, &n->attrs);
+    mf_op_call_init(&call, n->op, n->nin, specs, vals, n->attrs);
     ok = mf_op_infer(&call, &err) == MF_OK && call.nout == n->nout;
     bool known = ok;
     for (int k = 0; known && k < call.nout; k++) known = call.out_values[k] != NULL;

@@ -155,7 +155,7 @@ static mf_status find_groups(fuse_info *f, mf_error *err) {
     f->candidate[i] = (nd->op->flags & MF_OP_ELEMENTWISE) && mf_pass_node_is_pure(nd) &&
                       !mf_pass_node_has_graphs(nd) && nd->nout == 1 && nd->nin >= 1 &&
                       nd->ncontrol == 0 && nd->out_specs[0].rank >= 0 &&
-                      mf_elementwise_fusable(nd->op, data_dtype(g, nd), &nd->attrs);
+                      mf_elementwise_fusable(nd->op, data_dtype(g, nd), nd->attrs);
   }
   /* From the last node to the first: join the readers' group, or start
    * one. */
@@ -253,7 +253,7 @@ static mf_status body_ref(const fuse_info *f, body_builder *b, mf_tensor_ref r,
   if (is_const(g, r.node)) {
     mf_tensor *v = mf_graph_const_value(g, r);
     int id;
-    MF_TRY(body_add(b->body, src->name, &mf_op_Const, 0, NULL, &src->attrs, &src->out_specs[0], v,
+    MF_TRY(body_add(b->body, src->name, &mf_op_Const, 0, NULL, src->attrs, &src->out_specs[0], v,
                     &id, err));
     b->image[r.node] = id;
     *out = (mf_tensor_ref){id, 0};
@@ -316,7 +316,7 @@ static mf_status build_body(const fuse_info *f, body_builder *b, int root, mf_er
       continue;
     }
     int id;
-    MF_TRY(body_add(b->body, nd->name, nd->op, nd->nin, ins, &nd->attrs, &nd->out_specs[0], NULL,
+    MF_TRY(body_add(b->body, nd->name, nd->op, nd->nin, ins, nd->attrs, &nd->out_specs[0], NULL,
                     &id, err));
     b->image[i] = id;
   }

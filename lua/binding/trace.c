@@ -502,10 +502,10 @@ static int l_graph_nodes(lua_State *L) {
       lua_rawseti(L, -2, k + 1);
     }
     lua_setfield(L, -2, "outputs");
-    lua_createtable(L, 0, n->attrs.n);
-    for (int k = 0; k < n->attrs.n; k++) {
-      push_attr_value(L, &n->attrs.a[k]);
-      lua_setfield(L, -2, n->attrs.a[k].name);
+    lua_createtable(L, 0, n->attrs->n);
+    for (int k = 0; k < n->attrs->n; k++) {
+      push_attr_value(L, &n->attrs->a[k]);
+      lua_setfield(L, -2, n->attrs->a[k].name);
     }
     lua_setfield(L, -2, "attrs");
     lua_pushboolean(L, n->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS));
