@@ -286,6 +286,18 @@ static int l_trace_abort(lua_State *L) {
   return 0;
 }
 
+/* core.call_unyieldable(f, ...) -> f(...), called so that f cannot yield
+ * its coroutine (no continuation: coroutine.yield in it raises "attempt to
+ * yield across a C-call boundary"). A trace body runs this way: the trace
+ * stack is the session's, so a trace suspended in a coroutine would leave
+ * every other coroutine in graph mode. Coroutines f resumes itself may
+ * still yield to it. */
+static int l_call_unyieldable(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
 /* core.trace_data(depth) -> the Lua data frame `depth` (1 = outermost) was
  * opened with, or nil */
 static int l_trace_data(lua_State *L) {
@@ -645,6 +657,7 @@ int mfL_trace_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"trace_begin", l_trace_begin}, {"placeholder", l_placeholder},
       {"trace_end", l_trace_end},     {"trace_abort", l_trace_abort},
+      {"call_unyieldable", l_call_unyieldable},
       {"trace_depth", l_trace_depth}, {"trace_data", l_trace_data},
       {"current_graph", l_current_graph},
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},
