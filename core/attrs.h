@@ -31,7 +31,10 @@ typedef enum mf_attr_kind {
 } mf_attr_kind;
 
 #define MF_ATTR_MAX 12
-#define MF_ATTR_MAX_INTS 16
+/* Eight: a shape (MF_MAX_RANK), or two per dimension of a rank-4 tensor
+ * (explicit_paddings). Every attribute of a graph node has room for them,
+ * so more would cost each node in every trace. */
+#define MF_ATTR_MAX_INTS 8
 #define MF_ATTR_NAME_MAX 32
 
 /* A function the host (the Lua binding) provides to ops that call back into

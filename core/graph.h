@@ -67,6 +67,11 @@ void mf_graph_release(mf_graph *g);
 
 /* A unique node name from `base` ("add" -> "add", "add_1", ...), written to
  * buf. The name is reserved. */
+/* Frees what only building needs (the name set, spare node room): a
+ * finished graph (a trace, a copy) then costs what its nodes do. Naming
+ * a node again rebuilds the set. */
+void mf_graph_shrink(mf_graph *g);
+
 mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t n, mf_error *err);
 /* Appends a node whose name was made unique already. Copies inputs and
  * attrs; takes the output specs and known values out of `c` (which must have

@@ -229,6 +229,7 @@ static int l_trace_end(lua_State *L) {
                      "TensorArray or tf.Variables to carry it out.",
                      inaccessible);
   if (s != MF_OK) return mfL_raise_status(L, &err);
+  mf_graph_shrink(f->g);
   /* Pop the frame before pushing outer symbolics: they belong to the parent. */
   mfL_frame done = *f;
   clear_frame_data(L, ctx->depth);

@@ -15,6 +15,7 @@ local sm = require("moonflow.saved_model")
 
 local M = {}
 local model_dir
+local verbose = os.getenv("MOONFLOW_SWEEP_VERBOSE")
 
 function M.setup(dir)
   model_dir = dir
@@ -86,6 +87,7 @@ function M.sweep(first, last, step)
   local bad, swept = {}, 0
   for n = first, last, step do
     collectgarbage()
+    if verbose then io.stderr:write(("# failing allocation %d\n"):format(n)) end
     core.fail_alloc(n)
     local ok, e = pcall(M.run)
     local _, failed = core.fail_alloc(0)
