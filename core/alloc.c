@@ -1,5 +1,6 @@
 #include "alloc.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -34,6 +35,19 @@ void mf_alloc_fail_after(int64_t n, int s) {
 
 int64_t mf_alloc_count(void) { return atomic_load(&count); }
 int mf_alloc_failed(void) { return atomic_load(&failed); }
+
+#define TRIM_BYTES ((size_t)1 << 20)
+static _Atomic size_t freed_since_trim;
+
+void mf_alloc_note_freed(size_t n) {
+#ifdef __GLIBC__
+  if (atomic_fetch_add(&freed_since_trim, n) + n < TRIM_BYTES) return;
+  atomic_store(&freed_since_trim, 0);
+  malloc_trim(0);
+#else
+  (void)n;
+#endif
+}
 
 void *mf_malloc(size_t n) { return inject() ? NULL : malloc(n); }
 void *mf_calloc(size_t c, size_t n) { return inject() ? NULL : calloc(c, n); }

@@ -1,31 +1,10 @@
 #include "graph.h"
 
-#include <malloc.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-
-/* Roughly the bytes of graphs freed since the heap was last trimmed. */
-static _Atomic size_t freed_since_trim;
-#define TRIM_BYTES ((size_t)8 << 20)
-
-/* glibc keeps freed memory for reuse and gives back to the system only a
- * free top of its heap: the many small blocks of graphs freed among live
- * ones (a retraced function dropped) held their pages for good (5,000
- * traces: 170 MB resident after the function was gone). malloc_trim(0)
- * returns free pages wherever they are; it runs once per TRIM_BYTES. */
-static void note_freed(size_t n) {
-#ifdef __GLIBC__
-  if (atomic_fetch_add(&freed_since_trim, n) + n < TRIM_BYTES) return;
-  atomic_store(&freed_since_trim, 0);
-  malloc_trim(0);
-#else
-  (void)n;
-#endif
-}
 
 static uint64_t name_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
@@ -80,7 +59,7 @@ void mf_graph_release(mf_graph *g) {
   free(g->outputs);
   free(g->name);
   free(g);
-  note_freed(bytes);
+  mf_alloc_note_freed(bytes);
 }
 
 static bool name_taken(const mf_graph *g, const char *name) {

@@ -56,6 +56,7 @@ typedef struct mfL_ctx {
   lua_Alloc alloc;
   void *alloc_ud;
   long long lua_bytes, lua_limit; /* bytes since the wrap; limit < 0: none */
+  size_t lua_freed;     /* bytes Lua freed not yet reported to mf_alloc_note_freed */
 } mfL_ctx;
 
 typedef struct mfL_tensor {

@@ -81,10 +81,12 @@ static int l_fail_alloc(lua_State *L) {
   return 2;
 }
 
-/* core.heap_bytes() -> bytes malloc has handed out and not had back (a
- * test switch: the soak tests compare it with the resident set). */
+/* core.heap_bytes([trim]) -> bytes malloc has handed out and not had back
+ * (a test switch: the soak tests compare it with the resident set); trim:
+ * first give free pages back to the system (malloc_trim). */
 static int l_heap_bytes(lua_State *L) {
 #ifdef __GLIBC__
+  if (lua_toboolean(L, 1)) malloc_trim(0);
   struct mallinfo2 mi = mallinfo2();
   lua_pushinteger(L, (lua_Integer)(mi.uordblks + mi.hblkhd));
 #else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "binding.h"
 #include "format.h"
 
@@ -210,6 +211,11 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return NULL;
   void *p = ctx->alloc(ctx->alloc_ud, ptr, osize, nsize);
   if (p || nsize == 0) ctx->lua_bytes += (long long)nsize - old;
+  /* Lua's sweeps count towards giving pages back (alloc.h), in batches. */
+  if (nsize == 0 && (ctx->lua_freed += (size_t)old) >= 64 << 10) {
+    mf_alloc_note_freed(ctx->lua_freed);
+    ctx->lua_freed = 0;
+  }
   return p;
 }
 
