@@ -38,15 +38,26 @@ int mf_alloc_failed(void) { return atomic_load(&failed); }
 
 #define TRIM_BYTES ((size_t)1 << 20)
 static _Atomic size_t freed_since_trim;
+/* Bytes of other frees that may still trim: earned by freeing graphs. */
+static _Atomic long long trim_credit;
+
+static void trim(void) {
+  atomic_store(&freed_since_trim, 0);
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
 
 void mf_alloc_note_freed(size_t n) {
-#ifdef __GLIBC__
-  if (atomic_fetch_add(&freed_since_trim, n) + n < TRIM_BYTES) return;
-  atomic_store(&freed_since_trim, 0);
-  malloc_trim(0);
-#else
-  (void)n;
-#endif
+  if (atomic_fetch_add(&freed_since_trim, n) + n < TRIM_BYTES || atomic_load(&trim_credit) <= 0)
+    return;
+  atomic_fetch_sub(&trim_credit, (long long)TRIM_BYTES);
+  trim();
+}
+
+void mf_alloc_freed_graph(size_t n) {
+  atomic_fetch_add(&trim_credit, 16 * (long long)n);
+  if (atomic_fetch_add(&freed_since_trim, n) + n >= TRIM_BYTES) trim();
 }
 
 void *mf_malloc(size_t n) { return inject() ? NULL : malloc(n); }

@@ -19,12 +19,17 @@ void *mf_realloc(void *p, size_t n);
 char *mf_strdup(const char *s);
 int mf_posix_memalign(void **out, size_t align, size_t n);
 
-/* Reports n bytes given back (a graph freed, Lua's garbage swept). glibc
- * returns to the system only a free top of its heap, so the many small
- * blocks of what was freed among live ones kept their pages for good
- * (5,000 traces dropped: 170 MB resident, 66 KB in use); every 1 MB
- * reported, free pages go back wherever they are (malloc_trim). */
+/* Reports n bytes given back. glibc returns to the system only a free top
+ * of its heap, so the small blocks of what was freed among live ones kept
+ * their pages for good (5,000 traces dropped: 170 MB resident, 66 KB in
+ * use). Past 1 MB reported since the last time, free pages go back
+ * wherever they are (malloc_trim). A trim costs milliseconds on a
+ * fragmented heap, so only freeing graphs (dropping functions and traces)
+ * earns trims: mf_alloc_freed_graph may trim, and earns other frees
+ * (mf_alloc_note_freed: Lua's sweeps, which free a dropped function's
+ * tables) up to 16 times its bytes; an eager loop's garbage never trims. */
 void mf_alloc_note_freed(size_t n);
+void mf_alloc_freed_graph(size_t n);
 
 /* Fails the nth allocation from now (1 = the next one) and every later one
  * while `sticky`, else only that one; n = 0 turns failures off. Also set

@@ -59,7 +59,7 @@ void mf_graph_release(mf_graph *g) {
   free(g->outputs);
   free(g->name);
   free(g);
-  mf_alloc_note_freed(bytes);
+  mf_alloc_freed_graph(bytes);
 }
 
 static bool name_taken(const mf_graph *g, const char *name) {
