@@ -294,7 +294,7 @@ static int l_trace_abort(lua_State *L) {
  * every other coroutine in graph mode. Coroutines f resumes itself may
  * still yield to it. */
 static int l_call_unyieldable(lua_State *L) {
-  luaL_checkany(L, 1);
+  luaL_checktype(L, 1, LUA_TFUNCTION);
   lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
   return lua_gettop(L);
 }
