@@ -1,5 +1,6 @@
 #include "alloc.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -36,6 +37,30 @@ int64_t mf_alloc_count(void) { return atomic_load(&count); }
 int mf_alloc_failed(void) { return atomic_load(&failed); }
 
 int mf_alloc_inject(void) { return inject(); }
+
+#define TRIM_BYTES ((size_t)1 << 20)
+static _Atomic size_t freed_since_trim;
+/* Bytes of other frees that may still trim: earned by freeing graphs. */
+static _Atomic long long trim_credit;
+
+static void trim(void) {
+  atomic_store(&freed_since_trim, 0);
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+void mf_alloc_note_freed(size_t n) {
+  if (atomic_fetch_add(&freed_since_trim, n) + n < TRIM_BYTES || atomic_load(&trim_credit) <= 0)
+    return;
+  atomic_fetch_sub(&trim_credit, (long long)TRIM_BYTES);
+  trim();
+}
+
+void mf_alloc_freed_graph(size_t n) {
+  atomic_fetch_add(&trim_credit, 16 * (long long)n);
+  if (atomic_fetch_add(&freed_since_trim, n) + n >= TRIM_BYTES) trim();
+}
 
 void *mf_malloc(size_t n) { return inject() ? NULL : malloc(n); }
 void *mf_calloc(size_t c, size_t n) { return inject() ? NULL : calloc(c, n); }

@@ -31,7 +31,10 @@ typedef enum mf_attr_kind {
 } mf_attr_kind;
 
 #define MF_ATTR_MAX 12
-#define MF_ATTR_MAX_INTS 16
+/* Eight: a shape (MF_MAX_RANK), or two per dimension of a rank-4 tensor
+ * (explicit_paddings). Every attribute of a graph node has room for them,
+ * so more would cost each node in every trace. */
+#define MF_ATTR_MAX_INTS 8
 #define MF_ATTR_NAME_MAX 32
 
 /* A function the host (the Lua binding) provides to ops that call back into
@@ -71,6 +74,12 @@ typedef struct mf_attrs {
 void mf_attrs_init(mf_attrs *as);
 void mf_attrs_free(mf_attrs *as);
 mf_status mf_attrs_copy(mf_attrs *dst, const mf_attrs *src, mf_error *err);
+/* A heap copy of src sized to its attributes (a graph node's: the full
+ * struct is ~2 KB, which made each trace cost tens of KB). Only a[0..n)
+ * exists: attributes in it may be read and replaced, never added. NULL
+ * src: none. Freed with mf_attrs_destroy. */
+mf_status mf_attrs_clone(const mf_attrs *src, mf_attrs **out, mf_error *err);
+void mf_attrs_destroy(mf_attrs *as);
 
 const mf_attr *mf_attrs_find(const mf_attrs *as, const char *name);
 int64_t mf_attr_int(const mf_attrs *as, const char *name, int64_t dflt);

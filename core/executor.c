@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "interrupt.h"
 
 typedef struct mf_plan {
@@ -41,9 +42,9 @@ static void plan_free(mf_plan *p) {
 }
 
 static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
-  mf_plan *p = calloc(1, sizeof *p);
+  mf_plan *p = mf_calloc(1, sizeof *p);
   int n = g->nnodes;
-  bool *needed = calloc((size_t)n + 1, sizeof *needed);
+  bool *needed = mf_calloc((size_t)n + 1, sizeof *needed);
   int *last_use = NULL;
   if (!p || !needed) goto oom;
   p->g = g;
@@ -58,9 +59,9 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
     for (int k = 0; k < nd->nin; k++) needed[nd->inputs[k].node] = true;
     for (int k = 0; k < nd->ncontrol; k++) needed[nd->control[k]] = true;
   }
-  p->steps = malloc(((size_t)n + 1) * sizeof *p->steps);
-  p->slot_base = malloc(((size_t)n + 1) * sizeof *p->slot_base);
-  p->feed_of = malloc(((size_t)n + 1) * sizeof *p->feed_of);
+  p->steps = mf_malloc(((size_t)n + 1) * sizeof *p->steps);
+  p->slot_base = mf_malloc(((size_t)n + 1) * sizeof *p->slot_base);
+  p->feed_of = mf_malloc(((size_t)n + 1) * sizeof *p->feed_of);
   if (!p->steps || !p->slot_base || !p->feed_of) goto oom;
   for (int i = 0; i < n; i++) {
     p->slot_base[i] = p->nslots;
@@ -70,7 +71,7 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
   }
   for (int i = 0; i < g->ninputs; i++) p->feed_of[g->inputs[i]] = i;
   /* Liveness: the last step reading each slot; graph outputs never die. */
-  last_use = malloc(((size_t)p->nslots + 1) * sizeof *last_use);
+  last_use = mf_malloc(((size_t)p->nslots + 1) * sizeof *last_use);
   if (!last_use) goto oom;
   for (int i = 0; i < p->nslots; i++) last_use[i] = -1;
   for (int s = 0; s < p->nsteps; s++) {
@@ -85,23 +86,23 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
   }
   for (int i = 0; i < g->noutputs; i++)
     last_use[p->slot_base[g->outputs[i].node] + g->outputs[i].index] = p->nsteps;
-  p->release_at = calloc((size_t)p->nsteps + 2, sizeof *p->release_at);
-  p->release = malloc(((size_t)p->nslots + 1) * sizeof *p->release);
+  p->release_at = mf_calloc((size_t)p->nsteps + 2, sizeof *p->release_at);
+  p->release = mf_malloc(((size_t)p->nslots + 1) * sizeof *p->release);
   if (!p->release_at || !p->release) goto oom;
   for (int i = 0; i < p->nslots; i++)
     if (last_use[i] >= 0 && last_use[i] < p->nsteps) p->release_at[last_use[i] + 1]++;
   for (int s = 0; s < p->nsteps; s++) p->release_at[s + 1] += p->release_at[s];
-  int *fill = calloc((size_t)p->nsteps + 1, sizeof *fill);
+  int *fill = mf_calloc((size_t)p->nsteps + 1, sizeof *fill);
   if (!fill) goto oom;
   for (int i = 0; i < p->nslots; i++) {
     int s = last_use[i];
     if (s >= 0 && s < p->nsteps) p->release[p->release_at[s] + fill[s]++] = i;
   }
   free(fill);
-  p->planned = calloc((size_t)n + 1, sizeof *p->planned);
+  p->planned = mf_calloc((size_t)n + 1, sizeof *p->planned);
   p->pool = mf_buffer_pool_new();
-  p->slots = calloc((size_t)p->nslots + 1, sizeof *p->slots);
-  p->state = calloc((size_t)n + 1, sizeof *p->state);
+  p->slots = mf_calloc((size_t)p->nslots + 1, sizeof *p->slots);
+  p->state = mf_calloc((size_t)n + 1, sizeof *p->state);
   if (!p->planned || !p->pool || !p->slots || !p->state) goto oom;
   for (int i = 0; i < n; i++) {
     const mf_node *nd = &g->nodes[i];
@@ -138,8 +139,8 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
   enum { INLINE = 16 };
   mf_spec specs_inline[INLINE];
   mf_tensor *vals_inline[INLINE];
-  mf_spec *specs = nd->nin <= INLINE ? specs_inline : malloc((size_t)nd->nin * sizeof *specs);
-  mf_tensor **vals = nd->nin <= INLINE ? vals_inline : malloc((size_t)nd->nin * sizeof *vals);
+  mf_spec *specs = nd->nin <= INLINE ? specs_inline : mf_malloc((size_t)nd->nin * sizeof *specs);
+  mf_tensor **vals = nd->nin <= INLINE ? vals_inline : mf_malloc((size_t)nd->nin * sizeof *vals);
   mf_status s = MF_OK;
   if (!specs || !vals) {
     s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -154,7 +155,7 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
     mf_spec_of_tensor(vals[k], &specs[k]);
   }
   mf_op_call c;
-  mf_op_call_init(&c, nd->op, nd->nin, specs, vals, &nd->attrs);
+  mf_op_call_init(&c, nd->op, nd->nin, specs, vals, nd->attrs);
   c.pool = p->pool;
   c.state = &p->state[nd - p->g->nodes];
   if (p->planned[nd - p->g->nodes] && inputs_as_planned(p->g, nd, vals))

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "variable.h"
 
 /* NumPy's default print options. */
@@ -34,7 +35,7 @@ static bool sb_reserve(sbuf *b, size_t extra) {
   if (b->len + extra + 1 <= b->cap) return true;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < b->len + extra + 1) cap *= 2;
-  char *p = realloc(b->p, cap);
+  char *p = mf_realloc(b->p, cap);
   if (!p) {
     b->failed = true;
     return false;
@@ -488,7 +489,7 @@ static int64_t *shown_elements(const np_printer *p, int64_t *count) {
   const mf_tensor *t = p->t;
   int64_t n = 1;
   for (int a = 0; a < t->rank; a++) n *= axis_summarised(p, a) ? 2 * NP_EDGEITEMS : t->shape[a];
-  int64_t *out = malloc((size_t)(n ? n : 1) * sizeof *out);
+  int64_t *out = mf_malloc((size_t)(n ? n : 1) * sizeof *out);
   if (!out) return NULL;
   int64_t pos[MF_MAX_RANK] = {0};
   for (int64_t k = 0; k < n; k++) {

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 static uint64_t name_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
   while (*s) h = (h ^ (unsigned char)*s++) * 1099511628211ull;
@@ -11,8 +13,8 @@ static uint64_t name_hash(const char *s) {
 }
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err) {
-  mf_graph *g = calloc(1, sizeof *g);
-  if (!g || !(g->name = strdup(name ? name : "graph")) || !(g->cache = calloc(1, sizeof *g->cache))) {
+  mf_graph *g = mf_calloc(1, sizeof *g);
+  if (!g || !(g->name = mf_strdup(name ? name : "graph")) || !(g->cache = mf_calloc(1, sizeof *g->cache))) {
     if (g) free(g->name);
     free(g);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -35,12 +37,15 @@ static void cache_drop(mf_graph *g) {
 
 void mf_graph_release(mf_graph *g) {
   if (!g || --g->refcount > 0) return;
+  size_t bytes = sizeof *g + (size_t)g->cap * sizeof(mf_node) + (size_t)g->names_cap * 48;
   for (int i = 0; i < g->nnodes; i++) {
     mf_node *n = &g->nodes[i];
+    bytes += 64 + (size_t)n->nin * sizeof(mf_tensor_ref) + (size_t)n->nout * 64 +
+             (n->attrs ? (size_t)n->attrs->n * sizeof(mf_attr) : 0);
     free(n->name);
     free(n->inputs);
     free(n->control);
-    mf_attrs_free(&n->attrs);
+    mf_attrs_destroy(n->attrs);
     for (int k = 0; k < n->nout; k++) mf_tensor_release(n->known[k]);
     free(n->known);
     free(n->out_specs);
@@ -55,6 +60,7 @@ void mf_graph_release(mf_graph *g) {
   free(g->name);
   free(g->scope);
   free(g);
+  mf_alloc_freed_graph(bytes);
 }
 
 static bool name_taken(const mf_graph *g, const char *name) {
@@ -68,8 +74,8 @@ static bool name_taken(const mf_graph *g, const char *name) {
 
 static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   if ((g->names_used + 1) * 2 > g->names_cap) {
-    int cap = g->names_cap ? g->names_cap * 2 : 64;
-    char **fresh = calloc((size_t)cap, sizeof *fresh);
+    int cap = g->names_cap ? g->names_cap * 2 : 16;
+    char **fresh = mf_calloc((size_t)cap, sizeof *fresh);
     if (!fresh) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     for (int i = 0; i < g->names_cap; i++) {
       if (!g->names[i]) continue;
@@ -84,14 +90,36 @@ static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   size_t mask = (size_t)g->names_cap - 1;
   size_t i = name_hash(name) & mask;
   while (g->names[i]) i = (i + 1) & mask;
-  if (!(g->names[i] = strdup(name)))
+  if (!(g->names[i] = mf_strdup(name)))
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   g->names_used++;
   return MF_OK;
 }
 
+/* The name set of a graph mf_graph_shrink emptied, made again from its
+ * nodes (only when a name is asked of it again). */
+static mf_status names_rebuild(mf_graph *g, mf_error *err) {
+  for (int i = 0; i < g->nnodes; i++) MF_TRY(name_insert(g, g->nodes[i].name, err));
+  return MF_OK;
+}
+
+void mf_graph_shrink(mf_graph *g) {
+  for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
+  free(g->names);
+  g->names = NULL;
+  g->names_cap = g->names_used = 0;
+  if (g->nnodes > 0 && g->nnodes < g->cap) {
+    mf_node *nodes = mf_realloc(g->nodes, (size_t)g->nnodes * sizeof *nodes);
+    if (nodes) { /* else it keeps its room */
+      g->nodes = nodes;
+      g->cap = g->nnodes;
+    }
+  }
+}
+
 mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t n,
                                mf_error *err) {
+  if (!g->names_cap && g->nnodes) MF_TRY(names_rebuild(g, err));
   /* base, then "base_k" for the first free k, as snprintf("%s_%d") would
    * write them (truncated to n), but by hand: a trace names many nodes
    * after one op ("mul", "mul_1", ...), each probing k = 1, 2, ..., and a
@@ -145,30 +173,29 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
                              const mf_spec *specs, int ncontrol, int *id, mf_error *err) {
   cache_drop(g);
   if (g->nnodes == g->cap) {
-    int cap = g->cap ? g->cap * 2 : 32;
-    mf_node *nodes = realloc(g->nodes, (size_t)cap * sizeof *nodes);
+    int cap = g->cap ? g->cap * 2 : 8;
+    mf_node *nodes = mf_realloc(g->nodes, (size_t)cap * sizeof *nodes);
     if (!nodes) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     g->nodes = nodes;
     g->cap = cap;
   }
   mf_node *n = &g->nodes[g->nnodes];
   memset(n, 0, sizeof *n);
-  mf_attrs_init(&n->attrs);
   n->op = op;
   n->nin = nin;
   n->nout = nout;
-  n->name = strdup(name);
-  n->inputs = nin ? malloc((size_t)nin * sizeof *n->inputs) : NULL;
-  n->control = ncontrol ? malloc((size_t)ncontrol * sizeof *n->control) : NULL;
-  n->out_specs = nout ? malloc((size_t)nout * sizeof *n->out_specs) : NULL;
-  n->known = nout ? calloc((size_t)nout, sizeof *n->known) : NULL;
+  n->name = mf_strdup(name);
+  n->inputs = nin ? mf_malloc((size_t)nin * sizeof *n->inputs) : NULL;
+  n->control = ncontrol ? mf_malloc((size_t)ncontrol * sizeof *n->control) : NULL;
+  n->out_specs = nout ? mf_malloc((size_t)nout * sizeof *n->out_specs) : NULL;
+  n->known = nout ? mf_calloc((size_t)nout, sizeof *n->known) : NULL;
   mf_status s = MF_OK;
   if (!n->name || (nin && !n->inputs) || (ncontrol && !n->control) ||
       (nout && (!n->out_specs || !n->known)))
     s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  if (s == MF_OK && attrs) s = mf_attrs_copy(&n->attrs, attrs, err);
+  if (s == MF_OK) s = mf_attrs_clone(attrs, &n->attrs, err);
   if (s != MF_OK) {
-    mf_attrs_free(&n->attrs);
+    mf_attrs_destroy(n->attrs);
     free(n->name);
     free(n->inputs);
     free(n->control);
@@ -203,7 +230,7 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
 mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err) {
   cache_drop(g);
   mf_node *n = &g->nodes[node];
-  int *c = realloc(n->control, (size_t)(n->ncontrol + 1) * sizeof *c);
+  int *c = mf_realloc(n->control, (size_t)(n->ncontrol + 1) * sizeof *c);
   if (!c) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   c[n->ncontrol++] = dep;
   n->control = c;
@@ -214,7 +241,7 @@ mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err) {
   cache_drop(g);
   if (g->ninputs == g->inputs_cap) {
     int cap = g->inputs_cap ? g->inputs_cap * 2 : 8;
-    int *in = realloc(g->inputs, (size_t)cap * sizeof *in);
+    int *in = mf_realloc(g->inputs, (size_t)cap * sizeof *in);
     if (!in) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     g->inputs = in;
     g->inputs_cap = cap;
@@ -231,7 +258,7 @@ mf_status mf_graph_set_inputs(mf_graph *g, int n, const int *nodes, mf_error *er
 }
 
 mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf_error *err) {
-  mf_tensor_ref *o = n ? malloc((size_t)n * sizeof *o) : NULL;
+  mf_tensor_ref *o = n ? mf_malloc((size_t)n * sizeof *o) : NULL;
   if (n && !o) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (n) memcpy(o, outs, (size_t)n * sizeof *o);
   cache_drop(g);
@@ -248,7 +275,7 @@ mf_tensor *mf_graph_const_value(const mf_graph *g, mf_tensor_ref r) {
   if (r.node < 0 || r.node >= g->nnodes || r.index != 0) return NULL;
   const mf_node *n = &g->nodes[r.node];
   if (n->op != &mf_op_Const) return NULL;
-  const mf_attr *v = mf_attrs_find(&n->attrs, "value");
+  const mf_attr *v = mf_attrs_find(n->attrs, "value");
   return v && v->kind == MF_ATTR_TENSOR ? v->u.tensor : NULL;
 }
 
@@ -256,15 +283,15 @@ mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *e
   memset(c, 0, sizeof *c);
   c->src = src;
   int n = src->nnodes, nslots = 0;
-  c->image = malloc(((size_t)n + 1) * sizeof *c->image);
-  c->slot_base = malloc(((size_t)n + 1) * sizeof *c->slot_base);
+  c->image = mf_malloc(((size_t)n + 1) * sizeof *c->image);
+  c->slot_base = mf_malloc(((size_t)n + 1) * sizeof *c->slot_base);
   if (!c->image || !c->slot_base) goto oom;
   for (int i = 0; i < n; i++) {
     c->image[i] = -1;
     c->slot_base[i] = nslots;
     nslots += src->nodes[i].nout;
   }
-  c->refs = malloc(((size_t)nslots + 1) * sizeof *c->refs);
+  c->refs = mf_malloc(((size_t)nslots + 1) * sizeof *c->refs);
   if (!c->refs) goto oom;
   for (int i = 0; i < nslots; i++) c->refs[i] = (mf_tensor_ref){-1, 0};
   mf_status s = mf_graph_new(src->name, &c->dst, err);
@@ -275,8 +302,8 @@ mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *e
   /* Room for every node and name up front: no regrowth while copying. */
   int names_cap = 64;
   while (names_cap < 2 * (n + 1)) names_cap *= 2;
-  c->dst->nodes = malloc(((size_t)n + 1) * sizeof *c->dst->nodes);
-  c->dst->names = calloc((size_t)names_cap, sizeof *c->dst->names);
+  c->dst->nodes = mf_malloc(((size_t)n + 1) * sizeof *c->dst->nodes);
+  c->dst->names = mf_calloc((size_t)names_cap, sizeof *c->dst->names);
   if (!c->dst->nodes || !c->dst->names) goto oom;
   c->dst->cap = n + 1;
   c->dst->names_cap = names_cap;
@@ -345,7 +372,7 @@ mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err) {
   const mf_node *from = &c->src->nodes[node];
   enum { INLINE = 16 };
   mf_tensor_ref inline_refs[INLINE] = {{0, 0}};
-  mf_tensor_ref *ins = from->nin <= INLINE ? inline_refs : malloc((size_t)from->nin * sizeof *ins);
+  mf_tensor_ref *ins = from->nin <= INLINE ? inline_refs : mf_malloc((size_t)from->nin * sizeof *ins);
   if (!ins) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   mf_status s = MF_OK;
   for (int k = 0; k < from->nin && s == MF_OK; k++) {
@@ -356,7 +383,7 @@ mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err) {
   }
   int id = -1;
   if (s == MF_OK)
-    s = copy_append(c, from, from->name, from->op, from->nin, ins, &from->attrs, from->nout,
+    s = copy_append(c, from, from->name, from->op, from->nin, ins, from->attrs, from->nout,
                     from->out_specs, from->known, &id, err);
   if (ins != inline_refs) free(ins);
   if (s != MF_OK) return s;
@@ -404,7 +431,7 @@ mf_status mf_graph_copy_finish(mf_graph_copy *c, mf_graph **out, mf_error *err) 
                   : mf_error_set(err, MF_ERR_INTERNAL, "copying graph %s: input %d was dropped",
                                  src->name, i);
   }
-  mf_tensor_ref *outs = malloc(((size_t)src->noutputs + 1) * sizeof *outs);
+  mf_tensor_ref *outs = mf_malloc(((size_t)src->noutputs + 1) * sizeof *outs);
   if (s == MF_OK && !outs) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < src->noutputs && s == MF_OK; i++) {
     outs[i] = mf_graph_copy_ref(c, src->outputs[i]);
@@ -419,6 +446,7 @@ mf_status mf_graph_copy_finish(mf_graph_copy *c, mf_graph **out, mf_error *err) 
   }
   c->dst = NULL;
   mf_graph_copy_abort(c);
+  mf_graph_shrink(dst);
   *out = dst;
   return MF_OK;
 }

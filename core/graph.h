@@ -33,7 +33,7 @@ typedef struct mf_node {
   mf_tensor_ref *inputs;
   int ncontrol;
   int *control;        /* nodes that must run before this one */
-  mf_attrs attrs;
+  mf_attrs *attrs;      /* sized to fit (mf_attrs_clone): replace, never add */
   int nout;
   mf_spec *out_specs;
   mf_tensor **known;   /* per output: value known at trace time (Const, folded), or NULL */
@@ -68,6 +68,11 @@ void mf_graph_release(mf_graph *g);
 
 /* A unique node name from `base` ("add" -> "add", "add_1", ...), written to
  * buf. The name is reserved. */
+/* Frees what only building needs (the name set, spare node room): a
+ * finished graph (a trace, a copy) then costs what its nodes do. Naming
+ * a node again rebuilds the set. */
+void mf_graph_shrink(mf_graph *g);
+
 mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t n, mf_error *err);
 /* mf_graph_unique_name of `base` under the graph's current name scope
  * ("gradient_tape/" + "mul" -> "gradient_tape/mul"): op names while

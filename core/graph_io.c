@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 #define BAD(...) mf_error_set(err, MF_ERR_INVALID_ARGUMENT, __VA_ARGS__)
 /* Graph nesting (cond in while in ...) a saved file may use: bounded so a
  * hostile file cannot exhaust the stack. */
@@ -18,7 +20,7 @@
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static char *b64_encode(const unsigned char *p, size_t n) {
-  char *o = malloc((n + 2) / 3 * 4 + 1), *q = o;
+  char *o = mf_malloc((n + 2) / 3 * 4 + 1), *q = o;
   if (!o) return NULL;
   for (size_t i = 0; i < n; i += 3) {
     uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
@@ -160,7 +162,7 @@ mf_status mf_tensor_from_json(const json_t *j, mf_tensor **out, mf_error *err) {
     for (int64_t i = 0; i < count; i++) {
       json_t *e = json_array_get(strings, (size_t)i);
       size_t len = json_is_string(e) ? json_string_length(e) : 1;
-      unsigned char *b = malloc(len / 4 * 3 + 1);
+      unsigned char *b = mf_malloc(len / 4 * 3 + 1);
       const char *txt = json_is_string(e) ? json_string_value(e) : "";
       size_t n = len / 4 * 3;
       if (len >= 4 && txt[len - 1] == '=') n--;
@@ -238,14 +240,14 @@ static mf_status graph_json(const mf_graph *g, json_t **out, mf_error *err) {
     json_t *node = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "name", n->name, "op", n->op->name,
                              "inputs", ins, "control", ctl, "attrs", attrs, "specs", specs);
     json_array_append_new(nodes, node);
-    for (int k = 0; k < n->attrs.n; k++) {
+    for (int k = 0; k < n->attrs->n; k++) {
       json_t *a = NULL;
-      mf_status s = attr_json(n, &n->attrs.a[k], &a, err);
+      mf_status s = attr_json(n, &n->attrs->a[k], &a, err);
       if (s != MF_OK) {
         json_decref(j);
         return s;
       }
-      json_object_set_new(attrs, n->attrs.a[k].name, a);
+      json_object_set_new(attrs, n->attrs->a[k].name, a);
     }
   }
   json_t *ins = json_array(), *outs = json_array();
@@ -269,6 +271,14 @@ static const mf_attr_def *declared(const mf_op_def *op, const char *name) {
   for (int i = 0; i < MF_ATTR_MAX && op->attrs[i].name; i++)
     if (strcmp(op->attrs[i].name, name) == 0) return &op->attrs[i];
   return NULL;
+}
+
+/* Names the node and attribute in err's message; keeps its status (an
+ * allocation failure stays ResourceExhaustedError). */
+static mf_status attr_error(mf_error *err, mf_status s, const char *node, const char *name) {
+  char msg[MF_ERROR_MESSAGE_MAX];
+  snprintf(msg, sizeof msg, "%s", err->message);
+  return mf_error_set(err, s, "node '%s': attribute '%s': %s", node, name, msg);
 }
 
 static mf_status attr_from(const char *node, const mf_op_def *op, const char *name,
@@ -316,7 +326,7 @@ static mf_status attr_from(const char *node, const mf_op_def *op, const char *na
       int rank;
       int64_t shape[MF_MAX_RANK];
       mf_status s = shape_from_json(v, true, &rank, shape, err);
-      if (s != MF_OK) return BAD("node '%s': attribute '%s': %s", node, name, err->message);
+      if (s != MF_OK) return attr_error(err, s, node, name);
       return mf_attrs_set_shape(as, name, rank, shape, err);
     }
     case MF_ATTR_STRING:
@@ -325,7 +335,7 @@ static mf_status attr_from(const char *node, const mf_op_def *op, const char *na
     case MF_ATTR_TENSOR: {
       mf_tensor *t;
       mf_status s = mf_tensor_from_json(v, &t, err);
-      if (s != MF_OK) return BAD("node '%s': attribute '%s': %s", node, name, err->message);
+      if (s != MF_OK) return attr_error(err, s, node, name);
       s = mf_attrs_set_tensor(as, name, t, err);
       mf_tensor_release(t);
       return s;
@@ -384,9 +394,9 @@ static mf_status node_from(mf_graph *g, const json_t *j, int depth, mf_error *er
   if (!json_is_object(jattrs)) return BAD("node '%s': 'attrs' is not an object", name);
   if (!json_is_array(jspecs)) return BAD("node '%s': 'specs' is not a list", name);
   int nin = (int)json_array_size(jin);
-  mf_tensor_ref *refs = calloc((size_t)nin + 1, sizeof *refs);
-  mf_spec *specs = calloc((size_t)nin + 1, sizeof *specs);
-  mf_tensor **vals = calloc((size_t)nin + 1, sizeof *vals);
+  mf_tensor_ref *refs = mf_calloc((size_t)nin + 1, sizeof *refs);
+  mf_spec *specs = mf_calloc((size_t)nin + 1, sizeof *specs);
+  mf_tensor **vals = mf_calloc((size_t)nin + 1, sizeof *vals);
   mf_attrs as;
   mf_attrs_init(&as);
   mf_op_call c;
@@ -475,7 +485,7 @@ static mf_status graph_from(const json_t *j, int depth, mf_graph **out, mf_error
     else
       s = mf_graph_add_input(g, (int)k, err);
   }
-  mf_tensor_ref *refs = calloc(json_array_size(outs) + 1, sizeof *refs);
+  mf_tensor_ref *refs = mf_calloc(json_array_size(outs) + 1, sizeof *refs);
   if (!refs && s == MF_OK) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (size_t i = 0; s == MF_OK && i < json_array_size(outs); i++)
     s = ref_from(g, json_array_get(outs, i), g->nnodes, &refs[i], err);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "saved_model.h"
 #include "tensor.h"
 
@@ -66,7 +67,7 @@ mf_status mf_program_call(const mf_program *p, const char *name, int nargs,
   for (int i = 0; i < nargs; i++)
     if (!args[i]) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "argument %d is NULL", i);
   int n = p->fns[f].nouts;
-  mf_tensor **o = calloc((size_t)n + 1, sizeof *o);
+  mf_tensor **o = mf_calloc((size_t)n + 1, sizeof *o);
   if (!o) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   mf_status s = mf_saved_call(p, f, nargs, args, o, err);
   if (s != MF_OK) {

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "alloc.h"
+
 #define BAD(...) mf_error_set(err, MF_ERR_INVALID_ARGUMENT, __VA_ARGS__)
 
 static const char *descr_of(mf_dtype dt) {
@@ -40,7 +42,7 @@ mf_status mf_npy_encode(const mf_tensor *t, unsigned char **out, size_t *len, mf
   size_t pad = (64 - total % 64) % 64;
   hlen += pad;
   size_t nbytes = (size_t)t->size * mf_dtype_size(t->dtype);
-  unsigned char *b = malloc(10 + hlen + nbytes);
+  unsigned char *b = mf_malloc(10 + hlen + nbytes);
   if (!b) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory writing .npy");
   memcpy(b, "\x93NUMPY\x01\x00", 8);
   b[8] = (unsigned char)(hlen & 0xff);
@@ -247,11 +249,11 @@ mf_status mf_file_read(const char *path, size_t limit, unsigned char **out, size
   FILE *f = fopen(path, "rb");
   if (!f) return mf_error_set(err, MF_ERR_NOT_FOUND, "cannot open '%s': %s", path, strerror(errno));
   size_t cap = 4096, n = 0;
-  unsigned char *b = malloc(cap);
+  unsigned char *b = mf_malloc(cap);
   while (b) {
     if (n == cap) {
       if (cap > limit) break;
-      unsigned char *nb = realloc(b, cap * 2);
+      unsigned char *nb = mf_realloc(b, cap * 2);
       if (!nb) {
         free(b);
         b = NULL;
@@ -378,8 +380,8 @@ static mf_status npz_parse(const unsigned char *b, size_t n, mf_npz *z, mf_error
     cd_off = le64(b + z64 + 48);
   }
   if (cd_off > n || entries > n / 46) return BAD(".npz: central directory out of range");
-  z->names = calloc(entries ? entries : 1, sizeof *z->names);
-  z->tensors = calloc(entries ? entries : 1, sizeof *z->tensors);
+  z->names = mf_calloc(entries ? entries : 1, sizeof *z->names);
+  z->tensors = mf_calloc(entries ? entries : 1, sizeof *z->tensors);
   if (!z->names || !z->tensors) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   size_t p = cd_off;
   for (uint64_t e = 0; e < entries; e++) {
@@ -407,7 +409,7 @@ static mf_status npz_parse(const unsigned char *b, size_t n, mf_npz *z, mf_error
     if (data > n || csize > n - data) return BAD(".npz: member data out of range");
     size_t nl = namelen;
     if (nl >= 4 && memcmp(name + nl - 4, ".npy", 4) == 0) nl -= 4;
-    z->names[z->count] = malloc(nl + 1);
+    z->names[z->count] = mf_malloc(nl + 1);
     if (!z->names[z->count]) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     memcpy(z->names[z->count], name, nl);
     z->names[z->count][nl] = 0;
@@ -420,7 +422,7 @@ static mf_status npz_parse(const unsigned char *b, size_t n, mf_npz *z, mf_error
     } else if (method == 8) {
       if (usize > FILE_LIMIT || usize > csize * 1032 + 64)
         return BAD(".npz: member '%s' claims an impossible size", mname);
-      unsigned char *u = malloc(usize ? usize : 1);
+      unsigned char *u = mf_malloc(usize ? usize : 1);
       if (!u) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
       s = inflate_member(b + data, csize, u, usize, err);
       if (s == MF_OK) s = mf_npy_decode(u, usize, &z->tensors[z->count - 1], err);

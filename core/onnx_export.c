@@ -242,7 +242,7 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
   int64_t v[MF_ATTR_MAX_INTS + MF_MAX_RANK];
   int nv = 0;
   if (strcmp(op, "Const") == 0) {
-    const mf_attr *val = mf_attrs_find(&n->attrs, "value");
+    const mf_attr *val = mf_attrs_find(n->attrs, "value");
     return initializer(gp, outs[0], val->u.tensor, err);
   }
   if (strcmp(op, "Square") == 0) {
@@ -270,7 +270,7 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
     return MF_OK;
   }
   if (strcmp(op, "Cast") == 0) {
-    int ty = onnx_type(mf_attr_type(&n->attrs, "DstT", MF_FLOAT32));
+    int ty = onnx_type(mf_attr_type(n->attrs, "DstT", MF_FLOAT32));
     if (!ty) return UNSUPPORTED("casts to a dtype ONNX export does not support");
     attr_int(&a, "to", ty);
     node1(x, gp, "Cast", ins[0], outs[0], &a);
@@ -282,8 +282,8 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
     return MF_OK;
   }
   if (strcmp(op, "MatMul") == 0 || strcmp(op, "BatchMatMulV2") == 0) {
-    bool ta = mf_attr_bool(&n->attrs, "transpose_a", false) || mf_attr_bool(&n->attrs, "adj_x", false);
-    bool tb = mf_attr_bool(&n->attrs, "transpose_b", false) || mf_attr_bool(&n->attrs, "adj_y", false);
+    bool ta = mf_attr_bool(n->attrs, "transpose_a", false) || mf_attr_bool(n->attrs, "adj_x", false);
+    bool tb = mf_attr_bool(n->attrs, "transpose_b", false) || mf_attr_bool(n->attrs, "adj_y", false);
     char *t[2] = {NULL, NULL};
     const char *mm[2] = {ins[0], ins[1]};
     for (int k = 0; k < 2; k++) {
@@ -312,7 +312,7 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
       node1(x, gp, "Identity", ins[0], outs[0], NULL);
       return MF_OK;
     }
-    attr_int(&a, "keepdims", mf_attr_bool(&n->attrs, "keep_dims", false));
+    attr_int(&a, "keepdims", mf_attr_bool(n->attrs, "keep_dims", false));
     if (!strcmp(op, "Sum") || x->opset >= 18) {
       char *axes = const_i64(x, gp, nv, v, false, err);
       if (!axes) return err->status;
@@ -351,7 +351,7 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
     if (expand) {
       if (!const_ints(g, n->inputs[1], v, 1, &nv)) return UNSUPPORTED("has an axis that is not constant");
     } else {
-      const mf_attr *sd = mf_attrs_find(&n->attrs, "squeeze_dims");
+      const mf_attr *sd = mf_attrs_find(n->attrs, "squeeze_dims");
       nv = sd ? sd->u.ints.n : 0;
       for (int k = 0; k < nv; k++) v[k] = sd->u.ints.v[k];
     }
@@ -381,11 +381,11 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
     return MF_OK;
   }
   if (strcmp(op, "Conv2D") == 0) {
-    const char *fmt = mf_attr_string(&n->attrs, "data_format", "NHWC");
-    const char *pad = mf_attr_string(&n->attrs, "padding", "VALID");
+    const char *fmt = mf_attr_string(n->attrs, "data_format", "NHWC");
+    const char *pad = mf_attr_string(n->attrs, "padding", "VALID");
     if (strcmp(fmt, "NHWC") != 0) return UNSUPPORTED("uses a data_format other than NHWC");
     if (strcmp(pad, "SAME") != 0 && strcmp(pad, "VALID") != 0) return UNSUPPORTED("uses explicit padding");
-    const mf_attr *st = mf_attrs_find(&n->attrs, "strides"), *dl = mf_attrs_find(&n->attrs, "dilations");
+    const mf_attr *st = mf_attrs_find(n->attrs, "strides"), *dl = mf_attrs_find(n->attrs, "dilations");
     char *xt = fresh(x, "nchw"), *ft = fresh(x, "oihw"), *yt = fresh(x, "conv");
     attr_ints(&a, "perm", 4, (const int64_t[]){0, 3, 1, 2});
     node1(x, gp, "Transpose", ins[0], xt, &a);
@@ -406,7 +406,7 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
   }
   if (strcmp(op, "PartitionedCall") == 0 || strcmp(op, "StatefulPartitionedCall") == 0) {
     /* a call of a function graph: its nodes inlined in the caller's */
-    const mf_graph *f = mf_attrs_find(&n->attrs, "f")->u.graph;
+    const mf_graph *f = mf_attrs_find(n->attrs, "f")->u.graph;
     char **fouts = calloc((size_t)f->noutputs + 1, sizeof *fouts);
     if (!fouts) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     mf_status s = emit_graph(x, f, gp, (char *const *)ins, fouts, err);
@@ -427,7 +427,7 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
     }
     const char *bn[2] = {"then_branch", "else_branch"};
     for (int b = 0; b < 2; b++) {
-      const mf_attr *ga = mf_attrs_find(&n->attrs, bn[b]);
+      const mf_attr *ga = mf_attrs_find(n->attrs, bn[b]);
       const mf_graph *sub = ga->u.graph;
       pb sg = {0};
       char bname[64];
@@ -458,8 +458,8 @@ static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char *
     return MF_OK;
   }
   if (strcmp(op, "While") == 0 || strcmp(op, "StatelessWhile") == 0) {
-    const mf_graph *cg = mf_attrs_find(&n->attrs, "cond")->u.graph;
-    const mf_graph *bg = mf_attrs_find(&n->attrs, "body")->u.graph;
+    const mf_graph *cg = mf_attrs_find(n->attrs, "cond")->u.graph;
+    const mf_graph *bg = mf_attrs_find(n->attrs, "body")->u.graph;
     if (cg->noutputs != 1 || bg->noutputs != n->nin) return UNSUPPORTED("has a cond or body of unexpected arity");
     /* the first test, outside the loop */
     char *c0 = NULL, *c0b = fresh(x, "cond0");

@@ -74,7 +74,7 @@ static void refine_node(const mf_graph *f, int i, known_values *kv) {
     in_vals[k] = kv->values[slot];
   }
   mf_op_call cc;
-  mf_op_call_init(&cc, nd->op, nd->nin, in_specs, in_vals, &nd->attrs);
+  mf_op_call_init(&cc, nd->op, nd->nin, in_specs, in_vals, nd->attrs);
   mf_error err;
   if (mf_op_infer(&cc, &err) == MF_OK && cc.nout == nd->nout) {
     if (mf_op_call_fold(&cc))

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "executor.h"
 #include "interrupt.h"
 #include "op.h"
@@ -123,7 +124,7 @@ static mf_status while_kernel(mf_op_call *c, mf_error *err) {
     vars[i] = c->in[i];
   }
   mf_tensor *next_inline[8];
-  mf_tensor **next = n <= 8 ? next_inline : calloc((size_t)n, sizeof *next);
+  mf_tensor **next = n <= 8 ? next_inline : mf_calloc((size_t)n, sizeof *next);
   if (!next) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   mf_status s = MF_OK;
   for (;;) {

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <tgmath.h>
 
+#include "alloc.h"
 #include "broadcast.h"
 #include "elementwise.h"
 #include "fastmath.h"
@@ -318,7 +319,7 @@ static bool str_concat(int64_t n, const void *va, int sa, const void *vb, int sb
   mf_string *z = vz;
   for (int64_t i = 0; i < n; i++) {
     const mf_string *a = &pa[i * sa], *b = &pb[i * sb];
-    char *p = malloc(a->len + b->len + 1);
+    char *p = mf_malloc(a->len + b->len + 1);
     if (!p) return false;
     if (a->len) memcpy(p, a->ptr, a->len);
     if (b->len) memcpy(p + a->len, b->ptr, b->len);

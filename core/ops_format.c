@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "format.h"
 #include "op.h"
 
@@ -50,14 +51,14 @@ static mf_status string_format_kernel(mf_op_call *c, mf_error *err) {
   size_t plen = strlen(ph), total = strlen(tmpl) - (size_t)c->nin * plen;
   int64_t sum = mf_attr_int(c->attrs, "summarize", 3);
   int summarize = sum < 0 ? -1 : sum > INT_MAX ? INT_MAX : (int)sum;
-  char **values = calloc((size_t)c->nin + 1, sizeof *values);
+  char **values = mf_calloc((size_t)c->nin + 1, sizeof *values);
   bool ok = values != NULL;
   for (int i = 0; ok && i < c->nin; i++) {
     values[i] = mf_format_tf_print(c->in[i], summarize);
     ok = values[i] != NULL;
     if (ok) total += strlen(values[i]);
   }
-  char *msg = ok ? malloc(total + 1) : NULL;
+  char *msg = ok ? mf_malloc(total + 1) : NULL;
   if (msg) {
     char *end = msg;
     const char *piece = tmpl;

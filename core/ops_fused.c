@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "broadcast.h"
 #include "elementwise.h"
 #include "executor.h"
@@ -44,7 +45,7 @@ static const mf_graph *body_of(const mf_op_call *c) {
 /* The value of a body Const, or NULL. */
 static const mf_tensor *const_value(const mf_node *nd) {
   if (nd->known && nd->known[0]) return nd->known[0];
-  const mf_attr *a = mf_attrs_find(&nd->attrs, "value");
+  const mf_attr *a = mf_attrs_find(nd->attrs, "value");
   return a && a->kind == MF_ATTR_TENSOR ? a->u.tensor : NULL;
 }
 
@@ -150,8 +151,8 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
     memset(values_inline, 0, ((size_t)g->nnodes + 1) * sizeof *values_inline);
   } else {
     p->heap = true;
-    p->values = calloc((size_t)g->nnodes + 1, sizeof *p->values);
-    p->steps = calloc((size_t)g->nnodes + 1, sizeof *p->steps);
+    p->values = mf_calloc((size_t)g->nnodes + 1, sizeof *p->values);
+    p->steps = mf_calloc((size_t)g->nnodes + 1, sizeof *p->steps);
     if (!p->values || !p->steps)
       return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   }
@@ -183,7 +184,7 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
     }
     fused_step *s = &p->steps[p->nsteps];
     if (nd->nin > MAX_STEP_INPUTS || nd->nin < 1 || nd->nout != 1 ||
-        !mf_elementwise_resolve(nd->op, data_dtype(g, nd), &nd->attrs, &s->fn))
+        !mf_elementwise_resolve(nd->op, data_dtype(g, nd), nd->attrs, &s->fn))
       return bad_body(g, "holds an op without a block function", err);
     s->nin = nd->nin;
     s->out = i;
@@ -214,7 +215,7 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
    * of its inputs holds, then the inputs that die here free theirs. */
   int free_inline[INLINE_NODES];
   int *free_bufs = p->nsteps < INLINE_NODES ? free_inline
-                                            : malloc(((size_t)p->nsteps + 1) * sizeof *free_bufs);
+                                            : mf_malloc(((size_t)p->nsteps + 1) * sizeof *free_bufs);
   int nfree = 0;
   if (!free_bufs) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int st = 0; st < p->nsteps; st++) {
@@ -328,7 +329,7 @@ static mf_status fused_kernel(mf_op_call *c, mf_error *err) {
     if (c->state->drop) c->state->drop(c->state->data);
     c->state->data = NULL;
     c->state->drop = NULL;
-    fc = calloc(1, sizeof *fc);
+    fc = mf_calloc(1, sizeof *fc);
     if (!fc) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     s = prog_build(&fc->p, g, c->in, c->nin, out, NULL, NULL, &fits, err);
     if (s != MF_OK || !fits) {

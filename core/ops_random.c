@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "interrupt.h"
 #include "op.h"
 
@@ -115,7 +116,7 @@ static mf_random_state default_state = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static _Thread_local mf_random_state *current;
 
 mf_random_state *mf_random_state_new(void) {
-  mf_random_state *st = calloc(1, sizeof *st);
+  mf_random_state *st = mf_calloc(1, sizeof *st);
   if (st) pthread_mutex_init(&st->lock, NULL);
   return st;
 }
@@ -165,7 +166,7 @@ static stream *find_stream(mf_random_state *st, enum dist d, mf_dtype dt, int64_
       return &st->streams[i];
   if (st->nstreams == st->streams_cap) {
     size_t cap = st->streams_cap ? 2 * st->streams_cap : 16;
-    stream *s = realloc(st->streams, cap * sizeof *s);
+    stream *s = mf_realloc(st->streams, cap * sizeof *s);
     if (!s) {
       mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
       return NULL;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
@@ -121,7 +122,7 @@ static mf_status string_join_kernel(mf_op_call *c, mf_error *err) {
         return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "joined string is too long");
       total += len;
     }
-    char *p = malloc(total + 1);
+    char *p = mf_malloc(total + 1);
     if (!p) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     dst[i].ptr = p; /* owned by the output from here on */
     dst[i].len = total;

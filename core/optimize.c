@@ -50,7 +50,7 @@ static mf_status optimize_nested(mf_graph *g, mf_error *err) {
   extern const mf_op_def mf_op_FusedElementwise;
   for (int i = 0; i < g->nnodes; i++) {
     if (g->nodes[i].op == &mf_op_FusedElementwise) continue;
-    mf_attrs *as = &g->nodes[i].attrs;
+    mf_attrs *as = g->nodes[i].attrs;
     for (int k = 0; k < as->n; k++) {
       if (as->a[k].kind != MF_ATTR_GRAPH) continue;
       char name[MF_ATTR_NAME_MAX];

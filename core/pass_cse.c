@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "pass_util.h"
 #include "passes.h"
 
@@ -90,8 +91,8 @@ static bool attrs_equal(const mf_attrs *a, const mf_attrs *b) {
  * (if any) small enough to compare. */
 static bool mergeable(const mf_node *n) {
   if (!mf_pass_node_is_pure(n) || n->ncontrol > 0 || n->nout == 0) return false;
-  for (int i = 0; i < n->attrs.n; i++)
-    if (n->attrs.a[i].kind == MF_ATTR_TENSOR && !tensor_comparable(n->attrs.a[i].u.tensor))
+  for (int i = 0; i < n->attrs->n; i++)
+    if (n->attrs->a[i].kind == MF_ATTR_TENSOR && !tensor_comparable(n->attrs->a[i].u.tensor))
       return false;
   return true;
 }
@@ -103,8 +104,8 @@ static uint64_t node_hash(const mf_node *n, const mf_tensor_ref *in) {
   h = mix(h, (uint64_t)n->nin);
   for (int k = 0; k < n->nin; k++) h = mix(mix(h, (uint64_t)in[k].node), (uint64_t)in[k].index);
   uint64_t attrs = 0;
-  for (int i = 0; i < n->attrs.n; i++) {
-    const mf_attr *a = &n->attrs.a[i];
+  for (int i = 0; i < n->attrs->n; i++) {
+    const mf_attr *a = &n->attrs->a[i];
     uint64_t ha = hash_bytes(1469598103934665603ull, a->name, strlen(a->name));
     ha = mix(ha, (uint64_t)a->kind);
     switch (a->kind) {
@@ -132,7 +133,7 @@ static bool same_node(const mf_node *d, const mf_node *n, const mf_tensor_ref *i
   if (d->op != n->op || d->nin != n->nin || d->nout != n->nout || d->ncontrol > 0) return false;
   for (int k = 0; k < n->nin; k++)
     if (d->inputs[k].node != in[k].node || d->inputs[k].index != in[k].index) return false;
-  return attrs_equal(&d->attrs, &n->attrs);
+  return attrs_equal(d->attrs, n->attrs);
 }
 
 /* The mergeable nodes of the copy, by hash (open addressing, at most half
@@ -148,9 +149,9 @@ struct mf_cse_table {
 };
 
 mf_status mf_cse_table_new(mf_cse_table **out, mf_error *err) {
-  mf_cse_table *t = calloc(1, sizeof *t);
+  mf_cse_table *t = mf_calloc(1, sizeof *t);
   if (t) t->cap = 64;
-  if (t) t->slots = calloc(t->cap, sizeof *t->slots);
+  if (t) t->slots = mf_calloc(t->cap, sizeof *t->slots);
   if (!t || !t->slots) {
     free(t);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -169,7 +170,7 @@ void mf_cse_table_free(mf_cse_table *t) {
 static mf_status table_insert(mf_cse_table *t, uint64_t hash, int node, mf_error *err) {
   if ((t->used + 1) * 2 > t->cap) {
     size_t cap = t->cap * 2;
-    struct entry *slots = calloc(cap, sizeof *slots);
+    struct entry *slots = mf_calloc(cap, sizeof *slots);
     if (!slots) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     for (size_t i = 0; i < t->cap; i++) {
       if (!t->slots[i].node) continue;
@@ -201,17 +202,19 @@ static int table_find(const mf_cse_table *t, const mf_graph *dst, uint64_t hash,
 int mf_cse_table_find_const(const mf_cse_table *t, const mf_graph *dst, mf_tensor *value) {
   extern const mf_op_def mf_op_Const;
   mf_node n;
+  mf_attrs as;
   memset(&n, 0, sizeof n);
   n.op = &mf_op_Const;
   n.nout = 1;
-  mf_attrs_init(&n.attrs);
-  if (mf_attrs_set_tensor(&n.attrs, "value", value, NULL) != MF_OK ||
-      mf_attrs_set_type(&n.attrs, "dtype", value->dtype, NULL) != MF_OK) {
-    mf_attrs_free(&n.attrs);
+  n.attrs = &as;
+  mf_attrs_init(&as);
+  if (mf_attrs_set_tensor(&as, "value", value, NULL) != MF_OK ||
+      mf_attrs_set_type(&as, "dtype", value->dtype, NULL) != MF_OK) {
+    mf_attrs_free(&as);
     return -1;
   }
   int found = mergeable(&n) ? table_find(t, dst, node_hash(&n, NULL), &n, NULL) : -1;
-  mf_attrs_free(&n.attrs);
+  mf_attrs_free(&as);
   return found;
 }
 
@@ -228,7 +231,7 @@ mf_status mf_pass_cse_step(mf_cse_table *t, mf_graph_copy *c, int i, bool *merge
   *merged = false;
   if (!mergeable(n)) return mf_graph_copy_node(c, i, err);
   if (n->nin > t->in_cap) {
-    mf_tensor_ref *grown = realloc(t->in, (size_t)n->nin * sizeof *grown);
+    mf_tensor_ref *grown = mf_realloc(t->in, (size_t)n->nin * sizeof *grown);
     if (!grown) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     t->in = grown;
     t->in_cap = n->nin;

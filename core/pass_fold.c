@@ -13,6 +13,7 @@
  * with control inputs are never folded. */
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "pass_util.h"
 #include "passes.h"
 
@@ -46,7 +47,7 @@ static bool shape_only(const mf_op_def *op) {
  * recomputed from the Const inputs and the specs alone (tracing may have
  * known them from a Placeholder's example value, which is no constant). */
 static bool may_fold(const mf_node *n, const mf_graph *g, const mf_graph_copy *c) {
-  if (!mf_op_is_foldable(n->op, &n->attrs) || n->ncontrol > 0 || n->nin == 0 || n->nout == 0 ||
+  if (!mf_op_is_foldable(n->op, n->attrs) || n->ncontrol > 0 || n->nin == 0 || n->nout == 0 ||
       n->nout > FOLD_MAX_OUTPUTS)
     return false;
   bool all_const = true, all_static = true;
@@ -70,8 +71,8 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
   enum { INLINE = 16 };
   mf_spec specs_inline[INLINE];
   mf_tensor *vals_inline[INLINE];
-  mf_spec *specs = n->nin <= INLINE ? specs_inline : malloc((size_t)n->nin * sizeof *specs);
-  mf_tensor **vals = n->nin <= INLINE ? vals_inline : malloc((size_t)n->nin * sizeof *vals);
+  mf_spec *specs = n->nin <= INLINE ? specs_inline : mf_malloc((size_t)n->nin * sizeof *specs);
+  mf_tensor **vals = n->nin <= INLINE ? vals_inline : mf_malloc((size_t)n->nin * sizeof *vals);
   bool ok = specs && vals, all_const = true;
   for (int k = 0; ok && k < n->nin; k++) {
     mf_tensor_ref r = mf_graph_copy_ref(c, n->inputs[k]);
@@ -97,7 +98,7 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
   if (ok) {
     mf_op_call call;
     mf_error err;
-    mf_op_call_init(&call, n->op, n->nin, specs, vals, &n->attrs);
+    mf_op_call_init(&call, n->op, n->nin, specs, vals, n->attrs);
     ok = mf_op_infer(&call, &err) == MF_OK && call.nout == n->nout;
     bool known = ok;
     for (int k = 0; known && k < call.nout; k++) known = call.out_values[k] != NULL;

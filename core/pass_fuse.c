@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "elementwise.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -115,13 +116,13 @@ static mf_dtype data_dtype(const mf_graph *g, const mf_node *nd) {
 static mf_status find_groups(fuse_info *f, mf_error *err) {
   const mf_graph *g = f->g;
   int n = f->n, nedges = 0;
-  f->first = calloc((size_t)n + 2, sizeof *f->first);
-  f->is_output = calloc((size_t)n + 1, sizeof *f->is_output);
-  f->control_dep = calloc((size_t)n + 1, sizeof *f->control_dep);
-  f->candidate = calloc((size_t)n + 1, sizeof *f->candidate);
-  f->group = malloc(((size_t)n + 1) * sizeof *f->group);
-  f->ops = calloc((size_t)n + 1, sizeof *f->ops);
-  f->absorbed = calloc((size_t)n + 1, sizeof *f->absorbed);
+  f->first = mf_calloc((size_t)n + 2, sizeof *f->first);
+  f->is_output = mf_calloc((size_t)n + 1, sizeof *f->is_output);
+  f->control_dep = mf_calloc((size_t)n + 1, sizeof *f->control_dep);
+  f->candidate = mf_calloc((size_t)n + 1, sizeof *f->candidate);
+  f->group = mf_malloc(((size_t)n + 1) * sizeof *f->group);
+  f->ops = mf_calloc((size_t)n + 1, sizeof *f->ops);
+  f->absorbed = mf_calloc((size_t)n + 1, sizeof *f->absorbed);
   if (!f->first || !f->is_output || !f->control_dep || !f->candidate || !f->group || !f->ops ||
       !f->absorbed)
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while fusing");
@@ -133,8 +134,8 @@ static mf_status find_groups(fuse_info *f, mf_error *err) {
   }
   for (int i = 0; i < g->noutputs; i++) f->is_output[g->outputs[i].node] = true;
   for (int i = 0; i < n; i++) f->first[i + 1] += f->first[i];
-  f->readers = malloc(((size_t)nedges + 1) * sizeof *f->readers);
-  int *fill = calloc((size_t)n + 1, sizeof *fill);
+  f->readers = mf_malloc(((size_t)nedges + 1) * sizeof *f->readers);
+  int *fill = mf_calloc((size_t)n + 1, sizeof *fill);
   if (!f->readers || !fill) {
     free(fill);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while fusing");
@@ -154,7 +155,7 @@ static mf_status find_groups(fuse_info *f, mf_error *err) {
     f->candidate[i] = (nd->op->flags & MF_OP_ELEMENTWISE) && mf_pass_node_is_pure(nd) &&
                       !mf_pass_node_has_graphs(nd) && nd->nout == 1 && nd->nin >= 1 &&
                       nd->ncontrol == 0 && nd->out_specs[0].rank >= 0 &&
-                      mf_elementwise_fusable(nd->op, data_dtype(g, nd), &nd->attrs);
+                      mf_elementwise_fusable(nd->op, data_dtype(g, nd), nd->attrs);
   }
   /* From the last node to the first: join the readers' group, or start
    * one. */
@@ -187,13 +188,13 @@ static mf_status find_groups(fuse_info *f, mf_error *err) {
     f->absorbed[i] = all;
   }
   /* Member lists per root, in node order. */
-  f->mfirst = calloc((size_t)n + 2, sizeof *f->mfirst);
-  f->members = malloc(((size_t)n + 1) * sizeof *f->members);
+  f->mfirst = mf_calloc((size_t)n + 2, sizeof *f->mfirst);
+  f->members = mf_malloc(((size_t)n + 1) * sizeof *f->members);
   if (!f->mfirst || !f->members) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < n; i++)
     if (f->group[i] >= 0) f->mfirst[f->group[i] + 1]++;
   for (int i = 0; i < n; i++) f->mfirst[i + 1] += f->mfirst[i];
-  int *at = calloc((size_t)n + 1, sizeof *at);
+  int *at = mf_calloc((size_t)n + 1, sizeof *at);
   if (!at) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < n; i++)
     if (f->group[i] >= 0) f->members[f->mfirst[f->group[i]] + at[f->group[i]]++] = i;
@@ -252,7 +253,7 @@ static mf_status body_ref(const fuse_info *f, body_builder *b, mf_tensor_ref r,
   if (is_const(g, r.node)) {
     mf_tensor *v = mf_graph_const_value(g, r);
     int id;
-    MF_TRY(body_add(b->body, src->name, &mf_op_Const, 0, NULL, &src->attrs, &src->out_specs[0], v,
+    MF_TRY(body_add(b->body, src->name, &mf_op_Const, 0, NULL, src->attrs, &src->out_specs[0], v,
                     &id, err));
     b->image[r.node] = id;
     *out = (mf_tensor_ref){id, 0};
@@ -315,7 +316,7 @@ static mf_status build_body(const fuse_info *f, body_builder *b, int root, mf_er
       continue;
     }
     int id;
-    MF_TRY(body_add(b->body, nd->name, nd->op, nd->nin, ins, &nd->attrs, &nd->out_specs[0], NULL,
+    MF_TRY(body_add(b->body, nd->name, nd->op, nd->nin, ins, nd->attrs, &nd->out_specs[0], NULL,
                     &id, err));
     b->image[i] = id;
   }
@@ -339,9 +340,9 @@ static mf_status add_fused(const fuse_info *f, body_builder *b, mf_graph_copy *c
   const mf_graph *g = f->g;
   MF_TRY(build_body(f, b, root, err));
   int nin = b->body->ninputs;
-  mf_tensor_ref *ins = malloc(((size_t)nin + 1) * sizeof *ins);
-  mf_spec *specs = malloc(((size_t)nin + 1) * sizeof *specs);
-  mf_tensor **vals = calloc((size_t)nin + 1, sizeof *vals);
+  mf_tensor_ref *ins = mf_malloc(((size_t)nin + 1) * sizeof *ins);
+  mf_spec *specs = mf_malloc(((size_t)nin + 1) * sizeof *specs);
+  mf_tensor **vals = mf_calloc((size_t)nin + 1, sizeof *vals);
   mf_status s = MF_OK;
   if (!ins || !specs || !vals) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int k = 0; k < nin && s == MF_OK; k++) {
@@ -385,8 +386,8 @@ mf_status mf_pass_fuse_elementwise(mf_graph *g, mf_graph **out, mf_pass_stats *s
   int fused = 0;
   if (!is_body(g)) s = find_groups(&f, err);
   if (s == MF_OK && !is_body(g)) {
-    b.image = malloc(((size_t)g->nnodes + 1) * sizeof *b.image);
-    b.ext = malloc(((size_t)g->nnodes * MAX_STEP_INPUTS + 1) * sizeof *b.ext);
+    b.image = mf_malloc(((size_t)g->nnodes + 1) * sizeof *b.image);
+    b.ext = mf_malloc(((size_t)g->nnodes * MAX_STEP_INPUTS + 1) * sizeof *b.ext);
     if (!b.image || !b.ext) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     for (int i = 0; i < g->nnodes && b.image; i++) b.image[i] = -1;
   }

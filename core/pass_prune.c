@@ -6,6 +6,7 @@
  * keep their order, so stateful nodes keep program order. */
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "passes.h"
 
 /* Marks needed[i] for every node the graph must keep; returns how many. */
@@ -32,7 +33,7 @@ static int mark_needed(const mf_graph *g, bool *needed) {
 }
 
 bool mf_pass_prune_has_work(const mf_graph *g) {
-  bool *needed = calloc((size_t)g->nnodes + 1, sizeof *needed);
+  bool *needed = mf_calloc((size_t)g->nnodes + 1, sizeof *needed);
   bool work = !needed || mark_needed(g, needed) < g->nnodes;
   free(needed);
   return work;
@@ -40,7 +41,7 @@ bool mf_pass_prune_has_work(const mf_graph *g) {
 
 mf_status mf_pass_prune(mf_graph *g, mf_graph **out, mf_pass_stats *st, mf_error *err) {
   int n = g->nnodes;
-  bool *needed = calloc((size_t)n + 1, sizeof *needed);
+  bool *needed = mf_calloc((size_t)n + 1, sizeof *needed);
   if (!needed) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   mark_needed(g, needed);
   mf_graph_copy c;

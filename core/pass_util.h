@@ -16,14 +16,14 @@ static inline bool mf_pass_node_is_pure(const mf_node *n) {
   extern const mf_op_def mf_op_Placeholder;
   if (n->op == &mf_op_Placeholder) return false;
   if (n->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)) return false;
-  for (int i = 0; i < n->attrs.n; i++)
-    if (n->attrs.a[i].kind == MF_ATTR_CALLBACK) return false;
+  for (int i = 0; i < n->attrs->n; i++)
+    if (n->attrs->a[i].kind == MF_ATTR_CALLBACK) return false;
   return true;
 }
 
 static inline bool mf_pass_node_has_graphs(const mf_node *n) {
-  for (int i = 0; i < n->attrs.n; i++)
-    if (n->attrs.a[i].kind == MF_ATTR_GRAPH) return true;
+  for (int i = 0; i < n->attrs->n; i++)
+    if (n->attrs->a[i].kind == MF_ATTR_GRAPH) return true;
   return false;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "executor.h"
 #include "graph_io.h"
 #include "npy.h"
@@ -19,7 +20,7 @@
 
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
-  char *d = malloc(n);
+  char *d = mf_malloc(n);
   if (d) memcpy(d, s, n);
   return d;
 }
@@ -161,7 +162,7 @@ mf_status mf_saved_write(const char *dir, const mf_saved_program *p, mf_error *e
 static mf_status strings_from(const json_t *a, const char *what, int *n, char ***out, mf_error *err) {
   if (!json_is_array(a) || json_array_size(a) > MAX_ITEMS) return BAD("'%s' is not a list of names", what);
   *n = (int)json_array_size(a);
-  *out = calloc((size_t)*n + 1, sizeof **out);
+  *out = mf_calloc((size_t)*n + 1, sizeof **out);
   if (!*out) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < *n; i++) {
     json_t *e = json_array_get(a, (size_t)i);
@@ -232,7 +233,7 @@ static mf_status open_fn(const mf_saved_program *p, const json_t *j, mf_saved_fn
   if (!json_is_array(caps) || json_array_size(caps) > MAX_ITEMS)
     return BAD("function '%s': 'captures' is not a list", f->name);
   f->ncaptures = (int)json_array_size(caps);
-  f->captures = calloc((size_t)f->ncaptures + 1, sizeof *f->captures);
+  f->captures = mf_calloc((size_t)f->ncaptures + 1, sizeof *f->captures);
   if (!f->captures) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   const mf_graph *g = f->graph;
   if (g->ninputs != f->nargs + f->ncaptures)
@@ -285,10 +286,10 @@ static mf_status open_doc(const char *dir, const char *realdir, const json_t *do
   if (!json_is_array(vars) || !json_is_array(fns) || !json_is_object(sigs) ||
       json_array_size(vars) > MAX_ITEMS || json_array_size(fns) > MAX_ITEMS || json_object_size(sigs) > MAX_ITEMS)
     return BAD("saved_model.json needs 'variables' and 'functions' lists and a 'signatures' object");
-  p->vars = calloc(json_array_size(vars) + 1, sizeof *p->vars);
-  p->fns = calloc(json_array_size(fns) + 1, sizeof *p->fns);
-  p->sig_names = calloc(json_object_size(sigs) + 1, sizeof *p->sig_names);
-  p->sig_fn = calloc(json_object_size(sigs) + 1, sizeof *p->sig_fn);
+  p->vars = mf_calloc(json_array_size(vars) + 1, sizeof *p->vars);
+  p->fns = mf_calloc(json_array_size(fns) + 1, sizeof *p->fns);
+  p->sig_names = mf_calloc(json_object_size(sigs) + 1, sizeof *p->sig_names);
+  p->sig_fn = mf_calloc(json_object_size(sigs) + 1, sizeof *p->sig_fn);
   if (!p->vars || !p->fns || !p->sig_names || !p->sig_fn)
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (size_t i = 0; i < json_array_size(vars); i++) {
@@ -325,7 +326,7 @@ mf_status mf_saved_open(const char *dir, mf_saved_program **out, mf_error *err) 
   json_t *doc = json_loadb((const char *)text, len, JSON_REJECT_DUPLICATES, &je);
   free(text);
   if (!doc) return BAD("'%s' is not valid JSON: %s (line %d)", path, je.text, je.line);
-  mf_saved_program *p = calloc(1, sizeof *p);
+  mf_saved_program *p = mf_calloc(1, sizeof *p);
   mf_status s = p ? open_doc(dir, realdir, doc, p, err)
                   : mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   json_decref(doc);
@@ -358,7 +359,7 @@ mf_status mf_saved_call(const mf_saved_program *p, int fi, int nargs, mf_tensor 
     }
   }
   int n = nargs + f->ncaptures;
-  mf_tensor **feeds = calloc((size_t)n + 1, sizeof *feeds);
+  mf_tensor **feeds = mf_calloc((size_t)n + 1, sizeof *feeds);
   if (!feeds) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < nargs; i++) feeds[i] = args[i];
   for (int k = 0; k < f->ncaptures; k++)

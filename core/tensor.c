@@ -457,6 +457,12 @@ void mf_shape_format(int rank, const int64_t *shape, char *buf, size_t n) {
 /* ---- buffer pool ---- */
 
 #define POOL_SLOTS 16
+/* Bytes all pools together may keep. Each cached plan keeps its last run's
+ * intermediates; without a cap, 5,000 traces of one function (one plan
+ * each, tensors growing with the signature) kept hundreds of MB. Past the
+ * cap a plan's values are freed, not kept (its calls then allocate). */
+#define POOL_BUDGET ((size_t)4 << 20)
+static _Atomic size_t pooled_bytes;
 
 struct mf_buffer_pool {
   int n;
@@ -475,6 +481,7 @@ void mf_buffer_pool_free(mf_buffer_pool *p) {
   if (!p) return;
   for (int i = 0; i < p->n; i++) mf_buffer_release(p->slots[i]);
   for (int i = 0; i < p->nspare; i++) tensor_struct_free(p->spare[i]);
+  atomic_fetch_sub(&pooled_bytes, p->bytes);
   free(p);
 }
 
@@ -497,10 +504,18 @@ void mf_buffer_pool_unlend(mf_buffer_pool *p) {
   p->lent_from = p->n;
 }
 
+/* Counts n more pooled bytes if the budget has room. */
+static bool pool_reserve(size_t n) {
+  if (atomic_fetch_add(&pooled_bytes, n) + n <= POOL_BUDGET) return true;
+  atomic_fetch_sub(&pooled_bytes, n);
+  return false;
+}
+
 void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t) {
   if (!t) return;
   bool keep = p && t->refcount == 1 && t->buf->refcount == 1 && t->dtype != MF_STRING &&
-              t->dtype != MF_RESOURCE && t->buf->nbytes >= 64 && p->n < POOL_SLOTS;
+              t->dtype != MF_RESOURCE && t->buf->nbytes >= 64 && p->n < POOL_SLOTS &&
+              pool_reserve(t->buf->nbytes);
   if (keep) {
     /* Owned buffers come before lent ones. */
     p->slots[p->n++] = p->slots[p->lent_from];
@@ -558,6 +573,7 @@ mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const i
         p->slots[i] = p->slots[p->lent_from];
         p->slots[p->lent_from] = p->slots[--p->n];
         p->bytes -= b->nbytes;
+        atomic_fetch_sub(&pooled_bytes, b->nbytes);
       }
       b->dtype = dt;
       b->count = (size_t)size;

@@ -50,6 +50,7 @@ typedef struct mfL_ctx {
   int tapes_active;     /* > 0: call the tape hook after every op */
   int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
   size_t alloc_since_gc;
+  size_t small_bytes;   /* small tensors' C bytes not yet reported to the collector */
   lua_State *L;
   int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
   struct mf_random_state *rng; /* this session's random streams (owned) */
@@ -58,6 +59,7 @@ typedef struct mfL_ctx {
   lua_Alloc alloc;
   void *alloc_ud;
   long long lua_bytes, lua_limit; /* bytes since the wrap; limit < 0: none */
+  size_t lua_freed;     /* bytes Lua freed not yet reported to mf_alloc_note_freed */
 } mfL_ctx;
 
 typedef struct mfL_tensor {

@@ -1,6 +1,7 @@
 /* io.c — core.npy_write / core.npy_read / core.npz_read: NumPy files. */
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "binding.h"
 #include "npy.h"
 #include "saved_model.h"
@@ -52,7 +53,7 @@ static int l_npz_read(lua_State *L) {
 static char *field_string(lua_State *L, int t, const char *k) {
   lua_getfield(L, t, k);
   const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-  char *d = s ? strdup(s) : NULL;
+  char *d = s ? mf_strdup(s) : NULL;
   lua_pop(L, 1);
   return d;
 }
@@ -67,11 +68,11 @@ static int field_len(lua_State *L, int t, const char *k) {
 static char **field_names(lua_State *L, int t, const char *k, int *n) {
   *n = field_len(L, t, k);
   if (*n < 0) return NULL;
-  char **out = calloc((size_t)*n + 1, sizeof *out);
+  char **out = mf_calloc((size_t)*n + 1, sizeof *out);
   lua_getfield(L, t, k);
   for (int i = 0; out && i < *n; i++) {
     lua_rawgeti(L, -1, i + 1);
-    out[i] = strdup(lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
+    out[i] = mf_strdup(lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?");
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
@@ -93,13 +94,13 @@ static mf_tensor *field_tensor(lua_State *L, int t, const char *k) {
 static int l_saved_write(lua_State *L) {
   const char *dir = luaL_checkstring(L, 1);
   luaL_checktype(L, 2, LUA_TTABLE);
-  mf_saved_program *p = calloc(1, sizeof *p);
+  mf_saved_program *p = mf_calloc(1, sizeof *p);
   const char *bad = p ? NULL : "out of memory";
   int nv = field_len(L, 2, "variables"), nf = field_len(L, 2, "functions");
   if (!bad && (nv < 0 || nf < 0)) bad = "a saved program needs 'variables' and 'functions' lists";
   if (!bad) {
-    p->vars = calloc((size_t)nv + 1, sizeof *p->vars);
-    p->fns = calloc((size_t)nf + 1, sizeof *p->fns);
+    p->vars = mf_calloc((size_t)nv + 1, sizeof *p->vars);
+    p->fns = mf_calloc((size_t)nf + 1, sizeof *p->fns);
     if (!p->vars || !p->fns) bad = "out of memory";
   }
   lua_getfield(L, 2, "variables");
@@ -135,7 +136,7 @@ static int l_saved_write(lua_State *L) {
       bad = "a function needs name, graph, args, outputs and captures";
       f->ncaptures = 0;
     } else {
-      f->captures = calloc((size_t)f->ncaptures + 1, sizeof *f->captures);
+      f->captures = mf_calloc((size_t)f->ncaptures + 1, sizeof *f->captures);
       lua_getfield(L, t, "captures");
       for (int k = 0; f->captures && k < f->ncaptures; k++) {
         lua_rawgeti(L, -1, k + 1);
@@ -162,8 +163,8 @@ static int l_saved_write(lua_State *L) {
       ns++;
       lua_pop(L, 1);
     }
-    p->sig_names = calloc((size_t)ns + 1, sizeof *p->sig_names);
-    p->sig_fn = calloc((size_t)ns + 1, sizeof *p->sig_fn);
+    p->sig_names = mf_calloc((size_t)ns + 1, sizeof *p->sig_names);
+    p->sig_fn = mf_calloc((size_t)ns + 1, sizeof *p->sig_fn);
     lua_pushnil(L);
     while (p->sig_fn && lua_next(L, -2)) {
       int f = lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TSTRING ? -1 : -2;
@@ -171,7 +172,7 @@ static int l_saved_write(lua_State *L) {
         if (strcmp(p->fns[i].name, lua_tostring(L, -1)) == 0) f = i;
       if (f < 0) bad = "a signature names no function";
       else {
-        p->sig_names[p->nsigs] = strdup(lua_tostring(L, -2));
+        p->sig_names[p->nsigs] = mf_strdup(lua_tostring(L, -2));
         p->sig_fn[p->nsigs++] = f;
       }
       lua_pop(L, 1);

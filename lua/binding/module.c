@@ -3,6 +3,7 @@
  * and returns `require("moonflow.tf")`, the `tf` table. */
 #include <dlfcn.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,20 @@ static int l_fail_alloc(lua_State *L) {
   return 2;
 }
 
+/* core.heap_bytes([trim]) -> bytes malloc has handed out and not had back
+ * (a test switch: the soak tests compare it with the resident set); trim:
+ * first give free pages back to the system (malloc_trim). */
+static int l_heap_bytes(lua_State *L) {
+#ifdef __GLIBC__
+  if (lua_toboolean(L, 1)) malloc_trim(0);
+  struct mallinfo2 mi = mallinfo2();
+  lua_pushinteger(L, (lua_Integer)(mi.uordblks + mi.hblkhd));
+#else
+  lua_pushnil(L);
+#endif
+  return 1;
+}
+
 /* core.now() -> monotonic seconds (for timing traces and %timeit) */
 static int l_now(lua_State *L) {
   struct timespec ts;
@@ -98,7 +113,7 @@ static int l_check_interrupt(lua_State *L) {
 int luaopen_moonflow(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"set_seed", l_set_seed}, {"check_interrupt", l_check_interrupt}, {"now", l_now},
-      {"fail_alloc", l_fail_alloc},
+      {"fail_alloc", l_fail_alloc}, {"heap_bytes", l_heap_bytes},
       {NULL, NULL}};
   lua_newtable(L);
   mfL_trace_open(L);

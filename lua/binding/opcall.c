@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "binding.h"
 #include "variable.h"
 
@@ -130,8 +131,8 @@ static mf_status attr_from_lua(lua_State *L, mf_attrs *as, const char *name, int
       /* The reference first: luaL_ref may raise, the allocations do not. */
       lua_pushvalue(L, vidx);
       int ref = luaL_ref(L, LUA_REGISTRYINDEX);
-      mf_callback *cb = calloc(1, sizeof *cb);
-      lua_callback *lc = malloc(sizeof *lc);
+      mf_callback *cb = mf_calloc(1, sizeof *cb);
+      lua_callback *lc = mf_malloc(sizeof *lc);
       if (!cb || !lc) {
         free(cb);
         free(lc);
@@ -361,7 +362,7 @@ mf_status mfL_add_placeholder(mf_graph *g, const char *name, const mf_spec *spec
 static mf_status push_capture(mfL_frame *f, mfL_capture cap, mf_error *err) {
   if (f->ncaptures == f->cap_captures) {
     int n = f->cap_captures ? f->cap_captures * 2 : 8;
-    mfL_capture *c = realloc(f->captures, (size_t)n * sizeof *c);
+    mfL_capture *c = mf_realloc(f->captures, (size_t)n * sizeof *c);
     if (!c) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     f->captures = c;
     f->cap_captures = n;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "binding.h"
 #include "format.h"
 
@@ -16,15 +17,11 @@ mfL_tensor *mfL_new_tensor(lua_State *L) {
   return lt;
 }
 
-/* Tensor memory below this is not reported to the collector. */
-#define ACCOUNT_MIN_BYTES 4096
-
 void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t) {
   lt->t = t;
-  /* A view shares a buffer somebody already accounted for. The size test
-   * comes first: the context lookup costs more than a small op. */
-  if (t->buf->nbytes >= ACCOUNT_MIN_BYTES && t->buf->refcount == 1)
-    mfL_account(mfL_context(L), t->buf->nbytes);
+  /* A view shares a buffer somebody already accounted for. */
+  size_t n = sizeof *t + (t->buf->refcount == 1 ? sizeof *t->buf + t->buf->nbytes : 0);
+  mfL_account(mfL_context(L), n);
 }
 
 mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
@@ -107,7 +104,15 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
 #define FULL_GC_BYTES ((size_t)128 << 20)
 
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
-  if (nbytes < ACCOUNT_MIN_BYTES) return;
+  /* Small tensors are counted too: to Lua each is a 64-byte userdata whose
+   * finaliser frees several times that in C, and a loop making them would
+   * otherwise outrun the collector (cached calls grew without bound). */
+  if (nbytes < 4096) {
+    ctx->small_bytes += nbytes;
+    if (ctx->small_bytes < 4096) return;
+    nbytes = ctx->small_bytes;
+    ctx->small_bytes = 0;
+  }
   /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them,
    * so the incremental collector runs in proportion to tensor memory. In
    * generational mode (the stock lua5.4's default) steps do not reach old
@@ -213,6 +218,11 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return NULL;
   void *p = ctx->alloc(ctx->alloc_ud, ptr, osize, nsize);
   if (p || nsize == 0) ctx->lua_bytes += (long long)nsize - old;
+  /* Lua's sweeps count towards giving pages back (alloc.h), in batches. */
+  if (nsize == 0 && (ctx->lua_freed += (size_t)old) >= 64 << 10) {
+    mf_alloc_note_freed(ctx->lua_freed);
+    ctx->lua_freed = 0;
+  }
   return p;
 }
 

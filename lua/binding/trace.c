@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "binding.h"
 #include "random.h"
 #include "executor.h"
@@ -127,7 +128,7 @@ static int l_trace_begin(lua_State *L) {
   lua_settop(L, 2);
   if (ctx->depth == ctx->cap) {
     int cap = ctx->cap ? ctx->cap * 2 : 8;
-    mfL_frame *fr = realloc(ctx->frames, (size_t)cap * sizeof *fr);
+    mfL_frame *fr = mf_realloc(ctx->frames, (size_t)cap * sizeof *fr);
     if (!fr) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
     ctx->frames = fr;
     ctx->cap = cap;
@@ -215,7 +216,7 @@ static int l_trace_end(lua_State *L) {
   mf_error err;
   mf_status s = MF_OK;
   int inaccessible = 0; /* the output made by a nested trace that has ended */
-  mf_tensor_ref *refs = malloc(((size_t)n + 1) * sizeof *refs);
+  mf_tensor_ref *refs = mf_malloc(((size_t)n + 1) * sizeof *refs);
   if (!refs) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int i = 0; i < n && s == MF_OK; i++) {
     lua_rawgeti(L, 1, i + 1);
@@ -243,6 +244,7 @@ static int l_trace_end(lua_State *L) {
                      "TensorArray or tf.Variables to carry it out.",
                      inaccessible);
   if (s != MF_OK) return mfL_raise_status(L, &err);
+  mf_graph_shrink(f->g);
   /* Pop the frame before pushing outer symbolics: they belong to the parent. */
   mfL_frame done = *f;
   clear_frame_data(L, ctx->depth);
@@ -328,8 +330,8 @@ static bool graph_stateful(const mf_graph *g, int depth) {
   for (int i = 0; i < g->nnodes; i++) {
     const mf_node *n = &g->nodes[i];
     if (n->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM)) return true;
-    for (int k = 0; k < n->attrs.n; k++)
-      if (n->attrs.a[k].kind == MF_ATTR_GRAPH && graph_stateful(n->attrs.a[k].u.graph, depth + 1))
+    for (int k = 0; n->attrs && k < n->attrs->n; k++)
+      if (n->attrs->a[k].kind == MF_ATTR_GRAPH && graph_stateful(n->attrs->a[k].u.graph, depth + 1))
         return true;
   }
   return false;
@@ -349,6 +351,18 @@ static int l_trace_abort(lua_State *L) {
     frame_free(L, &ctx->frames[--ctx->depth]);
   }
   return 0;
+}
+
+/* core.call_unyieldable(f, ...) -> f(...), called so that f cannot yield
+ * its coroutine (no continuation: coroutine.yield in it raises "attempt to
+ * yield across a C-call boundary"). A trace body runs this way: the trace
+ * stack is the session's, so a trace suspended in a coroutine would leave
+ * every other coroutine in graph mode. Coroutines f resumes itself may
+ * still yield to it. */
+static int l_call_unyieldable(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
 }
 
 /* core.trace_data(depth) -> the Lua data frame `depth` (1 = outermost) was
@@ -394,7 +408,7 @@ static int run_into(lua_State *L, mf_graph *g, int first, int nfeeds, mf_tensor 
   enum { INLINE = 16 };
   mf_tensor *outs_inline[INLINE];
   int nout = g->noutputs;
-  mf_tensor **outs = nout <= INLINE ? outs_inline : malloc((size_t)nout * sizeof *outs);
+  mf_tensor **outs = nout <= INLINE ? outs_inline : mf_malloc((size_t)nout * sizeof *outs);
   mf_error err;
   mf_status s = outs ? mf_graph_run(g, nfeeds, feeds, outs, &err)
                      : mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -421,7 +435,7 @@ static int l_run(lua_State *L) {
   enum { INLINE = 16 };
   mf_tensor *feeds_inline[INLINE];
   int nfeeds = (int)lua_rawlen(L, 2);
-  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : mf_malloc((size_t)nfeeds * sizeof *feeds);
   if (!feeds) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
   for (int i = 0; i < nfeeds; i++) {
     lua_rawgeti(L, 2, i + 1);
@@ -466,7 +480,7 @@ static int l_run_direct(lua_State *L) {
   int first = push_result_slots(L, g);
   enum { INLINE = 16 };
   mf_tensor *feeds_inline[INLINE];
-  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : malloc((size_t)nfeeds * sizeof *feeds);
+  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : mf_malloc((size_t)nfeeds * sizeof *feeds);
   if (!feeds) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
   bool ok = true;
   for (int i = 0; i < nargs && ok; i++) ok = (feeds[i] = feed_at(L, 3 + i)) != NULL;
@@ -567,10 +581,10 @@ static int l_graph_nodes(lua_State *L) {
       lua_rawseti(L, -2, k + 1);
     }
     lua_setfield(L, -2, "outputs");
-    lua_createtable(L, 0, n->attrs.n);
-    for (int k = 0; k < n->attrs.n; k++) {
-      push_attr_value(L, &n->attrs.a[k]);
-      lua_setfield(L, -2, n->attrs.a[k].name);
+    lua_createtable(L, 0, n->attrs->n);
+    for (int k = 0; k < n->attrs->n; k++) {
+      push_attr_value(L, &n->attrs->a[k]);
+      lua_setfield(L, -2, n->attrs->a[k].name);
     }
     lua_setfield(L, -2, "attrs");
     lua_pushboolean(L, n->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS));
@@ -662,8 +676,8 @@ static int l_graph_set_io(lua_State *L) {
       return mfL_raise(L, "ValueError", "graph_set_io: input %d is not a Placeholder", i + 1);
   }
   /* Nothing below raises until both lists are freed. */
-  mf_tensor_ref *outs = malloc(((size_t)nout + 1) * sizeof *outs);
-  int *ins = malloc(((size_t)nin + 1) * sizeof *ins);
+  mf_tensor_ref *outs = mf_malloc(((size_t)nout + 1) * sizeof *outs);
+  int *ins = mf_malloc(((size_t)nin + 1) * sizeof *ins);
   mf_error err;
   mf_status s = MF_OK;
   if (!outs || !ins) s = mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
@@ -710,6 +724,7 @@ int mfL_trace_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"trace_begin", l_trace_begin}, {"placeholder", l_placeholder},
       {"trace_end", l_trace_end},     {"trace_abort", l_trace_abort},
+      {"call_unyieldable", l_call_unyieldable},
       {"trace_depth", l_trace_depth}, {"trace_data", l_trace_data},
       {"current_graph", l_current_graph},
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},

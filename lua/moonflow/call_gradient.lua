@@ -10,6 +10,8 @@ local tapes = require("moonflow.tape")
 local variables = require("moonflow.variable")
 local shapes = require("moonflow.shape")
 local state = require("moonflow.state")
+local retracing = require("moonflow.retracing")
+
 local raise = errors.raise
 local flatten = nest.flatten
 
@@ -91,7 +93,7 @@ local function build_backward(cf, rec, mask)
   end, { name = cf.name .. "_backward", autograph = false })
   -- Its own retracing detector: every concrete function has a backward
   -- function of this one Lua definition, which is no user's retracing.
-  backward._detector = { calls = 0, per_trace = {}, warnings = 0 }
+  backward._detector = retracing.new()
   return backward
 end
 
@@ -253,7 +255,7 @@ local function traced_pair(cf, args)
       end
       return table.unpack(out, 1, #out)
     end, { name = cf.name .. "_backward", autograph = false })
-    backward._detector = { calls = 0, per_trace = {}, warnings = 0 }
+    backward._detector = retracing.new()
     pair.backward = backward:get_concrete_function(table.unpack(specs, 1, #specs))
     pair.connected, pair.nout, pair.nsources = connected, #flat, #sources
     -- The forward values the backward function captured, by capture.

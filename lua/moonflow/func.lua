@@ -21,14 +21,15 @@ local checks = require("moonflow.trace_checks")
 local graphs = require("moonflow.graph")
 local autograph = require("moonflow.autograph")
 local receiver = require("moonflow.receiver")
+local retracing = require("moonflow.retracing")
 local raise = errors.raise
 
 local RECURSION_LIMIT = 64
-local FREQUENT_TRACING_THRESHOLD = 5
-local FREQUENT_TRACING_HISTORY = 10
-local FREQUENT_TRACING_MAX_WARNINGS = 2
 
 local func = {}
+
+local detector_for = retracing.detector_for
+local called_without_tracing, called_with_tracing = retracing.called_without_tracing, retracing.called_with_tracing
 
 local call_in_trace -- below: a call while another function is traced
 
@@ -66,46 +67,6 @@ local function params_of(fn)
   local names = {}
   for i = 1, info.nparams do names[i] = debug.getlocal(fn, i) end
   return names, info.isvararg
-end
-
--- Frequent-retracing detector, shared by every tf.func of one Lua
--- function definition (so re-wrapping in a loop is caught too).
-local detectors = {}
-
-local function detector_for(fn)
-  local info = debug.getinfo(fn, "S")
-  local key = info.source .. ":" .. info.linedefined
-  local d = detectors[key]
-  if not d then
-    d = { calls = 0, per_trace = {}, warnings = 0 }
-    detectors[key] = d
-  end
-  return d
-end
-
-local function called_without_tracing(d)
-  if #d.per_trace == 0 then d.per_trace[1] = 0 end
-  d.per_trace[#d.per_trace] = d.per_trace[#d.per_trace] + 1
-  d.calls = d.calls + 1
-end
-
-local function called_with_tracing(d, name)
-  d.calls = d.calls + 1
-  d.per_trace[#d.per_trace + 1] = 1
-  while #d.per_trace > 0 and d.calls - d.per_trace[1] > FREQUENT_TRACING_HISTORY do
-    d.calls = d.calls - table.remove(d.per_trace, 1)
-  end
-  if d.warnings >= FREQUENT_TRACING_MAX_WARNINGS then return end
-  if #d.per_trace >= FREQUENT_TRACING_THRESHOLD then
-    d.warnings = d.warnings + 1
-    io.stderr:write(("WARNING: %d out of the last %d calls to %s triggered tf.func retracing. "
-      .. "Tracing is expensive and the excessive number of tracings could be due to (1) creating "
-      .. "tf.func repeatedly in a loop, (2) passing tensors with different shapes, (3) passing "
-      .. "Lua values instead of tensors. For (1), define your tf.func outside of the loop. For "
-      .. "(2), tf.func has the reduce_retracing = true option that can avoid unnecessary "
-      .. "retracing. For (3), pass tensors. tf.config.explain_retracing(true) and %%trace say "
-      .. "why each retrace happened.\n"):format(#d.per_trace, d.calls, name))
-  end
 end
 
 -- Errors while tracing --------------------------------------------------------
@@ -431,6 +392,14 @@ local function feeds_of(cf, args)
   return feeds
 end
 
+-- Empties a call's feeds, then returns the rest: the table is kept for the
+-- next call, and holding the tensors kept each concrete function's last
+-- arguments alive (5,000 retraces on growing shapes held ~50 MB of them).
+local function release_feeds(feeds, ...)
+  for i = #feeds, 1, -1 do feeds[i] = nil end
+  return ...
+end
+
 local function results_of(cf, outs)
   local s = cf._structure
   local results = {}
@@ -468,8 +437,8 @@ local function run(cf, args)
   local feeds = feeds_of(cf, args)
   local graph = graph_to_run(cf)
   if not state.tapes_recording() or not tapes.would_record(cf, args) then
-    if cf._simple then return core.run(graph, feeds) end
-    return results_of(cf, table.pack(core.run(graph, feeds)))
+    if cf._simple then return release_feeds(feeds, core.run(graph, feeds)) end
+    return results_of(cf, table.pack(release_feeds(feeds, core.run(graph, feeds))))
   end
   return run_recorded(cf, args, feeds, graph, run_graph)
 end
@@ -855,7 +824,7 @@ local function make(fn, opts, name)
     self._params, self._vararg = inner._params, inner._vararg
     self._method = inner._method
     self._autograph = false -- the inner function converts its own code
-    self._detector = { calls = 0, per_trace = {}, warnings = 0 }
+    self._detector = retracing.new()
     return self
   end
   if type(fn) ~= "function" then

@@ -8,7 +8,9 @@
 -- frame (which tf.func, which trace number, whether it may create
 -- variables) is attached to the frame in the binding, not kept in a second
 -- stack. Frames are pushed only by state.in_trace, which pops them again on
--- every path out, errors included.
+-- every path out, errors included. A trace's body cannot yield its
+-- coroutine (a RuntimeError): the stack is the session's, not the
+-- coroutine's, so a suspended trace would leave the main program tracing.
 
 local core = require("moonflow.core")
 
@@ -53,6 +55,20 @@ end
 
 local function keep(err) return err end
 
+-- lua_yieldk's message when the body of a trace (run by
+-- core.call_unyieldable) tries to suspend its coroutine.
+local YIELD_ACROSS = "attempt to yield across a C-call boundary"
+
+-- The error a yield out of a trace becomes, or err itself.
+local function yield_error(err)
+  if err ~= YIELD_ACROSS then return err end
+  return core.error("RuntimeError",
+    "coroutine.yield inside a tf.func trace (or a tf.cond, tf.while_loop body being traced): a trace "
+    .. "cannot be suspended, because the program would stay in graph mode until it resumed. Yield "
+    .. "before or after calling the traced function, or keep the coroutine inside it (a generator "
+    .. "the function creates and resumes itself may yield).")
+end
+
 -- Test hooks (nil in use): on_trace(f, cf) after every tf.func trace,
 -- on_call(cf, args) before every call of a concrete function, and
 -- on_optimize(graph) before a graph is optimised (an error it raises
@@ -70,7 +86,8 @@ state.on_trace, state.on_call, state.on_optimize = nil, nil, nil
 function state.in_trace(name, data, handler, body)
   local base = core.trace_depth()
   core.trace_begin(name, data)
-  local r = table.pack(xpcall(body, handler or keep))
+  local h = handler or keep
+  local r = table.pack(xpcall(core.call_unyieldable, function(e) return h(yield_error(e)) end, body))
   if r[1] then
     local ok, g, captures, const_captures = pcall(core.trace_end, r[2])
     if ok then

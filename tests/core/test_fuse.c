@@ -40,7 +40,7 @@ static ref scalar_of(mf_graph *g, mf_dtype dt, double v) {
 static const mf_graph *first_body(const mf_graph *g) {
   for (int i = 0; i < g->nnodes; i++)
     if (strcmp(g->nodes[i].op->name, "FusedElementwise") == 0)
-      return mf_attrs_find(&g->nodes[i].attrs, "body")->u.graph;
+      return mf_attrs_find(g->nodes[i].attrs, "body")->u.graph;
   return NULL;
 }
 
@@ -407,7 +407,7 @@ static void test_interrupt(void) {
   mf_spec spec;
   mf_spec_of_tensor(x, &spec);
   mf_op_call c;
-  mf_op_call_init(&c, o->nodes[f].op, 1, &spec, &x, &o->nodes[f].attrs);
+  mf_op_call_init(&c, o->nodes[f].op, 1, &spec, &x, o->nodes[f].attrs);
   mf_interrupt_request();
   mf_error err;
   CHECK(mf_op_execute(&c, &err) == MF_ERR_INTERRUPTED);

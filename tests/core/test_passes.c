@@ -571,8 +571,8 @@ static void test_pipeline_nested(void) {
   mf_graph *o = apply(mf_graph_optimize, g, &st);
   const mf_node *ifn = output_node(o, 0);
   CHECK(strcmp(ifn->op->name, "StatelessIf") == 0);
-  const mf_graph *ot = mf_attrs_find(&ifn->attrs, "then_branch")->u.graph;
-  const mf_graph *oe = mf_attrs_find(&ifn->attrs, "else_branch")->u.graph;
+  const mf_graph *ot = mf_attrs_find(ifn->attrs, "then_branch")->u.graph;
+  const mf_graph *oe = mf_attrs_find(ifn->attrs, "else_branch")->u.graph;
   CHECK(ot != then_g && count_op(ot, "AddV2") == 0 && ot->ninputs == 1);
   CHECK(oe->nnodes == 1 && oe->outputs[0].node == oe->inputs[0]);
   CHECK(then_g->nnodes == then_before);
