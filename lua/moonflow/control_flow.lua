@@ -240,20 +240,7 @@ local function branch_grad(rec, n, dys, present, offset)
   for j, t in ipairs(rec.inter) do map[key(t)] = n.outputs[offset + j] end
   -- A capture placeholder stands for the If's input it captured.
   for k, idx in pairs(rec.ph_index) do map[k] = n.inputs[1 + idx] end
-  local function sub(t)
-    local m = map[key(t)]
-    if m ~= nil then return m end
-    return t
-  end
-  local function sub_all(list)
-    local out = {}
-    for i, t in ipairs(list or {}) do out[i] = sub(t) end
-    return out
-  end
-  local entries = {}
-  for i, e in ipairs(rec.entries) do
-    entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
-  end
+  local entries, sub = tapes.substitute(rec.entries, map)
   local targets, seeds = {}, {}
   for i, t in ipairs(rec.flat) do
     if present[i] and core.dtype(t).is_floating then

@@ -602,8 +602,30 @@ tapes.backprop_entries = function(entries, targets, seeds)
 end
 tapes.key = key
 
+--- Recorded entries with their tensors replaced through map (keyed by
+-- tapes.key; a tensor map does not hold stays), and the replacement
+-- function: how cond and while gradients replay a branch's or body's
+-- records over the forward op's outputs.
+function tapes.substitute(entries, map)
+  local function sub(t)
+    local m = map[key(t)]
+    if m ~= nil then return m end
+    return t
+  end
+  local function sub_all(list)
+    local out = {}
+    for i, t in ipairs(list or {}) do out[i] = sub(t) end
+    return out
+  end
+  local out = {}
+  for i, e in ipairs(entries) do
+    out[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+  end
+  return out, sub
+end
+
 -- Library-internal (the other modules' view, not part of tf).
 tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
-  key = true, internal = true }
+  key = true, substitute = true, internal = true }
 
 return tapes

@@ -34,20 +34,7 @@ local function replay_step(rec, vals, caps, k, float_vars, float_caps, cap_vars,
   for kv, i in pairs(rec.loopvars) do map[kv] = vals[i] end
   for j, t in ipairs(rec.inter) do map[key(t)] = ops.gather(rec.buffers[j], k) end
   for kv, idx in pairs(rec.ph_index) do map[kv] = caps[idx] end
-  local function sub(t)
-    local m = map[key(t)]
-    if m ~= nil then return m end
-    return t
-  end
-  local function sub_all(list)
-    local out = {}
-    for i, t in ipairs(list or {}) do out[i] = sub(t) end
-    return out
-  end
-  local entries = {}
-  for i, e in ipairs(rec.entries) do
-    entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
-  end
+  local entries, sub = tapes.substitute(rec.entries, map)
   local targets, seeds = {}, {}
   for i, h in ipairs(float_vars) do
     targets[i] = sub(rec.flat[h.var])

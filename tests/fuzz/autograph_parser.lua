@@ -68,22 +68,10 @@ do
   assert(#corpus > 20, "the corpus is the library's Lua files: run from the source tree")
 end
 
--- ---- a seeded generator (splitmix64), the same on every machine ------------
+-- ---- the seeded generator the differential test uses (tests/diff/gen.lua) ----
 
-local function rng_new(seed, index)
-  local s = seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 7
-  local r = {}
-  function r.next()
-    s = s + 0x9E3779B97F4A7C15
-    local z = s
-    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-    return z ~ (z >> 31)
-  end
-  function r.int(n) return (r.next() >> 1) % n end
-  function r.pick(t) return t[r.int(#t) + 1] end
-  return r
-end
+package.path = here .. "/../diff/?.lua;" .. package.path
+local rng_new = require("gen").rng
 
 -- ---- mutations -------------------------------------------------------------
 
