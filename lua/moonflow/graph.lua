@@ -452,29 +452,25 @@ local function html_escape(s)
   return (s:gsub("[&<>]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;" }))
 end
 
---- A graph's pictures: the SVG (large scopes collapsed) and, when some
--- scope was collapsed, HTML holding it with the whole graph one click away.
-local function pictures(g)
+--- A graph's picture (large scopes collapsed), and whether a scope was
+-- collapsed; nil where the session cannot draw.
+local function picture(g)
   local dot, any_collapsed = dot_text(g, COLLAPSE_OVER)
-  local svg = svg_of(dot)
-  if not svg then return nil end
-  local html
-  if any_collapsed then
-    local full = svg_of((dot_text(g, false)))
-    if full then
-      html = ('<div class="moonflow-graph">%s<details><summary>Expand every name scope of %s</summary>%s'
-        .. '</details></div>'):format(svg, html_escape(g.name), full)
-    end
-  end
-  return svg, html
+  return svg_of(dot), any_collapsed
 end
 
 function Graph.__mimebundle(g)
   local bundle = { ["text/plain"] = gmethods.text(g) }
   -- Drawn where the session renders pictures (Jupyter); a terminal shows the text.
-  local svg, html = pictures(g)
-  if svg then bundle["image/svg+xml"] = svg end
-  if html then bundle["text/html"] = html end
+  local svg, any_collapsed = picture(g)
+  if not svg then return bundle end
+  bundle["image/svg+xml"] = svg
+  -- With a scope collapsed, the whole graph is one click away.
+  local full = any_collapsed and svg_of((dot_text(g, false)))
+  if full then
+    bundle["text/html"] = ('<div class="moonflow-graph">%s<details><summary>Expand every name scope of %s'
+      .. '</summary>%s</details></div>'):format(svg, html_escape(g.name), full)
+  end
   return bundle
 end
 
@@ -487,7 +483,7 @@ function graphs.side_by_side(before, after, caption)
     local text = ("%s\n\nbefore the optimiser:\n%s\n\nafter:\n%s"):format(caption, gmethods.text(before),
       gmethods.text(after))
     local out = { ["text/plain"] = text }
-    local a, b = pictures(before), pictures(after)
+    local a, b = picture(before), picture(after)
     if a and b then
       out["text/html"] = ('<div class="moonflow-graph-compare"><p>%s</p><div style="display:flex;'
         .. 'gap:2em;align-items:flex-start"><div><p><b>before the optimiser</b> (%d ops)</p>%s</div>'
