@@ -43,7 +43,116 @@ static _Atomic size_t freed_since_trim;
 /* Bytes of other frees that may still trim: earned by freeing graphs. */
 static _Atomic long long trim_credit;
 
+/* ---- the large-block cache (alloc.h) ---- */
+
+#ifdef __SANITIZE_ADDRESS__
+#define BLOCK_SLOTS 0
+#else
+#define BLOCK_SLOTS MF_BLOCK_CACHE_SLOTS
+#endif
+
+/* slots[0] is the oldest block, slots[n - 1] the newest. */
+static struct {
+  pthread_mutex_t lock;
+  int n;
+  size_t bytes;
+  struct {
+    void *p;
+    size_t n;
+  } slots[MF_BLOCK_CACHE_SLOTS + 1];
+} blocks = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Drops slots [0, k) (the oldest) from the table; the caller frees them. */
+static void blocks_shift(int k) {
+  for (int i = 0; i < k; i++) blocks.bytes -= blocks.slots[i].n;
+  memmove(blocks.slots, blocks.slots + k, (size_t)(blocks.n - k) * sizeof blocks.slots[0]);
+  blocks.n -= k;
+}
+
+/* Under the lock: moves the oldest blocks, at least `want` bytes of them
+ * (all when want is SIZE_MAX), to out[]; returns how many. */
+static int blocks_evict(size_t want, void **out) {
+  int k = 0;
+  size_t got = 0;
+  while (k < blocks.n && got < want) {
+    out[k] = blocks.slots[k].p;
+    got += blocks.slots[k++].n;
+  }
+  blocks_shift(k);
+  return k;
+}
+
+static void free_all(void **p, int k) {
+  for (int i = 0; i < k; i++) free(p[i]);
+}
+
+int mf_block_take(void **out, size_t n) {
+  *out = NULL;
+  void *evicted[MF_BLOCK_CACHE_SLOTS + 1];
+  int k = 0;
+  if (BLOCK_SLOTS && n >= MF_BLOCK_CACHE_MIN) {
+    pthread_mutex_lock(&blocks.lock);
+    for (int i = blocks.n - 1; i >= 0; i--) {
+      if (blocks.slots[i].n != n) continue;
+      if (inject()) {
+        pthread_mutex_unlock(&blocks.lock);
+        return 12; /* ENOMEM */
+      }
+      *out = blocks.slots[i].p;
+      blocks.bytes -= n;
+      memmove(blocks.slots + i, blocks.slots + i + 1,
+              (size_t)(blocks.n - i - 1) * sizeof blocks.slots[0]);
+      blocks.n--;
+      pthread_mutex_unlock(&blocks.lock);
+      return 0;
+    }
+    k = blocks_evict(n, evicted);
+    pthread_mutex_unlock(&blocks.lock);
+  }
+  free_all(evicted, k); /* before asking for more */
+  return mf_posix_memalign(out, 64, n);
+}
+
+void mf_block_give(void *p, size_t n) {
+  if (!p) return;
+  if (!BLOCK_SLOTS || n < MF_BLOCK_CACHE_MIN || n > MF_BLOCK_CACHE_BYTES) {
+    free(p);
+    return;
+  }
+  void *evicted[MF_BLOCK_CACHE_SLOTS + 1];
+  int k = 0;
+  pthread_mutex_lock(&blocks.lock);
+  blocks.slots[blocks.n].p = p;
+  blocks.slots[blocks.n++].n = n;
+  blocks.bytes += n;
+  /* The newest block alone fits both bounds, so this stops before it. */
+  size_t bytes = blocks.bytes;
+  while (blocks.n - k > BLOCK_SLOTS || bytes > MF_BLOCK_CACHE_BYTES) {
+    evicted[k] = blocks.slots[k].p;
+    bytes -= blocks.slots[k++].n;
+  }
+  blocks_shift(k);
+  pthread_mutex_unlock(&blocks.lock);
+  free_all(evicted, k);
+}
+
+size_t mf_block_cache_bytes(void) {
+  pthread_mutex_lock(&blocks.lock);
+  size_t b = blocks.bytes;
+  pthread_mutex_unlock(&blocks.lock);
+  return b;
+}
+
+void mf_block_cache_drain(void) {
+  void *evicted[MF_BLOCK_CACHE_SLOTS + 1];
+  pthread_mutex_lock(&blocks.lock);
+  int k = blocks_evict(SIZE_MAX, evicted);
+  pthread_mutex_unlock(&blocks.lock);
+  free_all(evicted, k);
+}
+
 static void trim(void) {
+  mf_block_cache_drain();
   atomic_store(&freed_since_trim, 0);
 #ifdef __GLIBC__
   malloc_trim(0);

@@ -23,6 +23,34 @@ int mf_posix_memalign(void **out, size_t align, size_t n);
  * the one to fail, so injected failures reach cached paths too. */
 int mf_alloc_inject(void);
 
+/* Large blocks kept for reuse: tensor data (tensor.c) of
+ * MF_BLOCK_CACHE_MIN bytes or more. glibc maps and unmaps such blocks, or
+ * grows and trims its heap for them, so an eager loop dropping a 256 KiB
+ * result each call paid the system calls, a zero-filled page fault per
+ * 4 KiB touched and the TLB flushes of giving pages back: at 256x256 a
+ * fifth of tf.matmul's time. The cache keeps the most recently freed blocks,
+ * at most MF_BLOCK_CACHE_SLOTS of them and MF_BLOCK_CACHE_BYTES in all
+ * (process-wide, under a lock), and a request it cannot serve first frees
+ * the oldest blocks, at least as many bytes as it asks for, so the cache
+ * never adds to a peak of resident memory. Under AddressSanitizer it keeps
+ * nothing, so that a use after free is still caught.
+ *
+ * Ownership: a block from mf_block_take(&p, n) belongs to the caller, who
+ * hands it back with mf_block_give(p, n), the same n (or with free(), which
+ * only forgoes the reuse). A block is 64-byte aligned, its contents are
+ * whatever its last user left, and a cached one counts as an allocation
+ * and honours injected failures (mf_alloc_fail_after) as malloc's do. */
+#define MF_BLOCK_CACHE_MIN ((size_t)64 << 10)
+#define MF_BLOCK_CACHE_BYTES ((size_t)16 << 20)
+#define MF_BLOCK_CACHE_SLOTS 16
+/* 0, or ENOMEM with *out NULL. */
+int mf_block_take(void **out, size_t n);
+void mf_block_give(void *p, size_t n);
+/* Bytes the cache holds now. */
+size_t mf_block_cache_bytes(void);
+/* Frees every cached block (a trim does this too). */
+void mf_block_cache_drain(void);
+
 /* Reports n bytes given back. glibc returns to the system only a free top
  * of its heap, so the small blocks of what was freed among live ones kept
  * their pages for good (5,000 traces dropped: 170 MB resident, 66 KB in

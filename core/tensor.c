@@ -147,6 +147,13 @@ static void buffer_counted(size_t nbytes) {
   atomic_fetch_add(&live_buffers, 1);
 }
 
+/* The data block's size for nbytes: rounded up so SIMD loops may read
+ * whole vectors at the tail. */
+static size_t data_bytes(size_t nbytes) {
+  size_t alloc = (nbytes + 63) & ~(size_t)63;
+  return alloc ? alloc : 64;
+}
+
 mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *err) {
   size_t elem = mf_dtype_size(dt);
   if (count > ((size_t)1 << 60) / elem)
@@ -160,13 +167,12 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
                         nbytes, mf_tensor_byte_limit());
   mf_buffer *b = block_take(CACHE_HEADER, sizeof *b);
   void *data = NULL;
-  /* Round up so SIMD loops may read whole vectors at the tail; small
-   * buffers (scalars, short vectors) take malloc's cheaper path. */
-  size_t alloc = (nbytes + 63) & ~(size_t)63;
-  if (alloc == 0) alloc = 64;
+  /* Small buffers (scalars, short vectors) take malloc's cheaper path;
+   * large ones may be a recently freed block (alloc.h's block cache). */
+  size_t alloc = data_bytes(nbytes);
   bool ok = b && (alloc == SMALL_DATA ? (data = block_take(CACHE_DATA, SMALL_DATA)) != NULL
                   : alloc <= 256      ? (data = mf_malloc(alloc)) != NULL
-                                      : mf_posix_memalign(&data, 64, alloc) == 0);
+                                      : mf_block_take(&data, alloc) == 0);
   if (!ok) {
     block_give(CACHE_HEADER, b);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
@@ -206,7 +212,7 @@ void mf_buffer_release(mf_buffer *b) {
   if (b->nbytes <= SMALL_DATA)
     block_give(CACHE_DATA, b->data);
   else
-    free(b->data);
+    mf_block_give(b->data, data_bytes(b->nbytes));
   block_give(CACHE_HEADER, b);
 }
 
