@@ -51,14 +51,17 @@ static _Atomic long long trim_credit;
 #define BLOCK_SLOTS MF_BLOCK_CACHE_SLOTS
 #endif
 
-/* slots[0] is the oldest block, slots[n - 1] the newest. */
+/* slots[0] was given back first, slots[n - 1] last; stamp orders blocks
+ * by when they were last handed out. */
 static struct {
   pthread_mutex_t lock;
   int n;
   size_t bytes;
+  uint64_t issued;
   struct {
     void *p;
     size_t n;
+    uint64_t stamp;
   } slots[MF_BLOCK_CACHE_SLOTS + 1];
 } blocks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -86,34 +89,39 @@ static void free_all(void **p, int k) {
   for (int i = 0; i < k; i++) free(p[i]);
 }
 
-int mf_block_take(void **out, size_t n) {
+int mf_block_take(void **out, size_t n, uint64_t *stamp) {
   *out = NULL;
   void *evicted[MF_BLOCK_CACHE_SLOTS + 1];
   int k = 0;
   if (BLOCK_SLOTS && n >= MF_BLOCK_CACHE_MIN) {
     pthread_mutex_lock(&blocks.lock);
-    for (int i = blocks.n - 1; i >= 0; i--) {
-      if (blocks.slots[i].n != n) continue;
-      if (inject()) {
-        pthread_mutex_unlock(&blocks.lock);
-        return 12; /* ENOMEM */
+    *stamp = ++blocks.issued;
+    int best = -1;
+    for (int i = 0; i < blocks.n; i++)
+      if (blocks.slots[i].n == n && (best < 0 || blocks.slots[i].stamp > blocks.slots[best].stamp))
+        best = i;
+    if (best >= 0) {
+      int fail = inject();
+      if (!fail) {
+        *out = blocks.slots[best].p;
+        blocks.bytes -= n;
+        memmove(blocks.slots + best, blocks.slots + best + 1,
+                (size_t)(blocks.n - best - 1) * sizeof blocks.slots[0]);
+        blocks.n--;
       }
-      *out = blocks.slots[i].p;
-      blocks.bytes -= n;
-      memmove(blocks.slots + i, blocks.slots + i + 1,
-              (size_t)(blocks.n - i - 1) * sizeof blocks.slots[0]);
-      blocks.n--;
       pthread_mutex_unlock(&blocks.lock);
-      return 0;
+      return fail ? 12 /* ENOMEM */ : 0;
     }
     k = blocks_evict(n, evicted);
     pthread_mutex_unlock(&blocks.lock);
+  } else {
+    *stamp = 0;
   }
   free_all(evicted, k); /* before asking for more */
   return mf_posix_memalign(out, 64, n);
 }
 
-void mf_block_give(void *p, size_t n) {
+void mf_block_give(void *p, size_t n, uint64_t stamp) {
   if (!p) return;
   if (!BLOCK_SLOTS || n < MF_BLOCK_CACHE_MIN || n > MF_BLOCK_CACHE_BYTES) {
     free(p);
@@ -123,6 +131,7 @@ void mf_block_give(void *p, size_t n) {
   int k = 0;
   pthread_mutex_lock(&blocks.lock);
   blocks.slots[blocks.n].p = p;
+  blocks.slots[blocks.n].stamp = stamp;
   blocks.slots[blocks.n++].n = n;
   blocks.bytes += n;
   /* The newest block alone fits both bounds, so this stops before it. */

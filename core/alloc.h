@@ -33,19 +33,24 @@ int mf_alloc_inject(void);
  * (process-wide, under a lock), and a request it cannot serve first frees
  * the oldest blocks, at least as many bytes as it asks for, so the cache
  * never adds to a peak of resident memory. Under AddressSanitizer it keeps
- * nothing, so that a use after free is still caught.
+ * nothing, so that a use after free is still caught. Of the cached
+ * blocks of a size, the one handed out latest before comes back first: its
+ * last user wrote it last, so it is the likeliest still in the processor's
+ * cache (Lua's collector frees a loop's dead results together, in no order
+ * of age that helps).
  *
- * Ownership: a block from mf_block_take(&p, n) belongs to the caller, who
- * hands it back with mf_block_give(p, n), the same n (or with free(), which
- * only forgoes the reuse). A block is 64-byte aligned, its contents are
- * whatever its last user left, and a cached one counts as an allocation
- * and honours injected failures (mf_alloc_fail_after) as malloc's do. */
+ * Ownership: a block from mf_block_take(&p, n, &stamp) belongs to the
+ * caller, who hands it back with mf_block_give(p, n, stamp), the same n and
+ * stamp (or with free(), which only forgoes the reuse). A block is 64-byte
+ * aligned, its contents are whatever its last user left, and a cached one
+ * counts as an allocation and honours injected failures
+ * (mf_alloc_fail_after) as malloc's do. */
 #define MF_BLOCK_CACHE_MIN ((size_t)64 << 10)
 #define MF_BLOCK_CACHE_BYTES ((size_t)16 << 20)
-#define MF_BLOCK_CACHE_SLOTS 16
+#define MF_BLOCK_CACHE_SLOTS 64
 /* 0, or ENOMEM with *out NULL. */
-int mf_block_take(void **out, size_t n);
-void mf_block_give(void *p, size_t n);
+int mf_block_take(void **out, size_t n, uint64_t *stamp);
+void mf_block_give(void *p, size_t n, uint64_t stamp);
 /* Bytes the cache holds now. */
 size_t mf_block_cache_bytes(void);
 /* Frees every cached block (a trim does this too). */

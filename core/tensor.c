@@ -170,9 +170,10 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   /* Small buffers (scalars, short vectors) take malloc's cheaper path;
    * large ones may be a recently freed block (alloc.h's block cache). */
   size_t alloc = data_bytes(nbytes);
+  uint64_t stamp = 0;
   bool ok = b && (alloc == SMALL_DATA ? (data = block_take(CACHE_DATA, SMALL_DATA)) != NULL
                   : alloc <= 256      ? (data = mf_malloc(alloc)) != NULL
-                                      : mf_block_take(&data, alloc) == 0);
+                                      : mf_block_take(&data, alloc, &stamp) == 0);
   if (!ok) {
     block_give(CACHE_HEADER, b);
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
@@ -185,6 +186,7 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   b->nbytes = nbytes;
   b->data = data;
   b->block = NULL;
+  b->stamp = stamp;
   buffer_counted(nbytes);
   *out = b;
   return MF_OK;
@@ -212,7 +214,7 @@ void mf_buffer_release(mf_buffer *b) {
   if (b->nbytes <= SMALL_DATA)
     block_give(CACHE_DATA, b->data);
   else
-    mf_block_give(b->data, data_bytes(b->nbytes));
+    mf_block_give(b->data, data_bytes(b->nbytes), b->stamp);
   block_give(CACHE_HEADER, b);
 }
 
@@ -280,6 +282,7 @@ mf_status mf_tensor_new(mf_dtype dt, int rank, const int64_t *shape, mf_tensor *
     b->nbytes = (size_t)size * mf_dtype_size(dt);
     b->data = k->data;
     b->block = k;
+    b->stamp = 0;
     k->parts = PART_TENSOR | PART_BUFFER;
     if (dt == MF_STRING || dt == MF_RESOURCE) memset(k->data, 0, sizeof k->data);
     buffer_counted(b->nbytes);

@@ -30,6 +30,7 @@ typedef struct mf_buffer {
   size_t nbytes;
   void *data;     /* 64-byte aligned; strings/resources zero-initialised */
   void *block;    /* tensor.c's: the one block a small tensor shares, or NULL */
+  uint64_t stamp; /* tensor.c's: alloc.h's block stamp of data */
 } mf_buffer;
 
 typedef struct mf_tensor {

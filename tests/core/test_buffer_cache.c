@@ -54,7 +54,7 @@ static void test_small_not_kept(void) {
 }
 
 static void test_bounded(void) {
-  enum { N = 40 };
+  enum { N = 2 * MF_BLOCK_CACHE_SLOTS };
   mf_tensor *t[N];
   /* Many blocks of the smallest kept size: bounded by the slot count. */
   mf_block_cache_drain();
@@ -64,8 +64,8 @@ static void test_bounded(void) {
         (CACHE_ON ? (size_t)MF_BLOCK_CACHE_SLOTS * MF_BLOCK_CACHE_MIN : 0));
   /* Many 1 MiB blocks: bounded in bytes. */
   mf_block_cache_drain();
-  for (int i = 0; i < N; i++) t[i] = f32(1, DIMS(1 << 18));
-  for (int i = 0; i < N; i++) mf_tensor_release(t[i]);
+  for (int i = 0; i < 40; i++) t[i] = f32(1, DIMS(1 << 18));
+  for (int i = 0; i < 40; i++) mf_tensor_release(t[i]);
   CHECK(mf_block_cache_bytes() <= MF_BLOCK_CACHE_BYTES);
   CHECK(mf_block_cache_bytes() >= (CACHE_ON ? MF_BLOCK_CACHE_BYTES / 2 : 0));
   /* A block larger than the whole bound is never kept. */
@@ -86,14 +86,33 @@ static void test_miss_gives_back(void) {
   mf_tensor *two = f32(1, DIMS(1 << 19)); /* 2 MiB: a miss */
   CHECK(two != NULL);
   CHECK(mf_block_cache_bytes() == (CACHE_ON ? (size_t)2 << 20 : 0));
-  /* The newest blocks stay: the one freed last comes back first. */
-  mf_tensor *one = f32(1, DIMS(1 << 18));
-  void *newest = one->buf->data;
-  mf_tensor_release(one);
-  one = f32(1, DIMS(1 << 18));
-  CHECK((one->buf->data == newest) == CACHE_ON);
-  mf_tensor_release(one);
+  CHECK(mf_block_cache_bytes() == (CACHE_ON ? (size_t)2 << 20 : 0));
   mf_tensor_release(two);
+  mf_block_cache_drain();
+}
+
+/* Of several free blocks of a size, the one whose last tensor was made
+ * latest comes back first, whatever order they were freed in: its data
+ * was written last, so it is the likeliest still in the processor's cache
+ * (Lua's collector frees a loop's dead results together, newest first). */
+static void test_warmest_first(void) {
+  for (int order = 0; order < 2; order++) {
+    mf_block_cache_drain();
+    mf_tensor *t[3];
+    for (int i = 0; i < 3; i++) t[i] = f32(2, DIMS(256, 256));
+    void *latest = t[2]->buf->data;
+    for (int i = 0; i < 3; i++) mf_tensor_release(t[order ? 2 - i : i]);
+    mf_tensor *u = f32(2, DIMS(256, 256));
+    CHECK((u->buf->data == latest) == CACHE_ON);
+    /* v, made after u from a cached block, is now the latest made. */
+    mf_tensor *v = f32(2, DIMS(256, 256));
+    void *vdata = v->buf->data;
+    mf_tensor_release(v);
+    mf_tensor_release(u);
+    mf_tensor *w = f32(2, DIMS(256, 256));
+    CHECK((w->buf->data == vdata) == CACHE_ON);
+    mf_tensor_release(w);
+  }
   mf_block_cache_drain();
 }
 
@@ -187,6 +206,7 @@ int main(void) {
   RUN(test_small_not_kept);
   RUN(test_bounded);
   RUN(test_miss_gives_back);
+  RUN(test_warmest_first);
   RUN(test_contents_as_fresh);
   RUN(test_injected_failure);
   RUN(test_trim_drains);
