@@ -103,6 +103,15 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
 /* Tensor bytes made since the last full collection that force one. */
 #define FULL_GC_BYTES ((size_t)128 << 20)
 
+/* Large tensors' bytes are reported in batches of this much. A collection
+ * cycle costs in proportion to Lua's heap, and reported bytes start one
+ * once they pass about the heap's size, so with a small heap (1.5 MB
+ * for a script) every few 256 KiB results paid for a whole cycle: a fifth
+ * of an eager 256x256 tf.matmul. Batches of the block cache's size
+ * (alloc.h) start a cycle at most once per that many bytes, and the cache
+ * can keep what the cycle frees for the next results. */
+#define LARGE_REPORT_BYTES MF_BLOCK_CACHE_BYTES
+
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
   /* Small tensors are counted too: to Lua each is a 64-byte userdata whose
    * finaliser frees several times that in C, and a loop making them would
@@ -112,6 +121,11 @@ void mfL_account(mfL_ctx *ctx, size_t nbytes) {
     if (ctx->small_bytes < 4096) return;
     nbytes = ctx->small_bytes;
     ctx->small_bytes = 0;
+  } else {
+    ctx->large_bytes += nbytes;
+    if (ctx->large_bytes < LARGE_REPORT_BYTES) return;
+    nbytes = ctx->large_bytes;
+    ctx->large_bytes = 0;
   }
   /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them,
    * so the incremental collector runs in proportion to tensor memory. In
