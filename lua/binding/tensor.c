@@ -103,13 +103,16 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
 /* Tensor bytes made since the last full collection that force one. */
 #define FULL_GC_BYTES ((size_t)128 << 20)
 
-/* Large tensors' bytes are reported in batches of this much. A collection
- * cycle costs in proportion to Lua's heap, and reported bytes start one
- * once they pass about the heap's size, so with a small heap (1.5 MB
- * for a script) every few 256 KiB results paid for a whole cycle: a fifth
- * of an eager 256x256 tf.matmul. Batches of the block cache's size
- * (alloc.h) start a cycle at most once per that many bytes, and the cache
- * can keep what the cycle frees for the next results. */
+/* Tensors of 4 KiB up to a quarter of this are reported in batches of this
+ * much. A collection cycle costs in proportion to Lua's heap, and reported
+ * bytes start one once they pass about the heap's size, so with a small
+ * heap (1.5 MB for a script) every few 256 KiB results paid for a whole
+ * cycle: a fifth of an eager 256x256 tf.matmul. Batches of the block
+ * cache's size (alloc.h) start a cycle at most once per that many bytes,
+ * and the cache keeps what the cycle frees for the next results. Larger
+ * tensors are reported at once, as before: their work dwarfs a cycle, and
+ * a result collected by the next call comes back to it while still in the
+ * processor's cache (and is never one more of them alive). */
 #define LARGE_REPORT_BYTES MF_BLOCK_CACHE_BYTES
 
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
@@ -121,7 +124,7 @@ void mfL_account(mfL_ctx *ctx, size_t nbytes) {
     if (ctx->small_bytes < 4096) return;
     nbytes = ctx->small_bytes;
     ctx->small_bytes = 0;
-  } else {
+  } else if (nbytes < LARGE_REPORT_BYTES / 4) {
     ctx->large_bytes += nbytes;
     if (ctx->large_bytes < LARGE_REPORT_BYTES) return;
     nbytes = ctx->large_bytes;
