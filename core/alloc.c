@@ -65,6 +65,18 @@ static struct {
   } slots[MF_BLOCK_CACHE_SLOTS + 1];
 } blocks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* A fork while another thread holds the lock would leave the child's copy
+ * locked for good: the lock is taken around fork and released on both
+ * sides (the child has only the forking thread). */
+static pthread_once_t blocks_once = PTHREAD_ONCE_INIT;
+static void blocks_unlock(void) { pthread_mutex_unlock(&blocks.lock); }
+static void blocks_lock_raw(void) { pthread_mutex_lock(&blocks.lock); }
+static void blocks_init(void) { pthread_atfork(blocks_lock_raw, blocks_unlock, blocks_unlock); }
+static void blocks_lock(void) {
+  pthread_once(&blocks_once, blocks_init);
+  pthread_mutex_lock(&blocks.lock);
+}
+
 /* Drops slots [0, k) (the oldest) from the table; the caller frees them. */
 static void blocks_shift(int k) {
   for (int i = 0; i < k; i++) blocks.bytes -= blocks.slots[i].n;
@@ -94,7 +106,7 @@ int mf_block_take(void **out, size_t n, uint64_t *stamp) {
   void *evicted[MF_BLOCK_CACHE_SLOTS + 1];
   int k = 0;
   if (BLOCK_SLOTS && n >= MF_BLOCK_CACHE_MIN) {
-    pthread_mutex_lock(&blocks.lock);
+    blocks_lock();
     *stamp = ++blocks.issued;
     int best = -1;
     for (int i = 0; i < blocks.n; i++)
@@ -109,11 +121,11 @@ int mf_block_take(void **out, size_t n, uint64_t *stamp) {
                 (size_t)(blocks.n - best - 1) * sizeof blocks.slots[0]);
         blocks.n--;
       }
-      pthread_mutex_unlock(&blocks.lock);
+      blocks_unlock();
       return fail ? 12 /* ENOMEM */ : 0;
     }
     k = blocks_evict(n, evicted);
-    pthread_mutex_unlock(&blocks.lock);
+    blocks_unlock();
   } else {
     *stamp = 0;
   }
@@ -129,7 +141,7 @@ void mf_block_give(void *p, size_t n, uint64_t stamp) {
   }
   void *evicted[MF_BLOCK_CACHE_SLOTS + 1];
   int k = 0;
-  pthread_mutex_lock(&blocks.lock);
+  blocks_lock();
   blocks.slots[blocks.n].p = p;
   blocks.slots[blocks.n].stamp = stamp;
   blocks.slots[blocks.n++].n = n;
@@ -141,22 +153,22 @@ void mf_block_give(void *p, size_t n, uint64_t stamp) {
     bytes -= blocks.slots[k++].n;
   }
   blocks_shift(k);
-  pthread_mutex_unlock(&blocks.lock);
+  blocks_unlock();
   free_all(evicted, k);
 }
 
 size_t mf_block_cache_bytes(void) {
-  pthread_mutex_lock(&blocks.lock);
+  blocks_lock();
   size_t b = blocks.bytes;
-  pthread_mutex_unlock(&blocks.lock);
+  blocks_unlock();
   return b;
 }
 
 void mf_block_cache_drain(void) {
   void *evicted[MF_BLOCK_CACHE_SLOTS + 1];
-  pthread_mutex_lock(&blocks.lock);
+  blocks_lock();
   int k = blocks_evict(SIZE_MAX, evicted);
-  pthread_mutex_unlock(&blocks.lock);
+  blocks_unlock();
   free_all(evicted, k);
 }
 
