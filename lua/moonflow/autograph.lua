@@ -53,6 +53,67 @@ local function parse_source(text, chunkname)
   return ast, err
 end
 
+-- The Function node of the function defined on lines first..last, parsed
+-- from those lines alone: the first trace of a function then costs its own
+-- size, not its file's. The text starts at a `function` keyword of the
+-- first line (as an expression after `return` when `(` follows it, else as
+-- a function statement: `local` dropped, `a.b:m` kept) and ends at an
+-- `end` of the last line; the grammar fixes where the function ends, so
+-- only the right pair parses to a function on exactly these lines. Leading
+-- newlines keep every line number. Returns nil when no pair does (say, a
+-- `function` keyword on a line above its `(`): the caller parses the file.
+local FUNCTION_KW, END_KW = "%f[%w_]function%f[^%w_]", "%f[%w_]end%f[^%w_]"
+local MAX_TRIES = 16
+
+local function line_start(text, pos, from, to)
+  for _ = from, to - 1 do
+    local nl = text:find("\n", pos, true)
+    if not nl then return nil end
+    pos = nl + 1
+  end
+  return pos
+end
+
+local function own_lines(text, chunkname, info)
+  local first, last = info.linedefined, info.lastlinedefined
+  local s = line_start(text, 1, 1, first)
+  local ls = s and line_start(text, s, first, last)
+  if not ls then return nil end
+  local first_end = (text:find("\n", s, true) or #text + 1) - 1
+  local e = (text:find("\n", ls, true) or #text + 1) - 1
+  local lead, tries = ("\n"):rep(first - 1), 0
+  local fs, fe = text:find(FUNCTION_KW, s)
+  while fs and fs <= first_end do
+    local prefix = text:find("^%s*%(", fe + 1) and "return " or ""
+    local qs, qe = text:find(END_KW, math.max(ls, fe + 1))
+    while qs and qe <= e do
+      tries = tries + 1
+      if tries > MAX_TRIES then return nil end
+      local ast = parser.parse(lead .. prefix .. text:sub(fs, qe), chunkname)
+      if ast then
+        local fnode, method = converter.find_function(ast, first, last, info.nparams, info.isvararg)
+        if fnode then return fnode, method end
+      end
+      qs, qe = text:find(END_KW, qe + 1)
+    end
+    fs, fe = text:find(FUNCTION_KW, fe + 1)
+  end
+  return nil
+end
+
+-- The function's Function node: from its own lines, else from its file's
+-- parse; or nil and why not.
+local function function_node(text, info)
+  local fnode, method = own_lines(text, info.source, info)
+  if fnode then return fnode, method end
+  local ast, err = parse_source(text, info.source)
+  if not ast then return nil, "its source does not parse: " .. tostring(err) end
+  fnode, method = converter.find_function(ast, info.linedefined, info.lastlinedefined, info.nparams,
+    info.isvararg)
+  if not fnode then return nil, "its definition was not found in the source" end
+  return fnode, method
+end
+
 -- Parses and converts the function's source once per definition site.
 local function plan_for(fn, info)
   local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
@@ -63,23 +124,25 @@ local function plan_for(fn, info)
   if not text then
     plan = { failed = "its source is not available" }
   else
-    local ast, err = parse_source(text, info.source)
-    if not ast then
-      plan = { failed = "its source does not parse: " .. tostring(err) }
+    local fnode, method = function_node(text, info)
+    if not fnode then
+      plan = { failed = method }
     else
-      local fnode = converter.find_function(ast, info.linedefined, info.lastlinedefined, info.nparams,
-        info.isvararg)
-      if not fnode then
-        plan = { failed = "its definition was not found in the source" }
-      else
-        local ups = {}
-        for _, n in ipairs(upvalue_names(fn)) do
-          if n ~= "_ENV" and n ~= "ag__" then ups[#ups + 1] = n end
-        end
-        local conv = converter.convert_function(fnode)
-        plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true }),
-          node = conv, upvalues = ups }
+      if method then
+        -- `function a:m(x)`: the node's parameters leave out the implicit
+        -- self, which the converted function must take first.
+        local node = {}
+        for k, v in pairs(fnode) do node[k] = v end
+        node.params = { "self", table.unpack(fnode.params) }
+        fnode = node
       end
+      local ups = {}
+      for _, n in ipairs(upvalue_names(fn)) do
+        if n ~= "_ENV" and n ~= "ag__" then ups[#ups + 1] = n end
+      end
+      local conv = converter.convert_function(fnode)
+      plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true }),
+        node = conv, upvalues = ups }
     end
   end
   plans[key] = plan
