@@ -157,10 +157,14 @@ do
   -- One figure per fresh process: the verdict is on the median, as for the
   -- warm figure; the best is shown beside it.
   local key = "func.first100.mf"
-  local med, n = median(key), ALL[key] and #ALL[key] or 0
+  local med, n, cpu = median(key), ALL[key] and #ALL[key] or 0, median(key .. ".cpu")
+  local verdict = med and at_most(med, 5e-3) or "n/a"
+  if med and cpu and (at_most(cpu, 5e-3) == "met") ~= (verdict == "met") then
+    verdict = verdict .. " (by CPU time: " .. at_most(cpu, 5e-3) .. ")"
+  end
   rows[#rows + 1] = { "4", ("trace + 1st call, 100-op fn, 1st in process (median of %d)"):format(n),
-    time_text(med) .. (R[key] and (" (best %s)"):format(time_text(R[key])) or ""), "", "", "", "",
-    "< 5 ms", med and at_most(med, 5e-3) or "n/a" }
+    time_text(med) .. (R[key] and (" (best %s)"):format(time_text(R[key])) or ""), "", "", "",
+    cpu and ("CPU %s"):format(time_text(cpu)) or "", "< 5 ms", verdict }
 end
 row { "4", "100-op chain, 16 elements, traced", "chain16.traced", "moonflow eager", "chain16.eager",
   single = true, target = "≥ 10× faster than eager, ≤ 5 µs",
