@@ -65,6 +65,67 @@ end
 local FUNCTION_KW, END_KW = "%f[%w_]function%f[^%w_]", "%f[%w_]end%f[^%w_]"
 local MAX_TRIES = 16
 
+-- Whether byte p of text is code, not inside a string or a comment (a
+-- `function` there would parse, as the wrong function). Scans from the
+-- chunk's start, jumping from one quote, `--` or `[` to the next, so it
+-- costs the strings and comments above p, not their bytes; false when
+-- unsure (an unfinished string, a "\z" escape): the caller then parses
+-- the whole file.
+local find, byte, match = string.find, string.byte, string.match
+local DASH, BRACKET, NL, BACKSLASH = byte("-"), byte("["), byte("\n"), byte("\\")
+local function in_code(text, p)
+  local pos = 1
+  if byte(text, 1) == byte("#") then pos = (find(text, "\n", 1, true) or #text) + 1 end
+  while true do
+    local s = find(text, "[\"'%-%[]", pos)
+    if not s or s >= p then return true end
+    local c = byte(text, s)
+    if c == DASH then
+      if byte(text, s + 1) ~= DASH then
+        pos = s + 1
+      else
+        local eqs = match(text, "^%[(=*)%[", s + 2)
+        local close
+        if eqs then
+          close = select(2, find(text, "]" .. eqs .. "]", s + 4 + #eqs, true))
+        else
+          close = find(text, "\n", s + 2, true)
+        end
+        if not close or close >= p then return false end
+        pos = close + 1
+      end
+    elseif c == BRACKET then
+      local eqs = match(text, "^%[(=*)%[", s)
+      if eqs then
+        local close = select(2, find(text, "]" .. eqs .. "]", s + 2 + #eqs, true))
+        if not close or close >= p then return false end
+        pos = close + 1
+      else
+        pos = s + 1
+      end
+    else
+      local stop = c == byte('"') and '[\\\n"]' or "[\\\n']"
+      local q = s + 1
+      while true do
+        local e = find(text, stop, q)
+        if not e then return false end
+        local ec = byte(text, e)
+        if ec == BACKSLASH then
+          if byte(text, e + 1) == byte("z") then return false end
+          q = e + 2
+        elseif ec == NL then
+          return false
+        else
+          q = e + 1
+          break
+        end
+      end
+      if q > p then return false end
+      pos = q
+    end
+  end
+end
+
 local function line_start(text, pos, from, to)
   for _ = from, to - 1 do
     local nl = text:find("\n", pos, true)
@@ -84,17 +145,19 @@ local function own_lines(text, chunkname, info)
   local lead, tries = ("\n"):rep(first - 1), 0
   local fs, fe = text:find(FUNCTION_KW, s)
   while fs and fs <= first_end do
-    local prefix = text:find("^%s*%(", fe + 1) and "return " or ""
-    local qs, qe = text:find(END_KW, math.max(ls, fe + 1))
-    while qs and qe <= e do
-      tries = tries + 1
-      if tries > MAX_TRIES then return nil end
-      local ast = parser.parse(lead .. prefix .. text:sub(fs, qe), chunkname)
-      if ast then
-        local fnode, method = converter.find_function(ast, first, last, info.nparams, info.isvararg)
-        if fnode then return fnode, method end
+    if in_code(text, fs) then
+      local prefix = text:find("^%s*%(", fe + 1) and "return " or ""
+      local qs, qe = text:find(END_KW, math.max(ls, fe + 1))
+      while qs and qe <= e do
+        tries = tries + 1
+        if tries > MAX_TRIES then return nil end
+        local ast = parser.parse(lead .. prefix .. text:sub(fs, qe), chunkname)
+        if ast then
+          local fnode, method = converter.find_function(ast, first, last, info.nparams, info.isvararg)
+          if fnode then return fnode, method end
+        end
+        qs, qe = text:find(END_KW, qe + 1)
       end
-      qs, qe = text:find(END_KW, qe + 1)
     end
     fs, fe = text:find(FUNCTION_KW, fe + 1)
   end

@@ -527,6 +527,9 @@ describe("AutoGraph converts only the function asked for", function()
       "local s = [[ function(x) ]] local function six(x) --[[ end ]]",
       "  if x > 0 then return x * 6 end return x end",
       "t.six = six",
+      "t.seven = { 'function(y) return y end', tf.func(function(x) if x > 0 then return x * 7 end return x end) }",
+      "local doc = [[ a long string",
+      "function(y) return y end ]] t.eight = tf.func(function(x) if x > 0 then return x * 8 end return x end)",
       "return t",
     }, "\n") .. "\n")
     local t = assert(loadfile(path))(tf)
@@ -544,6 +547,11 @@ describe("AutoGraph converts only the function asked for", function()
     assert.are.equal(4.0, five(tf.constant(2.0), tf.constant(4.0)):numpy())
     assert.are.equal(12.0, six(tf.constant(2.0)):numpy())
     assert.are.equal(-2.0, six(tf.constant(-2.0)):numpy())
+    -- `function` in a string before the traced one, on the same line
+    assert.are.equal(14.0, t.seven[2](tf.constant(2.0)):numpy())
+    assert.are.equal(-2.0, t.seven[2](tf.constant(-2.0)):numpy())
+    assert.are.equal(16.0, t.eight(tf.constant(2.0)):numpy())
+    assert.are.equal(-2.0, t.eight(tf.constant(-2.0)):numpy())
     assert.truthy(tf.autograph.to_code(t.five[2]):find("ag__.if_", 1, true))
   end)
 end)
