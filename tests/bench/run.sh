@@ -41,8 +41,10 @@
 #
 # Knobs: BENCH_ROUNDS (default 2), BENCH_FIRST_RUNS (7),
 # BENCH_SECTION_TIMEOUT (seconds, 300).
-# The whole suite takes 2-3 minutes on a quiet 2-core machine (4-5 under
-# heavy load from other processes).
+# The whole suite took 1 min 46 s on a quiet 2-core machine before the
+# sections for 2 threads, TorchScript and the first trace were added (about
+# half a minute more), and 6 minutes at a load average of 5-8 from other
+# processes.
 set -u
 BUILD=${BUILD:-build/release}
 LIMIT=${BENCH_SECTION_TIMEOUT:-300}
