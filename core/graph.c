@@ -1,5 +1,6 @@
 #include "graph.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ void mf_graph_release(mf_graph *g) {
   free(g->cache);
   for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
   free(g->names);
+  free(g->names_next);
   free(g->nodes);
   free(g->inputs);
   free(g->outputs);
@@ -63,28 +65,39 @@ void mf_graph_release(mf_graph *g) {
   mf_alloc_freed_graph(bytes);
 }
 
-static bool name_taken(const mf_graph *g, const char *name) {
-  if (!g->names_cap) return false;
+/* The slot of `name` in the name set, or -1. */
+static long name_slot(const mf_graph *g, const char *name) {
+  if (!g->names_cap) return -1;
   size_t mask = (size_t)g->names_cap - 1;
   for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask) {
-    if (!g->names[i]) return false;
-    if (strcmp(g->names[i], name) == 0) return true;
+    if (!g->names[i]) return -1;
+    if (strcmp(g->names[i], name) == 0) return (long)i;
   }
 }
+
+static bool name_taken(const mf_graph *g, const char *name) { return name_slot(g, name) >= 0; }
 
 static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   if ((g->names_used + 1) * 2 > g->names_cap) {
     int cap = g->names_cap ? g->names_cap * 2 : 16;
     char **fresh = mf_calloc((size_t)cap, sizeof *fresh);
-    if (!fresh) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    int *next = mf_calloc((size_t)cap, sizeof *next);
+    if (!fresh || !next) {
+      free(fresh);
+      free(next);
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    }
     for (int i = 0; i < g->names_cap; i++) {
       if (!g->names[i]) continue;
       size_t j = name_hash(g->names[i]) & (size_t)(cap - 1);
       while (fresh[j]) j = (j + 1) & (size_t)(cap - 1);
       fresh[j] = g->names[i];
+      next[j] = g->names_next[i];
     }
     free(g->names);
+    free(g->names_next);
     g->names = fresh;
+    g->names_next = next;
     g->names_cap = cap;
   }
   size_t mask = (size_t)g->names_cap - 1;
@@ -92,6 +105,7 @@ static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   while (g->names[i]) i = (i + 1) & mask;
   if (!(g->names[i] = mf_strdup(name)))
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  g->names_next[i] = 0;
   g->names_used++;
   return MF_OK;
 }
@@ -106,7 +120,9 @@ static mf_status names_rebuild(mf_graph *g, mf_error *err) {
 void mf_graph_shrink(mf_graph *g) {
   for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
   free(g->names);
+  free(g->names_next);
   g->names = NULL;
+  g->names_next = NULL;
   g->names_cap = g->names_used = 0;
   if (g->nnodes > 0 && g->nnodes < g->cap) {
     mf_node *nodes = mf_realloc(g->nodes, (size_t)g->nnodes * sizeof *nodes);
@@ -122,15 +138,20 @@ mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t 
   if (!g->names_cap && g->nnodes) MF_TRY(names_rebuild(g, err));
   /* base, then "base_k" for the first free k, as snprintf("%s_%d") would
    * write them (truncated to n), but by hand: a trace names many nodes
-   * after one op ("mul", "mul_1", ...), each probing k = 1, 2, ..., and a
-   * snprintf per probe was most of the time of tracing a long function. */
+   * after one op ("mul", "mul_1", ...), and a snprintf per probe was most
+   * of the time of tracing a long function. Probing starts past the k the
+   * base's entry records as taken (names are never removed while the set
+   * lives), so naming the k-th node after one op is not k probes. */
   size_t len = 0;
   if (n > 0) {
     len = strnlen(base, n - 1);
     memcpy(buf, base, len);
     buf[len] = '\0';
   }
-  for (int k = 1; n > 0 && name_taken(g, buf); k++) {
+  long slot = n > 0 ? name_slot(g, buf) : -1;
+  if (slot < 0) return name_insert(g, buf, err);
+  int k = g->names_next[slot] > 0 ? g->names_next[slot] : 1;
+  for (;; k++) {
     char digits[12];
     int nd = 0;
     for (int v = k; v > 0; v /= 10) digits[nd++] = (char)('0' + v % 10);
@@ -138,8 +159,16 @@ mf_status mf_graph_unique_name(mf_graph *g, const char *base, char *buf, size_t 
     if (pos + 1 < n) buf[pos++] = '_';
     while (nd > 0 && pos + 1 < n) buf[pos++] = digits[--nd];
     buf[pos] = '\0';
+    if (!name_taken(g, buf)) break;
   }
-  return name_insert(g, buf, err);
+  char saved = buf[len];
+  MF_TRY(name_insert(g, buf, err));
+  /* The base's entry again (the insert may have grown the set). */
+  buf[len] = '\0';
+  slot = name_slot(g, buf);
+  buf[len] = saved;
+  if (slot >= 0 && k < INT_MAX) g->names_next[slot] = k + 1;
+  return MF_OK;
 }
 
 mf_status mf_graph_scoped_name(mf_graph *g, const char *base, char *buf, size_t n,
@@ -304,7 +333,8 @@ mf_status mf_graph_copy_begin(const mf_graph *src, mf_graph_copy *c, mf_error *e
   while (names_cap < 2 * (n + 1)) names_cap *= 2;
   c->dst->nodes = mf_malloc(((size_t)n + 1) * sizeof *c->dst->nodes);
   c->dst->names = mf_calloc((size_t)names_cap, sizeof *c->dst->names);
-  if (!c->dst->nodes || !c->dst->names) goto oom;
+  c->dst->names_next = mf_calloc((size_t)names_cap, sizeof *c->dst->names_next);
+  if (!c->dst->nodes || !c->dst->names || !c->dst->names_next) goto oom;
   c->dst->cap = n + 1;
   c->dst->names_cap = names_cap;
   return MF_OK;

@@ -50,8 +50,10 @@ typedef struct mf_graph {
   char *name;
   int nnodes, cap;
   mf_node *nodes;
-  /* name set for unique naming (open addressing; entries are node names) */
+  /* name set for unique naming (open addressing; entries are node names);
+   * names_next[i] > 0: every "names[i]_k" with k < names_next[i] is taken */
   char **names;
+  int *names_next;
   int names_cap, names_used;
   int ninputs, inputs_cap;
   int *inputs;          /* Placeholder nodes, in call order */

@@ -53,6 +53,130 @@ local function parse_source(text, chunkname)
   return ast, err
 end
 
+-- The Function node of the function defined on lines first..last, parsed
+-- from those lines alone: the first trace of a function then costs its own
+-- size, not its file's. The text starts at a `function` keyword of the
+-- first line (as an expression after `return` when `(` follows it, else as
+-- a function statement: `local` dropped, `a.b:m` kept) and ends at an
+-- `end` of the last line; the grammar fixes where the function ends, so
+-- only the right pair parses to a function on exactly these lines. Leading
+-- newlines keep every line number. Returns nil when no pair does (say, a
+-- `function` keyword on a line above its `(`): the caller parses the file.
+local FUNCTION_KW, END_KW = "%f[%w_]function%f[^%w_]", "%f[%w_]end%f[^%w_]"
+local MAX_TRIES = 16
+
+-- Whether byte p of text is code, not inside a string or a comment (a
+-- `function` there would parse, as the wrong function). Scans from the
+-- chunk's start, jumping from one quote, `--` or `[` to the next, so it
+-- costs the strings and comments above p, not their bytes; false when
+-- unsure (an unfinished string, a "\z" escape): the caller then parses
+-- the whole file.
+local find, byte, match = string.find, string.byte, string.match
+local DASH, BRACKET, NL, BACKSLASH = byte("-"), byte("["), byte("\n"), byte("\\")
+local function in_code(text, p)
+  local pos = 1
+  if byte(text, 1) == byte("#") then pos = (find(text, "\n", 1, true) or #text) + 1 end
+  while true do
+    local s = find(text, "[\"'%-%[]", pos)
+    if not s or s >= p then return true end
+    local c = byte(text, s)
+    if c == DASH then
+      if byte(text, s + 1) ~= DASH then
+        pos = s + 1
+      else
+        local eqs = match(text, "^%[(=*)%[", s + 2)
+        local close
+        if eqs then
+          close = select(2, find(text, "]" .. eqs .. "]", s + 4 + #eqs, true))
+        else
+          close = find(text, "\n", s + 2, true)
+        end
+        if not close or close >= p then return false end
+        pos = close + 1
+      end
+    elseif c == BRACKET then
+      local eqs = match(text, "^%[(=*)%[", s)
+      if eqs then
+        local close = select(2, find(text, "]" .. eqs .. "]", s + 2 + #eqs, true))
+        if not close or close >= p then return false end
+        pos = close + 1
+      else
+        pos = s + 1
+      end
+    else
+      local stop = c == byte('"') and '[\\\n"]' or "[\\\n']"
+      local q = s + 1
+      while true do
+        local e = find(text, stop, q)
+        if not e then return false end
+        local ec = byte(text, e)
+        if ec == BACKSLASH then
+          if byte(text, e + 1) == byte("z") then return false end
+          q = e + 2
+        elseif ec == NL then
+          return false
+        else
+          q = e + 1
+          break
+        end
+      end
+      if q > p then return false end
+      pos = q
+    end
+  end
+end
+
+local function line_start(text, pos, from, to)
+  for _ = from, to - 1 do
+    local nl = text:find("\n", pos, true)
+    if not nl then return nil end
+    pos = nl + 1
+  end
+  return pos
+end
+
+local function own_lines(text, chunkname, info)
+  local first, last = info.linedefined, info.lastlinedefined
+  local s = line_start(text, 1, 1, first)
+  local ls = s and line_start(text, s, first, last)
+  if not ls then return nil end
+  local first_end = (text:find("\n", s, true) or #text + 1) - 1
+  local e = (text:find("\n", ls, true) or #text + 1) - 1
+  local lead, tries = ("\n"):rep(first - 1), 0
+  local fs, fe = text:find(FUNCTION_KW, s)
+  while fs and fs <= first_end do
+    if in_code(text, fs) then
+      local prefix = text:find("^%s*%(", fe + 1) and "return " or ""
+      local qs, qe = text:find(END_KW, math.max(ls, fe + 1))
+      while qs and qe <= e do
+        tries = tries + 1
+        if tries > MAX_TRIES then return nil end
+        local ast = parser.parse(lead .. prefix .. text:sub(fs, qe), chunkname)
+        if ast then
+          local fnode, method = converter.find_function(ast, first, last, info.nparams, info.isvararg)
+          if fnode then return fnode, method end
+        end
+        qs, qe = text:find(END_KW, qe + 1)
+      end
+    end
+    fs, fe = text:find(FUNCTION_KW, fe + 1)
+  end
+  return nil
+end
+
+-- The function's Function node: from its own lines, else from its file's
+-- parse; or nil and why not.
+local function function_node(text, info)
+  local fnode, method = own_lines(text, info.source, info)
+  if fnode then return fnode, method end
+  local ast, err = parse_source(text, info.source)
+  if not ast then return nil, "its source does not parse: " .. tostring(err) end
+  fnode, method = converter.find_function(ast, info.linedefined, info.lastlinedefined, info.nparams,
+    info.isvararg)
+  if not fnode then return nil, "its definition was not found in the source" end
+  return fnode, method
+end
+
 -- Parses and converts the function's source once per definition site.
 local function plan_for(fn, info)
   local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
@@ -63,23 +187,25 @@ local function plan_for(fn, info)
   if not text then
     plan = { failed = "its source is not available" }
   else
-    local ast, err = parse_source(text, info.source)
-    if not ast then
-      plan = { failed = "its source does not parse: " .. tostring(err) }
+    local fnode, method = function_node(text, info)
+    if not fnode then
+      plan = { failed = method }
     else
-      local fnode = converter.find_function(ast, info.linedefined, info.lastlinedefined, info.nparams,
-        info.isvararg)
-      if not fnode then
-        plan = { failed = "its definition was not found in the source" }
-      else
-        local ups = {}
-        for _, n in ipairs(upvalue_names(fn)) do
-          if n ~= "_ENV" and n ~= "ag__" then ups[#ups + 1] = n end
-        end
-        local conv = converter.convert_function(fnode)
-        plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true }),
-          node = conv, upvalues = ups }
+      if method then
+        -- `function a:m(x)`: the node's parameters leave out the implicit
+        -- self, which the converted function must take first.
+        local node = {}
+        for k, v in pairs(fnode) do node[k] = v end
+        node.params = { "self", table.unpack(fnode.params) }
+        fnode = node
       end
+      local ups = {}
+      for _, n in ipairs(upvalue_names(fn)) do
+        if n ~= "_ENV" and n ~= "ag__" then ups[#ups + 1] = n end
+      end
+      local conv = converter.convert_function(fnode)
+      plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true }),
+        node = conv, upvalues = ups }
     end
   end
   plans[key] = plan

@@ -109,6 +109,18 @@ end
 -- the options table when given there), then the options table (never nil).
 local function normalise(c, offset, ...)
   local n = select("#", ...)
+  -- The common call, every argument given and no options table: what the
+  -- general path below returns, without its table of the arguments.
+  local at = c.at + offset
+  if n == at - 1 and not c.vararg then
+    if at == 2 then
+      local a = ...
+      if n < c.from + offset or not looks_like_options(a) then return a, {} end
+    elseif at == 3 then
+      local a, b = ...
+      if n < c.from + offset or not looks_like_options(b) then return a, b, {} end
+    end
+  end
   local args = { ... }
   if c.vararg then
     local last = args[n]

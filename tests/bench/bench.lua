@@ -16,10 +16,13 @@
 -- The process's CPU time is recorded too ("key.cpu"): on a loaded machine
 -- it is the steadier figure for single-threaded work.
 --
--- Thread discipline: moonflow's own kernels (elementwise ops, the executor)
--- run on the calling thread; only BLAS-backed ops (MatMul, Conv2D's GEMM)
--- use OpenBLAS's pool, whose size run.sh sets with OPENBLAS_NUM_THREADS
--- (1 for the sections that do no BLAS work).
+-- Threads: moonflow's own kernels (elementwise ops, fused programs) use its
+-- thread pool (core/threadpool.c, MOONFLOW_NUM_THREADS, default one per
+-- core) where the work is large enough, and BLAS-backed ops (MatMul,
+-- Conv2D's GEMM) OpenBLAS's pool (OPENBLAS_NUM_THREADS). run.sh sets both
+-- to the section's thread count, except for the small-work sections
+-- (overhead, func, first), which run with moonflow's pool as a user gets
+-- it: small work must not pay for it.
 
 local tf = require("moonflow")
 local core = require("moonflow.core")
@@ -129,13 +132,13 @@ function sections.overhead()
   assert(c:numpy() == 2.0)
 end
 
--- 2. c = a + b on 16M float32 -------------------------------------------------
-function sections.add16m()
+-- 2. c = a + b on 16M float32, at THREADS threads of moonflow's pool -------
+function sections.add16m(threads)
   local n = 16 * 1024 * 1024
   local a = tf.random.uniform({ n })
   local b = tf.random.uniform({ n })
   local c
-  out("add16m.mf", measure(function() c = a + b; c = nil end, 1, 9))
+  out(("add16m.t%s.mf"):format(threads), measure(function() c = a + b; c = nil end, 1, 9))
 end
 
 -- 3. sgemm ------------------------------------------------------------------
@@ -162,7 +165,9 @@ function sections.func()
   out("func.cached.mf", auto(function() y = f(x) end))
   out("func.eager1.mf", auto(function() y = x + 1 end))
 
-  -- the first call (trace + plan + run) of a fresh 100-op function
+  -- the first call (trace + plan + run) of a fresh 100-op function, warm:
+  -- the process has traced it before (the library's modules are loaded,
+  -- AutoGraph has converted the source), so each figure is the trace itself
   local tiny = tf.constant({ 1.0, 2.0, 3.0, 4.0 })
   local times, cpus = {}, {}
   local ops
@@ -193,11 +198,35 @@ function sections.func()
   assert(diff < 1e-5, "traced and eager chains differ by " .. diff)
   out("chain16.traced", auto(function() r1 = g(small) end))
   out("chain16.eager", auto(function() r2 = chain(small) end))
+end
 
-  -- the same chain on 1M elements
+-- 4. the first trace in a process: run.sh starts one process per sample.
+-- Only `tf` is loaded; nothing has been traced and AutoGraph has not read
+-- this file. The figure runs from just before the tf.func's first call to
+-- its return (AutoGraph's conversion, the trace, the optimiser, the plan
+-- and the run), so it leaves out the program's start and loading `tf`.
+function sections.first()
+  local tiny = tf.constant({ 1.0, 2.0, 3.0, 4.0 })
+  local g = tf.func(chain, { name = "chain100" })
+  local c0, t0 = os.clock(), now()
+  local r = g(tiny)
+  local t1, c1 = now(), os.clock()
+  assert(tostring(r.shape) == "(4,)", tostring(r.shape))
+  out("func.first100.mf", t1 - t0)
+  out("func.first100.mf.cpu", c1 - c0)
+end
+
+-- 4. the 100-op chain on 1M elements, traced and eager, at THREADS threads
+-- of moonflow's pool (run.sh sets MOONFLOW_NUM_THREADS)
+function sections.chain1m(threads)
   local big = tf.random.uniform({ 1024 * 1024 })
-  out("chain1m.traced", measure(function() r1 = g(big); r1 = nil end, 1, 5))
-  out("chain1m.eager", measure(function() r2 = chain(big); r2 = nil end, 1, 5))
+  local g = tf.func(chain)
+  local r1, r2 = g(big), chain(big)
+  local diff = tf.reduce_max(tf.abs(r1 - r2)):numpy()
+  assert(diff < 1e-5, "traced and eager chains differ by " .. diff)
+  r1, r2 = nil, nil
+  out(("chain1m.t%s.traced"):format(threads), measure(function() r1 = g(big); r1 = nil end, 1, 5))
+  out(("chain1m.t%s.eager"):format(threads), measure(function() r2 = chain(big); r2 = nil end, 1, 5))
 end
 
 -- 5. the seed guide's conv2d ---------------------------------------------------
@@ -288,7 +317,7 @@ end
 local name = arg[1]
 local section = sections[name]
 if not section then
-  io.stderr:write("usage: bench.lua overhead|add16m|sgemm THREADS N...|func|conv THREADS [TAG]|memory [TAG]|mlp THREADS\n")
+  io.stderr:write("usage: bench.lua overhead|add16m THREADS|sgemm THREADS N...|func|first|chain1m THREADS|conv THREADS [TAG]|memory [TAG]|mlp THREADS\n")
   os.exit(2)
 end
 section(table.unpack(arg, 2))

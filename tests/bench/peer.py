@@ -18,10 +18,11 @@ moonflow and the direct cblas program see, so that BLAS-bound figures
 compare the same OpenBLAS kernel. Each section says which kernel the
 loaded OpenBLAS runs. torch.set_num_threads is set to the threads moonflow
 uses for the same work: 1 for elementwise and per-op work (moonflow's own
-kernels run on the calling thread; the torch section then repeats the 16M
-add and the 1M chain at THREADS, for information), THREADS
+pool is set to one thread for that work; the torch section then repeats the
+16M add and the 1M chain at THREADS), THREADS
 (= OPENBLAS_NUM_THREADS) for conv2d and the MLP, whose GEMMs moonflow hands
-to OpenBLAS's pool. conv's TAG suffixes its key (run.sh's "(info) … native"
+to OpenBLAS's pool. The 100-op chain on 16 elements is also timed through
+torch.jit.script (key chain16.jit.torch). conv's TAG suffixes its key (run.sh's "(info) … native"
 run with OpenBLAS's own kernel choice).
 """
 import ctypes
@@ -149,6 +150,7 @@ def torch_setup(threads):
 
 
 def section_torch(threads):
+    global torch
     torch = torch_setup(1)
     note("PyTorch %s (%d thread for elementwise and per-op work, as moonflow); OpenBLAS: %s" % (
         torch.__version__, torch.get_num_threads(), blas_kernel()))
@@ -175,6 +177,15 @@ def section_torch(threads):
     small = torch.rand(16, generator=g)
     out("chain16.torch", *auto(lambda: chain(small, torch.tanh)))
 
+    # The same chain compiled by TorchScript (the function, loop and all, as
+    # moonflow's tf.func gets it); the profiling executor specialises and
+    # optimises it over its first calls, so it is warmed up first.
+    script = torch.jit.script(chain_script)
+    for _ in range(20):
+        script(small)
+    assert torch.allclose(script(small), chain(small, torch.tanh))
+    out("chain16.jit.torch", *auto(lambda: script(small)))
+
     torch.set_num_threads(threads)
     out("add16m.torch.t%d" % threads, *measure(lambda: a16 + b16, 1, 9))
     out("chain1m.torch.t%d" % threads, *measure(lambda: chain(big, torch.tanh), 1, 5))
@@ -182,6 +193,21 @@ def section_torch(threads):
 
 def lambda_plus_one(x):
     return x + 1
+
+
+torch = None  # set by section_torch: chain_script's `torch` for TorchScript
+
+
+def chain_script(x):
+    for i in range(1, 101):
+        k = i % 3
+        if k == 1:
+            x = x * 1.0001
+        elif k == 2:
+            x = x + 0.5
+        else:
+            x = torch.tanh(x)
+    return x
 
 
 def section_conv(threads, tag=None):

@@ -12,12 +12,24 @@
 # lines stay in $BUILD/bench/results.txt, stderr in $BUILD/bench/stderr.log.
 # Speed goals are checked here, never by timed tests.
 #
-# Threads: moonflow's own kernels (elementwise ops, the executor) run on the
-# calling thread and its BLAS ops on OpenBLAS's pool of OPENBLAS_NUM_THREADS.
-# So the elementwise and per-op sections (1, 2, 4, 6) run on one thread,
-# with OPENBLAS_NUM_THREADS=1 and torch.set_num_threads(1), and PyTorch is
-# also shown at 2 threads for the large elementwise work; sgemm and conv2d
-# and the MLP run at 1 and 2 threads on both sides.
+# Threads: moonflow's own kernels (elementwise ops, fused programs) use its
+# thread pool (core/threadpool.c: MOONFLOW_NUM_THREADS, one thread per core
+# by default) where the work is large enough to win, and its BLAS ops
+# OpenBLAS's pool (OPENBLAS_NUM_THREADS). A section "at T threads" sets
+# both to T, and PyTorch's torch.set_num_threads(T): the 16M add and the
+# 1M chain (NumPy is single-threaded) and sgemm, conv2d and the MLP run at
+# 1 and 2 threads. The small-work sections (scalar add, tf.func calls, the
+# 16-element chain, tracing) run with moonflow's pool as a user gets it
+# (MOONFLOW_NUM_THREADS unset) and OpenBLAS at 1: small work must not pay
+# for threads; their peers run on one thread.
+#
+# The first trace in a process (section 4, "first"): BENCH_FIRST_RUNS
+# fresh processes (default 7), each tracing and calling the 100-op
+# function once; table.lua shows the best and the median.
+#
+# Steady-state allocations of a cached call: run.sh builds and runs
+# tests/core/test_steady_alloc (a counting allocator around plan runs of
+# unfused, fused and MatMul graphs) and reports its count.
 #
 # OpenBLAS's kernel: moonflow, the cblas program and PyTorch run with the
 # environment as it is (OPENBLAS_CORETYPE included), so BLAS figures compare
@@ -27,9 +39,12 @@
 # conv2d rows, also with both unset for those commands alone, show what
 # OpenBLAS's own kernel choice gives. Nothing else changes either variable.
 #
-# Knobs: BENCH_ROUNDS (default 2), BENCH_SECTION_TIMEOUT (seconds, 300).
-# The whole suite takes 2-3 minutes on a quiet 2-core machine (4-5 under
-# heavy load from other processes).
+# Knobs: BENCH_ROUNDS (default 2), BENCH_FIRST_RUNS (7),
+# BENCH_SECTION_TIMEOUT (seconds, 300).
+# The whole suite took 1 min 46 s on a quiet 2-core machine before the
+# sections for 2 threads, TorchScript and the first trace were added (about
+# half a minute more), and 6 minutes at a load average of 5-8 from other
+# processes.
 set -u
 BUILD=${BUILD:-build/release}
 LIMIT=${BENCH_SECTION_TIMEOUT:-300}
@@ -101,11 +116,16 @@ if ! cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra $(pkg-config --cflags openbl
   SGEMM=false
 fi
 
-# mf THREADS SECTION ARGS...: one bench.lua process with that OpenBLAS pool.
+# mf THREADS SECTION ARGS...: one bench.lua process with moonflow's pool and
+# OpenBLAS's at THREADS.
 mf() {
   threads=$1
   shift
-  echo env OPENBLAS_NUM_THREADS="$threads" "$LUA" "$BENCH/bench.lua" "$@"
+  echo env OPENBLAS_NUM_THREADS="$threads" MOONFLOW_NUM_THREADS="$threads" "$LUA" "$BENCH/bench.lua" "$@"
+}
+# mfd SECTION ARGS...: moonflow's pool as a user gets it, OpenBLAS at 1.
+mfd() {
+  echo env -u MOONFLOW_NUM_THREADS OPENBLAS_NUM_THREADS=1 "$LUA" "$BENCH/bench.lua" "$@"
 }
 
 # The timed comparisons run in BENCH_ROUNDS rounds (default 2), moonflow
@@ -116,8 +136,10 @@ ROUNDS=${BENCH_ROUNDS:-2}
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
   echo "round $round of $ROUNDS"
-  section "1. moonflow scalar add" $(mf 1 overhead)
-  section "2. moonflow 16M add" $(mf 1 add16m)
+  section "1. moonflow scalar add" $(mfd overhead)
+  for t in 1 2; do
+    section "2. moonflow 16M add, $t thread(s)" $(mf "$t" add16m "$t")
+  done
   [ "$have_numpy" = 1 ] && section "1,2,4. NumPy peers" \
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" numpy
   [ "$have_torch" = 1 ] && section "1,2,4. PyTorch peers" \
@@ -126,7 +148,10 @@ while [ "$round" -le "$ROUNDS" ]; do
     section "3. moonflow tf.matmul, $t thread(s)" $(mf "$t" sgemm "$t" 256 1024 2048)
     section "3. direct cblas_sgemm, $t thread(s)" env OPENBLAS_NUM_THREADS="$t" "$SGEMM" 256 1024 2048
   done
-  section "4. moonflow tf.func" $(mf 1 func)
+  section "4. moonflow tf.func" $(mfd func)
+  for t in 1 2; do
+    section "4. moonflow 1M chain, $t thread(s)" $(mf "$t" chain1m "$t")
+  done
   for t in 1 2; do
     section "5. moonflow conv2d, $t thread(s)" $(mf "$t" conv "$t")
     [ "$have_torch" = 1 ] && section "5. PyTorch conv2d, $t thread(s)" \
@@ -138,7 +163,7 @@ done
 # kernel, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for these two
 # commands alone, both sides on one thread. The keys end in ".native".
 section "5. moonflow conv2d, OpenBLAS's own kernel" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
-  OPENBLAS_NUM_THREADS=1 "$LUA" "$BENCH/bench.lua" conv 1 native
+  OPENBLAS_NUM_THREADS=1 MOONFLOW_NUM_THREADS=1 "$LUA" "$BENCH/bench.lua" conv 1 native
 [ "$have_torch" = 1 ] && section "5. PyTorch conv2d, OpenBLAS's own kernel" \
   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" conv 1 native
 # glibc keeps freed memory for reuse, so an RSS figure would hide buffers
@@ -151,13 +176,48 @@ section "6. moonflow peak memory" env MALLOC_MMAP_THRESHOLD_=65536 OPENBLAS_NUM_
 # generational mode, and under glibc's default malloc settings.
 [ "$LUA" != lua5.4 ] && section "6. moonflow peak memory, stock lua5.4" \
   env MALLOC_MMAP_THRESHOLD_=65536 OPENBLAS_NUM_THREADS=1 lua5.4 "$BENCH/bench.lua" memory lua54
-section "6. moonflow peak memory, glibc defaults" $(mf 1 memory glibc)
+section "6. moonflow peak memory, glibc defaults" $(mfd memory glibc)
 for t in 1 2; do
   section "7. moonflow MLP step, $t thread(s)" $(mf "$t" mlp "$t")
   if grep -q "^@ mlp\.t$t\.eager " "$RESULTS" && [ "$have_torch" = 1 ]; then
     section "7. PyTorch MLP step, $t thread(s)" env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" mlp "$t"
   fi
 done
+
+
+# 4. The first trace in a process: one fresh process per sample.
+FIRST=${BENCH_FIRST_RUNS:-7}
+i=1
+while [ "$i" -le "$FIRST" ]; do
+  section "4. first trace in a process, $i of $FIRST" $(mfd first)
+  i=$((i + 1))
+done
+
+# 8. Allocations on the steady-state path of a cached call: the counting
+# test, built here when `make all` has not built it (make is a no-op when
+# it is up to date).
+STEADY="$BUILD/tests/test_steady_alloc"
+sanitize=0
+[ "$BUILD" = build/sanitize ] && sanitize=1
+make --no-print-directory SANITIZE="$sanitize" "$STEADY" >>"$LOG" 2>&1
+if [ -x "$STEADY" ]; then
+  t0=$(date +%s)
+  timeout "$LIMIT" "$STEADY" >"$OUT/steady.txt" 2>>"$LOG"
+  status=$?
+  # The test prints "#   CASE: N extra allocations" (over 20 calls) for a
+  # failing case; a passing run made none.
+  awk -v status="$status" '
+    /^ok / { ok++ } /^not ok / { bad++ }
+    / extra allocations$/ { n = $(NF - 2) / 20; if (n > worst) worst = n }
+    END {
+      printf "@ steady.cases %d\n@ steady.failed %d\n", ok + bad, bad
+      if (status == 0 && !bad) print "@ steady.mallocs 0"
+      else if (worst > 0) printf "@ steady.mallocs %g\n", worst
+    }' "$OUT/steady.txt" >>"$RESULTS"
+  echo "  8. steady-state allocations ($STEADY): $(($(date +%s) - t0)) s, status $status"
+else
+  echo "  8. steady-state allocations: could not build $STEADY (see $LOG)"
+fi
 
 echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg); total $(($(date +%s) - start)) s"

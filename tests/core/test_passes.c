@@ -636,6 +636,16 @@ static void test_unique_names(void) {
   }
   CHECK_OK(mf_graph_unique_name(g, "mul_3", name, sizeof name, NULL));
   CHECK(strcmp(name, "mul_3_1") == 0);
+  /* A suffixed name taken by hand is skipped, one below it still given. */
+  CHECK_OK(mf_graph_unique_name(g, "mul_14", name, sizeof name, NULL));
+  CHECK(strcmp(name, "mul_14") == 0);
+  CHECK_OK(mf_graph_unique_name(g, "mul", name, sizeof name, NULL));
+  CHECK(strcmp(name, "mul_13") == 0);
+  CHECK_OK(mf_graph_unique_name(g, "mul", name, sizeof name, NULL));
+  CHECK(strcmp(name, "mul_15") == 0);
+  /* Many nodes after one op (the names a long trace makes). */
+  for (int k = 16; k <= 5000; k++) CHECK_OK(mf_graph_unique_name(g, "mul", name, sizeof name, NULL));
+  CHECK(strcmp(name, "mul_5000") == 0);
   CHECK_OK(mf_graph_unique_name(g, "add", name, sizeof name, NULL));
   CHECK(strcmp(name, "add") == 0);
   char small[6];
@@ -646,6 +656,12 @@ static void test_unique_names(void) {
   /* "ab_10" fills all 6 bytes with its terminator: still whole. */
   CHECK_OK(mf_graph_unique_name(g, "ab", small, sizeof small, NULL));
   CHECK(strcmp(small, "ab_10") == 0);
+  /* A graph without nodes whose name set was dropped starts afresh. */
+  mf_graph_shrink(g);
+  CHECK_OK(mf_graph_unique_name(g, "mul", name, sizeof name, NULL));
+  CHECK(strcmp(name, "mul") == 0);
+  CHECK_OK(mf_graph_unique_name(g, "mul", name, sizeof name, NULL));
+  CHECK(strcmp(name, "mul_1") == 0);
   mf_graph_release(g);
 }
 

@@ -472,6 +472,90 @@ describe("AutoGraph's parse of a source file", function()
   end)
 end)
 
+-- AutoGraph reads the traced function's own lines, not its whole file: the
+-- first trace in a process costs the function's size, not the file's.
+describe("AutoGraph converts only the function asked for", function()
+  local path = os.tmpname()
+  local function write(text)
+    local f = assert(io.open(path, "w"))
+    f:write(text)
+    f:close()
+  end
+  after_each(function() os.remove(path) end)
+
+  local parser = require("moonflow.autograph.parser")
+  -- The texts handed to the parser while fn runs.
+  local function parsed_during(fn)
+    local seen, parse = {}, parser.parse
+    parser.parse = function(text, ...)
+      seen[#seen + 1] = text
+      return parse(text, ...)
+    end
+    local ok, err = pcall(fn)
+    parser.parse = parse
+    assert(ok, err)
+    return seen
+  end
+
+  it("parses the function's lines and none of the rest of its file", function()
+    local pad = {}
+    for i = 1, 50 do pad[i] = ("local function pad_%d(x) return x + %d end"):format(i, i) end
+    write("local tf = ...\n" .. table.concat(pad, "\n") .. "\n"
+      .. "local function sign(x)\n  if x > 0 then return x * 0 + 1 end\n  return x * 0 - 1\nend\n"
+      .. table.concat(pad, "\n") .. "\nreturn sign\n")
+    local sign = assert(loadfile(path))(tf)
+    local f = tf.func(sign)
+    local texts = parsed_during(function()
+      assert.are.equal(1.0, f(tf.constant(3.0)):numpy())
+      assert.are.equal(-1.0, f(tf.constant(-3.0)):numpy())
+    end)
+    assert.is_true(#texts >= 1)
+    for _, text in ipairs(texts) do assert.is_nil(text:find("pad_", 1, true)) end
+  end)
+
+  it("finds functions that share their first or last line with other code", function()
+    write(table.concat({
+      "local tf = ...",
+      "local t = { k = 10 }",
+      "t.one = tf.func(function(x) if x > 0 then return x else return -x end end), 3 -- trailing",
+      "t.two = tf.func(function(x)",
+      "  if x > 0 then return x * 2 end",
+      "  return x * 3 end, { name = 'two' })",
+      "function t.three(x) if x > 0 then return x + 1 end return x - 1 end",
+      "function t:four(x) if x > 0 then return x + self.k end return x - self.k end",
+      "t.five = { function(x) return x end, function(x, y) if x > y then return x end return y end }",
+      "local s = [[ function(x) ]] local function six(x) --[[ end ]]",
+      "  if x > 0 then return x * 6 end return x end",
+      "t.six = six",
+      "t.seven = { 'function(y) return y end', tf.func(function(x) if x > 0 then return x * 7 end return x end) }",
+      "local doc = [[ a long string",
+      "function(y) return y end ]] t.eight = tf.func(function(x) if x > 0 then return x * 8 end return x end)",
+      "return t",
+    }, "\n") .. "\n")
+    local t = assert(loadfile(path))(tf)
+    local three, four = tf.func(t.three), tf.func(function(x) return t:four(x) end)
+    local five, six = tf.func(t.five[2]), tf.func(t.six)
+    assert.are.equal(2.0, t.one(tf.constant(-2.0)):numpy())
+    assert.are.equal(2.0, t.one(tf.constant(2.0)):numpy())
+    assert.are.equal(4.0, t.two(tf.constant(2.0)):numpy())
+    assert.are.equal(-6.0, t.two(tf.constant(-2.0)):numpy())
+    assert.are.equal(3.0, three(tf.constant(2.0)):numpy())
+    assert.are.equal(-3.0, three(tf.constant(-2.0)):numpy())
+    assert.are.equal(12.0, four(tf.constant(2.0)):numpy())
+    assert.are.equal(-12.0, four(tf.constant(-2.0)):numpy())
+    assert.are.equal(5.0, five(tf.constant(5.0), tf.constant(1.0)):numpy())
+    assert.are.equal(4.0, five(tf.constant(2.0), tf.constant(4.0)):numpy())
+    assert.are.equal(12.0, six(tf.constant(2.0)):numpy())
+    assert.are.equal(-2.0, six(tf.constant(-2.0)):numpy())
+    -- `function` in a string before the traced one, on the same line
+    assert.are.equal(14.0, t.seven[2](tf.constant(2.0)):numpy())
+    assert.are.equal(-2.0, t.seven[2](tf.constant(-2.0)):numpy())
+    assert.are.equal(16.0, t.eight(tf.constant(2.0)):numpy())
+    assert.are.equal(-2.0, t.eight(tf.constant(-2.0)):numpy())
+    assert.truthy(tf.autograph.to_code(t.five[2]):find("ag__.if_", 1, true))
+  end)
+end)
+
 -- Conditions on Lua values take the runtime's plain path: the same
 -- results and errors as unconverted Lua, and no graph control flow.
 describe("AutoGraph on Lua-valued conditions", function()

@@ -770,23 +770,25 @@ end
 converter.convert_function = convert_function
 
 --- The Function node of `ast` defined on lines [first, last] taking nparams
---- parameters (vararg or not), or nil.
+--- parameters (vararg or not), and whether it is a method (`function a:m`,
+--- whose node leaves the implicit self out of its params); or nil.
 function converter.find_function(ast, first, last, nparams, vararg)
-  local found
-  local function visit(node)
+  local found, method
+  local function visit(node, implicit_self)
     if type(node) ~= "table" then return end
     -- linedefined is the line debug.getinfo reports (the parser records it).
-    if node.tag == "Function" and (node.linedefined or node.line) == first
+    if not found and node.tag == "Function" and (node.linedefined or node.line) == first
       and (node.lastline == nil or node.lastline == last)
-      and #node.params == nparams and node.is_vararg == vararg then
-      found = found or node
+      and #node.params + (implicit_self and 1 or 0) == nparams and node.is_vararg == vararg then
+      found, method = node, implicit_self
     end
+    local is_method = node.tag == "FunctionStat" and node.method ~= nil
     for k, v in pairs(node) do
-      if k ~= "line" and type(v) == "table" then visit(v) end
+      if k ~= "line" and type(v) == "table" then visit(v, is_method and k == "func") end
     end
   end
-  visit(ast)
-  return found
+  visit(ast, false)
+  return found, method
 end
 
 --- The chunk that rebuilds a converted function: `ag__` and the original
