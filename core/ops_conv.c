@@ -13,10 +13,14 @@
  * filters would need 141 MB at once); each chunk is one GEMM, and the
  * interrupt flag is polled between chunks so Ctrl-C stops a large
  * convolution. A 1x1 filter with
- * unit strides and no padding needs no columns matrix: the input is one. */
+ * unit strides and no padding needs no columns matrix: the input is one.
+ * A float32 3x3 forward convolution with unit strides and dilations and
+ * enough channels goes to conv_winograd.c instead (4x fewer multiplies),
+ * unless a value is not finite. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_winograd.h"
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
@@ -409,6 +413,16 @@ static mf_status conv2d_kernel(mf_op_call *c, mf_error *err) {
   MF_TRY(build_geom(c, in->shape, f->shape, &g, err));
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  if (in->dtype == MF_FLOAT32 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 &&
+      g.dw == 1) {
+    mf_winograd_geom wg = {.n = g.n, .ih = g.ih, .iw = g.iw, .ic = g.ic, .oc = g.oc, .oh = g.oh,
+                           .ow = g.ow, .pad_top = g.pad_top, .pad_left = g.pad_left};
+    bool done = false;
+    if (mf_winograd_worth(&wg))
+      MF_TRY(mf_winograd_conv(&wg, mf_tensor_data(in), mf_tensor_data(f), mf_tensor_data(out),
+                              c->state, &done, err));
+    if (done) return MF_OK;
+  }
   return conv_run(FORWARD, &g, in->dtype, mf_tensor_data(in), mf_tensor_data(f),
                   mf_tensor_data(out), err);
 }
