@@ -13,6 +13,15 @@
  * compiler turns into whole SIMD registers (zero lanes past the end). */
 enum { CB = 16 };
 
+/* The transforms are compiled for wide vectors too, chosen at load time:
+ * one machine always runs one version, so results do not change between
+ * calls. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CLONES
+#endif
+
 /* Scratch bytes per block and thread (transformed inputs + products): the
  * 36 GEMMs of a block then run from L2. */
 #define BLOCK_BUDGET ((size_t)1 << 20)
@@ -116,7 +125,7 @@ typedef struct job {
 } job;
 
 /* B^T d B of the 6x6 patch of every tile in [t0, t0 + nt) into v. */
-static void input_block(const job *j, int64_t t0, int64_t nt, float *v) {
+CLONES static void input_block(const job *j, int64_t t0, int64_t nt, float *v) {
   const mf_winograd_geom *g = j->g;
   float d[36][CB], r[36][CB];
   for (int64_t tl = 0; tl < nt; tl++) {
@@ -147,7 +156,7 @@ static void input_block(const job *j, int64_t t0, int64_t nt, float *v) {
 
 /* A^T m A of every tile in [t0, t0 + nt) into y (the part inside the
  * output); returns the sum of every product and kept output times 0. */
-static float output_block(const job *j, int64_t t0, int64_t nt, const float *m) {
+CLONES static float output_block(const job *j, int64_t t0, int64_t nt, const float *m) {
   const mf_winograd_geom *g = j->g;
   float in[36][CB], r[24][CB], out[16][CB], nf[CB] = {0};
   for (int64_t tl = 0; tl < nt; tl++) {
