@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "interrupt.h"
 #include "kernel_util.h"
@@ -27,7 +28,9 @@ enum { CB = 16 };
 #define BLOCK_BUDGET ((size_t)1 << 20)
 
 bool mf_winograd_worth(const mf_winograd_geom *g) {
-  return g->ic >= 8 && g->oc >= 8 && g->oh * g->ow >= 16;
+  if (g->ic < 8 || g->oc < 8 || g->oh * g->ow < 16) return false;
+  const char *e = getenv("TF_ENABLE_WINOGRAD_NONFUSED");
+  return !(e && (strcmp(e, "0") == 0 || strcasecmp(e, "false") == 0));
 }
 
 /* Tiles per block: a fixed function of the channel counts, never of the

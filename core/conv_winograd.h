@@ -33,7 +33,10 @@ typedef struct mf_winograd_geom {
 } mf_winograd_geom;
 
 /* Whether the Winograd path pays for a 3x3 stride-1 convolution of these
- * sizes (enough channels that the GEMMs dominate the transforms). */
+ * sizes (enough channels that the GEMMs dominate the transforms), and is
+ * not turned off: TF_ENABLE_WINOGRAD_NONFUSED=0 (or false), TF's own switch
+ * for its GPU Winograd convolutions, sends every convolution to the direct
+ * path. */
 bool mf_winograd_worth(const mf_winograd_geom *g);
 
 /* y = conv(x, w). *done is false (and y unspecified) when a value was not

@@ -205,6 +205,27 @@ static void test_conv_3x3_stride1(void) {
   }
 }
 
+/* TF_ENABLE_WINOGRAD_NONFUSED=0 (TF's switch for its GPU Winograd
+ * convolutions) gives a 3x3 convolution a direct sum's accuracy. */
+static void test_conv_winograd_switch(void) {
+  cfg c = {.n = 1, .h = 42, .w = 37, .ci = 100, .co = 100, .kh = 3, .kw = 3, .sh = 1, .sw = 1,
+           .dh = 1, .dw = 1, .padding = "VALID"};
+  unsigned seed = 17;
+  mf_tensor *x = random_tensor(MF_FLOAT32, 4, DIMS(c.n, c.h, c.w, c.ci), &seed);
+  mf_tensor *w = random_tensor(MF_FLOAT32, 4, DIMS(3, 3, c.ci, c.co), &seed);
+  double fast = conv_rel_error(&c, x, w);
+  setenv("TF_ENABLE_WINOGRAD_NONFUSED", "false", 1);
+  double direct = conv_rel_error(&c, x, w);
+  setenv("TF_ENABLE_WINOGRAD_NONFUSED", "0", 1);
+  double direct0 = conv_rel_error(&c, x, w);
+  unsetenv("TF_ENABLE_WINOGRAD_NONFUSED");
+  CHECK(direct <= 3e-7 && direct0 == direct);
+  CHECK(fast > direct && fast <= 2e-6);
+  printf("#   error / scale: %.3g Winograd, %.3g direct\n", fast, direct);
+  mf_tensor_release(x);
+  mf_tensor_release(w);
+}
+
 /* An infinity or NaN in the input reaches exactly the outputs whose
  * receptive field holds it, as in a direct sum: the others stay finite
  * and accurate. Same for an infinite filter tap. */
@@ -436,6 +457,7 @@ int main(void) {
   RUN(test_conv_chunked);
   RUN(test_conv_3x3_stride1);
   RUN(test_conv_3x3_nonfinite);
+  RUN(test_conv_winograd_switch);
   RUN(test_conv_finite_differences);
   RUN(test_conv_errors);
   RUN(test_conv_infer_unknown);

@@ -506,6 +506,37 @@ describe("tf.nn", function()
       -- as in TF, a filter one larger than the input gives an empty output
       H.tensor(tf.nn.conv2d(img, tf.ones({ 4, 4, 1, 1 }), 1, "VALID"), tf.float32, { 1, 0, 0, 1 })
     end)
+
+    -- float32 3x3 stride-1 filters (a path of their own for enough channels):
+    -- each output within 2e-6 of its scale sum |x| |w| against the float64
+    -- convolution; eager, traced and unoptimised traced results bitwise equal.
+    it("3x3 stride 1: float64 reference, eager = traced", function()
+      tf.random.set_seed(7)
+      local cases = {
+        { { 1, 23, 19, 32 }, 24, "VALID" }, { { 2, 13, 11, 17 }, 9, "SAME" },
+        { { 3, 6, 7, 8 }, 40, "SAME" }, { { 2, 30, 5, 64 }, 16, "VALID" },
+      } -- (four: a fifth trace of one function in a row warns)
+      for _, case in ipairs(cases) do
+        local shape, oc, pad = case[1], case[2], case[3]
+        local x = tf.random.uniform(shape) * 2 - 1
+        local w = tf.random.uniform({ 3, 3, shape[4], oc }) * 2 - 1
+        local y = tf.nn.conv2d(x, w, 1, pad)
+        local x64, w64 = tf.cast(x, tf.float64), tf.cast(w, tf.float64)
+        local want = tf.nn.conv2d(x64, w64, 1, pad)
+        local scale = tf.nn.conv2d(tf.abs(x64), tf.abs(w64), 1, pad)
+        local err = tf.reduce_max(tf.abs(tf.cast(y, tf.float64) - want) / scale):numpy()
+        assert.is_true(err <= 2e-6, ("%s -> %d %s: error / scale %g"):format(tostring(x.shape), oc, pad, err))
+        local f = tf.func(function(a, b) return tf.nn.conv2d(a, b, 1, pad) end)
+        assert.is_true(tf.reduce_all(tf.equal(f(x, w), y)):numpy())
+        tf.config.optimizer.set_enabled(false)
+        local ok, same = pcall(function()
+          local g = tf.func(function(a, b) return tf.nn.conv2d(a, b, 1, pad) end)
+          return tf.reduce_all(tf.equal(g(x, w), y)):numpy()
+        end)
+        tf.config.optimizer.set_enabled(true)
+        assert.is_true(ok and same)
+      end
+    end)
   end)
 end)
 

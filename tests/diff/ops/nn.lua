@@ -154,6 +154,13 @@ return {
       local dilation = stride == 1 and r.chance(0.3) and 2 or 1
       local padding = r.pick({ "VALID", "SAME" })
       local fc = r.chance(0.04) and c + 1 or c
+      -- float32 3x3 stride-1 filters with 8 or more channels each way: the
+      -- Winograd path (values only; its gradients are the other ops')
+      if not grad and dt == "float32" and r.chance(0.3) then
+        kh, kw, stride, dilation = 3, 3, 1, 1
+        c, o, h, w = r.range(8, 11), r.range(8, 10), r.range(3, 9), r.range(3, 9)
+        fc = c
+      end
       return { inputs = { numbers(r, g, dt, { n, h, w, c }, grad), numbers(r, g, dt, { kh, kw, fc, o }, grad) },
         attrs = { stride = stride, padding = padding, dilation = dilation }, grad = grad }
     end,
