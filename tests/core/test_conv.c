@@ -205,6 +205,69 @@ static void test_conv_3x3_stride1(void) {
   }
 }
 
+/* Conv2DBackpropInput of dy by w against the float64 sum, each element's
+ * error relative to its scale sum |dy| |w|. */
+static double backprop_input_rel_error(const cfg *c, unsigned seed) {
+  int64_t oh, ow, pt, pl;
+  geometry(c, &oh, &ow, &pt, &pl);
+  mf_tensor *w = random_tensor(MF_FLOAT32, 4, DIMS(c->kh, c->kw, c->ci, c->co), &seed);
+  mf_tensor *dy = random_tensor(MF_FLOAT32, 4, DIMS(c->n, oh, ow, c->co), &seed);
+  mf_tensor *ref = make_tensor(MF_FLOAT64, 4, DIMS(c->n, c->h, c->w, c->ci), NULL);
+  mf_tensor *scale = make_tensor(MF_FLOAT64, 4, DIMS(c->n, c->h, c->w, c->ci), NULL);
+  mf_tensor *xs = make_tensor(MF_INT32, 1, DIMS(4), (double[]){c->n, c->h, c->w, c->ci});
+  double *r = mf_tensor_data(ref), *sc = mf_tensor_data(scale);
+  FOR_EACH_TAP(c, oh, ow, pt, pl, {
+    double a = mf_tensor_get_f64(dy, yi);
+    double b = mf_tensor_get_f64(w, wi);
+    r[xi] += a * b;
+    sc[xi] += fabs(a * b);
+  });
+  mf_attrs at;
+  set_attrs(c, &at);
+  mf_error err;
+  mf_tensor *dx = NULL;
+  double worst = INFINITY;
+  if (run_op("Conv2DBackpropInput", 3, (mf_tensor *[]){xs, w, dy}, &at, 1, &dx, &err) == MF_OK &&
+      shape_is(dx, 4, ref->shape)) {
+    worst = 0;
+    for (int64_t i = 0; i < dx->size; i++) {
+      double got = mf_tensor_get_f64(dx, i);
+      double e = got == r[i] ? 0 : fabs(got - r[i]) / (sc[i] > 0 ? sc[i] : 1e-300);
+      if (!(e <= worst)) worst = e;
+    }
+  }
+  mf_tensor *all[] = {w, dy, ref, scale, xs, dx};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) mf_tensor_release(all[i]);
+  mf_attrs_free(&at);
+  return worst;
+}
+
+/* The input gradient of 3x3 stride-1 convolutions (a 3x3 convolution of
+ * dy by the flipped filter): SAME, VALID and EXPLICIT padding, batches,
+ * odd sizes and channel counts. Within 4e-6 of each element's scale: the
+ * padding of the gradient's convolution is wider (2 where the forward
+ * one's is 0), and a Winograd tile's error follows the magnitudes of its
+ * whole patch, so the border elements, whose sums have fewer terms, see
+ * more of it (2.4e-6 at most here, 1e-7 by direct sums). */
+static void test_conv_3x3_backprop_input(void) {
+  static const cfg c3[] = {
+      {.n = 1, .h = 42, .w = 37, .ci = 100, .co = 100, .padding = "VALID"},
+      {.n = 2, .h = 13, .w = 11, .ci = 17, .co = 9, .padding = "SAME"},
+      {.n = 3, .h = 9, .w = 6, .ci = 24, .co = 20, .padding = "VALID"},
+      {.n = 1, .h = 10, .w = 9, .ci = 12, .co = 33, .padding = "EXPLICIT", .pads = {2, 0, 1, 3}},
+      {.n = 2, .h = 9, .w = 10, .ci = 1, .co = 3, .padding = "SAME"},
+  };
+  for (size_t i = 0; i < sizeof c3 / sizeof *c3; i++) {
+    cfg c = c3[i];
+    c.kh = c.kw = 3, c.sh = c.sw = c.dh = c.dw = 1;
+    double e = backprop_input_rel_error(&c, (unsigned)(3 + i));
+    CHECK(e <= 4e-6);
+    printf("#   backprop input %s n%lld %lldx%lld %lld->%lld: max error / scale %.3g\n",
+           c.padding, (long long)c.n, (long long)c.h, (long long)c.w, (long long)c.ci,
+           (long long)c.co, e);
+  }
+}
+
 /* TF_ENABLE_WINOGRAD_NONFUSED=0 (TF's switch for its GPU Winograd
  * convolutions) gives a 3x3 convolution a direct sum's accuracy. */
 static void test_conv_winograd_switch(void) {
@@ -458,6 +521,7 @@ int main(void) {
   RUN(test_conv_3x3_stride1);
   RUN(test_conv_3x3_nonfinite);
   RUN(test_conv_winograd_switch);
+  RUN(test_conv_3x3_backprop_input);
   RUN(test_conv_finite_differences);
   RUN(test_conv_errors);
   RUN(test_conv_infer_unknown);
