@@ -471,6 +471,14 @@ static void test_conv_interrupt(void) {
   mf_interrupt_request();
   CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x, w}, &at, &err) == MF_ERR_INTERRUPTED);
   CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x, w}, &at, &err) == MF_OK); /* flag cleared */
+  /* the same on the 3x3 Winograd path */
+  mf_tensor *x8 = make_tensor(MF_FLOAT32, 4, DIMS(2, 16, 16, 8), NULL);
+  mf_tensor *w8 = make_tensor(MF_FLOAT32, 4, DIMS(3, 3, 8, 8), NULL);
+  mf_interrupt_request();
+  CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x8, w8}, &at, &err) == MF_ERR_INTERRUPTED);
+  CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x8, w8}, &at, &err) == MF_OK);
+  mf_tensor_release(x8);
+  mf_tensor_release(w8);
   mf_tensor_release(x);
   mf_tensor_release(w);
   mf_attrs_free(&at);
