@@ -14,9 +14,10 @@
  * interrupt flag is polled between chunks so Ctrl-C stops a large
  * convolution. A 1x1 filter with
  * unit strides and no padding needs no columns matrix: the input is one.
- * A float32 3x3 forward convolution with unit strides and dilations and
- * enough channels goes to conv_winograd.c instead (4x fewer multiplies),
- * unless a value is not finite. */
+ * A float32 3x3 convolution with unit strides and dilations and enough
+ * channels, and its input gradient (a convolution too), go to
+ * conv_winograd.c instead (4x fewer multiplies), unless a value is not
+ * finite. */
 #include <stdlib.h>
 #include <string.h>
 
