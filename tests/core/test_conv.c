@@ -1,8 +1,10 @@
 /* test_conv.c — Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter
  * against naive loops (VALID/SAME/EXPLICIT padding, strides, dilations,
  * 1x1, chunked im2col), the backprops against finite differences, TF's
- * error messages, inference with unknown shapes, interruption, and the
- * performance guide's 1x200x200x100 case. */
+ * error messages, inference with unknown shapes, interruption, the
+ * performance guide's 1x200x200x100 case, and the 3x3 stride-1 shapes of
+ * the Winograd path (forward and input gradient against float64 sums,
+ * non-finite values, TF_ENABLE_WINOGRAD_NONFUSED). */
 #include <time.h>
 
 #include "check.h"
