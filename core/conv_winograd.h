@@ -7,10 +7,12 @@
  * multiplied elementwise (summed over input channels: 36 GEMMs of
  * [tiles, in_c] x [in_c, out_c]) and transformed back (A^T m A). That is
  * 36 multiplies per tile and channel pair where a direct sum needs 144.
- * Tiles go in blocks whose scratch stays in cache; blocks are shared out
- * over up to OpenBLAS's thread count of threads (moonflow's pool), each
- * running its GEMMs on one OpenBLAS thread, so the two pools never run at
- * once. A block's result does not depend on which thread ran it.
+ * Tiles go in blocks whose scratch stays in cache. When OpenBLAS may use
+ * more than one thread (OPENBLAS_NUM_THREADS), blocks are shared out over
+ * moonflow's pool instead, each thread running its GEMMs on one OpenBLAS
+ * thread (OpenBLAS is set to one thread meanwhile), so the two pools never
+ * run at once; with one, everything runs on the caller. A block's result
+ * does not depend on which thread ran it.
  *
  * The transforms mix every value of a patch into every output of its tile,
  * so an infinity or NaN would spread to outputs a direct sum keeps finite:
