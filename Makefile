@@ -77,6 +77,9 @@ $(BUILD)/obj/%.o: %.c
 # default) keeps the SSE2 and AVX2 clones of each loop bit-identical. None
 # of them changes a result.
 $(BUILD)/obj/core/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off
+# The Winograd transforms are fixed-length loops over 16 channels, for the
+# vectoriser too.
+$(BUILD)/obj/core/conv_winograd.o: CFLAGS += -O3 -ffp-contract=off
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(dir $@)

@@ -6,7 +6,9 @@
  * The GEMM is row-major throughout. float32/float64 go to OpenBLAS
  * (cblas_sgemm / cblas_dgemm); int32/int64 go to a plain loop that wraps on
  * overflow as TensorFlow's integer kernels do. The core never sets
- * OpenBLAS's thread count: OPENBLAS_NUM_THREADS (or the host) decides. */
+ * OpenBLAS's thread count: OPENBLAS_NUM_THREADS (or the host) decides
+ * (conv_winograd.c alone drops it to 1 while it shares its GEMMs out over
+ * that many threads of moonflow's pool, and puts it back). */
 #ifndef MF_KERNEL_UTIL_H
 #define MF_KERNEL_UTIL_H
 

@@ -15,9 +15,10 @@
  * does a loop whose first chunk, timed on the caller, shows the whole is
  * not worth waking a worker for (under about 50 us of work).
  *
- * Only kernels that do no BLAS work use the pool, and a kernel runs on one
- * thread at a time, so the pool and OpenBLAS's own pool never compete for
- * the cores. When the pool is already running a loop (a second thread
+ * Only kernels that do no BLAS work use the pool (and the Winograd
+ * convolution, which sets OpenBLAS to one thread while its loop runs), and
+ * a kernel runs on one thread at a time, so the pool and OpenBLAS's own
+ * pool never compete for the cores. When the pool is already running a loop (a second thread
  * calling in, or a nested call), the new loop runs inline on its caller
  * instead of waiting. After fork() the child runs every loop inline. */
 #ifndef MF_THREADPOOL_H

@@ -1,8 +1,10 @@
 /* test_conv.c — Conv2D, Conv2DBackpropInput and Conv2DBackpropFilter
  * against naive loops (VALID/SAME/EXPLICIT padding, strides, dilations,
  * 1x1, chunked im2col), the backprops against finite differences, TF's
- * error messages, inference with unknown shapes, interruption, and the
- * performance guide's 1x200x200x100 case. */
+ * error messages, inference with unknown shapes, interruption, the
+ * performance guide's 1x200x200x100 case, and the 3x3 stride-1 shapes of
+ * the Winograd path (forward and input gradient against float64 sums,
+ * non-finite values, TF_ENABLE_WINOGRAD_NONFUSED). */
 #include <time.h>
 
 #include "check.h"
@@ -130,6 +132,189 @@ static void test_conv_chunked(void) {
   cfg c = {.n = 2, .h = 64, .w = 70, .ci = 64, .kh = 3, .kw = 3, .co = 4, .sh = 1, .sw = 1,
            .dh = 1, .dw = 1, .padding = "SAME"};
   conv_case(&c, MF_FLOAT32, 1e-4);
+}
+
+/* Conv2D of x by w against the float64 sum, each output's error relative
+ * to its own scale sum |x| |w| (what a direct sum's rounding is bounded
+ * by). Non-finite references must be matched exactly (NaN by NaN). */
+static double conv_rel_error(const cfg *c, mf_tensor *x, mf_tensor *w) {
+  int64_t oh, ow, pt, pl;
+  geometry(c, &oh, &ow, &pt, &pl);
+  mf_tensor *ref = make_tensor(MF_FLOAT64, 4, DIMS(c->n, oh, ow, c->co), NULL);
+  mf_tensor *scale = make_tensor(MF_FLOAT64, 4, DIMS(c->n, oh, ow, c->co), NULL);
+  double *r = mf_tensor_data(ref), *sc = mf_tensor_data(scale);
+  FOR_EACH_TAP(c, oh, ow, pt, pl, {
+    double a = mf_tensor_get_f64(x, xi);
+    double b = mf_tensor_get_f64(w, wi);
+    r[yi] += a * b;
+    sc[yi] += fabs(a * b);
+  });
+  mf_attrs at;
+  set_attrs(c, &at);
+  mf_error err;
+  mf_tensor *y = NULL;
+  double worst = INFINITY;
+  if (run_op("Conv2D", 2, (mf_tensor *[]){x, w}, &at, 1, &y, &err) == MF_OK &&
+      shape_is(y, 4, ref->shape)) {
+    worst = 0;
+    for (int64_t i = 0; i < y->size; i++) {
+      double got = mf_tensor_get_f64(y, i), e;
+      if (!isfinite(r[i])) e = (got == r[i] || (isnan(got) && isnan(r[i]))) ? 0 : INFINITY;
+      else e = got == r[i] ? 0 : fabs(got - r[i]) / (sc[i] > 0 ? sc[i] : 1e-300);
+      if (!(e <= worst)) worst = e;
+    }
+  }
+  mf_tensor_release(y);
+  mf_tensor_release(ref);
+  mf_tensor_release(scale);
+  mf_attrs_free(&at);
+  return worst;
+}
+
+/* 3x3, stride 1, dilation 1 (the shapes a fast 3x3 path takes): odd sizes,
+ * tiles that do not divide the output, batches, channel counts of 1 and
+ * not multiples of 8, SAME and VALID. Each output within 2e-6 of its own
+ * scale (float32 direct sums of 9 * 64 terms stay near 1e-7). */
+static void test_conv_3x3_stride1(void) {
+  static const cfg c3[] = {
+      {.n = 1, .h = 42, .w = 37, .ci = 100, .co = 100, .padding = "VALID"},
+      {.n = 2, .h = 23, .w = 21, .ci = 17, .co = 19, .padding = "SAME"},
+      {.n = 3, .h = 15, .w = 14, .ci = 24, .co = 20, .padding = "VALID"},
+      {.n = 1, .h = 31, .w = 29, .ci = 40, .co = 33, .padding = "SAME"},
+      {.n = 2, .h = 13, .w = 11, .ci = 17, .co = 9, .padding = "SAME"},
+      {.n = 2, .h = 9, .w = 10, .ci = 1, .co = 1, .padding = "VALID"},
+      {.n = 1, .h = 5, .w = 3, .ci = 8, .co = 16, .padding = "SAME"},
+      {.n = 1, .h = 3, .w = 3, .ci = 64, .co = 8, .padding = "VALID"},
+      {.n = 5, .h = 22, .w = 18, .ci = 64, .co = 64, .padding = "SAME"},
+      {.n = 1, .h = 2, .w = 9, .ci = 12, .co = 12, .padding = "SAME"},
+  };
+  for (size_t i = 0; i < sizeof c3 / sizeof *c3; i++) {
+    cfg c = c3[i];
+    c.kh = c.kw = 3, c.sh = c.sw = c.dh = c.dw = 1;
+    unsigned seed = (unsigned)(17 + i);
+    mf_tensor *x = random_tensor(MF_FLOAT32, 4, DIMS(c.n, c.h, c.w, c.ci), &seed);
+    mf_tensor *w = random_tensor(MF_FLOAT32, 4, DIMS(3, 3, c.ci, c.co), &seed);
+    double e = conv_rel_error(&c, x, w);
+    CHECK(e <= 2e-6);
+    printf("#   %s n%lld %lldx%lld %lld->%lld: max error / scale %.3g\n", c.padding,
+           (long long)c.n, (long long)c.h, (long long)c.w, (long long)c.ci, (long long)c.co, e);
+    /* inputs of one sign: no cancellation in the reference either */
+    float *xd = mf_tensor_data(x);
+    for (int64_t k = 0; k < x->size; k++) xd[k] = fabsf(xd[k]) * 1000.0f;
+    e = conv_rel_error(&c, x, w);
+    CHECK(e <= 2e-6);
+    mf_tensor_release(x);
+    mf_tensor_release(w);
+  }
+}
+
+/* Conv2DBackpropInput of dy by w against the float64 sum, each element's
+ * error relative to its scale sum |dy| |w|. */
+static double backprop_input_rel_error(const cfg *c, unsigned seed) {
+  int64_t oh, ow, pt, pl;
+  geometry(c, &oh, &ow, &pt, &pl);
+  mf_tensor *w = random_tensor(MF_FLOAT32, 4, DIMS(c->kh, c->kw, c->ci, c->co), &seed);
+  mf_tensor *dy = random_tensor(MF_FLOAT32, 4, DIMS(c->n, oh, ow, c->co), &seed);
+  mf_tensor *ref = make_tensor(MF_FLOAT64, 4, DIMS(c->n, c->h, c->w, c->ci), NULL);
+  mf_tensor *scale = make_tensor(MF_FLOAT64, 4, DIMS(c->n, c->h, c->w, c->ci), NULL);
+  mf_tensor *xs = make_tensor(MF_INT32, 1, DIMS(4), (double[]){c->n, c->h, c->w, c->ci});
+  double *r = mf_tensor_data(ref), *sc = mf_tensor_data(scale);
+  FOR_EACH_TAP(c, oh, ow, pt, pl, {
+    double a = mf_tensor_get_f64(dy, yi);
+    double b = mf_tensor_get_f64(w, wi);
+    r[xi] += a * b;
+    sc[xi] += fabs(a * b);
+  });
+  mf_attrs at;
+  set_attrs(c, &at);
+  mf_error err;
+  mf_tensor *dx = NULL;
+  double worst = INFINITY;
+  if (run_op("Conv2DBackpropInput", 3, (mf_tensor *[]){xs, w, dy}, &at, 1, &dx, &err) == MF_OK &&
+      shape_is(dx, 4, ref->shape)) {
+    worst = 0;
+    for (int64_t i = 0; i < dx->size; i++) {
+      double got = mf_tensor_get_f64(dx, i);
+      double e = got == r[i] ? 0 : fabs(got - r[i]) / (sc[i] > 0 ? sc[i] : 1e-300);
+      if (!(e <= worst)) worst = e;
+    }
+  }
+  mf_tensor *all[] = {w, dy, ref, scale, xs, dx};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) mf_tensor_release(all[i]);
+  mf_attrs_free(&at);
+  return worst;
+}
+
+/* The input gradient of 3x3 stride-1 convolutions (a 3x3 convolution of
+ * dy by the flipped filter): SAME, VALID and EXPLICIT padding, batches,
+ * odd sizes and channel counts. Within 4e-6 of each element's scale: the
+ * padding of the gradient's convolution is wider (2 where the forward
+ * one's is 0), and a Winograd tile's error follows the magnitudes of its
+ * whole patch, so the border elements, whose sums have fewer terms, see
+ * more of it (2.4e-6 at most here, 1e-7 by direct sums). */
+static void test_conv_3x3_backprop_input(void) {
+  static const cfg c3[] = {
+      {.n = 1, .h = 42, .w = 37, .ci = 100, .co = 100, .padding = "VALID"},
+      {.n = 2, .h = 23, .w = 21, .ci = 17, .co = 19, .padding = "SAME"},
+      {.n = 3, .h = 15, .w = 14, .ci = 24, .co = 20, .padding = "VALID"},
+      {.n = 1, .h = 26, .w = 19, .ci = 18, .co = 33, .padding = "EXPLICIT", .pads = {2, 0, 1, 3}},
+      {.n = 2, .h = 9, .w = 10, .ci = 1, .co = 3, .padding = "SAME"},
+  };
+  for (size_t i = 0; i < sizeof c3 / sizeof *c3; i++) {
+    cfg c = c3[i];
+    c.kh = c.kw = 3, c.sh = c.sw = c.dh = c.dw = 1;
+    double e = backprop_input_rel_error(&c, (unsigned)(3 + i));
+    CHECK(e <= 4e-6);
+    printf("#   backprop input %s n%lld %lldx%lld %lld->%lld: max error / scale %.3g\n",
+           c.padding, (long long)c.n, (long long)c.h, (long long)c.w, (long long)c.ci,
+           (long long)c.co, e);
+  }
+}
+
+/* TF_ENABLE_WINOGRAD_NONFUSED=0 (TF's switch for its GPU Winograd
+ * convolutions) gives a 3x3 convolution a direct sum's accuracy. */
+static void test_conv_winograd_switch(void) {
+  cfg c = {.n = 1, .h = 42, .w = 37, .ci = 100, .co = 100, .kh = 3, .kw = 3, .sh = 1, .sw = 1,
+           .dh = 1, .dw = 1, .padding = "VALID"};
+  unsigned seed = 17;
+  mf_tensor *x = random_tensor(MF_FLOAT32, 4, DIMS(c.n, c.h, c.w, c.ci), &seed);
+  mf_tensor *w = random_tensor(MF_FLOAT32, 4, DIMS(3, 3, c.ci, c.co), &seed);
+  double fast = conv_rel_error(&c, x, w);
+  setenv("TF_ENABLE_WINOGRAD_NONFUSED", "false", 1);
+  double direct = conv_rel_error(&c, x, w);
+  setenv("TF_ENABLE_WINOGRAD_NONFUSED", "0", 1);
+  double direct0 = conv_rel_error(&c, x, w);
+  unsetenv("TF_ENABLE_WINOGRAD_NONFUSED");
+  CHECK(direct <= 3e-7 && direct0 == direct);
+  CHECK(fast > direct && fast <= 2e-6);
+  printf("#   error / scale: %.3g Winograd, %.3g direct\n", fast, direct);
+  mf_tensor_release(x);
+  mf_tensor_release(w);
+}
+
+/* An infinity or NaN in the input reaches exactly the outputs whose
+ * receptive field holds it, as in a direct sum: the others stay finite
+ * and accurate. Same for an infinite filter tap. */
+static void test_conv_3x3_nonfinite(void) {
+  cfg c = {.n = 2, .h = 17, .w = 15, .ci = 20, .co = 18, .kh = 3, .kw = 3, .sh = 1, .sw = 1,
+           .dh = 1, .dw = 1, .padding = "SAME"};
+  unsigned seed = 5;
+  mf_tensor *x = random_tensor(MF_FLOAT32, 4, DIMS(c.n, c.h, c.w, c.ci), &seed);
+  mf_tensor *w = random_tensor(MF_FLOAT32, 4, DIMS(3, 3, c.ci, c.co), &seed);
+  float *xd = mf_tensor_data(x), *wd = mf_tensor_data(w);
+  xd[((0 * 17 + 5) * 15 + 6) * 20 + 3] = INFINITY;
+  xd[((1 * 17 + 9) * 15 + 2) * 20 + 7] = NAN;
+  xd[((1 * 17 + 0) * 15 + 14) * 20 + 0] = -INFINITY;
+  CHECK(conv_rel_error(&c, x, w) <= 2e-6);
+  xd[((0 * 17 + 5) * 15 + 6) * 20 + 3] = 1e30f; /* large but finite: products overflow */
+  CHECK(conv_rel_error(&c, x, w) <= 2e-6);
+  xd[((0 * 17 + 5) * 15 + 6) * 20 + 3] = 0.5f;
+  xd[((1 * 17 + 9) * 15 + 2) * 20 + 7] = 0.5f;
+  xd[((1 * 17 + 0) * 15 + 14) * 20 + 0] = 0.5f;
+  wd[((1 * 3 + 2) * 20 + 4) * 18 + 5] = INFINITY;
+  CHECK(conv_rel_error(&c, x, w) <= 2e-6);
+  mf_tensor_release(x);
+  mf_tensor_release(w);
 }
 
 /* sum(conv(x, w) * dy): the backprops are its gradients. */
@@ -289,6 +474,14 @@ static void test_conv_interrupt(void) {
   mf_interrupt_request();
   CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x, w}, &at, &err) == MF_ERR_INTERRUPTED);
   CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x, w}, &at, &err) == MF_OK); /* flag cleared */
+  /* the same on the 3x3 Winograd path */
+  mf_tensor *x8 = make_tensor(MF_FLOAT32, 4, DIMS(2, 16, 16, 16), NULL);
+  mf_tensor *w8 = make_tensor(MF_FLOAT32, 4, DIMS(3, 3, 16, 16), NULL);
+  mf_interrupt_request();
+  CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x8, w8}, &at, &err) == MF_ERR_INTERRUPTED);
+  CHECK(conv_err("Conv2D", 2, (mf_tensor *[]){x8, w8}, &at, &err) == MF_OK);
+  mf_tensor_release(x8);
+  mf_tensor_release(w8);
   mf_tensor_release(x);
   mf_tensor_release(w);
   mf_attrs_free(&at);
@@ -336,6 +529,10 @@ int main(void) {
   RUN(test_conv_float64);
   RUN(test_conv_float32);
   RUN(test_conv_chunked);
+  RUN(test_conv_3x3_stride1);
+  RUN(test_conv_3x3_nonfinite);
+  RUN(test_conv_winograd_switch);
+  RUN(test_conv_3x3_backprop_input);
   RUN(test_conv_finite_differences);
   RUN(test_conv_errors);
   RUN(test_conv_infer_unknown);
