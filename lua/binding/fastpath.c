@@ -125,20 +125,21 @@ static int l_operator(lua_State *L) {
 /* What a tf.func's cached call needs, taken from its last trace when a
  * call ran it (func.lua's arm, through core.func_record): the graph to
  * run (the optimised one or, for calls with the optimiser off, the one as
- * traced) and the trace's own graph, by handle in the user values 1 and
- * 2, the captures table (3) and the detector's counter of calls that did
- * not trace (4). func.lua keeps records for the function (its `armed`
- * tables) and drops them whenever the last trace or the trace count
- * changes, and calls core.func_call only when no switch (functions run
- * eagerly, state.on_call) says otherwise; what remains (a trace open, a
- * tape, the arguments) is checked on every call. */
+ * traced) and the trace's own graph (references of its own), the
+ * captures table (user value 1) and the detector's counter of calls that
+ * did not trace (user value 2). func.lua keeps records for the function
+ * (its `armed` tables) and drops them whenever the last trace or the
+ * trace count changes, and calls core.func_call only when no switch
+ * (functions run eagerly, state.on_call) says otherwise; what remains (a
+ * trace open, a tape, the arguments) is checked on every call. */
 typedef struct {
-  const mf_graph *traced; /* the placeholders' specs */
+  mf_graph *traced; /* the placeholders' specs */
   mf_graph *run;
-  mf_fit mode;            /* the arguments fit exactly, or as subtypes */
-  int64_t *calls;         /* the detector's counter (core.counter) */
+  mf_fit mode;      /* the arguments fit exactly, or as subtypes */
+  int64_t *calls;   /* the detector's counter (core.counter) */
 } func_record;
 
+#define FUNC_RECORD "moonflow.FuncRecord"
 #define COUNTER "moonflow.Counter"
 
 /* core.counter() -> a counter C code adds to and core.counter_take reads. */
@@ -163,24 +164,35 @@ static int l_func_record(lua_State *L) {
   mf_graph *traced = mfL_check_graph(L, 2);
   luaL_checktype(L, 3, LUA_TTABLE);
   int64_t *calls = luaL_checkudata(L, 5, COUNTER);
-  func_record *r = lua_newuserdatauv(L, sizeof *r, 4);
+  func_record *r = lua_newuserdatauv(L, sizeof *r, 2);
+  memset(r, 0, sizeof *r);
+  luaL_setmetatable(L, FUNC_RECORD);
+  mf_graph_retain(run);
+  mf_graph_retain(traced);
   r->traced = traced;
   r->run = run;
   r->mode = lua_toboolean(L, 4) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
   r->calls = calls;
-  for (int i = 1; i <= 3; i++) {
-    lua_pushvalue(L, i);
-    lua_setiuservalue(L, -2, i);
-  }
+  lua_pushvalue(L, 3);
+  lua_setiuservalue(L, -2, 1);
   lua_pushvalue(L, 5);
-  lua_setiuservalue(L, -2, 4);
+  lua_setiuservalue(L, -2, 2);
   return 1;
+}
+
+static int func_record_gc(lua_State *L) {
+  func_record *r = luaL_checkudata(L, 1, FUNC_RECORD);
+  mf_graph_release(r->run);
+  mf_graph_release(r->traced);
+  r->run = r->traced = NULL;
+  return 0;
 }
 
 /* Upvalues of core.func_call. */
 #define CALL_CTX lua_upvalueindex(1)
 #define CALL_TENSOR_MT lua_upvalueindex(2)
 #define CALL_SLOW lua_upvalueindex(3)
+#define CALL_RECORD_MT lua_upvalueindex(4)
 
 /* The eager value at idx, or NULL. */
 static mf_tensor *call_eager(lua_State *L, int idx) {
@@ -198,7 +210,8 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   if (ctx->tapes_active != 0 || (ctx->depth > 0 && ctx->eager_scopes == 0)) return -1;
   mf_graph *run = r->run;
   const mf_graph *traced = r->traced;
-  lua_getiuservalue(L, 1, 3);
+  if (!run) return -1; /* collected already (a finaliser calling it) */
+  lua_getiuservalue(L, 1, 1);
   int caps = lua_gettop(L);
   int ncap = (int)lua_rawlen(L, caps);
   int nfeeds = nargs + ncap;
@@ -247,14 +260,17 @@ static int call_slow_done(lua_State *L, int status, lua_KContext k) {
 }
 
 /* core.func_call(record, self, ...), which func.lua's Function.__call
- * tail-calls while self is armed with record (func.lua alone holds
- * records, so it is one): runs the armed trace's graph and returns its
- * outputs when call_run can; otherwise returns what func.lua's path,
- * upvalue CALL_SLOW, returns for (self, ...). */
+ * tail-calls while self is armed with record: runs the armed trace's
+ * graph and returns its outputs when call_run can; otherwise returns what
+ * func.lua's path, upvalue CALL_SLOW, returns for (self, ...). */
 static int l_func_call_run(lua_State *L) {
   mfL_ctx *ctx = lua_touserdata(L, CALL_CTX);
   int top = lua_gettop(L);
-  func_record *r = lua_touserdata(L, 1);
+  func_record *r = NULL;
+  if (lua_getmetatable(L, 1)) {
+    if (lua_rawequal(L, -1, CALL_RECORD_MT)) r = lua_touserdata(L, 1);
+    lua_pop(L, 1);
+  }
   if (r) {
     int n = call_run(L, ctx, r, top - 2);
     if (n >= 0) return n;
@@ -273,7 +289,8 @@ static int l_func_call_for(lua_State *L) {
   lua_pushlightuserdata(L, mfL_context(L));
   luaL_getmetatable(L, MFL_TENSOR);
   lua_pushvalue(L, 1);
-  lua_pushcclosure(L, l_func_call_run, 3);
+  luaL_getmetatable(L, FUNC_RECORD);
+  lua_pushcclosure(L, l_func_call_run, 4);
   return 1;
 }
 
@@ -281,6 +298,10 @@ int mfL_fastpath_open(lua_State *L) {
   lua_pushcfunction(L, l_operator);
   lua_setfield(L, -2, "operator");
   luaL_newmetatable(L, COUNTER);
+  lua_pop(L, 1);
+  luaL_newmetatable(L, FUNC_RECORD);
+  lua_pushcfunction(L, func_record_gc);
+  lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
   static const luaL_Reg funcs[] = {{"func_call_for", l_func_call_for}, {"func_record", l_func_record},
                                    {"counter", l_counter}, {"counter_take", l_counter_take},
