@@ -101,11 +101,10 @@ local function trace_error_handler(name)
   end
 end
 
--- Function.__call's C path (core.func_call, armed below the dispatch)
--- must not run a trace that is no longer the last one.
--- armed[f]: f's record (core.func_record) for calls with the optimiser
--- on, armed_plain[f] with it off; only here, so core.func_call may trust
--- what it is given.
+-- Function.__call's C path (core.func_call, below the dispatch) runs
+-- armed[f], f's record (core.func_record) of its last trace, for calls
+-- with the optimiser on, armed_plain[f] with it off; disarmed whenever
+-- that trace may no longer be the one to run.
 local armed = setmetatable({}, { __mode = "k" })
 local armed_plain = setmetatable({}, { __mode = "k" })
 local function disarm(self)
