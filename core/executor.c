@@ -7,6 +7,8 @@
 #include "alloc.h"
 #include "interrupt.h"
 
+extern const mf_op_def mf_op_Const;
+
 typedef struct mf_plan {
   const mf_graph *g; /* borrowed: the graph owns the plan (its cache) */
   int nsteps;
@@ -14,6 +16,11 @@ typedef struct mf_plan {
   int *slot_base;    /* per node: first value slot */
   int nslots;
   int *feed_of;      /* per node: index into feeds for Placeholders, else -1 */
+  /* The needed Consts' values, taken once here instead of run as steps:
+   * each run starts with const_val[i] in slot const_slot[i]. */
+  int nconsts;
+  int *const_slot;
+  mf_tensor **const_val;
   /* after step s, release slots release[release_at[s] .. release_at[s+1]) */
   int *release_at;
   int *release;
@@ -29,6 +36,9 @@ static void plan_free(mf_plan *p) {
   free(p->steps);
   free(p->slot_base);
   free(p->feed_of);
+  for (int i = 0; i < p->nconsts; i++) mf_tensor_release(p->const_val[i]);
+  free(p->const_slot);
+  free(p->const_val);
   free(p->release_at);
   free(p->release);
   free(p->planned);
@@ -62,12 +72,26 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
   p->steps = mf_malloc(((size_t)n + 1) * sizeof *p->steps);
   p->slot_base = mf_malloc(((size_t)n + 1) * sizeof *p->slot_base);
   p->feed_of = mf_malloc(((size_t)n + 1) * sizeof *p->feed_of);
-  if (!p->steps || !p->slot_base || !p->feed_of) goto oom;
+  p->const_slot = mf_malloc(((size_t)n + 1) * sizeof *p->const_slot);
+  p->const_val = mf_malloc(((size_t)n + 1) * sizeof *p->const_val);
+  if (!p->steps || !p->slot_base || !p->feed_of || !p->const_slot || !p->const_val) goto oom;
   for (int i = 0; i < n; i++) {
     p->slot_base[i] = p->nslots;
     p->nslots += g->nodes[i].nout;
     p->feed_of[i] = -1;
-    if (needed[i]) p->steps[p->nsteps++] = i;
+    if (!needed[i]) continue;
+    /* A Const's value is its attribute, the same on every run: held by
+     * the plan, it costs a run nothing (a one-op call ran its `1` each
+     * time). One without a value stays a step, whose kernel reports it. */
+    const mf_attr *v = g->nodes[i].op == &mf_op_Const && g->nodes[i].nout == 1
+                           ? mf_attrs_find(g->nodes[i].attrs, "value") : NULL;
+    if (v && v->kind == MF_ATTR_TENSOR && v->u.tensor) {
+      mf_tensor_retain(v->u.tensor);
+      p->const_val[p->nconsts] = v->u.tensor;
+      p->const_slot[p->nconsts++] = p->slot_base[i];
+    } else {
+      p->steps[p->nsteps++] = i;
+    }
   }
   for (int i = 0; i < g->ninputs; i++) p->feed_of[g->inputs[i]] = i;
   /* Liveness: the last step reading each slot; graph outputs never die. */
@@ -133,6 +157,10 @@ static bool inputs_as_planned(const mf_graph *g, const mf_node *nd, mf_tensor *c
   return true;
 }
 
+static _Thread_local int64_t kernels_run;
+
+int64_t mf_executor_kernels_run(void) { return kernels_run; }
+
 static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots,
                           mf_tensor **outs, mf_error *err) {
   const int *slot_base = p->slot_base;
@@ -155,6 +183,7 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
     mf_spec_of_tensor(vals[k], &specs[k]);
   }
   mf_op_call c;
+  kernels_run++;
   mf_op_call_init(&c, nd->op, nd->nin, specs, vals, nd->attrs);
   c.pool = p->pool;
   c.state = &p->state[nd - p->g->nodes];
@@ -183,6 +212,10 @@ static mf_status plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_te
                         g->name, g->ninputs, nfeeds);
   mf_tensor **slots = p->slots;
   mf_status s = MF_OK;
+  for (int i = 0; i < p->nconsts; i++) {
+    slots[p->const_slot[i]] = p->const_val[i];
+    mf_tensor_retain(p->const_val[i]);
+  }
   for (int st = 0; st < p->nsteps && s == MF_OK; st++) {
     int id = p->steps[st];
     const mf_node *nd = &g->nodes[id];

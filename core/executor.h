@@ -21,4 +21,9 @@
 mf_status mf_graph_run(const mf_graph *g, int nfeeds, mf_tensor *const *feeds,
                        mf_tensor **outputs, mf_error *err);
 
+/* How many node kernels the executor has run on this thread, ever: a
+ * probe for tests (a plan takes its Consts' values once, when it is made,
+ * so a run runs only the other nodes). */
+int64_t mf_executor_kernels_run(void);
+
 #endif

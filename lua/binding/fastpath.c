@@ -3,8 +3,10 @@
  *   % ^ of tensors), which runs the kernel itself for two eager tensors of
  *   one dtype or a tensor and a Lua number, with no trace open and no tape
  *   recording, and otherwise takes opcall.c's one op-call path;
- *   tf.func's cached call (core.call_direct), which checks that no trace
- *   is open and the arguments fit the trace, and runs its graph.
+ *   tf.func's cached call (core.func_call, which Function.__call
+ *   tail-calls once a call armed the function), which runs the last
+ *   trace's graph when no trace is open, no tape records and the
+ *   arguments fit that trace, and otherwise calls func.lua's path.
  * Both decide only what they can decide cheaply and leave every other case
  * (and every error but a kernel's) to the general paths. */
 #include <stdint.h>
@@ -12,6 +14,7 @@
 
 #include "binding.h"
 #include "executor.h"
+#include "random.h"
 
 /* ---- the operators' eager fast path ---- */
 
@@ -119,89 +122,190 @@ static int l_operator(lua_State *L) {
 
 /* ---- tf.func's cached call ---- */
 
-#define DIRECT_CTX lua_upvalueindex(1)
-#define DIRECT_TENSOR_MT lua_upvalueindex(2)
-#define DIRECT_GRAPH_MT lua_upvalueindex(3)
+/* What a tf.func's cached call needs, taken from its last trace when a
+ * call ran it (func.lua's arm, through core.func_record): the graph to
+ * run (the optimised one or, for calls with the optimiser off, the one as
+ * traced) and the trace's own graph (references of its own), the
+ * captures table (user value 1) and the detector's counter of calls that
+ * did not trace (user value 2). func.lua keeps records for the function
+ * (its `armed` tables) and drops them whenever the last trace or the
+ * trace count changes, and calls core.func_call only when no switch
+ * (functions run eagerly, state.on_call) says otherwise; what remains (a
+ * trace open, a tape, the arguments) is checked on every call. */
+typedef struct {
+  mf_graph *traced; /* the placeholders' specs */
+  mf_graph *run;
+  mf_fit mode;      /* the arguments fit exactly, or as subtypes */
+  int64_t *calls;   /* the detector's counter (core.counter) */
+} func_record;
 
-/* The graph at idx (a graph handle), compared by metatable. */
-static mf_graph *direct_graph(lua_State *L, int idx) {
-  if (lua_type(L, idx) == LUA_TUSERDATA && lua_getmetatable(L, idx)) {
-    bool is = lua_rawequal(L, -1, DIRECT_GRAPH_MT);
-    lua_pop(L, 1);
-    if (is) return ((mfL_graph *)lua_touserdata(L, idx))->g;
-  }
-  return mfL_check_graph(L, idx);
+#define FUNC_RECORD "moonflow.FuncRecord"
+#define COUNTER "moonflow.Counter"
+
+/* core.counter() -> a counter C code adds to and core.counter_take reads. */
+static int l_counter(lua_State *L) {
+  int64_t *n = lua_newuserdatauv(L, sizeof *n, 0);
+  *n = 0;
+  luaL_setmetatable(L, COUNTER);
+  return 1;
 }
 
+/* core.counter_take(c) -> its count, which restarts at 0. */
+static int l_counter_take(lua_State *L) {
+  int64_t *n = luaL_checkudata(L, 1, COUNTER);
+  lua_pushinteger(L, (lua_Integer)*n);
+  *n = 0;
+  return 1;
+}
+
+/* core.func_record(run, traced, captures, exact, counter) */
+static int l_func_record(lua_State *L) {
+  mf_graph *run = mfL_check_graph(L, 1);
+  mf_graph *traced = mfL_check_graph(L, 2);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  int64_t *calls = luaL_checkudata(L, 5, COUNTER);
+  func_record *r = lua_newuserdatauv(L, sizeof *r, 2);
+  memset(r, 0, sizeof *r);
+  luaL_setmetatable(L, FUNC_RECORD);
+  mf_graph_retain(run);
+  mf_graph_retain(traced);
+  r->traced = traced;
+  r->run = run;
+  r->mode = lua_toboolean(L, 4) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
+  r->calls = calls;
+  lua_pushvalue(L, 3);
+  lua_setiuservalue(L, -2, 1);
+  lua_pushvalue(L, 5);
+  lua_setiuservalue(L, -2, 2);
+  return 1;
+}
+
+static int func_record_gc(lua_State *L) {
+  func_record *r = luaL_checkudata(L, 1, FUNC_RECORD);
+  mf_graph_release(r->run);
+  mf_graph_release(r->traced);
+  r->run = r->traced = NULL;
+  return 0;
+}
+
+/* Upvalues of core.func_call. */
+#define CALL_CTX lua_upvalueindex(1)
+#define CALL_TENSOR_MT lua_upvalueindex(2)
+#define CALL_SLOW lua_upvalueindex(3)
+#define CALL_RECORD_MT lua_upvalueindex(4)
+
 /* The eager value at idx, or NULL. */
-static mf_tensor *direct_eager(lua_State *L, int idx) {
+static mf_tensor *call_eager(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  bool is = lua_rawequal(L, -1, DIRECT_TENSOR_MT);
+  bool is = lua_rawequal(L, -1, CALL_TENSOR_MT);
   lua_pop(L, 1);
   return is ? ((mfL_tensor *)lua_touserdata(L, idx))->t : NULL;
 }
 
-/* core.call_direct(traced, run, captures, exact, ...) -> the outputs of
- * graph `run` fed the arguments then the captures, when no trace is open
- * and the arguments are eager tensors fitting the input placeholders of
- * graph `traced` (exactly with `exact`, else at least as specific:
- * mf_spec_fits), as many as it has inputs besides the captures; else
- * false. The hit path of tf.func in one call: core.tracing,
- * core.check_args and core.run_direct at once. */
-static int l_call_direct(lua_State *L) {
-  mfL_ctx *ctx = lua_touserdata(L, DIRECT_CTX);
-  const mf_graph *traced = direct_graph(L, 1);
-  mf_graph *run = direct_graph(L, 2);
-  luaL_checktype(L, 3, LUA_TTABLE);
-  mf_fit mode = lua_toboolean(L, 4) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
-  int nargs = lua_gettop(L) - 4;
-  int ncap = (int)lua_rawlen(L, 3);
+/* The cached call itself: the outputs of record r's graph fed the
+ * arguments (stack 3 .. nargs + 2) then the captures, or -1 when the call
+ * is the Lua path's: a trace open, a tape recording, arguments that do
+ * not fit the trace. The record is at stack 1. */
+static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
+  if (ctx->tapes_active != 0 || (ctx->depth > 0 && ctx->eager_scopes == 0)) return -1;
+  mf_graph *run = r->run;
+  const mf_graph *traced = r->traced;
+  if (!run) return -1; /* collected already (a finaliser calling it) */
+  lua_getiuservalue(L, 1, 1);
+  int caps = lua_gettop(L);
+  int ncap = (int)lua_rawlen(L, caps);
   int nfeeds = nargs + ncap;
   enum { INLINE = 16 };
-  mf_tensor *feeds_inline[INLINE], *outs_inline[INLINE];
-  bool fits = !(ctx->depth > 0 && ctx->eager_scopes == 0) && nfeeds == traced->ninputs &&
-              nfeeds <= INLINE && run->noutputs <= INLINE;
-  for (int i = 0; fits && i < nargs; i++) {
-    mf_tensor *t = feeds_inline[i] = direct_eager(L, 5 + i);
+  mf_tensor *feeds[INLINE], *outs[INLINE];
+  if (nfeeds != traced->ninputs || nfeeds > INLINE || run->noutputs > INLINE) return -1;
+  for (int i = 0; i < nargs; i++) {
+    mf_tensor *t = feeds[i] = call_eager(L, 3 + i);
     mf_spec have;
-    if (t) mf_spec_of_tensor(t, &have);
-    fits = t && mf_spec_fits(&have, &traced->nodes[traced->inputs[i]].out_specs[0], mode);
+    if (!t) return -1;
+    mf_spec_of_tensor(t, &have);
+    if (!mf_spec_fits(&have, &traced->nodes[traced->inputs[i]].out_specs[0], r->mode)) return -1;
   }
-  if (!fits) {
-    lua_pushboolean(L, 0);
-    return 1;
+  for (int i = 0; i < ncap; i++) {
+    lua_rawgeti(L, caps, i + 1);
+    feeds[nargs + i] = call_eager(L, -1);
+    lua_pop(L, 1); /* the captures table keeps it alive */
+    if (!feeds[nargs + i])
+      return mfL_raise(L, "TypeError", "a capture of graph %s is not an eager tensor", run->name);
   }
+  /* The userdata first: they may raise while nothing is owned. */
   luaL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
   int first = lua_gettop(L) + 1;
   for (int i = 0; i < run->noutputs; i++) {
     memset(lua_newuserdatauv(L, sizeof(mfL_tensor), 0), 0, sizeof(mfL_tensor));
-    lua_pushvalue(L, DIRECT_TENSOR_MT);
+    lua_pushvalue(L, CALL_TENSOR_MT);
     lua_setmetatable(L, -2);
   }
-  for (int i = 0; i < ncap; i++) {
-    lua_rawgeti(L, 3, i + 1);
-    feeds_inline[nargs + i] = direct_eager(L, -1);
-    lua_pop(L, 1); /* the captures table keeps it alive */
-    if (!feeds_inline[nargs + i])
-      return mfL_raise(L, "TypeError", "call_direct: a capture of graph %s is not an eager tensor",
-                       run->name);
-  }
   mf_error err;
-  if (mf_graph_run(run, nfeeds, feeds_inline, outs_inline, &err) != MF_OK)
-    return mfL_raise_status(L, &err);
-  for (int i = 0; i < run->noutputs; i++)
-    mfL_tensor_adopt(L, lua_touserdata(L, first + i), outs_inline[i]);
+  mf_random_use(ctx->rng); /* as mfL_context does for every entry running ops */
+  if (mf_graph_run(run, nfeeds, feeds, outs, &err) != MF_OK) return mfL_raise_status(L, &err);
+  for (int i = 0; i < run->noutputs; i++) {
+    /* mfL_tensor_adopt, with the context at hand. */
+    mfL_tensor *lt = lua_touserdata(L, first + i);
+    mf_tensor *t = lt->t = outs[i];
+    mfL_account(ctx, sizeof *t + (t->buf->refcount == 1 ? sizeof *t->buf + t->buf->nbytes : 0));
+  }
+  (*r->calls)++;
   return run->noutputs;
+}
+
+static int call_slow_done(lua_State *L, int status, lua_KContext k) {
+  (void)status;
+  (void)k;
+  return lua_gettop(L);
+}
+
+/* core.func_call(record, self, ...), which func.lua's Function.__call
+ * tail-calls while self is armed with record: runs the armed trace's
+ * graph and returns its outputs when call_run can; otherwise returns what
+ * func.lua's path, upvalue CALL_SLOW, returns for (self, ...). */
+static int l_func_call_run(lua_State *L) {
+  mfL_ctx *ctx = lua_touserdata(L, CALL_CTX);
+  int top = lua_gettop(L);
+  func_record *r = NULL;
+  if (lua_getmetatable(L, 1)) {
+    if (lua_rawequal(L, -1, CALL_RECORD_MT)) r = lua_touserdata(L, 1);
+    lua_pop(L, 1);
+  }
+  if (r) {
+    int n = call_run(L, ctx, r, top - 2);
+    if (n >= 0) return n;
+    lua_settop(L, top);
+  }
+  lua_pushvalue(L, CALL_SLOW);
+  lua_replace(L, 1);
+  lua_callk(L, top - 1, LUA_MULTRET, 0, call_slow_done);
+  return call_slow_done(L, LUA_OK, 0);
+}
+
+/* core.func_call_for(slow) -> core.func_call with slow(self, ...) as its
+ * Lua path. */
+static int l_func_call_for(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_pushlightuserdata(L, mfL_context(L));
+  luaL_getmetatable(L, MFL_TENSOR);
+  lua_pushvalue(L, 1);
+  luaL_getmetatable(L, FUNC_RECORD);
+  lua_pushcclosure(L, l_func_call_run, 4);
+  return 1;
 }
 
 int mfL_fastpath_open(lua_State *L) {
   lua_pushcfunction(L, l_operator);
   lua_setfield(L, -2, "operator");
-  /* core.call_direct: a closure over the context and the metatables. */
-  lua_pushlightuserdata(L, mfL_context(L));
-  luaL_getmetatable(L, MFL_TENSOR);
-  luaL_getmetatable(L, MFL_GRAPH);
-  lua_pushcclosure(L, l_call_direct, 3);
-  lua_setfield(L, -2, "call_direct");
+  luaL_newmetatable(L, COUNTER);
+  lua_pop(L, 1);
+  luaL_newmetatable(L, FUNC_RECORD);
+  lua_pushcfunction(L, func_record_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);
+  static const luaL_Reg funcs[] = {{"func_call_for", l_func_call_for}, {"func_record", l_func_record},
+                                   {"counter", l_counter}, {"counter_take", l_counter_take},
+                                   {NULL, NULL}};
+  mfL_setfuncs(L, funcs);
   return 0;
 }

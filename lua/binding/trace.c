@@ -450,52 +450,6 @@ static int l_run(lua_State *L) {
   return run_into(L, g, first, nfeeds, feeds, feeds_inline);
 }
 
-/* core.check_args(graph, exact, ...) -> true when every argument is an
- * eager tensor fitting the graph's leading input placeholders
- * (mf_spec_fits: exactly with `exact`, else at least as specific). The hit
- * test of tf.func's cached call: no allocation. */
-static int l_check_args(lua_State *L) {
-  const mf_graph *g = mfL_check_graph(L, 1);
-  mf_fit mode = lua_toboolean(L, 2) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
-  int nargs = lua_gettop(L) - 2;
-  bool ok = nargs <= g->ninputs;
-  for (int i = 0; ok && i < nargs; i++) {
-    mfL_tensor *lt = mfL_test_tensor(L, 3 + i);
-    mf_spec have;
-    if (lt && lt->t) mf_spec_of_tensor(lt->t, &have);
-    ok = lt && lt->t && mf_spec_fits(&have, &g->nodes[g->inputs[i]].out_specs[0], mode);
-  }
-  lua_pushboolean(L, ok);
-  return 1;
-}
-
-/* core.run_direct(graph, captures, ...) -> outputs: runs with the arguments
- * (eager tensors) then the captures as feeds, without a feeds table. */
-static int l_run_direct(lua_State *L) {
-  mf_graph *g = mfL_check_graph(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  int nargs = lua_gettop(L) - 2;
-  int ncap = (int)lua_rawlen(L, 2);
-  int nfeeds = nargs + ncap;
-  int first = push_result_slots(L, g);
-  enum { INLINE = 16 };
-  mf_tensor *feeds_inline[INLINE];
-  mf_tensor **feeds = nfeeds <= INLINE ? feeds_inline : mf_malloc((size_t)nfeeds * sizeof *feeds);
-  if (!feeds) return mfL_raise(L, "ResourceExhaustedError", "out of memory");
-  bool ok = true;
-  for (int i = 0; i < nargs && ok; i++) ok = (feeds[i] = feed_at(L, 3 + i)) != NULL;
-  for (int i = 0; i < ncap && ok; i++) {
-    lua_rawgeti(L, 2, i + 1);
-    ok = (feeds[nargs + i] = feed_at(L, -1)) != NULL;
-    lua_pop(L, 1); /* the captures table keeps it alive */
-  }
-  if (!ok) {
-    if (feeds != feeds_inline) free(feeds);
-    return mfL_raise(L, "TypeError", "run_direct: a feed of graph %s is not an eager tensor", g->name);
-  }
-  return run_into(L, g, first, nfeeds, feeds, feeds_inline);
-}
-
 /* ---- inspection ---- */
 
 static void push_spec(lua_State *L, const mf_spec *s) {
@@ -730,10 +684,10 @@ int mfL_trace_open(lua_State *L) {
       {"run", l_run},                 {"graph_nodes", l_graph_nodes},
       {"graph_io", l_graph_io},       {"graph_tensor", l_graph_tensor},
       {"graph_add_placeholder", l_graph_add_placeholder},
-      {"graph_set_io", l_graph_set_io}, {"capture_source", l_capture_source}, {"check_args", l_check_args},
+      {"graph_set_io", l_graph_set_io}, {"capture_source", l_capture_source},
       {"optimize", l_optimize},       {"in_scope", l_in_scope},
       {"graph_stateful", l_graph_stateful},
-      {"run_direct", l_run_direct}, {NULL, NULL}};
+       {NULL, NULL}};
   mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);
   memset(ctx, 0, sizeof *ctx);
   ctx->tape_hook = LUA_NOREF;

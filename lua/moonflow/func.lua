@@ -101,6 +101,16 @@ local function trace_error_handler(name)
   end
 end
 
+-- Function.__call's C path (core.func_call, below the dispatch) runs
+-- armed[f], f's record (core.func_record) of its last trace, for calls
+-- with the optimiser on, armed_plain[f] with it off; disarmed whenever
+-- that trace may no longer be the one to run.
+local armed = setmetatable({}, { __mode = "k" })
+local armed_plain = setmetatable({}, { __mode = "k" })
+local function disarm(self)
+  armed[self], armed_plain[self], self._armed_for, self._armed_opt = nil, nil, nil, nil
+end
+
 -- Outputs -------------------------------------------------------------------
 
 local flatten, rebuild = nest.flatten, nest.pack
@@ -228,6 +238,7 @@ local function creation_forbidden(self, pool)
 end
 
 local function trace(self, types, args, reason)
+  disarm(self)
   local pool = pool_of(self, args)
   local cf = trace_once(self, types, args, { forbid = creation_forbidden(self, pool), reason = reason })
   if pool ~= self._concrete then pool.count = pool.count + 1 end
@@ -243,6 +254,7 @@ local function trace(self, types, args, reason)
     if pool ~= self._concrete then pool.count = pool.count + 1 end
   end
   pool[#pool + 1] = cf
+  disarm(self) -- a call made while tracing may have armed it
   if not cf._scoped then self._last = cf end
   if state.explain_retracing and #pool > 1 then
     io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number,
@@ -492,54 +504,61 @@ local function fast_fits(self, cf, n, ...)
   return true
 end
 
-local check_args, run_direct, tracing = core.check_args, core.run_direct, core.tracing
-local call_direct = core.call_direct
+local tracing = core.tracing
+local func_record = core.func_record
 
-function Function.__call(self, ...)
+-- After a call ran the last trace, arms core.func_call (below) with what
+-- the trace holds now (the optimised graph once a call made it); trace
+-- and clear_cache disarm. Returns the call's results.
+local function arm(self, ...)
+  local last = rawget(self, "_last")
+  if last and last._direct and not last._scoped
+    and (rawget(self, "_armed_for") ~= last or rawget(self, "_armed_opt") ~= last._run_graph) then
+    local exact, counter = #self._concrete ~= 1, self._detector.fast_calls
+    armed[self] = last._run_graph
+      and func_record(last._run_graph, last._graph, last._captures, exact, counter)
+    armed_plain[self] = func_record(last._graph, last._graph, last._captures, exact, counter)
+    self._armed_for, self._armed_opt = last, last._run_graph
+  end
+  return ...
+end
+
+-- Function.__call's Lua path: every call the C path (above) leaves to it.
+local function call(self, ...)
   -- Eagerly, the AutoGraph-converted code still runs: in Lua a tensor in
   -- a plain `if` is always true, so only the converted code means what
   -- the trace means.
   if state.run_eagerly then return self:_callable()(...) end
   if tracing() then return self:_call_in_trace(...) end
   local last = self._last
-  -- The hottest path, one C call: a one-result trace, already optimised,
-  -- that takes these tensors as they are (false while tracing, or when
-  -- they do not fit: the paths below decide).
-  if last and last._direct and last._structure.n == 1 and not state.on_call
-    and #state.tapes == 0 then
-    local g = state.optimizer_enabled and last._run_graph or not state.optimizer_enabled and last._graph
-    local r = g and call_direct(last._graph, g, last._captures, #self._concrete ~= 1, ...)
-    if r then
-      -- called_without_tracing(self._detector), inline
-      local d = self._detector
-      local per_trace = d.per_trace
-      local k = #per_trace
-      if k == 0 then k = 1; per_trace[1] = 0 end
-      per_trace[k] = per_trace[k] + 1
-      d.calls = d.calls + 1
-      return r
-    end
-  end
-  if tracing() then return self:_inline(...) end
   if last and not state.tapes_recording() then
-    -- The hot path: the last trace takes these tensors as they are.
-    if last._direct and select("#", ...) == #last._types and not state.on_call
-      and check_args(last._graph, #self._concrete ~= 1, ...) then
-      called_without_tracing(self._detector)
-      return run_direct(graph_to_run(last), last._captures, ...)
-    end
     local n = select("#", ...)
     if fast_fits(self, last, n, ...) then
       called_without_tracing(self._detector)
-      return run(last, { ... })
+      return arm(self, run(last, { ... }))
     end
   end
   local n = select("#", ...)
   local args = table.pack(...)
   local cf = dispatch(self, args, n)
   self._last = cf
-  return run(cf, args)
+  return arm(self, run(cf, args))
 end
+Function.__call = call
+-- The hot path, one C call: core.func_call runs the armed trace when no
+-- trace is open, no tape records and the arguments fit, else `call`.
+-- Not while run_functions_eagerly or state.on_call is on, nor while f's
+-- own trace is open (trace disarms first: a recursion adds no C level).
+-- A receiver that is no tf.func is never armed: `call`'s guard says so.
+local guarded_call = rawget(Function, "__call")
+local func_call = core.func_call_for(guarded_call)
+rawset(Function, "__call", function(self, ...)
+  local record = (state.optimizer_enabled and armed or armed_plain)[self]
+  if record and not state.run_eagerly and not state.on_call then
+    return func_call(record, self, ...)
+  end
+  return guarded_call(self, ...)
+end)
 
 -- Called while another function is being traced: this function keeps
 -- its own traces (dispatch, retracing rules, input_signature binding as
@@ -595,6 +614,7 @@ fmethods.clear_cache = doc.def(function(self)
   self._per_receiver = setmetatable({}, { __mode = "k" })
   self._count = 0
   self._last = nil
+  disarm(self)
 end, "f:clear_cache()", "Forgets every trace: the next call traces again (the tracing count restarts at 0).")
 
 -- Every live trace: the function's own, then its methods' receivers'.

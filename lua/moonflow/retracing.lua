@@ -4,6 +4,8 @@
 -- with TF's text. func.lua reports each call; call_gradient.lua gives its
 -- backward functions detectors of their own.
 
+local core = require("moonflow.core")
+
 local retracing = {}
 
 local FREQUENT_TRACING_THRESHOLD = 5
@@ -15,8 +17,21 @@ local FREQUENT_TRACING_MAX_WARNINGS = 2
 local detectors = {}
 
 --- A detector of its own (a function no other tf.func shares).
+-- fast_calls counts the calls Function.__call's C path ran (fastpath.c),
+-- added to the others before the detector is read or added to.
 function retracing.new()
-  return { calls = 0, per_trace = {}, warnings = 0 }
+  return { calls = 0, per_trace = {}, warnings = 0, fast_calls = core.counter() }
+end
+
+local counter_take = core.counter_take
+local function called_without_tracing(d, n)
+  if #d.per_trace == 0 then d.per_trace[1] = 0 end
+  d.per_trace[#d.per_trace] = d.per_trace[#d.per_trace] + n
+  d.calls = d.calls + n
+end
+local function flush(d)
+  local n = counter_take(d.fast_calls)
+  if n > 0 then called_without_tracing(d, n) end
 end
 
 --- The detector of fn's definition site.
@@ -33,13 +48,13 @@ end
 
 --- An eager call that reused a trace.
 function retracing.called_without_tracing(d)
-  if #d.per_trace == 0 then d.per_trace[1] = 0 end
-  d.per_trace[#d.per_trace] = d.per_trace[#d.per_trace] + 1
-  d.calls = d.calls + 1
+  flush(d)
+  called_without_tracing(d, 1)
 end
 
 --- An eager call that traced: warns as TF does when most recent calls did.
 function retracing.called_with_tracing(d, name)
+  flush(d)
   d.calls = d.calls + 1
   d.per_trace[#d.per_trace + 1] = 1
   while #d.per_trace > 0 and d.calls - d.per_trace[1] > FREQUENT_TRACING_HISTORY do

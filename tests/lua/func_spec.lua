@@ -773,9 +773,8 @@ describe("functions defined on one line inside a tf.func", function()
   end)
 end)
 
--- A cached call of a one-result function takes one C call
--- (core.call_direct); everything it does not cover must still go the
--- general way.
+-- A cached call takes one C call (core.func_call, fastpath.c);
+-- everything it does not cover must still go the general way.
 describe("the cached call's C path", function()
   it("checks every call's arguments: another shape or dtype retraces, a fitting one does not", function()
     local f = tf.func(function(x) return x * 2 end)
@@ -843,6 +842,76 @@ describe("the cached call's C path", function()
     assert(ok, err)
     local warning = table.concat(text)
     assert.truthy(warning:find("^WARNING: 5 out of the last 7 calls to f triggered tf.func retracing%."), warning)
+  end)
+
+  -- How many calls since the last look the C path ran (the retracing
+  -- detector's counter of them: retracing.lua).
+  local function c_calls(f)
+    return require("moonflow.core").counter_take(f._detector.fast_calls)
+  end
+
+  it("runs every call after the tracing one, of several arguments and results, in C", function()
+    local f = tf.func(function(a, b) return a + b, a * b end)
+    local a, b = tf.constant({ 1.0, 2.0 }), tf.constant({ 3.0, 4.0 })
+    c_calls(f)
+    local s, p = f(a, b)
+    assert.are.equal(0, c_calls(f))
+    for i = 1, 3 do
+      s, p = f(a, b)
+      helpers.tensor(s, tf.float32, { 2 }, { 4.0, 6.0 })
+      helpers.tensor(p, tf.float32, { 2 }, { 3.0, 8.0 })
+      assert.are.equal(1, c_calls(f), "call " .. i)
+    end
+    assert.are.equal(2, select("#", f(b, a)))
+    assert.are.equal(1, c_calls(f))
+    -- Another dtype does not fit: the Lua path retraces, then arms the new trace.
+    local s2 = f(tf.constant(1), tf.constant(2))
+    helpers.tensor(s2, tf.int32, {}, 3)
+    assert.are.equal(0, c_calls(f))
+    helpers.tensor((f(tf.constant(5), tf.constant(2))), tf.int32, {}, 7)
+    assert.are.equal(1, c_calls(f))
+    assert.are.equal(2, f:experimental_get_tracing_count())
+  end)
+
+  it("leaves calls to the Lua path whenever a switch says so", function()
+    local state = require("moonflow.state")
+    local runs = 0
+    local f = tf.func(function(x) runs = runs + 1 return x + 1 end)
+    local x = tf.constant(1.0)
+    f(x)
+    f(x)
+    assert.are.equal(1, runs)
+    -- functions run eagerly: the Lua function runs
+    tf.config.run_functions_eagerly(true)
+    local ok, err = pcall(function() helpers.tensor(f(x), tf.float32, {}, 2.0) end)
+    tf.config.run_functions_eagerly(false)
+    assert(ok, err)
+    assert.are.equal(2, runs)
+    -- state.on_call sees each call
+    local seen = 0
+    state.on_call = function() seen = seen + 1 end
+    ok, err = pcall(function() helpers.tensor(f(x), tf.float32, {}, 2.0) end)
+    state.on_call = nil
+    assert(ok, err)
+    assert.are.equal(1, seen)
+    -- the optimiser off and on again: the same trace, either graph
+    tf.config.optimizer.set_enabled(false)
+    ok, err = pcall(function() helpers.tensor(f(x), tf.float32, {}, 2.0) end)
+    tf.config.optimizer.set_enabled(true)
+    assert(ok, err)
+    helpers.tensor(f(x), tf.float32, {}, 2.0)
+    assert.are.equal(1, f:experimental_get_tracing_count())
+    -- a trace made since (another signature) and clear_cache: traced again
+    f:get_concrete_function(tf.TensorSpec({ 3 }, tf.float32))
+    helpers.tensor(f(x), tf.float32, {}, 2.0)
+    f:clear_cache()
+    helpers.tensor(f(x), tf.float32, {}, 2.0)
+    assert.are.equal(1, f:experimental_get_tracing_count())
+    assert.are.equal(4, runs)
+    -- a function returning nothing returns nothing
+    local g = tf.func(function(v) end)
+    g(x)
+    assert.are.equal(0, select("#", g(x)))
   end)
 
   it("raises a kernel's error from the cached call", function()
