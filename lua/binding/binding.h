@@ -51,6 +51,8 @@ typedef struct mfL_ctx {
   int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
   size_t alloc_since_gc;
   size_t small_bytes;   /* small tensors' C bytes not yet reported to the collector */
+  size_t large_since_gc; /* larger tensors' bytes since the last full collection */
+  size_t lua_heap_at_gc; /* Lua's heap after the last full collection tensor.c ran */
   lua_State *L;
   int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
   struct mf_random_state *rng; /* this session's random streams (owned) */
