@@ -7,6 +7,7 @@
 #include <sys/time.h>
 
 #include "alloc.h"
+#include "elementwise.h"
 #include "op.h"
 #include "variable.h"
 
@@ -109,7 +110,7 @@ const mf_op_def mf_op_NoOp = {
 
 /* ---- variables ---- */
 
-extern const mf_op_def mf_op_AssignAddVariableOp, mf_op_AssignSubVariableOp;
+extern const mf_op_def mf_op_AssignAddVariableOp, mf_op_AssignSubVariableOp, mf_op_AddV2, mf_op_Sub;
 
 static mf_status check_resource(mf_op_call *c, mf_error *err) {
   if (c->in_specs[0].dtype != MF_RESOURCE)
@@ -171,6 +172,15 @@ static mf_status combine(const mf_tensor *a, const mf_tensor *b, int sign, mf_te
                          mf_error *err) {
   MF_TRY(mf_tensor_new(a->dtype, a->rank, a->shape, out, err));
   int64_t n = a->size;
+  /* Floats through AddV2's and Sub's vectorised block functions (the
+   * same IEEE sum or difference per element): a scalar loop here cost a
+   * training step as much as its GEMMs' setup. */
+  const void *in[2] = {mf_tensor_data(a), mf_tensor_data(b)};
+  const int64_t strides[2] = {1, 1};
+  bool floating = a->dtype == MF_FLOAT32 || a->dtype == MF_FLOAT64;
+  if (floating && mf_elementwise_block(sign > 0 ? &mf_op_AddV2 : &mf_op_Sub, a->dtype, 2, in, strides,
+                           mf_tensor_data(*out), n, NULL))
+    return MF_OK;
   switch (a->dtype) {
 #define CASE(DT, T, U)                                                                  \
   case DT: {                                                                            \

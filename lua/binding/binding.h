@@ -51,7 +51,8 @@ typedef struct mfL_ctx {
   int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
   size_t alloc_since_gc;
   size_t small_bytes;   /* small tensors' C bytes not yet reported to the collector */
-  size_t large_bytes;   /* the same for large tensors (tensor.c's mfL_account) */
+  size_t large_since_gc; /* larger tensors' bytes since the last full collection */
+  size_t lua_heap_at_gc; /* Lua's heap after the last full collection tensor.c ran */
   lua_State *L;
   int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
   struct mf_random_state *rng; /* this session's random streams (owned) */
@@ -148,8 +149,7 @@ int mfL_op_open(lua_State *L);
  * inputs that take the tensors' dtype; returns the outputs pushed. */
 int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
                  unsigned typed);
-/* fastpath.c: core.operator and tf.func's call (core.func_call_for, .func_record,
- * .counter, .counter_take), into the table at the top. */
+/* fastpath.c: core.operator and core.call_direct, into the table at the top. */
 int mfL_fastpath_open(lua_State *L);
 /* Shared with trace.c: the reference of input value at idx inside the
  * current frame (capturing eager tensors and outer symbolics). */

@@ -100,47 +100,51 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
   return lt->t;
 }
 
-/* Tensor bytes made since the last full collection that force one. */
+/* Small tensors' bytes made since the last full collection that force one
+ * (generational mode's bound for them). */
 #define FULL_GC_BYTES ((size_t)128 << 20)
+/* Larger tensors' bytes that force one, at least (more when Lua's heap is
+ * larger: see mfL_account). The block cache's size (alloc.h): it keeps what
+ * one collection frees for the results that follow it. */
+#define LARGE_GC_BYTES ((size_t)MF_BLOCK_CACHE_BYTES)
 
-/* Tensors of 4 KiB up to a quarter of this are reported in batches of this
- * much. A collection cycle costs in proportion to Lua's heap, and reported
- * bytes start one once they pass about the heap's size, so with a small
- * heap (1.5 MB for a script) every few 256 KiB results paid for a whole
- * cycle: a fifth of an eager 256x256 tf.matmul. Batches of the block
- * cache's size (alloc.h) start a cycle at most once per that many bytes,
- * and the cache keeps what the cycle frees for the next results. Larger
- * tensors are reported at once, as before: their work dwarfs a cycle, and
- * a result collected by the next call comes back to it while still in the
- * processor's cache (and is never one more of them alive). */
-#define LARGE_REPORT_BYTES MF_BLOCK_CACHE_BYTES
+static void full_collection(mfL_ctx *ctx) {
+  ctx->alloc_since_gc = 0;
+  ctx->large_since_gc = 0;
+  lua_gc(ctx->L, LUA_GCCOLLECT);
+  ctx->lua_heap_at_gc = (size_t)lua_gc(ctx->L, LUA_GCCOUNT) << 10;
+}
 
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
   /* Small tensors are counted too: to Lua each is a 64-byte userdata whose
    * finaliser frees several times that in C, and a loop making them would
-   * otherwise outrun the collector (cached calls grew without bound). */
+   * otherwise outrun the collector (cached calls grew without bound).
+   * LUA_GCSTEP with a size counts the bytes as if Lua had allocated them,
+   * so the incremental collector runs in proportion to them. In
+   * generational mode (the stock lua5.4's default) steps do not reach old
+   * objects, so a full collection also runs after every FULL_GC_BYTES. */
   if (nbytes < 4096) {
     ctx->small_bytes += nbytes;
     if (ctx->small_bytes < 4096) return;
     nbytes = ctx->small_bytes;
     ctx->small_bytes = 0;
-  } else if (nbytes < LARGE_REPORT_BYTES / 4) {
-    ctx->large_bytes += nbytes;
-    if (ctx->large_bytes < LARGE_REPORT_BYTES) return;
-    nbytes = ctx->large_bytes;
-    ctx->large_bytes = 0;
-  }
-  /* LUA_GCSTEP with a size counts the bytes as if Lua had allocated them,
-   * so the incremental collector runs in proportion to tensor memory. In
-   * generational mode (the stock lua5.4's default) steps do not reach old
-   * objects, so a full collection also runs after every FULL_GC_BYTES. */
-  ctx->alloc_since_gc += nbytes;
-  if (ctx->alloc_since_gc >= FULL_GC_BYTES) {
-    ctx->alloc_since_gc = 0;
-    lua_gc(ctx->L, LUA_GCCOLLECT);
+    ctx->alloc_since_gc += nbytes;
+    if (ctx->alloc_since_gc >= FULL_GC_BYTES)
+      full_collection(ctx);
+    else
+      lua_gc(ctx->L, LUA_GCSTEP, (int)(nbytes / 1024));
     return;
   }
-  lua_gc(ctx->L, LUA_GCSTEP, (int)(nbytes / 1024 < 1 << 20 ? nbytes / 1024 : 1 << 20));
+  /* Larger tensors are not counted as Lua bytes: a collector cycle costs a
+   * walk of Lua's heap whatever the tensors weigh, and counting their bytes
+   * ran a cycle per heap-size of results (a 1.4 MB heap: two full cycles
+   * per step of a small MLP, more than its GEMMs cost). One full
+   * collection per LARGE_GC_BYTES of them, or per Lua heap when that is
+   * larger, bounds the garbage waiting for the collector at little cost,
+   * in either collector mode. */
+  ctx->large_since_gc += nbytes;
+  size_t limit = ctx->lua_heap_at_gc > LARGE_GC_BYTES ? ctx->lua_heap_at_gc : LARGE_GC_BYTES;
+  if (ctx->large_since_gc >= limit) full_collection(ctx);
 }
 
 /* Idempotent: a second call finds nothing to release. */

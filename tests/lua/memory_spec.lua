@@ -58,6 +58,32 @@ describe("eager memory", function()
     assert.is_true(peak < LIMIT_KB, "peak RSS " .. mb(peak) .. " over 3,000 tf.zeros({262144}) + i")
   end)
 
+  -- The collector's cost is a walk of Lua's heap per cycle, whatever the
+  -- tensors weigh: counting every tensor byte as a Lua byte ran a cycle per
+  -- heap-size of results (two per step of a small MLP). Results of 4 KiB
+  -- and more run one full collection per 16 MiB (or per Lua heap, when
+  -- that is larger). A finaliser that re-arms itself counts the cycles.
+  it("runs the collector per 16 MiB of results, not per Lua-heap-size (128 MiB: at most 16 cycles)", function()
+    collectgarbage()
+    local cycles = { n = 0 }
+    local function arm()
+      setmetatable({}, { __gc = function()
+        cycles.n = cycles.n + 1
+        if not cycles.stop then arm() end
+      end })
+    end
+    arm()
+    for _ = 1, 1024 do
+      local x = tf.zeros({ 16384 }) + 1 -- two 64 KiB results
+      assert(x ~= nil)
+    end
+    cycles.stop = true
+    local n = cycles.n
+    collectgarbage()
+    assert.is_true(n >= 1, "no collection over 128 MiB of results")
+    assert.is_true(n <= 16, n .. " collector cycles over 128 MiB of 64 KiB results")
+  end)
+
   it("stays bounded for tensors kept only in a Lua table that is replaced", function()
     collectgarbage()
     local keep = {}
