@@ -53,6 +53,9 @@ typedef struct mfL_ctx {
   size_t small_bytes;   /* small tensors' C bytes not yet reported to the collector */
   size_t large_since_gc; /* larger tensors' bytes since the last full collection */
   size_t lua_heap_at_gc; /* Lua's heap after the last full collection tensor.c ran */
+  size_t live_at_gc;     /* mf_live_bytes() after it */
+  bool generational;     /* the collector's mode when tensor.c last looked */
+  bool young_step_due;   /* a larger tensor came: collect the young before the next */
   lua_State *L;
   int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
   struct mf_random_state *rng; /* this session's random streams (owned) */
@@ -186,6 +189,12 @@ bool mfL_is_none(lua_State *L, int idx);
 
 /* Memory accounting. */
 void mfL_account(mfL_ctx *ctx, size_t nbytes);
+/* The young collection mfL_account asked for, run where a tensor's
+ * userdata is about to be made (before it exists). */
+void mfL_young_step(lua_State *L, mfL_ctx *ctx);
+static inline void mfL_young_step_if_due(lua_State *L, mfL_ctx *ctx) {
+  if (ctx->young_step_due) mfL_young_step(L, ctx);
+}
 /* Wraps the state's allocator (at open) and puts it back (at close). */
 void mfL_memory_open(lua_State *L, mfL_ctx *ctx);
 void mfL_memory_close(lua_State *L, mfL_ctx *ctx);

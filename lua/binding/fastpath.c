@@ -87,6 +87,7 @@ static int l_operator_call(lua_State *L) {
     bool fast = a && b ? a->dtype == b->dtype
                        : (a || b) && oper_number_fits(L, num, (a ? a : b)->dtype);
     if (fast) {
+      mfL_young_step_if_due(L, ctx);
       /* The userdata first: it may raise while nothing is owned. */
       mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
       memset(lt, 0, sizeof *lt);
@@ -234,6 +235,7 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   }
   /* The userdata first: they may raise while nothing is owned. */
   luaL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
+  mfL_young_step_if_due(L, ctx);
   int first = lua_gettop(L) + 1;
   for (int i = 0; i < run->noutputs; i++) {
     memset(lua_newuserdatauv(L, sizeof(mfL_tensor), 0), 0, sizeof(mfL_tensor));

@@ -11,6 +11,7 @@
 #include "format.h"
 
 mfL_tensor *mfL_new_tensor(lua_State *L) {
+  mfL_young_step_if_due(L, mfL_context(L));
   mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
   memset(lt, 0, sizeof *lt);
   luaL_setmetatable(L, MFL_TENSOR);
@@ -108,11 +109,40 @@ mf_tensor *mfL_check_eager(lua_State *L, int idx) {
  * one collection frees for the results that follow it. */
 #define LARGE_GC_BYTES ((size_t)MF_BLOCK_CACHE_BYTES)
 
+/* Lua cannot be asked for the collector's mode, only told one, which
+ * answers the mode it leaves. So: incremental, then back to generational
+ * if that is what it was. Entering generational mode runs a full
+ * collection (lgc.c's entergen), so in that mode this is one; in
+ * incremental mode it does nothing and the caller collects. */
+static bool collect_if_generational(lua_State *L) {
+  if (lua_gc(L, LUA_GCINC, 0, 0, 0) != LUA_GCGEN) return false;
+  lua_gc(L, LUA_GCGEN, 0, 0);
+  return true;
+}
+
 static void full_collection(mfL_ctx *ctx) {
   ctx->alloc_since_gc = 0;
   ctx->large_since_gc = 0;
-  lua_gc(ctx->L, LUA_GCCOLLECT);
+  ctx->young_step_due = false;
+  ctx->generational = collect_if_generational(ctx->L);
+  if (!ctx->generational) lua_gc(ctx->L, LUA_GCCOLLECT);
   ctx->lua_heap_at_gc = (size_t)lua_gc(ctx->L, LUA_GCCOUNT) << 10;
+  ctx->live_at_gc = mf_live_bytes();
+}
+
+void mfL_young_step(lua_State *L, mfL_ctx *ctx) {
+  ctx->young_step_due = false;
+  /* Telling a generational collector to be generational does nothing and
+   * answers its mode, so this also notices collectgarbage("incremental"):
+   * then the answer is the old mode, the telling a full collection (once
+   * per such switch), and the mode goes back. In incremental mode a step
+   * is a slice of a cycle over the whole heap, too dear per tensor. */
+  if (lua_gc(L, LUA_GCGEN, 0, 0) == LUA_GCGEN) {
+    lua_gc(L, LUA_GCSTEP, 0);
+    return;
+  }
+  lua_gc(L, LUA_GCINC, 0, 0, 0);
+  ctx->generational = false;
 }
 
 void mfL_account(mfL_ctx *ctx, size_t nbytes) {
@@ -142,8 +172,22 @@ void mfL_account(mfL_ctx *ctx, size_t nbytes) {
    * collection per LARGE_GC_BYTES of them, or per Lua heap when that is
    * larger, bounds the garbage waiting for the collector at little cost,
    * in either collector mode. */
-  ctx->large_since_gc += nbytes;
   size_t limit = ctx->lua_heap_at_gc > LARGE_GC_BYTES ? ctx->lua_heap_at_gc : LARGE_GC_BYTES;
+  if (ctx->generational) {
+    /* In generational mode a young collection walks only what is new, so
+     * one runs before the next tensor is made (mfL_young_step): a result
+     * dropped at once, or a chain's intermediate two ops on, is freed
+     * while its buffer is still in the processor's cache, and the block
+     * cache hands it to the next result. Not at once: then the result
+     * itself and its operands would live through it, and a tensor that
+     * lives through two becomes old, out of the young collections' reach.
+     * What does grow old is bounded by a full collection whenever the
+     * tensor memory alive has grown by the limit since the last. */
+    ctx->young_step_due = true;
+    if (mf_live_bytes() >= ctx->live_at_gc + limit) full_collection(ctx);
+    return;
+  }
+  ctx->large_since_gc += nbytes;
   if (ctx->large_since_gc >= limit) full_collection(ctx);
 }
 
@@ -251,6 +295,8 @@ void mfL_memory_open(lua_State *L, mfL_ctx *ctx) {
   ctx->alloc = lua_getallocf(L, &ctx->alloc_ud);
   ctx->lua_limit = -1;
   lua_setallocf(L, limited_alloc, ctx);
+  ctx->generational = collect_if_generational(L);
+  ctx->live_at_gc = mf_live_bytes();
 }
 
 /* At lua_close the context goes before the objects Lua frees after it:

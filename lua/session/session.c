@@ -571,6 +571,9 @@ static int setup(lua_State *L) {
   lua_pushlightuserdata(L, s);
   lua_setfield(L, LUA_REGISTRYINDEX, MF_SESSION_KEY);
   luaL_openlibs(L);
+  /* Generational, as the stock lua5.4 interpreter runs: young collections
+   * free short-lived eager results cheaply (tensor.c's mfL_account). */
+  lua_gc(L, LUA_GCGEN, 0, 0);
   track_coroutines(L, s);
   mf_session_io_open(L, s);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
