@@ -736,11 +736,13 @@ session.clock = core.now
 
 local UNITS = { { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" } }
 
---- session.format_duration(seconds) -> "1.23 ms" (three significant digits)
+--- session.format_duration(seconds) -> "1.23 ms" (three significant digits;
+-- below a nanosecond, three decimals of one, never an exponent)
 function session.format_duration(t)
   if t >= 1000 then return ("%.0f s"):format(t) end
+  if t < 1e-9 then return ("%.3f ns"):format(t / 1e-9) end
   for _, u in ipairs(UNITS) do
-    if t >= u[1] or u[2] == "ns" then return ("%.3g %s"):format(t / u[1], u[2]) end
+    if t >= u[1] then return ("%.3g %s"):format(t / u[1], u[2]) end
   end
 end
 
