@@ -75,8 +75,11 @@ $(BUILD)/obj/%.o: %.c
 # -fno-trapping-math lets it turn selects of float values into SIMD blends,
 # -fno-math-errno inlines sqrt, and -ffp-contract=off (already ISO C's
 # default) keeps the SSE2 and AVX2 clones of each loop bit-identical. None
-# of them changes a result.
-$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off
+# of them changes a result. The param lets fused programs' fixed-length
+# loops (elementwise_chunk.inc) unroll completely, tanh's included, so that
+# their accumulator stays in registers.
+$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off \
+                                              --param max-completely-peeled-insns=1000
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
