@@ -5,7 +5,8 @@
  * contiguous output elements from inputs that are either contiguous blocks
  * (stride 1) or one repeated element (stride 0, a broadcast scalar). That
  * is what the FusedElementwise kernel (ops_fused.c) runs a fused program
- * with, block by block, without full-size intermediates. The per-op
+ * with, block by block, without full-size intermediates; and the whole
+ * program can be compiled to run a chunk at a time (below). The per-op
  * knowledge stays in ops_elementwise.c's one table: this header only names
  * the entry points.
  *

@@ -3,12 +3,16 @@
  *
  * The node's attribute "body" is the group as a graph of its own: one
  * Placeholder per input of the node (in input order), Consts it absorbed,
- * the group's ops, and one output. The kernel runs that program block by
- * block — BLOCK elements at a time, each intermediate value in a small
- * scratch buffer that stays in cache — through the block functions of
- * elementwise.h, so the ops compute exactly what their own kernels compute
- * and no full-size intermediate is ever made. Large outputs are split over
- * the thread pool.
+ * the group's ops, and one output. The kernel compiles that program once
+ * per plan node and runs it a chunk at a time (mf_elementwise_chunks: the
+ * whole program on 128 elements, or fewer for arithmetic held in
+ * registers, before the next chunk); the last partial chunk, tensors
+ * under a chunk and programs built per call run block by block instead,
+ * each op over up to BLOCK elements through the block functions of
+ * elementwise.h. Either way the ops compute exactly what their own
+ * kernels compute, each intermediate stays in a small scratch buffer in
+ * cache, and no full-size intermediate is ever made. Large outputs are
+ * split over the thread pool.
  *
  * Every input (and absorbed Const) is read either as a tensor of the
  * output's size or as one broadcast element. Whatever else broadcasting
