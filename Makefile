@@ -70,16 +70,18 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC  $<"
 	@$(CC) $(CFLAGS) -c $< -o $@
 
+# Fused programs' fixed-length loops (core/elementwise_chunk.inc, part of
+# ops_elementwise.o) must unroll completely, tanh's included, for their
+# accumulator to stay in registers; the param allows it. Results unchanged.
+$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += --param max-completely-peeled-insns=1000
+
 # The elementwise loops are written for the vectoriser (the transcendental
 # functions of fastmath.h, included by ops_elementwise.c): -O3 vectorises loops of any length,
 # -fno-trapping-math lets it turn selects of float values into SIMD blends,
 # -fno-math-errno inlines sqrt, and -ffp-contract=off (already ISO C's
 # default) keeps the SSE2 and AVX2 clones of each loop bit-identical. None
-# of them changes a result. The param lets fused programs' fixed-length
-# loops (elementwise_chunk.inc) unroll completely, tanh's included, so that
-# their accumulator stays in registers.
-$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off \
-                                              --param max-completely-peeled-insns=1000
+# of them changes a result.
+$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
