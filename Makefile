@@ -70,6 +70,11 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC  $<"
 	@$(CC) $(CFLAGS) -c $< -o $@
 
+# Fused programs' fixed-length loops (core/elementwise_chunk.inc, part of
+# ops_elementwise.o) must unroll completely, tanh's included, for their
+# accumulator to stay in registers; the param allows it. Results unchanged.
+$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += --param max-completely-peeled-insns=1000
+
 # The elementwise loops are written for the vectoriser (the transcendental
 # functions of fastmath.h, included by ops_elementwise.c): -O3 vectorises loops of any length,
 # -fno-trapping-math lets it turn selects of float values into SIMD blends,

@@ -5,7 +5,8 @@
  * contiguous output elements from inputs that are either contiguous blocks
  * (stride 1) or one repeated element (stride 0, a broadcast scalar). That
  * is what the FusedElementwise kernel (ops_fused.c) runs a fused program
- * with, block by block, without full-size intermediates. The per-op
+ * with, block by block, without full-size intermediates; and the whole
+ * program can be compiled to run a chunk at a time (below). The per-op
  * knowledge stays in ops_elementwise.c's one table: this header only names
  * the entry points.
  *
@@ -52,6 +53,66 @@ bool mf_elementwise_resolve(const mf_op_def *op, mf_dtype dt, const mf_attrs *at
                             mf_elementwise_fn *out);
 void mf_elementwise_run(const mf_elementwise_fn *fn, const void *const *in,
                         const int64_t *in_stride, void *out, int64_t n);
+
+/* ---- whole programs, a chunk at a time ----
+ *
+ * A fused program (ops_fused.c) is a list of steps over numbered values.
+ * Compiled for chunks (mf_elementwise_chunk_compile), it runs all its
+ * steps on one chunk of elements before the next (mf_elementwise_chunks):
+ * each op is a loop of fixed length, which the compiler turns into
+ * straight SIMD code for the CPU (x86-64 baseline, AVX2 or AVX-512, picked
+ * once), and intermediates never leave L1. A program whose steps are all
+ * arithmetic on one float dtype keeps its running value in registers (an
+ * accumulator one chunk wide); others keep every value in a chunk of
+ * scratch. Each op computes what its block function and kernel compute,
+ * bit for bit: the same table in ops_elementwise.c, the same flags. */
+
+/* Elements per chunk of scratch, and the most any program's chunk has. */
+#define MF_ELEMENTWISE_CHUNK 128
+
+/* One step of a program: value `out` = the op of values in[0..nin). */
+typedef struct mf_elementwise_step {
+  mf_elementwise_fn fn;   /* for blocks (mf_elementwise_run) */
+  int chunk;              /* for chunks: mf_elementwise_chunk_code's code */
+  bool keep;              /* out is read after the next step, or is the result */
+  int nin;
+  int in[3];              /* value ids; unused ones repeat in[0] */
+  int out;
+} mf_elementwise_step;
+
+/* The chunk code of (op, dtype, attributes): true and *code > 0 when the
+ * op has one (every op with a block function has), else false, *code 0. */
+bool mf_elementwise_chunk_code(const mf_op_def *op, mf_dtype dt, const mf_attrs *attrs,
+                               int *code);
+
+/* A compiled program: ops over value ids (private encoding). */
+typedef struct mf_chunk_op {
+  int code;
+  int in[3], out;
+} mf_chunk_op;
+
+/* Compiles steps[0..nsteps), each with a chunk code, into ops[] (room for
+ * 3 * nsteps). Returns the number of ops; *kind says which interpreter
+ * runs them, *len how many elements it takes per chunk (a power of two,
+ * at most MF_ELEMENTWISE_CHUNK). */
+int mf_elementwise_chunk_compile(const mf_elementwise_step *steps, int nsteps, mf_chunk_op *ops,
+                                 int *kind, int *len);
+
+/* A value whose pointer moves on by `bytes` after each chunk: an input
+ * read, or the output written, in place in a full-size tensor. */
+typedef struct mf_chunk_cursor {
+  int value;
+  int bytes;
+} mf_chunk_cursor;
+
+/* Runs a compiled program over nchunks chunks. ptr[v] is where value v's
+ * chunk is: a full-size tensor's elements, or MF_ELEMENTWISE_CHUNK 8-byte
+ * words of scratch, which a step's output shares with none of its inputs
+ * (the program's output may be exactly an input's tensor). After each
+ * chunk, ptr[move[m].value] += move[m].bytes; on return, ptr holds the
+ * positions after the last chunk. */
+void mf_elementwise_chunks(int kind, const mf_chunk_op *ops, int nops, char **ptr,
+                           const mf_chunk_cursor *move, int nmove, int64_t nchunks);
 
 /* Elementwise kernels split work over threads only from this many output
  * elements on (see threadpool.h). */

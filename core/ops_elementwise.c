@@ -882,3 +882,6 @@ bool mf_elementwise_block(const mf_op_def *op, mf_dtype dt, int nin, const void 
   mf_elementwise_run(&fn, in, in_stride, out, n);
   return true;
 }
+
+/* Whole fused programs a chunk at a time, from the same tables. */
+#include "elementwise_chunk.inc"

@@ -3,12 +3,16 @@
  *
  * The node's attribute "body" is the group as a graph of its own: one
  * Placeholder per input of the node (in input order), Consts it absorbed,
- * the group's ops, and one output. The kernel runs that program block by
- * block — BLOCK elements at a time, each intermediate value in a small
- * scratch buffer that stays in cache — through the block functions of
- * elementwise.h, so the ops compute exactly what their own kernels compute
- * and no full-size intermediate is ever made. Large outputs are split over
- * the thread pool.
+ * the group's ops, and one output. The kernel compiles that program once
+ * per plan node and runs it a chunk at a time (mf_elementwise_chunks: the
+ * whole program on 128 elements, or fewer for arithmetic held in
+ * registers, before the next chunk); the last partial chunk, tensors
+ * under a chunk and programs built per call run block by block instead,
+ * each op over up to BLOCK elements through the block functions of
+ * elementwise.h. Either way the ops compute exactly what their own
+ * kernels compute, each intermediate stays in a small scratch buffer in
+ * cache, and no full-size intermediate is ever made. Large outputs are
+ * split over the thread pool.
  *
  * Every input (and absorbed Const) is read either as a tensor of the
  * output's size or as one broadcast element. Whatever else broadcasting
@@ -30,7 +34,7 @@ extern const mf_op_def mf_op_Placeholder, mf_op_Const, mf_op_Identity;
 
 /* Elements per block: two float32 scratch buffers and a block of input and
  * output stay well inside a 48 KiB L1 cache. */
-enum { BLOCK = 1024, MAX_STEP_INPUTS = 3 };
+enum { BLOCK = 1024, MAX_STEP_INPUTS = 3, CHUNK = MF_ELEMENTWISE_CHUNK };
 
 /* Bodies up to this many nodes compile into the kernel's stack frame, so
  * a call allocates nothing but its output (the scratch comes from the
@@ -90,12 +94,7 @@ static mf_status fused_infer(mf_op_call *c, mf_error *err) {
 
 /* ---- the program: the body compiled for one run ---- */
 
-typedef struct fused_step {
-  mf_elementwise_fn fn;
-  int nin;
-  int in[MAX_STEP_INPUTS]; /* value ids */
-  int out;
-} fused_step;
+typedef mf_elementwise_step fused_step;
 
 /* Value i is body node i's output. Leaves point at tensor data (stride 1:
  * the output's size; 0: one element); computed values live in scratch
@@ -104,12 +103,17 @@ typedef struct fused_value {
   const char *data;
   int64_t stride;
   int buf;            /* -1 unless computed into scratch */
+  int bcast;          /* chunks: the scratch slot a one-element leaf is repeated in, or -1 */
   size_t size;        /* element size */
   int last_use;       /* last step reading it, -1 if none */
 } fused_value;
 
 typedef struct fused_prog {
   int nvalues, nsteps, nbufs;
+  int nbcast;         /* chunks: one-element leaves, repeated in slots after the buffers */
+  bool chunked;       /* full chunks run by mf_elementwise_chunks */
+  mf_chunk_op *ops;   /* chunks: the compiled program (heap) */
+  int nops, kind, len;
   fused_value *values;
   fused_step *steps;
   int result;
@@ -126,6 +130,7 @@ static void prog_free(fused_prog *p) {
   if (!p->heap) return;
   free(p->values);
   free(p->steps);
+  free(p->ops);
 }
 
 /* The dtype a node's block function is resolved for: its data inputs'. */
@@ -159,8 +164,12 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
   for (int i = 0; i < g->nnodes; i++) {
     p->values[i].buf = -1;
     p->values[i].last_use = -1;
+    p->values[i].bcast = -1;
     p->values[i].size = mf_dtype_size(g->nodes[i].out_specs[0].dtype);
   }
+  /* Tensors of a chunk or more run in chunks when every step has a code
+   * (programs a node keeps: the compiled program is on the heap). */
+  p->chunked = p->heap && p->n >= CHUNK;
   for (int k = 0; k < g->ninputs && k < nin; k++) {
     fused_value *v = &p->values[g->inputs[k]];
     v->data = mf_tensor_data(in[k]);
@@ -194,6 +203,10 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
       s->in[k] = nd->inputs[k].node;
       p->values[s->in[k]].last_use = p->nsteps;
     }
+    for (int k = nd->nin; k < MAX_STEP_INPUTS; k++) s->in[k] = s->in[0];
+    s->chunk = 0;
+    if (p->chunked)
+      p->chunked = mf_elementwise_chunk_code(nd->op, data_dtype(g, nd), nd->attrs, &s->chunk);
     p->nsteps++;
   }
   p->result = g->outputs[0].node;
@@ -205,9 +218,12 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
     if (!mf_elementwise_resolve(&mf_op_Identity, dt, NULL, &s->fn))
       return bad_body(g, "has an output of an unsupported dtype", err);
     s->nin = 1;
-    s->in[0] = p->result;
+    s->in[0] = s->in[1] = s->in[2] = p->result;
+    s->chunk = 0;
+    if (p->chunked) p->chunked = mf_elementwise_chunk_code(&mf_op_Identity, dt, NULL, &s->chunk);
     s->out = p->nvalues; /* the spare value slot */
-    p->values[p->nvalues] = (fused_value){.buf = -1, .last_use = -1, .size = p->values[p->result].size};
+    p->values[p->nvalues] =
+        (fused_value){.buf = -1, .bcast = -1, .last_use = -1, .size = p->values[p->result].size};
     p->result = p->nvalues++;
     p->nsteps++;
   }
@@ -232,7 +248,28 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
     if (o->buf >= 0 && o->last_use < 0) free_bufs[nfree++] = o->buf;
   }
   if (free_bufs != free_inline) free(free_bufs);
-  p->part_bytes = (size_t)p->nbufs * (size_t)p->blk * sizeof(uint64_t);
+  size_t slots = (size_t)p->nbufs;
+  if (p->chunked) {
+    for (int st = 0; st < p->nsteps; st++) {
+      fused_step *s = &p->steps[st];
+      s->keep = s->out == p->result || p->values[s->out].last_use > st + 1;
+    }
+    p->ops = mf_calloc(3 * (size_t)p->nsteps, sizeof *p->ops);
+    if (!p->ops) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    p->nops = mf_elementwise_chunk_compile(p->steps, p->nsteps, p->ops, &p->kind, &p->len);
+    /* Chunks need a chunk of buffer each, and each one-element leaf some
+     * step reads a slot of its own, filled once per part; then the
+     * values' pointers and the cursors (chunk_part). */
+    p->blk = CHUNK;
+    for (int i = 0; i < p->nvalues; i++) {
+      fused_value *v = &p->values[i];
+      if (v->data && v->stride == 0 && v->last_use >= 0) v->bcast = p->nbufs + p->nbcast++;
+    }
+    slots += (size_t)p->nbcast;
+    slots += ((size_t)p->nvalues * (sizeof(char *) + sizeof(mf_chunk_cursor)) +
+              CHUNK * sizeof(uint64_t) - 1) / (CHUNK * sizeof(uint64_t));
+  }
+  p->part_bytes = slots * (size_t)p->blk * sizeof(uint64_t);
   return MF_OK;
 }
 
@@ -249,6 +286,45 @@ typedef struct fused_job {
   char *out;
 } fused_job;
 
+/* The full chunks of [begin, end): the value pointers and cursors for
+ * mf_elementwise_chunks, the one-element leaves repeated over their slots.
+ * Returns where the chunks stopped (the rest is a block's tail). */
+static int64_t chunk_part(const fused_job *j, char *scratch, int64_t begin, int64_t end) {
+  fused_prog *p = j->p;
+  const int64_t len = p->len;
+  const size_t slot = CHUNK * sizeof(uint64_t);
+  char **ptr = (char **)(scratch + (size_t)(p->nbufs + p->nbcast) * slot);
+  mf_chunk_cursor *move = (mf_chunk_cursor *)(ptr + p->nvalues);
+  int nmove = 0;
+  for (int i = 0; i < p->nvalues; i++) {
+    const fused_value *v = &p->values[i];
+    if (v->buf >= 0) {
+      ptr[i] = scratch + (size_t)v->buf * slot;
+    } else if (v->bcast >= 0) {
+      ptr[i] = scratch + (size_t)v->bcast * slot;
+      for (int k = 0; k < CHUNK; k++) memcpy(ptr[i] + (size_t)k * v->size, v->data, v->size);
+    } else if (!v->data || v->stride) {
+      ptr[i] = (v->data ? (char *)v->data : j->out) + (size_t)begin * v->size;
+      move[nmove++] = (mf_chunk_cursor){i, (int)(len * (int64_t)v->size)};
+    } else {
+      ptr[i] = NULL; /* a one-element leaf no step reads */
+    }
+  }
+  int64_t at = begin;
+  /* In runs of 64Ki elements, between which the interrupt is looked at. */
+  while (end - at >= len) {
+    if (mf_interrupt_flag || p->stopped) {
+      p->stopped = 1;
+      return end;
+    }
+    int64_t nchunks = (end - at) / len;
+    if (nchunks > 65536 / len) nchunks = 65536 / len;
+    mf_elementwise_chunks(p->kind, p->ops, p->nops, ptr, move, nmove, nchunks);
+    at += nchunks * len;
+  }
+  return at;
+}
+
 static void fused_part(void *ctx, int64_t begin, int64_t end, int part) {
   const fused_job *j = ctx;
   fused_prog *p = j->p;
@@ -256,12 +332,13 @@ static void fused_part(void *ctx, int64_t begin, int64_t end, int part) {
   const void *in[MAX_STEP_INPUTS];
   int64_t stride[MAX_STEP_INPUTS];
   int64_t blocks = 0;
-  for (int64_t at = begin; at < end; at += BLOCK) {
+  if (p->chunked) begin = chunk_part(j, scratch, begin, end);
+  for (int64_t at = begin; at < end; at += p->blk) {
     if ((blocks++ & 63) == 0 && (mf_interrupt_flag || p->stopped)) {
       p->stopped = 1;
       return;
     }
-    int64_t len = end - at < BLOCK ? end - at : BLOCK;
+    int64_t len = end - at < p->blk ? end - at : p->blk;
     for (int st = 0; st < p->nsteps; st++) {
       const fused_step *s = &p->steps[st];
       for (int k = 0; k < s->nin; k++) {

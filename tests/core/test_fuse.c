@@ -7,6 +7,7 @@
  * other than as one element. */
 #include "check.h"
 
+#include <float.h>
 #include <time.h>
 #include "op_test.h"
 #include "array_test.h"
@@ -525,6 +526,255 @@ static void test_blocks_match_kernels(void) {
   mf_tensor_release(y);
 }
 
+/* ---- chunks (elementwise.h: whole programs a chunk at a time) ---- */
+
+/* Values of every kind the ops treat specially, then a spread. */
+static double special(int64_t i, mf_dtype dt) {
+  static const double f[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-310, -1e-310, 1e-40,
+                             FLT_MAX, -FLT_MAX, 1e30, 88.8, -104.5, 9.03, -9.01, 0.625, 20.5,
+                             1.0, -1.0, 0.5, -0.5, 3.0, 2.5, -2.5};
+  static const double k[] = {0, 1, -1, 2, -2, 7, -7, 100, 2147483647.0, -2147483648.0, 65536, -3};
+  int64_t nf = sizeof f / sizeof f[0], nk = sizeof k / sizeof k[0];
+  if (dt == MF_BOOL) return (double)((i * 7 + i / 3) % 2);
+  if (mf_dtype_is_integer(dt)) return i < nk ? k[i] : (double)((i * 7919) % 2001 - 1000);
+  return i < nf ? f[i] : -6.0 + 12.0 * (double)((i * 7919) % 100003) / 100003.0;
+}
+
+static mf_tensor *specials(mf_dtype dt, int64_t n, int64_t shift) {
+  mf_tensor *t = NULL;
+  mf_tensor_new(dt, 1, &n, &t, NULL);
+  for (int64_t i = 0; i < n; i++) mf_tensor_set_f64(t, i, special((i + shift) % (n + 3), dt));
+  return t;
+}
+
+/* Every op with a block function has a chunk code, for every dtype. */
+static void test_chunk_codes(void) {
+  const mf_dtype dts[] = {MF_FLOAT32, MF_FLOAT64, MF_INT32, MF_INT64, MF_BOOL};
+  int seen = 0;
+  for (int i = 0; i < mf_op_count(); i++) {
+    const mf_op_def *op = mf_op_at(i);
+    for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+      for (size_t e = 0; e < (op == &mf_op_Cast ? sizeof dts / sizeof dts[0] : 1); e++) {
+        mf_attrs as;
+        mf_attrs_init(&as);
+        mf_attrs_set_type(&as, "DstT", dts[e], NULL);
+        mf_elementwise_fn fn;
+        int code = -1;
+        bool block = mf_elementwise_resolve(op, dts[d], &as, &fn);
+        bool chunk = mf_elementwise_chunk_code(op, dts[d], &as, &code);
+        if (block != chunk) printf("#   %s %s: block %d, chunk %d\n", op->name, mf_dtype_name(dts[d]), block, chunk);
+        CHECK(block == chunk && (code > 0) == chunk);
+        seen += chunk;
+        mf_attrs_free(&as);
+      }
+    }
+  }
+  CHECK(seen > 150);
+  int code = -1;
+  CHECK(!mf_elementwise_chunk_code(&mf_op_AddV2, MF_STRING, NULL, &code) && code == 0);
+}
+
+/* The same bits, a NaN matching any NaN: which NaN an op on two NaNs
+ * gives depends on its operands' order in the instruction, which the
+ * instruction sets' versions need not share (as the differential tests). */
+static bool same_or_nan(const char *a, const char *b, mf_dtype dt, int64_t n) {
+  size_t size = mf_dtype_size(dt);
+  for (int64_t i = 0; i < n; i++) {
+    const char *x = a + (size_t)i * size, *y = b + (size_t)i * size;
+    if (memcmp(x, y, size) == 0) continue;
+    if (dt == MF_FLOAT32 && isnan(*(const float *)x) && isnan(*(const float *)y)) continue;
+    if (dt == MF_FLOAT64 && isnan(*(const double *)x) && isnan(*(const double *)y)) continue;
+    return false;
+  }
+  return true;
+}
+
+/* Runs steps (values 0..nleaves-1 are leaves of n elements; step k writes
+ * value nleaves + k; the last is the result) by blocks over all n, and
+ * as compiled chunks with the tail by blocks, as the fused kernel does;
+ * the results must have the same bits. */
+static bool chunks_match_blocks(mf_elementwise_step *steps, int nsteps, int nleaves,
+                                char *const *leaves, const size_t *leaf_size, int64_t n,
+                                int *kind_out) {
+  int nvalues = nleaves + nsteps, result = nvalues - 1;
+  char *full[16];
+  size_t size[16];
+  for (int v = 0; v < nvalues; v++) {
+    size[v] = v < nleaves ? leaf_size[v] : mf_dtype_size(steps[v - nleaves].fn.out_dtype);
+    full[v] = v < nleaves ? leaves[v] : calloc((size_t)n + 1, size[v]);
+  }
+  int64_t ones[3] = {1, 1, 1};
+  for (int st = 0; st < nsteps; st++) {
+    const void *in[3] = {full[steps[st].in[0]], full[steps[st].in[1]], full[steps[st].in[2]]};
+    mf_elementwise_run(&steps[st].fn, in, ones, full[steps[st].out], n);
+  }
+  /* by chunks: every computed value gets a slot; the leaves and the
+   * result move through their tensors */
+  for (int st = 0; st < nsteps; st++) {
+    steps[st].keep = steps[st].out == result;
+    for (int later = st + 2; later < nsteps; later++)
+      for (int k = 0; k < 3; k++) steps[st].keep |= steps[later].in[k] == steps[st].out;
+  }
+  mf_chunk_op ops[48];
+  int kind, len;
+  int nops = mf_elementwise_chunk_compile(steps, nsteps, ops, &kind, &len);
+  *kind_out = kind;
+  char *out = calloc((size_t)n + 1, size[result]);
+  uint64_t scratch[16][MF_ELEMENTWISE_CHUNK];
+  char *ptr[16];
+  mf_chunk_cursor move[16];
+  int nmove = 0;
+  for (int v = 0; v < nvalues; v++) {
+    bool moves = v < nleaves || v == result;
+    ptr[v] = v < nleaves ? leaves[v] : v == result ? out : (char *)scratch[v];
+    if (moves) move[nmove++] = (mf_chunk_cursor){v, len * (int)size[v]};
+  }
+  int64_t nchunks = n / len;
+  mf_elementwise_chunks(kind, ops, nops, ptr, move, nmove, nchunks);
+  bool same = out + (size_t)(nchunks * len) * size[result] == ptr[result];
+  /* the tail by blocks into the output */
+  int64_t at = nchunks * len, rest = n - at;
+  if (rest > 0) {
+    char *tail[16];
+    for (int v = 0; v < nvalues; v++)
+      tail[v] = v < nleaves ? leaves[v] + (size_t)at * size[v]
+                : v == result ? out + (size_t)at * size[v] : (char *)scratch[v];
+    for (int st = 0; st < nsteps; st++) {
+      const void *in[3] = {tail[steps[st].in[0]], tail[steps[st].in[1]], tail[steps[st].in[2]]};
+      mf_elementwise_run(&steps[st].fn, in, ones, tail[steps[st].out], rest);
+    }
+  }
+  same = same && same_or_nan(out, full[result], steps[nsteps - 1].fn.out_dtype, n);
+  free(out);
+  for (int v = nleaves; v < nvalues; v++) free(full[v]);
+  return same;
+}
+
+static mf_elementwise_step step_of(const mf_op_def *op, mf_dtype dt, const mf_attrs *as, int out,
+                                   int a, int b, int c) {
+  mf_elementwise_step s = {.nin = op->min_inputs, .in = {a, b, c}, .out = out};
+  CHECK(mf_elementwise_resolve(op, dt, as, &s.fn));
+  CHECK(mf_elementwise_chunk_code(op, dt, as, &s.chunk));
+  return s;
+}
+
+/* Each op alone, and float ops with their operands in each place the
+ * accumulator can hold them (first, second, both, neither), over sizes
+ * around the chunk lengths, on special values. */
+static void test_chunks_match_blocks(void) {
+  const mf_dtype dts[] = {MF_FLOAT32, MF_FLOAT64, MF_INT32, MF_INT64, MF_BOOL};
+  const int64_t sizes[] = {128, 129, 200, 255, 256, 257, 300, 1025};
+  int kinds[3] = {0, 0, 0};
+  for (int i = 0; i < mf_op_count(); i++) {
+    const mf_op_def *op = mf_op_at(i);
+    if (!(op->flags & MF_OP_ELEMENTWISE) || op->min_inputs > 3 || op == &mf_op_Identity) continue;
+    for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++) {
+      for (size_t e = 0; e < (op == &mf_op_Cast ? sizeof dts / sizeof dts[0] : 1); e++) {
+        mf_attrs as;
+        mf_attrs_init(&as);
+        mf_attrs_set_type(&as, "DstT", dts[e], NULL);
+        mf_dtype dt = dts[d];
+        if (!mf_elementwise_fusable(op, dt, &as)) {
+          mf_attrs_free(&as);
+          continue;
+        }
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+          int64_t n = sizes[k];
+          bool sel = op == &mf_op_SelectV2;
+          mf_tensor *x = specials(sel ? MF_BOOL : dt, n, 0), *y = specials(dt, n, 5),
+                    *z = specials(dt, n, 11);
+          char *leaves[3] = {mf_tensor_data(x), mf_tensor_data(y), mf_tensor_data(z)};
+          size_t lsz[3] = {mf_dtype_size(x->dtype), mf_dtype_size(dt), mf_dtype_size(dt)};
+          int kind = -1;
+          /* the op alone: value 3 = op(0, 1, 2) */
+          mf_elementwise_step one[1] = {step_of(op, dt, &as, 3, 0, op->min_inputs > 1 ? 1 : 0,
+                                                op->min_inputs > 2 ? 2 : 0)};
+          bool ok = chunks_match_blocks(one, 1, 3, leaves, lsz, n, &kind);
+          kinds[kind]++;
+          /* float binary ops after Neg: 3 = -x; 4 = op(3, y); 5 = op(y, 4); 6 = op(5, 5) */
+          if (ok && op->min_inputs == 2 && !mf_dtype_is_integer(dt) && dt != MF_BOOL) {
+            mf_elementwise_step st[4] = {step_of(&mf_op_Neg, dt, NULL, 3, 1, 1, 1),
+                                         step_of(op, dt, &as, 4, 3, 2, 3),
+                                         step_of(op, dt, &as, 5, 2, 4, 2),
+                                         step_of(op, dt, &as, 6, 5, 5, 5)};
+            if (st[1].fn.out_dtype == dt) ok = chunks_match_blocks(st, 4, 3, leaves, lsz, n, &kind);
+            kinds[kind]++;
+          }
+          if (!ok) printf("#   %s %s (DstT %s), %lld elements: chunks differ from blocks\n", op->name,
+                          mf_dtype_name(dt), mf_dtype_name(dts[e]), (long long)n);
+          CHECK(ok);
+          mf_tensor_release(x);
+          mf_tensor_release(y);
+          mf_tensor_release(z);
+        }
+        mf_attrs_free(&as);
+      }
+    }
+  }
+  /* all three interpreters ran */
+  CHECK(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0);
+}
+
+/* Fused graphs against the unfused ones at sizes around vector widths,
+ * chunk lengths and blocks, one and several threads' worth, with
+ * broadcast scalars (an input, Consts) and special values: the chain
+ * (register program), a mixed one (scratch program), float64. */
+static void test_fused_sizes(void) {
+  const int64_t sizes[] = {1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257,
+                           1023, 1024, 1025, 4097, 70001, 140003};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    int64_t n = sizes[k];
+    for (int d = 0; d < 2; d++) {
+      mf_dtype dt = d ? MF_FLOAT64 : MF_FLOAT32;
+      mf_graph *g = chain_graph(dt, 1, &n, 40);
+      mf_pass_stats st;
+      mf_graph *o = fuse(g, &st);
+      mf_tensor *x = specials(dt, n, 0);
+      CHECK(same_results(g, o, 1, &x));
+      CHECK(same_results(g, o, 1, &x)); /* the cached program */
+      mf_tensor_release(x);
+      mf_graph_release(o);
+      mf_graph_release(g);
+      /* math with a scalar input, reads of older values, x * x, a - b both ways */
+      g = new_graph();
+      ref a = input(g, dt, 1, &n, NULL), c = input(g, dt, 0, NULL, NULL);
+      ref t = op1(g, "Tanh", op2(g, "Mul", a, c));
+      ref e = op1(g, "Exp", op2(g, "Sub", scalar_of(g, dt, 0.5), t));
+      ref q = op2(g, "RealDiv", op2(g, "Mul", e, e), op2(g, "Sub", t, a));
+      ref r = op2(g, "Maximum", op1(g, "Sigmoid", q), op2(g, "Minimum", a, op1(g, "Log1p", e)));
+      ref f = op2(g, "SquaredDifference", r, op1(g, "Sqrt", op1(g, "Abs", q)));
+      outputs(g, 1, REFS(f));
+      o = fuse(g, &st);
+      CHECK(count_op(o, "FusedElementwise") == 1);
+      mf_tensor *xs[2] = {specials(dt, n, 3), make_tensor(dt, 0, NULL, VALS(-1.75))};
+      CHECK(same_results(g, o, 2, xs));
+      mf_tensor_release(xs[0]);
+      mf_tensor_release(xs[1]);
+      mf_graph_release(o);
+      mf_graph_release(g);
+    }
+    /* comparisons, selects, casts and an integer tail */
+    mf_graph *g = new_graph();
+    ref x = input(g, MF_FLOAT32, 1, &n, NULL);
+    ref pos = op2(g, "Greater", x, scalar_of(g, MF_FLOAT32, 0));
+    ref s = add_op(g, "SelectV2", 3,
+                   REFS(pos, op1(g, "Tanh", x), op2(g, "Mul", x, scalar_of(g, MF_FLOAT32, 0.1))),
+                   NULL);
+    ref i = cast(g, op1(g, "Floor", op2(g, "Mul", cast(g, s, MF_FLOAT64), scalar_of(g, MF_FLOAT64, 1e3))),
+                 MF_INT32);
+    ref m = op2(g, "AddV2", op2(g, "Mul", i, i), scalar_of(g, MF_INT32, 7));
+    outputs(g, 1, REFS(op1(g, "LogicalNot", op2(g, "Less", m, scalar_of(g, MF_INT32, 100)))));
+    mf_pass_stats st;
+    mf_graph *o = fuse(g, &st);
+    CHECK(count_op(o, "FusedElementwise") == 1);
+    mf_tensor *xv = specials(MF_FLOAT32, n, 1);
+    CHECK(same_results(g, o, 1, &xv));
+    mf_tensor_release(xv);
+    mf_graph_release(o);
+    mf_graph_release(g);
+  }
+}
+
 /* ---- the thread pool ---- */
 
 typedef struct cover {
@@ -622,6 +872,9 @@ int main(void) {
   RUN(test_interrupt);
   RUN(test_block_api);
   RUN(test_blocks_match_kernels);
+  RUN(test_chunk_codes);
+  RUN(test_chunks_match_blocks);
+  RUN(test_fused_sizes);
   RUN(test_threadpool);
   RUN(test_threadpool_cost);
   release_all();
