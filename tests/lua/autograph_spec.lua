@@ -438,16 +438,22 @@ describe("gradients through converted control flow", function()
   end)
 end)
 
--- A source file is parsed once for all the functions defined in it, and
--- parsed again when its text changes.
-describe("AutoGraph's parse of a source file", function()
+-- A temporary source file for one describe block: its path, and a writer
+-- that replaces its text; the file goes after each test.
+local function temp_source()
   local path = os.tmpname()
-  local function write(text)
+  after_each(function() os.remove(path) end)
+  return path, function(text)
     local f = assert(io.open(path, "w"))
     f:write(text)
     f:close()
   end
-  after_each(function() os.remove(path) end)
+end
+
+-- A source file is parsed once for all the functions defined in it, and
+-- parsed again when its text changes.
+describe("AutoGraph's parse of a source file", function()
+  local path, write = temp_source()
 
   it("serves every function of the file, and a changed file is read again", function()
     write("local tf = ...\n"
@@ -475,13 +481,7 @@ end)
 -- AutoGraph reads the traced function's own lines, not its whole file: the
 -- first trace in a process costs the function's size, not the file's.
 describe("AutoGraph converts only the function asked for", function()
-  local path = os.tmpname()
-  local function write(text)
-    local f = assert(io.open(path, "w"))
-    f:write(text)
-    f:close()
-  end
-  after_each(function() os.remove(path) end)
+  local path, write = temp_source()
 
   local parser = require("moonflow.autograph.parser")
   -- The texts handed to the parser while fn runs.
