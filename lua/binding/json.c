@@ -207,6 +207,14 @@ static int l_json_array(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   push_array_meta(L);
+  /* The mark is a metatable: setting it on a table that has one (a dtype,
+   * a shape, a module) would break that object for the whole session. */
+  if (lua_getmetatable(L, 1)) {
+    if (!lua_rawequal(L, -1, -2))
+      return mfL_raise(L, "TypeError",
+                       "json_array takes a plain table; this one has a metatable of its own");
+    lua_pop(L, 1);
+  }
   lua_setmetatable(L, 1);
   return 1;
 }

@@ -121,3 +121,16 @@ describe("tf.keras.Sequential", function()
     assert.are.same({ 2, 1 }, m(tf.ones({ 2, 3 })).shape:as_list())
   end)
 end)
+
+describe("core.json_array", function()
+  it("marks plain tables only: a table with a metatable of its own is left alone", function()
+    local core = require("moonflow.core")
+    local t = core.json_array({})
+    assert.are.equal("[]", core.json_encode(t))
+    assert.are.equal(t, core.json_array(t)) -- marking twice is fine
+    local e = typed("TypeError", core.json_array, tf.float32)
+    assert.truthy(e.message:find("metatable", 1, true))
+    assert.are.equal("float32", tf.float32.name) -- the dtype still works
+    assert.are.same({ 1 }, tf.ones({ 1 }, tf.float32).shape:as_list())
+  end)
+end)
