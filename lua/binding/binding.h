@@ -118,6 +118,7 @@ int mfL_error_open(lua_State *L);
  * reference). */
 mfL_tensor *mfL_new_tensor(lua_State *L);
 void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t);
+void mfL_tensor_adopt_in(mfL_ctx *ctx, mfL_tensor *lt, mf_tensor *t); /* ctx at hand */
 mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t); /* borrows t */
 mfL_tensor *mfL_push_symbolic(lua_State *L, mf_graph *g, int node, int index, uint64_t trace_id);
 /* The tensor at idx or NULL; raises ValueError for a released tensor

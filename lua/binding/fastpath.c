@@ -25,11 +25,13 @@
 #define OPER_MT lua_upvalueindex(4)
 
 /* The eager value of the tensor at idx, or NULL for anything else (a Lua
- * value, a variable, a symbolic or released tensor: the general path's
- * cases). */
-static mf_tensor *oper_eager(lua_State *L, int idx) {
+ * value, a variable, a symbolic or released tensor: the general paths'
+ * cases). mt: the stack index of the tensor metatable (an upvalue), which
+ * a metatable comparison finds without the registry lookups of
+ * luaL_testudata. */
+static mf_tensor *eager_at(lua_State *L, int idx, int mt) {
   if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  bool is = lua_rawequal(L, -1, OPER_MT);
+  bool is = lua_rawequal(L, -1, mt);
   lua_pop(L, 1);
   return is ? ((mfL_tensor *)lua_touserdata(L, idx))->t : NULL;
 }
@@ -82,7 +84,7 @@ static int l_operator_call(lua_State *L) {
   const mf_op_def *op = lua_touserdata(L, OPER_OP);
   lua_settop(L, 2);
   if (ctx->tapes_active == 0 && (ctx->depth == 0 || ctx->eager_scopes > 0)) {
-    mf_tensor *a = oper_eager(L, 1), *b = oper_eager(L, 2);
+    mf_tensor *a = eager_at(L, 1, OPER_MT), *b = eager_at(L, 2, OPER_MT);
     int num = a && b ? 0 : a ? 2 : 1;
     bool fast = a && b ? a->dtype == b->dtype
                        : (a || b) && oper_number_fits(L, num, (a ? a : b)->dtype);
@@ -96,7 +98,7 @@ static int l_operator_call(lua_State *L) {
       mf_error err;
       mf_tensor *out;
       if (oper_run(L, op, a, b, num, &out, &err) != MF_OK) return mfL_raise_status(L, &err);
-      mfL_tensor_adopt(L, lt, out);
+      mfL_tensor_adopt_in(ctx, lt, out);
       return 1;
     }
   }
@@ -195,14 +197,6 @@ static int func_record_gc(lua_State *L) {
 #define CALL_SLOW lua_upvalueindex(3)
 #define CALL_RECORD_MT lua_upvalueindex(4)
 
-/* The eager value at idx, or NULL. */
-static mf_tensor *call_eager(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  bool is = lua_rawequal(L, -1, CALL_TENSOR_MT);
-  lua_pop(L, 1);
-  return is ? ((mfL_tensor *)lua_touserdata(L, idx))->t : NULL;
-}
-
 /* The cached call itself: the outputs of record r's graph fed the
  * arguments (stack 3 .. nargs + 2) then the captures, or -1 when the call
  * is the Lua path's: a trace open, a tape recording, arguments that do
@@ -220,7 +214,7 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   mf_tensor *feeds[INLINE], *outs[INLINE];
   if (nfeeds != traced->ninputs || nfeeds > INLINE || run->noutputs > INLINE) return -1;
   for (int i = 0; i < nargs; i++) {
-    mf_tensor *t = feeds[i] = call_eager(L, 3 + i);
+    mf_tensor *t = feeds[i] = eager_at(L, 3 + i, CALL_TENSOR_MT);
     mf_spec have;
     if (!t) return -1;
     mf_spec_of_tensor(t, &have);
@@ -228,7 +222,7 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   }
   for (int i = 0; i < ncap; i++) {
     lua_rawgeti(L, caps, i + 1);
-    feeds[nargs + i] = call_eager(L, -1);
+    feeds[nargs + i] = eager_at(L, -1, CALL_TENSOR_MT);
     lua_pop(L, 1); /* the captures table keeps it alive */
     if (!feeds[nargs + i])
       return mfL_raise(L, "TypeError", "a capture of graph %s is not an eager tensor", run->name);
@@ -245,12 +239,8 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   mf_error err;
   mf_random_use(ctx->rng); /* as mfL_context does for every entry running ops */
   if (mf_graph_run(run, nfeeds, feeds, outs, &err) != MF_OK) return mfL_raise_status(L, &err);
-  for (int i = 0; i < run->noutputs; i++) {
-    /* mfL_tensor_adopt, with the context at hand. */
-    mfL_tensor *lt = lua_touserdata(L, first + i);
-    mf_tensor *t = lt->t = outs[i];
-    mfL_account(ctx, sizeof *t + (t->buf->refcount == 1 ? sizeof *t->buf + t->buf->nbytes : 0));
-  }
+  for (int i = 0; i < run->noutputs; i++)
+    mfL_tensor_adopt_in(ctx, lua_touserdata(L, first + i), outs[i]);
   (*r->calls)++;
   return run->noutputs;
 }

@@ -10,25 +10,32 @@
 #include "binding.h"
 #include "format.h"
 
-mfL_tensor *mfL_new_tensor(lua_State *L) {
-  mfL_young_step_if_due(L, mfL_context(L));
+static mfL_tensor *new_tensor(lua_State *L, mfL_ctx *ctx) {
+  mfL_young_step_if_due(L, ctx);
   mfL_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 0);
   memset(lt, 0, sizeof *lt);
   luaL_setmetatable(L, MFL_TENSOR);
   return lt;
 }
 
-void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t) {
+mfL_tensor *mfL_new_tensor(lua_State *L) { return new_tensor(L, mfL_context(L)); }
+
+void mfL_tensor_adopt_in(mfL_ctx *ctx, mfL_tensor *lt, mf_tensor *t) {
   lt->t = t;
   /* A view shares a buffer somebody already accounted for. */
   size_t n = sizeof *t + (t->buf->refcount == 1 ? sizeof *t->buf + t->buf->nbytes : 0);
-  mfL_account(mfL_context(L), n);
+  mfL_account(ctx, n);
+}
+
+void mfL_tensor_adopt(lua_State *L, mfL_tensor *lt, mf_tensor *t) {
+  mfL_tensor_adopt_in(mfL_context(L), lt, t);
 }
 
 mfL_tensor *mfL_push_eager(lua_State *L, mf_tensor *t) {
-  mfL_tensor *lt = mfL_new_tensor(L);
+  mfL_ctx *ctx = mfL_context(L);
+  mfL_tensor *lt = new_tensor(L, ctx);
   mf_tensor_retain(t);
-  mfL_tensor_adopt(L, lt, t);
+  mfL_tensor_adopt_in(ctx, lt, t);
   return lt;
 }
 
