@@ -43,24 +43,10 @@ do
   end
 end
 
--- ---- a seeded generator (splitmix64), the same on every machine ------------
+-- ---- a seeded generator: gen.lua's, with this file's own stream ------------
 
-local function rng_new(seed, index)
-  local s = seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 1
-  local r = {}
-  function r.next()
-    s = s + 0x9E3779B97F4A7C15
-    local z = s
-    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
-    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
-    return z ~ (z >> 31)
-  end
-  function r.int(n) return (r.next() >> 1) % n end -- 0 .. n-1
-  function r.chance(p) return r.int(1000000) < p * 1000000 end
-  function r.pick(t) return t[r.int(#t) + 1] end
-  function r.unit() return (r.next() >> 11) * 2.0 ^ -53 end
-  return r
-end
+local gen = dofile(here .. "/gen.lua")
+local function rng_new(seed, index) return gen.rng(seed, index, 1) end
 
 -- ---- the ops ----------------------------------------------------------------
 

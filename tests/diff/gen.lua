@@ -4,9 +4,10 @@
 
 local gen = {}
 
--- splitmix64, the same on every machine (as elementwise.lua).
-function gen.rng(seed, index)
-  local s = seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 7
+-- splitmix64, the same on every machine. salt (default 7) keeps each
+-- user's streams its own: elementwise.lua's programs were drawn with 1.
+function gen.rng(seed, index, salt)
+  local s = seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + (salt or 7)
   local r = {}
   function r.next()
     s = s + 0x9E3779B97F4A7C15
