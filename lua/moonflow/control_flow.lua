@@ -59,6 +59,34 @@ local function trace_branch(name, fn, specs, structure_in)
   return g, structure, captures, flat
 end
 
+-- The input index of every value a graph's inputs stand for: an input is
+-- known by its identity and by those of the values it captures in turn (a
+-- branch's or body's closure reads the outermost one).
+local function capture_index(inputs)
+  local index_of = {}
+  for i, c in ipairs(inputs) do
+    local s = c
+    while s ~= nil do
+      index_of[core.identity(s)] = index_of[core.identity(s)] or i
+      s = core.is_symbolic(s) and core.capture_source(s) or nil
+    end
+  end
+  return index_of
+end
+
+-- Sets rec.ph_index: for each placeholder of a traced record, the input
+-- (capture_index) it reads. False when one reads neither an input nor a
+-- constant (an eager number the graph embeds as a constant is no input).
+local function index_placeholders(rec, index_of)
+  rec.ph_index = {}
+  for k, src in pairs(rec.placeholders) do
+    rec.ph_index[k] = index_of[core.identity(src)]
+    local constant = not core.is_symbolic(src) and core.dtype(src) ~= dtypes.resource
+    if not rec.ph_index[k] and not constant then return false end
+  end
+  return true
+end
+
 -- Gives every graph the same extra inputs: the union of their captures.
 -- Returns the union (outer values) in order.
 local function unify_captures(graphs, nexplicit)
@@ -466,25 +494,12 @@ control_flow.cond = options.def(function(pred, true_fn, false_fn, opts)
   local inputs = unify_captures({ { graph = gt, captures = ct }, { graph = gf, captures = cf } }, 0)
   local stateful = graph_stateful(gt) or graph_stateful(gf)
   if taped then
-    -- An input is known by its identity and by those of the values it
-    -- captures in turn (a branch's closure reads the outermost one).
-    local index_of = {}
-    for i, c in ipairs(inputs) do
-      local s = c
-      while s ~= nil do
-        index_of[core.identity(s)] = index_of[core.identity(s)] or i
-        s = core.is_symbolic(s) and core.capture_source(s) or nil
-      end
-    end
+    local index_of = capture_index(inputs)
     for _, rec in ipairs({ taped.t, taped.f }) do
-      rec.ph_index = {}
-      for k, src in pairs(rec.placeholders) do
-        rec.ph_index[k] = index_of[core.identity(src)]
-        -- An eager number the graph embeds as a constant is no input.
-        local constant = not core.is_symbolic(src) and core.dtype(src) ~= dtypes.resource
-        if not rec.ph_index[k] and not constant then taped = nil break end
+      if not index_placeholders(rec, index_of) then
+        taped = nil
+        break
       end
-      if not taped then break end
     end
   end
   note_captured_reads(inputs)
@@ -695,22 +710,7 @@ control_flow.graph_while = function(cond, body, vars, opts)
   local caps = unify_captures({ { graph = gc, captures = cc },
     { graph = gb, captures = cb, pass_through = true } }, #state)
   local stateful = graph_stateful(gc) or graph_stateful(gb)
-  if accs and brec.ok then
-    local index_of = {}
-    for i, c in ipairs(caps) do
-      local sv = c
-      while sv ~= nil do
-        index_of[core.identity(sv)] = index_of[core.identity(sv)] or i
-        sv = core.is_symbolic(sv) and core.capture_source(sv) or nil
-      end
-    end
-    brec.ph_index = {}
-    for k, src in pairs(brec.placeholders) do
-      brec.ph_index[k] = index_of[core.identity(src)]
-      local constant = not core.is_symbolic(src) and core.dtype(src) ~= dtypes.resource
-      if not brec.ph_index[k] and not constant then brec.ok = false end
-    end
-  end
+  if accs and brec.ok then brec.ok = index_placeholders(brec, capture_index(caps)) end
   if not (accs and brec.ok) then brec = nil end
   local loop_info = {}
   local args = table.move(state, 1, #state, 1, {})
