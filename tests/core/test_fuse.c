@@ -1,10 +1,10 @@
 /* test_fuse.c — elementwise fusion: the pass (mf_pass_fuse_elementwise),
- * the FusedElementwise kernel, the block functions of elementwise.h and
- * the thread pool. Graphs are built with the core API as tracing builds
- * them; every fused graph is run beside the graph it came from and must
- * give the same bits. What must not fuse: intermediates read elsewhere or
- * returned, stateful nodes, integer division, strings, inputs broadcast
- * other than as one element. */
+ * the FusedElementwise kernel and the block functions of elementwise.h
+ * (the thread pool's tests are in test_threadpool.c). Graphs are built
+ * with the core API as tracing builds them; every fused graph is run
+ * beside the graph it came from and must give the same bits. What must
+ * not fuse: intermediates read elsewhere or returned, stateful nodes,
+ * integer division, strings, inputs broadcast other than as one element. */
 #include "check.h"
 
 #include <float.h>
@@ -18,7 +18,6 @@
 #include "graph.h"
 #include "interrupt.h"
 #include "passes.h"
-#include "threadpool.h"
 #include "variable.h"
 
 /* ---- building graphs (more in graph_test.h) ---- */
@@ -777,89 +776,6 @@ static void test_fused_sizes(void) {
 
 /* ---- the thread pool ---- */
 
-typedef struct cover {
-  int hits[1 << 16];
-  int aligned;           /* chunks with a boundary off the alignment */
-  int max_part;
-  int slow;              /* microseconds to spend per chunk */
-  int64_t len;
-} cover;
-
-static void count_part(void *ctx, int64_t begin, int64_t end, int part) {
-  (void)part;
-  __atomic_fetch_add((int64_t *)ctx, end - begin, __ATOMIC_RELAXED);
-}
-
-static void cover_part(void *ctx, int64_t begin, int64_t end, int part) {
-  cover *c = ctx;
-  for (int64_t i = begin; i < end; i++) __atomic_fetch_add(&c->hits[i], 1, __ATOMIC_RELAXED);
-  if (begin % 64 != 0 || (end % 64 != 0 && end != c->len))
-    __atomic_fetch_add(&c->aligned, 1, __ATOMIC_RELAXED);
-  int m = __atomic_load_n(&c->max_part, __ATOMIC_RELAXED);
-  if (part > m) __atomic_store_n(&c->max_part, part, __ATOMIC_RELAXED);
-  if (c->slow) {
-    struct timespec ts = {0, (long)c->slow * 1000};
-    nanosleep(&ts, NULL);
-  }
-  /* a loop started inside a loop neither waits for the pool nor misses work */
-  int64_t inner = 0;
-  mf_parallel_for(1 << 18, 1 << 10, 1, count_part, &inner);
-  CHECK(inner == 1 << 18);
-}
-
-static void test_threadpool(void) {
-  static cover c;
-  int threads = mf_threadpool_size();
-  CHECK(threads >= 1);
-  const int64_t n = sizeof c.hits / sizeof c.hits[0];
-  for (int slow = 0; slow <= 200; slow += 200) {
-    for (int64_t len = 0; len <= n; len = len ? len * 4 : 1) {
-      memset(&c, 0, sizeof c);
-      c.slow = slow;
-      c.len = len;
-      int parts = mf_parallel_for(len, 1 << 10, 64, cover_part, &c);
-      CHECK(parts >= 1 && parts <= threads && c.max_part < parts);
-      /* below two parts' worth: one call, inline */
-      if (len < 2 << 10) CHECK(parts == 1);
-      bool once = true;
-      for (int64_t i = 0; i < len; i++) once = once && c.hits[i] == 1;
-      CHECK(once && c.aligned == 0);
-      if (len == n) printf("# %lld elements, %d us a chunk: %d thread(s)\n", (long long)len, slow,
-                          parts);
-    }
-  }
-}
-
-/* Counts the chunks a loop was cut into (part 0 only: inline runs). */
-static void chunk_count(void *ctx, int64_t begin, int64_t end, int part) {
-  (void)begin;
-  (void)end;
-  if (part == 0) (*(int *)ctx)++;
-}
-
-/* With a cost the caller keeps, a loop decides once: the first call
- * measures the cost per element, later calls whose work is under what
- * waking a worker costs run in one piece, untimed. */
-static void test_threadpool_cost(void) {
-  static cover c;
-  const int64_t n = sizeof c.hits / sizeof c.hits[0];
-  double cost = 0;
-  memset(&c, 0, sizeof c);
-  c.len = n;
-  int parts = mf_parallel_for_cost(n, 1 << 10, 64, cover_part, &c, &cost);
-  bool once = true;
-  for (int64_t i = 0; i < n; i++) once = once && c.hits[i] == 1;
-  CHECK(once && parts >= 1);
-  /* measured on the first call whenever the pool ran it (a loaded
-   * machine can make the pool skip loops and run them inline, unmeasured) */
-  CHECK(mf_threadpool_size() == 1 || cost > 0 || parts == 1);
-  /* a known, tiny cost: one inline call over the whole range */
-  cost = 1e-6;
-  int chunks = 0;
-  CHECK(mf_parallel_for_cost(n, 1 << 10, 64, chunk_count, &chunks, &cost) == 1);
-  CHECK(chunks == 1 && cost == 1e-6);
-}
-
 int main(void) {
   RUN(test_chain_becomes_one_node);
   RUN(test_shared_intermediate_not_fused);
@@ -875,8 +791,6 @@ int main(void) {
   RUN(test_chunk_codes);
   RUN(test_chunks_match_blocks);
   RUN(test_fused_sizes);
-  RUN(test_threadpool);
-  RUN(test_threadpool_cost);
   release_all();
   return CHECK_DONE();
 }
