@@ -1,7 +1,6 @@
 #include "conv_winograd.h"
 
 #include <cblas.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -236,23 +235,6 @@ static void transform_filter(const mf_winograd_geom *g, const float *w, float *u
     }
 }
 
-/* OpenBLAS's thread count is process-wide: the first of any overlapping
- * Winograd calls sets it to 1 for the parallel region and the last puts
- * the saved count back. */
-static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
-static int blas_users, blas_saved;
-
-static void blas_single(bool on) {
-  pthread_mutex_lock(&blas_lock);
-  if (on && blas_users++ == 0) {
-    blas_saved = openblas_get_num_threads();
-    openblas_set_num_threads(1);
-  } else if (!on && --blas_users == 0) {
-    openblas_set_num_threads(blas_saved);
-  }
-  pthread_mutex_unlock(&blas_lock);
-}
-
 /* Scratch kept in a graph node's state between calls. */
 typedef struct scratch_cache {
   float *buf;
@@ -297,10 +279,11 @@ mf_status mf_winograd_conv(const mf_winograd_geom *g, const float *x, const floa
   j.tiles = g->n * j.tiles_img;
   if (j.tiles == 0 || g->oc == 0) return MF_OK;
   int64_t nblocks = (j.tiles + j.block - 1) / j.block;
-  /* Threads: as many as OpenBLAS would have used for the GEMMs. */
-  int pool = mf_threadpool_size(), threads = openblas_get_num_threads();
-  bool parallel = pool > 1 && threads > 1 && nblocks > 1;
-  int parts = parallel ? pool : 1;
+  /* Threads: moonflow's pool's, as for any GEMM (OpenBLAS is then held at
+   * one thread: gemm.c). */
+  int threads = mf_blas_threads();
+  bool parallel = threads > 1 && nblocks > 1;
+  int parts = parallel ? threads : 1;
   /* The 36 matrices of a block, one cache line apart modulo 4 KiB: at a
    * multiple of 4 KiB, the rows a tile reads and writes would all fall in
    * one L1 set. */
@@ -319,7 +302,6 @@ mf_status mf_winograd_conv(const mf_winograd_geom *g, const float *x, const floa
   mf_status s = MF_OK;
   /* Blocks in rounds, polling the interrupt flag between them. */
   const int64_t round = parallel ? 8 * (int64_t)parts : 4;
-  if (parallel) blas_single(true);
   for (int64_t b0 = 0; b0 < nblocks && s == MF_OK; b0 += round) {
     if ((s = mf_interrupt_check(err)) != MF_OK) break;
     int64_t nb = nblocks - b0 < round ? nblocks - b0 : round;
@@ -327,7 +309,6 @@ mf_status mf_winograd_conv(const mf_winograd_geom *g, const float *x, const floa
     if (parallel && nb > 1) mf_parallel_for(nb, 1, 1, run_offset, &oj);
     else run_blocks(&j, b0, b0 + nb, 0);
   }
-  if (parallel) blas_single(false);
   float bad = 0;
   for (int p = 0; p < parts; p++) bad += flags[p];
   if (bad != 0) *done = false; /* NaN compares unequal too */

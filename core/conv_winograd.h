@@ -7,12 +7,11 @@
  * multiplied elementwise (summed over input channels: 36 GEMMs of
  * [tiles, in_c] x [in_c, out_c]) and transformed back (A^T m A). That is
  * 36 multiplies per tile and channel pair where a direct sum needs 144.
- * Tiles go in blocks whose scratch stays in cache. When OpenBLAS may use
- * more than one thread (OPENBLAS_NUM_THREADS), blocks are shared out over
- * moonflow's pool instead, each thread running its GEMMs on one OpenBLAS
- * thread (OpenBLAS is set to one thread meanwhile), so the two pools never
- * run at once; with one, everything runs on the caller. A block's result
- * does not depend on which thread ran it.
+ * Tiles go in blocks whose scratch stays in cache. Blocks are shared out
+ * over moonflow's pool when it has several threads (mf_blas_threads), each
+ * thread running its GEMMs on one OpenBLAS thread; with one, everything
+ * runs on the caller. A block's result does not depend on which thread ran
+ * it.
  *
  * The transforms mix every value of a patch into every output of its tile,
  * so an infinity or NaN would spread to outputs a direct sum keeps finite:

@@ -3,12 +3,11 @@
  * TensorFlow's way of printing shapes and broadcasting dimensions in
  * inference.
  *
- * The GEMM is row-major throughout. float32/float64 go to OpenBLAS
- * (cblas_sgemm / cblas_dgemm); int32/int64 go to a plain loop that wraps on
- * overflow as TensorFlow's integer kernels do. The core never sets
- * OpenBLAS's thread count: OPENBLAS_NUM_THREADS (or the host) decides
- * (conv_winograd.c alone drops it to 1 while it shares its GEMMs out over
- * that many threads of moonflow's pool, and puts it back). */
+ * The GEMM (gemm.c) is row-major throughout. float32/float64 go to
+ * OpenBLAS (cblas_sgemm / cblas_dgemm); int32/int64 go to a plain loop that
+ * wraps on overflow as TensorFlow's integer kernels do. When moonflow's
+ * thread pool has more than one thread, it runs the GEMMs' threads and
+ * OpenBLAS is set to one thread (see gemm.c for why). */
 #ifndef MF_KERNEL_UTIL_H
 #define MF_KERNEL_UTIL_H
 
@@ -28,6 +27,13 @@
 mf_status mf_gemm(mf_dtype dt, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                   const void *a, int64_t lda, const void *b, int64_t ldb, bool accumulate,
                   void *c, int64_t ldc, mf_error *err);
+
+/* How many threads a BLAS-backed kernel (GEMM, Winograd, LAPACK) may share
+ * its work over: moonflow's pool's size when above 1 (OpenBLAS is then
+ * held at one thread, from the first call of this or mf_gemm on, and its
+ * LAPACK routines run on one), else 1 (OpenBLAS's own threads, as many as
+ * it was given, run inside each call). Call it before any OpenBLAS call. */
+int mf_blas_threads(void);
 
 /* count * elem bytes of 64-byte-aligned, uninitialised scratch memory, with
  * the product checked for overflow; free with free(). Never reported to the

@@ -9,7 +9,8 @@
  * pivoting as Eigen does, and results are transposed back. TF's checks come
  * with them: an exact zero pivot is "not invertible", a failed LLT is "not
  * successful", and the determinant is sign * exp(sum log|u_ii|), TF's
- * SLogDet, not the product of the pivots. */
+ * SLogDet, not the product of the pivots. When moonflow's pool has
+ * threads, OpenBLAS is held at one (gemm.c), so these run on one thread. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,7 @@ static void transpose(size_t es, const char *src, int64_t rows, int64_t cols, ch
  * zero pivot, which each op judges as TF does. */
 static void getrf(mf_dtype dt, int n, void *a, int *ipiv) {
   int info = 0;
+  (void)mf_blas_threads(); /* holds OpenBLAS at one thread when moonflow's pool has several */
   if (dt == MF_FLOAT32)
     sgetrf_(&n, &n, a, &n, ipiv, &info);
   else
@@ -297,6 +299,7 @@ static mf_status cholesky_kernel(mf_op_call *c, mf_error *err) {
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   if (!batches) return MF_OK;
+  (void)mf_blas_threads(); /* as getrf */
   size_t es = mf_dtype_size(a->dtype);
   char *w = NULL;
   mf_status s = mf_scratch_alloc((size_t)n * n, es, (void **)&w, err);
