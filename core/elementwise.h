@@ -39,6 +39,12 @@ bool mf_elementwise_fusable(const mf_op_def *op, mf_dtype dt, const mf_attrs *at
 bool mf_elementwise_block(const mf_op_def *op, mf_dtype dt, int nin, const void *const *in,
                           const int64_t *in_stride, void *out, int64_t n, const mf_attrs *attrs);
 
+/* x = x + y (sign > 0) or x - y (sign < 0) over n elements of dtype dt,
+ * in place: the values AddV2's and Sub's kernels give, integers wrapping.
+ * x and y must not overlap. False (nothing written) for dtypes other than
+ * float32/64 and int32/64. */
+bool mf_elementwise_accumulate(mf_dtype dt, int sign, void *x, const void *y, int64_t n);
+
 /* The same, split in two: resolve the (op, dtype, attributes) once, then
  * run blocks with no lookup. A resolved function is a small value, valid as
  * long as the op table (for ever). */

@@ -203,6 +203,16 @@ static mf_status combine(const mf_tensor *a, const mf_tensor *b, int sign, mf_te
   return MF_OK;
 }
 
+/* True when nothing but the variable can see its value: the variable holds
+ * the only reference to a tensor that is its whole buffer, and no other
+ * tensor shares the buffer. Such a value may be updated in place; one a
+ * live read still sees is replaced instead, leaving the read as it was. */
+static bool value_unshared(const mf_variable *v) {
+  const mf_tensor *t = v->value;
+  return t->refcount == 1 && t->buf->refcount == 1 && t->offset == 0 &&
+         t->buf->dtype == t->dtype && (size_t)t->size == t->buf->count;
+}
+
 static mf_status assign_kernel(mf_op_call *c, mf_error *err) {
   mf_variable *v = known_variable(c);
   if (!v) return mf_error_set(err, MF_ERR_FAILED_PRECONDITION, "assignment to a missing variable");
@@ -217,6 +227,10 @@ static mf_status assign_kernel(mf_op_call *c, mf_error *err) {
                         "Cannot update variable '%s' of shape %s with a %s value of shape %s",
                         v->name, b, mf_dtype_name(c->in[1]->dtype), a);
   }
+  /* A training step's update: no new buffer, one pass over the weights. */
+  if (value_unshared(v) && mf_elementwise_accumulate(v->dtype, sign, mf_tensor_data(v->value),
+                                                     mf_tensor_data(c->in[1]), v->value->size))
+    return MF_OK;
   mf_tensor *sum;
   MF_TRY(combine(v->value, c->in[1], sign, &sum, err));
   mf_status s = mf_variable_assign(v, sum, err);

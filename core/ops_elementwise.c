@@ -883,5 +883,31 @@ bool mf_elementwise_block(const mf_op_def *op, mf_dtype dt, int nin, const void 
   return true;
 }
 
+/* x (+|-)= y in place: a variable's update (AssignAdd/SubVariableOp). */
+#define ACCUMULATE(DT, T, U)                                                              \
+  SIMD_CLONES static void accumulate_##DT(int sign, void *vx, const void *vy, int64_t n) { \
+    T *restrict x = vx;                                                                   \
+    const T *restrict y = vy;                                                             \
+    if (sign > 0)                                                                         \
+      for (int64_t i = 0; i < n; i++) x[i] = (T)((U)x[i] + (U)y[i]);                      \
+    else                                                                                  \
+      for (int64_t i = 0; i < n; i++) x[i] = (T)((U)x[i] - (U)y[i]);                      \
+  }
+ACCUMULATE(MF_FLOAT32, float, float)
+ACCUMULATE(MF_FLOAT64, double, double)
+ACCUMULATE(MF_INT32, int32_t, uint32_t)
+ACCUMULATE(MF_INT64, int64_t, uint64_t)
+#undef ACCUMULATE
+
+bool mf_elementwise_accumulate(mf_dtype dt, int sign, void *x, const void *y, int64_t n) {
+  switch (dt) {
+    case MF_FLOAT32: accumulate_MF_FLOAT32(sign, x, y, n); return true;
+    case MF_FLOAT64: accumulate_MF_FLOAT64(sign, x, y, n); return true;
+    case MF_INT32: accumulate_MF_INT32(sign, x, y, n); return true;
+    case MF_INT64: accumulate_MF_INT64(sign, x, y, n); return true;
+    default: return false;
+  }
+}
+
 /* Whole fused programs a chunk at a time, from the same tables. */
 #include "elementwise_chunk.inc"

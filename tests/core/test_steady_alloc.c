@@ -20,6 +20,7 @@
 
 #include "executor.h"
 #include "passes.h"
+#include "variable.h"
 
 static volatile long allocs;
 
@@ -98,23 +99,28 @@ static mf_graph *chain(int64_t n, int ops) {
 }
 
 /* Allocations per call beyond the outputs' own, over `calls` calls after
- * warm-up. */
-static long steady_allocs(mf_graph *g, int64_t n) {
+ * warm-up. Input 0 is filled with n values; `more` (borrowed) feeds the
+ * other inputs. */
+static long steady_allocs_fed(mf_graph *g, int64_t n, int nmore, mf_tensor *const *more) {
+  mf_tensor *feeds[4];
   mf_tensor *x = filled(n);
   const mf_spec *in = &g->nodes[g->inputs[0]].out_specs[0];
   x->rank = in->rank;
   for (int d = 0; d < in->rank; d++) x->shape[d] = in->shape[d];
+  feeds[0] = x;
+  for (int i = 0; i < nmore; i++) feeds[1 + i] = more[i];
+  int nfeeds = 1 + nmore;
   mf_tensor *out[1];
   mf_error err;
   for (int i = 0; i < 3; i++) {
-    CHECK(run(g, 1, &x, out, &err) == MF_OK);
+    CHECK(run(g, nfeeds, feeds, out, &err) == MF_OK);
     mf_tensor_release(out[0]);
   }
   enum { CALLS = 20 };
   long extra = 0;
   for (int i = 0; i < CALLS; i++) {
     long before = __atomic_load_n(&allocs, __ATOMIC_RELAXED);
-    mf_status s = run(g, 1, &x, out, &err);
+    mf_status s = run(g, nfeeds, feeds, out, &err);
     long made = __atomic_load_n(&allocs, __ATOMIC_RELAXED) - before;
     CHECK(s == MF_OK);
     /* The output handed over: its struct, buffer header and data. */
@@ -124,6 +130,8 @@ static long steady_allocs(mf_graph *g, int64_t n) {
   mf_tensor_release(x);
   return extra;
 }
+
+static long steady_allocs(mf_graph *g, int64_t n) { return steady_allocs_fed(g, n, 0, NULL); }
 
 static void test_unfused_chain_steady(void) {
   const int64_t sizes[] = {16, 4096};
@@ -170,10 +178,45 @@ static void test_matmul_chain_steady(void) {
   mf_graph_release(g);
 }
 
+/* A training step: a product with a variable's value, a gradient of it and
+ * the variable's update (w -= 0.01 * x^T tanh(x w)). The update goes into
+ * the variable's own buffer, which nothing else holds once the step's
+ * reads have died: it allocates nothing either. */
+static void test_training_step_steady(void) {
+  const int64_t n = 48, sq[2] = {n, n};
+  mf_tensor *init = filled(n * n), *handle = NULL;
+  init->rank = 2;
+  init->shape[0] = init->shape[1] = n;
+  mf_variable *w;
+  CHECK_OK(mf_variable_new("w", init, true, &w, NULL));
+  mf_tensor_release(init);
+  CHECK_OK(mf_tensor_new(MF_RESOURCE, 0, NULL, &handle, NULL));
+  *MF_DATA(handle, mf_variable *) = w; /* the handle owns w's reference */
+  mf_graph *g = new_graph();
+  ref x = input(g, MF_FLOAT32, 2, sq, NULL);
+  ref wh = input(g, MF_RESOURCE, 0, NULL, handle);
+  ref h = op1(g, "Tanh", op2(g, "MatMul", x, add_op(g, "ReadVariableOp", 1, REFS(wh), NULL)));
+  mf_attrs ta;
+  mf_attrs_init(&ta);
+  mf_attrs_set_bool(&ta, "transpose_a", true, NULL);
+  ref grad = add_op(g, "MatMul", 2, REFS(x, h), &ta);
+  mf_attrs_free(&ta);
+  add_op(g, "AssignSubVariableOp", 2, REFS(wh, op2(g, "Mul", grad, fconst(g, 0.01))), NULL);
+  outputs(g, 1, REFS(h));
+  const mf_tensor *before = w->value;
+  long extra = steady_allocs_fed(g, n * n, 1, &handle);
+  if (extra) printf("#   training step: %ld extra allocations\n", extra);
+  CHECK(extra == 0);
+  CHECK(w->value == before); /* updated where it was */
+  mf_graph_release(g);
+  mf_tensor_release(handle);
+}
+
 int main(void) {
   install();
   RUN(test_unfused_chain_steady);
   RUN(test_fused_chain_steady);
   RUN(test_matmul_chain_steady);
+  RUN(test_training_step_steady);
   return CHECK_DONE();
 }

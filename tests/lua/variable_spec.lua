@@ -109,6 +109,68 @@ describe("tf.Variable", function()
     assert.are.equal(1, i:numpy())
   end)
 
+  -- An update with nothing else holding the old value is made in place (a
+  -- training step's weights are not copied); one a read still holds is not.
+  describe("updates in place only what no read still holds", function()
+    local n = 1000
+    local function ramp(scale)
+      local t = {}
+      for i = 1, n do t[i] = (i - 500) * scale end
+      return t
+    end
+
+    it("eager: a read taken before assign_add / assign_sub keeps its values", function()
+      local v = tf.Variable(ramp(0.25))
+      local before = v:read_value()
+      v:assign_add(tf.fill({ n }, 1.5))
+      v:assign_sub(tf.fill({ n }, 0.5))
+      assert.are.same(ramp(0.25), before:numpy())
+      local want = ramp(0.25)
+      for i = 1, n do want[i] = want[i] + 1.0 end
+      assert.are.same(want, v:numpy())
+    end)
+
+    it("traced: a read before the update returns the old value, every call", function()
+      local v = tf.Variable(ramp(1.0))
+      local step = tf.func(function(d)
+        local old = v:read_value()
+        v:assign_sub(d)
+        return old
+      end)
+      local d = tf.fill({ n }, 2.0)
+      for k = 0, 4 do
+        local want = ramp(1.0)
+        for i = 1, n do want[i] = want[i] - 2.0 * k end
+        assert.are.same(want, step(d):numpy())
+      end
+    end)
+
+    it("in place and out of place give the same bits", function()
+      tf.random.set_seed(3)
+      local init = tf.random.normal({ n })
+      local g = tf.random.normal({ n }) * 0.01
+      local shared, alone = tf.Variable(init), tf.Variable(init)
+      local holds = {}
+      for k = 1, 5 do
+        holds[k] = shared:read_value() -- keeps shared's value from being updated in place
+        shared:assign_sub(g)
+        alone:assign_sub(g)
+      end
+      local want = init
+      for _ = 1, 5 do want = want - g end
+      assert.are.same(want:numpy(), alone:numpy())
+      assert.are.same(want:numpy(), shared:numpy())
+      assert.are.same(init:numpy(), holds[1]:numpy())
+    end)
+
+    it("integer variables wrap in place as out of place", function()
+      local v = tf.Variable(tf.constant({ 2147483647, -2147483648, 5 }, tf.int32))
+      v:assign_add(tf.constant({ 1, 0, 1 }, tf.int32))
+      v:assign_sub(tf.constant({ 0, 1, 1 }, tf.int32))
+      assert.are.same({ -2147483648, 2147483647, 5 }, v:numpy())
+    end)
+  end)
+
   it("refuses values of another shape", function()
     local v = tf.Variable(1.0)
     H.raises({ "InvalidArgumentError", "ValueError" }, "shape", v.assign, v, tf.constant({ 1.0, 2.0 }))
