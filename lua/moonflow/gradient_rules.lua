@@ -55,17 +55,49 @@ end
 local function dtype_of(x) return core.dtype(x) end
 
 -- Elementwise binary ops --------------------------------------------------
-rules.AddV2 = function(n, dy)
+-- skip[k] (tape.lua's unneeded): input k's gradient is wanted by nobody.
+-- As TF's math_grad.py, these rules then leave its work out, and answer
+-- early for a scalar second input nobody wants.
+local function is_scalar(x)
+  local sx = static_shape(x)
+  return sx ~= nil and #sx == 0
+end
+
+-- TF's _ShapesFullySpecifiedAndEqual(x, y, grad).
+local function fully_equal(x, y, g)
+  local sx = static_shape(x)
+  if not sx then return false end
+  for _, d in ipairs(sx) do if d < 0 then return false end end
+  return same_static(x, y) and same_static(x, g)
+end
+
+-- unbroadcast(f(), x) unless x is skipped (f makes the gradient's ops).
+local function wanted(skip, k, f, x)
+  if skip and skip[k] then return nil end
+  return unbroadcast(f(), x)
+end
+
+rules.AddV2 = function(n, dy, _, skip)
   local x, y = n.inputs[1], n.inputs[2]
   if dtype_of(x) == dtypes.string then return {} end
-  return { unbroadcast(dy[1], x), unbroadcast(dy[1], y) }
+  local g = dy[1]
+  if skip and skip[2] and is_scalar(y) then return { g } end
+  if fully_equal(x, y, g) then return { g, g } end
+  local function grad() return g end
+  return { wanted(skip, 1, grad, x), wanted(skip, 2, grad, y) }
 end
-rules.Sub = function(n, dy)
-  return { unbroadcast(dy[1], n.inputs[1]), unbroadcast(-dy[1], n.inputs[2]) }
-end
-rules.Mul = function(n, dy)
+rules.Sub = function(n, dy, _, skip)
   local x, y = n.inputs[1], n.inputs[2]
-  return { unbroadcast(dy[1] * y, x), unbroadcast(dy[1] * x, y) }
+  local g = dy[1]
+  if skip and skip[2] and is_scalar(y) then return { g } end
+  if fully_equal(x, y, g) then return { g, -g } end
+  return { wanted(skip, 1, function() return g end, x), wanted(skip, 2, function() return -g end, y) }
+end
+rules.Mul = function(n, dy, _, skip)
+  local x, y = n.inputs[1], n.inputs[2]
+  local g = dy[1]
+  if skip and skip[2] and is_scalar(y) then return { g * y } end
+  return { wanted(skip, 1, function() return g * y end, x), wanted(skip, 2, function() return g * x end, y) }
 end
 rules.RealDiv = function(n, dy)
   local x, y = n.inputs[1], n.inputs[2]
@@ -76,20 +108,25 @@ rules.FloorMod = function(n, dy)
   if not dtype_of(x).is_floating then return {} end
   return { unbroadcast(dy[1], x), unbroadcast(-dy[1] * ops.floor(x / y), y) }
 end
-rules.Pow = function(n, dy)
+rules.Pow = function(n, dy, _, skip)
   local x, y, z = n.inputs[1], n.inputs[2], n.outputs[1]
-  local gx = dy[1] * y * ops.pow(x, y - 1)
-  local safe = ops.where(ops.greater(x, 0), x, ops.ones_like(x))
-  local gy = dy[1] * z * ops.where(ops.greater(x, 0), ops.log(safe), ops.zeros_like(x))
-  return { unbroadcast(gx, x), unbroadcast(gy, y) }
+  local function gx() return dy[1] * y * ops.pow(x, y - 1) end
+  if skip and skip[2] and is_scalar(y) then return { gx() } end
+  local function gy()
+    local safe = ops.where(ops.greater(x, 0), x, ops.ones_like(x))
+    return dy[1] * z * ops.where(ops.greater(x, 0), ops.log(safe), ops.zeros_like(x))
+  end
+  return { wanted(skip, 1, gx, x), wanted(skip, 2, gy, y) }
 end
 local function minmax(cmp)
-  return function(n, dy)
+  return function(n, dy, _, skip)
     local x, y = n.inputs[1], n.inputs[2]
     local pick = cmp(x, y)
     local zeros = ops.zeros_like(dy[1])
-    return { unbroadcast(ops.where(pick, dy[1], zeros), x),
-      unbroadcast(ops.where(pick, zeros, dy[1]), y) }
+    -- TF's _MaximumMinimumGradInputOnly: no sum down to x's shape.
+    if skip and skip[2] and is_scalar(y) then return { ops.where(pick, dy[1], zeros) } end
+    return { wanted(skip, 1, function() return ops.where(pick, dy[1], zeros) end, x),
+      wanted(skip, 2, function() return ops.where(pick, zeros, dy[1]) end, y) }
   end
 end
 rules.Maximum = minmax(ops.greater_equal)
@@ -155,19 +192,27 @@ rules.Identity = function(_, dy) return { dy[1] } end
 rules.ReadVariableOp = function(_, dy) return { dy[1] } end
 
 -- Linear algebra ---------------------------------------------------------
-rules.MatMul = function(n, dy)
+-- math_grad.py _MatMulGrad: with an input nobody wants, one product.
+rules.MatMul = function(n, dy, _, skip)
   local a, b = n.inputs[1], n.inputs[2]
   local ta, tb = n.attrs and n.attrs.transpose_a, n.attrs and n.attrs.transpose_b
   local g = dy[1]
   local mm = ops.matmul
-  if not ta and not tb then
-    return { mm(g, b, { transpose_b = true }), mm(a, g, { transpose_a = true }) }
-  elseif not ta and tb then
-    return { mm(g, b), mm(g, a, { transpose_a = true }) }
-  elseif ta and not tb then
-    return { mm(b, g, { transpose_b = true }), mm(a, g) }
+  local function grad_a()
+    if not ta and not tb then return mm(g, b, { transpose_b = true })
+    elseif not ta and tb then return mm(g, b)
+    elseif ta and not tb then return mm(b, g, { transpose_b = true }) end
+    return mm(b, g, { transpose_a = true, transpose_b = true })
   end
-  return { mm(b, g, { transpose_a = true, transpose_b = true }), mm(g, a, { transpose_a = true, transpose_b = true }) }
+  local function grad_b()
+    if not ta and not tb then return mm(a, g, { transpose_a = true })
+    elseif not ta and tb then return mm(g, a, { transpose_a = true })
+    elseif ta and not tb then return mm(a, g) end
+    return mm(g, a, { transpose_a = true, transpose_b = true })
+  end
+  if skip and skip[2] then return { grad_a() } end
+  if skip and skip[1] then return { nil, grad_b() } end
+  return { grad_a(), grad_b() }
 end
 rules.BatchMatMulV2 = function(n, dy)
   local a, b = n.inputs[1], n.inputs[2]
@@ -483,7 +528,7 @@ end
 rules.StatelessWhile = rules.While
 
 -- Math and linear algebra (gradient_rules_math.lua) ----------------------------
-math_rules.install(rules, unbroadcast)
+math_rules.install(rules, unbroadcast, fully_equal)
 
 -- Array ops of issue #17 (splits, reversal, index tuples, top-k, scans)
 -- and UnsortedSegmentSum: gradient_rules_array.lua ------------------------

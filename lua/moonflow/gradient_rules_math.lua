@@ -1,7 +1,8 @@
 -- gradient_rules_math.lua — the gradients of issue 17's math and
 -- linear-algebra ops, as TF defines them (math_grad.py, linalg_grad.py).
--- gradient_rules.lua calls install with its rule table and its unbroadcast
--- helper (sums a gradient down to an input's shape where it broadcast).
+-- gradient_rules.lua calls install with its rule table and two helpers:
+-- unbroadcast (sums a gradient down to an input's shape where it
+-- broadcast) and fully_equal (TF's _ShapesFullySpecifiedAndEqual).
 
 local core = require("moonflow.core")
 local state = require("moonflow.state")
@@ -15,7 +16,7 @@ local op = core.op
 
 local rank_of = shapes.rank
 
-local function install(rules, unbroadcast)
+local function install(rules, unbroadcast, fully_equal)
   -- math_grad.py _DivNoNanGrad
   rules.DivNoNan = function(n, dy)
     local x, y = n.inputs[1], n.inputs[2]
@@ -24,10 +25,13 @@ local function install(rules, unbroadcast)
   end
 
   -- math_grad.py _SquaredDifferenceGrad
-  rules.SquaredDifference = function(n, dy)
+  -- (skip: gradient_rules.lua's binary ops)
+  rules.SquaredDifference = function(n, dy, _, skip)
     local x, y = n.inputs[1], n.inputs[2]
     local gx = ops.multiply(ops.multiply(dy[1], 2), ops.subtract(x, y))
-    return { unbroadcast(gx, x), unbroadcast(-gx, y) }
+    if fully_equal(x, y, dy[1]) then return { gx, -gx } end
+    return { not (skip and skip[1]) and unbroadcast(gx, x) or nil,
+      not (skip and skip[2]) and unbroadcast(-gx, y) or nil }
   end
 
   -- op(a) op(b), op = transpose where asked: MatMul for matrices, else

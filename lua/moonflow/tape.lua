@@ -210,8 +210,31 @@ tmethods.reset = doc.def(function(tape)
 end, "tape:reset()", "Forgets everything recorded so far (and what was watched); a recording tape keeps "
 .. "recording.")
 
--- The reverse pass over the recorded entries.
-local function backprop(tape, targets, target_grads)
+-- The inputs of entry e whose gradient nobody can ask for, as TF's tape
+-- finds them (tape.h, unneeded_gradients): neither watched nor made by a
+-- recorded op (tape._tracked holds both), nor a source of this gradient.
+-- TF hands them to the rules as skip_input_indices, and the rules of
+-- MatMul, Add, Sub, Mul, Pow, Maximum, Minimum and SquaredDifference leave
+-- their work out (a tape over x @ w does one product for dw, not two).
+-- nil when none are, or when the tape tracks nothing (a replay).
+local function unneeded(tape, e, sources)
+  local tracked = tape._tracked
+  if not tracked then return nil end
+  local skip
+  for k, x in ipairs(e.inputs) do
+    local id = key(x)
+    if not tracked[id] and not sources[id] then
+      skip = skip or {}
+      skip[k] = true
+    end
+  end
+  return skip
+end
+
+-- The reverse pass over the recorded entries: the gradients of every
+-- tensor reached, by key. sources (keys) are never skipped.
+local function backprop(tape, targets, target_grads, sources)
+  sources = sources or {}
   local grads = {}
   local function add(x, g)
     if g == nil or x == nil then return end
@@ -240,7 +263,7 @@ local function backprop(tape, targets, target_grads)
       if not rule then
         raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
       end
-      local dxs = rule(e, dys, present)
+      local dxs = rule(e, dys, present, unneeded(tape, e, sources))
       for k, x in ipairs(e.inputs) do
         if dxs[k] ~= nil then add(x, dxs[k]) end
       end
@@ -383,7 +406,9 @@ tmethods.gradient = options.def(function(tape, target, sources, output_gradients
   -- Traced, the backward pass is named as TF names it: gradient_tape/...
   local scope <close> = name_scope("gradient_tape")
   local values = paused(tape, function()
-    local grads = backprop(tape, targets, tgrads)
+    local source_keys = {}
+    for _, leaf in ipairs(leaves) do source_keys[keys_of(leaf)] = true end
+    local grads = backprop(tape, targets, tgrads, source_keys)
     local out = {}
     for i, s in ipairs(leaves) do
       local g = grads[keys_of(s)]
