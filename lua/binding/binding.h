@@ -57,7 +57,8 @@ typedef struct mfL_ctx {
   bool generational;     /* the collector's mode when tensor.c last looked */
   bool young_step_due;   /* a larger tensor came: collect the young before the next */
   lua_State *L;
-  int call_spare;       /* registry slot of opcall.c's idle call scratch (0: not made yet) */
+  int call_spares;      /* registry slot of opcall.c's idle call scratches (0: not made yet) */
+  int call_nspare;      /* how many it holds */
   struct mf_random_state *rng; /* this session's random streams (owned) */
   /* The state's allocator, wrapped (tensor.c) so tests can cap Lua's
    * memory (core.lua_memory_limit) and see what happens past it. */
