@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static _Atomic int64_t count;
 static _Atomic int64_t fail_at;  /* count value that fails; 0: none */
@@ -205,5 +206,14 @@ char *mf_strdup(const char *s) {
 
 int mf_posix_memalign(void **out, size_t align, size_t n) {
   if (inject()) return 12; /* ENOMEM */
+#ifdef MADV_HUGEPAGE
+  if (n >= MF_HUGE_PAGE_MIN && align <= MF_HUGE_PAGE) {
+    int rc = posix_memalign(out, MF_HUGE_PAGE, n);
+    /* Advice only: without transparent huge pages, or refused, the block
+     * is as any other. */
+    if (rc == 0) (void)madvise(*out, n, MADV_HUGEPAGE);
+    return rc;
+  }
+#endif
   return posix_memalign(out, align, n);
 }

@@ -9,6 +9,7 @@
  * failure. Each run must end in MF_OK or ResourceExhaustedError, the next
  * clean run must succeed, and nothing may leak (run.sh runs the C tests
  * with ASan's leak detection). */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "alloc.h"
@@ -86,10 +87,56 @@ static void test_fail_every_allocation(void) {
   CHECK(n > 5);
 }
 
+/* The VmFlags of the mapping holding p in /proc/self/smaps, or "". */
+static void vm_flags(const void *p, char *out, size_t n) {
+  out[0] = 0;
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return;
+  char line[512];
+  bool inside = false;
+  uintptr_t a = (uintptr_t)p;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+      inside = a >= lo && a < hi;
+    else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+      snprintf(out, n, "%s", line + 8);
+      break;
+    }
+  }
+  fclose(f);
+}
+
+/* Blocks of 4 MiB and more are 2 MiB aligned and advised into huge pages
+ * (VmFlags "hg"), where the kernel has transparent huge pages. */
+static void test_large_blocks_huge_pages(void) {
+  void *big = NULL, *small = NULL;
+  CHECK(mf_posix_memalign(&big, 64, MF_HUGE_PAGE_MIN * 2) == 0);
+  CHECK(mf_posix_memalign(&small, 64, 4096) == 0);
+  CHECK(big && (uintptr_t)big % MF_HUGE_PAGE == 0);
+  CHECK(small && (uintptr_t)small % 64 == 0);
+  FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+  char mode[128] = "";
+  if (thp) {
+    if (!fgets(mode, sizeof mode, thp)) mode[0] = 0;
+    fclose(thp);
+  }
+  if (mode[0] && !strstr(mode, "[never]")) {
+    char flags[512];
+    vm_flags(big, flags, sizeof flags);
+    CHECK(strstr(flags, " hg") != NULL);
+  } else {
+    printf("# no transparent huge pages here: alignment checked only\n");
+  }
+  free(big);
+  free(small);
+}
+
 int main(void) {
   setenv("MOONFLOW_MAX_TENSOR_BYTES", "1M", 1);
   RUN(test_limit);
   RUN(test_overflow);
   RUN(test_fail_every_allocation);
+  RUN(test_large_blocks_huge_pages);
   return CHECK_DONE();
 }
