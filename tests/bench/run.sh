@@ -12,10 +12,12 @@
 # lines stay in $BUILD/bench/results.txt, stderr in $BUILD/bench/stderr.log.
 # Speed goals are checked here, never by timed tests.
 #
-# Threads: moonflow's own kernels (elementwise ops, fused programs) use its
-# thread pool (core/threadpool.c: MOONFLOW_NUM_THREADS, one thread per core
-# by default) where the work is large enough to win, and its BLAS ops
-# OpenBLAS's pool (OPENBLAS_NUM_THREADS). A section "at T threads" sets
+# Threads: moonflow's kernels (elementwise ops, fused programs, and the
+# GEMMs of MatMul and Conv2D, cut into single-threaded OpenBLAS calls: see
+# core/gemm.c) use its thread pool (core/threadpool.c: MOONFLOW_NUM_THREADS,
+# one thread per core by default) where the work is large enough to win;
+# OpenBLAS's own pool (OPENBLAS_NUM_THREADS) only when moonflow's has one
+# thread, and in the direct cblas program. A section "at T threads" sets
 # both to T, and PyTorch's torch.set_num_threads(T): the 16M add and the
 # 1M chain (NumPy is single-threaded) and sgemm, conv2d and the MLP run at
 # 1 and 2 threads. The small-work sections (scalar add, tf.func calls, the
