@@ -394,6 +394,7 @@ tensors.is_symbolic_tensor = doc.def(function(x) return core.is_symbolic(x) end,
 tensors.Tensor = mt
 
 -- Library-internal (the other modules' view, not part of tf).
-tensors.internal = { symbolic_text = true, value = true, operators = true, html = true, internal = true }
+tensors.internal = { symbolic_text = true, value = true, operators = true, html = true, getitem = true,
+  internal = true }
 
 return tensors
