@@ -51,6 +51,13 @@ static mf_status per_dim_ints(mf_op_call *c, int64_t *v, int *n, bool *known, mf
   bool tile = c->op == &mf_op_Tile;
   MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, n, known, err));
   MF_TRY(check_vector(c, 1, tile ? "multiples" : "perm", err));
+  /* A multiples vector of known length must match the input's rank even
+   * when its values are not known (TF's Tile shape function). */
+  int len = mf_input_vector_length(c, 1);
+  if (tile && !*known && x->rank >= 0 && len >= 0 && len != x->rank)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected multiples argument to be a vector of length %d but got length %d",
+                      x->rank, len);
   if (!*known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : mf_input_vector_length(c, 1),
                                       NULL, err);
   if (x->rank < 0 || *n == x->rank) return MF_OK;
@@ -460,7 +467,7 @@ static mf_status tile_infer(mf_op_call *c, mf_error *err) {
   bool known;
   MF_TRY(per_dim_ints(c, m, &n, &known, err));
   if (!known) return MF_OK;
-  int64_t shape[MF_MAX_INT_INPUT];
+  int64_t shape[MF_MAX_INT_INPUT], elements = 1;
   for (int i = 0; i < n; i++) {
     if (m[i] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
@@ -474,6 +481,19 @@ static mf_status tile_infer(mf_op_call *c, mf_error *err) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                         "Tiling dimension %d of size %lld %lld times overflows", i, (long long)d,
                         (long long)m[i]);
+    /* TF's TensorShape::AddDimWithStatus: a result whose element count
+     * overflows int64 is an InvalidArgumentError, not an allocation
+     * failure (shape_ops_test TileTest.testLargeTensor). */
+    if (elements >= 0 && shape[i] >= 0) {
+      int64_t next;
+      if (__builtin_mul_overflow(elements, shape[i], &next))
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "Encountered overflow when multiplying %lld with %lld, result: -1",
+                          (long long)elements, (long long)shape[i]);
+      elements = next;
+    } else {
+      elements = -1;
+    }
   }
   return mf_infer_output(c, x->dtype, n, shape, err);
 }

@@ -200,6 +200,12 @@ local function shape_arg(shape)
   if core.is_tensor(shape) then return shape end
   if getmetatable(shape) == shapes.Shape then shape = shape:as_list() end
   if math.type(shape) == "integer" then shape = { shape } end
+  -- {n, 37} with n a scalar tensor is packed, as TF's autopacking does
+  if type(shape) == "table" and getmetatable(shape) == nil then
+    for i = 1, #shape do
+      if core.is_tensor(shape[i]) then return to_tensor(shape, I32) end
+    end
+  end
   return shape
 end
 
