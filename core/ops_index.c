@@ -148,6 +148,9 @@ static mf_status ss_plan_make(mf_op_call *c, const mf_spec *x, ss_plan *p, bool 
     } else if (new_axis >> i & 1) {
       gather[ngather++] = SS_NEW_AXIS;
     } else {
+      /* TF names the scalar case apart: x[0] or x[:] of a scalar. */
+      if (full == dims && dims == 0)
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Attempting to slice scalar input.");
       if (full == dims)
         return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                           "Index out of range using input dim %d; input has only %d dims", full,
@@ -214,7 +217,7 @@ static mf_status ss_plan_make(mf_op_call *c, const mf_spec *x, ss_plan *p, bool 
       len = end - begin;
     else if (shrink_i)
       len = 1;
-    else if (masked[0] && masked[1] && dim > 0)
+    else if (masked[0] && masked[1])
       len = stride < 0 ? -dim : dim;
     else
       known_len = false, len = 0;
@@ -305,6 +308,11 @@ static mf_status gather_axes(mf_op_call *c, int64_t *axis, int64_t *batch_dims, 
                         "batch_dims (%lld) must be less than rank(params) (%d).", (long long)bd,
                         p->rank);
   }
+  /* TF's GatherV2 shape function: params must have rank axis + 1 (or
+   * -axis for a negative one), the message TF's gather_op_test expects. */
+  if (!mf_axis_wrap(&a, p->rank) && a > INT32_MIN && a <= INT32_MAX)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be at least rank %lld but is rank %d",
+                      (long long)(a < 0 ? -a : a + 1), p->rank);
   if (!mf_axis_wrap(&a, p->rank))
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Expected axis in the range [%d, %d), but got %lld", -p->rank, p->rank,

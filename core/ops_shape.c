@@ -51,6 +51,13 @@ static mf_status per_dim_ints(mf_op_call *c, int64_t *v, int *n, bool *known, mf
   bool tile = c->op == &mf_op_Tile;
   MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, n, known, err));
   MF_TRY(check_vector(c, 1, tile ? "multiples" : "perm", err));
+  /* A multiples vector of known length must match the input's rank even
+   * when its values are not known (TF's Tile shape function). */
+  int len = mf_input_vector_length(c, 1);
+  if (tile && !*known && x->rank >= 0 && len >= 0 && len != x->rank)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Expected multiples argument to be a vector of length %d but got length %d",
+                      x->rank, len);
   if (!*known) return mf_infer_output(c, x->dtype, x->rank >= 0 ? x->rank : mf_input_vector_length(c, 1),
                                       NULL, err);
   if (x->rank < 0 || *n == x->rank) return MF_OK;
@@ -110,11 +117,20 @@ const mf_op_def mf_op_Transpose = {
 
 /* ---- Reshape ---- */
 
+/* TF's ReshapeOp: a -1 dimension is inferred from the input's size. When
+ * the requested shape has a zero, zeros count in neither product, so
+ * zeros(0, 6) reshaped to (0, -1, 3) still infers 2. */
 static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
+  int len = mf_input_vector_length(c, 1);
+  if (len > MF_MAX_RANK)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Reshape: the requested shape has too many dimensions: %d (moonflow's "
+                      "tensors have at most %d)",
+                      len, MF_MAX_RANK);
   MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
   MF_TRY(check_vector(c, 1, "sizes input", err));
   int64_t size = -1;
@@ -125,6 +141,7 @@ static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
   }
   int unknown = -1;
   int64_t product = 1;
+  bool has_zero = false;
   for (int i = 0; i < n; i++) {
     if (v[i] == -1) {
       if (unknown >= 0)
@@ -134,26 +151,30 @@ static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
     } else if (v[i] < 0) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Size %d must be non-negative, not %lld",
                         i, (long long)v[i]);
-    } else if (v[i] != 0 && product > INT64_MAX / v[i]) {
+    } else if (v[i] == 0) {
+      has_zero = true;
+    } else if (product > INT64_MAX / v[i]) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Shape would have more than 2**63 - 1 elements");
+                        "Shape has too many elements: more than 2**63 - 1");
     } else {
       product *= v[i];
     }
   }
   if (size >= 0) {
     if (unknown >= 0) {
-      if (product == 0)
-        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                          "Reshape cannot infer the missing input size for an empty tensor "
-                          "unless all specified input sizes are non-zero");
-      if (size % product != 0)
+      int64_t counted = 1;
+      for (int d = 0; d < x->rank; d++)
+        if (x->shape[d] > 0 || !has_zero) counted *= x->shape[d];
+      if (counted % product != 0)
         return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                           "Input to reshape is a tensor with %lld values, but the requested shape "
                           "requires a multiple of %lld",
-                          (long long)size, (long long)product);
-      v[unknown] = size / product;
-    } else if (product != size) {
+                          (long long)counted, (long long)product);
+      v[unknown] = counted / product;
+      if (!has_zero) product *= v[unknown];
+    }
+    if (has_zero) product = 0;
+    if (product != size) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                         "Input to reshape is a tensor with %lld values, but the requested shape "
                         "has %lld",
@@ -446,7 +467,7 @@ static mf_status tile_infer(mf_op_call *c, mf_error *err) {
   bool known;
   MF_TRY(per_dim_ints(c, m, &n, &known, err));
   if (!known) return MF_OK;
-  int64_t shape[MF_MAX_INT_INPUT];
+  int64_t shape[MF_MAX_INT_INPUT], elements = 1;
   for (int i = 0; i < n; i++) {
     if (m[i] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
@@ -460,6 +481,19 @@ static mf_status tile_infer(mf_op_call *c, mf_error *err) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                         "Tiling dimension %d of size %lld %lld times overflows", i, (long long)d,
                         (long long)m[i]);
+    /* TF's TensorShape::AddDimWithStatus: a result whose element count
+     * overflows int64 is an InvalidArgumentError, not an allocation
+     * failure (shape_ops_test TileTest.testLargeTensor). */
+    if (elements >= 0 && shape[i] >= 0) {
+      int64_t next;
+      if (__builtin_mul_overflow(elements, shape[i], &next))
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "Encountered overflow when multiplying %lld with %lld, result: -1",
+                          (long long)elements, (long long)shape[i]);
+      elements = next;
+    } else {
+      elements = -1;
+    }
   }
   return mf_infer_output(c, x->dtype, n, shape, err);
 }

@@ -50,10 +50,59 @@ local ops = {}
 local def = options.def
 ops.math, ops.nn, ops.image, ops.strings, ops.random, ops.linalg = {}, {}, {}, {}, {}, {}
 
-local function to_tensor(x, dtype)
+local function tensor_like(x)
   if core.is_tensor(x) then return x end
   local mt = getmetatable(x)
   if mt and mt.__tf_tensor then return mt.__tf_tensor(x) end
+  return nil
+end
+
+-- TF's _get_dtype_from_nested_lists: the dtype of the first tensor (or
+-- variable) inside a nested Lua list; nil when it holds none.
+local function nested_tensor_dtype(v)
+  for i = 1, #v do
+    local t = tensor_like(v[i])
+    if t then return core.dtype(t) end
+    if type(v[i]) == "table" and getmetatable(v[i]) == nil then
+      local d = nested_tensor_dtype(v[i])
+      if d then return d end
+    end
+  end
+  return nil
+end
+
+-- TF's _autopacking_helper: a list that holds tensors is stacked (Pack),
+-- its other entries converted to the list's dtype. Each tensor must have
+-- that dtype, unless the caller asked for another one (`cast`), which
+-- TF's _cast_nested_seqs_to_dtype applies to every tensor first.
+local function autopack(v, dtype, cast)
+  local parts = {}
+  for i = 1, #v do
+    local x = v[i]
+    local t = tensor_like(x)
+    if t then
+      if cast and core.dtype(t) ~= dtype then t = ops.cast(t, dtype) end
+      if core.dtype(t) ~= dtype then
+        raise("TypeError", ("Cannot convert a list containing a tensor of dtype %s to %s (Tensor is: %s)")
+          :format(core.dtype(t).name, dtype.name, getmetatable(t).__repr(t)), 4)
+      end
+      parts[i] = t
+    elseif type(x) == "table" and getmetatable(x) == nil and nested_tensor_dtype(x) then
+      parts[i] = autopack(x, dtype, cast)
+    else
+      parts[i] = ops.constant(x, dtype)
+    end
+  end
+  return ops.stack(parts)
+end
+
+local function to_tensor(x, dtype)
+  local t = tensor_like(x)
+  if t then return t end
+  if type(x) == "table" and getmetatable(x) == nil then
+    local inner = nested_tensor_dtype(x)
+    if inner then return autopack(x, dtype or inner, dtype ~= nil and dtype ~= inner) end
+  end
   return ops.constant(x, dtype)
 end
 ops.to_tensor = to_tensor
@@ -151,6 +200,12 @@ local function shape_arg(shape)
   if core.is_tensor(shape) then return shape end
   if getmetatable(shape) == shapes.Shape then shape = shape:as_list() end
   if math.type(shape) == "integer" then shape = { shape } end
+  -- {n, 37} with n a scalar tensor is packed, as TF's autopacking does
+  if type(shape) == "table" and getmetatable(shape) == nil then
+    for i = 1, #shape do
+      if core.is_tensor(shape[i]) then return to_tensor(shape, I32) end
+    end
+  end
   return shape
 end
 
@@ -560,6 +615,10 @@ end
 ops.concat = def(function(values, axis, opts)
   values = values_list(values)
   check_list(values, "tf.concat", "values")
+  if #values == 0 then
+    raise("ValueError", "List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum "
+      .. "length 2.", 3)
+  end
   local args = {}
   for i = 1, #values do args[i] = values[i] end
   args[#args + 1] = axis or 0
@@ -568,8 +627,34 @@ ops.concat = def(function(values, axis, opts)
 end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.",
 { required = 1, positional = { "axis" }, "name" })
 
+-- The static rank of a tensor, variable or Lua value (nil when unknown).
+local function value_rank(v)
+  if core.is_tensor(v) then
+    local shape = shape_of(v)
+    return shape and #shape
+  end
+  local mt = getmetatable(v)
+  if mt and mt.__tf_tensor then return value_rank(mt.__tf_tensor(v)) end
+  if type(v) == "table" and mt == nil then
+    if v[1] == nil then return 1 end
+    local inner = value_rank(v[1])
+    return inner and inner + 1
+  end
+  if type(v) == "number" or type(v) == "boolean" or type(v) == "string" then return 0 end
+  return nil
+end
+
 ops.stack = def(function(values, axis, opts)
   check_list(values, "tf.stack", "values")
+  axis = axis or 0
+  -- TF's stack checks the axis against the first value's static rank + 1.
+  local rank = math.type(axis) == "integer" and value_rank(values[1])
+  if rank then
+    local n = rank + 1
+    if axis < -n or axis >= n then
+      raise("ValueError", ("Argument `axis` = %d not in range [%d, %d)"):format(axis, -n, n), 3)
+    end
+  end
   local mask = (1 << #values) - 1
   return op(H.Pack, { axis = axis or 0, _typed = mask, name = opts.name or "stack" }, table.unpack(values))
 end, "tf.stack(values [, axis])", "Stacks a list of tensors along a new axis.",
@@ -678,10 +763,13 @@ end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...
 -- TF's third positional argument is the deprecated validate_indices;
 -- moonflow takes axis there (and as {axis=}).
 ops.gather = def(function(params, indices, axis, batch_dims, opts)
-  return op(H.GatherV2, { batch_dims = batch_dims or 0, name = opts.name or "GatherV2" },
-    params, indices, axis or 0)
+  batch_dims = batch_dims or 0
+  -- TF's gather: the axis defaults to batch_dims (0 when there are none).
+  if axis == nil then axis = batch_dims end
+  return op(H.GatherV2, { batch_dims = batch_dims, name = opts.name or "GatherV2" },
+    params, indices, axis)
 end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
-"Rows (0-based indices) of params along axis.",
+"Rows (0-based indices) of params along axis (default batch_dims, which defaults to 0).",
 { required = 1, positional = { "indices", "axis", "batch_dims" }, "name" })
 
 ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)

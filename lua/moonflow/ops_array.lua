@@ -181,11 +181,14 @@ M.boolean_mask = def(function(tensor, mask, axis, opts)
   local nd = #mshape
   if nd == 0 then raise("ValueError", "mask cannot be scalar.", 3) end
   axis = axis or 0
-  if math.type(axis) ~= "integer" then
+  -- TF takes the axis's constant value when it has one; a traced axis
+  -- stays a tensor and the shapes are cut at run time.
+  if core.is_tensor(axis) and not core.is_symbolic(axis) then axis = axis:numpy() end
+  if math.type(axis) ~= "integer" and not core.is_tensor(axis) then
     raise("TypeError", "tf.boolean_mask: axis must be an integer, got " .. tostring(axis), 3)
   end
   local tshape = static_shape(tensor)
-  if tshape then
+  if tshape and not core.is_tensor(axis) then
     if axis < 0 then axis = axis + #tshape end
     local part = table.move(tshape, axis + 1, math.min(axis + nd, #tshape), 1, {})
     if not compatible(part, mshape) then
@@ -200,7 +203,8 @@ M.boolean_mask = def(function(tensor, mask, axis, opts)
   return ops.gather(reshaped, indices, axis, { name = opts.name or "boolean_mask" })
 end, "tf.boolean_mask(tensor, mask [, axis])",
 "The entries of tensor where mask (a bool tensor over axes axis..axis+rank(mask)-1) is true, "
-.. "flattened over the masked axes; composed as TF does (Where, GatherV2, Reshape).",
+.. "flattened over the masked axes; composed as TF does (Where, GatherV2, Reshape). axis may be a "
+.. "scalar int tensor.",
 { required = 1, positional = { "mask", "axis" }, "name" })
 
 -- top_k, sort, argsort ---------------------------------------------------------

@@ -17,14 +17,36 @@ local raise = errors.raise
 
 local binary, op = core.binary, core.op
 
+-- TF's _SLICE_TYPE_ERROR: the TypeError of an index that is none of these.
+local SLICE_TYPE_ERROR = "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+  .. "scalar tf.int32/tf.int64 tensors are valid indices"
+
+-- Python's repr of the offending index, as TF's message shows it.
+local function index_repr(k)
+  if core.is_tensor(k) then
+    local m = getmetatable(k)
+    return m.__repr(k)
+  end
+  if type(k) == "string" then return "'" .. k .. "'" end
+  return tostring(k)
+end
+
+local function bad_index(k, level)
+  raise("TypeError", SLICE_TYPE_ERROR .. ", got " .. index_repr(k), level + 1)
+end
+
 -- Parses a NumPy slice string ("1:-1", ":, ::2", "..., 0", "None, :")
--- into strided_slice arguments.
+-- into strided_slice arguments. "" is Python's empty tuple, x[()]. A step
+-- of 0 is left to the op, whose InvalidArgumentError TF raises too.
 local function parse_slice(spec)
   local begin, end_, strides = {}, {}, {}
   local masks = { begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0, shrink_axis_mask = 0 }
+  if spec:match("^%s*$") then return begin, end_, strides, masks end
   local k = 0
   local function int(s, what)
-    local v = math.tointeger(tonumber(s))
+    local n = tonumber(s)
+    local v = math.tointeger(n)
+    if v == nil and n ~= nil then bad_index(n, 4) end
     if v == nil then raise("ValueError", ("bad %s '%s' in slice '%s'"):format(what, s, spec), 4) end
     return v
   end
@@ -40,13 +62,11 @@ local function parse_slice(spec)
     elseif part:find(":", 1, true) then
       local a, b, c = part:match("^([^:]*):([^:]*):?([^:]*)$")
       if a == nil then raise("ValueError", ("bad slice '%s'"):format(spec), 3) end
-      local step = c ~= "" and int(c, "step") or 1
-      if step == 0 then raise("ValueError", "slice step cannot be zero", 3) end
       if a == "" then masks.begin_mask = masks.begin_mask | bit end
       if b == "" then masks.end_mask = masks.end_mask | bit end
       begin[#begin + 1] = a ~= "" and int(a, "start") or 0
       end_[#end_ + 1] = b ~= "" and int(b, "stop") or 0
-      strides[#strides + 1] = step
+      strides[#strides + 1] = c ~= "" and int(c, "step") or 1
     elseif part ~= "" then
       local i = int(part, "index")
       masks.shrink_axis_mask = masks.shrink_axis_mask | bit
@@ -59,8 +79,11 @@ local function parse_slice(spec)
   return begin, end_, strides, masks
 end
 
+-- A string key is a slice when it could only be one (digits, `:`, `,`,
+-- `...`, None); other strings are field names.
 local function looks_like_slice(k)
-  return k:find("^[%s%d%-:,%.]*$") ~= nil or k:find("None", 1, true) or k:find("newaxis", 1, true)
+  return k:find("^[%s%d%-:,%.]*$") ~= nil or k:find("[:,]") ~= nil or k:find("None", 1, true) ~= nil
+    or k:find("newaxis", 1, true) ~= nil
 end
 
 local tensors = {}
@@ -173,14 +196,29 @@ local SLICE_DTYPES = { nil, dtypes.int32, dtypes.int32, dtypes.int32 }
 
 local SLICE_DTYPES_64 = { nil, dtypes.int64, dtypes.int64, dtypes.int64 }
 
-local function index(t, i)
-  local r = core.is_tensor(i) and i or math.tointeger(i)
+local INDEX_DTYPES = { [dtypes.int32] = true, [dtypes.int64] = true }
+
+local function boolean_mask(t, mask)
+  return require("moonflow.ops_array").boolean_mask(t, mask)
+end
+
+-- x[i]: row i of axis 0, for a Lua integer or a scalar int32/int64 tensor.
+-- TF's _check_index turns away other dtypes and vectors with its
+-- TypeError; the index is packed as TF packs it (stack([i])), so a tensor
+-- of higher rank reaches the op and its InvalidArgumentError.
+local function index(t, i, level)
+  if not core.is_tensor(i) then
+    return op(H.StridedSlice, { begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
+      shrink_axis_mask = 1, name = "strided_slice", _dtypes = SLICE_DTYPES }, t, { i }, { i + 1 }, { 1 })
+  end
+  local _, dtype, shape = core.info(i)
+  if dtype == dtypes.bool then return boolean_mask(t, i) end
+  if not INDEX_DTYPES[dtype] or (shape and #shape == 1) then bad_index(i, level + 1) end
   -- The bounds share the index tensor's dtype (an int64 index, int64 strides).
-  local bounds = core.is_tensor(r) and core.dtype(r) == dtypes.int64 and SLICE_DTYPES_64 or SLICE_DTYPES
+  local bounds = dtype == dtypes.int64 and SLICE_DTYPES_64 or SLICE_DTYPES
   return op(H.StridedSlice, { begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0,
     shrink_axis_mask = 1, name = "strided_slice", _dtypes = bounds }, t,
-    core.is_tensor(r) and ops.reshape(r, { 1 }) or { r },
-    core.is_tensor(r) and ops.reshape(r + 1, { 1 }) or { r + 1 }, { 1 })
+    ops.stack({ i }), ops.stack({ i + 1 }), { 1 })
 end
 
 local function slice(t, spec)
@@ -188,6 +226,26 @@ local function slice(t, spec)
   masks.name = "strided_slice"
   masks._dtypes = SLICE_DTYPES
   return op(H.StridedSlice, masks, t, b, e, s)
+end
+
+local NEW_AXIS = { begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 1,
+  shrink_axis_mask = 0, name = "strided_slice", _dtypes = SLICE_DTYPES }
+
+--- TF's Tensor.__getitem__ for one Lua key: an integer or scalar int
+--- tensor (a row), a bool tensor or Lua boolean (tf.boolean_mask, as TF
+--- does for a bool index), tf.newaxis, or a NumPy slice string. Returns
+--- nil for a string that is not a slice (a field name); anything else is
+--- TF's TypeError. `level` points the error at the caller.
+function tensors.getitem(t, k, level)
+  level = (level or 1) + 1
+  if math.type(k) == "integer" or core.is_tensor(k) then return index(t, k, level) end
+  if type(k) == "boolean" then return boolean_mask(t, k) end
+  if k == shapes.newaxis then return op(H.StridedSlice, NEW_AXIS, t, { 0 }, { 0 }, { 1 }) end
+  if type(k) == "string" then
+    if looks_like_slice(k) then return slice(t, k) end
+    return nil
+  end
+  bad_index(k, level)
 end
 
 local fields = {
@@ -249,7 +307,7 @@ mt.__call = function(t, state, control)
   local prev = control ~= nil and row_of[control]
   if prev and prev[1] == t then k = prev[2] + 1 end
   if k >= row_count(t, "for ... in x") then return nil end
-  local row = index(t, k)
+  local row = index(t, k, 2)
   row_of[row] = { t, k }
   return row
 end
@@ -261,12 +319,14 @@ mt.__index = function(t, k)
   if f then return f(t) end
   if math.type(k) == "integer" and debug.getinfo(2, "f").func == ipairs_step then
     if k > row_count(t, "ipairs(x)") then return nil end
-    return index(t, k - 1)
+    return index(t, k - 1, 2)
   end
-  if math.type(k) == "integer" or core.is_tensor(k) then return index(t, k) end
-  if type(k) == "number" then raise("TypeError", "tensor indices must be integers, got " .. k, 2) end
-  if type(k) == "string" and looks_like_slice(k) then return slice(t, k) end
-  raise("TypeError", ("'tf.Tensor' has no field or method '%s'"):format(tostring(k)), 2)
+  local r = tensors.getitem(t, k, 2)
+  if r ~= nil then return r end
+  -- A string that is neither a field nor a slice: Python's AttributeError
+  -- of t.name (x[:2].assign(...) on a tensor is TF's example).
+  return receiver.missing(t, k, core.is_symbolic(t) and "SymbolicTensor" or "EagerTensor",
+    { methods, fields }, nil, 2)
 end
 
 mt.__newindex = function()
@@ -334,6 +394,7 @@ tensors.is_symbolic_tensor = doc.def(function(x) return core.is_symbolic(x) end,
 tensors.Tensor = mt
 
 -- Library-internal (the other modules' view, not part of tf).
-tensors.internal = { symbolic_text = true, value = true, operators = true, html = true, internal = true }
+tensors.internal = { symbolic_text = true, value = true, operators = true, html = true, getitem = true,
+  internal = true }
 
 return tensors

@@ -119,6 +119,12 @@ Variable.__index = function(v, k)
   receiver.check(v, Variable, "__index", "variable")
   local m = methods[k]
   if m ~= nil then return m end
+  -- v[i], v["1:, ::2"], v[tf.newaxis]: TF's _slice_helper_var slices
+  -- the variable's current value.
+  if type(k) ~= "string" or k:sub(1, 1) ~= "_" then
+    local r = tensors.getitem(read(v), k, 2)
+    if r ~= nil then return r end
+  end
   return receiver.missing(v, k, "ResourceVariable", { methods }, nil, 2)
 end
 Variable.__tf_tensor = read
