@@ -114,6 +114,18 @@ local function record(opname, attrs, inputs, outputs)
   end
 end
 
+-- TF's variable_accessed, for an update returned unread (variable.lua):
+-- the recording tapes of this level that watch accessed variables watch it.
+state.on_variable_accessed = function(v)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._watch_accessed and tape._level == here then
+      tape._tracked[key(v.handle)] = true
+      tape._watched_vars[variable_of(v.handle) or v] = true
+    end
+  end
+end
+
 local function start(tape)
   if tape._recording then return end
   tape._recording = true

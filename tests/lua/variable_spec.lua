@@ -86,6 +86,34 @@ describe("tf.Variable", function()
     assert.are.equal("<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=4.0>", tostring(v))
   end)
 
+  -- TF's _UnreadVariable: the variable itself, read when used.
+  it("the value they return is the variable unread, as TF's 'UnreadVariable'", function()
+    local v = tf.Variable(1.0)
+    local r = v:assign(5.0)
+    assert.are.equal("<tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=5.0>", tostring(r))
+    assert.are.equal("UnreadVariable", r.name)
+    v:assign(6.0)
+    assert.are.equal(6.0, r:numpy()) -- read now, not when assigned
+    r:assign_add(1.0)                 -- updates v
+    assert.are.equal(7.0, v:numpy())
+    assert.is_nil(v:assign(8.0, { read_value = false }))
+    H.raises("TypeError", "read_value", v.assign, v, 1.0, { read_value = 1 })
+    H.raises("AttributeError", "_UnreadVariable", function() return r.nosuch end)
+  end)
+
+  it("an update returned unread is watched by tapes, as a read is", function()
+    local v = tf.Variable(2.0)
+    local tape = tf.GradientTape()
+    local y = v:assign_add(1.0) * 2.0
+    tape:stop()
+    assert.are.equal(v, tape:watched_variables()[1])
+    assert.are.equal(2.0, tape:gradient(y, v):numpy())
+    local quiet = tf.GradientTape({ watch_accessed_variables = false })
+    v:assign_add(1.0)
+    quiet:stop()
+    assert.are.equal(0, #quiet:watched_variables())
+  end)
+
   it("assigns tensors, Lua tables and other variables", function()
     local v = tf.Variable({ 1, 2, 3 })
     v:assign({ 4, 5, 6 })
@@ -100,8 +128,11 @@ describe("tf.Variable", function()
 
   it("refuses values of another dtype", function()
     local v = tf.Variable(1.0)
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, v.assign, v, tf.constant(1))
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, v.assign_add, v, tf.constant(1, tf.float64))
+    -- TF's convert_to_tensor(x, dtype=v.dtype): a ValueError, never a cast.
+    H.raises("ValueError", "Tensor conversion requested dtype float32 for Tensor with dtype int32",
+      v.assign, v, tf.constant(1))
+    H.raises("ValueError", nil, v.assign_add, v, tf.constant(1, tf.float64))
+    H.raises("ValueError", "Incompatible type conversion requested to type float32", v.assign, v, tf.Variable(1))
     H.raises("TypeError", nil, v.assign, v, "s")
     local i = tf.Variable(1)
     H.raises("TypeError", nil, i.assign, i, 1.5)
@@ -173,10 +204,10 @@ describe("tf.Variable", function()
 
   it("refuses values of another shape", function()
     local v = tf.Variable(1.0)
-    H.raises({ "InvalidArgumentError", "ValueError" }, "shape", v.assign, v, tf.constant({ 1.0, 2.0 }))
+    H.raises("ValueError", "Shape mismatch", v.assign, v, tf.constant({ 1.0, 2.0 }))
     local w = tf.Variable({ 1, 2 })
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, w.assign, w, { 1, 2, 3 })
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, w.assign_add, w, { { 1, 2 }, { 3, 4 } })
+    H.raises("ValueError", "are incompatible", w.assign, w, { 1, 2, 3 })
+    H.raises("InvalidArgumentError", "shapes must be equal", w.assign_add, w, { { 1, 2 }, { 3, 4 } })
     assert.are.same({ 1, 2 }, w:numpy())
   end)
 
