@@ -202,7 +202,17 @@ Variable.__index = function(v, k)
   return receiver.missing(v, k, rawget(v, "_unread") and "_UnreadVariable" or "ResourceVariable",
     { methods }, nil, 2)
 end
-Variable.__tf_tensor = read
+-- TF's _dense_var_to_tensor: a variable converted to another dtype
+-- (tf.convert_to_tensor(v, dtype), assigning it to a variable) is an
+-- error, never a cast.
+local function converted(v, dtype, level)
+  if dtype and dtype ~= v.dtype then
+    raise("ValueError", ("Incompatible type conversion requested to type %s for `tf.Variable of type "
+      .. "%s. (Variable: %s)"):format(dtype.name, v.dtype.name, tostring(v)), level + 1)
+  end
+  return read(v)
+end
+Variable.__tf_tensor = function(v, dtype) return converted(v, dtype, 3) end
 Variable.__tf_is_tensor = true -- tf.is_tensor(v), as TF's variables are tensors
 
 -- `for row in v do`: Python's iter(v), over one read of the value.
@@ -268,13 +278,7 @@ end, "v:gather_nd(indices [, {name=}])", "The elements or slices at `indices`: t
 -- (TypeError when it does not fit). Returns the tensor and what to pass
 -- to the op (a Lua value stays one, so a trace makes it a Const).
 local function update_value(v, x, level)
-  if is_variable(x) then
-    if x.dtype ~= v.dtype then
-      raise("ValueError", ("Incompatible type conversion requested to type %s for `tf.Variable of "
-        .. "type %s. (Variable: %s)"):format(v.dtype.name, x.dtype.name, tostring(x)), level + 1)
-    end
-    x = read(x)
-  end
+  if is_variable(x) then x = converted(x, v.dtype, level + 1) end
   if core.is_tensor(x) then
     if core.dtype(x) ~= v.dtype then
       raise("ValueError", ("Tensor conversion requested dtype %s for Tensor with dtype %s: %s"):format(

@@ -133,6 +133,8 @@ describe("tf.Variable", function()
       v.assign, v, tf.constant(1))
     H.raises("ValueError", nil, v.assign_add, v, tf.constant(1, tf.float64))
     H.raises("ValueError", "Incompatible type conversion requested to type float32", v.assign, v, tf.Variable(1))
+    H.raises("ValueError", "Incompatible type conversion requested to type float32",
+      tf.convert_to_tensor, tf.Variable(1), tf.float32)
     H.raises("TypeError", nil, v.assign, v, "s")
     local i = tf.Variable(1)
     H.raises("TypeError", nil, i.assign, i, 1.5)
