@@ -43,7 +43,7 @@ describe("tf.Variable", function()
   end)
 
   it("needs an initial value", function()
-    H.raises("ValueError", nil, tf.Variable)
+    H.raises("ValueError", "The `initial_value` arg to `tf.Variable` must be specified", tf.Variable)
   end)
 
   it("has shape, dtype, name and trainable fields", function()
@@ -274,6 +274,89 @@ describe("tf.Variable", function()
       H.raises("InvalidArgumentError", nil, function() return v + tf.constant(1) end)
       H.raises("TypeError", nil, function() return tf.Variable(1) + 0.5 end)
     end)
+  end)
+end)
+
+describe("tf.Variable eagerly and traced agree", function()
+  local function traced(fn, ...) return tf.func(fn)(...) end
+
+  it("on an assignment of another shape or dtype: the same ValueError, raised while tracing", function()
+    local v = tf.Variable({ 1.0, 2.0 }, { name = "w" })
+    local assign = function(x) return v:assign(x) end
+    local eager = H.raises("ValueError", "Shape mismatch", assign, tf.constant({ 1.0, 2.0, 3.0 }))
+    local f = tf.func(function() return v:assign(tf.constant({ 1.0, 2.0, 3.0 })) end)
+    local err = H.raises("ValueError", "Shape mismatch", f.get_concrete_function, f)
+    assert.is_truthy(err.message:find(eager.message, 1, true))
+    H.raises("ValueError", "Tensor conversion requested dtype float32", traced,
+      function() return v:assign(tf.constant({ 1, 2 })) end)
+  end)
+
+  it("on what updates return: the variable unread, chained, read where used", function()
+    local v = tf.Variable({ 1.0, 2.0 })
+    local printed
+    local f = tf.func(function(w)
+      local r = w:assign_add({ 1.0, 1.0 }):assign_add({ 1.0, 1.0 })
+      printed = tostring(r)
+      return r
+    end)
+    assert.are.same({ 3.0, 4.0 }, f(v):numpy())
+    assert.are.equal("<tf.Variable 'UnreadVariable' shape=(2,) dtype=float32>", printed)
+    assert.are.same({ 5.0, 6.0 }, v:assign_add({ 1.0, 1.0 }):assign_add({ 1.0, 1.0 }):numpy())
+    local reads = 0
+    local g = tf.func(function() v:assign_sub({ 1.0, 1.0 }) end)
+    for _, op in ipairs(g:get_concrete_function().graph:get_operations()) do
+      if op.type == "ReadVariableOp" then reads = reads + 1 end
+    end
+    assert.are.equal(0, reads)
+  end)
+
+  it("on indexing, slicing and iterating a variable", function()
+    local v = tf.Variable({ 1.0, 2.0, 3.0 })
+    local function use()
+      local s = tf.constant(0.0)
+      for x in v do s = s + x end
+      return s + v[1] * 10 + v["1:"][1] * 100
+    end
+    assert.are.equal(326.0, use():numpy())
+    assert.are.equal(326.0, traced(use):numpy())
+  end)
+
+  it("on a relaxed shape: graphs see the declared shape, values their own", function()
+    local v = tf.Variable(tf.zeros({ 2, 3 }), { shape = { tf.None, 3 } })
+    assert.are.equal("(None, 3)", tostring(v.shape))
+    local read = tf.func(function() return v:read_value() end)
+    assert.are.equal("(None, 3)", tostring(read:get_concrete_function().graph.outputs[1].shape))
+    v:assign(tf.ones({ 5, 3 }))
+    assert.are.same({ 5, 3 }, read().shape:as_list())
+    H.raises("ValueError", "are incompatible", v.assign, v, tf.ones({ 5, 4 }))
+    H.raises("ValueError", "not compatible with", tf.Variable, tf.zeros({ 2 }), { shape = { 3 } })
+  end)
+
+  it("v:numpy() is eager only: TF's NotImplementedError while tracing", function()
+    local v = tf.Variable(1.0)
+    H.raises("NotImplementedError", "numpy() is only available when eager execution is enabled",
+      traced, function() return v:numpy() end)
+  end)
+end)
+
+describe("tf.Variable names", function()
+  it("take the open name scopes, eager (nested) or traced, as TF's do", function()
+    do
+      local a <close> = tf.name_scope("a")
+      local b <close> = tf.name_scope("b")
+      assert.are.equal("a/b/w:0", tf.Variable(1, { name = "w" }).name)
+      local top <close> = tf.name_scope("")
+      assert.are.equal("Variable:0", tf.Variable(1).name)
+    end
+    assert.are.equal("w:0", tf.Variable(1, { name = "w" }).name)
+    local made
+    local f = tf.func(function()
+      local s <close> = tf.name_scope("layer")
+      if not made then made = tf.Variable(1.0, { name = "kernel" }) end
+      return made * 2
+    end)
+    f()
+    assert.are.equal("layer/kernel:0", made.name)
   end)
 end)
 
