@@ -202,6 +202,7 @@ Variable.__index = function(v, k)
   return receiver.missing(v, k, rawget(v, "_unread") and "_UnreadVariable" or "ResourceVariable",
     { methods }, nil, 2)
 end
+
 -- TF's _dense_var_to_tensor: a variable converted to another dtype
 -- (tf.convert_to_tensor(v, dtype), assigning it to a variable) is an
 -- error, never a cast.
