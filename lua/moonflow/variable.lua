@@ -213,7 +213,9 @@ local function converted(v, dtype, level)
   end
   return read(v)
 end
-Variable.__tf_tensor = function(v, dtype) return converted(v, dtype, 3) end
+Variable.__tf_tensor = function(v, dtype)
+  return converted(v, dtype ~= nil and dtypes.as_dtype(dtype) or nil, 3)
+end
 Variable.__tf_is_tensor = true -- tf.is_tensor(v), as TF's variables are tensors
 
 -- `for row in v do`: Python's iter(v), over one read of the value.
