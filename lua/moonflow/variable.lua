@@ -258,8 +258,22 @@ Variable.__mimebundle = function(v)
   return { ["text/plain"] = Variable.__tostring(v) }
 end
 
-methods.read_value = doc.def(read, "v:read_value()", "The current value (a ReadVariableOp in graphs).")
-methods.value = doc.def(read, "v:value()", "The current value as a tensor, same as read_value.")
+-- TF's read_value: in a graph, a ReadVariableOp under the name scope
+-- "Read" and an Identity of it (an unread variable's is the plain read);
+-- eagerly the Identity would change nothing visible, so there is none.
+local function read_value(v)
+  if not core.tracing() or rawget(v, "_unread") then return read(v) end
+  local value
+  do
+    local scope <close> = name_scope.name_scope("Read")
+    value = read(v)
+  end
+  return ops.identity(value)
+end
+
+methods.read_value = doc.def(read_value, "v:read_value()",
+  "The current value; in graphs Read/ReadVariableOp and an Identity, as TF's.")
+methods.value = doc.def(read, "v:value()", "The current value as a tensor: one ReadVariableOp in graphs.")
 methods.numpy = doc.def(function(v)
   if core.tracing() then
     raise("NotImplementedError", "numpy() is only available when eager execution is enabled.", 2)

@@ -332,6 +332,20 @@ describe("tf.Variable eagerly and traced agree", function()
     H.raises("ValueError", "not compatible with", tf.Variable, tf.zeros({ 2 }), { shape = { 3 } })
   end)
 
+  -- TF's BaseResourceVariable.read_value: `with name_scope("Read")` around
+  -- the read, then an Identity; value() and operators read plainly.
+  it("a traced read_value is TF's Read/ReadVariableOp and Identity; value() one ReadVariableOp", function()
+    local v = tf.Variable(1.0)
+    local f = tf.func(function() return v:read_value() + v:value() end)
+    local nodes = {}
+    for _, op in ipairs(f:get_concrete_function().graph:get_operations()) do
+      if op.type ~= "Placeholder" then nodes[#nodes + 1] = op.type .. " " .. op.name end
+    end
+    assert.are.same({ "ReadVariableOp Read/ReadVariableOp", "Identity Identity", "ReadVariableOp ReadVariableOp",
+      "AddV2 add", "Identity Identity_1" }, nodes)
+    assert.are.equal(2.0, f():numpy())
+  end)
+
   it("v:numpy() is eager only: TF's NotImplementedError while tracing", function()
     local v = tf.Variable(1.0)
     H.raises("NotImplementedError", "numpy() is only available when eager execution is enabled",
