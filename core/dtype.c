@@ -23,6 +23,14 @@ const char *mf_dtype_name(mf_dtype dt) {
   return (unsigned)dt < MF_DTYPE_COUNT ? dtype_info[dt].name : "invalid";
 }
 
+const char *mf_dtype_kernel_name(mf_dtype dt) {
+  switch (dt) {
+    case MF_FLOAT32: return "float";
+    case MF_FLOAT64: return "double";
+    default: return mf_dtype_name(dt);
+  }
+}
+
 bool mf_dtype_from_name(const char *name, mf_dtype *out) {
   for (int i = 0; i < MF_DTYPE_COUNT; i++) {
     if (strcmp(name, dtype_info[i].name) == 0) {

@@ -32,6 +32,8 @@ typedef struct mf_string {
 size_t mf_dtype_size(mf_dtype dt);
 /* "float32", "int32", ... as TensorFlow spells them. */
 const char *mf_dtype_name(mf_dtype dt);
+/* TF's DataTypeString, in its kernel messages: "float", "double", "int32". */
+const char *mf_dtype_kernel_name(mf_dtype dt);
 /* Returns false when `name` is not a dtype name. */
 bool mf_dtype_from_name(const char *name, mf_dtype *out);
 bool mf_dtype_is_float(mf_dtype dt);

@@ -228,24 +228,14 @@ bool mf_op_call_fold(mf_op_call *c) {
   return ok;
 }
 
-static const char *dtype_family(mf_dtype dt) {
-  switch (dt) {
-    case MF_FLOAT32: return "float";
-    case MF_FLOAT64: return "double";
-    case MF_INT32: return "int32";
-    case MF_INT64: return "int64";
-    default: return mf_dtype_name(dt);
-  }
-}
-
 mf_status mf_infer_same_dtype(mf_op_call *c, int from, int to, mf_error *err) {
   for (int i = from + 1; i < to; i++)
     if (c->in_specs[i].dtype != c->in_specs[from].dtype)
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                           "cannot compute %s as input #%d(zero-based) was expected to be a %s "
                           "tensor but is a %s tensor [Op:%s]",
-                          c->op->name, i, dtype_family(c->in_specs[from].dtype),
-                          dtype_family(c->in_specs[i].dtype), c->op->name);
+                          c->op->name, i, mf_dtype_kernel_name(c->in_specs[from].dtype),
+                          mf_dtype_kernel_name(c->in_specs[i].dtype), c->op->name);
   return MF_OK;
 }
 

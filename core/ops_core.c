@@ -7,6 +7,7 @@
 #include <sys/time.h>
 
 #include "alloc.h"
+#include "array_util.h"
 #include "elementwise.h"
 #include "op.h"
 #include "variable.h"
@@ -158,10 +159,9 @@ static mf_status assign_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_resource(c, err));
   mf_variable *v = known_variable(c);
   if (v && c->in_specs[1].dtype != v->dtype)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "Trying to assign a %s value to a %s variable '%s' [Op:%s]",
-                        mf_dtype_name(c->in_specs[1].dtype), mf_dtype_name(v->dtype), v->name,
-                        c->op->name);
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Trying to assign variable with wrong dtype. Expected %s got %s",
+                      mf_dtype_kernel_name(v->dtype), mf_dtype_kernel_name(c->in_specs[1].dtype));
   return mf_op_call_set_nout(c, 0, err);
 }
 
@@ -216,23 +216,34 @@ static bool value_unshared(const mf_variable *v) {
 static mf_status assign_kernel(mf_op_call *c, mf_error *err) {
   mf_variable *v = known_variable(c);
   if (!v) return mf_error_set(err, MF_ERR_FAILED_PRECONDITION, "assignment to a missing variable");
+  const mf_tensor *x = c->in[1];
   int sign = c->op == &mf_op_AssignAddVariableOp ? 1 : c->op == &mf_op_AssignSubVariableOp ? -1 : 0;
-  if (sign == 0) return mf_variable_assign(v, c->in[1], err);
-  if (!mf_shape_equal(c->in[1]->rank, c->in[1]->shape, v->rank, v->shape) ||
-      c->in[1]->dtype != v->dtype) {
-    char a[128], b[128];
-    mf_shape_format(c->in[1]->rank, c->in[1]->shape, a, sizeof a);
-    mf_shape_format(v->rank, v->shape, b, sizeof b);
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "Cannot update variable '%s' of shape %s with a %s value of shape %s",
-                        v->name, b, mf_dtype_name(c->in[1]->dtype), a);
+  /* A planned graph node skips inference: the dtype is checked again. */
+  if (x->dtype != v->dtype)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Trying to assign variable with wrong dtype. Expected %s got %s",
+                      mf_dtype_kernel_name(v->dtype), mf_dtype_kernel_name(x->dtype));
+  if (sign == 0) {
+    if (!mf_variable_accepts_shape(v, x->rank, x->shape))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Trying to assign to variable with tensor with wrong shape. Expected %s got %s",
+                        mf_shape_text_of(v->rank, v->shape).s, mf_shape_text_of(x->rank, x->shape).s);
+    return mf_variable_assign(v, c->in[1], err);
   }
+  /* An update is against the current value, whose shape may differ from
+   * the declared one when that is relaxed. */
+  if (!mf_shape_equal(x->rank, x->shape, v->value->rank, v->value->shape))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Cannot update variable with shape %s using a Tensor with shape %s, shapes "
+                      "must be equal.",
+                      mf_shape_text_of(v->value->rank, v->value->shape).s,
+                      mf_shape_text_of(x->rank, x->shape).s);
   /* A training step's update: no new buffer, one pass over the weights. */
   if (value_unshared(v) && mf_elementwise_accumulate(v->dtype, sign, mf_tensor_data(v->value),
-                                                     mf_tensor_data(c->in[1]), v->value->size))
+                                                     mf_tensor_data(x), v->value->size))
     return MF_OK;
   mf_tensor *sum;
-  MF_TRY(combine(v->value, c->in[1], sign, &sum, err));
+  MF_TRY(combine(v->value, x, sign, &sum, err));
   mf_status s = mf_variable_assign(v, sum, err);
   mf_tensor_release(sum);
   return s;

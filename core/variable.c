@@ -1,4 +1,5 @@
 #include "alloc.h"
+#include "array_util.h"
 #include "variable.h"
 
 #include <stdatomic.h>
@@ -45,21 +46,37 @@ mf_tensor *mf_variable_read(mf_variable *v) {
   return v->value;
 }
 
+bool mf_variable_accepts_shape(const mf_variable *v, int rank, const int64_t *shape) {
+  if (v->rank < 0) return true;
+  if (rank != v->rank) return false;
+  for (int i = 0; i < rank; i++)
+    if (v->shape[i] >= 0 && shape[i] != v->shape[i]) return false;
+  return true;
+}
+
 mf_status mf_variable_assign(mf_variable *v, mf_tensor *t, mf_error *err) {
   if (t->dtype != v->dtype)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "Trying to assign a %s value to a %s variable '%s'",
-                        mf_dtype_name(t->dtype), mf_dtype_name(v->dtype), v->name);
-  if (!mf_shape_equal(t->rank, t->shape, v->rank, v->shape)) {
-    char a[128], b[128];
-    mf_shape_format(t->rank, t->shape, a, sizeof a);
-    mf_shape_format(v->rank, v->shape, b, sizeof b);
+                        "Trying to assign variable with wrong dtype. Expected %s got %s",
+                        mf_dtype_kernel_name(v->dtype), mf_dtype_kernel_name(t->dtype));
+  if (!mf_variable_accepts_shape(v, t->rank, t->shape))
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "Cannot assign value of shape %s to variable '%s' of shape %s", a,
-                        v->name, b);
-  }
+                        "Trying to assign to variable with tensor with wrong shape. Expected %s got %s",
+                        mf_shape_text_of(v->rank, v->shape).s, mf_shape_text_of(t->rank, t->shape).s);
   mf_tensor_retain(t);
   mf_tensor_release(v->value);
   v->value = t;
+  return MF_OK;
+}
+
+mf_status mf_variable_set_shape(mf_variable *v, int rank, const int64_t *shape, mf_error *err) {
+  const mf_tensor *t = v->value;
+  bool fits = rank < 0 || rank == t->rank;
+  for (int i = 0; fits && rank > 0 && i < rank; i++) fits = shape[i] < 0 || shape[i] == t->shape[i];
+  if (!fits)
+    return mf_error_set(err, MF_ERR_VALUE, "the shape %s does not fit the value's %s",
+                        mf_shape_text_of(rank, shape).s, mf_shape_text_of(t->rank, t->shape).s);
+  v->rank = rank;
+  for (int i = 0; i < MF_MAX_RANK; i++) v->shape[i] = i < rank ? (shape[i] < 0 ? -1 : shape[i]) : 0;
   return MF_OK;
 }

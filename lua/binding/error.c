@@ -80,6 +80,7 @@ static const char *const library_errors[] = {
     "LuaError",     /* a plain Lua error, as the session reports it */
     "SystemExit",   /* os.exit where the host keeps the process (the kernel) */
     "AttributeError", /* an unknown field of a tf.func, graph, variable, ... */
+    "NotImplementedError", /* what TF leaves to eager execution (v:numpy() while tracing) */
 };
 
 /* core.error_names -> {"TypeError", ...}: every error type, in one list. */

@@ -20,9 +20,20 @@ local methods = {}
 -- trailing "/" re-enters a scope by its full name.
 local VALID = "^[%w%.][%w_%.%-/>]*$"
 
+-- The prefix of the eager scopes open now ("outer/inner/", or ""): eager
+-- ops have no names, but variables made eagerly take it (TF's
+-- context.scope_name).
+local eager_prefix = ""
+
 local function close(scope)
-  local graph = rawget(scope, "graph")
-  if graph and not scope.closed then core.name_scope_set(graph, rawget(scope, "previous")) end
+  if not scope.closed then
+    local graph = rawget(scope, "graph")
+    if graph then
+      core.name_scope_set(graph, rawget(scope, "previous"))
+    else
+      eager_prefix = rawget(scope, "previous")
+    end
+  end
   scope.closed = true
 end
 
@@ -53,7 +64,13 @@ M.name_scope = doc.def(function(name)
   end
   local graph = core.current_graph()
   if not graph then
-    return setmetatable({ name = name == "" and "" or (name:gsub("/*$", "") .. "/"), closed = false }, NameScope)
+    -- As TF's eager scopes: nested, "" leaves them all, a trailing "/"
+    -- names the whole prefix; nothing is made unique.
+    local full = name
+    if name ~= "" and name:sub(-1) ~= "/" then full = eager_prefix .. name .. "/" end
+    local scope = setmetatable({ name = full, previous = eager_prefix, closed = false }, NameScope)
+    eager_prefix = full
+    return scope
   end
   local previous = core.name_scope_set(graph, nil)
   local full
@@ -77,7 +94,21 @@ each top-level scope as a box, collapsed when it is large). Python's
 (closed at the end of the enclosing block, errors included), or call
 scope:close(). A name used twice in one graph becomes "forward_1"; a name
 ending in "/" re-enters that exact scope; "" leaves every scope. scope.name
-is the full prefix ("outer/forward/"). Outside a trace it names nothing
-(eager ops have no names) and only returns the scope.]])
+is the full prefix ("outer/forward/"). Outside a trace eager ops have no
+names, but tf.Variables made under the scope are named under it
+("outer/w:0"), as in TF.]])
+
+--- The prefix names take here ("outer/inner/", or ""): the scope of the
+--- graph being traced, else the eager scopes open.
+function M.current_prefix()
+  local graph = core.current_graph()
+  if not graph then return eager_prefix end
+  local prefix = core.name_scope_set(graph, nil)
+  core.name_scope_set(graph, prefix)
+  return prefix or ""
+end
+
+-- Library-internal: the tf table does not list this.
+M.internal = { current_prefix = true, internal = true }
 
 return M

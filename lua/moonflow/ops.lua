@@ -181,14 +181,19 @@ end, "tf.constant(value [, dtype] [, shape] [, {name=}])",
 .. "function it is a Const node.", { required = 1, positional = { "dtype", "shape" }, "name" })
 
 ops.convert_to_tensor = def(function(value, dtype, opts)
+  dtype = dtype and dtypes.as_dtype(dtype)
   if core.is_tensor(value) then
-    if dtype and core.dtype(value) ~= dtypes.as_dtype(dtype) then
-      raise("ValueError", ("Tensor conversion requested dtype %s for Tensor with dtype %s")
-        :format(dtypes.as_dtype(dtype).name, core.dtype(value).name), 2)
+    if dtype and core.dtype(value) ~= dtype then
+      raise("ValueError", ("Tensor conversion requested dtype %s for Tensor with dtype %s: %s")
+        :format(dtype.name, core.dtype(value).name, core.tensor_metatable.__repr(value)), 2)
     end
     return value
   end
-  return to_tensor(value, dtype and dtypes.as_dtype(dtype))
+  -- A tensor-like value (a tf.Variable) converts itself: given the dtype,
+  -- it refuses another one with TF's message.
+  local mt = getmetatable(value)
+  if mt and mt.__tf_tensor then return mt.__tf_tensor(value, dtype) end
+  return to_tensor(value, dtype)
 end, "tf.convert_to_tensor(value [, dtype])", "A tensor from a tensor, variable or Lua value.",
 { required = 1, positional = { "dtype" } })
 

@@ -140,6 +140,10 @@ end
 
 -- Variables -----------------------------------------------------------------
 
+-- on_variable_accessed(v): set by tape.lua, told of a trainable variable
+-- that an update returned unread (TF's variable_accessed).
+state.on_variable_accessed = nil
+
 -- Every variable by resource id, held weakly (graph.variables, the tape).
 state.variables = setmetatable({}, { __mode = "v" })
 

@@ -58,7 +58,9 @@ end
 local function touches_tape(tape, inputs)
   local tracked = tape._tracked
   for _, x in ipairs(inputs) do
-    if tracked[key(x)] and carries_gradient(x) then return true end
+    -- a call's Lua-value argument (a number cast to its signature's
+    -- dtype inside the call) is nothing a tape can watch
+    if core.is_tensor(x) and tracked[key(x)] and carries_gradient(x) then return true end
   end
   return false
 end
@@ -110,6 +112,18 @@ local function record(opname, attrs, inputs, outputs)
     if touches then
       tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+-- TF's variable_accessed, for an update returned unread (variable.lua):
+-- the recording tapes of this level that watch accessed variables watch it.
+state.on_variable_accessed = function(v)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._watch_accessed and tape._level == here then
+      tape._tracked[key(v.handle)] = true
+      tape._watched_vars[variable_of(v.handle) or v] = true
     end
   end
 end
@@ -222,8 +236,9 @@ local function unneeded(tape, e, sources)
   if not tracked then return nil end
   local skip
   for k, x in ipairs(e.inputs) do
-    local id = key(x)
-    if not tracked[id] and not sources[id] then
+    -- A Lua value among a call's inputs (a non-tensor argument) has none.
+    local id = core.is_tensor(x) and key(x) or nil
+    if id == nil or (not tracked[id] and not sources[id]) then
       skip = skip or {}
       skip[k] = true
     end
@@ -237,7 +252,7 @@ local function backprop(tape, targets, target_grads, sources)
   sources = sources or {}
   local grads = {}
   local function add(x, g)
-    if g == nil or x == nil then return end
+    if g == nil or not core.is_tensor(x) then return end -- a Lua value has no gradient
     local k = key(x)
     local old = grads[k]
     grads[k] = old and old + g or g
@@ -587,7 +602,7 @@ tapes.would_record = function(cf, args)
       if reaches_tape(tape, inputs) then return true end
       if tape._watch_accessed then
         for _, x in ipairs(inputs) do
-          if core.dtype(x) == dtypes.resource then return true end
+          if core.is_tensor(x) and core.dtype(x) == dtypes.resource then return true end
         end
       end
     end

@@ -387,8 +387,13 @@ function tensors.html(t)
   return table.concat(out)
 end
 
-tensors.is_tensor = doc.def(function(x) return core.is_tensor(x) end, "tf.is_tensor(x)",
-  "True when x is a tensor (eager or symbolic).")
+-- As TF's is_tensor, true for tf.Variables too (TF's variables are
+-- tensors, core.Tensor): their metatable says so with __tf_is_tensor.
+tensors.is_tensor = doc.def(function(x)
+  if core.is_tensor(x) then return true end
+  local m = type(x) == "table" and getmetatable(x)
+  return type(m) == "table" and rawget(m, "__tf_is_tensor") == true
+end, "tf.is_tensor(x)", "True when x is a tensor (eager or symbolic) or a tf.Variable, as in TF.")
 tensors.is_symbolic_tensor = doc.def(function(x) return core.is_symbolic(x) end,
   "tf.is_symbolic_tensor(x)", "True when x is a symbolic tensor of a traced function.")
 tensors.Tensor = mt

@@ -95,8 +95,9 @@ function Var:supertype(o)
   return s
 end
 function Var:__tostring()
+  -- TF prints the spec's Python repr: trainable=True, not Lua's true.
   return ("VariableSpec(shape=%s, dtype=%s, trainable=%s, alias_id=%d)"):format(
-    tostring(self.shape), tostring(self.dtype), tostring(self.trainable), self.alias)
+    tostring(self.shape), tostring(self.dtype), self.trainable and "True" or "False", self.alias)
 end
 function Var:describe() return "a tf.Variable" end
 function Var:why_not(o)

@@ -185,7 +185,8 @@ describe("tf.config.optimizer", function()
     end
     local traced, optimized = stateful(cf.graph), stateful(cf:optimized_graph())
     assert.are.same(traced, optimized)
-    assert.are.same({ "AssignAddVariableOp", "ReadVariableOp", "ReadVariableOp", "PrintV2",
-      "ReadVariableOp", "AssignVariableOp", "ReadVariableOp", "ReadVariableOp" }, optimized)
+    -- An update's result is read only where it is used (TF's unread variable).
+    assert.are.same({ "AssignAddVariableOp", "ReadVariableOp", "PrintV2",
+      "ReadVariableOp", "AssignVariableOp", "ReadVariableOp" }, optimized)
   end)
 end)

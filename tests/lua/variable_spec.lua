@@ -43,7 +43,7 @@ describe("tf.Variable", function()
   end)
 
   it("needs an initial value", function()
-    H.raises("ValueError", nil, tf.Variable)
+    H.raises("ValueError", "The `initial_value` arg to `tf.Variable` must be specified", tf.Variable)
   end)
 
   it("has shape, dtype, name and trainable fields", function()
@@ -86,6 +86,34 @@ describe("tf.Variable", function()
     assert.are.equal("<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=4.0>", tostring(v))
   end)
 
+  -- TF's _UnreadVariable: the variable itself, read when used.
+  it("the value they return is the variable unread, as TF's 'UnreadVariable'", function()
+    local v = tf.Variable(1.0)
+    local r = v:assign(5.0)
+    assert.are.equal("<tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=5.0>", tostring(r))
+    assert.are.equal("UnreadVariable", r.name)
+    v:assign(6.0)
+    assert.are.equal(6.0, r:numpy()) -- read now, not when assigned
+    r:assign_add(1.0)                 -- updates v
+    assert.are.equal(7.0, v:numpy())
+    assert.is_nil(v:assign(8.0, { read_value = false }))
+    H.raises("TypeError", "read_value", v.assign, v, 1.0, { read_value = 1 })
+    H.raises("AttributeError", "_UnreadVariable", function() return r.nosuch end)
+  end)
+
+  it("an update returned unread is watched by tapes, as a read is", function()
+    local v = tf.Variable(2.0)
+    local tape = tf.GradientTape()
+    local y = v:assign_add(1.0) * 2.0
+    tape:stop()
+    assert.are.equal(v, tape:watched_variables()[1])
+    assert.are.equal(2.0, tape:gradient(y, v):numpy())
+    local quiet = tf.GradientTape({ watch_accessed_variables = false })
+    v:assign_add(1.0)
+    quiet:stop()
+    assert.are.equal(0, #quiet:watched_variables())
+  end)
+
   it("assigns tensors, Lua tables and other variables", function()
     local v = tf.Variable({ 1, 2, 3 })
     v:assign({ 4, 5, 6 })
@@ -100,8 +128,13 @@ describe("tf.Variable", function()
 
   it("refuses values of another dtype", function()
     local v = tf.Variable(1.0)
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, v.assign, v, tf.constant(1))
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, v.assign_add, v, tf.constant(1, tf.float64))
+    -- TF's convert_to_tensor(x, dtype=v.dtype): a ValueError, never a cast.
+    H.raises("ValueError", "Tensor conversion requested dtype float32 for Tensor with dtype int32",
+      v.assign, v, tf.constant(1))
+    H.raises("ValueError", nil, v.assign_add, v, tf.constant(1, tf.float64))
+    H.raises("ValueError", "Incompatible type conversion requested to type float32", v.assign, v, tf.Variable(1))
+    H.raises("ValueError", "Incompatible type conversion requested to type float32",
+      tf.convert_to_tensor, tf.Variable(1), tf.float32)
     H.raises("TypeError", nil, v.assign, v, "s")
     local i = tf.Variable(1)
     H.raises("TypeError", nil, i.assign, i, 1.5)
@@ -173,10 +206,10 @@ describe("tf.Variable", function()
 
   it("refuses values of another shape", function()
     local v = tf.Variable(1.0)
-    H.raises({ "InvalidArgumentError", "ValueError" }, "shape", v.assign, v, tf.constant({ 1.0, 2.0 }))
+    H.raises("ValueError", "Shape mismatch", v.assign, v, tf.constant({ 1.0, 2.0 }))
     local w = tf.Variable({ 1, 2 })
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, w.assign, w, { 1, 2, 3 })
-    H.raises({ "InvalidArgumentError", "ValueError" }, nil, w.assign_add, w, { { 1, 2 }, { 3, 4 } })
+    H.raises("ValueError", "are incompatible", w.assign, w, { 1, 2, 3 })
+    H.raises("InvalidArgumentError", "shapes must be equal", w.assign_add, w, { { 1, 2 }, { 3, 4 } })
     assert.are.same({ 1, 2 }, w:numpy())
   end)
 
@@ -241,6 +274,103 @@ describe("tf.Variable", function()
       H.raises("InvalidArgumentError", nil, function() return v + tf.constant(1) end)
       H.raises("TypeError", nil, function() return tf.Variable(1) + 0.5 end)
     end)
+  end)
+end)
+
+describe("tf.Variable eagerly and traced agree", function()
+  local function traced(fn, ...) return tf.func(fn)(...) end
+
+  it("on an assignment of another shape or dtype: the same ValueError, raised while tracing", function()
+    local v = tf.Variable({ 1.0, 2.0 }, { name = "w" })
+    local assign = function(x) return v:assign(x) end
+    local eager = H.raises("ValueError", "Shape mismatch", assign, tf.constant({ 1.0, 2.0, 3.0 }))
+    local f = tf.func(function() return v:assign(tf.constant({ 1.0, 2.0, 3.0 })) end)
+    local err = H.raises("ValueError", "Shape mismatch", f.get_concrete_function, f)
+    assert.is_truthy(err.message:find(eager.message, 1, true))
+    H.raises("ValueError", "Tensor conversion requested dtype float32", traced,
+      function() return v:assign(tf.constant({ 1, 2 })) end)
+  end)
+
+  it("on what updates return: the variable unread, chained, read where used", function()
+    local v = tf.Variable({ 1.0, 2.0 })
+    local printed
+    local f = tf.func(function(w)
+      local r = w:assign_add({ 1.0, 1.0 }):assign_add({ 1.0, 1.0 })
+      printed = tostring(r)
+      return r
+    end)
+    assert.are.same({ 3.0, 4.0 }, f(v):numpy())
+    assert.are.equal("<tf.Variable 'UnreadVariable' shape=(2,) dtype=float32>", printed)
+    assert.are.same({ 5.0, 6.0 }, v:assign_add({ 1.0, 1.0 }):assign_add({ 1.0, 1.0 }):numpy())
+    local reads = 0
+    local g = tf.func(function() v:assign_sub({ 1.0, 1.0 }) end)
+    for _, op in ipairs(g:get_concrete_function().graph:get_operations()) do
+      if op.type == "ReadVariableOp" then reads = reads + 1 end
+    end
+    assert.are.equal(0, reads)
+  end)
+
+  it("on indexing, slicing and iterating a variable", function()
+    local v = tf.Variable({ 1.0, 2.0, 3.0 })
+    local function use()
+      local s = tf.constant(0.0)
+      for x in v do s = s + x end
+      return s + v[1] * 10 + v["1:"][1] * 100
+    end
+    assert.are.equal(326.0, use():numpy())
+    assert.are.equal(326.0, traced(use):numpy())
+  end)
+
+  it("on a relaxed shape: graphs see the declared shape, values their own", function()
+    local v = tf.Variable(tf.zeros({ 2, 3 }), { shape = { tf.None, 3 } })
+    assert.are.equal("(None, 3)", tostring(v.shape))
+    local read = tf.func(function() return v:read_value() end)
+    assert.are.equal("(None, 3)", tostring(read:get_concrete_function().graph.outputs[1].shape))
+    v:assign(tf.ones({ 5, 3 }))
+    assert.are.same({ 5, 3 }, read().shape:as_list())
+    H.raises("ValueError", "are incompatible", v.assign, v, tf.ones({ 5, 4 }))
+    H.raises("ValueError", "not compatible with", tf.Variable, tf.zeros({ 2 }), { shape = { 3 } })
+  end)
+
+  -- TF's BaseResourceVariable.read_value: `with name_scope("Read")` around
+  -- the read, then an Identity; value() and operators read plainly.
+  it("a traced read_value is TF's Read/ReadVariableOp and Identity; value() one ReadVariableOp", function()
+    local v = tf.Variable(1.0)
+    local f = tf.func(function() return v:read_value() + v:value() end)
+    local nodes = {}
+    for _, op in ipairs(f:get_concrete_function().graph:get_operations()) do
+      if op.type ~= "Placeholder" then nodes[#nodes + 1] = op.type .. " " .. op.name end
+    end
+    assert.are.same({ "ReadVariableOp Read/ReadVariableOp", "Identity Identity", "ReadVariableOp ReadVariableOp",
+      "AddV2 add", "Identity Identity_1" }, nodes)
+    assert.are.equal(2.0, f():numpy())
+  end)
+
+  it("v:numpy() is eager only: TF's NotImplementedError while tracing", function()
+    local v = tf.Variable(1.0)
+    H.raises("NotImplementedError", "numpy() is only available when eager execution is enabled",
+      traced, function() return v:numpy() end)
+  end)
+end)
+
+describe("tf.Variable names", function()
+  it("take the open name scopes, eager (nested) or traced, as TF's do", function()
+    do
+      local a <close> = tf.name_scope("a")
+      local b <close> = tf.name_scope("b")
+      assert.are.equal("a/b/w:0", tf.Variable(1, { name = "w" }).name)
+      local top <close> = tf.name_scope("")
+      assert.are.equal("Variable:0", tf.Variable(1).name)
+    end
+    assert.are.equal("w:0", tf.Variable(1, { name = "w" }).name)
+    local made
+    local f = tf.func(function()
+      local s <close> = tf.name_scope("layer")
+      if not made then made = tf.Variable(1.0, { name = "kernel" }) end
+      return made * 2
+    end)
+    f()
+    assert.are.equal("layer/kernel:0", made.name)
   end)
 end)
 

@@ -297,7 +297,8 @@ describe("array_ops_test.py", function()
     it("StridedSliceGradTest.testGradient", function()
       local var = tf.Variable(tf.reshape(tf.range(1, 97, 1, tf.float32), { 6, 4, 4 }))
       local function grad_of(spec)
-        local tape = tf.GradientTape({ persistent = true })
+        -- <close>: as TF's `with`, a slice that raises stops the tape too
+        local tape <close> = tf.GradientTape({ persistent = true })
         local val = var * var
         local slice_var = var[spec]
         local slice_val = val[spec]
