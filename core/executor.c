@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "array_util.h"
 #include "interrupt.h"
 
 extern const mf_op_def mf_op_Const;
@@ -49,6 +50,27 @@ static void plan_free(mf_plan *p) {
   free(p->state);
   mf_buffer_pool_free(p->pool);
   free(p);
+}
+
+/* Whether inference could answer otherwise for node nd when it runs than
+ * when the graph was built, though every shape is static: an integer input
+ * as small as those inference reads (shapes, axes, bounds) whose value was
+ * not known then. Its static output may rest on what tracing knew of it in
+ * part (partial.h: tf.broadcast_to(v, {n}) of a (3,) v is (3,)), and only
+ * inference checks such values (a slice's begin against its input): it
+ * must run, so that a value that disagrees fails as TF's kernels fail.
+ * Elementwise ops read no values. */
+static bool reads_unknown_values(const mf_graph *g, const mf_node *nd) {
+  if (nd->op->flags & MF_OP_ELEMENTWISE) return false;
+  for (int k = 0; k < nd->nin; k++) {
+    const mf_node *src = &g->nodes[nd->inputs[k].node];
+    const mf_spec *s = &src->out_specs[nd->inputs[k].index];
+    int64_t size;
+    if (mf_dtype_is_integer(s->dtype) && !src->known[nd->inputs[k].index] &&
+        mf_shape_size(s->rank, s->shape, &size, NULL) == MF_OK && size <= MF_MAX_INT_INPUT)
+      return true;
+  }
+  return false;
 }
 
 static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
@@ -134,7 +156,7 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
     for (int k = 0; ok && k < nd->nout; k++) ok = mf_spec_is_static(&nd->out_specs[k]);
     for (int k = 0; ok && k < nd->nin; k++)
       ok = mf_spec_is_static(&g->nodes[nd->inputs[k].node].out_specs[nd->inputs[k].index]);
-    p->planned[i] = ok;
+    p->planned[i] = ok && !reads_unknown_values(g, nd);
   }
   free(last_use);
   free(needed);

@@ -1,9 +1,10 @@
-/* test_executor.c — the executor's buffer reuse. A value that dies at an
- * elementwise op is lent to the pool so the op may write its output into
- * it; that is only sound when output element i sits where the input's
- * element i is, so the lent buffer must hold exactly the input (offset 0,
- * whole buffer), of the output's byte size and dtype width. Each graph
- * here is run through a plan and compared with the same ops run eagerly. */
+/* test_executor.c — the executor's buffer reuse, and which nodes it runs
+ * without inference. A value that dies at an elementwise op is lent to the
+ * pool so the op may write its output into it; that is only sound when
+ * output element i sits where the input's element i is, so the lent buffer
+ * must hold exactly the input (offset 0, whole buffer), of the output's
+ * byte size and dtype width. Each graph here is run through a plan and
+ * compared with the same ops run eagerly. */
 #include "check.h"
 
 #include "op_test.h"
@@ -145,8 +146,39 @@ static void test_consts_run_once_per_plan(void) {
   mf_graph_release(g);
 }
 
+/* A node whose shapes are static but whose inference reads a value the
+ * trace did not know is not planned: inference checks that value on each
+ * run. A slice of a (2, 4) Const of static size (2, 2) from a begin built
+ * of a fed scalar read past its input when planned (begin 3 was never
+ * checked); it must fail with TF's message. */
+static void test_unknown_values_are_checked(void) {
+  mf_graph *g = new_graph();
+  ref n = input(g, MF_INT32, 0, NULL, NULL);
+  double zero = 0, two[2] = {2, 2}, vals[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  ref begin = add_op(g, "Pack", 2, REFS(n, cnst(g, make_tensor(MF_INT32, 0, NULL, &zero))), NULL);
+  ref sl = add_op(g, "Slice", 3,
+                  REFS(cnst(g, make_tensor(MF_FLOAT32, 2, DIMS(2, 4), vals)), begin,
+                       cnst(g, make_tensor(MF_INT32, 1, DIMS(2), two))),
+                  NULL);
+  CHECK(spec_is(&g->nodes[sl.node].out_specs[0], 2, DIMS(2, 2)));
+  outputs(g, 1, REFS(sl));
+  for (int r = 0; r < 2; r++) {
+    double b = r == 0 ? 0 : 3;
+    mf_tensor *fb = make_tensor(MF_INT32, 0, NULL, &b);
+    mf_tensor *out = NULL;
+    mf_error err;
+    mf_status s = run(g, 1, &fb, &out, &err);
+    CHECK(r == 0 ? s == MF_OK && out && mf_tensor_get_f64(out, 3) == 5.0
+                 : s == MF_ERR_INVALID_ARGUMENT && strstr(err.message, "Expected begin[0] in [0, 2]"));
+    mf_tensor_release(out);
+    mf_tensor_release(fb);
+  }
+  mf_graph_release(g);
+}
+
 int main(void) {
   RUN(test_consts_run_once_per_plan);
+  RUN(test_unknown_values_are_checked);
   RUN(test_narrower_output_not_written_over_input);
   RUN(test_wider_input_not_reused_for_narrower_elements);
   RUN(test_partial_view_not_lent);
