@@ -1,5 +1,5 @@
 /* ops_generate.c — ops that make a tensor from a shape, a value or a
- * range: Fill, ZerosLike, OnesLike, Range, LinSpace.
+ * range: Fill, ZerosLike, OnesLike, BroadcastTo, Range, LinSpace.
  *
  * As in ops_shape.c, shape and bound arguments are input tensors; infer
  * computes a static result shape when their values are known and does all
@@ -91,6 +91,57 @@ const mf_op_def mf_op_OnesLike = {
     .name = "OnesLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Ones (true) in the shape and dtype of x.",
+};
+
+/* ---- BroadcastTo ---- */
+
+static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t v[MF_MAX_INT_INPUT];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  if (c->in_specs[1].rank >= 0 && c->in_specs[1].rank != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "shape must be 1-D, not %s",
+                      MF_SPEC_TEXT(&c->in_specs[1]));
+  if (!known) return mf_infer_output(c, x->dtype, mf_input_vector_length(c, 1), NULL, err);
+  for (int i = 0; i < n; i++)
+    if (v[i] < 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
+                        (long long)v[i]);
+  bool fits = x->rank <= n, compatible = true;
+  for (int i = 0; x->rank >= 0 && i < x->rank; i++) {
+    int64_t a = x->shape[x->rank - 1 - i], b = i < n ? v[n - 1 - i] : 1;
+    if (a < 0 || a == b || a == 1) continue;
+    fits = false;
+    if (b != 1) compatible = false;
+  }
+  if (x->rank >= 0 && !compatible)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Incompatible shapes: %s vs. %s",
+                      MF_SPEC_TEXT(x), mf_shape_text_of(n, v).s);
+  if (x->rank >= 0 && !fits)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Unable to broadcast tensor of shape %s to tensor of shape %s",
+                      MF_SPEC_TEXT(x), mf_shape_text_of(n, v).s);
+  return mf_infer_output(c, x->dtype, n, v, err);
+}
+
+static mf_status broadcast_to_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  const mf_spec *o = &c->out_specs[0];
+  int64_t xs[MF_MAX_RANK], walk[MF_MAX_RANK];
+  mf_strides_of(x->rank, x->shape, xs);
+  for (int d = 0; d < o->rank; d++) {
+    int i = d - (o->rank - x->rank);
+    walk[d] = i < 0 || x->shape[i] == 1 ? 0 : xs[i];
+  }
+  return mf_tensor_region(x, 0, o->rank, o->shape, walk, o->rank, o->shape, &c->out[0], err);
+}
+
+const mf_op_def mf_op_BroadcastTo = {
+    .name = "BroadcastTo", .input_names = "input,shape", .min_inputs = 2, .max_inputs = 2,
+    .infer = broadcast_to_infer, .kernel = broadcast_to_kernel, .flags = 0,
+    .doc = "Broadcasts the input to the given shape (NumPy rules).",
 };
 
 /* ---- Range, LinSpace ---- */
