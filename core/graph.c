@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "partial.h"
 
 static uint64_t name_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
@@ -49,6 +50,8 @@ void mf_graph_release(mf_graph *g) {
     mf_attrs_destroy(n->attrs);
     for (int k = 0; k < n->nout; k++) mf_tensor_release(n->known[k]);
     free(n->known);
+    for (int k = 0; n->partial && k < n->nout; k++) mf_partial_free(n->partial[k]);
+    free(n->partial);
     free(n->out_specs);
   }
   cache_drop(g);
@@ -238,6 +241,28 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
   return MF_OK;
 }
 
+/* Gives node n the partial values `from` (nout entries, any NULL): taken
+ * when `steal`, else copied. A node with none keeps no array. */
+static mf_status set_partials(mf_node *n, mf_partial **from, bool steal, mf_error *err) {
+  bool any = false;
+  for (int k = 0; k < n->nout; k++) any = any || from[k];
+  if (!any) return MF_OK;
+  n->partial = mf_calloc((size_t)n->nout, sizeof *n->partial);
+  if (!n->partial) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int k = 0; k < n->nout; k++) {
+    n->partial[k] = steal ? from[k] : mf_partial_clone(from[k]);
+    if (steal) from[k] = NULL;
+    if (from[k] && !n->partial[k])
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  return MF_OK;
+}
+
+const mf_partial *mf_graph_partial(const mf_graph *g, mf_tensor_ref r) {
+  const mf_node *n = &g->nodes[r.node];
+  return n->partial ? n->partial[r.index] : NULL;
+}
+
 mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
                             const mf_tensor_ref *inputs, int *node_out, mf_error *err) {
   int id;
@@ -248,6 +273,8 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
     n->known[i] = c->out_values[i];
     c->out_values[i] = NULL;
   }
+  /* The node is in the graph: on failure it stays there, without them. */
+  MF_TRY(set_partials(n, c->out_partials, true, err));
   if (c->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS)) {
     if (g->last_stateful >= 0) MF_TRY(mf_graph_add_control(g, id, g->last_stateful, err));
     g->last_stateful = id;
@@ -395,6 +422,10 @@ static mf_status copy_append(mf_graph_copy *c, const mf_node *from, const char *
   }
   if (c->src->last_stateful >= 0 && from == &c->src->nodes[c->src->last_stateful])
     g->last_stateful = *id;
+  /* The copy of a node holds what it held (a Const made in its place has
+   * its value instead). */
+  if (op == from->op && nout == from->nout && from->partial)
+    MF_TRY(set_partials(n, from->partial, false, err));
   return MF_OK;
 }
 

@@ -5,8 +5,8 @@
  *
  * Nodes are appended in creation order, and an input always names an
  * earlier node, so the node array is a topological order. A graph is
- * refcounted (_retain/_release); nodes own their attrs, known values and
- * names.
+ * refcounted (_retain/_release); nodes own their attrs, known and partial
+ * values and names.
  *
  * Running a graph is the executor's business (executor.h): the first run
  * plans the graph and the plan is kept for the next runs. The graph carries
@@ -37,6 +37,8 @@ typedef struct mf_node {
   int nout;
   mf_spec *out_specs;
   mf_tensor **known;   /* per output: value known at trace time (Const, folded), or NULL */
+  mf_partial **partial; /* per output: what is known of it element by element
+                           (partial.h), or NULL; NULL itself when no output has one */
 } mf_node;
 
 /* The executor's per-graph cache (see the overview). */
@@ -83,9 +85,9 @@ mf_status mf_graph_scoped_name(mf_graph *g, const char *base, char *buf, size_t 
 /* Sets the name scope prefix (NULL or "" for none); the old one is freed. */
 mf_status mf_graph_set_scope(mf_graph *g, const char *prefix, mf_error *err);
 /* Appends a node whose name was made unique already. Copies inputs and
- * attrs; takes the output specs and known values out of `c` (which must have
- * been inferred). Stateful ops get a control edge from the previous stateful
- * op. */
+ * attrs; takes the output specs, known and partial values out of `c` (which
+ * must have been inferred). Stateful ops get a control edge from the
+ * previous stateful op. */
 mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
                             const mf_tensor_ref *inputs, int *node_out, mf_error *err);
 mf_status mf_graph_add_control(mf_graph *g, int node, int dep, mf_error *err);
@@ -103,10 +105,11 @@ int mf_graph_find(const mf_graph *g, const char *name);
  * it by Const nodes holding its values (constant folding), or to drop it and
  * let its outputs stand for tensors already in the copy (x*1 -> x, merged
  * subexpressions). Nodes that are never placed are dropped (pruning).
- * Placed nodes keep their names, attributes, output specs and known values;
- * a control edge on a dropped node becomes an edge on the node its output
- * now stands for. finish() gives the copy the source's inputs (every
- * Placeholder in g->inputs must have been copied) and outputs, in order.
+ * Placed nodes keep their names, attributes, output specs, known and
+ * partial values; a control edge on a dropped node becomes an edge on the
+ * node its output now stands for. finish() gives the copy the source's
+ * inputs (every Placeholder in g->inputs must have been copied) and
+ * outputs, in order.
  *
  *   mf_graph_copy c;
  *   MF_TRY(mf_graph_copy_begin(g, &c, err));
@@ -138,6 +141,9 @@ mf_tensor_ref mf_graph_copy_ref(const mf_graph_copy *c, mf_tensor_ref r);
 mf_status mf_graph_copy_finish(mf_graph_copy *c, mf_graph **out, mf_error *err);
 /* Drops an unfinished copy. */
 void mf_graph_copy_abort(mf_graph_copy *c);
+
+/* The partial value of tensor r (borrowed), or NULL. */
+const mf_partial *mf_graph_partial(const mf_graph *g, mf_tensor_ref r);
 
 /* The value of tensor r when its node is a Const (borrowed), else NULL. Only
  * Const nodes count: a Placeholder's known value is an example, not a

@@ -397,16 +397,18 @@ static mf_status node_from(mf_graph *g, const json_t *j, int depth, mf_error *er
   mf_tensor_ref *refs = mf_calloc((size_t)nin + 1, sizeof *refs);
   mf_spec *specs = mf_calloc((size_t)nin + 1, sizeof *specs);
   mf_tensor **vals = mf_calloc((size_t)nin + 1, sizeof *vals);
+  const mf_partial **partials = mf_calloc((size_t)nin + 1, sizeof *partials);
   mf_attrs as;
   mf_attrs_init(&as);
   mf_op_call c;
   bool call_made = false;
-  mf_status s = refs && specs && vals ? MF_OK : mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  mf_status s = refs && specs && vals && partials ? MF_OK : mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   for (int k = 0; s == MF_OK && k < nin; k++) {
     s = ref_from(g, json_array_get(jin, (size_t)k), self, &refs[k], err);
     if (s != MF_OK) break;
     specs[k] = g->nodes[refs[k].node].out_specs[refs[k].index];
     vals[k] = g->nodes[refs[k].node].known[refs[k].index];
+    partials[k] = mf_graph_partial(g, refs[k]);
   }
   const char *aname;
   json_t *aval;
@@ -418,6 +420,9 @@ static mf_status node_from(mf_graph *g, const json_t *j, int depth, mf_error *er
     }
   if (s == MF_OK) {
     mf_op_call_init(&c, op, nin, specs, vals, &as);
+    /* What tracing knew element by element is known again: the loaded
+     * graph infers the shapes its trace did. */
+    c.in_partial = partials;
     call_made = true;
     s = mf_op_infer(&c, err);
     if (s != MF_OK) {
@@ -452,6 +457,7 @@ static mf_status node_from(mf_graph *g, const json_t *j, int depth, mf_error *er
   free(refs);
   free(specs);
   free(vals);
+  free(partials);
   if (s != MF_OK) return s;
   /* Control edges as saved (add_node may have added the stateful chain's:
    * the saved list already holds it, so it is replaced). */

@@ -15,7 +15,10 @@
  *             (Shape of a static shape), which lets tracing fold constants;
  *   - kernel  (all input values present) computes the outputs.
  * Eager execution = infer + kernel now; tracing = infer, then add a node to
- * the graph being built; the executor = infer + kernel per node. */
+ * the graph being built; the executor = infer + kernel per node. While a
+ * graph is built, inputs may also carry partial values (partial.h): what
+ * is known of a small integer vector element by element, which the shape
+ * functions of shape-taking ops read and a few ops pass on. */
 #ifndef MF_OP_H
 #define MF_OP_H
 
@@ -34,6 +37,9 @@ typedef struct mf_spec {
 } mf_spec;
 
 #define MF_UNKNOWN_DIM (-1)
+
+/* A partial value (partial.h). */
+typedef struct mf_partial mf_partial;
 
 void mf_spec_of_tensor(const mf_tensor *t, mf_spec *out);
 /* True when rank and every dimension are known. */
@@ -83,6 +89,11 @@ typedef struct mf_op_def {
   mf_attr_def attrs[MF_ATTR_MAX]; /* declared attributes, {NULL} ends */
   mf_infer_fn infer;
   mf_kernel_fn kernel;
+  /* For the ops TF's shape inference reads through (partial.h): what is
+   * known of the outputs element by element while an input's value is
+   * not. mf_op_infer runs it after infer when an input's value is
+   * missing; NULL for every other op. */
+  mf_infer_fn partial;
   unsigned flags;
   const char *doc;         /* one line: what the op computes */
 } mf_op_def;
@@ -108,23 +119,32 @@ typedef struct mf_op_call {
   mf_spec *out_specs;            /* set by mf_op_call_set_nout */
   mf_tensor **out;               /* kernel fills; new references */
   mf_tensor **out_values;        /* infer may fill when an output is known statically */
+  /* Graph builders only (tracing, graph loading, call refinement): the
+   * inputs' partial values (nin entries, each may be NULL; borrowed), set
+   * after mf_op_call_init, which leaves it NULL; and the outputs' ones, as
+   * the op's partial function fills them (owned until taken). */
+  const mf_partial *const *in_partial;
+  mf_partial **out_partials;
   mf_buffer_pool *pool;          /* where mf_op_alloc_output takes buffers (executor), or NULL */
   mf_kernel_state *state;        /* the node's state in the running plan (executor), or NULL */
   mf_spec inline_specs[MF_OP_CALL_INLINE];
   mf_tensor *inline_out[MF_OP_CALL_INLINE];
   mf_tensor *inline_values[MF_OP_CALL_INLINE];
+  mf_partial *inline_partials[MF_OP_CALL_INLINE];
 } mf_op_call;
 
 /* Prepare a call (borrows all arguments). */
 void mf_op_call_init(mf_op_call *c, const mf_op_def *op, int nin, const mf_spec *in_specs,
                      mf_tensor *const *in, const mf_attrs *attrs);
-/* Releases whatever the call still owns (outputs not taken, known values). */
+/* Releases whatever the call still owns (outputs not taken, known and
+ * partial values). */
 void mf_op_call_free(mf_op_call *c);
 /* Called by infer: declares the number of outputs (allocates beyond inline). */
 mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err);
 /* Called by kernels: a fresh tensor for output i, shaped as out_specs[i]. */
 mf_status mf_op_alloc_output(mf_op_call *c, int i, mf_tensor **out, mf_error *err);
-/* Checks arity and declared attributes, then runs infer. */
+/* Checks arity and declared attributes, then runs infer (and the op's
+ * partial function when an input's value is missing). */
 mf_status mf_op_infer(mf_op_call *c, mf_error *err);
 /* infer + kernel; every input value must be present. Outputs land in c->out. */
 mf_status mf_op_execute(mf_op_call *c, mf_error *err);

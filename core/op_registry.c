@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "op.h"
+#include "partial.h"
 
 #define MF_OP(name) extern const mf_op_def mf_op_##name;
 #include "ops.def"
@@ -70,11 +71,14 @@ void mf_op_call_init(mf_op_call *c, const mf_op_def *op, int nin, const mf_spec 
   c->out_specs = c->inline_specs;
   c->out = c->inline_out;
   c->out_values = c->inline_values;
+  c->in_partial = NULL;
+  c->out_partials = c->inline_partials;
   c->pool = NULL;
   c->state = NULL;
   for (int i = 0; i < MF_OP_CALL_INLINE; i++) {
     c->inline_out[i] = NULL;
     c->inline_values[i] = NULL;
+    c->inline_partials[i] = NULL;
   }
 }
 
@@ -82,16 +86,19 @@ void mf_op_call_free(mf_op_call *c) {
   for (int i = 0; i < c->nout; i++) {
     mf_tensor_release(c->out[i]);
     mf_tensor_release(c->out_values[i]);
+    mf_partial_free(c->out_partials[i]);
   }
   if (c->out_specs != c->inline_specs) {
     free(c->out_specs);
     free(c->out);
     free(c->out_values);
+    free(c->out_partials);
   }
   c->nout = 0;
   c->out_specs = c->inline_specs;
   c->out = c->inline_out;
   c->out_values = c->inline_values;
+  c->out_partials = c->inline_partials;
 }
 
 mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err) {
@@ -100,13 +107,16 @@ mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err) {
     c->out_specs = mf_calloc((size_t)nout, sizeof *c->out_specs);
     c->out = mf_calloc((size_t)nout, sizeof *c->out);
     c->out_values = mf_calloc((size_t)nout, sizeof *c->out_values);
-    if (!c->out_specs || !c->out || !c->out_values) {
+    c->out_partials = mf_calloc((size_t)nout, sizeof *c->out_partials);
+    if (!c->out_specs || !c->out || !c->out_values || !c->out_partials) {
       free(c->out_specs);
       free(c->out);
       free(c->out_values);
+      free(c->out_partials);
       c->out_specs = c->inline_specs;
       c->out = c->inline_out;
       c->out_values = c->inline_values;
+      c->out_partials = c->inline_partials;
       return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     }
   }
@@ -156,7 +166,13 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
                         op->name, op->min_inputs, c->nin);
   }
   MF_TRY(check_attrs(c, err));
-  return op->infer(c, err);
+  MF_TRY(op->infer(c, err));
+  /* Eagerly and in the executor every input's value is there: what an
+   * output is known to hold element by element only matters while a graph
+   * is built. */
+  bool building = false;
+  for (int i = 0; op->partial && i < c->nin && !building; i++) building = !c->in || !c->in[i];
+  return building ? op->partial(c, err) : MF_OK;
 }
 
 /* Runs the kernel of c (its output specs set) and checks it made every

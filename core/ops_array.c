@@ -13,6 +13,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "partial.h"
 
 /* ---- Split, SplitV ---- */
 
@@ -486,8 +487,13 @@ static mf_status scatter_nd_infer(mf_op_call *c, mf_error *err) {
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be rank 1 but is rank %d",
                       c->in_specs[2].rank);
   MF_TRY(mf_input_ints(c, 2, shape, MF_MAX_INT_INPUT, &n, &known, err));
-  if (!known)
-    return mf_infer_output(c, u->dtype, mf_input_vector_length(c, 2), NULL, err);
+  if (!known) {
+    /* TF's ScatterNdShape: MakeShapeFromShapeTensor of shape, known in
+     * part, checked against the indices and updates where it is known. */
+    MF_TRY(mf_input_shape(c, 2, shape, MF_MAX_INT_INPUT, &n, err));
+    if (n >= 0 && n <= MF_MAX_RANK) MF_TRY(nd_update_shape(c, ix, u, n, shape, true, err));
+    return mf_infer_output(c, u->dtype, n, n < 0 ? NULL : shape, err);
+  }
   for (int d = 0; d < n; d++)
     if (shape[d] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "shape[%d] must be non-negative, got %lld",

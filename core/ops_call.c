@@ -9,6 +9,7 @@
 
 #include "executor.h"
 #include "op.h"
+#include "partial.h"
 
 static const mf_graph *function_attr(const mf_op_call *c) {
   const mf_attr *a = mf_attrs_find(c->attrs, "f");
@@ -48,6 +49,7 @@ static mf_status check_args(const mf_op_call *c, const mf_graph *f, bool shapes,
 typedef struct known_values {
   mf_spec *specs;     /* per value slot */
   mf_tensor **values; /* per value slot: known value or NULL (owned) */
+  mf_partial **partials; /* per value slot: partial value or NULL (owned) */
   int *base;          /* per node: its first slot */
 } known_values;
 
@@ -68,13 +70,16 @@ static void refine_node(const mf_graph *f, int i, known_values *kv) {
   if (nd->op == &mf_op_Placeholder || nd->nin > 16) return;
   mf_spec in_specs[16];
   mf_tensor *in_vals[16];
+  const mf_partial *in_partials[16];
   for (int k = 0; k < nd->nin; k++) {
     int slot = kv->base[nd->inputs[k].node] + nd->inputs[k].index;
     in_specs[k] = kv->specs[slot];
     in_vals[k] = kv->values[slot];
+    in_partials[k] = kv->partials[slot];
   }
   mf_op_call cc;
   mf_op_call_init(&cc, nd->op, nd->nin, in_specs, in_vals, nd->attrs);
+  cc.in_partial = in_partials;
   mf_error err;
   if (mf_op_infer(&cc, &err) == MF_OK && cc.nout == nd->nout) {
     if (mf_op_call_fold(&cc))
@@ -87,6 +92,8 @@ static void refine_node(const mf_graph *f, int i, known_values *kv) {
       out[k] = cc.out_specs[k];
       kv->values[kv->base[i] + k] = cc.out_values[k];
       cc.out_values[k] = NULL;
+      kv->partials[kv->base[i] + k] = cc.out_partials[k];
+      cc.out_partials[k] = NULL;
     }
   }
   mf_op_call_free(&cc);
@@ -108,7 +115,8 @@ static void refine_outputs(mf_op_call *c, const mf_graph *f) {
   }
   kv.specs = malloc(((size_t)nslots + 1) * sizeof *kv.specs);
   kv.values = calloc((size_t)nslots + 1, sizeof *kv.values);
-  if (kv.specs && kv.values) {
+  kv.partials = calloc((size_t)nslots + 1, sizeof *kv.partials);
+  if (kv.specs && kv.values && kv.partials) {
     for (int i = 0; i < f->nnodes; i++) {
       int arg = input_index(f, i);
       refine_node(f, i, &kv);
@@ -126,7 +134,9 @@ static void refine_outputs(mf_op_call *c, const mf_graph *f) {
     }
   }
   for (int i = 0; kv.values && i < nslots; i++) mf_tensor_release(kv.values[i]);
+  for (int i = 0; kv.partials && i < nslots; i++) mf_partial_free(kv.partials[i]);
   free(kv.values);
+  free(kv.partials);
   free(kv.specs);
   free(kv.base);
 }

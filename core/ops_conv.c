@@ -25,6 +25,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "partial.h"
 
 /* Bytes of columns matrix per chunk. The chunk is written by im2col and
  * read at once by the GEMM, so it should stay in L2; measured on the guide's
@@ -206,7 +207,8 @@ static mf_status dims4(const mf_op_call *c, int i, const char *what, const char 
 }
 
 /* A shape given as a tensor (input_sizes / filter_sizes): its 4 values, or
- * -1s when unknown while tracing. */
+ * while tracing what is known of them (TF's MakeShapeFromShapeTensor), -1
+ * where unknown. */
 static mf_status sizes_input(const mf_op_call *c, int i, const char *what, int64_t *d,
                              mf_error *err) {
   const mf_spec *s = &c->in_specs[i];
@@ -219,6 +221,7 @@ static mf_status sizes_input(const mf_op_call *c, int i, const char *what, int64
   for (int k = 0; k < 4; k++) d[k] = -1;
   int64_t v[4];
   int n;
+  if (!c->in[i] && s->rank == 1 && s->shape[0] == 4) return mf_input_shape(c, i, d, 4, &n, err);
   if (!c->in[i]) return MF_OK;
   if (!mf_infer_const_ints(c, i, v, 4, &n) || n != 4)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,

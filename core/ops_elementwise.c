@@ -28,6 +28,7 @@
 #include "fastmath.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "partial.h"
 #include "threadpool.h"
 
 /* ---- dtype sets: M(enum, C type, wrapping type, args...) per dtype ---- */
@@ -716,7 +717,7 @@ static mf_status cast_kernel(mf_op_call *c, mf_error *err) {
 
 const mf_op_def mf_op_Cast = {
     .name = "Cast", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
-    .attrs = {{"DstT", MF_ATTR_TYPE}},
+    .attrs = {{"DstT", MF_ATTR_TYPE}}, .partial = mf_partial_cast,
     .infer = cast_infer, .kernel = cast_kernel, .flags = MF_OP_ELEMENTWISE,
     .doc = "Converts x to the dtype DstT (float to int truncates; to bool is x != 0).",
 };

@@ -10,6 +10,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "partial.h"
 
 /* Fails unless input i is a scalar (when its rank is known): TF's
  * "start must be a scalar, not shape [2]". */
@@ -35,7 +36,12 @@ static mf_status fill_infer(mf_op_call *c, mf_error *err) {
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "value must be a scalar, got shape %s",
                       MF_SPEC_TEXT(&c->in_specs[1]));
   mf_dtype dt = c->in_specs[1].dtype;
-  if (!known) return mf_infer_output(c, dt, mf_input_vector_length(c, 0), NULL, err);
+  if (!known) {
+    /* TF's Fill: MakeShapeFromShapeTensor of dims, known in part. */
+    int rank;
+    MF_TRY(mf_input_shape(c, 0, v, MF_MAX_INT_INPUT, &rank, err));
+    return mf_infer_output(c, dt, rank, rank < 0 ? NULL : v, err);
+  }
   for (int i = 0; i < n; i++)
     if (v[i] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
@@ -95,6 +101,30 @@ const mf_op_def mf_op_OnesLike = {
 
 /* ---- BroadcastTo ---- */
 
+/* TF's BroadcastTo shape function while the shape is known only in part
+ * (partial.h): an input dimension above 1 is the output's too, which must
+ * not say otherwise. */
+static mf_status broadcast_to_partial(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t out[MF_MAX_INT_INPUT];
+  int n;
+  MF_TRY(mf_input_shape(c, 1, out, MF_MAX_INT_INPUT, &n, err));
+  if (n < 0 || x->rank < 0) return mf_infer_output(c, x->dtype, n, n < 0 ? NULL : out, err);
+  if (x->rank > n)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Shape must be at most rank %d but is rank %d", n, x->rank);
+  for (int i = 0; i < x->rank; i++) {
+    int64_t d = x->shape[x->rank - 1 - i], *o = &out[n - 1 - i];
+    if (d <= 1) continue;
+    if (*o >= 0 && *o != d)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Dimensions must be equal, but are %lld and %lld", (long long)d,
+                        (long long)*o);
+    *o = d;
+  }
+  return mf_infer_output(c, x->dtype, n, out, err);
+}
+
 static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
@@ -104,7 +134,7 @@ static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
   if (c->in_specs[1].rank >= 0 && c->in_specs[1].rank != 1)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "shape must be 1-D, not %s",
                       MF_SPEC_TEXT(&c->in_specs[1]));
-  if (!known) return mf_infer_output(c, x->dtype, mf_input_vector_length(c, 1), NULL, err);
+  if (!known) return broadcast_to_partial(c, err);
   for (int i = 0; i < n; i++)
     if (v[i] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",

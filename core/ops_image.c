@@ -15,6 +15,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "partial.h"
 
 typedef struct interp {
   int64_t lower, upper;
@@ -98,6 +99,11 @@ static mf_status resize_infer(mf_op_call *c, mf_error *err) {
                         "input image must be of non-zero size [Op:ResizeBilinear]");
   int64_t hw[2] = {-1, -1};
   int n;
+  /* While tracing, the height and width known of a size that is not:
+   * TF's tf.image.resize sets them on its result (constant_value_as_shape
+   * of the size), where ResizeBilinear's shape function alone would not. */
+  const mf_partial *p = mf_input_partial(c, 1);
+  for (int k = 0; !c->in[1] && p && p->n == 2 && k < 2; k++) hw[k] = p->v[k] >= 0 ? p->v[k] : -1;
   if (mf_infer_const_ints(c, 1, hw, 2, &n) && (hw[0] <= 0 || hw[1] <= 0))
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "output dimensions must be positive [Op:ResizeBilinear]");

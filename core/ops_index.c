@@ -14,6 +14,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "partial.h"
 
 /* ---- Slice ---- */
 
@@ -36,6 +37,16 @@ static mf_status slice_infer(mf_op_call *c, mf_error *err) {
   int64_t rank = x->rank >= 0 ? x->rank : lb >= 0 ? lb : ls;
   if (rank < 0 || rank > MF_MAX_RANK)
     return mf_infer_output(c, x->dtype, rank > INT32_MAX ? INT32_MAX : (int)rank, NULL, err);
+  /* TF's SliceShape reads begin, and sizes that are not all known, as
+   * shapes known in part (partial.h): a size of -1 among those is then an
+   * unknown dimension. */
+  int pr;
+  if (!kb) MF_TRY(mf_input_shape(c, 1, b, MF_MAX_INT_INPUT, &pr, err));
+  if (!kb && pr != rank)
+    for (int d = 0; d < rank; d++) b[d] = MF_UNKNOWN_DIM;
+  if (!ks) MF_TRY(mf_input_shape(c, 2, s, MF_MAX_INT_INPUT, &pr, err));
+  if (!ks && pr != rank)
+    for (int d = 0; d < rank; d++) s[d] = MF_UNKNOWN_DIM;
   int64_t shape[MF_MAX_RANK];
   for (int d = 0; d < rank; d++) {
     int64_t dim = x->rank >= 0 ? x->shape[d] : MF_UNKNOWN_DIM;
@@ -43,10 +54,19 @@ static mf_status slice_infer(mf_op_call *c, mf_error *err) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Expected begin[%d] in [0, %lld], but got %lld",
                         d, (long long)dim, (long long)b[d]);
     shape[d] = MF_UNKNOWN_DIM;
-    if (ks && s[d] != -1)
+    if (!ks)
       shape[d] = s[d];
-    else if (ks && kb && dim >= 0)
+    else if (s[d] != -1)
+      shape[d] = s[d];
+    else if (dim >= 0 && b[d] >= 0) {
       shape[d] = dim - b[d];
+      /* Only a begin known in part gets here past its dimension (a known
+       * one was checked above): TF's Subtract refuses it. */
+      if (shape[d] < 0)
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "Negative dimension size caused by subtracting %lld from %lld",
+                          (long long)b[d], (long long)dim);
+    }
     if (ks && (s[d] < -1 || (kb && dim >= 0 && shape[d] > dim - b[d])))
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Expected size[%d] in [0, %lld], but got %lld",
                         d, (long long)(kb && dim >= 0 ? dim - b[d] : dim), (long long)s[d]);
@@ -273,7 +293,8 @@ const mf_op_def mf_op_StridedSlice = {
     .attrs = {{"begin_mask", MF_ATTR_INT}, {"end_mask", MF_ATTR_INT},
               {"ellipsis_mask", MF_ATTR_INT}, {"new_axis_mask", MF_ATTR_INT},
               {"shrink_axis_mask", MF_ATTR_INT}},
-    .infer = strided_slice_infer, .kernel = strided_slice_kernel, .flags = 0,
+    .infer = strided_slice_infer, .kernel = strided_slice_kernel,
+    .partial = mf_partial_strided_slice, .flags = 0,
     .doc = "NumPy-style slicing: begin:end:stride per dimension, with ellipsis, new axes and "
            "single-index (shrinking) dimensions given as bit masks.",
 };

@@ -18,6 +18,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "partial.h"
 
 typedef struct pool_geom {
   int64_t n, ih, iw, ch; /* input, NHWC */
@@ -384,6 +385,8 @@ static mf_status avg_grad_infer(mf_op_call *c, mf_error *err) {
                         c->op->name);
   int64_t in[4] = {-1, -1, -1, -1}, dy[4], v[4];
   int n;
+  /* While tracing, what is known of it (TF: MakeShapeFromShapeTensor). */
+  if (!c->in[0] && s->rank == 1 && s->shape[0] == 4) MF_TRY(mf_input_shape(c, 0, in, 4, &n, err));
   if (c->in[0] && mf_infer_const_ints(c, 0, v, 4, &n) && n == 4)
     for (int k = 0; k < 4; k++) {
       if (v[k] < 0)

@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "interrupt.h"
 #include "op.h"
+#include "partial.h"
 
 /* ---- Philox4x32-10, as TF's random::PhiloxRandom ---- */
 
@@ -269,6 +270,13 @@ static mf_status random_infer(mf_op_call *c, mf_error *err) {
   o->rank = (int)rank;
   for (int i = 0; i < o->rank; i++) o->shape[i] = -1;
   int n;
+  if (!c->in[0]) {
+    /* TF's RandomShape: MakeShapeFromShapeTensor, known in part. */
+    int64_t d[MF_MAX_RANK];
+    MF_TRY(mf_input_shape(c, 0, d, MF_MAX_RANK, &n, err));
+    for (int i = 0; i < n; i++) o->shape[i] = d[i];
+    return MF_OK;
+  }
   if (!mf_infer_const_ints(c, 0, o->shape, MF_MAX_RANK, &n)) return MF_OK;
   o->rank = n;
   for (int i = 0; i < n; i++)

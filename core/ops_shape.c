@@ -18,6 +18,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "partial.h"
 
 /* A known dimension merged into `acc` (-1 = unknown so far); false when
  * both are known and differ. */
@@ -117,28 +118,88 @@ const mf_op_def mf_op_Transpose = {
 
 /* ---- Reshape ---- */
 
+static mf_status too_many_dims(mf_op_call *c, int rank, mf_error *err) {
+  return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                    "Reshape: the requested shape has too many dimensions: %d (moonflow's "
+                    "tensors have at most %d)",
+                    rank, MF_MAX_RANK);
+}
+
+/* The product of the known dimensions of (rank, d) into *known and the
+ * position of the unknown one into *unknown (-1: none); *one false when
+ * more than one is unknown. TF's Multiply refuses a product past int64. */
+static mf_status known_elements(mf_op_call *c, int rank, const int64_t *d, int64_t *known,
+                                int *unknown, bool *one, mf_error *err) {
+  *known = 1;
+  *unknown = -1;
+  *one = true;
+  for (int i = 0; i < rank; i++) {
+    if (d[i] < 0) {
+      if (*unknown >= 0) {
+        *one = false;
+        return MF_OK;
+      }
+      *unknown = i;
+    } else if (__builtin_mul_overflow(*known, d[i], known)) {
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Negative dimension size caused by overflow when multiplying %lld and %lld",
+                        (long long)*known, (long long)d[i]);
+    }
+  }
+  return MF_OK;
+}
+
+/* TF's SetOutputShapeForReshape, for a new shape known only in part
+ * (partial.h): its known dimensions stand, and one unknown one on each
+ * side is inferred from the element counts where those say it. */
+static mf_status reshape_partial(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t out[MF_MAX_INT_INPUT];
+  int rank;
+  MF_TRY(mf_input_shape(c, 1, out, MF_MAX_INT_INPUT, &rank, err));
+  if (rank > MF_MAX_RANK) return too_many_dims(c, rank, err);
+  if (rank < 0 || x->rank < 0)
+    return mf_infer_output(c, x->dtype, rank, rank < 0 ? NULL : out, err);
+  int64_t out_known, in_known;
+  int out_unknown, in_unknown;
+  bool out_one, in_one;
+  MF_TRY(known_elements(c, rank, out, &out_known, &out_unknown, &out_one, err));
+  MF_TRY(known_elements(c, x->rank, x->shape, &in_known, &in_unknown, &in_one, err));
+  if (!out_one || !in_one) return mf_infer_output(c, x->dtype, rank, out, err);
+  if (in_unknown < 0 && out_unknown < 0 && in_known != out_known)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Cannot reshape a tensor with %lld elements to shape %s (%lld elements)",
+                      (long long)in_known, mf_shape_text_of(rank, out).s, (long long)out_known);
+  if (in_unknown < 0 && out_unknown >= 0 && out_known > 0) {
+    if (in_known % out_known != 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Dimension size must be evenly divisible by %lld but is %lld",
+                        (long long)out_known, (long long)in_known);
+    out[out_unknown] = in_known / out_known;
+  }
+  if (in_unknown >= 0 && out_unknown < 0 && in_known != 0 && out_known % in_known != 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Dimension size must be evenly divisible by %lld but is %lld",
+                      (long long)in_known, (long long)out_known);
+  return mf_infer_output(c, x->dtype, rank, out, err);
+}
+
 /* TF's ReshapeOp: a -1 dimension is inferred from the input's size. When
  * the requested shape has a zero, zeros count in neither product, so
- * zeros(0, 6) reshaped to (0, -1, 3) still infers 2. */
+ * zeros(0, 6) reshaped to (0, -1, 3) still infers 2. While the new shape
+ * is not known, TF's shape function reads what is (reshape_partial). */
 static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
   int len = mf_input_vector_length(c, 1);
-  if (len > MF_MAX_RANK)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Reshape: the requested shape has too many dimensions: %d (moonflow's "
-                      "tensors have at most %d)",
-                      len, MF_MAX_RANK);
+  if (len > MF_MAX_RANK && c->in[1]) return too_many_dims(c, len, err);
   MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
   MF_TRY(check_vector(c, 1, "sizes input", err));
+  if (!known) return reshape_partial(c, err);
   int64_t size = -1;
   if (mf_spec_is_static(x)) MF_TRY(mf_shape_size(x->rank, x->shape, &size, err));
-  if (!known) {
-    int rank = mf_input_vector_length(c, 1);
-    return mf_infer_output(c, x->dtype, rank, rank == 1 && size >= 0 ? &size : NULL, err);
-  }
   int unknown = -1;
   int64_t product = 1;
   bool has_zero = false;
@@ -282,7 +343,7 @@ static mf_status concat_kernel(mf_op_call *c, mf_error *err) {
 
 const mf_op_def mf_op_ConcatV2 = {
     .name = "ConcatV2", .input_names = "values,axis", .min_inputs = 2, .max_inputs = -1,
-    .infer = concat_infer, .kernel = concat_kernel, .flags = 0,
+    .infer = concat_infer, .kernel = concat_kernel, .partial = mf_partial_concat, .flags = 0,
     .doc = "Joins the values (all but the last input) along the axis given last.",
 };
 
@@ -325,7 +386,7 @@ static mf_status pack_kernel(mf_op_call *c, mf_error *err) {
 const mf_op_def mf_op_Pack = {
     .name = "Pack", .input_names = "values", .min_inputs = 1, .max_inputs = -1,
     .attrs = {{"axis", MF_ATTR_INT}},
-    .infer = pack_infer, .kernel = pack_kernel, .flags = 0,
+    .infer = pack_infer, .kernel = pack_kernel, .partial = mf_partial_pack, .flags = 0,
     .doc = "Stacks same-shaped tensors along a new axis (tf.stack).",
 };
 
@@ -381,7 +442,7 @@ static mf_status unpack_kernel(mf_op_call *c, mf_error *err) {
 const mf_op_def mf_op_Unpack = {
     .name = "Unpack", .input_names = "value", .min_inputs = 1, .max_inputs = 1,
     .attrs = {{"num", MF_ATTR_INT}, {"axis", MF_ATTR_INT}},
-    .infer = unpack_infer, .kernel = unpack_kernel, .flags = 0,
+    .infer = unpack_infer, .kernel = unpack_kernel, .partial = mf_partial_unpack, .flags = 0,
     .doc = "Splits a tensor along an axis into num tensors of one rank less (tf.unstack).",
 };
 
@@ -460,13 +521,42 @@ const mf_op_def mf_op_Squeeze = {
 
 /* ---- Tile ---- */
 
+/* TF's Tile shape function while the multiples are known only in part
+ * (partial.h): each dimension is InferenceContext::Multiply of the
+ * input's and the multiple, where 0 wins, 1 keeps the other side and an
+ * unknown side makes the product unknown. */
+static mf_status tile_partial(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t m[MF_MAX_INT_INPUT];
+  int n;
+  MF_TRY(mf_input_shape(c, 1, m, MF_MAX_INT_INPUT, &n, err));
+  if (n < 0) return MF_OK;
+  for (int i = 0; i < n; i++) {
+    int64_t d = x->rank >= 0 ? x->shape[i] : MF_UNKNOWN_DIM;
+    if (d == 0 || m[i] == 0)
+      m[i] = 0;
+    else if (d == 1)
+      continue;
+    else if (m[i] == 1)
+      m[i] = d;
+    else if (d < 0 || m[i] < 0)
+      m[i] = MF_UNKNOWN_DIM;
+    else if (__builtin_mul_overflow(d, m[i], &m[i]))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Negative dimension size caused by overflow when multiplying %lld and "
+                        "%lld",
+                        (long long)d, (long long)m[i]);
+  }
+  return mf_infer_output(c, x->dtype, n, m, err);
+}
+
 static mf_status tile_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t m[MF_MAX_INT_INPUT];
   int n;
   bool known;
   MF_TRY(per_dim_ints(c, m, &n, &known, err));
-  if (!known) return MF_OK;
+  if (!known) return tile_partial(c, err);
   int64_t shape[MF_MAX_INT_INPUT], elements = 1;
   for (int i = 0; i < n; i++) {
     if (m[i] < 0)
@@ -664,7 +754,8 @@ static mf_status describe_kernel(mf_op_call *c, mf_error *err) {
 const mf_op_def mf_op_Shape = {
     .name = "Shape", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .attrs = {{"out_type", MF_ATTR_TYPE}},
-    .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
+    .infer = describe_infer, .kernel = describe_kernel, .partial = mf_partial_shape,
+    .flags = MF_OP_NO_GRADIENT,
     .doc = "The shape of the input as a 1-D integer tensor (out_type, default int32).",
 };
 

@@ -14,7 +14,11 @@
  *                                   in order)
  *   Transpose(x, identity perm), Transpose(Transpose(x, p), q) with q
  *                                   undoing p
- *   Reshape(x, s) when x's static shape is already s
+ *   Reshape(x, s) when x's static shape is already s, a constant (a
+ *                                   shape known in part, partial.h, may
+ *                                   give x's shape as the result's while
+ *                                   the run's value says otherwise: the
+ *                                   Reshape stays to refuse it)
  *   Cast(x) to x's own dtype
  *
  * Nodes left unread (the inner Transpose, the constants) are left for
@@ -116,7 +120,8 @@ static mf_tensor_ref simplified(const mf_graph *g, const mf_node *n, const mf_te
   if (op == &mf_op_Cast) return spec_of(g, in[0])->dtype == n->out_specs[0].dtype ? in[0] : none;
   if (op == &mf_op_Reshape) {
     const mf_spec *xs = spec_of(g, in[0]);
-    return mf_spec_is_static(xs) && same_spec(xs, &n->out_specs[0]) ? in[0] : none;
+    bool same = mf_spec_is_static(xs) && same_spec(xs, &n->out_specs[0]);
+    return same && mf_graph_const_value(g, in[1]) ? in[0] : none;
   }
   if (op == &mf_op_Transpose) return simplify_transpose(g, in);
   return none;

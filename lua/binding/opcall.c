@@ -53,6 +53,7 @@ typedef struct call {
   input in[MAX_INPUTS];
   mf_spec specs[MAX_INPUTS];
   mf_tensor *values[MAX_INPUTS];
+  const mf_partial *partials[MAX_INPUTS]; /* graph mode: the inputs' (partial.h), borrowed */
 } call;
 
 /* Releases what the call owns; idempotent (the __gc of the scratch). */
@@ -585,8 +586,8 @@ static void tape_args(lua_State *L, mfL_ctx *ctx, call *k, int first_out, int no
   }
 }
 
-/* Infers (tracing) or runs (eager) the op; the outputs stay in k->c. */
-static mf_status compute(call *k, bool tracing, mf_error *err) {
+/* Infers (tracing into g) or runs (eagerly: g NULL) the op; outputs stay in k->c. */
+static mf_status compute(call *k, const mf_graph *g, mf_error *err) {
   for (int i = 0; i < k->nin; i++) {
     k->specs[i] = k->in[i].spec;
     k->values[i] = k->in[i].value;
@@ -594,7 +595,9 @@ static mf_status compute(call *k, bool tracing, mf_error *err) {
   mf_op_call *c = &k->c;
   mf_op_call_init(c, k->op, k->nin, k->specs, k->values, &k->attrs);
   k->op_live = true;
-  if (!tracing) return mf_op_execute(c, err);
+  if (!g) return mf_op_execute(c, err);
+  for (int i = 0; i < k->nin; i++) k->partials[i] = mf_graph_partial(g, k->in[i].ref);
+  c->in_partial = k->partials;
   MF_TRY(mf_op_infer(c, err));
   /* Known at trace time: compute now so later ops infer static shapes (by
    * the rule the folding pass applies to the finished graph). */
@@ -652,7 +655,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
   } else if (s == MF_OK) {
     s = eager_inputs(L, k, &err);
   }
-  if (s == MF_OK) s = compute(k, tracing, &err);
+  if (s == MF_OK) s = compute(k, tracing ? f->g : NULL, &err);
   int node = -1;
   if (s == MF_OK && tracing) {
     mf_tensor_ref refs[MAX_INPUTS];

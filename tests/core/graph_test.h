@@ -10,18 +10,21 @@
 typedef mf_tensor_ref ref;
 #define REFS(...) ((const ref[]){__VA_ARGS__})
 
-/* Appends op `name` applied to `in`, inferred as tracing does (known input
- * values passed along). Returns its output 0 ({-1, 0} on failure). */
+/* Appends op `name` applied to `in`, inferred as tracing does (known and
+ * partial input values passed along). Returns its output 0 ({-1, 0} on failure). */
 static inline ref add_op(mf_graph *g, const char *name, int nin, const ref *in, const mf_attrs *attrs) {
   const mf_op_def *op = mf_op_lookup(name);
   mf_spec specs[8];
   mf_tensor *vals[8];
+  const mf_partial *partials[8];
   for (int k = 0; k < nin; k++) {
     specs[k] = g->nodes[in[k].node].out_specs[in[k].index];
     vals[k] = g->nodes[in[k].node].known[in[k].index];
+    partials[k] = mf_graph_partial(g, in[k]);
   }
   mf_op_call c;
   mf_op_call_init(&c, op, nin, specs, vals, attrs);
+  c.in_partial = partials;
   mf_error err;
   char unique[128];
   int id = -1;

@@ -285,16 +285,30 @@ describe("reshape_op_test.py", function()
     T.raises(EITHER, "4096", tf.reshape, tf.fill({ 32, 128 }, 0.0), { 4095 })
   end)
 
-  -- reshape_op_test.py: ReshapeTest.testPartialShapes (what moonflow infers as TF does)
+  -- reshape_op_test.py: ReshapeTest.testPartialShapes
   it("ReshapeTest.testPartialShapes", function()
     local any = tf.TensorSpec(nil, tf.float32)
+    -- Unknown input shape, partial new shape.
     assert.are.same({ 1, 1, None, 1 }, traced_shape(function(x) return tf.reshape(x, { 1, 1, -1, 1 }) end, any))
+    -- Unknown input shape, unknown new shape.
     local rank = "unset"
     tf.func(function(x, s) rank = tf.reshape(x, s).shape.rank end):get_concrete_function(any,
       tf.TensorSpec(nil, tf.int32))
     assert.is_nil(rank)
+    -- Unknown input shape, known rank for new shape.
     assert.are.same({ None, None, None },
       traced_shape(function(x, s) return tf.reshape(x, s) end, any, tf.TensorSpec({ 3 }, tf.int32)))
+    -- Unknown input shape, partial new shape using `tf.stack()`.
+    assert.are.same({ None, 37 },
+      traced_shape(function(x, n) return tf.reshape(x, { n, 37 }) end, any, tf.TensorSpec(nil, tf.int32)))
+    -- Unknown input shape, partial new shape using `tf.concat()`.
+    assert.are.same({ None, None, 37, 42 },
+      traced_shape(function(x, s) return tf.reshape(x, tf.concat({ s, { 37, 42 } }, 0)) end, any,
+        tf.TensorSpec({ 2 }, tf.int32)))
+    -- Unknown input shape, partial new shape using `tf.shape()`.
+    assert.are.same({ None, 37, None },
+      traced_shape(function(x, p) return tf.reshape(x, tf.shape(p)) end, any,
+        tf.TensorSpec({ None, 37, None }, tf.float32)))
   end)
 
   -- reshape_op_test.py: ReshapeTest.testTensorShape
@@ -420,29 +434,5 @@ describe("stack_op_test.py", function()
     local t_1 = tf.convert_to_tensor({ 0, 0, 0 })
     assert.are.equal(tf.int32, t_1.dtype)
     assert.are.equal(tf.float64, tf.convert_to_tensor({ t_0, t_0, t_1 }, tf.float64).dtype)
-  end)
-end)
-
--- Known differences: each case asserts what moonflow does now; the
--- comment says what TF does and why it is left.
-describe("known differences", function()
-  -- reshape_op_test.py: ReshapeTest.testPartialShapes (the packed cases).
-  -- TF reads a shape argument built by tf.stack, tf.concat or tf.shape
-  -- element by element (constant_value_as_shape), so [n, 37] gives
-  -- (None, 37), concat([s, [37, 42]]) gives (None, None, 37, 42) and
-  -- tf.shape of a (None, 37, None) tensor gives (None, 37, None). moonflow's
-  -- shape inference sees a shape input's values only when all are
-  -- constant, so it knows the rank and no dimension: a larger change to
-  -- the inference of every shape-taking op.
-  it("ReshapeTest.testPartialShapes (partially known shape inputs give all-None dimensions)", function()
-    local any = tf.TensorSpec(nil, tf.float32)
-    assert.are.same({ None, None },
-      traced_shape(function(x, n) return tf.reshape(x, { n, 37 }) end, any, tf.TensorSpec({}, tf.int32)))
-    assert.are.same({ None, None, None, None },
-      traced_shape(function(x, s) return tf.reshape(x, tf.concat({ s, { 37, 42 } }, 0)) end, any,
-        tf.TensorSpec({ 2 }, tf.int32)))
-    assert.are.same({ None, None, None },
-      traced_shape(function(x, p) return tf.reshape(x, tf.shape(p)) end, any,
-        tf.TensorSpec({ None, 37, None }, tf.float32)))
   end)
 end)

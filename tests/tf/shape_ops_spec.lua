@@ -232,12 +232,19 @@ describe("shape_ops_test.py", function()
     -- shape_ops_test.py: TileTest.testShapeFunctionEdgeCases
     it("TileTest.testShapeFunctionEdgeCases", function()
       local ints, any = tf.TensorSpec(nil, tf.int32), tf.TensorSpec(nil, tf.float32)
+      -- Unknown multiples shape.
       local inp = tf.fill({ 4, 4, 4, 4 }, 0.0)
       assert.are.same({ None, None, None, None }, traced_shape(function(m) return tf.tile(inp, m) end, ints))
+      -- Unknown input shape.
       assert.are.same({ None, None, None, None }, traced_shape(function(x) return tf.tile(x, { 2, 2, 2, 2 }) end, any))
+      -- Unknown input and multiples shape.
       local rank = "unset"
       tf.func(function(x, m) rank = tf.tile(x, m).shape.rank end):get_concrete_function(any, ints)
       assert.is_nil(rank)
+      -- Known input and partially known multiples.
+      local small = tf.fill({ 1, 1 }, 0.0)
+      assert.are.same({ None, 7 }, traced_shape(function(m) return tf.tile(small, { m, 7 }) end, ints))
+      -- Mismatched input rank and multiples length.
       T.raises(EITHER, nil, function()
         return traced_shape(function(x, m) return tf.tile(x, m) end, tf.TensorSpec({ None, None }, tf.float32),
           tf.TensorSpec({ 3 }, tf.int32))
@@ -441,15 +448,5 @@ describe("known differences", function()
       return tf.concat({ { 1, 2, 3 }, { 4, 5, 6 } }, 0xb500005b)
     end)
     T.raises("InvalidArgumentError", "Expected concatenating dimensions in the range", concat_wrapper)
-  end)
-
-  -- shape_ops_test.py: TileTest.testShapeFunctionEdgeCases (known input, partially
-  -- known multiples): TF reads [m, 7] element by element and infers
-  -- (None, 7); moonflow sees a shape input's values only when all are
-  -- constant (see reshape_gather_spec.lua's known differences).
-  it("TileTest.testShapeFunctionEdgeCases (partially known multiples give all-None dimensions)", function()
-    local small = tf.fill({ 1, 1 }, 0.0)
-    assert.are.same({ None, None }, traced_shape(function(m) return tf.tile(small, { m, 7 }) end,
-      tf.TensorSpec({}, tf.int32)))
   end)
 end)
