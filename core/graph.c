@@ -242,10 +242,17 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
 }
 
 /* Gives node n the partial values `from` (nout entries, any NULL): taken
- * when `steal`, else copied. A node with none keeps no array. */
+ * when `steal` (those of outputs whose values are known are dropped: the
+ * value says more), else copied. A node with none keeps no array. */
 static mf_status set_partials(mf_node *n, mf_partial **from, bool steal, mf_error *err) {
   bool any = false;
-  for (int k = 0; k < n->nout; k++) any = any || from[k];
+  for (int k = 0; k < n->nout; k++) {
+    if (steal && n->known[k]) {
+      mf_partial_free(from[k]);
+      from[k] = NULL;
+    }
+    any = any || from[k];
+  }
   if (!any) return MF_OK;
   n->partial = mf_calloc((size_t)n->nout, sizeof *n->partial);
   if (!n->partial) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");

@@ -425,6 +425,13 @@ static mf_status node_from(mf_graph *g, const json_t *j, int depth, mf_error *er
     c.in_partial = partials;
     call_made = true;
     s = mf_op_infer(&c, err);
+    /* What tracing computed from known values is computed again (the
+     * folding rule tracing follows), so later nodes infer as they did. */
+    if (s == MF_OK && mf_op_call_fold(&c))
+      for (int k = 0; k < c.nout; k++) {
+        mf_tensor_release(c.out_values[k]);
+        c.out_values[k] = mf_op_call_take_output(&c, k);
+      }
     if (s != MF_OK) {
       char msg[MF_ERROR_MESSAGE_MAX];
       snprintf(msg, sizeof msg, "%s", err->message);

@@ -90,9 +90,9 @@ typedef struct mf_op_def {
   mf_infer_fn infer;
   mf_kernel_fn kernel;
   /* For the ops TF's shape inference reads through (partial.h): what is
-   * known of the outputs element by element while an input's value is
-   * not. mf_op_infer runs it after infer when an input's value is
-   * missing; NULL for every other op. */
+   * known of the outputs element by element while their values are not.
+   * mf_op_infer runs it after infer for graph builders (calls with
+   * in_partial); NULL for every other op. */
   mf_infer_fn partial;
   unsigned flags;
   const char *doc;         /* one line: what the op computes */
@@ -121,8 +121,9 @@ typedef struct mf_op_call {
   mf_tensor **out_values;        /* infer may fill when an output is known statically */
   /* Graph builders only (tracing, graph loading, call refinement): the
    * inputs' partial values (nin entries, each may be NULL; borrowed), set
-   * after mf_op_call_init, which leaves it NULL; and the outputs' ones, as
-   * the op's partial function fills them (owned until taken). */
+   * after mf_op_call_init, which leaves it NULL (eager calls and runs);
+   * and the outputs' ones, as the op's partial function fills them (owned
+   * until taken). */
   const mf_partial *const *in_partial;
   mf_partial **out_partials;
   mf_buffer_pool *pool;          /* where mf_op_alloc_output takes buffers (executor), or NULL */
@@ -143,8 +144,8 @@ void mf_op_call_free(mf_op_call *c);
 mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err);
 /* Called by kernels: a fresh tensor for output i, shaped as out_specs[i]. */
 mf_status mf_op_alloc_output(mf_op_call *c, int i, mf_tensor **out, mf_error *err);
-/* Checks arity and declared attributes, then runs infer (and the op's
- * partial function when an input's value is missing). */
+/* Checks arity and declared attributes, then runs infer (and, for a graph
+ * builder's call, the op's partial function). */
 mf_status mf_op_infer(mf_op_call *c, mf_error *err);
 /* infer + kernel; every input value must be present. Outputs land in c->out. */
 mf_status mf_op_execute(mf_op_call *c, mf_error *err);

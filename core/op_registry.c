@@ -167,12 +167,9 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
   }
   MF_TRY(check_attrs(c, err));
   MF_TRY(op->infer(c, err));
-  /* Eagerly and in the executor every input's value is there: what an
-   * output is known to hold element by element only matters while a graph
-   * is built. */
-  bool building = false;
-  for (int i = 0; op->partial && i < c->nin && !building; i++) building = !c->in || !c->in[i];
-  return building ? op->partial(c, err) : MF_OK;
+  /* What an output holds element by element matters while a graph is
+   * built (the builders give in_partial), never eagerly or when it runs. */
+  return op->partial && c->in_partial ? op->partial(c, err) : MF_OK;
 }
 
 /* Runs the kernel of c (its output specs set) and checks it made every

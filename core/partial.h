@@ -14,15 +14,15 @@
  * moonflow keeps that knowledge on the graph. The ops TF reads through —
  * Shape, Pack, ConcatV2, StridedSlice and Cast, and Unpack for single
  * elements — name a `partial` function in their registry entry (op.h).
- * mf_op_infer runs it after the op's infer whenever an input's value is
- * missing (while tracing, loading a graph, refining a called function's
- * body; never eagerly or in the executor, where every value is there),
- * and it fills the call's out_partials — or out_values, for an element
- * that is a constant — from the inputs' specs, known values and partial
- * values (the call's in_partial). Graph nodes keep partial values beside
- * their known values (graph.h) and graph copies carry them; a graph
- * loaded from disk computes them again as its nodes are inferred, so it
- * infers the shapes its trace did. Shape functions read a shape argument
+ * mf_op_infer runs it after the op's infer for the calls of graph
+ * builders (tracing, loading a graph, refining a called function's body:
+ * the calls that carry in_partial; never eagerly or in the executor), and
+ * it fills the call's out_partials — or out_values, for an element that is
+ * a constant — from the inputs' specs, known values and partial values.
+ * Graph nodes keep partial values beside their known values, for the
+ * outputs whose values are not known (graph.h), and graph copies carry
+ * them; a graph loaded from disk computes them again as its nodes are
+ * inferred, so it infers the shapes its trace did. Shape functions read a shape argument
  * through one helper, mf_input_shape (MakeShapeFromShapeTensor).
  *
  * An element is a size >= 0, or -1 where it is not known. An element that
