@@ -76,10 +76,12 @@ def _order(x, descending):
     """TF's TopKV2 order along the last axis: NaN above every number,
     then by value, equal values in order of position (stable)."""
     if x.dtype.kind == "f":
-        key = np.where(np.isnan(x), np.inf, x if descending else -x)
-        key = np.where(np.isnan(x), np.inf, key)
-    else:
-        key = x.astype(np.float64) if descending else -x.astype(np.float64)
+        # NaN strictly above inf too: NaNs first, then by value (a stable
+        # lexsort, last key first)
+        nan = np.isnan(x)
+        key = np.where(nan, 0, x if descending else -x)
+        return np.lexsort((-key, ~nan), axis=-1)
+    key = x.astype(np.float64) if descending else -x.astype(np.float64)
     return np.argsort(-key, axis=-1, kind="stable")
 
 

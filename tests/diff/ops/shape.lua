@@ -37,6 +37,22 @@ return {
     grad = { 1 },
   },
   {
+    -- A shape argument known in part while tracing (core/partial.h): the
+    -- leading dimensions read with tf.shape, the rest flattened. No empty
+    -- inputs: a -1 beside a 0 is "reshape" entry's business.
+    name = "reshape_by_shape", ops = { "Reshape", "Shape", "StridedSlice", "ConcatV2" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local rank = r.range(1, 3)
+      return { inputs = { data(r, g, g.shape(r, rank, 4, false), grad) },
+        attrs = { keep = r.range(0, rank) }, grad = grad }
+    end,
+    call = function(a, x)
+      return tf.reshape(x, tf.concat({ tf.shape(x)[":" .. a.keep], { -1 } }, 0))
+    end,
+    grad = { 1 },
+  },
+  {
     name = "reshape", ops = { "Reshape" },
     gen = function(r, g)
       local grad = g.grad_case(r, 0.4)

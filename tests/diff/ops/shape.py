@@ -22,6 +22,10 @@ def _reshape(a, x):
     return x.reshape(shape)
 
 
+def _reshape_by_shape(a, x):
+    return _reshape({"shape": list(x.shape[:a["keep"]]) + [-1]}, x)
+
+
 def _concat(a, *xs):
     rank = xs[0].ndim
     axis = norm_axis(a["axis"], rank)
@@ -125,7 +129,8 @@ def _linspace(a, s, e):
 
 
 REF = {
-    "transpose": _transpose, "reshape": _reshape, "concat": _concat, "stack": _stack,
+    "transpose": _transpose, "reshape": _reshape, "reshape_by_shape": _reshape_by_shape,
+    "concat": _concat, "stack": _stack,
     "unstack": _unstack, "expand_dims": _expand_dims, "squeeze": _squeeze, "tile": _tile,
     "pad": _pad, "broadcast_to": _broadcast_to, "shape_size_rank": _shape_size_rank,
     "fill": _fill, "zeros_ones_like": _zeros_ones, "range": _range, "linspace": _linspace,
@@ -141,6 +146,7 @@ TORCH = {
     "transpose": lambda a, x: x if x.dim() == 0 else x.permute(
         *([p % x.dim() for p in a["perm"]] if a.get("perm") is not None else list(range(x.dim()))[::-1])),
     "reshape": lambda a, x: x.reshape(a["shape"]),
+    "reshape_by_shape": lambda a, x: x.reshape(list(x.shape[:a["keep"]]) + [-1]),
     "concat": lambda a, *xs: _torch().cat(xs, dim=a["axis"]),
     "stack": lambda a, *xs: _torch().stack(xs, dim=a["axis"]),
     "unstack": lambda a, x: list(_torch().unbind(x, dim=a["axis"])),
