@@ -393,6 +393,10 @@ describe("shape_refiner.cc and the shape functions", function()
       return tf.zeros(tf.cast(tf.shape(a, I64), I32))
     end, x))
     assert.are.same({ None, 3 }, traced_shape(function(k) return tf.fill({ k, 3 }, 1.0) end, n))
+    -- ConstantPartialShape has no rule for other producers: a gather or an
+    -- identity of tf.shape(x) is a vector of unknown elements
+    assert.are.same({ None }, traced_shape(function(a) return tf.zeros(tf.gather(tf.shape(a), { 1 })) end, x))
+    assert.are.same({ None, None }, traced_shape(function(a) return tf.zeros(tf.identity(tf.shape(a))) end, x))
   end)
 
   -- array_ops.cc: BroadcastTo (an input dimension above 1 fills the
