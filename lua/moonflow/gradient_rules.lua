@@ -293,10 +293,51 @@ local function extremum_grad(n, dy)
 end
 rules.Max = extremum_grad
 rules.Min = extremum_grad
+-- The reduced axes of Prod node n first, then the others: the
+-- permutation, its inverse, and the sizes of the two groups, as Lua
+-- values when x's shape and the axes are known now, else as tensors.
+local function prod_layout(x, axes)
+  local sx, ax = static_shape(x), known(axes)
+  if sx and ax then
+    if type(ax) ~= "table" then ax = { ax } end
+    local perm, is_reduced = {}, {}
+    for _, a in ipairs(ax) do
+      local k = a % #sx
+      if not is_reduced[k] then perm[#perm + 1], is_reduced[k] = k, true end
+    end
+    local reduced_num, other_num = 1, 1
+    for k = 0, #sx - 1 do
+      if is_reduced[k] then reduced_num = reduced_num * sx[k + 1]
+      else perm[#perm + 1], other_num = k, other_num * sx[k + 1] end
+    end
+    local inv = {}
+    for i, p in ipairs(perm) do inv[p + 1] = i - 1 end
+    return perm, inv, reduced_num, other_num
+  end
+  local rank, shape = ops.rank(x), ops.shape(x)
+  local reduced = ops.floormod(ops.reshape(ops.cast(axes, dtypes.int32), { -1 }) + rank, rank)
+  local is_reduced = ops.greater(ops.reduce_sum(ops.one_hot(reduced, rank, { dtype = dtypes.int32 }), 0), 0)
+  local other = ops.reshape(ops.cast(ops.where(ops.logical_not(is_reduced)), dtypes.int32), { -1 })
+  local perm = ops.concat({ reduced, other }, 0)
+  local inv = op(H.UnsortedSegmentSum, nil, ops.range(rank), perm, rank)
+  return perm, inv, ops.reduce_prod(ops.gather(shape, reduced)), ops.reduce_prod(ops.gather(shape, other))
+end
+
+-- math_grad.py _ProdGrad: each entry's gradient is the product of the
+-- other entries it was reduced with, an exclusive cumprod from each side
+-- (dividing the product by the entry gave NaN where an entry is 0).
 rules.Prod = function(n, dy)
   local x = n.inputs[1]
-  local g = reduced_grad(n, dy[1] * n.outputs[1])
-  return { g / x }
+  local g = reduced_grad(n, dy[1])
+  local perm, inv, reduced_num, other_num = prod_layout(x, n.inputs[2])
+  local permuted = ops.transpose(x, perm)
+  local reshaped = ops.reshape(permuted, type(reduced_num) == "number" and { reduced_num, other_num }
+    or ops.stack({ reduced_num, other_num }))
+  local function cumprod(reverse)
+    return op(H.Cumprod, { exclusive = true, reverse = reverse, _dtypes = { nil, dtypes.int32 } }, reshaped, 0)
+  end
+  local y = ops.reshape(cumprod(false) * cumprod(true), static_shape(permuted) or ops.shape(permuted))
+  return { g * ops.transpose(y, inv) }
 end
 
 -- Shapes ---------------------------------------------------------------

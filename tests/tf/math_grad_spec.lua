@@ -1,0 +1,243 @@
+-- math_grad_spec.lua — the gradient cases of tensorflow/python/ops/math_grad_test.py
+-- (and of the kernel tests of the ops math_grad.py differentiates),
+-- ported. Translation: gradient_checker.compute_gradient_error(x, x_shape,
+-- y, y_shape, x_init_value=v) and gradient_checker_v2.compute_gradient(f,
+-- [x]) are T.check_gradient(f, {x}, tol) with f the graph from x to y; the
+-- TF1 checker without x_init_value feeds np.random.random_sample values in
+-- place of x's own (so does the port: T.rand(shape, dtype)). The check
+-- checks the tape's Jacobian against TF's central differences (delta 1e-3)
+-- both eagerly and with the tape inside a tf.func, as
+-- run_in_graph_and_eager_modes does. gradients.gradients(y, xs) in a TF1
+-- graph is a tape in a tf.func (and, where values are compared, eagerly
+-- too). np.random draws come from tfhelpers' fixed generator; the cases
+-- do not depend on the particular values.
+--
+-- Left out (moonflow has no such op or dtype): complex64/complex128 cases
+-- (AbsOpTest's complex half, ProdGradientTest.testProdGradientComplex,
+-- testProdGradientForNegativeAxisComplex), EuclideanNormGradientTest
+-- (reduce_euclidean_norm), SegmentMinOrMaxGradientTest (segment_min/max),
+-- MulNoNanGradientTest, XlogyTest, Xlog1pyTest, XdivyTest, NextAfterTest;
+-- PowGradTest.test_zero_grad_tape runs without check_numerics, which
+-- moonflow does not have (the values are what it checks).
+
+local tf = tf or require("moonflow")
+local T = require("tfhelpers")
+
+describe("math_grad_test.py", function()
+  -- math_grad_test.py: SquaredDifferenceOpTest.testGrad
+  it("SquaredDifferenceOpTest.testGrad", function()
+    local function test_grad(left_shape, right_shape)
+      local l = T.randn(left_shape, tf.float64)
+      local r = T.randn(right_shape, tf.float64)
+      T.check_gradient(function(left) return tf.math.squared_difference(left, r) end, { l }, 1e-10)
+      T.check_gradient(function(right) return tf.math.squared_difference(l, right) end, { r }, 1e-10)
+    end
+    test_grad({ 1, 2, 3, 2 }, { 3, 2 })
+    test_grad({ 2, 4 }, { 3, 2, 4 })
+  end)
+
+  -- math_grad_test.py: AbsOpTest.testComplexAbs (the float32 half)
+  it("AbsOpTest.testComplexAbs", function()
+    -- The biased normal draws TF makes are replaced by the checker's
+    -- random_sample values (no x_init_value), as in TF.
+    T.check_gradient(tf.abs, { T.rand({ 3, 3 }, tf.float32) }, 2e-5)
+    -- Ensure stability near the pole at zero.
+    T.check_gradient(tf.abs, { T.rand({ 3, 3 }, tf.float32) }, 100.0)
+  end)
+
+  -- math_grad_test.py: MinOrMaxGradientTest.testMinGradient
+  it("MinOrMaxGradientTest.testMinGradient", function()
+    -- inputs = constant([1.0]), fed random_sample values by the checker
+    local inputs = T.rand({ 1 }, tf.float32)
+    T.check_gradient(function(x) return tf.reduce_min(tf.concat({ x, x }, 0)) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: MinOrMaxGradientTest.testMaxGradient
+  it("MinOrMaxGradientTest.testMaxGradient", function()
+    local inputs = T.rand({ 1 }, tf.float32)
+    T.check_gradient(function(x) return tf.reduce_max(tf.concat({ x, x }, 0)) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: MaximumOrMinimumGradientTest.testMaximumGradient
+  it("MaximumOrMinimumGradientTest.testMaximumGradient", function()
+    -- inputs = constant([1., 2., 3., 4.]), fed random_sample values
+    local inputs = T.rand({ 4 }, tf.float32)
+    T.check_gradient(function(x) return tf.maximum(x, 3.0) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: MaximumOrMinimumGradientTest.testMinimumGradient
+  it("MaximumOrMinimumGradientTest.testMinimumGradient", function()
+    local inputs = T.rand({ 4 }, tf.float32)
+    T.check_gradient(function(x) return tf.minimum(x, 2.0) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: ProdGradientTest.testProdGradient
+  it("ProdGradientTest.testProdGradient", function()
+    -- inputs = constant([[1., 2.], [3., 4.]]), fed random_sample values
+    local inputs = T.rand({ 2, 2 }, tf.float32)
+    T.check_gradient(function(x) return tf.reduce_prod(x) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: ProdGradientTest.testProdGradientForNegativeAxis
+  it("ProdGradientTest.testProdGradientForNegativeAxis", function()
+    local inputs = T.rand({ 2, 2 }, tf.float32)
+    T.check_gradient(function(x) return tf.reduce_prod(x, -1) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: FloorModGradientTest.testFloorModGradient
+  it("FloorModGradientTest.testFloorModGradient", function()
+    -- Making sure the input is not near the discontinuity point where
+    -- x/y == floor(x/y)
+    local ns = tf.constant({ 17.0 }, tf.float32)
+    -- inputs = constant([131.]), fed random_sample values
+    local inputs = T.rand({ 1 }, tf.float32)
+    T.check_gradient(function(x) return tf.math.floormod(x, ns) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: DivNoNanGradientTest.testBasicGradient
+  it("DivNoNanGradientTest.testBasicGradient", function()
+    -- inputs = constant(np.arange(-3, 3)), fed random_sample values
+    local inputs = T.rand({ 6 }, tf.float32)
+    T.check_gradient(function(x) return tf.math.divide_no_nan(x, 1 + tf.abs(x)) end, { inputs }, 1e-4)
+  end)
+
+  -- math_grad_test.py: DivNoNanGradientTest.testGradientWithDenominatorIsZero
+  it("DivNoNanGradientTest.testGradientWithDenominatorIsZero", function()
+    T.eager_and_traced(function()
+      local x = tf.constant({ -3.0, -2.0, -1.0, 0.0, 1.0, 2.0 }, tf.float32)
+      local y = tf.zeros_like(x, tf.float32)
+      local tape = tf.GradientTape()
+      tape:watch({ x, y })
+      local outputs = tf.math.divide_no_nan(x, y)
+      tape:stop()
+      return tape:gradient(outputs, { x, y })
+    end, {}, function(_, grads)
+      T.equal({ 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 }, grads[1])
+      T.equal({ 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 }, grads[2])
+    end)
+  end)
+
+  -- math_grad_test.py: PowGradTest.test_zero_grad_tf_gradients
+  it("PowGradTest.test_zero_grad_tf_gradients", function()
+    local f = tf.func(function()
+      local x = tf.constant({ -1.0, 0.0, 1.0 })
+      local tape = tf.GradientTape()
+      tape:watch(x)
+      local y = tf.pow(x, 2)
+      tape:stop()
+      return tape:gradient(y, x)
+    end)
+    T.equal({ -2.0, 0.0, 2.0 }, f())
+  end)
+
+  -- math_grad_test.py: PowGradTest.test_zero_grad_tape
+  it("PowGradTest.test_zero_grad_tape", function()
+    local x = tf.constant({ -1, 0.0, 1.0 })
+    local tape = tf.GradientTape()
+    tape:watch(x)
+    local g = tape:gradient(tf.pow(x, 2), x)
+    tape:stop()
+    T.equal({ -2.0, 0.0, 2.0 }, g)
+  end)
+end)
+
+-- tensorflow/python/kernel_tests/math_ops/reduction_ops_test.py: the
+-- gradient cases. _compareGradient(x, axes) is compute_gradient(t, ...,
+-- x_init_value=x, delta=1) with assertAllClose(jacob_t, jacob_n, rtol, atol).
+local function incremental(shape, dtype, scale)
+  local values = {}
+  for i = 1, T.count_elements(shape) do values[i] = (i - 1) / (scale or 1) end
+  return values
+end
+
+-- _compareGradient: an axes list of one also runs as a scalar axis, as TF's does.
+local function compare_gradient(reduce, values, shape, dtype, axes, rtol, atol)
+  local function f(t)
+    if axes == "none" then return reduce(t) end
+    return reduce(t, axes, false)
+  end
+  if type(axes) == "table" and #axes == 1 then
+    compare_gradient(reduce, values, shape, dtype, axes[1], rtol, atol)
+  end
+  T.check_jacobians(f, { T.tensor(values, shape, dtype) }, rtol, atol, { delta = 1 })
+end
+
+local function compare_gradient_axes(reduce, values, shape, dtype, rtol, atol)
+  for _, axes in ipairs({ "none", {}, 0, { 1 }, { 2 }, { 1, 2 }, { 0, 1, 2, 3 } }) do
+    compare_gradient(reduce, values, shape, dtype, axes, rtol, atol)
+  end
+end
+
+-- testEmptyGradients: compute_gradient_error(x, [0, 3], y, [0]) == 0.
+local function empty_gradients(reduce)
+  local e1, e2 = T.check_gradient(function(x) return reduce(x, { 1 }) end, { tf.zeros({ 0, 3 }) }, 1e-300)
+  assert.are.equal(0, e1)
+  assert.are.equal(0, e2)
+end
+
+describe("reduction_ops_test.py", function()
+  local S = { 2, 3, 4, 2 }
+
+  -- reduction_ops_test.py: SumReductionTest.testGradient (real dtypes)
+  it("SumReductionTest.testGradient", function()
+    for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+      compare_gradient_axes(tf.reduce_sum, incremental(S), S, dtype, 1e-8, 1e-8)
+    end
+  end)
+
+  -- reduction_ops_test.py: SumReductionTest.testEmptyGradients
+  it("SumReductionTest.testEmptyGradients", function() empty_gradients(tf.reduce_sum) end)
+
+  -- reduction_ops_test.py: MeanReductionTest.testGradient
+  it("MeanReductionTest.testGradient", function()
+    for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+      compare_gradient_axes(tf.reduce_mean, incremental(S), S, dtype, 1e-3, 1e-3)
+    end
+  end)
+
+  -- reduction_ops_test.py: MeanReductionTest.testEmptyGradients
+  it("MeanReductionTest.testEmptyGradients", function() empty_gradients(tf.reduce_mean) end)
+
+  -- reduction_ops_test.py: ProdReductionTest.testGradientWithZeros
+  it("ProdReductionTest.testGradientWithZeros", function()
+    local x = incremental(S, tf.float32, 20)
+    -- No zeros in input
+    compare_gradient_axes(tf.reduce_prod, x, S, tf.float32, 1e-3, 1e-3)
+    -- x[:, :, k, :] = 0 for the k in `ks` (all of them: all zeros)
+    local function zeroed(ks)
+      local out = table.move(x, 1, #x, 1, {})
+      for i = 1, #out do
+        local k = ((i - 1) // 2) % 4
+        if ks[k] then out[i] = 0 end
+      end
+      return out
+    end
+    compare_gradient_axes(tf.reduce_prod, zeroed({ [0] = true }), S, tf.float32, 1e-3, 1e-3)
+    compare_gradient_axes(tf.reduce_prod, zeroed({ [3] = true }), S, tf.float32, 1e-3, 1e-3)
+    compare_gradient_axes(tf.reduce_prod, zeroed({ [2] = true }), S, tf.float32, 1e-3, 1e-3)
+    compare_gradient_axes(tf.reduce_prod, zeroed({ [0] = true, true, true, true }), S, tf.float32, 1e-3, 1e-3)
+  end)
+
+  -- reduction_ops_test.py: ProdReductionTest.testEmptyGradients
+  it("ProdReductionTest.testEmptyGradients", function() empty_gradients(tf.reduce_prod) end)
+
+  for _, case in ipairs({ { "Min", tf.reduce_min, 1.0 }, { "Max", tf.reduce_max, -49.0 } }) do
+    local name, reduce, start = case[1], case[2], case[3]
+    -- x = np.arange(start, start + 48).reshape(s), float64
+    local x = {}
+    for i = 1, 48 do x[i] = start + i - 1 end
+    local function check(axes)
+      compare_gradient(reduce, x, S, tf.float64, axes, 1e-8, 1e-8)
+    end
+    -- reduction_ops_test.py: MinReductionTest.testGradient / MaxReductionTest.testGradient
+    it(name .. "ReductionTest.testGradient", function() check({ 1, 2 }) end)
+    -- reduction_ops_test.py: MinReductionTest.testGradient2 / MaxReductionTest.testGradient2
+    it(name .. "ReductionTest.testGradient2", function() check({ 1 }) end)
+    -- reduction_ops_test.py: MinReductionTest.testGradient3 / MaxReductionTest.testGradient3
+    it(name .. "ReductionTest.testGradient3", function() check({ 2 }) end)
+    -- reduction_ops_test.py: MinReductionTest.testGradient4 / MaxReductionTest.testGradient4
+    it(name .. "ReductionTest.testGradient4", function() check("none") end)
+    -- reduction_ops_test.py: MinReductionTest.testEmptyGradients / MaxReductionTest.testEmptyGradients
+    it(name .. "ReductionTest.testEmptyGradients", function() empty_gradients(reduce) end)
+  end
+end)
