@@ -391,10 +391,12 @@ rules.Unpack = function(n, dy)
   local axis = n.attrs and n.attrs.axis or 0
   return { ops.stack(dy, axis) }
 end
+-- array_grad.py _PadGrad: the sizes take the paddings' dtype (int64
+-- paddings made an int32 size Slice refuses).
 rules.Pad = function(n, dy)
   local x, paddings = n.inputs[1], n.inputs[2]
   local begin = ops.reshape(ops.slice(paddings, { 0, 0 }, { -1, 1 }), { -1 })
-  return { ops.slice(dy[1], begin, ops.shape(x)) }
+  return { ops.slice(dy[1], begin, ops.shape(x, dtype_of(begin))) }
 end
 
 -- Gradients of selections scatter back through the flat positions the

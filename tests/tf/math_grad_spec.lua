@@ -29,8 +29,8 @@ describe("math_grad_test.py", function()
     local function test_grad(left_shape, right_shape)
       local l = T.randn(left_shape, tf.float64)
       local r = T.randn(right_shape, tf.float64)
-      T.check_gradient(function(left) return tf.math.squared_difference(left, r) end, { l }, 1e-10)
-      T.check_gradient(function(right) return tf.math.squared_difference(l, right) end, { r }, 1e-10)
+      T.check_gradient(function(left) return tf.math.squared_difference(left, r) end, { l }, 1e-10, T.V1)
+      T.check_gradient(function(right) return tf.math.squared_difference(l, right) end, { r }, 1e-10, T.V1)
     end
     test_grad({ 1, 2, 3, 2 }, { 3, 2 })
     test_grad({ 2, 4 }, { 3, 2, 4 })
@@ -40,48 +40,48 @@ describe("math_grad_test.py", function()
   it("AbsOpTest.testComplexAbs", function()
     -- The biased normal draws TF makes are replaced by the checker's
     -- random_sample values (no x_init_value), as in TF.
-    T.check_gradient(tf.abs, { T.rand({ 3, 3 }, tf.float32) }, 2e-5)
+    T.check_gradient(tf.abs, { T.rand({ 3, 3 }, tf.float32) }, 2e-5, T.V1)
     -- Ensure stability near the pole at zero.
-    T.check_gradient(tf.abs, { T.rand({ 3, 3 }, tf.float32) }, 100.0)
+    T.check_gradient(tf.abs, { T.rand({ 3, 3 }, tf.float32) }, 100.0, T.V1)
   end)
 
   -- math_grad_test.py: MinOrMaxGradientTest.testMinGradient
   it("MinOrMaxGradientTest.testMinGradient", function()
     -- inputs = constant([1.0]), fed random_sample values by the checker
     local inputs = T.rand({ 1 }, tf.float32)
-    T.check_gradient(function(x) return tf.reduce_min(tf.concat({ x, x }, 0)) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.reduce_min(tf.concat({ x, x }, 0)) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: MinOrMaxGradientTest.testMaxGradient
   it("MinOrMaxGradientTest.testMaxGradient", function()
     local inputs = T.rand({ 1 }, tf.float32)
-    T.check_gradient(function(x) return tf.reduce_max(tf.concat({ x, x }, 0)) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.reduce_max(tf.concat({ x, x }, 0)) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: MaximumOrMinimumGradientTest.testMaximumGradient
   it("MaximumOrMinimumGradientTest.testMaximumGradient", function()
     -- inputs = constant([1., 2., 3., 4.]), fed random_sample values
     local inputs = T.rand({ 4 }, tf.float32)
-    T.check_gradient(function(x) return tf.maximum(x, 3.0) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.maximum(x, 3.0) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: MaximumOrMinimumGradientTest.testMinimumGradient
   it("MaximumOrMinimumGradientTest.testMinimumGradient", function()
     local inputs = T.rand({ 4 }, tf.float32)
-    T.check_gradient(function(x) return tf.minimum(x, 2.0) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.minimum(x, 2.0) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: ProdGradientTest.testProdGradient
   it("ProdGradientTest.testProdGradient", function()
     -- inputs = constant([[1., 2.], [3., 4.]]), fed random_sample values
     local inputs = T.rand({ 2, 2 }, tf.float32)
-    T.check_gradient(function(x) return tf.reduce_prod(x) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.reduce_prod(x) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: ProdGradientTest.testProdGradientForNegativeAxis
   it("ProdGradientTest.testProdGradientForNegativeAxis", function()
     local inputs = T.rand({ 2, 2 }, tf.float32)
-    T.check_gradient(function(x) return tf.reduce_prod(x, -1) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.reduce_prod(x, -1) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: FloorModGradientTest.testFloorModGradient
@@ -91,14 +91,14 @@ describe("math_grad_test.py", function()
     local ns = tf.constant({ 17.0 }, tf.float32)
     -- inputs = constant([131.]), fed random_sample values
     local inputs = T.rand({ 1 }, tf.float32)
-    T.check_gradient(function(x) return tf.math.floormod(x, ns) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.math.floormod(x, ns) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: DivNoNanGradientTest.testBasicGradient
   it("DivNoNanGradientTest.testBasicGradient", function()
     -- inputs = constant(np.arange(-3, 3)), fed random_sample values
     local inputs = T.rand({ 6 }, tf.float32)
-    T.check_gradient(function(x) return tf.math.divide_no_nan(x, 1 + tf.abs(x)) end, { inputs }, 1e-4)
+    T.check_gradient(function(x) return tf.math.divide_no_nan(x, 1 + tf.abs(x)) end, { inputs }, 1e-4, T.V1)
   end)
 
   -- math_grad_test.py: DivNoNanGradientTest.testGradientWithDenominatorIsZero
@@ -170,7 +170,7 @@ end
 
 -- testEmptyGradients: compute_gradient_error(x, [0, 3], y, [0]) == 0.
 local function empty_gradients(reduce)
-  local e1, e2 = T.check_gradient(function(x) return reduce(x, { 1 }) end, { tf.zeros({ 0, 3 }) }, 1e-300)
+  local e1, e2 = T.check_gradient(function(x) return reduce(x, { 1 }) end, { tf.zeros({ 0, 3 }) }, 1e-300, T.V1)
   assert.are.equal(0, e1)
   assert.are.equal(0, e2)
 end

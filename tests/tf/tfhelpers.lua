@@ -244,10 +244,11 @@ end
 --- gradient_checker_v2.compute_gradient(f, xs, delta): the theoretical and
 -- numeric Jacobians of y = f(xs...) for each x, as lists (one per x) of
 -- rows (one per element of y). opts.traced computes the theoretical ones
--- with the tape inside a tf.func; opts.delta defaults to TF's 1e-3.
+-- with the tape inside a tf.func; opts.delta defaults to TF 2's 1/1024
+-- (exact in binary floating point; the TF1 checker's is 1e-3: T.V1).
 function T.compute_gradient(f, xs, opts)
   opts = opts or {}
-  local delta = opts.delta or 1e-3
+  local delta = opts.delta or 1 / 1024
   local args = { n = #xs }
   for i = 1, #xs do args[i] = as_tensor(xs[i]) end
   local y = f(table.unpack(args, 1, args.n))
@@ -257,6 +258,22 @@ function T.compute_gradient(f, xs, opts)
     numeric[param] = numeric_jacobian(f, y, args, param, delta)
   end
   return theoretical, numeric
+end
+
+--- The TF1 checker's options (gradient_checker.compute_gradient_error):
+-- its step is 1e-3.
+T.V1 = { delta = 1e-3 }
+
+--- Runs fn(...) with io.stderr muted and returns its results. The ported
+-- cases make new tf.funcs for each check, which TF's frequent-retracing
+-- warning rightly counts; it stays off the TAP stream.
+function T.quiet(fn, ...)
+  local saved_stderr = io.stderr
+  io.stderr = { write = function(self) return self end }
+  local r = table.pack(pcall(fn, ...))
+  io.stderr = saved_stderr
+  if not r[1] then error(r[2], 0) end
+  return table.unpack(r, 2, r.n)
 end
 
 --- gradient_checker_v2.max_error: the largest elementwise gap.
@@ -281,13 +298,7 @@ function T.check_gradient(f, xs, tol, opts)
   local errs = {}
   for _, traced in ipairs({ false, true }) do
     local o = { delta = opts and opts.delta, traced = traced }
-    -- Each check makes new tf.funcs, which TF's frequent-retracing
-    -- warning rightly counts; keep it off the TAP stream.
-    local saved_stderr = io.stderr
-    io.stderr = { write = function(self) return self end }
-    local ok, err = pcall(function() return T.max_error(T.compute_gradient(f, xs, o)) end)
-    io.stderr = saved_stderr
-    if not ok then error(err, 0) end
+    local err = T.quiet(function() return T.max_error(T.compute_gradient(f, xs, o)) end)
     luassert.is_true(err < tol, ("%s gradient error %.3g is not below %g"):format(
       traced and "traced" or "eager", err, tol))
     errs[#errs + 1] = err
@@ -301,11 +312,7 @@ end
 function T.check_jacobians(f, xs, rtol, atol, opts)
   for _, traced in ipairs({ false, true }) do
     local o = { delta = opts and opts.delta, traced = traced }
-    local saved_stderr = io.stderr
-    io.stderr = { write = function(self) return self end }
-    local ok, jt, jn = pcall(T.compute_gradient, f, xs, o)
-    io.stderr = saved_stderr
-    if not ok then error(jt, 0) end
+    local jt, jn = T.quiet(T.compute_gradient, f, xs, o)
     for p = 1, #jt do
       for r = 1, #jt[p] do
         for c = 1, #jt[p][r] do
@@ -325,7 +332,7 @@ end
 function T.eager_and_traced(fn, args, check)
   args = args or {}
   check("eager", fn(table.unpack(args)))
-  check("traced", tf.func(fn)(table.unpack(args)))
+  check("traced", T.quiet(tf.func(fn), table.unpack(args)))
 end
 
 return T

@@ -1,0 +1,480 @@
+-- array_grad_spec.lua — the gradient cases of tensorflow/python/ops/array_grad_test.py
+-- and of the array-op kernel tests (tensorflow/python/kernel_tests/array_ops/:
+-- concat_op_test.py, slice_op_test.py, pad_op_test.py, ...; math_ops/transpose_op_test.py),
+-- ported. Translation as in math_grad_spec.lua: gradient_checker(_v2)
+-- cases are T.check_gradient / T.check_jacobians (eager and traced);
+-- gradients.gradients(ys, xs, grad_ys) in a TF1 graph is a tape in a
+-- tf.func with output_gradients, and the cases that compare values run
+-- eagerly too (T.eager_and_traced). A placeholder of unknown shape is a
+-- tf.func parameter with input_signature TensorSpec(nil). np.random draws
+-- come from tfhelpers' fixed generator.
+--
+-- Left out: complex dtypes (ConcatOpTest._testGradientsSimple's complex64
+-- half); the last part of ConcatOpTest.testGradientsNegativeAxis, where TF
+-- raises ValueError because its IndexedSlices gradient of concat cannot
+-- take a negative axis of unknown rank (moonflow's gather gradient is a
+-- dense tensor, as README.md says: the numbers are TF's, that limit is not).
+
+local tf = tf or require("moonflow")
+local T = require("tfhelpers")
+
+-- tape:gradient(ys, xs, grad_ys) of ys = build(xs...), xs watched.
+local function gradients(build, xs, grad_ys)
+  local tape = tf.GradientTape()
+  tape:watch(xs)
+  local y = build(table.unpack(xs))
+  tape:stop()
+  return tape:gradient(y, xs, grad_ys)
+end
+
+describe("array_grad_test.py", function()
+  local function test_grad(f, x) T.check_gradient(f, { x }, 1e-4) end
+  local I32 = tf.int32
+
+  -- array_grad_test.py: ArrayGradTest.test_gather_v2_simple
+  it("ArrayGradTest.test_gather_v2_simple", function()
+    local x = tf.constant({ 1.0, 2.0, 3.0, 4.0, 5.0 }, tf.float64)
+    test_grad(function(p) return tf.gather(p, tf.constant({ 2, 0, 2, 4 }, I32)) end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_gather_v2_more_index_dims
+  it("ArrayGradTest.test_gather_v2_more_index_dims", function()
+    local x = tf.constant({ 1.0, 2.0, 3.0, 4.0, 5.0 }, tf.float64)
+    test_grad(function(p) return tf.gather(p, tf.constant({ { 2, 0 }, { 2, 4 } }, I32)) end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_gather_v2_more_param_dims
+  it("ArrayGradTest.test_gather_v2_more_param_dims", function()
+    local x = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } }, tf.float64)
+    test_grad(function(p) return tf.gather(p, tf.constant({ 1, 0 }, I32)) end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_gather_v2_axis
+  it("ArrayGradTest.test_gather_v2_axis", function()
+    local x = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } }, tf.float64)
+    test_grad(function(p) return tf.gather(p, tf.constant({ 1, 0 }, I32), { axis = 1 }) end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_gather_v2_batch_dims
+  it("ArrayGradTest.test_gather_v2_batch_dims", function()
+    local x = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } }, tf.float64)
+    test_grad(function(p)
+      return tf.gather(p, tf.constant({ { 1, 0 }, { 0, 0 } }, I32), { axis = 1, batch_dims = 1 })
+    end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_gather_v2_2batch_dims
+  it("ArrayGradTest.test_gather_v2_2batch_dims", function()
+    local x = tf.constant({ { { 1.0, 2.0 }, { 3.0, 4.0 } } }, tf.float64)
+    test_grad(function(p)
+      return tf.gather(p, tf.constant({ { { 1, 0 }, { 0, 0 } } }, I32), { axis = 2, batch_dims = 2 })
+    end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_gather_v2_batch_dims_with_axis
+  it("ArrayGradTest.test_gather_v2_batch_dims_with_axis", function()
+    local x = tf.constant({ { { 1.0, 2.0 } }, { { 3.0, 4.0 } } }, tf.float64)
+    test_grad(function(p)
+      return tf.gather(p, tf.constant({ { 0 }, { 0 } }, I32), { axis = 2, batch_dims = 1 })
+    end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_broadcast_to
+  it("ArrayGradTest.test_broadcast_to", function()
+    local x = tf.constant({ 1.0, 2.0, 3.0 }, tf.float64)
+    local y = tf.constant({ 2, 3 }, tf.int32)
+    test_grad(function(p) return tf.broadcast_to(p, y) end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_broadcast_to_int64
+  it("ArrayGradTest.test_broadcast_to_int64", function()
+    local x = tf.constant({ 1.0, 2.0, 3.0 }, tf.float64)
+    local y = tf.constant({ 2, 3 }, tf.int64)
+    test_grad(function(p) return tf.broadcast_to(p, y) end, x)
+  end)
+
+  -- array_grad_test.py: ArrayGradTest.test_slice_int64
+  it("ArrayGradTest.test_slice_int64", function()
+    local x = tf.constant({ 1.0, 2.0, 3.0 }, tf.float64)
+    local begin = tf.constant({ 1 }, tf.int64)
+    local size = tf.constant({ 1 }, tf.int64)
+    test_grad(function(p) return tf.slice(p, begin, size) end, x)
+  end)
+end)
+
+describe("concat_op_test.py", function()
+  -- _testGradientsSimple and friends: the gradients of concat(inputs,
+  -- axis) for grad_ys g, concatenated again, are g itself.
+  local function concat_round_trip(shapes, axis, output_shape, concat_axis)
+    local inputs = {}
+    for i, s in ipairs(shapes) do inputs[i] = T.rand(s) end
+    local grad_tensor = T.rand(output_shape)
+    local grad_values = T.flatten(grad_tensor:numpy())
+    T.eager_and_traced(function()
+      local grad = gradients(function(...) return tf.concat({ ... }, axis) end, inputs, grad_tensor)
+      return tf.concat(grad, concat_axis or axis)
+    end, {}, function(_, result)
+      assert.are.same(grad_values, T.flatten(result:numpy()))
+      assert.are.same(output_shape, result.shape:as_list())
+    end)
+  end
+
+  -- concat_op_test.py: ConcatOpTest.testGradientsSimple (float32)
+  it("ConcatOpTest.testGradientsSimple", function()
+    -- Test both positive and negative concat axis.
+    -- -2 and 1 correspond to the same axis for 3-dimensional tensors.
+    for _, axis in ipairs({ -2, 1 }) do
+      concat_round_trip({ { 10, 1, 2 }, { 10, 2, 2 }, { 10, 6, 2 } }, axis, { 10, 9, 2 })
+    end
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testGradientsFirstDim
+  it("ConcatOpTest.testGradientsFirstDim", function()
+    concat_round_trip({ { 1, 10, 2 }, { 2, 10, 2 }, { 6, 10, 2 } }, 0, { 9, 10, 2 })
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testGradientsLastDim
+  it("ConcatOpTest.testGradientsLastDim", function()
+    -- Test both positive and negative concat axis.
+    -- -1 and 2 correspond to the same axis for 3-dimensional tensors.
+    for _, axis in ipairs({ -1, 2 }) do
+      concat_round_trip({ { 10, 2, 1 }, { 10, 2, 2 }, { 10, 2, 6 } }, 2, { 10, 2, 9 }, axis)
+    end
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testGradientsRandom
+  it("ConcatOpTest.testGradientsRandom", function()
+    local function randint(lo, hi) return lo + math.floor(T.rand_values({ 1 })[1] * (hi - lo)) end
+    for _ = 1, 5 do
+      -- Random dims of rank 5, 12 to 19 tensors, a random concat dim.
+      local input_shape = {}
+      for i = 1, 5 do input_shape[i] = randint(1, 5) end
+      local num_tensors, concat_dim = randint(12, 20), randint(0, 5)
+      local shapes, total = {}, 0
+      for i = 1, num_tensors do
+        local s = table.move(input_shape, 1, 5, 1, {})
+        s[concat_dim + 1] = randint(1, 5)
+        shapes[i], total = s, total + s[concat_dim + 1]
+      end
+      local output_shape = table.move(input_shape, 1, 5, 1, {})
+      output_shape[concat_dim + 1] = total
+      concat_round_trip(shapes, concat_dim, output_shape)
+    end
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testGradientWithUnknownInputDim
+  it("ConcatOpTest.testGradientWithUnknownInputDim", function()
+    local output_shape = { 10, 2, 9 }
+    local grad_tensor = T.rand(output_shape)
+    local grad_values = T.flatten(grad_tensor:numpy())
+    local f = tf.func(function(x, y)
+      local grad = gradients(function(a, b) return tf.concat({ a, b }, 2) end, { x, y }, grad_tensor)
+      return tf.concat(grad, 2)
+    end, { input_signature = { tf.TensorSpec(nil, tf.float32), tf.TensorSpec(nil, tf.float32) } })
+    local result = f(T.rand({ 10, 2, 3 }), T.rand({ 10, 2, 6 }))
+    assert.are.same(grad_values, T.flatten(result:numpy()))
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testZeroSize
+  it("ConcatOpTest.testZeroSize", function()
+    -- Verify that concat doesn't crash and burn for zero size inputs
+    for _, shape0 in ipairs({ {}, { 2 } }) do
+      local axis = #shape0
+      for _, shape1 in ipairs({ {}, { 3 } }) do
+        for n0 = 0, 2 do
+          for n1 = 0, 2 do
+            local function shape(n)
+              local s = table.move(shape0, 1, #shape0, 1, {})
+              s[#s + 1] = n
+              return table.move(shape1, 1, #shape1, #s + 1, s)
+            end
+            local x0, x1 = T.randn(shape(n0), tf.float64), T.randn(shape(n1), tf.float64)
+            local cshape = shape(n0 + n1)
+            local dc_values = T.randn_values(cshape)
+            local dc = T.tensor(dc_values, cshape, tf.float64)
+            T.eager_and_traced(function()
+              local dxs = gradients(function(a, b) return tf.concat({ a, b }, axis) end, { x0, x1 }, dc)
+              return tf.concat(dxs, axis)
+            end, {}, function(_, result)
+              assert.are.same(dc_values, T.flatten(result:numpy()))
+              assert.are.same(cshape, result.shape:as_list())
+            end)
+          end
+        end
+      end
+    end
+  end)
+
+  -- compute_gradient_error(xs, x_shapes, output, output_shape) < 1e-11 in
+  -- float64, for output = select(concat(xs, axis)).
+  local function concat_error(x_shapes, axis, select)
+    local xs = {}
+    for i, s in ipairs(x_shapes) do xs[i] = T.rand(s, tf.float64) end
+    for i = 1, #xs do
+      T.check_gradient(function(x)
+        local parts = table.move(xs, 1, #xs, 1, {})
+        parts[i] = x
+        local c = tf.concat(parts, axis)
+        return select and select(c) or c
+      end, { xs[i] }, 1e-11, T.V1)
+    end
+  end
+  local function gather_rows(c) return tf.gather(c, { 1, 2, 0, 5 }) end
+
+  -- concat_op_test.py: ConcatOpTest.testTensorConcatDim0Grad
+  it("ConcatOpTest.testTensorConcatDim0Grad", function()
+    concat_error({ { 20, 7, 3 }, { 10, 7, 3 }, { 14, 7, 3 } }, 0)
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testTensorConcatDim1Grad
+  it("ConcatOpTest.testTensorConcatDim1Grad", function()
+    concat_error({ { 20, 7, 3 }, { 20, 3, 3 }, { 20, 1, 3 } }, 1)
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testIndexedSlicesConcatDim0Grad
+  it("ConcatOpTest.testIndexedSlicesConcatDim0Grad", function()
+    concat_error({ { 20, 7, 3 }, { 10, 7, 3 }, { 14, 7, 3 } }, 0, gather_rows)
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testIndexedSlicesConcatDim1Grad
+  it("ConcatOpTest.testIndexedSlicesConcatDim1Grad", function()
+    concat_error({ { 20, 7, 3 }, { 20, 3, 3 }, { 20, 1, 3 } }, 1, gather_rows)
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testIndexedSlicesConcatDim2Grad
+  it("ConcatOpTest.testIndexedSlicesConcatDim2Grad", function()
+    concat_error({ { 20, 7, 3 }, { 20, 7, 1 }, { 20, 7, 2 } }, 2, gather_rows)
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testIndexedSlicesConcatDim1Grad_UnknownInputDim
+  it("ConcatOpTest.testIndexedSlicesConcatDim1Grad_UnknownInputDim", function()
+    local x_shapes = { { 20, 7, 3 }, { 20, 3, 3 }, { 20, 1, 3 } }
+    local xs = {}
+    for i, s in ipairs(x_shapes) do xs[i] = T.rand(s, tf.float64) end
+    local unknown = tf.TensorSpec(nil, tf.float64)
+    -- The theoretical Jacobian, one row per output element, from a trace
+    -- whose inputs have unknown shapes.
+    local grad = tf.func(function(dy, a, b, c)
+      return gradients(function(p, q, r) return gather_rows(tf.concat({ p, q, r }, 1)) end, { a, b, c }, dy)
+    end, { input_signature = { tf.TensorSpec({ 4, 11, 3 }, tf.float64), unknown, unknown, unknown } })
+    -- d output / d x is a 0/1 selection: check it against concat + gather of the positions.
+    local dy_values = T.rand_values({ 4, 11, 3 })
+    local g = grad(T.tensor(dy_values, { 4, 11, 3 }, tf.float64), xs[1], xs[2], xs[3])
+    local eager = gradients(function(p, q, r) return gather_rows(tf.concat({ p, q, r }, 1)) end, xs,
+      T.tensor(dy_values, { 4, 11, 3 }, tf.float64))
+    for i = 1, 3 do
+      assert.are.same(x_shapes[i], g[i].shape:as_list())
+      T.equal(T.plain(eager[i]), g[i], 1e-11)
+    end
+    concat_error(x_shapes, 1, gather_rows)
+  end)
+
+  -- concat_op_test.py: ConcatOpTest.testGradientsNegativeAxis (all but the
+  -- IndexedSlices ValueError, see the header)
+  it("ConcatOpTest.testGradientsNegativeAxis", function()
+    local x1 = { { 1.0, 2.0, 3.0 }, { 4.0, 5.0, 6.0 } }
+    local x2 = { { 7.0, 8.0, 9.0 }, { 10.0, 11.0, 12.0 } }
+    local inp_tensors = { tf.constant(x1), tf.constant(x2) }
+    -- _testGradientsForAxis(inp_tensors, -2, output_shape=[4, 3])
+    local grad_tensor = T.rand({ 4, 3 })
+    local grad_values = T.flatten(grad_tensor:numpy())
+    T.eager_and_traced(function()
+      local grad = gradients(function(a, b) return tf.concat({ a, b }, -2) end, inp_tensors, grad_tensor)
+      return tf.concat(grad, -2)
+    end, {}, function(_, result) assert.are.same(grad_values, T.flatten(result:numpy())) end)
+    -- Test concat gradient with unknown-shape tensors.
+    grad_tensor = T.rand({ 2, 6 })
+    grad_values = T.flatten(grad_tensor:numpy())
+    local f = tf.func(function(a, b)
+      local grad = gradients(function(p, q) return tf.concat({ p, q }, -1) end, { a, b }, grad_tensor)
+      return tf.concat(grad, -1)
+    end, { input_signature = { tf.TensorSpec(nil, tf.float32), tf.TensorSpec(nil, tf.float32) } })
+    assert.are.same(grad_values, T.flatten(f(tf.constant(x1), tf.constant(x2)):numpy()))
+    -- Test IndexedSlices concat gradient.
+    grad_tensor = T.rand({ 2, 3 })
+    grad_values = T.flatten(grad_tensor:numpy())
+    T.eager_and_traced(function()
+      local grad = gradients(function(a, b) return tf.gather(tf.concat({ a, b }, -2), { 2, 0 }) end,
+        inp_tensors, grad_tensor)
+      return tf.gather(tf.concat(grad, -2), { 2, 0 })
+    end, {}, function(_, result) assert.are.same(grad_values, T.flatten(result:numpy())) end)
+  end)
+end)
+
+describe("slice_op_test.py", function()
+  -- _testGradientSlice: the gradient of slice(a, begin, size) for grads
+  -- is grads placed at begin in zeros of a's shape.
+  local function expected_slice_grad(input_shape, begin, size, grads)
+    local out, k = {}, 0
+    local n = T.count_elements(input_shape)
+    for flat = 0, n - 1 do
+      local rem, inside = flat, true
+      local idx = {}
+      for d = #input_shape, 1, -1 do
+        idx[d] = rem % input_shape[d]
+        rem = rem // input_shape[d]
+      end
+      for d = 1, #input_shape do
+        if idx[d] < begin[d] or idx[d] >= begin[d] + size[d] then inside = false end
+      end
+      if inside then
+        -- the position inside the slice, row-major
+        local pos = 0
+        for d = 1, #input_shape do pos = pos * size[d] + (idx[d] - begin[d]) end
+        out[flat + 1] = grads[pos + 1]
+        k = k + 1
+      else
+        out[flat + 1] = 0.0
+      end
+    end
+    return out
+  end
+
+  local function gradient_slice(input_shape, begin, size, run)
+    local a = T.rand(input_shape)
+    local grad_tensor = T.rand(size)
+    local grads = T.flatten(grad_tensor:numpy())
+    local expected = expected_slice_grad(input_shape, begin, size, grads)
+    local fn = function() return gradients(function(x) return tf.slice(x, begin, size) end, { a }, grad_tensor)[1] end
+    if run == "traced" then fn = tf.func(fn) end
+    T.equal(expected, T.flatten(T.quiet(fn):numpy()))
+  end
+
+  local function gradient_variable_size(run)
+    local fn = function()
+      local inp = tf.constant({ 1.0, 2.0, 3.0 })
+      return gradients(function(x) return tf.slice(x, { 1 }, { -1 }) end, { inp })[1]
+    end
+    if run == "traced" then fn = tf.func(fn) end
+    T.equal({ 0.0, 1.0, 1.0 }, T.quiet(fn))
+  end
+
+  local function gradient_variable_size_2d(run)
+    local fn = function()
+      local x = tf.constant({ { 1.0, 2.0, 3.0 }, { 4.0, 5.0, 6.0 }, { 7.0, 8.0, 7 } })
+      local tape = tf.GradientTape({ persistent = true })
+      tape:watch(x)
+      local loss1 = tf.reduce_sum(x[":-1, :-1"] * 1.0)
+      local loss2 = tf.reduce_sum(x[":-1"][":, :-1"])
+      tape:stop()
+      return tape:gradient(loss1, x), tape:gradient(loss2, x)
+    end
+    if run == "traced" then fn = tf.func(fn) end
+    local g1, g2 = T.quiet(fn)
+    T.equal(T.plain(g1), g2)
+    T.equal({ { 1.0, 1.0, 0.0 }, { 1.0, 1.0, 0.0 }, { 0.0, 0.0, 0.0 } }, g1)
+  end
+
+  local function gradients_all(run)
+    -- Slice the middle square out of a 4x4 input
+    gradient_slice({ 4, 4 }, { 1, 1 }, { 2, 2 }, run)
+    -- Slice the upper left square out of a 4x4 input
+    gradient_slice({ 4, 4 }, { 0, 0 }, { 2, 2 }, run)
+    -- Slice a non-square input starting from (2,1)
+    gradient_slice({ 4, 4 }, { 2, 1 }, { 1, 2 }, run)
+    -- Slice a 3D tensor
+    gradient_slice({ 3, 3, 3 }, { 0, 1, 0 }, { 2, 1, 1 }, run)
+    -- Use -1 as a slice dimension.
+    gradient_variable_size(run)
+    -- Use -1 as a slice dimension on a 2D tensor.
+    gradient_variable_size_2d(run)
+  end
+
+  -- slice_op_test.py: SliceTest.testGradientsAll (a TF1 graph: traced)
+  it("SliceTest.testGradientsAll", function() gradients_all("traced") end)
+
+  -- slice_op_test.py: SliceTest.testGradientsAllTape
+  it("SliceTest.testGradientsAllTape", function() gradients_all("eager") end)
+end)
+
+describe("transpose_op_test.py", function()
+  -- _compareCpu's gradient check: compute_gradient of transpose(x, p)
+  -- with assertAllClose(jacob_t, jacob_n, tol, tol), 1e-3 for float32 and
+  -- 1e-6 for float64.
+  local function compare(shape, dtype, perm)
+    local values = {}
+    for i = 1, T.count_elements(shape) do values[i] = i - 1 end
+    local x = T.tensor(values, shape, dtype)
+    local y = tf.transpose(x, perm)
+    local want = {}
+    local p = perm or {}
+    if perm == nil then for i = 1, #shape do p[i] = #shape - i end end
+    for i, a in ipairs(p) do want[i] = shape[a + 1] end
+    assert.are.same(want, y.shape:as_list())
+    local tol = dtype == tf.float32 and 1e-3 or 1e-6
+    T.check_jacobians(function(t) return tf.transpose(t, perm) end, { x }, tol, tol)
+  end
+
+  -- np.random.permutation of range(n), from tfhelpers' generator.
+  local function random_perm(n)
+    local p, r = {}, T.rand_values({ n })
+    for i = 1, n do p[i] = i - 1 end
+    for i = n, 2, -1 do
+      local j = 1 + math.floor(r[i] * i)
+      p[i], p[j] = p[j], p[i]
+    end
+    return p
+  end
+
+  -- _compare_cpu_gpu on the CPU: two random permutations.
+  local function compare_perms(shape, dtype)
+    for _ = 1, 2 do compare(shape, dtype, #shape > 1 and random_perm(#shape) or nil) end
+  end
+
+  -- transpose_op_test.py: TransposeTest.testRank1
+  it("TransposeTest.testRank1", function() compare({ 2 }, tf.float64, { 0 }) end)
+
+  -- transpose_op_test.py: TransposeTest.testNop
+  it("TransposeTest.testNop", function() compare({ 3, 2 }, tf.float32, { 0, 1 }) end)
+
+  -- transpose_op_test.py: TransposeTest.testSimple
+  it("TransposeTest.testSimple", function() compare({ 2, 4 }, tf.float32, { 1, 0 }) end)
+
+  -- transpose_op_test.py: TransposeTest.testFloat
+  it("TransposeTest.testFloat", function()
+    compare_perms({ 3, 7 }, tf.float32)
+    compare_perms({ 2, 3, 5, 7 }, tf.float32)
+    compare_perms({ 1, 2, 1, 2, 1, 2, 1, 2 }, tf.float32)
+  end)
+
+  -- transpose_op_test.py: TransposeTest.testDouble
+  it("TransposeTest.testDouble", function()
+    compare_perms({ 3, 7 }, tf.float64)
+    compare_perms({ 2, 3, 5, 7 }, tf.float64)
+    compare_perms({ 1, 2, 1, 2, 1, 2, 1, 2 }, tf.float64)
+  end)
+end)
+
+describe("pad_op_test.py", function()
+  -- _testGradient: compute_gradient of pad(x, a) with assertAllClose(...,
+  -- 4e-5, 4e-5) for float32. moonflow's pad is TF's CONSTANT mode.
+  local function pad_gradient(x, a, constant_values, paddings_dtype)
+    T.check_jacobians(function(t)
+      return tf.pad(t, tf.constant(a, paddings_dtype or tf.int32), "CONSTANT", { constant_values = constant_values })
+    end, { x }, 4e-5, 4e-5)
+  end
+
+  -- pad_op_test.py: PadOpTest.testPaddingTypes (CONSTANT mode)
+  it("PadOpTest.testPaddingTypes", function()
+    local inputs = T.rand({ 2, 5 })
+    for _, mode in ipairs({ "CONSTANT", "constant" }) do
+      for _, paddings_dtype in ipairs({ tf.int32, tf.int64 }) do
+        local padded = tf.pad(inputs, tf.constant({ { 1, 0 }, { 2, 0 } }, paddings_dtype), mode)
+        assert.are.same({ 3, 7 }, padded.shape:as_list())
+        pad_gradient(inputs, { { 1, 0 }, { 2, 0 } }, 0, paddings_dtype)
+      end
+    end
+  end)
+
+  -- pad_op_test.py: PadOpTest.testFloatTypes (float32; CONSTANT mode)
+  it("PadOpTest.testFloatTypes", function()
+    pad_gradient(T.rand({ 2, 5 }), { { 1, 0 }, { 2, 0 } }, 0.0)
+    pad_gradient(T.rand({ 2, 3, 4 }), { { 0, 0 }, { 0, 0 }, { 0, 0 } }, -12.34)
+    pad_gradient(T.rand({ 1, 3, 4 }), { { 0, 0 }, { 1, 1 }, { 2, 2 } }, 1.41)
+  end)
+
+  -- pad_op_test.py: PadOpTest.testEmptyTensor (float32; CONSTANT mode)
+  it("PadOpTest.testEmptyTensor", function()
+    pad_gradient(tf.zeros({ 0, 3, 4 }), { { 0, 0 }, { 2, 1 }, { 2, 3 } }, 0.0)
+  end)
+end)
