@@ -478,3 +478,95 @@ describe("pad_op_test.py", function()
     pad_gradient(tf.zeros({ 0, 3, 4 }), { { 0, 0 }, { 2, 1 }, { 2, 3 } }, 0.0)
   end)
 end)
+
+describe("shape_ops_test.py", function()
+  -- shape_ops_test.py: SqueezeTest.testSqueezeGradient
+  it("SqueezeTest.testSqueezeGradient", function()
+    -- a = reshape(inp, [4, 1, 2]), fed random_sample values by the checker
+    T.check_gradient(function(a) return tf.squeeze(a, {}) end, { T.rand({ 4, 1, 2 }) }, 1e-3, T.V1)
+  end)
+
+  -- shape_ops_test.py: SqueezeTest.testSqueezeGradientWithSqueezeDims
+  it("SqueezeTest.testSqueezeGradientWithSqueezeDims", function()
+    T.check_gradient(function(a) return tf.squeeze(a, { 1 }) end, { T.rand({ 4, 1, 2, 1 }) }, 1e-3, T.V1)
+  end)
+
+  -- The gradient of tile(a, multiples) for grad_tensor, eagerly and traced.
+  local function tile_grad(a, multiples, grad_tensor, check)
+    T.eager_and_traced(function()
+      return gradients(function(x) return tf.tile(x, multiples) end, { a }, grad_tensor)[1]
+    end, {}, function(_, grad)
+      assert.are.same(a.shape:as_list(), grad.shape:as_list())
+      check(T.plain(grad), T.plain(grad_tensor))
+    end)
+  end
+  -- np.sum(grad_inp, axis=1).reshape(4, 1)
+  local function row_sums(grad, g)
+    for i = 1, 4 do
+      T.equal({ g[i][1] + g[i][2] + g[i][3] + g[i][4] }, grad[i], 1e-3)
+    end
+  end
+  -- expected[:, 0] = g[:, 0] + g[:, 2]; expected[:, 1] = g[:, 1] + g[:, 3]
+  local function strided_sums(grad, g)
+    for i = 1, 4 do T.equal({ g[i][1] + g[i][3], g[i][2] + g[i][4] }, grad[i], 1e-3) end
+  end
+
+  -- shape_ops_test.py: TileTest.testGradientSimpleReduction (int32 and int64 multiples)
+  it("TileTest.testGradientSimpleReduction", function()
+    for _, dtype in ipairs({ tf.int32, tf.int64 }) do
+      tile_grad(T.rand({ 4, 1 }), tf.constant({ 1, 4 }, dtype), T.rand({ 4, 4 }), row_sums)
+    end
+  end)
+
+  -- shape_ops_test.py: TileTest.testGradientStridedReduction
+  it("TileTest.testGradientStridedReduction", function()
+    tile_grad(T.rand({ 4, 2 }), { 1, 2 }, T.rand({ 4, 4 }), strided_sums)
+  end)
+
+  -- shape_ops_test.py: TileTest.testGradientSimpleReductionOnGPU (on the CPU)
+  it("TileTest.testGradientSimpleReductionOnGPU", function()
+    tile_grad(T.rand({ 4, 1 }), { 1, 4 }, T.rand({ 4, 4 }), row_sums)
+  end)
+
+  -- shape_ops_test.py: TileTest.testGradientStridedReductionOnGPU (on the CPU)
+  it("TileTest.testGradientStridedReductionOnGPU", function()
+    tile_grad(T.rand({ 4, 2 }), { 1, 2 }, T.rand({ 4, 4 }), strided_sums)
+  end)
+
+  -- _RunAndVerifyGradientResult: compute_gradient_error < 1e-3 in float64.
+  local function tile_error(input_shape, multiples)
+    T.check_gradient(function(a) return tf.tile(a, multiples) end, { T.rand(input_shape, tf.float64) }, 1e-3, T.V1)
+  end
+
+  -- shape_ops_test.py: TileTest.testGradientRandomScalar
+  it("TileTest.testGradientRandomScalar", function() tile_error({}, {}) end)
+
+  -- shape_ops_test.py: TileTest.testGradientRandom
+  it("TileTest.testGradientRandom", function()
+    tile_error({ 2, 2, 1, 1, 3 }, { 1, 1, 1, 1, 1 })
+    tile_error({ 2, 2, 1, 1, 3 }, { 1, 2, 1, 3, 1 })
+    tile_error({ 2, 3, 1, 1, 3 }, { 3, 1, 1, 2, 2 })
+    tile_error({ 2, 1, 3, 3, 2 }, { 1, 3, 3, 1, 2 })
+  end)
+
+  -- shape_ops_test.py: TileTest.testGradientStridedReductionGC
+  it("TileTest.testGradientStridedReductionGC", function()
+    T.check_gradient(function(a) return tf.tile(a, { 1, 2 }) end, { T.rand({ 4, 2 }) }, 1e-3, T.V1)
+  end)
+
+  -- shape_ops_test.py: TileTest.testGradientWithSparseGradWithRank1
+  it("TileTest.testGradientWithSparseGradWithRank1", function()
+    local multiples = tf.constant({ 3 }, tf.int64)
+    -- inputs = constant([1., 2., 3., 4.]), fed random_sample values
+    T.check_gradient(function(inputs)
+      return tf.gather(tf.tile(inputs, multiples), { 1, 5, 9, 3, 7, 2, 2, 2 })
+    end, { T.rand({ 4 }) }, 1e-4, T.V1)
+  end)
+
+  -- shape_ops_test.py: TileTest.testGradientWithSparseGradWithRank3
+  it("TileTest.testGradientWithSparseGradWithRank3", function()
+    T.check_gradient(function(inputs)
+      return tf.gather(tf.tile(inputs, { 3, 4, 2 }), { 1, 5, 9, 3, 7, 2, 2, 2 })
+    end, { T.rand({ 4, 1, 1 }) }, 1e-4, T.V1)
+  end)
+end)
