@@ -460,6 +460,14 @@ end
 rules.GatherV2 = function(n, dy)
   local indices, axis = n.inputs[2], n.inputs[3]
   local batch_dims = n.attrs and n.attrs.batch_dims or 0
+  -- As array_grad.py _GatherV2Grad, which resolves a negative batch_dims
+  -- against the indices' static rank.
+  if batch_dims < 0 and shapes.rank(indices) == nil then
+    raise("ValueError", ("Currently, it is unsupported to take the gradient of tf.gather when batch_dims < 0 "
+      .. "and the rank of the indices is unknown. Please pass a positive batch_dims or use tf.ensure_shape "
+      .. "to update the shape of indices when calling tf.gather. Got batch_dims=%d and indices=%s")
+      :format(batch_dims, tostring(indices)), 3)
+  end
   return { scatter_back(n.inputs[1], function(p)
     return op(H.GatherV2, { batch_dims = batch_dims }, p, indices, axis)
   end, dy[1]) }

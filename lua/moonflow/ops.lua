@@ -677,11 +677,15 @@ end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...
 
 -- TF's third positional argument is the deprecated validate_indices;
 -- moonflow takes axis there (and as {axis=}).
+-- As TF's array_ops.gather, axis defaults to batch_dims (the first axis
+-- after the batch axes), not 0.
 ops.gather = def(function(params, indices, axis, batch_dims, opts)
-  return op(H.GatherV2, { batch_dims = batch_dims or 0, name = opts.name or "GatherV2" },
-    params, indices, axis or 0)
+  batch_dims = batch_dims or 0
+  if axis == nil then axis = batch_dims end
+  return op(H.GatherV2, { batch_dims = batch_dims, name = opts.name or "GatherV2" },
+    params, indices, axis)
 end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
-"Rows (0-based indices) of params along axis.",
+"Rows (0-based indices) of params along axis (default: batch_dims, the first axis after the batch axes).",
 { required = 1, positional = { "indices", "axis", "batch_dims" }, "name" })
 
 ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)

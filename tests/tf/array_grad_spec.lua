@@ -570,3 +570,200 @@ describe("shape_ops_test.py", function()
     end, { T.rand({ 4, 1, 1 }) }, 1e-4, T.V1)
   end)
 end)
+
+describe("gather_op_test.py", function()
+  -- testHigherRank / testHigherRankGradientTape: gather's gradient for
+  -- params (None for an integer dtype) is gather_grad added into zeros at
+  -- the gathered positions; indices and axis get None.
+  local function higher_rank(mode)
+    local shape = { 2, 1, 3, 2 }
+    for _, indices_shape in ipairs({ {}, { 0 }, { 2, 0 }, { 2, 3 } }) do
+      for _, dtype in ipairs({ tf.int64, tf.float32 }) do
+        for axis = 0, #shape - 1 do
+          local params_values = T.randn_values(shape)
+          if dtype == tf.int64 then
+            for i, v in ipairs(params_values) do params_values[i] = math.floor(v * 10) end
+          end
+          local params = T.tensor(params_values, shape, dtype)
+          local index_values = {}
+          for i, r in ipairs(T.rand_values(indices_shape)) do index_values[i] = math.floor(r * shape[axis + 1]) end
+          local indices = T.tensor(index_values, indices_shape, tf.int64)
+          local out_shape = {}
+          for i = 1, axis do out_shape[#out_shape + 1] = shape[i] end
+          for _, d in ipairs(indices_shape) do out_shape[#out_shape + 1] = d end
+          for i = axis + 2, #shape do out_shape[#out_shape + 1] = shape[i] end
+          local gather_grad = T.randn(out_shape, dtype == tf.int64 and tf.float32 or dtype)
+          if dtype == tf.int64 then gather_grad = tf.cast(gather_grad, tf.int64) end
+          local fn = function(p, i)
+            local tf_axis = tf.constant(axis)
+            local tape = tf.GradientTape()
+            tape:watch({ p, i, tf_axis })
+            -- Check that both positive and negative indices for axis work.
+            local gather = tf.gather(p, i, tf_axis)
+            local gather_negative_axis = tf.gather(p, i, tf.constant(-#shape + axis))
+            tape:stop()
+            local grads = tape:gradient(gather, { p, i, tf_axis }, gather_grad)
+            return gather, gather_negative_axis, grads[1], grads[2] == nil, grads[3] == nil
+          end
+          if mode == "traced" then fn = tf.func(fn) end
+          local gather, gather_neg, params_grad, no_indices_grad, no_axis_grad = T.quiet(fn, params, indices)
+          assert.are.same(out_shape, gather.shape:as_list())
+          T.equal(T.plain(gather), gather_neg)
+          T.equal(true, no_indices_grad)
+          T.equal(true, no_axis_grad)
+          if dtype == tf.int64 then
+            assert.is_nil(params_grad)
+          else
+            -- correct_params_grad[..., dest, ...] += gather_grad[..., source, ...]
+            local outer, inner = 1, 1
+            for i = 1, axis do outer = outer * shape[i] end
+            for i = axis + 2, #shape do inner = inner * shape[i] end
+            local g = T.flatten(gather_grad:numpy())
+            local want = {}
+            for k = 1, T.count_elements(shape) do want[k] = 0 end
+            local n_idx = #index_values
+            for o = 0, outer - 1 do
+              for s, dest in ipairs(index_values) do
+                for q = 0, inner - 1 do
+                  local from = (o * n_idx + (s - 1)) * inner + q + 1
+                  local to = (o * shape[axis + 1] + dest) * inner + q + 1
+                  want[to] = want[to] + g[from]
+                end
+              end
+            end
+            assert.are.same(shape, params_grad.shape:as_list())
+            T.equal(want, T.flatten(params_grad:numpy()), 2e-6)
+          end
+        end
+      end
+    end
+  end
+
+  -- gather_op_test.py: GatherTest.testHigherRank (a TF1 graph: traced)
+  it("GatherTest.testHigherRank", function() higher_rank("traced") end)
+
+  -- gather_op_test.py: GatherTest.testHigherRankGradientTape
+  it("GatherTest.testHigherRankGradientTape", function() higher_rank("eager") end)
+
+  -- gather_op_test.py: GatherTest.testBatchDims (each parameterization)
+  local batch_cases = {
+    -- batch_dims=0 (equivalent to tf.gather)
+    { batch_dims = 0, params = { 6, 7, 8, 9 }, indices = { { 2, 1 }, { 0, 3 } }, expected = { { 8, 7 }, { 6, 9 } } },
+    { batch_dims = 0, params = { 6, 7, 8, 9 }, indices = { { { 3, 1 }, { 2, 0 } }, { { 0, 3 }, { 2, 2 } } },
+      expected = { { { 9, 7 }, { 8, 6 } }, { { 6, 9 }, { 8, 8 } } } },
+    { batch_dims = 0, params = { 8, 9 },
+      indices = { { { { 0, 1 }, { 1, 0 } }, { { 0, 0 }, { 1, 1 } } }, { { { 1, 1 }, { 0, 0 } }, { { 0, 1 }, { 1, 0 } } } },
+      expected = { { { { 8, 9 }, { 9, 8 } }, { { 8, 8 }, { 9, 9 } } }, { { { 9, 9 }, { 8, 8 } }, { { 8, 9 }, { 9, 8 } } } } },
+    -- batch_dims=indices.shape.ndims - 1
+    { batch_dims = 1, params = { { 10, 11, 12, 13 }, { 20, 21, 22, 23 } }, indices = { { 2, 1 }, { 0, 3 } },
+      expected = { { 12, 11 }, { 20, 23 } } },
+    { batch_dims = 2, params = { { { 100, 101 }, { 110, 111 } }, { { 200, 201 }, { 210, 211 } } },
+      indices = { { { 0, 1 }, { 1, 0 } }, { { 0, 0 }, { 1, 1 } } },
+      expected = { { { 100, 101 }, { 111, 110 } }, { { 200, 200 }, { 211, 211 } } } },
+    { batch_dims = -1, params = { { 10, 11, 12, 13 }, { 20, 21, 22, 23 } }, indices = { { 2, 1 }, { 0, 3 } },
+      expected = { { 12, 11 }, { 20, 23 } } },
+    { batch_dims = -1, params = { { { 100, 101 }, { 110, 111 } }, { { 200, 201 }, { 210, 211 } } },
+      indices = { { { 0, 1 }, { 1, 0 } }, { { 0, 0 }, { 1, 1 } } },
+      expected = { { { 100, 101 }, { 111, 110 } }, { { 200, 200 }, { 211, 211 } } } },
+    -- batch_dims=indices.shape.ndims
+    { batch_dims = 1, params = { { 10, 11, 12, 13 }, { 20, 21, 22, 23 } }, indices = { 2, 1 }, expected = { 12, 21 } },
+    { batch_dims = 2, params = { { { 100, 101, 102, 103 }, { 110, 111, 112, 113 } }, { { 200, 201, 202, 203 }, { 210, 211, 212, 213 } } },
+      indices = { { 2, 1 }, { 0, 3 } }, expected = { { 102, 111 }, { 200, 213 } } },
+    -- 0 < batch_dims < indices.shape.ndims - 1
+    { batch_dims = 1, params = { { 10, 11, 12, 13 }, { 20, 21, 22, 23 } },
+      indices = { { { 3, 1 }, { 2, 0 } }, { { 0, 3 }, { 2, 2 } } },
+      expected = { { { 13, 11 }, { 12, 10 } }, { { 20, 23 }, { 22, 22 } } } },
+    { batch_dims = 1, params = { { 6, 7 }, { 8, 9 } },
+      indices = { { { { 0, 1 }, { 1, 0 } }, { { 0, 0 }, { 1, 1 } } }, { { { 1, 1 }, { 0, 0 } }, { { 0, 1 }, { 1, 0 } } } },
+      expected = { { { { 6, 7 }, { 7, 6 } }, { { 6, 6 }, { 7, 7 } } }, { { { 9, 9 }, { 8, 8 } }, { { 8, 9 }, { 9, 8 } } } } },
+    { batch_dims = 2, params = { { { 2, 3 }, { 4, 5 } }, { { 6, 7 }, { 8, 9 } } },
+      indices = { { { { 0, 1 }, { 1, 0 } }, { { 0, 0 }, { 1, 1 } } }, { { { 1, 1 }, { 0, 0 } }, { { 0, 1 }, { 1, 0 } } } },
+      expected = { { { { 2, 3 }, { 3, 2 } }, { { 4, 4 }, { 5, 5 } } }, { { { 7, 7 }, { 6, 6 } }, { { 8, 9 }, { 9, 8 } } } } },
+    -- axis > 0
+    { batch_dims = 1, axis = 2, params = { { { 10, 11, 12 }, { 13, 14, 15 } }, { { 20, 21, 22 }, { 23, 24, 25 } } },
+      indices = { { { 0, 1, 2, 1, 0 } }, { { 0, 1, 2, 1, 0 } } },
+      expected = { { { { 10, 11, 12, 11, 10 } }, { { 13, 14, 15, 14, 13 } } }, { { { 20, 21, 22, 21, 20 } }, { { 23, 24, 25, 24, 23 } } } } },
+    { batch_dims = nil, axis = 1, params = { { 10, 11, 12 }, { 13, 14, 15 } }, indices = { 1, 0 },
+      expected = { { 11, 10 }, { 14, 13 } } },
+    { batch_dims = -3, axis = 1, params = { { 0, 1, 2 }, { 3, 4, 5 } }, indices = { { { 0, 1 }, { 1, 0 } } },
+      expected = { { { { 0, 1 }, { 1, 0 } } }, { { { 3, 4 }, { 4, 3 } } } } },
+  }
+  local function strings(v)
+    if type(v) == "table" then
+      local out = {}
+      for i, e in ipairs(v) do out[i] = strings(e) end
+      return out
+    end
+    return tostring(v)
+  end
+  for k, case in ipairs(batch_cases) do
+    it("GatherTest.testBatchDims_" .. (k - 1), function()
+      local opts = { axis = case.axis, batch_dims = case.batch_dims }
+      local indices = tf.constant(case.indices)
+      T.equal(case.expected, tf.gather(tf.constant(case.params), indices, opts))
+      -- Test gradients
+      local f64_params = tf.cast(tf.constant(case.params), tf.float64)
+      local function gather(p) return tf.gather(p, indices, opts) end
+      T.check_jacobians(gather, { f64_params }, 1e-6, 1e-6)
+      -- Test gradients when input shapes are unknown
+      local gather_unknown_shapes = tf.func(function(p, i) return tf.gather(p, i, opts) end,
+        { input_signature = { tf.TensorSpec(nil, tf.float64), tf.TensorSpec(nil, tf.int32) } })
+      if case.batch_dims == nil or case.batch_dims >= 0 then
+        T.check_jacobians(function(p) return gather_unknown_shapes(p, indices) end, { f64_params }, 1e-6, 1e-6)
+      end -- else TF raises ValueError: see "known differences" below
+      -- Test the gradients shape.
+      local tape = tf.GradientTape()
+      local zeros = tf.zeros_like(tf.constant(case.params), tf.float32)
+      tape:watch(zeros)
+      local values = zeros * 2 + zeros
+      local result = tf.gather(values, indices, opts)
+      tape:stop()
+      local gradients_ = tape:gradient(result, zeros)
+      T.equal(T.plain(tf.shape(tf.constant(case.params))), tf.shape(gradients_))
+      -- Run the same test for strings.
+      T.equal(strings(case.expected), tf.gather(tf.constant(strings(case.params)), indices, opts))
+    end)
+  end
+end)
+
+describe("gather_op_test.py: known differences", function()
+  -- gather_op_test.py: GatherTest.testBatchDims, the cases with a negative
+  -- batch_dims (5, 6, 14), gradient through a tf.func whose input_signature
+  -- leaves the shapes unknown. TF raises ValueError "Currently, it is
+  -- unsupported to take the gradient of tf.gather when batch_dims < 0 and
+  -- the rank of the indices is unknown": its gradient function for the
+  -- call is built on the forward graph, where the indices' rank is
+  -- unknown. moonflow traces a call's backward function (call_gradient.lua)
+  -- with the shapes of the call's actual values, so the rank is known
+  -- there and the gradient is computed; changing that would make every
+  -- backward function generic in its shapes, which is not done here. The
+  -- rule itself raises TF's error where the rank is unknown to it (a tape
+  -- inside the traced function), checked here too.
+  local cases = {
+    { k = 5, batch_dims = -1, params = { { 10, 11, 12, 13 }, { 20, 21, 22, 23 } }, indices = { { 2, 1 }, { 0, 3 } } },
+    { k = 6, batch_dims = -1, params = { { { 100, 101 }, { 110, 111 } }, { { 200, 201 }, { 210, 211 } } },
+      indices = { { { 0, 1 }, { 1, 0 } }, { { 0, 0 }, { 1, 1 } } } },
+    { k = 14, batch_dims = -3, axis = 1, params = { { 0, 1, 2 }, { 3, 4, 5 } }, indices = { { { 0, 1 }, { 1, 0 } } } },
+  }
+  for _, case in ipairs(cases) do
+    it("GatherTest.testBatchDims_" .. case.k .. " (gradient with unknown shapes)", function()
+      local opts = { axis = case.axis, batch_dims = case.batch_dims }
+      local indices = tf.constant(case.indices)
+      local f64_params = tf.cast(tf.constant(case.params), tf.float64)
+      local unknown = { tf.TensorSpec(nil, tf.float64), tf.TensorSpec(nil, tf.int32) }
+      local gather_unknown_shapes = tf.func(function(p, i) return tf.gather(p, i, opts) end,
+        { input_signature = unknown })
+      -- moonflow: the gradient, correct (TF: the ValueError)
+      T.check_jacobians(function(p) return gather_unknown_shapes(p, indices) end, { f64_params }, 1e-6, 1e-6)
+      local tape_inside = tf.func(function(p, i)
+        local tape = tf.GradientTape()
+        tape:watch(p)
+        local y = tf.gather(p, i, opts)
+        tape:stop()
+        return tape:gradient(y, p)
+      end, { input_signature = unknown })
+      T.raises("ValueError", "Currently, it is unsupported to take the gradient of tf.gather",
+        T.quiet, tape_inside, f64_params, indices)
+    end)
+  end
+end)
