@@ -507,20 +507,23 @@ end
 -- The cross-entropy ops return (loss, backprop) with backprop =
 -- softmax(logits) - labels. A gradient reaching backprop (second
 -- derivatives: the loss's gradient is that output) flows through the
--- softmax's Jacobian into the logits, and negated into dense labels.
+-- softmax's Jacobian into the logits, as nn_grad.py computes it: a
+-- batched [1, n] x [n, 1] product per row (so a traced second derivative
+-- holds a BatchMatMulV2, as TF's does).
 local function softmax_backprop_grad(logits, gg)
   local p = ops.nn.softmax(logits)
-  return (gg - ops.reduce_sum(gg * p, -1, { keepdims = true })) * p
+  local rowdot = op(H.BatchMatMulV2, { adj_x = false, adj_y = false }, ops.expand_dims(gg, 1), ops.expand_dims(p, 2))
+  return (gg - ops.squeeze(rowdot, { 1 })) * p
 end
+-- nn_grad.py _SoftmaxCrossEntropyWithLogitsGrad. The labels' gradient is
+-- the loss's alone: TF's rule gives none through the backprop output
+-- (whose derivative in the labels is -1), and neither does moonflow.
 rules.SoftmaxCrossEntropyWithLogits = function(n, dy, present)
   local logits = n.inputs[1]
   local g = ops.expand_dims(dy[1], -1)
-  local dlogits, dlabels = g * n.outputs[2], g * -ops.nn.log_softmax(logits)
-  if present == nil or present[2] then
-    dlogits = dlogits + softmax_backprop_grad(logits, dy[2])
-    dlabels = dlabels - dy[2]
-  end
-  return { dlogits, dlabels }
+  local dlogits = g * n.outputs[2]
+  if present == nil or present[2] then dlogits = dlogits + softmax_backprop_grad(logits, dy[2]) end
+  return { dlogits, g * -ops.nn.log_softmax(logits) }
 end
 rules.SparseSoftmaxCrossEntropyWithLogits = function(n, dy, present)
   local dlogits = ops.expand_dims(dy[1], -1) * n.outputs[2]

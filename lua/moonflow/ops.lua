@@ -388,14 +388,46 @@ ops.nn.log_softmax = def(last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits
   { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 ops.math.softmax = ops.nn.softmax
 
--- TF's labels and logits are positional-or-keyword: {labels=, logits=} works.
-local XENT_OPTS = { positional = { "labels", "logits" }, "name" }
-ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
+-- TF's Python wrapper (nn_ops.py softmax_cross_entropy_with_logits_v2_helper):
+-- the op takes 2-D logits, so a class axis other than the last is moved
+-- last, other ranks are flattened to 2-D (_flatten_outer_dims) and the cost
+-- is reshaped to the logits' shape without that axis. Labels take the
+-- logits' dtype, as TF casts them.
+local function flatten_outer_dims(t)
+  local last = ops.slice(ops.shape(t), ops.reshape(ops.rank(t) - 1, { 1 }), { 1 })
+  return ops.reshape(t, ops.concat({ ops.constant({ -1 }, I32), last }, 0))
+end
+
+local function xent_nd(labels, logits, axis, name)
+  local input_rank = ops.rank(logits)
+  if axis ~= -1 then
+    local function move_dim_to_end(t)
+      return ops.transpose(t, ops.concat({ ops.range(axis), ops.range(axis + 1, input_rank),
+        ops.constant({ axis }, I32) }, 0))
+    end
+    logits, labels = move_dim_to_end(logits), move_dim_to_end(labels)
+  end
+  local input_shape = ops.shape(logits)
+  local cost = op(H.SoftmaxCrossEntropyWithLogits, { name = name }, flatten_outer_dims(logits),
+    flatten_outer_dims(labels))
+  return ops.reshape(cost, ops.slice(input_shape, { 0 }, ops.reshape(input_rank - 1, { 1 })))
+end
+
+ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits, axis, opts)
+  labels, logits = to_tensor(labels), to_tensor(logits)
+  if core.dtype(labels) ~= core.dtype(logits) then labels = ops.cast(labels, core.dtype(logits)) end
+  axis = axis or -1
+  local r = rank_of(logits)
+  if r and axis < -1 then axis = axis + r end
   -- The op's second output (the backprop) stays internal.
-  return (op(H.SoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
-end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.",
-XENT_OPTS)
+  if r == 2 and (axis == -1 or axis == 1) then
+    return (op(H.SoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
+  end
+  return xent_nd(labels, logits, axis, opts.name)
+end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits [, axis])",
+"Per-example cross-entropy between label distributions and softmax(logits) along axis (0-based, default the "
+.. "last; any rank, as TF's wrapper transposes and reshapes). Also takes {labels=, logits=, axis=}.",
+{ positional = { "labels", "logits", "axis" }, types = { axis = "number" }, "name" })
 
 -- TF's Python wrapper (nn_ops.py): the op takes 2-D logits; other ranks
 -- are checked against the labels, flattened to 2-D and the cost reshaped
