@@ -95,6 +95,17 @@ end
 -- traced function never sees eager ops (init_scope) or nested graphs.
 local function level() return core.tracing() and core.trace_depth() or 0 end
 
+-- The name scope an op is recorded under while tracing ("forward/"), nil
+-- at the top or eagerly: TF's forward_pass_name_scope, under which the
+-- op's gradient is named (gradient_tape/forward/MatMul).
+local function forward_scope()
+  if not core.tracing() then return nil end
+  local graph = core.current_graph()
+  local prefix = core.name_scope_set(graph, nil)
+  core.name_scope_set(graph, prefix)
+  return prefix
+end
+
 local function record(opname, attrs, inputs, outputs)
   local here = level()
   for _, tape in ipairs(recording) do
@@ -108,7 +119,8 @@ local function record(opname, attrs, inputs, outputs)
       end
     end
     if touches then
-      tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs }
+      tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs,
+        scope = forward_scope() }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
@@ -263,6 +275,9 @@ local function backprop(tape, targets, target_grads, sources)
       if not rule then
         raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
       end
+      -- Traced, as TF's backprop.py _gradient_function names them: the
+      -- rule's ops under "gradient_tape/" and the forward op's scope.
+      local scope <close> = core.tracing() and name_scope("gradient_tape/" .. (e.scope or "")) or nil
       local dxs = rule(e, dys, present, unneeded(tape, e, sources))
       for k, x in ipairs(e.inputs) do
         if dxs[k] ~= nil then add(x, dxs[k]) end
@@ -506,7 +521,7 @@ tapes.record_custom = function(inputs, outputs, grad_fn)
   for _, tape in ipairs(recording) do
     if tape._level == here and reaches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
-        grad_fn = grad_fn }
+        grad_fn = grad_fn, scope = forward_scope() }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
@@ -613,7 +628,7 @@ tapes.record_call = function(cf, args, outs, grad_fn, intermediates, saved)
   for _, tape in ipairs(recording) do
     if tape._level == here and touches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
-        outputs = outputs, grad_fn = grad_fn, saved = saved }
+        outputs = outputs, grad_fn = grad_fn, saved = saved, scope = forward_scope() }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
@@ -644,7 +659,8 @@ function tapes.substitute(entries, map)
   end
   local out = {}
   for i, e in ipairs(entries) do
-    out[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+    out[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs),
+      scope = e.scope }
   end
   return out, sub
 end
