@@ -468,8 +468,11 @@ end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
 .. "logits [d_0, ..., d_{r-1}, num_classes] (any rank, as TF's wrapper reshapes). Also takes {labels=, logits=}.",
 { positional = { "labels", "logits" }, "name" })
 
-ops.nn.bias_add = def(function(value, bias, opts) return op(H.BiasAdd, { name = opts.name }, value, bias) end,
-  "tf.nn.bias_add(value, bias)", "value + bias over the last dimension.", { required = 2, "name" })
+ops.nn.bias_add = def(function(value, bias, data_format, opts)
+  return op(H.BiasAdd, { name = opts.name, data_format = data_format }, value, bias)
+end, "tf.nn.bias_add(value, bias [, data_format])",
+"value + bias over the channel dimension: the last one ('NHWC', the default), or the second ('NCHW').",
+{ required = 2, positional = { "data_format" }, types = { data_format = "string" }, "name" })
 
 local function stride_list(s)
   if s == nil then return { 1, 1, 1, 1 } end

@@ -14,7 +14,9 @@
 -- Conv2dOpTest.testConv2dBackpropFilterGrad (depthwise_conv2d); from
 -- relu_op_test.py the Relu6, LeakyRelu, Elu, Selu, CRelu, GELU cases and
 -- ReluTest.testGradientFloat16; from xent_op_test_base.py the float16 and
--- bfloat16 cases (testHalf, testBfloat16, testLabelsBroadcast).
+-- bfloat16 cases (testHalf, testBfloat16, testLabelsBroadcast); from
+-- bias_op_base.py the float16 and bfloat16 halves (the gradient cases run
+-- _computeGradient's eager branch, TF 2's).
 
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
@@ -297,5 +299,101 @@ describe("xent_op_test_base.py: known differences", function()
       return loss, tape:gradient(loss, logits)
     end)
     T.raises("InvalidArgumentError", "logits and labels must be broadcastable", T.quiet, f)
+  end)
+end)
+
+describe("bias_op_base.py", function()
+  -- _NHWCToNCHW: the channel axis moved to second place.
+  local function to_nchw(values, shape)
+    local n = #shape
+    local perm = { 0, n - 1 }
+    for i = 1, n - 2 do perm[#perm + 1] = i end
+    local t = tf.transpose(T.tensor(values, shape, tf.float64), perm)
+    return T.flatten(t:numpy()), t.shape:as_list()
+  end
+
+  -- _testGradient / _computeGradient (eager): the Jacobians for the input,
+  -- the bias, and BiasAddGrad's (the bias gradient of bias_add(x, b) *
+  -- upstream, as a function of upstream).
+  local function test_gradient(values, shape, bias, dtype, data_format)
+    if data_format == "NCHW" then values, shape = to_nchw(values, shape) end
+    local input_tensor = T.tensor(values, shape, dtype)
+    local bias_tensor = tf.constant(bias, dtype)
+    local function bias_add(i, b) return tf.nn.bias_add(i, b, data_format) end
+    local size = T.count_elements(shape)
+    local threshold = dtype == tf.float64 and 1e-10 or (size >= 512 and 5e-2 or 5e-3)
+    T.check_jacobians(function(i) return bias_add(i, bias_tensor) end, { input_tensor }, threshold, threshold)
+    T.check_jacobians(function(b) return bias_add(input_tensor, b) end, { bias_tensor }, threshold, threshold)
+    -- Test gradient of BiasAddGrad
+    local function bias_add_grad_function(upstream_gradients)
+      local tape = tf.GradientTape()
+      tape:watch(bias_tensor)
+      local bias_add_output = bias_add(input_tensor, bias_tensor)
+      local gradient_injector_output = bias_add_output * upstream_gradients
+      tape:stop()
+      return tape:gradient(gradient_injector_output, bias_tensor)
+    end
+    local upstream = {}
+    for i, r in ipairs(T.rand_values(shape)) do upstream[i] = 2 * r - 1 end
+    T.check_jacobians(bias_add_grad_function, { T.tensor(upstream, shape, dtype) }, threshold, threshold)
+  end
+
+  local function arange(from, to)
+    local out = {}
+    for v = from, to - 1 do out[#out + 1] = v end
+    return out
+  end
+
+  -- bias_op_base.py: BiasAddTestBase.testGradientTensor2D (float32, float64)
+  it("BiasAddTestBase.testGradientTensor2D", function()
+    for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+      test_gradient({ 1.0, 2.0, 3.0, 4.0, 5.0, 6.0 }, { 3, 2 }, { 1.3, 2.4 }, dtype, "NHWC")
+    end
+  end)
+
+  -- bias_op_base.py: BiasAddTestBase.testGradientTensor3D (float32, float64)
+  it("BiasAddTestBase.testGradientTensor3D", function()
+    for _, data_format in ipairs({ "NHWC", "NCHW" }) do
+      for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+        test_gradient({ 1.0, 2.0, 3.0, 4.0, 5.0, 6.0 }, { 1, 3, 2 }, { 1.3, 2.4 }, dtype, data_format)
+      end
+    end
+  end)
+
+  -- bias_op_base.py: BiasAddTestBase.testGradientTensor4D (float32, float64)
+  it("BiasAddTestBase.testGradientTensor4D", function()
+    for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+      test_gradient(arange(1, 49), { 2, 3, 4, 2 }, { 1.3, 2.4 }, dtype, "NHWC")
+      test_gradient(arange(1, 513), { 64, 2, 2, 2 }, { 1.3, 2.4 }, dtype, "NHWC")
+      test_gradient(arange(1, 513), { 2, 2, 2, 64 }, T.rand_values({ 64 }), dtype, "NHWC")
+    end
+  end)
+
+  -- bias_op_base.py: BiasAddTestBase.testGradientTensor5D (float32, float64)
+  it("BiasAddTestBase.testGradientTensor5D", function()
+    for _, data_format in ipairs({ "NHWC", "NCHW" }) do
+      for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+        test_gradient(arange(1, 49), { 1, 2, 3, 4, 2 }, { 1.3, 2.4 }, dtype, data_format)
+      end
+    end
+  end)
+
+  -- bias_op_base.py: BiasAddTestBase.test1x1Image
+  it("BiasAddTestBase.test1x1Image", function()
+    for _, data_format in ipairs({ "NHWC", "NCHW" }) do
+      test_gradient(arange(1, 129), { 4, 1, 1, 32 }, T.rand_values({ 32 }), tf.float32, data_format)
+    end
+  end)
+
+  -- bias_op_base.py: BiasAddTestBase.testEmptyGradient
+  it("BiasAddTestBase.testEmptyGradient", function()
+    for _, shape in ipairs({ { 0, 0 }, { 2, 0 }, { 0, 2 } }) do
+      test_gradient(T.randn_values(shape), shape, T.randn_values({ shape[#shape] }), tf.float64, "NHWC")
+    end
+    for _, data_format in ipairs({ "NHWC", "NCHW" }) do
+      for _, shape in ipairs({ { 4, 3, 0 }, { 4, 0, 3 }, { 0, 4, 3 } }) do
+        test_gradient(T.randn_values(shape), shape, T.randn_values({ shape[#shape] }), tf.float64, data_format)
+      end
+    end
   end)
 end)
