@@ -16,7 +16,12 @@
 -- ReluTest.testGradientFloat16; from xent_op_test_base.py the float16 and
 -- bfloat16 cases (testHalf, testBfloat16, testLabelsBroadcast); from
 -- bias_op_base.py the float16 and bfloat16 halves (the gradient cases run
--- _computeGradient's eager branch, TF 2's).
+-- _computeGradient's eager branch, TF 2's); from pooling_ops_test.py the
+-- NCHW configurations (GPU-only in TF's GetTestConfigs), explicit paddings
+-- (moonflow's pools take 'SAME' and 'VALID'), MaxPoolWithArgmax and the
+-- raw gen_nn_ops calls (testMaxPoolGradEagerShapeErrors and friends); the
+-- direct MaxPoolGrad cases take the pool's gradient for output_backprop,
+-- which is that op.
 
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
@@ -395,5 +400,144 @@ describe("bias_op_base.py", function()
         test_gradient(T.randn_values(shape), shape, T.randn_values({ shape[#shape] }), tf.float64, data_format)
       end
     end
+  end)
+end)
+
+describe("pooling_ops_test.py", function()
+  local function arange_values(n)
+    local out = {}
+    for i = 1, n do out[i] = i end
+    return out
+  end
+
+  -- _ConstructAndTestGradient (NHWC): compute_gradient_error of the pool
+  -- with delta 1e-2; max pools are fed arange(1, n + 1) (no ties), avg
+  -- pools the checker's random_sample values.
+  local function construct_and_test_gradient(pool, input_sizes, output_sizes, window_rows, window_cols,
+      row_stride, col_stride, padding)
+    local total = T.count_elements(input_sizes)
+    local x, tol
+    if pool == tf.nn.avg_pool then
+      x, tol = T.rand(input_sizes), 1e-4
+    else
+      x, tol = T.tensor(arange_values(total), input_sizes), 1e-3
+    end
+    local function f(t)
+      local y = pool(t, { 1, window_rows, window_cols, 1 }, { 1, row_stride, col_stride, 1 }, padding)
+      assert.are.same(output_sizes, y.shape:as_list())
+      return y
+    end
+    T.check_gradient(f, { x }, tol, { delta = 1e-2 })
+  end
+
+  -- _ConstructAndTestSecondGradient: the error of gradients(t ** 2, input)
+  -- (TF passes window_rows for both window dimensions there).
+  local function construct_and_test_second_gradient(pool, input_sizes, output_sizes, window_rows, _,
+      row_stride, col_stride, padding)
+    local total = T.count_elements(input_sizes)
+    local x = T.tensor(arange_values(total), input_sizes)
+    local function t_g(input)
+      local tape = tf.GradientTape()
+      tape:watch(input)
+      local t = pool(input, { 1, window_rows, window_rows, 1 }, { 1, row_stride, col_stride, 1 }, padding)
+      assert.are.same(output_sizes, t.shape:as_list())
+      local sq = t ^ 2
+      tape:stop()
+      return tape:gradient(sq, input)
+    end
+    T.check_gradient(t_g, { x }, 1e-2, { delta = 1e-2 })
+  end
+
+  local MAX_CASES = {
+    { { 1, 3, 3, 1 }, { 1, 3, 3, 1 }, 1, 1, 1, 1, "VALID" }, -- ValidPadding1_1
+    { { 1, 3, 3, 1 }, { 1, 2, 2, 1 }, 1, 1, 2, 2, "VALID" }, -- ValidPadding1_2
+    { { 2, 6, 6, 3 }, { 2, 5, 5, 3 }, 2, 2, 1, 1, "VALID" }, -- ValidPadding2_1_6
+    { { 2, 7, 7, 3 }, { 2, 6, 6, 3 }, 2, 2, 1, 1, "VALID" }, -- ValidPadding2_1_7
+    { { 2, 2, 2, 3 }, { 2, 1, 1, 3 }, 2, 2, 2, 2, "VALID" }, -- ValidPadding2_2
+    { { 2, 2, 4, 3 }, { 2, 2, 4, 3 }, 1, 1, 1, 1, "SAME" }, -- SamePadding1_1
+    { { 2, 2, 4, 3 }, { 2, 1, 2, 3 }, 1, 1, 2, 2, "SAME" }, -- SamePadding1_2
+    { { 2, 2, 4, 3 }, { 2, 2, 4, 3 }, 2, 2, 1, 1, "SAME" }, -- SamePadding2_1
+    { { 2, 2, 4, 3 }, { 2, 1, 2, 3 }, 2, 2, 2, 2, "SAME" }, -- SamePadding2_2
+    { { 1, 7, 7, 1 }, { 1, 7, 7, 1 }, 3, 3, 1, 1, "SAME" }, -- SamePadding3_1
+  }
+
+  -- pooling_ops_test.py: PoolingTest.testMaxPoolGrad (NHWC; 'SAME' and 'VALID')
+  it("PoolingTest.testMaxPoolGrad", function()
+    for _, c in ipairs(MAX_CASES) do construct_and_test_gradient(tf.nn.max_pool, table.unpack(c)) end
+  end)
+
+  -- pooling_ops_test.py: PoolingTest.testMaxPoolGradGrad (NHWC)
+  it("PoolingTest.testMaxPoolGradGrad", function()
+    for _, k in ipairs({ 1, 3, 4, 5, 6, 8, 9, 10 }) do
+      construct_and_test_second_gradient(tf.nn.max_pool, table.unpack(MAX_CASES[k]))
+    end
+  end)
+
+  -- pooling_ops_test.py: PoolingTest.testAvgPoolGrad (NHWC)
+  it("PoolingTest.testAvgPoolGrad", function()
+    for _, c in ipairs({
+      { { 2, 3, 3, 3 }, { 2, 3, 3, 3 }, 1, 1, 1, 1, "VALID" }, -- ValidPadding1_1
+      { { 2, 3, 3, 3 }, { 2, 2, 2, 3 }, 1, 1, 2, 2, "VALID" }, -- ValidPadding1_2
+      { { 2, 3, 3, 3 }, { 2, 2, 2, 3 }, 2, 2, 1, 1, "VALID" }, -- ValidPadding2_1
+      { { 2, 2, 2, 3 }, { 2, 1, 1, 3 }, 2, 2, 2, 2, "VALID" }, -- ValidPadding2_2
+      { { 2, 2, 4, 3 }, { 2, 2, 4, 3 }, 1, 1, 1, 1, "SAME" }, -- SamePadding1_1
+      { { 2, 2, 4, 3 }, { 2, 1, 2, 3 }, 1, 1, 2, 2, "SAME" }, -- SamePadding1_2
+      { { 2, 2, 4, 3 }, { 2, 2, 4, 3 }, 2, 2, 1, 1, "SAME" }, -- SamePadding2_1
+      { { 2, 2, 4, 3 }, { 2, 1, 2, 3 }, 2, 2, 2, 2, "SAME" }, -- SamePadding2_2
+      { { 1, 7, 7, 1 }, { 1, 7, 7, 1 }, 3, 3, 1, 1, "SAME" }, -- SamePadding3_1
+    }) do
+      construct_and_test_gradient(tf.nn.avg_pool, table.unpack(c))
+    end
+  end)
+
+  -- _testMaxPoolGradDirect: MaxPoolGrad(input, max_pool(input), backprop),
+  -- the pool's gradient for output_gradients = backprop, eagerly and traced.
+  local function max_pool_grad_direct(input_data, output_backprop, expected, input_sizes, output_sizes,
+      window_rows, window_cols, row_stride, col_stride, padding)
+    local input = T.tensor(input_data, input_sizes)
+    local backprop = T.tensor(output_backprop, output_sizes)
+    T.eager_and_traced(function(x)
+      local tape = tf.GradientTape()
+      tape:watch(x)
+      local y = tf.nn.max_pool(x, { 1, window_rows, window_cols, 1 }, { 1, row_stride, col_stride, 1 }, padding)
+      tape:stop()
+      return tape:gradient(y, x, backprop)
+    end, { input }, function(_, got)
+      assert.are.same(input_sizes, got.shape:as_list())
+      T.equal(expected, T.flatten(got:numpy()), 1e-6)
+    end)
+  end
+
+  -- pooling_ops_test.py: PoolingTest.testMaxPoolGradDirect (all but the
+  -- explicit paddings)
+  it("PoolingTest.testMaxPoolGradDirect", function()
+    local nan = 0 / 0
+    -- _testMaxPoolGradDirect1_1: all inputs equal, each window's gradient
+    -- goes to its first maximum
+    max_pool_grad_direct({ 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 },
+      { 11.0, 12.0, 13.0, 15.0, 16.0, 17.0, 19.0, 20.0, 21.0 },
+      { 11.0, 12.0, 13.0, 0.0, 15.0, 16.0, 17.0, 0.0, 19.0, 20.0, 21.0, 0.0, 0.0, 0.0, 0.0, 0.0 },
+      { 1, 4, 4, 1 }, { 1, 3, 3, 1 }, 2, 2, 1, 1, "VALID")
+    -- _testMaxPoolGradDirect1_2
+    max_pool_grad_direct({ 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0 },
+      { 11.0, 12.0, 13.0, 15.0, 16.0, 17.0, 19.0, 20.0, 21.0 },
+      { 11.0, 0.0, 25.0, 0.0, 0.0, 31.0, 0.0, 17.0, 19.0, 0.0, 41.0, 0.0, 0.0, 0.0, 0.0, 0.0 },
+      { 1, 4, 4, 1 }, { 1, 3, 3, 1 }, 2, 2, 1, 1, "VALID")
+    -- _testMaxPoolGradDirect1_3
+    max_pool_grad_direct({ 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 1.0 },
+      { 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0 },
+      { 54, 0.0, 62, 0.0, 0.0, 60, 0.0, 22.0, 47, 0.0, 51, 0.0, 0.0, 0.0, 0.0, 0.0 },
+      { 1, 4, 4, 1 }, { 1, 4, 4, 1 }, 3, 3, 1, 1, "SAME")
+    -- _testMaxPoolGradDirectWithNans2_1 (TF's CPU kernel: NaNs propagate
+    -- the gradient as if they were the maximum)
+    local nans = {}
+    for i = 1, 16 do nans[i] = nan end
+    max_pool_grad_direct(nans, { 11.0, 12.0, 13.0, 15.0, 16.0, 17.0, 19.0, 20.0, 21.0 },
+      { 11.0, 12.0, 13.0, 0.0, 15.0, 16.0, 17.0, 0.0, 19.0, 20.0, 21.0, 0.0, 0.0, 0.0, 0.0, 0.0 },
+      { 1, 4, 4, 1 }, { 1, 3, 3, 1 }, 2, 2, 1, 1, "VALID")
+    -- _testMaxPoolGradDirectWithNans2_2
+    max_pool_grad_direct(nans, { nan, 12.0, 13.0, 15.0, nan, 17.0, 19.0, 20.0, nan },
+      { nan, 12.0, 13.0, 0.0, 15.0, nan, 17.0, 0.0, 19.0, 20.0, nan, 0.0, 0.0, 0.0, 0.0, 0.0 },
+      { 1, 4, 4, 1 }, { 1, 3, 3, 1 }, 2, 2, 1, 1, "VALID")
   end)
 end)
