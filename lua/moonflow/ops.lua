@@ -490,20 +490,31 @@ end, "tf.nn.conv2d(input, filters, strides, padding [, data_format] [, dilations
 "2-D convolution, NHWC input and HWIO filters; padding 'VALID' or 'SAME'; strides a number or list.",
 { required = 2, positional = { "strides", "padding", "data_format", "dilations" }, "name" })
 
+-- TF's adjoint_a / adjoint_b: the conjugate transpose, which for
+-- moonflow's real dtypes is the transpose; asking for both is TF's error.
+local function adjoint_or_transpose(opts, x)
+  local t, adj = opts["transpose_" .. x], opts["adjoint_" .. x]
+  if t and adj then
+    raise("ValueError", ("Only one of `transpose_%s` and `adjoint_%s` can be True. Received `transpose_%s`=True, "
+      .. "`adjoint_%s`=True."):format(x, x, x, x), 4)
+  end
+  return (t or adj) and true or false
+end
+
 ops.matmul = def(function(a, b, opts)
   a, b = to_tensor(a), to_tensor(b)
+  local ta, tb = adjoint_or_transpose(opts, "a"), adjoint_or_transpose(opts, "b")
   local ra, rb = rank_of(a), rank_of(b)
   -- TF's matmul: BatchMatMul unless both ranks are known and at most 2.
   if not ra or not rb or ra > 2 or rb > 2 then
-    return binary(H.BatchMatMulV2, a, b, { adj_x = opts.transpose_a or false,
-      adj_y = opts.transpose_b or false, name = opts.name })
+    return binary(H.BatchMatMulV2, a, b, { adj_x = ta, adj_y = tb, name = opts.name })
   end
-  return binary(H.MatMul, a, b, { transpose_a = opts.transpose_a or false,
-    transpose_b = opts.transpose_b or false, name = opts.name })
-end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, name=}])",
-"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.",
-{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", name = "string" },
-  "transpose_a", "transpose_b", "name" })
+  return binary(H.MatMul, a, b, { transpose_a = ta, transpose_b = tb, name = opts.name })
+end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, adjoint_a=, adjoint_b=, name=}])",
+"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2. adjoint_a/adjoint_b are TF's "
+.. "conjugate transposes, the transposes for real dtypes.",
+{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", adjoint_a = "boolean",
+  adjoint_b = "boolean", name = "string" }, "transpose_a", "transpose_b", "adjoint_a", "adjoint_b", "name" })
 ops.linalg.matmul = ops.matmul
 
 -- reductions -------------------------------------------------------------

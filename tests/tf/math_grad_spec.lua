@@ -241,3 +241,49 @@ describe("reduction_ops_test.py", function()
     it(name .. "ReductionTest.testEmptyGradients", function() empty_gradients(reduce) end)
   end
 end)
+
+-- tensorflow/python/kernel_tests/math_ops/matmul_op_test.py: MatMulGradientTest,
+-- generated for every m, n, k in {1, 3, 5}, each pair of transpose or
+-- adjoint options (adjoint is the transpose for real dtypes) and dtype; one
+-- case here per dtype and option pair (TF's name less the sizes), looping
+-- over the sizes. The complex, integer, float16 and bfloat16 dtypes and the
+-- placeholder (non-static-shape) variants are left out, as TF skips the
+-- latter three.
+describe("matmul_op_test.py", function()
+  local TRANS = { { false, false }, { true, false }, { false, true } } -- {adjoint, transpose}
+  -- _GetTransposedMatrices: the matrix a product with these options takes.
+  local function effective(values, rows, cols, adjoint, transpose, dtype)
+    local t = T.tensor(values, { rows, cols }, dtype)
+    if adjoint or transpose then return tf.transpose(t) end
+    return t
+  end
+  for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+    -- delta = eps ** (1 / 3), tol = 20 * delta
+    local eps = dtype == tf.float32 and 2 ^ -23 or 2 ^ -52
+    local delta = eps ^ (1 / 3)
+    local tol = 20 * delta
+    for _, ta in ipairs(TRANS) do
+      for _, tb in ipairs(TRANS) do
+        local opts = { adjoint_a = ta[1], transpose_a = ta[2], adjoint_b = tb[1], transpose_b = tb[2] }
+        local name = ("MatMulGradientTest.test_MatMulGradientTest_True_%s_m_n_k_%s_%s_%s_%s"):format(
+          dtype.name, tostring(ta[1]), tostring(ta[2]), tostring(tb[1]), tostring(tb[2]))
+        -- matmul_op_test.py: MatMulGradientTest (generated)
+        it(name, function()
+          for _, m in ipairs({ 1, 3, 5 }) do
+            for _, n in ipairs({ 1, 3, 5 }) do
+              for _, k in ipairs({ 1, 3, 5 }) do
+                local a_np, b_np = {}, {}
+                for i, v in ipairs(T.randn_values({ m, k })) do a_np[i] = 5 * v - 5 end
+                for i, v in ipairs(T.randn_values({ k, n })) do b_np[i] = 5 * v - 5 end
+                local a = effective(a_np, m, k, ta[1], ta[2], dtype)
+                local b = effective(b_np, k, n, tb[1], tb[2], dtype)
+                T.check_jacobians(function(x) return tf.matmul(x, b, opts) end, { a }, tol, tol, { delta = delta })
+                T.check_jacobians(function(x) return tf.matmul(a, x, opts) end, { b }, tol, tol, { delta = delta })
+              end
+            end
+          end
+        end)
+      end
+    end
+  end
+end)
