@@ -767,3 +767,47 @@ describe("gather_op_test.py: known differences", function()
     end)
   end
 end)
+
+describe("stack_op_test.py", function()
+  -- xs = list(map(constant, data)): the slices of data along its first axis.
+  local function slices(shape)
+    local data = T.randn(shape, tf.float64)
+    return tf.unstack(data)
+  end
+
+  -- stack_op_test.py: StackOpTest.testGradientsAxis0
+  it("StackOpTest.testGradientsAxis0", function()
+    for _, shape in ipairs({ { 2 }, { 3 }, { 2, 3 }, { 3, 2 }, { 8, 2, 10 } }) do
+      T.check_jacobians(function(...) return tf.stack({ ... }) end, slices(shape), 1e-6, 1e-6)
+    end
+  end)
+
+  -- stack_op_test.py: StackOpTest.testGradientsAxis1
+  it("StackOpTest.testGradientsAxis1", function()
+    for _, shape in ipairs({ { 2, 3 }, { 3, 2 }, { 8, 2, 10 } }) do
+      T.check_jacobians(function(...) return tf.stack({ ... }, 1) end, slices(shape), 1e-6, 1e-6)
+    end
+  end)
+end)
+
+describe("unstack_op_test.py", function()
+  -- unstack_op_test.py: UnstackOpTest.testGradientsAxis0
+  it("UnstackOpTest.testGradientsAxis0", function()
+    for _, shape in ipairs({ { 2 }, { 3 }, { 2, 3 }, { 3, 2 }, { 4, 3, 2 } }) do
+      local x = T.randn(shape, tf.float64)
+      for i = 1, shape[1] do
+        T.check_gradient(function(t) return tf.unstack(t, { num = shape[1] })[i] end, { x }, 1e-6)
+      end
+    end
+  end)
+
+  -- unstack_op_test.py: UnstackOpTest.testGradientsAxis1
+  it("UnstackOpTest.testGradientsAxis1", function()
+    for _, shape in ipairs({ { 2, 3 }, { 3, 2 }, { 4, 3, 2 } }) do
+      local x = T.randn(shape, tf.float64)
+      for i = 1, shape[2] do
+        T.check_gradient(function(t) return tf.unstack(t, { num = shape[2], axis = 1 })[i] end, { x }, 1e-6)
+      end
+    end
+  end)
+end)
