@@ -1101,17 +1101,14 @@ describe("backprop_test.py (more)", function()
     local grad = T.implicit_grad(f)
     -- TF's gradient is IndexedSlices (indices all 1, values all -1);
     -- moonflow's is their dense sum: row 1 gets -8, the others 0.
-    local g = T.plain(grad)
-    for r = 1, vocab_size do
-      local want = r == 2 and -batch_size or 0
-      assert.are.equal(want, g[r][1])
-      assert.are.equal(want, g[r][embedding_size])
-    end
+    local dense = tf.tensor_scatter_nd_add(tf.zeros({ vocab_size, embedding_size }), { { 1 } },
+      tf.fill({ 1, embedding_size }, -batch_size * 1.0))
+    -- (compared in tensor ops: half a million Lua numbers are slow to walk)
+    T.equal(0.0, tf.reduce_max(tf.abs(grad - dense)))
     local opt = tf.keras.optimizers.SGD(lrn_rate)
     opt:apply_gradients({ { grad, embedding } })
-    local expected = tf.tensor_scatter_nd_add(random_init, { { 1 } },
-      tf.fill({ 1, embedding_size }, lrn_rate * batch_size))
-    T.equal(T.plain(expected), embedding:read_value(), 1e-6)
+    local expected = random_init - lrn_rate * dense
+    T.equal(0.0, tf.reduce_max(tf.abs(expected - embedding:read_value())), 1e-6)
   end)
 
   -- backprop_test.py: BackpropTest.testZerosCacheDoesntLeakAcrossGraphs
