@@ -411,3 +411,114 @@ describe("topk_op_test.py", function()
     end)
   end)
 end)
+
+-- tensorflow/python/kernel_tests/linalg/einsum_op_test.py: EinsumGradTest.
+-- gen_linalg_ops.einsum(xs, s), the raw op, is the Einsum op called through
+-- moonflow's op handles (tf.einsum, like TF's wrapper, refuses "->").
+-- Left out: the complex dtypes.
+describe("einsum_op_test.py", function()
+  local core = require("moonflow.core")
+  local OP = require("moonflow.state").H
+  local function gen_einsum(s, ...) return core.op(OP.Einsum, { equation = s }, ...) end
+
+  -- _check_gradient: max_error(compute_gradient) < 10 * sqrt(resolution).
+  local function check_gradient(s, ...)
+    local shapes = { ... }
+    for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+      local tol = 10 * math.sqrt(dtype == tf.float32 and 1e-6 or 1e-15)
+      local inputs = {}
+      for i, shape in ipairs(shapes) do inputs[i] = T.randn(shape, dtype) end
+      T.check_gradient(function(...) return gen_einsum(s, ...) end, inputs, tol)
+    end
+  end
+
+  -- einsum_op_test.py: EinsumGradTest.testUnary
+  it("EinsumGradTest.testUnary", function()
+    check_gradient("->", {})
+    check_gradient("aaa->a", { 3, 3, 3 })
+    check_gradient("aabcd->ad", { 3, 3, 5, 4, 4 })
+    check_gradient("aabcd->add", { 3, 3, 5, 4, 4 })
+    check_gradient("abcd->da", { 3, 5, 4, 2 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testUnaryEllipsis
+  it("EinsumGradTest.testUnaryEllipsis", function()
+    check_gradient("...->...", {})
+    check_gradient("...->", {})
+    check_gradient("->...", {})
+    -- Tests from dask
+    check_gradient("a...a->a...", { 2, 2 })
+    check_gradient("a...a->", { 2, 2 })
+    check_gradient("a...a->...", { 2, 5, 1, 2 })
+    check_gradient("a...a->a...", { 2, 1, 2 })
+    check_gradient("a...a->a...", { 2, 3, 4, 5, 2 })
+    check_gradient("...ijk->...ki", { 3, 4, 5 })
+    check_gradient("...ijk->...ki", { 1, 3, 4, 5 })
+    check_gradient("...ijk->...ki", { 2, 2, 3, 4, 5 })
+    check_gradient("ab...cd->da...", { 3, 5, 2, 3, 4, 2 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testBinarySimple
+  it("EinsumGradTest.testBinarySimple", function()
+    check_gradient(",->", {}, {})
+    check_gradient("a,a->", { 3 }, { 3 })
+    check_gradient("a,a->a", { 3 }, { 3 })
+    check_gradient("ab,b->a", { 3, 4 }, { 4 })
+    check_gradient("ab,ab->", { 3, 4 }, { 3, 4 })
+    check_gradient("ab,bc->ac", { 3, 4 }, { 4, 5 })
+    check_gradient("nij,jk->nik", { 5, 2, 3 }, { 3, 4 })
+    check_gradient("abc,bad->abcd", { 1, 2, 3 }, { 2, 1, 4 })
+    -- Based on https://github.com/google/jax/issues/37#issuecomment-448572187
+    check_gradient("sa,shb->shab", { 2, 1 }, { 2, 3, 4 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testEmpty
+  it("EinsumGradTest.testEmpty", function()
+    -- From Transformer XL.
+    check_gradient("ibnd,ijbn->jnd", { 1, 0, 5, 10 }, { 1, 1, 0, 5 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testReducedIndices
+  it("EinsumGradTest.testReducedIndices", function()
+    check_gradient("ba,b->", { 3, 2 }, { 3 })
+    check_gradient("ab,ab->", { 3, 4 }, { 3, 4 })
+    check_gradient("ijkm,ijln->ijmn", { 2, 3, 3, 4 }, { 2, 3, 3, 2 })
+    check_gradient("abce,badf->abcd", { 1, 2, 3, 4 }, { 2, 1, 4, 3 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testReducedIndicesWithRepeatedLabels
+  it("EinsumGradTest.testReducedIndicesWithRepeatedLabels", function()
+    check_gradient("abce,badf->bcba", { 1, 2, 3, 4 }, { 2, 1, 4, 3 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testRepeatedLabels
+  it("EinsumGradTest.testRepeatedLabels", function()
+    check_gradient("aba,a->b", { 3, 4, 3 }, { 3 })
+    check_gradient("ijj,k->ik", { 2, 3, 3 }, { 4 })
+    check_gradient("ill,k->ik", { 2, 3, 3 }, { 4 })
+    -- From https://github.com/dask/dask/pull/3412#discussion_r182413444
+    check_gradient("aab,bc->ac", { 1, 1, 3 }, { 3, 4 })
+    check_gradient("aab,bcc->ac", { 2, 2, 3 }, { 3, 4, 4 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testEmptyWithRepeatedLabels
+  it("EinsumGradTest.testEmptyWithRepeatedLabels", function()
+    check_gradient("aab,bc->ac", { 0, 0, 10 }, { 10, 10 })
+    check_gradient("aab,bc->ac", { 1, 1, 0 }, { 0, 10 })
+    check_gradient("aaab,bc->c", { 0, 0, 0, 3 }, { 3, 4 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testBroadcasting
+  it("EinsumGradTest.testBroadcasting", function()
+    check_gradient("...ij,...jk->...ik", { 3, 2 }, { 2, 4 })
+    check_gradient("ij...,jk...->ik...", { 3, 2, 1 }, { 2, 4 })
+    check_gradient("...ij,...jk->...ik", { 3, 1, 3, 2 }, { 1, 5, 2, 4 })
+    check_gradient("i...j,j...k->i...k", { 3, 1, 2, 2 }, { 2, 2, 3, 1, 4 })
+  end)
+
+  -- einsum_op_test.py: EinsumGradTest.testBroadcastingWithRepeatedLabels
+  it("EinsumGradTest.testBroadcastingWithRepeatedLabels", function()
+    check_gradient("ij,jk...k->i...", { 3, 2 }, { 2, 4, 1, 4 })
+    check_gradient("aab,b...c->a...c", { 1, 1, 3 }, { 3, 1, 1, 4 })
+  end)
+end)
