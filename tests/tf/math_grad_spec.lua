@@ -522,3 +522,61 @@ describe("einsum_op_test.py", function()
     check_gradient("aab,b...c->a...c", { 1, 1, 3 }, { 3, 1, 1, 4 })
   end)
 end)
+
+-- tensorflow/python/kernel_tests/linalg/linalg_grad_test.py: ShapeTest and
+-- the generated MatrixSolveGradient cases of MatrixBinaryFunctorGradientTest
+-- (one case here per dtype and size, looping over the batch shapes and
+-- adjoint). Left out: MatrixTriangularSolve, BandedTriangularSolve and
+-- MatrixSolveLs (moonflow has no such ops); TF itself disables the unary
+-- cases.
+describe("linalg_grad_test.py", function()
+  -- linalg_grad_test.py: ShapeTest.testBatchGradientUnknownSize
+  it("ShapeTest.testBatchGradientUnknownSize", function()
+    local f = tf.func(function(batch_size, matrix_size)
+      -- array_ops.diag(ones([n])) is tf.eye(n) (moonflow has no tf.linalg.diag)
+      local batch_identity = tf.tile(tf.expand_dims(tf.eye(matrix_size), 0), tf.stack({ batch_size, 1, 1 }))
+      local tape = tf.GradientTape()
+      tape:watch(batch_identity)
+      local determinants = tf.linalg.det(batch_identity)
+      local reduced = tf.reduce_sum(determinants)
+      tape:stop()
+      return batch_identity, tape:gradient(reduced, batch_identity)
+    end, { input_signature = { tf.TensorSpec({}, tf.int32), tf.TensorSpec({}, tf.int32) } })
+    local batch_identity, sum_grad = f(tf.constant(3), tf.constant(4))
+    T.equal(T.plain(batch_identity), sum_grad)
+  end)
+
+  -- _GetMatrixBinaryFunctorGradientTest(linalg_ops.matrix_solve, ...):
+  -- RandomInput() draws the same seeded matrix each time, so the fixed
+  -- argument and the differentiated one hold equal values (as separate
+  -- tensors).
+  for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+    for _, size in ipairs({ 2, 5, 10 }) do
+      -- linalg_grad_test.py: MatrixBinaryFunctorGradientTest.test_MatrixSolveGradient_<dtype>_<shape>_adj_<adjoint>
+      it(("MatrixBinaryFunctorGradientTest.test_MatrixSolveGradient_%s_*_%d_%d_adj_*"):format(dtype.name, size, size),
+        function()
+          local extras = { {}, { 2 }, { 3 } }
+          -- We skip the rank 4, size 10 case: it is slow and conceptually
+          -- covered by the other cases.
+          if size < 10 then extras[#extras + 1] = { 3, 2 } end
+          local eps = dtype == tf.float32 and 2 ^ -23 or 2 ^ -52
+          local delta = eps ^ (1 / 3)
+          local tol = dtype == tf.float64 and 1e-6 or 0.05
+          for _, extra in ipairs(extras) do
+            local shape = table.move(extra, 1, #extra, 1, {})
+            shape[#shape + 1], shape[#shape + 2] = size, size
+            local values = {}
+            for i, r in ipairs(T.rand_values(shape)) do values[i] = 2 * r - 1 end
+            local function random_input() return T.tensor(values, shape, dtype) end
+            local fixed = random_input()
+            for _, adjoint in ipairs({ false, true }) do
+              T.check_jacobians(function(x) return tf.linalg.solve(x, fixed, adjoint) end, { random_input() }, tol, tol,
+                { delta = delta })
+              T.check_jacobians(function(y) return tf.linalg.solve(fixed, y, adjoint) end, { random_input() }, tol, tol,
+                { delta = delta })
+            end
+          end
+        end)
+    end
+  end
+end)
