@@ -99,9 +99,10 @@ rules.Mul = function(n, dy, _, skip)
   if skip and skip[2] and is_scalar(y) then return { g * y } end
   return { wanted(skip, 1, function() return g * y end, x), wanted(skip, 2, function() return g * x end, y) }
 end
+-- math_grad.py _RealDivGrad: grad / y and grad * ((-x / y) / y).
 rules.RealDiv = function(n, dy)
   local x, y = n.inputs[1], n.inputs[2]
-  return { unbroadcast(ops.divide(dy[1], y), x), unbroadcast(-dy[1] * x / (y * y), y) }
+  return { unbroadcast(ops.divide(dy[1], y), x), unbroadcast(dy[1] * ((-x / y) / y), y) }
 end
 rules.FloorMod = function(n, dy)
   local x, y = n.inputs[1], n.inputs[2]
@@ -140,15 +141,14 @@ end
 -- Elementwise unary ops ----------------------------------------------------
 rules.Neg = function(_, dy) return { -dy[1] } end
 rules.Abs = function(n, dy) return { dy[1] * ops.sign(n.inputs[1]) } end
-rules.Square = function(n, dy) return { dy[1] * 2 * n.inputs[1] } end
-rules.Sqrt = function(n, dy) return { dy[1] * 0.5 / n.outputs[1] } end
-rules.Rsqrt = function(n, dy)
-  local y = n.outputs[1]
-  return { dy[1] * -0.5 * y * y * y }
-end
+-- The unary rules compute what math_grad.py's do, with its ops: a traced
+-- backward pass holds SqrtGrad, RsqrtGrad and Reciprocal where TF's does.
+rules.Square = function(n, dy) return { dy[1] * (n.inputs[1] * 2) } end
+rules.Sqrt = function(n, dy) return { op(H.SqrtGrad, nil, n.outputs[1], dy[1]) } end
+rules.Rsqrt = function(n, dy) return { op(H.RsqrtGrad, nil, n.outputs[1], dy[1]) } end
 rules.Exp = function(n, dy) return { dy[1] * n.outputs[1] } end
-rules.Log = function(n, dy) return { dy[1] / n.inputs[1] } end
-rules.Log1p = function(n, dy) return { dy[1] / (1 + n.inputs[1]) } end
+rules.Log = function(n, dy) return { dy[1] * ops.math.reciprocal(n.inputs[1]) } end
+rules.Log1p = function(n, dy) return { dy[1] * ops.math.reciprocal(1 + n.inputs[1]) } end
 rules.Sin = function(n, dy) return { dy[1] * ops.cos(n.inputs[1]) } end
 rules.Cos = function(n, dy) return { -dy[1] * ops.sin(n.inputs[1]) } end
 rules.Tanh = function(n, dy) return { op(H.TanhGrad, nil, n.outputs[1], dy[1]) } end
@@ -174,14 +174,14 @@ end
 -- RsqrtGrad(y, dy) = -0.5 * dy * y^3.
 rules.RsqrtGrad = function(n, g)
   local y, dy = n.inputs[1], n.inputs[2]
-  return { -1.5 * g[1] * dy * y * y, op(H.RsqrtGrad, nil, y, g[1]) }
+  return { -1.5 * g[1] * dy * ops.square(y), op(H.RsqrtGrad, nil, y, g[1]) }
 end
 -- As TF: the gradient of sign is zero (not None).
 rules.Sign = function(n) return { ops.zeros_like(n.inputs[1]) } end
+-- math_grad.py _SqrtGradGrad: ga = grad / y; (-ga * the op's output, 0.5 * ga).
 rules.SqrtGrad = function(n, g)
-  local y, dy = n.inputs[1], n.inputs[2]
-  local ga = g[1] / y
-  return { -ga * dy / y * 0.5, ga * 0.5 }
+  local ga = g[1] / n.inputs[1]
+  return { -ga * n.outputs[1], 0.5 * ga }
 end
 rules.Cast = function(n, dy)
   local src = dtype_of(n.inputs[1])
@@ -287,9 +287,10 @@ local function extremum_grad(n, dy)
   local x, y = n.inputs[1], n.outputs[1]
   local kept = keep_dims_shape(n)
   local yb = ops.reshape(y, kept)
+  -- math_grad.py _MinOrMaxGrad: ties share the gradient, (indicators / count) * grad.
   local mask = ops.cast(ops.equal(x, yb), dtype_of(x))
   local count = ops.reduce_sum(mask, n.inputs[2], { keepdims = true })
-  return { mask * ops.reshape(dy[1], kept) / count }
+  return { ops.divide(mask, count) * ops.reshape(dy[1], kept) }
 end
 rules.Max = extremum_grad
 rules.Min = extremum_grad
