@@ -129,6 +129,10 @@ local function uniform01()
   return ((seed >> 11) & 0xfffffffff) / 0x1000000000
 end
 
+--- np.random.seed(n): restarts the generator, so that a case's draws do
+-- not depend on the cases run before it.
+function T.seed(n) seed = n end
+
 local function count(shape)
   local n = 1
   for _, d in ipairs(shape) do n = n * d end
