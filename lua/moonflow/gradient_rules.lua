@@ -445,9 +445,16 @@ local function scatter_back(x, select, g)
   local flat = op(H.UnsortedSegmentSum, nil, ops.reshape(g, { -1 }), ops.reshape(taken, { -1 }), size)
   return as_shape_of(flat, x)
 end
+-- array_grad.py _SliceGrad: dy padded back to the input's shape, begin
+-- zeros before and the rest after each axis.
 rules.Slice = function(n, dy)
-  local begin, size = n.inputs[2], n.inputs[3]
-  return { scatter_back(n.inputs[1], function(p) return ops.slice(p, begin, size) end, dy[1]) }
+  local x, begin = n.inputs[1], n.inputs[2]
+  local index_dtype = dtype_of(begin)
+  local slice_size = ops.shape(n.outputs[1], index_dtype)
+  local shape = ops.stack({ ops.rank(x), 1 })
+  local before_pad = ops.reshape(begin, shape)
+  local after_pad = ops.reshape(ops.shape(x, index_dtype) - slice_size - begin, shape)
+  return { ops.pad(dy[1], ops.concat({ before_pad, after_pad }, 1)) }
 end
 rules.StridedSlice = function(n, dy)
   local a = n.attrs or {}

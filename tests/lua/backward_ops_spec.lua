@@ -54,6 +54,15 @@ describe("a traced backward pass holds TF's ops", function()
     H.close({ 1 / 1.5, 1 / 3, 1 / 5 }, g)
   end)
 
+  it("slice: the gradient padded back (array_grad.py _SliceGrad)", function()
+    local types, g = backward_types(function(t) return tf.slice(t, { 1 }, { 1 }) * 3 end, x)
+    local seen = {}
+    for _, t in ipairs(types) do seen[t] = true end
+    assert.is_true(seen.Pad, table.concat(types, " "))
+    assert.is_nil(seen.UnsortedSegmentSum, table.concat(types, " "))
+    H.close({ 0.0, 3.0, 0.0 }, g)
+  end)
+
   it("reduce_max: (indicators / count) * grad", function()
     local types, g = backward_types(function(t) return tf.reduce_max(tf.concat({ t, t }, 0)) end, x)
     -- the concat's gradient slices; the max's divides before it multiplies
