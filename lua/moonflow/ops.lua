@@ -417,6 +417,9 @@ ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits, axis, op
   labels, logits = to_tensor(labels), to_tensor(logits)
   if core.dtype(labels) ~= core.dtype(logits) then labels = ops.cast(labels, core.dtype(logits)) end
   axis = axis or -1
+  if math.type(axis) ~= "integer" then
+    raise("TypeError", "tf.nn.softmax_cross_entropy_with_logits: axis must be an integer, got " .. tostring(axis), 3)
+  end
   local r = rank_of(logits)
   if r and axis < -1 then axis = axis + r end
   -- The op's second output (the backprop) stays internal.
