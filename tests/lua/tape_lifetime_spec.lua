@@ -6,8 +6,11 @@
 local tf = tf or require("moonflow")
 local state = require("moonflow.state")
 
+-- (Other specs may leave eager tapes recording: counts are compared with
+-- what was there before.)
 describe("a tape made in a trace", function()
   it("stops when its trace returns", function()
+    local before = #state.tapes
     local left
     local f = tf.func(function(x)
       left = tf.GradientTape()
@@ -15,7 +18,7 @@ describe("a tape made in a trace", function()
       return x * x
     end)
     f(tf.constant(2.0))
-    assert.are.equal(0, #state.tapes)
+    assert.are.equal(before, #state.tapes)
     assert.is_truthy(tostring(left):find("stopped", 1, true))
     -- a later trace at the same depth records nothing on it
     local g = tf.func(function(x) return x + 1 end)
@@ -24,6 +27,7 @@ describe("a tape made in a trace", function()
   end)
 
   it("stops when its trace fails", function()
+    local before = #state.tapes
     local f = tf.func(function(x)
       local t = tf.GradientTape()
       t:watch(x)
@@ -31,10 +35,11 @@ describe("a tape made in a trace", function()
       error(tf.errors.ValueError)
     end)
     assert.is_false(pcall(f, tf.constant(1.0)))
-    assert.are.equal(0, #state.tapes)
+    assert.are.equal(before, #state.tapes)
   end)
 
   it("keeps an outer tape recording", function()
+    local before = #state.tapes
     local outer = tf.GradientTape()
     local f = tf.func(function(x)
       local inner = tf.GradientTape()
@@ -44,7 +49,8 @@ describe("a tape made in a trace", function()
     local x = tf.constant(2.0)
     outer:watch(x)
     local y = f(x)
-    assert.are.same({ outer }, state.tapes)
+    assert.are.equal(before + 1, #state.tapes)
+    assert.is_true(rawequal(outer, state.tapes[#state.tapes]))
     outer:stop()
     assert.are.equal(3.0, outer:gradient(y, x):numpy())
   end)
