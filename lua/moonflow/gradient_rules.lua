@@ -259,29 +259,54 @@ local function keep_dims_shape(n)
     ops.concat({ ops.range(rank), axes_v }, 0), rank)
 end
 
+-- dy reshaped to the kept dims (unless keep_dims) and broadcast to the
+-- input's shape: _SumGrad's general path, and _ProdGrad's first step.
 local function reduced_grad(n, g)
+  local input_shape = ops.shape(n.inputs[1])
+  if not (n.attrs and n.attrs.keep_dims) then g = ops.reshape(g, keep_dims_shape(n)) end
+  return ops.broadcast_to(g, input_shape)
+end
+
+-- math_grad.py _SumGrad. With the input's rank and the axes known, a
+-- reduction of every axis (in order) is a Reshape to ones and a Tile, and
+-- a traced one of a fully known shape a Reshape to the kept dims and a
+-- Tile by the rest; else reduced_grad's Reshape and BroadcastTo.
+local function sum_grad(n, g)
   local x = n.inputs[1]
-  local sx = static_shape(x)
-  local kept = keep_dims_shape(n)
-  local shaped = ops.reshape(g, kept)
-  if sx and same_static(shaped, x) then return shaped, kept end
-  return ops.broadcast_to(shaped, sx or ops.shape(x)), kept
+  local _, _, shape = core.info(x)
+  local ax = known(n.inputs[2])
+  if shape and ax then
+    if type(ax) ~= "table" then ax = { ax } end
+    local rank = #shape
+    local all = #ax == rank
+    for i, a in ipairs(ax) do if a ~= i - 1 then all = false end end
+    local full = static_shape(x)
+    if all then
+      local ones = {}
+      for i = 1, rank do ones[i] = 1 end
+      return ops.tile(ops.reshape(g, ones), full and ops.constant(full, dtypes.int32) or ops.shape(x))
+    elseif full and core.tracing() then
+      local kept = keep_dims_shape(n)
+      local scaling = {}
+      for i = 1, rank do scaling[i] = full[i] // math.max(kept[i], 1) end
+      return ops.tile(ops.reshape(g, kept), scaling)
+    end
+  end
+  return reduced_grad(n, g)
 end
 
-rules.Sum = function(n, dy)
-  local g = reduced_grad(n, dy[1])
-  return { g }
-end
+rules.Sum = function(n, dy) return { sum_grad(n, dy[1]) } end
 
+-- math_grad.py _MeanGrad: the sum's gradient over input size // output size.
 rules.Mean = function(n, dy)
-  local g = reduced_grad(n, dy[1])
+  local g = sum_grad(n, dy[1])
   local sx, sy = static_shape(n.inputs[1]), static_shape(n.outputs[1])
   if sx and sy then
-    local count = num_elements(sx) / math.max(num_elements(sy), 1)
-    return { g / count }
+    return { g / ops.constant(num_elements(sx) // math.max(num_elements(sy), 1), dtype_of(g)) }
   end
-  local count = ops.cast(ops.size(n.inputs[1]), dtype_of(g)) / ops.cast(ops.size(n.outputs[1]), dtype_of(g))
-  return { g / count }
+  local factor = ops.floordiv(ops.reduce_prod(ops.shape(n.inputs[1])),
+    ops.maximum(ops.reduce_prod(ops.shape(n.outputs[1])), 1))
+  return { g / ops.cast(factor, dtype_of(g)) }
 end
 local function extremum_grad(n, dy)
   local x, y = n.inputs[1], n.outputs[1]

@@ -63,6 +63,18 @@ describe("a traced backward pass holds TF's ops", function()
     H.close({ 0.0, 3.0, 0.0 }, g)
   end)
 
+  it("reduce_sum and reduce_mean of known shapes: a Reshape and a Tile (_SumGrad)", function()
+    local types, g = backward_types(function(t) return tf.reduce_sum(tf.reshape(t, { 3, 1 }), 1) end, x)
+    local seen = {}
+    for _, t in ipairs(types) do seen[t] = true end
+    assert.is_true(seen.Tile, table.concat(types, " "))
+    assert.is_nil(seen.BroadcastTo, table.concat(types, " "))
+    H.close({ 1.0, 1.0, 1.0 }, g)
+    types, g = backward_types(function(t) return tf.reduce_mean(t) end, x)
+    assert.are.same({ "RealDiv", "Reshape", "Tile" }, types)
+    H.close({ 1 / 3, 1 / 3, 1 / 3 }, g)
+  end)
+
   it("reduce_max: (indicators / count) * grad", function()
     local types, g = backward_types(function(t) return tf.reduce_max(tf.concat({ t, t }, 0)) end, x)
     -- the concat's gradient slices; the max's divides before it multiplies
