@@ -574,6 +574,10 @@ tmethods.batch_jacobian = options.def(function(tape, target, source, opts)
   local mode = unconnected_mode(opts and opts.unconnected_gradients)
   local y = flat_targets(target)[1]
   local x = variables.is_variable(source) and source:read_value() or source
+  if not core.is_tensor(y) or not core.is_tensor(x) then
+    raise("TypeError", "tape:batch_jacobian expects a target and a source that are tensors or tf.Variables, got "
+      .. tostring(target) .. " and " .. tostring(source), 2)
+  end
   local sy, sx = y.shape, x.shape
   for _, s in ipairs({ sy, sx }) do
     if s.rank ~= nil and s.rank < 2 then
