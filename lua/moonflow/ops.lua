@@ -448,56 +448,11 @@ ops.nn.log_softmax = def(last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits
   { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 ops.math.softmax = ops.nn.softmax
 
--- TF's labels and logits are positional-or-keyword: {labels=, logits=} works.
-local XENT_OPTS = { positional = { "labels", "logits" }, "name" }
-ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
-  -- The op's second output (the backprop) stays internal.
-  return (op(H.SoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
-end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.",
-XENT_OPTS)
-
--- TF's Python wrapper (nn_ops.py): the op takes 2-D logits; other ranks
--- are checked against the labels, flattened to 2-D and the cost reshaped
--- to the labels' shape.
-ops.nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
-  labels, logits = ops.convert_to_tensor(labels), ops.convert_to_tensor(logits)
-  local lr, gr = rank_of(labels), rank_of(logits)
-  local function shape_text(x) return tostring(x.shape) end
-  if gr == 0 then
-    raise("ValueError", ("`logits` cannot be a scalar. Received logits=%s`"):format(tostring(logits)), 3)
-  end
-  if gr and lr and lr ~= gr - 1 then
-    raise("ValueError", ("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape=%s "
-      .. "of rank %d and logits.shape=%s of rank %d"):format(shape_text(labels), lr, shape_text(logits), gr), 3)
-  end
-  local ls, gs = shape_of(labels), shape_of(logits)
-  local function known(dims)
-    for _, d in ipairs(dims) do if math.type(d) ~= "integer" or d < 0 then return false end end
-    return true
-  end
-  if ls and gs and known(ls) and known(gs) then
-    for i = 1, #ls do
-      if ls[i] ~= gs[i] then
-        raise("ValueError", ("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
-          .. "labels.shape=%s and logits.shape=%s"):format(shape_text(labels), shape_text(logits)), 3)
-      end
-    end
-  end
-  -- The op's second output (the backprop) stays internal.
-  if gr == 2 then return (op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels)) end
-  local labels_shape = ops.shape(labels)
-  local num_classes = ops.gather(ops.shape(logits), ops.rank(logits) - 1)
-  local flat_logits = ops.reshape(logits, ops.stack({ -1, num_classes }))
-  local cost = op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, flat_logits, ops.reshape(labels, { -1 }))
-  return ops.reshape(cost, labels_shape)
-end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy with integer class labels (0-based), labels of shape [d_0, ..., d_{r-1}] and "
-.. "logits [d_0, ..., d_{r-1}, num_classes] (any rank, as TF's wrapper reshapes). Also takes {labels=, logits=}.",
-{ positional = { "labels", "logits" }, "name" })
-
-ops.nn.bias_add = def(function(value, bias, opts) return op(H.BiasAdd, { name = opts.name }, value, bias) end,
-  "tf.nn.bias_add(value, bias)", "value + bias over the last dimension.", { required = 2, "name" })
+ops.nn.bias_add = def(function(value, bias, data_format, opts)
+  return op(H.BiasAdd, { name = opts.name, data_format = data_format }, value, bias)
+end, "tf.nn.bias_add(value, bias [, data_format])",
+"value + bias over the channel dimension: the last one ('NHWC', the default), or the second ('NCHW').",
+{ required = 2, positional = { "data_format" }, types = { data_format = "string" }, "name" })
 
 local function stride_list(s)
   if s == nil then return { 1, 1, 1, 1 } end
@@ -515,20 +470,31 @@ end, "tf.nn.conv2d(input, filters, strides, padding [, data_format] [, dilations
 "2-D convolution, NHWC input and HWIO filters; padding 'VALID' or 'SAME'; strides a number or list.",
 { required = 2, positional = { "strides", "padding", "data_format", "dilations" }, "name" })
 
+-- TF's adjoint_a / adjoint_b: the conjugate transpose, which for
+-- moonflow's real dtypes is the transpose; asking for both is TF's error.
+local function adjoint_or_transpose(opts, x)
+  local t, adj = opts["transpose_" .. x], opts["adjoint_" .. x]
+  if t and adj then
+    raise("ValueError", ("Only one of `transpose_%s` and `adjoint_%s` can be True. Received `transpose_%s`=True, "
+      .. "`adjoint_%s`=True."):format(x, x, x, x), 4)
+  end
+  return (t or adj) and true or false
+end
+
 ops.matmul = def(function(a, b, opts)
   a, b = to_tensor(a), to_tensor(b)
+  local ta, tb = adjoint_or_transpose(opts, "a"), adjoint_or_transpose(opts, "b")
   local ra, rb = rank_of(a), rank_of(b)
   -- TF's matmul: BatchMatMul unless both ranks are known and at most 2.
   if not ra or not rb or ra > 2 or rb > 2 then
-    return binary(H.BatchMatMulV2, a, b, { adj_x = opts.transpose_a or false,
-      adj_y = opts.transpose_b or false, name = opts.name })
+    return binary(H.BatchMatMulV2, a, b, { adj_x = ta, adj_y = tb, name = opts.name })
   end
-  return binary(H.MatMul, a, b, { transpose_a = opts.transpose_a or false,
-    transpose_b = opts.transpose_b or false, name = opts.name })
-end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, name=}])",
-"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.",
-{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", name = "string" },
-  "transpose_a", "transpose_b", "name" })
+  return binary(H.MatMul, a, b, { transpose_a = ta, transpose_b = tb, name = opts.name })
+end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, adjoint_a=, adjoint_b=, name=}])",
+"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2. adjoint_a/adjoint_b are TF's "
+.. "conjugate transposes, the transposes for real dtypes.",
+{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", adjoint_a = "boolean",
+  adjoint_b = "boolean", name = "string" }, "transpose_a", "transpose_b", "adjoint_a", "adjoint_b", "name" })
 ops.linalg.matmul = ops.matmul
 
 -- reductions -------------------------------------------------------------
@@ -767,14 +733,15 @@ end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...
 
 -- TF's third positional argument is the deprecated validate_indices;
 -- moonflow takes axis there (and as {axis=}).
+-- As TF's array_ops.gather, axis defaults to batch_dims (the first axis
+-- after the batch axes), not 0.
 ops.gather = def(function(params, indices, axis, batch_dims, opts)
   batch_dims = batch_dims or 0
-  -- TF's gather: the axis defaults to batch_dims (0 when there are none).
   if axis == nil then axis = batch_dims end
   return op(H.GatherV2, { batch_dims = batch_dims, name = opts.name or "GatherV2" },
     params, indices, axis)
 end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
-"Rows (0-based indices) of params along axis (default batch_dims, which defaults to 0).",
+"Rows (0-based indices) of params along axis (default: batch_dims, the first axis after the batch axes).",
 { required = 1, positional = { "indices", "axis", "batch_dims" }, "name" })
 
 ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)
