@@ -308,11 +308,6 @@ static mf_status gather_axes(mf_op_call *c, int64_t *axis, int64_t *batch_dims, 
                         "batch_dims (%lld) must be less than rank(params) (%d).", (long long)bd,
                         p->rank);
   }
-  /* TF's GatherV2 shape function: params must have rank axis + 1 (or
-   * -axis for a negative one), the message TF's gather_op_test expects. */
-  if (!mf_axis_wrap(&a, p->rank) && a > INT32_MIN && a <= INT32_MAX)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be at least rank %lld but is rank %d",
-                      (long long)(a < 0 ? -a : a + 1), p->rank);
   if (!mf_axis_wrap(&a, p->rank))
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Expected axis in the range [%d, %d), but got %lld", -p->rank, p->rank,

@@ -58,16 +58,28 @@ local function tensor_like(x)
 end
 
 -- TF's _get_dtype_from_nested_lists: the dtype of the first tensor (or
--- variable) inside a nested Lua list; nil when it holds none.
-local function nested_tensor_dtype(v)
+-- variable) inside a nested Lua list; nil when it holds none. `seen`
+-- holds the tables on the path walked: a table inside itself is left to
+-- tf.constant, which refuses it.
+local function nested_tensor_dtype(v, seen)
+  seen = seen or {}
+  if seen[v] then return nil end
+  seen[v] = true
   for i = 1, #v do
     local t = tensor_like(v[i])
-    if t then return core.dtype(t) end
+    if t then
+      seen[v] = nil
+      return core.dtype(t)
+    end
     if type(v[i]) == "table" and getmetatable(v[i]) == nil then
-      local d = nested_tensor_dtype(v[i])
-      if d then return d end
+      local d = nested_tensor_dtype(v[i], seen)
+      if d then
+        seen[v] = nil
+        return d
+      end
     end
   end
+  seen[v] = nil
   return nil
 end
 
@@ -75,7 +87,10 @@ end
 -- its other entries converted to the list's dtype. Each tensor must have
 -- that dtype, unless the caller asked for another one (`cast`), which
 -- TF's _cast_nested_seqs_to_dtype applies to every tensor first.
-local function autopack(v, dtype, cast)
+local function autopack(v, dtype, cast, seen)
+  seen = seen or {}
+  if seen[v] then raise("ValueError", "Can't convert a Lua table that contains itself to a Tensor", 5) end
+  seen[v] = true
   local parts = {}
   for i = 1, #v do
     local x = v[i]
@@ -88,11 +103,12 @@ local function autopack(v, dtype, cast)
       end
       parts[i] = t
     elseif type(x) == "table" and getmetatable(x) == nil and nested_tensor_dtype(x) then
-      parts[i] = autopack(x, dtype, cast)
+      parts[i] = autopack(x, dtype, cast, seen)
     else
       parts[i] = ops.constant(x, dtype)
     end
   end
+  seen[v] = nil
   return ops.stack(parts)
 end
 
@@ -598,8 +614,9 @@ ops.concat = def(function(values, axis, opts)
 end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.",
 { required = 1, positional = { "axis" }, "name" })
 
--- The static rank of a tensor, variable or Lua value (nil when unknown).
-local function value_rank(v)
+-- The static rank of a tensor, variable or Lua value (nil when unknown,
+-- or for a table inside itself, which conversion then refuses).
+local function value_rank(v, seen)
   if core.is_tensor(v) then
     local shape = shape_of(v)
     return shape and #shape
@@ -608,7 +625,10 @@ local function value_rank(v)
   if mt and mt.__tf_tensor then return value_rank(mt.__tf_tensor(v)) end
   if type(v) == "table" and mt == nil then
     if v[1] == nil then return 1 end
-    local inner = value_rank(v[1])
+    seen = seen or {}
+    if seen[v] then return nil end
+    seen[v] = true
+    local inner = value_rank(v[1], seen)
     return inner and inner + 1
   end
   if type(v) == "number" or type(v) == "boolean" or type(v) == "string" then return 0 end
