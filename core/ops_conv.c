@@ -207,7 +207,7 @@ static mf_status dims4(const mf_op_call *c, int i, const char *what, const char 
 
 /* A shape given as a tensor (input_sizes / filter_sizes): its 4 values, or
  * -1s when unknown while tracing. */
-static mf_status sizes_input(const mf_op_call *c, int i, const char *what, int64_t *d,
+static mf_status sizes_input(mf_op_call *c, int i, const char *what, int64_t *d,
                              mf_error *err) {
   const mf_spec *s = &c->in_specs[i];
   if (!mf_dtype_is_integer(s->dtype))
@@ -466,6 +466,7 @@ const mf_op_def mf_op_Conv2D = {
     .infer = conv2d_infer, .kernel = conv2d_kernel, .flags = 0,
     .doc = "2-D convolution of an NHWC input with an HWIO filter (strides, SAME/VALID "
            "padding, dilations).",
+    .tf_attrs = "T:0 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides use_cudnn_on_gpu=true",
 };
 
 /* ---- Conv2DBackpropInput(input_sizes, filter, out_backprop) ---- */
@@ -507,6 +508,7 @@ const mf_op_def mf_op_Conv2DBackpropInput = {
     .attrs = {CONV_ATTRS},
     .infer = backprop_input_infer, .kernel = backprop_input_kernel, .flags = 0,
     .doc = "The gradient of Conv2D with respect to its input.",
+    .tf_attrs = "T:1 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides use_cudnn_on_gpu=true",
 };
 
 /* ---- Conv2DBackpropFilter(input, filter_sizes, out_backprop) ---- */
@@ -544,4 +546,5 @@ const mf_op_def mf_op_Conv2DBackpropFilter = {
     .attrs = {CONV_ATTRS},
     .infer = backprop_filter_infer, .kernel = backprop_filter_kernel, .flags = 0,
     .doc = "The gradient of Conv2D with respect to its filter.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides use_cudnn_on_gpu=true",
 };
