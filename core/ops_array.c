@@ -124,6 +124,7 @@ const mf_op_def mf_op_Split = {
     .attrs = {{"num_split", MF_ATTR_INT}},
     .infer = split_infer, .kernel = split_kernel, .flags = 0,
     .doc = "Splits value along split_dim into num_split equal parts.",
+    .tf_attrs = "T:1 num_split",
 };
 
 /* TF's SplitV size rules for a split dimension of size `dim` (-1:
@@ -218,6 +219,7 @@ const mf_op_def mf_op_SplitV = {
     .max_inputs = 3, .attrs = {{"num_split", MF_ATTR_INT}},
     .infer = splitv_infer, .kernel = splitv_kernel, .flags = 0,
     .doc = "Splits value along split_dim into parts of the given sizes (one may be -1: the rest).",
+    .tf_attrs = "T:0 Tlen:1 num_split",
 };
 
 /* ---- ReverseV2 ---- */
@@ -279,6 +281,7 @@ const mf_op_def mf_op_ReverseV2 = {
     .name = "ReverseV2", .input_names = "tensor,axis", .min_inputs = 2, .max_inputs = 2,
     .infer = reverse_infer, .kernel = reverse_kernel, .flags = 0,
     .doc = "The tensor with the order of elements along the listed axes reversed.",
+    .tf_attrs = "T:0 Tidx:1",
 };
 
 /* ---- index tuples: GatherNd, ScatterNd, TensorScatterUpdate/Add ---- */
@@ -372,6 +375,7 @@ const mf_op_def mf_op_GatherNd = {
     .infer = gather_nd_infer, .kernel = gather_nd_kernel, .flags = 0,
     .doc = "Elements or slices of params addressed by the index tuples in the last axis of "
            "indices.",
+    .tf_attrs = "Tindices:1 Tparams:0",
 };
 
 /* The element count of a spec, or -1 while a dimension is unknown. */
@@ -511,6 +515,7 @@ const mf_op_def mf_op_ScatterNd = {
     .max_inputs = 3, .infer = scatter_nd_infer, .kernel = scatter_nd_kernel, .flags = 0,
     .doc = "Zeros of the given shape with the updates added at the index tuples (repeated "
            "tuples add up).",
+    .tf_attrs = "T:1 Tindices:0",
 };
 
 /* TensorScatterUpdate/Add(tensor, indices, updates) */
@@ -549,10 +554,12 @@ const mf_op_def mf_op_TensorScatterUpdate = {
     .name = "TensorScatterUpdate", .input_names = "tensor,indices,updates", .min_inputs = 3,
     .max_inputs = 3, .infer = tensor_scatter_infer, .kernel = tensor_scatter_kernel, .flags = 0,
     .doc = "A copy of tensor with the elements or slices at the index tuples replaced by updates.",
+    .tf_attrs = "T:0 Tindices:1",
 };
 
 const mf_op_def mf_op_TensorScatterAdd = {
     .name = "TensorScatterAdd", .input_names = "tensor,indices,updates", .min_inputs = 3,
     .max_inputs = 3, .infer = tensor_scatter_infer, .kernel = tensor_scatter_kernel, .flags = 0,
     .doc = "A copy of tensor with updates added at the index tuples (repeated tuples add up).",
+    .tf_attrs = "T:0 Tindices:1",
 };

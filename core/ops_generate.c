@@ -27,7 +27,7 @@ static mf_status fill_infer(mf_op_call *c, mf_error *err) {
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
-  MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(mf_input_shape_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
   if (c->in_specs[0].rank >= 0 && c->in_specs[0].rank != 1)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "dims must be a vector, got shape %s",
                       MF_SPEC_TEXT(&c->in_specs[0]));
@@ -57,6 +57,7 @@ const mf_op_def mf_op_Fill = {
     .name = "Fill", .input_names = "dims,value", .min_inputs = 2, .max_inputs = 2,
     .infer = fill_infer, .kernel = fill_kernel, .flags = 0,
     .doc = "A tensor of shape dims with every element equal to the scalar value.",
+    .tf_attrs = "T:1 index_type:0",
 };
 
 extern const mf_op_def mf_op_OnesLike;
@@ -85,12 +86,14 @@ const mf_op_def mf_op_ZerosLike = {
     .name = "ZerosLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Zeros (false, empty strings) in the shape and dtype of x.",
+    .tf_attrs = "T:0",
 };
 
 const mf_op_def mf_op_OnesLike = {
     .name = "OnesLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Ones (true) in the shape and dtype of x.",
+    .tf_attrs = "T:0",
 };
 
 /* ---- Range, LinSpace ---- */
@@ -177,6 +180,7 @@ const mf_op_def mf_op_Range = {
     .name = "Range", .input_names = "start,limit,delta", .min_inputs = 3, .max_inputs = 3,
     .infer = range_infer, .kernel = range_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The sequence start, start+delta, ... up to but excluding limit.",
+    .tf_attrs = "Tidx:0",
 };
 
 static mf_status linspace_infer(mf_op_call *c, mf_error *err) {
@@ -218,4 +222,5 @@ const mf_op_def mf_op_LinSpace = {
     .name = "LinSpace", .input_names = "start,stop,num", .min_inputs = 3, .max_inputs = 3,
     .infer = linspace_infer, .kernel = linspace_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "num evenly spaced values from start to stop inclusive.",
+    .tf_attrs = "T:0 Tidx:2",
 };

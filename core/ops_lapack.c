@@ -175,6 +175,7 @@ const mf_op_def mf_op_MatrixInverse = {
     .attrs = {{"adjoint", MF_ATTR_BOOL}},
     .infer = square_same_infer, .kernel = inverse_kernel, .flags = 0,
     .doc = "The inverse of each square matrix in the last two dims (of its transpose with adjoint).",
+    .tf_attrs = "T:0 adjoint=false",
 };
 
 static mf_status solve_infer(mf_op_call *c, mf_error *err) {
@@ -215,6 +216,7 @@ const mf_op_def mf_op_MatrixSolve = {
     .attrs = {{"adjoint", MF_ATTR_BOOL}},
     .infer = solve_infer, .kernel = solve_kernel, .flags = 0,
     .doc = "X with matrix X = rhs (matrix^T X = rhs with adjoint), per matrix of the batch.",
+    .tf_attrs = "T:0 adjoint=false",
 };
 
 /* ---- MatrixDeterminant ---- */
@@ -287,6 +289,7 @@ const mf_op_def mf_op_MatrixDeterminant = {
     .name = "MatrixDeterminant", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = det_infer, .kernel = det_kernel, .flags = 0,
     .doc = "The determinant of each square matrix in the last two dims (LU with partial pivoting).",
+    .tf_attrs = "T:0",
 };
 
 /* ---- Cholesky ---- */
@@ -332,4 +335,5 @@ const mf_op_def mf_op_Cholesky = {
     .name = "Cholesky", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = square_same_infer, .kernel = cholesky_kernel, .flags = 0,
     .doc = "The lower-triangular L with L L^T = input, per matrix (reads the lower triangle).",
+    .tf_attrs = "T:0",
 };
