@@ -13,6 +13,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* ---- Split, SplitV ---- */
 
@@ -79,6 +80,25 @@ static mf_status split_infer(mf_op_call *c, mf_error *err) {
   int64_t axis, num;
   bool known;
   MF_TRY(split_num(c, &num, err));
+  int n;
+  if (c->building && x->rank >= 0 && mf_infer_const_ints(c, 0, &axis, 1, &n)) {
+    /* TF's Split shape function: the axis by
+     * MakeDimForScalarInputWithNegativeIndexing, the split by Divide. */
+    if (c->in_specs[0].rank != 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Input must be scalar but has rank %d",
+                          c->in_specs[0].rank);
+    if (axis < -x->rank || axis >= x->rank)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Dimension size, given by scalar input %lld must be in range [-%d, %d)",
+                          (long long)axis, x->rank, x->rank);
+    int64_t dim = x->shape[axis < 0 ? axis + x->rank : axis], part;
+    if (mf_sf_divide_evenly(dim, num, &part, err) != MF_OK) {
+      size_t len = strlen(err->message); /* TF_RETURN_WITH_CONTEXT_IF_ERROR */
+      snprintf(err->message + len, sizeof err->message - len,
+               "\n\tNumber of ways to split should evenly divide the split dimension");
+      return err->status;
+    }
+  }
   MF_TRY(split_axis(c, 0, x, &axis, &known, err));
   if (!known) return split_outputs(c, x, (int)num, -1, NULL, err);
   int64_t dim = x->shape[axis];

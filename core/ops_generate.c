@@ -10,6 +10,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* Fails unless input i is a scalar (when its rank is known): TF's
  * "start must be a scalar, not shape [2]". */
@@ -27,6 +28,15 @@ static mf_status fill_infer(mf_op_call *c, mf_error *err) {
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
+  if (c->building) {
+    /* TF's Fill shape function: the ranks, then every dimension read as a
+     * value, then (once they pass) the dims read as a shape. */
+    MF_TRY(mf_sf_with_rank(c->in_specs[0].rank, 1, err));
+    MF_TRY(mf_sf_with_rank(c->in_specs[1].rank, 0, err));
+    MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
+    for (int i = 0; known && i < n; i++)
+      if (v[i] < 0) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Fill dimensions must be >= 0");
+  }
   MF_TRY(mf_input_shape_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
   if (c->in_specs[0].rank >= 0 && c->in_specs[0].rank != 1)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "dims must be a vector, got shape %s",
@@ -141,6 +151,7 @@ static mf_status range_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(mf_infer_same_dtype(c, 0, 3, err));
   MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
   for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
+  c->requested |= 7u; /* TF's Range shape function reads all three values */
   int64_t size = MF_UNKNOWN_DIM;
   if (c->in[0] && c->in[1] && c->in[2]) MF_TRY(range_size(c, &size, err));
   return mf_infer_output(c, c->in_specs[0].dtype, 1, &size, err);

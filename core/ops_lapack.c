@@ -18,6 +18,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* LAPACK's Fortran entry points in libopenblas (32-bit integers); the
  * trailing size_t is gfortran's hidden length of a character argument. */
@@ -41,6 +42,11 @@ static mf_status check_float(mf_op_call *c, int from, int to, mf_error *err) {
 static mf_status check_square(mf_op_call *c, int i, const char *not_square, mf_error *err) {
   const mf_spec *s = &c->in_specs[i];
   if (s->rank < 0) return MF_OK;
+  if (c->building) {
+    /* TF's MakeBatchSquareMatrix: its messages while a graph is built */
+    MF_TRY(mf_sf_with_rank_at_least(s->rank, 2, err));
+    MF_TRY(mf_sf_merge_dim(s->shape[s->rank - 2], s->shape[s->rank - 1], NULL, err));
+  }
   if (s->rank < 2)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "Input tensor %d must have rank >= 2, got %d [Op:%s]", i, s->rank,

@@ -95,6 +95,8 @@ extern const mf_op_def mf_op_LogSoftmax;
 
 static mf_status softmax_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_float(c, 0, err));
+  /* While a graph is built: TF's UnchangedShapeWithRankAtLeast(c, 1). */
+  if (c->building) MF_TRY(mf_sf_with_rank_at_least(c->in_specs[0].rank, 1, err));
   if (c->in_specs[0].rank == 0)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "logits must have >= 1 dimension, got [] [Op:%s]", c->op->name);

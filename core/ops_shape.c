@@ -939,7 +939,39 @@ const mf_op_def mf_op_Pad = {
 
 /* ---- BroadcastTo ---- */
 
+static mf_status broadcast_to_infer_eager(mf_op_call *c, mf_error *err);
+
+/* BroadcastTo while a graph is built: TF's shape function, which checks
+ * the rank and that each known target dimension is a multiple of the
+ * input's; the rest (a 3 broadcast to a 6) is the kernel's to refuse. */
+static mf_status broadcast_to_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  int64_t out[MF_MAX_INT_INPUT];
+  int rank;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &rank, out, MF_MAX_INT_INPUT, err));
+  if (rank >= 0 && x->rank >= 0) {
+    bool ok = rank >= x->rank;
+    for (int i = rank - x->rank; ok && i < rank; i++) {
+      int64_t in = x->shape[i - (rank - x->rank)];
+      ok = out[i] < 0 || in <= 0 || out[i] % in == 0;
+    }
+    if (!ok)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Cannot broadcast a tensor with shape %s shape %s", MF_SPEC_TEXT(x),
+                          mf_shape_text_of(rank, out).s);
+  }
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? out : NULL, err));
+  mf_infer_defer_check(c, broadcast_to_infer_eager);
+  return MF_OK;
+}
+
 static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? broadcast_to_shape_fn(c, err) : broadcast_to_infer_eager(c, err);
+}
+
+static mf_status broadcast_to_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
   int n;

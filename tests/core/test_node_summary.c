@@ -190,6 +190,27 @@ static void test_deferred(void) {
   mf_tensor *out[1];
   CHECK(run(g, 1, &v, out, &err) == MF_ERR_INVALID_ARGUMENT);
   CHECK(strstr(err.message, "0 is missing from {1,1}.") != NULL);
+  /* BroadcastTo's shape function checks multiples only: [3] to [6] is
+   * left to the kernel; [3] to [4] fails while building. */
+  ref three = input(g, MF_FLOAT32, 1, DIMS(3), NULL);
+  CHECK(build(g, "BroadcastTo", "BroadcastTo", 2, REFS(three, ivector(g, 1, VALS(6))), NULL, &deferred,
+              &err) == MF_OK && deferred);
+  CHECK(fails_with(g, "BroadcastTo", "BroadcastTo", 2, REFS(three, ivector(g, 1, VALS(4))), NULL,
+                   MF_ERR_VALUE,
+                   "Cannot broadcast a tensor with shape [3] shape [4] for '{{node BroadcastTo}} = "
+                   "BroadcastTo[T=DT_FLOAT, Tidx=DT_INT32](x_1, Const_2)' with input shapes: [3], [1] "
+                   "and with input tensors computed as partial shapes: input[1] = [4]."));
+  /* A context TF appends on a line of its own. */
+  mf_attrs sp;
+  mf_attrs_init(&sp);
+  mf_attrs_set_int(&sp, "num_split", 2, NULL);
+  CHECK(fails_with(g, "Split", "split", 2, REFS(cnst(g, make_tensor(MF_INT32, 0, NULL, VALS(0))), three),
+                   &sp, MF_ERR_VALUE,
+                   "Dimension size must be evenly divisible by 2 but is 3\n\tNumber of ways to split "
+                   "should evenly divide the split dimension for '{{node split}} = Split[T=DT_FLOAT, "
+                   "num_split=2](Const_3, x_1)' with input shapes: [], [3] and with computed input "
+                   "tensors: input[0] = <0>."));
+  mf_attrs_free(&sp);
   /* A valid permutation is not deferred. */
   ref ok_perm = ivector(g, 2, VALS(1, 0));
   CHECK(build(g, "Transpose", "Transpose_1", 2, REFS(x, ok_perm), NULL, &deferred, &err) == MF_OK);
