@@ -941,9 +941,9 @@ const mf_op_def mf_op_Pad = {
 
 static mf_status broadcast_to_infer_eager(mf_op_call *c, mf_error *err);
 
-/* BroadcastTo while a graph is built: TF's shape function, which checks
- * the rank and that each known target dimension is a multiple of the
- * input's; the rest (a 3 broadcast to a 6) is the kernel's to refuse. */
+/* BroadcastTo while a graph is built: TF's shape function, which merges
+ * each input dimension above 1 with the target's, from the last; what it
+ * cannot see (an unknown input dimension) is the kernel's to refuse. */
 static mf_status broadcast_to_shape_fn(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
@@ -951,15 +951,11 @@ static mf_status broadcast_to_shape_fn(mf_op_call *c, mf_error *err) {
   int rank;
   MF_TRY(mf_sf_shape_tensor(c, 1, &rank, out, MF_MAX_INT_INPUT, err));
   if (rank >= 0 && x->rank >= 0) {
-    bool ok = rank >= x->rank;
-    for (int i = rank - x->rank; ok && i < rank; i++) {
-      int64_t in = x->shape[i - (rank - x->rank)];
-      ok = out[i] < 0 || in <= 0 || out[i] % in == 0;
+    MF_TRY(mf_sf_with_rank_at_most(x->rank, rank, err));
+    for (int i = 0; i < x->rank; i++) {
+      int64_t in = x->shape[x->rank - 1 - i];
+      if (in > 1) MF_TRY(mf_sf_merge_dim(in, out[rank - 1 - i], &out[rank - 1 - i], err));
     }
-    if (!ok)
-      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                          "Cannot broadcast a tensor with shape %s shape %s", MF_SPEC_TEXT(x),
-                          mf_shape_text_of(rank, out).s);
   }
   if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
   MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? out : NULL, err));

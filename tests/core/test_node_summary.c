@@ -190,16 +190,20 @@ static void test_deferred(void) {
   mf_tensor *out[1];
   CHECK(run(g, 1, &v, out, &err) == MF_ERR_INVALID_ARGUMENT);
   CHECK(strstr(err.message, "0 is missing from {1,1}.") != NULL);
-  /* BroadcastTo's shape function checks multiples only: [3] to [6] is
-   * left to the kernel; [3] to [4] fails while building. */
-  ref three = input(g, MF_FLOAT32, 1, DIMS(3), NULL);
-  CHECK(build(g, "BroadcastTo", "BroadcastTo", 2, REFS(three, ivector(g, 1, VALS(6))), NULL, &deferred,
-              &err) == MF_OK && deferred);
-  CHECK(fails_with(g, "BroadcastTo", "BroadcastTo", 2, REFS(three, ivector(g, 1, VALS(4))), NULL,
+  /* BroadcastTo merges each input dimension above 1 with the target's,
+   * from the last; an unknown input dimension is left to the kernel. */
+  ref three = input(g, MF_FLOAT32, 1, DIMS(3), NULL), some = input(g, MF_FLOAT32, 1, DIMS(-1), NULL);
+  CHECK(build(g, "BroadcastTo", "BroadcastTo", 2, REFS(some, ivector(g, 1, VALS(6))), NULL, &deferred,
+              &err) == MF_OK && !deferred);
+  CHECK(fails_with(g, "BroadcastTo", "BroadcastTo", 2, REFS(three, ivector(g, 2, VALS(3, 2))), NULL,
                    MF_ERR_VALUE,
-                   "Cannot broadcast a tensor with shape [3] shape [4] for '{{node BroadcastTo}} = "
-                   "BroadcastTo[T=DT_FLOAT, Tidx=DT_INT32](x_1, Const_2)' with input shapes: [3], [1] "
-                   "and with input tensors computed as partial shapes: input[1] = [4]."));
+                   "Dimensions must be equal, but are 3 and 2 for '{{node BroadcastTo}} = "
+                   "BroadcastTo[T=DT_FLOAT, Tidx=DT_INT32](x_1, Const_2)' with input shapes: [3], [2] "
+                   "and with input tensors computed as partial shapes: input[1] = [3,2]."));
+  CHECK(fails_with(g, "BroadcastTo", "BroadcastTo", 2, REFS(x, ivector(g, 1, VALS(6))), NULL, MF_ERR_VALUE,
+                   "Shape must be at most rank 1 but is rank 2 for '{{node BroadcastTo}} = "
+                   "BroadcastTo[T=DT_FLOAT, Tidx=DT_INT32](x, Const_3)' with input shapes: [2,3], [1] "
+                   "and with input tensors computed as partial shapes: input[1] = [6]."));
   /* A context TF appends on a line of its own. */
   mf_attrs sp;
   mf_attrs_init(&sp);
@@ -208,7 +212,7 @@ static void test_deferred(void) {
                    &sp, MF_ERR_VALUE,
                    "Dimension size must be evenly divisible by 2 but is 3\n\tNumber of ways to split "
                    "should evenly divide the split dimension for '{{node split}} = Split[T=DT_FLOAT, "
-                   "num_split=2](Const_3, x_1)' with input shapes: [], [3] and with computed input "
+                   "num_split=2](Const_4, x_1)' with input shapes: [], [3] and with computed input "
                    "tensors: input[0] = <0>."));
   mf_attrs_free(&sp);
   /* A valid permutation is not deferred. */
