@@ -37,6 +37,8 @@ typedef struct mf_node {
   int nout;
   mf_spec *out_specs;
   mf_tensor **known;   /* per output: value known at trace time (Const, folded), or NULL */
+  bool deferred;       /* its kernel's checks refuse the traced inputs (op.h's deferred):
+                          inferred again at every run, never planned past inference */
 } mf_node;
 
 /* The executor's per-graph cache (see the overview). */

@@ -164,10 +164,14 @@ static mf_status call_kernel(mf_op_call *c, mf_error *err) {
  * function: call_gradient.lua), as TF's tape records a function call. */
 #define CALL_OP(NAME, FLAGS, DOC)                                                   \
   const mf_op_def mf_op_##NAME = {                                                  \
-      .name = #NAME, .input_names = "args", .min_inputs = 0, .max_inputs = -1,      \
+      .name = #NAME, .input_names = "args*", .min_inputs = 0, .max_inputs = -1,     \
       .attrs = {{"f", MF_ATTR_GRAPH}},                                              \
       .infer = call_infer, .kernel = call_kernel, .flags = FLAGS, .doc = DOC,       \
+      .tf_attrs = CALL_TF_ATTRS,                                                    \
   };
+/* TF's attributes but Tin and Tout, the lists of argument and result
+ * types, which moonflow's call node does not keep. */
+#define CALL_TF_ATTRS "config=\"\" config_proto=\"\" executor_type=\"\" f"
 CALL_OP(PartitionedCall, MF_OP_NO_GRADIENT, "Calls the function graph f on its inputs (a function without state).")
 CALL_OP(StatefulPartitionedCall, MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
         "Calls the function graph f on its inputs (a function with state or side effects).")

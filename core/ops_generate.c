@@ -10,6 +10,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* Fails unless input i is a scalar (when its rank is known): TF's
  * "start must be a scalar, not shape [2]". */
@@ -27,7 +28,16 @@ static mf_status fill_infer(mf_op_call *c, mf_error *err) {
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
-  MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
+  if (c->building) {
+    /* TF's Fill shape function: the ranks, then every dimension read as a
+     * value, then (once they pass) the dims read as a shape. */
+    MF_TRY(mf_sf_with_rank(c->in_specs[0].rank, 1, err));
+    MF_TRY(mf_sf_with_rank(c->in_specs[1].rank, 0, err));
+    MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
+    for (int i = 0; known && i < n; i++)
+      if (v[i] < 0) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Fill dimensions must be >= 0");
+  }
+  MF_TRY(mf_input_shape_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
   if (c->in_specs[0].rank >= 0 && c->in_specs[0].rank != 1)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "dims must be a vector, got shape %s",
                       MF_SPEC_TEXT(&c->in_specs[0]));
@@ -57,6 +67,7 @@ const mf_op_def mf_op_Fill = {
     .name = "Fill", .input_names = "dims,value", .min_inputs = 2, .max_inputs = 2,
     .infer = fill_infer, .kernel = fill_kernel, .flags = 0,
     .doc = "A tensor of shape dims with every element equal to the scalar value.",
+    .tf_attrs = "T:1 index_type:0",
 };
 
 extern const mf_op_def mf_op_OnesLike;
@@ -85,12 +96,14 @@ const mf_op_def mf_op_ZerosLike = {
     .name = "ZerosLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Zeros (false, empty strings) in the shape and dtype of x.",
+    .tf_attrs = "T:0",
 };
 
 const mf_op_def mf_op_OnesLike = {
     .name = "OnesLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Ones (true) in the shape and dtype of x.",
+    .tf_attrs = "T:0",
 };
 
 /* ---- Range, LinSpace ---- */
@@ -138,6 +151,7 @@ static mf_status range_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(mf_infer_same_dtype(c, 0, 3, err));
   MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
   for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
+  c->requested |= 7u; /* TF's Range shape function reads all three values */
   int64_t size = MF_UNKNOWN_DIM;
   if (c->in[0] && c->in[1] && c->in[2]) MF_TRY(range_size(c, &size, err));
   return mf_infer_output(c, c->in_specs[0].dtype, 1, &size, err);
@@ -177,6 +191,7 @@ const mf_op_def mf_op_Range = {
     .name = "Range", .input_names = "start,limit,delta", .min_inputs = 3, .max_inputs = 3,
     .infer = range_infer, .kernel = range_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The sequence start, start+delta, ... up to but excluding limit.",
+    .tf_attrs = "Tidx:0",
 };
 
 static mf_status linspace_infer(mf_op_call *c, mf_error *err) {
@@ -218,4 +233,5 @@ const mf_op_def mf_op_LinSpace = {
     .name = "LinSpace", .input_names = "start,stop,num", .min_inputs = 3, .max_inputs = 3,
     .infer = linspace_infer, .kernel = linspace_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "num evenly spaced values from start to stop inclusive.",
+    .tf_attrs = "T:0 Tidx:2",
 };

@@ -14,10 +14,73 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* ---- Slice ---- */
 
+static mf_status slice_infer_eager(mf_op_call *c, mf_error *err);
+
+/* Slice while a graph is built: TF's SliceShape. It reads begin as a
+ * shape (a -1 is unknown) and takes the sizes as given: a slice past the
+ * end is the kernel's to refuse, when the graph runs. */
+static mf_status slice_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0], *sb = &c->in_specs[1], *ss = &c->in_specs[2];
+  MF_TRY(mf_infer_same_dtype(c, 1, 3, err));
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  MF_TRY(mf_sf_with_rank(sb->rank, 1, err));
+  MF_TRY(mf_sf_with_rank(ss->rank, 1, err));
+  MF_TRY(mf_sf_merge(sb->rank, sb->shape, ss->rank, ss->shape, err));
+  int64_t ndims = sb->rank == 1 && sb->shape[0] >= 0 ? sb->shape[0] : ss->rank == 1 ? ss->shape[0] : -1;
+  if (ndims >= 0) MF_TRY(mf_sf_with_rank(x->rank, ndims, err));
+  int64_t b[MF_MAX_INT_INPUT], s[MF_MAX_INT_INPUT];
+  int nb, ns;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &nb, b, MF_MAX_INT_INPUT, err));
+  int64_t shape[MF_MAX_INT_INPUT];
+  int rank;
+  if (mf_infer_const_ints(c, 2, s, MF_MAX_INT_INPUT, &ns)) {
+    MF_TRY(mf_sf_with_rank(nb, ns, err));
+    for (int d = 0; d < ns; d++) {
+      int64_t dim = x->rank > d ? x->shape[d] : -1, begin = nb > d ? b[d] : -1;
+      if (s[d] < -1)
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "Out of bounds slicing on dimension %d of length %lld: sizes vector "
+                            "cannot be < -1, but was %lld",
+                            d, (long long)dim, (long long)s[d]);
+      if (s[d] != -1) {
+        shape[d] = s[d];
+      } else if (dim < 0 || begin < 0) {
+        shape[d] = -1;
+      } else if (dim < begin) {
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "Negative dimension size caused by subtracting %lld from %lld",
+                            (long long)begin, (long long)dim);
+      } else {
+        shape[d] = dim - begin;
+      }
+    }
+    rank = ns;
+  } else {
+    /* Sizes not known: what MakeShapeFromShapeTensor makes of them (a -1
+     * an unknown dimension), else the input's rank. */
+    MF_TRY(mf_sf_shape_tensor(c, 2, &rank, shape, MF_MAX_INT_INPUT, err));
+    if (rank >= 0) {
+      MF_TRY(mf_sf_with_rank(nb, rank, err));
+    } else {
+      rank = x->rank;
+      for (int d = 0; d < rank && d < MF_MAX_INT_INPUT; d++) shape[d] = -1;
+    }
+  }
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? shape : NULL, err));
+  mf_infer_defer_check(c, slice_infer_eager);
+  return MF_OK;
+}
+
 static mf_status slice_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? slice_shape_fn(c, err) : slice_infer_eager(c, err);
+}
+
+static mf_status slice_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0], *sb = &c->in_specs[1], *ss = &c->in_specs[2];
   int64_t b[MF_MAX_INT_INPUT], s[MF_MAX_INT_INPUT];
   int nb, ns;
@@ -69,6 +132,7 @@ const mf_op_def mf_op_Slice = {
     .name = "Slice", .input_names = "input,begin,size", .min_inputs = 3, .max_inputs = 3,
     .infer = slice_infer, .kernel = slice_kernel, .flags = 0,
     .doc = "The block of the input starting at begin with extent size (-1: to the end).",
+    .tf_attrs = "Index:1 T:0",
 };
 
 /* ---- StridedSlice ---- */
@@ -276,6 +340,7 @@ const mf_op_def mf_op_StridedSlice = {
     .infer = strided_slice_infer, .kernel = strided_slice_kernel, .flags = 0,
     .doc = "NumPy-style slicing: begin:end:stride per dimension, with ellipsis, new axes and "
            "single-index (shrinking) dimensions given as bit masks.",
+    .tf_attrs = "Index:1 T:0 begin_mask=0 ellipsis_mask=0 end_mask=0 new_axis_mask=0 shrink_axis_mask=0",
 };
 
 /* ---- GatherV2 ---- */
@@ -288,6 +353,9 @@ static mf_status gather_axes(mf_op_call *c, int64_t *axis, int64_t *batch_dims, 
   const mf_spec *p = &c->in_specs[0], *ix = &c->in_specs[1];
   int n;
   MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  /* While a graph is built: TF's GatherV2 shape function, its messages. */
+  if (c->building) MF_TRY(mf_sf_with_rank_at_least(p->rank, 1, err));
+  if (c->building) MF_TRY(mf_sf_with_rank(c->in_specs[2].rank, 0, err));
   if (c->in_specs[2].rank > 0)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis must be scalar");
   MF_TRY(mf_input_ints(c, 2, axis, 1, &n, known, err));
@@ -394,6 +462,7 @@ const mf_op_def mf_op_GatherV2 = {
     .attrs = {{"batch_dims", MF_ATTR_INT}},
     .infer = gather_infer, .kernel = gather_kernel, .flags = 0,
     .doc = "Slices of params along axis at the given 0-based indices.",
+    .tf_attrs = "Taxis:2 Tindices:1 Tparams:0 batch_dims=0",
 };
 
 /* ---- Where ---- */
@@ -429,6 +498,7 @@ const mf_op_def mf_op_Where = {
     .name = "Where", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = where_infer, .kernel = where_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The 0-based coordinates of the true (non-zero) elements, as int64 [n, rank].",
+    .tf_attrs = "T:0",
 };
 
 /* ---- OneHot ---- */
@@ -487,6 +557,7 @@ const mf_op_def mf_op_OneHot = {
     .max_inputs = 4, .attrs = {{"axis", MF_ATTR_INT}},
     .infer = one_hot_infer, .kernel = one_hot_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "on_value where the new axis (default last) equals the index, off_value elsewhere.",
+    .tf_attrs = "T:2 TI:0 axis=-1",
 };
 
 /* ---- UnsortedSegmentSum ---- */
@@ -570,4 +641,5 @@ const mf_op_def mf_op_UnsortedSegmentSum = {
     .infer = segment_sum_infer, .kernel = segment_sum_kernel, .flags = 0,
     .doc = "Sums the rows of data that share a segment id into row id of a [num_segments, ...] "
            "result.",
+    .tf_attrs = "T:0 Tindices:1 Tnumsegments:2",
 };

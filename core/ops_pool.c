@@ -304,6 +304,7 @@ const mf_op_def mf_op_MaxPool = {
     .attrs = {POOL_ATTRS},
     .infer = pool_infer, .kernel = pool_kernel, .flags = 0,
     .doc = "The maximum over each ksize window of an NHWC input (strides, SAME/VALID padding).",
+    .tf_attrs = "T:0 data_format=\"NHWC\" explicit_paddings=[] ksize padding strides",
 };
 
 const mf_op_def mf_op_AvgPool = {
@@ -311,6 +312,7 @@ const mf_op_def mf_op_AvgPool = {
     .attrs = {POOL_ATTRS},
     .infer = pool_infer, .kernel = pool_kernel, .flags = 0,
     .doc = "The mean over each ksize window of an NHWC input; SAME padding counts real pixels only.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" ksize padding strides",
 };
 
 /* ---- MaxPoolGrad(orig_input, orig_output, grad) -> like orig_input;
@@ -358,6 +360,7 @@ const mf_op_def mf_op_MaxPoolGrad = {
     .attrs = {POOL_ATTRS},
     .infer = max_grad_infer, .kernel = max_grad_kernel, .flags = 0,
     .doc = "The gradient of MaxPool: each window's gradient goes to its first maximum.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" explicit_paddings=[] ksize padding strides",
 };
 
 const mf_op_def mf_op_MaxPoolGradGrad = {
@@ -367,6 +370,7 @@ const mf_op_def mf_op_MaxPoolGradGrad = {
     .infer = max_grad_infer, .kernel = max_grad_kernel, .flags = 0,
     .doc = "The gradient of MaxPoolGrad: grad (shaped as orig_input) read at each window's "
            "first maximum.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" ksize padding strides",
 };
 
 /* ---- AvgPoolGrad(orig_input_shape, grad) ---- */
@@ -416,4 +420,5 @@ const mf_op_def mf_op_AvgPoolGrad = {
     .attrs = {POOL_ATTRS},
     .infer = avg_grad_infer, .kernel = avg_grad_kernel, .flags = 0,
     .doc = "The gradient of AvgPool: each window's gradient spread evenly over its real pixels.",
+    .tf_attrs = "T:1 data_format=\"NHWC\" ksize padding strides",
 };

@@ -269,6 +269,7 @@ static mf_status random_infer(mf_op_call *c, mf_error *err) {
   o->rank = (int)rank;
   for (int i = 0; i < o->rank; i++) o->shape[i] = -1;
   int n;
+  c->requested_shape |= 1; /* TF's RandomShape: MakeShapeFromShapeTensor(0) */
   if (!mf_infer_const_ints(c, 0, o->shape, MF_MAX_RANK, &n)) return MF_OK;
   o->rank = n;
   for (int i = 0; i < n; i++)
@@ -297,6 +298,7 @@ const mf_op_def mf_op_RandomStandardNormal = {
     .infer = random_infer, .kernel = random_kernel,
     .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
     .doc = "Samples from the standard normal distribution (mean 0, stddev 1).",
+    .tf_attrs = "T:0 dtype seed=0 seed2=0",
 };
 
 const mf_op_def mf_op_RandomUniform = {
@@ -305,4 +307,5 @@ const mf_op_def mf_op_RandomUniform = {
     .infer = random_infer, .kernel = random_kernel,
     .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
     .doc = "Samples uniformly from [0, 1).",
+    .tf_attrs = "T:0 dtype seed=0 seed2=0",
 };

@@ -18,6 +18,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* A known dimension merged into `acc` (-1 = unknown so far); false when
  * both are known and differ. */
@@ -70,7 +71,57 @@ static mf_status per_dim_ints(mf_op_call *c, int64_t *v, int *n, bool *known, mf
                     x->rank, *n);
 }
 
+/* The element count of a spec (NumElements), -1 when not known. */
+static int64_t spec_elements(const mf_spec *s) {
+  int64_t n = 1;
+  if (s->rank < 0) return -1;
+  for (int i = 0; i < s->rank; i++) {
+    if (s->shape[i] == 0) return 0;
+    if (s->shape[i] < 0 || __builtin_mul_overflow(n, s->shape[i], &n)) n = -1;
+    if (n < 0) return -1;
+  }
+  return n;
+}
+
+static mf_status transpose_infer_eager(mf_op_call *c, mf_error *err);
+
+/* Transpose while a graph is built: TF's TransposeShapeFn. It reads perm's
+ * values but checks only their range (negatives count from the end); a
+ * permutation that repeats an axis is the kernel's to refuse. */
+static mf_status transpose_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0], *p = &c->in_specs[1];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  int64_t perm[MF_MAX_INT_INPUT];
+  int n;
+  bool known = mf_infer_const_ints(c, 1, perm, MF_MAX_INT_INPUT, &n);
+  int64_t perm_elems = spec_elements(p);
+  if (x->rank < 0 && perm_elems < 0 && !known) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  int64_t rank = x->rank >= 0 ? x->rank : perm_elems >= 0 ? perm_elems : n;
+  /* One entry could mean a scalar or a vector: both come back as they are. */
+  if (x->rank < 0 && rank < 2) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  MF_TRY(mf_sf_with_rank(p->rank, 1, err));
+  MF_TRY(mf_sf_with_value(perm_elems, rank, err));
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, (int)rank, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0; i < rank; i++) {
+    shape[i] = MF_UNKNOWN_DIM;
+    if (!known) continue;
+    if (perm[i] >= rank || perm[i] <= -rank)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "perm dim %lld is out of range of input rank %lld", (long long)perm[i],
+                          (long long)rank);
+    if (x->rank >= 0) shape[i] = x->shape[perm[i] < 0 ? perm[i] + rank : perm[i]];
+  }
+  MF_TRY(mf_infer_output(c, x->dtype, (int)rank, shape, err));
+  mf_infer_defer_check(c, transpose_infer_eager);
+  return MF_OK;
+}
+
 static mf_status transpose_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? transpose_shape_fn(c, err) : transpose_infer_eager(c, err);
+}
+
+static mf_status transpose_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t perm[MF_MAX_INT_INPUT];
   int n;
@@ -113,14 +164,89 @@ const mf_op_def mf_op_Transpose = {
     .name = "Transpose", .input_names = "x,perm", .min_inputs = 2, .max_inputs = 2,
     .infer = transpose_infer, .kernel = transpose_kernel, .flags = 0,
     .doc = "Permutes the dimensions of x: output dimension i is input dimension perm[i].",
+    .tf_attrs = "T:0 Tperm:1",
 };
 
 /* ---- Reshape ---- */
+
+static mf_status reshape_infer_eager(mf_op_call *c, mf_error *err);
+
+/* The element count of a shape as TF's NumElements gives it: 0 when a
+ * dimension is 0, else unknown (-1) when one is, else the product (-1 on
+ * overflow, where TF's Multiply fails). With `unknown`: the product of the
+ * known dimensions, and the index of the one unknown (-1 if none, -2 if
+ * more than one), as SetOutputShapeForReshape counts them. */
+static int64_t known_elements(int rank, const int64_t *d, int64_t *known, int *unknown) {
+  int64_t n = 1, k = 1;
+  bool any_unknown = false;
+  *unknown = -1;
+  for (int i = 0; i < rank; i++) {
+    if (d[i] == 0) n = 0;
+    if (d[i] < 0) {
+      *unknown = *unknown == -1 ? i : -2;
+      any_unknown = true;
+    } else if (__builtin_mul_overflow(k, d[i], &k)) {
+      k = -1;
+    }
+  }
+  *known = k;
+  return n == 0 ? 0 : any_unknown ? -1 : k;
+}
+
+/* Reshape while a graph is built: TF's SetOutputShapeForReshape. The
+ * shape is read as a shape (a -1 is an unknown dimension); only a product
+ * that cannot match, or a -1 that cannot divide evenly, fails here. Two
+ * -1s and negative sizes are the kernel's to refuse, when the graph runs. */
+static mf_status reshape_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t out[MF_MAX_INT_INPUT];
+  int rank;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &rank, out, MF_MAX_INT_INPUT, err));
+  if (rank > MF_MAX_RANK)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Reshape: the requested shape has too many dimensions: %d (moonflow's "
+                      "tensors have at most %d)",
+                      rank, MF_MAX_RANK);
+  if (rank >= 0 && x->rank >= 0) {
+    int64_t out_known, in_known;
+    int out_unknown, in_unknown;
+    int64_t out_n = known_elements(rank, out, &out_known, &out_unknown);
+    int64_t in_n = known_elements(x->rank, x->shape, &in_known, &in_unknown);
+    if (out_n >= 0) out_known = out_n, out_unknown = -1;
+    if (in_n >= 0) in_known = in_n, in_unknown = -1;
+    if (out_known < 0 || in_known < 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Negative dimension size caused by overflow when multiplying");
+    if (out_unknown == -2 || in_unknown == -2) {
+      /* too many unknown dimensions: no more is known */
+    } else if (in_unknown < 0 && out_unknown < 0) {
+      if (in_known != out_known)
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "Cannot reshape a tensor with %lld elements to shape %s (%lld "
+                            "elements)",
+                            (long long)in_known, mf_shape_text_of(rank, out).s,
+                            (long long)out_known);
+    } else if (in_unknown < 0 && out_known > 0) {
+      MF_TRY(mf_sf_divide_evenly(in_known, out_known, &out[out_unknown], err));
+    } else if (out_unknown < 0 && in_unknown >= 0 && in_known != 0) {
+      int64_t inferred;
+      MF_TRY(mf_sf_divide_evenly(out_known, in_known, &inferred, err));
+    }
+  }
+  MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? out : NULL, err));
+  mf_infer_defer_check(c, reshape_infer_eager);
+  return MF_OK;
+}
 
 /* TF's ReshapeOp: a -1 dimension is inferred from the input's size. When
  * the requested shape has a zero, zeros count in neither product, so
  * zeros(0, 6) reshaped to (0, -1, 3) still infers 2. */
 static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
+  if (c->building) return reshape_shape_fn(c, err);
+  return reshape_infer_eager(c, err);
+}
+
+static mf_status reshape_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
   int n;
@@ -131,7 +257,7 @@ static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
                       "Reshape: the requested shape has too many dimensions: %d (moonflow's "
                       "tensors have at most %d)",
                       len, MF_MAX_RANK);
-  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(mf_input_shape_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
   MF_TRY(check_vector(c, 1, "sizes input", err));
   int64_t size = -1;
   if (mf_spec_is_static(x)) MF_TRY(mf_shape_size(x->rank, x->shape, &size, err));
@@ -192,6 +318,7 @@ const mf_op_def mf_op_Reshape = {
     .name = "Reshape", .input_names = "tensor,shape", .min_inputs = 2, .max_inputs = 2,
     .infer = reshape_infer, .kernel = reshape_kernel, .flags = 0,
     .doc = "The same values in a new shape; one dimension may be -1 (inferred).",
+    .tf_attrs = "T:0 Tshape:1",
 };
 
 /* ---- ConcatV2 and Pack: inputs joined along an axis of the result ---- */
@@ -216,7 +343,101 @@ static mf_status join_kernel(mf_op_call *c, int nvals, int axis, bool stack, mf_
   return MF_OK;
 }
 
+/* A shape of TF's shape functions: rank -1 unknown, dims -1 unknown. */
+typedef struct shp {
+  int rank;
+  int64_t d[MF_MAX_RANK];
+} shp;
+
+/* InferenceContext::Subshape(s, start, end), end INT64_MAX for "to the
+ * end"; the callers have checked the rank, so no bound fails. */
+static shp subshape(const mf_spec *s, int64_t start, int64_t end) {
+  shp o = {.rank = -1};
+  if (s->rank < 0) return o;
+  if (start > s->rank) start = s->rank;
+  if (end > s->rank) end = s->rank;
+  if (start < 0) start += s->rank;
+  if (end < 0) end += s->rank;
+  o.rank = 0;
+  for (int64_t i = start; i < end; i++) o.d[o.rank++] = s->shape[i];
+  return o;
+}
+
+/* Merge(a, *acc) into *acc, with TF's messages. */
+static mf_status merge_into(const shp *a, shp *acc, mf_error *err) {
+  if (a->rank < 0) return MF_OK;
+  if (acc->rank < 0) {
+    *acc = *a;
+    return MF_OK;
+  }
+  MF_TRY(mf_sf_merge(a->rank, a->d, acc->rank, acc->d, err));
+  for (int i = 0; i < a->rank; i++)
+    if (acc->d[i] < 0) acc->d[i] = a->d[i];
+  return MF_OK;
+}
+
+static mf_status concat_infer_eager(mf_op_call *c, mf_error *err);
+
+/* ConcatV2 while a graph is built: TF's ConcatShapeHelper. Inputs are
+ * checked from the last, each against what the later ones made: the
+ * dimensions before the axis and after it merged, the axis summed. */
+static mf_status concat_shape_fn(mf_op_call *c, mf_error *err) {
+  int nv = c->nin - 1;
+  const mf_spec *in = c->in_specs;
+  MF_TRY(mf_infer_same_dtype(c, 0, nv, err));
+  MF_TRY(mf_infer_check_dtype(c, nv, mf_dtype_is_integer, "int32 or int64", err));
+  MF_TRY(mf_sf_with_rank(in[nv].rank, 0, err));
+  int64_t axis;
+  int n;
+  if (!mf_infer_const_ints(c, nv, &axis, 1, &n)) {
+    int rank = -1;
+    for (int i = 0; i < nv && rank < 0; i++) rank = in[i].rank;
+    if (rank < 0) return mf_infer_output(c, in[0].dtype, -1, NULL, err);
+    if (rank == 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Can't concatenate scalars (use tf.stack instead)");
+    for (int i = 0; i < nv; i++) MF_TRY(mf_sf_with_rank(in[i].rank, rank, err));
+    return mf_infer_output(c, in[0].dtype, rank, NULL, err);
+  }
+  int64_t min_rank = axis < 0 ? -axis : axis + 1;
+  if (min_rank > INT32_MAX)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Rank cannot exceed kint32max");
+  shp before = {.rank = -1}, after = {.rank = -1};
+  int64_t middle = 0;
+  for (int i = nv - 1; i >= 0; i--) {
+    MF_TRY(mf_sf_with_rank_at_least(in[i].rank, min_rank, err));
+    shp b = subshape(&in[i], 0, axis);
+    shp a = axis == -1 ? (shp){.rank = 0} : subshape(&in[i], axis + 1, INT64_MAX);
+    int64_t m = in[i].rank < 0 ? -1 : in[i].shape[axis < 0 ? axis + in[i].rank : axis];
+    if (i == nv - 1) {
+      before = b, after = a, middle = m;
+      continue;
+    }
+    MF_TRY(merge_into(&b, &before, err));
+    if (middle >= 0 && m >= 0 && __builtin_add_overflow(middle, m, &middle))
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Dimension size overflow from adding %lld and %lld", (long long)middle,
+                          (long long)m);
+    if (m < 0) middle = -1;
+    MF_TRY(merge_into(&a, &after, err));
+  }
+  if (before.rank < 0 || after.rank < 0 || before.rank + 1 + after.rank > MF_MAX_RANK)
+    return mf_infer_output(c, in[0].dtype, -1, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < before.rank; i++) shape[rank++] = before.d[i];
+  shape[rank++] = middle;
+  for (int i = 0; i < after.rank; i++) shape[rank++] = after.d[i];
+  MF_TRY(mf_infer_output(c, in[0].dtype, rank, shape, err));
+  mf_infer_defer_check(c, concat_infer_eager);
+  return MF_OK;
+}
+
 static mf_status concat_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? concat_shape_fn(c, err) : concat_infer_eager(c, err);
+}
+
+static mf_status concat_infer_eager(mf_op_call *c, mf_error *err) {
   int nv = c->nin - 1;
   const mf_spec *in = c->in_specs;
   MF_TRY(mf_infer_same_dtype(c, 0, nv, err));
@@ -281,13 +502,45 @@ static mf_status concat_kernel(mf_op_call *c, mf_error *err) {
 }
 
 const mf_op_def mf_op_ConcatV2 = {
-    .name = "ConcatV2", .input_names = "values,axis", .min_inputs = 2, .max_inputs = -1,
+    .name = "ConcatV2", .input_names = "values*,axis", .min_inputs = 2, .max_inputs = -1,
     .infer = concat_infer, .kernel = concat_kernel, .flags = 0,
     .doc = "Joins the values (all but the last input) along the axis given last.",
+    .tf_attrs = "N:#-1 T:0 Tidx:-1",
 };
+
+/* Pack while a graph is built: TF's shape function, which merges the
+ * inputs' shapes from the last, saying which input failed. */
+static mf_status pack_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *in = c->in_specs;
+  MF_TRY(mf_infer_same_dtype(c, 0, c->nin, err));
+  shp cur = {.rank = in[c->nin - 1].rank};
+  memcpy(cur.d, in[c->nin - 1].shape, sizeof cur.d);
+  for (int i = c->nin - 2; i >= 0; i--) {
+    shp s = {.rank = in[i].rank};
+    memcpy(s.d, in[i].shape, sizeof s.d);
+    if (merge_into(&s, &cur, err) != MF_OK) {
+      /* TF_RETURN_WITH_CONTEXT_IF_ERROR: the context on a new line */
+      size_t len = strlen(err->message);
+      snprintf(err->message + len, sizeof err->message - len,
+               "\n\tFrom merging shape %d with other shapes.", i);
+      return err->status;
+    }
+  }
+  if (cur.rank < 0) return mf_infer_output(c, in[0].dtype, -1, NULL, err);
+  int rank = cur.rank + 1;
+  int64_t axis = mf_attr_int(c->attrs, "axis", 0), a = axis;
+  if (!mf_axis_wrap(&a, rank))
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Invalid axis: %lld; must be in [%d,%d)",
+                        (long long)axis, -rank, rank);
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, in[0].dtype, rank, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int d = 0, k = 0; d < rank; d++) shape[d] = d == a ? c->nin : cur.d[k++];
+  return mf_infer_output(c, in[0].dtype, rank, shape, err);
+}
 
 static mf_status pack_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *in = c->in_specs;
+  if (c->building) return pack_shape_fn(c, err);
   MF_TRY(mf_infer_same_dtype(c, 0, c->nin, err));
   int ref = -1;
   int64_t shape[MF_MAX_RANK + 1];
@@ -323,10 +576,11 @@ static mf_status pack_kernel(mf_op_call *c, mf_error *err) {
 }
 
 const mf_op_def mf_op_Pack = {
-    .name = "Pack", .input_names = "values", .min_inputs = 1, .max_inputs = -1,
+    .name = "Pack", .input_names = "values*", .min_inputs = 1, .max_inputs = -1,
     .attrs = {{"axis", MF_ATTR_INT}},
     .infer = pack_infer, .kernel = pack_kernel, .flags = 0,
     .doc = "Stacks same-shaped tensors along a new axis (tf.stack).",
+    .tf_attrs = "N:# T:0 axis=0",
 };
 
 /* ---- Unpack ---- */
@@ -383,12 +637,36 @@ const mf_op_def mf_op_Unpack = {
     .attrs = {{"num", MF_ATTR_INT}, {"axis", MF_ATTR_INT}},
     .infer = unpack_infer, .kernel = unpack_kernel, .flags = 0,
     .doc = "Splits a tensor along an axis into num tensors of one rank less (tf.unstack).",
+    .tf_attrs = "T:0 axis=0 num",
 };
 
 /* ---- ExpandDims, Squeeze: views with size-1 dimensions added or removed ---- */
 
+/* ExpandDims while a graph is built: TF's shape function. */
+static mf_status expand_dims_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  int64_t dims[MF_MAX_INT_INPUT];
+  int n;
+  bool known = mf_infer_const_ints(c, 1, dims, MF_MAX_INT_INPUT, &n);
+  if (c->in[1] && c->in[1]->size != 1)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "'dim' input must be a tensor with a single value");
+  if (!known || x->rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  int64_t dim = dims[0];
+  if (dim < -x->rank - 1 || dim > x->rank)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "dim %lld not in the interval [%d, %d].",
+                        (long long)dim, -x->rank - 1, x->rank);
+  if (dim < 0) dim += x->rank + 1;
+  if (x->rank + 1 > MF_MAX_RANK) return mf_infer_output(c, x->dtype, x->rank + 1, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0, k = 0; i <= x->rank; i++) shape[i] = i == dim ? 1 : x->shape[k++];
+  return mf_infer_output(c, x->dtype, x->rank + 1, shape, err);
+}
+
 static mf_status expand_dims_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
+  if (c->building) return expand_dims_shape_fn(c, err);
   int64_t dim;
   int n;
   bool known;
@@ -419,6 +697,7 @@ const mf_op_def mf_op_ExpandDims = {
     .name = "ExpandDims", .input_names = "input,dim", .min_inputs = 2, .max_inputs = 2,
     .infer = expand_dims_infer, .kernel = view_kernel, .flags = 0,
     .doc = "Inserts a dimension of size 1 at index dim (negative counts from the end).",
+    .tf_attrs = "T:0 Tdim:1",
 };
 
 static mf_status squeeze_infer(mf_op_call *c, mf_error *err) {
@@ -426,6 +705,12 @@ static mf_status squeeze_infer(mf_op_call *c, mf_error *err) {
   const mf_attr *dims = mf_attrs_find(c->attrs, "squeeze_dims");
   int nd = dims ? dims->u.ints.n : 0;
   if (x->rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  /* While a graph is built TF's shape function checks every index's range
+   * first, with its own message (the size checks read as the kernel's). */
+  for (int i = 0; c->building && i < nd; i++)
+    if (dims->u.ints.v[i] < -x->rank || dims->u.ints.v[i] >= x->rank)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "squeeze_dims[%d] not in [%d,%d).", i,
+                          -x->rank, x->rank);
   bool drop[MF_MAX_RANK] = {false};
   for (int i = 0; i < nd; i++) {
     int64_t d = dims->u.ints.v[i];
@@ -456,11 +741,55 @@ const mf_op_def mf_op_Squeeze = {
     .attrs = {{"squeeze_dims", MF_ATTR_INTS}},
     .infer = squeeze_infer, .kernel = view_kernel, .flags = 0,
     .doc = "Removes size-1 dimensions: those listed in squeeze_dims, or all of them.",
+    .tf_attrs = "T:0 squeeze_dims=[]",
 };
 
 /* ---- Tile ---- */
 
+static mf_status tile_infer_eager(mf_op_call *c, mf_error *err);
+
+/* Tile while a graph is built: TF's shape function, which reads multiples
+ * as a shape (a -1 an unknown dimension; negative multiples are the
+ * kernel's to refuse). */
+static mf_status tile_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  int64_t m[MF_MAX_INT_INPUT];
+  int rank;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &rank, m, MF_MAX_INT_INPUT, err));
+  if (x->rank >= 0) {
+    MF_TRY(mf_sf_with_rank(rank, x->rank, err));
+    const mf_spec *ms = &c->in_specs[1];
+    int64_t len = ms->rank == 1 ? ms->shape[0] : -1;
+    MF_TRY(mf_sf_merge(1, &len, 1, (int64_t[]){x->rank}, err));
+    if (rank < 0) {
+      rank = x->rank; /* WithRank of an unknown shape: that many unknown dimensions */
+      for (int i = 0; i < rank && i < MF_MAX_INT_INPUT; i++) m[i] = -1;
+    }
+  }
+  if (rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  MF_TRY(mf_sf_with_rank(x->rank, rank, err));
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0; i < rank; i++) {
+    int64_t d = x->rank >= 0 ? x->shape[i] : -1;
+    shape[i] = d == 0 || m[i] == 0 ? 0 : d < 0 || m[i] < 0 ? -1 : d * m[i];
+    if (d > 0 && m[i] > 0 && __builtin_mul_overflow(d, m[i], &shape[i]))
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Negative dimension size caused by overflow when multiplying %lld and "
+                          "%lld",
+                          (long long)d, (long long)m[i]);
+  }
+  MF_TRY(mf_infer_output(c, x->dtype, rank, shape, err));
+  mf_infer_defer_check(c, tile_infer_eager);
+  return MF_OK;
+}
+
 static mf_status tile_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? tile_shape_fn(c, err) : tile_infer_eager(c, err);
+}
+
+static mf_status tile_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t m[MF_MAX_INT_INPUT];
   int n;
@@ -526,6 +855,7 @@ const mf_op_def mf_op_Tile = {
     .name = "Tile", .input_names = "input,multiples", .min_inputs = 2, .max_inputs = 2,
     .infer = tile_infer, .kernel = tile_kernel, .flags = 0,
     .doc = "Repeats the input multiples[i] times along each dimension i.",
+    .tf_attrs = "T:0 Tmultiples:1",
 };
 
 /* ---- Pad ---- */
@@ -604,16 +934,45 @@ const mf_op_def mf_op_Pad = {
     .infer = pad_infer, .kernel = pad_kernel, .flags = 0,
     .doc = "Pads each dimension i with paddings[i][0] values before and paddings[i][1] after "
            "(constant_values, default zero).",
+    .tf_attrs = "T:0 Tpaddings:1",
 };
 
 /* ---- BroadcastTo ---- */
 
+static mf_status broadcast_to_infer_eager(mf_op_call *c, mf_error *err);
+
+/* BroadcastTo while a graph is built: TF's shape function, which merges
+ * each input dimension above 1 with the target's, from the last; what it
+ * cannot see (an unknown input dimension) is the kernel's to refuse. */
+static mf_status broadcast_to_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  int64_t out[MF_MAX_INT_INPUT];
+  int rank;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &rank, out, MF_MAX_INT_INPUT, err));
+  if (rank >= 0 && x->rank >= 0) {
+    MF_TRY(mf_sf_with_rank_at_most(x->rank, rank, err));
+    for (int i = 0; i < x->rank; i++) {
+      int64_t in = x->shape[x->rank - 1 - i];
+      if (in > 1) MF_TRY(mf_sf_merge_dim(in, out[rank - 1 - i], &out[rank - 1 - i], err));
+    }
+  }
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? out : NULL, err));
+  mf_infer_defer_check(c, broadcast_to_infer_eager);
+  return MF_OK;
+}
+
 static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? broadcast_to_shape_fn(c, err) : broadcast_to_infer_eager(c, err);
+}
+
+static mf_status broadcast_to_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
-  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(mf_input_shape_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
   MF_TRY(check_vector(c, 1, "shape", err));
   if (!known) return mf_infer_output(c, x->dtype, mf_input_vector_length(c, 1), NULL, err);
   for (int i = 0; i < n; i++)
@@ -653,6 +1012,7 @@ const mf_op_def mf_op_BroadcastTo = {
     .name = "BroadcastTo", .input_names = "input,shape", .min_inputs = 2, .max_inputs = 2,
     .infer = broadcast_to_infer, .kernel = broadcast_to_kernel, .flags = 0,
     .doc = "Broadcasts the input to the given shape (NumPy rules).",
+    .tf_attrs = "T:0 Tidx:1",
 };
 
 /* ---- Shape, Size, Rank ---- */
@@ -715,6 +1075,7 @@ const mf_op_def mf_op_Shape = {
     .attrs = {{"out_type", MF_ATTR_TYPE}},
     .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The shape of the input as a 1-D integer tensor (out_type, default int32).",
+    .tf_attrs = "T:0 out_type=DT_INT32",
 };
 
 const mf_op_def mf_op_Size = {
@@ -722,12 +1083,14 @@ const mf_op_def mf_op_Size = {
     .attrs = {{"out_type", MF_ATTR_TYPE}},
     .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The number of elements of the input as an integer scalar.",
+    .tf_attrs = "T:0 out_type=DT_INT32",
 };
 
 const mf_op_def mf_op_Rank = {
     .name = "Rank", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The number of dimensions of the input as an int32 scalar.",
+    .tf_attrs = "T:0",
 };
 
 /* ---- BroadcastGradientArgs ---- */
@@ -812,4 +1175,5 @@ const mf_op_def mf_op_BroadcastGradientArgs = {
     .name = "BroadcastGradientArgs", .input_names = "s0,s1", .min_inputs = 2, .max_inputs = 2,
     .infer = gradient_args_infer, .kernel = gradient_args_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The axes to sum a broadcast op's gradient over for each input: (r0, r1).",
+    .tf_attrs = "T:0",
 };
