@@ -376,6 +376,10 @@ static mf_status gather_axes(mf_op_call *c, int64_t *axis, int64_t *batch_dims, 
                         "batch_dims (%lld) must be less than rank(params) (%d).", (long long)bd,
                         p->rank);
   }
+  /* TF's shape function: params must have rank axis + 1 (or -axis); the
+   * kernel, which is what TF 2 runs eagerly, says "Expected axis ...". */
+  if (c->building && !mf_axis_wrap(&a, p->rank) && a > INT32_MIN && a <= INT32_MAX)
+    return mf_sf_with_rank_at_least(p->rank, a < 0 ? -a : a + 1, err);
   if (!mf_axis_wrap(&a, p->rank))
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Expected axis in the range [%d, %d), but got %lld", -p->rank, p->rank,

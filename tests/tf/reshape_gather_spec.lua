@@ -126,9 +126,9 @@ describe("gather_op_test.py", function()
     local unknown = tf.func(function(x, i, axis) return tf.gather(x, i, axis) end,
       { autograph = false, input_signature = { tf.TensorSpec(nil, tf.int32), tf.TensorSpec(nil, tf.int32),
         tf.TensorSpec(nil, tf.int32) } })
-    -- TF 2 runs this eagerly: the kernel's message (TF's test sees it when
-    -- the rank is unknown; the known-rank graph case is under "known
-    -- differences" below)
+    -- TF 2 runs this eagerly: the kernel's message, which TF's test sees
+    -- too when the axis is not known while the graph is built (its graph
+    -- half, a constant axis, is in graph_errors_spec.lua)
     for _, bad_axis in ipairs({ 1, 2, -2 }) do
       local want = ("Expected axis in the range [-1, 1), but got %d"):format(bad_axis)
       T.raises("InvalidArgumentError", want, tf.gather, { 0, 1, 2 }, 0, bad_axis)
@@ -427,19 +427,6 @@ end)
 -- Known differences: each case asserts what moonflow does now; the
 -- comment says what TF does and why it is left.
 describe("known differences", function()
-  -- gather_op_test.py: GatherTest.testBadAxis, its graph half: with the
-  -- params' rank known, TF's shape function refuses the node while the
-  -- graph is built, ValueError "Shape must be at least rank N but is rank
-  -- 1"; moonflow's inference gives the kernel's message, the one TF gives
-  -- eagerly.
-  it("GatherTest.testBadAxis (graph, known rank)", function()
-    local traced = tf.func(function(x, i, axis) return tf.gather(x, i, axis) end, { autograph = false })
-    for _, bad_axis in ipairs({ 1, 2, -2 }) do
-      T.raises(EITHER, ("Expected axis in the range [-1, 1), but got %d"):format(bad_axis), traced,
-        tf.constant({ 0, 1, 2 }), tf.constant(0), tf.constant(bad_axis))
-    end
-  end)
-
   -- reshape_op_test.py: ReshapeTest.testPartialShapes (the packed cases).
   -- TF reads a shape argument built by tf.stack, tf.concat or tf.shape
   -- element by element (constant_value_as_shape), so [n, 37] gives
