@@ -102,9 +102,12 @@ $(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
 	@echo "  LD  $@"
 	@$(CC) $(LDFLAGS) $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(WHOLE) -o $@ $(PKG_LIBS)
 
+# -z nodelete: lua_close unloads C modules, but the thread pool's workers
+# (core/threadpool.c) live on and may be running the module's code, polling
+# for work, when the interpreter exits; unmapped under them, they crashed.
 $(MOD): $(BIND_OBJ) $(LIB)
 	@echo "  LD  $@"
-	@$(CC) $(LDFLAGS) -shared $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas jansson) -lz -lm -lpthread
+	@$(CC) $(LDFLAGS) -shared -Wl,-z,nodelete $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas jansson) -lz -lm -lpthread
 
 $(BUILD)/tests/%: tests/core/%.c $(LIB)
 	@mkdir -p $(dir $@)

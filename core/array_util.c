@@ -168,11 +168,11 @@ mf_status mf_tensor_region(const mf_tensor *src, int64_t off, int rank, const in
   return st;
 }
 
-mf_status mf_input_ints(const mf_op_call *c, int i, int64_t *vals, int cap, int *n, bool *known,
+mf_status mf_input_ints(mf_op_call *c, int i, int64_t *vals, int cap, int *n, bool *known,
                         mf_error *err) {
   *known = false;
   *n = 0;
-  MF_TRY(mf_infer_check_dtype((mf_op_call *)c, i, mf_dtype_is_integer, "int32 or int64", err));
+  MF_TRY(mf_infer_check_dtype(c, i, mf_dtype_is_integer, "int32 or int64", err));
   const mf_tensor *t = c->in[i];
   if (!t) return MF_OK;
   if (t->size > cap)
@@ -181,6 +181,12 @@ mf_status mf_input_ints(const mf_op_call *c, int i, int64_t *vals, int cap, int 
                       (long long)t->size, c->op->name, cap);
   *known = mf_infer_const_ints(c, i, vals, cap, n);
   return MF_OK;
+}
+
+mf_status mf_input_shape_ints(mf_op_call *c, int i, int64_t *vals, int cap, int *n, bool *known,
+                              mf_error *err) {
+  if (i < 32) c->requested_shape |= 1u << i;
+  return mf_input_ints(c, i, vals, cap, n, known, err);
 }
 
 mf_status mf_infer_output(mf_op_call *c, mf_dtype dt, int rank, const int64_t *shape,

@@ -1,5 +1,5 @@
-/* array_util.h — what the array-op families (ops_shape.c, ops_generate.c, ops_index.c,
- * ops_reduce.c) share.
+/* array_util.h — what the array-op families (ops_shape.c, ops_join.c,
+ * ops_generate.c, ops_index.c, ops_reduce.c) share.
  *
  * Data movement has one primitive, mf_copy_strided: every kernel that
  * rearranges elements (transpose, concat, stack, tile, pad, broadcast,
@@ -61,8 +61,13 @@ mf_status mf_tensor_region(const mf_tensor *src, int64_t off, int rank, const in
 /* Input i must be int32 or int64 (TF's Tidx/Tshape/...). When its value is
  * known, copies it to vals (at most `cap` values, else an error) and sets
  * *known; while tracing an unknown value leaves *known false. */
-mf_status mf_input_ints(const mf_op_call *c, int i, int64_t *vals, int cap, int *n, bool *known,
+mf_status mf_input_ints(mf_op_call *c, int i, int64_t *vals, int cap, int *n, bool *known,
                         mf_error *err);
+/* mf_input_ints for an input TF's shape function reads as a shape
+ * (MakeShapeFromShapeTensor: Reshape's shape, Fill's dims): its error
+ * message then shows the value as a partial shape. */
+mf_status mf_input_shape_ints(mf_op_call *c, int i, int64_t *vals, int cap, int *n, bool *known,
+                              mf_error *err);
 
 /* Declares one output. shape NULL: every dimension unknown; rank -1:
  * unknown rank. Fails when rank exceeds MF_MAX_RANK. */

@@ -152,7 +152,7 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
   if (!p->planned || !p->pool || !p->slots || !p->state) goto oom;
   for (int i = 0; i < n; i++) {
     const mf_node *nd = &g->nodes[i];
-    bool ok = nd->op->kernel != NULL;
+    bool ok = nd->op->kernel != NULL && !nd->deferred;
     for (int k = 0; ok && k < nd->nout; k++) ok = mf_spec_is_static(&nd->out_specs[k]);
     for (int k = 0; ok && k < nd->nin; k++)
       ok = mf_spec_is_static(&g->nodes[nd->inputs[k].node].out_specs[nd->inputs[k].index]);

@@ -725,23 +725,25 @@ char *mf_format_tensor_repr(const mf_tensor *t) { return tensor_text(t, true); }
 
 /* ---- TF's SummarizeValue(summarize, print_v2=true) ---- */
 
-/* strings::AlphaNum of a float or double (FloatToBuffer, DoubleToBuffer):
- * %g with FLT_DIG/DBL_DIG digits, more when that does not read back. */
-static void put_tf_float(sbuf *b, double x, bool single) {
-  char buf[64];
+void mf_format_tf_float(double x, bool single, char *buf, size_t n) {
   if (isnan(x)) {
-    sb_puts(b, signbit(x) ? "-nan" : "nan");
+    snprintf(buf, n, "%s", signbit(x) ? "-nan" : "nan");
     return;
   }
   if (single) {
-    snprintf(buf, sizeof buf, "%.*g", FLT_DIG, x);
-    if (strtof(buf, NULL) != (float)x) snprintf(buf, sizeof buf, "%.*g", FLT_DIG + 3, x);
+    snprintf(buf, n, "%.*g", FLT_DIG, x);
+    if (strtof(buf, NULL) != (float)x) snprintf(buf, n, "%.*g", FLT_DIG + 3, x);
   } else {
     /* TF skips the short try near DBL_MAX, where strtod would overflow. */
     bool try_short = fabs(x) <= DBL_MAX / 1.000000000000001;
-    if (try_short) snprintf(buf, sizeof buf, "%.*g", DBL_DIG, x);
-    if (!try_short || strtod(buf, NULL) != x) snprintf(buf, sizeof buf, "%.*g", DBL_DIG + 2, x);
+    if (try_short) snprintf(buf, n, "%.*g", DBL_DIG, x);
+    if (!try_short || strtod(buf, NULL) != x) snprintf(buf, n, "%.*g", DBL_DIG + 2, x);
   }
+}
+
+static void put_tf_float(sbuf *b, double x, bool single) {
+  char buf[64];
+  mf_format_tf_float(x, single, buf, sizeof buf);
   sb_puts(b, buf);
 }
 

@@ -35,5 +35,9 @@ char *mf_format_tensor_repr(const mf_tensor *t);
 /* How tf.print / StringFormat show a tensor: at most `summarize` items at
  * each end of every axis (-1: all). */
 char *mf_format_tf_print(const mf_tensor *t, int summarize);
+/* strings::AlphaNum of a float (single) or double, as TF's messages print
+ * numbers (FloatToBuffer, DoubleToBuffer): %g with FLT_DIG/DBL_DIG digits,
+ * more when that does not read back. Written to buf (64 bytes suffice). */
+void mf_format_tf_float(double x, bool single, char *buf, size_t n);
 
 #endif

@@ -276,6 +276,7 @@ mf_status mf_graph_add_node(mf_graph *g, const char *unique_name, mf_op_call *c,
   MF_TRY(append_node(g, unique_name, c->op, c->nin, inputs, c->attrs, c->nout, c->out_specs, 0,
                      &id, err));
   mf_node *n = &g->nodes[id];
+  n->deferred = c->deferred;
   for (int i = 0; i < c->nout; i++) {
     n->known[i] = c->out_values[i];
     c->out_values[i] = NULL;
@@ -417,6 +418,7 @@ static mf_status copy_append(mf_graph_copy *c, const mf_node *from, const char *
   MF_TRY(name_insert(g, name, err));
   MF_TRY(append_node(g, name, op, nin, inputs, attrs, nout, specs, from->ncontrol, id, err));
   mf_node *n = &g->nodes[*id];
+  n->deferred = from->deferred && op == from->op;
   for (int k = 0; k < from->ncontrol; k++) {
     int dep = control_image(c, from->control[k]);
     bool dup = dep < 0;

@@ -39,6 +39,8 @@ typedef struct mf_node {
   mf_tensor **known;   /* per output: value known at trace time (Const, folded), or NULL */
   mf_partial **partial; /* per output: what is known of it element by element
                            (partial.h), or NULL; NULL itself when no output has one */
+  bool deferred;       /* its kernel's checks refuse the traced inputs (op.h's deferred):
+                          inferred again at every run, never planned past inference */
 } mf_node;
 
 /* The executor's per-graph cache (see the overview). */

@@ -420,8 +420,11 @@ static mf_status node_from(mf_graph *g, const json_t *j, int depth, mf_error *er
     }
   if (s == MF_OK) {
     mf_op_call_init(&c, op, nin, specs, vals, &as);
-    /* What tracing knew element by element is known again: the loaded
-     * graph infers the shapes its trace did. */
+    /* Inferred as its trace was, by TF's shape functions (which a graph
+     * import runs too), with what tracing knew element by element known
+     * again: the loaded graph infers the shapes its trace did, and defers
+     * the checks its trace deferred. */
+    c.building = true;
     c.in_partial = partials;
     call_made = true;
     s = mf_op_infer(&c, err);

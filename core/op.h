@@ -16,9 +16,10 @@
  *   - kernel  (all input values present) computes the outputs.
  * Eager execution = infer + kernel now; tracing = infer, then add a node to
  * the graph being built; the executor = infer + kernel per node. While a
- * graph is built, inputs may also carry partial values (partial.h): what
- * is known of a small integer vector element by element, which the shape
- * functions of shape-taking ops read and a few ops pass on. */
+ * graph is built (`building`), infer is TF's shape function, and inputs
+ * may also carry partial values (partial.h): what is known of a small
+ * integer vector element by element, which the shape functions of
+ * shape-taking ops read and a few ops pass on. */
 #ifndef MF_OP_H
 #define MF_OP_H
 
@@ -82,8 +83,9 @@ typedef mf_status (*mf_kernel_fn)(struct mf_op_call *c, mf_error *err);
 typedef struct mf_op_def {
   const char *name;        /* TensorFlow's op type: "AddV2", "MatMul" */
   const char *input_names; /* TF's argument names, comma-separated: "x,y"; a
-                              variadic op repeats its last name. Names the
-                              Const nodes made from literals: "add/y". */
+                              list argument is marked '*' ("values*,axis"),
+                              else a variadic op repeats its last name. Names
+                              the Const nodes made from literals: "add/y". */
   int min_inputs;
   int max_inputs;          /* -1: variadic */
   mf_attr_def attrs[MF_ATTR_MAX]; /* declared attributes, {NULL} ends */
@@ -91,11 +93,24 @@ typedef struct mf_op_def {
   mf_kernel_fn kernel;
   /* For the ops TF's shape inference reads through (partial.h): what is
    * known of the outputs element by element while their values are not.
-   * mf_op_infer runs it after infer for graph builders (calls with
-   * in_partial); NULL for every other op. */
+   * mf_op_infer runs it after infer while a graph is built (the call's
+   * `building`); NULL for every other op. */
   mf_infer_fn partial;
   unsigned flags;
   const char *doc;         /* one line: what the op computes */
+  /* The attributes of TF's NodeDef for this op, which TF prints when the
+   * node fails at graph construction (node_summary.h): space-separated
+   * entries, each
+   *   NAME:K     a type attribute: the dtype of input K (negative: from the
+   *              end), as TF derives T, Tidx, ... from the inputs;
+   *   NAME:#     a number attribute: the count of inputs (NAME:#-1: less one);
+   *   NAME=V     the op's attribute NAME, or V (TF's default, as TF prints
+   *              it, lists without spaces: "[1,1]" prints "[1, 1]") when
+   *              the call has none; an attribute moonflow does not keep
+   *              (MatMul's grad_a) is always V;
+   *   NAME       the op's attribute NAME.
+   * NULL: "T:0" when the op has inputs, nothing otherwise. */
+  const char *tf_attrs;
 } mf_op_def;
 
 #define MF_OP_CALL_INLINE 4
@@ -119,15 +134,32 @@ typedef struct mf_op_call {
   mf_spec *out_specs;            /* set by mf_op_call_set_nout */
   mf_tensor **out;               /* kernel fills; new references */
   mf_tensor **out_values;        /* infer may fill when an output is known statically */
-  /* Graph builders only (tracing, graph loading, call refinement): the
-   * inputs' partial values (nin entries, each may be NULL; borrowed), set
-   * after mf_op_call_init, which leaves it NULL (eager calls and runs);
-   * and the outputs' ones, as the op's partial function fills them (owned
-   * until taken). */
-  const mf_partial *const *in_partial;
-  mf_partial **out_partials;
   mf_buffer_pool *pool;          /* where mf_op_alloc_output takes buffers (executor), or NULL */
   mf_kernel_state *state;        /* the node's state in the running plan (executor), or NULL */
+  /* Set while a graph is built, by the graph builders (tracing, loading a
+   * graph, refining a called function's body while its call is built):
+   * infer is then TF's shape function, run when TF adds a node to a graph,
+   * and reports what that function reports where it differs from the
+   * kernel (its messages, the checks it leaves to the run); the op's
+   * partial function runs after it. Kernels never read it. */
+  bool building;
+  /* While building: the inputs' partial values (partial.h; nin entries,
+   * each may be NULL; borrowed), which the builder sets after
+   * mf_op_call_init (it leaves NULL: none known), and the outputs' ones, as
+   * the op's partial function fills them (owned until taken). Shape
+   * functions read them through mf_sf_shape_tensor (shape_fn.h). */
+  const mf_partial *const *in_partial;
+  mf_partial **out_partials;
+  /* Set by infer while a graph is built when TF's shape function accepts
+   * what the kernel's checks (moonflow's eager inference) refuse: TF adds
+   * the node and fails when the graph runs, with the kernel's error. Such
+   * a call is never folded, and its node is inferred again at each run. */
+  bool deferred;
+  /* The inputs whose values infer read (bit i: input i; inputs past 31 are
+   * not recorded), and those it read as shapes: what TF's shape function
+   * asks for with input_tensor(i) and MakeShapeFromShapeTensor(i), which
+   * its error message then lists (node_summary.h). */
+  uint32_t requested, requested_shape;
   mf_spec inline_specs[MF_OP_CALL_INLINE];
   mf_tensor *inline_out[MF_OP_CALL_INLINE];
   mf_tensor *inline_values[MF_OP_CALL_INLINE];
@@ -144,8 +176,8 @@ void mf_op_call_free(mf_op_call *c);
 mf_status mf_op_call_set_nout(mf_op_call *c, int nout, mf_error *err);
 /* Called by kernels: a fresh tensor for output i, shaped as out_specs[i]. */
 mf_status mf_op_alloc_output(mf_op_call *c, int i, mf_tensor **out, mf_error *err);
-/* Checks arity and declared attributes, then runs infer (and, for a graph
- * builder's call, the op's partial function). */
+/* Checks arity and declared attributes, then runs infer (and, while a
+ * graph is built, the op's partial function). */
 mf_status mf_op_infer(mf_op_call *c, mf_error *err);
 /* infer + kernel; every input value must be present. Outputs land in c->out. */
 mf_status mf_op_execute(mf_op_call *c, mf_error *err);
@@ -181,14 +213,32 @@ int mf_op_count(void);
 const mf_op_def *mf_op_at(int i);
 
 /* Helpers for infer functions. */
-/* Fails with TF's message unless inputs [from, to) share one dtype. */
+/* Fails with TF's message unless inputs [from, to) share one dtype: the
+ * kernel's InvalidArgumentError eagerly, op_def_library's TypeError while
+ * a graph is built. */
 mf_status mf_infer_same_dtype(mf_op_call *c, int from, int to, mf_error *err);
 /* Fails unless input i's dtype is accepted by `ok`. `what` names the family
  * in the message ("float", "numeric", ...). */
 mf_status mf_infer_check_dtype(mf_op_call *c, int i, bool (*ok)(mf_dtype), const char *what,
                                mf_error *err);
+/* The failure of mf_infer_check_dtype for input i, the dtypes accepted
+ * given as a mask (bit d: dtype d): eagerly the kernel's
+ * InvalidArgumentError; while a graph is built the TypeError Python's
+ * op_def_library raises before the node exists. */
+mf_status mf_infer_dtype_refused(mf_op_call *c, int i, unsigned accepted, const char *what,
+                                 mf_error *err);
+/* For an op whose inference while a graph is built is laxer than its
+ * eager inference (TF's shape function leaves checks to the kernel): runs
+ * the eager inference on these inputs and marks c deferred when it fails. */
+void mf_infer_defer_check(mf_op_call *c, mf_infer_fn eager_infer);
 /* The integer values of input i when it is known (Const or eager), else
- * false. At most `cap` values. */
-bool mf_infer_const_ints(const mf_op_call *c, int i, int64_t *vals, int cap, int *n);
+ * false. At most `cap` values. Records the request (c->requested). */
+bool mf_infer_const_ints(mf_op_call *c, int i, int64_t *vals, int cap, int *n);
+/* The argument of TF's op that input i of a call with nin inputs belongs
+ * to: its index in op->input_names, its name written to buf ("x", "values";
+ * "input_3" when the op names none). A name marked '*' is a list argument,
+ * taking every input the others leave (ConcatV2's "values*,axis"); with
+ * none marked the last name repeats. */
+int mf_op_input_arg(const mf_op_def *op, int i, int nin, char *buf, size_t n);
 
 #endif

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,8 @@ void mf_op_call_init(mf_op_call *c, const mf_op_def *op, int nin, const mf_spec 
   c->out_partials = c->inline_partials;
   c->pool = NULL;
   c->state = NULL;
+  c->building = c->deferred = false;
+  c->requested = c->requested_shape = 0;
   for (int i = 0; i < MF_OP_CALL_INLINE; i++) {
     c->inline_out[i] = NULL;
     c->inline_values[i] = NULL;
@@ -168,8 +171,8 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_attrs(c, err));
   MF_TRY(op->infer(c, err));
   /* What an output holds element by element matters while a graph is
-   * built (the builders give in_partial), never eagerly or when it runs. */
-  return op->partial && c->in_partial ? op->partial(c, err) : MF_OK;
+   * built, never eagerly or when it runs. */
+  return op->partial && c->building ? op->partial(c, err) : MF_OK;
 }
 
 /* Runs the kernel of c (its output specs set) and checks it made every
@@ -221,7 +224,7 @@ static bool fold_size_ok(const mf_spec *s) {
 }
 
 bool mf_op_call_fold(mf_op_call *c) {
-  if (!mf_op_is_foldable(c->op, c->attrs)) return false;
+  if (!mf_op_is_foldable(c->op, c->attrs) || c->deferred) return false;
   int64_t input_elements = 0;
   for (int i = 0; i < c->nin; i++) {
     if (!c->in[i]) return false;
@@ -241,29 +244,119 @@ bool mf_op_call_fold(mf_op_call *c) {
   return ok;
 }
 
+/* Whether inputs [from, to) are one list argument of TF's op (ConcatV2's
+ * values, Pack's), not arguments that share a type (AddV2's x and y). */
+static bool one_list(const mf_op_call *c, int from, int to) {
+  char a[64];
+  return mf_op_input_arg(c->op, from, c->nin, a, sizeof a) ==
+         mf_op_input_arg(c->op, to - 1, c->nin, a, sizeof a);
+}
+
+/* While a graph is built, a dtype TF's op does not take is caught before
+ * the node exists, by Python (op_def_library._apply_op_helper): a
+ * TypeError with its text, where running eagerly the kernel's
+ * InvalidArgumentError says it. */
 mf_status mf_infer_same_dtype(mf_op_call *c, int from, int to, mf_error *err) {
-  for (int i = from + 1; i < to; i++)
-    if (c->in_specs[i].dtype != c->in_specs[from].dtype)
+  for (int i = from + 1; i < to; i++) {
+    if (c->in_specs[i].dtype == c->in_specs[from].dtype) continue;
+    if (!c->building)
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                           "cannot compute %s as input #%d(zero-based) was expected to be a %s "
                           "tensor but is a %s tensor [Op:%s]",
                           c->op->name, i, mf_dtype_kernel_name(c->in_specs[from].dtype),
                           mf_dtype_kernel_name(c->in_specs[i].dtype), c->op->name);
+    char arg[64], first[64];
+    if (one_list(c, from, to)) {
+      char types[512] = "";
+      size_t used = 0;
+      for (int k = from; k < to && used < sizeof types; k++)
+        used += (size_t)snprintf(types + used, sizeof types - used, "%s%s", k > from ? ", " : "",
+                                 mf_dtype_name(c->in_specs[k].dtype));
+      return mf_error_set(err, MF_ERR_TYPE,
+                          "Tensors in list passed to '%s' of '%s' Op have types [%s] that don't "
+                          "all match.",
+                          (mf_op_input_arg(c->op, from, c->nin, arg, sizeof arg), arg), c->op->name, types);
+    }
+    return mf_error_set(err, MF_ERR_TYPE,
+                        "Input '%s' of '%s' Op has type %s that does not match type %s of "
+                        "argument '%s'.",
+                        (mf_op_input_arg(c->op, i, c->nin, arg, sizeof arg), arg), c->op->name,
+                        mf_dtype_name(c->in_specs[i].dtype), mf_dtype_name(c->in_specs[from].dtype),
+                        (mf_op_input_arg(c->op, from, c->nin, first, sizeof first), first));
+  }
   return MF_OK;
 }
 
 mf_status mf_infer_check_dtype(mf_op_call *c, int i, bool (*ok)(mf_dtype), const char *what,
                                mf_error *err) {
   if (ok(c->in_specs[i].dtype)) return MF_OK;
-  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                      "%s expects a %s tensor for input #%d(zero-based), got %s [Op:%s]",
-                      c->op->name, what, i, mf_dtype_name(c->in_specs[i].dtype), c->op->name);
+  unsigned accepted = 0;
+  for (int d = 0; d < MF_DTYPE_COUNT; d++) accepted |= (unsigned)ok((mf_dtype)d) << d;
+  return mf_infer_dtype_refused(c, i, accepted, what, err);
 }
 
-bool mf_infer_const_ints(const mf_op_call *c, int i, int64_t *vals, int cap, int *n) {
+mf_status mf_infer_dtype_refused(mf_op_call *c, int i, unsigned accepted, const char *what,
+                                 mf_error *err) {
+  if (!c->building)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "%s expects a %s tensor for input #%d(zero-based), got %s [Op:%s]",
+                        c->op->name, what, i, mf_dtype_name(c->in_specs[i].dtype), c->op->name);
+  /* TF lists the op's allowed types in its OpDef's order; this lists the
+   * ones moonflow has (TF's lists also name bfloat16, half, the small
+   * integers and the complex types). */
+  char arg[64], allowed[256] = "";
+  size_t used = 0;
+  for (int d = 0; d < MF_DTYPE_COUNT && used < sizeof allowed; d++)
+    if (accepted >> d & 1)
+      used += (size_t)snprintf(allowed + used, sizeof allowed - used, "%s%s", used ? ", " : "",
+                               mf_dtype_name((mf_dtype)d));
+  return mf_error_set(err, MF_ERR_TYPE,
+                      "Value passed to parameter '%s' has DataType %s not in list of allowed "
+                      "values: %s",
+                      (mf_op_input_arg(c->op, i, c->nin, arg, sizeof arg), arg),
+                      mf_dtype_name(c->in_specs[i].dtype), allowed);
+}
+
+void mf_infer_defer_check(mf_op_call *c, mf_infer_fn eager_infer) {
+  mf_op_call probe;
+  mf_op_call_init(&probe, c->op, c->nin, c->in_specs, c->in, c->attrs);
+  mf_error err;
+  if (eager_infer(&probe, &err) != MF_OK) c->deferred = true;
+  mf_op_call_free(&probe);
+}
+
+bool mf_infer_const_ints(mf_op_call *c, int i, int64_t *vals, int cap, int *n) {
+  if (i < 32) c->requested |= 1u << i;
   const mf_tensor *t = c->in[i];
   if (!t || !mf_dtype_is_integer(t->dtype) || t->size > cap) return false;
   for (int64_t k = 0; k < t->size; k++) vals[k] = mf_tensor_get_i64(t, k);
   *n = (int)t->size;
   return true;
+}
+
+int mf_op_input_arg(const mf_op_def *op, int i, int nin, char *buf, size_t n) {
+  const char *names = op->input_names ? op->input_names : "";
+  int nargs = *names ? 1 : 0, list = -1;
+  for (const char *p = names; *p; p++) {
+    if (*p == ',') nargs++;
+    if (*p == '*') list = nargs - 1;
+  }
+  /* The list takes what the other arguments leave; with none marked the
+   * last argument repeats. */
+  if (list < 0) list = nargs - 1;
+  int rest = nin - nargs; /* extra inputs of the list */
+  int arg = i < list ? i : i <= list + rest ? list : i - rest;
+  if (rest < 0) arg = i;
+  if (arg >= nargs) arg = nargs - 1;
+  const char *p = names;
+  for (int k = 0; k < arg; k++) p = strchr(p, ',') + 1;
+  size_t len = strcspn(p, ",*");
+  if (len == 0 || arg < 0) {
+    snprintf(buf, n, "input_%d", i);
+  } else if (n > 0) {
+    if (len > n - 1) len = n - 1;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+  }
+  return arg;
 }

@@ -13,7 +13,7 @@
 
 #include "array_util.h"
 #include "op.h"
-#include "partial.h"
+#include "shape_fn.h"
 
 /* ---- Split, SplitV ---- */
 
@@ -80,6 +80,25 @@ static mf_status split_infer(mf_op_call *c, mf_error *err) {
   int64_t axis, num;
   bool known;
   MF_TRY(split_num(c, &num, err));
+  int n;
+  if (c->building && x->rank >= 0 && mf_infer_const_ints(c, 0, &axis, 1, &n)) {
+    /* TF's Split shape function: the axis by
+     * MakeDimForScalarInputWithNegativeIndexing, the split by Divide. */
+    if (c->in_specs[0].rank != 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Input must be scalar but has rank %d",
+                          c->in_specs[0].rank);
+    if (axis < -x->rank || axis >= x->rank)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Dimension size, given by scalar input %lld must be in range [-%d, %d)",
+                          (long long)axis, x->rank, x->rank);
+    int64_t dim = x->shape[axis < 0 ? axis + x->rank : axis], part;
+    if (mf_sf_divide_evenly(dim, num, &part, err) != MF_OK) {
+      size_t len = strlen(err->message); /* TF_RETURN_WITH_CONTEXT_IF_ERROR */
+      snprintf(err->message + len, sizeof err->message - len,
+               "\n\tNumber of ways to split should evenly divide the split dimension");
+      return err->status;
+    }
+  }
   MF_TRY(split_axis(c, 0, x, &axis, &known, err));
   if (!known) return split_outputs(c, x, (int)num, -1, NULL, err);
   int64_t dim = x->shape[axis];
@@ -125,6 +144,7 @@ const mf_op_def mf_op_Split = {
     .attrs = {{"num_split", MF_ATTR_INT}},
     .infer = split_infer, .kernel = split_kernel, .flags = 0,
     .doc = "Splits value along split_dim into num_split equal parts.",
+    .tf_attrs = "T:1 num_split",
 };
 
 /* TF's SplitV size rules for a split dimension of size `dim` (-1:
@@ -219,6 +239,7 @@ const mf_op_def mf_op_SplitV = {
     .max_inputs = 3, .attrs = {{"num_split", MF_ATTR_INT}},
     .infer = splitv_infer, .kernel = splitv_kernel, .flags = 0,
     .doc = "Splits value along split_dim into parts of the given sizes (one may be -1: the rest).",
+    .tf_attrs = "T:0 Tlen:1 num_split",
 };
 
 /* ---- ReverseV2 ---- */
@@ -280,6 +301,7 @@ const mf_op_def mf_op_ReverseV2 = {
     .name = "ReverseV2", .input_names = "tensor,axis", .min_inputs = 2, .max_inputs = 2,
     .infer = reverse_infer, .kernel = reverse_kernel, .flags = 0,
     .doc = "The tensor with the order of elements along the listed axes reversed.",
+    .tf_attrs = "T:0 Tidx:1",
 };
 
 /* ---- index tuples: GatherNd, ScatterNd, TensorScatterUpdate/Add ---- */
@@ -373,6 +395,7 @@ const mf_op_def mf_op_GatherNd = {
     .infer = gather_nd_infer, .kernel = gather_nd_kernel, .flags = 0,
     .doc = "Elements or slices of params addressed by the index tuples in the last axis of "
            "indices.",
+    .tf_attrs = "Tindices:1 Tparams:0",
 };
 
 /* The element count of a spec, or -1 while a dimension is unknown. */
@@ -490,7 +513,7 @@ static mf_status scatter_nd_infer(mf_op_call *c, mf_error *err) {
   if (!known) {
     /* TF's ScatterNdShape: MakeShapeFromShapeTensor of shape, known in
      * part, checked against the indices and updates where it is known. */
-    MF_TRY(mf_input_shape(c, 2, shape, MF_MAX_INT_INPUT, &n, err));
+    MF_TRY(mf_sf_shape_tensor(c, 2, &n, shape, MF_MAX_INT_INPUT, err));
     if (n >= 0 && n <= MF_MAX_RANK) MF_TRY(nd_update_shape(c, ix, u, n, shape, true, err));
     return mf_infer_output(c, u->dtype, n, n < 0 ? NULL : shape, err);
   }
@@ -517,6 +540,7 @@ const mf_op_def mf_op_ScatterNd = {
     .max_inputs = 3, .infer = scatter_nd_infer, .kernel = scatter_nd_kernel, .flags = 0,
     .doc = "Zeros of the given shape with the updates added at the index tuples (repeated "
            "tuples add up).",
+    .tf_attrs = "T:1 Tindices:0",
 };
 
 /* TensorScatterUpdate/Add(tensor, indices, updates) */
@@ -555,10 +579,12 @@ const mf_op_def mf_op_TensorScatterUpdate = {
     .name = "TensorScatterUpdate", .input_names = "tensor,indices,updates", .min_inputs = 3,
     .max_inputs = 3, .infer = tensor_scatter_infer, .kernel = tensor_scatter_kernel, .flags = 0,
     .doc = "A copy of tensor with the elements or slices at the index tuples replaced by updates.",
+    .tf_attrs = "T:0 Tindices:1",
 };
 
 const mf_op_def mf_op_TensorScatterAdd = {
     .name = "TensorScatterAdd", .input_names = "tensor,indices,updates", .min_inputs = 3,
     .max_inputs = 3, .infer = tensor_scatter_infer, .kernel = tensor_scatter_kernel, .flags = 0,
     .doc = "A copy of tensor with updates added at the index tuples (repeated tuples add up).",
+    .tf_attrs = "T:0 Tindices:1",
 };

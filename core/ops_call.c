@@ -51,6 +51,7 @@ typedef struct known_values {
   mf_tensor **values; /* per value slot: known value or NULL (owned) */
   mf_partial **partials; /* per value slot: partial value or NULL (owned) */
   int *base;          /* per node: its first slot */
+  bool building;      /* the call is inferred while a graph is built: so is its body */
 } known_values;
 
 static int input_index(const mf_graph *f, int node) {
@@ -60,8 +61,9 @@ static int input_index(const mf_graph *f, int node) {
 }
 
 /* Infers node i of f from what is known of its inputs, as tracing does
- * (inference, then folding what is known). Keeps the traced specs when
- * that fails or says less. */
+ * (inference, then folding what is known; TF's shape functions and partial
+ * values while a graph is built). Keeps the traced specs when that fails
+ * or says less. */
 static void refine_node(const mf_graph *f, int i, known_values *kv) {
   extern const mf_op_def mf_op_Placeholder;
   const mf_node *nd = &f->nodes[i];
@@ -79,7 +81,8 @@ static void refine_node(const mf_graph *f, int i, known_values *kv) {
   }
   mf_op_call cc;
   mf_op_call_init(&cc, nd->op, nd->nin, in_specs, in_vals, nd->attrs);
-  cc.in_partial = in_partials;
+  cc.building = kv->building;
+  if (kv->building) cc.in_partial = in_partials;
   mf_error err;
   if (mf_op_infer(&cc, &err) == MF_OK && cc.nout == nd->nout) {
     if (mf_op_call_fold(&cc))
@@ -105,7 +108,7 @@ static void refine_node(const mf_graph *f, int i, known_values *kv) {
  * without memory it keeps the traced specs. Only while a graph is built:
  * a run (the executor gives a buffer pool) needs no more than the specs. */
 static void refine_outputs(mf_op_call *c, const mf_graph *f) {
-  known_values kv = {0};
+  known_values kv = {.building = c->building};
   int nslots = 0;
   kv.base = malloc(((size_t)f->nnodes + 1) * sizeof *kv.base);
   if (!kv.base) return;
@@ -174,10 +177,14 @@ static mf_status call_kernel(mf_op_call *c, mf_error *err) {
  * function: call_gradient.lua), as TF's tape records a function call. */
 #define CALL_OP(NAME, FLAGS, DOC)                                                   \
   const mf_op_def mf_op_##NAME = {                                                  \
-      .name = #NAME, .input_names = "args", .min_inputs = 0, .max_inputs = -1,      \
+      .name = #NAME, .input_names = "args*", .min_inputs = 0, .max_inputs = -1,     \
       .attrs = {{"f", MF_ATTR_GRAPH}},                                              \
       .infer = call_infer, .kernel = call_kernel, .flags = FLAGS, .doc = DOC,       \
+      .tf_attrs = CALL_TF_ATTRS,                                                    \
   };
+/* TF's attributes but Tin and Tout, the lists of argument and result
+ * types, which moonflow's call node does not keep. */
+#define CALL_TF_ATTRS "config=\"\" config_proto=\"\" executor_type=\"\" f"
 CALL_OP(PartitionedCall, MF_OP_NO_GRADIENT, "Calls the function graph f on its inputs (a function without state).")
 CALL_OP(StatefulPartitionedCall, MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
         "Calls the function graph f on its inputs (a function with state or side effects).")

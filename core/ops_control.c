@@ -84,9 +84,10 @@ static mf_status if_kernel(mf_op_call *c, mf_error *err) {
 
 #define IF_OP(NAME, FLAGS, DOC)                                                          \
   const mf_op_def mf_op_##NAME = {                                                       \
-      .name = #NAME, .input_names = "cond,input", .min_inputs = 1, .max_inputs = -1,     \
+      .name = #NAME, .input_names = "cond,input*", .min_inputs = 1, .max_inputs = -1,    \
       .attrs = {{"then_branch", MF_ATTR_GRAPH}, {"else_branch", MF_ATTR_GRAPH}},         \
       .infer = if_infer, .kernel = if_kernel, .flags = FLAGS, .doc = DOC,                \
+      .tf_attrs = "Tcond:0 else_branch then_branch", /* no Tin, Tout, output_shapes */ \
   };
 IF_OP(If, MF_OP_STATEFUL, "Runs then_branch or else_branch on its inputs (branches with state).")
 IF_OP(StatelessIf, 0, "Runs then_branch or else_branch on its inputs.")
@@ -148,10 +149,11 @@ static mf_status while_kernel(mf_op_call *c, mf_error *err) {
 
 #define WHILE_OP(NAME, FLAGS, DOC)                                                      \
   const mf_op_def mf_op_##NAME = {                                                      \
-      .name = #NAME, .input_names = "input", .min_inputs = 0, .max_inputs = -1,         \
+      .name = #NAME, .input_names = "input*", .min_inputs = 0, .max_inputs = -1,        \
       .attrs = {{"cond", MF_ATTR_GRAPH}, {"body", MF_ATTR_GRAPH},                       \
                 {"parallel_iterations", MF_ATTR_INT}},                                  \
       .infer = while_infer, .kernel = while_kernel, .flags = FLAGS, .doc = DOC,         \
+      .tf_attrs = "body cond parallel_iterations=10", /* no T, output_shapes */         \
   };
 WHILE_OP(While, MF_OP_STATEFUL, "Runs body while cond holds (a body with state).")
 WHILE_OP(StatelessWhile, 0, "Runs body on the loop variables while cond holds.")
@@ -243,4 +245,5 @@ const mf_op_def mf_op_TensorListSetItem = {
     .max_inputs = 3, .attrs = {{"resize", MF_ATTR_BOOL}, {"element_dtype", MF_ATTR_TYPE}},
     .infer = list_set_infer, .kernel = list_set_kernel, .flags = 0,
     .doc = "TensorArray.write: the list with row `index` set to item (growing it when resize is set).",
+    .tf_attrs = "element_dtype resize=false",
 };

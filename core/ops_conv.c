@@ -25,7 +25,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
-#include "partial.h"
+#include "shape_fn.h"
 
 /* Bytes of columns matrix per chunk. The chunk is written by im2col and
  * read at once by the GEMM, so it should stay in L2; measured on the guide's
@@ -178,6 +178,11 @@ static mf_status build_geom(const mf_op_call *c, const int64_t *in, const int64_
                    .kh = filter[0], .kw = filter[1], .oc = filter[3],
                    .sh = a.sh, .sw = a.sw, .dh = a.dh, .dw = a.dw};
   if (in[3] >= 0 && filter[2] >= 0 && in[3] != filter[2]) {
+    /* While a graph is built: TF's Conv2DShapeImpl, its message. */
+    if (c->building && filter[2] > 0 && in[3] % filter[2] != 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Depth of input (%lld) is not a multiple of input depth of filter (%lld)",
+                          (long long)in[3], (long long)filter[2]);
     if (filter[2] == 0 || in[3] % filter[2] != 0)
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                           "input depth must be evenly divisible by filter depth: %lld vs %lld "
@@ -207,9 +212,9 @@ static mf_status dims4(const mf_op_call *c, int i, const char *what, const char 
 }
 
 /* A shape given as a tensor (input_sizes / filter_sizes): its 4 values, or
- * while tracing what is known of them (TF's MakeShapeFromShapeTensor), -1
- * where unknown. */
-static mf_status sizes_input(const mf_op_call *c, int i, const char *what, int64_t *d,
+ * while a graph is built what is known of them (TF's
+ * MakeShapeFromShapeTensor), -1 where unknown. */
+static mf_status sizes_input(mf_op_call *c, int i, const char *what, int64_t *d,
                              mf_error *err) {
   const mf_spec *s = &c->in_specs[i];
   if (!mf_dtype_is_integer(s->dtype))
@@ -221,7 +226,7 @@ static mf_status sizes_input(const mf_op_call *c, int i, const char *what, int64
   for (int k = 0; k < 4; k++) d[k] = -1;
   int64_t v[4];
   int n;
-  if (!c->in[i] && s->rank == 1 && s->shape[0] == 4) return mf_input_shape(c, i, d, 4, &n, err);
+  if (!c->in[i] && s->rank == 1 && s->shape[0] == 4) return mf_sf_shape_tensor(c, i, &n, d, 4, err);
   if (!c->in[i]) return MF_OK;
   if (!mf_infer_const_ints(c, i, v, 4, &n) || n != 4)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
@@ -429,6 +434,7 @@ static mf_status backprop_input_winograd(mf_op_call *c, const conv_geom *g, cons
 
 static mf_status conv2d_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_floats(c, 0, 1, err));
+  for (int i = 0; c->building && i < 2; i++) MF_TRY(mf_sf_with_rank(c->in_specs[i].rank, 4, err));
   int64_t in[4], f[4];
   MF_TRY(dims4(c, 0, "input", "", in, err));
   MF_TRY(dims4(c, 1, "filter", ": ", f, err));
@@ -469,6 +475,7 @@ const mf_op_def mf_op_Conv2D = {
     .infer = conv2d_infer, .kernel = conv2d_kernel, .flags = 0,
     .doc = "2-D convolution of an NHWC input with an HWIO filter (strides, SAME/VALID "
            "padding, dilations).",
+    .tf_attrs = "T:0 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides use_cudnn_on_gpu=true",
 };
 
 /* ---- Conv2DBackpropInput(input_sizes, filter, out_backprop) ---- */
@@ -510,6 +517,7 @@ const mf_op_def mf_op_Conv2DBackpropInput = {
     .attrs = {CONV_ATTRS},
     .infer = backprop_input_infer, .kernel = backprop_input_kernel, .flags = 0,
     .doc = "The gradient of Conv2D with respect to its input.",
+    .tf_attrs = "T:1 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides use_cudnn_on_gpu=true",
 };
 
 /* ---- Conv2DBackpropFilter(input, filter_sizes, out_backprop) ---- */
@@ -547,4 +555,5 @@ const mf_op_def mf_op_Conv2DBackpropFilter = {
     .attrs = {CONV_ATTRS},
     .infer = backprop_filter_infer, .kernel = backprop_filter_kernel, .flags = 0,
     .doc = "The gradient of Conv2D with respect to its filter.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides use_cudnn_on_gpu=true",
 };

@@ -10,6 +10,7 @@
 #include "array_util.h"
 #include "elementwise.h"
 #include "op.h"
+#include "shape_fn.h"
 #include "variable.h"
 
 /* ---- Const ---- */
@@ -38,6 +39,7 @@ const mf_op_def mf_op_Const = {
     .attrs = {{"value", MF_ATTR_TENSOR}, {"dtype", MF_ATTR_TYPE}},
     .infer = const_infer, .kernel = const_kernel, .flags = 0,
     .doc = "A constant tensor held in the graph.",
+    .tf_attrs = "dtype value",
 };
 
 /* ---- Placeholder: a graph input, fed by the executor ---- */
@@ -63,6 +65,7 @@ const mf_op_def mf_op_Placeholder = {
     .attrs = {{"dtype", MF_ATTR_TYPE}, {"shape", MF_ATTR_SHAPE}},
     .infer = placeholder_infer, .kernel = placeholder_kernel, .flags = 0,
     .doc = "A graph input: the value is fed when the graph runs.",
+    .tf_attrs = "dtype shape",
 };
 
 /* ---- Identity, StopGradient, NoOp ---- */
@@ -88,12 +91,14 @@ const mf_op_def mf_op_Identity = {
     .name = "Identity", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = identity_infer, .kernel = identity_kernel, .flags = MF_OP_ELEMENTWISE,
     .doc = "Returns its input unchanged.",
+    .tf_attrs = "T:0",
 };
 
 const mf_op_def mf_op_StopGradient = {
     .name = "StopGradient", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = identity_infer, .kernel = identity_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Returns its input; gradients do not flow through it.",
+    .tf_attrs = "T:0",
 };
 
 static mf_status noop_infer(mf_op_call *c, mf_error *err) { return mf_op_call_set_nout(c, 0, err); }
@@ -107,11 +112,13 @@ const mf_op_def mf_op_NoOp = {
     .name = "NoOp", .input_names = "", .min_inputs = 0, .max_inputs = 0,
     .infer = noop_infer, .kernel = noop_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Does nothing; a target for control dependencies.",
+    .tf_attrs = "",
 };
 
 /* ---- variables ---- */
 
-extern const mf_op_def mf_op_AssignAddVariableOp, mf_op_AssignSubVariableOp, mf_op_AddV2, mf_op_Sub;
+extern const mf_op_def mf_op_AssignVariableOp, mf_op_AssignAddVariableOp, mf_op_AssignSubVariableOp,
+    mf_op_AddV2, mf_op_Sub;
 
 static mf_status check_resource(mf_op_call *c, mf_error *err) {
   if (c->in_specs[0].dtype != MF_RESOURCE)
@@ -153,11 +160,18 @@ const mf_op_def mf_op_ReadVariableOp = {
     .attrs = {{"dtype", MF_ATTR_TYPE}},
     .infer = read_variable_infer, .kernel = read_variable_kernel, .flags = MF_OP_STATEFUL,
     .doc = "Reads the current value of a variable.",
+    .tf_attrs = "dtype",
 };
 
 static mf_status assign_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_resource(c, err));
   mf_variable *v = known_variable(c);
+  /* While a graph is built: TF's CreateAssignShapeFn for the updates (the
+   * handle's shape merged with the value's). AssignVariableOp checks only
+   * with validate_shape, which Python leaves false (its own check comes
+   * first). */
+  if (c->building && v && c->op != &mf_op_AssignVariableOp)
+    MF_TRY(mf_sf_merge(v->rank, v->shape, c->in_specs[1].rank, c->in_specs[1].shape, err));
   if (v && c->in_specs[1].dtype != v->dtype)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Trying to assign variable with wrong dtype. Expected %s got %s",
@@ -249,16 +263,16 @@ static mf_status assign_kernel(mf_op_call *c, mf_error *err) {
   return s;
 }
 
-#define ASSIGN_OP(NAME, DOC)                                                            \
+#define ASSIGN_OP(NAME, TF_ATTRS, DOC)                                                  \
   const mf_op_def mf_op_##NAME = {                                                      \
       .name = #NAME, .input_names = "resource,value", .min_inputs = 2, .max_inputs = 2, \
       .attrs = {{"dtype", MF_ATTR_TYPE}},                                               \
       .infer = assign_infer, .kernel = assign_kernel,                                   \
-      .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT, .doc = DOC,                          \
+      .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT, .doc = DOC, .tf_attrs = TF_ATTRS,    \
   };
-ASSIGN_OP(AssignVariableOp, "Stores a new value in a variable.")
-ASSIGN_OP(AssignAddVariableOp, "Adds a value to a variable in place.")
-ASSIGN_OP(AssignSubVariableOp, "Subtracts a value from a variable in place.")
+ASSIGN_OP(AssignVariableOp, "dtype validate_shape=false", "Stores a new value in a variable.")
+ASSIGN_OP(AssignAddVariableOp, "dtype", "Adds a value to a variable in place.")
+ASSIGN_OP(AssignSubVariableOp, "dtype", "Subtracts a value from a variable in place.")
 
 /* ---- Timestamp ---- */
 
@@ -279,6 +293,7 @@ const mf_op_def mf_op_Timestamp = {
     .infer = timestamp_infer, .kernel = timestamp_kernel,
     .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
     .doc = "Wall-clock time in seconds since the epoch, as a float64 scalar.",
+    .tf_attrs = "",
 };
 
 /* ---- PrintV2: writes a string scalar to a stream or a host callback ---- */
@@ -323,6 +338,7 @@ const mf_op_def mf_op_PrintV2 = {
     .infer = print_infer, .kernel = print_kernel,
     .flags = MF_OP_SIDE_EFFECTS | MF_OP_NO_GRADIENT,
     .doc = "Prints a string every time it runs.",
+    .tf_attrs = "end=\"\\n\" output_stream=\"stderr\"",
 };
 
 /* ---- Assert: fails the run when its condition is false ---- */
@@ -348,6 +364,7 @@ const mf_op_def mf_op_Assert = {
     .infer = assert_infer, .kernel = assert_kernel,
     .flags = MF_OP_SIDE_EFFECTS | MF_OP_NO_GRADIENT,
     .doc = "Fails with InvalidArgumentError carrying its message when the condition is false.",
+    .tf_attrs = "summarize=3",
 };
 
 /* ---- EagerLuaFunc: calls back into the host language at run time ---- */
@@ -378,9 +395,10 @@ static mf_status host_func_kernel(mf_op_call *c, mf_error *err) {
 }
 
 const mf_op_def mf_op_EagerLuaFunc = {
-    .name = "EagerLuaFunc", .input_names = "input", .min_inputs = 0, .max_inputs = -1,
+    .name = "EagerLuaFunc", .input_names = "input*", .min_inputs = 0, .max_inputs = -1,
     .attrs = {{"func", MF_ATTR_CALLBACK}, {"Tout", MF_ATTR_INTS}},
     .infer = host_func_infer, .kernel = host_func_kernel,
     .flags = MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS,
     .doc = "Calls a Lua function each time the graph runs (TF's py_function).",
+    .tf_attrs = "",
 };

@@ -283,8 +283,9 @@ static mf_status einsum_kernel(mf_op_call *c, mf_error *err) {
 }
 
 const mf_op_def mf_op_Einsum = {
-    .name = "Einsum", .input_names = "inputs", .min_inputs = 1, .max_inputs = 2,
+    .name = "Einsum", .input_names = "inputs*", .min_inputs = 1, .max_inputs = 2,
     .attrs = {{"equation", MF_ATTR_STRING}},
     .infer = einsum_infer, .kernel = einsum_kernel, .flags = 0,
     .doc = "The tensor contraction an equation such as 'ij,jk->ik' names, for one or two operands.",
+    .tf_attrs = "N:# T:0 equation",
 };

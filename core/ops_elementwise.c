@@ -29,6 +29,7 @@
 #include "kernel_util.h"
 #include "op.h"
 #include "partial.h"
+#include "shape_fn.h"
 #include "threadpool.h"
 
 /* ---- dtype sets: M(enum, C type, wrapping type, args...) per dtype ---- */
@@ -208,7 +209,16 @@ static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *
   const mf_op_def mf_op_##NAME = {                                                     \
       .name = #NAME, .input_names = "x", .min_inputs = 1, .max_inputs = 1,             \
       .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
+      .tf_attrs = TF_ATTRS_##DTYPES,                                                   \
   };
+
+/* TF's attributes of an elementwise op, by the dtypes it takes: T, but
+ * the logical ops take bool only and have none; Equal and NotEqual (the
+ * ops that also take bool) have incompatible_shape_error. */
+#define TF_ATTRS_DT_FLOAT "T:0"
+#define TF_ATTRS_DT_NUMERIC "T:0"
+#define TF_ATTRS_DT_BOOL ""
+#define TF_ATTRS_DT_NUMERIC_BOOL "T:0 incompatible_shape_error=true"
 
 #define GRAD MF_OP_ELEMENTWISE
 #define NOGRAD (MF_OP_ELEMENTWISE | MF_OP_NO_GRADIENT)
@@ -350,6 +360,9 @@ static mf_status binary_infer(mf_op_call *c, const binary_info *info, mf_error *
   const mf_spec *x = &c->in_specs[0], *y = &c->in_specs[1];
   mf_spec *o = &c->out_specs[0];
   o->dtype = info->bool_result ? MF_BOOL : dt;
+  /* While a graph is built: TF's BroadcastBinaryOpShapeFn, its message. */
+  if (c->building)
+    return mf_sf_broadcast(x->rank, x->shape, y->rank, y->shape, &o->rank, o->shape, err);
   return mf_broadcast_shape(x->rank, x->shape, y->rank, y->shape, &o->rank, o->shape,
                             c->op->name, err);
 }
@@ -443,6 +456,7 @@ static mf_status binary_kernel(mf_op_call *c, const binary_info *info, mf_error 
   const mf_op_def mf_op_##NAME = {                                                     \
       .name = #NAME, .input_names = INPUTS, .min_inputs = 2, .max_inputs = 2,          \
       .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
+      .tf_attrs = TF_ATTRS_##DTYPES,                                                   \
   };
 
 /* Whether integer tensor t holds a zero (with `negative`: a value below
@@ -606,6 +620,12 @@ static mf_status select_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *cond = &c->in_specs[0], *t = &c->in_specs[1], *e = &c->in_specs[2];
   mf_spec *o = &c->out_specs[0];
   o->dtype = dt;
+  /* While a graph is built: TF's SelectV2 shape function, which
+   * broadcasts then with else, and the condition with that. */
+  if (c->building) {
+    MF_TRY(mf_sf_broadcast(t->rank, t->shape, e->rank, e->shape, &o->rank, o->shape, err));
+    return mf_sf_broadcast(cond->rank, cond->shape, o->rank, o->shape, &o->rank, o->shape, err);
+  }
   /* TF checks then/else first, then the condition against both. */
   char sc[160], st[160], se[160];
   mf_shape_debug(t->rank, t->shape, st, sizeof st);
@@ -643,6 +663,7 @@ static mf_status select_kernel(mf_op_call *c, mf_error *err) {
 const mf_op_def mf_op_SelectV2 = {
     .name = "SelectV2", .input_names = "condition,t,e", .min_inputs = 3, .max_inputs = 3,
     .infer = select_infer, .kernel = select_kernel, .flags = MF_OP_ELEMENTWISE,
+    .tf_attrs = "T:1",
     .doc = "Picks t where condition is true, else e, broadcasting all three.",
 };
 
@@ -719,15 +740,11 @@ const mf_op_def mf_op_Cast = {
     .name = "Cast", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .attrs = {{"DstT", MF_ATTR_TYPE}}, .partial = mf_partial_cast,
     .infer = cast_infer, .kernel = cast_kernel, .flags = MF_OP_ELEMENTWISE,
+    .tf_attrs = "DstT SrcT:0 Truncate=false",
     .doc = "Converts x to the dtype DstT (float to int truncates; to bool is x != 0).",
 };
 
 /* ==================================================================== */
-
-static bool never(mf_dtype dt) {
-  (void)dt;
-  return false;
-}
 
 static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_error *err) {
   /* "float32, int32 or string", in enum order */
@@ -740,7 +757,7 @@ static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_e
     snprintf(what + used, sizeof what - used, "%s%s", n == 1 ? "" : n == total ? " or " : ", ",
              mf_dtype_name((mf_dtype)dt));
   }
-  return mf_infer_check_dtype(c, i, never, what, err);
+  return mf_infer_dtype_refused(c, i, accepted, what, err);
 }
 
 /* ==================================================================== */

@@ -84,11 +84,12 @@ static mf_status string_format_kernel(mf_op_call *c, mf_error *err) {
 }
 
 const mf_op_def mf_op_StringFormat = {
-    .name = "StringFormat", .input_names = "inputs", .min_inputs = 0, .max_inputs = -1,
+    .name = "StringFormat", .input_names = "inputs*", .min_inputs = 0, .max_inputs = -1,
     .attrs = {{"template", MF_ATTR_STRING}, {"placeholder", MF_ATTR_STRING},
               {"summarize", MF_ATTR_INT}},
     .infer = string_format_infer, .kernel = string_format_kernel,
     .flags = MF_OP_NO_GRADIENT,
     .doc = "Formats tensors into a string scalar: each placeholder in the template becomes the "
            "next input as tf.print shows it.",
+    .tf_attrs = "placeholder=\"{}\" summarize=3 template=\"%s\"",
 };

@@ -460,7 +460,7 @@ static mf_status fused_kernel(mf_op_call *c, mf_error *err) {
 }
 
 const mf_op_def mf_op_FusedElementwise = {
-    .name = "FusedElementwise", .input_names = "inputs", .min_inputs = 0, .max_inputs = -1,
+    .name = "FusedElementwise", .input_names = "inputs*", .min_inputs = 0, .max_inputs = -1,
     .attrs = {{"body", MF_ATTR_GRAPH}},
     .infer = fused_infer, .kernel = fused_kernel,
     /* Elementwise: the executor may lend it an input that dies here as its
@@ -469,4 +469,5 @@ const mf_op_def mf_op_FusedElementwise = {
      * no block function. */
     .flags = MF_OP_ELEMENTWISE | MF_OP_NO_GRADIENT,
     .doc = "Runs a fused group of elementwise ops (the graph 'body') in one pass over blocks.",
+    .tf_attrs = "",
 };

@@ -10,7 +10,7 @@
 
 #include "array_util.h"
 #include "op.h"
-#include "partial.h"
+#include "shape_fn.h"
 
 /* Fails unless input i is a scalar (when its rank is known): TF's
  * "start must be a scalar, not shape [2]". */
@@ -28,7 +28,16 @@ static mf_status fill_infer(mf_op_call *c, mf_error *err) {
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
-  MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
+  if (c->building) {
+    /* TF's Fill shape function: the ranks, then every dimension read as a
+     * value, then (once they pass) the dims read as a shape. */
+    MF_TRY(mf_sf_with_rank(c->in_specs[0].rank, 1, err));
+    MF_TRY(mf_sf_with_rank(c->in_specs[1].rank, 0, err));
+    MF_TRY(mf_input_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
+    for (int i = 0; known && i < n; i++)
+      if (v[i] < 0) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Fill dimensions must be >= 0");
+  }
+  MF_TRY(mf_input_shape_ints(c, 0, v, MF_MAX_INT_INPUT, &n, &known, err));
   if (c->in_specs[0].rank >= 0 && c->in_specs[0].rank != 1)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "dims must be a vector, got shape %s",
                       MF_SPEC_TEXT(&c->in_specs[0]));
@@ -37,9 +46,10 @@ static mf_status fill_infer(mf_op_call *c, mf_error *err) {
                       MF_SPEC_TEXT(&c->in_specs[1]));
   mf_dtype dt = c->in_specs[1].dtype;
   if (!known) {
-    /* TF's Fill: MakeShapeFromShapeTensor of dims, known in part. */
+    /* TF's Fill: MakeShapeFromShapeTensor of dims, which reads what is
+     * known of each element while a graph is built. */
     int rank;
-    MF_TRY(mf_input_shape(c, 0, v, MF_MAX_INT_INPUT, &rank, err));
+    MF_TRY(mf_sf_shape_tensor(c, 0, &rank, v, MF_MAX_INT_INPUT, err));
     return mf_infer_output(c, dt, rank, rank < 0 ? NULL : v, err);
   }
   for (int i = 0; i < n; i++)
@@ -63,6 +73,7 @@ const mf_op_def mf_op_Fill = {
     .name = "Fill", .input_names = "dims,value", .min_inputs = 2, .max_inputs = 2,
     .infer = fill_infer, .kernel = fill_kernel, .flags = 0,
     .doc = "A tensor of shape dims with every element equal to the scalar value.",
+    .tf_attrs = "T:1 index_type:0",
 };
 
 extern const mf_op_def mf_op_OnesLike;
@@ -91,50 +102,58 @@ const mf_op_def mf_op_ZerosLike = {
     .name = "ZerosLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Zeros (false, empty strings) in the shape and dtype of x.",
+    .tf_attrs = "T:0",
 };
 
 const mf_op_def mf_op_OnesLike = {
     .name = "OnesLike", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
     .infer = like_infer, .kernel = like_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Ones (true) in the shape and dtype of x.",
+    .tf_attrs = "T:0",
 };
 
 /* ---- BroadcastTo ---- */
 
-/* TF's BroadcastTo shape function while the shape is known only in part
- * (partial.h): an input dimension above 1 is the output's too, which must
- * not say otherwise. */
-static mf_status broadcast_to_partial(mf_op_call *c, mf_error *err) {
+static mf_status broadcast_to_infer_eager(mf_op_call *c, mf_error *err);
+
+/* BroadcastTo while a graph is built: TF's shape function, which merges
+ * each input dimension above 1 with the target's, from the last (so it
+ * fills a target dimension known in part: broadcast_to(v, {n, n}) of a (3,)
+ * v is (None, 3)); what it cannot see (an unknown input dimension) is the
+ * kernel's to refuse. */
+static mf_status broadcast_to_shape_fn(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
   int64_t out[MF_MAX_INT_INPUT];
-  int n;
-  MF_TRY(mf_input_shape(c, 1, out, MF_MAX_INT_INPUT, &n, err));
-  if (n < 0 || x->rank < 0) return mf_infer_output(c, x->dtype, n, n < 0 ? NULL : out, err);
-  if (x->rank > n)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Shape must be at most rank %d but is rank %d", n, x->rank);
-  for (int i = 0; i < x->rank; i++) {
-    int64_t d = x->shape[x->rank - 1 - i], *o = &out[n - 1 - i];
-    if (d <= 1) continue;
-    if (*o >= 0 && *o != d)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Dimensions must be equal, but are %lld and %lld", (long long)d,
-                        (long long)*o);
-    *o = d;
+  int rank;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &rank, out, MF_MAX_INT_INPUT, err));
+  if (rank >= 0 && x->rank >= 0) {
+    MF_TRY(mf_sf_with_rank_at_most(x->rank, rank, err));
+    for (int i = 0; i < x->rank; i++) {
+      int64_t in = x->shape[x->rank - 1 - i];
+      if (in > 1) MF_TRY(mf_sf_merge_dim(in, out[rank - 1 - i], &out[rank - 1 - i], err));
+    }
   }
-  return mf_infer_output(c, x->dtype, n, out, err);
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? out : NULL, err));
+  mf_infer_defer_check(c, broadcast_to_infer_eager);
+  return MF_OK;
 }
 
 static mf_status broadcast_to_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? broadcast_to_shape_fn(c, err) : broadcast_to_infer_eager(c, err);
+}
+
+static mf_status broadcast_to_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
-  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(mf_input_shape_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
   if (c->in_specs[1].rank >= 0 && c->in_specs[1].rank != 1)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "shape must be 1-D, not %s",
                       MF_SPEC_TEXT(&c->in_specs[1]));
-  if (!known) return broadcast_to_partial(c, err);
+  if (!known) return mf_infer_output(c, x->dtype, mf_input_vector_length(c, 1), NULL, err);
   for (int i = 0; i < n; i++)
     if (v[i] < 0)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
@@ -172,6 +191,7 @@ const mf_op_def mf_op_BroadcastTo = {
     .name = "BroadcastTo", .input_names = "input,shape", .min_inputs = 2, .max_inputs = 2,
     .infer = broadcast_to_infer, .kernel = broadcast_to_kernel, .flags = 0,
     .doc = "Broadcasts the input to the given shape (NumPy rules).",
+    .tf_attrs = "T:0 Tidx:1",
 };
 
 /* ---- Range, LinSpace ---- */
@@ -219,6 +239,7 @@ static mf_status range_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(mf_infer_same_dtype(c, 0, 3, err));
   MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
   for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
+  c->requested |= 7u; /* TF's Range shape function reads all three values */
   int64_t size = MF_UNKNOWN_DIM;
   if (c->in[0] && c->in[1] && c->in[2]) MF_TRY(range_size(c, &size, err));
   return mf_infer_output(c, c->in_specs[0].dtype, 1, &size, err);
@@ -258,6 +279,7 @@ const mf_op_def mf_op_Range = {
     .name = "Range", .input_names = "start,limit,delta", .min_inputs = 3, .max_inputs = 3,
     .infer = range_infer, .kernel = range_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The sequence start, start+delta, ... up to but excluding limit.",
+    .tf_attrs = "Tidx:0",
 };
 
 static mf_status linspace_infer(mf_op_call *c, mf_error *err) {
@@ -299,4 +321,5 @@ const mf_op_def mf_op_LinSpace = {
     .name = "LinSpace", .input_names = "start,stop,num", .min_inputs = 3, .max_inputs = 3,
     .infer = linspace_infer, .kernel = linspace_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "num evenly spaced values from start to stop inclusive.",
+    .tf_attrs = "T:0 Tidx:2",
 };

@@ -173,6 +173,7 @@ const mf_op_def mf_op_ResizeBilinear = {
     .infer = resize_infer, .kernel = resize_kernel, .flags = 0,
     .doc = "Resizes NHWC images to size = [height, width] by bilinear interpolation "
            "(float32 result).",
+    .tf_attrs = "T:0 align_corners=false half_pixel_centers=false",
 };
 
 /* ---- ResizeBilinearGrad(grads, original_image) ---- */
@@ -251,4 +252,5 @@ const mf_op_def mf_op_ResizeBilinearGrad = {
     .attrs = {{"align_corners", MF_ATTR_BOOL}, {"half_pixel_centers", MF_ATTR_BOOL}},
     .infer = resize_grad_infer, .kernel = resize_grad_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The gradient of ResizeBilinear with respect to its images.",
+    .tf_attrs = "T:1 align_corners=false half_pixel_centers=false",
 };

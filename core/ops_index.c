@@ -15,10 +15,77 @@
 #include "array_util.h"
 #include "op.h"
 #include "partial.h"
+#include "shape_fn.h"
 
 /* ---- Slice ---- */
 
+static mf_status slice_infer_eager(mf_op_call *c, mf_error *err);
+
+/* Slice while a graph is built: TF's SliceShape. It reads begin as a
+ * shape (a -1 is unknown, a vector known in part gives what is known of
+ * it) and takes the sizes as given, or when not all are known as a shape
+ * too (a -1 among those is an unknown dimension): a slice past the end is
+ * the kernel's to refuse, when the graph runs. */
+static mf_status slice_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0], *sb = &c->in_specs[1], *ss = &c->in_specs[2];
+  MF_TRY(mf_infer_same_dtype(c, 1, 3, err));
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  MF_TRY(mf_sf_with_rank(sb->rank, 1, err));
+  MF_TRY(mf_sf_with_rank(ss->rank, 1, err));
+  MF_TRY(mf_sf_merge(sb->rank, sb->shape, ss->rank, ss->shape, err));
+  int64_t ndims = sb->rank == 1 && sb->shape[0] >= 0 ? sb->shape[0] : ss->rank == 1 ? ss->shape[0] : -1;
+  if (ndims >= 0) MF_TRY(mf_sf_with_rank(x->rank, ndims, err));
+  /* WithRank gives an input of unknown rank that rank */
+  int xrank = x->rank >= 0 || ndims < 0 || ndims > MF_MAX_INT_INPUT ? x->rank : (int)ndims;
+  int64_t b[MF_MAX_INT_INPUT], s[MF_MAX_INT_INPUT];
+  int nb, ns;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &nb, b, MF_MAX_INT_INPUT, err));
+  int64_t shape[MF_MAX_INT_INPUT];
+  int rank;
+  if (mf_infer_const_ints(c, 2, s, MF_MAX_INT_INPUT, &ns)) {
+    MF_TRY(mf_sf_with_rank(nb, ns, err));
+    for (int d = 0; d < ns; d++) {
+      int64_t dim = x->rank > d ? x->shape[d] : -1, begin = nb > d ? b[d] : -1;
+      if (s[d] < -1)
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "Out of bounds slicing on dimension %d of length %lld: sizes vector "
+                            "cannot be < -1, but was %lld",
+                            d, (long long)dim, (long long)s[d]);
+      if (s[d] != -1) {
+        shape[d] = s[d];
+      } else if (dim < 0 || begin < 0) {
+        shape[d] = -1;
+      } else if (dim < begin) {
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "Negative dimension size caused by subtracting %lld from %lld",
+                            (long long)begin, (long long)dim);
+      } else {
+        shape[d] = dim - begin;
+      }
+    }
+    rank = ns;
+  } else {
+    /* Sizes not known: what MakeShapeFromShapeTensor makes of them (a -1
+     * an unknown dimension), else the input's rank. */
+    MF_TRY(mf_sf_shape_tensor(c, 2, &rank, shape, MF_MAX_INT_INPUT, err));
+    if (rank >= 0) {
+      MF_TRY(mf_sf_with_rank(nb, rank, err));
+    } else {
+      rank = xrank;
+      for (int d = 0; d < rank && d < MF_MAX_INT_INPUT; d++) shape[d] = -1;
+    }
+  }
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? shape : NULL, err));
+  mf_infer_defer_check(c, slice_infer_eager);
+  return MF_OK;
+}
+
 static mf_status slice_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? slice_shape_fn(c, err) : slice_infer_eager(c, err);
+}
+
+static mf_status slice_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0], *sb = &c->in_specs[1], *ss = &c->in_specs[2];
   int64_t b[MF_MAX_INT_INPUT], s[MF_MAX_INT_INPUT];
   int nb, ns;
@@ -37,16 +104,6 @@ static mf_status slice_infer(mf_op_call *c, mf_error *err) {
   int64_t rank = x->rank >= 0 ? x->rank : lb >= 0 ? lb : ls;
   if (rank < 0 || rank > MF_MAX_RANK)
     return mf_infer_output(c, x->dtype, rank > INT32_MAX ? INT32_MAX : (int)rank, NULL, err);
-  /* TF's SliceShape reads begin, and sizes that are not all known, as
-   * shapes known in part (partial.h): a size of -1 among those is then an
-   * unknown dimension. */
-  int pr;
-  if (!kb) MF_TRY(mf_input_shape(c, 1, b, MF_MAX_INT_INPUT, &pr, err));
-  if (!kb && pr != rank)
-    for (int d = 0; d < rank; d++) b[d] = MF_UNKNOWN_DIM;
-  if (!ks) MF_TRY(mf_input_shape(c, 2, s, MF_MAX_INT_INPUT, &pr, err));
-  if (!ks && pr != rank)
-    for (int d = 0; d < rank; d++) s[d] = MF_UNKNOWN_DIM;
   int64_t shape[MF_MAX_RANK];
   for (int d = 0; d < rank; d++) {
     int64_t dim = x->rank >= 0 ? x->shape[d] : MF_UNKNOWN_DIM;
@@ -54,19 +111,10 @@ static mf_status slice_infer(mf_op_call *c, mf_error *err) {
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Expected begin[%d] in [0, %lld], but got %lld",
                         d, (long long)dim, (long long)b[d]);
     shape[d] = MF_UNKNOWN_DIM;
-    if (!ks)
+    if (ks && s[d] != -1)
       shape[d] = s[d];
-    else if (s[d] != -1)
-      shape[d] = s[d];
-    else if (dim >= 0 && b[d] >= 0) {
+    else if (ks && kb && dim >= 0)
       shape[d] = dim - b[d];
-      /* Only a begin known in part gets here past its dimension (a known
-       * one was checked above): TF's Subtract refuses it. */
-      if (shape[d] < 0)
-        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                          "Negative dimension size caused by subtracting %lld from %lld",
-                          (long long)b[d], (long long)dim);
-    }
     if (ks && (s[d] < -1 || (kb && dim >= 0 && shape[d] > dim - b[d])))
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Expected size[%d] in [0, %lld], but got %lld",
                         d, (long long)(kb && dim >= 0 ? dim - b[d] : dim), (long long)s[d]);
@@ -89,6 +137,7 @@ const mf_op_def mf_op_Slice = {
     .name = "Slice", .input_names = "input,begin,size", .min_inputs = 3, .max_inputs = 3,
     .infer = slice_infer, .kernel = slice_kernel, .flags = 0,
     .doc = "The block of the input starting at begin with extent size (-1: to the end).",
+    .tf_attrs = "Index:1 T:0",
 };
 
 /* ---- StridedSlice ---- */
@@ -297,6 +346,7 @@ const mf_op_def mf_op_StridedSlice = {
     .partial = mf_partial_strided_slice, .flags = 0,
     .doc = "NumPy-style slicing: begin:end:stride per dimension, with ellipsis, new axes and "
            "single-index (shrinking) dimensions given as bit masks.",
+    .tf_attrs = "Index:1 T:0 begin_mask=0 ellipsis_mask=0 end_mask=0 new_axis_mask=0 shrink_axis_mask=0",
 };
 
 /* ---- GatherV2 ---- */
@@ -309,6 +359,9 @@ static mf_status gather_axes(mf_op_call *c, int64_t *axis, int64_t *batch_dims, 
   const mf_spec *p = &c->in_specs[0], *ix = &c->in_specs[1];
   int n;
   MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  /* While a graph is built: TF's GatherV2 shape function, its messages. */
+  if (c->building) MF_TRY(mf_sf_with_rank_at_least(p->rank, 1, err));
+  if (c->building) MF_TRY(mf_sf_with_rank(c->in_specs[2].rank, 0, err));
   if (c->in_specs[2].rank > 0)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis must be scalar");
   MF_TRY(mf_input_ints(c, 2, axis, 1, &n, known, err));
@@ -329,11 +382,10 @@ static mf_status gather_axes(mf_op_call *c, int64_t *axis, int64_t *batch_dims, 
                         "batch_dims (%lld) must be less than rank(params) (%d).", (long long)bd,
                         p->rank);
   }
-  /* TF's GatherV2 shape function: params must have rank axis + 1 (or
-   * -axis for a negative one), the message TF's gather_op_test expects. */
-  if (!mf_axis_wrap(&a, p->rank) && a > INT32_MIN && a <= INT32_MAX)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be at least rank %lld but is rank %d",
-                      (long long)(a < 0 ? -a : a + 1), p->rank);
+  /* TF's shape function: params must have rank axis + 1 (or -axis); the
+   * kernel, which is what TF 2 runs eagerly, says "Expected axis ...". */
+  if (c->building && !mf_axis_wrap(&a, p->rank) && a > INT32_MIN && a <= INT32_MAX)
+    return mf_sf_with_rank_at_least(p->rank, a < 0 ? -a : a + 1, err);
   if (!mf_axis_wrap(&a, p->rank))
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Expected axis in the range [%d, %d), but got %lld", -p->rank, p->rank,
@@ -420,6 +472,7 @@ const mf_op_def mf_op_GatherV2 = {
     .attrs = {{"batch_dims", MF_ATTR_INT}},
     .infer = gather_infer, .kernel = gather_kernel, .flags = 0,
     .doc = "Slices of params along axis at the given 0-based indices.",
+    .tf_attrs = "Taxis:2 Tindices:1 Tparams:0 batch_dims=0",
 };
 
 /* ---- Where ---- */
@@ -455,6 +508,7 @@ const mf_op_def mf_op_Where = {
     .name = "Where", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = where_infer, .kernel = where_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The 0-based coordinates of the true (non-zero) elements, as int64 [n, rank].",
+    .tf_attrs = "T:0",
 };
 
 /* ---- OneHot ---- */
@@ -513,6 +567,7 @@ const mf_op_def mf_op_OneHot = {
     .max_inputs = 4, .attrs = {{"axis", MF_ATTR_INT}},
     .infer = one_hot_infer, .kernel = one_hot_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "on_value where the new axis (default last) equals the index, off_value elsewhere.",
+    .tf_attrs = "T:2 TI:0 axis=-1",
 };
 
 /* ---- UnsortedSegmentSum ---- */
@@ -596,4 +651,5 @@ const mf_op_def mf_op_UnsortedSegmentSum = {
     .infer = segment_sum_infer, .kernel = segment_sum_kernel, .flags = 0,
     .doc = "Sums the rows of data that share a segment id into row id of a [num_segments, ...] "
            "result.",
+    .tf_attrs = "T:0 Tindices:1 Tnumsegments:2",
 };

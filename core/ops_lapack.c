@@ -18,6 +18,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* LAPACK's Fortran entry points in libopenblas (32-bit integers); the
  * trailing size_t is gfortran's hidden length of a character argument. */
@@ -41,6 +42,11 @@ static mf_status check_float(mf_op_call *c, int from, int to, mf_error *err) {
 static mf_status check_square(mf_op_call *c, int i, const char *not_square, mf_error *err) {
   const mf_spec *s = &c->in_specs[i];
   if (s->rank < 0) return MF_OK;
+  if (c->building) {
+    /* TF's MakeBatchSquareMatrix: its messages while a graph is built */
+    MF_TRY(mf_sf_with_rank_at_least(s->rank, 2, err));
+    MF_TRY(mf_sf_merge_dim(s->shape[s->rank - 2], s->shape[s->rank - 1], NULL, err));
+  }
   if (s->rank < 2)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "Input tensor %d must have rank >= 2, got %d [Op:%s]", i, s->rank,
@@ -175,6 +181,7 @@ const mf_op_def mf_op_MatrixInverse = {
     .attrs = {{"adjoint", MF_ATTR_BOOL}},
     .infer = square_same_infer, .kernel = inverse_kernel, .flags = 0,
     .doc = "The inverse of each square matrix in the last two dims (of its transpose with adjoint).",
+    .tf_attrs = "T:0 adjoint=false",
 };
 
 static mf_status solve_infer(mf_op_call *c, mf_error *err) {
@@ -215,6 +222,7 @@ const mf_op_def mf_op_MatrixSolve = {
     .attrs = {{"adjoint", MF_ATTR_BOOL}},
     .infer = solve_infer, .kernel = solve_kernel, .flags = 0,
     .doc = "X with matrix X = rhs (matrix^T X = rhs with adjoint), per matrix of the batch.",
+    .tf_attrs = "T:0 adjoint=false",
 };
 
 /* ---- MatrixDeterminant ---- */
@@ -287,6 +295,7 @@ const mf_op_def mf_op_MatrixDeterminant = {
     .name = "MatrixDeterminant", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = det_infer, .kernel = det_kernel, .flags = 0,
     .doc = "The determinant of each square matrix in the last two dims (LU with partial pivoting).",
+    .tf_attrs = "T:0",
 };
 
 /* ---- Cholesky ---- */
@@ -332,4 +341,5 @@ const mf_op_def mf_op_Cholesky = {
     .name = "Cholesky", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = square_same_infer, .kernel = cholesky_kernel, .flags = 0,
     .doc = "The lower-triangular L with L L^T = input, per matrix (reads the lower triangle).",
+    .tf_attrs = "T:0",
 };

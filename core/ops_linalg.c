@@ -7,6 +7,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,2] [Op:MatMul]" */
 static mf_status size_incompatible(const mf_op_call *c, mf_error *err) {
@@ -29,6 +30,8 @@ static mf_status check_operands(mf_op_call *c, mf_error *err) {
 
 static mf_status matmul_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_operands(c, err));
+  /* While a graph is built: TF's MatMulShape, its messages. */
+  for (int i = 0; c->building && i < 2; i++) MF_TRY(mf_sf_with_rank(c->in_specs[i].rank, 2, err));
   for (int i = 0; i < 2; i++) {
     const mf_spec *s = &c->in_specs[i];
     if (s->rank >= 0 && s->rank != 2) {
@@ -45,6 +48,7 @@ static mf_status matmul_infer(mf_op_call *c, mf_error *err) {
   int64_t ka = a->rank == 2 ? a->shape[ta ? 0 : 1] : -1;
   int64_t kb = b->rank == 2 ? b->shape[tb ? 1 : 0] : -1;
   int64_t n = b->rank == 2 ? b->shape[tb ? 0 : 1] : -1;
+  if (c->building) MF_TRY(mf_sf_merge_dim(ka, kb, NULL, err));
   if (ka >= 0 && kb >= 0 && ka != kb) return size_incompatible(c, err);
   MF_TRY(mf_op_call_set_nout(c, 1, err));
   c->out_specs[0] = (mf_spec){.dtype = a->dtype, .rank = 2, .shape = {m, n}};
@@ -67,6 +71,7 @@ const mf_op_def mf_op_MatMul = {
     .name = "MatMul", .input_names = "a,b", .min_inputs = 2, .max_inputs = 2,
     .attrs = {{"transpose_a", MF_ATTR_BOOL}, {"transpose_b", MF_ATTR_BOOL}},
     .infer = matmul_infer, .kernel = matmul_kernel, .flags = 0,
+    .tf_attrs = "T:0 grad_a=false grad_b=false transpose_a=false transpose_b=false",
     .doc = "Matrix product of two rank-2 tensors, optionally transposing either.",
 };
 
@@ -75,6 +80,9 @@ const mf_op_def mf_op_MatMul = {
 static mf_status batch_matmul_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_operands(c, err));
   const mf_spec *x = &c->in_specs[0], *y = &c->in_specs[1];
+  /* While a graph is built: TF's BatchMatMulV2Shape, its messages. */
+  for (int i = 0; c->building && i < 2; i++)
+    MF_TRY(mf_sf_with_rank_at_least(c->in_specs[i].rank, 2, err));
   for (int i = 0; i < 2; i++)
     if (c->in_specs[i].rank >= 0 && c->in_specs[i].rank < 2)
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
@@ -87,9 +95,12 @@ static mf_status batch_matmul_infer(mf_op_call *c, mf_error *err) {
   bool adj_y = mf_attr_bool(c->attrs, "adj_y", false);
   int64_t kx = x->rank >= 2 ? x->shape[x->rank - (adj_x ? 2 : 1)] : -1;
   int64_t ky = y->rank >= 2 ? y->shape[y->rank - (adj_y ? 1 : 2)] : -1;
+  if (c->building) MF_TRY(mf_sf_merge_dim(kx, ky, NULL, err));
   if (kx >= 0 && ky >= 0 && kx != ky) return size_incompatible(c, err);
   if (x->rank < 0 || y->rank < 0) return MF_OK;
   int r;
+  if (c->building)
+    MF_TRY(mf_sf_broadcast(x->rank - 2, x->shape, y->rank - 2, y->shape, &r, o->shape, err));
   if (mf_broadcast_shape(x->rank - 2, x->shape, y->rank - 2, y->shape, &r, o->shape, NULL,
                          NULL) != MF_OK) {
     char a[160], b[160];
@@ -157,6 +168,7 @@ static mf_status batch_matmul_kernel(mf_op_call *c, mf_error *err) {
 const mf_op_def mf_op_BatchMatMulV2 = {
     .name = "BatchMatMulV2", .input_names = "x,y", .min_inputs = 2, .max_inputs = 2,
     .attrs = {{"adj_x", MF_ATTR_BOOL}, {"adj_y", MF_ATTR_BOOL}},
+    .tf_attrs = "T:0 adj_x=false adj_y=false grad_x=false grad_y=false",
     .infer = batch_matmul_infer, .kernel = batch_matmul_kernel, .flags = 0,
     .doc = "Batched matrix product over the last two dims, broadcasting the batch dims.",
 };

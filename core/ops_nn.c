@@ -11,6 +11,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 /* Rows of long reductions between interrupt polls. */
 #define POLL_ROWS 1024
@@ -94,6 +95,8 @@ extern const mf_op_def mf_op_LogSoftmax;
 
 static mf_status softmax_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(check_float(c, 0, err));
+  /* While a graph is built: TF's UnchangedShapeWithRankAtLeast(c, 1). */
+  if (c->building) MF_TRY(mf_sf_with_rank_at_least(c->in_specs[0].rank, 1, err));
   if (c->in_specs[0].rank == 0)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "logits must have >= 1 dimension, got [] [Op:%s]", c->op->name);
@@ -117,12 +120,14 @@ const mf_op_def mf_op_Softmax = {
     .name = "Softmax", .input_names = "logits", .min_inputs = 1, .max_inputs = 1,
     .infer = softmax_infer, .kernel = softmax_kernel, .flags = 0,
     .doc = "exp(logits) / sum(exp(logits)) over the last axis.",
+    .tf_attrs = "T:0",
 };
 
 const mf_op_def mf_op_LogSoftmax = {
     .name = "LogSoftmax", .input_names = "logits", .min_inputs = 1, .max_inputs = 1,
     .infer = softmax_infer, .kernel = softmax_kernel, .flags = 0,
     .doc = "logits - log(sum(exp(logits))) over the last axis.",
+    .tf_attrs = "T:0",
 };
 
 /* ---- SoftmaxCrossEntropyWithLogits ---- */
@@ -195,6 +200,7 @@ const mf_op_def mf_op_SoftmaxCrossEntropyWithLogits = {
     .infer = xent_infer, .kernel = xent_kernel, .flags = 0,
     .doc = "Softmax cross-entropy per row against label distributions; also returns its "
            "gradient.",
+    .tf_attrs = "T:0",
 };
 
 /* ---- SparseSoftmaxCrossEntropyWithLogits ---- */
@@ -275,6 +281,7 @@ const mf_op_def mf_op_SparseSoftmaxCrossEntropyWithLogits = {
     .infer = sparse_xent_infer, .kernel = sparse_xent_kernel, .flags = 0,
     .doc = "Softmax cross-entropy per row against integer class labels; also returns its "
            "gradient.",
+    .tf_attrs = "T:0 Tlabels:1",
 };
 
 /* ---- BiasAdd, BiasAddGrad ---- */
@@ -308,6 +315,14 @@ static mf_status bias_add_infer(mf_op_call *c, mf_error *err) {
   char a[160], bs[160];
   shape_str(v, a, sizeof a);
   shape_str(b, bs, sizeof bs);
+  if (c->building) {
+    /* TF's BiasAddShape, its messages */
+    bool nchw = strcmp(mf_attr_string(c->attrs, "data_format", "NHWC"), "NCHW") == 0;
+    MF_TRY(mf_sf_with_rank_at_least(v->rank, nchw ? 3 : 2, err));
+    MF_TRY(mf_sf_with_rank(b->rank, 1, err));
+    if (v->rank >= 0 && b->rank == 1)
+      MF_TRY(mf_sf_merge_dim(v->shape[nchw ? 1 : v->rank - 1], b->shape[0], NULL, err));
+  }
   MF_TRY(check_at_least_2d(c, v, err));
   if (b->rank >= 0 && b->rank != 1)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Biases must be 1D: %s [Op:BiasAdd]", bs);
@@ -372,6 +387,7 @@ const mf_op_def mf_op_BiasAdd = {
     .attrs = {{"data_format", MF_ATTR_STRING}},
     .infer = bias_add_infer, .kernel = bias_add_kernel, .flags = 0,
     .doc = "Adds a 1-D bias along the channel (last, for NHWC) axis of value.",
+    .tf_attrs = "T:0 data_format=\"NHWC\"",
 };
 
 static mf_status bias_add_grad_infer(mf_op_call *c, mf_error *err) {
@@ -431,4 +447,5 @@ const mf_op_def mf_op_BiasAddGrad = {
     .infer = bias_add_grad_infer, .kernel = bias_add_grad_kernel, .flags = 0,
     .doc = "The gradient of BiasAdd for its bias: out_backprop summed over all but the "
            "channel axis.",
+    .tf_attrs = "T:0 data_format=\"NHWC\"",
 };

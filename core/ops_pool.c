@@ -18,7 +18,7 @@
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
-#include "partial.h"
+#include "shape_fn.h"
 
 typedef struct pool_geom {
   int64_t n, ih, iw, ch; /* input, NHWC */
@@ -305,6 +305,7 @@ const mf_op_def mf_op_MaxPool = {
     .attrs = {POOL_ATTRS},
     .infer = pool_infer, .kernel = pool_kernel, .flags = 0,
     .doc = "The maximum over each ksize window of an NHWC input (strides, SAME/VALID padding).",
+    .tf_attrs = "T:0 data_format=\"NHWC\" explicit_paddings=[] ksize padding strides",
 };
 
 const mf_op_def mf_op_AvgPool = {
@@ -312,6 +313,7 @@ const mf_op_def mf_op_AvgPool = {
     .attrs = {POOL_ATTRS},
     .infer = pool_infer, .kernel = pool_kernel, .flags = 0,
     .doc = "The mean over each ksize window of an NHWC input; SAME padding counts real pixels only.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" ksize padding strides",
 };
 
 /* ---- MaxPoolGrad(orig_input, orig_output, grad) -> like orig_input;
@@ -359,6 +361,7 @@ const mf_op_def mf_op_MaxPoolGrad = {
     .attrs = {POOL_ATTRS},
     .infer = max_grad_infer, .kernel = max_grad_kernel, .flags = 0,
     .doc = "The gradient of MaxPool: each window's gradient goes to its first maximum.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" explicit_paddings=[] ksize padding strides",
 };
 
 const mf_op_def mf_op_MaxPoolGradGrad = {
@@ -368,6 +371,7 @@ const mf_op_def mf_op_MaxPoolGradGrad = {
     .infer = max_grad_infer, .kernel = max_grad_kernel, .flags = 0,
     .doc = "The gradient of MaxPoolGrad: grad (shaped as orig_input) read at each window's "
            "first maximum.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" ksize padding strides",
 };
 
 /* ---- AvgPoolGrad(orig_input_shape, grad) ---- */
@@ -385,8 +389,8 @@ static mf_status avg_grad_infer(mf_op_call *c, mf_error *err) {
                         c->op->name);
   int64_t in[4] = {-1, -1, -1, -1}, dy[4], v[4];
   int n;
-  /* While tracing, what is known of it (TF: MakeShapeFromShapeTensor). */
-  if (!c->in[0] && s->rank == 1 && s->shape[0] == 4) MF_TRY(mf_input_shape(c, 0, in, 4, &n, err));
+  /* While a graph is built, what is known of it (TF: MakeShapeFromShapeTensor). */
+  if (!c->in[0] && s->rank == 1 && s->shape[0] == 4) MF_TRY(mf_sf_shape_tensor(c, 0, &n, in, 4, err));
   if (c->in[0] && mf_infer_const_ints(c, 0, v, 4, &n) && n == 4)
     for (int k = 0; k < 4; k++) {
       if (v[k] < 0)
@@ -419,4 +423,5 @@ const mf_op_def mf_op_AvgPoolGrad = {
     .attrs = {POOL_ATTRS},
     .infer = avg_grad_infer, .kernel = avg_grad_kernel, .flags = 0,
     .doc = "The gradient of AvgPool: each window's gradient spread evenly over its real pixels.",
+    .tf_attrs = "T:1 data_format=\"NHWC\" ksize padding strides",
 };

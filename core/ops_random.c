@@ -13,7 +13,7 @@
 #include "alloc.h"
 #include "interrupt.h"
 #include "op.h"
-#include "partial.h"
+#include "shape_fn.h"
 
 /* ---- Philox4x32-10, as TF's random::PhiloxRandom ---- */
 
@@ -270,10 +270,12 @@ static mf_status random_infer(mf_op_call *c, mf_error *err) {
   o->rank = (int)rank;
   for (int i = 0; i < o->rank; i++) o->shape[i] = -1;
   int n;
+  c->requested_shape |= 1; /* TF's RandomShape: MakeShapeFromShapeTensor(0) */
   if (!c->in[0]) {
-    /* TF's RandomShape: MakeShapeFromShapeTensor, known in part. */
+    /* Not known as a whole: what is known of each element, while a graph
+     * is built (partial.h). */
     int64_t d[MF_MAX_RANK];
-    MF_TRY(mf_input_shape(c, 0, d, MF_MAX_RANK, &n, err));
+    MF_TRY(mf_sf_shape_tensor(c, 0, &n, d, MF_MAX_RANK, err));
     for (int i = 0; i < n; i++) o->shape[i] = d[i];
     return MF_OK;
   }
@@ -305,6 +307,7 @@ const mf_op_def mf_op_RandomStandardNormal = {
     .infer = random_infer, .kernel = random_kernel,
     .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
     .doc = "Samples from the standard normal distribution (mean 0, stddev 1).",
+    .tf_attrs = "T:0 dtype seed=0 seed2=0",
 };
 
 const mf_op_def mf_op_RandomUniform = {
@@ -313,4 +316,5 @@ const mf_op_def mf_op_RandomUniform = {
     .infer = random_infer, .kernel = random_kernel,
     .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
     .doc = "Samples uniformly from [0, 1).",
+    .tf_attrs = "T:0 dtype seed=0 seed2=0",
 };

@@ -20,6 +20,7 @@
 
 #include "array_util.h"
 #include "op.h"
+#include "shape_fn.h"
 
 typedef enum reduce_kind { R_SUM, R_MEAN, R_PROD, R_MAX, R_MIN, R_ANY, R_ALL, R_KINDS } reduce_kind;
 
@@ -129,17 +130,25 @@ static mf_status reduce_axes(mf_op_call *c, bool *reduced, bool *known, mf_error
   int64_t ax[MF_MAX_INT_INPUT];
   int n;
   int rank = c->in_specs[0].rank;
+  /* While a graph is built: TF's ReductionShape, its messages; it takes
+   * repeated axes, which the kernel refuses when the graph runs. */
+  if (c->building) MF_TRY(mf_sf_with_rank_at_most(c->in_specs[1].rank, 1, err));
   MF_TRY(mf_input_ints(c, 1, ax, MF_MAX_INT_INPUT, &n, known, err));
   if (rank < 0) *known = false;
   if (!*known) return MF_OK;
   for (int d = 0; d < rank; d++) reduced[d] = false;
   for (int i = 0; i < n; i++) {
     int64_t a = ax[i];
-    if (!mf_axis_wrap(&a, rank))
+    if (!mf_axis_wrap(&a, rank) && c->building)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "Invalid reduction dimension %lld for input with %d dimensions.",
+                          (long long)ax[i], rank);
+    if (a < 0 || a >= rank)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                         "Invalid reduction dimension (%lld for input with %d dimension(s)",
                         (long long)ax[i], rank);
-    if (reduced[a])
+    if (reduced[a] && c->building) c->deferred = true;
+    if (reduced[a] && !c->building)
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                         "Invalid reduction arguments: Axes contains duplicate dimension: %lld",
                         (long long)a);
@@ -220,19 +229,22 @@ static mf_status reduce_kernel(mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
-#define REDUCE_OP(NAME, FLAGS, DOC)                                                     \
+#define REDUCE_OP(NAME, FLAGS, TF_ATTRS, DOC)                                           \
   const mf_op_def mf_op_##NAME = {                                                      \
       .name = #NAME, .input_names = "input,reduction_indices", .min_inputs = 2,         \
       .max_inputs = 2, .attrs = {{"keep_dims", MF_ATTR_BOOL}},                          \
       .infer = reduce_infer, .kernel = reduce_kernel, .flags = FLAGS, .doc = DOC,       \
+      .tf_attrs = TF_ATTRS,                                                             \
   };
-REDUCE_OP(Sum, 0, "Sum of the elements across the given axes.")
-REDUCE_OP(Mean, 0, "Mean of the elements across the given axes (integer division for ints).")
-REDUCE_OP(Prod, 0, "Product of the elements across the given axes.")
-REDUCE_OP(Max, 0, "Maximum of the elements across the given axes.")
-REDUCE_OP(Min, 0, "Minimum of the elements across the given axes.")
-REDUCE_OP(Any, MF_OP_NO_GRADIENT, "Logical or of the elements across the given axes.")
-REDUCE_OP(All, MF_OP_NO_GRADIENT, "Logical and of the elements across the given axes.")
+#define NUMERIC_ATTRS "T:0 Tidx:1 keep_dims=false"
+#define LOGICAL_ATTRS "Tidx:1 keep_dims=false" /* bool only: no T */
+REDUCE_OP(Sum, 0, NUMERIC_ATTRS, "Sum of the elements across the given axes.")
+REDUCE_OP(Mean, 0, NUMERIC_ATTRS, "Mean of the elements across the given axes (integer division for ints).")
+REDUCE_OP(Prod, 0, NUMERIC_ATTRS, "Product of the elements across the given axes.")
+REDUCE_OP(Max, 0, NUMERIC_ATTRS, "Maximum of the elements across the given axes.")
+REDUCE_OP(Min, 0, NUMERIC_ATTRS, "Minimum of the elements across the given axes.")
+REDUCE_OP(Any, MF_OP_NO_GRADIENT, LOGICAL_ATTRS, "Logical or of the elements across the given axes.")
+REDUCE_OP(All, MF_OP_NO_GRADIENT, LOGICAL_ATTRS, "Logical and of the elements across the given axes.")
 
 /* ---- ArgMax, ArgMin ---- */
 
@@ -339,6 +351,7 @@ const mf_op_def mf_op_ArgMax = {
     .attrs = {{"output_type", MF_ATTR_TYPE}},
     .infer = arg_infer, .kernel = arg_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "0-based index of the largest value along a dimension (first on ties).",
+    .tf_attrs = "T:0 Tidx:1 output_type=DT_INT64",
 };
 
 const mf_op_def mf_op_ArgMin = {
@@ -346,4 +359,5 @@ const mf_op_def mf_op_ArgMin = {
     .attrs = {{"output_type", MF_ATTR_TYPE}},
     .infer = arg_infer, .kernel = arg_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "0-based index of the smallest value along a dimension (first on ties).",
+    .tf_attrs = "T:0 Tidx:1 output_type=DT_INT64",
 };

@@ -1,8 +1,9 @@
 /* ops_shape.c — ops that rearrange a tensor or describe its shape:
- * Transpose, Reshape, ConcatV2, Pack, Unpack, ExpandDims, Squeeze, Tile,
- * Pad, Shape, Size, Rank, and BroadcastGradientArgs (which axes a
- * broadcast op's gradient sums over). (Ops that make a tensor from a shape
- * or a range, BroadcastTo among them, live in ops_generate.c.)
+ * Transpose, Reshape, ExpandDims, Squeeze, Tile, Pad, Shape, Size, Rank,
+ * and BroadcastGradientArgs (which axes a broadcast op's gradient sums
+ * over). (Ops that join tensors or take one apart, ConcatV2, Pack and
+ * Unpack, live in ops_join.c; ops that make a tensor from a shape or a
+ * range, BroadcastTo among them, in ops_generate.c.)
  *
  * Axis, shape and permutation arguments are input tensors, as in TF. Infer
  * computes a static result shape when their values are known (Const or
@@ -19,16 +20,7 @@
 #include "array_util.h"
 #include "op.h"
 #include "partial.h"
-
-/* A known dimension merged into `acc` (-1 = unknown so far); false when
- * both are known and differ. */
-static bool merge_dim(int64_t *acc, int64_t d) {
-  if (d < 0) return true;
-  if (*acc < 0) *acc = d;
-  return *acc == d;
-}
-
-
+#include "shape_fn.h"
 
 /* Fails unless input i is a vector (when its rank is known). */
 static mf_status check_vector(mf_op_call *c, int i, const char *what, mf_error *err) {
@@ -38,7 +30,6 @@ static mf_status check_vector(mf_op_call *c, int i, const char *what, mf_error *
                       MF_SPEC_TEXT(s));
   return MF_OK;
 }
-
 
 /* ---- Transpose ---- */
 
@@ -71,7 +62,57 @@ static mf_status per_dim_ints(mf_op_call *c, int64_t *v, int *n, bool *known, mf
                     x->rank, *n);
 }
 
+/* The element count of a spec (NumElements), -1 when not known. */
+static int64_t spec_elements(const mf_spec *s) {
+  int64_t n = 1;
+  if (s->rank < 0) return -1;
+  for (int i = 0; i < s->rank; i++) {
+    if (s->shape[i] == 0) return 0;
+    if (s->shape[i] < 0 || __builtin_mul_overflow(n, s->shape[i], &n)) n = -1;
+    if (n < 0) return -1;
+  }
+  return n;
+}
+
+static mf_status transpose_infer_eager(mf_op_call *c, mf_error *err);
+
+/* Transpose while a graph is built: TF's TransposeShapeFn. It reads perm's
+ * values but checks only their range (negatives count from the end); a
+ * permutation that repeats an axis is the kernel's to refuse. */
+static mf_status transpose_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0], *p = &c->in_specs[1];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  int64_t perm[MF_MAX_INT_INPUT];
+  int n;
+  bool known = mf_infer_const_ints(c, 1, perm, MF_MAX_INT_INPUT, &n);
+  int64_t perm_elems = spec_elements(p);
+  if (x->rank < 0 && perm_elems < 0 && !known) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  int64_t rank = x->rank >= 0 ? x->rank : perm_elems >= 0 ? perm_elems : n;
+  /* One entry could mean a scalar or a vector: both come back as they are. */
+  if (x->rank < 0 && rank < 2) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  MF_TRY(mf_sf_with_rank(p->rank, 1, err));
+  MF_TRY(mf_sf_with_value(perm_elems, rank, err));
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, (int)rank, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0; i < rank; i++) {
+    shape[i] = MF_UNKNOWN_DIM;
+    if (!known) continue;
+    if (perm[i] >= rank || perm[i] <= -rank)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "perm dim %lld is out of range of input rank %lld", (long long)perm[i],
+                          (long long)rank);
+    if (x->rank >= 0) shape[i] = x->shape[perm[i] < 0 ? perm[i] + rank : perm[i]];
+  }
+  MF_TRY(mf_infer_output(c, x->dtype, (int)rank, shape, err));
+  mf_infer_defer_check(c, transpose_infer_eager);
+  return MF_OK;
+}
+
 static mf_status transpose_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? transpose_shape_fn(c, err) : transpose_infer_eager(c, err);
+}
+
+static mf_status transpose_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t perm[MF_MAX_INT_INPUT];
   int n;
@@ -114,92 +155,105 @@ const mf_op_def mf_op_Transpose = {
     .name = "Transpose", .input_names = "x,perm", .min_inputs = 2, .max_inputs = 2,
     .infer = transpose_infer, .kernel = transpose_kernel, .flags = 0,
     .doc = "Permutes the dimensions of x: output dimension i is input dimension perm[i].",
+    .tf_attrs = "T:0 Tperm:1",
 };
 
 /* ---- Reshape ---- */
 
-static mf_status too_many_dims(mf_op_call *c, int rank, mf_error *err) {
-  return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                    "Reshape: the requested shape has too many dimensions: %d (moonflow's "
-                    "tensors have at most %d)",
-                    rank, MF_MAX_RANK);
-}
+static mf_status reshape_infer_eager(mf_op_call *c, mf_error *err);
 
-/* The product of the known dimensions of (rank, d) into *known and the
- * position of the unknown one into *unknown (-1: none); *one false when
- * more than one is unknown. TF's Multiply refuses a product past int64. */
-static mf_status known_elements(mf_op_call *c, int rank, const int64_t *d, int64_t *known,
-                                int *unknown, bool *one, mf_error *err) {
+/* The element count of a shape as SetOutputShapeForReshape takes it:
+ * NumElements when that is known (0 when a dimension is 0, whatever the
+ * others), else the product of the known dimensions (Multiply, which
+ * fails past int64) and the index of the one unknown (-2 when there are
+ * more: then nothing more is known). *unknown is -1 when none is. */
+static mf_status count_elements(int rank, const int64_t *d, int64_t *known, int *unknown,
+                                mf_error *err) {
   *known = 1;
   *unknown = -1;
-  *one = true;
-  for (int i = 0; i < rank; i++) {
-    if (d[i] < 0) {
-      if (*unknown >= 0) {
-        *one = false;
-        return MF_OK;
-      }
-      *unknown = i;
-    } else if (__builtin_mul_overflow(*known, d[i], known)) {
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Negative dimension size caused by overflow when multiplying %lld and %lld",
-                        (long long)*known, (long long)d[i]);
+  for (int i = 0; i < rank; i++)
+    if (d[i] == 0) {
+      *known = 0;
+      return MF_OK;
     }
+  for (int i = 0; i < rank && *unknown != -2; i++) {
+    if (d[i] < 0)
+      *unknown = *unknown == -1 ? i : -2;
+    else
+      MF_TRY(mf_sf_multiply(*known, d[i], known, err));
   }
   return MF_OK;
 }
 
-/* TF's SetOutputShapeForReshape, for a new shape known only in part
- * (partial.h): its known dimensions stand, and one unknown one on each
- * side is inferred from the element counts where those say it. */
-static mf_status reshape_partial(mf_op_call *c, mf_error *err) {
+/* Reshape while a graph is built: TF's SetOutputShapeForReshape. The
+ * shape is read as a shape (a -1 is an unknown dimension, and a vector
+ * known in part, partial.h, gives what is known of it: tf.stack({n, 37})
+ * is [?,37]); only a product that cannot match, or a -1 that cannot
+ * divide evenly, fails here. Two -1s and negative sizes are the kernel's
+ * to refuse, when the graph runs. */
+static mf_status reshape_shape_fn(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t out[MF_MAX_INT_INPUT];
   int rank;
-  MF_TRY(mf_input_shape(c, 1, out, MF_MAX_INT_INPUT, &rank, err));
-  if (rank > MF_MAX_RANK) return too_many_dims(c, rank, err);
-  if (rank < 0 || x->rank < 0)
-    return mf_infer_output(c, x->dtype, rank, rank < 0 ? NULL : out, err);
-  int64_t out_known, in_known;
-  int out_unknown, in_unknown;
-  bool out_one, in_one;
-  MF_TRY(known_elements(c, rank, out, &out_known, &out_unknown, &out_one, err));
-  MF_TRY(known_elements(c, x->rank, x->shape, &in_known, &in_unknown, &in_one, err));
-  if (!out_one || !in_one) return mf_infer_output(c, x->dtype, rank, out, err);
-  if (in_unknown < 0 && out_unknown < 0 && in_known != out_known)
+  MF_TRY(mf_sf_shape_tensor(c, 1, &rank, out, MF_MAX_INT_INPUT, err));
+  if (rank > MF_MAX_RANK)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Cannot reshape a tensor with %lld elements to shape %s (%lld elements)",
-                      (long long)in_known, mf_shape_text_of(rank, out).s, (long long)out_known);
-  if (in_unknown < 0 && out_unknown >= 0 && out_known > 0) {
-    if (in_known % out_known != 0)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Dimension size must be evenly divisible by %lld but is %lld",
-                        (long long)out_known, (long long)in_known);
-    out[out_unknown] = in_known / out_known;
+                      "Reshape: the requested shape has too many dimensions: %d (moonflow's "
+                      "tensors have at most %d)",
+                      rank, MF_MAX_RANK);
+  if (rank >= 0 && x->rank >= 0) {
+    int64_t out_known, in_known;
+    int out_unknown, in_unknown;
+    MF_TRY(count_elements(rank, out, &out_known, &out_unknown, err));
+    MF_TRY(count_elements(x->rank, x->shape, &in_known, &in_unknown, err));
+    if (out_unknown == -2 || in_unknown == -2) {
+      /* too many unknown dimensions: no more is known */
+    } else if (in_unknown < 0 && out_unknown < 0) {
+      if (in_known != out_known)
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "Cannot reshape a tensor with %lld elements to shape %s (%lld "
+                            "elements)",
+                            (long long)in_known, mf_shape_text_of(rank, out).s,
+                            (long long)out_known);
+    } else if (in_unknown < 0 && out_known > 0) {
+      MF_TRY(mf_sf_divide_evenly(in_known, out_known, &out[out_unknown], err));
+    } else if (out_unknown < 0 && in_unknown >= 0 && in_known != 0) {
+      int64_t inferred;
+      MF_TRY(mf_sf_divide_evenly(out_known, in_known, &inferred, err));
+    }
   }
-  if (in_unknown >= 0 && out_unknown < 0 && in_known != 0 && out_known % in_known != 0)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Dimension size must be evenly divisible by %lld but is %lld",
-                      (long long)in_known, (long long)out_known);
-  return mf_infer_output(c, x->dtype, rank, out, err);
+  MF_TRY(mf_infer_output(c, x->dtype, rank, rank >= 0 ? out : NULL, err));
+  mf_infer_defer_check(c, reshape_infer_eager);
+  return MF_OK;
 }
 
 /* TF's ReshapeOp: a -1 dimension is inferred from the input's size. When
  * the requested shape has a zero, zeros count in neither product, so
- * zeros(0, 6) reshaped to (0, -1, 3) still infers 2. While the new shape
- * is not known, TF's shape function reads what is (reshape_partial). */
+ * zeros(0, 6) reshaped to (0, -1, 3) still infers 2. */
 static mf_status reshape_infer(mf_op_call *c, mf_error *err) {
+  if (c->building) return reshape_shape_fn(c, err);
+  return reshape_infer_eager(c, err);
+}
+
+static mf_status reshape_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t v[MF_MAX_INT_INPUT];
   int n;
   bool known;
   int len = mf_input_vector_length(c, 1);
-  if (len > MF_MAX_RANK && c->in[1]) return too_many_dims(c, len, err);
-  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  if (len > MF_MAX_RANK)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Reshape: the requested shape has too many dimensions: %d (moonflow's "
+                      "tensors have at most %d)",
+                      len, MF_MAX_RANK);
+  MF_TRY(mf_input_shape_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
   MF_TRY(check_vector(c, 1, "sizes input", err));
-  if (!known) return reshape_partial(c, err);
   int64_t size = -1;
   if (mf_spec_is_static(x)) MF_TRY(mf_shape_size(x->rank, x->shape, &size, err));
+  if (!known) {
+    int rank = mf_input_vector_length(c, 1);
+    return mf_infer_output(c, x->dtype, rank, rank == 1 && size >= 0 ? &size : NULL, err);
+  }
   int unknown = -1;
   int64_t product = 1;
   bool has_zero = false;
@@ -253,203 +307,36 @@ const mf_op_def mf_op_Reshape = {
     .name = "Reshape", .input_names = "tensor,shape", .min_inputs = 2, .max_inputs = 2,
     .infer = reshape_infer, .kernel = reshape_kernel, .flags = 0,
     .doc = "The same values in a new shape; one dimension may be -1 (inferred).",
-};
-
-/* ---- ConcatV2 and Pack: inputs joined along an axis of the result ---- */
-
-/* Copies inputs [0, nvals) into the output along `axis`; Pack (`stack`)
- * sees each input with a size-1 dimension inserted there. */
-static mf_status join_kernel(mf_op_call *c, int nvals, int axis, bool stack, mf_error *err) {
-  mf_tensor *out;
-  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  int64_t ostr[MF_MAX_RANK];
-  mf_strides_of(out->rank, out->shape, ostr);
-  int64_t pos = 0;
-  for (int i = 0; i < nvals; i++) {
-    const mf_tensor *x = c->in[i];
-    int64_t shape[MF_MAX_RANK], xs[MF_MAX_RANK];
-    for (int d = 0, k = 0; d < out->rank; d++)
-      shape[d] = stack && d == axis ? 1 : x->shape[k++];
-    mf_strides_of(out->rank, shape, xs);
-    MF_TRY(mf_copy_strided(out, pos * ostr[axis], ostr, x, 0, xs, out->rank, shape, err));
-    pos += shape[axis];
-  }
-  return MF_OK;
-}
-
-static mf_status concat_infer(mf_op_call *c, mf_error *err) {
-  int nv = c->nin - 1;
-  const mf_spec *in = c->in_specs;
-  MF_TRY(mf_infer_same_dtype(c, 0, nv, err));
-  if (in[nv].rank > 0)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "axis tensor should be a scalar integer, but got shape %s",
-                      MF_SPEC_TEXT(&in[nv]));
-  int64_t axis;
-  int n;
-  bool known;
-  MF_TRY(mf_input_ints(c, nv, &axis, 1, &n, &known, err));
-  int ref = -1; /* the first input of known rank: the one others are checked against */
-  for (int i = 0; i < nv; i++) {
-    if (in[i].rank < 0) continue;
-    if (ref < 0) ref = i;
-    if (in[i].rank != in[ref].rank)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "ConcatOp : Ranks of all input tensors should match: shape[%d] = %s vs. "
-                        "shape[%d] = %s",
-                        ref, MF_SPEC_TEXT(&in[ref]), i, MF_SPEC_TEXT(&in[i]));
-  }
-  if (ref < 0) return mf_infer_output(c, in[0].dtype, -1, NULL, err);
-  int rank = in[ref].rank;
-  if (rank == 0)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Can't concatenate scalars (use tf.stack instead)");
-  if (!known) return mf_infer_output(c, in[0].dtype, rank, NULL, err);
-  int64_t a = axis;
-  if (!mf_axis_wrap(&a, rank))
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "ConcatOp : Expected concatenating dimensions in the range [%d, %d), but "
-                      "got %lld",
-                      -rank, rank, (long long)axis);
-  int64_t shape[MF_MAX_RANK];
-  for (int d = 0; d < rank; d++) shape[d] = MF_UNKNOWN_DIM;
-  shape[a] = 0;
-  for (int i = 0; i < nv; i++) {
-    if (in[i].rank < 0) {
-      shape[a] = MF_UNKNOWN_DIM;
-      continue;
-    }
-    for (int d = 0; d < rank; d++) {
-      if (d == a) continue;
-      if (!merge_dim(&shape[d], in[i].shape[d]))
-        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                          "ConcatOp : Dimension %d in both shapes must be equal: shape[%d] = %s "
-                          "vs. shape[%d] = %s",
-                          d, ref, MF_SPEC_TEXT(&in[ref]), i, MF_SPEC_TEXT(&in[i]));
-    }
-    int64_t e = in[i].shape[a];
-    if (shape[a] >= 0 && (e < 0 || __builtin_add_overflow(shape[a], e, &shape[a])))
-      shape[a] = MF_UNKNOWN_DIM;
-  }
-  return mf_infer_output(c, in[0].dtype, rank, shape, err);
-}
-
-static mf_status concat_kernel(mf_op_call *c, mf_error *err) {
-  int nv = c->nin - 1;
-  int64_t axis = mf_tensor_get_i64(c->in[nv], 0);
-  mf_axis_wrap(&axis, c->out_specs[0].rank);
-  return join_kernel(c, nv, (int)axis, false, err);
-}
-
-const mf_op_def mf_op_ConcatV2 = {
-    .name = "ConcatV2", .input_names = "values,axis", .min_inputs = 2, .max_inputs = -1,
-    .infer = concat_infer, .kernel = concat_kernel, .partial = mf_partial_concat, .flags = 0,
-    .doc = "Joins the values (all but the last input) along the axis given last.",
-};
-
-static mf_status pack_infer(mf_op_call *c, mf_error *err) {
-  const mf_spec *in = c->in_specs;
-  MF_TRY(mf_infer_same_dtype(c, 0, c->nin, err));
-  int ref = -1;
-  int64_t shape[MF_MAX_RANK + 1];
-  for (int i = 0; i < c->nin; i++) {
-    if (in[i].rank < 0) continue;
-    bool same = ref < 0 || in[i].rank == in[ref].rank;
-    if (ref < 0) {
-      ref = i;
-      for (int d = 0; d < in[i].rank; d++) shape[d] = MF_UNKNOWN_DIM;
-    }
-    for (int d = 0; same && d < in[i].rank; d++) same = merge_dim(&shape[d], in[i].shape[d]);
-    if (!same)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Shapes of all inputs must match: values[%d].shape = %s != "
-                        "values[%d].shape = %s",
-                        ref, MF_SPEC_TEXT(&in[ref]), i, MF_SPEC_TEXT(&in[i]));
-  }
-  if (ref < 0) return mf_infer_output(c, in[0].dtype, -1, NULL, err);
-  int rank = in[ref].rank + 1;
-  int64_t axis = mf_attr_int(c->attrs, "axis", 0), a = axis;
-  if (!mf_axis_wrap(&a, rank))
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis = %lld not in [%d, %d)",
-                      (long long)axis, -rank, rank);
-  memmove(&shape[a + 1], &shape[a], (size_t)(rank - 1 - a) * sizeof *shape);
-  shape[a] = c->nin;
-  return mf_infer_output(c, in[0].dtype, rank, shape, err);
-}
-
-static mf_status pack_kernel(mf_op_call *c, mf_error *err) {
-  int64_t axis = mf_attr_int(c->attrs, "axis", 0);
-  mf_axis_wrap(&axis, c->out_specs[0].rank);
-  return join_kernel(c, c->nin, (int)axis, true, err);
-}
-
-const mf_op_def mf_op_Pack = {
-    .name = "Pack", .input_names = "values", .min_inputs = 1, .max_inputs = -1,
-    .attrs = {{"axis", MF_ATTR_INT}},
-    .infer = pack_infer, .kernel = pack_kernel, .partial = mf_partial_pack, .flags = 0,
-    .doc = "Stacks same-shaped tensors along a new axis (tf.stack).",
-};
-
-/* ---- Unpack ---- */
-
-static mf_status unpack_infer(mf_op_call *c, mf_error *err) {
-  const mf_spec *x = &c->in_specs[0];
-  int64_t num = mf_attr_int(c->attrs, "num", -1);
-  int64_t axis = mf_attr_int(c->attrs, "axis", 0), a = axis;
-  if (x->rank >= 0 && !mf_axis_wrap(&a, x->rank))
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis = %lld not in [%d, %d)",
-                      (long long)axis, -x->rank, x->rank);
-  int64_t dim = x->rank >= 0 ? x->shape[a] : MF_UNKNOWN_DIM;
-  if (num >= 0 && dim >= 0 && num != dim)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "Input shape axis %lld must equal %lld, got shape %s", (long long)a,
-                      (long long)num, MF_SPEC_TEXT(x));
-  if (num < 0) num = dim;
-  if (num < 0) {
-    char buf[160];
-    mf_spec_format(x, buf, sizeof buf);
-    return mf_error_set(err, MF_ERR_VALUE, "Cannot infer argument `num` from shape %s", buf);
-  }
-  if (num > INT32_MAX)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "cannot unstack into %lld outputs",
-                      (long long)num);
-  MF_TRY(mf_op_call_set_nout(c, (int)num, err));
-  for (int i = 0; i < (int)num; i++) {
-    mf_spec *o = &c->out_specs[i];
-    *o = (mf_spec){.dtype = x->dtype, .rank = x->rank < 0 ? -1 : x->rank - 1};
-    for (int d = 0, k = 0; d < x->rank; d++)
-      if (d != a) o->shape[k++] = x->shape[d];
-  }
-  return MF_OK;
-}
-
-static mf_status unpack_kernel(mf_op_call *c, mf_error *err) {
-  const mf_tensor *x = c->in[0];
-  int64_t a = mf_attr_int(c->attrs, "axis", 0);
-  mf_axis_wrap(&a, x->rank);
-  int64_t xs[MF_MAX_RANK], walk[MF_MAX_RANK];
-  mf_strides_of(x->rank, x->shape, xs);
-  for (int d = 0, k = 0; d < x->rank; d++)
-    if (d != a) walk[k++] = xs[d];
-  for (int i = 0; i < c->nout; i++) {
-    const mf_spec *o = &c->out_specs[i];
-    MF_TRY(mf_tensor_region(x, i * xs[a], o->rank, o->shape, walk, o->rank, o->shape, &c->out[i],
-                            err));
-  }
-  return MF_OK;
-}
-
-const mf_op_def mf_op_Unpack = {
-    .name = "Unpack", .input_names = "value", .min_inputs = 1, .max_inputs = 1,
-    .attrs = {{"num", MF_ATTR_INT}, {"axis", MF_ATTR_INT}},
-    .infer = unpack_infer, .kernel = unpack_kernel, .partial = mf_partial_unpack, .flags = 0,
-    .doc = "Splits a tensor along an axis into num tensors of one rank less (tf.unstack).",
+    .tf_attrs = "T:0 Tshape:1",
 };
 
 /* ---- ExpandDims, Squeeze: views with size-1 dimensions added or removed ---- */
 
+/* ExpandDims while a graph is built: TF's shape function. */
+static mf_status expand_dims_shape_fn(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  int64_t dims[MF_MAX_INT_INPUT];
+  int n;
+  bool known = mf_infer_const_ints(c, 1, dims, MF_MAX_INT_INPUT, &n);
+  if (c->in[1] && c->in[1]->size != 1)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "'dim' input must be a tensor with a single value");
+  if (!known || x->rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  int64_t dim = dims[0];
+  if (dim < -x->rank - 1 || dim > x->rank)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "dim %lld not in the interval [%d, %d].",
+                        (long long)dim, -x->rank - 1, x->rank);
+  if (dim < 0) dim += x->rank + 1;
+  if (x->rank + 1 > MF_MAX_RANK) return mf_infer_output(c, x->dtype, x->rank + 1, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0, k = 0; i <= x->rank; i++) shape[i] = i == dim ? 1 : x->shape[k++];
+  return mf_infer_output(c, x->dtype, x->rank + 1, shape, err);
+}
+
 static mf_status expand_dims_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
+  if (c->building) return expand_dims_shape_fn(c, err);
   int64_t dim;
   int n;
   bool known;
@@ -480,6 +367,7 @@ const mf_op_def mf_op_ExpandDims = {
     .name = "ExpandDims", .input_names = "input,dim", .min_inputs = 2, .max_inputs = 2,
     .infer = expand_dims_infer, .kernel = view_kernel, .flags = 0,
     .doc = "Inserts a dimension of size 1 at index dim (negative counts from the end).",
+    .tf_attrs = "T:0 Tdim:1",
 };
 
 static mf_status squeeze_infer(mf_op_call *c, mf_error *err) {
@@ -487,6 +375,12 @@ static mf_status squeeze_infer(mf_op_call *c, mf_error *err) {
   const mf_attr *dims = mf_attrs_find(c->attrs, "squeeze_dims");
   int nd = dims ? dims->u.ints.n : 0;
   if (x->rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  /* While a graph is built TF's shape function checks every index's range
+   * first, with its own message (the size checks read as the kernel's). */
+  for (int i = 0; c->building && i < nd; i++)
+    if (dims->u.ints.v[i] < -x->rank || dims->u.ints.v[i] >= x->rank)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "squeeze_dims[%d] not in [%d,%d).", i,
+                          -x->rank, x->rank);
   bool drop[MF_MAX_RANK] = {false};
   for (int i = 0; i < nd; i++) {
     int64_t d = dims->u.ints.v[i];
@@ -517,46 +411,55 @@ const mf_op_def mf_op_Squeeze = {
     .attrs = {{"squeeze_dims", MF_ATTR_INTS}},
     .infer = squeeze_infer, .kernel = view_kernel, .flags = 0,
     .doc = "Removes size-1 dimensions: those listed in squeeze_dims, or all of them.",
+    .tf_attrs = "T:0 squeeze_dims=[]",
 };
 
 /* ---- Tile ---- */
 
-/* TF's Tile shape function while the multiples are known only in part
- * (partial.h): each dimension is InferenceContext::Multiply of the
- * input's and the multiple, where 0 wins, 1 keeps the other side and an
- * unknown side makes the product unknown. */
-static mf_status tile_partial(mf_op_call *c, mf_error *err) {
+static mf_status tile_infer_eager(mf_op_call *c, mf_error *err);
+
+/* Tile while a graph is built: TF's shape function, which reads multiples
+ * as a shape (a -1 an unknown dimension, a vector known in part what is
+ * known of it; negative multiples are the kernel's to refuse), each
+ * dimension the Multiply of the input's and the multiple. */
+static mf_status tile_shape_fn(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
   int64_t m[MF_MAX_INT_INPUT];
-  int n;
-  MF_TRY(mf_input_shape(c, 1, m, MF_MAX_INT_INPUT, &n, err));
-  if (n < 0) return MF_OK;
-  for (int i = 0; i < n; i++) {
-    int64_t d = x->rank >= 0 ? x->shape[i] : MF_UNKNOWN_DIM;
-    if (d == 0 || m[i] == 0)
-      m[i] = 0;
-    else if (d == 1)
-      continue;
-    else if (m[i] == 1)
-      m[i] = d;
-    else if (d < 0 || m[i] < 0)
-      m[i] = MF_UNKNOWN_DIM;
-    else if (__builtin_mul_overflow(d, m[i], &m[i]))
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Negative dimension size caused by overflow when multiplying %lld and "
-                        "%lld",
-                        (long long)d, (long long)m[i]);
+  int rank;
+  MF_TRY(mf_sf_shape_tensor(c, 1, &rank, m, MF_MAX_INT_INPUT, err));
+  if (x->rank >= 0) {
+    MF_TRY(mf_sf_with_rank(rank, x->rank, err));
+    const mf_spec *ms = &c->in_specs[1];
+    int64_t len = ms->rank == 1 ? ms->shape[0] : -1;
+    MF_TRY(mf_sf_merge(1, &len, 1, (int64_t[]){x->rank}, err));
+    if (rank < 0) {
+      rank = x->rank; /* WithRank of an unknown shape: that many unknown dimensions */
+      for (int i = 0; i < rank && i < MF_MAX_INT_INPUT; i++) m[i] = -1;
+    }
   }
-  return mf_infer_output(c, x->dtype, n, m, err);
+  if (rank < 0) return mf_infer_output(c, x->dtype, -1, NULL, err);
+  MF_TRY(mf_sf_with_rank(x->rank, rank, err));
+  if (rank > MF_MAX_RANK) return mf_infer_output(c, x->dtype, rank, NULL, err);
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0; i < rank; i++)
+    MF_TRY(mf_sf_multiply(x->rank >= 0 ? x->shape[i] : -1, m[i], &shape[i], err));
+  MF_TRY(mf_infer_output(c, x->dtype, rank, shape, err));
+  mf_infer_defer_check(c, tile_infer_eager);
+  return MF_OK;
 }
 
 static mf_status tile_infer(mf_op_call *c, mf_error *err) {
+  return c->building ? tile_shape_fn(c, err) : tile_infer_eager(c, err);
+}
+
+static mf_status tile_infer_eager(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t m[MF_MAX_INT_INPUT];
   int n;
   bool known;
   MF_TRY(per_dim_ints(c, m, &n, &known, err));
-  if (!known) return tile_partial(c, err);
+  if (!known) return MF_OK;
   int64_t shape[MF_MAX_INT_INPUT], elements = 1;
   for (int i = 0; i < n; i++) {
     if (m[i] < 0)
@@ -616,6 +519,7 @@ const mf_op_def mf_op_Tile = {
     .name = "Tile", .input_names = "input,multiples", .min_inputs = 2, .max_inputs = 2,
     .infer = tile_infer, .kernel = tile_kernel, .flags = 0,
     .doc = "Repeats the input multiples[i] times along each dimension i.",
+    .tf_attrs = "T:0 Tmultiples:1",
 };
 
 /* ---- Pad ---- */
@@ -694,6 +598,7 @@ const mf_op_def mf_op_Pad = {
     .infer = pad_infer, .kernel = pad_kernel, .flags = 0,
     .doc = "Pads each dimension i with paddings[i][0] values before and paddings[i][1] after "
            "(constant_values, default zero).",
+    .tf_attrs = "T:0 Tpaddings:1",
 };
 
 /* ---- Shape, Size, Rank ---- */
@@ -757,6 +662,7 @@ const mf_op_def mf_op_Shape = {
     .infer = describe_infer, .kernel = describe_kernel, .partial = mf_partial_shape,
     .flags = MF_OP_NO_GRADIENT,
     .doc = "The shape of the input as a 1-D integer tensor (out_type, default int32).",
+    .tf_attrs = "T:0 out_type=DT_INT32",
 };
 
 const mf_op_def mf_op_Size = {
@@ -764,12 +670,14 @@ const mf_op_def mf_op_Size = {
     .attrs = {{"out_type", MF_ATTR_TYPE}},
     .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The number of elements of the input as an integer scalar.",
+    .tf_attrs = "T:0 out_type=DT_INT32",
 };
 
 const mf_op_def mf_op_Rank = {
     .name = "Rank", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
     .infer = describe_infer, .kernel = describe_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The number of dimensions of the input as an int32 scalar.",
+    .tf_attrs = "T:0",
 };
 
 /* ---- BroadcastGradientArgs ---- */
@@ -854,4 +762,5 @@ const mf_op_def mf_op_BroadcastGradientArgs = {
     .name = "BroadcastGradientArgs", .input_names = "s0,s1", .min_inputs = 2, .max_inputs = 2,
     .infer = gradient_args_infer, .kernel = gradient_args_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "The axes to sum a broadcast op's gradient over for each input: (r0, r1).",
+    .tf_attrs = "T:0",
 };

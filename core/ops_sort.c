@@ -116,6 +116,7 @@ const mf_op_def mf_op_TopKV2 = {
     .infer = top_k_infer, .kernel = top_k_kernel, .flags = 0,
     .doc = "The k largest values of each row of the last axis, largest first (equal values in "
            "order of position), and their int32 positions.",
+    .tf_attrs = "T:0 sorted=true",
 };
 
 /* ---- Cumsum, Cumprod ---- */
@@ -201,6 +202,7 @@ const mf_op_def mf_op_Cumsum = {
     .infer = scan_infer, .kernel = scan_kernel, .flags = 0,
     .doc = "Running sums along axis (exclusive: each leaves out its own element; reverse: from "
            "the end).",
+    .tf_attrs = "T:0 Tidx:1 exclusive=false reverse=false",
 };
 
 const mf_op_def mf_op_Cumprod = {
@@ -209,4 +211,5 @@ const mf_op_def mf_op_Cumprod = {
     .infer = scan_infer, .kernel = scan_kernel, .flags = 0,
     .doc = "Running products along axis (exclusive: each leaves out its own element; reverse: "
            "from the end).",
+    .tf_attrs = "T:0 Tidx:1 exclusive=false reverse=false",
 };

@@ -61,6 +61,7 @@ const mf_op_def mf_op_StringLength = {
     .infer = string_length_infer, .kernel = string_length_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Length of each string, in bytes (unit=\"BYTE\") or UTF-8 characters "
            "(unit=\"UTF8_CHAR\").",
+    .tf_attrs = "unit=\"BYTE\"",
 };
 
 /* ---- StringJoin ---- */
@@ -144,8 +145,9 @@ static mf_status string_join_kernel(mf_op_call *c, mf_error *err) {
 }
 
 const mf_op_def mf_op_StringJoin = {
-    .name = "StringJoin", .input_names = "inputs", .min_inputs = 1, .max_inputs = -1,
+    .name = "StringJoin", .input_names = "inputs*", .min_inputs = 1, .max_inputs = -1,
     .attrs = {{"separator", MF_ATTR_STRING}},
     .infer = string_join_infer, .kernel = string_join_kernel, .flags = MF_OP_NO_GRADIENT,
     .doc = "Concatenates string tensors elementwise with a separator; scalars broadcast.",
+    .tf_attrs = "N:# separator=\"\"",
 };

@@ -1,6 +1,6 @@
 /* partial.c — partial values (partial.h): TF's ConstantPartialShape,
- * written as one rule per producer op, and MakeShapeFromShapeTensor for
- * the shape functions that read them. */
+ * written as one rule per producer op (the shape functions read them
+ * through shape_fn.h's mf_sf_shape_tensor). */
 #include "partial.h"
 
 #include <stdlib.h>
@@ -192,30 +192,5 @@ mf_status mf_partial_unpack(mf_op_call *c, mf_error *err) {
   if (!x || !x->of_shape || mf_attr_int(c->attrs, "axis", 0) != 0 || x->n != c->nout) return MF_OK;
   for (int k = 0; k < c->nout; k++)
     if (x->v[k] >= 0) MF_TRY(set_known_scalar(c, k, x->v[k], err));
-  return MF_OK;
-}
-
-/* ---- the consumers ---- */
-
-mf_status mf_input_shape(const mf_op_call *c, int i, int64_t *dims, int cap, int *rank,
-                         mf_error *err) {
-  const mf_spec *s = &c->in_specs[i];
-  *rank = -1;
-  if (s->rank != 1) return MF_OK;
-  int64_t len = c->in[i] ? c->in[i]->size : s->shape[0];
-  if (len < 0) return MF_OK;
-  if (len > cap)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "input #%d(zero-based) has %lld values; %s reads at most %d", i,
-                      (long long)len, c->op->name, cap);
-  const mf_partial *p = mf_input_partial(c, i);
-  for (int k = 0; k < len; k++) {
-    int64_t d = c->in[i] ? mf_tensor_get_i64(c->in[i], k) : p && p->n == len ? p->v[k] : -1;
-    if (d < -1)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "Invalid value in tensor used for shape: %lld", (long long)d);
-    dims[k] = d;
-  }
-  *rank = (int)len;
   return MF_OK;
 }

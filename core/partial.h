@@ -16,19 +16,22 @@
  * elements — name a `partial` function in their registry entry (op.h).
  * mf_op_infer runs it after the op's infer for the calls of graph
  * builders (tracing, loading a graph, refining a called function's body:
- * the calls that carry in_partial; never eagerly or in the executor), and
+ * the calls that are `building` and carry in_partial; never eagerly or in
+ * the executor), and
  * it fills the call's out_partials — or out_values, for an element that is
  * a constant — from the inputs' specs, known values and partial values.
  * Graph nodes keep partial values beside their known values, for the
  * outputs whose values are not known (graph.h), and graph copies carry
  * them; a graph loaded from disk computes them again as its nodes are
- * inferred, so it infers the shapes its trace did. Shape functions read a shape argument
- * through one helper, mf_input_shape (MakeShapeFromShapeTensor).
+ * inferred, so it infers the shapes its trace did. Shape functions read a
+ * shape argument through one helper, shape_fn.h's mf_sf_shape_tensor (TF's
+ * MakeShapeFromShapeTensor), which takes the value when it is known and
+ * the partial value otherwise.
  *
  * An element is a size >= 0, or -1 where it is not known. An element that
  * came from a constant may hold another negative number, which
- * mf_input_shape refuses as TF does ("Invalid value in tensor used for
- * shape: -2"). */
+ * mf_sf_shape_tensor refuses as TF does ("Invalid value in tensor used
+ * for shape: -2"). */
 #ifndef MF_PARTIAL_H
 #define MF_PARTIAL_H
 
@@ -53,15 +56,6 @@ void mf_partial_free(mf_partial *p);
 
 /* The partial value of input i (borrowed), or NULL. */
 const mf_partial *mf_input_partial(const mf_op_call *c, int i);
-
-/* TF's InferenceContext::MakeShapeFromShapeTensor: input i, an int32 or
- * int64 vector, read as a shape — its known value, else its partial
- * value, else as many unknown dimensions as its spec gives it elements.
- * Sets *rank (-1 when not even its length is known, or when it is no
- * vector) and dims[0..*rank) (-1 where unknown). Fails with TF's message
- * for an element below -1, and when it has more than `cap` elements. */
-mf_status mf_input_shape(const mf_op_call *c, int i, int64_t *dims, int cap, int *rank,
-                         mf_error *err);
 
 /* The registry's partial functions (op.h), TF's rule for each producer. */
 mf_status mf_partial_shape(mf_op_call *c, mf_error *err);

@@ -2,8 +2,10 @@
  * operator, a gradient function, a layer — arrives here with an op from the
  * registry, its attributes and its inputs, and then:
  *   eager   : infer + run the kernel now, return eager tensors;
- *   tracing : infer (with the values known at trace time), add a node to
- *             the graph being built, return symbolic tensors;
+ *   tracing : infer (with the values known at trace time) as TF's shape
+ *             function, whose failure is TF's graph-construction error
+ *             (node_summary.h), add a node to the graph being built,
+ *             return symbolic tensors;
  *   and, when a GradientTape is recording, hand (op, attrs, inputs,
  *   outputs) to the tape hook — in both modes, so gradients work eagerly
  *   and inside traced functions alike.
@@ -27,6 +29,7 @@
 
 #include "alloc.h"
 #include "binding.h"
+#include "node_summary.h"
 #include "variable.h"
 
 #define MAX_INPUTS 256 /* a call of a backward function takes every intermediate */
@@ -510,25 +513,6 @@ static void append(char *buf, size_t n, const char *s, size_t len) {
   buf[used + len] = '\0';
 }
 
-static const char *input_name(const mf_op_def *op, int i, char *buf, size_t n) {
-  const char *p = op->input_names ? op->input_names : "";
-  const char *last = p;
-  for (int k = 0; k < i && *p; k++) {
-    const char *comma = strchr(p, ',');
-    if (!comma) break;
-    p = comma + 1;
-    last = p;
-  }
-  size_t len = strcspn(last, ",");
-  if (len == 0) {
-    snprintf(buf, n, "input_%d", i);
-  } else if (n > 0) {
-    buf[0] = '\0';
-    append(buf, n, last, len);
-  }
-  return buf;
-}
-
 static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *opname,
                               mf_error *err) {
   mfL_frame *f = mfL_current_frame(ctx);
@@ -544,7 +528,7 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
     mf_tensor *t;
     MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &t, err));
     char arg[64], cname[320];
-    const char *in_name = input_name(k->op, i, arg, sizeof arg);
+    const char *in_name = (mf_op_input_arg(k->op, i, k->nin, arg, sizeof arg), arg);
     cname[0] = '\0';
     append(cname, sizeof cname, opname, strlen(opname));
     append(cname, sizeof cname, "/", 1);
@@ -596,6 +580,7 @@ static mf_status compute(call *k, const mf_graph *g, mf_error *err) {
   mf_op_call_init(c, k->op, k->nin, k->specs, k->values, &k->attrs);
   k->op_live = true;
   if (!g) return mf_op_execute(c, err);
+  c->building = true;
   for (int i = 0; i < k->nin; i++) k->partials[i] = mf_graph_partial(g, k->in[i].ref);
   c->in_partial = k->partials;
   MF_TRY(mf_op_infer(c, err));
@@ -655,13 +640,15 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
   } else if (s == MF_OK) {
     s = eager_inputs(L, k, &err);
   }
-  if (s == MF_OK) s = compute(k, tracing ? f->g : NULL, &err);
-  int node = -1;
-  if (s == MF_OK && tracing) {
-    mf_tensor_ref refs[MAX_INPUTS];
-    for (int i = 0; i < k->nin; i++) refs[i] = k->in[i].ref;
-    s = mf_graph_add_node(f->g, unique, &k->c, refs, &node, &err);
+  mf_tensor_ref refs[MAX_INPUTS];
+  for (int i = 0; s == MF_OK && tracing && i < k->nin; i++) refs[i] = k->in[i].ref;
+  if (s == MF_OK) {
+    s = compute(k, tracing ? f->g : NULL, &err);
+    /* TF's graph construction failing, not a kernel: node_summary.h. */
+    if (s != MF_OK && tracing) s = mf_node_construction_error(f->g, unique, &k->c, refs, &err);
   }
+  int node = -1;
+  if (s == MF_OK && tracing) s = mf_graph_add_node(f->g, unique, &k->c, refs, &node, &err);
   if (s != MF_OK) {
     call_free(k);
     return mfL_raise_status(L, &err);

@@ -70,7 +70,7 @@ local function build_backward(cf, rec, mask)
     local entries = {}
     for i, e in ipairs(rec.entries) do
       entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs),
-        grad_fn = e.grad_fn, saved = e.saved and sub_all(e.saved) }
+        grad_fn = e.grad_fn, saved = e.saved and sub_all(e.saved), scope = e.scope }
     end
     local targets, seeds = {}, {}
     local next_dy = nout + ninter

@@ -99,9 +99,10 @@ rules.Mul = function(n, dy, _, skip)
   if skip and skip[2] and is_scalar(y) then return { g * y } end
   return { wanted(skip, 1, function() return g * y end, x), wanted(skip, 2, function() return g * x end, y) }
 end
+-- math_grad.py _RealDivGrad: grad / y and grad * ((-x / y) / y).
 rules.RealDiv = function(n, dy)
   local x, y = n.inputs[1], n.inputs[2]
-  return { unbroadcast(ops.divide(dy[1], y), x), unbroadcast(-dy[1] * x / (y * y), y) }
+  return { unbroadcast(ops.divide(dy[1], y), x), unbroadcast(dy[1] * ((-x / y) / y), y) }
 end
 rules.FloorMod = function(n, dy)
   local x, y = n.inputs[1], n.inputs[2]
@@ -140,15 +141,14 @@ end
 -- Elementwise unary ops ----------------------------------------------------
 rules.Neg = function(_, dy) return { -dy[1] } end
 rules.Abs = function(n, dy) return { dy[1] * ops.sign(n.inputs[1]) } end
-rules.Square = function(n, dy) return { dy[1] * 2 * n.inputs[1] } end
-rules.Sqrt = function(n, dy) return { dy[1] * 0.5 / n.outputs[1] } end
-rules.Rsqrt = function(n, dy)
-  local y = n.outputs[1]
-  return { dy[1] * -0.5 * y * y * y }
-end
+-- The unary rules compute what math_grad.py's do, with its ops: a traced
+-- backward pass holds SqrtGrad, RsqrtGrad and Reciprocal where TF's does.
+rules.Square = function(n, dy) return { dy[1] * (n.inputs[1] * 2) } end
+rules.Sqrt = function(n, dy) return { op(H.SqrtGrad, nil, n.outputs[1], dy[1]) } end
+rules.Rsqrt = function(n, dy) return { op(H.RsqrtGrad, nil, n.outputs[1], dy[1]) } end
 rules.Exp = function(n, dy) return { dy[1] * n.outputs[1] } end
-rules.Log = function(n, dy) return { dy[1] / n.inputs[1] } end
-rules.Log1p = function(n, dy) return { dy[1] / (1 + n.inputs[1]) } end
+rules.Log = function(n, dy) return { dy[1] * ops.math.reciprocal(n.inputs[1]) } end
+rules.Log1p = function(n, dy) return { dy[1] * ops.math.reciprocal(1 + n.inputs[1]) } end
 rules.Sin = function(n, dy) return { dy[1] * ops.cos(n.inputs[1]) } end
 rules.Cos = function(n, dy) return { -dy[1] * ops.sin(n.inputs[1]) } end
 rules.Tanh = function(n, dy) return { op(H.TanhGrad, nil, n.outputs[1], dy[1]) } end
@@ -174,14 +174,14 @@ end
 -- RsqrtGrad(y, dy) = -0.5 * dy * y^3.
 rules.RsqrtGrad = function(n, g)
   local y, dy = n.inputs[1], n.inputs[2]
-  return { -1.5 * g[1] * dy * y * y, op(H.RsqrtGrad, nil, y, g[1]) }
+  return { -1.5 * g[1] * dy * ops.square(y), op(H.RsqrtGrad, nil, y, g[1]) }
 end
 -- As TF: the gradient of sign is zero (not None).
 rules.Sign = function(n) return { ops.zeros_like(n.inputs[1]) } end
+-- math_grad.py _SqrtGradGrad: ga = grad / y; (-ga * the op's output, 0.5 * ga).
 rules.SqrtGrad = function(n, g)
-  local y, dy = n.inputs[1], n.inputs[2]
-  local ga = g[1] / y
-  return { -ga * dy / y * 0.5, ga * 0.5 }
+  local ga = g[1] / n.inputs[1]
+  return { -ga * n.outputs[1], 0.5 * ga }
 end
 rules.Cast = function(n, dy)
   local src = dtype_of(n.inputs[1])
@@ -259,44 +259,111 @@ local function keep_dims_shape(n)
     ops.concat({ ops.range(rank), axes_v }, 0), rank)
 end
 
+-- dy reshaped to the kept dims (unless keep_dims) and broadcast to the
+-- input's shape: _SumGrad's general path, and _ProdGrad's first step.
 local function reduced_grad(n, g)
+  local input_shape = ops.shape(n.inputs[1])
+  if not (n.attrs and n.attrs.keep_dims) then g = ops.reshape(g, keep_dims_shape(n)) end
+  return ops.broadcast_to(g, input_shape)
+end
+
+-- math_grad.py _SumGrad. With the input's rank and the axes known, a
+-- reduction of every axis (in order) is a Reshape to ones and a Tile, and
+-- a traced one of a fully known shape a Reshape to the kept dims and a
+-- Tile by the rest; else reduced_grad's Reshape and BroadcastTo.
+local function sum_grad(n, g)
   local x = n.inputs[1]
-  local sx = static_shape(x)
-  local kept = keep_dims_shape(n)
-  local shaped = ops.reshape(g, kept)
-  if sx and same_static(shaped, x) then return shaped, kept end
-  return ops.broadcast_to(shaped, sx or ops.shape(x)), kept
+  local _, _, shape = core.info(x)
+  local ax = known(n.inputs[2])
+  if shape and ax then
+    if type(ax) ~= "table" then ax = { ax } end
+    local rank = #shape
+    local all = #ax == rank
+    for i, a in ipairs(ax) do if a ~= i - 1 then all = false end end
+    local full = static_shape(x)
+    if all then
+      local ones = {}
+      for i = 1, rank do ones[i] = 1 end
+      return ops.tile(ops.reshape(g, ones), full and ops.constant(full, dtypes.int32) or ops.shape(x))
+    elseif full and core.tracing() then
+      local kept = keep_dims_shape(n)
+      local scaling = {}
+      for i = 1, rank do scaling[i] = full[i] // math.max(kept[i], 1) end
+      return ops.tile(ops.reshape(g, kept), scaling)
+    end
+  end
+  return reduced_grad(n, g)
 end
 
-rules.Sum = function(n, dy)
-  local g = reduced_grad(n, dy[1])
-  return { g }
-end
+rules.Sum = function(n, dy) return { sum_grad(n, dy[1]) } end
 
+-- math_grad.py _MeanGrad: the sum's gradient over input size // output size.
 rules.Mean = function(n, dy)
-  local g = reduced_grad(n, dy[1])
+  local g = sum_grad(n, dy[1])
   local sx, sy = static_shape(n.inputs[1]), static_shape(n.outputs[1])
   if sx and sy then
-    local count = num_elements(sx) / math.max(num_elements(sy), 1)
-    return { g / count }
+    return { g / ops.constant(num_elements(sx) // math.max(num_elements(sy), 1), dtype_of(g)) }
   end
-  local count = ops.cast(ops.size(n.inputs[1]), dtype_of(g)) / ops.cast(ops.size(n.outputs[1]), dtype_of(g))
-  return { g / count }
+  local factor = ops.floordiv(ops.reduce_prod(ops.shape(n.inputs[1])),
+    ops.maximum(ops.reduce_prod(ops.shape(n.outputs[1])), 1))
+  return { g / ops.cast(factor, dtype_of(g)) }
 end
 local function extremum_grad(n, dy)
   local x, y = n.inputs[1], n.outputs[1]
   local kept = keep_dims_shape(n)
   local yb = ops.reshape(y, kept)
+  -- math_grad.py _MinOrMaxGrad: ties share the gradient, (indicators / count) * grad.
   local mask = ops.cast(ops.equal(x, yb), dtype_of(x))
   local count = ops.reduce_sum(mask, n.inputs[2], { keepdims = true })
-  return { mask * ops.reshape(dy[1], kept) / count }
+  return { ops.divide(mask, count) * ops.reshape(dy[1], kept) }
 end
 rules.Max = extremum_grad
 rules.Min = extremum_grad
+-- The reduced axes of Prod node n first, then the others: the
+-- permutation, its inverse, and the sizes of the two groups, as Lua
+-- values when x's shape and the axes are known now, else as tensors.
+local function prod_layout(x, axes)
+  local sx, ax = static_shape(x), known(axes)
+  if sx and ax then
+    if type(ax) ~= "table" then ax = { ax } end
+    local perm, is_reduced = {}, {}
+    for _, a in ipairs(ax) do
+      local k = a % #sx
+      if not is_reduced[k] then perm[#perm + 1], is_reduced[k] = k, true end
+    end
+    local reduced_num, other_num = 1, 1
+    for k = 0, #sx - 1 do
+      if is_reduced[k] then reduced_num = reduced_num * sx[k + 1]
+      else perm[#perm + 1], other_num = k, other_num * sx[k + 1] end
+    end
+    local inv = {}
+    for i, p in ipairs(perm) do inv[p + 1] = i - 1 end
+    return perm, inv, reduced_num, other_num
+  end
+  local rank, shape = ops.rank(x), ops.shape(x)
+  local reduced = ops.floormod(ops.reshape(ops.cast(axes, dtypes.int32), { -1 }) + rank, rank)
+  local is_reduced = ops.greater(ops.reduce_sum(ops.one_hot(reduced, rank, { dtype = dtypes.int32 }), 0), 0)
+  local other = ops.reshape(ops.cast(ops.where(ops.logical_not(is_reduced)), dtypes.int32), { -1 })
+  local perm = ops.concat({ reduced, other }, 0)
+  local inv = op(H.UnsortedSegmentSum, nil, ops.range(rank), perm, rank)
+  return perm, inv, ops.reduce_prod(ops.gather(shape, reduced)), ops.reduce_prod(ops.gather(shape, other))
+end
+
+-- math_grad.py _ProdGrad: each entry's gradient is the product of the
+-- other entries it was reduced with, an exclusive cumprod from each side
+-- (dividing the product by the entry gave NaN where an entry is 0).
 rules.Prod = function(n, dy)
   local x = n.inputs[1]
-  local g = reduced_grad(n, dy[1] * n.outputs[1])
-  return { g / x }
+  local g = reduced_grad(n, dy[1])
+  local perm, inv, reduced_num, other_num = prod_layout(x, n.inputs[2])
+  local permuted = ops.transpose(x, perm)
+  local reshaped = ops.reshape(permuted, type(reduced_num) == "number" and { reduced_num, other_num }
+    or ops.stack({ reduced_num, other_num }))
+  local function cumprod(reverse)
+    return op(H.Cumprod, { exclusive = true, reverse = reverse, _dtypes = { nil, dtypes.int32 } }, reshaped, 0)
+  end
+  local y = ops.reshape(cumprod(false) * cumprod(true), static_shape(permuted) or ops.shape(permuted))
+  return { g * ops.transpose(y, inv) }
 end
 
 -- Shapes ---------------------------------------------------------------
@@ -318,10 +385,46 @@ rules.Transpose = function(n, dy)
   return { ops.transpose(dy[1], inv) }
 end
 rules.BroadcastTo = function(n, dy) return { unbroadcast(dy[1], n.inputs[1]) } end
+-- moonflow's tensors have at most this many dimensions (core/tensor.h).
+local MAX_RANK = 8
+
+-- Tile's gradient one tiled axis at a time, for inputs whose rank r
+-- makes TF's rank-2r reshape too deep for moonflow. Axis i is summed as
+-- the middle of [A, m_i, B]: A the (already summed) axes before it, B
+-- the rest; every reshape has rank 3.
+local function tile_grad_by_axis(x, multiples, g, r)
+  local sx, m = static_shape(x), known(multiples)
+  local sg = static_shape(g)
+  if sx and m and sg then
+    local cur = g
+    for i = 1, r do
+      if m[i] ~= 1 then
+        local a, b = 1, sx[i]
+        for k = 1, i - 1 do a = a * sx[k] end
+        for k = i + 1, r do b = b * sg[k] end
+        cur = ops.reduce_sum(ops.reshape(cur, { a, m[i], b }), 1)
+      end
+    end
+    return ops.reshape(cur, sx)
+  end
+  local xs, ms = ops.shape(x), ops.cast(multiples, dtypes.int32)
+  local gs = ops.shape(g)
+  local cur = g
+  for i = 0, r - 1 do
+    local a = ops.reduce_prod(ops.slice(xs, { 0 }, { i }))
+    local b = ops.gather(xs, i) * ops.reduce_prod(ops.slice(gs, { i + 1 }, { r - i - 1 }))
+    cur = ops.reduce_sum(ops.reshape(cur, ops.stack({ a, ops.gather(ms, i), b })), 1)
+  end
+  return ops.reshape(cur, xs)
+end
+
+-- array_grad.py _TileGrad: dy reshaped to [m0, s0, m1, s1, ...] and
+-- summed over the multiple axes.
 rules.Tile = function(n, dy)
   local x, multiples = n.inputs[1], n.inputs[2]
+  local r = shapes.rank(x)
+  if r and 2 * r > MAX_RANK then return { tile_grad_by_axis(x, multiples, dy[1], r) } end
   local sx = ops.shape(x)
-  -- [m0, s0, m1, s1, ...]: sum over the multiple axes.
   local split = ops.reshape(ops.stack({ ops.cast(multiples, dtypes.int32), sx }, 1), { -1 })
   local axes = ops.range(0, ops.size(split), 2)
   return { as_shape_of(ops.reduce_sum(ops.reshape(dy[1], split), axes), x) }
@@ -350,10 +453,12 @@ rules.Unpack = function(n, dy)
   local axis = n.attrs and n.attrs.axis or 0
   return { ops.stack(dy, axis) }
 end
+-- array_grad.py _PadGrad: the sizes take the paddings' dtype (int64
+-- paddings made an int32 size Slice refuses).
 rules.Pad = function(n, dy)
   local x, paddings = n.inputs[1], n.inputs[2]
   local begin = ops.reshape(ops.slice(paddings, { 0, 0 }, { -1, 1 }), { -1 })
-  return { ops.slice(dy[1], begin, ops.shape(x)) }
+  return { ops.slice(dy[1], begin, ops.shape(x, dtype_of(begin))) }
 end
 
 -- Gradients of selections scatter back through the flat positions the
@@ -365,9 +470,16 @@ local function scatter_back(x, select, g)
   local flat = op(H.UnsortedSegmentSum, nil, ops.reshape(g, { -1 }), ops.reshape(taken, { -1 }), size)
   return as_shape_of(flat, x)
 end
+-- array_grad.py _SliceGrad: dy padded back to the input's shape, begin
+-- zeros before and the rest after each axis.
 rules.Slice = function(n, dy)
-  local begin, size = n.inputs[2], n.inputs[3]
-  return { scatter_back(n.inputs[1], function(p) return ops.slice(p, begin, size) end, dy[1]) }
+  local x, begin = n.inputs[1], n.inputs[2]
+  local index_dtype = dtype_of(begin)
+  local slice_size = ops.shape(n.outputs[1], index_dtype)
+  local shape = ops.stack({ ops.rank(x), 1 })
+  local before_pad = ops.reshape(begin, shape)
+  local after_pad = ops.reshape(ops.shape(x, index_dtype) - slice_size - begin, shape)
+  return { ops.pad(dy[1], ops.concat({ before_pad, after_pad }, 1)) }
 end
 rules.StridedSlice = function(n, dy)
   local a = n.attrs or {}
@@ -381,6 +493,14 @@ end
 rules.GatherV2 = function(n, dy)
   local indices, axis = n.inputs[2], n.inputs[3]
   local batch_dims = n.attrs and n.attrs.batch_dims or 0
+  -- As array_grad.py _GatherV2Grad, which resolves a negative batch_dims
+  -- against the indices' static rank.
+  if batch_dims < 0 and shapes.rank(indices) == nil then
+    raise("ValueError", ("Currently, it is unsupported to take the gradient of tf.gather when batch_dims < 0 "
+      .. "and the rank of the indices is unknown. Please pass a positive batch_dims or use tf.ensure_shape "
+      .. "to update the shape of indices when calling tf.gather. Got batch_dims=%d and indices=%s")
+      :format(batch_dims, tostring(indices)), 3)
+  end
   return { scatter_back(n.inputs[1], function(p)
     return op(H.GatherV2, { batch_dims = batch_dims }, p, indices, axis)
   end, dy[1]) }
@@ -420,20 +540,23 @@ end
 -- The cross-entropy ops return (loss, backprop) with backprop =
 -- softmax(logits) - labels. A gradient reaching backprop (second
 -- derivatives: the loss's gradient is that output) flows through the
--- softmax's Jacobian into the logits, and negated into dense labels.
+-- softmax's Jacobian into the logits, as nn_grad.py computes it: a
+-- batched [1, n] x [n, 1] product per row (so a traced second derivative
+-- holds a BatchMatMulV2, as TF's does).
 local function softmax_backprop_grad(logits, gg)
   local p = ops.nn.softmax(logits)
-  return (gg - ops.reduce_sum(gg * p, -1, { keepdims = true })) * p
+  local rowdot = op(H.BatchMatMulV2, { adj_x = false, adj_y = false }, ops.expand_dims(gg, 1), ops.expand_dims(p, 2))
+  return (gg - ops.squeeze(rowdot, { 1 })) * p
 end
+-- nn_grad.py _SoftmaxCrossEntropyWithLogitsGrad. The labels' gradient is
+-- the loss's alone: TF's rule gives none through the backprop output
+-- (whose derivative in the labels is -1), and neither does moonflow.
 rules.SoftmaxCrossEntropyWithLogits = function(n, dy, present)
   local logits = n.inputs[1]
   local g = ops.expand_dims(dy[1], -1)
-  local dlogits, dlabels = g * n.outputs[2], g * -ops.nn.log_softmax(logits)
-  if present == nil or present[2] then
-    dlogits = dlogits + softmax_backprop_grad(logits, dy[2])
-    dlabels = dlabels - dy[2]
-  end
-  return { dlogits, dlabels }
+  local dlogits = g * n.outputs[2]
+  if present == nil or present[2] then dlogits = dlogits + softmax_backprop_grad(logits, dy[2]) end
+  return { dlogits, g * -ops.nn.log_softmax(logits) }
 end
 rules.SparseSoftmaxCrossEntropyWithLogits = function(n, dy, present)
   local dlogits = ops.expand_dims(dy[1], -1) * n.outputs[2]

@@ -9,6 +9,7 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
+local nn_ops = require("moonflow.nn_ops")
 local variables = require("moonflow.variable")
 local modules = require("moonflow.module")
 local name_scope = require("moonflow.name_scope").name_scope
@@ -268,11 +269,11 @@ local function sparse_cce(y_true, y_pred, from_logits)
   local labels = ops.cast(ops.convert_to_tensor(y_true), dtypes.int32)
   local logits = from_logits and y_pred or ops.log(ops.maximum(y_pred, 1e-7))
   if #labels.shape:as_list() == #y_pred.shape:as_list() then labels = ops.squeeze(labels, { -1 }) end
-  return ops.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)
+  return nn_ops.sparse_softmax_cross_entropy_with_logits(labels, logits)
 end
 local function cce(y_true, y_pred, from_logits)
   local labels = ops.cast(ops.convert_to_tensor(y_true), core.dtype(y_pred))
-  if from_logits then return ops.nn.softmax_cross_entropy_with_logits(labels, y_pred) end
+  if from_logits then return nn_ops.softmax_cross_entropy_with_logits(labels, y_pred) end
   local p = y_pred / ops.reduce_sum(y_pred, -1, { keepdims = true })
   return -ops.reduce_sum(labels * ops.log(ops.maximum(p, 1e-7)), -1)
 end

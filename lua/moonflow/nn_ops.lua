@@ -1,8 +1,9 @@
 -- nn_ops.lua — the tf.nn ops a small convolutional model reaches for after
 -- conv2d: max_pool2d and avg_pool2d (MaxPool / AvgPool in the registry),
 -- dropout (TF's composite: a uniform sample, a mask, a scale) and
--- embedding_lookup (a GatherV2, as TF's). They join ops.nn, so tf.nn
--- lists them with the rest.
+-- embedding_lookup (a GatherV2, as TF's); and the cross-entropy wrappers,
+-- which shape any rank for the 2-D ops. They join ops.nn, so tf.nn lists
+-- them with the rest.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -18,6 +19,99 @@ local H = state.H
 local def = options.def
 
 local nn = ops.nn
+local I32 = dtypes.int32
+local rank_of = shapes.rank
+
+local function shape_of(x)
+  local _, _, shape = core.info(x)
+  return shape
+end
+
+local to_tensor = ops.to_tensor
+
+-- TF's Python wrapper (nn_ops.py softmax_cross_entropy_with_logits_v2_helper):
+-- the op takes 2-D logits, so a class axis other than the last is moved
+-- last, other ranks are flattened to 2-D (_flatten_outer_dims) and the cost
+-- is reshaped to the logits' shape without that axis. Labels take the
+-- logits' dtype, as TF casts them.
+local function flatten_outer_dims(t)
+  local last = ops.slice(ops.shape(t), ops.reshape(ops.rank(t) - 1, { 1 }), { 1 })
+  return ops.reshape(t, ops.concat({ ops.constant({ -1 }, I32), last }, 0))
+end
+
+local function xent_nd(labels, logits, axis, name)
+  local input_rank = ops.rank(logits)
+  if axis ~= -1 then
+    local function move_dim_to_end(t)
+      return ops.transpose(t, ops.concat({ ops.range(axis), ops.range(axis + 1, input_rank),
+        ops.constant({ axis }, I32) }, 0))
+    end
+    logits, labels = move_dim_to_end(logits), move_dim_to_end(labels)
+  end
+  local input_shape = ops.shape(logits)
+  local cost = op(H.SoftmaxCrossEntropyWithLogits, { name = name }, flatten_outer_dims(logits),
+    flatten_outer_dims(labels))
+  return ops.reshape(cost, ops.slice(input_shape, { 0 }, ops.reshape(input_rank - 1, { 1 })))
+end
+
+nn.softmax_cross_entropy_with_logits = def(function(labels, logits, axis, opts)
+  labels, logits = to_tensor(labels), to_tensor(logits)
+  if core.dtype(labels) ~= core.dtype(logits) then labels = ops.cast(labels, core.dtype(logits)) end
+  axis = axis or -1
+  if math.type(axis) ~= "integer" then
+    raise("TypeError", "tf.nn.softmax_cross_entropy_with_logits: axis must be an integer, got " .. tostring(axis), 3)
+  end
+  local r = rank_of(logits)
+  if r and axis < -1 then axis = axis + r end
+  -- The op's second output (the backprop) stays internal.
+  if r == 2 and (axis == -1 or axis == 1) then
+    return (op(H.SoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
+  end
+  return xent_nd(labels, logits, axis, opts.name)
+end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits [, axis])",
+"Per-example cross-entropy between label distributions and softmax(logits) along axis (0-based, default the "
+.. "last; any rank, as TF's wrapper transposes and reshapes). Also takes {labels=, logits=, axis=}.",
+{ positional = { "labels", "logits", "axis" }, types = { axis = "number" }, "name" })
+
+-- TF's Python wrapper (nn_ops.py): the op takes 2-D logits; other ranks
+-- are checked against the labels, flattened to 2-D and the cost reshaped
+-- to the labels' shape.
+nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
+  labels, logits = ops.convert_to_tensor(labels), ops.convert_to_tensor(logits)
+  local lr, gr = rank_of(labels), rank_of(logits)
+  local function shape_text(x) return tostring(x.shape) end
+  if gr == 0 then
+    raise("ValueError", ("`logits` cannot be a scalar. Received logits=%s`"):format(tostring(logits)), 3)
+  end
+  if gr and lr and lr ~= gr - 1 then
+    raise("ValueError", ("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape=%s "
+      .. "of rank %d and logits.shape=%s of rank %d"):format(shape_text(labels), lr, shape_text(logits), gr), 3)
+  end
+  local ls, gs = shape_of(labels), shape_of(logits)
+  local function known(dims)
+    for _, d in ipairs(dims) do if math.type(d) ~= "integer" or d < 0 then return false end end
+    return true
+  end
+  if ls and gs and known(ls) and known(gs) then
+    for i = 1, #ls do
+      if ls[i] ~= gs[i] then
+        raise("ValueError", ("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+          .. "labels.shape=%s and logits.shape=%s"):format(shape_text(labels), shape_text(logits)), 3)
+      end
+    end
+  end
+  -- The op's second output (the backprop) stays internal.
+  if gr == 2 then return (op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels)) end
+  local labels_shape = ops.shape(labels)
+  local num_classes = ops.gather(ops.shape(logits), ops.rank(logits) - 1)
+  local flat_logits = ops.reshape(logits, ops.stack({ -1, num_classes }))
+  local cost = op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, flat_logits, ops.reshape(labels, { -1 }))
+  return ops.reshape(cost, labels_shape)
+end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
+"Per-example cross-entropy with integer class labels (0-based), labels of shape [d_0, ..., d_{r-1}] and "
+.. "logits [d_0, ..., d_{r-1}, num_classes] (any rank, as TF's wrapper reshapes). Also takes {labels=, logits=}.",
+{ positional = { "labels", "logits" }, "name" })
+
 
 -- TF's _get_sequence for the 2-D pools: an int n -> {1, n, n, 1}, a list
 -- of 1, 2 or 4 ints as TF reads it.

@@ -58,16 +58,28 @@ local function tensor_like(x)
 end
 
 -- TF's _get_dtype_from_nested_lists: the dtype of the first tensor (or
--- variable) inside a nested Lua list; nil when it holds none.
-local function nested_tensor_dtype(v)
+-- variable) inside a nested Lua list; nil when it holds none. `seen`
+-- holds the tables on the path walked: a table inside itself is left to
+-- tf.constant, which refuses it.
+local function nested_tensor_dtype(v, seen)
+  seen = seen or {}
+  if seen[v] then return nil end
+  seen[v] = true
   for i = 1, #v do
     local t = tensor_like(v[i])
-    if t then return core.dtype(t) end
+    if t then
+      seen[v] = nil
+      return core.dtype(t)
+    end
     if type(v[i]) == "table" and getmetatable(v[i]) == nil then
-      local d = nested_tensor_dtype(v[i])
-      if d then return d end
+      local d = nested_tensor_dtype(v[i], seen)
+      if d then
+        seen[v] = nil
+        return d
+      end
     end
   end
+  seen[v] = nil
   return nil
 end
 
@@ -75,7 +87,10 @@ end
 -- its other entries converted to the list's dtype. Each tensor must have
 -- that dtype, unless the caller asked for another one (`cast`), which
 -- TF's _cast_nested_seqs_to_dtype applies to every tensor first.
-local function autopack(v, dtype, cast)
+local function autopack(v, dtype, cast, seen)
+  seen = seen or {}
+  if seen[v] then raise("ValueError", "Can't convert a Lua table that contains itself to a Tensor", 5) end
+  seen[v] = true
   local parts = {}
   for i = 1, #v do
     local x = v[i]
@@ -88,11 +103,12 @@ local function autopack(v, dtype, cast)
       end
       parts[i] = t
     elseif type(x) == "table" and getmetatable(x) == nil and nested_tensor_dtype(x) then
-      parts[i] = autopack(x, dtype, cast)
+      parts[i] = autopack(x, dtype, cast, seen)
     else
       parts[i] = ops.constant(x, dtype)
     end
   end
+  seen[v] = nil
   return ops.stack(parts)
 end
 
@@ -448,56 +464,11 @@ ops.nn.log_softmax = def(last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits
   { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 ops.math.softmax = ops.nn.softmax
 
--- TF's labels and logits are positional-or-keyword: {labels=, logits=} works.
-local XENT_OPTS = { positional = { "labels", "logits" }, "name" }
-ops.nn.softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
-  -- The op's second output (the backprop) stays internal.
-  return (op(H.SoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels))
-end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy between label distributions and softmax(logits). Also takes {labels=, logits=}.",
-XENT_OPTS)
-
--- TF's Python wrapper (nn_ops.py): the op takes 2-D logits; other ranks
--- are checked against the labels, flattened to 2-D and the cost reshaped
--- to the labels' shape.
-ops.nn.sparse_softmax_cross_entropy_with_logits = def(function(labels, logits, opts)
-  labels, logits = ops.convert_to_tensor(labels), ops.convert_to_tensor(logits)
-  local lr, gr = rank_of(labels), rank_of(logits)
-  local function shape_text(x) return tostring(x.shape) end
-  if gr == 0 then
-    raise("ValueError", ("`logits` cannot be a scalar. Received logits=%s`"):format(tostring(logits)), 3)
-  end
-  if gr and lr and lr ~= gr - 1 then
-    raise("ValueError", ("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape=%s "
-      .. "of rank %d and logits.shape=%s of rank %d"):format(shape_text(labels), lr, shape_text(logits), gr), 3)
-  end
-  local ls, gs = shape_of(labels), shape_of(logits)
-  local function known(dims)
-    for _, d in ipairs(dims) do if math.type(d) ~= "integer" or d < 0 then return false end end
-    return true
-  end
-  if ls and gs and known(ls) and known(gs) then
-    for i = 1, #ls do
-      if ls[i] ~= gs[i] then
-        raise("ValueError", ("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
-          .. "labels.shape=%s and logits.shape=%s"):format(shape_text(labels), shape_text(logits)), 3)
-      end
-    end
-  end
-  -- The op's second output (the backprop) stays internal.
-  if gr == 2 then return (op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, logits, labels)) end
-  local labels_shape = ops.shape(labels)
-  local num_classes = ops.gather(ops.shape(logits), ops.rank(logits) - 1)
-  local flat_logits = ops.reshape(logits, ops.stack({ -1, num_classes }))
-  local cost = op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, flat_logits, ops.reshape(labels, { -1 }))
-  return ops.reshape(cost, labels_shape)
-end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
-"Per-example cross-entropy with integer class labels (0-based), labels of shape [d_0, ..., d_{r-1}] and "
-.. "logits [d_0, ..., d_{r-1}, num_classes] (any rank, as TF's wrapper reshapes). Also takes {labels=, logits=}.",
-{ positional = { "labels", "logits" }, "name" })
-
-ops.nn.bias_add = def(function(value, bias, opts) return op(H.BiasAdd, { name = opts.name }, value, bias) end,
-  "tf.nn.bias_add(value, bias)", "value + bias over the last dimension.", { required = 2, "name" })
+ops.nn.bias_add = def(function(value, bias, data_format, opts)
+  return op(H.BiasAdd, { name = opts.name, data_format = data_format }, value, bias)
+end, "tf.nn.bias_add(value, bias [, data_format])",
+"value + bias over the channel dimension: the last one ('NHWC', the default), or the second ('NCHW').",
+{ required = 2, positional = { "data_format" }, types = { data_format = "string" }, "name" })
 
 local function stride_list(s)
   if s == nil then return { 1, 1, 1, 1 } end
@@ -515,20 +486,31 @@ end, "tf.nn.conv2d(input, filters, strides, padding [, data_format] [, dilations
 "2-D convolution, NHWC input and HWIO filters; padding 'VALID' or 'SAME'; strides a number or list.",
 { required = 2, positional = { "strides", "padding", "data_format", "dilations" }, "name" })
 
+-- TF's adjoint_a / adjoint_b: the conjugate transpose, which for
+-- moonflow's real dtypes is the transpose; asking for both is TF's error.
+local function adjoint_or_transpose(opts, x)
+  local t, adj = opts["transpose_" .. x], opts["adjoint_" .. x]
+  if t and adj then
+    raise("ValueError", ("Only one of `transpose_%s` and `adjoint_%s` can be True. Received `transpose_%s`=True, "
+      .. "`adjoint_%s`=True."):format(x, x, x, x), 4)
+  end
+  return (t or adj) and true or false
+end
+
 ops.matmul = def(function(a, b, opts)
   a, b = to_tensor(a), to_tensor(b)
+  local ta, tb = adjoint_or_transpose(opts, "a"), adjoint_or_transpose(opts, "b")
   local ra, rb = rank_of(a), rank_of(b)
   -- TF's matmul: BatchMatMul unless both ranks are known and at most 2.
   if not ra or not rb or ra > 2 or rb > 2 then
-    return binary(H.BatchMatMulV2, a, b, { adj_x = opts.transpose_a or false,
-      adj_y = opts.transpose_b or false, name = opts.name })
+    return binary(H.BatchMatMulV2, a, b, { adj_x = ta, adj_y = tb, name = opts.name })
   end
-  return binary(H.MatMul, a, b, { transpose_a = opts.transpose_a or false,
-    transpose_b = opts.transpose_b or false, name = opts.name })
-end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, name=}])",
-"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2.",
-{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", name = "string" },
-  "transpose_a", "transpose_b", "name" })
+  return binary(H.MatMul, a, b, { transpose_a = ta, transpose_b = tb, name = opts.name })
+end, "tf.matmul(a, b [, {transpose_a=, transpose_b=, adjoint_a=, adjoint_b=, name=}])",
+"Matrix product a·b (OpenBLAS for floats); batched when either has rank > 2. adjoint_a/adjoint_b are TF's "
+.. "conjugate transposes, the transposes for real dtypes.",
+{ required = 2, types = { transpose_a = "boolean", transpose_b = "boolean", adjoint_a = "boolean",
+  adjoint_b = "boolean", name = "string" }, "transpose_a", "transpose_b", "adjoint_a", "adjoint_b", "name" })
 ops.linalg.matmul = ops.matmul
 
 -- reductions -------------------------------------------------------------
@@ -632,8 +614,9 @@ ops.concat = def(function(values, axis, opts)
 end, "tf.concat(values, axis)", "Joins a list of tensors along an existing axis.",
 { required = 1, positional = { "axis" }, "name" })
 
--- The static rank of a tensor, variable or Lua value (nil when unknown).
-local function value_rank(v)
+-- The static rank of a tensor, variable or Lua value (nil when unknown,
+-- or for a table inside itself, which conversion then refuses).
+local function value_rank(v, seen)
   if core.is_tensor(v) then
     local shape = shape_of(v)
     return shape and #shape
@@ -642,7 +625,10 @@ local function value_rank(v)
   if mt and mt.__tf_tensor then return value_rank(mt.__tf_tensor(v)) end
   if type(v) == "table" and mt == nil then
     if v[1] == nil then return 1 end
-    local inner = value_rank(v[1])
+    seen = seen or {}
+    if seen[v] then return nil end
+    seen[v] = true
+    local inner = value_rank(v[1], seen)
     return inner and inner + 1
   end
   if type(v) == "number" or type(v) == "boolean" or type(v) == "string" then return 0 end
@@ -767,14 +753,15 @@ end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...
 
 -- TF's third positional argument is the deprecated validate_indices;
 -- moonflow takes axis there (and as {axis=}).
+-- As TF's array_ops.gather, axis defaults to batch_dims (the first axis
+-- after the batch axes), not 0.
 ops.gather = def(function(params, indices, axis, batch_dims, opts)
   batch_dims = batch_dims or 0
-  -- TF's gather: the axis defaults to batch_dims (0 when there are none).
   if axis == nil then axis = batch_dims end
   return op(H.GatherV2, { batch_dims = batch_dims, name = opts.name or "GatherV2" },
     params, indices, axis)
 end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
-"Rows (0-based indices) of params along axis (default batch_dims, which defaults to 0).",
+"Rows (0-based indices) of params along axis (default: batch_dims, the first axis after the batch axes).",
 { required = 1, positional = { "indices", "axis", "batch_dims" }, "name" })
 
 ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)

@@ -63,10 +63,15 @@ local function compile(spec, fname)
   for _, n in ipairs(spec) do names[#names + 1] = n end
   for _, n in ipairs(names) do accepted[n] = true end
   local required = spec.required or 0
+  -- An op's name is a string, as TF's (a name scope is made of it).
+  local types = spec.types or {}
+  if accepted.name and types.name == nil then
+    types = setmetatable({ name = "string" }, { __index = types })
+  end
   return {
     fname = fname, names = names, accepted = accepted, list = table.concat(names, ", "),
     positional = spec.positional or {}, from = required + 1,
-    at = required + #(spec.positional or {}) + 1, vararg = spec.vararg, types = spec.types or {},
+    at = required + #(spec.positional or {}) + 1, vararg = spec.vararg, types = types,
   }
 end
 

@@ -88,6 +88,7 @@ function state.in_trace(name, data, handler, body)
   core.trace_begin(name, data)
   local h = handler or keep
   local r = table.pack(xpcall(core.call_unyieldable, function(e) return h(yield_error(e)) end, body))
+  state.stop_inner_tapes(base)
   if r[1] then
     local ok, g, captures, const_captures = pcall(core.trace_end, r[2])
     if ok then
@@ -136,6 +137,25 @@ function state.remove_tape(tape)
       return
     end
   end
+end
+
+--- Stops the tapes made inside traces deeper than `depth`. A tape records
+-- the graph it was made in; once that trace ends (by returning or by an
+-- error) it has nothing left to record, as TF's `with tape:` block would
+-- have ended. A tape left recording (no stop(), no <close>) stayed in the
+-- list and recorded the ops of every later trace at its depth.
+function state.stop_inner_tapes(depth)
+  local stopped = false
+  for i = #state.tapes, 1, -1 do
+    local t = state.tapes[i]
+    if (t._level or 0) > depth then
+      t._recording = false
+      table.remove(state.tapes, i)
+      core.tapes(-1)
+      stopped = true
+    end
+  end
+  if stopped and #state.tapes == 0 then core.set_tape_hook(nil) end
 end
 
 -- Variables -----------------------------------------------------------------

@@ -97,6 +97,17 @@ end
 -- traced function never sees eager ops (init_scope) or nested graphs.
 local function level() return core.tracing() and core.trace_depth() or 0 end
 
+-- The name scope an op is recorded under while tracing ("forward/"), nil
+-- at the top or eagerly: TF's forward_pass_name_scope, under which the
+-- op's gradient is named (gradient_tape/forward/MatMul).
+local function forward_scope()
+  if not core.tracing() then return nil end
+  local graph = core.current_graph()
+  local prefix = core.name_scope_set(graph, nil)
+  core.name_scope_set(graph, prefix)
+  return prefix
+end
+
 local function record(opname, attrs, inputs, outputs)
   local here = level()
   for _, tape in ipairs(recording) do
@@ -110,7 +121,8 @@ local function record(opname, attrs, inputs, outputs)
       end
     end
     if touches then
-      tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs }
+      tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs,
+        scope = forward_scope() }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
@@ -158,7 +170,14 @@ end, "tf.GradientTape([{persistent=, watch_accessed_variables=}])",
 Tape.__close = function(tape) stop(tape) end
 
 tmethods.stop = doc.def(function(tape) stop(tape) end, "tape:stop()", "Stops recording.")
-tmethods.resume = doc.def(function(tape) start(tape) end, "tape:resume()", "Records again after tape:stop().")
+-- Re-entering a recording tape is TF's ValueError (GradientTape._push_tape).
+tmethods.resume = doc.def(function(tape)
+  if tape._recording then
+    raise("ValueError", "Tape is still recording, This can happen if you try to re-enter an already-active tape.", 2)
+  end
+  start(tape)
+end, "tape:resume()", "Records again after tape:stop() (TF's re-entered `with tape:`); a tape that is recording "
+.. "is a ValueError.")
 
 local function keys_of(x)
   if variables.is_variable(x) then return key(x.handle) end
@@ -186,7 +205,9 @@ local function watch(tape, x, seen)
     return
   end
   if not core.is_tensor(x) then
-    raise("TypeError", "tape:watch expects a tensor, a tf.Variable or a table of them, got " .. tostring(x), 2)
+    -- TF's text (tape.py, _extract_tensors_and_variables), with Lua's type name.
+    raise("ValueError", ("Passed in object %s of type '%s', not tf.Tensor or tf.Variable."):format(
+      tostring(x), type(x)), 2)
   end
   if not dtype_of(x).is_floating then
     io.stderr:write("WARNING: The dtype of the watched tensor must be floating (e.g. tf.float32), got "
@@ -246,6 +267,23 @@ local function unneeded(tape, e, sources)
   return skip
 end
 
+-- A target's value dtype and the ones that seed its gradient (a
+-- variable's handle seeds with ones of the variable's value).
+local function value_dtype(t)
+  if dtype_of(t) == dtypes.resource then return variable_of(t).dtype end
+  return dtype_of(t)
+end
+
+local function ones_for(t)
+  if dtype_of(t) ~= dtypes.resource then return ops.ones_like(t) end
+  local v = variable_of(t)
+  local shape = v.shape:as_list()
+  for _, d in ipairs(shape) do
+    if d == shapes.None then return ops.ones_like(v:read_value()) end
+  end
+  return ops.ones(shape, v.dtype)
+end
+
 -- The reverse pass over the recorded entries: the gradients of every
 -- tensor reached, by key. sources (keys) are never skipped.
 local function backprop(tape, targets, target_grads, sources)
@@ -258,7 +296,7 @@ local function backprop(tape, targets, target_grads, sources)
     grads[k] = old and old + g or g
   end
   for i, t in ipairs(targets) do
-    add(t, target_grads and target_grads[i] or ops.ones_like(t))
+    add(t, target_grads and target_grads[i] or ones_for(t))
   end
   for i = #tape._entries, 1, -1 do
     local e = tape._entries[i]
@@ -278,6 +316,9 @@ local function backprop(tape, targets, target_grads, sources)
       if not rule then
         raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
       end
+      -- Traced, as TF's backprop.py _gradient_function names them: the
+      -- rule's ops under "gradient_tape/" and the forward op's scope.
+      local scope <close> = core.tracing() and name_scope("gradient_tape/" .. (e.scope or "")) or nil
       local dxs = rule(e, dys, present, unneeded(tape, e, sources))
       for k, x in ipairs(e.inputs) do
         if dxs[k] ~= nil then add(x, dxs[k]) end
@@ -327,10 +368,14 @@ local function rebuild(s, values)
   return t
 end
 
-local function flat_targets(target)
+-- The targets as a flat list. For gradient() a variable is its handle,
+-- as TF's _handle_or_self makes it: the gradient of a variable with
+-- respect to itself is ones, and to anything else None (a read of it made
+-- now would be recorded by no tape).
+local function flat_targets(target, handles)
   local out, seen = {}, {}
   local function walk(x)
-    if variables.is_variable(x) then out[#out + 1] = x:read_value()
+    if variables.is_variable(x) then out[#out + 1] = handles and x.handle or x:read_value()
     elseif core.is_tensor(x) then out[#out + 1] = x
     elseif type(x) == "table" then
       if seen[x] then cycle("tape:gradient target", 4) end
@@ -359,11 +404,11 @@ local function flat_weights(weights, targets)
   for i, t in ipairs(targets) do
     local w = list[i]
     if variables.is_variable(w) then w = w:read_value() end
-    if type(w) == "number" then w = ops.constant(w, dtype_of(t)) end
+    if type(w) == "number" then w = ops.constant(w, value_dtype(t)) end
     if w ~= nil and not core.is_tensor(w) then
       raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(w), 4)
     end
-    out[i] = w or ops.ones_like(t)
+    out[i] = w or ones_for(t)
   end
   return out
 end
@@ -395,7 +440,7 @@ end
 local function differentiable_targets(targets, weights)
   local ts, ws = {}, weights and {} or nil
   for i, t in ipairs(targets) do
-    local d = dtype_of(t)
+    local d = value_dtype(t)
     if d.is_numeric or d == dtypes.bool then
       ts[#ts + 1] = t
       if ws then ws[#ws + 1] = weights[i] end
@@ -415,7 +460,7 @@ tmethods.gradient = options.def(function(tape, target, sources, output_gradients
   tape._used = true
   local leaves = {}
   local structure = flatten_sources(sources, leaves)
-  local targets = flat_targets(target)
+  local targets = flat_targets(target, true)
   local tgrads = flat_weights(output_gradients, targets)
   targets, tgrads = differentiable_targets(targets, tgrads)
   -- Traced, the backward pass is named as TF names it: gradient_tape/...
@@ -486,14 +531,23 @@ local function jacobian_one(tape, y, source, mode)
   return ops.reshape(ops.stack(rows), shape)
 end
 
-tmethods.jacobian = options.def(function(tape, target, sources, opts)
-  -- TF's parallel_iterations and experimental_use_pfor choose how the rows
-  -- are computed, never what they are: moonflow computes them one by one.
-  local _ = opts and (opts.parallel_iterations or opts.experimental_use_pfor)
+-- TF's parallel_iterations and experimental_use_pfor choose how the rows
+-- are computed, never what they are: moonflow computes them one by one.
+-- But as TF's, the while-loop form (experimental_use_pfor = false) takes
+-- many gradients of the tape, which eagerly needs a persistent one.
+local function check_jacobian_tape(tape, opts, what)
   if tape._used and not tape._persistent then
     raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
-      .. "gradients (or jacobians)", 2)
+      .. "gradients (or jacobians)", 3)
   end
+  if opts and opts.experimental_use_pfor == false and not core.tracing() and not tape._persistent then
+    raise("RuntimeError", "GradientTape must be created with persistent=True to compute the " .. what
+      .. " with eager execution enabled and with  experimental_use_pfor set to False.", 3)
+  end
+end
+
+tmethods.jacobian = options.def(function(tape, target, sources, opts)
+  check_jacobian_tape(tape, opts, "jacobian")
   local mode = unconnected_mode(opts and opts.unconnected_gradients)
   local y = flat_targets(target)[1]
   local leaves = {}
@@ -509,6 +563,70 @@ end, "tape:jacobian(target, sources [, {unconnected_gradients=, parallel_iterati
   types = { unconnected_gradients = "string", parallel_iterations = "number",
     experimental_use_pfor = "boolean" } })
 
+-- The per-example rows of a batch Jacobian: d target[:, j] / d source
+-- for each flat position j of a target row, one weighted gradient each
+-- (the weights pick position j in every example; examples are assumed
+-- independent, as TF's batch_jacobian assumes).
+local function batch_rows(tape, y, x, batch, row_size)
+  local rows, connected = {}, false
+  local persistent = tape._persistent
+  tape._persistent = true
+  local ok, err = pcall(function()
+    for j = 0, row_size - 1 do
+      local pick = ops.reshape(ops.one_hot(j, row_size, { dtype = dtype_of(y) }), { 1, row_size })
+      local seed = ops.reshape(ops.broadcast_to(pick, { batch, row_size }), static_shape(y))
+      rows[j + 1] = tape:gradient(y, x, seed)
+      if rows[j + 1] ~= nil then connected = true end
+    end
+  end)
+  tape._persistent = persistent
+  if not ok then error(err, 0) end
+  return rows, connected
+end
+
+tmethods.batch_jacobian = options.def(function(tape, target, source, opts)
+  check_jacobian_tape(tape, opts, "batch_jacobian")
+  local mode = unconnected_mode(opts and opts.unconnected_gradients)
+  local y = flat_targets(target)[1]
+  local x = variables.is_variable(source) and source:read_value() or source
+  if not core.is_tensor(y) or not core.is_tensor(x) then
+    raise("TypeError", "tape:batch_jacobian expects a target and a source that are tensors or tf.Variables, got "
+      .. tostring(target) .. " and " .. tostring(source), 2)
+  end
+  local sy, sx = y.shape, x.shape
+  for _, s in ipairs({ sy, sx }) do
+    if s.rank ~= nil and s.rank < 2 then
+      raise("ValueError", ("Shape %s must have rank at least 2"):format(tostring(s)), 2)
+    end
+  end
+  local by, bx = sy.rank and sy[0], sx.rank and sx[0]
+  if by ~= nil and bx ~= nil and by ~= shapes.None and bx ~= shapes.None and by ~= bx then
+    raise("ValueError", ("Need first dimension of target shape (%s) and source shape (%s) to match."):format(
+      tostring(sy), tostring(sx)), 2)
+  end
+  local ys, xs = static_shape(y), static_shape(x)
+  if not ys or not xs then
+    raise("ValueError", "tape:batch_jacobian needs a target and a source of known shape, got " .. tostring(sy)
+      .. " and " .. tostring(sx) .. " (inside tf.func, give the function an input_signature with static dimensions)", 2)
+  end
+  local batch = ys[1]
+  local row_size = batch > 0 and num_elements(ys) // batch or 0
+  local rows, connected = batch_rows(tape, y, source, batch, row_size)
+  tape._used = true
+  local shape = table.move(ys, 1, #ys, 1, {})
+  table.move(xs, 2, #xs, #shape + 1, shape)
+  if row_size == 0 or batch == 0 then return ops.zeros(shape, dtype_of(x)) end
+  if not connected and mode ~= "zero" then return nil end
+  for j = 1, row_size do rows[j] = rows[j] or ops.zeros_like(x) end
+  -- [row, batch, x...] -> [batch, row, x...] -> target.shape + source.shape[1:]
+  local out = ops.reshape(ops.stack(rows), { row_size, batch, -1 })
+  return ops.reshape(ops.transpose(out, { 1, 0, 2 }), shape)
+end, "tape:batch_jacobian(target, source [, {unconnected_gradients=, parallel_iterations=, experimental_use_pfor=}])",
+"Per-example Jacobians: for target [b, y1, ...] and source [b, x1, ...], the [b, y1, ..., x1, ...] tensor whose "
+.. "[i, ...] is the Jacobian of target[i] with respect to source[i] (target[i] must depend on source[i] alone).",
+{ required = 3, "unconnected_gradients", "parallel_iterations", "experimental_use_pfor",
+  types = { unconnected_gradients = "string", parallel_iterations = "number", experimental_use_pfor = "boolean" } })
+
 function Tape.__tostring(tape)
   return ("<tf.GradientTape %s, %d ops recorded%s>"):format(tape._recording and "recording" or "stopped",
     #tape._entries, tape._persistent and ", persistent" or "")
@@ -521,7 +639,7 @@ tapes.record_custom = function(inputs, outputs, grad_fn)
   for _, tape in ipairs(recording) do
     if tape._level == here and reaches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
-        grad_fn = grad_fn }
+        grad_fn = grad_fn, scope = forward_scope() }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
@@ -628,7 +746,7 @@ tapes.record_call = function(cf, args, outs, grad_fn, intermediates, saved)
   for _, tape in ipairs(recording) do
     if tape._level == here and touches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
-        outputs = outputs, grad_fn = grad_fn, saved = saved }
+        outputs = outputs, grad_fn = grad_fn, saved = saved, scope = forward_scope() }
       for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
     end
   end
@@ -659,7 +777,8 @@ function tapes.substitute(entries, map)
   end
   local out = {}
   for i, e in ipairs(entries) do
-    out[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs) }
+    out[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs),
+      scope = e.scope }
   end
   return out, sub
 end

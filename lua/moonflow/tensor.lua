@@ -11,6 +11,7 @@ local doc = require("moonflow.doc")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
+local ops_array = require("moonflow.ops_array")
 local graphs = require("moonflow.graph")
 local receiver = require("moonflow.receiver")
 local raise = errors.raise
@@ -198,9 +199,7 @@ local SLICE_DTYPES_64 = { nil, dtypes.int64, dtypes.int64, dtypes.int64 }
 
 local INDEX_DTYPES = { [dtypes.int32] = true, [dtypes.int64] = true }
 
-local function boolean_mask(t, mask)
-  return require("moonflow.ops_array").boolean_mask(t, mask)
-end
+local function boolean_mask(t, mask) return ops_array.boolean_mask(t, mask) end
 
 -- x[i]: row i of axis 0, for a Lua integer or a scalar int32/int64 tensor.
 -- TF's _check_index turns away other dtypes and vectors with its

@@ -10,8 +10,9 @@
 typedef mf_tensor_ref ref;
 #define REFS(...) ((const ref[]){__VA_ARGS__})
 
-/* Appends op `name` applied to `in`, inferred as tracing does (known and
- * partial input values passed along). Returns its output 0 ({-1, 0} on failure). */
+/* Appends op `name` applied to `in`, inferred as tracing does (TF's shape
+ * functions, known and partial input values passed along). Returns its
+ * output 0 ({-1, 0} on failure). */
 static inline ref add_op(mf_graph *g, const char *name, int nin, const ref *in, const mf_attrs *attrs) {
   const mf_op_def *op = mf_op_lookup(name);
   mf_spec specs[8];
@@ -24,6 +25,7 @@ static inline ref add_op(mf_graph *g, const char *name, int nin, const ref *in, 
   }
   mf_op_call c;
   mf_op_call_init(&c, op, nin, specs, vals, attrs);
+  c.building = true;
   c.in_partial = partials;
   mf_error err;
   char unique[128];

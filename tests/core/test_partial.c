@@ -138,6 +138,7 @@ static bool infer_fails(mf_graph *g, const char *name, int nin, const ref *in, c
   }
   mf_op_call c;
   mf_op_call_init(&c, mf_op_lookup(name), nin, specs, vals, NULL);
+  c.building = true;
   c.in_partial = partials;
   mf_error err;
   mf_status s = mf_op_infer(&c, &err);

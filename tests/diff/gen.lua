@@ -106,6 +106,26 @@ end
 -- first round of entries (ops.lua sets gen.force_grad), so a small sample
 -- still runs every gradient; the random draw is made either way, so a
 -- case's inputs follow from (seed, index) alone.
+-- Whether `traced`, the error of a traced run, is what TensorFlow raises
+-- for the mistake `eager` (the eager run's error) reports. The same type
+-- always is; beyond that, what TF finds while the graph is built: a shape
+-- function's failure is ops._create_c_op's ValueError naming the node
+-- ("... for '{{node add}} = AddV2[T=DT_FLOAT](x, y)' with input shapes:
+-- [3], [4]."), and a dtype the op does not take is op_def_library's
+-- TypeError, where the eager kernel raises InvalidArgumentError. Nothing
+-- else may differ. Records are {err = type, message = tostring(error)}.
+function gen.same_error(eager, traced)
+  if eager.err == traced.err then return true end
+  if eager.err ~= "InvalidArgumentError" then return false end
+  local m = traced.message or ""
+  if traced.err == "ValueError" then
+    return m:find(" for '{{node ", 1, true) ~= nil and m:find("' with input shapes: ", 1, true) ~= nil
+  end
+  return traced.err == "TypeError" and (m:find("^TypeError: Input '.-' of '.-' Op has type ")
+    or m:find("^TypeError: Tensors in list passed to '.-' of '.-' Op have types ")
+    or m:find("^TypeError: Value passed to parameter '.-' has DataType ")) ~= nil
+end
+
 gen.force_grad = false
 function gen.grad_case(r, p)
   local c = r.chance(p)

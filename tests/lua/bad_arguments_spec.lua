@@ -134,3 +134,28 @@ describe("core.json_array", function()
     assert.are.same({ 1 }, tf.ones({ 1 }, tf.float32).shape:as_list())
   end)
 end)
+
+-- Found by the API fuzzer: a table inside itself sent the list conversion
+-- of tf.stack, tf.convert_to_tensor and their users round for ever (a Lua
+-- stack overflow, untyped); a name that is no string broke name scopes.
+describe("tables inside themselves, and names", function()
+  it("are typed errors where a list of values is converted", function()
+    local t = { 1 }
+    t[2] = t
+    typed("ValueError", tf.stack, t)
+    typed("ValueError", tf.convert_to_tensor, t)
+    local u = { tf.constant(1.0) }
+    u[2] = u
+    local e = typed("ValueError", tf.convert_to_tensor, u)
+    assert.truthy(e.message:find("contains itself", 1, true))
+    local w = {}
+    w[1] = w
+    typed("ValueError", tf.stack, { w })
+  end)
+
+  it("an op's name is a string", function()
+    local e = typed("TypeError", tf.nn.moments, tf.ones({ 2, 3 }), { 0 }, nil, nil, { name = tf.float32 })
+    assert.truthy(e.message:find("option 'name' must be a string", 1, true))
+    assert.are.equal(3, tf.add(1, 2, { name = "sum" }):numpy())
+  end)
+end)

@@ -123,15 +123,16 @@ describe("gather_op_test.py", function()
 
   -- gather_op_test.py: GatherTest.testBadAxis
   it("GatherTest.testBadAxis", function()
-    local traced = tf.func(function(x, i, axis) return tf.gather(x, i, axis) end, { autograph = false })
     local unknown = tf.func(function(x, i, axis) return tf.gather(x, i, axis) end,
       { autograph = false, input_signature = { tf.TensorSpec(nil, tf.int32), tf.TensorSpec(nil, tf.int32),
         tf.TensorSpec(nil, tf.int32) } })
+    -- TF 2 runs this eagerly: the kernel's message, which TF's test sees
+    -- too when the axis is not known while the graph is built (its graph
+    -- half, a constant axis, is in graph_errors_spec.lua)
     for _, bad_axis in ipairs({ 1, 2, -2 }) do
-      local want = ("Shape must be at least rank %d but is rank 1"):format(bad_axis < 0 and -bad_axis or bad_axis + 1)
-      T.raises(EITHER, want, tf.gather, { 0, 1, 2 }, 0, bad_axis)
-      T.raises(EITHER, want, traced, tf.constant({ 0, 1, 2 }), tf.constant(0), tf.constant(bad_axis))
-      T.raises(EITHER, nil, unknown, tf.constant({ 0, 1, 2 }), tf.constant(0), tf.constant(bad_axis))
+      local want = ("Expected axis in the range [-1, 1), but got %d"):format(bad_axis)
+      T.raises("InvalidArgumentError", want, tf.gather, { 0, 1, 2 }, 0, bad_axis)
+      T.raises(EITHER, want, unknown, tf.constant({ 0, 1, 2 }), tf.constant(0), tf.constant(bad_axis))
     end
   end)
 
