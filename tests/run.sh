@@ -34,10 +34,12 @@ suite() {
   name=$1
   shift
   echo "# suite: $name"
+  start=$(date +%s)
   timeout -k 10 "$LIMIT" "$@" >"$tmp/out" 2>&1 </dev/null
   status=$?
   [ "$status" -eq 124 ] && echo "not ok - suite '$name' ran longer than ${LIMIT}s" >>"$tmp/out"
   sed 's/^/  /' "$tmp/out"
+  echo "# suite: $name took $(($(date +%s) - start)) s"
   p=$(grep -c '^ok ' "$tmp/out")
   f=$(grep -c '^not ok ' "$tmp/out")
   if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then

@@ -328,9 +328,12 @@ local function unary(tfname, opname, text)
   return def(f, tfname .. "(x)", text, { required = 1, via = { name_opt }, "name" })
 end
 
-local function bin(tfname, opname, text)
+-- default_name: the node's name when TF's wrapper opens a name scope of
+-- its own (math_ops.add's "Add", floordiv's "floordiv"); else the op's.
+local function bin(tfname, opname, text, default_name)
   local h = H[opname]
-  local f = function(x, y, opts) return binary(h, x, y, name_opt(opts)) end
+  local default = default_name and { name = default_name } or nil
+  local f = function(x, y, opts) return binary(h, x, y, name_opt(opts, default)) end
   return def(f, tfname .. "(x, y)", text .. " Broadcasts like NumPy; both must have one dtype.",
     { required = 2, via = { name_opt }, "name" })
 end
@@ -357,9 +360,9 @@ end
 ops.math.negative = ops.negative
 
 local binaries = {
-  { "add", "AddV2", "x + y elementwise (string tensors concatenate)." },
+  { "add", "AddV2", "x + y elementwise (string tensors concatenate).", "Add" },
   { "subtract", "Sub", "x - y elementwise." }, { "multiply", "Mul", "x * y elementwise." },
-  { "floordiv", "FloorDiv", "Floor of x / y elementwise." },
+  { "floordiv", "FloorDiv", "Floor of x / y elementwise.", "floordiv" },
   { "floormod", "FloorMod", "x mod y elementwise; the result takes the sign of y." },
   { "pow", "Pow", "x ^ y elementwise." }, { "maximum", "Maximum", "max(x, y) elementwise." },
   { "minimum", "Minimum", "min(x, y) elementwise." },
@@ -371,7 +374,7 @@ local binaries = {
   { "logical_or", "LogicalOr", "Boolean or elementwise." },
 }
 for _, b in ipairs(binaries) do
-  local f = bin("tf." .. b[1], b[2], b[3])
+  local f = bin("tf." .. b[1], b[2], b[3], b[4])
   ops[b[1]] = f
   ops.math[b[1]] = f
 end
@@ -397,7 +400,9 @@ local function truediv(x, y, attrs)
   return binary(H.RealDiv, x, y, attrs)
 end
 ops.true_divide = truediv
-ops.divide = def(function(x, y, opts) return truediv(x, y, name_opt(opts)) end,
+-- TF's divide is x / y: its node is named truediv, as the operator's.
+local TRUEDIV = { name = "truediv" }
+ops.divide = def(function(x, y, opts) return truediv(x, y, name_opt(opts, TRUEDIV)) end,
   "tf.divide(x, y)", "x / y elementwise; integers are divided as float64, as in TF.",
   { required = 2, via = { name_opt }, "name" })
 ops.truediv = ops.divide

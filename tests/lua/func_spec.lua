@@ -341,7 +341,7 @@ describe("seed 001: tracing mechanics", function()
     local ops = {}
     for _, op in ipairs(g:get_operations()) do ops[#ops + 1] = op.name .. " (type: " .. op.type .. ")" end
     assert.are.same({ "a (type: Placeholder)", "b (type: Placeholder)", "MatMul (type: MatMul)",
-      "AddV2/y (type: Const)", "AddV2 (type: AddV2)", "Relu (type: Relu)", "Identity (type: Identity)" }, ops)
+      "Add/y (type: Const)", "Add (type: AddV2)", "Relu (type: Relu)", "Identity (type: Identity)" }, ops)
     local ins = {}
     for i, t in ipairs(g.inputs) do ins[i] = repr(t) end
     assert.are.same({ "<tf.Tensor 'a:0' shape=(2, 2) dtype=float32>", "<tf.Tensor 'b:0' shape=(2, 2) dtype=float32>" }, ins)

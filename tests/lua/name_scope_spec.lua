@@ -153,3 +153,22 @@ describe("graph pictures of name scopes", function()
     assert.is_nil(text:find("Identity[^\n]*%(unused%)"))
   end)
 end)
+
+-- TF's wrappers that open a name scope of their own name their node after
+-- it (math_ops.add: "Add", divide is x / y: "truediv", floordiv:
+-- "floordiv"); the others take the op's name; a name= option wins.
+describe("traced nodes are named as TF's wrappers name them", function()
+  it("tf.add is Add, tf.divide truediv, tf.math.floordiv floordiv, tf.subtract Sub", function()
+    local f = tf.func(function(x, y)
+      return tf.add(x, y), tf.divide(x, y), tf.math.floordiv(x, y), tf.subtract(x, y), x + y,
+        tf.add(x, y, { name = "total" })
+    end)
+    local cf = f:get_concrete_function(tf.constant(1.0), tf.constant(2.0))
+    local names = {}
+    for _, op in ipairs(cf.graph:get_operations()) do
+      if op.type ~= "Placeholder" and op.type ~= "Identity" then names[#names + 1] = op.name .. ":" .. op.type end
+    end
+    assert.are.same({ "Add:AddV2", "truediv:RealDiv", "floordiv:FloorDiv", "Sub:Sub", "add:AddV2", "total:AddV2" },
+      names)
+  end)
+end)
