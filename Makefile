@@ -14,6 +14,8 @@
 #   make install PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
+# Compile jobs for the builds that repl, test and bench start.
+JOBS     ?= $(shell nproc)
 SANITIZE ?= 0
 CC       ?= cc
 
@@ -129,12 +131,12 @@ deps-bench: deps
 	@sh tests/deps.sh $(DEB_BENCH)
 
 repl: deps
-	@$(MAKE) --no-print-directory all >/dev/null
+	@$(MAKE) --no-print-directory -j$(JOBS) all >/dev/null
 	@$(BIN)
 
 test: deps-test
-	@$(MAKE) --no-print-directory all $(CTEST_BIN)
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) sh tests/run.sh
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(CTEST_BIN)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
 
 # Seeds 1.. DIFF_SEEDS, 20000 cases each, then large tensors (threaded
 # kernels), then DIFF_OPS_COUNT per-op cases (tests/diff/ops.lua); any
@@ -144,7 +146,7 @@ DIFF_OPS_COUNT ?= 4000
 # tests/diff/ops.lua (in make test too) checks gradients against PyTorch's.
 DEB_TEST += python3-torch
 diff-long: deps-test
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@for s in $$(seq 1 $(DIFF_SEEDS)); do \
 	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 20000 2>/dev/null; \
 	  $(BIN) tests/diff/elementwise.lua --seed $$s --count 500 --large 2>/dev/null; \
@@ -169,11 +171,11 @@ fuzz: diff-long
 	  tests/fuzz/kernel.py --seed $(FUZZ_SEED) --count $(FUZZ_KERNEL_CASES)
 
 soak: deps-test
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@for s in tests/soak/*.lua; do $(BIN) $$s || exit 1; done
 
 bench: deps-bench
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@BUILD=$(BUILD) sh tests/bench/run.sh
 
 install: all

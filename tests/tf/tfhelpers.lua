@@ -33,31 +33,38 @@ function T.plain(x)
 end
 T.is_variable = is_variable
 
+-- Messages are built only for a failure (and paths passed as a parent
+-- and a key): formatting them for every element made large comparisons
+-- take seconds.
+local function fail(fmt, ...) luassert.is_true(false, fmt:format(...)) end
+
 local function walk(e, a, path, tol)
   if type(e) == "table" then
-    luassert.are.equal("table", type(a), ("at %s: expected a table, got %s"):format(path, tostring(a)))
-    for k, v in pairs(e) do walk(v, a[k], path .. "[" .. tostring(k) .. "]", tol) end
+    if type(a) ~= "table" then fail("at %s: expected a table, got %s", path(), tostring(a)) end
+    for k, v in pairs(e) do
+      walk(v, a[k], function() return path() .. "[" .. tostring(k) .. "]" end, tol)
+    end
     for k in pairs(a) do
-      luassert.is_true(e[k] ~= nil, ("at %s: unexpected key %s"):format(path, tostring(k)))
+      if e[k] == nil then fail("at %s: unexpected key %s", path(), tostring(k)) end
     end
   elseif type(e) == "number" and math.type(e) == "float" and type(a) == "number" then
     if e ~= e then
-      luassert.is_true(a ~= a, ("at %s: expected nan, got %s"):format(path, tostring(a)))
-    else
-      local scale = math.max(1, math.abs(e))
-      luassert.is_true(math.abs(e - a) <= tol * scale,
-        ("at %s: expected %.9g, got %.9g"):format(path, e, a))
+      if a == a then fail("at %s: expected nan, got %s", path(), tostring(a)) end
+    elseif not (math.abs(e - a) <= tol * math.max(1, math.abs(e))) then
+      fail("at %s: expected %.9g, got %.9g", path(), e, a)
     end
-  else
-    luassert.are.equal(e, a, "at " .. path)
+  elseif e ~= a then
+    luassert.are.equal(e, a, "at " .. path())
   end
 end
+
+local function named(text) return function() return text end end
 
 -- assertAllEqual / assertAllClose: `expected` is plain Lua data; `actual`
 -- may hold tensors and variables. Float expectations compare within `tol`
 -- (default 1e-6, relative above 1); everything else compares exactly.
 function T.equal(expected, actual, tol)
-  walk(expected, T.plain(actual), "value", tol or 1e-6)
+  walk(expected, T.plain(actual), named("value"), tol or 1e-6)
 end
 
 -- Compares every returned value: `expected` is a list of the expected
@@ -71,7 +78,7 @@ function T.returns(expected, ...)
     if expected[i] == nil then
       luassert.is_nil(got[i], "result " .. i)
     else
-      walk(expected[i], T.plain(got[i]), "result " .. i, 1e-6)
+      walk(expected[i], T.plain(got[i]), named("result " .. i), 1e-6)
     end
   end
 end
@@ -321,9 +328,13 @@ function T.check_jacobians(f, xs, rtol, atol, opts)
       for r = 1, #jt[p] do
         for c = 1, #jt[p][r] do
           local t, n = jt[p][r][c], jn[p][r][c]
-          luassert.is_true(math.abs(t - n) <= atol + rtol * math.abs(n),
-            ("%s Jacobian of argument %d at [%d][%d]: theoretical %.9g, numeric %.9g"):format(
+          -- Not (t - n within bounds), so a NaN fails. The message is
+          -- built only for a failure: formatting one per element made
+          -- large Jacobians take seconds.
+          if not (math.abs(t - n) <= atol + rtol * math.abs(n)) then
+            luassert.is_true(false, ("%s Jacobian of argument %d at [%d][%d]: theoretical %.9g, numeric %.9g"):format(
               traced and "traced" or "eager", p, r, c, t, n))
+          end
         end
       end
     end
