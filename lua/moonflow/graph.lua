@@ -105,6 +105,14 @@ end
 
 function gmethods._operation(g, id) return operation(g, id) end
 
+--- The operation made last in the graph being built (handle: core's
+-- current graph); an op without outputs, such as a traced assign, has no
+-- tensor to ask for its .op.
+function graphs.last_operation(handle)
+  local g = graphs.wrap(handle)
+  return operation(g, #nodes_of(g) - 1)
+end
+
 gmethods.get_operations = doc.def(function(g)
   local out = {}
   for i = 1, #nodes_of(g) do out[i] = operation(g, i - 1) end
@@ -545,6 +553,7 @@ graphs.Graph = Graph
 graphs.Operation = Operation
 
 -- Library-internal (the other modules' view, not part of tf).
-graphs.internal = { Graph = true, Operation = true, wrap = true, side_by_side = true, internal = true }
+graphs.internal = { Graph = true, Operation = true, wrap = true, side_by_side = true, last_operation = true,
+  internal = true }
 
 return graphs

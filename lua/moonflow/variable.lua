@@ -20,6 +20,7 @@ local ops_array = require("moonflow.ops_array")
 local tensors = require("moonflow.tensor")
 local receiver = require("moonflow.receiver")
 local name_scope = require("moonflow.name_scope")
+local graphs = require("moonflow.graph")
 local raise = errors.raise
 
 local variables = {}
@@ -323,7 +324,11 @@ local function assigner(opname, checks_shape)
     local t, value = update_value(v, x, 2)
     if checks_shape then check_assign_shape(v, t, 2) end
     op(h, { dtype = v.dtype, name = opts.name or opname, _dtypes = { nil, v.dtype } }, v.handle, value)
-    if opts.read_value == false then return nil end
+    if opts.read_value == false then
+      -- TF returns the assign Operation while a graph is built, None eagerly.
+      if core.tracing() then return graphs.last_operation(core.current_graph()) end
+      return nil
+    end
     accessed(v)
     return unread(v)
   end
@@ -332,7 +337,7 @@ end
 local ASSIGN_OPTIONS = { required = 2, "use_locking", "name", "read_value",
   types = { read_value = "boolean" } }
 local RETURNS = " Returns the variable unread (printed as 'UnreadVariable'; it reads the value when "
-  .. "used), or nil with {read_value = false}."
+  .. "used); with {read_value = false}, nil eagerly and the assign Operation while traced."
 methods.assign = options.def(assigner("AssignVariableOp", true),
   "v:assign(x [, {read_value=, name=, use_locking=}])",
   "Stores x (same dtype, a compatible shape: ValueError otherwise) in the variable." .. RETURNS,

@@ -665,19 +665,29 @@ describe("dense_update_ops_test.py", function()
   end)
 end)
 
-describe("known differences", function()
-  -- resource_variable_ops_test.py: ResourceVariableOpsTest.testAssignMethod, in graph mode.
-  -- TF returns the assign Operation for read_value=False while building a
-  -- graph (tf.function included); moonflow's ops return no Operation objects
-  -- to Lua, so the traced call returns nil, as the eager one does.
-  it("ResourceVariableOpsTest.testAssignMethod (traced: read_value = false gives nil, not an Operation)", function()
-    local v = tf.Variable(1.0)
-    local got = "unset"
-    local f = tf.func(function()
-      got = v:assign(4.0, { read_value = false })
+describe("resource_variable_ops_test.py, in graph mode", function()
+  -- ResourceVariableOpsTest.testAssignMethod / testAssignAddMethod /
+  -- testAssignSubMethod while a graph is built: read_value=False returns
+  -- the assign Operation (assertIsInstance(..., ops.Operation)); eagerly
+  -- it is None (nil), as the eager ports above check.
+  for _, case in ipairs({ { "assign", "AssignVariableOp", 4.0 }, { "assign_add", "AssignAddVariableOp", 9.0 },
+    { "assign_sub", "AssignSubVariableOp", -7.0 } }) do
+    local method, op_type, expected = case[1], case[2], case[3]
+    it(("ResourceVariableOpsTest.test%sMethod (graph: read_value = false gives the Operation)"):format(
+      method == "assign" and "Assign" or method == "assign_add" and "AssignAdd" or "AssignSub"), function()
+      local v = tf.Variable(1.0, { name = "var0" })
+      local got, with_read
+      local f = tf.func(function()
+        with_read = v[method](v, 4.0)
+        got = v[method](v, 4.0, { read_value = false })
+      end)
+      f()
+      assert.are.equal("Operation", (getmetatable(got) or {}).__name)
+      assert.are.equal(op_type, got.type)
+      assert.are.equal(op_type .. "_1", got.name)
+      assert.is_not_nil(with_read)
+      assert.are.equal(expected, v:numpy())
     end)
-    f()
-    assert.is_nil(got)
-    assert.are.equal(4.0, v:numpy())
-  end)
+  end
 end)
+
