@@ -420,6 +420,8 @@ end, "tf.cast(x, dtype)", "x converted to dtype (floats truncate toward zero int
 
 ops.where = def(function(cond, x, y, opts)
   if x == nil and y == nil then return op(H.Where, name_opt(opts), cond) end
+  -- TF's where_v2 refuses one branch alone before building any op.
+  if x == nil or y == nil then raise("ValueError", "x and y must both be non-None or both be None.", 2) end
   return op(H.SelectV2, { _typed = 6, name = opts.name or "SelectV2" }, cond, x, y)
 end, "tf.where(condition [, x, y])",
 "With x and y: elementwise x where condition else y (broadcasting). Alone: the 0-based "
