@@ -774,10 +774,12 @@ end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
 -- The dtype a Lua scalar takes when a tensor is made of it with `hint`
 -- as TF's dtype_hint: `hint` if the value converts to it (as tf.constant
 -- would), else the value's own (integer -> int32, float -> float32). A
--- table or tensor-like value is converted to find out.
+-- table is converted to find out. A variable gives its dtype unread: a
+-- read while tracing would add a node the op does not use.
 local function hinted_dtype(v, hint)
-  local t = tensor_like(v)
-  if t then return core.dtype(t) end
+  if core.is_tensor(v) then return core.dtype(v) end
+  local mt = getmetatable(v)
+  if mt and mt.__tf_tensor then return v.dtype end
   local kind = type(v)
   if hint then
     if kind == "number" and (hint.is_floating or (hint.is_integer and math.tointeger(v)
@@ -822,8 +824,12 @@ ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opt
   -- `false or 1` would lose a false on_value; TF casts the defaults 1 and 0
   -- to dtype (true and false for bool)
   local on, off = on_value, off_value
-  if on == nil then on = dtype == dtypes.bool and true or 1 end
-  if off == nil then off = dtype == dtypes.bool and false or 0 end
+  if on == nil then on = 1 end
+  if off == nil then off = 0 end
+  if dtype == dtypes.bool then
+    if on_value == nil then on = true end
+    if off_value == nil then off = false end
+  end
   on_dtype, off_dtype = on_dtype or dtype, off_dtype or dtype
   if on_dtype ~= off_dtype then
     raise("TypeError", ("dtype %s of on_value does not match dtype %s of off_value")
