@@ -10,6 +10,7 @@ local state = require("moonflow.state")
 local dtypes = require("moonflow.dtypes")
 local shapes = require("moonflow.shape")
 local ops = require("moonflow.ops")
+local ops_array = require("moonflow.ops_array")
 local math_rules = require("moonflow.gradient_rules_math")
 local array_rules = require("moonflow.gradient_rules_array")
 local pool_rules = require("moonflow.gradient_rules_nn")
@@ -342,7 +343,7 @@ local function prod_layout(x, axes)
   end
   local rank, shape = ops.rank(x), ops.shape(x)
   local reduced = ops.floormod(ops.reshape(ops.cast(axes, dtypes.int32), { -1 }) + rank, rank)
-  local is_reduced = ops.greater(ops.reduce_sum(ops.one_hot(reduced, rank, { dtype = dtypes.int32 }), 0), 0)
+  local is_reduced = ops.greater(ops.reduce_sum(ops_array.one_hot(reduced, rank, { dtype = dtypes.int32 }), 0), 0)
   local other = ops.reshape(ops.cast(ops.where(ops.logical_not(is_reduced)), dtypes.int32), { -1 })
   local perm = ops.concat({ reduced, other }, 0)
   local inv = op(H.UnsortedSegmentSum, nil, ops.range(rank), perm, rank)
@@ -436,7 +437,7 @@ rules.ConcatV2 = function(n, dy)
   local a = ops.floormod(ops.cast(axis, dtypes.int32), rank)
   local grads = {}
   local offset = ops.zeros({ 1 }, dtypes.int32)
-  local onehot = ops.one_hot(a, rank, { dtype = dtypes.int32 })
+  local onehot = ops_array.one_hot(a, rank, { dtype = dtypes.int32 })
   for i = 1, nvals do
     local size = ops.shape(n.inputs[i])
     local begin = ops.reshape(offset, { 1 }) * onehot
@@ -587,7 +588,7 @@ rules.BiasAddGrad = function(n, g)
   else
     local ones = ops.ones_like(ops.shape(dy))
     local axis = nchw and 1 or ops.rank(dy) - 1
-    local s = ones - ops.one_hot(axis, ops.rank(dy), { dtype = dtypes.int32 }) * 2
+    local s = ones - ops_array.one_hot(axis, ops.rank(dy), { dtype = dtypes.int32 }) * 2
     shaped = ops.reshape(g[1], s)
   end
   return { ops.broadcast_to(shaped, sd or ops.shape(dy)) }

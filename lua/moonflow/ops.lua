@@ -420,6 +420,8 @@ end, "tf.cast(x, dtype)", "x converted to dtype (floats truncate toward zero int
 
 ops.where = def(function(cond, x, y, opts)
   if x == nil and y == nil then return op(H.Where, name_opt(opts), cond) end
+  -- TF's where_v2 refuses one branch alone before building any op.
+  if x == nil or y == nil then raise("ValueError", "x and y must both be non-None or both be None.", 2) end
   return op(H.SelectV2, { _typed = 6, name = opts.name or "SelectV2" }, cond, x, y)
 end, "tf.where(condition [, x, y])",
 "With x and y: elementwise x where condition else y (broadcasting). Alone: the 0-based "
@@ -768,23 +770,6 @@ ops.gather = def(function(params, indices, axis, batch_dims, opts)
 end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
 "Rows (0-based indices) of params along axis (default: batch_dims, the first axis after the batch axes).",
 { required = 1, positional = { "indices", "axis", "batch_dims" }, "name" })
-
-ops.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)
-  dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
-  -- `false or 1` would lose a false on_value; TF casts the defaults 1 and 0
-  -- to dtype (true and false for bool)
-  local on, off = on_value, off_value
-  if on == nil then on = 1 end
-  if off == nil then off = 0 end
-  if dtype == dtypes.bool then
-    if type(on) == "number" then on = on ~= 0 end
-    if type(off) == "number" then off = off ~= 0 end
-  end
-  return op(H.OneHot, { axis = axis or -1, name = opts.name, _dtypes = { nil, I32, dtype, dtype } },
-    indices, depth, on, off)
-end, "tf.one_hot(indices, depth [, {on_value=, off_value=, axis=, dtype=, name=}])",
-"One-hot vectors for 0-based indices; out-of-range indices give all off_value.",
-{ required = 1, positional = { "depth", "on_value", "off_value", "axis", "dtype" }, "name" })
 
 ops.identity = def(function(x, opts) return op(H.Identity, name_opt(opts), x) end,
   "tf.identity(x)", "x itself, as a new node.", { required = 1, via = { name_opt }, "name" })

@@ -3,7 +3,8 @@
 -- (GatherNd, batch_dims composed as TF's batch_gather_nd does),
 -- tf.scatter_nd, tf.tensor_scatter_nd_update/add, tf.boolean_mask (Where,
 -- GatherV2 and Reshape), tf.sort and tf.argsort (on TopKV2, like TF's
--- sort_ops.py), tf.math.top_k, tf.math.cumsum/cumprod. The module's table
+-- sort_ops.py), tf.math.top_k, tf.math.cumsum/cumprod, tf.one_hot (its
+-- dtype worked out as array_ops.one_hot does). The module's table
 -- holds the top-level functions (tf.lua publishes it); the tf.math and
 -- tf.nn ones join ops.math and ops.nn, the namespaces tf.lua publishes.
 
@@ -292,6 +293,79 @@ end, "tf.argsort(values [, axis] [, direction] [, stable])",
 "The 0-based positions (int32) that sort values along axis (default -1), 'ASCENDING' (default) or "
 .. "'DESCENDING'; equal values keep their order (stable), as in TF, which builds it on TopKV2.",
 { required = 1, positional = { "axis", "direction", "stable" }, "name" })
+
+-- one_hot --------------------------------------------------------------------
+
+-- The dtype a Lua scalar takes when a tensor is made of it with `hint`
+-- as TF's dtype_hint: `hint` if the value converts to it (as tf.constant
+-- would), else the value's own (integer -> int32, float -> float32). A
+-- table is converted to find out. A variable gives its dtype unread: a
+-- read while tracing would add a node the op does not use.
+local function hinted_dtype(v, hint)
+  if core.is_tensor(v) then return core.dtype(v) end
+  local mt = getmetatable(v)
+  if mt and mt.__tf_tensor then return v.dtype end
+  local kind = type(v)
+  if hint then
+    if kind == "number" and (hint.is_floating or (hint.is_integer and math.tointeger(v)
+        and v >= hint.min and v <= hint.max))
+        or kind == "boolean" and hint == dtypes.bool
+        or kind == "string" and hint == dtypes.string then
+      return hint
+    end
+  end
+  if kind == "number" then return math.type(v) == "integer" and I32 or dtypes.float32 end
+  if kind == "boolean" then return dtypes.bool end
+  if kind == "string" then return dtypes.string end
+  local ok, converted = pcall(to_tensor, v, hint)
+  if not ok then converted = to_tensor(v) end
+  return core.dtype(converted)
+end
+
+-- As TF's array_ops.one_hot: the result's dtype is `dtype`, else the
+-- dtype of on_value or off_value (whichever is given, converted with
+-- dtype as a hint), else float32; given values of another dtype are a
+-- TypeError before any op is built.
+M.one_hot = def(function(indices, depth, on_value, off_value, axis, dtype, opts)
+  dtype = dtype and dtypes.as_dtype(dtype)
+  local on_dtype = on_value ~= nil and hinted_dtype(on_value, dtype) or nil
+  local off_dtype = off_value ~= nil and hinted_dtype(off_value, dtype) or nil
+  if on_dtype or off_dtype then
+    if dtype then
+      if on_dtype and on_dtype ~= dtype then
+        raise("TypeError", ("dtype %s of on_value does not match dtype parameter %s")
+          :format(on_dtype.name, dtype.name), 2)
+      end
+      if off_dtype and off_dtype ~= dtype then
+        raise("TypeError", ("dtype %s of off_value does not match dtype parameter %s")
+          :format(off_dtype.name, dtype.name), 2)
+      end
+    else
+      dtype = on_dtype or off_dtype
+    end
+  else
+    dtype = dtype or dtypes.float32
+  end
+  -- `false or 1` would lose a false on_value; TF casts the defaults 1 and 0
+  -- to dtype (true and false for bool)
+  local on, off = on_value, off_value
+  if on == nil then on = 1 end
+  if off == nil then off = 0 end
+  if dtype == dtypes.bool then
+    if on_value == nil then on = true end
+    if off_value == nil then off = false end
+  end
+  on_dtype, off_dtype = on_dtype or dtype, off_dtype or dtype
+  if on_dtype ~= off_dtype then
+    raise("TypeError", ("dtype %s of on_value does not match dtype %s of off_value")
+      :format(on_dtype.name, off_dtype.name), 2)
+  end
+  return op(H.OneHot, { axis = axis or -1, name = opts.name, _dtypes = { nil, I32, dtype, dtype } },
+    indices, depth, on, off)
+end, "tf.one_hot(indices, depth [, {on_value=, off_value=, axis=, dtype=, name=}])",
+"One-hot vectors for 0-based indices; out-of-range indices give all off_value. The dtype is "
+.. "dtype, else on_value's or off_value's, else float32.",
+{ required = 1, positional = { "depth", "on_value", "off_value", "axis", "dtype" }, "name" })
 
 -- scans ------------------------------------------------------------------
 

@@ -397,6 +397,19 @@ describe("shape ops", function()
     H.tensor(tf.one_hot(tf.constant(1), 2), tf.float32, { 2 }, { 0, 1 })
   end)
 
+  it("tf.one_hot with dtype bool defaults to true and false; a variable's dtype is read without a read", function()
+    H.tensor(tf.one_hot({ 0, 2 }, 2, { dtype = tf.bool }), tf.bool, { 2, 2 }, { { true, false }, { false, false } })
+    H.tensor(tf.one_hot({ 1 }, 2, { off_value = false }), tf.bool, { 1, 2 }, { { false, true } })
+    local v = tf.Variable(2.0)
+    local f = tf.func(function(i) return tf.one_hot(i, 2, { off_value = v, dtype = tf.float32 }) end)
+    H.tensor(f(tf.constant({ 1 })), tf.float32, { 1, 2 }, { { 2, 1 } })
+    local reads = 0
+    for _, o in ipairs(f:get_concrete_function(tf.TensorSpec({ 1 }, tf.int32)).graph:get_operations()) do
+      if o.type == "ReadVariableOp" then reads = reads + 1 end
+    end
+    assert.are.equal(1, reads)
+  end)
+
   it("tf.shape tf.size tf.rank", function()
     H.tensor(tf.shape(tf.zeros({ 2, 3 })), tf.int32, { 2 }, { 2, 3 })
     H.tensor(tf.shape(tf.constant(1)), tf.int32, { 0 }, {})
