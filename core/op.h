@@ -207,7 +207,7 @@ bool mf_op_call_fold(mf_op_call *c);
  * list has that many entries, so an op added to or dropped from the list
  * alone does not build; tests/registry/test_ops_def.sh checks that every op
  * defined in the library is on the list. */
-#define MF_OP_COUNT 138
+#define MF_OP_COUNT 140
 const mf_op_def *mf_op_lookup(const char *name);
 int mf_op_count(void);
 const mf_op_def *mf_op_at(int i);

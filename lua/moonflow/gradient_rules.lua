@@ -461,6 +461,14 @@ rules.Pad = function(n, dy)
   local begin = ops.reshape(ops.slice(paddings, { 0, 0 }, { -1, 1 }), { -1 })
   return { ops.slice(dy[1], begin, ops.shape(x, dtype_of(begin))) }
 end
+-- array_grad.py _MirrorPadGrad and _MirrorPadGradGrad: each is the
+-- other's gradient, with the same paddings and mode; paddings take none.
+rules.MirrorPad = function(n, dy)
+  return { op(H.MirrorPadGrad, { mode = n.attrs.mode }, dy[1], n.inputs[2]) }
+end
+rules.MirrorPadGrad = function(n, dy)
+  return { op(H.MirrorPad, { mode = n.attrs.mode }, dy[1], n.inputs[2]) }
+end
 
 -- Gradients of selections scatter back through the flat positions the
 -- selection took: one rule for Slice, StridedSlice and GatherV2.

@@ -698,18 +698,29 @@ ops.tile = def(function(x, multiples, opts)
 end, "tf.tile(x, multiples)", "x repeated multiples[i] times along each axis.",
 { required = 1, positional = { "multiples" }, "name" })
 
+-- array_ops.pad: the mode is case-insensitive (NumPy's names are lower
+-- case); CONSTANT pads with Pad (PadV2 for a constant_values tensor or
+-- other value), REFLECT and SYMMETRIC with MirrorPad, which ignores
+-- constant_values as TF's does.
+local MIRROR_MODES = { REFLECT = true, SYMMETRIC = true }
 ops.pad = def(function(x, paddings, mode, opts)
-  if mode ~= nil and tostring(mode):upper() ~= "CONSTANT" then
-    raise("ValueError", "tf.pad: moonflow implements mode 'CONSTANT' only, got " .. tostring(mode), 2)
-  end
+  mode = mode == nil and "CONSTANT" or tostring(mode):upper()
   x = to_tensor(x)
   local types = { nil, I32, core.dtype(x) }
+  if MIRROR_MODES[mode] then
+    return op(H.MirrorPad, { name = opts.name or "MirrorPad", mode = mode, _dtypes = types }, x, paddings)
+  elseif mode ~= "CONSTANT" then
+    raise("ValueError", 'Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", '
+      .. 'or "SYMMETRIC". Received `mode` = ' .. mode, 2)
+  end
   if opts.constant_values and opts.constant_values ~= 0 then
     return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings, opts.constant_values)
   end
   return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings)
 end, "tf.pad(x, paddings [, mode] [, {constant_values=, name=}])",
-"x padded with paddings[i] = {before, after} per axis ('CONSTANT' mode).",
+"x padded with paddings[i] = {before, after} per axis: with constant_values (mode 'CONSTANT', "
+  .. "the default), or mirrored from x ('REFLECT' without the border, 'SYMMETRIC' with it; "
+  .. "modes are case-insensitive).",
 { required = 1, positional = { "paddings", "mode" }, "constant_values", "name" })
 
 ops.broadcast_to = def(function(x, shape, opts)

@@ -11,7 +11,8 @@ static mf_tensor *m23(mf_dtype dt) { return tens(dt, 2, DIMS(2, 3), VALS(1, 2, 3
 
 static void test_registered(void) {
   const char *names[] = {"Transpose", "Reshape",     "ConcatV2", "Pack",      "Unpack",
-                         "ExpandDims", "Squeeze",    "Tile",     "Pad",       "BroadcastTo",
+                         "ExpandDims", "Squeeze",    "Tile",     "Pad",       "MirrorPad",
+                         "MirrorPadGrad", "BroadcastTo",
                          "Shape",     "Size",        "Rank",     "Fill",      "ZerosLike",
                          "OnesLike",  "Range",       "LinSpace"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
@@ -282,6 +283,72 @@ static void test_tile(void) {
   release_all();
 }
 
+/* MirrorPad and its gradient: both modes over every dtype family, the
+ * kernels' limits and TF's wording, and the fold adding each padded
+ * element back where it was mirrored from. */
+static void test_mirror_pad(void) {
+  mf_attrs reflect, symmetric, weird;
+  mf_attrs_init(&reflect);
+  mf_attrs_init(&symmetric);
+  mf_attrs_init(&weird);
+  CHECK_OK(mf_attrs_set_string(&reflect, "mode", "REFLECT", NULL));
+  CHECK_OK(mf_attrs_set_string(&symmetric, "mode", "SYMMETRIC", NULL));
+  CHECK_OK(mf_attrs_set_string(&weird, "mode", "reflect", NULL));
+  mf_tensor *x = m23(MF_INT32);
+  mf_tensor *p = tens(MF_INT32, 2, DIMS(2, 2), VALS(1, 1, 2, 1));
+  CHECK(values_are(run1("MirrorPad", 2, INS(x, p), &reflect), MF_INT32, 2, DIMS(4, 6),
+                   VALS(6, 5, 4, 5, 6, 5, 3, 2, 1, 2, 3, 2, 6, 5, 4, 5, 6, 5, 3, 2, 1, 2, 3, 2)));
+  CHECK(values_are(run1("MirrorPad", 2, INS(m23(MF_FLOAT64), p), &symmetric), MF_FLOAT64, 2,
+                   DIMS(4, 6), VALS(2, 1, 1, 2, 3, 3, 2, 1, 1, 2, 3, 3, 5, 4, 4, 5, 6, 6, 5, 4, 4, 5, 6, 6)));
+  CHECK(strings_are(run1("MirrorPad", 2,
+                         INS(strs(1, DIMS(3), STRS("a", "b", "c")), tens(MF_INT64, 2, DIMS(1, 2), VALS(2, 1))),
+                         &reflect),
+                    1, DIMS(6), STRS("c", "b", "a", "b", "c", "b")));
+  CHECK(values_are(run1("MirrorPad", 2, INS(tens(MF_BOOL, 1, DIMS(2), VALS(1, 0)), tens(MF_INT32, 2, DIMS(1, 2), VALS(2, 0))),
+                        &symmetric),
+                   MF_BOOL, 1, DIMS(4), VALS(0, 1, 1, 0)));
+  CHECK(values_are(run1("MirrorPad", 2, INS(scalar(MF_INT32, 5), tens(MF_INT32, 2, DIMS(0, 2), NULL)), &reflect),
+                   MF_INT32, 0, NULL, VALS(5)));
+  CHECK(fails("MirrorPad", 2, INS(x, tens(MF_INT32, 2, DIMS(2, 2), VALS(0, 0, 3, 0))), &reflect,
+              MF_ERR_INVALID_ARGUMENT, "paddings must be less than the dimension size: 3, 0 not less than 3"));
+  CHECK(fails("MirrorPad", 2, INS(x, tens(MF_INT32, 2, DIMS(2, 2), VALS(0, 0, 0, 4))), &symmetric,
+              MF_ERR_INVALID_ARGUMENT, "paddings must be no greater than the dimension size: 0, 4 greater than 3"));
+  CHECK(fails("MirrorPad", 2, INS(x, tens(MF_INT32, 2, DIMS(2, 2), VALS(-1, 0, 0, 0))), &symmetric,
+              MF_ERR_INVALID_ARGUMENT, "paddings must be non-negative: -1 0"));
+  CHECK(fails("MirrorPad", 2, INS(x, tens(MF_INT32, 2, DIMS(3, 2), NULL)), &reflect, MF_ERR_INVALID_ARGUMENT,
+              "The first dimension of paddings must be the rank of inputs[3,2], [2,3]"));
+  CHECK(fails("MirrorPad", 2, INS(x, p), &weird, MF_ERR_INVALID_ARGUMENT,
+              "mode must be either REFLECT or SYMMETRIC."));
+  CHECK(fails("MirrorPad", 2, INS(x, p), NULL, MF_ERR_INVALID_ARGUMENT,
+              "mode must be either REFLECT or SYMMETRIC."));
+  /* The fold: [4 5 6 | 1 2 3] rows of the REFLECT pad above fold to
+   * twice each row, columns 1 3 2 times. */
+  mf_tensor *g = tens(MF_FLOAT32, 2, DIMS(4, 6), VALS(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1));
+  CHECK(values_are(run1("MirrorPadGrad", 2, INS(g, p), &reflect), MF_FLOAT32, 2, DIMS(2, 3),
+                   VALS(2, 6, 4, 2, 6, 4)));
+  CHECK(values_are(run1("MirrorPadGrad", 2,
+                        INS(tens(MF_INT64, 1, DIMS(6), VALS(1, 2, 3, 4, 5, 6)), tens(MF_INT32, 2, DIMS(1, 2), VALS(2, 1))),
+                        &symmetric),
+                   MF_INT64, 1, DIMS(3), VALS(2 + 3, 1 + 4, 5 + 6)));
+  CHECK(fails("MirrorPadGrad", 2, INS(g, tens(MF_INT32, 2, DIMS(2, 2), VALS(2, 0, 0, 0))), &reflect,
+              MF_ERR_INVALID_ARGUMENT, "paddings must be less than the output dimension size: 2, 0 not less than 2"));
+  CHECK(fails("MirrorPadGrad", 2, INS(g, tens(MF_INT32, 2, DIMS(2, 2), VALS(0, -1, 0, 0))), &reflect,
+              MF_ERR_INVALID_ARGUMENT, "Paddings must be non-negative: 0, -1"));
+  CHECK(fails("MirrorPadGrad", 2, INS(tens(MF_BOOL, 1, DIMS(2), VALS(1, 0)), tens(MF_INT32, 2, DIMS(1, 2), VALS(0, 0))),
+              &symmetric, MF_ERR_INVALID_ARGUMENT, ""));
+  /* Inference with unknown paddings: the input's rank, unknown sizes. */
+  mf_error err;
+  mf_spec out, sx = spec_of(MF_FLOAT32, 2, DIMS(2, 3)), sp = spec_of(MF_INT32, 2, DIMS(2, 2));
+  CHECK_OK(infer_vals("MirrorPad", 2, (mf_spec[]){sx, sp}, INS(NULL, NULL), &reflect, &out, NULL, &err));
+  CHECK(spec_is(&out, 2, DIMS(-1, -1)));
+  CHECK_OK(infer_vals("MirrorPadGrad", 2, (mf_spec[]){sx, sp}, INS(NULL, NULL), &reflect, &out, NULL, &err));
+  CHECK(spec_is(&out, 2, DIMS(-1, -1)));
+  mf_attrs_free(&reflect);
+  mf_attrs_free(&symmetric);
+  mf_attrs_free(&weird);
+  release_all();
+}
+
 static void test_pad(void) {
   mf_tensor *x = tens(MF_FLOAT32, 2, DIMS(2, 2), VALS(1, 2, 3, 4));
   mf_tensor *p = tens(MF_INT32, 2, DIMS(2, 2), VALS(1, 0, 0, 2));
@@ -504,6 +571,7 @@ int main(void) {
   RUN(test_expand_squeeze);
   RUN(test_tile);
   RUN(test_pad);
+  RUN(test_mirror_pad);
   RUN(test_broadcast_to);
   RUN(test_shape_size_rank);
   RUN(test_fill_like);

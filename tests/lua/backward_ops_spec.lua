@@ -63,6 +63,26 @@ describe("a traced backward pass holds TF's ops", function()
     H.close({ 0.0, 3.0, 0.0 }, g)
   end)
 
+  it("mirror pad: MirrorPadGrad, and MirrorPad back (array_grad.py _MirrorPadGrad)", function()
+    local types, g = backward_types(function(t) return tf.pad(t, { { 2, 1 } }, "REFLECT") end, x)
+    assert.are.same({ "MirrorPadGrad" }, types)
+    H.close({ 1.0, 3.0, 2.0 }, g) -- [4 2 | 0.5 2 4 | 2]: x[1] thrice, x[2] twice
+    local second = tf.func(function(t)
+      local outer = tf.GradientTape()
+      outer:watch(t)
+      local inner = tf.GradientTape()
+      inner:watch(t)
+      local y = tf.pad(t, { { 1, 1 } }, "SYMMETRIC")
+      inner:stop()
+      local dy = inner:gradient(y, t, tf.constant({ 1.0, 2.0, 3.0, 4.0, 5.0 }))
+      outer:stop()
+      return outer:gradient(dy, t)
+    end)
+    local seen = {}
+    for _, op in ipairs(second:get_concrete_function(x).graph:get_operations()) do seen[op.type] = true end
+    assert.is_true(seen.MirrorPadGrad and seen.MirrorPad)
+  end)
+
   it("reduce_sum and reduce_mean of known shapes: a Reshape and a Tile (_SumGrad)", function()
     local types, g = backward_types(function(t) return tf.reduce_sum(tf.reshape(t, { 3, 1 }), 1) end, x)
     local seen = {}

@@ -265,6 +265,17 @@ CALLS.Pad = {
     fn = function(x) return tf.pad(x, { { 0, 1 }, { 1, 1 } }, { constant_values = 0.5 }) end },
   { "rank 3", args = { U({ 1, 2, 2 }) }, fn = function(x) return tf.pad(x, { { 1, 1 }, { 0, 0 }, { 0, 2 } }) end },
 }
+CALLS.MirrorPad = {
+  { "REFLECT 2-D", args = { U({ 2, 3 }) }, fn = function(x) return tf.pad(x, { { 1, 0 }, { 2, 1 } }, "REFLECT") end },
+  { "SYMMETRIC rank 3", args = { U({ 2, 1, 2 }) },
+    fn = function(x) return tf.pad(x, { { 2, 1 }, { 1, 0 }, { 0, 2 } }, "symmetric") end },
+}
+CALLS.MirrorPadGrad = {
+  { "REFLECT", args = { U({ 4, 6 }) },
+    fn = function(g) return op(OP.MirrorPadGrad, { mode = "REFLECT" }, g, tf.constant({ { 1, 0 }, { 2, 1 } })) end },
+  { "SYMMETRIC", args = { U({ 5, 3 }) },
+    fn = function(g) return op(OP.MirrorPadGrad, { mode = "SYMMETRIC" }, g, tf.constant({ { 2, 1 }, { 0, 1 } })) end },
+}
 CALLS.BroadcastTo = {
   { "{3} -> {2,3}", args = { U({ 3 }) }, fn = function(x) return tf.broadcast_to(x, { 2, 3 }) end },
   { "{2,1} -> {2,2,3}", args = { U({ 2, 1 }) }, fn = function(x) return tf.broadcast_to(x, { 2, 2, 3 }) end },

@@ -1,7 +1,8 @@
 -- array_grad_spec.lua — the gradient cases of tensorflow/python/ops/array_grad_test.py
 -- and of the array-op kernel tests (tensorflow/python/kernel_tests/array_ops/:
--- concat_op_test.py, slice_op_test.py, pad_op_test.py, ...; math_ops/transpose_op_test.py),
--- ported. Translation as in math_grad_spec.lua: gradient_checker(_v2)
+-- concat_op_test.py, slice_op_test.py, ...; math_ops/transpose_op_test.py),
+-- ported (pad_op_test.py's gradient cases, in all of tf.pad's modes, are
+-- in pad_op_spec.lua). Translation as in math_grad_spec.lua: gradient_checker(_v2)
 -- cases are T.check_gradient / T.check_jacobians (eager and traced);
 -- gradients.gradients(ys, xs, grad_ys) in a TF1 graph is a tape in a
 -- tf.func with output_gradients, and the cases that compare values run
@@ -442,40 +443,6 @@ describe("transpose_op_test.py", function()
     compare_perms({ 3, 7 }, tf.float64)
     compare_perms({ 2, 3, 5, 7 }, tf.float64)
     compare_perms({ 1, 2, 1, 2, 1, 2, 1, 2 }, tf.float64)
-  end)
-end)
-
-describe("pad_op_test.py", function()
-  -- _testGradient: compute_gradient of pad(x, a) with assertAllClose(...,
-  -- 4e-5, 4e-5) for float32. moonflow's pad is TF's CONSTANT mode.
-  local function pad_gradient(x, a, constant_values, paddings_dtype)
-    T.check_jacobians(function(t)
-      return tf.pad(t, tf.constant(a, paddings_dtype or tf.int32), "CONSTANT", { constant_values = constant_values })
-    end, { x }, 4e-5, 4e-5)
-  end
-
-  -- pad_op_test.py: PadOpTest.testPaddingTypes (CONSTANT mode)
-  it("PadOpTest.testPaddingTypes", function()
-    local inputs = T.rand({ 2, 5 })
-    for _, mode in ipairs({ "CONSTANT", "constant" }) do
-      for _, paddings_dtype in ipairs({ tf.int32, tf.int64 }) do
-        local padded = tf.pad(inputs, tf.constant({ { 1, 0 }, { 2, 0 } }, paddings_dtype), mode)
-        assert.are.same({ 3, 7 }, padded.shape:as_list())
-        pad_gradient(inputs, { { 1, 0 }, { 2, 0 } }, 0, paddings_dtype)
-      end
-    end
-  end)
-
-  -- pad_op_test.py: PadOpTest.testFloatTypes (float32; CONSTANT mode)
-  it("PadOpTest.testFloatTypes", function()
-    pad_gradient(T.rand({ 2, 5 }), { { 1, 0 }, { 2, 0 } }, 0.0)
-    pad_gradient(T.rand({ 2, 3, 4 }), { { 0, 0 }, { 0, 0 }, { 0, 0 } }, -12.34)
-    pad_gradient(T.rand({ 1, 3, 4 }), { { 0, 0 }, { 1, 1 }, { 2, 2 } }, 1.41)
-  end)
-
-  -- pad_op_test.py: PadOpTest.testEmptyTensor (float32; CONSTANT mode)
-  it("PadOpTest.testEmptyTensor", function()
-    pad_gradient(tf.zeros({ 0, 3, 4 }), { { 0, 0 }, { 2, 1 }, { 2, 3 } }, 0.0)
   end)
 end)
 

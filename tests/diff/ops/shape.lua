@@ -1,6 +1,6 @@
 -- shape.lua — shape ops: Transpose Reshape ConcatV2 Pack Unpack ExpandDims
--- Squeeze Tile Pad BroadcastTo Shape Size Rank Fill ZerosLike OnesLike
--- Range LinSpace. Invalid arguments (bad permutations, sizes, axes,
+-- Squeeze Tile Pad MirrorPad MirrorPadGrad BroadcastTo Shape Size Rank
+-- Fill ZerosLike OnesLike Range LinSpace. Invalid arguments (bad permutations, sizes, axes,
 -- paddings) must raise TF's error type every way.
 
 local ALL = { "float32", "float64", "int32", "int64", "bool" }
@@ -189,6 +189,55 @@ return {
       local cv = a.constant_values
       if a.as_tensor then cv = tf.constant(cv, x.dtype) end
       return tf.pad(x, a.paddings, nil, { constant_values = cv })
+    end,
+    grad = { 1 },
+  },
+  {
+    -- tf.pad's REFLECT and SYMMETRIC modes (any case); the gradient is
+    -- MirrorPadGrad. Paddings mostly within the mirror (REFLECT: < the
+    -- dimension, SYMMETRIC: <=), sometimes past it or negative.
+    name = "mirror_pad", ops = { "MirrorPad", "MirrorPadGrad" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local rank = r.range(0, 3)
+      local x = data(r, g, g.shape(r, rank, 3), grad)
+      local mode = r.pick({ "REFLECT", "SYMMETRIC", "reflect", "symmetric" })
+      local reach = mode:upper() == "REFLECT" and 1 or 0
+      local p = {}
+      for i = 1, rank do
+        local most = math.max(x.shape[i] - reach, 0)
+        p[i] = { r.range(0, most), r.range(0, most) }
+      end
+      if rank > 0 and r.chance(0.05) then p[rank][2] = x.shape[rank] + 1 - reach end -- past the mirror
+      if rank > 0 and r.chance(0.05) then p[1][1] = -1 end -- negative: invalid
+      return { inputs = { x }, attrs = { paddings = p, mode = mode }, grad = grad }
+    end,
+    call = function(a, x) return tf.pad(x, a.paddings, a.mode) end,
+    grad = { 1 },
+  },
+  {
+    -- MirrorPadGrad called as MirrorPad's gradient calls it: the incoming
+    -- gradient folded back; its own gradient is MirrorPad.
+    name = "mirror_pad_grad", ops = { "MirrorPadGrad", "MirrorPad" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local rank = r.range(0, 3)
+      local mode = r.pick({ "REFLECT", "SYMMETRIC" })
+      local reach = mode == "REFLECT" and 1 or 0
+      local shape, p = {}, {}
+      for i = 1, rank do
+        local d = r.range(reach, 3)
+        p[i] = { r.range(0, math.max(d - reach, 0)), r.range(0, math.max(d - reach, 0)) }
+        shape[i] = d + p[i][1] + p[i][2]
+      end
+      if rank > 0 and r.chance(0.05) then p[1][2] = shape[1] end -- more than the gradient holds
+      local dt = grad and "float64" or r.pick({ "float32", "float64", "int32", "int64" })
+      return { inputs = { g.rand(r, dt, shape, grad and "smooth" or "finite") },
+        attrs = { paddings = p, mode = mode }, grad = grad }
+    end,
+    call = function(a, dy)
+      local p = #a.paddings > 0 and tf.constant(a.paddings, tf.int32) or tf.zeros({ 0, 2 }, tf.int32)
+      return core.op("MirrorPadGrad", { mode = a.mode }, dy, p)
     end,
     grad = { 1 },
   },

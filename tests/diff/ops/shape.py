@@ -77,6 +77,43 @@ def _pad(a, x):
     return np.pad(x, p, constant_values=np.array(cv, dtype=x.dtype))
 
 
+def _mirror_limits(a, dims, folded):
+    """TF's MirrorPad and MirrorPadGrad kernels: a paddings row per
+    dimension, each >= 0 and, for REFLECT, < the unpadded size (SYMMETRIC:
+    <=); `dims` are the unpadded sizes, or the padded ones when folded."""
+    p = a["paddings"]
+    raise_if(len(p) != len(dims))
+    reach = 1 if a["mode"].upper() == "REFLECT" else 0
+    for d, (b, e) in zip(dims, p):
+        raise_if(b < 0 or e < 0)
+        size = d - b - e if folded else d
+        raise_if(b > size - reach or e > size - reach)
+    return p, reach
+
+
+def _mirror_pad(a, x):
+    # a Lua {} is a (0,) vector, not the (0, 2) matrix a scalar needs
+    raise_if(x.ndim == 0)
+    p, _ = _mirror_limits(a, x.shape, False)
+    return np.pad(x, p, mode=a["mode"].lower())
+
+
+def _mirror_pad_grad(a, dy):
+    p, reach = _mirror_limits(a, dy.shape, True)
+    out_shape = [d - b - e for d, (b, e) in zip(dy.shape, p)]
+    # where each padded index folds to, per dimension (np.pad's mirror)
+    maps = []
+    for n, (b, e) in zip(out_shape, p):
+        maps.append([b - 1 + reach - j for j in range(b)] + list(range(n))
+                    + [n - 1 - reach - k for k in range(e)])
+    out = np.zeros(out_shape, dtype=dy.dtype)
+    with np.errstate(over="ignore"):
+        for idx in np.ndindex(*dy.shape):  # row-major, as the kernel adds
+            to = tuple(m[i] for m, i in zip(maps, idx))
+            out[to] = out[to] + dy[idx]
+    return out
+
+
 def _broadcast_to(a, x):
     try:
         return np.broadcast_to(x, a["shape"]).copy()
@@ -132,7 +169,8 @@ REF = {
     "transpose": _transpose, "reshape": _reshape, "reshape_by_shape": _reshape_by_shape,
     "concat": _concat, "stack": _stack,
     "unstack": _unstack, "expand_dims": _expand_dims, "squeeze": _squeeze, "tile": _tile,
-    "pad": _pad, "broadcast_to": _broadcast_to, "shape_size_rank": _shape_size_rank,
+    "pad": _pad, "mirror_pad": _mirror_pad, "mirror_pad_grad": _mirror_pad_grad,
+    "broadcast_to": _broadcast_to, "shape_size_rank": _shape_size_rank,
     "fill": _fill, "zeros_ones_like": _zeros_ones, "range": _range, "linspace": _linspace,
 }
 
