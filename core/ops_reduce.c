@@ -249,8 +249,10 @@ REDUCE_OP(All, MF_OP_NO_GRADIENT, LOGICAL_ATTRS, "Logical and of the elements ac
 /* ---- ArgMax, ArgMin ---- */
 
 /* The dimension input, wrapped; *known false while it or the rank is
- * unknown. */
-static mf_status arg_axis(mf_op_call *c, int64_t *axis, bool *known, mf_error *err) {
+ * unknown. An empty reduction axis is the kernel's error only (in_kernel):
+ * TF's shape function lets it through, so a traced call builds and fails
+ * when it runs, with InvalidArgumentError, as eagerly. */
+static mf_status arg_axis(mf_op_call *c, int64_t *axis, bool *known, bool in_kernel, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int n;
   if (c->in_specs[1].rank > 0)
@@ -264,7 +266,7 @@ static mf_status arg_axis(mf_op_call *c, int64_t *axis, bool *known, mf_error *e
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Expected dimension in the range [%d, %d), but got %lld", -x->rank, x->rank,
                       (long long)given);
-  if (x->shape[*axis] == 0)
+  if (in_kernel && x->shape[*axis] == 0)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Reduction axis %lld is empty in shape %s",
                       (long long)given, MF_SPEC_TEXT(x));
   return MF_OK;
@@ -281,7 +283,7 @@ static mf_status arg_infer(mf_op_call *c, mf_error *err) {
   const mf_spec *x = &c->in_specs[0];
   int64_t axis;
   bool known;
-  MF_TRY(arg_axis(c, &axis, &known, err));
+  MF_TRY(arg_axis(c, &axis, &known, false, err));
   if (!known) return mf_infer_output(c, out_type, x->rank > 0 ? x->rank - 1 : -1, NULL, err);
   int64_t shape[MF_MAX_RANK];
   for (int d = 0, k = 0; d < x->rank; d++)
@@ -319,7 +321,7 @@ static mf_status arg_kernel(mf_op_call *c, mf_error *err) {
   const mf_tensor *x = c->in[0];
   int64_t axis;
   bool known;
-  MF_TRY(arg_axis(c, &axis, &known, err));
+  MF_TRY(arg_axis(c, &axis, &known, true, err));
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   int64_t outer = 1, inner = 1, n = x->shape[axis];
