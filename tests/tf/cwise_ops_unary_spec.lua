@@ -1,0 +1,180 @@
+-- cwise_ops_unary_spec.lua — tensorflow/python/kernel_tests/math_ops/
+-- cwise_ops_unary_test.py (UnaryOpTest), ported for the unary ops moonflow
+-- has: abs, negative (and unary -), reciprocal, square, sqrt, rsqrt, exp,
+-- log, log1p, tanh, sigmoid, sign, sin, cos.
+--
+-- Translation: _compareBoth runs the op on the CPU and the GPU; here
+-- _compareCpu's checks run eagerly and inside a tf.func: the value is
+-- assertAllClose's (rtol = atol = 1e-6) to the NumPy function computed in
+-- Lua doubles, the static shape is the input's, and for float inputs
+-- the TF1 gradient checker's Jacobians (delta 1e-3 for float32, 1e-5 for
+-- float64; tolerance 1e-3 / 1e-5) agree, as T.check_jacobians (eager and
+-- traced tapes). Integer inputs check values only, as TF does.
+--
+-- Left out:
+-- - ops moonflow does not have: expm1, sinh, cosh, tan, asin, acos, atan,
+--   asinh, acosh, atanh, log_sigmoid, lgamma, erf, erfc, bessel_i0e /
+--   bessel_i1e; their lines in testFloatBasic, testFloatEmpty and
+--   testDoubleBasic are not ported.
+-- - _ABS (Python's abs() on a tensor): Lua has no abs operator or
+--   metamethod, so it is tf.abs again.
+-- - _compareBothSparse: moonflow has no SparseTensor.
+-- - dtypes moonflow lacks: testHalfBasic (float16), testBFloat16Basic,
+--   testInt8Basic, testUInt8Basic, testInt16Basic, testUInt16Basic,
+--   testUInt32Basic, testUInt64Basic, testComplex64Basic,
+--   testComplex128Basic, testComplexAbsGradGrad.
+-- - testGradGrad: it calls the raw gradient kernels (gen_math_ops
+--   reciprocal_grad, rsqrt_grad, ...) directly, which moonflow's Lua API
+--   does not expose as functions.
+
+local tf = tf or require("moonflow")
+local T = require("tfhelpers")
+
+local function to_float32(v) return (string.unpack("f", string.pack("f", v))) end
+
+-- np.arange(start, stop, step).astype(dtype), reshaped to `shape` (flat).
+local function arange(start, stop, step, dtype)
+  local out = {}
+  local n = math.ceil((stop - start) / step)
+  for i = 0, n - 1 do
+    local v = start + i * step
+    if dtype == tf.float32 then v = to_float32(v + 0.0)
+    elseif dtype == tf.float64 then v = v + 0.0 end
+    out[#out + 1] = v
+  end
+  return out
+end
+
+local function map(list, fn, dtype)
+  local out = {}
+  for i, v in ipairs(list) do
+    local r = fn(v)
+    if dtype == tf.float32 then r = to_float32(r) end
+    out[i] = r
+  end
+  return out
+end
+
+local function sign(v)
+  if v > 0 then return math.tointeger(v) and 1 or 1.0 end
+  if v < 0 then return math.tointeger(v) and -1 or -1.0 end
+  return v
+end
+
+-- The NumPy functions, on Lua numbers.
+local np = {
+  abs = function(v) return math.abs(v) end,
+  negative = function(v) return -v end,
+  inv = function(v) return 1.0 / v end,
+  square = function(v) return v * v end,
+  sqrt = math.sqrt,
+  rsqrt = function(v) return 1.0 / math.sqrt(v) end,
+  exp = math.exp,
+  log = math.log,
+  log1p = function(v) return math.log(1 + v) end,
+  tanh = function(v)
+    if v > 20 then return 1.0 elseif v < -20 then return -1.0 end
+    local e = math.exp(2 * v)
+    return (e - 1) / (e + 1)
+  end,
+  sigmoid = function(v) return 1.0 / (1.0 + math.exp(-v)) end,
+  sign = sign,
+  sin = math.sin,
+  cos = math.cos,
+}
+
+local neg_operator = function(x) return -x end
+
+-- _compareCpu(x, np_func, tf_func): x is flat `values` of `shape` and
+-- `dtype`.
+local function compare(values, shape, dtype, np_func, tf_func)
+  local x = T.tensor(values, shape, dtype)
+  local expected = map(values, np_func, dtype)
+  T.eager_and_traced(function() return tf_func(x) end, {}, function(mode, y)
+    assert.are.equal(dtype, y.dtype, mode)
+    assert.are.same(shape, y.shape:as_list(), mode)
+    if #expected > 0 then
+      T.equal(expected, tf.reshape(y, { -1 }), dtype.is_integer and 0 or 1e-6)
+    end
+  end)
+  if dtype.is_integer or #values == 0 then return end
+  local tol = dtype == tf.float32 and 1e-3 or 1e-5
+  local delta = dtype == tf.float32 and 1e-3 or 1e-5
+  T.check_jacobians(tf_func, { x }, tol, tol, { delta = delta })
+end
+
+-- The inputs of testFloatBasic / testDoubleBasic: x = arange(-3, 3) of
+-- shape (1, 3, 2); y = x + 0.5 (no zero); z = x + 15.5 (all positive).
+local function basic_inputs(dtype)
+  local x = arange(-3, 3, 1, dtype)
+  local y = map(x, function(v) return v + 0.5 end, dtype)
+  local z = map(x, function(v) return v + 15.5 end, dtype)
+  return x, y, z
+end
+
+local function float_basic(dtype)
+  local x, y, z = basic_inputs(dtype)
+  local s = { 1, 3, 2 }
+  compare(x, s, dtype, np.abs, tf.abs)
+  compare(x, s, dtype, np.abs, tf.math.abs)
+  compare(x, s, dtype, np.negative, tf.negative)
+  compare(x, s, dtype, np.negative, neg_operator)
+  compare(y, s, dtype, np.inv, tf.math.reciprocal)
+  compare(x, s, dtype, np.square, tf.square)
+  compare(z, s, dtype, np.sqrt, tf.sqrt)
+  compare(z, s, dtype, np.rsqrt, tf.math.rsqrt)
+  compare(x, s, dtype, np.exp, tf.exp)
+  compare(z, s, dtype, np.log, tf.math.log)
+  compare(z, s, dtype, np.log1p, tf.math.log1p)
+  compare(x, s, dtype, np.tanh, tf.tanh)
+  compare(x, s, dtype, np.sigmoid, tf.sigmoid)
+  compare(y, s, dtype, np.sign, tf.sign)
+  compare(x, s, dtype, np.sin, tf.sin)
+  compare(x, s, dtype, np.cos, tf.cos)
+end
+
+describe("cwise_ops_unary_test.py", function()
+  it("UnaryOpTest.testFloatBasic", function() float_basic(tf.float32) end)
+
+  it("UnaryOpTest.testFloatTanhEdge", function()
+    compare(arange(40, 46, 1, tf.float32), { 6 }, tf.float32, np.tanh, tf.tanh)
+    compare(arange(-40, -34, 1, tf.float32), { 6 }, tf.float32, np.tanh, tf.tanh)
+  end)
+
+  it("UnaryOpTest.testFloatEmpty", function()
+    local s = { 2, 0, 5 }
+    for _, pair in ipairs({
+      { np.abs, tf.abs }, { np.negative, tf.negative }, { np.negative, neg_operator },
+      { np.inv, tf.math.reciprocal }, { np.square, tf.square }, { np.sqrt, tf.sqrt },
+      { np.rsqrt, tf.math.rsqrt }, { np.exp, tf.exp }, { np.log, tf.math.log },
+      { np.log1p, tf.math.log1p }, { np.tanh, tf.tanh }, { np.sigmoid, tf.sigmoid },
+      { np.sign, tf.sign }, { np.sin, tf.sin }, { np.cos, tf.cos },
+    }) do
+      compare({}, s, tf.float32, pair[1], pair[2])
+    end
+  end)
+
+  it("UnaryOpTest.testDoubleBasic", function() float_basic(tf.float64) end)
+
+  it("UnaryOpTest.testInt32Basic", function()
+    local x, s = arange(-6, 6, 2, tf.int32), { 1, 3, 2 }
+    compare(x, s, tf.int32, np.abs, tf.abs)
+    compare(x, s, tf.int32, np.negative, tf.negative)
+    compare(x, s, tf.int32, np.negative, neg_operator)
+    compare(x, s, tf.int32, np.square, tf.square)
+    compare(x, s, tf.int32, np.sign, tf.sign)
+  end)
+
+  it("UnaryOpTest.testInt64Basic", function()
+    local x, s = arange(-6 << 40, 6 << 40, 2 << 40, tf.int64), { 1, 3, 2 }
+    compare(x, s, tf.int64, np.abs, tf.abs)
+    compare(x, s, tf.int64, np.negative, tf.negative)
+    compare(x, s, tf.int64, np.negative, neg_operator)
+    compare(x, s, tf.int64, np.sign, tf.sign)
+  end)
+
+  it("UnaryOpTest.testInt64Square", function()
+    local x = arange(-6 << 20, 6 << 20, 2 << 20, tf.int64)
+    compare(x, { 1, 3, 2 }, tf.int64, np.square, tf.square)
+  end)
+end)
