@@ -23,6 +23,15 @@ static mf_status split_axis(mf_op_call *c, int i, const mf_spec *x, int64_t *axi
                             mf_error *err) {
   int n;
   MF_TRY(mf_infer_check_dtype(c, i, mf_dtype_is_integer, "int32 or int64", err));
+  if (c->in_specs[i].rank > 0 && i == 2) {
+    /* SplitV's kernel counts elements rather than checking the rank, and
+     * says so in its own words (split_v_op.cc). */
+    int64_t count = 1;
+    for (int d = 0; d < c->in_specs[i].rank; d++)
+      count = c->in_specs[i].shape[d] < 0 || count < 0 ? -1 : count * c->in_specs[i].shape[d];
+    if (count >= 0 && count != 1)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "split_dim_tensor must have exactly one element.");
+  }
   if (c->in_specs[i].rank > 0)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "split_dim must be a scalar but has rank %d",
                       c->in_specs[i].rank);

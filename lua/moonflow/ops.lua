@@ -436,6 +436,9 @@ ops.math.sigmoid = ops.sigmoid
 
 local function last_axis(fn, opname)
   return function(logits, axis, opts)
+    -- An eager tensor axis is read as TF's constant_value reads it; a
+    -- traced one stays an error (see softmax_op_spec's known differences).
+    if core.is_tensor(axis) and not core.is_symbolic(axis) and axis.shape.rank == 0 then axis = axis:numpy() end
     if axis ~= nil and math.type(axis) ~= "integer" then
       raise("TypeError", "axis must be an integer, got " .. tostring(axis), 2)
     end
@@ -443,6 +446,11 @@ local function last_axis(fn, opname)
     logits = to_tensor(logits)
     if axis == nil or axis == -1 or (r and axis == r - 1) then
       return op(H[opname], name_opt(opts), logits)
+    end
+    if r and (axis < -r or axis >= r) then
+      -- nn_ops.py's _wrap_2d_function check, raised before any op is built.
+      raise("InvalidArgumentError", ("`dim` must be in the range [%d, %d) where %d is the number of dimensions "
+        .. "in the input. Received: dim=%d"):format(-r, r, r, axis), 2)
     end
     if r == nil then
       -- Unknown rank: TF's _swap_axis of axis and the last one, the
