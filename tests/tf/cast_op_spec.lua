@@ -46,26 +46,7 @@ local function map(list, dtype)
   return out
 end
 
--- Nested data of `shape` from a flat list (the expectation's layout).
-local function nest(flat, shape)
-  if #shape == 0 then return flat[1] end
-  local function build(dim, offset)
-    local n = shape[dim]
-    if dim == #shape then
-      local row = {}
-      for i = 1, n do row[i] = flat[offset + i] end
-      return row, n
-    end
-    local rows, used = {}, 0
-    for i = 1, n do
-      local r, k = build(dim + 1, offset + used)
-      rows[i] = r
-      used = used + k
-    end
-    return rows, used
-  end
-  return (build(1, 0))
-end
+local nest = T.nest
 
 -- _test(x.astype(from), to): the cast of a `from` tensor holding `values`
 -- (a flat list of `shape`) equals NumPy's astype, eagerly and traced.

@@ -62,18 +62,7 @@ local function np_pad(values, shape, paddings, mode, constant_values)
   return out, out_shape
 end
 
--- A flat list as nested Lua data of `shape` (what T.equal compares).
-local function nest(flat, shape)
-  if #shape == 0 then return flat[1] end
-  local function build(off, d)
-    if d > #shape then return flat[off + 1] end
-    local stride = T.count_elements({ table.unpack(shape, d + 1) })
-    local row = {}
-    for i = 0, shape[d] - 1 do row[i + 1] = build(off + i * stride, d + 1) end
-    return row
-  end
-  return build(0, 1)
-end
+local nest = T.nest
 
 -- _testPad: tf.pad equals np_pad, value and static shape, eager and traced.
 local function test_pad(values, shape, dtype, paddings, mode, constant_values)

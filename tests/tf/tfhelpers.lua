@@ -147,6 +147,19 @@ local function count(shape)
 end
 T.count_elements = count
 
+--- A row-major flat list as nested Lua data of `shape` (what T.equal
+-- compares; a scalar for shape {}).
+function T.nest(flat, shape)
+  local function build(offset, d)
+    if d > #shape then return flat[offset + 1] end
+    local stride = count({ table.unpack(shape, d + 1) })
+    local row = {}
+    for i = 0, shape[d] - 1 do row[i + 1] = build(offset + i * stride, d + 1) end
+    return row
+  end
+  return build(0, 1)
+end
+
 -- A tensor of `shape` from a flat Lua list (row-major), as
 -- constant_op.constant(values, shape=shape) makes one.
 function T.tensor(values, shape, dtype)

@@ -18,22 +18,7 @@
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
 
-local function count(shape)
-  local n = 1
-  for _, d in ipairs(shape) do n = n * d end
-  return n
-end
-
--- A row-major flat list of `shape` as nested Lua tables.
-local function nest(flat, shape)
-  local function build(offset, d)
-    if d > #shape then return flat[offset + 1] end
-    local out, stride = {}, count({ table.unpack(shape, d + 1) })
-    for i = 0, shape[d] - 1 do out[i + 1] = build(offset + i * stride, d + 1) end
-    return out
-  end
-  return build(0, 1)
-end
+local nest = T.nest
 
 -- data[:, ..., k, ...] (k at `axis`, 0-based, non-negative) of nested data.
 local function take(data, axis, k)

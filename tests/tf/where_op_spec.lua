@@ -25,12 +25,6 @@
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
 
-local function count(shape)
-  local n = 1
-  for _, d in ipairs(shape) do n = n * d end
-  return n
-end
-
 -- The coordinates of the true entries of a row-major flat list of
 -- `shape`, flattened row by row (np.vstack(np.where(x)).T, flat).
 local function where_truth(values, shape)
