@@ -640,6 +640,24 @@ static mf_status mirror_check_ranks(mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
+/* Reads paddings' values into v and makes the rank checks both kernels
+ * share. *ready: the values and the input's rank are known (v then holds
+ * 2 * rank values); else the caller declares an output of the input's
+ * rank only. */
+static mf_status mirror_paddings(mf_op_call *c, int64_t *v, bool *ready, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
+  MF_TRY(mirror_check_ranks(c, err));
+  *ready = known && x->rank >= 0;
+  if (*ready && n != 2 * x->rank)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "paddings must be a matrix with 2 columns: %s",
+                      MF_SPEC_TEXT(&c->in_specs[1]));
+  return MF_OK;
+}
+
 /* MirrorPad's kernel checks, as eager inference: TF's MirrorPadOp refuses
  * paddings that reach past the mirror (REFLECT: each < the dimension;
  * SYMMETRIC: each <= it). While paddings are unknown it declares an output
@@ -649,15 +667,9 @@ static mf_status mirror_pad_infer_eager(mf_op_call *c, mf_error *err) {
   int offset;
   MF_TRY(mirror_offset(c, &offset, err));
   int64_t v[MF_MAX_INT_INPUT];
-  int n;
-  bool known;
-  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
-  MF_TRY(mirror_check_ranks(c, err));
-  if (!known || x->rank < 0) return mf_infer_output(c, x->dtype, x->rank, NULL, err);
-  if (n != 2 * x->rank)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "paddings must be a matrix with 2 columns: %s",
-                      MF_SPEC_TEXT(&c->in_specs[1]));
+  bool ready;
+  MF_TRY(mirror_paddings(c, v, &ready, err));
+  if (!ready) return mf_infer_output(c, x->dtype, x->rank, NULL, err);
   int64_t shape[MF_MAX_RANK];
   for (int i = 0; i < x->rank; i++) {
     int64_t lo = v[2 * i], hi = v[2 * i + 1], d = x->shape[i];
@@ -762,15 +774,9 @@ static mf_status mirror_pad_grad_infer_eager(mf_op_call *c, mf_error *err) {
   MF_TRY(mirror_offset(c, &offset, err));
   MF_TRY(mf_infer_check_dtype(c, 0, is_grad_dtype, "numeric", err));
   int64_t v[MF_MAX_INT_INPUT];
-  int n;
-  bool known;
-  MF_TRY(mf_input_ints(c, 1, v, MF_MAX_INT_INPUT, &n, &known, err));
-  MF_TRY(mirror_check_ranks(c, err));
-  if (!known || x->rank < 0) return mf_infer_output(c, x->dtype, x->rank, NULL, err);
-  if (n != 2 * x->rank)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                      "paddings must be a matrix with 2 columns: %s",
-                      MF_SPEC_TEXT(&c->in_specs[1]));
+  bool ready;
+  MF_TRY(mirror_paddings(c, v, &ready, err));
+  if (!ready) return mf_infer_output(c, x->dtype, x->rank, NULL, err);
   int64_t shape[MF_MAX_RANK];
   for (int i = 0; i < x->rank; i++) {
     int64_t lo = v[2 * i], hi = v[2 * i + 1], d = x->shape[i];
