@@ -296,29 +296,17 @@ end, "tf.argsort(values [, axis] [, direction] [, stable])",
 
 -- one_hot --------------------------------------------------------------------
 
--- The dtype a Lua scalar takes when a tensor is made of it with `hint`
--- as TF's dtype_hint: `hint` if the value converts to it (as tf.constant
--- would), else the value's own (integer -> int32, float -> float32). A
--- table is converted to find out. A variable gives its dtype unread: a
--- read while tracing would add a node the op does not use.
+-- The dtype a value takes when a tensor is made of it with `hint` as
+-- TF's dtype_hint: `hint` if it converts to it, else its own. Lua values
+-- convert eagerly (core.convert: a Const node in a trace would go unused);
+-- a variable gives its dtype unread, as a read would add a node too.
 local function hinted_dtype(v, hint)
   if core.is_tensor(v) then return core.dtype(v) end
   local mt = getmetatable(v)
   if mt and mt.__tf_tensor then return v.dtype end
-  local kind = type(v)
-  if hint then
-    if kind == "number" and (hint.is_floating or (hint.is_integer and math.tointeger(v)
-        and v >= hint.min and v <= hint.max))
-        or kind == "boolean" and hint == dtypes.bool
-        or kind == "string" and hint == dtypes.string then
-      return hint
-    end
-  end
-  if kind == "number" then return math.type(v) == "integer" and I32 or dtypes.float32 end
-  if kind == "boolean" then return dtypes.bool end
-  if kind == "string" then return dtypes.string end
-  local ok, converted = pcall(to_tensor, v, hint)
-  if not ok then converted = to_tensor(v) end
+  local convert = type(v) == "table" and to_tensor or core.convert
+  local ok, converted = pcall(convert, v, hint)
+  if not ok then converted = convert(v) end
   return core.dtype(converted)
 end
 
