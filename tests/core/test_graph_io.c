@@ -183,6 +183,19 @@ static bool build_special(mf_graph *g, const mf_op_def *op) {
     mf_attrs_free(&as);
     return true;
   }
+  if (strncmp(n, "MirrorPad", 9) == 0) {
+    /* paddings a 1x2 matrix; SYMMETRIC fits both: a mirror of 1 on a
+     * dimension of 2, and its fold back to 1 */
+    mf_tensor *p = NULL;
+    mf_tensor_new(MF_INT32, 2, (const int64_t[]){1, 2}, &p, NULL);
+    MF_DATA(p, int32_t)[0] = 1, MF_DATA(p, int32_t)[1] = 0;
+    mf_attrs as;
+    mf_attrs_init(&as);
+    mf_attrs_set_string(&as, "mode", "SYMMETRIC", NULL);
+    outputs(g, 1, REFS(add_op(g, n, 2, REFS(cnst(g, sample(MF_FLOAT32, 1)), cnst(g, p)), &as)));
+    mf_attrs_free(&as);
+    return true;
+  }
   if (strcmp(n, "LinSpace") == 0) {
     ref r = add_op(g, n, 3, REFS(cnst(g, sample(MF_FLOAT32, 0)), cnst(g, sample(MF_FLOAT32, 0)),
                                  cnst(g, int_sample(1))), NULL);
