@@ -640,6 +640,22 @@ static mf_status mirror_check_ranks(mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
+/* TF's mirror limits on one dimension's paddings: REFLECT (offset 1) needs
+ * each below `limit`, SYMMETRIC (offset 0) each at most `limit`; `what`
+ * names the limit as each kernel does. */
+static mf_status mirror_check_limit(mf_op_call *c, int offset, int64_t lo, int64_t hi, int64_t limit,
+                                    const char *what, mf_error *err) {
+  if (offset == 0 && (lo > limit || hi > limit))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "paddings must be no greater than the %s: %lld, %lld greater than %lld", what,
+                      (long long)lo, (long long)hi, (long long)limit);
+  if (offset == 1 && (lo >= limit || hi >= limit))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "paddings must be less than the %s: %lld, %lld not less than %lld", what,
+                      (long long)lo, (long long)hi, (long long)limit);
+  return MF_OK;
+}
+
 /* Reads paddings' values into v and makes the rank checks both kernels
  * share. *ready: the values and the input's rank are known (v then holds
  * 2 * rank values); else the caller declares an output of the input's
@@ -680,16 +696,7 @@ static mf_status mirror_pad_infer_eager(mf_op_call *c, mf_error *err) {
       shape[i] = MF_UNKNOWN_DIM;
       continue;
     }
-    if (offset == 0 && (lo > d || hi > d))
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "paddings must be no greater than the dimension size: %lld, %lld greater "
-                        "than %lld",
-                        (long long)lo, (long long)hi, (long long)d);
-    if (offset == 1 && (lo >= d || hi >= d))
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "paddings must be less than the dimension size: %lld, %lld not less than "
-                        "%lld",
-                        (long long)lo, (long long)hi, (long long)d);
+    MF_TRY(mirror_check_limit(c, offset, lo, hi, d, "dimension size", err));
     if (__builtin_add_overflow(d, lo, &shape[i]) || __builtin_add_overflow(shape[i], hi, &shape[i]))
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "padded dimension %d overflows", i);
   }
@@ -791,16 +798,7 @@ static mf_status mirror_pad_grad_infer_eager(mf_op_call *c, mf_error *err) {
     int64_t sum, size;
     if (__builtin_add_overflow(lo, hi, &sum)) sum = INT64_MAX;
     size = d - sum;
-    if (offset == 0 && (lo > size || hi > size))
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "paddings must be no greater than the output dimension size: %lld, %lld "
-                        "greater than %lld",
-                        (long long)lo, (long long)hi, (long long)size);
-    if (offset == 1 && (lo >= size || hi >= size))
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "paddings must be less than the output dimension size: %lld, %lld not "
-                        "less than %lld",
-                        (long long)lo, (long long)hi, (long long)size);
+    MF_TRY(mirror_check_limit(c, offset, lo, hi, size, "output dimension size", err));
     shape[i] = size;
   }
   return mf_infer_output(c, x->dtype, x->rank, shape, err);
