@@ -27,19 +27,22 @@ BUILD    := build/release
 OPT      := -O2 -g
 endif
 
+# The core's rooms (README.md, "Layout"): each is on the include path.
+CORE_DIRS := core core/tensor core/ops core/graph core/run
+
 PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lz -lreadline -lm -lpthread -ldl
 
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Werror -fPIC -MMD -MP \
-            -Icore -Ilua/binding -Ilua/session $(PKG_CFLAGS) \
+            $(addprefix -I,$(CORE_DIRS)) -Ilua/binding -Ilua/host $(PKG_CFLAGS) \
             -DMF_VERSION='"$(VERSION)"' -DMF_PREFIX='"$(PREFIX)"'
 LDFLAGS  += $(OPT)
 VERSION  := 0.1.0
 
-CORE_SRC    := $(wildcard core/*.c)
+CORE_SRC    := $(wildcard $(addsuffix /*.c,$(CORE_DIRS)))
 BIND_SRC    := $(wildcard lua/binding/*.c)
-SESSION_SRC := $(wildcard lua/session/*.c)
+SESSION_SRC := $(wildcard lua/host/*.c)
 PROG_SRC    := $(wildcard repl/*.c) $(wildcard jupyter/*.c)
 CTEST_SRC   := $(wildcard tests/core/test_*.c)
 
@@ -72,10 +75,10 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC  $<"
 	@$(CC) $(CFLAGS) -c $< -o $@
 
-# Fused programs' fixed-length loops (core/elementwise_chunk.inc, part of
+# Fused programs' fixed-length loops (core/ops/elementwise_chunk.inc, part of
 # ops_elementwise.o) must unroll completely, tanh's included, for their
 # accumulator to stay in registers; the param allows it. Results unchanged.
-$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += --param max-completely-peeled-insns=1000
+$(BUILD)/obj/core/ops/ops_elementwise.o: CFLAGS += --param max-completely-peeled-insns=1000
 
 # The elementwise loops are written for the vectoriser (the transcendental
 # functions of fastmath.h, included by ops_elementwise.c): -O3 vectorises loops of any length,
@@ -83,14 +86,14 @@ $(BUILD)/obj/core/ops_elementwise.o: CFLAGS += --param max-completely-peeled-ins
 # -fno-math-errno inlines sqrt, and -ffp-contract=off (already ISO C's
 # default) keeps the SSE2 and AVX2 clones of each loop bit-identical. None
 # of them changes a result.
-$(BUILD)/obj/core/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off
+$(BUILD)/obj/core/ops/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off
 # The Winograd transforms are fixed-length loops over 16 channels, for the
 # vectoriser too.
-$(BUILD)/obj/core/conv_winograd.o: CFLAGS += -O3 -ffp-contract=off
+$(BUILD)/obj/core/ops/conv_winograd.o: CFLAGS += -O3 -ffp-contract=off
 # A reduction over leading axes adds rows elementwise into a row of
 # accumulators: -O3 vectorises that loop (no reordering of any sum, so the
 # same results); a bias gradient's 64 x 256 sum: 6 us -> 3 us.
-$(BUILD)/obj/core/ops_reduce.o: CFLAGS += -O3 -ffp-contract=off
+$(BUILD)/obj/core/ops/ops_reduce.o: CFLAGS += -O3 -ffp-contract=off
 
 $(LIB): $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -105,7 +108,7 @@ $(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
 	@$(CC) $(LDFLAGS) $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(WHOLE) -o $@ $(PKG_LIBS)
 
 # -z nodelete: lua_close unloads C modules, but the thread pool's workers
-# (core/threadpool.c) live on and may be running the module's code, polling
+# (core/run/threadpool.c) live on and may be running the module's code, polling
 # for work, when the interpreter exits; unmapped under them, they crashed.
 $(MOD): $(BIND_OBJ) $(LIB)
 	@echo "  LD  $@"

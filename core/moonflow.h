@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dtype.h"
+#include "tensor/dtype.h"
 #include "error.h"
 
 typedef struct mf_saved_program mf_program;
@@ -61,7 +61,7 @@ const void *mf_tensor_buffer(const mf_tensor *t, size_t *nbytes);
 void mf_tensor_release(mf_tensor *t);
 void mf_tensors_free(mf_tensor **ts, int n);
 
-/* NumPy files (core/npy.h). */
+/* NumPy files (core/tensor/npy.h). */
 mf_status mf_npy_read(const char *path, mf_tensor **out, mf_error *err);
 mf_status mf_npy_write(const char *path, const mf_tensor *t, mf_error *err);
 

@@ -9,7 +9,7 @@
  *                  tab completion
  *   script.c       scripts, -e and -l, and the `arg` table, as lua.c does
  *
- * None of them evaluates anything itself: the session (lua/session/) does. */
+ * None of them evaluates anything itself: the session (lua/host/) does. */
 #ifndef MF_REPL_H
 #define MF_REPL_H
 

@@ -38,7 +38,7 @@ def environment(home, bin_path):
 
 
 def render(bin_path, outdir, env, names):
-    code = ('local t = require("moonflow.tutorial") '
+    code = ('local t = require("moonflow.session.tutorial") '
             'for _, p in ipairs(t.write_notebooks(%s, {names = %s})) do print(p) end') % (
         json.dumps(outdir), "{" + ",".join(json.dumps(n) for n in names) + "}" if names else "nil")
     proc = subprocess.run([bin_path, "-e", code], capture_output=True, text=True, env=env, timeout=60)

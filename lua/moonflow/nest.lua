@@ -7,9 +7,9 @@
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
-local ops = require("moonflow.ops")
-local variables = require("moonflow.variable")
-local tensor_array = require("moonflow.tensor_array")
+local ops = require("moonflow.ops.ops")
+local variables = require("moonflow.tensor.variable")
+local tensor_array = require("moonflow.ops.tensor_array")
 local raise = errors.raise
 
 local nest = {}

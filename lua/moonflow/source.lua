@@ -7,6 +7,17 @@ local state = require("moonflow.state")
 
 local source = {}
 
+-- Every chunk loaded from the library's folder (lua/moonflow/ and its
+-- rooms) is the library's, not the user's: its frames are skipped when an
+-- error names the user's line, AutoGraph leaves its functions alone, and
+-- its classes check their receivers.
+local LIBRARY = debug.getinfo(1, "S").source:match("^(@.*/moonflow/)[^/]*$")
+
+--- Whether chunk `chunkname` (a debug.getinfo source) is one of moonflow's own files.
+function source.in_library(chunkname)
+  return LIBRARY ~= nil and chunkname:sub(1, #LIBRARY) == LIBRARY
+end
+
 --- The text of chunk `chunkname` (a debug.getinfo source), or nil.
 function source.text(chunkname)
   local host = state.host

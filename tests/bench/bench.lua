@@ -17,7 +17,7 @@
 -- it is the steadier figure for single-threaded work.
 --
 -- Threads: moonflow's own kernels (elementwise ops, fused programs) use its
--- thread pool (core/threadpool.c, MOONFLOW_NUM_THREADS, default one per
+-- thread pool (core/run/threadpool.c, MOONFLOW_NUM_THREADS, default one per
 -- core) where the work is large enough, and BLAS-backed ops (MatMul,
 -- Conv2D's GEMM) OpenBLAS's pool (OPENBLAS_NUM_THREADS). run.sh sets both
 -- to the section's thread count, except for the small-work sections

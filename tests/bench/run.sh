@@ -14,7 +14,7 @@
 #
 # Threads: moonflow's kernels (elementwise ops, fused programs, and the
 # GEMMs of MatMul and Conv2D, cut into single-threaded OpenBLAS calls: see
-# core/gemm.c) use its thread pool (core/threadpool.c: MOONFLOW_NUM_THREADS,
+# core/run/gemm.c) use its thread pool (core/run/threadpool.c: MOONFLOW_NUM_THREADS,
 # one thread per core by default) where the work is large enough to win;
 # OpenBLAS's own pool (OPENBLAS_NUM_THREADS) only when moonflow's has one
 # thread, and in the direct cblas program. A section "at T threads" sets

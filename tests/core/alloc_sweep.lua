@@ -11,7 +11,7 @@
 --     reference results. `bad` lists what went wrong ("" when nothing).
 local tf = rawget(_G, "tf") or require("moonflow")
 local core = require("moonflow.core")
-local sm = require("moonflow.saved_model")
+local sm = require("moonflow.io.saved_model")
 
 local M = {}
 local model_dir

@@ -1,4 +1,4 @@
-/* test_partial.c — partial values (core/partial.h): what the producers TF's
+/* test_partial.c — partial values (core/ops/partial.h): what the producers TF's
  * shape refiner reads through (Shape, Pack, ConcatV2, StridedSlice, Cast,
  * Unpack) make known element by element, what the shape functions make of
  * it, and that copies, optimised graphs, graphs loaded from JSON and the

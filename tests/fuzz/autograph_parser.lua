@@ -58,7 +58,7 @@ end
 local corpus = {}
 do
   local p = io.popen('ls "' .. root .. '"/lua/moonflow/*.lua "' .. root .. '"/lua/moonflow/*/*.lua "'
-    .. root .. '"/lua/moonflow/magics/*.lua "' .. root .. '"/tests/tf/autograph_refs.lua 2>/dev/null')
+    .. root .. '"/lua/moonflow/session/magics/*.lua "' .. root .. '"/tests/tf/autograph_refs.lua 2>/dev/null')
   for path in p:lines() do
     local text = read(path)
     if text then corpus[#corpus + 1] = { path = path:gsub("^.*/lua/", "lua/"):gsub("^.*/tests/", "tests/"), text = text } end

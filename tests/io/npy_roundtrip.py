@@ -25,7 +25,7 @@ def check(name, cond, detail=""):
 
 
 def mf(code):
-    r = subprocess.run([BIN, "-e", 'local io = require("moonflow.io")\n' + code],
+    r = subprocess.run([BIN, "-e", 'local io = require("moonflow.io.npy")\n' + code],
                        capture_output=True, text=True, timeout=120)
     return r.returncode, r.stdout + r.stderr
 

@@ -24,7 +24,7 @@ local function script()
   return s:numpy(), g:numpy()
 end
 
--- A trace whose shapes rest on partial values (core/partial.h): each call
+-- A trace whose shapes rest on partial values (core/ops/partial.h): each call
 -- traces a new function, so every run makes them anew.
 local function partial_script()
   local f = tf.func(function(x, n)

@@ -14,7 +14,7 @@ local core = require("moonflow.core")
 local H = require("helpers")
 
 local OP = require("moonflow.state").H -- op handles by TF name
-local RULES = require("moonflow.gradient_rules")
+local RULES = require("moonflow.grad.gradient_rules")
 local op = core.op
 local F64, F32, I32 = tf.float64, tf.float32, tf.int32
 

@@ -1,7 +1,7 @@
 -- progress_spec.lua — tf.progress in a terminal: one line redrawn in place,
 -- and the finished bar leaves no stale estimate behind.
 
-local progress = require("moonflow.progress")
+local progress = require("moonflow.session.progress")
 
 --- What a terminal shows after text made of "\r"-separated redraws: each
 -- redraw overwrites the line from its start, keeping what is past its end.

@@ -4,7 +4,7 @@
 -- the magics dispatcher. Busted gives spec files their own environment, so
 -- globals the session must see are set through _G.
 
-local display = require("moonflow.display")
+local display = require("moonflow.session.display")
 local session = require("moonflow.session")
 local host = require("moonflow.host")
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_ops_def.sh — the op list (core/ops.def) against what the library
+# test_ops_def.sh — the op list (core/ops/ops.def) against what the library
 # really defines: every `const mf_op_def mf_op_<Name>` symbol in
 # libmoonflow.a (nm) must be listed in ops.def (an op defined but never
 # registered is unreachable), every listed op defined, once, and the list as
@@ -7,7 +7,7 @@
 ROOT=${MOONFLOW_ROOT:-$(pwd)}
 BUILD=${BUILD:-build/release}
 LIB=${MOONFLOW_LIB:-$ROOT/$BUILD/libmoonflow.a}
-OPS_DEF=${MOONFLOW_OPS_DEF:-$ROOT/core/ops.def}
+OPS_DEF=${MOONFLOW_OPS_DEF:-$ROOT/core/ops/ops.def}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -43,7 +43,7 @@ check "every op listed in ops.def is defined" "$([ -z "$undefined" ]; echo $?)" 
   "listed but not defined: $undefined"
 dups=$(uniq -d "$tmp/listed.sorted" | tr '\n' ' ')
 check "no op is listed twice" "$([ -z "$dups" ]; echo $?)" "listed twice: $dups"
-count=$(sed -n 's/^#define MF_OP_COUNT \([0-9][0-9]*\).*/\1/p' "$ROOT/core/op.h")
+count=$(sed -n 's/^#define MF_OP_COUNT \([0-9][0-9]*\).*/\1/p' "$ROOT/core/ops/op.h")
 listed=$(wc -l <"$tmp/listed.sorted")
 check "ops.def lists MF_OP_COUNT ops" "$([ "$count" = "$listed" ]; echo $?)" \
   "MF_OP_COUNT is '$count', ops.def lists $listed"

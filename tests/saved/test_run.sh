@@ -24,13 +24,13 @@ check() { # check NAME EXPECTED ACTUAL
 }
 
 "$BIN" -e "
-local sm = require('moonflow.saved_model')
+local sm = require('moonflow.io.saved_model')
 local m = tf.Module()
 m.w = tf.Variable(tf.constant({{1.0, 2.0}, {3.0, 4.0}}), {name = 'w'})
 m.predict = tf.func(function(x) return tf.nn.relu(tf.matmul(x, m.w) - 5.0) end,
   {input_signature = {tf.TensorSpec({tf.None, 2}, tf.float32, 'x')}})
 sm.save(m, '$tmp/prog')
-tf.io = require('moonflow.io')
+tf.io = require('moonflow.io.npy')
 tf.io.write_npy('$tmp/want.npy', m.predict(tf.constant({{1.0, 1.0}, {2.0, 0.5}})))
 " >"$tmp/log" 2>&1
 check "a script saves the program" "" "$(cat "$tmp/log")"

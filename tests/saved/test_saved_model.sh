@@ -18,11 +18,11 @@ check() { # check NAME EXPECTED ACTUAL
     printf 'expected: %s\ngot:      %s\n' "$2" "$3" | sed 's/^/# /'
   fi
 }
-run() { "$BIN" -e "local sm = require('moonflow.saved_model') $1" 2>&1; }
+run() { "$BIN" -e "local sm = require('moonflow.io.saved_model') $1" 2>&1; }
 
 # The saving program (its source is not kept anywhere the loader sees).
 cat >"$tmp/save.lua" <<'LUA'
-local sm = require("moonflow.saved_model")
+local sm = require("moonflow.io.saved_model")
 local Model = tf.Module:extend("Model")
 function Model.init(self)
   self.w = tf.Variable(tf.constant({{1.0, 2.0}, {3.0, 4.0}}), {name = "w"})
@@ -122,7 +122,7 @@ check "an unknown op is refused with its name" "NotFoundError	true" "$out"
 # A tf.func calling another: the call node and the callee's graph are saved;
 # the loaded function computes the same and differentiates through the call.
 cat >"$tmp/save_calls.lua" <<'LUA'
-local sm = require("moonflow.saved_model")
+local sm = require("moonflow.io.saved_model")
 local m = tf.Module()
 m.w = tf.Variable(3.0, {name = "w"})
 local inner = tf.func(function(x) return x * x * m.w end)

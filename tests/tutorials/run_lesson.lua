@@ -12,7 +12,7 @@
 --   \30end                                the lesson ran to its end
 -- Code steps without an output block expect no output at all.
 
-local tutorial = require("moonflow.tutorial")
+local tutorial = require("moonflow.session.tutorial")
 
 local name = ...
 local lesson = tutorial.load(assert(name, "usage: moonflow run_lesson.lua NAME"))

@@ -43,7 +43,7 @@ def tearDownModule():
 
 def render(outdir, solutions):
     os.makedirs(outdir, exist_ok=True)
-    code = ('for _, p in ipairs(require("moonflow.tutorial").write_notebooks(%s, {solutions = %s})) '
+    code = ('for _, p in ipairs(require("moonflow.session.tutorial").write_notebooks(%s, {solutions = %s})) '
             'do print(p) end') % (json.dumps(outdir), "true" if solutions else "false")
     proc = subprocess.run([lessons.BIN, "-e", code], capture_output=True, text=True, env=ENV, timeout=60)
     if proc.returncode != 0:

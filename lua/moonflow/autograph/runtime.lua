@@ -5,11 +5,11 @@
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
-local dtypes = require("moonflow.dtypes")
-local shapes = require("moonflow.shape")
-local ops = require("moonflow.ops")
-local tensors = require("moonflow.tensor")
-local control_flow = require("moonflow.control_flow")
+local dtypes = require("moonflow.tensor.dtypes")
+local shapes = require("moonflow.tensor.shape")
+local ops = require("moonflow.ops.ops")
+local tensors = require("moonflow.tensor.tensor")
+local control_flow = require("moonflow.ops.control_flow")
 local state = require("moonflow.state")
 local raise = errors.raise
 

@@ -37,7 +37,7 @@ return {
     grad = { 1 },
   },
   {
-    -- A shape argument known in part while tracing (core/partial.h): the
+    -- A shape argument known in part while tracing (core/ops/partial.h): the
     -- leading dimensions read with tf.shape, the rest flattened. No empty
     -- inputs: a -1 beside a 0 is "reshape" entry's business.
     name = "reshape_by_shape", ops = { "Reshape", "Shape", "StridedSlice", "ConcatV2" },

@@ -1,0 +1,356 @@
+-- autograph.lua — tf.autograph: converts the Lua source of traced
+-- functions (converter.lua) so that `if`, `while`, `repeat` and `for` on
+-- tensors become graph control flow, and binds the converted function to
+-- the original's upvalues and environment (assignments to upvalues are
+-- seen by the rest of the program). Errors point at the user's lines: the
+-- converted code keeps every original statement on its original line.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local argcheck = require("moonflow.argcheck")
+local source = require("moonflow.source")
+local parser = require("moonflow.autograph.parser")
+local printer = require("moonflow.autograph.printer")
+local converter = require("moonflow.autograph.converter")
+local runtime = require("moonflow.autograph.runtime")
+local raise = errors.raise
+
+local autograph = {}
+
+local converted = setmetatable({}, { __mode = "k" }) -- fn -> converted fn
+local skip = setmetatable({}, { __mode = "k" })      -- do_not_convert
+local plans = {}                                     -- source key -> {code=, upvalues=} | {failed=}
+local warned = {}
+
+local in_library = source.in_library
+
+local function upvalue_names(fn)
+  local names = {}
+  for i = 1, math.huge do
+    local name = debug.getupvalue(fn, i)
+    if name == nil then break end
+    names[#names + 1] = name
+  end
+  return names
+end
+
+-- Parsed source files by chunk name: a file is parsed once for all the
+-- functions defined in it, and again only when its text has changed (the
+-- text itself is the key, which no modification time can get wrong).
+-- Chunks typed into a session define their functions once and are not kept.
+local parsed = {}                                    -- "@path" -> {text=, ast=, err=}
+
+local function parse_source(text, chunkname)
+  local p = parsed[chunkname]
+  if p and p.text == text then return p.ast, p.err end
+  local ast, err = parser.parse(text, chunkname)
+  if chunkname:sub(1, 1) == "@" then parsed[chunkname] = { text = text, ast = ast, err = err } end
+  return ast, err
+end
+
+-- The Function node of the function defined on lines first..last, parsed
+-- from those lines alone: the first trace of a function then costs its own
+-- size, not its file's. The text starts at a `function` keyword of the
+-- first line (as an expression after `return` when `(` follows it, else as
+-- a function statement: `local` dropped, `a.b:m` kept) and ends at an
+-- `end` of the last line; the grammar fixes where the function ends, so
+-- only the right pair parses to a function on exactly these lines. Leading
+-- newlines keep every line number. Returns nil when no pair does (say, a
+-- `function` keyword on a line above its `(`): the caller parses the file.
+local FUNCTION_KW, END_KW = "%f[%w_]function%f[^%w_]", "%f[%w_]end%f[^%w_]"
+local MAX_TRIES = 16
+
+-- Whether byte p of text is code, not inside a string or a comment (a
+-- `function` there would parse, as the wrong function). Scans from the
+-- chunk's start, jumping from one quote, `--` or `[` to the next, so it
+-- costs the strings and comments above p, not their bytes; false when
+-- unsure (an unfinished string, a "\z" escape): the caller then parses
+-- the whole file.
+local find, byte, match = string.find, string.byte, string.match
+local DASH, BRACKET, NL, BACKSLASH = byte("-"), byte("["), byte("\n"), byte("\\")
+local function in_code(text, p)
+  local pos = 1
+  if byte(text, 1) == byte("#") then pos = (find(text, "\n", 1, true) or #text) + 1 end
+  while true do
+    local s = find(text, "[\"'%-%[]", pos)
+    if not s or s >= p then return true end
+    local c = byte(text, s)
+    if c == DASH then
+      if byte(text, s + 1) ~= DASH then
+        pos = s + 1
+      else
+        local eqs = match(text, "^%[(=*)%[", s + 2)
+        local close
+        if eqs then
+          close = select(2, find(text, "]" .. eqs .. "]", s + 4 + #eqs, true))
+        else
+          close = find(text, "\n", s + 2, true)
+        end
+        if not close or close >= p then return false end
+        pos = close + 1
+      end
+    elseif c == BRACKET then
+      local eqs = match(text, "^%[(=*)%[", s)
+      if eqs then
+        local close = select(2, find(text, "]" .. eqs .. "]", s + 2 + #eqs, true))
+        if not close or close >= p then return false end
+        pos = close + 1
+      else
+        pos = s + 1
+      end
+    else
+      local stop = c == byte('"') and '[\\\n"]' or "[\\\n']"
+      local q = s + 1
+      while true do
+        local e = find(text, stop, q)
+        if not e then return false end
+        local ec = byte(text, e)
+        if ec == BACKSLASH then
+          if byte(text, e + 1) == byte("z") then return false end
+          q = e + 2
+        elseif ec == NL then
+          return false
+        else
+          q = e + 1
+          break
+        end
+      end
+      if q > p then return false end
+      pos = q
+    end
+  end
+end
+
+local function line_start(text, pos, from, to)
+  for _ = from, to - 1 do
+    local nl = text:find("\n", pos, true)
+    if not nl then return nil end
+    pos = nl + 1
+  end
+  return pos
+end
+
+local function own_lines(text, chunkname, info)
+  local first, last = info.linedefined, info.lastlinedefined
+  local s = line_start(text, 1, 1, first)
+  local ls = s and line_start(text, s, first, last)
+  if not ls then return nil end
+  local first_end = (text:find("\n", s, true) or #text + 1) - 1
+  local e = (text:find("\n", ls, true) or #text + 1) - 1
+  local lead, tries = ("\n"):rep(first - 1), 0
+  local fs, fe = text:find(FUNCTION_KW, s)
+  while fs and fs <= first_end do
+    if in_code(text, fs) then
+      local prefix = text:find("^%s*%(", fe + 1) and "return " or ""
+      local qs, qe = text:find(END_KW, math.max(ls, fe + 1))
+      while qs and qe <= e do
+        tries = tries + 1
+        if tries > MAX_TRIES then return nil end
+        local ast = parser.parse(lead .. prefix .. text:sub(fs, qe), chunkname)
+        if ast then
+          local fnode, method = converter.find_function(ast, first, last, info.nparams, info.isvararg)
+          if fnode then return fnode, method end
+        end
+        qs, qe = text:find(END_KW, qe + 1)
+      end
+    end
+    fs, fe = text:find(FUNCTION_KW, fe + 1)
+  end
+  return nil
+end
+
+-- The function's Function node: from its own lines, else from its file's
+-- parse; or nil and why not.
+local function function_node(text, info)
+  local fnode, method = own_lines(text, info.source, info)
+  if fnode then return fnode, method end
+  local ast, err = parse_source(text, info.source)
+  if not ast then return nil, "its source does not parse: " .. tostring(err) end
+  fnode, method = converter.find_function(ast, info.linedefined, info.lastlinedefined, info.nparams,
+    info.isvararg)
+  if not fnode then return nil, "its definition was not found in the source" end
+  return fnode, method
+end
+
+-- Parses and converts the function's source once per definition site.
+local function plan_for(fn, info)
+  local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
+    info.nparams, tostring(info.isvararg))
+  local plan = plans[key]
+  if plan then return plan end
+  local text = source.text(info.source)
+  if not text then
+    plan = { failed = "its source is not available" }
+  else
+    local fnode, method = function_node(text, info)
+    if not fnode then
+      plan = { failed = method }
+    else
+      if method then
+        -- `function a:m(x)`: the node's parameters leave out the implicit
+        -- self, which the converted function must take first.
+        local node = {}
+        for k, v in pairs(fnode) do node[k] = v end
+        node.params = { "self", table.unpack(fnode.params) }
+        fnode = node
+      end
+      local ups = {}
+      for _, n in ipairs(upvalue_names(fn)) do
+        if n ~= "_ENV" and n ~= "ag__" then ups[#ups + 1] = n end
+      end
+      local conv = converter.convert_function(fnode)
+      plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true }),
+        node = conv, upvalues = ups }
+    end
+  end
+  plans[key] = plan
+  return plan
+end
+
+-- What converted code calls (its `ag__`): the runtime's helpers, and calls
+-- that convert the Lua functions they call first.
+local ag = {}
+for k, v in pairs(runtime) do ag[k] = v end
+
+local function env_of(fn)
+  for i = 1, math.huge do
+    local name, value = debug.getupvalue(fn, i)
+    if name == nil then return _G end
+    if name == "_ENV" then return value end
+  end
+end
+
+local function convert_uncached(fn)
+  local info = debug.getinfo(fn, "Su")
+  if info.what ~= "Lua" or in_library(info.source) then return fn end
+  -- Functions made by converted code (they see `ag__`) are converted
+  -- already: their definitions were part of the converted source.
+  for _, name in ipairs(upvalue_names(fn)) do
+    if name == "ag__" then return fn end
+  end
+  local plan = plan_for(fn, info)
+  if plan.failed then
+    if not warned[plan] then
+      warned[plan] = true
+      io.stderr:write(("WARNING: AutoGraph could not transform the function at %s:%d (%s); it runs "
+        .. "as is.\n"):format(info.short_src, info.linedefined, plan.failed))
+    end
+    return fn
+  end
+  local loader, err = load(plan.code, info.source, "t", env_of(fn))
+  if not loader then
+    -- Branches and loop bodies become nested functions; a very deeply
+    -- nested function can pass one of Lua's own limits once converted.
+    if err:find("C stack overflow", 1, true) or err:find("too many", 1, true)
+      or err:find("too long", 1, true) or err:find("overflow", 1, true) then
+      raise("UnimplementedError", ("AutoGraph cannot convert the function at %s line %d: its "
+        .. "converted code passes a limit of Lua (%s). Split it into smaller functions."):format(
+        info.short_src, info.linedefined, (err:gsub("^.-:%d+: ", ""))))
+    end
+    raise("InternalError", "AutoGraph produced code that does not compile: " .. err)
+  end
+  local nf = loader(ag)
+  -- Share the original's upvalues, so both see the same variables.
+  local index = {}
+  for i, name in ipairs(upvalue_names(fn)) do index[name] = i end
+  for i, name in ipairs(upvalue_names(nf)) do
+    local j = index[name]
+    if j and name ~= "ag__" then debug.upvaluejoin(nf, i, fn, j) end
+  end
+  converted[nf] = nf
+  return nf
+end
+
+local function convert(fn)
+  local c = converted[fn]
+  if c then return c end
+  if skip[fn] or ag._made[fn] then return fn end
+  c = convert_uncached(fn)
+  converted[fn] = c
+  return c
+end
+
+-- How Lua names a called variable in its "attempt to call" message: a
+-- local or upvalue of the converted function, else a global.
+local function variable_kind(name)
+  for i = 1, math.huge do
+    local n = debug.getlocal(3, i)
+    if n == nil then break end
+    if n == name then return "local" end
+  end
+  local caller = debug.getinfo(3, "f").func
+  for i = 1, math.huge do
+    local n = debug.getupvalue(caller, i)
+    if n == nil then break end
+    if n == name then return "upvalue" end
+  end
+  return "global"
+end
+
+-- The function converted code calls for `f(...)`, which it then calls
+-- itself: a Lua function converted, anything callable as is, anything
+-- else Lua's own "attempt to call" error at the user's line.
+function ag.callee(f, name, kind)
+  if type(f) == "function" then return convert(f) end
+  local mt = (type(f) == "table" or type(f) == "userdata") and debug.getmetatable(f)
+  if mt and mt.__call ~= nil then return f end
+  local what = name and (" (%s '%s')"):format(kind or variable_kind(name), name) or ""
+  error(("attempt to call a %s value%s"):format(type(f), what), 2)
+end
+
+-- `obj:method(...)` in converted code is `ag__.bind(obj, "method")(...)`:
+-- bind runs as a plain expression of the user's chunk (never a tail call,
+-- even in `return obj:m(x)`), so a nil receiver or method is blamed on the
+-- user's line; the call it returns converts the method and passes obj.
+function ag.bind(obj, method)
+  local t = type(obj)
+  if t ~= "table" and t ~= "userdata" and t ~= "string" then
+    error(("attempt to index a %s value"):format(t), 2)
+  end
+  local f = obj[method]
+  if f == nil then
+    raise("TypeError", ("attempt to call a nil value (method '%s')"):format(method), 1)
+  end
+  if type(f) == "function" then f = convert(f) end
+  return function(...) return f(obj, ...) end
+end
+
+--- The converted form of fn (fn itself when it cannot or must not be converted).
+autograph.convert = convert
+
+autograph.to_code = doc.def(function(f)
+  -- A tf.func (func.lua, above this module) keeps its Lua function.
+  if type(f) == "table" and type(rawget(f, "lua_function")) == "function" then f = f.lua_function end
+  if type(f) ~= "function" then
+    raise("TypeError", "tf.autograph.to_code expects a function or a tf.func", 1)
+  end
+  local info = debug.getinfo(f, "Su")
+  if info.what ~= "Lua" then
+    raise("ValueError", "tf.autograph.to_code: a C function has no Lua source", 1)
+  end
+  local plan = plan_for(f, info)
+  if plan.failed then
+    raise("ValueError", "tf.autograph.to_code: cannot convert this function: " .. plan.failed, 1)
+  end
+  local line = source.line(info.source, info.linedefined) or ""
+  local base = line:match("function%s+[%w_%.:]-([%a_][%w_]*)%s*%(")
+    or line:match("([%a_][%w_]*)%s*=%s*tf%s*[%.%[]") or line:match("([%a_][%w_]*)%s*=%s*function")
+    or "fn"
+  local name = "tf__" .. base
+  local stat = { tag = "FunctionStat", target = { tag = "Id", name = name }, func = plan.node }
+  return printer.print({ tag = "Block", stat }, { preserve_lines = false })
+end, "tf.autograph.to_code(f)",
+"The Lua source AutoGraph makes of f (a function or tf.func): control flow on tensors becomes "
+.. "ag__.if_stmt / ag__.while_stmt / ag__.for_stmt calls, comparisons ag__.lt and friends.")
+
+autograph.do_not_convert = doc.def(function(fn)
+  argcheck.callable(fn, "tf.autograph.do_not_convert", "fn")
+  skip[fn] = true
+  return fn
+end, "tf.autograph.do_not_convert(fn)",
+"Marks fn so AutoGraph never converts it (when traced, or when called from converted code); returns fn.")
+
+autograph.internal = { convert = true, internal = true }
+
+return autograph

@@ -1,0 +1,400 @@
+-- call_gradient.lua — the gradient of a tf.func call made while a
+-- GradientTape records (func.lua hands such calls here): TF's pair of a
+-- forward function that also returns the intermediates its gradient
+-- reads, and a backward function of those, so that the function runs once.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local nest = require("moonflow.nest")
+local tapes = require("moonflow.grad.tape")
+local variables = require("moonflow.tensor.variable")
+local shapes = require("moonflow.tensor.shape")
+local state = require("moonflow.state")
+local retracing = require("moonflow.trace.retracing")
+
+local raise = errors.raise
+local flatten = nest.flatten
+
+local call_gradient = {}
+
+-- What func.lua lends (set by call_gradient.init): func (tf.func),
+-- trace_once, feeds_of, graph_to_run, results_of.
+local F = {}
+
+local retracing_backward -- below
+
+-- The gradient pair of a concrete function, as TF's forward and backward
+-- functions of a call: `forward`, a trace of the same function that also
+-- returns every intermediate the gradient rules read (the tensors of the
+-- ops a tape inside that trace recorded), and `backward`, a tf.func of
+-- (outputs, intermediates, output gradients[, intermediate gradients])
+-- that replays those records in reverse over its own placeholders. The
+-- backward pass never runs the forward ops again: a call under a tape
+-- runs `forward` once, so its side effects (assigns, prints) happen once.
+-- Nil when the forward graph holds records whose gradient re-traces Lua
+-- code that reads the forward trace (If and loop gradients).
+local identity, is_symbolic = core.identity, core.is_symbolic
+
+-- A call recorded through its own gradient pair (a tf.func called in
+-- the trace) replays: its entry keeps what its backward function reads
+-- (`saved`), which a replay substitutes like inputs and outputs.
+local function replayable(entries)
+  for _, e in ipairs(entries) do
+    if (e.grad_fn and not e.saved) or (e.attrs and e.attrs._gradient) then return false end
+  end
+  return true
+end
+
+-- The backward function for one set of present output gradients: `mask`
+-- lists, over the outputs then the floating intermediates, those that
+-- received a gradient; it takes just those (an absent one is no zero
+-- seed, so a source reached only through it stays unconnected: nil).
+local function build_backward(cf, rec, mask)
+  local nout, ninter = #rec.flat, #rec.inter
+  local backward = F.func(function(...)
+    local all = table.pack(...)
+    local map = {}
+    for i, t in ipairs(rec.flat) do
+      if is_symbolic(t) then map[identity(t)] = all[i] end
+    end
+    for j, t in ipairs(rec.inter) do map[identity(t)] = all[nout + j] end
+    local function sub(t)
+      if is_symbolic(t) then return map[identity(t)] or t end
+      return t
+    end
+    local function sub_all(list)
+      local out = {}
+      for i, t in ipairs(list) do out[i] = sub(t) end
+      return out
+    end
+    local entries = {}
+    for i, e in ipairs(rec.entries) do
+      entries[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs),
+        grad_fn = e.grad_fn, saved = e.saved and sub_all(e.saved), scope = e.scope }
+    end
+    local targets, seeds = {}, {}
+    local next_dy = nout + ninter
+    for i, t in ipairs(rec.flat) do
+      if mask[i] then
+        next_dy = next_dy + 1
+        targets[#targets + 1], seeds[#seeds + 1] = sub(t), all[next_dy]
+      end
+    end
+    for k, j in ipairs(rec.dinter) do
+      if mask[nout + k] then
+        next_dy = next_dy + 1
+        targets[#targets + 1], seeds[#seeds + 1] = all[nout + j], all[next_dy]
+      end
+    end
+    local grads = tapes.backprop_entries(entries, targets, seeds)
+    local out = {}
+    for i, src in ipairs(rec.sources) do out[i] = grads[tapes.key(sub(src))] end
+    return table.unpack(out, 1, #rec.sources)
+  end, { name = cf.name .. "_backward", autograph = false })
+  -- Its own retracing detector: every concrete function has a backward
+  -- function of this one Lua definition, which is no user's retracing.
+  backward._detector = retracing.new()
+  return backward
+end
+
+-- Runs cf's Lua function on the forward trace's parameters under a
+-- persistent tape watching every source of the call (call_sources'
+-- order): returns the tape, the sources (variables as their handles) and
+-- the flat outputs.
+local function run_taped(cf, params, captured, captured_tensors)
+  local tape = tapes.GradientTape({ persistent = true })
+  local sources = {}
+  local function watch(x)
+    -- A tensor that carries no gradient (a resource handle among a
+    -- backward function's inputs, integers) stays unwatched: its
+    -- gradient is nil.
+    if variables.is_variable(x) or core.dtype(x).is_floating then tape:watch(x) end
+    sources[#sources + 1] = variables.is_variable(x) and x.handle or x
+  end
+  local tensors, vars = tapes.call_leaves(cf._types, params)
+  for _, x in ipairs(tensors) do watch(x) end
+  for _, v in ipairs(vars) do watch(v) end
+  for _, v in ipairs(captured) do watch(v) end
+  for _, c in ipairs(captured_tensors) do watch(c) end
+  -- Flattening reads a returned variable: the tape records that read.
+  -- The tape stops on every path out (an error would leave it recording).
+  local flat = {}
+  local ok, err = pcall(function()
+    local results = table.pack(cf._fn:_callable()(table.unpack(params, 1, #cf._types)))
+    for i = 1, results.n do flatten(results[i], flat) end
+  end)
+  tape:stop()
+  if not ok then error(err, 0) end
+  return tape, sources, flat
+end
+
+local function gradient_pair(cf, args)
+  if cf._grad_pair ~= nil then return cf._grad_pair or nil end
+  local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
+  local rec = {}
+  local wrapper = F.func(function(...)
+    local params = table.pack(...)
+    local tape, sources, flat = run_taped(cf, params, captured, captured_tensors)
+    local seen, inter = {}, {}
+    for _, t in ipairs(flat) do
+      if is_symbolic(t) then seen[identity(t)] = true end
+    end
+    for _, e in ipairs(tape._entries) do
+      for _, list in ipairs({ e.inputs, e.outputs, e.saved }) do
+        for _, t in ipairs(list) do
+          if is_symbolic(t) and not seen[identity(t)] then
+            seen[identity(t)] = true
+            inter[#inter + 1] = t
+          end
+        end
+      end
+    end
+    rec.entries, rec.flat, rec.inter, rec.sources = tape._entries, flat, inter, sources
+    -- The intermediates a gradient can flow into (floating ones).
+    rec.dinter = {}
+    for j, t in ipairs(inter) do
+      if core.dtype(t).is_floating then rec.dinter[#rec.dinter + 1] = j end
+    end
+    local out = table.move(flat, 1, #flat, 1, {})
+    table.move(inter, 1, #inter, #out + 1, out)
+    return table.unpack(out, 1, #out)
+  end, { name = cf.name, autograph = false })
+  -- The forward variant is the same function traced again: its trace
+  -- names its parameters as the function does.
+  wrapper._params = cf._fn._params
+  local forward = F.trace_once(wrapper, cf._types, args, { forbid = true, reason = "gradient" })
+  if not replayable(rec.entries) then
+    cf._grad_pair = false
+    return nil
+  end
+  local pair = { forward = forward, nout = #rec.flat, ninter = #rec.inter, dinter = rec.dinter,
+    rec = rec, cf = cf, backwards = {} }
+  cf._grad_pair = pair
+  return pair
+end
+
+-- One tape entry for a call run through its gradient pair. The entry's
+-- outputs start with the call's outputs and its `saved` list holds every
+-- intermediate: read from the entry, so that a replay of the entry (the
+-- call made inside another function's forward trace) reads its own.
+local function pair_grad_fn(pair)
+  local nout, ninter, nd = pair.nout, pair.ninter, #pair.dinter
+  return function(e, dys, present)
+    local mask, bits = {}, {}
+    local call = table.move(e.outputs, 1, nout, 1, {})
+    table.move(e.saved, 1, ninter, nout + 1, call)
+    local n = nout + ninter
+    for k = 1, nout + nd do
+      mask[k] = present[k] and true or false
+      bits[k] = mask[k] and "1" or "0"
+      if mask[k] then
+        n = n + 1
+        call[n] = dys[k]
+      end
+    end
+    local key = table.concat(bits)
+    local fn = pair.backwards[key]
+    if not fn then
+      fn = build_backward(pair.cf, pair.rec, mask)
+      pair.backwards[key] = fn
+    end
+    return { fn(table.unpack(call, 1, n)) }
+  end
+end
+
+-- Ops whose second run is not the first one's: writes, output, host
+-- callbacks, random draws. The re-tracing backward function (below) runs
+-- the forward ops again, so it must not meet any of them.
+local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
+  PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true }
+
+local function replay_changes(g, graph_mt)
+  for _, n in ipairs(core.graph_nodes(g)) do
+    if REPLAY_CHANGES[n.type] then return n.type end
+    for _, a in pairs(n.attrs) do
+      if getmetatable(a) == graph_mt then
+        local found = replay_changes(a, graph_mt)
+        if found then return found end
+      end
+    end
+  end
+  return nil
+end
+
+-- The gradient pair of a concrete function whose forward trace holds
+-- records a replay cannot substitute (a tf.cond's or tf.while_loop's
+-- gradient re-traces Lua code that reads the forward trace): the backward
+-- function is traced inside the forward trace, right after the forward
+-- pass, so what it reads of that pass it captures; the forward variant
+-- returns those captured tensors after its outputs. A call runs the
+-- forward variant once and the gradient feeds the backward function what
+-- that run returned: nothing runs twice, unless the backward function
+-- itself holds ops that change state (a cond's gradient re-traces its
+-- branches), which `changes` names.
+local function traced_pair(cf, args)
+  if cf._traced_pair ~= nil then return cf._traced_pair or nil end
+  local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
+  local pair = { cf = cf }
+  local wrapper = F.func(function(...)
+    local params = table.pack(...)
+    local tape, sources, flat = run_taped(cf, params, captured, captured_tensors)
+    local specs = {}
+    for i, t in ipairs(flat) do
+      local _, dtype, shape = core.info(t)
+      specs[i] = shapes.TensorSpec(shape, dtype)
+    end
+    local connected = {}
+    local backward = F.func(function(...)
+      local grads = tape:gradient(flat, sources, { ... })
+      local out = {}
+      for i = 1, #sources do
+        if grads[i] ~= nil then
+          connected[i] = true
+          out[#out + 1] = grads[i]
+        end
+      end
+      return table.unpack(out, 1, #out)
+    end, { name = cf.name .. "_backward", autograph = false })
+    backward._detector = retracing.new()
+    pair.backward = backward:get_concrete_function(table.unpack(specs, 1, #specs))
+    pair.connected, pair.nout, pair.nsources = connected, #flat, #sources
+    -- The forward values the backward function captured, by capture.
+    local out = table.move(flat, 1, #flat, 1, {})
+    pair.carried = {}
+    for k, c in ipairs(pair.backward._captures) do
+      if is_symbolic(c) then
+        out[#out + 1] = c
+        pair.carried[k] = #out - #flat
+      end
+    end
+    return table.unpack(out, 1, #out)
+  end, { name = cf.name, autograph = false })
+  wrapper._params = cf._fn._params
+  pair.forward = F.trace_once(wrapper, cf._types, args, { forbid = true, reason = "gradient" })
+  cf._traced_pair = pair
+  return pair
+end
+
+-- The gradient of a call run through its traced pair.
+local function traced_grad_fn(pair, saved, exec, graph_of)
+  return function(_, dys)
+    local bcf = pair.backward
+    local changes = replay_changes(bcf._graph, getmetatable(bcf._graph))
+    if changes then
+      raise("UnimplementedError", ("tf.func '%s' holds a tf.cond or tf.while_loop whose gradient runs "
+        .. "its body again, and there a %s op that must not run twice: put the GradientTape inside "
+        .. "the tf.func to differentiate it"):format(pair.cf.name, changes), 5)
+    end
+    local feeds = {}
+    for i = 1, pair.nout do feeds[i] = dys[i] end
+    for k, c in ipairs(bcf._captures) do
+      feeds[#feeds + 1] = pair.carried[k] and saved[pair.carried[k]] or c
+    end
+    local outs = exec(graph_of(bcf), feeds)
+    local grads, j = {}, 0
+    for i = 1, pair.nsources do
+      if pair.connected[i] then
+        j = j + 1
+        grads[i] = outs[j]
+      end
+    end
+    return grads
+  end
+end
+
+-- A call while a tape records: one recorded op (see gradient_pair).
+-- exec(graph, feeds) runs a graph (eagerly, or as a call node of the
+-- graph being traced) and returns its outputs packed; graph_of(cf) is the
+-- graph it runs for a concrete function.
+local function run_recorded(cf, args, feeds, graph, exec, graph_of)
+  graph_of = graph_of or F.graph_to_run
+  local pair = gradient_pair(cf, args)
+  local changes = not pair and replay_changes(cf._graph, getmetatable(cf._graph))
+  if changes then
+    -- Side effects must run once: the gradient reads what the forward
+    -- variant returned (traced_pair).
+    local tp = traced_pair(cf, args)
+    local fwd_feeds = {}
+    for i, t in ipairs(F.feeds_of(tp.forward, args)) do fwd_feeds[i] = t end
+    local all = exec(graph_of(tp.forward), fwd_feeds)
+    local outs = table.move(all, 1, tp.nout, 1, { n = tp.nout })
+    local saved = table.move(all, tp.nout + 1, all.n, 1, {})
+    tapes.record_call(cf, args, outs, traced_grad_fn(tp, saved, exec, graph_of))
+    return F.results_of(cf, outs)
+  end
+  if not pair then
+    -- No state changes: the gradient traces the function again (which
+    -- also gives a gradient of the gradient).
+    local outs = exec(graph, feeds)
+    local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
+    local backward = retracing_backward(cf, captured, captured_tensors)
+    local nparams, nouts = #cf._types, outs.n
+    tapes.record_call(cf, args, outs, function(_, dys)
+      local call = table.move(args, 1, nparams, 1, {})
+      table.move(dys, 1, nouts, nparams + 1, call)
+      return { backward(table.unpack(call, 1, nparams + nouts)) }
+    end)
+    return F.results_of(cf, outs)
+  end
+  local fwd = pair.forward
+  local fwd_feeds = {}
+  for i, t in ipairs(F.feeds_of(fwd, args)) do fwd_feeds[i] = t end
+  local all = exec(graph_of(fwd), fwd_feeds)
+  local outs = table.move(all, 1, pair.nout, 1, { n = pair.nout })
+  local inter = table.move(all, pair.nout + 1, all.n, 1, {})
+  local carried = {}
+  for k, j in ipairs(pair.dinter) do carried[k] = inter[j] end
+  tapes.record_call(cf, args, outs, pair_grad_fn(pair), carried, inter)
+  return F.results_of(cf, outs)
+end
+
+-- The backward function of a call whose graph holds If or loop records
+-- (see gradient_pair): a tf.func that traces the forward pass again under
+-- a tape. It runs the forward ops a second time, side effects included.
+function retracing_backward(cf, captured, captured_tensors)
+  if cf._bwd then return cf._bwd end
+  local nparams = #cf._types
+  local fn = cf._fn
+  cf._bwd = F.func(function(...)
+    local all = table.pack(...)
+    local args = table.pack(table.unpack(all, 1, nparams))
+    local dys = { table.unpack(all, nparams + 1, all.n) }
+    local tape = tapes.GradientTape()
+    local sources = {}
+    local tensors, vars = tapes.call_leaves(cf._types, args)
+    for _, x in ipairs(tensors) do
+      if core.dtype(x).is_floating then tape:watch(x) end
+      sources[#sources + 1] = x
+    end
+    for _, v in ipairs(vars) do
+      tape:watch(v)
+      sources[#sources + 1] = v
+    end
+    for _, v in ipairs(captured) do sources[#sources + 1] = v end
+    -- The captured tensors are inputs of the call too (call_sources'
+    -- order): the Lua function reads the very tensors the tape watches.
+    for _, c in ipairs(captured_tensors) do
+      tape:watch(c)
+      sources[#sources + 1] = c
+    end
+    local results = table.pack(fn:_callable()(table.unpack(args, 1, nparams)))
+    tape:stop()
+    local flat = {}
+    for i = 1, results.n do flatten(results[i], flat) end
+    local grads = tape:gradient(flat, sources, dys)
+    return table.unpack(grads, 1, #sources)
+  end, { name = cf.name .. "_backward" })
+  return cf._bwd
+end
+
+--- Wires the module to func.lua's tracing and calling (no require cycle:
+-- func.lua requires this module and passes its functions in). Returns
+-- run_recorded(cf, args, feeds, graph), the call of cf under a tape.
+function call_gradient.init(lent)
+  for k, v in pairs(lent) do F[k] = v end
+  return run_recorded
+end
+
+call_gradient.internal = { init = true, internal = true }
+
+return call_gradient

@@ -1,0 +1,791 @@
+-- tape.lua — tf.GradientTape. The op path (opcall.c) hands every op to the
+-- tape hook while a tape records; a tape keeps the ops that touch what it
+-- watches, and tape:gradient runs them backwards through the per-op rules
+-- of gradient_rules.lua.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local doc = require("moonflow.doc")
+local options = require("moonflow.options")
+local dtypes = require("moonflow.tensor.dtypes")
+local shapes = require("moonflow.tensor.shape")
+local ops = require("moonflow.ops.ops")
+local ops_array = require("moonflow.ops.ops_array")
+local variables = require("moonflow.tensor.variable")
+local rules = require("moonflow.grad.gradient_rules")
+local name_scope = require("moonflow.trace.name_scope").name_scope
+local receiver = require("moonflow.receiver")
+local raise = errors.raise
+
+local tapes = {}
+
+local function dtype_of(x) return core.dtype(x) end
+local static_shape, num_elements = shapes.static, shapes.num_elements
+local variable_of = variables.of_handle
+
+local Tape = { __name = "GradientTape" }
+local tmethods = {}
+receiver.metatable(Tape, "tape", tmethods)
+Tape.__index = function(tape, k)
+  receiver.check(tape, Tape, "__index", "tape")
+  local m = tmethods[k]
+  if m ~= nil then return m end
+  return receiver.missing(tape, k, "GradientTape", { tmethods }, nil, 2)
+end
+
+local recording = state.tapes -- tapes that currently record, in creation order
+-- How a tape knows a tensor. A symbolic tensor or a resource handle is
+-- known by identity (two Lua objects may hold one graph output or one
+-- handle). Any other eager tensor is known by its Lua object: distinct
+-- op outputs may share one core tensor (Identity, StopGradient, two
+-- reads of a variable return it again), and conflating them would count
+-- their gradients twice (TF gives every op output its own id, too).
+local identity, is_symbolic = core.identity, core.is_symbolic
+local function key(x)
+  if is_symbolic(x) or core.dtype(x) == dtypes.resource then return identity(x) end
+  return x
+end
+
+-- As TF's tape (GradientTape::ShouldRecord): an op is recorded when a
+-- watched input has a trainable dtype (floating, or a variable's
+-- resource handle). Integer and boolean paths carry no gradient, so a
+-- source reached only through them gets nil.
+local function carries_gradient(x)
+  local d = core.dtype(x)
+  return d.is_floating or d == dtypes.resource
+end
+
+local function touches_tape(tape, inputs)
+  local tracked = tape._tracked
+  for _, x in ipairs(inputs) do
+    -- a call's Lua-value argument (a number cast to its signature's
+    -- dtype inside the call) is nothing a tape can watch
+    if core.is_tensor(x) and tracked[key(x)] and carries_gradient(x) then return true end
+  end
+  return false
+end
+
+-- Nested control flow (a cond inside a cond's gradient branch, a loop
+-- in a branch) takes the innermost graph's capture placeholders as its
+-- inputs, not the outer tensors the tape watches. A placeholder that
+-- captures a tracked value is linked to it by an Identity record, so
+-- gradients reach the outer value (else they were silently zero).
+local capture_source = core.capture_source
+local function link_captures(tape, inputs)
+  local linked = false
+  for _, x in ipairs(inputs) do
+    if is_symbolic(x) and not tape._tracked[key(x)] then
+      local src = capture_source(x)
+      if src ~= nil and tape._tracked[key(src)] and carries_gradient(src) then
+        tape._entries[#tape._entries + 1] = { type = "Identity", attrs = {}, inputs = { src }, outputs = { x } }
+        tape._tracked[key(x)] = true
+        linked = true
+      end
+    end
+  end
+  return linked
+end
+
+local function reaches_tape(tape, inputs)
+  if touches_tape(tape, inputs) then return true end
+  return core.tracing() and link_captures(tape, inputs)
+end
+
+-- A tape records the ops of the graph level it was created at: eager
+-- tapes never see the symbolic ops of a trace that runs meanwhile (a
+-- tf.func traced on its first call, a cond branch), and a tape inside a
+-- traced function never sees eager ops (init_scope) or nested graphs.
+local function level() return core.tracing() and core.trace_depth() or 0 end
+
+-- The name scope an op is recorded under while tracing ("forward/"), nil
+-- at the top or eagerly: TF's forward_pass_name_scope, under which the
+-- op's gradient is named (gradient_tape/forward/MatMul).
+local function forward_scope()
+  if not core.tracing() then return nil end
+  local graph = core.current_graph()
+  local prefix = core.name_scope_set(graph, nil)
+  core.name_scope_set(graph, prefix)
+  return prefix
+end
+
+local function record(opname, attrs, inputs, outputs)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    local touches = tape._level == here and reaches_tape(tape, inputs)
+    if not touches and opname == "ReadVariableOp" and tape._watch_accessed and tape._level == here then
+      local v = variable_of(inputs[1])
+      if v and v.trainable then
+        touches = true
+        tape._tracked[key(inputs[1])] = true
+        tape._watched_vars[v] = true
+      end
+    end
+    if touches then
+      tape._entries[#tape._entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs,
+        scope = forward_scope() }
+      for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+-- TF's variable_accessed, for an update returned unread (variable.lua):
+-- the recording tapes of this level that watch accessed variables watch it.
+state.on_variable_accessed = function(v)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._watch_accessed and tape._level == here then
+      tape._tracked[key(v.handle)] = true
+      tape._watched_vars[variable_of(v.handle) or v] = true
+    end
+  end
+end
+
+local function start(tape)
+  if tape._recording then return end
+  tape._recording = true
+  state.push_tape(tape, record)
+end
+
+local function stop(tape)
+  if not tape._recording then return end
+  tape._recording = false
+  state.remove_tape(tape)
+end
+
+tapes.GradientTape = options.def(function(opts)
+  local tape = setmetatable({
+    _entries = {}, _tracked = {}, _watched_vars = {},
+    _persistent = opts.persistent or false,
+    _watch_accessed = opts.watch_accessed_variables ~= false,
+    _used = false, _recording = false, _level = level(),
+  }, Tape)
+  start(tape)
+  return tape
+end, "tf.GradientTape([{persistent=, watch_accessed_variables=}])",
+"Records operations from creation until tape:stop() or the end of a `local tape <close> = ...` "
+.. "scope; tape:gradient(target, sources) then differentiates. Trainable variables read while "
+.. "recording are watched automatically.", { types = { persistent = "boolean", watch_accessed_variables = "boolean" },
+  "persistent", "watch_accessed_variables" })
+
+Tape.__close = function(tape) stop(tape) end
+
+tmethods.stop = doc.def(function(tape) stop(tape) end, "tape:stop()", "Stops recording.")
+-- Re-entering a recording tape is TF's ValueError (GradientTape._push_tape).
+tmethods.resume = doc.def(function(tape)
+  if tape._recording then
+    raise("ValueError", "Tape is still recording, This can happen if you try to re-enter an already-active tape.", 2)
+  end
+  start(tape)
+end, "tape:resume()", "Records again after tape:stop() (TF's re-entered `with tape:`); a tape that is recording "
+.. "is a ValueError.")
+
+local function keys_of(x)
+  if variables.is_variable(x) then return key(x.handle) end
+  return key(x)
+end
+
+-- A table of sources that contains itself (on the path walked: a table
+-- shared twice is fine) is a ValueError, not a stack overflow.
+local function cycle(what, level)
+  raise("ValueError", what .. ": the table contains itself (a cycle)", level + 1)
+end
+
+local function watch(tape, x, seen)
+  if type(x) == "table" and not variables.is_variable(x) then
+    if seen[x] then cycle("tape:watch", 3) end
+    seen[x] = true
+    for _, v in ipairs(x) do watch(tape, v, seen) end
+    seen[x] = nil
+    return
+  end
+  if variables.is_variable(x) then
+    tape._tracked[key(x.handle)] = true
+    tape._watched_vars[x] = true
+    variables.register_handle(x.handle, x)
+    return
+  end
+  if not core.is_tensor(x) then
+    -- TF's text (tape.py, _extract_tensors_and_variables), with Lua's type name.
+    raise("ValueError", ("Passed in object %s of type '%s', not tf.Tensor or tf.Variable."):format(
+      tostring(x), type(x)), 2)
+  end
+  if not dtype_of(x).is_floating then
+    io.stderr:write("WARNING: The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+      .. dtype_of(x).name .. "\n")
+  end
+  tape._tracked[key(x)] = true
+  -- A capture placeholder (a cond's gradient branch watches its inputs)
+  -- is the outer value the branch's Lua code computes with: gradients
+  -- that reach that value reach x.
+  local src = is_symbolic(x) and capture_source(x) or nil
+  while src ~= nil and not tape._tracked[key(src)] do
+    tape._entries[#tape._entries + 1] = { type = "Identity", attrs = {}, inputs = { x }, outputs = { src } }
+    tape._tracked[key(src)] = true
+    x = src
+    src = is_symbolic(x) and capture_source(x) or nil
+  end
+end
+
+tmethods.watch = doc.def(function(tape, x) watch(tape, x, {}) end, "tape:watch(x)",
+  "Makes the tape record operations on x (a tensor, variable, or table of them).")
+
+-- As TF, in creation order (TF sorts them by unique id), whatever order
+-- the code read them in.
+tmethods.watched_variables = doc.def(function(tape)
+  local list = {}
+  for v in pairs(tape._watched_vars) do list[#list + 1] = v end
+  table.sort(list, function(a, b) return a.id < b.id end)
+  return list
+end, "tape:watched_variables()",
+"The variables the tape watches (given to watch, or trainable ones it saw being read), in creation order.")
+
+tmethods.reset = doc.def(function(tape)
+  tape._entries, tape._tracked, tape._watched_vars = {}, {}, {}
+  tape._used = false
+end, "tape:reset()", "Forgets everything recorded so far (and what was watched); a recording tape keeps "
+.. "recording.")
+
+-- The inputs of entry e whose gradient nobody can ask for, as TF's tape
+-- finds them (tape.h, unneeded_gradients): neither watched nor made by a
+-- recorded op (tape._tracked holds both), nor a source of this gradient.
+-- TF hands them to the rules as skip_input_indices, and the rules of
+-- MatMul, Add, Sub, Mul, Pow, Maximum, Minimum and SquaredDifference leave
+-- their work out (a tape over x @ w does one product for dw, not two).
+-- nil when none are, or when the tape tracks nothing (a replay).
+local function unneeded(tape, e, sources)
+  local tracked = tape._tracked
+  if not tracked then return nil end
+  local skip
+  for k, x in ipairs(e.inputs) do
+    -- A Lua value among a call's inputs (a non-tensor argument) has none.
+    local id = core.is_tensor(x) and key(x) or nil
+    if id == nil or (not tracked[id] and not sources[id]) then
+      skip = skip or {}
+      skip[k] = true
+    end
+  end
+  return skip
+end
+
+-- A target's value dtype and the ones that seed its gradient (a
+-- variable's handle seeds with ones of the variable's value).
+local function value_dtype(t)
+  if dtype_of(t) == dtypes.resource then return variable_of(t).dtype end
+  return dtype_of(t)
+end
+
+local function ones_for(t)
+  if dtype_of(t) ~= dtypes.resource then return ops.ones_like(t) end
+  local v = variable_of(t)
+  local shape = v.shape:as_list()
+  for _, d in ipairs(shape) do
+    if d == shapes.None then return ops.ones_like(v:read_value()) end
+  end
+  return ops.ones(shape, v.dtype)
+end
+
+-- The reverse pass over the recorded entries: the gradients of every
+-- tensor reached, by key. sources (keys) are never skipped.
+local function backprop(tape, targets, target_grads, sources)
+  sources = sources or {}
+  local grads = {}
+  local function add(x, g)
+    if g == nil or not core.is_tensor(x) then return end -- a Lua value has no gradient
+    local k = key(x)
+    local old = grads[k]
+    grads[k] = old and old + g or g
+  end
+  for i, t in ipairs(targets) do
+    add(t, target_grads and target_grads[i] or ones_for(t))
+  end
+  for i = #tape._entries, 1, -1 do
+    local e = tape._entries[i]
+    local any = false
+    for _, y in ipairs(e.outputs) do
+      if grads[key(y)] then any = true break end
+    end
+    if any then
+      local dys, present = {}, {}
+      for k, y in ipairs(e.outputs) do
+        present[k] = grads[key(y)] ~= nil
+        -- A resource output (a loop passing a variable's handle through)
+        -- carries no gradient and has no zeros.
+        dys[k] = grads[key(y)] or (dtype_of(y) ~= dtypes.resource and ops.zeros_like(y) or nil)
+      end
+      local rule = e.grad_fn or rules[e.type]
+      if not rule then
+        raise("LookupError", ("No gradient defined for operation '%s' (op type: %s)"):format(e.type, e.type), 3)
+      end
+      -- Traced, as TF's backprop.py _gradient_function names them: the
+      -- rule's ops under "gradient_tape/" and the forward op's scope.
+      local scope <close> = core.tracing() and name_scope("gradient_tape/" .. (e.scope or "")) or nil
+      local dxs = rule(e, dys, present, unneeded(tape, e, sources))
+      for k, x in ipairs(e.inputs) do
+        if dxs[k] ~= nil then add(x, dxs[k]) end
+      end
+    end
+  end
+  return grads
+end
+
+-- Runs fn with a non-persistent tape paused (it is spent). A persistent
+-- tape, as TF's, records its own backward ops while it records, so a
+-- gradient of the gradient can be taken; outer tapes record them too.
+local function paused(tape, fn)
+  if tape._persistent then return fn() end
+  local was = tape._recording
+  stop(tape)
+  local ok, r = pcall(fn)
+  if was then start(tape) end
+  if not ok then error(r, 0) end
+  return r
+end
+
+local function flatten_sources(sources, out, seen)
+  if variables.is_variable(sources) or core.is_tensor(sources) then
+    out[#out + 1] = sources
+    return { leaf = #out }
+  end
+  if type(sources) == "table" and getmetatable(sources) == nil then
+    seen = seen or {}
+    if seen[sources] then cycle("tape:gradient sources", 4) end
+    seen[sources] = true
+    local s = { items = {}, keys = {} }
+    for k, v in pairs(sources) do
+      s.keys[#s.keys + 1] = k
+      s.items[k] = flatten_sources(v, out, seen)
+    end
+    seen[sources] = nil
+    return s
+  end
+  raise("TypeError", "gradient sources must be tensors, tf.Variables or tables of them, got " .. tostring(sources), 4)
+end
+
+local function rebuild(s, values)
+  if s.leaf then return values[s.leaf] end
+  local t = {}
+  for _, k in ipairs(s.keys) do t[k] = rebuild(s.items[k], values) end
+  return t
+end
+
+-- The targets as a flat list. For gradient() a variable is its handle,
+-- as TF's _handle_or_self makes it: the gradient of a variable with
+-- respect to itself is ones, and to anything else None (a read of it made
+-- now would be recorded by no tape).
+local function flat_targets(target, handles)
+  local out, seen = {}, {}
+  local function walk(x)
+    if variables.is_variable(x) then out[#out + 1] = handles and x.handle or x:read_value()
+    elseif core.is_tensor(x) then out[#out + 1] = x
+    elseif type(x) == "table" then
+      if seen[x] then cycle("tape:gradient target", 4) end
+      seen[x] = true
+      for _, v in ipairs(x) do walk(v) end
+      seen[x] = nil
+    end
+  end
+  walk(target)
+  return out
+end
+
+-- output_gradients as TF takes them: one weight per target (a tensor, a
+-- Lua number, or nil for ones), in a list when there are several
+-- targets. Numbers take their target's dtype.
+local function flat_weights(weights, targets)
+  if weights == nil then return nil end
+  local list = weights
+  if core.is_tensor(weights) or variables.is_variable(weights) or type(weights) == "number" then
+    list = { weights }
+  end
+  if type(list) ~= "table" then
+    raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(weights), 4)
+  end
+  local out = {}
+  for i, t in ipairs(targets) do
+    local w = list[i]
+    if variables.is_variable(w) then w = w:read_value() end
+    if type(w) == "number" then w = ops.constant(w, value_dtype(t)) end
+    if w ~= nil and not core.is_tensor(w) then
+      raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(w), 4)
+    end
+    out[i] = w or ones_for(t)
+  end
+  return out
+end
+
+-- gradient's trailing options: TF's keyword arguments output_gradients=
+-- and unconnected_gradients= (a plain table with one of those keys).
+local function is_options(x)
+  return type(x) == "table" and getmetatable(x) == nil
+    and (x.output_gradients ~= nil or x.unconnected_gradients ~= nil)
+end
+
+local UNCONNECTED = { none = "none", zero = "zero" }
+
+local function unconnected_mode(value)
+  if value == nil then return "none" end
+  local mode = type(value) == "string" and UNCONNECTED[value:lower()]
+  if not mode then
+    raise("ValueError", ("Unknown value for unconnected_gradients: '%s'"):format(tostring(value)), 4)
+  end
+  return mode
+end
+
+local function zeros_for(source)
+  if variables.is_variable(source) then return ops.zeros_like(source:read_value()) end
+  return ops.zeros_like(source)
+end
+
+-- Targets that cannot carry a gradient (strings, ...) contribute none.
+local function differentiable_targets(targets, weights)
+  local ts, ws = {}, weights and {} or nil
+  for i, t in ipairs(targets) do
+    local d = value_dtype(t)
+    if d.is_numeric or d == dtypes.bool then
+      ts[#ts + 1] = t
+      if ws then ws[#ws + 1] = weights[i] end
+    end
+  end
+  return ts, ws
+end
+
+tmethods.gradient = options.def(function(tape, target, sources, output_gradients, opts)
+  if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
+  opts = opts or {}
+  if output_gradients == nil then output_gradients = opts.output_gradients end
+  local mode = unconnected_mode(opts.unconnected_gradients)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", 2)
+  end
+  tape._used = true
+  local leaves = {}
+  local structure = flatten_sources(sources, leaves)
+  local targets = flat_targets(target, true)
+  local tgrads = flat_weights(output_gradients, targets)
+  targets, tgrads = differentiable_targets(targets, tgrads)
+  -- Traced, the backward pass is named as TF names it: gradient_tape/...
+  local scope <close> = name_scope("gradient_tape")
+  local values = paused(tape, function()
+    local source_keys = {}
+    for _, leaf in ipairs(leaves) do source_keys[keys_of(leaf)] = true end
+    local grads = backprop(tape, targets, tgrads, source_keys)
+    local out = {}
+    for i, s in ipairs(leaves) do
+      local g = grads[keys_of(s)]
+      if g == nil and mode == "zero" then g = zeros_for(s) end
+      out[i] = g
+    end
+    return out
+  end)
+  if not tape._persistent then
+    tape._entries, tape._tracked = {}, {}
+  end
+  return rebuild(structure, values)
+end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, unconnected_gradients=}])",
+"d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
+.. "same structure. output_gradients weights each target (a tensor or number per target); a source "
+.. "the target does not depend on gives nil, or zeros with unconnected_gradients = \"zero\".",
+{ required = 3, positional = { "output_gradients" }, "unconnected_gradients",
+  types = { unconnected_gradients = "string" } })
+
+-- The Jacobian of the flat target y with respect to one source.
+local function jacobian_one(tape, y, source, mode)
+  -- One gradient per element of the target, unrolled: the target's shape
+  -- must be known (always so eagerly; inside tf.func, a static shape).
+  local sy = static_shape(y)
+  if not sy then
+    raise("ValueError", "tape:jacobian needs a target of known shape, got " .. tostring(y.shape)
+      .. " (inside tf.func, give the function an input_signature with static dimensions)", 2)
+  end
+  local n = num_elements(sy)
+  local is_var = variables.is_variable(source)
+  local ss = is_var and source.shape:as_list() or static_shape(source)
+  local rows, connected = {}, false
+  local persistent = tape._persistent
+  tape._persistent = true
+  local ok, err = pcall(function()
+    for i = 0, n - 1 do
+      local seed = ops.reshape(ops_array.one_hot(i, n, { dtype = dtype_of(y) }), sy)
+      rows[i + 1] = tape:gradient(y, source, seed)
+      if rows[i + 1] ~= nil then connected = true end
+    end
+  end)
+  tape._persistent = persistent
+  tape._used = true
+  if not ok then error(err, 0) end
+  -- As TF (unconnected_gradients NONE): a source the target does not
+  -- depend on gives nil.
+  if not connected and n > 0 and mode ~= "zero" then return nil end
+  local shape
+  if ss then
+    shape = table.move(sy, 1, #sy, 1, {})
+    table.move(ss, 1, #ss, #sy + 1, shape)
+  else
+    shape = ops.concat({ ops.constant(sy, dtypes.int32), ops.shape(source) }, 0)
+  end
+  if n == 0 then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
+  local example
+  for i = 1, n do example = example or rows[i] end
+  if example == nil then return ops.zeros(shape, is_var and source.dtype or dtype_of(source)) end
+  for i = 1, n do rows[i] = rows[i] or ops.zeros_like(example) end
+  return ops.reshape(ops.stack(rows), shape)
+end
+
+-- TF's parallel_iterations and experimental_use_pfor choose how the rows
+-- are computed, never what they are: moonflow computes them one by one.
+-- But as TF's, the while-loop form (experimental_use_pfor = false) takes
+-- many gradients of the tape, which eagerly needs a persistent one.
+local function check_jacobian_tape(tape, opts, what)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "A non-persistent GradientTape can only be used to compute one set of "
+      .. "gradients (or jacobians)", 3)
+  end
+  if opts and opts.experimental_use_pfor == false and not core.tracing() and not tape._persistent then
+    raise("RuntimeError", "GradientTape must be created with persistent=True to compute the " .. what
+      .. " with eager execution enabled and with  experimental_use_pfor set to False.", 3)
+  end
+end
+
+tmethods.jacobian = options.def(function(tape, target, sources, opts)
+  check_jacobian_tape(tape, opts, "jacobian")
+  local mode = unconnected_mode(opts and opts.unconnected_gradients)
+  local y = flat_targets(target)[1]
+  local leaves = {}
+  local structure = flatten_sources(sources, leaves)
+  local values = {}
+  for i, source in ipairs(leaves) do values[i] = jacobian_one(tape, y, source, mode) end
+  tape._used = true
+  return rebuild(structure, values)
+end, "tape:jacobian(target, sources [, {unconnected_gradients=, parallel_iterations=}])",
+"The Jacobian of target with respect to each source (a tensor, a tf.Variable or a table of them, "
+.. "and the result has the same structure): shape target.shape + source.shape.",
+{ required = 3, "unconnected_gradients", "parallel_iterations", "experimental_use_pfor",
+  types = { unconnected_gradients = "string", parallel_iterations = "number",
+    experimental_use_pfor = "boolean" } })
+
+-- The per-example rows of a batch Jacobian: d target[:, j] / d source
+-- for each flat position j of a target row, one weighted gradient each
+-- (the weights pick position j in every example; examples are assumed
+-- independent, as TF's batch_jacobian assumes).
+local function batch_rows(tape, y, x, batch, row_size)
+  local rows, connected = {}, false
+  local persistent = tape._persistent
+  tape._persistent = true
+  local ok, err = pcall(function()
+    for j = 0, row_size - 1 do
+      local pick = ops.reshape(ops_array.one_hot(j, row_size, { dtype = dtype_of(y) }), { 1, row_size })
+      local seed = ops.reshape(ops.broadcast_to(pick, { batch, row_size }), static_shape(y))
+      rows[j + 1] = tape:gradient(y, x, seed)
+      if rows[j + 1] ~= nil then connected = true end
+    end
+  end)
+  tape._persistent = persistent
+  if not ok then error(err, 0) end
+  return rows, connected
+end
+
+tmethods.batch_jacobian = options.def(function(tape, target, source, opts)
+  check_jacobian_tape(tape, opts, "batch_jacobian")
+  local mode = unconnected_mode(opts and opts.unconnected_gradients)
+  local y = flat_targets(target)[1]
+  local x = variables.is_variable(source) and source:read_value() or source
+  if not core.is_tensor(y) or not core.is_tensor(x) then
+    raise("TypeError", "tape:batch_jacobian expects a target and a source that are tensors or tf.Variables, got "
+      .. tostring(target) .. " and " .. tostring(source), 2)
+  end
+  local sy, sx = y.shape, x.shape
+  for _, s in ipairs({ sy, sx }) do
+    if s.rank ~= nil and s.rank < 2 then
+      raise("ValueError", ("Shape %s must have rank at least 2"):format(tostring(s)), 2)
+    end
+  end
+  local by, bx = sy.rank and sy[0], sx.rank and sx[0]
+  if by ~= nil and bx ~= nil and by ~= shapes.None and bx ~= shapes.None and by ~= bx then
+    raise("ValueError", ("Need first dimension of target shape (%s) and source shape (%s) to match."):format(
+      tostring(sy), tostring(sx)), 2)
+  end
+  local ys, xs = static_shape(y), static_shape(x)
+  if not ys or not xs then
+    raise("ValueError", "tape:batch_jacobian needs a target and a source of known shape, got " .. tostring(sy)
+      .. " and " .. tostring(sx) .. " (inside tf.func, give the function an input_signature with static dimensions)", 2)
+  end
+  local batch = ys[1]
+  local row_size = batch > 0 and num_elements(ys) // batch or 0
+  local rows, connected = batch_rows(tape, y, source, batch, row_size)
+  tape._used = true
+  local shape = table.move(ys, 1, #ys, 1, {})
+  table.move(xs, 2, #xs, #shape + 1, shape)
+  if row_size == 0 or batch == 0 then return ops.zeros(shape, dtype_of(x)) end
+  if not connected and mode ~= "zero" then return nil end
+  for j = 1, row_size do rows[j] = rows[j] or ops.zeros_like(x) end
+  -- [row, batch, x...] -> [batch, row, x...] -> target.shape + source.shape[1:]
+  local out = ops.reshape(ops.stack(rows), { row_size, batch, -1 })
+  return ops.reshape(ops.transpose(out, { 1, 0, 2 }), shape)
+end, "tape:batch_jacobian(target, source [, {unconnected_gradients=, parallel_iterations=, experimental_use_pfor=}])",
+"Per-example Jacobians: for target [b, y1, ...] and source [b, x1, ...], the [b, y1, ..., x1, ...] tensor whose "
+.. "[i, ...] is the Jacobian of target[i] with respect to source[i] (target[i] must depend on source[i] alone).",
+{ required = 3, "unconnected_gradients", "parallel_iterations", "experimental_use_pfor",
+  types = { unconnected_gradients = "string", parallel_iterations = "number", experimental_use_pfor = "boolean" } })
+
+function Tape.__tostring(tape)
+  return ("<tf.GradientTape %s, %d ops recorded%s>"):format(tape._recording and "recording" or "stopped",
+    #tape._entries, tape._persistent and ", persistent" or "")
+end
+
+-- Records an op whose gradient is computed by grad_fn(node, dys) on every
+-- recording tape that tracks one of its inputs (control flow uses it).
+tapes.record_custom = function(inputs, outputs, grad_fn)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._level == here and reaches_tape(tape, inputs) then
+      tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
+        grad_fn = grad_fn, scope = forward_scope() }
+      for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+-- The differentiable leaves of a call's arguments (or of the placeholders
+-- a trace made for them), in one order for both: the tensors, then the
+-- trainable variables, each also found inside tables, as the trace types
+-- describe them.
+tapes.call_leaves = function(types, args)
+  local tensors, vars = {}, {}
+  local function walk(t, v)
+    if v == nil then return end
+    if t.kind == "tensor" then
+      tensors[#tensors + 1] = v
+    elseif t.kind == "variable" then
+      if v.trainable then vars[#vars + 1] = v end
+    elseif t.kind == "table" then
+      for i, s in ipairs(t.array) do walk(s, v[i]) end
+      for _, k in ipairs(t.keys) do walk(t.map[k], v[k]) end
+    end
+  end
+  for i, t in ipairs(types) do walk(t, args[i]) end
+  return tensors, vars
+end
+
+-- The sources a call of concrete function cf differentiates, in the order
+-- of its recorded inputs: the tensor arguments, the trainable variable
+-- arguments, the trainable variables it captures, then the floating
+-- tensors it captures (as TF, captures are inputs of the call).
+tapes.call_sources = function(cf, args)
+  local tensors, vars = tapes.call_leaves(cf._types, args)
+  local inputs, captured, captured_tensors = table.move(tensors, 1, #tensors, 1, {}), {}, {}
+  for _, v in ipairs(vars) do inputs[#inputs + 1] = v.handle end
+  for _, c in ipairs(cf._captures) do
+    if core.dtype(c) == dtypes.resource then
+      local v = variable_of(c)
+      if v and v.trainable then
+        captured[#captured + 1] = v
+        inputs[#inputs + 1] = v.handle
+      end
+    elseif core.dtype(c).is_floating then
+      captured_tensors[#captured_tensors + 1] = c
+    end
+  end
+  -- Small tensors embedded as Consts are inputs of the call all the same
+  -- (TF appends a by-value capture to graph.inputs and records it on the
+  -- tape: capture_container.py, capture_by_value).
+  for _, pair in ipairs(cf._const_captures or {}) do
+    if core.dtype(pair[1]).is_floating then captured_tensors[#captured_tensors + 1] = pair[1] end
+  end
+  table.move(captured_tensors, 1, #captured_tensors, #inputs + 1, inputs)
+  return inputs, vars, captured, captured_tensors
+end
+
+-- Variables read inside a nested graph (a call, a loop body) count as
+-- accessed by the tapes that record at this level.
+tapes.note_accessed = function(vars)
+  local here = level()
+  for _, tape in ipairs(recording) do
+    if tape._watch_accessed and tape._level == here then
+      for _, v in ipairs(vars) do
+        tape._tracked[key(v.handle)] = true
+        tape._watched_vars[v] = true
+      end
+    end
+  end
+end
+
+-- Whether a call of cf with args would be recorded by any tape: one at
+-- this level that tracks an input, or that watches the trainable
+-- variables the call reads. Calls no tape records run as plain calls.
+tapes.would_record = function(cf, args)
+  local here = level()
+  local inputs = tapes.call_sources(cf, args)
+  for _, tape in ipairs(recording) do
+    if tape._level == here then
+      if reaches_tape(tape, inputs) then return true end
+      if tape._watch_accessed then
+        for _, x in ipairs(inputs) do
+          if core.is_tensor(x) and core.dtype(x) == dtypes.resource then return true end
+        end
+      end
+    end
+  end
+  return false
+end
+
+-- Records a call of concrete function cf: one op whose inputs are the
+-- call's sources and whose outputs are `outs` (then the intermediates
+-- the forward variant returned, so that a gradient of the gradient
+-- reaches them); grad_fn(node, dys, present) gives one gradient per input.
+-- `saved`, when given, lists what grad_fn reads besides the entry's
+-- outputs (a replay of the entry substitutes it too).
+tapes.record_call = function(cf, args, outs, grad_fn, intermediates, saved)
+  if #recording == 0 then return end
+  local inputs, arg_vars, captured = tapes.call_sources(cf, args)
+  local vars = table.move(arg_vars, 1, #arg_vars, 1, {})
+  for _, v in ipairs(captured) do vars[#vars + 1] = v end
+  tapes.note_accessed(vars)
+  local here = level()
+  local outputs = table.move(outs, 1, outs.n or #outs, 1, {})
+  if intermediates then table.move(intermediates, 1, #intermediates, #outputs + 1, outputs) end
+  for _, tape in ipairs(recording) do
+    if tape._level == here and touches_tape(tape, inputs) then
+      tape._entries[#tape._entries + 1] = { type = "StatefulPartitionedCall", inputs = inputs,
+        outputs = outputs, grad_fn = grad_fn, saved = saved, scope = forward_scope() }
+      for _, y in ipairs(outputs) do tape._tracked[key(y)] = true end
+    end
+  end
+end
+
+-- The reverse pass over recorded entries (a tape's, or a forward
+-- graph's as a backward function replays them): the gradients of
+-- every tensor reached, by key.
+tapes.backprop_entries = function(entries, targets, seeds)
+  return backprop({ _entries = entries }, targets, seeds)
+end
+tapes.key = key
+
+--- Recorded entries with their tensors replaced through map (keyed by
+-- tapes.key; a tensor map does not hold stays), and the replacement
+-- function: how cond and while gradients replay a branch's or body's
+-- records over the forward op's outputs.
+function tapes.substitute(entries, map)
+  local function sub(t)
+    local m = map[key(t)]
+    if m ~= nil then return m end
+    return t
+  end
+  local function sub_all(list)
+    local out = {}
+    for i, t in ipairs(list or {}) do out[i] = sub(t) end
+    return out
+  end
+  local out = {}
+  for i, e in ipairs(entries) do
+    out[i] = { type = e.type, attrs = e.attrs, inputs = sub_all(e.inputs), outputs = sub_all(e.outputs),
+      scope = e.scope }
+  end
+  return out, sub
+end
+
+-- Library-internal (the other modules' view, not part of tf).
+tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
+  key = true, substitute = true, internal = true }
+
+return tapes

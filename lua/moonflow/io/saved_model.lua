@@ -1,0 +1,361 @@
+-- saved_model.lua — tf.saved_model.save / load and tf.train.Checkpoint: a
+-- traced program as a directory that outlives its Lua source (the format:
+-- docs/saved_model.md; the C side: core/graph/saved_model.c, core/graph/graph_io.c).
+--
+-- Saving takes each concrete function's graph as traced, its captures (a
+-- tf.Variable's handle becomes a reference to a saved variable, any other
+-- captured tensor a constant) and the nesting of its results. Loading
+-- makes fresh tf.Variables from the saved values and, per saved function, a
+-- tf.func (with the saved argument specs as input_signature, so calls are
+-- checked with tf.func's errors) whose Lua body replays the saved graph node
+-- by node through the op path (core.op): a call under a GradientTape is then
+-- differentiated by the ordinary gradient rules, and the restored variables
+-- train as any others.
+
+local core = require("moonflow.core")
+local doc = require("moonflow.doc")
+local options = require("moonflow.options")
+local dtypes = require("moonflow.tensor.dtypes")
+local shapes = require("moonflow.tensor.shape")
+local variables = require("moonflow.tensor.variable")
+local func = require("moonflow.trace.func")
+local modules = require("moonflow.keras.module")
+local receiver = require("moonflow.receiver")
+
+local M = {}
+
+local function raise(kind, msg) error(core.error(kind, msg), 3) end
+
+-- ---- structures: nest.flatten's nodes as JSON and back ----
+
+local function structure_out(s, where)
+  if s.kind == "tensor" then return { kind = "tensor", index = s.index } end
+  if s.kind == "nil" then return { kind = "nil" } end
+  if s.kind == "table" then
+    local array, map = {}, {}
+    for i, x in ipairs(s.array) do array[i] = structure_out(x, where) end
+    for i, k in ipairs(s.keys) do
+      map[i] = { key = k, key_type = type(k), value = structure_out(s.map[k], where) }
+    end
+    return { kind = "table", array = array, map = map }
+  end
+  raise("ValueError", ("tf.saved_model.save: %s returns a %s, which cannot be saved"):format(where,
+    s.kind == "ta" and "TensorArray" or s.kind))
+end
+
+local function pack(s, flat)
+  if s.kind == "tensor" then return flat[s.index] end
+  if s.kind == "nil" then return nil end
+  local t = {}
+  for i, x in ipairs(s.array or {}) do t[i] = pack(x, flat) end
+  for _, e in ipairs(s.map or {}) do
+    local k = e.key_type == "number" and tonumber(e.key) or e.key
+    t[k] = pack(e.value, flat)
+  end
+  return t
+end
+
+-- ---- saving ----
+
+-- The tf.func values reachable from obj, as {name, fn} sorted by name.
+local function functions_of(obj, signatures)
+  if func.is_func(obj) then return { { obj.name, obj } } end
+  if func.is_concrete(obj) then return { { obj.name, obj } } end
+  local out = {}
+  if type(signatures) == "table" then
+    local keys = {}
+    for k in pairs(signatures) do keys[#keys + 1] = k end
+    table.sort(keys)
+    for _, k in ipairs(keys) do out[#out + 1] = { k, signatures[k] } end
+    return out
+  end
+  local keys = {}
+  for k, v in pairs(obj) do
+    if type(k) == "string" and func.is_func(v) then keys[#keys + 1] = k end
+  end
+  local mt = getmetatable(obj)
+  local cls = mt and type(mt.__index) == "table" and mt.__index
+  for _ = 1, 8 do
+    if not cls then break end
+    for k, v in pairs(cls) do
+      if type(k) == "string" and func.is_func(v) and rawget(obj, k) == nil then keys[#keys + 1] = k end
+    end
+    local cmt = getmetatable(cls)
+    cls = cmt and type(cmt.__index) == "table" and cmt.__index
+  end
+  table.sort(keys)
+  for _, k in ipairs(keys) do out[#out + 1] = { k, obj[k] } end
+  return out
+end
+
+local function concretes_of(name, f)
+  if func.is_concrete(f) then return { f } end
+  local cfs = f:concrete_functions()
+  if #cfs == 0 and f._signature then cfs = { f:get_concrete_function() } end
+  if #cfs == 0 then
+    raise("ValueError", ("tf.saved_model.save: the tf.func '%s' has never been traced and has no "
+      .. "input_signature, so it has no concrete function to save; call it once or give it an "
+      .. "input_signature"):format(name))
+  end
+  return cfs
+end
+
+local function file_name(i, name)
+  return ("%d_%s.npy"):format(i, (name:gsub("[^%w_.-]", "_")):gsub("^%.", "_"))
+end
+
+-- Adds the variable of a resource handle to the saved list (once).
+local function variable_index(state, handle)
+  local id, name, _, _, trainable = core.variable_info(handle)
+  local i = state.by_id[id]
+  if i then return i end
+  i = #state.variables
+  state.by_id[id] = i
+  local label = state.names[id] or name
+  state.variables[i + 1] = { name = label, file = file_name(i, label), trainable = trainable,
+    value = core.variable_value(handle) }
+  return i
+end
+
+M.save = options.def(function(obj, dir, opts)
+  if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.save: dir must be a string") end
+  opts = opts or {}
+  local state = { variables = {}, by_id = {}, names = {} }
+  if modules.is_module(obj) then
+    for i, v in ipairs(obj:variables()) do
+      state.names[core.variable_info(v.handle)] = v.name or ("variable_" .. i)
+      variable_index(state, v.handle)
+    end
+  end
+  local functions, signatures, seen = {}, {}, {}
+  for _, entry in ipairs(functions_of(obj, opts.signatures)) do
+    local name, f = entry[1], entry[2]
+    for k, cf in ipairs(concretes_of(name, f)) do
+      local fname = k == 1 and name or (name .. "_" .. (k - 1))
+      if seen[fname] then fname = fname .. "_" .. #functions end
+      seen[fname] = true
+      local g = cf._graph
+      local ins = core.graph_io(g)
+      local captures = {}
+      for i, c in ipairs(cf._captures) do
+        local _, dtype = core.info(c)
+        if dtype == dtypes.resource then
+          captures[i] = { variable = variable_index(state, c) }
+        else
+          captures[i] = { value = c }
+        end
+      end
+      local nodes = core.graph_nodes(g)
+      local args = {}
+      for i = 1, #ins - #captures do args[i] = nodes[ins[i] + 1].name end
+      local s = cf._structure
+      local st = {}
+      for i = 1, s.n do st[i] = structure_out(s[i], "'" .. fname .. "'") end
+      local outs = {}
+      local _, gouts = core.graph_io(g)
+      for i = 1, #gouts do outs[i] = "output_" .. (i - 1) end
+      functions[#functions + 1] = { name = fname, graph = g, args = args, captures = captures,
+        outputs = outs, structure = core.json_encode({ results = st, n = s.n, method = name }) }
+      if k == 1 and (opts.signatures or #functions == 1) then signatures[name] = fname end
+    end
+  end
+  if not opts.signatures and #functions > 0 and not signatures.serving_default then
+    signatures.serving_default = functions[1].name
+  end
+  core.saved_write(dir, { variables = state.variables, functions = functions, signatures = signatures })
+end, "tf.saved_model.save(obj, dir [, {signatures = {name = tf.func, ...}}])",
+"Saves a tf.Module (its variables and the concrete functions of its tf.func fields) or a tf.func "
+.. "(its concrete functions) as a directory: saved_model.json (graphs, signatures, variable "
+.. "list) and variables/*.npy. A tf.func never traced and without input_signature is an error. "
+.. "tf.saved_model.load reads it back without the Lua source.",
+{ "signatures", required = 2, types = { signatures = "table" } })
+
+-- ---- loading ----
+
+-- Runs a saved graph on feeds, one op at a time through core.op, so the
+-- tape records every op and tracing rebuilds the graph.
+local replay
+function replay(nodes, ins, outs, feeds)
+  local vals = {}
+  for k, id in ipairs(ins) do vals[id] = { feeds[k] } end
+  for _, n in ipairs(nodes) do
+    if not vals[n.id] then
+      local args = {}
+      for k, ref in ipairs(n.inputs) do
+        local idx = tonumber(ref:match(":(%d+)$"))
+        args[k] = vals[n.input_nodes[k]][idx + 1]
+      end
+      if n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then
+        -- A call of a nested tf.func: its graph replayed in place, so the
+        -- tape records its ops too.
+        local f = n.attrs.f
+        local f_ins, f_outs = core.graph_io(f)
+        vals[n.id] = replay(core.graph_nodes(f), f_ins, f_outs, args)
+      else
+        local attrs = { name = n.name }
+        for a, v in pairs(n.attrs) do attrs[a] = v end
+        vals[n.id] = table.pack(core.op(n.type, attrs, table.unpack(args, 1, #n.inputs)))
+      end
+    end
+  end
+  local results = {}
+  for i, r in ipairs(outs) do results[i] = vals[r[1]][r[2] + 1] end
+  return results
+end
+
+local function load_function(f, loaded)
+  local nodes = core.graph_nodes(f.graph)
+  local ins, outs = core.graph_io(f.graph)
+  local nargs = #f.args
+  local sig = {}
+  for i = 1, nargs do
+    local spec = nodes[ins[i] + 1].outputs[1]
+    sig[i] = shapes.TensorSpec(spec.shape, spec.dtype, f.args[i])
+  end
+  local st = f.structure and core.json_decode(f.structure) or { results = {}, n = 0 }
+  local fn = function(...)
+    local feeds = table.pack(...)
+    for k, c in ipairs(f.captures) do
+      feeds[nargs + k] = c.variable and loaded[c.variable + 1].handle or c.value
+    end
+    local flat = replay(nodes, ins, outs, feeds)
+    local results = {}
+    for i = 1, st.n do results[i] = pack(st.results[i], flat) end
+    return table.unpack(results, 1, st.n)
+  end
+  -- tf.func names parameters after the Lua function's (its errors quote
+  -- them): a wrapper with the saved argument names as parameters.
+  local params, used = {}, {}
+  for i = 1, nargs do
+    local p = f.args[i]:gsub("[^%w_]", "_"):gsub("^(%d)", "_%1")
+    if used[p] or p == "" or p == "fn" then p = "arg" .. i end
+    used[p] = true
+    params[i] = p
+  end
+  local list = table.concat(params, ", ")
+  local named = load(("local fn = ...; return function(%s) return fn(%s) end"):format(list, list))(fn)
+  return func.func(named, { input_signature = sig, name = f.name }), st.method, sig
+end
+
+-- A saved tf.func with several traces: calls go to the first trace whose
+-- argument specs the arguments fit, as a loaded TF function dispatches.
+local function dispatcher(name, options)
+  return function(...)
+    local args = table.pack(...)
+    for _, o in ipairs(options) do
+      local fits = args.n == #o.sig
+      for i = 1, #o.sig do
+        if fits then
+          local ok, yes = pcall(o.sig[i].is_compatible_with, o.sig[i], args[i])
+          fits = ok and yes
+        end
+      end
+      if fits then return o.fn(...) end
+    end
+    local lines = { ("Could not find matching concrete function to call loaded from the SavedModel. "
+      .. "Got %d positional argument%s; expected them to match one of the following %d option(s) "
+      .. "of '%s':"):format(args.n, args.n == 1 and "" or "s", #options, name) }
+    for i, o in ipairs(options) do
+      local specs = {}
+      for k, sp in ipairs(o.sig) do specs[k] = tostring(sp) end
+      lines[#lines + 1] = ("  Option %d: (%s)"):format(i, table.concat(specs, ", "))
+    end
+    error(core.error("ValueError", table.concat(lines, "\n")), 2)
+  end
+end
+
+M.load = doc.def(function(dir)
+  if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.load: dir must be a string") end
+  local data = core.saved_read(dir)
+  local obj = { signatures = {}, _variables = {} }
+  for i, v in ipairs(data.variables) do
+    obj._variables[i] = variables.Variable(v.value, { name = v.name, trainable = v.trainable })
+  end
+  local by_name, methods, order = {}, {}, {}
+  for _, f in ipairs(data.functions) do
+    local lf, method, sig = load_function(f, obj._variables)
+    by_name[f.name] = lf
+    obj[f.name] = lf
+    if method then
+      if not methods[method] then
+        methods[method] = {}
+        order[#order + 1] = method
+      end
+      table.insert(methods[method], { fn = lf, sig = sig })
+    end
+  end
+  for _, method in ipairs(order) do
+    local options = methods[method]
+    obj[method] = #options == 1 and options[1].fn or dispatcher(method, options)
+  end
+  for sig, fname in pairs(data.signatures) do obj.signatures[sig] = by_name[fname] end
+  obj.variables = function() return table.move(obj._variables, 1, #obj._variables, 1, {}) end
+  obj.trainable_variables = function()
+    local out = {}
+    for _, v in ipairs(obj._variables) do if v.trainable then out[#out + 1] = v end end
+    return out
+  end
+  return obj
+end, "tf.saved_model.load(dir)",
+"Loads a directory written by tf.saved_model.save: an object whose fields are the saved functions "
+.. "(tf.funcs checking their saved argument specs), with a `signatures` table and its variables "
+.. "restored as tf.Variables (obj.variables(), obj.trainable_variables()) that train further: "
+.. "gradients flow through the loaded functions.")
+
+-- ---- tf.train.Checkpoint ----
+
+local Checkpoint = { __name = "Checkpoint" }
+receiver.metatable(Checkpoint, "checkpoint")
+Checkpoint.__index = Checkpoint
+
+-- The variables of the checkpoint's objects, as {key, variable} in a fixed
+-- order: "name" for a variable, "name/i" for a module's i-th variable.
+local function checkpoint_vars(ckpt)
+  local keys = {}
+  for k in pairs(ckpt._objects) do keys[#keys + 1] = k end
+  table.sort(keys)
+  local out = {}
+  for _, k in ipairs(keys) do
+    local o = ckpt._objects[k]
+    if variables.is_variable(o) then
+      out[#out + 1] = { k, o }
+    elseif modules.is_module(o) then
+      for i, v in ipairs(o:variables()) do out[#out + 1] = { k .. "/" .. i, v } end
+    else
+      raise("TypeError", ("tf.train.Checkpoint: '%s' is not a tf.Variable or tf.Module"):format(k))
+    end
+  end
+  return out
+end
+
+Checkpoint.write = doc.def(function(self, path)
+  local vars = {}
+  for i, e in ipairs(checkpoint_vars(self)) do
+    vars[i] = { name = e[1], file = file_name(i - 1, e[1]), trainable = e[2].trainable,
+      value = core.variable_value(e[2].handle) }
+  end
+  core.saved_write(path, { variables = vars, functions = {}, signatures = {} })
+  return path
+end, "ckpt:write(path)", "Writes the checkpoint's variables to the directory `path` (saved_model.json + .npy files).")
+
+Checkpoint.read = doc.def(function(self, path)
+  local data = core.saved_read(path)
+  local saved = {}
+  for _, v in ipairs(data.variables) do saved[v.name] = v.value end
+  for _, e in ipairs(checkpoint_vars(self)) do
+    local value = saved[e[1]]
+    if not value then
+      raise("NotFoundError", ("tf.train.Checkpoint: '%s' is not in the checkpoint at %s"):format(e[1], path))
+    end
+    e[2]:assign(value)
+  end
+  return self
+end, "ckpt:read(path)",
+"Restores the checkpoint's variables from the directory `path` (assign: shapes and dtypes must match).")
+
+M.Checkpoint = doc.def(function(objects)
+  return setmetatable({ _objects = objects or {} }, Checkpoint)
+end, "tf.train.Checkpoint{name = variable_or_module, ...}",
+"Variables alone, saved and restored: ckpt:write(path) / ckpt:read(path), for training stopped and resumed.")
+
+return M

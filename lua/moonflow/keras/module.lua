@@ -1,0 +1,228 @@
+-- module.lua — tf.Module: a base for objects that own variables.
+-- tf.Module() makes a bare instance; tf.Module:extend("Dense") makes a class
+-- whose call Dense(...) creates an instance and runs Dense.init(self, ...).
+-- Metamethods set on a class (__call, __tostring) apply to its instances.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local doc = require("moonflow.doc")
+local variables = require("moonflow.tensor.variable")
+local receiver = require("moonflow.receiver")
+local source = require("moonflow.source")
+local raise = errors.raise
+
+local modules = {}
+
+local base_methods = {}
+
+-- Finds variables through fields in TF's order (module.py's
+-- _flatten_module): the module's own fields first, keys sorted, plain tables
+-- flattened in place; then each submodule found there, depth first.
+local function sorted_keys(obj)
+  local keys = {}
+  for k in pairs(obj) do
+    if type(k) == "string" or math.type(k) == "integer" then keys[#keys + 1] = k end
+  end
+  table.sort(keys, function(a, b)
+    if type(a) == type(b) then return a < b end
+    return type(a) == "number"
+  end)
+  return keys
+end
+
+local function own_leaves(obj, out, seen, pred, subs)
+  for _, k in ipairs(sorted_keys(obj)) do
+    local v = rawget(obj, k)
+    if variables.is_variable(v) then
+      if not seen[v] and pred(v) then
+        seen[v] = true
+        out[#out + 1] = v
+      end
+    elseif type(v) == "table" and not seen[v] then
+      if modules.is_module(v) then
+        seen[v] = true
+        subs[#subs + 1] = v
+      elseif getmetatable(v) == nil then
+        seen[v] = true
+        own_leaves(v, out, seen, pred, subs)
+      end
+    end
+  end
+end
+
+local function collect(obj, out, seen, pred)
+  seen[obj] = true
+  local subs = {}
+  own_leaves(obj, out, seen, pred, subs)
+  for _, m in ipairs(subs) do collect(m, out, seen, pred) end
+  return out
+end
+
+base_methods.variables = doc.def(function(self)
+  return collect(self, {}, {}, function() return true end)
+end, "module:variables()", "The tf.Variables this module owns, found through its fields recursively.")
+
+base_methods.trainable_variables = doc.def(function(self)
+  return collect(self, {}, {}, function(v) return v.trainable end)
+end, "module:trainable_variables()", "The trainable tf.Variables this module owns.")
+
+base_methods.non_trainable_variables = doc.def(function(self)
+  return collect(self, {}, {}, function(v) return not v.trainable end)
+end, "module:non_trainable_variables()",
+"The tf.Variables this module owns that are not trainable (a BatchNormalization's moving statistics).")
+
+base_methods.submodules = doc.def(function(self)
+  local out, seen = {}, { [self] = true }
+  local function walk(obj)
+    for _, v in pairs(obj) do
+      if type(v) == "table" and not seen[v] then
+        seen[v] = true
+        if modules.is_module(v) then out[#out + 1] = v end
+        if getmetatable(v) == nil or modules.is_module(v) then walk(v) end
+      end
+    end
+  end
+  walk(self)
+  return out
+end, "module:submodules()", "The modules found through this module's fields.")
+
+local classes = setmetatable({}, { __mode = "k" })
+
+local function is_module(x)
+  local mt = getmetatable(x)
+  return mt ~= nil and classes[mt] == true
+end
+modules.is_module = is_module
+
+local function snake(name)
+  return (name:gsub("(%l)(%u)", "%1_%2"):lower())
+end
+
+-- TF's module names: a Python identifier (module.py's valid_identifier).
+local function check_name(name)
+  if type(name) ~= "string" or not name:match("^[%a_][%w_]*$") then
+    raise("ValueError", ("'%s' is not a valid module name. Module names must be valid Lua "
+      .. "identifiers (e.g. a valid class name)."):format(tostring(name)), 3)
+  end
+  return name
+end
+
+-- Keras numbers its layers' names (dense, dense_1, ...: TF's
+-- backend.unique_object_name); a class marked numbered (and its
+-- subclasses) does too.
+local numbered_classes = setmetatable({}, { __mode = "k" })
+local counters = {}
+
+local function is_numbered(class)
+  while class do
+    if numbered_classes[class] then return true end
+    class = rawget(class, "_parent")
+  end
+  return false
+end
+
+local function default_name(class)
+  local base = snake(class._class_name)
+  if not is_numbered(class) then return base end
+  counters[base] = (counters[base] or 0) + 1
+  return counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1))
+end
+
+-- Every instance of a class is named after it, unnumbered, as TF's
+-- tf.Module does; tf.Module{name = ...} names a bare instance.
+local function instantiate(class, ...)
+  local self = setmetatable({ name = default_name(class) }, class)
+  if class._parent == nil then
+    local opts = ...
+    if type(opts) == "table" and getmetatable(opts) == nil and opts.name ~= nil then
+      self.name = check_name(opts.name)
+    end
+  end
+  if class.init then class.init(self, ...) end
+  return self
+end
+
+-- The library's own classes (tf.Module, the Keras layers, optimizers and
+-- losses: classes made by a chunk of the library's directory) check the
+-- receiver of their methods (receiver.lua); a user's class is left as
+-- its author wrote it (it may hold plain functions, `Class.new(...)`).
+local function from_library(level)
+  local info = debug.getinfo(level + 1, "S")
+  return info ~= nil and source.in_library(info.source)
+end
+
+local function make_class(name, parent, library)
+  local class = { _class_name = name, __name = name }
+  local kind = snake(name)
+  local function is_a(x)
+    local mt = getmetatable(x)
+    while type(mt) == "table" do
+      if mt == class then return true end
+      mt = rawget(mt, "_parent")
+    end
+    return false
+  end
+  class.__index = function(obj, k)
+    if library then receiver.check(obj, class, "__index", kind, is_a) end
+    local v = rawget(class, k)
+    if v ~= nil then return v end
+    local p = parent
+    while p do
+      v = rawget(p, k)
+      if v ~= nil then return v end
+      p = p._parent
+    end
+    return base_methods[k]
+  end
+  class._parent = parent
+  class.__tostring = parent and parent.__tostring or function(obj)
+    return ("<%s '%s'>"):format(getmetatable(obj)._class_name, rawget(obj, "name") or "?")
+  end
+  class.__call = parent and parent.__call or nil
+  classes[class] = true
+  if library then
+    class.__tostring = receiver.guard(class.__tostring, "__tostring", kind, name, is_a)
+  end
+  return setmetatable(class, {
+    __newindex = function(c, k, v)
+      if library then v = receiver.guard(v, k, kind, name, is_a) end
+      rawset(c, k, v)
+    end,
+    __call = instantiate,
+    __index = function(_, k)
+      local p = parent
+      while p do
+        local v = rawget(p, k)
+        if v ~= nil then return v end
+        p = p._parent
+      end
+      return base_methods[k]
+    end,
+    __tostring = function() return "<class " .. name .. ">" end,
+  })
+end
+
+local root = make_class("Module", nil, true)
+
+--- Module:extend(name) -> a new class deriving from this one.
+local function extend(parent, name)
+  if type(name) ~= "string" then
+    raise("TypeError", "Module:extend(name) needs a class name", 1)
+  end
+  return make_class(name, parent, from_library(2))
+end
+base_methods.extend = doc.def(extend, "tf.Module:extend(name)",
+  "A class deriving from this one: Class(...) makes an instance and runs Class.init(self, ...).")
+receiver.table(base_methods, "module", "Module", is_module)
+base_methods.extend = receiver.guard(extend, "extend", "Module", "Module class",
+  function(x) return classes[x] == true end)
+rawset(root, "extend", base_methods.extend)
+
+modules.Module = root
+
+-- Library-internal (the other modules' view, not part of tf).
+-- modules.numbered(class): instances get numbered names (for Keras layers).
+function modules.numbered(class) numbered_classes[class] = true end
+modules.internal = { is_module = true, numbered = true, internal = true }
+
+return modules

@@ -1,0 +1,41 @@
+-- %trace <expr>: every trace of a tf.func — its signature, when it
+-- happened, how long tracing took, its op count, and why it was traced.
+
+local tf = require("moonflow")
+local func = require("moonflow.trace.func")
+local target = require("moonflow.session.magic_target")
+
+local USAGE = "usage: %trace <tf.func>"
+
+local function ms(seconds)
+  if seconds < 1e-3 then return ("%.0f µs"):format(seconds * 1e6) end
+  if seconds < 1 then return ("%.2f ms"):format(seconds * 1e3) end
+  return ("%.2f s"):format(seconds)
+end
+
+return {
+  doc = [[%trace <expr>  the traces of a tf.func and why each happened
+For each trace: its number, the time it was traced, how long tracing took, the
+number of ops in its graph, the reason (first call, or which parameter failed
+to fit which earlier trace and why), and its function type.
+tf.config.explain_retracing(true) prints the reason as each retrace happens.]],
+  run = function(args)
+    local value, _, expr = target.parse(args, USAGE)
+    target.check_func(value, expr, USAGE)
+    local all = func.is_concrete(value) and { value } or value:concrete_functions()
+    local name = value.name
+    if #all == 0 then
+      print(("%s has not been traced yet."):format(expr))
+      return
+    end
+    local count = func.is_func(value) and value:experimental_get_tracing_count() or #all
+    print(("%s: %d concrete function%s, traced %d time%s"):format(name, #all, #all == 1 and "" or "s",
+      count, count == 1 and "" or "s"))
+    for _, cf in ipairs(all) do
+      local info = cf:trace_info()
+      print(("#%d at %s, traced in %s, %d ops"):format(info.number, info.at, ms(info.seconds), info.ops))
+      print("   why: " .. info.reason)
+      print("   " .. tostring(cf.function_type))
+    end
+  end,
+}
