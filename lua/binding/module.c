@@ -57,6 +57,43 @@ static bool find_library(char *out, size_t n) {
   return join_path(out, n, MF_PREFIX, "share/lua/5.4") && has_library(out);
 }
 
+/* The `moonflow` program of this build or install: the running executable
+ * when it is moonflow itself (the REPL, the kernel, scripts), else the one
+ * beside this module (build/<mode>/moonflow.so) or in its prefix
+ * (PREFIX/lib/lua/5.4/moonflow.so -> PREFIX/bin/moonflow). Lessons and
+ * scripts start it by this path, never through $PATH, which `make repl`
+ * does not change. */
+static bool find_program(char *out, size_t n) {
+  char self[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len > 0) {
+    self[len] = '\0';
+    const char *base = strrchr(self, '/');
+    if (base && strcmp(base + 1, "moonflow") == 0) return snprintf(out, n, "%s", self) < (int)n;
+  }
+  Dl_info info;
+  if (!dladdr((void *)luaopen_moonflow, &info) || !info.dli_fname || !realpath(info.dli_fname, self))
+    return false;
+  char *slash = strrchr(self, '/');
+  if (!slash) return false;
+  *slash = '\0';
+  static const char *const rel[] = {"moonflow", "../../../bin/moonflow"};
+  for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+    char path[PATH_MAX];
+    if (join_path(path, sizeof path, self, rel[i]) && access(path, X_OK) == 0 && realpath(path, out))
+      return true;
+  }
+  return false;
+}
+
+/* core.program_path() -> the path of the `moonflow` program, or nil */
+static int l_program_path(lua_State *L) {
+  char path[PATH_MAX];
+  if (!find_program(path, sizeof path)) return 0;
+  lua_pushstring(L, path);
+  return 1;
+}
+
 static void add_to_path(lua_State *L, const char *dir) {
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "path");
@@ -113,7 +150,7 @@ static int l_check_interrupt(lua_State *L) {
 int luaopen_moonflow(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"set_seed", l_set_seed}, {"check_interrupt", l_check_interrupt}, {"now", l_now},
-      {"fail_alloc", l_fail_alloc}, {"heap_bytes", l_heap_bytes},
+      {"fail_alloc", l_fail_alloc}, {"heap_bytes", l_heap_bytes}, {"program_path", l_program_path},
       {NULL, NULL}};
   lua_newtable(L);
   mfL_trace_open(L);

@@ -5,6 +5,7 @@ local core = require("moonflow.core")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
 local argcheck = require("moonflow.argcheck")
+local errors = require("moonflow.errors")
 
 local M = {}
 
@@ -30,6 +31,18 @@ config.explain_retracing = doc.def(function(on)
 end, "tf.config.explain_retracing(bool)",
 "When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
 .. "and which existing traces it failed to match.")
+
+config.program_path = doc.def(function()
+  local path = core.program_path()
+  if not path then
+    errors.raise("NotFoundError", "cannot find the moonflow program beside this library "
+      .. "(build/<mode>/moonflow or PREFIX/bin/moonflow)")
+  end
+  return path
+end, "tf.config.program_path() -> string",
+"The path of the `moonflow` program of this build or install: the running program when it is "
+.. "moonflow (the REPL, the kernel, a script), else the one beside the Lua module. Start "
+.. "moonflow from Lua by this path (os.execute, io.popen): `make repl` does not put it on PATH.")
 
 -- tf.config.optimizer: whether traced functions run their graphs'
 -- optimised copies (constant folding, simplification, common

@@ -62,7 +62,7 @@ check() {
   fi
 }
 
-echo "1..7"
+echo "1..8"
 
 if [ "$SANITIZE" != 1 ] && [ ! -f "$MODULE" ]; then
   not_ok "the module exists at $MODULE" "build it with make $BUILD/moonflow.so"
@@ -91,6 +91,11 @@ check 'errors are typed objects' \
   'InvalidArgumentError: Integer division by zero [Op:FloorDiv]' \
   'local ok, e = pcall(function() return tf.constant(1) // 0 end)
    print(not ok and tf.errors.is(e) and tostring(e))'
+
+# Lessons start `moonflow` by this path: make repl puts nothing on PATH.
+check 'tf.config.program_path() is the moonflow program of this build' \
+  "$(realpath "$BIN")" \
+  'print(tf.config.program_path())'
 
 check 'tf.print writes to stdout' \
   'Executing with 10' \

@@ -2,7 +2,7 @@
 are, running one lesson through run_lesson.lua in a fresh `moonflow`
 process, and matching a step's output against its expected ```output
 block (a line "..." matches any number of lines, "<...>" any text within
-a line)."""
+a line; in a block opened "```output ±T" each number may differ by up to T)."""
 import glob
 import os
 import re
@@ -32,6 +32,7 @@ class Step:
     def __init__(self, index, kind):
         self.index, self.kind = index, kind
         self.line = self.code_end = self.output_line = 0
+        self.tolerance = 0
         self.expected = None
         self.actual = ""
         self.error = None
@@ -67,9 +68,11 @@ def run_lesson(name, timeout=300):
         words = line[1:].split(" ", 2)
         tag = words[0]
         if tag == "step":
-            index, first, end, output_line = (int(w) for w in line[1:].split()[1:5])
+            fields = line[1:].split()
+            index, first, end, output_line = (int(w) for w in fields[1:5])
             step = Step(index, "code")
             step.line, step.code_end, step.output_line = first, end, output_line
+            step.tolerance = float(fields[5])
             steps.append(step)
             field = "expected"
         elif tag == "actual":
@@ -94,14 +97,29 @@ def run_lesson(name, timeout=300):
     return steps, finished, proc.stdout
 
 
-def pattern(expected):
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def literal(text, tolerance):
+    """The regex for literal expected text: exact, or with every number
+    captured (to be compared within `tolerance`) when tolerance > 0."""
+    if not tolerance:
+        return re.escape(text)
+    parts, last = [], 0
+    for m in NUMBER.finditer(text):
+        parts.append(re.escape(text[last:m.start()]) + r"(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+        last = m.end()
+    return "".join(parts) + re.escape(text[last:])
+
+
+def pattern(expected, tolerance=0):
     """The regex an expected output block stands for."""
     parts = []
     for line in expected.split("\n"):
         if line.strip() == "...":
             parts.append(r"(?:[^\n]*\n)*?")
         else:
-            parts.append(".*?".join(re.escape(p) for p in line.split("<...>")) + r"\n")
+            parts.append(".*?".join(literal(p, tolerance) for p in line.split("<...>")) + r"\n")
     return "".join(parts)
 
 
@@ -109,9 +127,14 @@ def normalise(text):
     return text.rstrip("\n")
 
 
-def matches(expected, actual):
+def matches(expected, actual, tolerance=0):
     expected = normalise(expected or "")
     actual = normalise(actual)
     if expected == "":
         return actual == ""
-    return re.fullmatch(pattern(expected), actual + "\n") is not None
+    m = re.fullmatch(pattern(expected, tolerance), actual + "\n")
+    if m is None:
+        return False
+    wanted = [float(n) for n in NUMBER.findall("".join(expected.split("<...>")))] if tolerance else []
+    return all(abs(float(got) - want) <= tolerance + 1e-12
+               for got, want in zip(m.groups(), wanted))

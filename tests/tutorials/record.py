@@ -22,10 +22,11 @@ def record(name):
             # Its block stays as written: a step that fails tells nothing.
             print(f"{name} step {s.index} (line {s.line}) raised:\n{s.error}", file=sys.stderr)
             continue
-        if lessons.matches(s.expected, s.actual):
+        if lessons.matches(s.expected, s.actual, s.tolerance):
             continue
         actual = lessons.normalise(s.actual)
-        block = ["```output"] + actual.split("\n") + ["```"] if actual else []
+        fence = "```output ±%g" % s.tolerance if s.tolerance else "```output"
+        block = [fence] + actual.split("\n") + ["```"] if actual else []
         if s.output_line:
             start = s.output_line - 1
             end = start + 1

@@ -3,7 +3,8 @@
 --
 -- Writes a record per step, each starting with a line that begins with
 -- "\30" (ASCII RS, which no lesson prints):
---   \30step I LINE CODE_END OUTPUT_LINE   then the expected output block
+--   \30step I LINE CODE_END OUTPUT_LINE TOLERANCE
+--                                         then the expected output block
 --   \30actual I                           then what the step printed
 --   \30error I                            then the error it raised, if any
 --   \30exercise I K                       an exercise: its starting code runs,
@@ -46,7 +47,8 @@ end
 
 for i, step in ipairs(lesson.steps) do
   if step.kind == "code" then
-    mark("step", i, step.line, step.line + count_lines(step.code) + 1, step.output_line or 0)
+    mark("step", i, step.line, step.line + count_lines(step.code) + 1, step.output_line or 0,
+      step.output_tolerance or 0)
     if step.output then print(step.output) end
     mark("actual", i)
     run(i, step.code)

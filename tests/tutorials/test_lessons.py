@@ -25,6 +25,25 @@ def describe(step):
     return f"{text}\n--- expected\n{exp}\n--- actual\n{act}"
 
 
+class Matching(unittest.TestCase):
+    """A block opened "```output ±T" lets each number differ by up to T
+    (summation order differs between BLAS kernels); the text around the
+    numbers, and every number of a block without it, must match exactly."""
+
+    def test_exact_without_tolerance(self):
+        self.assertTrue(lessons.matches("accuracy 0.848", "accuracy 0.848"))
+        self.assertFalse(lessons.matches("accuracy 0.848", "accuracy 0.852"))
+
+    def test_numbers_within_tolerance(self):
+        self.assertTrue(lessons.matches("epoch 2  accuracy 0.848", "epoch 2  accuracy 0.852", 0.01))
+        self.assertFalse(lessons.matches("epoch 2  accuracy 0.848", "epoch 2  accuracy 0.870", 0.01))
+        self.assertFalse(lessons.matches("epoch 2  accuracy 0.848", "epoch 3  accuracy 0.848", 0.01 / 2))
+
+    def test_text_stays_exact(self):
+        self.assertFalse(lessons.matches("loss 1.437", "lost 1.437", 0.01))
+        self.assertTrue(lessons.matches("a <...> b 1.5", "a anything b 1.504", 0.01))
+
+
 class LessonsExist(unittest.TestCase):
     def test_every_required_lesson_is_there(self):
         self.assertEqual([n for n in REQUIRED if n not in lessons.lesson_names()], [])
@@ -37,7 +56,7 @@ def make_test(name):
         problems = []
         for s in steps:
             if s.kind == "code":
-                if s.error or not lessons.matches(s.expected, s.actual):
+                if s.error or not lessons.matches(s.expected, s.actual, s.tolerance):
                     problems.append(describe(s))
             else:
                 starter = s.checks.get("starter-check", ("missing", ""))

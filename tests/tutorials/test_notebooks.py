@@ -116,7 +116,8 @@ def check_outputs_current(test, name, nb):
     """Every step's cell shows what the lesson's output block says (trace
     marks and chunk names aside: the kernel marks trace-time lines and names
     chunks In[n], the lesson runner does neither)."""
-    expected = {s.index: s.expected for s in lessons.run_lesson(name)[0] if s.kind == "code"}
+    steps = {s.index: s for s in lessons.run_lesson(name)[0] if s.kind == "code"}
+    expected = {i: s.expected for i, s in steps.items()}
     compared = 0
     for c in nb.cells:
         step = c.get("metadata", {}).get("moonflow", {}).get("step")
@@ -124,7 +125,8 @@ def check_outputs_current(test, name, nb):
             continue
         # The kernel names a cell's chunk In[n]; the lesson runner NAME[step].
         text = TRACE_MARK.sub("", cell_text(c)).replace("In[%s]" % c.execution_count, "%s[%d]" % (name, step))
-        test.assertTrue(lessons.matches(expected.get(step), text),
+        tolerance = steps[step].tolerance if step in steps else 0
+        test.assertTrue(lessons.matches(expected.get(step), text, tolerance),
                         "%s step %d: the notebook shows\n%s\nthe lesson says\n%s"
                         % (name, step, text, expected.get(step)))
         compared += 1

@@ -12,6 +12,10 @@
 --                                trailing expression, as the REPL shows it); a
 --                                line "..." matches any number of lines and
 --                                "<...>" any text within a line (timings)
+--   ```output ±0.01              the same, where each number may differ by up
+--                                to 0.01 (results that depend on the order a
+--                                CPU's BLAS kernel sums in); the lesson's
+--                                prose says so
 --   ```exercise                  an exercise step: the learner's starting code
 --   ```check                     hidden, after an exercise: Lua run in the
 --                                session that returns true when the exercise
@@ -150,7 +154,7 @@ local function parse_error(name, line, message)
 end
 
 --- Attaches a closed fence to the lesson being built.
-local function add_block(p, kind, body, line)
+local function add_block(p, kind, body, line, tolerance)
   local last = p.steps[#p.steps]
   if kind == "lua" or kind == "exercise" then
     local step = { kind = kind == "lua" and "code" or "exercise", prose = trim_blank_lines(table.concat(p.prose, "\n")),
@@ -165,7 +169,7 @@ local function add_block(p, kind, body, line)
     if not last or last.kind ~= "code" or last.output or #p.prose > 0 and table.concat(p.prose):find("%S") then
       parse_error(p.name, line, "an ```output block must follow a ```lua step directly")
     end
-    last.output, last.output_line = body, line
+    last.output, last.output_line, last.output_tolerance = body, line, tolerance
   elseif kind == "predict" then
     if not last or last.kind ~= "code" or last.predict or #p.prose > 0 and table.concat(p.prose):find("%S") then
       parse_error(p.name, line, "a ```predict block must follow a ```lua step (or its ```output) directly")
@@ -187,7 +191,7 @@ end
 tutorial.parse = doc.def(function(text, name)
   name = name or "lesson"
   local p = { name = name, steps = {}, prose = {}, exercises = 0 }
-  local title, fence, body, start
+  local title, fence, body, start, tolerance
   local n = 0
   for line in (text:gsub("\r\n", "\n") .. "\n"):gmatch("([^\n]*)\n") do
     n = n + 1
@@ -196,7 +200,7 @@ tutorial.parse = doc.def(function(text, name)
         if fence == "prose" then
           p.prose[#p.prose + 1] = line
         else
-          add_block(p, fence, table.concat(body, "\n"), start)
+          add_block(p, fence, table.concat(body, "\n"), start, tolerance)
         end
         fence = nil
       elseif fence == "prose" then
@@ -206,8 +210,10 @@ tutorial.parse = doc.def(function(text, name)
       end
     else
       local info = line:match("^```%s*([%w_%-]*)%s*$")
+      local margin = line:match("^```%s*output%s+±%s*([%d%.]+)%s*$")
+      if margin then info = "output" end
       if info then
-        fence, body, start = info, {}, n
+        fence, body, start, tolerance = info, {}, n, tonumber(margin)
         if not (FENCES[info] or HIDDEN[info]) then
           fence = "prose"
           p.prose[#p.prose + 1] = line
