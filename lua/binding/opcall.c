@@ -280,6 +280,14 @@ static int want_dtype(lua_State *L, call *k, int i, int *typed_want) {
   return -1;
 }
 
+/* After typed input i converted from a Lua value to t: when no typed input
+ * is a tensor, the first converted value's dtype is the one the others
+ * convert to, as TF's op wrappers infer a shared type attribute
+ * (tf.add(1.5, {1, 2}) is float32 [2.5 3.5]; tf.add({1, 2}, 1.5) a TypeError). */
+static void typed_converted(const call *k, int i, const mf_tensor *t, int *typed_want) {
+  if (i < 32 && (k->typed & (1u << i)) && *typed_want == -1) *typed_want = t->dtype;
+}
+
 /* Raises the error of a symbolic tensor used outside its trace. Called
  * before the call owns anything. */
 static int out_of_scope(lua_State *L, mfL_tensor *lt) {
@@ -321,6 +329,7 @@ static mf_status eager_inputs(lua_State *L, call *k, mf_error *err) {
       if (lua_isnil(L, idx))
         return mf_error_set(err, MF_ERR_TYPE, "%s: input #%d is nil", k->op->name, i);
       MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &k->in[i].value, err));
+      typed_converted(k, i, k->in[i].value, &want);
     }
     mf_spec_of_tensor(k->in[i].value, &k->in[i].spec);
   }
@@ -527,6 +536,7 @@ static mf_status graph_inputs(lua_State *L, mfL_ctx *ctx, call *k, const char *o
       return mf_error_set(err, MF_ERR_TYPE, "%s: input #%d is nil", k->op->name, i);
     mf_tensor *t;
     MF_TRY(mfL_convert(L, idx, want_dtype(L, k, i, &want), &t, err));
+    typed_converted(k, i, t, &want);
     char arg[64], cname[320];
     const char *in_name = (mf_op_input_arg(k->op, i, k->nin, arg, sizeof arg), arg);
     cname[0] = '\0';

@@ -338,10 +338,30 @@ Checkpoint.write = doc.def(function(self, path)
   return path
 end, "ckpt:write(path)", "Writes the checkpoint's variables to the directory `path` (saved_model.json + .npy files).")
 
+-- A module saved with n variables and read into an instance that has
+-- fewer (a Keras layer or model makes its variables on its first call)
+-- would keep its fresh random weights: refused, never silent. TF defers
+-- such a restore until the variables exist; moonflow asks for the call.
+local function check_created(self, saved, path)
+  for k, o in pairs(self._objects) do
+    if modules.is_module(o) then
+      local n, have = 0, #o:variables()
+      while saved[k .. "/" .. (n + 1)] do n = n + 1 end
+      if have < n then
+        raise("FailedPreconditionError", ("tf.train.Checkpoint: '%s' has %d variable%s but the checkpoint at %s "
+          .. "holds %d for it: its variables are made on its first call. Call it once (e.g. %s(x)) before "
+          .. "ckpt:read: moonflow does not defer a restore until the variables exist."):format(
+          k, have, have == 1 and "" or "s", path, n, k))
+      end
+    end
+  end
+end
+
 Checkpoint.read = doc.def(function(self, path)
   local data = core.saved_read(path)
   local saved = {}
   for _, v in ipairs(data.variables) do saved[v.name] = v.value end
+  check_created(self, saved, path)
   for _, e in ipairs(checkpoint_vars(self)) do
     local value = saved[e[1]]
     if not value then
@@ -351,7 +371,9 @@ Checkpoint.read = doc.def(function(self, path)
   end
   return self
 end, "ckpt:read(path)",
-"Restores the checkpoint's variables from the directory `path` (assign: shapes and dtypes must match).")
+"Restores the checkpoint's variables from the directory `path` (assign: shapes and dtypes must match). "
+.. "A module whose variables are made on its first call (a Keras layer or model) must be called once "
+.. "before: reading into it earlier is a FailedPreconditionError, never a silent no-op.")
 
 M.Checkpoint = doc.def(function(objects)
   return setmetatable({ _objects = objects or {} }, Checkpoint)

@@ -61,9 +61,15 @@ local function initializer(init, default)
 end
 
 -- Layers ---------------------------------------------------------------------
+-- A layer's weight, recorded in creation order (module.lua lists a
+-- layer's variables in that order, as Keras does).
 local function weight(layer, name, shape, init)
-  return variables.Variable(function() return init(shape, dtypes.float32) end,
+  local v = variables.Variable(function() return init(shape, dtypes.float32) end,
     { name = layer.name .. "/" .. name, trainable = layer.trainable })
+  local made = rawget(layer, "_weights") or {}
+  made[#made + 1] = v
+  layer._weights = made
+  return v
 end
 
 local function static_dim(x, axis, what)

@@ -17,7 +17,9 @@ local base_methods = {}
 
 -- Finds variables through fields in TF's order (module.py's
 -- _flatten_module): the module's own fields first, keys sorted, plain tables
--- flattened in place; then each submodule found there, depth first.
+-- flattened in place; then each submodule found there, depth first. A
+-- Keras layer lists the weights it made first, in the order it made them
+-- (its `_weights`: Dense's kernel before its bias), as Keras does.
 local function sorted_keys(obj)
   local keys = {}
   for k in pairs(obj) do
@@ -31,6 +33,11 @@ local function sorted_keys(obj)
 end
 
 local function own_leaves(obj, out, seen, pred, subs)
+  local made = rawget(obj, "_weights")
+  for _, v in ipairs(type(made) == "table" and made or {}) do
+    if not seen[v] and pred(v) then out[#out + 1] = v end
+    seen[v] = true
+  end
   for _, k in ipairs(sorted_keys(obj)) do
     local v = rawget(obj, k)
     if variables.is_variable(v) then

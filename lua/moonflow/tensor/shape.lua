@@ -87,6 +87,35 @@ function TensorShape.__tostring(s)
   return "(" .. table.concat(parts, ", ") .. ")"
 end
 
+-- A fully known shape converts to a tensor wherever one is expected
+-- (tf.zeros(x.shape), tf.reduce_prod(x.shape)), as TF's
+-- _tensor_shape_tensor_conversion_function: int32, or int64 when a
+-- dimension does not fit; a partly known one is a ValueError.
+TensorShape.__tf_tensor = function(s, dtype)
+  local d = s._dims
+  local known = d ~= nil
+  for i = 1, known and #d or 0 do
+    if d[i] == None then known = false end
+  end
+  if not known then
+    raise("ValueError", ("Cannot convert a partially known TensorShape %s to a Tensor."):format(tostring(s)), 3)
+  end
+  if dtype ~= nil then
+    dtype = dtypes.as_dtype(dtype)
+    if dtype ~= dtypes.int32 and dtype ~= dtypes.int64 then
+      raise("TypeError", "Cannot convert a TensorShape to dtype: " .. dtype.name, 3)
+    end
+  else
+    dtype = dtypes.int32
+    for i = 1, #d do
+      if d[i] > dtypes.int32.max then dtype = dtypes.int64 end
+    end
+  end
+  local dims = {}
+  for i = 1, #d do dims[i] = d[i] end
+  return core.convert(dims, dtype)
+end
+
 function TensorShape.__len(s)
   if s._dims == nil then
     raise("ValueError", "Cannot take the length of a shape with unknown rank.", 1)
