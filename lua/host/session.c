@@ -254,9 +254,11 @@ static void add_frame(lua_State *L, luaL_Buffer *b, lua_Debug *ar) {
 
 /* Pushes the frames of the stack that raised, as "\n\t..." lines, without
  * the session's own frames and nameless C frames. *useful: the error went
- * through a function of user code (so the traceback says more than the
- * message). */
-static void push_user_frames(lua_State *L, bool *useful) {
+ * through a function of user code, or through a user's chunk when the
+ * error is moonflow's (Lua's own messages start with the chunk and line;
+ * an error object's does not), so the traceback says more than the
+ * message. */
+static void push_user_frames(lua_State *L, bool object, bool *useful) {
   luaL_Buffer b;
   lua_Debug ar;
   int last = last_level(L);
@@ -272,7 +274,7 @@ static void push_user_frames(lua_State *L, bool *useful) {
     }
     lua_getinfo(L, "Slnt", &ar);
     if (internal_source(ar.source) || (*ar.what == 'C' && !*ar.namewhat)) continue;
-    if (*ar.what == 'L' && !library_source(ar.source)) *useful = true;
+    if ((*ar.what == 'L' || (object && *ar.what == 'm')) && !library_source(ar.source)) *useful = true;
     add_frame(L, &b, &ar);
   }
   luaL_pushresult(&b);
@@ -283,7 +285,8 @@ static void push_user_frames(lua_State *L, bool *useful) {
 static int msghandler(lua_State *L) {
   disarm_interrupt(mf_session_of(L));
   const char *ename, *evalue;
-  if (!mfL_is_error(L, 1, &ename, &evalue)) {
+  bool object = mfL_is_error(L, 1, &ename, &evalue);
+  if (!object) {
     ename = "LuaError";
     if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER)
       evalue = lua_tostring(L, 1);
@@ -293,7 +296,7 @@ static int msghandler(lua_State *L) {
       evalue = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
   }
   bool useful;
-  push_user_frames(L, &useful);
+  push_user_frames(L, object, &useful);
   lua_createtable(L, 0, 3);
   lua_pushstring(L, ename);
   lua_setfield(L, -2, "ename");
