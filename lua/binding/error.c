@@ -81,6 +81,7 @@ static const char *const library_errors[] = {
     "SystemExit",   /* os.exit where the host keeps the process (the kernel) */
     "AttributeError", /* an unknown field of a tf.func, graph, variable, ... */
     "NotImplementedError", /* what TF leaves to eager execution (v:numpy() while tracing) */
+    "NameError",      /* a global of a session's cell that was never assigned */
 };
 
 /* core.error_names -> {"TypeError", ...}: every error type, in one list. */

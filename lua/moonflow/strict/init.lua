@@ -1,0 +1,132 @@
+-- strict — nothing silent about names. Lua reads a missing field or global
+-- as nil and goes on; Python raises. A TensorFlow user's typo
+-- (`tf.nn.elux`), a name moonflow lacks (`{activation = tf.nn.elu}`
+-- silently building a linear layer) or a Python habit (`None`, `True`)
+-- would pass a nil on. Here the `tf` namespaces raise AttributeError on an
+-- unknown name, and the session's globals raise NameError, each with the
+-- closest existing name or the Lua way to write it.
+
+local errors = require("moonflow.errors")
+local options = require("moonflow.options")
+local tf_names = require("moonflow.strict.tf_names")
+
+local raise = errors.raise
+
+local strict = {}
+
+local function string_keys(t)
+  local names = {}
+  for k in pairs(t) do
+    if type(k) == "string" then names[#names + 1] = k end
+  end
+  return names
+end
+
+-- The message for `path.name` missing from namespace `t`.
+local function missing_attribute(t, path, name)
+  local msg = ("module '%s' has no attribute '%s'"):format(path, name)
+  local known = tf_names[path]
+  if known and known[name] then
+    return msg .. (": moonflow has no %s.%s yet (README.md, \"Limits\", lists what TensorFlow has "
+      .. "and moonflow lacks)"):format(path, name)
+  end
+  local s = options.suggest(name, string_keys(t))
+  if s then msg = msg .. (". Did you mean: '%s'?"):format(s) end
+  return msg
+end
+
+--- strict.namespace(t, path) -> t: reading a missing string key of `t`
+-- raises AttributeError ("module 'tf.nn' has no attribute 'elux'. Did you
+-- mean: 'elu'?"), as a Python module does. Writing stays allowed.
+function strict.namespace(t, path)
+  setmetatable(t, {
+    __index = function(_, k)
+      if type(k) ~= "string" then return nil end
+      raise("AttributeError", missing_attribute(t, path, k), 2)
+    end,
+    __name = "module '" .. path .. "'",
+  })
+  return t
+end
+
+--- strict.is_namespace(t) -> true for a table strict.namespace made.
+function strict.is_namespace(t)
+  local mt = type(t) == "table" and getmetatable(t)
+  return type(mt) == "table" and type(mt.__name) == "string" and mt.__name:sub(1, 8) == "module '"
+end
+
+--- strict.namespaces(t, path): t and every plain table reachable from it
+-- through string keys (tf.nn, tf.keras.layers, ...), made strict.
+function strict.namespaces(t, path, seen)
+  seen = seen or {}
+  if seen[t] then return t end
+  seen[t] = true
+  for k, v in pairs(t) do
+    if type(k) == "string" and type(v) == "table" and getmetatable(v) == nil then
+      strict.namespaces(v, path .. "." .. k, seen)
+    end
+  end
+  return strict.namespace(t, path)
+end
+
+--- strict.lookup(root, dotted) -> value or nil: a name such as
+-- "tf.nn.relu" looked up without raising (help, completion, inspection).
+function strict.lookup(root, dotted)
+  local v = root
+  for part in dotted:gmatch("[^%.]+") do
+    if type(v) ~= "table" then return nil end
+    v = rawget(v, part)
+  end
+  return v
+end
+
+-- Python names a TensorFlow user types by habit, and their Lua spelling.
+local PYTHON_HINTS = {
+  None = "Lua's None is nil (in a shape: tf.None)",
+  True = "Lua's True is true", False = "Lua's False is false",
+  len = "Lua's len(t) is #t for a table, tf.size(x) or x.shape[0] for a tensor",
+  range = "Lua counts with `for i = 0, n - 1 do`; a tensor range is tf.range(n)",
+  self = "inside a method defined with `function Class:method()`, self is the receiver",
+  int = "math.tointeger(x) or tf.cast(x, tf.int32)", float = "tonumber(x) or tf.cast(x, tf.float32)",
+  str = "tostring(x)", list = "a Lua table: {1, 2, 3}", dict = "a Lua table: {key = value}",
+  isinstance = "tf.is_tensor(x), type(x) or getmetatable(x)",
+  np = "a tensor's values are x:numpy(); NumPy itself is not in moonflow",
+  numpy = "a tensor's values are x:numpy()",
+  import = "moonflow's tf is already loaded; a Lua module is require(\"name\")",
+  exit = "exit or quit alone on a line leaves the session",
+}
+
+--- strict.name_error(env, name) -> message for reading global `name`,
+-- never assigned, of environment `env`.
+function strict.name_error(env, name)
+  local msg = ("name '%s' is not defined"):format(name)
+  if PYTHON_HINTS[name] then return msg .. ": " .. PYTHON_HINTS[name] end
+  local names = string_keys(env)
+  for k in pairs(_G) do
+    if type(k) == "string" then names[#names + 1] = k end
+  end
+  local s = options.suggest(name, names)
+  if s then msg = msg .. (". Did you mean: '%s'?"):format(s) end
+  return msg
+end
+
+--- strict.globals(env, on): reading a global of `env` that was never
+-- assigned raises NameError (on) or gives nil, as plain Lua (off). Only
+-- the session's globals, never the library's.
+function strict.globals(env, on)
+  local mt = getmetatable(env)
+  if mt == nil then
+    mt = {}
+    setmetatable(env, mt)
+  end
+  if on then
+    mt.__index = function(t, k)
+      if type(k) ~= "string" then return nil end
+      raise("NameError", strict.name_error(t, k), 2)
+    end
+  else
+    mt.__index = nil
+  end
+end
+
+return strict
