@@ -17,6 +17,7 @@ local nest = require("moonflow.nest")
 local tapes = require("moonflow.grad.tape")
 local variables = require("moonflow.tensor.variable")
 local while_grad = require("moonflow.grad.while_grad")
+local replay = require("moonflow.grad.replay")
 local raise = errors.raise
 
 local control_flow = {}
@@ -173,31 +174,11 @@ local function note_captured_reads(caps)
   tapes.note_accessed(read)
 end
 
--- Ops whose second run is not the first one's (writes, output, host
--- callbacks, random draws): a gradient that re-runs a branch must not
--- meet them.
-local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
-  PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true,
-  RandomUniformInt = true, TruncatedNormal = true }
-
-local function replay_changes(g)
-  for _, n in ipairs(core.graph_nodes(g)) do
-    if REPLAY_CHANGES[n.type] then return n.type end
-    for _, a in pairs(n.attrs or {}) do
-      if type(a) == "userdata" and getmetatable(a) == getmetatable(g) then
-        local found = replay_changes(a)
-        if found then return found end
-      end
-    end
-  end
-  return nil
-end
-
 -- Refuses a gradient that would run `g`'s state-changing ops a second
 -- time (a wrong count, print or draw): a typed error, never a wrong answer.
 local function refuse_replay(what, graphs)
   for _, g in ipairs(graphs) do
-    local changes = g and replay_changes(g)
+    local changes = g and replay.changing_op(g)
     if changes then
       raise("UnimplementedError", ("the gradient of this %s runs its %s again, which hold a %s op that "
         .. "must not run twice (its effect would happen twice, or a read would see the changed state); "
