@@ -71,6 +71,28 @@ describe("replay.changing_op", function()
   end)
 end)
 
+describe("replay.refuse", function()
+  local function graph_of(fn) return tf.func(fn):get_concrete_function(tf.constant(1.0))._graph end
+
+  it("lets graphs without state-changing ops pass", function()
+    replay.refuse("tf.cond", { graph_of(function(x) return x * 2 end), nil })
+  end)
+
+  it("raises UnimplementedError naming the op and what would run again", function()
+    local lines = {}
+    local g = graph_of(function(x)
+      tf.print(x, { output_stream = function(s) lines[#lines + 1] = s end })
+      return x
+    end)
+    local ok, err = pcall(replay.refuse, "tf.while_loop", { g })
+    assert.is_false(ok)
+    assert.are.equal("UnimplementedError", err.type)
+    assert.matches("the gradient of this tf.while_loop runs its body again, which hold a PrintV2 op",
+      err.message, 1, true)
+    assert.matches("move the side effect out of the loop body", err.message, 1, true)
+  end)
+end)
+
 describe("the replay-state fact", function()
   it("is written in grad/replay.lua only", function()
     local p = assert(io.popen(("cd %q && grep -rlE '(PrintV2|AssignAddVariableOp|Timestamp) *= *true' lua"):format(ROOT)))

@@ -4,9 +4,11 @@
 -- forward ops again (a tf.func call's re-traced backward function, a cond
 -- gradient that re-traces its branches) must not meet such an op; the
 -- call gradients (call_gradient.lua) and the control-flow gradients
--- (control_flow.lua) ask here.
+-- (control_flow.lua, while_grad.lua) ask here.
 
 local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local raise = errors.raise
 
 local replay = {}
 
@@ -65,6 +67,24 @@ function replay.changing_op(g)
     return nil
   end
   return search(g)
+end
+
+--- refuse(what, graphs): raises UnimplementedError when a gradient of
+-- `what` ("tf.cond" or "tf.while_loop") would run one of graphs (its
+-- branches or body; nil entries end the list) again and it holds an op
+-- whose replay changes state: a wrong count, print or draw is never the
+-- answer.
+function replay.refuse(what, graphs)
+  for _, g in ipairs(graphs) do
+    local changes = g and replay.changing_op(g)
+    if changes then
+      raise("UnimplementedError", ("the gradient of this %s runs its %s again, which hold a %s op that "
+        .. "must not run twice (its effect would happen twice, or a read would see the changed state); "
+        .. "moonflow cannot differentiate it yet: move the side effect out of the %s")
+        :format(what, what == "tf.cond" and "branches" or "body", changes,
+          what == "tf.cond" and "branch" or "loop body"), 6)
+    end
+  end
 end
 
 return replay
