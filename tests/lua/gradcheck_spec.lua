@@ -4,7 +4,7 @@
 -- is compared with central finite differences in float64 — eagerly, with
 -- the tape inside a tf.func, and (against the float64 result, loosely) in
 -- float32. An op that is differentiable but has no entry here or no rule in
--- the rule table (gradient_rules.lua) fails the harness, so a newly registered op cannot skip the
+-- the rule table (grad/rules.lua) fails the harness, so a newly registered op cannot skip the
 -- check silently. After the harness: the tape's own behaviour (unconnected
 -- sources, integer paths, persistence, variables, jacobian, nested tapes,
 -- tf.func calls under a tape, <close> scopes).
@@ -14,7 +14,7 @@ local core = require("moonflow.core")
 local H = require("helpers")
 
 local OP = require("moonflow.state").H -- op handles by TF name
-local RULES = require("moonflow.grad.gradient_rules")
+local RULES = require("moonflow.grad.rules").by_op
 local op = core.op
 local F64, F32, I32 = tf.float64, tf.float32, tf.int32
 
@@ -842,7 +842,7 @@ local function coverage_problems(op_list)
   local missing = {}
   for _, name in ipairs(differentiable_ops(op_list)) do
     if not TF_UNDEFINED[name] then
-      if not RULES[name] then missing[#missing + 1] = name .. ": no gradient rule in gradient_rules" end
+      if not RULES[name] then missing[#missing + 1] = name .. ": no gradient rule in grad/<family>.lua" end
       if not CALLS[name] or #CALLS[name] == 0 then missing[#missing + 1] = name .. ": no entry in the call table" end
     end
   end
@@ -858,7 +858,7 @@ describe("gradient check harness", function()
     local ops = core.op_list()
     ops[#ops + 1] = { name = "FreshlyRegisteredOp" }
     ops[#ops + 1] = { name = "FreshlyRegisteredNoGrad", no_gradient = true }
-    assert.are.same({ "FreshlyRegisteredOp: no gradient rule in gradient_rules",
+    assert.are.same({ "FreshlyRegisteredOp: no gradient rule in grad/<family>.lua",
       "FreshlyRegisteredOp: no entry in the call table" }, coverage_problems(ops))
     local good = RULES.Square
     RULES.Square = function(n, dy) return { dy[1] * 2.001 * n.inputs[1] } end

@@ -11,6 +11,7 @@ local variables = require("moonflow.tensor.variable")
 local shapes = require("moonflow.tensor.shape")
 local state = require("moonflow.state")
 local retracing = require("moonflow.trace.retracing")
+local replay = require("moonflow.grad.replay")
 
 local raise = errors.raise
 local flatten = nest.flatten
@@ -202,25 +203,6 @@ local function pair_grad_fn(pair)
   end
 end
 
--- Ops whose second run is not the first one's: writes, output, host
--- callbacks, random draws. The re-tracing backward function (below) runs
--- the forward ops again, so it must not meet any of them.
-local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
-  PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true }
-
-local function replay_changes(g, graph_mt)
-  for _, n in ipairs(core.graph_nodes(g)) do
-    if REPLAY_CHANGES[n.type] then return n.type end
-    for _, a in pairs(n.attrs) do
-      if getmetatable(a) == graph_mt then
-        local found = replay_changes(a, graph_mt)
-        if found then return found end
-      end
-    end
-  end
-  return nil
-end
-
 -- The gradient pair of a concrete function whose forward trace holds
 -- records a replay cannot substitute (a tf.cond's or tf.while_loop's
 -- gradient re-traces Lua code that reads the forward trace): the backward
@@ -279,7 +261,7 @@ end
 local function traced_grad_fn(pair, saved, exec, graph_of)
   return function(_, dys)
     local bcf = pair.backward
-    local changes = replay_changes(bcf._graph, getmetatable(bcf._graph))
+    local changes = replay.changing_op(bcf._graph)
     if changes then
       raise("UnimplementedError", ("tf.func '%s' holds a tf.cond or tf.while_loop whose gradient runs "
         .. "its body again, and there a %s op that must not run twice: put the GradientTape inside "
@@ -309,7 +291,7 @@ end
 local function run_recorded(cf, args, feeds, graph, exec, graph_of)
   graph_of = graph_of or F.graph_to_run
   local pair = gradient_pair(cf, args)
-  local changes = not pair and replay_changes(cf._graph, getmetatable(cf._graph))
+  local changes = not pair and replay.changing_op(cf._graph)
   if changes then
     -- Side effects must run once: the gradient reads what the forward
     -- variant returned (traced_pair).

@@ -1,7 +1,7 @@
 -- tape.lua — tf.GradientTape. The op path (opcall.c) hands every op to the
 -- tape hook while a tape records; a tape keeps the ops that touch what it
 -- watches, and tape:gradient runs them backwards through the per-op rules
--- of gradient_rules.lua.
+-- (rules.lua, which merges each op family's).
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -13,7 +13,7 @@ local shapes = require("moonflow.tensor.shape")
 local ops = require("moonflow.ops.ops")
 local ops_array = require("moonflow.ops.ops_array")
 local variables = require("moonflow.tensor.variable")
-local rules = require("moonflow.grad.gradient_rules")
+local rules = require("moonflow.grad.rules").by_op
 local name_scope = require("moonflow.trace.name_scope").name_scope
 local receiver = require("moonflow.receiver")
 local raise = errors.raise

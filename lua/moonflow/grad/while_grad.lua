@@ -3,25 +3,23 @@
 -- from, replaying the body's recorded steps over the intermediates the
 -- forward loop accumulated, so nothing in the body runs twice.
 -- control_flow.lua builds the forward loop and calls loop_grad; it hands
--- over tf.while_loop (the backward pass is a loop too) and its refusal of
--- a re-run with side effects through init.
+-- over tf.while_loop (the backward pass is a loop too) through init.
 
 local core = require("moonflow.core")
 local dtypes = require("moonflow.tensor.dtypes")
 local ops = require("moonflow.ops.ops")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.grad.tape")
+local replay = require("moonflow.grad.replay")
 local variables = require("moonflow.tensor.variable")
 
 local while_grad = {}
 
 local flatten_values, pack_values = nest.flatten_values, nest.pack_values
 local control_flow = {} -- filled by init: while_loop
-local refuse_replay
 
-function while_grad.init(while_loop, refuse)
+function while_grad.init(while_loop)
   control_flow.while_loop = while_loop
-  refuse_replay = refuse
 end
 
 -- One step of a loop's gradient from the records of its body's trace:
@@ -65,7 +63,7 @@ end
 -- gradients.
 local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final, body_graph, rec)
   return function(_, dys, present)
-    if not rec then refuse_replay("tf.while_loop", { body_graph }) end
+    if not rec then replay.refuse("tf.while_loop", { body_graph }) end
     -- Gradients of the history buffers (a gradient of this gradient
     -- reads them): buffer[k] is the variable at the start of iteration k,
     -- so its gradient adds to that variable's at step k.

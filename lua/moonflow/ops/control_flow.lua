@@ -17,6 +17,7 @@ local nest = require("moonflow.nest")
 local tapes = require("moonflow.grad.tape")
 local variables = require("moonflow.tensor.variable")
 local while_grad = require("moonflow.grad.while_grad")
+local replay = require("moonflow.grad.replay")
 local raise = errors.raise
 
 local control_flow = {}
@@ -173,48 +174,13 @@ local function note_captured_reads(caps)
   tapes.note_accessed(read)
 end
 
--- Ops whose second run is not the first one's (writes, output, host
--- callbacks, random draws): a gradient that re-runs a branch must not
--- meet them.
-local REPLAY_CHANGES = { AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
-  PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true, Timestamp = true,
-  RandomUniformInt = true, TruncatedNormal = true }
-
-local function replay_changes(g)
-  for _, n in ipairs(core.graph_nodes(g)) do
-    if REPLAY_CHANGES[n.type] then return n.type end
-    for _, a in pairs(n.attrs or {}) do
-      if type(a) == "userdata" and getmetatable(a) == getmetatable(g) then
-        local found = replay_changes(a)
-        if found then return found end
-      end
-    end
-  end
-  return nil
-end
-
--- Refuses a gradient that would run `g`'s state-changing ops a second
--- time (a wrong count, print or draw): a typed error, never a wrong answer.
-local function refuse_replay(what, graphs)
-  for _, g in ipairs(graphs) do
-    local changes = g and replay_changes(g)
-    if changes then
-      raise("UnimplementedError", ("the gradient of this %s runs its %s again, which hold a %s op that "
-        .. "must not run twice (its effect would happen twice, or a read would see the changed state); "
-        .. "moonflow cannot differentiate it yet: move the side effect out of the %s")
-        :format(what, what == "tf.cond" and "branches" or "body", changes,
-          what == "tf.cond" and "branch" or "loop body"), 6)
-    end
-  end
-end
-
 -- Gradient of a cond traced without its intermediates (see cond_taped):
 -- a cond of the branches' gradients with respect to the captured values
 -- (the If op's inputs after the predicate), which traces the branches
 -- again; refused when they change state.
 local function cond_grad_rerun(n, dys)
   local a = n.attrs
-  refuse_replay("tf.cond", { a.then_branch, a.else_branch })
+  replay.refuse("tf.cond", { a.then_branch, a.else_branch })
   local pred = n.inputs[1]
   local caps = table.move(n.inputs, 2, #n.inputs, 1, {})
   -- The captured values that carry a gradient: floating tensors, and the
@@ -780,7 +746,7 @@ end, "tf.while_loop(cond, body, loop_vars [, {maximum_iterations=, shape_invaria
 .. "dimension; loop variables that are tensors).", { required = 3, "maximum_iterations", "shape_invariants", "name" })
 
 -- Library-internal (the other modules' view, not part of tf).
-while_grad.init(control_flow.while_loop, refuse_replay)
+while_grad.init(control_flow.while_loop)
 control_flow.internal = { graph_while = true, internal = true }
 
 return control_flow

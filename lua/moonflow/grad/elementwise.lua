@@ -1,0 +1,174 @@
+-- elementwise.lua — the gradients of the elementwise ops
+-- (core/ops/ops_elementwise.c): TF's math_grad.py and nn_grad.py written in
+-- ops. A rule is rule(node, dys, present, skip) -> {dx per input}, where
+-- node = {inputs=, outputs=, attrs=}, dys[i] is the gradient of output i
+-- (never nil: missing ones are zeros), present[i] says whether output i
+-- received a gradient at all, and skip[k] that nobody wants input k's.
+
+local core = require("moonflow.core")
+local state = require("moonflow.state")
+local dtypes = require("moonflow.tensor.dtypes")
+local shapes = require("moonflow.tensor.shape")
+-- ops.lua's table with ops_math.lua's additions (divide_no_nan)
+local ops = require("moonflow.ops.ops_math")
+local helpers = require("moonflow.grad.helpers")
+
+local H = state.H
+local op = core.op
+local static_shape = shapes.static
+local unbroadcast, same_static = helpers.unbroadcast, helpers.same_static
+local dtype_of = core.dtype
+
+local rules = {}
+
+-- Binary ops with broadcasting ------------------------------------------------
+-- skip[k] (tape.lua's unneeded): input k's gradient is wanted by nobody.
+-- As TF's math_grad.py, these rules then leave its work out, and answer
+-- early for a scalar second input nobody wants.
+local function is_scalar(x)
+  local sx = static_shape(x)
+  return sx ~= nil and #sx == 0
+end
+
+-- TF's _ShapesFullySpecifiedAndEqual(x, y, grad).
+local function fully_equal(x, y, g)
+  local sx = static_shape(x)
+  if not sx then return false end
+  for _, d in ipairs(sx) do if d < 0 then return false end end
+  return same_static(x, y) and same_static(x, g)
+end
+
+-- unbroadcast(f(), x) unless x is skipped (f makes the gradient's ops).
+local function wanted(skip, k, f, x)
+  if skip and skip[k] then return nil end
+  return unbroadcast(f(), x)
+end
+
+rules.AddV2 = function(n, dy, _, skip)
+  local x, y = n.inputs[1], n.inputs[2]
+  if dtype_of(x) == dtypes.string then return {} end
+  local g = dy[1]
+  if skip and skip[2] and is_scalar(y) then return { g } end
+  if fully_equal(x, y, g) then return { g, g } end
+  local function grad() return g end
+  return { wanted(skip, 1, grad, x), wanted(skip, 2, grad, y) }
+end
+rules.Sub = function(n, dy, _, skip)
+  local x, y = n.inputs[1], n.inputs[2]
+  local g = dy[1]
+  if skip and skip[2] and is_scalar(y) then return { g } end
+  if fully_equal(x, y, g) then return { g, -g } end
+  return { wanted(skip, 1, function() return g end, x), wanted(skip, 2, function() return -g end, y) }
+end
+rules.Mul = function(n, dy, _, skip)
+  local x, y = n.inputs[1], n.inputs[2]
+  local g = dy[1]
+  if skip and skip[2] and is_scalar(y) then return { g * y } end
+  return { wanted(skip, 1, function() return g * y end, x), wanted(skip, 2, function() return g * x end, y) }
+end
+-- math_grad.py _RealDivGrad: grad / y and grad * ((-x / y) / y).
+rules.RealDiv = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  return { unbroadcast(ops.divide(dy[1], y), x), unbroadcast(dy[1] * ((-x / y) / y), y) }
+end
+rules.FloorMod = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  if not dtype_of(x).is_floating then return {} end
+  return { unbroadcast(dy[1], x), unbroadcast(-dy[1] * ops.floor(x / y), y) }
+end
+rules.Pow = function(n, dy, _, skip)
+  local x, y, z = n.inputs[1], n.inputs[2], n.outputs[1]
+  local function gx() return dy[1] * y * ops.pow(x, y - 1) end
+  if skip and skip[2] and is_scalar(y) then return { gx() } end
+  local function gy()
+    local safe = ops.where(ops.greater(x, 0), x, ops.ones_like(x))
+    return dy[1] * z * ops.where(ops.greater(x, 0), ops.log(safe), ops.zeros_like(x))
+  end
+  return { wanted(skip, 1, gx, x), wanted(skip, 2, gy, y) }
+end
+local function minmax(cmp)
+  return function(n, dy, _, skip)
+    local x, y = n.inputs[1], n.inputs[2]
+    local pick = cmp(x, y)
+    local zeros = ops.zeros_like(dy[1])
+    -- TF's _MaximumMinimumGradInputOnly: no sum down to x's shape.
+    if skip and skip[2] and is_scalar(y) then return { ops.where(pick, dy[1], zeros) } end
+    return { wanted(skip, 1, function() return ops.where(pick, dy[1], zeros) end, x),
+      wanted(skip, 2, function() return ops.where(pick, zeros, dy[1]) end, y) }
+  end
+end
+rules.Maximum = minmax(ops.greater_equal)
+rules.Minimum = minmax(ops.less_equal)
+rules.SelectV2 = function(n, dy)
+  local c, t, e = n.inputs[1], n.inputs[2], n.inputs[3]
+  local zeros = ops.zeros_like(dy[1])
+  return { nil, unbroadcast(ops.where(c, dy[1], zeros), t), unbroadcast(ops.where(c, zeros, dy[1]), e) }
+end
+
+-- math_grad.py _DivNoNanGrad
+rules.DivNoNan = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  local dnn = ops.math.divide_no_nan
+  return { unbroadcast(dnn(dy[1], y), x), unbroadcast(ops.multiply(dy[1], dnn(dnn(-x, y), y)), y) }
+end
+-- math_grad.py _SquaredDifferenceGrad
+rules.SquaredDifference = function(n, dy, _, skip)
+  local x, y = n.inputs[1], n.inputs[2]
+  local gx = ops.multiply(ops.multiply(dy[1], 2), ops.subtract(x, y))
+  if fully_equal(x, y, dy[1]) then return { gx, -gx } end
+  return { not (skip and skip[1]) and unbroadcast(gx, x) or nil,
+    not (skip and skip[2]) and unbroadcast(-gx, y) or nil }
+end
+
+-- Elementwise unary ops ----------------------------------------------------
+rules.Neg = function(_, dy) return { -dy[1] } end
+rules.Abs = function(n, dy) return { dy[1] * ops.sign(n.inputs[1]) } end
+-- The unary rules compute what math_grad.py's do, with its ops: a traced
+-- backward pass holds SqrtGrad, RsqrtGrad and Reciprocal where TF's does.
+rules.Square = function(n, dy) return { dy[1] * (n.inputs[1] * 2) } end
+rules.Sqrt = function(n, dy) return { op(H.SqrtGrad, nil, n.outputs[1], dy[1]) } end
+rules.Rsqrt = function(n, dy) return { op(H.RsqrtGrad, nil, n.outputs[1], dy[1]) } end
+rules.Exp = function(n, dy) return { dy[1] * n.outputs[1] } end
+rules.Log = function(n, dy) return { dy[1] * ops.math.reciprocal(n.inputs[1]) } end
+rules.Log1p = function(n, dy) return { dy[1] * ops.math.reciprocal(1 + n.inputs[1]) } end
+rules.Sin = function(n, dy) return { dy[1] * ops.cos(n.inputs[1]) } end
+rules.Cos = function(n, dy) return { -dy[1] * ops.sin(n.inputs[1]) } end
+rules.Tanh = function(n, dy) return { op(H.TanhGrad, nil, n.outputs[1], dy[1]) } end
+rules.Sigmoid = function(n, dy) return { op(H.SigmoidGrad, nil, n.outputs[1], dy[1]) } end
+rules.Reciprocal = function(n, dy)
+  local y = n.outputs[1]
+  return { -dy[1] * y * y }
+end
+rules.Relu = function(n, dy) return { op(H.ReluGrad, nil, dy[1], n.outputs[1]) } end
+-- Second order: the helpers' own gradients.
+rules.TanhGrad = function(n, g)
+  local y, dy = n.inputs[1], n.inputs[2]
+  return { -2 * g[1] * dy * y, g[1] * (1 - y * y) }
+end
+rules.SigmoidGrad = function(n, g)
+  local y, dy = n.inputs[1], n.inputs[2]
+  return { g[1] * dy * (1 - 2 * y), g[1] * y * (1 - y) }
+end
+rules.ReluGrad = function(n, g)
+  local features = n.inputs[2]
+  return { op(H.ReluGrad, nil, g[1], features), ops.zeros_like(features) }
+end
+-- RsqrtGrad(y, dy) = -0.5 * dy * y^3.
+rules.RsqrtGrad = function(n, g)
+  local y, dy = n.inputs[1], n.inputs[2]
+  return { -1.5 * g[1] * dy * ops.square(y), op(H.RsqrtGrad, nil, y, g[1]) }
+end
+-- As TF: the gradient of sign is zero (not None).
+rules.Sign = function(n) return { ops.zeros_like(n.inputs[1]) } end
+-- math_grad.py _SqrtGradGrad: ga = grad / y; (-ga * the op's output, 0.5 * ga).
+rules.SqrtGrad = function(n, g)
+  local ga = g[1] / n.inputs[1]
+  return { -ga * n.outputs[1], 0.5 * ga }
+end
+rules.Cast = function(n, dy)
+  local src = dtype_of(n.inputs[1])
+  if not src.is_floating or not dtype_of(dy[1]).is_floating then return {} end
+  return { ops.cast(dy[1], src) }
+end
+
+return rules
