@@ -309,6 +309,30 @@ end
 
 local CELL_MAGIC = "^%%%%([%a_][%w_]*)[ \t]*([^\n]*)\n?(.*)$"
 
+-- Besides code (which may hold %magic lines) and a %%cell magic, a cell
+-- may be one of two requests that are whole cells, never parts of code:
+-- help, `?name` or `name?` (`??` adds a function's source), which is no
+-- Lua anyway; and leaving, the cell `exit` or `quit`, optionally with
+-- `()`, and nothing else but white space. So `exit = 1`, `print(exit)`,
+-- `exit(0)` and an `exit` line inside a longer chunk stay code.
+local EXIT = { exit = true, quit = true, ["exit()"] = true, ["quit()"] = true }
+
+--- session.cell_kind(code) -> "exit" | "help", name, detail |
+-- "magic", name, args, body | "code"
+-- What a cell asks for: detail is 1 for `??`, else 0; a cell magic's
+-- name, its arguments and the lines below it.
+function session.cell_kind(code)
+  local trimmed = code:match("^%s*(.-)%s*$")
+  if EXIT[trimmed] then return "exit" end
+  local lead, name, trail = trimmed:match("^(%??%??)([%a_][%w_%.:]*)(%??%??)$")
+  if lead and (lead == "") ~= (trail == "") then
+    return "help", name, math.max(#lead, #trail) - 1
+  end
+  local magic, args, body = code:match(CELL_MAGIC)
+  if magic then return "magic", magic, args, body end
+  return "code"
+end
+
 --- The code a cell runs: without its %%magic line, if it has one.
 local function cell_body(code)
   local _, _, body = code:match(CELL_MAGIC)
@@ -357,8 +381,8 @@ end
 function session.eval(code, chunkname, echo, env)
   snapshot_globals()
   current = { chunkname = chunkname, echo = echo, env = env or (fallback and prompt_env) or nil }
-  local name, args, body = code:match(CELL_MAGIC)
-  if not name then return session.run_cell(code, 0) end
+  local kind, name, args, body = session.cell_kind(code)
+  if kind ~= "magic" then return session.run_cell(code, 0) end
   -- The REPL sends a cell line by line: a cell magic takes the lines
   -- up to a blank one, as IPython's terminal does.
   if chunkname:match("^=stdin%[") and not code:find("\n%s*$") then
@@ -372,6 +396,21 @@ function session.eval(code, chunkname, echo, env)
     raise("UsageError", ("%%%%%s is not a cell magic (try %%%s on one line)"):format(name, name))
   end
   magic.run_cell(args, body, session)
+end
+
+--- C: session.cell(code, chunkname, echo) -> nil | "incomplete", message |
+-- "help", text | "exit"
+-- A cell typed at a prompt (session.cell_kind): help and exit are
+-- answered here and presented by the host its own way; anything else runs
+-- as session.eval runs it. Help on a name that holds nothing prints
+-- "Object `name` not found." and gives no text.
+function session.cell(code, chunkname, echo)
+  local kind, name, detail = session.cell_kind(code)
+  if kind == "exit" then return "exit" end
+  if kind ~= "help" then return session.eval(code, chunkname, echo) end
+  local text = session.inspect(name, #name, detail)
+  if not text then host.write("stdout", ("Object `%s` not found.\n"):format(name)) end
+  return "help", text
 end
 
 --- C: session.run_file(path | nil, ...): runs a script (lua.c's dofile).
@@ -475,6 +514,8 @@ end
 --- C: session.is_complete(code) -> "complete" | "incomplete" | "invalid", indent
 -- The REPL's continuation rule; indent is two spaces per open block.
 function session.is_complete(code)
+  local kind = session.cell_kind(code)
+  if kind == "help" or kind == "exit" then return "complete", "" end
   local status = check(code)
   if status ~= "incomplete" then return status, "" end
   return status, ("  "):rep(nesting(cell_body(code)))
