@@ -265,6 +265,18 @@ describe("session.cell", function()
   end)
 end)
 
+describe("session.tensor_number_comparison", function()
+  it("finds `tensor == number` in code, never in strings or comments", function()
+    local env = { x = tf.constant(1), n = 1 }
+    assert.are.same({ "x", "==", "1" }, { session.tensor_number_comparison("y = x == 1", env) })
+    assert.are.same({ "x", "~=", "2" }, { session.tensor_number_comparison("2 ~= x", env) })
+    assert.is_nil(session.tensor_number_comparison("n == 1", env))
+    assert.is_nil(session.tensor_number_comparison("print('x == 1', \"x == 1\")", env))
+    assert.is_nil(session.tensor_number_comparison("--[[\nx == 1\n]] y = 1 -- x == 1", env))
+    assert.is_nil(session.tensor_number_comparison("s = [==[\nx == 1]==]", env))
+  end)
+end)
+
 describe("session.is_complete", function()
   it("follows lua.c's rule, with an indent", function()
     assert.are.same({ "complete", "" }, { session.is_complete("x = 1") })

@@ -24,6 +24,7 @@ local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local host = require("moonflow.state").host
 local display = require("moonflow.session.display")
+local lexer = require("moonflow.autograph.lexer")
 local variables = require("moonflow.tensor.variable")
 local tf = require("moonflow")
 local raise = errors.raise
@@ -211,7 +212,7 @@ end
 --- The first `name == number` (or `~=`, either order) in code whose name
 -- holds a tensor in env: name, operator, number.
 local function tensor_number_comparison(code, env)
-  local text = code:gsub("%-%-[^\n]*", ""):gsub('"[^"\n]*"', '""'):gsub("'[^'\n]*'", "''")
+  local text = lexer.code_only(code)
   local NAME, NUM = "([%a_][%w_%.]*)", "(%-?%d[%w%.]*)"
   for name, op, num in text:gmatch(NAME .. "%s*([=~]=)%s*" .. NUM) do
     if is_tensor_like(lookup(env, name)) then return name, op, num end
@@ -220,6 +221,8 @@ local function tensor_number_comparison(code, env)
     if is_tensor_like(lookup(env, name)) then return name, op, num end
   end
 end
+
+session.tensor_number_comparison = tensor_number_comparison
 
 local function warn_tensor_comparison(code)
   if warned_eq then return end
@@ -463,51 +466,13 @@ local NESTING = {
   ["{"] = 1, ["("] = 1, ["}"] = -1, [")"] = -1,
 }
 
---- The index after the long bracket (string or comment) opening at i.
-local function skip_long(code, i)
-  local eq = code:match("^%[(=*)%[", i)
-  local _, stop = code:find("]" .. eq .. "]", i, true)
-  return (stop or #code) + 1
-end
-
---- The index after the short string opening at i.
-local function skip_string(code, i)
-  local quote, j = code:sub(i, i), i + 1
-  while j <= #code do
-    local c = code:sub(j, j)
-    if c == "\\" then
-      j = j + 2
-    elseif c == quote or c == "\n" then
-      return j + 1
-    else
-      j = j + 1
-    end
-  end
-  return j
-end
-
---- How many blocks and brackets are open at the end of code.
+--- How many blocks and brackets are open at the end of code (keywords in
+-- strings and comments do not count: the lexer skips them). A first line
+-- starting with '#' is code here (`#t`), not a script's "#!" line.
 local function nesting(code)
-  local depth, i = 0, 1
-  while i <= #code do
-    local c = code:sub(i, i)
-    if code:find("^%-%-%[=*%[", i) then
-      i = skip_long(code, i + 2)
-    elseif code:find("^%-%-", i) then
-      i = (code:find("\n", i, true) or #code) + 1
-    elseif code:find("^%[=*%[", i) then
-      i = skip_long(code, i)
-    elseif c == '"' or c == "'" then
-      i = skip_string(code, i)
-    elseif c:match("[%a_]") then
-      local word = code:match("^[%w_]+", i)
-      depth = depth + (NESTING[word] or 0)
-      i = i + #word
-    else
-      depth = depth + (NESTING[c] or 0)
-      i = i + 1
-    end
-  end
+  local toks = lexer.tokenize(code, true)
+  local types, depth = toks.type, 0
+  for k = 1, toks.n do depth = depth + (NESTING[types[k]] or 0) end
   return math.max(depth, 0)
 end
 
