@@ -25,6 +25,7 @@ local doc = require("moonflow.doc")
 local host = require("moonflow.state").host
 local display = require("moonflow.session.display")
 local lexer = require("moonflow.autograph.lexer")
+local receiver = require("moonflow.receiver")
 local variables = require("moonflow.tensor.variable")
 local tf = require("moonflow")
 local raise = errors.raise
@@ -587,11 +588,13 @@ local function add_keys(t, names, methods_only)
   end
 end
 
---- Candidate names an __index function may answer: the keys of the tables
--- it closes over (method and field tables) and the names its source
--- compares k with (`k == "graph"`). Candidates are only proposals:
+--- Candidate names an __index function may answer: those a receiver.index
+-- function says it answers, the keys of the tables it closes over (method
+-- and field tables) and the names its source compares k with
+-- (`k == "graph"`). Candidates are only proposals:
 -- members() keeps those the object really answers.
 local function add_index_candidates(fn, names)
+  for _, name in ipairs(receiver.index_names(fn) or {}) do names[name] = true end
   for i = 1, 255 do
     local up, val = debug.getupvalue(fn, i)
     if up == nil then break end

@@ -53,26 +53,25 @@ local function as_shape(x)
   raise("TypeError", "cannot make a TensorShape from " .. tostring(x), 2)
 end
 
-function TensorShape.__index(s, k)
-  receiver.check(s, TensorShape, "__index", "shape")
-  if math.type(k) == "integer" then
+local function rank_of(s) return s._dims and #s._dims or nil end
+
+TensorShape.__index = receiver.index(TensorShape, "shape", {
+  methods = { methods },
+  fields = { rank = rank_of, ndims = rank_of, dims = function(s) return s._dims end },
+  -- s[i]: a dimension (negative from the end)
+  other = function(s, k)
+    if math.type(k) ~= "integer" then return nil end
     local d = s._dims
     if d == nil then
-      raise("ValueError", "Cannot index a shape of unknown rank", 1)
+      raise("ValueError", "Cannot index a shape of unknown rank", 2)
     end
     local i = k < 0 and #d + k or k
     if i < 0 or i >= #d then
-      raise("OutOfRangeError", ("index %d is out of range for a shape of rank %d"):format(k, #d), 1)
+      raise("OutOfRangeError", ("index %d is out of range for a shape of rank %d"):format(k, #d), 2)
     end
     return d[i + 1]
-  end
-  if k == "rank" then return s._dims and #s._dims or nil end
-  if k == "ndims" then return s._dims and #s._dims or nil end
-  if k == "dims" then return s._dims end
-  local m = methods[k]
-  if m ~= nil then return m end
-  return receiver.missing(s, k, "TensorShape", { methods }, { "rank", "ndims", "dims" }, 2)
-end
+  end,
+})
 
 function TensorShape.__newindex()
   raise("TypeError", "TensorShape is immutable", 1)
