@@ -245,10 +245,18 @@ end, "tf.TensorSpec(shape, dtype [, name])",
 .. "Used in input_signature and get_concrete_function.")
 shapes.Spec = TensorSpec
 
+--- The shape of tensor x as a Lua list, -1 for a dimension that is not
+-- known, or nil when its rank is unknown (the one reader of core.info's
+-- shape; the ops' and gradients' own copies should call it).
+function shapes.of(x)
+  local _, _, shape = core.info(x)
+  return shape
+end
+
 --- The static shape of tensor x as a Lua list, or nil when its rank or a
 -- dimension is unknown.
 function shapes.static(x)
-  local _, _, shape = core.info(x)
+  local shape = shapes.of(x)
   if not shape then return nil end
   for _, d in ipairs(shape) do if d < 0 then return nil end end
   return shape
@@ -257,7 +265,7 @@ end
 --- The rank of tensor x, or nil when it is unknown or x is not a tensor.
 function shapes.rank(x)
   if not core.is_tensor(x) then return nil end
-  local _, _, shape = core.info(x)
+  local shape = shapes.of(x)
   return shape and #shape or nil
 end
 
@@ -269,7 +277,7 @@ function shapes.num_elements(shape)
 end
 
 -- Library-internal (the other modules' view, not part of tf).
-shapes.internal = { Shape = true, Spec = true, as_shape = true, static = true, rank = true, num_elements = true,
+shapes.internal = { Shape = true, Spec = true, as_shape = true, of = true, static = true, rank = true, num_elements = true,
   internal = true }
 
 return shapes
