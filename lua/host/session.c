@@ -341,7 +341,7 @@ void mf_eval_result_free(mf_eval_result *r) {
   r->ename = r->evalue = r->traceback = r->help = NULL;
 }
 
-/* ---- calling session.lua ------------------------------------------------- */
+/* ---- calling the session's Lua half ------------------------------------- */
 
 /* Calls session.<fn> with the nargs values at the top, under the message
  * handler and with interrupts armed. Leaves the handler at `base + 1` and

@@ -7,8 +7,8 @@
  * Lua `print`, `io.write`, `io.stdout:write`, `io.stderr:write`, `tf.print`
  * — reaches host->write as it happens. Rich results reach host->display as
  * MIME bundles. Neither the REPL nor the kernel re-implements evaluation,
- * magics, completion or inspection: they live here (and in
- * lua/moonflow/session/init.lua).
+ * the kinds of cell (code, magics, help, exit), completion or inspection:
+ * they live here (and in lua/moonflow/session/init.lua).
  *
  * Inside the Lua state the library sees the host as `require("moonflow.host")`
  * (available before the library loads; the library's state module holds it):

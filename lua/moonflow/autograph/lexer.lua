@@ -1,4 +1,6 @@
--- lexer.lua — the Lua 5.4 lexer AutoGraph's parser stands on.
+-- lexer.lua — the Lua 5.4 lexer: AutoGraph's parser stands on it, and
+-- whatever else must tell code from strings and comments (the session's
+-- continuation depth, its code scans; the structure test) asks it.
 --
 -- lexer.tokenize(source [, keep_first_line]) -> tokens
 --   Splits a whole chunk into tokens up front (the parser then walks an

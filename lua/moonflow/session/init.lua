@@ -1,6 +1,12 @@
--- session.lua — what a moonflow session does with the code it is given;
--- the C side (lua/host/session.c) calls the functions marked "C:" under
--- a message handler that renders errors, with interrupts armed.
+-- session/init.lua (moonflow.session) — what a moonflow session does with
+-- the cells it is given; the C side (lua/host/session.c) calls the
+-- functions marked "C:" under a message handler that renders errors, with
+-- interrupts armed.
+--
+-- A cell (a REPL entry, a notebook cell) is code, a %%cell magic, help
+-- (`?name`, `name?`) or exit (`exit`, `quit`): session.cell_kind says
+-- which, once for both hosts; session.cell answers help and exit and the
+-- host presents them (lua/host/session.h, mf_session_run_cell).
 --
 -- Evaluation follows lua.c: `return <code>` is tried first so an expression
 -- echoes its values; then the code as statements; a syntax error that ends
