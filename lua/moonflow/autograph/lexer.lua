@@ -333,6 +333,15 @@ function M.tokenize(src, keep_first_line)
     return e + 1
   end
 
+  -- '.', '..', '...', or a number starting with '.' at p; returns the
+  -- next position, or nil after an error.
+  local function dot(p)
+    if is_digit[byte(src, p + 1) or 0] then return numeral(p) end
+    local sym = byte(src, p + 1) ~= 46 and "." or byte(src, p + 2) == 46 and "..." or ".."
+    push(sym, nil, nil, line)
+    return p + #sym
+  end
+
   -- luaL_loadfile skips a UTF-8 BOM and a first line starting with '#'
   -- (keeping its line break, so line numbers stay right)
   if find(src, "^\239\187\191") then pos = 4 end
@@ -409,21 +418,8 @@ function M.tokenize(src, keep_first_line)
         pos = pos + 1
       end
     elseif c == 46 then -- '.', '..', '...' or a number
-      if is_digit[byte(src, pos + 1) or 0] then
-        pos = numeral(pos)
-        if not pos then break end
-      elseif byte(src, pos + 1) == 46 then
-        if byte(src, pos + 2) == 46 then
-          push("...", nil, nil, line)
-          pos = pos + 3
-        else
-          push("..", nil, nil, line)
-          pos = pos + 2
-        end
-      else
-        push(".", nil, nil, line)
-        pos = pos + 1
-      end
+      pos = dot(pos)
+      if not pos then break end
     else
       local two = two_char[c]
       local sym = two and sub(src, pos, pos + 1)
