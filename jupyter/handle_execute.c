@@ -6,15 +6,18 @@
  *
  * silent: no execute_input, no execute_result, no history, the execution
  * count does not move (streams and errors still show, as in ipykernel).
- * A cell that is just `name?` / `?name` (`??` for more detail) opens the
- * pager with the same text as inspect and tf.help; one that is just `exit`
- * or `quit` asks the frontend to leave (exit.h). */
-#include <ctype.h>
+ * The session says what a cell is (mf_session_run_cell): a help cell
+ * (`name?`, `?name`, `??` for more detail) opens the pager with the text
+ * of inspect and tf.help; an exit cell (`exit`, `quit`) replies with an
+ * ask_exit payload, as ipykernel's `exit` does: jupyter console quits and
+ * shuts the kernel down, a notebook ignores it. The kernel itself does not
+ * exit: the frontend owns its lifecycle (a kernel that vanished right after
+ * the cell would race the console reading the reply). os.exit is another
+ * matter: host.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit.h"
 #include "kernel.h"
 #include "log.h"
 #include "utf8.h"
@@ -41,41 +44,13 @@ static json_t *error_fields(const mf_eval_result *r) {
                    "traceback", traceback_lines(r->traceback, fallback));
 }
 
-/* `name?`, `?name`, `name??`: fills name (a dotted/colon path) and the
- * detail level. */
-static bool pager_request(const char *code, char *name, size_t cap, int *detail) {
-  while (isspace((unsigned char)*code)) code++;
-  size_t n = strlen(code);
-  while (n > 0 && isspace((unsigned char)code[n - 1])) n--;
-  size_t lead = 0, trail = 0;
-  while (lead < n && code[lead] == '?') lead++;
-  while (trail < n - lead && code[n - 1 - trail] == '?') trail++;
-  if ((lead == 0 && trail == 0) || lead > 2 || trail > 2 || (lead && trail)) return false;
-  const char *s = code + lead;
-  size_t len = n - lead - trail;
-  if (len == 0 || len >= cap || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (!(isalnum(c) || c == '_' || c == '.' || c == ':')) return false;
-  }
-  memcpy(name, s, len);
-  name[len] = '\0';
-  *detail = (lead > 1 || trail > 1) ? 1 : 0;
-  return true;
-}
-
-static json_t *page(mf_kernel *k, const char *name, int detail) {
-  char *text = mf_session_inspect(k->session, name, strlen(name), detail);
+/* A help cell opens the pager (ipykernel's "page" payload). An unknown
+ * name has no page: the session printed that it is not found. */
+static json_t *page(const char *text) {
   json_t *payload = json_array();
-  if (text) {
+  if (text)
     json_array_append_new(payload, json_pack("{s:s, s:{s:o}, s:i}", "source", "page", "data",
                                              "text/plain", mf_json_str(text), "start", 0));
-    free(text);
-  } else {
-    char line[300];
-    int n = snprintf(line, sizeof line, "Object `%s` not found.\n", name);
-    mf_iopub_stream(k->iopub, mf_kernel_parent(k), "stdout", line, (size_t)n);
-  }
   return payload;
 }
 
@@ -153,22 +128,18 @@ void mf_handle_execute(mf_kernel *k, mf_request *req) {
 
   json_t *payload = NULL;
   mf_eval_result r = {.status = MF_EVAL_OK};
-  char name[256];
-  int detail;
   if (reject) {
     r = (mf_eval_result){.status = MF_EVAL_ERROR, .ename = strdup("ValueError"),
                          .evalue = strdup(why)};
-  } else if (pager_request(code, name, sizeof name, &detail)) {
-    payload = page(k, name, detail);
-  } else if (mf_cell_is_exit(code)) {
-    payload = json_pack("[{s:s, s:b}]", "source", "ask_exit", "keepkernel", 0);
   } else {
     char chunk[32];
     snprintf(chunk, sizeof chunk, "=In[%d]", count);
     atomic_store(&k->busy, 1);
-    r = mf_session_eval(k->session, code, chunk, !silent);
+    r = mf_session_run_cell(k->session, code, chunk, !silent);
     atomic_store(&k->busy, 0);
   }
+  if (r.status == MF_EVAL_HELP) payload = page(r.help);
+  if (r.status == MF_EVAL_EXIT) payload = json_pack("[{s:s, s:b}]", "source", "ask_exit", "keepkernel", 0);
   if (r.status == MF_EVAL_INCOMPLETE) {
     /* The REPL would ask for another line; a cell is all there is. */
     r.status = MF_EVAL_ERROR;

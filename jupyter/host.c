@@ -105,7 +105,9 @@ static void host_clear_output(void *ud, bool wait) {
   mf_iopub_send(k->iopub, "clear_output", mf_kernel_parent(k), json_pack("{s:b}", "wait", wait));
 }
 
-/* os.exit in a cell: the kernel shuts down after the cell, exiting with
+/* os.exit in a cell would call C exit() under the kernel's running
+ * threads, mid-message. Instead the session stops the cell with a
+ * SystemExit error, and the kernel shuts down after the cell, exiting with
  * `status`. Only the flag: mf_kernel_request_shutdown would also interrupt,
  * and the interrupt would replace the cell's SystemExit with
  * InterruptedError. */

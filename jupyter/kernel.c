@@ -13,7 +13,6 @@
 
 #include <zmq.h>
 
-#include "exit.h"
 #include "kernel_main.h"
 #include "log.h"
 #include "utf8.h"

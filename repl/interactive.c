@@ -1,7 +1,9 @@
 /* interactive.c — the REPL: GNU readline (callback interface, so Ctrl-C
  * can cancel a line), history in ~/.moonflow_history, a continuation
  * prompt while a chunk is incomplete (lua.c's rule, decided by the
- * session), tab completion through mf_session_complete. */
+ * session), tab completion through mf_session_complete. Each chunk runs as
+ * a cell (mf_session_run_cell): help cells print their text, and `exit` or
+ * `quit` leaves as Ctrl-D does. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +167,37 @@ static char *join(char *chunk, char *line) {
   return both;
 }
 
+/* A help cell's text, as tf.help would print it. */
+static void print_help(const char *text) {
+  size_t n = strlen(text);
+  fputs(text, stdout);
+  if (n == 0 || text[n - 1] != '\n') fputs("\n", stdout);
+  fflush(stdout);
+}
+
+/* Runs one complete chunk (or learns it is incomplete). Returns false when
+ * the chunk was `exit` or `quit`. */
+static bool run_chunk(mf_session *s, const char *chunk, int *count, bool *incomplete,
+                      bool color) {
+  char name[32];
+  snprintf(name, sizeof name, "=stdin[%d]", *count + 1);
+  mf_signals_evaluating(true);
+  mf_eval_result r = mf_session_run_cell(s, chunk, name, true);
+  mf_signals_evaluating(false);
+  *incomplete = r.status == MF_EVAL_INCOMPLETE;
+  if (!*incomplete) {
+    history_add(chunk);
+    (*count)++;
+  }
+  /* After "^C" echoed by the terminal, start the error on its own line. */
+  if (r.status == MF_EVAL_ERROR && strcmp(r.ename, "InterruptedError") == 0) fputs("\n", stderr);
+  if (r.status == MF_EVAL_ERROR) mf_term_print_error(&r, color);
+  if (r.status == MF_EVAL_HELP && r.help) print_help(r.help);
+  bool go_on = r.status != MF_EVAL_EXIT;
+  mf_eval_result_free(&r);
+  return go_on;
+}
+
 int mf_repl_run(mf_session *s, bool color) {
   g_session = s;
   rl_readline_name = "moonflow";
@@ -180,7 +213,8 @@ int mf_repl_run(mf_session *s, bool color) {
          MF_VERSION, LUA_VERSION);
   char *chunk = NULL;
   int count = 0;
-  for (;;) {
+  bool exited = false;
+  while (!exited) {
     bool cancelled;
     g_pending = chunk ? chunk : "";
     char *line = read_line(chunk ? CONTINUATION : PROMPT, &cancelled);
@@ -196,24 +230,16 @@ int mf_repl_run(mf_session *s, bool color) {
     }
     chunk = join(chunk, line);
     if (!chunk) break;
-    char name[32];
-    snprintf(name, sizeof name, "=stdin[%d]", count + 1);
-    mf_signals_evaluating(true);
-    mf_eval_result r = mf_session_eval(s, chunk, name, true);
-    mf_signals_evaluating(false);
-    if (r.status != MF_EVAL_INCOMPLETE) {
-      history_add(chunk);
-      count++;
-      /* After "^C" echoed by the terminal, start the error on its own line. */
-      if (r.status == MF_EVAL_ERROR && strcmp(r.ename, "InterruptedError") == 0) fputs("\n", stderr);
-      if (r.status == MF_EVAL_ERROR) mf_term_print_error(&r, color);
+    bool incomplete;
+    exited = !run_chunk(s, chunk, &count, &incomplete, color);
+    if (!incomplete) {
       free(chunk);
       chunk = NULL;
     }
-    mf_eval_result_free(&r);
   }
   free(chunk);
-  fputs("\n", stdout);
+  /* Ctrl-D leaves the cursor after the prompt; an `exit` line has ended. */
+  if (!exited) fputs("\n", stdout);
   history_close();
   mf_signals_interactive(false);
   return 0;

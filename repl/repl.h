@@ -36,7 +36,7 @@ bool mf_signals_take_sigint(void);
 bool mf_signals_take_sigwinch(void);
 
 /* interactive.c */
-/* Runs the REPL until Ctrl-D; returns the exit status. */
+/* Runs the REPL until Ctrl-D, `exit` or `quit`; returns the exit status. */
 int mf_repl_run(mf_session *s, bool color);
 
 /* script.c */

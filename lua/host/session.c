@@ -340,10 +340,11 @@ void mf_eval_result_free(mf_eval_result *r) {
   free(r->ename);
   free(r->evalue);
   free(r->traceback);
-  r->ename = r->evalue = r->traceback = NULL;
+  free(r->help);
+  r->ename = r->evalue = r->traceback = r->help = NULL;
 }
 
-/* ---- calling session.lua ------------------------------------------------- */
+/* ---- calling the session's Lua half ------------------------------------- */
 
 /* Calls session.<fn> with the nargs values at the top, under the message
  * handler and with interrupts armed. Leaves the handler at `base + 1` and
@@ -364,7 +365,10 @@ static int call_session(mf_session *s, const char *fn, int nargs, int nresults, 
   return status;
 }
 
-mf_eval_result mf_session_eval(mf_session *s, const char *code, const char *chunkname, bool echo) {
+/* Calls session.<fn>(code, chunkname, echo): fn is "eval" or "cell",
+ * which answer nil | "incomplete", message | "help", text | "exit". */
+static mf_eval_result eval_with(mf_session *s, const char *fn, const char *code,
+                                const char *chunkname, bool echo) {
   lua_State *L = s->L;
   lua_pushstring(L, code ? code : "");
   lua_pushstring(L, chunkname ? chunkname : "=(eval)");
@@ -373,19 +377,34 @@ mf_eval_result mf_session_eval(mf_session *s, const char *code, const char *chun
   /* Interactive cells and REPL lines mark what Lua prints while a tf.func
    * is being traced, so a learner sees it ran at trace time. */
   s->mark_traces = echo;
-  int status = call_session(s, "eval", 3, 2, &base);
+  int status = call_session(s, fn, 3, 2, &base);
   s->mark_traces = false;
   mf_eval_result r = {.status = MF_EVAL_OK};
+  const char *kind = status == LUA_OK ? lua_tostring(L, -2) : NULL;
   if (status != LUA_OK) {
     r = error_result(L, status);
-  } else if (lua_isstring(L, -2)) { /* "incomplete", message */
+  } else if (kind && strcmp(kind, "incomplete") == 0) {
     r.status = MF_EVAL_INCOMPLETE;
     r.ename = strdup("SyntaxError");
     r.evalue = strdup(lua_tostring(L, -1));
     r.traceback = strdup(lua_pushfstring(L, "SyntaxError: %s", r.evalue));
+  } else if (kind && strcmp(kind, "help") == 0) {
+    r.status = MF_EVAL_HELP;
+    if (lua_type(L, -1) == LUA_TSTRING) r.help = strdup(lua_tostring(L, -1));
+  } else if (kind && strcmp(kind, "exit") == 0) {
+    r.status = MF_EVAL_EXIT;
   }
   lua_settop(L, base);
   return r;
+}
+
+mf_eval_result mf_session_eval(mf_session *s, const char *code, const char *chunkname, bool echo) {
+  return eval_with(s, "eval", code, chunkname, echo);
+}
+
+mf_eval_result mf_session_run_cell(mf_session *s, const char *code, const char *chunkname,
+                                   bool echo) {
+  return eval_with(s, "cell", code, chunkname, echo);
 }
 
 mf_eval_result mf_session_run_file(mf_session *s, const char *path, int nargs,

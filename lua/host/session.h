@@ -7,8 +7,8 @@
  * Lua `print`, `io.write`, `io.stdout:write`, `io.stderr:write`, `tf.print`
  * — reaches host->write as it happens. Rich results reach host->display as
  * MIME bundles. Neither the REPL nor the kernel re-implements evaluation,
- * magics, completion or inspection: they live here (and in
- * lua/moonflow/session/init.lua).
+ * the kinds of cell (code, magics, help, exit), completion or inspection:
+ * they live here (and in lua/moonflow/session/init.lua).
  *
  * Inside the Lua state the library sees the host as `require("moonflow.host")`
  * (available before the library loads; the library's state module holds it):
@@ -88,6 +88,8 @@ typedef enum mf_eval_status {
   MF_EVAL_OK,
   MF_EVAL_ERROR,
   MF_EVAL_INCOMPLETE, /* the chunk is an unfinished statement: ask for more */
+  MF_EVAL_HELP,       /* a help cell (mf_session_run_cell): show `help` */
+  MF_EVAL_EXIT,       /* an exit cell (mf_session_run_cell): leave the session */
 } mf_eval_status;
 
 typedef struct mf_eval_result {
@@ -103,6 +105,9 @@ typedef struct mf_eval_result {
                        one "\t"-indented line per frame only when the error
                        came from inside a function (more than one Lua frame of
                        user code); the session's own frames are left out */
+  char *help;       /* MF_EVAL_HELP: tf.help's text of the name asked about;
+                       NULL when the name holds nothing (the session has
+                       printed "Object `name` not found." then) */
 } mf_eval_result;
 
 typedef enum mf_completeness {
@@ -124,6 +129,15 @@ lua_State *mf_session_lua(mf_session *s);
  * converted by AutoGraph. */
 mf_eval_result mf_session_eval(mf_session *s, const char *code, const char *chunkname, bool echo);
 void mf_eval_result_free(mf_eval_result *r);
+
+/* Runs a cell as a person types it at a prompt (a REPL entry, a notebook
+ * cell): as mf_session_eval, except for two kinds of cell the session
+ * recognises and the host presents its own way. `?name`, `name?` (`??`:
+ * with a function's source) gives MF_EVAL_HELP; the whole cell `exit` or
+ * `quit` (optionally `exit()`, `quit()`) gives MF_EVAL_EXIT and runs
+ * nothing. `exit = 1` or an `exit` line inside a longer chunk is code. */
+mf_eval_result mf_session_run_cell(mf_session *s, const char *code, const char *chunkname,
+                                   bool echo);
 
 /* Runs a Lua script as lua.c does: `path` (NULL: the process's stdin, named
  * "=stdin"), a first line starting with '#' skipped, the nargs strings in

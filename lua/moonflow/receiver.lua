@@ -172,6 +172,65 @@ end
 --- True when `f` is a receiver guard.
 function receiver.is_guard(f) return guards[f] ~= nil end
 
+-- The __index of a class -------------------------------------------------
+
+local indexes = setmetatable({}, { __mode = "k" }) -- __index function -> {tables, fields, extra}
+
+--- receiver.index(mt, kind, spec) -> the __index function of mt's
+--- instances, the stanza every class of the library needs. Reading k:
+---   1. checks the receiver, as receiver.check(x, mt, "__index", kind,
+---      spec.is_a) does (not with spec.unchecked);
+---   2. spec.methods, a list of tables read raw in order: the first hit;
+---   3. spec.fields, {name = function(obj) -> value}: computed fields
+---      (a field may well be nil);
+---   4. spec.other(obj, k) -> value | nil: any other key (an integer
+---      index, a slice); it runs one level below __index;
+---   5. a miss: nil with spec.open (a class whose instances keep their own
+---      fields), else receiver.missing's AttributeError naming
+---      spec.display (a string, or a function of the object; mt's __name
+---      when absent) and the public names of methods, fields and spec.extra.
+function receiver.index(mt, kind, spec)
+  local tables, fields, other = spec.methods or {}, spec.fields or {}, spec.other
+  local is_a, checked, open, extra = spec.is_a, not spec.unchecked, spec.open, spec.extra
+  local display = spec.display or rawget(mt, "__name") or kind
+  local named = { fields, table.unpack(tables) }
+  local n = #tables
+  local function index(obj, k)
+    if checked then receiver.check(obj, mt, "__index", kind, is_a) end
+    for i = 1, n do
+      local v = rawget(tables[i], k)
+      if v ~= nil then return v end
+    end
+    local field = fields[k]
+    if field then return field(obj) end
+    if other then
+      local v = other(obj, k)
+      if v ~= nil then return v end
+    end
+    if open then return nil end
+    return receiver.missing(obj, k, type(display) == "function" and display(obj) or display,
+      named, extra, 2)
+  end
+  indexes[index] = { named, extra or {} }
+  return index
+end
+
+--- The names an __index made by receiver.index answers (its methods,
+--- fields and extra names, public or not), or nil for any other function:
+--- what completion offers after `obj.`.
+function receiver.index_names(fn)
+  local known = indexes[fn]
+  if not known then return nil end
+  local names = {}
+  for _, t in ipairs(known[1]) do
+    for k in next, t do
+      if type(k) == "string" then names[#names + 1] = k end
+    end
+  end
+  table.move(known[2], 1, #known[2], #names + 1, names)
+  return names
+end
+
 -- Unknown fields ----------------------------------------------------------
 
 local function public_names(obj, tables, extra)
@@ -207,6 +266,6 @@ end
 
 -- Library-internal: the tf table does not list this module.
 receiver.internal = { internal = true, fail = true, table = true, metatable = true, is_guard = true,
-  missing = true, guard = true, check = true }
+  missing = true, guard = true, check = true, index = true, index_names = true }
 
 return receiver

@@ -369,6 +369,19 @@ class TestExecute(KernelTestCase):
         self.assertEqual(reply["content"]["payload"], [{"source": "ask_exit", "keepkernel": False}])
         self.ok("1")  # the frontend decides; the kernel is still there
 
+    def test_help_and_exit_cells_are_whole_cells(self):
+        reply, _ = self.ok("?tf.range")
+        self.assertEqual(reply["content"]["payload"][0]["source"], "page")
+        reply, outputs = self.ok("no_such_name??")
+        self.assertEqual(reply["content"]["payload"], [])
+        self.assertEqual(stream_text(outputs), "Object `no_such_name` not found.\n")
+        reply, _ = self.ok(" quit() ")
+        self.assertEqual(reply["content"]["payload"], [{"source": "ask_exit", "keepkernel": False}])
+        reply, _ = self.ok("exit = 2\nexit + 1")
+        self.assertEqual(reply["content"]["payload"], [])
+        content = shell_reply(self.kc, self.kc.is_complete("tf.range?"))["content"]
+        self.assertEqual(content["status"], "complete")
+
 
 class TestIntrospection(KernelTestCase):
     def complete(self, code, cursor=None):

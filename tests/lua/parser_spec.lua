@@ -947,3 +947,27 @@ describe("printer on synthesized trees", function()
     assert.are.equal(220, fn())
   end)
 end)
+
+describe("lexer positions and code_only", function()
+  it("gives every token the byte where it starts", function()
+    local src = "local s = 'a' --[[ c ]] .. [==[x]==]\n  x = 1.5"
+    local toks = lexer.tokenize(src)
+    local starts = {}
+    for k = 1, toks.n do starts[#starts + 1] = toks.pos[k] end
+    assert.are.same({ 1, 7, 9, 11, 25, 28, 40, 42, 44, #src + 1 }, starts)
+    local bad = lexer.tokenize("x = 'open\n")
+    assert.are.equal("<error>", bad.type[bad.n])
+    assert.are.equal(5, bad.pos[bad.n])
+  end)
+
+  it("blanks comments and string contents, keeping lines and columns", function()
+    local src = "#!/usr/bin/lua\nlocal a = \"end\" -- if x then\n"
+      .. "--[==[ multi\nline ]==] b = [[long\nstring]] .. 'q\\'uote'\nreturn a"
+    local code = lexer.code_only(src)
+    assert.are.equal(#src, #code)
+    assert.are.equal((" "):rep(14) .. "\nlocal a = \"   \"" .. (" "):rep(13) .. "\n"
+      .. (" "):rep(12) .. "\n          b = \"\"    \n" .. (" "):rep(8) .. " .. '" .. (" "):rep(7) .. "'\nreturn a",
+      code)
+    assert.are.equal("x =      ", lexer.code_only("x = 'open"))
+  end)
+end)

@@ -230,3 +230,51 @@ describe("an unknown field", function()
     assert.are.equal("AttributeError", tf.errors.AttributeError)
   end)
 end)
+
+describe("receiver.index", function()
+  local receiver = require("moonflow.receiver")
+  local Point = { __name = "Point" }
+  local methods = { norm = function(p) return math.abs(p.x) + math.abs(p.y) end }
+  receiver.metatable(Point, "point", methods)
+  Point.__index = receiver.index(Point, "point", {
+    methods = { methods },
+    fields = { sum = function(p) return p.x + p.y end, nothing = function() return nil end },
+    other = function(p, k) if k == 1 then return p.x end end,
+    extra = { "x", "y" },
+  })
+  local p = setmetatable({ x = 1, y = -2 }, Point)
+
+  it("answers methods, computed fields, then other keys", function()
+    assert.are.equal(3, p:norm())
+    assert.are.equal(-1, p.sum)
+    assert.is_nil(p.nothing)
+    assert.are.equal(1, p[1])
+    methods.later = function() return "later" end
+    assert.are.equal("later", p:later())
+  end)
+
+  it("checks the receiver and names the misses", function()
+    local e = err_of(function() return Point.__index(5, "norm") end)
+    assert.are.equal("TypeError", e.type)
+    e = err_of(function() return p.sun end)
+    assert.are.equal("'Point' object has no attribute 'sun'. Did you mean: 'sum'?", e.message)
+    assert.is_nil(p._private)
+  end)
+
+  it("tells completion the names it answers", function()
+    local names = receiver.index_names(Point.__index)
+    table.sort(names)
+    assert.are.same({ "later", "norm", "nothing", "sum", "x", "y" }, names)
+    assert.is_nil(receiver.index_names(print))
+  end)
+
+  it("answers nil for a miss when open, and checks nothing when unchecked", function()
+    local Open = {}
+    local plain = { norm = function(o) return o.x + o.y end }
+    Open.__index = receiver.index(Open, "open", { methods = { plain }, open = true, unchecked = true })
+    local o = setmetatable({ x = 2, y = 2 }, Open)
+    assert.is_nil(o.whatever)
+    assert.are.equal(4, o:norm())
+    assert.is_nil(Open.__index(5, "whatever"))
+  end)
+end)

@@ -203,6 +203,80 @@ describe("session.eval", function()
   end)
 end)
 
+describe("session.cell_kind", function()
+  it("knows help, exit, cell magics and code", function()
+    assert.are.same({ "help", "tf.add", 0 }, { session.cell_kind("?tf.add") })
+    assert.are.same({ "help", "tf.add", 0 }, { session.cell_kind("  tf.add?\n") })
+    assert.are.same({ "help", "x:numpy", 1 }, { session.cell_kind("x:numpy??") })
+    assert.are.same({ "help", "f", 1 }, { session.cell_kind("??f") })
+    for _, exit in ipairs({ "exit", "quit", "exit()", "quit()", "  exit \n", "\tquit()\n\n" }) do
+      assert.are.equal("exit", (session.cell_kind(exit)))
+    end
+    assert.are.same({ "magic", "time", "", "x = 1" }, { session.cell_kind("%%time\nx = 1") })
+    for _, code in ipairs({ "x = 1", "exit = 1", "print(exit)", "exit(0)", "exit\nexit", "(exit)",
+      "exits", "exit ()", "return exit", "for i = 1, 2 do\nexit\nend", "%who", "?", "??",
+      "? tf.add", "?tf.add?", "???f", "f???", "?1x", "tf.add ?", "-- exit", "exit -- bye" }) do
+      assert.are.equal("code", (session.cell_kind(code)), code)
+    end
+  end)
+end)
+
+describe("session.cell", function()
+  local function cell(code)
+    local out = {}
+    local saved = host.write
+    host.write = function(stream, text) out[#out + 1] = stream .. ":" .. text end
+    local r = table.pack(pcall(session.cell, code, "=(spec)", true))
+    host.write = saved
+    if not r[1] then error(r[2], 0) end
+    return table.concat(out), table.unpack(r, 2, r.n)
+  end
+
+  it("answers ?name with tf.help's text, and ?? adds a function's source", function()
+    local out, kind, text = cell("?tf.add")
+    assert.are.equal("", out)
+    assert.are.equal("help", kind)
+    assert.are.equal(session.describe(tf.add, "tf.add"), text)
+    eval("function spec_helped(a)\n  return a\nend")
+    _, kind, text = cell("spec_helped??")
+    assert.are.equal("help", kind)
+    assert.truthy(text:find("Source:\nfunction spec_helped(a)", 1, true))
+  end)
+
+  it("says so on stdout when the name is unknown", function()
+    local out, kind, text = cell("no_such_name?")
+    assert.are.equal("stdout:Object `no_such_name` not found.\n", out)
+    assert.are.equal("help", kind)
+    assert.is_nil(text)
+  end)
+
+  it("answers exit and quit without running anything", function()
+    assert.are.equal("exit", select(2, cell("exit")))
+    assert.are.equal("exit", select(2, cell(" quit() ")))
+  end)
+
+  it("runs anything else as session.eval does", function()
+    local shown = capture(function() cell("spec_exit = 1\nspec_exit + 1") end)
+    assert.are.equal("2", shown[1].bundle["text/plain"])
+    assert.are.equal(1, rawget(_G, "spec_exit"))
+    assert.are.equal("incomplete", select(2, cell("for i = 1, 2 do\nexit")))
+    local err = error_of(function() cell("for i = 1, 2 do\nexit\nend") end)
+    assert.are.equal("SyntaxError", err.type)
+  end)
+end)
+
+describe("session.tensor_number_comparison", function()
+  it("finds `tensor == number` in code, never in strings or comments", function()
+    local env = { x = tf.constant(1), n = 1 }
+    assert.are.same({ "x", "==", "1" }, { session.tensor_number_comparison("y = x == 1", env) })
+    assert.are.same({ "x", "~=", "2" }, { session.tensor_number_comparison("2 ~= x", env) })
+    assert.is_nil(session.tensor_number_comparison("n == 1", env))
+    assert.is_nil(session.tensor_number_comparison("print('x == 1', \"x == 1\")", env))
+    assert.is_nil(session.tensor_number_comparison("--[[\nx == 1\n]] y = 1 -- x == 1", env))
+    assert.is_nil(session.tensor_number_comparison("s = [==[\nx == 1]==]", env))
+  end)
+end)
+
 describe("session.is_complete", function()
   it("follows lua.c's rule, with an indent", function()
     assert.are.same({ "complete", "" }, { session.is_complete("x = 1") })
@@ -214,6 +288,11 @@ describe("session.is_complete", function()
     assert.are.equal("invalid", (session.is_complete("x = = 1")))
     assert.are.equal("complete", (session.is_complete("%who")))
     assert.are.equal("incomplete", (session.is_complete("%%time\nwhile true do")))
+  end)
+
+  it("takes help and exit cells as complete", function()
+    assert.are.same({ "complete", "" }, { session.is_complete("tf.add?") })
+    assert.are.same({ "complete", "" }, { session.is_complete("exit") })
   end)
 
   it("ignores keywords in strings and comments", function()

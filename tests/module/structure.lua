@@ -39,44 +39,8 @@ local function read(path)
 end
 
 -- The code of a Lua chunk with comments and string contents blanked (line
--- structure kept), so patterns see only code.
-local function code_only(src)
-  local out, i, len = {}, 1, #src
-  local function keep_newlines(s) return (s:gsub("[^\n]", " ")) end
-  while i <= len do
-    local c = src:sub(i, i)
-    local long = src:match("^%-%-%[(=*)%[", i)
-    if long then
-      local close = "]" .. long .. "]"
-      local j = select(2, src:find(close, i, true)) or len
-      out[#out + 1] = keep_newlines(src:sub(i, j))
-      i = j + 1
-    elseif src:sub(i, i + 1) == "--" then
-      local j = src:find("\n", i, true) or len + 1
-      out[#out + 1] = keep_newlines(src:sub(i, j - 1))
-      i = j
-    elseif c == '"' or c == "'" then
-      local j = i + 1
-      while j <= len and src:sub(j, j) ~= c do
-        j = j + (src:sub(j, j) == "\\" and 2 or 1)
-      end
-      out[#out + 1] = c .. keep_newlines(src:sub(i + 1, j - 1)) .. c
-      i = j + 1
-    elseif src:match("^%[=*%[", i) then
-      local eq = src:match("^%[(=*)%[", i)
-      local close = "]" .. eq .. "]"
-      local j = select(2, src:find(close, i, true)) or len
-      out[#out + 1] = '""' .. keep_newlines(src:sub(i + 2, j))
-      i = j + 1
-    else
-      local j = src:find("[%-\"'%[]", i) or len + 1
-      if j == i then j = i + 1 end
-      out[#out + 1] = src:sub(i, j - 1)
-      i = j
-    end
-  end
-  return table.concat(out)
-end
+-- structure kept), so patterns see only code: AutoGraph's lexer does it.
+local code_only = dofile(ROOT .. "/lua/moonflow/autograph/lexer.lua").code_only
 
 -- 1. No tf._ field reads ------------------------------------------------------
 do

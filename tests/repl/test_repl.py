@@ -186,6 +186,44 @@ class Repl(ReplSession, unittest.TestCase):
             self.assertIn("1+1", f.read())
 
 
+    def test_help_cells_print_tf_help(self):
+        direct = self.run_line("print(tf.help(tf.add))")
+        self.assertIn("tf.add(", direct)
+        self.assertEqual(self.run_line("?tf.add").strip(), direct.strip())
+        self.assertEqual(self.run_line("tf.add?").strip(), direct.strip())
+        self.run_line("function helped(a) return a end")
+        self.assertIn("Source:\nfunction helped(a)", self.run_line("helped??"))
+        self.assertEqual(self.run_line("?no_such_name"), "Object `no_such_name` not found.\n")
+
+    def leaves_like_ctrl_d(self, line):
+        self.run_line("1+1")
+        self.repl.sendline(line)
+        self.repl.expect(pexpect.EOF)
+        self.repl.close()
+        self.assertEqual(self.repl.exitstatus, 0)
+        with open(os.path.join(self.home.name, ".moonflow_history")) as f:
+            self.assertIn("1+1", f.read())
+
+    def test_exit_leaves_like_ctrl_d(self):
+        self.leaves_like_ctrl_d("exit")
+
+    def test_quit_leaves_like_ctrl_d(self):
+        self.leaves_like_ctrl_d("  quit()  ")
+
+    def test_exit_in_code_is_a_name(self):
+        self.assertEqual(self.run_line("exit = 1"), "")
+        self.assertEqual(self.run_line("print(exit)"), "1\n")
+        self.assertEqual(self.run_line("exit + 1"), "2\n")
+        self.assertRegex(self.run_line("exit(0)"), r"^LuaError: .*attempt to call a number value")
+        # exit inside an unfinished chunk is a line of that chunk
+        self.repl.sendline("for i = 1, 2 do")
+        self.repl.expect_exact(CONTINUATION)
+        self.repl.sendline("exit")
+        self.repl.expect_exact(CONTINUATION)
+        self.assertRegex(self.run_line("end"), r"^SyntaxError: ")
+        self.repl.sendline("exit")
+        self.repl.expect(pexpect.EOF)
+
     def test_multi_line_history_entries_survive_a_restart(self):
         self.repl.sendline("function hist_f(a)")
         self.repl.expect_exact(CONTINUATION)

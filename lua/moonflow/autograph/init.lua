@@ -1,4 +1,4 @@
--- autograph.lua — tf.autograph: converts the Lua source of traced
+-- autograph/init.lua (moonflow.autograph) — tf.autograph: converts the Lua source of traced
 -- functions (converter.lua) so that `if`, `while`, `repeat` and `for` on
 -- tensors become graph control flow, and binds the converted function to
 -- the original's upvalues and environment (assignments to upvalues are

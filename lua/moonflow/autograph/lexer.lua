@@ -1,4 +1,6 @@
--- lexer.lua — the Lua 5.4 lexer AutoGraph's parser stands on.
+-- lexer.lua — the Lua 5.4 lexer: AutoGraph's parser stands on it, and
+-- whatever else must tell code from strings and comments (the session's
+-- continuation depth, its code scans; the structure test) asks it.
 --
 -- lexer.tokenize(source [, keep_first_line]) -> tokens
 --   Splits a whole chunk into tokens up front (the parser then walks an
@@ -12,6 +14,8 @@
 --     line[i]   line of the token's first character
 --     eline[i]  line of its last character (differs for multi-line strings);
 --               this is what Lua's errors report (ls->linenumber)
+--     pos[i]    byte offset of its first character in source (of an error
+--               token: where the malformed token starts)
 --   The last token is "<eof>", or "<error>" when the lexer met malformed
 --   input: lexing stops there, and the parser raises the error only when it
 --   reaches that token, so an earlier syntax error wins exactly as in Lua,
@@ -21,6 +25,12 @@
 --   luaL_loadfile does, keeping line numbers, unless keep_first_line is
 --   true (an expression may well start with '#'); so is a UTF-8 byte-order
 --   mark.
+--
+-- lexer.code_only(source) -> source with its comments and the contents of
+--   its strings blanked (every byte but white space becomes a space; a
+--   short string keeps its quotes, a long one shows as "" then spaces), so
+--   patterns see only code, each piece on its own line and column. What
+--   follows malformed input is blanked too.
 --
 -- lexer.chunkid(chunkname) -> the name Lua puts in front of messages
 --   ("=stdin" -> "stdin", "@f.lua" -> "f.lua", other -> [string "..."]),
@@ -161,21 +171,21 @@ local simple_escapes = {
 }
 
 function M.tokenize(src, keep_first_line)
-  local T, V, X, L, EL = {}, {}, {}, {}, {}
+  local T, V, X, L, EL, P = {}, {}, {}, {}, {}, {}
   local n = 0
   local pos, line = 1, 1
   local len = #src
 
   local function push(ty, val, text, l)
     n = n + 1
-    T[n], V[n], X[n], L[n], EL[n] = ty, val, text, l, line
+    T[n], V[n], X[n], L[n], EL[n], P[n] = ty, val, text, l, line, pos
   end
 
   -- A lexical error becomes the last token; `near` may be nil (the message
   -- then has no "near" part) and `errline` defaults to the current line.
   local function lexerror(msg, near, errline)
     n = n + 1
-    T[n], V[n], X[n], L[n], EL[n] = "<error>", msg, near, errline or line, errline or line
+    T[n], V[n], X[n], L[n], EL[n], P[n] = "<error>", msg, near, errline or line, errline or line, pos
     return nil
   end
 
@@ -323,6 +333,15 @@ function M.tokenize(src, keep_first_line)
     return e + 1
   end
 
+  -- '.', '..', '...', or a number starting with '.' at p; returns the
+  -- next position, or nil after an error.
+  local function dot(p)
+    if is_digit[byte(src, p + 1) or 0] then return numeral(p) end
+    local sym = byte(src, p + 1) ~= 46 and "." or byte(src, p + 2) == 46 and "..." or ".."
+    push(sym, nil, nil, line)
+    return p + #sym
+  end
+
   -- luaL_loadfile skips a UTF-8 BOM and a first line starting with '#'
   -- (keeping its line break, so line numbers stay right)
   if find(src, "^\239\187\191") then pos = 4 end
@@ -351,7 +370,7 @@ function M.tokenize(src, keep_first_line)
       local word = sub(src, pos, e)
       n = n + 1
       if keywords[word] then T[n] = word else T[n], V[n] = "<name>", word end
-      L[n], EL[n] = line, line
+      L[n], EL[n], P[n] = line, line, pos
       pos = e + 1
     elseif is_digit[c] then
       pos = numeral(pos)
@@ -362,7 +381,7 @@ function M.tokenize(src, keep_first_line)
       if not e then break end
       local text = sub(src, pos, e)
       n = n + 1
-      T[n], V[n], X[n], L[n], EL[n] = "<string>", value, text, l0, line
+      T[n], V[n], X[n], L[n], EL[n], P[n] = "<string>", value, text, l0, line, pos
       pos = e + 1
     elseif c == 45 then -- '-' or a comment
       if byte(src, pos + 1) ~= 45 then
@@ -387,7 +406,7 @@ function M.tokenize(src, keep_first_line)
         local text = sub(src, pos, e)
         content = normalize_newlines(content)
         n = n + 1
-        T[n], V[n], X[n], L[n], EL[n] = "<string>", content, text, l0, line
+        T[n], V[n], X[n], L[n], EL[n], P[n] = "<string>", content, text, l0, line, pos
         pos = e + 1
       else
         local _, q2 = find(src, "^%[=+", pos)
@@ -399,21 +418,8 @@ function M.tokenize(src, keep_first_line)
         pos = pos + 1
       end
     elseif c == 46 then -- '.', '..', '...' or a number
-      if is_digit[byte(src, pos + 1) or 0] then
-        pos = numeral(pos)
-        if not pos then break end
-      elseif byte(src, pos + 1) == 46 then
-        if byte(src, pos + 2) == 46 then
-          push("...", nil, nil, line)
-          pos = pos + 3
-        else
-          push("..", nil, nil, line)
-          pos = pos + 2
-        end
-      else
-        push(".", nil, nil, line)
-        pos = pos + 1
-      end
+      pos = dot(pos)
+      if not pos then break end
     else
       local two = two_char[c]
       local sym = two and sub(src, pos, pos + 1)
@@ -427,7 +433,32 @@ function M.tokenize(src, keep_first_line)
       end
     end
   end
-  return { n = n, type = T, value = V, text = X, line = L, eline = EL }
+  return { n = n, type = T, value = V, text = X, line = L, eline = EL, pos = P }
+end
+
+local function blank(s) return (gsub(s, "%S", " ")) end
+
+function M.code_only(src)
+  local toks = M.tokenize(src)
+  local T, V, X, P = toks.type, toks.value, toks.text, toks.pos
+  local out, done = {}, 0 -- src[1..done] is in out
+  for k = 1, toks.n do
+    local p, ty = P[k], T[k]
+    out[#out + 1] = blank(sub(src, done + 1, p - 1)) -- white space and comments
+    if ty == "<eof>" or ty == "<error>" then
+      out[#out + 1] = blank(sub(src, p))
+      return table.concat(out)
+    end
+    local text = X[k] or (ty == "<name>" and V[k]) or ty
+    done = p + #text - 1
+    if ty == "<string>" and byte(text) == 91 then -- [
+      text = '""' .. blank(sub(text, 3))
+    elseif ty == "<string>" then
+      text = sub(text, 1, 1) .. blank(sub(text, 2, -2)) .. sub(text, -1)
+    end
+    out[#out + 1] = text
+  end
+  return table.concat(out)
 end
 
 return M

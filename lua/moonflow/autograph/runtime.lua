@@ -132,7 +132,7 @@ function ag.bool(c, line, kind, why)
 end
 
 -- Calls (ag.callee, ag.bind) convert the functions they call: they are
--- autograph.lua's, which owns the conversion.
+-- moonflow.autograph's (init.lua), which owns the conversion.
 
 -- Carried values ---------------------------------------------------------
 

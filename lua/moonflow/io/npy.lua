@@ -1,4 +1,4 @@
--- io.lua — tf.io: NumPy .npy / .npz files, so arrays move between moonflow
+-- npy.lua — tf.io: NumPy .npy / .npz files, so arrays move between moonflow
 -- and NumPy (np.load / np.save) with no converter. Supported dtypes:
 -- float32, float64, int32, int64, bool (C order); big-endian files are
 -- converted on reading; string tensors are refused (see core/tensor/npy.h).

@@ -1,4 +1,4 @@
--- keras.lua — the small part of tf.keras that models need: Dense and
+-- keras/init.lua (moonflow.keras) — the small part of tf.keras that models need: Dense and
 -- Conv2D layers (variables created on first call, so tf.func's singleton
 -- rule applies), Sequential, SGD and Adam, and the basic losses.
 

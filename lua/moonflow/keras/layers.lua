@@ -1,4 +1,4 @@
--- keras_layers.lua — the Keras layers that go around Dense and Conv2D in a
+-- layers.lua — the Keras layers that go around Dense and Conv2D in a
 -- small model: MaxPooling2D, AveragePooling2D, Flatten, Dropout,
 -- BatchNormalization, LayerNormalization and Embedding, as tf.Module
 -- subclasses with Keras's constructor options. Dropout and

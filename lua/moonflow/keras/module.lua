@@ -169,18 +169,16 @@ local function make_class(name, parent, library)
     end
     return false
   end
-  class.__index = function(obj, k)
-    if library then receiver.check(obj, class, "__index", kind, is_a) end
-    local v = rawget(class, k)
-    if v ~= nil then return v end
-    local p = parent
-    while p do
-      v = rawget(p, k)
-      if v ~= nil then return v end
-      p = p._parent
-    end
-    return base_methods[k]
+  -- An instance keeps its own fields; a miss reads the class, its
+  -- ancestors, then the methods every module has, and is nil.
+  local lookup, p = { class }, parent
+  while p do
+    lookup[#lookup + 1] = p
+    p = p._parent
   end
+  lookup[#lookup + 1] = base_methods
+  class.__index = receiver.index(class, kind, { methods = lookup, is_a = is_a, open = true,
+    unchecked = not library })
   class._parent = parent
   class.__tostring = parent and parent.__tostring or function(obj)
     return ("<%s '%s'>"):format(getmetatable(obj)._class_name, rawget(obj, "name") or "?")

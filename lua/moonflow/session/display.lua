@@ -18,6 +18,7 @@ local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local state = require("moonflow.state")
 local receiver = require("moonflow.receiver")
+local lexer = require("moonflow.autograph.lexer")
 local raise = errors.raise
 
 local display = {}
@@ -28,12 +29,8 @@ local MAX_ENTRIES = 100     -- entries shown per table
 local MAX_TOTAL = 2000      -- entries shown per rendering
 local MAX_SORTED = 10000    -- larger tables keep next()'s key order
 
---- display.keywords: Lua's reserved words, as a set.
-display.keywords = {}
-for k in ([[and break do else elseif end false for function goto if in local nil
-  not or repeat return then true until while]]):gmatch("%a+") do
-  display.keywords[k] = true
-end
+--- display.keywords: Lua's reserved words, as a set (the lexer's).
+display.keywords = lexer.keywords
 local KEYWORDS = display.keywords
 
 local ESCAPES = { ["\n"] = "\\n", ["\t"] = "\\t", ["\r"] = "\\r", ['"'] = '\\"', ["\\"] = "\\\\" }

@@ -1,6 +1,12 @@
--- session.lua — what a moonflow session does with the code it is given;
--- the C side (lua/host/session.c) calls the functions marked "C:" under
--- a message handler that renders errors, with interrupts armed.
+-- session/init.lua (moonflow.session) — what a moonflow session does with
+-- the cells it is given; the C side (lua/host/session.c) calls the
+-- functions marked "C:" under a message handler that renders errors, with
+-- interrupts armed.
+--
+-- A cell (a REPL entry, a notebook cell) is code, a %%cell magic, help
+-- (`?name`, `name?`) or exit (`exit`, `quit`): session.cell_kind says
+-- which, once for both hosts; session.cell answers help and exit and the
+-- host presents them (lua/host/session.h, mf_session_run_cell).
 --
 -- Evaluation follows lua.c: `return <code>` is tried first so an expression
 -- echoes its values; then the code as statements; a syntax error that ends
@@ -24,6 +30,8 @@ local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local host = require("moonflow.state").host
 local display = require("moonflow.session.display")
+local lexer = require("moonflow.autograph.lexer")
+local receiver = require("moonflow.receiver")
 local variables = require("moonflow.tensor.variable")
 local tf = require("moonflow")
 local raise = errors.raise
@@ -211,7 +219,7 @@ end
 --- The first `name == number` (or `~=`, either order) in code whose name
 -- holds a tensor in env: name, operator, number.
 local function tensor_number_comparison(code, env)
-  local text = code:gsub("%-%-[^\n]*", ""):gsub('"[^"\n]*"', '""'):gsub("'[^'\n]*'", "''")
+  local text = lexer.code_only(code)
   local NAME, NUM = "([%a_][%w_%.]*)", "(%-?%d[%w%.]*)"
   for name, op, num in text:gmatch(NAME .. "%s*([=~]=)%s*" .. NUM) do
     if is_tensor_like(lookup(env, name)) then return name, op, num end
@@ -220,6 +228,8 @@ local function tensor_number_comparison(code, env)
     if is_tensor_like(lookup(env, name)) then return name, op, num end
   end
 end
+
+session.tensor_number_comparison = tensor_number_comparison
 
 local function warn_tensor_comparison(code)
   if warned_eq then return end
@@ -309,6 +319,30 @@ end
 
 local CELL_MAGIC = "^%%%%([%a_][%w_]*)[ \t]*([^\n]*)\n?(.*)$"
 
+-- Besides code (which may hold %magic lines) and a %%cell magic, a cell
+-- may be one of two requests that are whole cells, never parts of code:
+-- help, `?name` or `name?` (`??` adds a function's source), which is no
+-- Lua anyway; and leaving, the cell `exit` or `quit`, optionally with
+-- `()`, and nothing else but white space. So `exit = 1`, `print(exit)`,
+-- `exit(0)` and an `exit` line inside a longer chunk stay code.
+local EXIT = { exit = true, quit = true, ["exit()"] = true, ["quit()"] = true }
+
+--- session.cell_kind(code) -> "exit" | "help", name, detail |
+-- "magic", name, args, body | "code"
+-- What a cell asks for: detail is 1 for `??`, else 0; a cell magic's
+-- name, its arguments and the lines below it.
+function session.cell_kind(code)
+  local trimmed = code:match("^%s*(.-)%s*$")
+  if EXIT[trimmed] then return "exit" end
+  local lead, name, trail = trimmed:match("^(%??%??)([%a_][%w_%.:]*)(%??%??)$")
+  if lead and (lead == "") ~= (trail == "") then
+    return "help", name, math.max(#lead, #trail) - 1
+  end
+  local magic, args, body = code:match(CELL_MAGIC)
+  if magic then return "magic", magic, args, body end
+  return "code"
+end
+
 --- The code a cell runs: without its %%magic line, if it has one.
 local function cell_body(code)
   local _, _, body = code:match(CELL_MAGIC)
@@ -357,8 +391,8 @@ end
 function session.eval(code, chunkname, echo, env)
   snapshot_globals()
   current = { chunkname = chunkname, echo = echo, env = env or (fallback and prompt_env) or nil }
-  local name, args, body = code:match(CELL_MAGIC)
-  if not name then return session.run_cell(code, 0) end
+  local kind, name, args, body = session.cell_kind(code)
+  if kind ~= "magic" then return session.run_cell(code, 0) end
   -- The REPL sends a cell line by line: a cell magic takes the lines
   -- up to a blank one, as IPython's terminal does.
   if chunkname:match("^=stdin%[") and not code:find("\n%s*$") then
@@ -372,6 +406,21 @@ function session.eval(code, chunkname, echo, env)
     raise("UsageError", ("%%%%%s is not a cell magic (try %%%s on one line)"):format(name, name))
   end
   magic.run_cell(args, body, session)
+end
+
+--- C: session.cell(code, chunkname, echo) -> nil | "incomplete", message |
+-- "help", text | "exit"
+-- A cell typed at a prompt (session.cell_kind): help and exit are
+-- answered here and presented by the host its own way; anything else runs
+-- as session.eval runs it. Help on a name that holds nothing prints
+-- "Object `name` not found." and gives no text.
+function session.cell(code, chunkname, echo)
+  local kind, name, detail = session.cell_kind(code)
+  if kind == "exit" then return "exit" end
+  if kind ~= "help" then return session.eval(code, chunkname, echo) end
+  local text = session.inspect(name, #name, detail)
+  if not text then host.write("stdout", ("Object `%s` not found.\n"):format(name)) end
+  return "help", text
 end
 
 --- C: session.run_file(path | nil, ...): runs a script (lua.c's dofile).
@@ -424,57 +473,21 @@ local NESTING = {
   ["{"] = 1, ["("] = 1, ["}"] = -1, [")"] = -1,
 }
 
---- The index after the long bracket (string or comment) opening at i.
-local function skip_long(code, i)
-  local eq = code:match("^%[(=*)%[", i)
-  local _, stop = code:find("]" .. eq .. "]", i, true)
-  return (stop or #code) + 1
-end
-
---- The index after the short string opening at i.
-local function skip_string(code, i)
-  local quote, j = code:sub(i, i), i + 1
-  while j <= #code do
-    local c = code:sub(j, j)
-    if c == "\\" then
-      j = j + 2
-    elseif c == quote or c == "\n" then
-      return j + 1
-    else
-      j = j + 1
-    end
-  end
-  return j
-end
-
---- How many blocks and brackets are open at the end of code.
+--- How many blocks and brackets are open at the end of code (keywords in
+-- strings and comments do not count: the lexer skips them). A first line
+-- starting with '#' is code here (`#t`), not a script's "#!" line.
 local function nesting(code)
-  local depth, i = 0, 1
-  while i <= #code do
-    local c = code:sub(i, i)
-    if code:find("^%-%-%[=*%[", i) then
-      i = skip_long(code, i + 2)
-    elseif code:find("^%-%-", i) then
-      i = (code:find("\n", i, true) or #code) + 1
-    elseif code:find("^%[=*%[", i) then
-      i = skip_long(code, i)
-    elseif c == '"' or c == "'" then
-      i = skip_string(code, i)
-    elseif c:match("[%a_]") then
-      local word = code:match("^[%w_]+", i)
-      depth = depth + (NESTING[word] or 0)
-      i = i + #word
-    else
-      depth = depth + (NESTING[c] or 0)
-      i = i + 1
-    end
-  end
+  local toks = lexer.tokenize(code, true)
+  local types, depth = toks.type, 0
+  for k = 1, toks.n do depth = depth + (NESTING[types[k]] or 0) end
   return math.max(depth, 0)
 end
 
 --- C: session.is_complete(code) -> "complete" | "incomplete" | "invalid", indent
 -- The REPL's continuation rule; indent is two spaces per open block.
 function session.is_complete(code)
+  local kind = session.cell_kind(code)
+  if kind == "help" or kind == "exit" then return "complete", "" end
   local status = check(code)
   if status ~= "incomplete" then return status, "" end
   return status, ("  "):rep(nesting(cell_body(code)))
@@ -581,11 +594,13 @@ local function add_keys(t, names, methods_only)
   end
 end
 
---- Candidate names an __index function may answer: the keys of the tables
--- it closes over (method and field tables) and the names its source
--- compares k with (`k == "graph"`). Candidates are only proposals:
+--- Candidate names an __index function may answer: those a receiver.index
+-- function says it answers, the keys of the tables it closes over (method
+-- and field tables) and the names its source compares k with
+-- (`k == "graph"`). Candidates are only proposals:
 -- members() keeps those the object really answers.
 local function add_index_candidates(fn, names)
+  for _, name in ipairs(receiver.index_names(fn) or {}) do names[name] = true end
   for i = 1, 255 do
     local up, val = debug.getupvalue(fn, i)
     if up == nil then break end

@@ -53,26 +53,25 @@ local function as_shape(x)
   raise("TypeError", "cannot make a TensorShape from " .. tostring(x), 2)
 end
 
-function TensorShape.__index(s, k)
-  receiver.check(s, TensorShape, "__index", "shape")
-  if math.type(k) == "integer" then
+local function rank_of(s) return s._dims and #s._dims or nil end
+
+TensorShape.__index = receiver.index(TensorShape, "shape", {
+  methods = { methods },
+  fields = { rank = rank_of, ndims = rank_of, dims = function(s) return s._dims end },
+  -- s[i]: a dimension (negative from the end)
+  other = function(s, k)
+    if math.type(k) ~= "integer" then return nil end
     local d = s._dims
     if d == nil then
-      raise("ValueError", "Cannot index a shape of unknown rank", 1)
+      raise("ValueError", "Cannot index a shape of unknown rank", 2)
     end
     local i = k < 0 and #d + k or k
     if i < 0 or i >= #d then
-      raise("OutOfRangeError", ("index %d is out of range for a shape of rank %d"):format(k, #d), 1)
+      raise("OutOfRangeError", ("index %d is out of range for a shape of rank %d"):format(k, #d), 2)
     end
     return d[i + 1]
-  end
-  if k == "rank" then return s._dims and #s._dims or nil end
-  if k == "ndims" then return s._dims and #s._dims or nil end
-  if k == "dims" then return s._dims end
-  local m = methods[k]
-  if m ~= nil then return m end
-  return receiver.missing(s, k, "TensorShape", { methods }, { "rank", "ndims", "dims" }, 2)
-end
+  end,
+})
 
 function TensorShape.__newindex()
   raise("TypeError", "TensorShape is immutable", 1)
@@ -275,10 +274,18 @@ end, "tf.TensorSpec(shape, dtype [, name])",
 .. "Used in input_signature and get_concrete_function.")
 shapes.Spec = TensorSpec
 
+--- The shape of tensor x as a Lua list, -1 for a dimension that is not
+-- known, or nil when its rank is unknown (the one reader of core.info's
+-- shape; the ops' and gradients' own copies should call it).
+function shapes.of(x)
+  local _, _, shape = core.info(x)
+  return shape
+end
+
 --- The static shape of tensor x as a Lua list, or nil when its rank or a
 -- dimension is unknown.
 function shapes.static(x)
-  local _, _, shape = core.info(x)
+  local shape = shapes.of(x)
   if not shape then return nil end
   for _, d in ipairs(shape) do if d < 0 then return nil end end
   return shape
@@ -287,7 +294,7 @@ end
 --- The rank of tensor x, or nil when it is unknown or x is not a tensor.
 function shapes.rank(x)
   if not core.is_tensor(x) then return nil end
-  local _, _, shape = core.info(x)
+  local shape = shapes.of(x)
   return shape and #shape or nil
 end
 
@@ -299,7 +306,7 @@ function shapes.num_elements(shape)
 end
 
 -- Library-internal (the other modules' view, not part of tf).
-shapes.internal = { Shape = true, Spec = true, as_shape = true, static = true, rank = true, num_elements = true,
+shapes.internal = { Shape = true, Spec = true, as_shape = true, of = true, static = true, rank = true, num_elements = true,
   internal = true }
 
 return shapes

@@ -178,31 +178,30 @@ end
 
 receiver.metatable(Variable, "variable", methods)
 
--- The tensor methods a variable has too (TF's Variable carries the
--- Tensor operators): the elementwise comparisons x:lt(y) ...
-local TENSOR_METHODS = { lt = true, le = true, gt = true, ge = true, eq = true, ne = true }
-
-Variable.__index = function(v, k)
-  receiver.check(v, Variable, "__index", "variable")
-  local m = methods[k]
-  if m ~= nil then return m end
-  if k == "constraint" then return nil end -- TF's None: no constraint given
-  if TENSOR_METHODS[k] then
+-- Fields: the tensor methods a variable has too (TF's Variable carries
+-- the Tensor operators), the elementwise comparisons x:lt(y) ..., read
+-- on the variable's current value; and its constraint, TF's None.
+local fields = { constraint = function() return nil end }
+for _, k in ipairs({ "lt", "le", "gt", "ge", "eq", "ne" }) do
+  fields[k] = function()
     return function(self, ...)
       local t = read(self)
       return t[k](t, ...)
     end
   end
+end
+
+Variable.__index = receiver.index(Variable, "variable", {
+  methods = { methods },
+  fields = fields,
   -- v[i], v["1:, ::2"], v[tf.newaxis], v[mask]: TF's _slice_helper_var
   -- slices the variable's current value. A field name reads nothing.
-  local field = type(k) == "string" and k:find("^[%a_][%w_]*$") and k ~= "None" and k ~= "newaxis"
-  if not field then
-    local r = tensors.getitem(read(v), k, 2)
-    if r ~= nil then return r end
-  end
-  return receiver.missing(v, k, rawget(v, "_unread") and "_UnreadVariable" or "ResourceVariable",
-    { methods }, nil, 2)
-end
+  other = function(v, k)
+    local field = type(k) == "string" and k:find("^[%a_][%w_]*$") and k ~= "None" and k ~= "newaxis"
+    if not field then return tensors.getitem(read(v), k, 3) end
+  end,
+  display = function(v) return rawget(v, "_unread") and "_UnreadVariable" or "ResourceVariable" end,
+})
 
 -- TF's _dense_var_to_tensor: a variable converted to another dtype
 -- (tf.convert_to_tensor(v, dtype), assigning it to a variable) is an

@@ -1,5 +1,5 @@
--- %tutorial: steps through the lessons in tutorials/ (lua/moonflow/
--- tutorial.lua holds the lessons' parser and the stepper's state).
+-- %tutorial: steps through the lessons in tutorials/ (session/tutorial.lua
+-- holds the lessons' parser and the stepper's state).
 
 local tutorial = require("moonflow.session.tutorial")
 local session = require("moonflow.session")
