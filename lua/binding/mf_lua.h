@@ -12,6 +12,10 @@
 
 #include <lua.h>
 
+/* The registry field holding "@DIR/moonflow/", the chunk-name prefix of
+ * the library's own Lua files (set by luaopen_moonflow). */
+#define MFL_LIBRARY_SOURCE "moonflow.library_source"
+
 /* The module opener: `require("moonflow")` returns the `tf` table. */
 int luaopen_moonflow(lua_State *L);
 

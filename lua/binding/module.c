@@ -174,6 +174,10 @@ int luaopen_moonflow(lua_State *L) {
     return mfL_raise(L, "NotFoundError",
                      "cannot find moonflow's Lua library (moonflow/tf.lua); set MOONFLOW_LUA_DIR");
   add_to_path(L, dir);
+  /* The chunk names of the library's files, for hosts that tell the
+   * user's frames from the library's (lua/host/session.c). */
+  lua_pushfstring(L, "@%s/moonflow/", dir);
+  lua_setfield(L, LUA_REGISTRYINDEX, MFL_LIBRARY_SOURCE);
   lua_getglobal(L, "require");
   lua_pushstring(L, "moonflow.tf");
   lua_call(L, 1, 1);

@@ -19,9 +19,6 @@
 #include "mf_lua.h"
 #include "session_internal.h"
 
-/* Frames of the session's own machinery, left out of tracebacks. */
-static const char *const INTERNAL_SOURCES[] = {"moonflow/session/",
-                                               NULL};
 /* Like luaL_traceback: the first and last frames of a deep stack. */
 #define FIRST_LEVELS 12
 #define LAST_LEVELS 12
@@ -202,15 +199,15 @@ static void end_run(mf_session *s) {
 
 /* ---- errors -------------------------------------------------------------- */
 
-static bool internal_source(const char *source) {
-  for (int i = 0; INTERNAL_SOURCES[i]; i++)
-    if (strstr(source, INTERNAL_SOURCES[i])) return true;
-  return false;
-}
-
-/* moonflow's own Lua library (the files of lua/moonflow/), not user code. */
-static bool library_source(const char *source) {
-  return source[0] == '@' && strstr(source, "/moonflow/") != NULL;
+/* moonflow's own Lua library (the files of lua/moonflow/), not user code:
+ * chunk names under the folder the binding loaded the library from. */
+static bool library_source(lua_State *L, const char *source) {
+  lua_getfield(L, LUA_REGISTRYINDEX, MFL_LIBRARY_SOURCE);
+  size_t n;
+  const char *prefix = lua_tolstring(L, -1, &n);
+  bool in = prefix && strncmp(source, prefix, n) == 0;
+  lua_pop(L, 1);
+  return in;
 }
 
 /* The deepest level of the stack (lauxlib's binary search). */
@@ -252,8 +249,18 @@ static void add_frame(lua_State *L, luaL_Buffer *b, lua_Debug *ar) {
   if (ar->istailcall && *ar->what != 'm') luaL_addstring(b, "\n\t(...tail calls...)");
 }
 
-/* Pushes the frames of the stack that raised, as "\n\t..." lines, without
- * the session's own frames and nameless C frames. *useful: the error went
+/* Whether the frame at `level` runs the user's code: a Lua function or
+ * chunk outside the library. */
+static bool user_frame(lua_State *L, int level) {
+  lua_Debug ar;
+  if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "S", &ar)) return false;
+  return *ar.what != 'C' && !library_source(L, ar.source);
+}
+
+/* Pushes the frames of the stack that raised, as "\n\t..." lines: the
+ * user's frames and the named C functions they called (an operator's
+ * metamethod, `error`), without the library's own frames, as TF filters
+ * its tracebacks down to the user's code. *useful: the error went
  * through a function of user code, or through a user's chunk when the
  * error is moonflow's (Lua's own messages start with the chunk and line;
  * an error object's does not), so the traceback says more than the
@@ -273,8 +280,9 @@ static void push_user_frames(lua_State *L, bool object, bool *useful) {
       continue;
     }
     lua_getinfo(L, "Slnt", &ar);
-    if (internal_source(ar.source) || (*ar.what == 'C' && !*ar.namewhat)) continue;
-    if ((*ar.what == 'L' || (object && *ar.what == 'm')) && !library_source(ar.source)) *useful = true;
+    bool c = *ar.what == 'C';
+    if (c ? !*ar.namewhat || !user_frame(L, level + 1) : library_source(L, ar.source)) continue;
+    if ((*ar.what == 'L' || (object && *ar.what == 'm'))) *useful = true;
     add_frame(L, &b, &ar);
   }
   luaL_pushresult(&b);

@@ -28,6 +28,12 @@ function argcheck.string(v, fname, argname)
   return v
 end
 
+--- v unless it is not a boolean: a TypeError (nil is not false here).
+function argcheck.boolean(v, fname, argname)
+  if type(v) ~= "boolean" then fail(fname, argname, "a boolean", v) end
+  return v
+end
+
 --- v unless it is not a table (any table, with or without a metatable).
 function argcheck.table(v, fname, argname)
   if type(v) ~= "table" then fail(fname, argname, "a table", v) end

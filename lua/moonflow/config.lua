@@ -32,6 +32,22 @@ end, "tf.config.explain_retracing(bool)",
 "When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
 .. "and which existing traces it failed to match.")
 
+config.set_strict_globals = doc.def(function(on)
+  argcheck.boolean(on, "tf.config.set_strict_globals", "on")
+  state.strict_globals = on
+end, "tf.config.set_strict_globals(bool)",
+"Whether reading a global that was never assigned is a NameError (\"name 'None' is not defined: "
+.. "Lua's None is nil\") instead of Lua's silent nil. On by default for cells typed at the REPL's "
+.. "prompt or run in a notebook; off by default in scripts (`moonflow file.lua`), where a call at "
+.. "the top opts in. The magic %strict on|off is the same switch. rawget(_G, name) reads a global "
+.. "that may be absent without raising.")
+
+config.strict_globals = doc.def(function(context)
+  if state.strict_globals ~= nil then return state.strict_globals end
+  return context ~= "script"
+end, "tf.config.strict_globals([context])",
+"True when a never-assigned global is a NameError in cells (context \"script\": in scripts).")
+
 config.program_path = doc.def(function()
   local path = core.program_path()
   if not path then

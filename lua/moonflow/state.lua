@@ -180,6 +180,10 @@ state.explain_retracing = false
 state.mark_trace_output = true
 -- tf.config.optimizer.set_enabled: tf.func runs optimised graphs.
 state.optimizer_enabled = true
+-- tf.config.set_strict_globals: a never-assigned global read by a cell
+-- is a NameError (nil: the default, on for cells typed at a prompt or in a
+-- notebook, off for scripts).
+state.strict_globals = nil
 
 -- The session host (write, display, input, clock, listdir, sources,
 -- frontend), set by the session before the library loads; nil when the

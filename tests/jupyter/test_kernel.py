@@ -155,6 +155,22 @@ class TestExecute(KernelTestCase):
         self.assertEqual(reply["content"]["ename"], "InvalidArgumentError")
         self.assertEqual(of_type(outputs, "execute_result"), [])
 
+    def test_never_assigned_global_is_a_name_error_naming_the_cell_line(self):
+        reply, _ = run(self.kc, "x = 1\nspec = tf.TensorSpec({None}, tf.float32)")
+        c = reply["content"]
+        self.assertEqual((c["status"], c["ename"]), ("error", "NameError"))
+        self.assertEqual(c["evalue"], "name 'None' is not defined: Lua's None is nil (in a shape: tf.None)")
+        self.assertRegex("\n".join(c["traceback"]), r"In\[\d+\]:2: in main chunk")
+        self.ok("%strict off")
+        _, outputs = self.ok("print(None)")
+        self.ok("%strict on")
+
+    def test_eager_error_traceback_names_the_cell_line(self):
+        reply, _ = run(self.kc, "a = tf.ones({2})\nb = a + tf.ones({3})")
+        text = "\n".join(reply["content"]["traceback"])
+        self.assertRegex(text, r"In\[\d+\]:2: in main chunk")
+        self.assertNotIn("lua/moonflow", text)
+
     def test_syntax_error_and_unfinished_cell(self):
         reply, _ = run(self.kc, "x = = 1")
         self.assertEqual(reply["content"]["status"], "error")
@@ -675,7 +691,7 @@ class TestSignatures(KernelTestCase):
                            json.dumps({"code": "forged_ran = true", "silent": False}).encode())
         self.assert_dropped([b"<IDS|MSG>", _sign(b"not the key", parts)] + parts,
                             "wrong signature")
-        _, outputs = self.ok("forged_ran == nil")
+        _, outputs = self.ok("rawget(_G, 'forged_ran') == nil")
         self.assertEqual(self.result_text(outputs), "true")
 
     def test_missing_signature_is_ignored(self):
@@ -688,7 +704,7 @@ class TestSignatures(KernelTestCase):
         sig = _sign(key, parts)
         parts[3] = b'{"code": "tampered_ran = true"}'
         self.assert_dropped([b"<IDS|MSG>", sig] + parts, "wrong signature")
-        _, outputs = self.ok("tampered_ran == nil")
+        _, outputs = self.ok("rawget(_G, 'tampered_ran') == nil")
         self.assertEqual(self.result_text(outputs), "true")
 
     def test_garbage_frames_are_ignored(self):
@@ -702,7 +718,7 @@ class TestShutdownRestart(unittest.TestCase):
             run(kc, "restart_marker = 1")
             km.restart_kernel(now=False)
             kc.wait_for_ready(timeout=TIMEOUT)
-            reply, outputs = run(kc, "restart_marker == nil")
+            reply, outputs = run(kc, "rawget(_G, 'restart_marker') == nil")
             self.assertEqual(reply["content"]["status"], "ok")
             self.assertEqual(reply["content"]["execution_count"], 1)
             res = of_type(outputs, "execute_result")

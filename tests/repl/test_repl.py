@@ -67,6 +67,28 @@ class Repl(ReplSession, unittest.TestCase):
         self.assertNotIn("session.lua", out)
         self.assertEqual(self.run_line("error('top')"), "LuaError: stdin[4]:1: top\n")
 
+    def test_a_never_assigned_global_is_a_name_error(self):
+        out = self.run_line("s = tf.TensorSpec({None}, tf.float32)")
+        self.assertEqual(out, "NameError: name 'None' is not defined: Lua's None is nil (in a shape: tf.None)\n"
+                              "stack traceback:\n\tstdin[1]:1: in main chunk\n")
+        self.assertEqual(self.run_line("spec"), "NameError: name 'spec' is not defined\n"
+                                                "stack traceback:\n\tstdin[2]:1: in main chunk\n")
+        self.run_line("model = 1")
+        self.assertIn("Did you mean: 'model'?", self.run_line("modle"))
+        self.assertEqual(self.run_line("rawget(_G, 'nothing')"), "nil\n")
+        self.assertIn("Strict globals are off", self.run_line("%strict off"))
+        self.assertEqual(self.run_line("print(None)"), "nil\n")
+        self.assertIn("Strict globals are on", self.run_line("%strict on"))
+        self.assertIn("NameError", self.run_line("print(None)"))
+
+    def test_eager_error_names_the_line_without_library_frames(self):
+        self.run_line("function f(a)\n  return a + tf.ones({3})\nend")
+        out = self.run_line("y = f(tf.ones({2}))")
+        self.assertEqual(out, "InvalidArgumentError: Incompatible shapes: [2] vs. [3] [Op:AddV2]\n"
+                              "stack traceback:\n\t[C]: in metamethod 'add'\n"
+                              "\tstdin[1]:2: in function 'f'\n\tstdin[2]:1: in main chunk\n")
+        self.assertNotIn("lua/moonflow", self.run_line("tf.reshape(tf.ones({2}), {5})"))
+
     def test_tensor_echo_is_tf_repr(self):
         out = self.run_line("tf.constant({1, 2})")
         self.assertEqual(out, "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>\n")
@@ -128,7 +150,8 @@ class Repl(ReplSession, unittest.TestCase):
     def test_reset_and_eager(self):
         self.run_line("gone = 1")
         self.assertRegex(self.run_line("%reset"), r"^Removed 1 user global\.\n$")
-        self.assertEqual(self.run_line("gone"), "nil\n")
+        self.assertTrue(self.run_line("gone").startswith("NameError: name 'gone' is not defined"))
+        self.assertEqual(self.run_line("rawget(_G, 'gone')"), "nil\n")
         self.assertRegex(self.run_line("%eager on"), r"^Eager mode is on")
         self.assertEqual(self.run_line("tf.executing_eagerly()"), "true\n")
         self.assertRegex(self.run_line("%eager off"), r"^Eager mode is off")
@@ -290,6 +313,13 @@ class Script(unittest.TestCase):
         r = run(["-e", "x = = 1"])
         self.assertEqual(r.returncode, 1)
         self.assertRegex(r.stderr, r"^SyntaxError: ")
+
+    def test_scripts_read_missing_globals_as_nil_unless_they_opt_in(self):
+        r = run([self.script("print(None)\n")])
+        self.assertEqual((r.returncode, r.stdout), (0, "nil\n"))
+        r = run([self.script("tf.config.set_strict_globals(true)\nprint(None)\n")])
+        self.assertEqual(r.returncode, 1)
+        self.assertTrue(r.stderr.startswith("NameError: name 'None' is not defined"), r.stderr)
 
     def test_stdin_script(self):
         r = run(["-", "z"], stdin="print(arg[0], ...)\n")

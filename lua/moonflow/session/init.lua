@@ -34,6 +34,7 @@ local lexer = require("moonflow.autograph.lexer")
 local receiver = require("moonflow.receiver")
 local variables = require("moonflow.tensor.variable")
 local tf = require("moonflow")
+local strict = require("moonflow.strict")
 local raise = errors.raise
 
 local session = {}
@@ -369,10 +370,26 @@ end
 -- it has not defined itself (so `v * 2` works after a step made v) and
 -- writes to the session's globals as always.
 local fallback
+
+-- Whether the code running now reads a never-assigned global as a
+-- NameError (strict.lua): cells by default, scripts when they opt in.
+local function strict_now()
+  return current.strict ~= nil and tf.config.strict_globals(current.strict)
+end
+
+local function missing_global(env, k)
+  if type(k) == "string" and strict_now() then raise("NameError", strict.name_error(env, k), 3) end
+end
+
+-- The session's globals are _G: the library reads only Lua's own
+-- globals, so only the user's code meets this.
+setmetatable(_G, { __index = missing_global, __name = "session globals" })
+
 local prompt_env = setmetatable({}, {
-  __index = function(_, k)
-    local v = _G[k]
+  __index = function(env, k)
+    local v = rawget(_G, k)
     if v == nil and fallback then v = fallback[k] end
+    if v == nil then missing_global(env, k) end
     return v
   end,
   __newindex = function(_, k, v) _G[k] = v end,
@@ -388,9 +405,12 @@ end
 --- C: session.eval(code, chunkname, echo [, env]) -> nil | "incomplete", message
 -- env: the table the code's globals live in (a lesson's own, tutorial.lua);
 -- the session's globals when absent.
-function session.eval(code, chunkname, echo, env)
+-- strict: "cell" for a cell typed at a prompt or run in a notebook
+-- (session.cell), whose never-assigned globals are NameErrors by default.
+function session.eval(code, chunkname, echo, env, strict_kind)
   snapshot_globals()
-  current = { chunkname = chunkname, echo = echo, env = env or (fallback and prompt_env) or nil }
+  current = { chunkname = chunkname, echo = echo, env = env or (fallback and prompt_env) or nil,
+    strict = strict_kind }
   local kind, name, args, body = session.cell_kind(code)
   if kind ~= "magic" then return session.run_cell(code, 0) end
   -- The REPL sends a cell line by line: a cell magic takes the lines
@@ -417,7 +437,7 @@ end
 function session.cell(code, chunkname, echo)
   local kind, name, detail = session.cell_kind(code)
   if kind == "exit" then return "exit" end
-  if kind ~= "help" then return session.eval(code, chunkname, echo) end
+  if kind ~= "help" then return session.eval(code, chunkname, echo, nil, "cell") end
   local text = session.inspect(name, #name, detail)
   if not text then host.write("stdout", ("Object `%s` not found.\n"):format(name)) end
   return "help", text
@@ -445,7 +465,7 @@ function session.run_file(path, ...)
     if f then sources[name] = text end
   end
   if not f then raise("SyntaxError", err) end
-  current = { chunkname = name, echo = false }
+  current = { chunkname = name, echo = false, strict = "script" }
   return f(...)
 end
 

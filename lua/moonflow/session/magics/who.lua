@@ -38,7 +38,7 @@ end
 local function matching(session, names, args)
   local out = {}
   for _, name in ipairs(names) do
-    local type_name = session.type_name(_G[name])
+    local type_name = session.type_name(rawget(_G, name))
     for word in args:gmatch("%S+") do
       if name:match(glob(word)) or type_name == word or type_name:sub(-#word - 1) == "." .. word then
         out[#out + 1] = name
@@ -65,7 +65,7 @@ named (`%who Tensor`, `%who function`).]],
     end
     local rows = { { "Name", "Type", "Info" }, { "----", "----", "----" } }
     for _, name in ipairs(names) do
-      local v = _G[name]
+      local v = rawget(_G, name)
       rows[#rows + 1] = { name, session.type_name(v), summary(session, v) }
     end
     print_table(rows)
