@@ -84,4 +84,26 @@ describe("the trace cache", function()
     collectgarbage()
     assert.is_nil(weak[1])
   end)
+
+  it("makes a cached call's result and nothing else, with tensor and Lua-value arguments", function()
+    local f = tf.func(function(x) return x + 1 end)
+    local g = tf.func(function(x, k) return x * k end)
+    local x = tf.constant(1.0)
+    for _ = 1, 10 do f(x) g(x, 3) end
+    collectgarbage()
+    collectgarbage("stop")
+    local ok, err = pcall(function()
+      for _, call in ipairs({ function() return f(x) end, function() return g(x, 3) end }) do
+        local a0, m0 = core.fail_alloc(0), collectgarbage("count")
+        for _ = 1, 100 do call() end
+        local a1, m1 = core.fail_alloc(0), collectgarbage("count")
+        -- one core allocation (the result's buffer), and in Lua the
+        -- result's userdata (64 bytes): no table, no closure
+        assert.are.equal(100, a1 - a0)
+        assert.is_true((m1 - m0) * 1024 / 100 <= 64, ("%.0f Lua bytes a call"):format((m1 - m0) * 1024 / 100))
+      end
+    end)
+    collectgarbage("restart")
+    assert(ok, err)
+  end)
 end)
