@@ -133,7 +133,6 @@ local function call_in_trace(cf, args)
   return results_of(cf, call_node(cf._graph, feeds))
 end
 
-
 concrete.run, concrete.call_in_trace = run, call_in_trace
 
 -- What a call under a tape needs of a concrete function (call_gradient.lua
@@ -338,6 +337,5 @@ end
 cmethods.optimized_graph = function(cf)
   return graphs.wrap(optimized(cf), cf), cf._opt_stats
 end
-
 
 return concrete

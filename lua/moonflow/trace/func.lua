@@ -73,8 +73,6 @@ local function arg_count(self, n)
   return #self._params
 end
 
-
-
 -- input_signature: every call must fit the signature's one trace.
 local function bind_signature(self, args, n)
   local offset = self._method and 1 or 0
@@ -113,8 +111,8 @@ local function self_identity(self, types, args)
   end
 end
 
--- A trace made inside another one may capture that trace's tensors: it
-
+-- Which trace runs these arguments: the cache's hit test, else the
+-- search of the pool by trace types, else a new trace (cache.lua).
 -- TF's frequent-retracing detector counts eager calls only: a call made
 -- while another function is traced is part of that trace.
 local function dispatch(self, args, n)
@@ -180,7 +178,6 @@ function fmethods._callable(self)
   end
   return self.lua_function
 end
-
 
 -- What call_gradient.lua needs of a function whose calls a tape records:
 -- a trace of it with these types (its forward variant) and tf.funcs of
