@@ -12,6 +12,12 @@ local core = require("moonflow.core")
 local function c_calls(f) return core.counter_take(f._detector.fast_calls) end
 
 describe("the trace cache", function()
+  before_each(function()
+    -- The C path is for calls no tape records: a tape another spec left
+    -- recording would send every call here down the Lua path.
+    assert.is_false(require("moonflow.state").tapes_recording(), "a tape is left recording")
+  end)
+
   it("runs calls with Lua-value arguments in C once the trace is armed", function()
     local f = tf.func(function(x, k, name) return x * k end)
     local x = tf.constant({ 1.0, 2.0 })
