@@ -280,7 +280,9 @@ static func_record *record_at(lua_State *L) {
 static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   if (ctx->tapes_active != 0 || (ctx->depth > 0 && ctx->eager_scopes == 0)) return -1;
   mf_graph *run = r->run;
-  if (!run || !r->runs) return -1; /* collected already (a finaliser calling it) */
+  /* No graph: collected already (a finaliser calling it); !runs: the
+   * results are rebuilt in Lua, which asks the hit test itself. */
+  if (!run || !r->runs) return -1;
   mf_tensor *feeds[INLINE], *outs[INLINE];
   int nt = record_fits(L, r, 1, 3, nargs, CALL_TENSOR_MT, feeds);
   if (nt < 0) return -1;
