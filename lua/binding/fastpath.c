@@ -6,7 +6,9 @@
  *   tf.func's cached call (core.func_call, which Function.__call
  *   tail-calls once a call armed the function), which runs the last
  *   trace's graph when no trace is open, no tape records and the
- *   arguments fit that trace, and otherwise calls func.lua's path.
+ *   arguments hit that trace, and otherwise calls the Lua path; the hit
+ *   test (record_fits) is the one the Lua dispatcher asks too
+ *   (core.func_fits). The protocol: lua/moonflow/trace/cache.lua.
  * Both decide only what they can decide cheaply and leave every other case
  * (and every error but a kernel's) to the general paths. */
 #include <stdint.h>
@@ -125,22 +127,26 @@ static int l_operator(lua_State *L) {
 
 /* ---- tf.func's cached call ---- */
 
-/* What a tf.func's cached call needs, taken from its last trace when a
- * call ran it (func.lua's arm, through core.func_record): the graph to
- * run (the optimised one or, for calls with the optimiser off, the one as
- * traced) and the trace's own graph (references of its own), the
- * captures table (user value 1) and the detector's counter of calls that
- * did not trace (user value 2). func.lua keeps records for the function
- * (its `armed` tables) and drops them whenever the last trace or the
- * trace count changes, and calls core.func_call only when no switch
- * (functions run eagerly, state.on_call) says otherwise; what remains (a
- * trace open, a tape, the arguments) is checked on every call. */
+/* The trace cache's record of a tf.func's last trace (trace/cache.lua
+ * explains the protocol): the key the one hit test (record_fits) reads,
+ * and what the C path runs on a hit. Made by core.func_record when a call
+ * ran the trace; cache.lua drops it whenever the trace may no longer be
+ * the one to run. Its user values: 1 the captures table, 2 the detector's
+ * counter of calls that did not trace, 3 the literal and object
+ * parameters' values (weak, so a receiver dies with its last use). */
 typedef struct {
   mf_graph *traced; /* the placeholders' specs */
-  mf_graph *run;
-  mf_fit mode;      /* the arguments fit exactly, or as subtypes */
+  mf_graph *run;    /* the graph a C-path call runs */
+  mf_fit mode;      /* a tensor argument fits exactly, or as a subtype */
   int64_t *calls;   /* the detector's counter (core.counter) */
+  bool runs;        /* the results are the graph's outputs as they are */
+  int nparams;
+  char kinds[];     /* per parameter: KIND_* */
 } func_record;
+
+/* A parameter's kind in a record: a tensor (fits the placeholder's spec),
+ * a Lua value (equal, of the same Lua type), an object (the same one). */
+enum { KIND_TENSOR = 't', KIND_LITERAL = 'l', KIND_OBJECT = 'o' };
 
 #define FUNC_RECORD "moonflow.FuncRecord"
 #define COUNTER "moonflow.Counter"
@@ -161,14 +167,29 @@ static int l_counter_take(lua_State *L) {
   return 1;
 }
 
-/* core.func_record(run, traced, captures, exact, counter) */
+/* core.func_record(run, traced, captures, exact, counter, kinds, values,
+ * runs): kinds a string of KIND_* per parameter, values the literal and
+ * object parameters' values by position (held weakly), runs whether the
+ * C path may return the graph's outputs as the call's results. */
 static int l_func_record(lua_State *L) {
   mf_graph *run = mfL_check_graph(L, 1);
   mf_graph *traced = mfL_check_graph(L, 2);
   luaL_checktype(L, 3, LUA_TTABLE);
   int64_t *calls = luaL_checkudata(L, 5, COUNTER);
-  func_record *r = lua_newuserdatauv(L, sizeof *r, 2);
+  size_t nparams;
+  const char *kinds = luaL_checklstring(L, 6, &nparams);
+  luaL_checktype(L, 7, LUA_TTABLE);
+  int ntensors = 0;
+  for (size_t i = 0; i < nparams; i++) {
+    if (kinds[i] == KIND_TENSOR) ntensors++;
+    else if (kinds[i] != KIND_LITERAL && kinds[i] != KIND_OBJECT)
+      return luaL_argerror(L, 6, "a parameter kind is none of 't', 'l', 'o'");
+  }
+  if (ntensors + (int)lua_rawlen(L, 3) != traced->ninputs)
+    return luaL_argerror(L, 6, "the tensor parameters and captures are not the graph's inputs");
+  func_record *r = lua_newuserdatauv(L, sizeof *r + nparams, 3);
   memset(r, 0, sizeof *r);
+  memcpy(r->kinds, kinds, nparams);
   luaL_setmetatable(L, FUNC_RECORD);
   mf_graph_retain(run);
   mf_graph_retain(traced);
@@ -176,10 +197,14 @@ static int l_func_record(lua_State *L) {
   r->run = run;
   r->mode = lua_toboolean(L, 4) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
   r->calls = calls;
+  r->runs = lua_toboolean(L, 8);
+  r->nparams = (int)nparams;
   lua_pushvalue(L, 3);
   lua_setiuservalue(L, -2, 1);
   lua_pushvalue(L, 5);
   lua_setiuservalue(L, -2, 2);
+  lua_pushvalue(L, 7);
+  lua_setiuservalue(L, -2, 3);
   return 1;
 }
 
@@ -191,40 +216,86 @@ static int func_record_gc(lua_State *L) {
   return 0;
 }
 
-/* Upvalues of core.func_call. */
+enum { INLINE = 16 }; /* the C path's most feeds and outputs (on the C stack) */
+
+/* THE hit test of the trace cache, for the C path and the Lua dispatcher
+ * alike: do the arguments at stack first .. first + nargs - 1 select the
+ * trace of record r (at stack rec)? Each tensor argument must be eager and
+ * fit its placeholder's spec (mf_spec_fits, in r's mode), each Lua value
+ * equal the traced one and be of its Lua type, each object be the traced
+ * one. On a hit, feeds[0 ..) holds the tensor arguments (borrowed) and the
+ * count is returned; -1 on a miss. tensor_mt: the stack index of the
+ * tensor metatable. Allocates nothing. */
+static int record_fits(lua_State *L, const func_record *r, int rec, int first, int nargs,
+                       int tensor_mt, mf_tensor **feeds) {
+  const mf_graph *traced = r->traced;
+  if (!traced || nargs != r->nparams) return -1;
+  int nt = 0, values = 0;
+  for (int i = 0; i < nargs; i++) {
+    int arg = first + i;
+    if (r->kinds[i] == KIND_TENSOR) {
+      mf_tensor *t = eager_at(L, arg, tensor_mt);
+      mf_spec have;
+      if (!t || nt == INLINE) return -1;
+      mf_spec_of_tensor(t, &have);
+      if (!mf_spec_fits(&have, &traced->nodes[traced->inputs[nt]].out_specs[0], r->mode)) return -1;
+      feeds[nt++] = t;
+      continue;
+    }
+    if (!values) {
+      lua_getiuservalue(L, rec, 3);
+      values = lua_gettop(L);
+    }
+    lua_rawgeti(L, values, i + 1);
+    bool same = r->kinds[i] == KIND_LITERAL
+                    ? lua_type(L, -1) == lua_type(L, arg) && lua_rawequal(L, -1, arg)
+                    : !lua_isnil(L, -1) && lua_rawequal(L, -1, arg);
+    lua_pop(L, 1);
+    if (!same) return -1;
+  }
+  if (values) lua_remove(L, values);
+  return nt;
+}
+
+/* Upvalues of core.func_call and core.func_fits. */
 #define CALL_CTX lua_upvalueindex(1)
 #define CALL_TENSOR_MT lua_upvalueindex(2)
 #define CALL_SLOW lua_upvalueindex(3)
 #define CALL_RECORD_MT lua_upvalueindex(4)
 
+/* The record at stack 1, or NULL for anything else. */
+static func_record *record_at(lua_State *L) {
+  func_record *r = NULL;
+  if (lua_getmetatable(L, 1)) {
+    if (lua_rawequal(L, -1, CALL_RECORD_MT)) r = lua_touserdata(L, 1);
+    lua_pop(L, 1);
+  }
+  return r;
+}
+
 /* The cached call itself: the outputs of record r's graph fed the
  * arguments (stack 3 .. nargs + 2) then the captures, or -1 when the call
- * is the Lua path's: a trace open, a tape recording, arguments that do
- * not fit the trace. The record is at stack 1. */
+ * is the Lua path's: a trace open, a tape recording, results to rebuild,
+ * arguments that miss. The record is at stack 1. */
 static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   if (ctx->tapes_active != 0 || (ctx->depth > 0 && ctx->eager_scopes == 0)) return -1;
   mf_graph *run = r->run;
-  const mf_graph *traced = r->traced;
-  if (!run) return -1; /* collected already (a finaliser calling it) */
+  /* No graph: collected already (a finaliser calling it); !runs: the
+   * results are rebuilt in Lua, which asks the hit test itself. */
+  if (!run || !r->runs) return -1;
+  mf_tensor *feeds[INLINE], *outs[INLINE];
+  int nt = record_fits(L, r, 1, 3, nargs, CALL_TENSOR_MT, feeds);
+  if (nt < 0) return -1;
   lua_getiuservalue(L, 1, 1);
   int caps = lua_gettop(L);
   int ncap = (int)lua_rawlen(L, caps);
-  int nfeeds = nargs + ncap;
-  enum { INLINE = 16 };
-  mf_tensor *feeds[INLINE], *outs[INLINE];
-  if (nfeeds != traced->ninputs || nfeeds > INLINE || run->noutputs > INLINE) return -1;
-  for (int i = 0; i < nargs; i++) {
-    mf_tensor *t = feeds[i] = eager_at(L, 3 + i, CALL_TENSOR_MT);
-    mf_spec have;
-    if (!t) return -1;
-    mf_spec_of_tensor(t, &have);
-    if (!mf_spec_fits(&have, &traced->nodes[traced->inputs[i]].out_specs[0], r->mode)) return -1;
-  }
+  int nfeeds = nt + ncap;
+  if (nfeeds != r->traced->ninputs || nfeeds > INLINE || run->noutputs > INLINE) return -1;
   for (int i = 0; i < ncap; i++) {
     lua_rawgeti(L, caps, i + 1);
-    feeds[nargs + i] = eager_at(L, -1, CALL_TENSOR_MT);
+    feeds[nt + i] = eager_at(L, -1, CALL_TENSOR_MT);
     lua_pop(L, 1); /* the captures table keeps it alive */
-    if (!feeds[nargs + i])
+    if (!feeds[nt + i])
       return mfL_raise(L, "TypeError", "a capture of graph %s is not an eager tensor", run->name);
   }
   /* The userdata first: they may raise while nothing is owned. */
@@ -251,18 +322,14 @@ static int call_slow_done(lua_State *L, int status, lua_KContext k) {
   return lua_gettop(L);
 }
 
-/* core.func_call(record, self, ...), which func.lua's Function.__call
- * tail-calls while self is armed with record: runs the armed trace's
- * graph and returns its outputs when call_run can; otherwise returns what
- * func.lua's path, upvalue CALL_SLOW, returns for (self, ...). */
+/* core.func_call(record, self, ...), which Function.__call tail-calls
+ * while self is armed with record: runs the armed trace's graph and
+ * returns its outputs when call_run can; otherwise returns what the Lua
+ * path, upvalue CALL_SLOW, returns for (self, ...). */
 static int l_func_call_run(lua_State *L) {
   mfL_ctx *ctx = lua_touserdata(L, CALL_CTX);
   int top = lua_gettop(L);
-  func_record *r = NULL;
-  if (lua_getmetatable(L, 1)) {
-    if (lua_rawequal(L, -1, CALL_RECORD_MT)) r = lua_touserdata(L, 1);
-    lua_pop(L, 1);
-  }
+  func_record *r = record_at(L);
   if (r) {
     int n = call_run(L, ctx, r, top - 2);
     if (n >= 0) return n;
@@ -274,15 +341,30 @@ static int l_func_call_run(lua_State *L) {
   return call_slow_done(L, LUA_OK, 0);
 }
 
+/* core.func_fits(record, ...) -> whether the arguments select record's
+ * trace: record_fits, for the Lua dispatcher. */
+static int l_func_fits(lua_State *L) {
+  func_record *r = record_at(L);
+  mf_tensor *feeds[INLINE];
+  lua_pushboolean(L, r && record_fits(L, r, 1, 2, lua_gettop(L) - 1, CALL_TENSOR_MT, feeds) >= 0);
+  return 1;
+}
+
+/* Pushes a closure of fn with the upvalues CALL_*: CALL_SLOW the value at
+ * stack slow (0: none). */
+static void push_call_closure(lua_State *L, lua_CFunction fn, int slow) {
+  lua_pushlightuserdata(L, mfL_context(L));
+  luaL_getmetatable(L, MFL_TENSOR);
+  if (slow) lua_pushvalue(L, slow); else lua_pushnil(L);
+  luaL_getmetatable(L, FUNC_RECORD);
+  lua_pushcclosure(L, fn, 4);
+}
+
 /* core.func_call_for(slow) -> core.func_call with slow(self, ...) as its
  * Lua path. */
 static int l_func_call_for(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  lua_pushlightuserdata(L, mfL_context(L));
-  luaL_getmetatable(L, MFL_TENSOR);
-  lua_pushvalue(L, 1);
-  luaL_getmetatable(L, FUNC_RECORD);
-  lua_pushcclosure(L, l_func_call_run, 4);
+  push_call_closure(L, l_func_call_run, 1);
   return 1;
 }
 
@@ -295,6 +377,8 @@ int mfL_fastpath_open(lua_State *L) {
   lua_pushcfunction(L, func_record_gc);
   lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
+  push_call_closure(L, l_func_fits, 0);
+  lua_setfield(L, -2, "func_fits");
   static const luaL_Reg funcs[] = {{"func_call_for", l_func_call_for}, {"func_record", l_func_record},
                                    {"counter", l_counter}, {"counter_take", l_counter_take},
                                    {NULL, NULL}};

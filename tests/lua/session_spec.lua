@@ -369,6 +369,9 @@ describe("session.complete", function()
     end
     local fields = session.complete("spec_f.", 7)
     for _, k in ipairs(fields) do assert.is_nil(k:match("^_")) end
+    -- A tape records from its creation: left on, it would send every
+    -- later spec's tf.func calls down the taped path.
+    _G.spec_tp:stop()
   end)
 
   it("completes magics at the start of a line", function()

@@ -7,6 +7,8 @@
 --     and has no literal require later on (no late lookups);
 --   * `luac5.4 -p` accepts every file;
 --   * the module graph (from those requires) has no cycle;
+--   * no init back-channel (a module's `init` keeping what another module
+--     hands it: a require cycle the graph cannot see; rule below);
 --   * no file in lua/ is over 900 lines.
 local ROOT = os.getenv("MOONFLOW_ROOT") or "."
 local MAX_LINES = 900
@@ -135,6 +137,65 @@ do
     if (color[f] or WHITE) == WHITE and not cycle then visit(f) end
   end
   check(cycle == nil and edges > 50, "the module graph (" .. edges .. " requires) has no cycle", cycle)
+end
+
+-- No init back-channel --------------------------------------------------------------
+-- A back-channel is a module's exported `init` that keeps, in the module's
+-- own file-scope state, what another module hands it (func.lua once gave
+-- call_gradient.lua its tracing functions so, and control_flow.lua gave
+-- while_grad.lua tf.while_loop): each is a require cycle the graph above
+-- cannot see. The rule, on the code of every lua/moonflow file: the body of
+-- a function named init defined at file scope on a file-scope table
+-- (`function M.init(`, `function M:init(`, `M.init = function(`) assigns to
+-- no file-scope local of that file, nor to a field or element of one,
+-- unless a parameter or a local of the body shadows the name. An init that
+-- sets up what it is given (options.init sets the class's own `init`)
+-- keeps nothing and passes.
+do
+  local bad = {}
+  for _, f in ipairs(lib) do
+    local lines = {}
+    for line in (code_only(read(ROOT .. "/lua/" .. f)) .. "\n"):gmatch("([^\n]*)\n") do lines[#lines + 1] = line end
+    local file_scope = {}
+    for _, line in ipairs(lines) do
+      local names = line:match("^local%s+function%s+([%a_][%w_]*)") or line:match("^local%s+([%a_][%w_%s,]*)")
+      for name in (names or ""):gmatch("[%a_][%w_]*") do file_scope[name] = true end
+    end
+    local k = 1
+    while k <= #lines do
+      local line = lines[k]
+      local params = line:match("^function%s+[%a_][%w_]*[.:]init%s*%((.-)%)")
+        or line:match("^[%a_][%w_]*%.init%s*=%s*function%s*%((.-)%)")
+      if params then
+        local shadowed, start = {}, k
+        for name in params:gmatch("[%a_][%w_]*") do shadowed[name] = true end
+        k = k + 1
+        while k <= #lines and not lines[k]:match("^end") do
+          local body = " " .. lines[k]
+          for name in (body:match("%f[%w_]local%s+function%s+([%a_][%w_]*)")
+            or body:match("%f[%w_]local%s+([%a_][%w_%s,]*)") or ""):gmatch("[%a_][%w_]*") do
+            shadowed[name] = true
+          end
+          for name in pairs(file_scope) do
+            if not shadowed[name] then
+              for _, pat in ipairs({ "[^%w_.:]" .. name .. "%s*=[^=]", "[^%w_.:]" .. name .. "%s*%.[%w_.]+%s*=[^=]",
+                "[^%w_.:]" .. name .. "%s*%[.-%]%s*=[^=]" }) do
+                if body:find(pat) then
+                  bad[#bad + 1] = ("%s:%d: the init at line %d keeps what it is given in file-scope '%s'")
+                    :format(f, k, start, name)
+                  break
+                end
+              end
+            end
+          end
+          k = k + 1
+        end
+      end
+      k = k + 1
+    end
+  end
+  check(#bad == 0, "no lua/moonflow module's init keeps another module's functions (no back-channel)",
+    table.concat(bad, "\n"))
 end
 
 -- File sizes ----------------------------------------------------------------------

@@ -1,7 +1,11 @@
 -- call_gradient.lua — the gradient of a tf.func call made while a
--- GradientTape records (func.lua hands such calls here): TF's pair of a
--- forward function that also returns the intermediates its gradient
--- reads, and a backward function of those, so that the function runs once.
+-- GradientTape records (trace/concrete.lua hands such calls here): TF's
+-- pair of a forward function that also returns the intermediates its
+-- gradient reads, and a backward function of those, so that the function
+-- runs once. It requires nothing of trace/: what it needs of tf.func it
+-- asks the objects it is handed (a concrete function cf: cf:_feeds_for,
+-- cf:_graph_to_run, cf:_results; its tf.func cf._fn: _new_func,
+-- _trace_once).
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -17,10 +21,6 @@ local raise = errors.raise
 local flatten = nest.flatten
 
 local call_gradient = {}
-
--- What func.lua lends (set by call_gradient.init): func (tf.func),
--- trace_once, feeds_of, graph_to_run, results_of.
-local F = {}
 
 local retracing_backward -- below
 
@@ -52,7 +52,7 @@ end
 -- seed, so a source reached only through it stays unconnected: nil).
 local function build_backward(cf, rec, mask)
   local nout, ninter = #rec.flat, #rec.inter
-  local backward = F.func(function(...)
+  local backward = cf._fn:_new_func(function(...)
     local all = table.pack(...)
     local map = {}
     for i, t in ipairs(rec.flat) do
@@ -133,7 +133,7 @@ local function gradient_pair(cf, args)
   if cf._grad_pair ~= nil then return cf._grad_pair or nil end
   local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
   local rec = {}
-  local wrapper = F.func(function(...)
+  local wrapper = cf._fn:_new_func(function(...)
     local params = table.pack(...)
     local tape, sources, flat = run_taped(cf, params, captured, captured_tensors)
     local seen, inter = {}, {}
@@ -163,7 +163,7 @@ local function gradient_pair(cf, args)
   -- The forward variant is the same function traced again: its trace
   -- names its parameters as the function does.
   wrapper._params = cf._fn._params
-  local forward = F.trace_once(wrapper, cf._types, args, { forbid = true, reason = "gradient" })
+  local forward = wrapper:_trace_once(cf._types, args, { forbid = true, reason = "gradient" })
   if not replayable(rec.entries) then
     cf._grad_pair = false
     return nil
@@ -217,7 +217,7 @@ local function traced_pair(cf, args)
   if cf._traced_pair ~= nil then return cf._traced_pair or nil end
   local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
   local pair = { cf = cf }
-  local wrapper = F.func(function(...)
+  local wrapper = cf._fn:_new_func(function(...)
     local params = table.pack(...)
     local tape, sources, flat = run_taped(cf, params, captured, captured_tensors)
     local specs = {}
@@ -226,7 +226,7 @@ local function traced_pair(cf, args)
       specs[i] = shapes.TensorSpec(shape, dtype)
     end
     local connected = {}
-    local backward = F.func(function(...)
+    local backward = cf._fn:_new_func(function(...)
       local grads = tape:gradient(flat, sources, { ... })
       local out = {}
       for i = 1, #sources do
@@ -252,7 +252,7 @@ local function traced_pair(cf, args)
     return table.unpack(out, 1, #out)
   end, { name = cf.name, autograph = false })
   wrapper._params = cf._fn._params
-  pair.forward = F.trace_once(wrapper, cf._types, args, { forbid = true, reason = "gradient" })
+  pair.forward = wrapper:_trace_once(cf._types, args, { forbid = true, reason = "gradient" })
   cf._traced_pair = pair
   return pair
 end
@@ -287,9 +287,10 @@ end
 -- A call while a tape records: one recorded op (see gradient_pair).
 -- exec(graph, feeds) runs a graph (eagerly, or as a call node of the
 -- graph being traced) and returns its outputs packed; graph_of(cf) is the
--- graph it runs for a concrete function.
-local function run_recorded(cf, args, feeds, graph, exec, graph_of)
-  graph_of = graph_of or F.graph_to_run
+-- graph it runs for a concrete function (by default cf:_graph_to_run()).
+local function graph_to_run(cf) return cf:_graph_to_run() end
+function call_gradient.run_recorded(cf, args, feeds, graph, exec, graph_of)
+  graph_of = graph_of or graph_to_run
   local pair = gradient_pair(cf, args)
   local changes = not pair and replay.changing_op(cf._graph)
   if changes then
@@ -297,12 +298,12 @@ local function run_recorded(cf, args, feeds, graph, exec, graph_of)
     -- variant returned (traced_pair).
     local tp = traced_pair(cf, args)
     local fwd_feeds = {}
-    for i, t in ipairs(F.feeds_of(tp.forward, args)) do fwd_feeds[i] = t end
+    for i, t in ipairs(tp.forward:_feeds_for(args)) do fwd_feeds[i] = t end
     local all = exec(graph_of(tp.forward), fwd_feeds)
     local outs = table.move(all, 1, tp.nout, 1, { n = tp.nout })
     local saved = table.move(all, tp.nout + 1, all.n, 1, {})
     tapes.record_call(cf, args, outs, traced_grad_fn(tp, saved, exec, graph_of))
-    return F.results_of(cf, outs)
+    return cf:_results(outs)
   end
   if not pair then
     -- No state changes: the gradient traces the function again (which
@@ -316,18 +317,18 @@ local function run_recorded(cf, args, feeds, graph, exec, graph_of)
       table.move(dys, 1, nouts, nparams + 1, call)
       return { backward(table.unpack(call, 1, nparams + nouts)) }
     end)
-    return F.results_of(cf, outs)
+    return cf:_results(outs)
   end
   local fwd = pair.forward
   local fwd_feeds = {}
-  for i, t in ipairs(F.feeds_of(fwd, args)) do fwd_feeds[i] = t end
+  for i, t in ipairs(fwd:_feeds_for(args)) do fwd_feeds[i] = t end
   local all = exec(graph_of(fwd), fwd_feeds)
   local outs = table.move(all, 1, pair.nout, 1, { n = pair.nout })
   local inter = table.move(all, pair.nout + 1, all.n, 1, {})
   local carried = {}
   for k, j in ipairs(pair.dinter) do carried[k] = inter[j] end
   tapes.record_call(cf, args, outs, pair_grad_fn(pair), carried, inter)
-  return F.results_of(cf, outs)
+  return cf:_results(outs)
 end
 
 -- The backward function of a call whose graph holds If or loop records
@@ -337,7 +338,7 @@ function retracing_backward(cf, captured, captured_tensors)
   if cf._bwd then return cf._bwd end
   local nparams = #cf._types
   local fn = cf._fn
-  cf._bwd = F.func(function(...)
+  cf._bwd = fn:_new_func(function(...)
     local all = table.pack(...)
     local args = table.pack(table.unpack(all, 1, nparams))
     local dys = { table.unpack(all, nparams + 1, all.n) }
@@ -369,14 +370,6 @@ function retracing_backward(cf, captured, captured_tensors)
   return cf._bwd
 end
 
---- Wires the module to func.lua's tracing and calling (no require cycle:
--- func.lua requires this module and passes its functions in). Returns
--- run_recorded(cf, args, feeds, graph), the call of cf under a tape.
-function call_gradient.init(lent)
-  for k, v in pairs(lent) do F[k] = v end
-  return run_recorded
-end
-
-call_gradient.internal = { init = true, internal = true }
+call_gradient.internal = { run_recorded = true, internal = true }
 
 return call_gradient

@@ -2,8 +2,8 @@
 -- way): the loop runs backwards over the values each iteration started
 -- from, replaying the body's recorded steps over the intermediates the
 -- forward loop accumulated, so nothing in the body runs twice.
--- control_flow.lua builds the forward loop and calls loop_grad; it hands
--- over tf.while_loop (the backward pass is a loop too) through init.
+-- control_flow.lua builds the forward loop and calls loop_grad, with
+-- tf.while_loop (the backward pass is a loop too) as an argument.
 
 local core = require("moonflow.core")
 local dtypes = require("moonflow.tensor.dtypes")
@@ -16,12 +16,6 @@ local variables = require("moonflow.tensor.variable")
 local while_grad = {}
 
 local flatten_values, pack_values = nest.flatten_values, nest.pack_values
-local control_flow = {} -- filled by init: while_loop
-
-function while_grad.init(while_loop)
-  control_flow.while_loop = while_loop
-end
-
 -- One step of a loop's gradient from the records of its body's trace:
 -- the loop variables' values at iteration k (vals), the intermediates
 -- the accumulators kept for it, the captures; returns the gradients of
@@ -61,7 +55,7 @@ end
 -- tape at each step. Gradients reach the loop variables that are plain
 -- tensors and the captured values; TensorArray contents do not carry
 -- gradients.
-local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final, body_graph, rec)
+local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final, body_graph, rec, while_loop)
   return function(_, dys, present)
     if not rec then replay.refuse("tf.while_loop", { body_graph }) end
     -- Gradients of the history buffers (a gradient of this gradient
@@ -102,7 +96,7 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final, body_gr
       init[#init + 1] = cap_vars[ci] and ops.zeros_like(cap_vars[ci]:read_value()) or ops.zeros_like(caps[ci])
     end
     local nv = #float_vars
-    local outs = table.pack(control_flow.while_loop(function(k) return ops.greater_equal(k, 0) end, function(k, ...)
+    local outs = table.pack(while_loop(function(k) return ops.greater_equal(k, 0) end, function(k, ...)
       local g = { ... }
       local vals = table.move(final, 1, #final, 1, {})
       for _, h in ipairs(hist) do vals[h.var] = ops.gather(h.buffer, k) end

@@ -700,7 +700,8 @@ control_flow.graph_while = function(cond, body, vars, opts)
     for _, b in ipairs(brec and brec.buffers or {}) do outputs[#outputs + 1] = b end
     loop_info.differentiated = true
     tapes.record_custom(inputs, outputs,
-      while_grad.loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results, gb, brec))
+      while_grad.loop_grad(body, s_in, flat_in, hist, outs[counter], caps, results, gb, brec,
+        control_flow.while_loop))
   end
   return pack_values(s_in, results)
 end
@@ -746,7 +747,6 @@ end, "tf.while_loop(cond, body, loop_vars [, {maximum_iterations=, shape_invaria
 .. "dimension; loop variables that are tensors).", { required = 3, "maximum_iterations", "shape_invariants", "name" })
 
 -- Library-internal (the other modules' view, not part of tf).
-while_grad.init(control_flow.while_loop)
 control_flow.internal = { graph_while = true, internal = true }
 
 return control_flow

@@ -1,0 +1,205 @@
+-- tracing.lua — making a trace of a tf.func: the Lua function run on
+-- placeholders inside a graph (state.in_trace), its results flattened,
+-- checked (arguments it changed, variables it created, recursion) and
+-- kept as a ConcreteFunction in the pool of traces a call may use, with
+-- the reason no earlier trace fitted.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local source = require("moonflow.source")
+local nest = require("moonflow.nest")
+local checks = require("moonflow.trace.trace_checks")
+local concrete = require("moonflow.trace.concrete")
+local cache = require("moonflow.trace.cache")
+local raise = errors.raise
+
+local tracing = {}
+
+local RECURSION_LIMIT = 64
+
+local flatten = nest.flatten
+
+-- Errors while tracing --------------------------------------------------------
+
+-- Where an error in traced code came from: the first frame in user code.
+local function user_frame(level)
+  for l = level, level + 40 do
+    local info = debug.getinfo(l, "Sl")
+    if not info then return nil end
+    local src = info.source
+    if info.currentline and info.currentline > 0 and src ~= "=[C]"
+      and not source.in_library(src) then
+      return info.short_src, info.currentline
+    end
+  end
+end
+
+local function trace_error_handler(name)
+  return function(err)
+    if core.is_error(err) and not err.line then
+      local file, line = user_frame(3)
+      if file then
+        err.file, err.line = file, line
+        err.message = err.message .. ("\n\nin user code, while tracing tf.func '%s':\n  %s:%d")
+          :format(name, file, line)
+      end
+    elseif type(err) == "string" then
+      return err
+    end
+    return err
+  end
+end
+
+-- Tracing ---------------------------------------------------------------
+
+local function param_names(self, n)
+  local names = {}
+  for i = 1, n do
+    names[i] = self._params[i] or ("args_" .. (i - #self._params - 1))
+  end
+  return names
+end
+
+local concrete_ids = 0
+
+-- How many traces of this function are open (it called itself while
+-- being traced): each level is a trace of its own.
+local function open_traces(self)
+  local n = 0
+  for d = 1, state.trace_depth() do
+    local data = core.trace_data(d)
+    if data and data.fn == self then n = n + 1 end
+  end
+  return n
+end
+
+local function refuse_recursion(self)
+  raise("RecursionError", ("tf.func '%s' called itself %d levels deep while being traced. "
+    .. "Recursion on tensors never ends at trace time because its stopping condition is a "
+    .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
+    .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 4)
+end
+
+local function trace_once(self, types, args, opts)
+  if core.tracing() and open_traces(self) >= RECURSION_LIMIT then refuse_recursion(self) end
+  local names = param_names(self, #types)
+  local start = core.now()
+  local number = self._count + 1
+  local data = { fn = self, number = number, forbid = opts.forbid }
+  local fn = self:_callable()
+  local structure = {}
+  local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
+    local targs = {}
+    for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
+    data.lift = checks.lifter(types, targs, args)
+    local snaps = {}
+    for i, t in ipairs(types) do
+      if t.kind == "table" then snaps[i] = checks.snapshot(targs[i], {}) end
+    end
+    local results = table.pack(fn(table.unpack(targs, 1, #types)))
+    checks.inputs_unmodified(self.name, names, snaps)
+    local flat = {}
+    for i = 1, results.n do structure[i] = flatten(results[i], flat) end
+    structure.n = results.n
+    return flat
+  end)
+  -- The small eager tensors embedded as Consts: no feeds, but inputs of
+  -- the call for a tape (TF's by-value captures, see trace.c).
+  local const_captures = state.last_const_captures or {}
+  state.last_const_captures = nil
+  -- Traces of this function made meanwhile (it called itself) count too.
+  self._count = self._count + 1
+  number = self._count
+  concrete_ids = concrete_ids + 1
+  local cf = concrete.new({
+    name = self.name, _fn = self, _types = types, _names = names, _graph = g,
+    _captures = captures, _const_captures = const_captures, _structure = structure, _number = number,
+    _id = concrete_ids, _created = data.created,
+    _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
+    _reason = opts.reason, _feeds = {},
+  })
+  for _, c in ipairs(captures) do
+    if core.is_symbolic(c) then cf._scoped = true end
+  end
+  cf._simple = true
+  for i = 1, structure.n do
+    if structure[i].kind ~= "tensor" or structure[i].index ~= i then cf._simple = false end
+  end
+  return cf
+end
+
+-- The traces a call may use: a method's traces live in a table keyed
+-- weakly by the receiver, so they die with it (TF keys its bound-method
+-- cache by a weak reference to the instance).
+local function pool_of(self, args)
+  if self._method then
+    local r = args and args[1]
+    local tr = type(r)
+    if tr == "table" or tr == "userdata" then
+      local p = self._per_receiver[r]
+      if not p then
+        p = { count = 0 }
+        self._per_receiver[r] = p
+      end
+      return p
+    end
+  end
+  return self._concrete
+end
+
+-- Variables may be created only on a function's first trace. A method
+-- (first parameter `self`) is a function per receiver, as TF binds a
+-- tf.function per instance: each object's first trace may create them.
+local function creation_forbidden(self, pool)
+  if pool ~= self._concrete then return #pool > 0 or pool.count > 0 end
+  return #self._concrete > 0 or self._count > 0
+end
+
+local function trace(self, types, args, reason)
+  cache.disarm(self)
+  local pool = pool_of(self, args)
+  local cf = trace_once(self, types, args, { forbid = creation_forbidden(self, pool), reason = reason })
+  if pool ~= self._concrete then pool.count = pool.count + 1 end
+  if cf._created then
+    -- As TF: a first trace that created variables is followed by a trace
+    -- in which creating them is an error; that trace is the one kept.
+    if type(reason) == "table" then
+      reason.suffix = "; traced again because the first trace created variables"
+    else
+      reason = reason .. "; traced again because the first trace created variables"
+    end
+    cf = trace_once(self, types, args, { forbid = true, reason = reason })
+    if pool ~= self._concrete then pool.count = pool.count + 1 end
+  end
+  pool[#pool + 1] = cf
+  cf._pool = pool -- the traces a call that fits cf may choose from (cache.lua)
+  cache.disarm(self) -- a call made while tracing may have armed it
+  if not cf._scoped then self._last = cf end
+  if state.explain_retracing and #pool > 1 then
+    io.stderr:write(("tf.func '%s' retraced (trace #%d): %s\n"):format(self.name, cf._number,
+      checks.reason_text(reason)))
+  end
+  if state.on_trace then state.on_trace(self, cf) end
+  return cf
+end
+
+local function generalize(self, types, pool)
+  for i = #pool, 1, -1 do
+    local old = pool[i]._types
+    if #old == #types then
+      local sup = {}
+      for k = 1, #types do
+        sup[k] = types[k]:supertype(old[k])
+        if not sup[k] then sup = nil break end
+      end
+      if sup then return sup end
+    end
+  end
+  return types
+end
+
+tracing.param_names, tracing.trace_once, tracing.pool_of = param_names, trace_once, pool_of
+tracing.trace, tracing.generalize = trace, generalize
+
+return tracing
