@@ -202,12 +202,16 @@ enum { MF_FOLD_MAX_ELEMENTS = 1 << 16, MF_FOLD_MAX_INPUT_ELEMENTS = 1 << 20 };
 bool mf_op_is_foldable(const mf_op_def *op, const mf_attrs *attrs);
 bool mf_op_call_fold(mf_op_call *c);
 
-/* The registry: the ops listed in ops.def. MF_OP_COUNT is written by hand
- * (update it with ops.def): op_registry.c asserts at compile time that the
- * list has that many entries, so an op added to or dropped from the list
- * alone does not build; tests/registry/test_ops_def.sh checks that every op
- * defined in the library is on the list. */
-#define MF_OP_COUNT 140
+/* The registry: the ops listed in ops.def. MF_OP_COUNT is the length of
+ * that list, counted by the compiler (one enumerator per op, then the
+ * count); tests/registry/test_ops_def.sh checks that every op defined in
+ * the library is on the list, under its file's section. */
+enum {
+#define MF_OP(name) MF_OP_INDEX_##name,
+#include "ops.def"
+#undef MF_OP
+  MF_OP_COUNT
+};
 const mf_op_def *mf_op_lookup(const char *name);
 int mf_op_count(void);
 const mf_op_def *mf_op_at(int i);
