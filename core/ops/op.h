@@ -69,6 +69,14 @@ enum {
   MF_OP_NO_GRADIENT = 1u << 2,    /* not differentiable (integer/boolean results, random) */
   MF_OP_ELEMENTWISE = 1u << 3,    /* one output element per broadcast input element: fusable */
   MF_OP_RANDOM = 1u << 4,         /* not constant-foldable */
+  /* Running the op a second time is not running it once: it writes state
+   * (a variable's assigns), has an effect (printing, a host callback) or
+   * reads what moves (random draws, the clock). A gradient that runs a
+   * function's or a branch's body again must not meet such an op; the
+   * binding exports the flag as core.op_list()'s changes_state_on_replay.
+   * Calls and control flow are not flagged: their bodies are (readers walk
+   * the nested graphs). A read (ReadVariableOp) and Assert are not. */
+  MF_OP_CHANGES_ON_REPLAY = 1u << 5,
 };
 
 typedef struct mf_attr_def {
