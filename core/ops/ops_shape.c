@@ -300,13 +300,15 @@ static mf_status reshape_infer_eager(mf_op_call *c, mf_error *err) {
   return mf_infer_output(c, x->dtype, n, v, err);
 }
 
-static mf_status reshape_kernel(mf_op_call *c, mf_error *err) {
+/* Reshape, ExpandDims and Squeeze: the input's elements in the shape
+ * infer gave, a view of its buffer. */
+static mf_status view_kernel(mf_op_call *c, mf_error *err) {
   return mf_op_view_output(c, 0, c->in[0], err);
 }
 
 const mf_op_def mf_op_Reshape = {
     .name = "Reshape", .input_names = "tensor,shape", .min_inputs = 2, .max_inputs = 2,
-    .infer = reshape_infer, .kernel = reshape_kernel, .flags = 0,
+    .infer = reshape_infer, .kernel = view_kernel, .flags = 0,
     .doc = "The same values in a new shape; one dimension may be -1 (inferred).",
     .tf_attrs = "T:0 Tshape:1",
 };
@@ -358,10 +360,6 @@ static mf_status expand_dims_infer(mf_op_call *c, mf_error *err) {
   int64_t shape[MF_MAX_RANK + 1];
   for (int i = 0, k = 0; i <= x->rank; i++) shape[i] = i == d ? 1 : x->shape[k++];
   return mf_infer_output(c, x->dtype, x->rank + 1, shape, err);
-}
-
-static mf_status view_kernel(mf_op_call *c, mf_error *err) {
-  return mf_op_view_output(c, 0, c->in[0], err);
 }
 
 const mf_op_def mf_op_ExpandDims = {
