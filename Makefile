@@ -75,10 +75,16 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC  $<"
 	@$(CC) $(CFLAGS) -c $< -o $@
 
-# Fused programs' fixed-length loops (core/ops/elementwise_chunk.inc, part of
-# ops_elementwise.o) must unroll completely, tanh's included, for their
-# accumulator to stay in registers; the param allows it. Results unchanged.
-$(BUILD)/obj/core/ops/ops_elementwise.o: CFLAGS += --param max-completely-peeled-insns=1000
+# The elementwise family's loops: ops_elementwise.o (the op tables and the
+# loops they expand into, the fused-program chunks of
+# core/ops/elementwise_chunk.inc) and elementwise_loops.o (what runs them,
+# and the in-place accumulation loops), built with the same flags so that
+# every loop computes the same bits.
+ELEMENTWISE_OBJ := $(BUILD)/obj/core/ops/ops_elementwise.o $(BUILD)/obj/core/ops/elementwise_loops.o
+# Fused programs' fixed-length loops (elementwise_chunk.inc) must unroll
+# completely, tanh's included, for their accumulator to stay in registers;
+# the param allows it. Results unchanged.
+$(ELEMENTWISE_OBJ): CFLAGS += --param max-completely-peeled-insns=1000
 
 # The elementwise loops are written for the vectoriser (the transcendental
 # functions of fastmath.h, included by ops_elementwise.c): -O3 vectorises loops of any length,
@@ -86,7 +92,7 @@ $(BUILD)/obj/core/ops/ops_elementwise.o: CFLAGS += --param max-completely-peeled
 # -fno-math-errno inlines sqrt, and -ffp-contract=off (already ISO C's
 # default) keeps the SSE2 and AVX2 clones of each loop bit-identical. None
 # of them changes a result.
-$(BUILD)/obj/core/ops/ops_elementwise.o: CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off
+$(ELEMENTWISE_OBJ): CFLAGS += -O3 -fno-trapping-math -fno-math-errno -ffp-contract=off
 # The Winograd transforms are fixed-length loops over 16 channels, for the
 # vectoriser too.
 $(BUILD)/obj/core/ops/conv_winograd.o: CFLAGS += -O3 -ffp-contract=off

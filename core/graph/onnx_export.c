@@ -206,311 +206,499 @@ static bool const_ints(const mf_graph *g, mf_tensor_ref r, int64_t *v, int cap, 
 static mf_status emit_graph(ex *x, const mf_graph *g, pb *gp, char *const *in_names,
                             char **out_names, mf_error *err);
 
-static const struct {
-  const char *tf, *onnx;
-} unary[] = {{"Neg", "Neg"},         {"Abs", "Abs"},       {"Sign", "Sign"},       {"Sqrt", "Sqrt"},
-             {"Exp", "Exp"},         {"Log", "Log"},       {"Sin", "Sin"},         {"Cos", "Cos"},
-             {"Tanh", "Tanh"},       {"Sigmoid", "Sigmoid"}, {"Floor", "Floor"},   {"Ceil", "Ceil"},
-             {"Reciprocal", "Reciprocal"}, {"Relu", "Relu"}, {"LogicalNot", "Not"}, {"Round", "Round"},
-             {"Identity", "Identity"}, {"StopGradient", "Identity"}, {"ReadVariableOp", "Identity"}},
-  binary[] = {{"AddV2", "Add"},   {"Sub", "Sub"},         {"Mul", "Mul"},       {"RealDiv", "Div"},
-              {"Pow", "Pow"},     {"Maximum", "Max"},     {"Minimum", "Min"},   {"Equal", "Equal"},
-              {"Less", "Less"},   {"LessEqual", "LessOrEqual"}, {"Greater", "Greater"},
-              {"GreaterEqual", "GreaterOrEqual"}, {"LogicalAnd", "And"}, {"LogicalOr", "Or"},
-              {"BiasAdd", "Add"}};
+/* ---- one emitter per op ----
+ *
+ * An emitter writes node n of g into graph gp: ins are its input value
+ * names, outs its output names, onnx the ONNX op its table entry names
+ * (for the emitters several ops share). The table below maps each op that
+ * has an ONNX form to its emitter; an op without an entry cannot be
+ * exported (Placeholder and NoOp are emit_graph's own business). */
+
+typedef struct emit {
+  ex *x;
+  const mf_graph *g;
+  const mf_node *n;
+  pb *gp;
+  const char **ins;
+  char **outs;
+  const char *onnx;
+} emit;
+
+typedef mf_status (*emitter)(const emit *e, mf_error *err);
 
 #define UNSUPPORTED(why)                                                                         \
-  mf_error_set(err, MF_ERR_UNIMPLEMENTED, "ONNX export: op %s (node '%s') %s", n->op->name,       \
-               n->name, why)
+  mf_error_set(err, MF_ERR_UNIMPLEMENTED, "ONNX export: op %s (node '%s') %s", e->n->op->name,    \
+               e->n->name, why)
+
+#define OUTS(e) ((const char *const *)(e)->outs)
+
+/* The ONNX op of the same meaning, one input (Identity for the reads and
+ * the gradient stop). */
+static mf_status emit_unary(const emit *e, mf_error *err) {
+  (void)err;
+  node1(e->x, e->gp, e->onnx, e->ins[0], e->outs[0], NULL);
+  return MF_OK;
+}
+
+/* The ONNX op of the same meaning, two inputs (BiasAdd: an Add, which
+ * broadcasts the bias over the last dimension as TF does). */
+static mf_status emit_binary(const emit *e, mf_error *err) {
+  (void)err;
+  node(e->x, e->gp, e->onnx, 2, e->ins, 1, OUTS(e), NULL);
+  return MF_OK;
+}
+
+static mf_status emit_const(const emit *e, mf_error *err) {
+  const mf_attr *val = mf_attrs_find(e->n->attrs, "value");
+  return initializer(e->gp, e->outs[0], val->u.tensor, err);
+}
+
+static mf_status emit_square(const emit *e, mf_error *err) {
+  (void)err;
+  const char *in2[2] = {e->ins[0], e->ins[0]};
+  node(e->x, e->gp, "Mul", 2, in2, 1, OUTS(e), NULL);
+  return MF_OK;
+}
+
+static mf_status emit_rsqrt(const emit *e, mf_error *err) {
+  (void)err;
+  char *t = fresh(e->x, "sqrt");
+  node1(e->x, e->gp, "Sqrt", e->ins[0], t, NULL);
+  node1(e->x, e->gp, "Reciprocal", t, e->outs[0], NULL);
+  free(t);
+  return MF_OK;
+}
+
+static mf_status emit_not_equal(const emit *e, mf_error *err) {
+  (void)err;
+  char *t = fresh(e->x, "eq");
+  const char *o[1] = {t};
+  node(e->x, e->gp, "Equal", 2, e->ins, 1, o, NULL);
+  node1(e->x, e->gp, "Not", t, e->outs[0], NULL);
+  free(t);
+  return MF_OK;
+}
+
+static mf_status emit_select(const emit *e, mf_error *err) {
+  (void)err;
+  node(e->x, e->gp, "Where", 3, e->ins, 1, OUTS(e), NULL);
+  return MF_OK;
+}
+
+static mf_status emit_cast(const emit *e, mf_error *err) {
+  pb a = {0};
+  int ty = onnx_type(mf_attr_type(e->n->attrs, "DstT", MF_FLOAT32));
+  if (!ty) return UNSUPPORTED("casts to a dtype ONNX export does not support");
+  attr_int(&a, "to", ty);
+  node1(e->x, e->gp, "Cast", e->ins[0], e->outs[0], &a);
+  return MF_OK;
+}
+
+/* Softmax and LogSoftmax: TF's are over the last axis. */
+static mf_status emit_softmax(const emit *e, mf_error *err) {
+  (void)err;
+  pb a = {0};
+  attr_int(&a, "axis", -1);
+  node1(e->x, e->gp, e->onnx, e->ins[0], e->outs[0], &a);
+  return MF_OK;
+}
+
+/* MatMul and BatchMatMulV2: ONNX's MatMul has no transposes, so each
+ * transposed input goes through a Transpose of its last two axes. */
+static mf_status emit_matmul(const emit *e, mf_error *err) {
+  const mf_node *n = e->n;
+  pb a = {0};
+  int64_t v[MF_MAX_RANK];
+  bool ta = mf_attr_bool(n->attrs, "transpose_a", false) || mf_attr_bool(n->attrs, "adj_x", false);
+  bool tb = mf_attr_bool(n->attrs, "transpose_b", false) || mf_attr_bool(n->attrs, "adj_y", false);
+  char *t[2] = {NULL, NULL};
+  const char *mm[2] = {e->ins[0], e->ins[1]};
+  for (int k = 0; k < 2; k++) {
+    if (!(k == 0 ? ta : tb)) continue;
+    const mf_spec *s = &e->g->nodes[n->inputs[k].node].out_specs[n->inputs[k].index];
+    if (s->rank < 2) return UNSUPPORTED("transposes an input of unknown rank");
+    for (int d = 0; d < s->rank; d++) v[d] = d;
+    v[s->rank - 2] = s->rank - 1;
+    v[s->rank - 1] = s->rank - 2;
+    attr_ints(&a, "perm", s->rank, v);
+    t[k] = fresh(e->x, "transposed");
+    node1(e->x, e->gp, "Transpose", e->ins[k], t[k], &a);
+    mm[k] = t[k];
+  }
+  node(e->x, e->gp, "MatMul", 2, mm, 1, OUTS(e), NULL);
+  free(t[0]);
+  free(t[1]);
+  return MF_OK;
+}
+
+/* Sum, Mean, Max, Min, Prod over constant axes. ReduceSum takes its axes
+ * as an input from opset 13, the other reductions from opset 18 (before,
+ * an attribute). */
+static mf_status emit_reduce(const emit *e, mf_error *err) {
+  const mf_node *n = e->n;
+  pb a = {0};
+  int64_t v[MF_MAX_RANK];
+  int nv = 0;
+  if (!const_ints(e->g, n->inputs[1], v, MF_MAX_RANK, &nv)) return UNSUPPORTED("has axes that are not constant");
+  if (nv == 0) {
+    node1(e->x, e->gp, "Identity", e->ins[0], e->outs[0], NULL);
+    return MF_OK;
+  }
+  attr_int(&a, "keepdims", mf_attr_bool(n->attrs, "keep_dims", false));
+  if (strcmp(e->onnx, "ReduceSum") == 0 || e->x->opset >= 18) {
+    char *axes = const_i64(e->x, e->gp, nv, v, false, err);
+    if (!axes) return err->status;
+    const char *in2[2] = {e->ins[0], axes};
+    node(e->x, e->gp, e->onnx, 2, in2, 1, OUTS(e), &a);
+    free(axes);
+  } else {
+    attr_ints(&a, "axes", nv, v);
+    node1(e->x, e->gp, e->onnx, e->ins[0], e->outs[0], &a);
+  }
+  return MF_OK;
+}
+
+static mf_status emit_reshape(const emit *e, mf_error *err) {
+  pb a = {0};
+  int64_t v[MF_MAX_RANK];
+  int nv = 0;
+  char *shape;
+  if (const_ints(e->g, e->n->inputs[1], v, MF_MAX_RANK, &nv)) {
+    if (!(shape = const_i64(e->x, e->gp, nv, v, false, err))) return err->status;
+  } else {
+    shape = fresh(e->x, "shape");
+    attr_int(&a, "to", 7);
+    node1(e->x, e->gp, "Cast", e->ins[1], shape, &a);
+  }
+  const char *in2[2] = {e->ins[0], shape};
+  attr_int(&a, "allowzero", 1); /* TF: a 0 is a 0, not "copy" */
+  node(e->x, e->gp, "Reshape", 2, in2, 1, OUTS(e), &a);
+  free(shape);
+  return MF_OK;
+}
+
+static mf_status emit_transpose(const emit *e, mf_error *err) {
+  pb a = {0};
+  int64_t v[MF_MAX_RANK];
+  int nv = 0;
+  if (!const_ints(e->g, e->n->inputs[1], v, MF_MAX_RANK, &nv)) return UNSUPPORTED("has a permutation that is not constant");
+  attr_ints(&a, "perm", nv, v);
+  node1(e->x, e->gp, "Transpose", e->ins[0], e->outs[0], &a);
+  return MF_OK;
+}
+
+/* ExpandDims (ONNX Unsqueeze) and Squeeze, with their axes as a constant
+ * input; no axes: a Squeeze of every size-1 axis. */
+static mf_status emit_axes(const emit *e, int nv, const int64_t *v, mf_error *err) {
+  if (nv == 0) {
+    node1(e->x, e->gp, "Squeeze", e->ins[0], e->outs[0], NULL);
+    return MF_OK;
+  }
+  char *axes = const_i64(e->x, e->gp, nv, v, false, err);
+  if (!axes) return err->status;
+  const char *in2[2] = {e->ins[0], axes};
+  node(e->x, e->gp, e->onnx, 2, in2, 1, OUTS(e), NULL);
+  free(axes);
+  return MF_OK;
+}
+
+static mf_status emit_expand_dims(const emit *e, mf_error *err) {
+  int64_t v[1];
+  int nv = 0;
+  if (!const_ints(e->g, e->n->inputs[1], v, 1, &nv)) return UNSUPPORTED("has an axis that is not constant");
+  return emit_axes(e, nv, v, err);
+}
+
+static mf_status emit_squeeze(const emit *e, mf_error *err) {
+  int64_t v[MF_ATTR_MAX_INTS + MF_MAX_RANK];
+  const mf_attr *sd = mf_attrs_find(e->n->attrs, "squeeze_dims");
+  int nv = sd ? sd->u.ints.n : 0;
+  for (int k = 0; k < nv; k++) v[k] = sd->u.ints.v[k];
+  return emit_axes(e, nv, v, err);
+}
+
+static mf_status emit_concat(const emit *e, mf_error *err) {
+  const mf_node *n = e->n;
+  pb a = {0};
+  int64_t v[1];
+  int nv = 0;
+  if (!const_ints(e->g, n->inputs[n->nin - 1], v, 1, &nv) || nv != 1) return UNSUPPORTED("has an axis that is not constant");
+  attr_int(&a, "axis", v[0]);
+  node(e->x, e->gp, "Concat", n->nin - 1, e->ins, 1, OUTS(e), &a);
+  return MF_OK;
+}
+
+/* ONNX's Shape is int64; TF's out_type may be int32. */
+static mf_status emit_shape(const emit *e, mf_error *err) {
+  (void)err;
+  pb a = {0};
+  char *t = fresh(e->x, "shape");
+  node1(e->x, e->gp, "Shape", e->ins[0], t, NULL);
+  attr_int(&a, "to", onnx_type(e->n->out_specs[0].dtype));
+  node1(e->x, e->gp, "Cast", t, e->outs[0], &a);
+  free(t);
+  return MF_OK;
+}
+
+/* NHWC Conv2D as ONNX's NCHW Conv between transposes. */
+static mf_status emit_conv2d(const emit *e, mf_error *err) {
+  const mf_node *n = e->n;
+  ex *x = e->x;
+  pb a = {0};
+  const char *fmt = mf_attr_string(n->attrs, "data_format", "NHWC");
+  const char *pad = mf_attr_string(n->attrs, "padding", "VALID");
+  if (strcmp(fmt, "NHWC") != 0) return UNSUPPORTED("uses a data_format other than NHWC");
+  if (strcmp(pad, "SAME") != 0 && strcmp(pad, "VALID") != 0) return UNSUPPORTED("uses explicit padding");
+  const mf_attr *st = mf_attrs_find(n->attrs, "strides"), *dl = mf_attrs_find(n->attrs, "dilations");
+  char *xt = fresh(x, "nchw"), *ft = fresh(x, "oihw"), *yt = fresh(x, "conv");
+  attr_ints(&a, "perm", 4, (const int64_t[]){0, 3, 1, 2});
+  node1(x, e->gp, "Transpose", e->ins[0], xt, &a);
+  attr_ints(&a, "perm", 4, (const int64_t[]){3, 2, 0, 1});
+  node1(x, e->gp, "Transpose", e->ins[1], ft, &a);
+  int64_t s2[2] = {st && st->u.ints.n == 4 ? st->u.ints.v[1] : 1, st && st->u.ints.n == 4 ? st->u.ints.v[2] : 1};
+  int64_t d2[2] = {dl && dl->u.ints.n == 4 ? dl->u.ints.v[1] : 1, dl && dl->u.ints.n == 4 ? dl->u.ints.v[2] : 1};
+  attr_ints(&a, "strides", 2, s2);
+  attr_ints(&a, "dilations", 2, d2);
+  attr_str(&a, "auto_pad", strcmp(pad, "SAME") == 0 ? "SAME_UPPER" : "VALID");
+  const char *cin[2] = {xt, ft};
+  const char *cout[1] = {yt};
+  node(x, e->gp, "Conv", 2, cin, 1, cout, &a);
+  attr_ints(&a, "perm", 4, (const int64_t[]){0, 2, 3, 1});
+  node1(x, e->gp, "Transpose", yt, e->outs[0], &a);
+  free(xt), free(ft), free(yt);
+  return MF_OK;
+}
+
+/* A call of a function graph: its nodes inlined in the caller's. */
+static mf_status emit_call(const emit *e, mf_error *err) {
+  const mf_node *n = e->n;
+  const mf_graph *f = mf_attrs_find(n->attrs, "f")->u.graph;
+  char **fouts = calloc((size_t)f->noutputs + 1, sizeof *fouts);
+  if (!fouts) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  mf_status s = emit_graph(e->x, f, e->gp, (char *const *)e->ins, fouts, err);
+  for (int k = 0; s == MF_OK && k < f->noutputs && k < n->nout; k++) node1(e->x, e->gp, "Identity", fouts[k], e->outs[k], NULL);
+  for (int k = 0; k < f->noutputs; k++) free(fouts[k]);
+  free(fouts);
+  return s;
+}
+
+/* One branch of an If as a subgraph attribute of a. */
+static mf_status emit_branch(const emit *e, const char *which, pb *a, mf_error *err) {
+  ex *x = e->x;
+  const mf_graph *sub = mf_attrs_find(e->n->attrs, which)->u.graph;
+  pb sg = {0};
+  char bname[64];
+  snprintf(bname, sizeof bname, "%s_%s_%d", e->n->name, which, x->counter++);
+  pb_str(&sg, 2, bname);
+  char **souts = calloc((size_t)sub->noutputs + 1, sizeof *souts);
+  mf_status s = emit_graph(x, sub, &sg, (char *const *)(e->ins + 1), souts, err);
+  for (int k = 0; s == MF_OK && k < sub->noutputs; k++) {
+    /* each branch output through its own Identity: unique names */
+    char *o = fresh(x, "branch_out");
+    node1(x, &sg, "Identity", souts[k], o, NULL);
+    mf_spec spec = sub->nodes[sub->outputs[k].node].out_specs[sub->outputs[k].index];
+    value_info(&sg, 12, o, &spec, false);
+    free(o);
+  }
+  for (int k = 0; k < sub->noutputs; k++) free(souts[k]);
+  free(souts);
+  if (s != MF_OK) {
+    free(sg.p);
+    return s;
+  }
+  attr_graph(a, which, &sg);
+  return MF_OK;
+}
+
+/* If and StatelessIf as ONNX If, the condition cast to bool. */
+static mf_status emit_if(const emit *e, mf_error *err) {
+  const mf_node *n = e->n;
+  ex *x = e->x;
+  pb a = {0};
+  const char *cond = e->ins[0];
+  char *cast = NULL;
+  const mf_spec *cs = &e->g->nodes[n->inputs[0].node].out_specs[n->inputs[0].index];
+  if (cs->dtype != MF_BOOL) {
+    cast = fresh(x, "cond");
+    attr_int(&a, "to", 9);
+    node1(x, e->gp, "Cast", cond, cast, &a);
+    cond = cast;
+  }
+  const char *bn[2] = {"then_branch", "else_branch"};
+  for (int b = 0; b < 2; b++) {
+    mf_status s = emit_branch(e, bn[b], &a, err);
+    if (s != MF_OK) {
+      free(a.p);
+      free(cast);
+      return s;
+    }
+  }
+  node(x, e->gp, "If", 1, &cond, n->nout, OUTS(e), &a);
+  free(cast);
+  return MF_OK;
+}
+
+/* The Loop's body: (iteration, condition, vars...) -> (condition,
+ * vars...), the body graph then the cond graph on its results; added to
+ * a as attribute "body". */
+static mf_status emit_loop_body(const emit *e, const mf_graph *cg, const mf_graph *bg, pb *a,
+                                mf_error *err) {
+  const mf_node *n = e->n;
+  ex *x = e->x;
+  pb sg = {0};
+  char bname[64];
+  snprintf(bname, sizeof bname, "%s_body_%d", n->name, x->counter++);
+  pb_str(&sg, 2, bname);
+  char *iter = fresh(x, "iter"), *cin = fresh(x, "cond_in");
+  mf_spec is = {.dtype = MF_INT64, .rank = 0}, bs = {.dtype = MF_BOOL, .rank = 0};
+  value_info(&sg, 11, iter, &is, true);
+  value_info(&sg, 11, cin, &bs, true);
+  char **vars = calloc((size_t)n->nin + 1, sizeof *vars), **nv2 = calloc((size_t)n->nin + 1, sizeof *nv2);
+  for (int k = 0; k < n->nin; k++) {
+    vars[k] = fresh(x, "loop_var");
+    value_info(&sg, 11, vars[k], &e->g->nodes[n->inputs[k].node].out_specs[n->inputs[k].index], false);
+  }
+  char *cnext = NULL;
+  mf_status s = emit_graph(x, bg, &sg, vars, nv2, err);
+  if (s == MF_OK) s = emit_graph(x, cg, &sg, nv2, &cnext, err);
+  if (s == MF_OK) {
+    char *co = fresh(x, "cond_out");
+    attr_int(a, "to", 9);
+    node1(x, &sg, "Cast", cnext, co, a);
+    value_info(&sg, 12, co, &bs, true);
+    free(co);
+    for (int k = 0; k < n->nin; k++) {
+      char *o = fresh(x, "loop_out");
+      node1(x, &sg, "Identity", nv2[k], o, NULL);
+      value_info(&sg, 12, o, &bg->nodes[bg->outputs[k].node].out_specs[bg->outputs[k].index], false);
+      free(o);
+    }
+    attr_graph(a, "body", &sg);
+  }
+  free(sg.p);
+  for (int k = 0; k < n->nin; k++) free(vars[k]), free(nv2[k]);
+  free(vars), free(nv2), free(iter), free(cin), free(cnext);
+  return s;
+}
+
+/* While and StatelessWhile as ONNX Loop: the first test outside it, each
+ * later one at the end of the body. */
+static mf_status emit_while(const emit *e, mf_error *err) {
+  const mf_node *n = e->n;
+  ex *x = e->x;
+  pb a = {0};
+  const mf_graph *cg = mf_attrs_find(n->attrs, "cond")->u.graph;
+  const mf_graph *bg = mf_attrs_find(n->attrs, "body")->u.graph;
+  if (cg->noutputs != 1 || bg->noutputs != n->nin) return UNSUPPORTED("has a cond or body of unexpected arity");
+  char *c0 = NULL, *c0b = fresh(x, "cond0");
+  mf_status s = emit_graph(x, cg, e->gp, (char *const *)e->ins, &c0, err);
+  if (s != MF_OK) {
+    free(c0), free(c0b);
+    return s;
+  }
+  attr_int(&a, "to", 9);
+  node1(x, e->gp, "Cast", c0, c0b, &a);
+  s = emit_loop_body(e, cg, bg, &a, err);
+  if (s == MF_OK) {
+    const char **lin = calloc((size_t)n->nin + 3, sizeof *lin);
+    lin[0] = "";
+    lin[1] = c0b;
+    for (int k = 0; k < n->nin; k++) lin[2 + k] = e->ins[k];
+    node(x, e->gp, "Loop", n->nin + 2, lin, n->nout, OUTS(e), &a);
+    free(lin);
+  }
+  free(c0), free(c0b);
+  return s;
+}
+
+/* Each op with an ONNX form: its emitter, and the ONNX op for the
+ * emitters several ops share. One entry per op; tests/core/
+ * test_onnx_export.c checks that every name is a registered op. */
+static const struct onnx_entry {
+  const char *tf;
+  emitter emit;
+  const char *onnx;
+} onnx_ops[] = {
+    {"Neg", emit_unary, "Neg"},
+    {"Abs", emit_unary, "Abs"},
+    {"Sign", emit_unary, "Sign"},
+    {"Sqrt", emit_unary, "Sqrt"},
+    {"Exp", emit_unary, "Exp"},
+    {"Log", emit_unary, "Log"},
+    {"Sin", emit_unary, "Sin"},
+    {"Cos", emit_unary, "Cos"},
+    {"Tanh", emit_unary, "Tanh"},
+    {"Sigmoid", emit_unary, "Sigmoid"},
+    {"Floor", emit_unary, "Floor"},
+    {"Ceil", emit_unary, "Ceil"},
+    {"Reciprocal", emit_unary, "Reciprocal"},
+    {"Relu", emit_unary, "Relu"},
+    {"LogicalNot", emit_unary, "Not"},
+    {"Round", emit_unary, "Round"},
+    {"Identity", emit_unary, "Identity"},
+    {"StopGradient", emit_unary, "Identity"},
+    {"ReadVariableOp", emit_unary, "Identity"},
+    {"AddV2", emit_binary, "Add"},
+    {"Sub", emit_binary, "Sub"},
+    {"Mul", emit_binary, "Mul"},
+    {"RealDiv", emit_binary, "Div"},
+    {"Pow", emit_binary, "Pow"},
+    {"Maximum", emit_binary, "Max"},
+    {"Minimum", emit_binary, "Min"},
+    {"Equal", emit_binary, "Equal"},
+    {"Less", emit_binary, "Less"},
+    {"LessEqual", emit_binary, "LessOrEqual"},
+    {"Greater", emit_binary, "Greater"},
+    {"GreaterEqual", emit_binary, "GreaterOrEqual"},
+    {"LogicalAnd", emit_binary, "And"},
+    {"LogicalOr", emit_binary, "Or"},
+    {"BiasAdd", emit_binary, "Add"},
+    {"Const", emit_const, NULL},
+    {"Square", emit_square, NULL},
+    {"Rsqrt", emit_rsqrt, NULL},
+    {"NotEqual", emit_not_equal, NULL},
+    {"SelectV2", emit_select, NULL},
+    {"Cast", emit_cast, NULL},
+    {"Softmax", emit_softmax, "Softmax"},
+    {"LogSoftmax", emit_softmax, "LogSoftmax"},
+    {"MatMul", emit_matmul, NULL},
+    {"BatchMatMulV2", emit_matmul, NULL},
+    {"Sum", emit_reduce, "ReduceSum"},
+    {"Mean", emit_reduce, "ReduceMean"},
+    {"Max", emit_reduce, "ReduceMax"},
+    {"Min", emit_reduce, "ReduceMin"},
+    {"Prod", emit_reduce, "ReduceProd"},
+    {"Reshape", emit_reshape, NULL},
+    {"Transpose", emit_transpose, NULL},
+    {"ExpandDims", emit_expand_dims, "Unsqueeze"},
+    {"Squeeze", emit_squeeze, "Squeeze"},
+    {"ConcatV2", emit_concat, NULL},
+    {"Shape", emit_shape, NULL},
+    {"Conv2D", emit_conv2d, NULL},
+    {"PartitionedCall", emit_call, NULL},
+    {"StatefulPartitionedCall", emit_call, NULL},
+    {"If", emit_if, NULL},
+    {"StatelessIf", emit_if, NULL},
+    {"While", emit_while, NULL},
+    {"StatelessWhile", emit_while, NULL},
+};
+
+enum { ONNX_OPS = sizeof onnx_ops / sizeof onnx_ops[0] };
+
+int mf_onnx_op_count(void) { return ONNX_OPS; }
+const char *mf_onnx_op_name(int i) { return i >= 0 && i < ONNX_OPS ? onnx_ops[i].tf : NULL; }
 
 /* Emits node i of g. ins: its input value names; outs: its output names. */
 static mf_status emit_node(ex *x, const mf_graph *g, int i, pb *gp, const char **ins, char **outs,
                            mf_error *err) {
   const mf_node *n = &g->nodes[i];
-  const char *op = n->op->name;
-  for (size_t k = 0; k < sizeof unary / sizeof *unary; k++)
-    if (strcmp(op, unary[k].tf) == 0) {
-      node1(x, gp, unary[k].onnx, ins[0], outs[0], NULL);
-      return MF_OK;
+  for (int k = 0; k < ONNX_OPS; k++)
+    if (strcmp(n->op->name, onnx_ops[k].tf) == 0) {
+      emit e = {x, g, n, gp, ins, outs, onnx_ops[k].onnx};
+      return onnx_ops[k].emit(&e, err);
     }
-  for (size_t k = 0; k < sizeof binary / sizeof *binary; k++)
-    if (strcmp(op, binary[k].tf) == 0) {
-      node(x, gp, binary[k].onnx, 2, ins, 1, (const char *const *)outs, NULL);
-      return MF_OK;
-    }
-  pb a = {0};
-  int64_t v[MF_ATTR_MAX_INTS + MF_MAX_RANK];
-  int nv = 0;
-  if (strcmp(op, "Const") == 0) {
-    const mf_attr *val = mf_attrs_find(n->attrs, "value");
-    return initializer(gp, outs[0], val->u.tensor, err);
-  }
-  if (strcmp(op, "Square") == 0) {
-    const char *in2[2] = {ins[0], ins[0]};
-    node(x, gp, "Mul", 2, in2, 1, (const char *const *)outs, NULL);
-    return MF_OK;
-  }
-  if (strcmp(op, "Rsqrt") == 0) {
-    char *t = fresh(x, "sqrt");
-    node1(x, gp, "Sqrt", ins[0], t, NULL);
-    node1(x, gp, "Reciprocal", t, outs[0], NULL);
-    free(t);
-    return MF_OK;
-  }
-  if (strcmp(op, "NotEqual") == 0) {
-    char *t = fresh(x, "eq");
-    const char *o[1] = {t};
-    node(x, gp, "Equal", 2, ins, 1, o, NULL);
-    node1(x, gp, "Not", t, outs[0], NULL);
-    free(t);
-    return MF_OK;
-  }
-  if (strcmp(op, "SelectV2") == 0) {
-    node(x, gp, "Where", 3, ins, 1, (const char *const *)outs, NULL);
-    return MF_OK;
-  }
-  if (strcmp(op, "Cast") == 0) {
-    int ty = onnx_type(mf_attr_type(n->attrs, "DstT", MF_FLOAT32));
-    if (!ty) return UNSUPPORTED("casts to a dtype ONNX export does not support");
-    attr_int(&a, "to", ty);
-    node1(x, gp, "Cast", ins[0], outs[0], &a);
-    return MF_OK;
-  }
-  if (strcmp(op, "Softmax") == 0 || strcmp(op, "LogSoftmax") == 0) {
-    attr_int(&a, "axis", -1);
-    node1(x, gp, op, ins[0], outs[0], &a);
-    return MF_OK;
-  }
-  if (strcmp(op, "MatMul") == 0 || strcmp(op, "BatchMatMulV2") == 0) {
-    bool ta = mf_attr_bool(n->attrs, "transpose_a", false) || mf_attr_bool(n->attrs, "adj_x", false);
-    bool tb = mf_attr_bool(n->attrs, "transpose_b", false) || mf_attr_bool(n->attrs, "adj_y", false);
-    char *t[2] = {NULL, NULL};
-    const char *mm[2] = {ins[0], ins[1]};
-    for (int k = 0; k < 2; k++) {
-      if (!(k == 0 ? ta : tb)) continue;
-      const mf_spec *s = &g->nodes[n->inputs[k].node].out_specs[n->inputs[k].index];
-      if (s->rank < 2) return UNSUPPORTED("transposes an input of unknown rank");
-      for (int d = 0; d < s->rank; d++) v[d] = d;
-      v[s->rank - 2] = s->rank - 1;
-      v[s->rank - 1] = s->rank - 2;
-      attr_ints(&a, "perm", s->rank, v);
-      t[k] = fresh(x, "transposed");
-      node1(x, gp, "Transpose", ins[k], t[k], &a);
-      mm[k] = t[k];
-    }
-    node(x, gp, "MatMul", 2, mm, 1, (const char *const *)outs, NULL);
-    free(t[0]);
-    free(t[1]);
-    return MF_OK;
-  }
-  if (!strcmp(op, "Sum") || !strcmp(op, "Mean") || !strcmp(op, "Max") || !strcmp(op, "Min") ||
-      !strcmp(op, "Prod")) {
-    if (!const_ints(g, n->inputs[1], v, MF_MAX_RANK, &nv)) return UNSUPPORTED("has axes that are not constant");
-    const char *on = !strcmp(op, "Sum") ? "ReduceSum" : !strcmp(op, "Mean") ? "ReduceMean"
-                   : !strcmp(op, "Max") ? "ReduceMax" : !strcmp(op, "Min") ? "ReduceMin" : "ReduceProd";
-    if (nv == 0) {
-      node1(x, gp, "Identity", ins[0], outs[0], NULL);
-      return MF_OK;
-    }
-    attr_int(&a, "keepdims", mf_attr_bool(n->attrs, "keep_dims", false));
-    if (!strcmp(op, "Sum") || x->opset >= 18) {
-      char *axes = const_i64(x, gp, nv, v, false, err);
-      if (!axes) return err->status;
-      const char *in2[2] = {ins[0], axes};
-      node(x, gp, on, 2, in2, 1, (const char *const *)outs, &a);
-      free(axes);
-    } else {
-      attr_ints(&a, "axes", nv, v);
-      node1(x, gp, on, ins[0], outs[0], &a);
-    }
-    return MF_OK;
-  }
-  if (strcmp(op, "Reshape") == 0) {
-    char *shape;
-    if (const_ints(g, n->inputs[1], v, MF_MAX_RANK, &nv)) {
-      if (!(shape = const_i64(x, gp, nv, v, false, err))) return err->status;
-    } else {
-      shape = fresh(x, "shape");
-      attr_int(&a, "to", 7);
-      node1(x, gp, "Cast", ins[1], shape, &a);
-    }
-    const char *in2[2] = {ins[0], shape};
-    attr_int(&a, "allowzero", 1); /* TF: a 0 is a 0, not "copy" */
-    node(x, gp, "Reshape", 2, in2, 1, (const char *const *)outs, &a);
-    free(shape);
-    return MF_OK;
-  }
-  if (strcmp(op, "Transpose") == 0) {
-    if (!const_ints(g, n->inputs[1], v, MF_MAX_RANK, &nv)) return UNSUPPORTED("has a permutation that is not constant");
-    attr_ints(&a, "perm", nv, v);
-    node1(x, gp, "Transpose", ins[0], outs[0], &a);
-    return MF_OK;
-  }
-  if (strcmp(op, "ExpandDims") == 0 || strcmp(op, "Squeeze") == 0) {
-    bool expand = op[0] == 'E';
-    if (expand) {
-      if (!const_ints(g, n->inputs[1], v, 1, &nv)) return UNSUPPORTED("has an axis that is not constant");
-    } else {
-      const mf_attr *sd = mf_attrs_find(n->attrs, "squeeze_dims");
-      nv = sd ? sd->u.ints.n : 0;
-      for (int k = 0; k < nv; k++) v[k] = sd->u.ints.v[k];
-    }
-    if (nv == 0) {
-      node1(x, gp, "Squeeze", ins[0], outs[0], NULL);
-      return MF_OK;
-    }
-    char *axes = const_i64(x, gp, nv, v, false, err);
-    if (!axes) return err->status;
-    const char *in2[2] = {ins[0], axes};
-    node(x, gp, expand ? "Unsqueeze" : "Squeeze", 2, in2, 1, (const char *const *)outs, NULL);
-    free(axes);
-    return MF_OK;
-  }
-  if (strcmp(op, "ConcatV2") == 0) {
-    if (!const_ints(g, n->inputs[n->nin - 1], v, 1, &nv) || nv != 1) return UNSUPPORTED("has an axis that is not constant");
-    attr_int(&a, "axis", v[0]);
-    node(x, gp, "Concat", n->nin - 1, ins, 1, (const char *const *)outs, &a);
-    return MF_OK;
-  }
-  if (strcmp(op, "Shape") == 0) {
-    char *t = fresh(x, "shape");
-    node1(x, gp, "Shape", ins[0], t, NULL);
-    attr_int(&a, "to", onnx_type(n->out_specs[0].dtype));
-    node1(x, gp, "Cast", t, outs[0], &a);
-    free(t);
-    return MF_OK;
-  }
-  if (strcmp(op, "Conv2D") == 0) {
-    const char *fmt = mf_attr_string(n->attrs, "data_format", "NHWC");
-    const char *pad = mf_attr_string(n->attrs, "padding", "VALID");
-    if (strcmp(fmt, "NHWC") != 0) return UNSUPPORTED("uses a data_format other than NHWC");
-    if (strcmp(pad, "SAME") != 0 && strcmp(pad, "VALID") != 0) return UNSUPPORTED("uses explicit padding");
-    const mf_attr *st = mf_attrs_find(n->attrs, "strides"), *dl = mf_attrs_find(n->attrs, "dilations");
-    char *xt = fresh(x, "nchw"), *ft = fresh(x, "oihw"), *yt = fresh(x, "conv");
-    attr_ints(&a, "perm", 4, (const int64_t[]){0, 3, 1, 2});
-    node1(x, gp, "Transpose", ins[0], xt, &a);
-    attr_ints(&a, "perm", 4, (const int64_t[]){3, 2, 0, 1});
-    node1(x, gp, "Transpose", ins[1], ft, &a);
-    int64_t s2[2] = {st && st->u.ints.n == 4 ? st->u.ints.v[1] : 1, st && st->u.ints.n == 4 ? st->u.ints.v[2] : 1};
-    int64_t d2[2] = {dl && dl->u.ints.n == 4 ? dl->u.ints.v[1] : 1, dl && dl->u.ints.n == 4 ? dl->u.ints.v[2] : 1};
-    attr_ints(&a, "strides", 2, s2);
-    attr_ints(&a, "dilations", 2, d2);
-    attr_str(&a, "auto_pad", strcmp(pad, "SAME") == 0 ? "SAME_UPPER" : "VALID");
-    const char *cin[2] = {xt, ft};
-    const char *cout[1] = {yt};
-    node(x, gp, "Conv", 2, cin, 1, cout, &a);
-    attr_ints(&a, "perm", 4, (const int64_t[]){0, 2, 3, 1});
-    node1(x, gp, "Transpose", yt, outs[0], &a);
-    free(xt), free(ft), free(yt);
-    return MF_OK;
-  }
-  if (strcmp(op, "PartitionedCall") == 0 || strcmp(op, "StatefulPartitionedCall") == 0) {
-    /* a call of a function graph: its nodes inlined in the caller's */
-    const mf_graph *f = mf_attrs_find(n->attrs, "f")->u.graph;
-    char **fouts = calloc((size_t)f->noutputs + 1, sizeof *fouts);
-    if (!fouts) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-    mf_status s = emit_graph(x, f, gp, (char *const *)ins, fouts, err);
-    for (int k = 0; s == MF_OK && k < f->noutputs && k < n->nout; k++) node1(x, gp, "Identity", fouts[k], outs[k], NULL);
-    for (int k = 0; k < f->noutputs; k++) free(fouts[k]);
-    free(fouts);
-    return s;
-  }
-  if (strcmp(op, "If") == 0 || strcmp(op, "StatelessIf") == 0) {
-    const char *cond = ins[0];
-    char *cast = NULL;
-    const mf_spec *cs = &g->nodes[n->inputs[0].node].out_specs[n->inputs[0].index];
-    if (cs->dtype != MF_BOOL) {
-      cast = fresh(x, "cond");
-      attr_int(&a, "to", 9);
-      node1(x, gp, "Cast", cond, cast, &a);
-      cond = cast;
-    }
-    const char *bn[2] = {"then_branch", "else_branch"};
-    for (int b = 0; b < 2; b++) {
-      const mf_attr *ga = mf_attrs_find(n->attrs, bn[b]);
-      const mf_graph *sub = ga->u.graph;
-      pb sg = {0};
-      char bname[64];
-      snprintf(bname, sizeof bname, "%s_%s_%d", n->name, bn[b], x->counter++);
-      pb_str(&sg, 2, bname);
-      char **souts = calloc((size_t)sub->noutputs + 1, sizeof *souts);
-      mf_status s = emit_graph(x, sub, &sg, (char *const *)(ins + 1), souts, err);
-      for (int k = 0; s == MF_OK && k < sub->noutputs; k++) {
-        /* each branch output through its own Identity: unique names */
-        char *o = fresh(x, "branch_out");
-        node1(x, &sg, "Identity", souts[k], o, NULL);
-        mf_spec spec = sub->nodes[sub->outputs[k].node].out_specs[sub->outputs[k].index];
-        value_info(&sg, 12, o, &spec, false);
-        free(o);
-      }
-      for (int k = 0; k < sub->noutputs; k++) free(souts[k]);
-      free(souts);
-      if (s != MF_OK) {
-        free(sg.p);
-        free(a.p);
-        free(cast);
-        return s;
-      }
-      attr_graph(&a, bn[b], &sg);
-    }
-    node(x, gp, "If", 1, &cond, n->nout, (const char *const *)outs, &a);
-    free(cast);
-    return MF_OK;
-  }
-  if (strcmp(op, "While") == 0 || strcmp(op, "StatelessWhile") == 0) {
-    const mf_graph *cg = mf_attrs_find(n->attrs, "cond")->u.graph;
-    const mf_graph *bg = mf_attrs_find(n->attrs, "body")->u.graph;
-    if (cg->noutputs != 1 || bg->noutputs != n->nin) return UNSUPPORTED("has a cond or body of unexpected arity");
-    /* the first test, outside the loop */
-    char *c0 = NULL, *c0b = fresh(x, "cond0");
-    mf_status s = emit_graph(x, cg, gp, (char *const *)ins, &c0, err);
-    if (s != MF_OK) return s;
-    attr_int(&a, "to", 9);
-    node1(x, gp, "Cast", c0, c0b, &a);
-    /* the body: (iteration, condition, vars...) -> (condition, vars...) */
-    pb sg = {0};
-    char bname[64];
-    snprintf(bname, sizeof bname, "%s_body_%d", n->name, x->counter++);
-    pb_str(&sg, 2, bname);
-    char *iter = fresh(x, "iter"), *cin = fresh(x, "cond_in");
-    mf_spec is = {.dtype = MF_INT64, .rank = 0}, bs = {.dtype = MF_BOOL, .rank = 0};
-    value_info(&sg, 11, iter, &is, true);
-    value_info(&sg, 11, cin, &bs, true);
-    char **vars = calloc((size_t)n->nin + 1, sizeof *vars), **nv2 = calloc((size_t)n->nin + 1, sizeof *nv2);
-    for (int k = 0; k < n->nin; k++) {
-      vars[k] = fresh(x, "loop_var");
-      value_info(&sg, 11, vars[k], &g->nodes[n->inputs[k].node].out_specs[n->inputs[k].index], false);
-    }
-    char *cnext = NULL;
-    s = emit_graph(x, bg, &sg, vars, nv2, err);
-    if (s == MF_OK) s = emit_graph(x, cg, &sg, nv2, &cnext, err);
-    if (s == MF_OK) {
-      char *co = fresh(x, "cond_out");
-      attr_int(&a, "to", 9);
-      node1(x, &sg, "Cast", cnext, co, &a);
-      value_info(&sg, 12, co, &bs, true);
-      free(co);
-      for (int k = 0; k < n->nin; k++) {
-        char *o = fresh(x, "loop_out");
-        node1(x, &sg, "Identity", nv2[k], o, NULL);
-        value_info(&sg, 12, o, &bg->nodes[bg->outputs[k].node].out_specs[bg->outputs[k].index], false);
-        free(o);
-      }
-      attr_graph(&a, "body", &sg);
-      const char **lin = calloc((size_t)n->nin + 3, sizeof *lin);
-      lin[0] = "";
-      lin[1] = c0b;
-      for (int k = 0; k < n->nin; k++) lin[2 + k] = ins[k];
-      node(x, gp, "Loop", n->nin + 2, lin, n->nout, (const char *const *)outs, &a);
-      free(lin);
-    }
-    free(sg.p);
-    for (int k = 0; k < n->nin; k++) free(vars[k]), free(nv2[k]);
-    free(vars), free(nv2), free(iter), free(cin), free(c0), free(c0b), free(cnext);
-    return s;
-  }
-  free(a.p);
-  return UNSUPPORTED("has no ONNX translation");
+  return mf_error_set(err, MF_ERR_UNIMPLEMENTED, "ONNX export: op %s (node '%s') %s", n->op->name,
+                      n->name, "has no ONNX translation");
 }
 
 /* Emits g's nodes into gp; its inputs are the values in_names; writes

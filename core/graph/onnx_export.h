@@ -7,12 +7,12 @@
  * (captures: variables' current values, captured constants) are given as
  * `captures` and become initializers, so the model is self-contained. A
  * ReadVariableOp of a captured variable reads its initializer. Supported:
- * Const, Identity, elementwise math and comparisons, Cast, MatMul,
- * BatchMatMulV2, BiasAdd, Softmax, LogSoftmax, Conv2D (NHWC, transposed
- * around ONNX's NCHW Conv), Sum/Mean/Max/Min/Prod with constant axes,
- * Reshape, Transpose, ExpandDims, Squeeze, ConcatV2, Shape, Fill-free shape
- * ops with constant arguments, If/StatelessIf (ONNX If), While/StatelessWhile
- * (ONNX Loop). Any other op is UnimplementedError naming it and the node. */
+ * the ops of onnx_export.c's emitter table (mf_onnx_op_name below): among
+ * them elementwise math and comparisons, Cast, MatMul, BiasAdd, Softmax,
+ * Conv2D (NHWC, transposed around ONNX's NCHW Conv), reductions over
+ * constant axes, the shape ops with constant arguments, calls (inlined),
+ * If (ONNX If) and While (ONNX Loop). Any other op is UnimplementedError
+ * naming it and the node. */
 #ifndef MF_ONNX_EXPORT_H
 #define MF_ONNX_EXPORT_H
 
@@ -21,5 +21,12 @@
 mf_status mf_onnx_export(const mf_graph *g, int nargs, const char *const *arg_names, int ncaptures,
                          mf_tensor *const *captures, int opset, unsigned char **out, size_t *len,
                          mf_error *err);
+
+/* The ops with an ONNX form, as TF names them: mf_onnx_op_name(i) for i in
+ * [0, mf_onnx_op_count()), NULL outside. One table in onnx_export.c maps
+ * each to the code that writes it; an op not named there is refused with
+ * "has no ONNX translation". */
+int mf_onnx_op_count(void);
+const char *mf_onnx_op_name(int i);
 
 #endif

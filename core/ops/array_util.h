@@ -1,5 +1,5 @@
-/* array_util.h — what the array-op families (ops_shape.c, ops_join.c,
- * ops_generate.c, ops_index.c, ops_reduce.c) share.
+/* array_util.h — what the array-op families (ops_shape.c, ops_pad.c,
+ * ops_join.c, ops_generate.c, ops_index.c, ops_reduce.c) share.
  *
  * Data movement has one primitive, mf_copy_strided: every kernel that
  * rearranges elements (transpose, concat, stack, tile, pad, broadcast,

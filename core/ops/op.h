@@ -69,6 +69,14 @@ enum {
   MF_OP_NO_GRADIENT = 1u << 2,    /* not differentiable (integer/boolean results, random) */
   MF_OP_ELEMENTWISE = 1u << 3,    /* one output element per broadcast input element: fusable */
   MF_OP_RANDOM = 1u << 4,         /* not constant-foldable */
+  /* Running the op a second time is not running it once: it writes state
+   * (a variable's assigns), has an effect (printing, a host callback) or
+   * reads what moves (random draws, the clock). A gradient that runs a
+   * function's or a branch's body again must not meet such an op; the
+   * binding exports the flag as core.op_list()'s changes_state_on_replay.
+   * Calls and control flow are not flagged: their bodies are (readers walk
+   * the nested graphs). A read (ReadVariableOp) and Assert are not. */
+  MF_OP_CHANGES_ON_REPLAY = 1u << 5,
 };
 
 typedef struct mf_attr_def {
@@ -202,12 +210,16 @@ enum { MF_FOLD_MAX_ELEMENTS = 1 << 16, MF_FOLD_MAX_INPUT_ELEMENTS = 1 << 20 };
 bool mf_op_is_foldable(const mf_op_def *op, const mf_attrs *attrs);
 bool mf_op_call_fold(mf_op_call *c);
 
-/* The registry: the ops listed in ops.def. MF_OP_COUNT is written by hand
- * (update it with ops.def): op_registry.c asserts at compile time that the
- * list has that many entries, so an op added to or dropped from the list
- * alone does not build; tests/registry/test_ops_def.sh checks that every op
- * defined in the library is on the list. */
-#define MF_OP_COUNT 140
+/* The registry: the ops listed in ops.def. MF_OP_COUNT is the length of
+ * that list, counted by the compiler (one enumerator per op, then the
+ * count); tests/registry/test_ops_def.sh checks that every op defined in
+ * the library is on the list, under its file's section. */
+enum {
+#define MF_OP(name) MF_OP_INDEX_##name,
+#include "ops.def"
+#undef MF_OP
+  MF_OP_COUNT
+};
 const mf_op_def *mf_op_lookup(const char *name);
 int mf_op_count(void);
 const mf_op_def *mf_op_at(int i);

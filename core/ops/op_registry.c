@@ -17,7 +17,7 @@ static const mf_op_def *const registry[] = {
 #undef MF_OP
 
 _Static_assert(sizeof registry / sizeof registry[0] == MF_OP_COUNT,
-               "ops.def does not list MF_OP_COUNT ops (op.h): update both");
+               "the registry is ops.def's list, as MF_OP_COUNT (op.h) counts it");
 
 int mf_op_count(void) { return MF_OP_COUNT; }
 const mf_op_def *mf_op_at(int i) { return i >= 0 && i < MF_OP_COUNT ? registry[i] : NULL; }

@@ -268,7 +268,8 @@ static mf_status assign_kernel(mf_op_call *c, mf_error *err) {
       .name = #NAME, .input_names = "resource,value", .min_inputs = 2, .max_inputs = 2, \
       .attrs = {{"dtype", MF_ATTR_TYPE}},                                               \
       .infer = assign_infer, .kernel = assign_kernel,                                   \
-      .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT, .doc = DOC, .tf_attrs = TF_ATTRS,    \
+      .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT | MF_OP_CHANGES_ON_REPLAY,             \
+      .doc = DOC, .tf_attrs = TF_ATTRS,                                                 \
   };
 ASSIGN_OP(AssignVariableOp, "dtype validate_shape=false", "Stores a new value in a variable.")
 ASSIGN_OP(AssignAddVariableOp, "dtype", "Adds a value to a variable in place.")
@@ -291,7 +292,7 @@ static mf_status timestamp_kernel(mf_op_call *c, mf_error *err) {
 const mf_op_def mf_op_Timestamp = {
     .name = "Timestamp", .input_names = "", .min_inputs = 0, .max_inputs = 0,
     .infer = timestamp_infer, .kernel = timestamp_kernel,
-    .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
+    .flags = MF_OP_STATEFUL | MF_OP_NO_GRADIENT | MF_OP_CHANGES_ON_REPLAY,
     .doc = "Wall-clock time in seconds since the epoch, as a float64 scalar.",
     .tf_attrs = "",
 };
@@ -336,7 +337,7 @@ const mf_op_def mf_op_PrintV2 = {
     .attrs = {{"output_stream", MF_ATTR_STRING}, {"end", MF_ATTR_STRING},
               {"output_callback", MF_ATTR_CALLBACK}},
     .infer = print_infer, .kernel = print_kernel,
-    .flags = MF_OP_SIDE_EFFECTS | MF_OP_NO_GRADIENT,
+    .flags = MF_OP_SIDE_EFFECTS | MF_OP_NO_GRADIENT | MF_OP_CHANGES_ON_REPLAY,
     .doc = "Prints a string every time it runs.",
     .tf_attrs = "end=\"\\n\" output_stream=\"stderr\"",
 };
@@ -398,7 +399,7 @@ const mf_op_def mf_op_EagerLuaFunc = {
     .name = "EagerLuaFunc", .input_names = "input*", .min_inputs = 0, .max_inputs = -1,
     .attrs = {{"func", MF_ATTR_CALLBACK}, {"Tout", MF_ATTR_INTS}},
     .infer = host_func_infer, .kernel = host_func_kernel,
-    .flags = MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS,
+    .flags = MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_CHANGES_ON_REPLAY,
     .doc = "Calls a Lua function each time the graph runs (TF's py_function).",
     .tf_attrs = "",
 };

@@ -25,38 +25,13 @@
 #include "alloc.h"
 #include "broadcast.h"
 #include "elementwise.h"
+#include "elementwise_loops.h"
 #include "fastmath.h"
 #include "kernel_util.h"
 #include "op.h"
 #include "partial.h"
 #include "shape_fn.h"
 #include "threadpool.h"
-
-/* ---- dtype sets: M(enum, C type, wrapping type, args...) per dtype ---- */
-
-#define DT_FLOAT(M, ...) \
-  M(MF_FLOAT32, float, float, __VA_ARGS__) M(MF_FLOAT64, double, double, __VA_ARGS__)
-#define DT_INT(M, ...) \
-  M(MF_INT32, int32_t, uint32_t, __VA_ARGS__) M(MF_INT64, int64_t, uint64_t, __VA_ARGS__)
-#define DT_NUMERIC(M, ...) DT_FLOAT(M, __VA_ARGS__) DT_INT(M, __VA_ARGS__)
-#define DT_BOOL(M, ...) M(MF_BOOL, bool, bool, __VA_ARGS__)
-#define DT_NUMERIC_BOOL(M, ...) DT_NUMERIC(M, __VA_ARGS__) DT_BOOL(M, __VA_ARGS__)
-
-/* The loops are compiled three times, for x86-64 (SSE2), x86-64-v3 (AVX2)
- * and x86-64-v4 (AVX-512, whose masks and 32 registers make the
- * transcendental loops ~1.7x faster again), and the CPU picks one when the
- * library loads (an ifunc). Contraction into FMA is off (ISO C mode;
- * -ffp-contract=off in the Makefile), so all give the same bits, NaN
- * payloads aside (checked over every float32). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define SIMD_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define SIMD_CLONES
-#endif
-
-/* A table entry [dtype] = <op>_<dtype>. */
-#define LOOP_ENTRY(DT, CT, CU, NAME) [DT] = NAME##_##DT,
 
 /* ---- numeric helpers where floats and integers differ ---- */
 
@@ -116,20 +91,17 @@ INT_HELPERS(int64_t, uint64_t)
 
 /* Inference accepts the dtypes an op's loop table has an entry for. On a
  * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
-static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_error *err);
 #define UNSUPPORTED(c, i, loops, err)                                                  \
   do {                                                                                 \
     unsigned accepted_ = 0;                                                            \
     for (int dt_ = 0; dt_ < MF_DTYPE_COUNT; dt_++)                                     \
       accepted_ |= (unsigned)((loops)[dt_] != NULL) << dt_;                            \
-    return unsupported_dtype(c, i, accepted_, err);                                    \
+    return mf_ew_unsupported_dtype(c, i, accepted_, err);                                    \
   } while (0)
 
 /* ==================================================================== */
 /* Unary ops                                                            */
 /* ==================================================================== */
-
-typedef void (*unary_loop)(int64_t n, const void *x, void *z);
 
 #define UNARY_LOOP(DT, CT, CU, NAME, EXPR)                                             \
   SIMD_CLONES static void NAME##_##DT(int64_t n, const void *vx, void *vz) {           \
@@ -151,49 +123,10 @@ static mf_status unary_infer(mf_op_call *c, const unary_loop *loops, mf_error *e
   return MF_OK;
 }
 
-/* The cost per element of each op family's loop for one dtype, measured
- * once per thread by the first large call (mf_parallel_for_cost): later
- * calls decide from their element count whether threads pay. Keyed by the
- * loop's address; a loop whose slot another holds times each call, as
- * without a cache. Per thread, so no locking. */
-enum { COST_SLOTS = 64 };
-static _Thread_local struct {
-  const void *key;
-  double cost;
-} loop_costs[COST_SLOTS];
-
-static double *loop_cost(const void *key) {
-  size_t h = ((uintptr_t)key >> 4) % COST_SLOTS;
-  if (loop_costs[h].key == NULL) loop_costs[h].key = key;
-  return loop_costs[h].key == key ? &loop_costs[h].cost : NULL;
-}
-
-/* A unary loop (or a cast) over a large tensor runs in parts on the thread
- * pool; each part is the same loop on a contiguous slice. */
-typedef struct unary_job {
-  unary_loop loop;
-  const char *x;
-  char *z;
-  size_t in_size, out_size;
-} unary_job;
-
-static void unary_part(void *ctx, int64_t begin, int64_t end, int part) {
-  (void)part;
-  const unary_job *j = ctx;
-  j->loop(end - begin, j->x + (size_t)begin * j->in_size, j->z + (size_t)begin * j->out_size);
-}
-
-static void unary_run(unary_loop loop, const mf_tensor *x, mf_tensor *z) {
-  unary_job j = {loop, mf_tensor_data(x), mf_tensor_data(z), mf_dtype_size(x->dtype),
-                 mf_dtype_size(z->dtype)};
-  mf_parallel_for_cost(z->size, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, unary_part, &j,
-                       z->size >= MF_ELEMENTWISE_PARALLEL_MIN ? loop_cost((const void *)loop) : NULL);
-}
-
 static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *err) {
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  unary_run(loops[c->in[0]->dtype], c->in[0], out);
+  mf_ew_unary_run(loops[c->in[0]->dtype], c->in[0], out);
   return MF_OK;
 }
 
@@ -272,10 +205,6 @@ UNARY_OPS(UNARY)
 /* ==================================================================== */
 /* Binary ops with broadcasting                                         */
 /* ==================================================================== */
-
-/* One run of a broadcast walk: n outputs, each input stepping by sa / sb
- * (1 or 0, see broadcast.h). False only when a string allocation fails. */
-typedef bool (*binary_loop)(int64_t n, const void *a, int sa, const void *b, int sb, void *z);
 
 /* The four step cases as separate loops, so each compiles to a tight loop
  * over contiguous memory with the repeated operand hoisted. */
@@ -367,78 +296,14 @@ static mf_status binary_infer(mf_op_call *c, const binary_info *info, mf_error *
                             c->op->name, err);
 }
 
-/* A binary op over a large output runs in parts on the thread pool: slices
- * of its one run when the walk has a single run (same shapes, or a scalar
- * operand), else ranges of runs, each part walking from its first run. */
-typedef struct binary_job {
-  binary_loop loop;
-  const char *a, *b;
-  char *z;
-  size_t in_size, out_size;
-  mf_bcast it; /* at the first run; parts copy it */
-} binary_job;
-
-/* Moves a fresh walk (at run 0) to run r. */
-static void bcast_seek(mf_bcast *it, int64_t r) {
-  for (int d = 0; d < it->outer_rank; d++) {
-    int64_t q = r / it->outer_shape[d], i = r - q * it->outer_shape[d];
-    it->counter[d] = i;
-    for (int k = 0; k < it->nin; k++) it->offset[k] += i * it->outer_stride[k][d];
-    r = q;
-  }
-}
-
-/* Runs [begin, end); false when a string loop ran out of memory. */
-static bool binary_runs(const binary_job *j, int64_t begin, int64_t end) {
-  mf_bcast it = j->it;
-  bcast_seek(&it, begin);
-  for (int64_t r = begin; r < end; r++, mf_bcast_next(&it))
-    if (!j->loop(it.run, j->a + (size_t)it.offset[0] * j->in_size, it.step[0],
-                 j->b + (size_t)it.offset[1] * j->in_size, it.step[1],
-                 j->z + (size_t)(r * it.run) * j->out_size))
-      return false;
-  return true;
-}
-
-static void binary_part(void *ctx, int64_t begin, int64_t end, int part) {
-  (void)part;
-  (void)binary_runs(ctx, begin, end); /* numeric loops cannot fail */
-}
-
-static void binary_slice(void *ctx, int64_t begin, int64_t end, int part) {
-  (void)part;
-  const binary_job *j = ctx;
-  const mf_bcast *it = &j->it;
-  j->loop(end - begin, j->a + (size_t)(begin * it->step[0]) * j->in_size, it->step[0],
-          j->b + (size_t)(begin * it->step[1]) * j->in_size, it->step[1],
-          j->z + (size_t)begin * j->out_size);
-}
-
 static mf_status binary_kernel(mf_op_call *c, const binary_info *info, mf_error *err) {
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   /* An empty output divides nothing, and otherwise every input element is
    * used, so checking all of them is exactly TF's condition. */
   if (info->check && out->size > 0) MF_TRY(info->check(c, err));
-  binary_job j = {
-      .loop = info->loops[c->in[0]->dtype],
-      .a = mf_tensor_data(c->in[0]), .b = mf_tensor_data(c->in[1]), .z = mf_tensor_data(out),
-      .in_size = mf_dtype_size(c->in[0]->dtype), .out_size = mf_dtype_size(out->dtype),
-  };
-  mf_bcast_init_tensors(&j.it, out, 2, c->in);
-  /* Strings allocate and may fail: those stay on this thread. */
-  if (c->in[0]->dtype == MF_STRING) {
-    if (!binary_runs(&j, 0, j.it.runs))
-      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory in %s", c->op->name);
-    return MF_OK;
-  }
-  if (j.it.runs == 1)
-    mf_parallel_for_cost(j.it.run, MF_ELEMENTWISE_PARALLEL_MIN / 2, 64, binary_slice, &j,
-                         j.it.run >= MF_ELEMENTWISE_PARALLEL_MIN ? loop_cost((const void *)j.loop)
-                                                                 : NULL);
-  else
-    mf_parallel_for(j.it.runs, (MF_ELEMENTWISE_PARALLEL_MIN / 2 + j.it.run - 1) / j.it.run, 1,
-                    binary_part, &j);
+  if (!mf_ew_binary_run(info->loops[c->in[0]->dtype], c->in, out))
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory in %s", c->op->name);
   return MF_OK;
 }
 
@@ -568,9 +433,6 @@ BINARY_OPS(BINARY)
 /* ==================================================================== */
 /* SelectV2: three-way broadcasting                                     */
 /* ==================================================================== */
-
-typedef bool (*select_loop)(int64_t n, const bool *c, int sc, const void *t, int st,
-                            const void *e, int se, void *z);
 
 /* Same shapes and a scalar condition (one operand copied or repeated) are
  * the tight cases; the rest index by step. */
@@ -732,7 +594,7 @@ static mf_status cast_kernel(mf_op_call *c, mf_error *err) {
   }
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  unary_run(cast_loops[x->dtype][out->dtype], x, out);
+  mf_ew_unary_run(cast_loops[x->dtype][out->dtype], x, out);
   return MF_OK;
 }
 
@@ -745,28 +607,11 @@ const mf_op_def mf_op_Cast = {
 };
 
 /* ==================================================================== */
-
-static mf_status unsupported_dtype(mf_op_call *c, int i, unsigned accepted, mf_error *err) {
-  /* "float32, int32 or string", in enum order */
-  char what[128] = "";
-  int n = 0, total = __builtin_popcount(accepted);
-  for (int dt = 0; dt < MF_DTYPE_COUNT; dt++) {
-    if (!(accepted >> dt & 1)) continue;
-    n++;
-    size_t used = strlen(what);
-    snprintf(what + used, sizeof what - used, "%s%s", n == 1 ? "" : n == total ? " or " : ", ",
-             mf_dtype_name((mf_dtype)dt));
-  }
-  return mf_infer_dtype_refused(c, i, accepted, what, err);
-}
-
-/* ==================================================================== */
 /* Block functions for fusion (elementwise.h)                           */
 /* ==================================================================== */
 
 /* What each elementwise op computes a block with: its family and loop
  * table, from the same X-macro tables as the ops themselves. */
-enum { EW_UNARY = 1, EW_BINARY, EW_SELECT, EW_CAST, EW_COPY };
 
 typedef struct ew_entry {
   const mf_op_def *op;
@@ -846,43 +691,6 @@ bool mf_elementwise_resolve(const mf_op_def *op, mf_dtype dt, const mf_attrs *at
   return fn->kind == EW_COPY || fn->loop != NULL;
 }
 
-/* out[1..n) = out[0]. */
-static void fill_block(void *out, int64_t n, size_t size) {
-  if (size == 1) {
-    memset((char *)out + 1, *(const unsigned char *)out, (size_t)(n > 1 ? n - 1 : 0));
-  } else if (size == 4) {
-    uint32_t *o = out, v = o[0];
-    for (int64_t i = 1; i < n; i++) o[i] = v;
-  } else {
-    uint64_t *o = out, v = o[0];
-    for (int64_t i = 1; i < n; i++) o[i] = v;
-  }
-}
-
-void mf_elementwise_run(const mf_elementwise_fn *fn, const void *const *in,
-                        const int64_t *in_stride, void *out, int64_t n) {
-  if (n <= 0) return;
-  size_t size = mf_dtype_size(fn->out_dtype);
-  switch (fn->kind) {
-  case EW_UNARY:
-  case EW_CAST:
-    ((unary_loop)fn->loop)(in_stride[0] ? n : 1, in[0], out);
-    if (!in_stride[0]) fill_block(out, n, size);
-    break;
-  case EW_BINARY:
-    (void)((binary_loop)fn->loop)(n, in[0], in_stride[0] != 0, in[1], in_stride[1] != 0, out);
-    break;
-  case EW_SELECT:
-    (void)((select_loop)fn->loop)(n, in[0], in_stride[0] != 0, in[1], in_stride[1] != 0, in[2],
-                                  in_stride[2] != 0, out);
-    break;
-  case EW_COPY:
-    memcpy(out, in[0], in_stride[0] ? (size_t)n * size : size);
-    if (!in_stride[0]) fill_block(out, n, size);
-    break;
-  }
-}
-
 bool mf_elementwise_fusable(const mf_op_def *op, mf_dtype dt, const mf_attrs *attrs) {
   mf_elementwise_fn fn;
   if (!mf_elementwise_resolve(op, dt, attrs, &fn)) return false;
@@ -899,32 +707,6 @@ bool mf_elementwise_block(const mf_op_def *op, mf_dtype dt, int nin, const void 
   if (!mf_elementwise_resolve(op, dt, attrs, &fn) || nin != want) return false;
   mf_elementwise_run(&fn, in, in_stride, out, n);
   return true;
-}
-
-/* x (+|-)= y in place: a variable's update (AssignAdd/SubVariableOp). */
-#define ACCUMULATE(DT, T, U)                                                              \
-  SIMD_CLONES static void accumulate_##DT(int sign, void *vx, const void *vy, int64_t n) { \
-    T *restrict x = vx;                                                                   \
-    const T *restrict y = vy;                                                             \
-    if (sign > 0)                                                                         \
-      for (int64_t i = 0; i < n; i++) x[i] = (T)((U)x[i] + (U)y[i]);                      \
-    else                                                                                  \
-      for (int64_t i = 0; i < n; i++) x[i] = (T)((U)x[i] - (U)y[i]);                      \
-  }
-ACCUMULATE(MF_FLOAT32, float, float)
-ACCUMULATE(MF_FLOAT64, double, double)
-ACCUMULATE(MF_INT32, int32_t, uint32_t)
-ACCUMULATE(MF_INT64, int64_t, uint64_t)
-#undef ACCUMULATE
-
-bool mf_elementwise_accumulate(mf_dtype dt, int sign, void *x, const void *y, int64_t n) {
-  switch (dt) {
-    case MF_FLOAT32: accumulate_MF_FLOAT32(sign, x, y, n); return true;
-    case MF_FLOAT64: accumulate_MF_FLOAT64(sign, x, y, n); return true;
-    case MF_INT32: accumulate_MF_INT32(sign, x, y, n); return true;
-    case MF_INT64: accumulate_MF_INT64(sign, x, y, n); return true;
-    default: return false;
-  }
 }
 
 /* Whole fused programs a chunk at a time, from the same tables. */

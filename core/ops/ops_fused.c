@@ -139,6 +139,116 @@ static mf_dtype data_dtype(const mf_graph *g, const mf_node *nd) {
   return g->nodes[r.node].out_specs[r.index].dtype;
 }
 
+/* One step per node that is not a leaf (Placeholder inputs and Consts
+ * are values), in the body's order; a result that is a leaf is copied
+ * (with broadcasting) by an Identity step. */
+static mf_status prog_steps(fused_prog *p, const mf_graph *g, bool *fits, mf_error *err) {
+  for (int i = 0; i < g->nnodes; i++) {
+    const mf_node *nd = &g->nodes[i];
+    fused_value *v = &p->values[i];
+    if (nd->op == &mf_op_Placeholder) {
+      if (!v->data) return bad_body(g, "has a Placeholder that is not an input", err);
+      continue;
+    }
+    if (nd->op == &mf_op_Const) {
+      const mf_tensor *t = const_value(nd);
+      if (!t) return bad_body(g, "has a Const without a value", err);
+      v->data = mf_tensor_data(t);
+      v->stride = t->size == p->n ? 1 : 0;
+      if (t->size != p->n && t->size != 1) *fits = false;
+      continue;
+    }
+    fused_step *s = &p->steps[p->nsteps];
+    if (nd->nin > MAX_STEP_INPUTS || nd->nin < 1 || nd->nout != 1 ||
+        !mf_elementwise_resolve(nd->op, data_dtype(g, nd), nd->attrs, &s->fn))
+      return bad_body(g, "holds an op without a block function", err);
+    s->nin = nd->nin;
+    s->out = i;
+    for (int k = 0; k < nd->nin; k++) {
+      if (nd->inputs[k].node >= i || nd->inputs[k].index != 0)
+        return bad_body(g, "is not in topological order", err);
+      s->in[k] = nd->inputs[k].node;
+      p->values[s->in[k]].last_use = p->nsteps;
+    }
+    for (int k = nd->nin; k < MAX_STEP_INPUTS; k++) s->in[k] = s->in[0];
+    s->chunk = 0;
+    if (p->chunked)
+      p->chunked = mf_elementwise_chunk_code(nd->op, data_dtype(g, nd), nd->attrs, &s->chunk);
+    p->nsteps++;
+  }
+  p->result = g->outputs[0].node;
+  if (g->outputs[0].index != 0) return bad_body(g, "has a bad output", err);
+  if (p->values[p->result].data) {
+    fused_step *s = &p->steps[p->nsteps];
+    mf_dtype dt = g->nodes[p->result].out_specs[0].dtype;
+    if (!mf_elementwise_resolve(&mf_op_Identity, dt, NULL, &s->fn))
+      return bad_body(g, "has an output of an unsupported dtype", err);
+    s->nin = 1;
+    s->in[0] = s->in[1] = s->in[2] = p->result;
+    s->chunk = 0;
+    if (p->chunked) p->chunked = mf_elementwise_chunk_code(&mf_op_Identity, dt, NULL, &s->chunk);
+    s->out = p->nvalues; /* the spare value slot */
+    p->values[p->nvalues] =
+        (fused_value){.buf = -1, .bcast = -1, .last_use = -1, .size = p->values[p->result].size};
+    p->result = p->nvalues++;
+    p->nsteps++;
+  }
+  return MF_OK;
+}
+
+/* Scratch buffers by liveness: a step's output takes a buffer that none
+ * of its inputs holds, then the inputs that die here free theirs. */
+static mf_status prog_buffers(fused_prog *p, mf_error *err) {
+  int free_inline[INLINE_NODES];
+  int *free_bufs = p->nsteps < INLINE_NODES ? free_inline
+                                            : mf_malloc(((size_t)p->nsteps + 1) * sizeof *free_bufs);
+  int nfree = 0;
+  if (!free_bufs) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int st = 0; st < p->nsteps; st++) {
+    fused_step *s = &p->steps[st];
+    fused_value *o = &p->values[s->out];
+    if (s->out != p->result) o->buf = nfree > 0 ? free_bufs[--nfree] : p->nbufs++;
+    for (int k = 0; k < s->nin; k++) {
+      fused_value *v = &p->values[s->in[k]];
+      bool again = false; /* x * x reads one value twice: free it once */
+      for (int j = 0; j < k; j++) again |= s->in[j] == s->in[k];
+      if (v->buf >= 0 && v->last_use == st && !again) free_bufs[nfree++] = v->buf;
+    }
+    /* A value nobody reads dies at once. */
+    if (o->buf >= 0 && o->last_use < 0) free_bufs[nfree++] = o->buf;
+  }
+  if (free_bufs != free_inline) free(free_bufs);
+  return MF_OK;
+}
+
+/* The program compiled for chunks, and the slots a part's scratch holds
+ * (its bytes: part_bytes). */
+static mf_status prog_layout(fused_prog *p, mf_error *err) {
+  size_t slots = (size_t)p->nbufs;
+  if (p->chunked) {
+    for (int st = 0; st < p->nsteps; st++) {
+      fused_step *s = &p->steps[st];
+      s->keep = s->out == p->result || p->values[s->out].last_use > st + 1;
+    }
+    p->ops = mf_calloc(3 * (size_t)p->nsteps, sizeof *p->ops);
+    if (!p->ops) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    p->nops = mf_elementwise_chunk_compile(p->steps, p->nsteps, p->ops, &p->kind, &p->len);
+    /* Chunks need a chunk of buffer each, and each one-element leaf some
+     * step reads a slot of its own, filled once per part; then the
+     * values' pointers and the cursors (chunk_part). */
+    p->blk = CHUNK;
+    for (int i = 0; i < p->nvalues; i++) {
+      fused_value *v = &p->values[i];
+      if (v->data && v->stride == 0 && v->last_use >= 0) v->bcast = p->nbufs + p->nbcast++;
+    }
+    slots += (size_t)p->nbcast;
+    slots += ((size_t)p->nvalues * (sizeof(char *) + sizeof(mf_chunk_cursor)) +
+              CHUNK * sizeof(uint64_t) - 1) / (CHUNK * sizeof(uint64_t));
+  }
+  p->part_bytes = slots * (size_t)p->blk * sizeof(uint64_t);
+  return MF_OK;
+}
+
 /* Compiles the body for inputs `in` and output `out`. MF_OK with *fits
  * false when some leaf is neither the output's size nor one element. */
 static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *in, int nin,
@@ -176,101 +286,9 @@ static mf_status prog_build(fused_prog *p, const mf_graph *g, mf_tensor *const *
     v->stride = in[k]->size == p->n ? 1 : 0;
     if (in[k]->size != p->n && in[k]->size != 1) *fits = false;
   }
-  for (int i = 0; i < g->nnodes; i++) {
-    const mf_node *nd = &g->nodes[i];
-    fused_value *v = &p->values[i];
-    if (nd->op == &mf_op_Placeholder) {
-      if (!v->data) return bad_body(g, "has a Placeholder that is not an input", err);
-      continue;
-    }
-    if (nd->op == &mf_op_Const) {
-      const mf_tensor *t = const_value(nd);
-      if (!t) return bad_body(g, "has a Const without a value", err);
-      v->data = mf_tensor_data(t);
-      v->stride = t->size == p->n ? 1 : 0;
-      if (t->size != p->n && t->size != 1) *fits = false;
-      continue;
-    }
-    fused_step *s = &p->steps[p->nsteps];
-    if (nd->nin > MAX_STEP_INPUTS || nd->nin < 1 || nd->nout != 1 ||
-        !mf_elementwise_resolve(nd->op, data_dtype(g, nd), nd->attrs, &s->fn))
-      return bad_body(g, "holds an op without a block function", err);
-    s->nin = nd->nin;
-    s->out = i;
-    for (int k = 0; k < nd->nin; k++) {
-      if (nd->inputs[k].node >= i || nd->inputs[k].index != 0)
-        return bad_body(g, "is not in topological order", err);
-      s->in[k] = nd->inputs[k].node;
-      p->values[s->in[k]].last_use = p->nsteps;
-    }
-    for (int k = nd->nin; k < MAX_STEP_INPUTS; k++) s->in[k] = s->in[0];
-    s->chunk = 0;
-    if (p->chunked)
-      p->chunked = mf_elementwise_chunk_code(nd->op, data_dtype(g, nd), nd->attrs, &s->chunk);
-    p->nsteps++;
-  }
-  p->result = g->outputs[0].node;
-  if (g->outputs[0].index != 0) return bad_body(g, "has a bad output", err);
-  /* A result that is a leaf is copied (with broadcasting) by an Identity step. */
-  if (p->values[p->result].data) {
-    fused_step *s = &p->steps[p->nsteps];
-    mf_dtype dt = g->nodes[p->result].out_specs[0].dtype;
-    if (!mf_elementwise_resolve(&mf_op_Identity, dt, NULL, &s->fn))
-      return bad_body(g, "has an output of an unsupported dtype", err);
-    s->nin = 1;
-    s->in[0] = s->in[1] = s->in[2] = p->result;
-    s->chunk = 0;
-    if (p->chunked) p->chunked = mf_elementwise_chunk_code(&mf_op_Identity, dt, NULL, &s->chunk);
-    s->out = p->nvalues; /* the spare value slot */
-    p->values[p->nvalues] =
-        (fused_value){.buf = -1, .bcast = -1, .last_use = -1, .size = p->values[p->result].size};
-    p->result = p->nvalues++;
-    p->nsteps++;
-  }
-  /* Scratch buffers by liveness: a step's output takes a buffer that none
-   * of its inputs holds, then the inputs that die here free theirs. */
-  int free_inline[INLINE_NODES];
-  int *free_bufs = p->nsteps < INLINE_NODES ? free_inline
-                                            : mf_malloc(((size_t)p->nsteps + 1) * sizeof *free_bufs);
-  int nfree = 0;
-  if (!free_bufs) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  for (int st = 0; st < p->nsteps; st++) {
-    fused_step *s = &p->steps[st];
-    fused_value *o = &p->values[s->out];
-    if (s->out != p->result) o->buf = nfree > 0 ? free_bufs[--nfree] : p->nbufs++;
-    for (int k = 0; k < s->nin; k++) {
-      fused_value *v = &p->values[s->in[k]];
-      bool again = false; /* x * x reads one value twice: free it once */
-      for (int j = 0; j < k; j++) again |= s->in[j] == s->in[k];
-      if (v->buf >= 0 && v->last_use == st && !again) free_bufs[nfree++] = v->buf;
-    }
-    /* A value nobody reads dies at once. */
-    if (o->buf >= 0 && o->last_use < 0) free_bufs[nfree++] = o->buf;
-  }
-  if (free_bufs != free_inline) free(free_bufs);
-  size_t slots = (size_t)p->nbufs;
-  if (p->chunked) {
-    for (int st = 0; st < p->nsteps; st++) {
-      fused_step *s = &p->steps[st];
-      s->keep = s->out == p->result || p->values[s->out].last_use > st + 1;
-    }
-    p->ops = mf_calloc(3 * (size_t)p->nsteps, sizeof *p->ops);
-    if (!p->ops) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-    p->nops = mf_elementwise_chunk_compile(p->steps, p->nsteps, p->ops, &p->kind, &p->len);
-    /* Chunks need a chunk of buffer each, and each one-element leaf some
-     * step reads a slot of its own, filled once per part; then the
-     * values' pointers and the cursors (chunk_part). */
-    p->blk = CHUNK;
-    for (int i = 0; i < p->nvalues; i++) {
-      fused_value *v = &p->values[i];
-      if (v->data && v->stride == 0 && v->last_use >= 0) v->bcast = p->nbufs + p->nbcast++;
-    }
-    slots += (size_t)p->nbcast;
-    slots += ((size_t)p->nvalues * (sizeof(char *) + sizeof(mf_chunk_cursor)) +
-              CHUNK * sizeof(uint64_t) - 1) / (CHUNK * sizeof(uint64_t));
-  }
-  p->part_bytes = slots * (size_t)p->blk * sizeof(uint64_t);
-  return MF_OK;
+  MF_TRY(prog_steps(p, g, fits, err));
+  MF_TRY(prog_buffers(p, err));
+  return prog_layout(p, err);
 }
 
 /* Where value v's elements [at, at + blk) are. */

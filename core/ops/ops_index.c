@@ -154,17 +154,23 @@ typedef struct ss_plan {
 
 enum { SS_SHRINK = -1, SS_NEW_AXIS = -2 };
 
-/* *known is false when the strides or the input's rank are unknown: then
- * nothing about the result's rank is known either. */
-static mf_status ss_plan_make(mf_op_call *c, const mf_spec *x, ss_plan *p, bool *known,
-                              mf_error *err) {
+/* The sparse spec as given: begin, end and strides (known or not) and
+ * the masks. */
+typedef struct ss_spec {
   int64_t b[MF_MAX_INT_INPUT], e[MF_MAX_INT_INPUT], s[MF_MAX_INT_INPUT];
-  int nb, ne, ns;
+  int n; /* entries (strides') */
   bool kb, ke, ks;
+  uint64_t begin_mask, end_mask, ellipsis, new_axis, shrink;
+} ss_spec;
+
+/* Reads the spec and makes TF's checks of it: begin, end and strides one
+ * dtype, 1-D and of equal length; at most one ellipsis. */
+static mf_status ss_spec_read(mf_op_call *c, ss_spec *q, mf_error *err) {
+  int nb, ne;
   MF_TRY(mf_infer_same_dtype(c, 1, 4, err));
-  MF_TRY(mf_input_ints(c, 1, b, MF_MAX_INT_INPUT - 1, &nb, &kb, err));
-  MF_TRY(mf_input_ints(c, 2, e, MF_MAX_INT_INPUT - 1, &ne, &ke, err));
-  MF_TRY(mf_input_ints(c, 3, s, MF_MAX_INT_INPUT - 1, &ns, &ks, err));
+  MF_TRY(mf_input_ints(c, 1, q->b, MF_MAX_INT_INPUT - 1, &nb, &q->kb, err));
+  MF_TRY(mf_input_ints(c, 2, q->e, MF_MAX_INT_INPUT - 1, &ne, &q->ke, err));
+  MF_TRY(mf_input_ints(c, 3, q->s, MF_MAX_INT_INPUT - 1, &q->n, &q->ks, err));
   const mf_spec *sp = &c->in_specs[1];
   bool bad = false;
   for (int i = 1; i <= 3; i++) {
@@ -179,43 +185,51 @@ static mf_status ss_plan_make(mf_op_call *c, const mf_spec *x, ss_plan *p, bool 
                       "Expected begin, end, and strides to be 1D equal size tensors, but got "
                       "shapes %s, %s, and %s instead.",
                       MF_SPEC_TEXT(&sp[0]), MF_SPEC_TEXT(&sp[1]), MF_SPEC_TEXT(&sp[2]));
-  uint64_t begin_mask = (uint64_t)mf_attr_int(c->attrs, "begin_mask", 0);
-  uint64_t end_mask = (uint64_t)mf_attr_int(c->attrs, "end_mask", 0);
-  uint64_t ellipsis = (uint64_t)mf_attr_int(c->attrs, "ellipsis_mask", 0);
-  uint64_t new_axis = (uint64_t)mf_attr_int(c->attrs, "new_axis_mask", 0);
-  uint64_t shrink = (uint64_t)mf_attr_int(c->attrs, "shrink_axis_mask", 0);
-  if (ellipsis & (ellipsis - 1))
+  q->begin_mask = (uint64_t)mf_attr_int(c->attrs, "begin_mask", 0);
+  q->end_mask = (uint64_t)mf_attr_int(c->attrs, "end_mask", 0);
+  q->ellipsis = (uint64_t)mf_attr_int(c->attrs, "ellipsis_mask", 0);
+  q->new_axis = (uint64_t)mf_attr_int(c->attrs, "new_axis_mask", 0);
+  q->shrink = (uint64_t)mf_attr_int(c->attrs, "shrink_axis_mask", 0);
+  if (q->ellipsis & (q->ellipsis - 1))
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Multiple ellipses in slice spec not allowed");
-  *known = ks && x->rank >= 0;
-  if (!*known) return MF_OK;
+  return MF_OK;
+}
 
-  /* Step 1: an ellipsis is implied at the end when none is given. */
-  int sparse = ns, after_ellipsis = 0;
+/* The spec made dense: one (begin, end, stride) and mask bits per input
+ * dimension, and where each dimension of the final shape comes from
+ * (gather: an input dimension, SS_NEW_AXIS or SS_SHRINK). */
+typedef struct ss_dense {
+  int64_t begin[MF_MAX_RANK], end[MF_MAX_RANK], stride[MF_MAX_RANK];
+  uint32_t begin_mask, end_mask, shrink;
+  int gather[2 * MF_MAX_INT_INPUT];
+  int ngather;
+} ss_dense;
+
+static mf_status ss_dense_make(mf_op_call *c, const ss_spec *q, int dims, ss_dense *d,
+                               mf_error *err) {
+  /* An ellipsis is implied at the end when none is given. */
+  uint64_t ellipsis = q->ellipsis;
+  int sparse = q->n, after_ellipsis = 0, full = 0;
   bool seen = false;
   for (int i = 0; i < sparse; i++) {
-    if (seen && (new_axis >> i & 1)) after_ellipsis++;
+    if (seen && (q->new_axis >> i & 1)) after_ellipsis++;
     if (ellipsis >> i & 1) seen = true;
   }
   if (!seen) ellipsis |= (uint64_t)1 << sparse++;
-
-  /* Step 2: one entry per input dimension. */
-  int dims = x->rank, full = 0, ngather = 0;
-  int64_t db[MF_MAX_RANK] = {0}, de[MF_MAX_RANK] = {0}, ds[MF_MAX_RANK] = {0};
-  uint32_t dbm = 0, dem = 0, dsh = 0;
-  int gather[2 * MF_MAX_INT_INPUT];
+  memset(d, 0, sizeof *d);
   for (int i = 0; i < sparse; i++) {
     if (ellipsis >> i & 1) {
       int next = dims - (sparse - i) + 1 + after_ellipsis;
       if (next > dims) next = dims;
       for (; full < next; full++) {
-        ds[full] = 1;
-        dbm |= 1u << full;
-        dem |= 1u << full;
-        gather[ngather++] = full;
+        d->stride[full] = 1;
+        d->begin_mask |= 1u << full;
+        d->end_mask |= 1u << full;
+        d->gather[d->ngather++] = full;
       }
-    } else if (new_axis >> i & 1) {
-      gather[ngather++] = SS_NEW_AXIS;
+    } else if (q->new_axis >> i & 1) {
+      d->gather[d->ngather++] = SS_NEW_AXIS;
     } else {
       /* TF names the scalar case apart: x[0] or x[:] of a scalar. */
       if (full == dims && dims == 0)
@@ -224,87 +238,102 @@ static mf_status ss_plan_make(mf_op_call *c, const mf_spec *x, ss_plan *p, bool 
         return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                           "Index out of range using input dim %d; input has only %d dims", full,
                           dims);
-      db[full] = kb ? b[i] : 0;
-      de[full] = ke ? e[i] : 0;
-      ds[full] = s[i];
-      if (begin_mask >> i & 1) dbm |= 1u << full;
-      if (end_mask >> i & 1) dem |= 1u << full;
-      if (shrink >> i & 1) {
-        gather[ngather++] = SS_SHRINK;
-        dsh |= 1u << full;
+      d->begin[full] = q->kb ? q->b[i] : 0;
+      d->end[full] = q->ke ? q->e[i] : 0;
+      d->stride[full] = q->s[i];
+      if (q->begin_mask >> i & 1) d->begin_mask |= 1u << full;
+      if (q->end_mask >> i & 1) d->end_mask |= 1u << full;
+      if (q->shrink >> i & 1) {
+        d->gather[d->ngather++] = SS_SHRINK;
+        d->shrink |= 1u << full;
       } else {
-        gather[ngather++] = full;
+        d->gather[d->ngather++] = full;
       }
       full++;
     }
   }
+  return MF_OK;
+}
 
-  /* Step 3: canonical bounds and the size walked in each dimension. */
-  for (int i = 0; i < dims; i++) {
-    int64_t stride = ds[i], dim = x->shape[i], begin = db[i], end = de[i];
-    bool shrink_i = dsh >> i & 1;
-    if (stride == 0)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "strides[%d] must be non-zero", i);
-    p->stride[i] = stride;
-    p->begin[i] = 0;
-    if (dim < 0) {
-      p->size[i] = shrink_i ? 1 : MF_UNKNOWN_DIM;
-      continue;
-    }
-    if (shrink_i && stride <= 0)
-      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                        "only stride 1 allowed on non-range indexing.");
-    bool masked[2] = {dbm >> i & 1, dem >> i & 1};
-    int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
-    int64_t *bound[2] = {&begin, &end};
-    if (kb && ke) {
-      if (shrink_i) {
-        begin = begin < 0 ? dim + begin : begin;
-        end = begin + 1;
-        if (begin < 0 || begin >= dim)
-          return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
-                            "slice index %lld of dimension %d out of bounds.", (long long)begin,
-                            i);
-      } else {
-        /* A masked bound is the far end in the walk's direction; a given
-         * one counts from the end when negative and is clamped. */
-        for (int k = 0; k < 2; k++) {
-          int64_t v = *bound[k];
-          if (masked[k])
-            v = stride > 0 ? (k ? hi : lo) : (k ? lo : hi);
-          else {
-            v = v < 0 ? dim + v : v;
-            v = v < lo ? lo : v > hi ? hi : v;
-          }
-          *bound[k] = v;
+/* Dimension i of the walk: canonical bounds (kb, ke: begin's and end's
+ * values known) and the size walked. */
+static mf_status ss_dim_walk(mf_op_call *c, const ss_dense *d, bool kb, bool ke, int i, int64_t dim,
+                             ss_plan *p, mf_error *err) {
+  int64_t stride = d->stride[i], begin = d->begin[i], end = d->end[i];
+  bool shrink_i = d->shrink >> i & 1;
+  if (stride == 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "strides[%d] must be non-zero", i);
+  p->stride[i] = stride;
+  p->begin[i] = 0;
+  if (dim < 0) {
+    p->size[i] = shrink_i ? 1 : MF_UNKNOWN_DIM;
+    return MF_OK;
+  }
+  if (shrink_i && stride <= 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "only stride 1 allowed on non-range indexing.");
+  bool masked[2] = {d->begin_mask >> i & 1, d->end_mask >> i & 1};
+  int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
+  int64_t *bound[2] = {&begin, &end};
+  if (kb && ke) {
+    if (shrink_i) {
+      begin = begin < 0 ? dim + begin : begin;
+      end = begin + 1;
+      if (begin < 0 || begin >= dim)
+        return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                          "slice index %lld of dimension %d out of bounds.", (long long)begin, i);
+    } else {
+      /* A masked bound is the far end in the walk's direction; a given
+       * one counts from the end when negative and is clamped. */
+      for (int k = 0; k < 2; k++) {
+        int64_t v = *bound[k];
+        if (masked[k])
+          v = stride > 0 ? (k ? hi : lo) : (k ? lo : hi);
+        else {
+          v = v < 0 ? dim + v : v;
+          v = v < lo ? lo : v > hi ? hi : v;
         }
+        *bound[k] = v;
       }
     }
-    int64_t len;
-    bool known_len = true;
-    if (kb && ke)
-      len = end - begin;
-    else if (shrink_i)
-      len = 1;
-    else if (masked[0] && masked[1])
-      len = stride < 0 ? -dim : dim;
-    else
-      known_len = false, len = 0;
-    p->begin[i] = begin;
-    if (!known_len)
-      p->size[i] = MF_UNKNOWN_DIM;
-    else if (len == 0 || (len < 0) != (stride < 0))
-      p->size[i] = 0;
-    else
-      p->size[i] = len / stride + (len % stride != 0);
   }
+  int64_t len;
+  bool known_len = true;
+  if (kb && ke)
+    len = end - begin;
+  else if (shrink_i)
+    len = 1;
+  else if (masked[0] && masked[1])
+    len = stride < 0 ? -dim : dim;
+  else
+    known_len = false, len = 0;
+  p->begin[i] = begin;
+  if (!known_len)
+    p->size[i] = MF_UNKNOWN_DIM;
+  else if (len == 0 || (len < 0) != (stride < 0))
+    p->size[i] = 0;
+  else
+    p->size[i] = len / stride + (len % stride != 0);
+  return MF_OK;
+}
 
-  /* Step 4: the final shape. */
+/* *known is false when the strides or the input's rank are unknown: then
+ * nothing about the result's rank is known either. */
+static mf_status ss_plan_make(mf_op_call *c, const mf_spec *x, ss_plan *p, bool *known,
+                              mf_error *err) {
+  ss_spec q;
+  MF_TRY(ss_spec_read(c, &q, err));
+  *known = q.ks && x->rank >= 0;
+  if (!*known) return MF_OK;
+  ss_dense d;
+  MF_TRY(ss_dense_make(c, &q, x->rank, &d, err));
+  for (int i = 0; i < x->rank; i++) MF_TRY(ss_dim_walk(c, &d, q.kb, q.ke, i, x->shape[i], p, err));
+  /* The final shape: new axes added, shrunk dimensions dropped. */
   p->final_rank = 0;
-  for (int g = 0; g < ngather; g++) {
-    if (gather[g] >= 0)
-      p->final_shape[p->final_rank++] = p->size[gather[g]];
-    else if (gather[g] == SS_NEW_AXIS)
+  for (int g = 0; g < d.ngather; g++) {
+    if (d.gather[g] >= 0)
+      p->final_shape[p->final_rank++] = p->size[d.gather[g]];
+    else if (d.gather[g] == SS_NEW_AXIS)
       p->final_shape[p->final_rank++] = 1;
   }
   return MF_OK;

@@ -305,7 +305,7 @@ const mf_op_def mf_op_RandomStandardNormal = {
     .name = "RandomStandardNormal", .input_names = "shape", .min_inputs = 1, .max_inputs = 1,
     .attrs = {RANDOM_ATTRS},
     .infer = random_infer, .kernel = random_kernel,
-    .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
+    .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT | MF_OP_CHANGES_ON_REPLAY,
     .doc = "Samples from the standard normal distribution (mean 0, stddev 1).",
     .tf_attrs = "T:0 dtype seed=0 seed2=0",
 };
@@ -314,7 +314,7 @@ const mf_op_def mf_op_RandomUniform = {
     .name = "RandomUniform", .input_names = "shape", .min_inputs = 1, .max_inputs = 1,
     .attrs = {RANDOM_ATTRS},
     .infer = random_infer, .kernel = random_kernel,
-    .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT,
+    .flags = MF_OP_RANDOM | MF_OP_STATEFUL | MF_OP_NO_GRADIENT | MF_OP_CHANGES_ON_REPLAY,
     .doc = "Samples uniformly from [0, 1).",
     .tf_attrs = "T:0 dtype seed=0 seed2=0",
 };

@@ -727,14 +727,15 @@ static int l_op_handle(lua_State *L) {
   return 1;
 }
 
-/* core.op_list() -> {{name=, doc=, flags=...}, ...} */
+/* core.op_list() -> {{name=, doc=, flags=...}, ...}; each entry's booleans
+ * are the op's flags (op.h), changes_state_on_replay among them. */
 static int l_op_list(lua_State *L) {
   int n = mf_op_count();
   lua_createtable(L, n, 0);
   int k = 0;
   for (int i = 0; i < n; i++) {
     const mf_op_def *op = mf_op_at(i);
-    lua_createtable(L, 0, 8);
+    lua_createtable(L, 0, 10);
     lua_pushstring(L, op->name);
     lua_setfield(L, -2, "name");
     lua_pushstring(L, op->doc ? op->doc : "");
@@ -753,6 +754,8 @@ static int l_op_list(lua_State *L) {
     lua_setfield(L, -2, "elementwise");
     lua_pushboolean(L, op->flags & MF_OP_RANDOM);
     lua_setfield(L, -2, "random");
+    lua_pushboolean(L, op->flags & MF_OP_CHANGES_ON_REPLAY);
+    lua_setfield(L, -2, "changes_state_on_replay");
     lua_rawseti(L, -2, ++k);
   }
   return 1;

@@ -1,4 +1,4 @@
-/* test_shape.c — the shape ops (ops_shape.c, ops_join.c, ops_generate.c):
+/* test_shape.c — the shape ops (ops_shape.c, ops_pad.c, ops_join.c, ops_generate.c):
  * values for every dtype family, negative axes, scalars, zero-size
  * dimensions, strings (deep-copied),
  * inference while tracing (unknown values and dimensions), and TF's error

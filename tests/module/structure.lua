@@ -9,7 +9,10 @@
 --   * the module graph (from those requires) has no cycle;
 --   * no init back-channel (a module's `init` keeping what another module
 --     hands it: a require cycle the graph cannot see; rule below);
---   * no file in lua/ is over 900 lines.
+--   * no file in lua/ is over 900 lines;
+--   * no source file (.c .h .inc .lua) in core/ lua/ repl/ jupyter/ is over
+--     900 lines, no function there over 120 lines of its own, and
+--     lua/moonflow/ and core/ hold at most 12 files at their top level.
 local ROOT = os.getenv("MOONFLOW_ROOT") or "."
 local MAX_LINES = 900
 
@@ -206,6 +209,197 @@ do
     if count > MAX_LINES then big[#big + 1] = ("%s: %d lines"):format(f, count) end
   end
   check(#big == 0, "no file in lua/ is over " .. MAX_LINES .. " lines", table.concat(big, "\n"))
+end
+
+-- Source sizes over core/ lua/ repl/ jupyter/ (issue 25) ----------------------
+-- Every source file (.c .h .inc .lua) at most MAX_LINES lines; every function
+-- at most MAX_FUNCTION lines of its own (the lines it spans less those of
+-- the functions nested in it, which are measured apart); at most MAX_TOP
+-- files at the top of lua/moonflow/ and of core/ (the rest in rooms).
+local MAX_FUNCTION, MAX_TOP = 120, 12
+local SOURCE_DIRS = "core lua repl jupyter"
+local sources = lines_of(("cd %q && find %s -type f \\( -name '*.c' -o -name '*.h' -o -name '*.inc' "
+  .. "-o -name '*.lua' \\) | sort"):format(ROOT, SOURCE_DIRS))
+
+do
+  local big = {}
+  for _, f in ipairs(sources) do
+    local count = select(2, read(ROOT .. "/" .. f):gsub("\n", ""))
+    if count > MAX_LINES then big[#big + 1] = ("%s: %d lines"):format(f, count) end
+  end
+  check(#sources > 100 and #big == 0, ("no source file in %s is over %d lines (%d files)")
+    :format(SOURCE_DIRS, MAX_LINES, #sources), table.concat(big, "\n"))
+end
+
+-- Functions of a C file: {name=, line=, length=}. A brace-depth scan that
+-- skips comments, string and character literals and preprocessor lines
+-- (macro bodies are not functions); a function is a brace block opened at
+-- depth 0 right after a ')', named by the identifier before its '('.
+local function c_functions(src)
+  local out, depth, i, len, line = {}, 0, 1, #src, 1
+  local last, last_line = nil, 1        -- the last significant character
+  local parens = {}                     -- open '(' at depth 0: {name, line}
+  local head_name, head_line            -- the ')' that may open a function
+  local open                            -- the function being read
+  local at_line_start = true
+  while i <= len do
+    local c = src:sub(i, i)
+    if c == "\n" then
+      line, at_line_start, i = line + 1, true, i + 1
+    elseif c == " " or c == "\t" or c == "\r" or c == "\f" then
+      i = i + 1
+    elseif at_line_start and c == "#" then
+      -- a directive, with its continuation lines
+      repeat
+        local j = src:find("\n", i, true) or len + 1
+        local cont = src:sub(j - 1, j - 1) == "\\"
+        if j <= len then line = line + 1 end
+        i = j + 1
+      until not cont or i > len
+    elseif src:sub(i, i + 1) == "//" then
+      i = src:find("\n", i, true) or len + 1
+    elseif src:sub(i, i + 1) == "/*" then
+      local j = select(2, src:find("*/", i + 2, true)) or len
+      line = line + select(2, src:sub(i, j):gsub("\n", ""))
+      i = j + 1
+    elseif c == '"' or c == "'" then
+      local j = i + 1
+      while j <= len and src:sub(j, j) ~= c do j = j + (src:sub(j, j) == "\\" and 2 or 1) end
+      last, last_line, at_line_start, i = c, line, false, j + 1
+    else
+      at_line_start = false
+      if c == "(" and depth == 0 then
+        local name = src:sub(1, i - 1):match("([%a_][%w_]*)%s*$")
+        parens[#parens + 1] = { name = name, line = line }
+      elseif c == ")" and depth == 0 then
+        local p = table.remove(parens)
+        if #parens == 0 and p then head_name, head_line = p.name, p.line end
+      elseif c == "{" then
+        if depth == 0 and last == ")" and head_name then
+          open = { name = head_name, line = head_line }
+        end
+        depth = depth + 1
+      elseif c == "}" then
+        depth = depth - 1
+        if depth == 0 and open then
+          open.length = line - open.line + 1
+          out[#out + 1] = open
+          open = nil
+        end
+      end
+      last, last_line, i = c, line, i + 1
+    end
+  end
+  return out
+end
+
+-- Functions of a Lua chunk, from the library's own lexer
+-- (lua/moonflow/autograph/lexer.lua): {name=, line=, length=}, length
+-- the lines spanned less those spanned by the functions nested directly
+-- inside. Blocks: function, if, do (while's and for's too) close with
+-- end; repeat with until.
+package.path = ROOT .. "/lua/?.lua;" .. package.path
+local lexer = require("moonflow.autograph.lexer")
+
+local function lua_functions(src)
+  local toks = lexer.tokenize(src)
+  local ty, val, ln, eln = toks.type, toks.value, toks.line, toks.eline
+  local out, stack = {}, {}
+  local function name_at(k)
+    -- function a.b:c (...)  /  local function f  /  x = function  /  [k] = function
+    local parts, j = {}, k + 1
+    while ty[j] == "<name>" or ty[j] == "." or ty[j] == ":" do
+      parts[#parts + 1] = ty[j] == "<name>" and val[j] or ty[j]
+      j = j + 1
+    end
+    if #parts > 0 then return table.concat(parts) end
+    if ty[k - 1] == "=" and ty[k - 2] == "<name>" then return val[k - 2] end
+    if ty[k - 1] == "=" and ty[k - 2] == "]" then return "[...]" end
+    return "<anonymous>"
+  end
+  local k = 1
+  while ty[k] and ty[k] ~= "<eof>" and ty[k] ~= "<error>" do
+    local t = ty[k]
+    if t == "function" then
+      stack[#stack + 1] = { fn = true, name = name_at(k), line = ln[k], nested = 0 }
+    elseif t == "if" or t == "do" or t == "repeat" then
+      stack[#stack + 1] = { fn = false }
+    elseif t == "end" or t == "until" then
+      local b = table.remove(stack)
+      if b and b.fn then
+        local span = eln[k] - b.line + 1
+        out[#out + 1] = { name = b.name, line = b.line, length = span - b.nested }
+        for j = #stack, 1, -1 do
+          if stack[j].fn then stack[j].nested = stack[j].nested + span; break end
+        end
+      end
+    end
+    k = k + 1
+  end
+  return out
+end
+
+-- The two scanners on small samples: what they call a function and how
+-- they count it.
+do
+  local c = c_functions([[
+#define BODY(x) { return (x); }
+/* int commented(void) { } */
+static const int table[] = {1, 2};
+static int f(int a,
+             int b) {
+  const char *s = "}{";
+  if (a) { return b; }
+  return '}';
+}
+int g(void) { return 0; }
+]])
+  local l = lua_functions([[
+local function outer(a)
+  local t = { f = function() return 1 end }
+  local inner = function(x)
+    if x then
+      return x
+    end
+    repeat x = x - 1 until x < 0
+  end
+  for i = 1, 2 do a = a + i end
+  return "end function"
+end
+function M.thing:method() end
+]])
+  local got = {}
+  for _, fn in ipairs(c) do got[#got + 1] = ("%s@%d=%d"):format(fn.name, fn.line, fn.length) end
+  for _, fn in ipairs(l) do got[#got + 1] = ("%s@%d=%d"):format(fn.name, fn.line, fn.length) end
+  local want = "f@4=6 g@10=1 f@2=1 inner@3=6 outer@1=4 M.thing:method@12=1"
+  check(table.concat(got, " ") == want, "the function scanners measure C and Lua samples as intended",
+    "got:  " .. table.concat(got, " ") .. "\nwant: " .. want)
+end
+
+do
+  local long, seen = {}, 0
+  for _, f in ipairs(sources) do
+    local src = read(ROOT .. "/" .. f)
+    local fns = f:find("%.lua$") and lua_functions(src) or c_functions(src)
+    seen = seen + #fns
+    for _, fn in ipairs(fns) do
+      if fn.length > MAX_FUNCTION then
+        long[#long + 1] = ("%s:%d: %s, %d lines"):format(f, fn.line, fn.name, fn.length)
+      end
+    end
+  end
+  check(seen > 1000 and #long == 0, ("no function in %s is over %d lines of its own (%d functions)")
+    :format(SOURCE_DIRS, MAX_FUNCTION, seen), table.concat(long, "\n"))
+end
+
+do
+  local crowded = {}
+  for _, dir in ipairs({ "lua/moonflow", "core" }) do
+    local files = lines_of(("cd %q && find %s -maxdepth 1 -type f"):format(ROOT, dir))
+    if #files > MAX_TOP then crowded[#crowded + 1] = ("%s/: %d files"):format(dir, #files) end
+  end
+  check(#crowded == 0, ("lua/moonflow/ and core/ have at most %d files at their top level"):format(MAX_TOP),
+    table.concat(crowded, "\n"))
 end
 
 print("1.." .. n)
