@@ -12,31 +12,13 @@ local raise = errors.raise
 
 local replay = {}
 
--- Until the registry states the fact itself (the op's
--- changes_state_on_replay), it follows from the flags core.op_list
--- exports: a stateful or random op changes state, except these, whose
--- flags say more or less than a replay does.
-local BEYOND_FLAGS = {
-  ReadVariableOp = false,          -- stateful, but only reads
-  If = false, While = false,       -- hold graphs: changing_op searches them
-  StatefulPartitionedCall = false, -- likewise
-  PrintV2 = true,                  -- prints again (its side-effect flag is not exported)
-}
-
-local function from_flags(o)
-  local beyond = BEYOND_FLAGS[o.name]
-  if beyond ~= nil then return beyond end
-  return (o.stateful or o.random) and true or false
-end
-
--- op type -> boolean, for every op of the registry (fixed at startup).
+-- op type -> boolean, for every op of the registry (fixed at startup):
+-- the registry's own flag (MF_OP_CHANGES_ON_REPLAY, core/ops/op.h), the
+-- one place the fact is stated. Ops holding graphs (If, While, calls) are
+-- not flagged: changing_op searches their graphs and names the op inside.
 local CHANGES = {}
 for _, o in ipairs(core.op_list()) do
-  if o.changes_state_on_replay ~= nil then
-    CHANGES[o.name] = o.changes_state_on_replay and true or false
-  else
-    CHANGES[o.name] = from_flags(o)
-  end
+  CHANGES[o.name] = o.changes_state_on_replay == true
 end
 
 --- changes_state(op_type) -> boolean: whether replaying an op of this
