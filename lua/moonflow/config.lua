@@ -35,6 +35,7 @@ end, "tf.config.explain_retracing(bool)",
 config.set_strict_globals = doc.def(function(on)
   argcheck.boolean(on, "tf.config.set_strict_globals", "on")
   state.strict_globals = on
+  if state.on_strict_globals then state.on_strict_globals(on) end
 end, "tf.config.set_strict_globals(bool)",
 "Whether reading a global that was never assigned is a NameError (\"name 'None' is not defined: "
 .. "Lua's None is nil\") instead of Lua's silent nil. On by default for cells typed at the REPL's "

@@ -184,6 +184,8 @@ state.optimizer_enabled = true
 -- is a NameError (nil: the default, on for cells typed at a prompt or in a
 -- notebook, off for scripts).
 state.strict_globals = nil
+-- Set by the session: called by tf.config.set_strict_globals.
+state.on_strict_globals = nil
 
 -- The session host (write, display, input, clock, listdir, sources,
 -- frontend), set by the session before the library loads; nil when the

@@ -73,6 +73,8 @@ class Repl(ReplSession, unittest.TestCase):
                               "stack traceback:\n\tstdin[1]:1: in main chunk\n")
         self.assertEqual(self.run_line("spec"), "NameError: name 'spec' is not defined\n"
                                                 "stack traceback:\n\tstdin[2]:1: in main chunk\n")
+        self.run_line("result, gradient = 1, nil")
+        self.assertEqual(self.run_line("print(gradient)"), "nil\n")  # assigned, if nil: Python's None
         self.run_line("model = 1")
         self.assertIn("Did you mean: 'model'?", self.run_line("modle"))
         self.assertEqual(self.run_line("rawget(_G, 'nothing')"), "nil\n")

@@ -228,7 +228,7 @@ class Stepper(unittest.TestCase):
                          "<tf.Tensor: shape=(3,), dtype=int32, numpy=array([2, 4, 6], dtype=int32)>\n")
         self.assertEqual(self.line("rawget(_G, 'v')"), "nil\n")
         self.line("%tutorial quit")
-        self.assertIn("nil value (global 'v')", self.line("v * 2"))
+        self.assertIn("NameError: name 'v' is not defined", self.line("v * 2"))
         self.assertEqual(self.line("lesson.a"), "42\n")
 
     def test_predict_then_run(self):

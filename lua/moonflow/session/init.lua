@@ -28,13 +28,14 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
-local host = require("moonflow.state").host
+local state = require("moonflow.state")
 local display = require("moonflow.session.display")
 local lexer = require("moonflow.autograph.lexer")
 local receiver = require("moonflow.receiver")
 local variables = require("moonflow.tensor.variable")
 local tf = require("moonflow")
 local strict = require("moonflow.strict")
+local host = state.host
 local raise = errors.raise
 
 local session = {}
@@ -377,13 +378,47 @@ local function strict_now()
   return current.strict ~= nil and tf.config.strict_globals(current.strict)
 end
 
+-- Names the session's code ever assigned, nil included: Lua forgets a
+-- global set to nil (`result, gradient = f()` with gradient nil), Python
+-- keeps it as None; only a name never assigned is a NameError.
+local assigned = {}
+
 local function missing_global(env, k)
-  if type(k) == "string" and strict_now() then raise("NameError", strict.name_error(env, k), 3) end
+  if type(k) == "string" and not assigned[k] and strict_now() then
+    raise("NameError", strict.name_error(env, k), 3)
+  end
 end
 
 -- The session's globals are _G: the library reads only Lua's own
--- globals, so only the user's code meets this.
-setmetatable(_G, { __index = missing_global, __name = "session globals" })
+-- globals, so only the user's code meets this. Installed by the first
+-- cell, or by a script that opts in (tf.config.set_strict_globals): a
+-- script that does not keeps a plain _G.
+local function guard_globals()
+  if getmetatable(_G) ~= nil then return end
+  for k in pairs(_G) do assigned[k] = true end
+  setmetatable(_G, {
+    __index = missing_global,
+    __newindex = function(t, k, v)
+      assigned[k] = true
+      rawset(t, k, v)
+    end,
+    __name = "session globals",
+  })
+end
+state.on_strict_globals = function(on)
+  if on then guard_globals() end
+end
+
+--- session.lenient(fn, ...) -> fn(...)'s results, with never-assigned
+-- globals read as nil while fn runs: lesson checks test for nil.
+function session.lenient(fn, ...)
+  local running, saved = current, current.strict
+  running.strict = nil
+  local r = table.pack(pcall(fn, ...))
+  running.strict = saved
+  if not r[1] then error(r[2], 0) end
+  return table.unpack(r, 2, r.n)
+end
 
 local prompt_env = setmetatable({}, {
   __index = function(env, k)
@@ -437,7 +472,10 @@ end
 function session.cell(code, chunkname, echo)
   local kind, name, detail = session.cell_kind(code)
   if kind == "exit" then return "exit" end
-  if kind ~= "help" then return session.eval(code, chunkname, echo, nil, "cell") end
+  if kind ~= "help" then
+    guard_globals()
+    return session.eval(code, chunkname, echo, nil, "cell")
+  end
   local text = session.inspect(name, #name, detail)
   if not text then host.write("stdout", ("Object `%s` not found.\n"):format(name)) end
   return "help", text
@@ -759,7 +797,10 @@ end
 -- at start (tf, the standard library) get their first values back.
 function session.reset()
   local names = session.user_globals()
-  for _, k in ipairs(names) do _G[k] = nil end
+  for _, k in ipairs(names) do
+    _G[k] = nil
+    assigned[k] = nil
+  end
   for k, v in pairs(initial_globals) do rawset(_G, k, v) end
   return #names
 end

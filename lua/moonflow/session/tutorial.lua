@@ -283,7 +283,7 @@ tutorial.check = doc.def(function(lesson, i)
   local f, err = load(step.check, ("=%s[check %d]"):format(lesson.name, step.exercise), "t",
     tutorial.environment(lesson))
   if not f then raise("SyntaxError", err) end
-  local ok, result, message = pcall(f)
+  local ok, result, message = session_module.lenient(pcall, f)
   if not ok then return false, tostring(result) end
   if result == true then return true end
   if type(result) == "string" then return false, result end
