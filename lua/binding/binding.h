@@ -83,11 +83,11 @@ typedef struct mfL_graph {
  * the thread's kernels draw from: every entry that runs ops passes here. */
 mfL_ctx *mfL_context(lua_State *L);
 
-/* Typed argument checks: lauxlib's luaL_check* raise untyped strings
+/* Typed argument checks. lauxlib's luaL_check* raise untyped strings
  * ("bad argument #1 to 'x'"); the binding raises only error objects, so
- * every luaL_check* / luaL_opt* a binding file calls goes to these
- * (TypeError, same wording; a stack that cannot grow is
- * ResourceExhaustedError). */
+ * its files call these instead (TypeError, lauxlib's wording; a stack that
+ * cannot grow is ResourceExhaustedError). tests/module/structure.lua
+ * refuses a luaL_check* or luaL_opt* call in the binding. */
 lua_Integer mfL_checkinteger(lua_State *L, int arg);
 lua_Integer mfL_optinteger(lua_State *L, int arg, lua_Integer def);
 const char *mfL_checklstring(lua_State *L, int arg, size_t *len);
@@ -95,17 +95,8 @@ const char *mfL_optlstring(lua_State *L, int arg, const char *def, size_t *len);
 void mfL_checktype(lua_State *L, int arg, int t);
 void *mfL_checkudata(lua_State *L, int arg, const char *tname);
 void mfL_checkstack(lua_State *L, int sz, const char *msg);
-#define luaL_checkinteger(L, a) mfL_checkinteger((L), (a))
-#define luaL_optinteger(L, a, d) mfL_optinteger((L), (a), (d))
-#undef luaL_checkstring
-#undef luaL_optstring
-#define luaL_checkstring(L, a) mfL_checklstring((L), (a), NULL)
-#define luaL_optstring(L, a, d) mfL_optlstring((L), (a), (d), NULL)
-#define luaL_checklstring(L, a, l) mfL_checklstring((L), (a), (l))
-#define luaL_optlstring(L, a, d, l) mfL_optlstring((L), (a), (d), (l))
-#define luaL_checktype(L, a, t) mfL_checktype((L), (a), (t))
-#define luaL_checkudata(L, a, n) mfL_checkudata((L), (a), (n))
-#define luaL_checkstack(L, s, m) mfL_checkstack((L), (s), (m))
+#define mfL_checkstring(L, a) mfL_checklstring((L), (a), NULL)
+#define mfL_optstring(L, a, d) mfL_optlstring((L), (a), (d), NULL)
 
 /* Errors: raise a Lua error object from a core error record. */
 int mfL_raise_status(lua_State *L, const mf_error *err);

@@ -109,7 +109,7 @@ static mf_status ragged(int axis, mf_error *err) {
 /* Checks that the value at the top matches the scanned shape from `axis`,
  * noting the element kinds. */
 static mf_status scan_check(lua_State *L, int axis, scan *sc, mf_error *err) {
-  luaL_checkstack(L, 4, "nested table");
+  mfL_checkstack(L, 4, "nested table");
   if (axis == sc->rank) {
     switch (lua_type(L, -1)) {
       case LUA_TNUMBER:

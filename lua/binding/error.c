@@ -14,7 +14,7 @@ static int error_tostring(lua_State *L) {
   if (!lua_istable(L, 1)) return type_error(L, 1, "moonflow.Error");
   lua_getfield(L, 1, "type");
   lua_getfield(L, 1, "message");
-  lua_pushfstring(L, "%s: %s", luaL_optstring(L, -2, "Error"), luaL_optstring(L, -1, ""));
+  lua_pushfstring(L, "%s: %s", mfL_optstring(L, -2, "Error"), mfL_optstring(L, -1, ""));
   return 1;
 }
 
@@ -166,7 +166,7 @@ void mfL_checkstack(lua_State *L, int sz, const char *msg) {
 
 /* core.error(type, message) -> error object (not raised). */
 static int l_error_new(lua_State *L) {
-  mfL_push_error(L, luaL_checkstring(L, 1), luaL_checkstring(L, 2));
+  mfL_push_error(L, mfL_checkstring(L, 1), mfL_checkstring(L, 2));
   return 1;
 }
 

@@ -114,9 +114,9 @@ static int l_operator_call(lua_State *L) {
  * metamethod: core.binary(op, a, b, attrs) with the eager fast path. op
  * is a handle (core.op_handle). */
 static int l_operator(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TLIGHTUSERDATA);
+  mfL_checktype(L, 1, LUA_TLIGHTUSERDATA);
   const mf_op_def *op = lua_touserdata(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  mfL_checktype(L, 2, LUA_TTABLE);
   lua_pushlightuserdata(L, mfL_context(L));
   lua_pushlightuserdata(L, (void *)op);
   lua_pushvalue(L, 2);
@@ -161,7 +161,7 @@ static int l_counter(lua_State *L) {
 
 /* core.counter_take(c) -> its count, which restarts at 0. */
 static int l_counter_take(lua_State *L) {
-  int64_t *n = luaL_checkudata(L, 1, COUNTER);
+  int64_t *n = mfL_checkudata(L, 1, COUNTER);
   lua_pushinteger(L, (lua_Integer)*n);
   *n = 0;
   return 1;
@@ -174,11 +174,11 @@ static int l_counter_take(lua_State *L) {
 static int l_func_record(lua_State *L) {
   mf_graph *run = mfL_check_graph(L, 1);
   mf_graph *traced = mfL_check_graph(L, 2);
-  luaL_checktype(L, 3, LUA_TTABLE);
-  int64_t *calls = luaL_checkudata(L, 5, COUNTER);
+  mfL_checktype(L, 3, LUA_TTABLE);
+  int64_t *calls = mfL_checkudata(L, 5, COUNTER);
   size_t nparams;
-  const char *kinds = luaL_checklstring(L, 6, &nparams);
-  luaL_checktype(L, 7, LUA_TTABLE);
+  const char *kinds = mfL_checklstring(L, 6, &nparams);
+  mfL_checktype(L, 7, LUA_TTABLE);
   int ntensors = 0;
   for (size_t i = 0; i < nparams; i++) {
     if (kinds[i] == KIND_TENSOR) ntensors++;
@@ -209,7 +209,7 @@ static int l_func_record(lua_State *L) {
 }
 
 static int func_record_gc(lua_State *L) {
-  func_record *r = luaL_checkudata(L, 1, FUNC_RECORD);
+  func_record *r = mfL_checkudata(L, 1, FUNC_RECORD);
   mf_graph_release(r->run);
   mf_graph_release(r->traced);
   r->run = r->traced = NULL;
@@ -299,7 +299,7 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
       return mfL_raise(L, "TypeError", "a capture of graph %s is not an eager tensor", run->name);
   }
   /* The userdata first: they may raise while nothing is owned. */
-  luaL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
+  mfL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
   mfL_young_step_if_due(L, ctx);
   int first = lua_gettop(L) + 1;
   for (int i = 0; i < run->noutputs; i++) {
@@ -363,7 +363,7 @@ static void push_call_closure(lua_State *L, lua_CFunction fn, int slow) {
 /* core.func_call_for(slow) -> core.func_call with slow(self, ...) as its
  * Lua path. */
 static int l_func_call_for(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
+  mfL_checktype(L, 1, LUA_TFUNCTION);
   push_call_closure(L, l_func_call_run, 1);
   return 1;
 }

@@ -10,7 +10,7 @@
 
 /* core.npy_write(path, tensor) */
 static int l_npy_write(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = mfL_checkstring(L, 1);
   mf_tensor *t = mfL_check_eager(L, 2);
   mf_error err;
   if (mf_npy_write(path, t, &err) != MF_OK) return mfL_raise_status(L, &err);
@@ -19,7 +19,7 @@ static int l_npy_write(lua_State *L) {
 
 /* core.npy_read(path) -> tensor */
 static int l_npy_read(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = mfL_checkstring(L, 1);
   mfL_tensor *lt = mfL_new_tensor(L);
   mf_tensor *t;
   mf_error err;
@@ -30,7 +30,7 @@ static int l_npy_read(lua_State *L) {
 
 /* core.npz_read(path) -> {name = tensor, ...}, {names in archive order} */
 static int l_npz_read(lua_State *L) {
-  const char *path = luaL_checkstring(L, 1);
+  const char *path = mfL_checkstring(L, 1);
   mf_npz z;
   mf_error err;
   if (mf_npz_read(path, &z, &err) != MF_OK) return mfL_raise_status(L, &err);
@@ -92,8 +92,8 @@ static mf_tensor *field_tensor(lua_State *L, int t, const char *k) {
 /* core.saved_write(dir, {variables=, functions=, signatures=}): see
  * saved_model.lua for the table's layout. Indices are 0-based. */
 static int l_saved_write(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  const char *dir = mfL_checkstring(L, 1);
+  mfL_checktype(L, 2, LUA_TTABLE);
   mf_saved_program *p = mf_calloc(1, sizeof *p);
   const char *bad = p ? NULL : "out of memory";
   int nv = field_len(L, 2, "variables"), nf = field_len(L, 2, "functions");
@@ -202,7 +202,7 @@ static void push_names(lua_State *L, int n, char **names) {
  * {{name=, graph=, args={}, captures={{variable=i}|{value=t}}, outputs={},
  * structure=json|nil}}, signatures={name=function name}} (0-based indices) */
 static int l_saved_read(lua_State *L) {
-  const char *dir = luaL_checkstring(L, 1);
+  const char *dir = mfL_checkstring(L, 1);
   mf_saved_program *p;
   mf_error err;
   if (mf_saved_open(dir, &p, &err) != MF_OK) return mfL_raise_status(L, &err);
@@ -264,16 +264,16 @@ static int l_saved_read(lua_State *L) {
 /* core.onnx_export(graph, {arg names}, {capture values}, opset) -> bytes */
 static int l_onnx_export(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  luaL_checktype(L, 3, LUA_TTABLE);
-  int opset = (int)luaL_optinteger(L, 4, 17);
+  mfL_checktype(L, 2, LUA_TTABLE);
+  mfL_checktype(L, 3, LUA_TTABLE);
+  int opset = (int)mfL_optinteger(L, 4, 17);
   int nargs = (int)lua_rawlen(L, 2), ncaps = (int)lua_rawlen(L, 3);
   if (nargs > 4096 || ncaps > 65536) return mfL_raise(L, "ValueError", "too many inputs");
   const char **names = lua_newuserdatauv(L, sizeof *names * ((size_t)nargs + 1), 0);
   mf_tensor **caps = lua_newuserdatauv(L, sizeof *caps * ((size_t)ncaps + 1), 0);
   for (int i = 0; i < nargs; i++) {
     lua_rawgeti(L, 2, i + 1);
-    names[i] = luaL_checkstring(L, -1);
+    names[i] = mfL_checkstring(L, -1);
     lua_pop(L, 1); /* the table keeps the string */
   }
   for (int i = 0; i < ncaps; i++) {

@@ -84,7 +84,7 @@ static json_t *to_json(lua_State *L, int idx, int depth, enc_error *e) {
     if (is_null(L, idx)) return json_null();
     break;
   case LUA_TTABLE: {
-    luaL_checkstack(L, 4, "JSON nesting");
+    mfL_checkstack(L, 4, "JSON nesting");
     lua_Integer n;
     if (is_array(L, idx, &n)) {
       json_t *a = json_array();
@@ -128,7 +128,7 @@ static json_t *to_json(lua_State *L, int idx, int depth, enc_error *e) {
 
 /* core.json_encode(value [, indent]) -> text (object keys sorted) */
 static int l_json_encode(lua_State *L) {
-  lua_Integer indent = luaL_optinteger(L, 2, 0);
+  lua_Integer indent = mfL_optinteger(L, 2, 0);
   if (indent < 0 || indent > 31) return mfL_raise(L, "ValueError", "json_encode: indent must be 0 to 31");
   lua_settop(L, 2);
   enc_error e = {.why = "out of memory"};
@@ -144,7 +144,7 @@ static int l_json_encode(lua_State *L) {
 }
 
 static void push_json(lua_State *L, json_t *j, int depth) {
-  luaL_checkstack(L, 4, "JSON nesting");
+  mfL_checkstack(L, 4, "JSON nesting");
   switch (json_typeof(j)) {
   case JSON_OBJECT: {
     lua_createtable(L, 0, (int)json_object_size(j));
@@ -193,7 +193,7 @@ static void push_json(lua_State *L, json_t *j, int depth) {
  * core.json_null) */
 static int l_json_decode(lua_State *L) {
   size_t len;
-  const char *text = luaL_checklstring(L, 1, &len);
+  const char *text = mfL_checklstring(L, 1, &len);
   json_error_t e;
   json_t *j = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
   if (!j) return mfL_raise(L, "ValueError", "bad JSON at line %d, column %d: %s", e.line, e.column, e.text);
@@ -204,7 +204,7 @@ static int l_json_decode(lua_State *L) {
 
 /* core.json_array(t) -> t, marked to encode as an array even when empty */
 static int l_json_array(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
+  mfL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   push_array_meta(L);
   /* The mark is a metatable: setting it on a table that has one (a dtype,

@@ -104,7 +104,7 @@ static void add_to_path(lua_State *L, const char *dir) {
 
 /* core.set_seed(n) */
 static int l_set_seed(lua_State *L) {
-  mf_random_state_set_seed(mfL_context(L)->rng, (uint64_t)luaL_checkinteger(L, 1));
+  mf_random_state_set_seed(mfL_context(L)->rng, (uint64_t)mfL_checkinteger(L, 1));
   return 0;
 }
 
@@ -112,7 +112,7 @@ static int l_set_seed(lua_State *L) {
  * since the last call: the test switch of alloc.h (n = 0: off). */
 static int l_fail_alloc(lua_State *L) {
   int failed = mf_alloc_failed();
-  mf_alloc_fail_after((int64_t)luaL_optinteger(L, 1, 0), lua_toboolean(L, 2));
+  mf_alloc_fail_after((int64_t)mfL_optinteger(L, 1, 0), lua_toboolean(L, 2));
   lua_pushinteger(L, (lua_Integer)mf_alloc_count());
   lua_pushboolean(L, failed);
   return 2;

@@ -72,7 +72,7 @@ static void call_free(call *k) {
 }
 
 static int call_gc(lua_State *L) {
-  call_free(luaL_checkudata(L, 1, MFL_CALL));
+  call_free(mfL_checkudata(L, 1, MFL_CALL));
   return 0;
 }
 
@@ -628,7 +628,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
                     unsigned typed) {
   mfL_ctx *ctx = mfL_context(L);
   bool tracing = ctx->depth > 0 && ctx->eager_scopes == 0;
-  luaL_checkstack(L, LUA_MINSTACK, "op call");
+  mfL_checkstack(L, LUA_MINSTACK, "op call");
   call *k = call_scratch(L, ctx);
   int scratch = lua_gettop(L);
   k->op = op;
@@ -664,7 +664,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
     return mfL_raise_status(L, &err);
   }
   int nout = k->c.nout;
-  luaL_checkstack(L, nout + 8, "too many op outputs");
+  mfL_checkstack(L, nout + 8, "too many op outputs");
   int first_out = lua_gettop(L) + 1;
   for (int i = 0; i < nout; i++) {
     if (!tracing)
@@ -693,7 +693,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
 
 static const mf_op_def *check_op(lua_State *L, int idx) {
   if (lua_islightuserdata(L, idx)) return lua_touserdata(L, idx);
-  const char *name = luaL_checkstring(L, idx);
+  const char *name = mfL_checkstring(L, idx);
   const mf_op_def *op = mf_op_lookup(name);
   if (!op) mfL_raise(L, "NotFoundError", "Op type not registered '%s'", name);
   return op;
@@ -767,7 +767,7 @@ static int l_set_tape_hook(lua_State *L) {
   luaL_unref(L, LUA_REGISTRYINDEX, ctx->tape_hook);
   ctx->tape_hook = LUA_NOREF;
   if (!lua_isnoneornil(L, 1)) {
-    luaL_checktype(L, 1, LUA_TFUNCTION);
+    mfL_checktype(L, 1, LUA_TFUNCTION);
     lua_pushvalue(L, 1);
     ctx->tape_hook = luaL_ref(L, LUA_REGISTRYINDEX);
   }
@@ -785,7 +785,7 @@ static void add_count(int *counter, lua_Integer delta) {
 
 static int l_tapes(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
-  add_count(&ctx->tapes_active, luaL_optinteger(L, 1, 0));
+  add_count(&ctx->tapes_active, mfL_optinteger(L, 1, 0));
   lua_pushinteger(L, ctx->tapes_active);
   return 1;
 }
@@ -803,7 +803,7 @@ typedef struct callback_args {
  * hook) may longjmp past it. */
 static int callback_body(lua_State *L) {
   const callback_args *a = lua_touserdata(L, 1);
-  luaL_checkstack(L, a->nin + 4, "host callback");
+  mfL_checkstack(L, a->nin + 4, "host callback");
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->lc->ref);
   for (int i = 0; i < a->nin; i++) mfL_push_eager(L, a->in[i]);
   lua_call(L, a->nin, a->nout);
@@ -873,7 +873,7 @@ static void lua_callback_free(void *ud) {
 /* core.eager_scope(delta): tf.init_scope's switch */
 static int l_eager_scope(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
-  add_count(&ctx->eager_scopes, luaL_checkinteger(L, 1));
+  add_count(&ctx->eager_scopes, mfL_checkinteger(L, 1));
   lua_pushboolean(L, ctx->depth > 0 && ctx->eager_scopes == 0);
   return 1;
 }

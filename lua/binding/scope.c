@@ -7,7 +7,7 @@
 /* core.name_scope_set(graph, prefix | nil) -> the previous prefix | nil */
 static int l_name_scope_set(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  const char *prefix = luaL_optstring(L, 2, NULL);
+  const char *prefix = mfL_optstring(L, 2, NULL);
   if (g->scope) lua_pushstring(L, g->scope);
   else lua_pushnil(L);
   mf_error err;
@@ -18,7 +18,7 @@ static int l_name_scope_set(lua_State *L) {
 /* core.graph_reserve_name(graph, name) -> name made unique, reserved */
 static int l_graph_reserve_name(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  const char *name = luaL_checkstring(L, 2);
+  const char *name = mfL_checkstring(L, 2);
   char unique[512];
   mf_error err;
   if (mf_graph_unique_name(g, name, unique, sizeof unique, &err) != MF_OK) return mfL_raise_status(L, &err);

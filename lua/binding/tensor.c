@@ -207,7 +207,7 @@ static int tensor_gc(lua_State *L) {
     if (lua_rawequal(L, -1, lua_upvalueindex(1))) lt = lua_touserdata(L, 1);
     lua_pop(L, 1);
   }
-  if (!lt) lt = luaL_checkudata(L, 1, MFL_TENSOR);
+  if (!lt) lt = mfL_checkudata(L, 1, MFL_TENSOR);
   mf_tensor_release(lt->t);
   mf_graph_release(lt->g);
   lt->t = NULL;
@@ -239,7 +239,7 @@ static void push_nested(lua_State *L, const mf_tensor *t, int axis, int64_t *pos
     push_element(L, t, (*pos)++);
     return;
   }
-  luaL_checkstack(L, 4, "tensor too deep");
+  mfL_checkstack(L, 4, "tensor too deep");
   int64_t n = t->shape[axis];
   lua_createtable(L, n < 1 << 24 ? (int)n : 0, 0);
   for (int64_t i = 0; i < n; i++) {
@@ -320,7 +320,7 @@ static int l_lua_memory_limit(lua_State *L) {
   if (lua_isnoneornil(L, 1)) {
     ctx->lua_limit = -1;
   } else {
-    lua_Integer n = luaL_checkinteger(L, 1);
+    lua_Integer n = mfL_checkinteger(L, 1);
     ctx->lua_limit = ctx->lua_bytes + (n > 0 ? n : 0);
   }
   return 0;
@@ -329,7 +329,7 @@ static int l_lua_memory_limit(lua_State *L) {
 /* core.element(t, i) -> flat element i (0-based) as a Lua value */
 static int l_element(lua_State *L) {
   mf_tensor *t = mfL_check_eager(L, 1);
-  lua_Integer i = luaL_checkinteger(L, 2);
+  lua_Integer i = mfL_checkinteger(L, 2);
   if (i < 0 || i >= t->size) return mfL_raise(L, "OutOfRangeError", "element %lld is out of range", (long long)i);
   push_element(L, t, i);
   return 1;
@@ -340,7 +340,7 @@ static int l_element(lua_State *L) {
 /* A formatted C string is held by a userdata box (its __gc frees it) from
  * before it is made until it is a Lua string: pushing it cannot leak it. */
 static int text_gc(lua_State *L) {
-  char **box = luaL_checkudata(L, 1, MFL_TEXT);
+  char **box = mfL_checkudata(L, 1, MFL_TEXT);
   free(*box);
   *box = NULL;
   return 0;
@@ -351,11 +351,11 @@ static int text_gc(lua_State *L) {
 static int l_format(lua_State *L) {
   static const char *const hows[] = {"str", "repr", "numpy", "numpy_repr", "print", NULL};
   mf_tensor *t = mfL_check_eager(L, 1);
-  const char *name = luaL_optstring(L, 2, "str");
+  const char *name = mfL_optstring(L, 2, "str");
   int how = 0;
   while (hows[how] && strcmp(hows[how], name) != 0) how++;
   if (!hows[how]) return mfL_raise(L, "ValueError", "unknown format '%s'", name);
-  int edge = (int)luaL_optinteger(L, 3, 3);
+  int edge = (int)mfL_optinteger(L, 3, 3);
   char **box = lua_newuserdatauv(L, sizeof *box, 0);
   *box = NULL;
   luaL_setmetatable(L, MFL_TEXT);

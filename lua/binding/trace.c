@@ -102,11 +102,11 @@ void mfL_push_graph(lua_State *L, mf_graph *g) {
 }
 
 mf_graph *mfL_check_graph(lua_State *L, int idx) {
-  return ((mfL_graph *)luaL_checkudata(L, idx, MFL_GRAPH))->g;
+  return ((mfL_graph *)mfL_checkudata(L, idx, MFL_GRAPH))->g;
 }
 
 static int graph_gc(lua_State *L) {
-  mfL_graph *h = luaL_checkudata(L, 1, MFL_GRAPH);
+  mfL_graph *h = mfL_checkudata(L, 1, MFL_GRAPH);
   mf_graph_release(h->g);
   h->g = NULL;
   return 0;
@@ -124,7 +124,7 @@ static int graph_eq(lua_State *L) {
  * Lua data (core.trace_data) */
 static int l_trace_begin(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
-  const char *name = luaL_optstring(L, 1, "graph");
+  const char *name = mfL_optstring(L, 1, "graph");
   lua_settop(L, 2);
   if (ctx->depth == ctx->cap) {
     int cap = ctx->cap ? ctx->cap * 2 : 8;
@@ -147,7 +147,7 @@ static int l_trace_begin(lua_State *L) {
 
 static int shape_arg(lua_State *L, int idx, int64_t *shape) {
   if (lua_isnoneornil(L, idx)) return -1;
-  luaL_checktype(L, idx, LUA_TTABLE);
+  mfL_checktype(L, idx, LUA_TTABLE);
   int rank = (int)lua_rawlen(L, idx);
   if (rank > MF_MAX_RANK) mfL_raise(L, "ValueError", "rank %d is above the maximum %d", rank, MF_MAX_RANK);
   for (int i = 0; i < rank; i++) {
@@ -165,7 +165,7 @@ static int l_placeholder(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
   mfL_frame *f = mfL_current_frame(ctx);
   if (!f) return mfL_raise(L, "ValueError", "core.placeholder outside a trace");
-  const char *name = luaL_checkstring(L, 1);
+  const char *name = mfL_checkstring(L, 1);
   mf_spec spec = {.dtype = mfL_check_dtype(L, 2)};
   spec.rank = shape_arg(L, 3, spec.shape);
   mfL_tensor *known = lua_isnoneornil(L, 4) ? NULL : mfL_check_tensor(L, 4);
@@ -211,7 +211,7 @@ static int l_trace_end(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
   mfL_frame *f = mfL_current_frame(ctx);
   if (!f) return mfL_raise(L, "ValueError", "core.trace_end without a trace");
-  luaL_checktype(L, 1, LUA_TTABLE);
+  mfL_checktype(L, 1, LUA_TTABLE);
   int n = (int)lua_rawlen(L, 1);
   mf_error err;
   mf_status s = MF_OK;
@@ -360,7 +360,7 @@ static int l_trace_abort(lua_State *L) {
  * every other coroutine in graph mode. Coroutines f resumes itself may
  * still yield to it. */
 static int l_call_unyieldable(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
+  mfL_checktype(L, 1, LUA_TFUNCTION);
   lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
   return lua_gettop(L);
 }
@@ -368,7 +368,7 @@ static int l_call_unyieldable(lua_State *L) {
 /* core.trace_data(depth) -> the Lua data frame `depth` (1 = outermost) was
  * opened with, or nil */
 static int l_trace_data(lua_State *L) {
-  lua_Integer depth = luaL_checkinteger(L, 1);
+  lua_Integer depth = mfL_checkinteger(L, 1);
   if (depth < 1 || depth > mfL_context(L)->depth) return 0;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &frame_data_key);
   lua_rawgeti(L, -1, depth);
@@ -395,7 +395,7 @@ static int l_current_graph(lua_State *L) {
  * before anything is allocated for the run (liolib's newprefile order), so
  * handing the results to Lua cannot raise. Returns the first one's index. */
 static int push_result_slots(lua_State *L, const mf_graph *g) {
-  luaL_checkstack(L, g->noutputs + LUA_MINSTACK, "too many graph outputs");
+  mfL_checkstack(L, g->noutputs + LUA_MINSTACK, "too many graph outputs");
   int first = lua_gettop(L) + 1;
   for (int i = 0; i < g->noutputs; i++) mfL_new_tensor(L);
   return first;
@@ -430,7 +430,7 @@ static mf_tensor *feed_at(lua_State *L, int idx) {
 /* core.run(graph, feeds) -> outputs... */
 static int l_run(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
+  mfL_checktype(L, 2, LUA_TTABLE);
   int first = push_result_slots(L, g);
   enum { INLINE = 16 };
   mf_tensor *feeds_inline[INLINE];
@@ -573,7 +573,7 @@ static int l_graph_io(lua_State *L) {
  * (out of scope unless its trace is open: for display and inspection) */
 static int l_graph_tensor(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  lua_Integer node = luaL_checkinteger(L, 2), index = luaL_optinteger(L, 3, 0);
+  lua_Integer node = mfL_checkinteger(L, 2), index = mfL_optinteger(L, 3, 0);
   if (node < 0 || node >= g->nnodes || index < 0 || index >= g->nodes[node].nout)
     return mfL_raise(L, "OutOfRangeError", "no tensor %lld:%lld in graph %s", (long long)node,
                      (long long)index, g->name);
@@ -590,7 +590,7 @@ static int l_graph_tensor(lua_State *L) {
  * same inputs, also those only the other branch uses). */
 static int l_graph_add_placeholder(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  const char *name = luaL_checkstring(L, 2);
+  const char *name = mfL_checkstring(L, 2);
   mf_spec spec = {.dtype = mfL_check_dtype(L, 3)};
   spec.rank = shape_arg(L, 4, spec.shape);
   mf_error err;
@@ -613,8 +613,8 @@ static int int_at(lua_State *L, int idx, int i) {
  * before the graph changes. */
 static int l_graph_set_io(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  luaL_checktype(L, 3, LUA_TTABLE);
+  mfL_checktype(L, 2, LUA_TTABLE);
+  mfL_checktype(L, 3, LUA_TTABLE);
   int nin = (int)lua_rawlen(L, 2), nout = (int)lua_rawlen(L, 3);
   for (int i = 0; i < nout; i++) {
     lua_rawgeti(L, 3, i + 1);

@@ -7,7 +7,7 @@
 /* core.variable_new(initial, name, trainable) -> handle (resource tensor) */
 static int l_variable_new(lua_State *L) {
   mf_tensor *init = mfL_check_eager(L, 1);
-  const char *name = luaL_optstring(L, 2, "Variable");
+  const char *name = mfL_optstring(L, 2, "Variable");
   bool trainable = lua_isnoneornil(L, 3) ? true : lua_toboolean(L, 3);
   mf_error err;
   mf_variable *v;
@@ -60,7 +60,7 @@ static int l_variable_set_shape(lua_State *L) {
   int64_t shape[MF_MAX_RANK] = {0};
   int rank = -1;
   if (!lua_isnoneornil(L, 2)) {
-    luaL_checktype(L, 2, LUA_TTABLE);
+    mfL_checktype(L, 2, LUA_TTABLE);
     lua_Unsigned n = lua_rawlen(L, 2);
     if (n > MF_MAX_RANK) return mfL_raise(L, "ValueError", "rank %d is above the maximum %d", (int)n, MF_MAX_RANK);
     rank = (int)n;

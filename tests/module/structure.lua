@@ -402,5 +402,23 @@ do
     table.concat(crowded, "\n"))
 end
 
+-- The binding raises only typed error objects: lauxlib's argument checks
+-- (luaL_check*, luaL_opt*) raise plain strings, so the binding calls its
+-- own (mfL_check*, binding.h), and binding.h does not redefine lauxlib's.
+do
+  local untyped = {}
+  for _, f in ipairs(lines_of(("cd %q && ls lua/binding/*.c lua/binding/*.h"):format(ROOT))) do
+    local n_line = 0
+    for line in read(ROOT .. "/" .. f):gmatch("[^\n]*") do
+      n_line = n_line + 1
+      if line:find("luaL_check%a*%s*%(") or line:find("luaL_opt%a*%s*%(") or line:find("#define%s+luaL_") then
+        untyped[#untyped + 1] = ("%s:%d: %s"):format(f, n_line, line)
+      end
+    end
+  end
+  check(#untyped == 0, "the binding calls its typed argument checks, never lauxlib's luaL_check*/luaL_opt*",
+    table.concat(untyped, "\n"))
+end
+
 print("1.." .. n)
 os.exit(failed == 0 and 0 or 1)
