@@ -138,8 +138,8 @@ describe("advanced_autodiff guide: Multiple tapes", function()
     local dy_dx = t1:gradient(y, x)
     t2:stop()
     local d2y_dx2 = t2:gradient(dy_dx, x)
-    assert.are.equal("dy_dx: 3.0", ("dy_dx: %.1f"):format(dy_dx:numpy())) -- 3 * x**2 => 3.0
-    assert.are.equal("d2y_dx2: 6.0", ("d2y_dx2: %.1f"):format(d2y_dx2:numpy())) -- 6 * x => 6.0
+    assert.are.equal("dy_dx: 3.0", G.printed("dy_dx:", dy_dx:numpy())) -- 3 * x**2 => 3.0
+    assert.are.equal("d2y_dx2: 6.0", G.printed("d2y_dx2:", d2y_dx2:numpy())) -- 6 * x => 6.0
   end)
 
   G.it("advanced/norm", "Example: Input gradient regularization: [TensorShape([5, 10]), TensorShape([10])]", function()
@@ -248,8 +248,15 @@ describe("advanced_autodiff guide: Jacobians", function()
     local eye_eps = tf.eye(h_mat.shape[0]) * eps
     -- X(k+1) = X(k) - (∇²f(X(k)))^-1 @ ∇f(X(k))
     local update = tf.linalg.solve(h_mat + eye_eps, g_vec)
-    -- (h_mat + eps I) update = g_vec
-    H.close(g_vec:numpy(), tf.matmul(h_mat + eye_eps, update), 1e-3)
+    assert.are.equal("(40, 1)", tostring(update.shape))
+    -- (h_mat + eps I) update = g_vec, up to float32 rounding: a relu
+    -- network's Hessian may be near singular, so the residual is bounded
+    -- relative to |A| |update| (a backward-stable solve), not to g alone.
+    local a = h_mat + eye_eps
+    local residual = tf.sqrt(tf.reduce_sum((tf.matmul(a, update) - g_vec) ^ 2)):numpy()
+    local scale = tf.sqrt(tf.reduce_sum(a ^ 2)):numpy() * tf.sqrt(tf.reduce_sum(update ^ 2)):numpy()
+      + tf.sqrt(tf.reduce_sum(g_vec ^ 2)):numpy()
+    assert.is_true(residual <= 1e-4 * scale, ("residual %g, scale %g"):format(residual, scale))
     -- Reshape the update and apply it to the variable.
     local before = layer1.kernel:numpy()
     layer1.kernel:assign_sub(tf.reshape(update, layer1.kernel.shape))
