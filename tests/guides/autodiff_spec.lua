@@ -73,12 +73,29 @@ describe("autodiff guide: Gradients with respect to a model", function()
     for i, var in ipairs(layer:trainable_variables()) do
       lines[i] = ("%s, shape: %s"):format(var.name, tostring(grad[i].shape))
     end
-    -- The guide's layer is its notebook's first Dense ("dense"); Keras
-    -- numbers the later ones (dense_1, ...), and this suite makes others
-    -- before it, so the number is left open.
+    -- Keras numbers its layers (dense, dense_1, ...) and this suite makes
+    -- others before this one; the exact names are checked below, in a
+    -- fresh session where this is the first Dense, as in the guide.
     assert.are.equal(2, #lines)
     assert.is_truthy(lines[1]:match("^dense[_%d]*/kernel:0, shape: %(3, 2%)$"), lines[1])
     assert.is_truthy(lines[2]:match("^dense[_%d]*/bias:0, shape: %(2,%)$"), lines[2])
+  end)
+
+  it("in a fresh session, as the guide prints it: dense/kernel:0, shape: (3, 2) / dense/bias:0, shape: (2,)", function()
+    local out, status = H.run_lua([[
+      local layer = tf.keras.layers.Dense(2, { activation = "relu" })
+      local x = tf.constant({ { 1., 2., 3. } })
+      local tape = tf.GradientTape()
+      local y = layer(x)
+      local loss = tf.reduce_mean(y ^ 2)
+      tape:stop()
+      local grad = tape:gradient(loss, layer:trainable_variables())
+      for i, var in ipairs(layer:trainable_variables()) do
+        print(("%s, shape: %s"):format(var.name, tostring(grad[i].shape)))
+      end
+    ]])
+    assert.are.equal(0, status, out)
+    assert.are.equal("dense/kernel:0, shape: (3, 2)\ndense/bias:0, shape: (2,)\n", out)
   end)
 end)
 
