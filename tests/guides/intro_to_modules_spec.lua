@@ -189,6 +189,8 @@ describe("intro_to_modules guide: Saving weights", function()
     -- ... or fail loudly; never run on fresh random weights without a
     -- word"), so the model is called once before the read.
     local new_model = MySequentialModule()
+    -- Unnamed, a module is named after its class, as TF's tf.Module.
+    assert.are.equal("my_sequential_module", new_model.name)
     local new_checkpoint = tf.train.Checkpoint({ model = new_model })
     H.raises("FailedPreconditionError", nil, function() return new_checkpoint:read(chkp_path) end)
     new_model(x)
