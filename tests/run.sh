@@ -76,6 +76,9 @@ suite "lua api: optimised vs unoptimised graphs (busted)" "$MOONFLOW_BIN" /usr/b
 # TensorFlow's own test files, ported (tests/tf/).
 suite "tensorflow's tests (busted)" "$MOONFLOW_BIN" /usr/bin/busted --no-recursive \
   --lpath="$PWD/tests/tf/?.lua;$PWD/tests/lua/?.lua" -o TAP tests/tf
+# TensorFlow's guides, ported with their printed outputs (tests/guides/).
+suite "tensorflow's guides (busted)" "$MOONFLOW_BIN" /usr/bin/busted --no-recursive \
+  --lpath="$PWD/tests/guides/?.lua;$PWD/tests/tf/?.lua;$PWD/tests/lua/?.lua" -o TAP tests/guides
 suite "lua api (busted)" "$MOONFLOW_BIN" /usr/bin/busted --lpath="$PWD/tests/lua/?.lua" -o TAP \
   --exclude-pattern="^optimized_spec%.lua$" tests/lua
 suite tests/repl "$PYTHON" tests/tap.py tests/repl
