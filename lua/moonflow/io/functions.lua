@@ -4,7 +4,9 @@
 -- tf.func(function(self, x) ... end)`, or the __index tables of a plain Lua
 -- class), the closest definition of a name winning. A method is taken
 -- bound to the object (func.lua's bound methods), so only the object's own
--- traces are saved, as TF saves a bound tf.function.
+-- traces are saved, as TF saves a bound tf.function. Then, under their
+-- paths, the tf.funcs of the submodules and plain tables its fields hold,
+-- as TF saves the whole object graph.
 
 local func = require("moonflow.trace.func")
 local modules = require("moonflow.keras.module")
@@ -32,9 +34,9 @@ local function classes_of(obj)
   return out
 end
 
---- functions.of(obj) -> { {name, f}, ... } sorted by name: the object's
---- tf.funcs, class methods bound to it.
-function functions.of(obj)
+-- obj's own tf.funcs (fields, then class methods bound to obj), as
+-- {path, f} sorted by name.
+local function own_functions(obj, prefix, out)
   local seen, names = {}, {}
   local function visit(t)
     for k, v in next, t do
@@ -47,15 +49,51 @@ function functions.of(obj)
   visit(obj)
   for _, cls in ipairs(classes_of(obj)) do visit(cls) end
   table.sort(names)
-  local out = {}
-  for i, k in ipairs(names) do
+  for _, k in ipairs(names) do
     local f = rawget(obj, k)
     if f == nil then
       f = obj[k]
       if func.is_method(f) then f = f:_bind(obj) end
     end
-    out[i] = { k, f }
+    out[#out + 1] = { prefix .. k, f }
   end
+end
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in next, t do
+    if type(k) == "string" or math.type(k) == "integer" then keys[#keys + 1] = k end
+  end
+  table.sort(keys, function(a, b)
+    if type(a) == type(b) then return a < b end
+    return type(a) == "number"
+  end)
+  return keys
+end
+
+-- What holds functions below obj: its submodules and plain tables (a
+-- list of layers), as TF tracks a module's attributes, lists and dicts.
+local function holds_functions(v)
+  return type(v) == "table" and (modules.is_module(v) or getmetatable(v) == nil)
+end
+
+--- functions.of(obj) -> { {path, f}, ... }: obj's tf.funcs (its fields,
+--- its class's methods bound to it) sorted by name, then those of what
+--- its fields hold (submodules, plain tables), depth first, under their
+--- paths ("dense_1.__call", "layers.1.__call"), each object once.
+function functions.of(obj)
+  local out, seen = {}, { [obj] = true }
+  local function walk(t, prefix)
+    own_functions(t, prefix, out)
+    for _, k in ipairs(sorted_keys(t)) do
+      local v = rawget(t, k)
+      if holds_functions(v) and not seen[v] then
+        seen[v] = true
+        walk(v, prefix .. tostring(k) .. ".")
+      end
+    end
+  end
+  walk(obj, "")
   return out
 end
 

@@ -263,6 +263,26 @@ local function dispatcher(name, options)
   end
 end
 
+-- A submodule's function, saved under its path ("dense_1.__call",
+-- "layers.1.__call"), is also reached through that path: the tables on
+-- the way are made (and listed in holders).
+local function place(root, path, fn, holders)
+  local parts = {}
+  for part in path:gmatch("[^.]+") do parts[#parts + 1] = math.tointeger(tonumber(part)) or part end
+  local t = root
+  for i = 1, #parts - 1 do
+    local next_t = rawget(t, parts[i])
+    if next_t == nil then
+      next_t = {}
+      rawset(t, parts[i], next_t)
+      holders[#holders + 1] = next_t
+    end
+    if type(next_t) ~= "table" then return end
+    t = next_t
+  end
+  rawset(t, parts[#parts], fn)
+end
+
 M.load = doc.def(function(dir)
   if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.load: dir must be a string") end
   local data = core.saved_read(dir)
@@ -288,10 +308,17 @@ M.load = doc.def(function(dir)
     obj[method] = #options == 1 and options[1].fn or dispatcher(method, options)
   end
   for sig, fname in pairs(data.signatures) do obj.signatures[sig] = by_name[fname] end
-  if obj.__call then
-    -- A saved __call makes the loaded object callable, as TF's loaded
-    -- module with a tf.function __call__.
-    setmetatable(obj, { __call = function(_, ...) return obj.__call(...) end })
+  local holders = { obj }
+  for _, method in ipairs(order) do
+    if method:find(".", 1, true) then place(obj, method, obj[method], holders) end
+  end
+  for _, t in ipairs(holders) do
+    local call = rawget(t, "__call")
+    if call then
+      -- A saved __call makes the loaded object callable, as TF's loaded
+      -- module with a tf.function __call__.
+      setmetatable(t, { __call = function(_, ...) return call(...) end })
+    end
   end
   obj.variables = function() return table.move(obj._variables, 1, #obj._variables, 1, {}) end
   obj.trainable_variables = function()
