@@ -65,7 +65,7 @@ M.export = options.def(function(f, path, opts)
   return path
 end, "tf.onnx.export(concrete_function_or_module, path [, {opset = 17}])",
 "Writes the graph of a concrete function (or a tf.func's first trace, or a module's first traced "
-.. "tf.func) as an ONNX model: inputs named after the arguments, outputs output_0.., variables as "
+.. "tf.func, its class's methods bound to it included) as an ONNX model: inputs named after the arguments, outputs output_0.., variables as "
 .. "initializers with their current values. Elementwise ops, MatMul, Conv2D, reductions, shape ops, "
 .. "If and While (as If and Loop); any other op is an UnimplementedError naming it.",
 { "opset", required = 2, types = { opset = "number" } })

@@ -162,11 +162,14 @@ M.save = options.def(function(obj, dir, opts)
     signatures.serving_default = functions[1].name
   end
   core.saved_write(dir, { variables = state.variables, functions = functions, signatures = signatures })
-end, "tf.saved_model.save(obj, dir [, {signatures = {name = tf.func, ...}}])",
-"Saves a tf.Module (its variables and the concrete functions of its tf.func fields) or a tf.func "
+end, "tf.saved_model.save(obj, dir [, {signatures = f or {name = f, ...}}])",
+"Saves a tf.Module (its variables and the concrete functions of its tf.funcs: its fields, its "
+.. "class's tf.func methods bound to it (`M.__call = tf.func(function(self, x) ... end)`: that "
+.. "instance's traces), then its submodules' under their paths, `dense_1.__call`) or a tf.func "
 .. "(its concrete functions) as a directory: saved_model.json (graphs, signatures, variable "
-.. "list) and variables/*.npy. A tf.func never traced and without input_signature is an error. "
-.. "tf.saved_model.load reads it back without the Lua source.",
+.. "list) and variables/*.npy. A tf.func never traced and without input_signature is a ValueError "
+.. "naming it, never dropped. signatures: a function (serving_default) or names to functions; a "
+.. "method goes bound (m.f). tf.saved_model.load reads it back without the Lua source.",
 { "signatures", required = 2, types = { signatures = "table" } })
 
 -- ---- loading ----
