@@ -192,6 +192,12 @@ function fmethods._new_func(_, fn, opts) return func.func(fn, opts) end
 fmethods.get_concrete_function = doc.def(function(self, ...)
   local n = select("#", ...)
   local args = table.pack(...)
+  if self._method and n == 0 then
+    -- The class's method: its traces are per object (tracing.pool_of).
+    raise("TypeError", ("get_concrete_function: '%s' is a method (its first parameter is self) and "
+      .. "its traces belong to an object: call it on the method bound to one, obj.%s:"
+      .. "get_concrete_function(), or pass the object first"):format(self.name, self.name), 2)
+  end
   if self._signature and n == 0 then
     local cf = self._concrete[1]
     if not cf then cf = trace(self, self._signature, nil, "get_concrete_function") end
@@ -332,6 +338,7 @@ function Bound.__tostring(b)
     n == 1 and "" or "s")
 end
 Bound.__repr = Bound.__tostring
+function Bound.__help(b) return Function.__help(b._unbound) end
 
 function Function.__tostring(self)
   local n = #all_concrete(self)
