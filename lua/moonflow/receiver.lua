@@ -189,8 +189,10 @@ local indexes = setmetatable({}, { __mode = "k" }) -- __index function -> {table
 ---      fields), else receiver.missing's AttributeError naming
 ---      spec.display (a string, or a function of the object; mt's __name
 ---      when absent) and the public names of methods, fields and spec.extra.
+--- spec.bind(obj, v) -> value, when given, makes what a hit of step 2
+--- returns (a tf.Module binds its class's tf.func methods to obj).
 function receiver.index(mt, kind, spec)
-  local tables, fields, other = spec.methods or {}, spec.fields or {}, spec.other
+  local tables, fields, other, bind = spec.methods or {}, spec.fields or {}, spec.other, spec.bind
   local is_a, checked, open, extra = spec.is_a, not spec.unchecked, spec.open, spec.extra
   local display = spec.display or rawget(mt, "__name") or kind
   local named = { fields, table.unpack(tables) }
@@ -199,7 +201,10 @@ function receiver.index(mt, kind, spec)
     if checked then receiver.check(obj, mt, "__index", kind, is_a) end
     for i = 1, n do
       local v = rawget(tables[i], k)
-      if v ~= nil then return v end
+      if v ~= nil then
+        if bind then return bind(obj, v) end
+        return v
+      end
     end
     local field = fields[k]
     if field then return field(obj) end

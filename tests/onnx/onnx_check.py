@@ -84,6 +84,12 @@ local w = tf.Variable(W)
 local inner = tf.func(function(a) return tf.tanh(a) * w end)
 local f = tf.func(function(x) return inner(x) + inner(x * 2.0) end)
 """, {"x": np.array([1.0, -2.0], np.float32)}, {"W": np.array([0.5, 3.0], np.float32)}),
+    "a module whose __call is a class-level tf.func (exported as the module)": ("""
+local Dense = tf.Module:extend("Dense")
+function Dense:init(w) self.w = tf.Variable(w) end
+Dense.__call = tf.func(function(self, x) return tf.nn.relu(tf.matmul(x, self.w)) end)
+local f = Dense(W)
+""", {"x": rng.standard_normal((2, 3)).astype(np.float32)}, {"W": rng.standard_normal((3, 2)).astype(np.float32)}),
 }
 
 for name, (body, inputs, consts) in CASES.items():

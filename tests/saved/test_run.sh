@@ -53,6 +53,22 @@ out=$("$BIN" run "$tmp/prog" --signature nope --input "x=$tmp/x.npy" 2>&1; echo 
 check "an unknown signature is NotFoundError" "moonflow run: NotFoundError: the saved program has no signature or function 'nope'
 rc=1" "$out"
 
+# A tf.func defined on the module's class (the modules guide's
+# `@tf.function def __call__`): saved, not dropped, and run by its name.
+"$BIN" -e "
+local sm = require('moonflow.io.saved_model')
+local Scale = tf.Module:extend('Scale')
+function Scale:init() self.k = tf.Variable(3.0, {name = 'k'}) end
+Scale.__call = tf.func(function(self, x) return x * self.k end,
+  {input_signature = {tf.TensorSpec({tf.None, 2}, tf.float32, 'x')}})
+sm.save(Scale(), '$tmp/cls')
+" >"$tmp/log" 2>&1
+check "a module whose __call is a class-level tf.func saves" "" "$(cat "$tmp/log")"
+"$BIN" run "$tmp/cls" --signature __call --input "x=$tmp/x.npy" --output "$tmp/cls_out" >"$tmp/log" 2>&1
+check "moonflow run runs the class-level __call" "0" "$?"
+out=$($PY -c "import numpy as np; print(np.load('$tmp/cls_out/output_0.npy').tolist())" 2>&1)
+check "with the instance's variable" "[[3.0, 3.0], [6.0, 1.5]]" "$out"
+
 # The C example, built from the public header and the library alone (with
 # the sanitizers when the library has them).
 SANFLAGS=

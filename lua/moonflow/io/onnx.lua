@@ -7,33 +7,37 @@ local core = require("moonflow.core")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local func = require("moonflow.trace.func")
+local functions = require("moonflow.io.functions")
 
 local M = {}
 
 local function raise(kind, msg) error(core.error(kind, msg), 3) end
 
 -- The concrete function to export from a concrete function, a tf.func
--- (its first trace) or a module (its first traced tf.func field, by name).
+-- (its first trace; a bound method's: its object's) or a module (the
+-- first of its tf.funcs, by name, that has one; its class's methods
+-- bound to it, functions.lua).
 local function concrete_of(x)
   if func.is_concrete(x) then return x end
   if func.is_func(x) then
-    local cfs = x:concrete_functions()
-    if #cfs == 0 and x._signature then cfs = { x:get_concrete_function() } end
-    if #cfs == 0 then
+    local cfs = functions.concretes(x)
+    if not cfs then
       raise("ValueError", ("tf.onnx.export: the tf.func '%s' has no trace to export; call it once "
         .. "or give it an input_signature"):format(x.name))
     end
     return cfs[1]
   end
   if type(x) == "table" then
-    local keys = {}
-    for k, v in pairs(x) do
-      if type(k) == "string" and func.is_func(v) then keys[#keys + 1] = k end
+    local found = functions.of(x)
+    for _, e in ipairs(found) do
+      local cfs = functions.concretes(e[2])
+      if cfs then return cfs[1] end
     end
-    table.sort(keys)
-    for _, k in ipairs(keys) do
-      local ok, cf = pcall(concrete_of, x[k])
-      if ok then return cf end
+    if #found > 0 then
+      local names = {}
+      for i, e in ipairs(found) do names[i] = "'" .. e[1] .. "'" end
+      raise("ValueError", ("tf.onnx.export: none of the module's tf.funcs (%s) has a trace to export; "
+        .. "call one once or give it an input_signature"):format(table.concat(names, ", ")))
     end
   end
   raise("TypeError", "tf.onnx.export expects a concrete function, a traced tf.func or a module with one")
@@ -61,7 +65,7 @@ M.export = options.def(function(f, path, opts)
   return path
 end, "tf.onnx.export(concrete_function_or_module, path [, {opset = 17}])",
 "Writes the graph of a concrete function (or a tf.func's first trace, or a module's first traced "
-.. "tf.func) as an ONNX model: inputs named after the arguments, outputs output_0.., variables as "
+.. "tf.func, its class's methods bound to it included) as an ONNX model: inputs named after the arguments, outputs output_0.., variables as "
 .. "initializers with their current values. Elementwise ops, MatMul, Conv2D, reductions, shape ops, "
 .. "If and While (as If and Loop); any other op is an UnimplementedError naming it.",
 { "opset", required = 2, types = { opset = "number" } })

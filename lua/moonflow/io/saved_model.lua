@@ -20,6 +20,7 @@ local shapes = require("moonflow.tensor.shape")
 local variables = require("moonflow.tensor.variable")
 local func = require("moonflow.trace.func")
 local modules = require("moonflow.keras.module")
+local functions = require("moonflow.io.functions")
 local receiver = require("moonflow.receiver")
 
 local M = {}
@@ -57,42 +58,40 @@ end
 
 -- ---- saving ----
 
--- The tf.func values reachable from obj, as {name, fn} sorted by name.
+-- The functions to save, as {name, f} sorted by name: obj itself (a
+-- tf.func or concrete function), the `signatures` given (one function is
+-- serving_default), or obj's tf.funcs, its class's methods bound to it
+-- (functions.lua).
 local function functions_of(obj, signatures)
-  if func.is_func(obj) then return { { obj.name, obj } } end
-  if func.is_concrete(obj) then return { { obj.name, obj } } end
+  if func.is_func(obj) or func.is_concrete(obj) then return { { obj.name, obj } } end
+  if signatures == nil then return functions.of(obj) end
+  if func.is_func(signatures) or func.is_concrete(signatures) then
+    signatures = { serving_default = signatures }
+  end
   local out = {}
-  if type(signatures) == "table" then
-    local keys = {}
-    for k in pairs(signatures) do keys[#keys + 1] = k end
-    table.sort(keys)
-    for _, k in ipairs(keys) do out[#out + 1] = { k, signatures[k] } end
-    return out
-  end
-  local keys = {}
-  for k, v in pairs(obj) do
-    if type(k) == "string" and func.is_func(v) then keys[#keys + 1] = k end
-  end
-  local mt = getmetatable(obj)
-  local cls = mt and type(mt.__index) == "table" and mt.__index
-  for _ = 1, 8 do
-    if not cls then break end
-    for k, v in pairs(cls) do
-      if type(k) == "string" and func.is_func(v) and rawget(obj, k) == nil then keys[#keys + 1] = k end
+  for k, f in pairs(signatures) do
+    if type(k) ~= "string" then
+      raise("TypeError", ("tf.saved_model.save: signatures must map names to functions, got the key %s")
+        :format(tostring(k)))
     end
-    local cmt = getmetatable(cls)
-    cls = cmt and type(cmt.__index) == "table" and cmt.__index
+    if not (func.is_func(f) or func.is_concrete(f)) then
+      raise("TypeError", ("tf.saved_model.save: signature '%s' is a %s, not a tf.func or a concrete "
+        .. "function"):format(k, type(f)))
+    end
+    if func.is_method(f) then
+      raise("ValueError", ("tf.saved_model.save: signature '%s' is the method '%s' unbound (its first "
+        .. "parameter is self): give it bound to the object whose traces to save, obj.%s, as TF "
+        .. "saves a bound method"):format(k, f.name, f.name))
+    end
+    out[#out + 1] = { k, f }
   end
-  table.sort(keys)
-  for _, k in ipairs(keys) do out[#out + 1] = { k, obj[k] } end
+  table.sort(out, function(a, b) return a[1] < b[1] end)
   return out
 end
 
 local function concretes_of(name, f)
-  if func.is_concrete(f) then return { f } end
-  local cfs = f:concrete_functions()
-  if #cfs == 0 and f._signature then cfs = { f:get_concrete_function() } end
-  if #cfs == 0 then
+  local cfs = functions.concretes(f)
+  if not cfs then
     raise("ValueError", ("tf.saved_model.save: the tf.func '%s' has never been traced and has no "
       .. "input_signature, so it has no concrete function to save; call it once or give it an "
       .. "input_signature"):format(name))
@@ -163,11 +162,14 @@ M.save = options.def(function(obj, dir, opts)
     signatures.serving_default = functions[1].name
   end
   core.saved_write(dir, { variables = state.variables, functions = functions, signatures = signatures })
-end, "tf.saved_model.save(obj, dir [, {signatures = {name = tf.func, ...}}])",
-"Saves a tf.Module (its variables and the concrete functions of its tf.func fields) or a tf.func "
+end, "tf.saved_model.save(obj, dir [, {signatures = f or {name = f, ...}}])",
+"Saves a tf.Module (its variables and the concrete functions of its tf.funcs: its fields, its "
+.. "class's tf.func methods bound to it (`M.__call = tf.func(function(self, x) ... end)`: that "
+.. "instance's traces), then its submodules' under their paths, `dense_1.__call`) or a tf.func "
 .. "(its concrete functions) as a directory: saved_model.json (graphs, signatures, variable "
-.. "list) and variables/*.npy. A tf.func never traced and without input_signature is an error. "
-.. "tf.saved_model.load reads it back without the Lua source.",
+.. "list) and variables/*.npy. A tf.func never traced and without input_signature is a ValueError "
+.. "naming it, never dropped. signatures: a function (serving_default) or names to functions; a "
+.. "method goes bound (m.f). tf.saved_model.load reads it back without the Lua source.",
 { "signatures", required = 2, types = { signatures = "table" } })
 
 -- ---- loading ----
@@ -264,6 +266,26 @@ local function dispatcher(name, options)
   end
 end
 
+-- A submodule's function, saved under its path ("dense_1.__call",
+-- "layers.1.__call"), is also reached through that path: the tables on
+-- the way are made (and listed in holders).
+local function place(root, path, fn, holders)
+  local parts = {}
+  for part in path:gmatch("[^.]+") do parts[#parts + 1] = math.tointeger(tonumber(part)) or part end
+  local t = root
+  for i = 1, #parts - 1 do
+    local next_t = rawget(t, parts[i])
+    if next_t == nil then
+      next_t = {}
+      rawset(t, parts[i], next_t)
+      holders[#holders + 1] = next_t
+    end
+    if type(next_t) ~= "table" then return end
+    t = next_t
+  end
+  rawset(t, parts[#parts], fn)
+end
+
 M.load = doc.def(function(dir)
   if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.load: dir must be a string") end
   local data = core.saved_read(dir)
@@ -289,6 +311,18 @@ M.load = doc.def(function(dir)
     obj[method] = #options == 1 and options[1].fn or dispatcher(method, options)
   end
   for sig, fname in pairs(data.signatures) do obj.signatures[sig] = by_name[fname] end
+  local holders = { obj }
+  for _, method in ipairs(order) do
+    if method:find(".", 1, true) then place(obj, method, obj[method], holders) end
+  end
+  for _, t in ipairs(holders) do
+    local call = rawget(t, "__call")
+    if call then
+      -- A saved __call makes the loaded object callable, as TF's loaded
+      -- module with a tf.function __call__.
+      setmetatable(t, { __call = function(_, ...) return call(...) end })
+    end
+  end
   obj.variables = function() return table.move(obj._variables, 1, #obj._variables, 1, {}) end
   obj.trainable_variables = function()
     local out = {}
@@ -298,7 +332,7 @@ M.load = doc.def(function(dir)
   return obj
 end, "tf.saved_model.load(dir)",
 "Loads a directory written by tf.saved_model.save: an object whose fields are the saved functions "
-.. "(tf.funcs checking their saved argument specs), with a `signatures` table and its variables "
+.. "(tf.funcs checking their saved argument specs; a saved __call makes the object callable), with a `signatures` table and its variables "
 .. "restored as tf.Variables (obj.variables(), obj.trainable_variables()) that train further: "
 .. "gradients flow through the loaded functions.")
 

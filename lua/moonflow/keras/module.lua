@@ -9,6 +9,7 @@ local doc = require("moonflow.doc")
 local variables = require("moonflow.tensor.variable")
 local receiver = require("moonflow.receiver")
 local source = require("moonflow.source")
+local func = require("moonflow.trace.func")
 local raise = errors.raise
 
 local modules = {}
@@ -158,6 +159,16 @@ local function from_library(level)
   return info ~= nil and source.in_library(info.source)
 end
 
+-- A tf.func method of the class (its first parameter is `self`) read
+-- from an instance is bound to it, as Python binds a tf.function defined
+-- in a class body: `m.f(x)` is `m:f(x)`, `m.f`'s input_signature leaves
+-- self out, its traces and tracing count are m's (func.lua's bound
+-- methods), and saving m finds it. An instance's own fields are not bound.
+local function bind_method(obj, v)
+  if func.is_method(v) then return v:_bind(obj) end
+  return v
+end
+
 local function make_class(name, parent, library)
   local class = { _class_name = name, __name = name }
   local kind = snake(name)
@@ -178,7 +189,7 @@ local function make_class(name, parent, library)
   end
   lookup[#lookup + 1] = base_methods
   class.__index = receiver.index(class, kind, { methods = lookup, is_a = is_a, open = true,
-    unchecked = not library })
+    unchecked = not library, bind = bind_method })
   class._parent = parent
   class.__tostring = parent and parent.__tostring or function(obj)
     return ("<%s '%s'>"):format(getmetatable(obj)._class_name, rawget(obj, "name") or "?")

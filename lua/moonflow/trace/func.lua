@@ -35,6 +35,7 @@ Function.__index = function(self, k)
   receiver.check(self, Function, "__index", "func")
   local m = fmethods[k]
   if m ~= nil then return m end
+  if k == "input_signature" then return nil end -- TF's None: no signature given
   return receiver.missing(self, k, "Function", { fmethods }, nil, 2)
 end
 
@@ -191,6 +192,12 @@ function fmethods._new_func(_, fn, opts) return func.func(fn, opts) end
 fmethods.get_concrete_function = doc.def(function(self, ...)
   local n = select("#", ...)
   local args = table.pack(...)
+  if self._method and n == 0 then
+    -- The class's method: its traces are per object (tracing.pool_of).
+    raise("TypeError", ("get_concrete_function: '%s' is a method (its first parameter is self) and "
+      .. "its traces belong to an object: call it on the method bound to one, obj.%s:"
+      .. "get_concrete_function(), or pass the object first"):format(self.name, self.name), 2)
+  end
   if self._signature and n == 0 then
     local cf = self._concrete[1]
     if not cf then cf = trace(self, self._signature, nil, "get_concrete_function") end
@@ -243,6 +250,96 @@ fmethods.pretty_printed_concrete_signatures = doc.def(function(self)
 end, "f:pretty_printed_concrete_signatures()",
 "The input parameters and output type of every trace, one block per trace.")
 
+-- Bound methods -------------------------------------------------------------
+-- A method (a tf.func whose first parameter is `self`) read from an
+-- instance of the class holding it (module.lua) is bound to that instance,
+-- as Python binds a tf.function of a class body (TF's Function.__get__):
+-- one bound Function per instance, kept weakly (`m.f` is `m.f`), whose
+-- traces, tracing count and concrete functions are the method's traces
+-- for that receiver (tracing.pool_of), whose input_signature leaves self
+-- out, and whose get_concrete_function() needs no arguments when the
+-- method has an input_signature. Lua's `m:f(x)` passes m again: a first
+-- argument that is the receiver itself is taken as that `:`, so `m.f(x)`
+-- and `m:f(x)` are the same call.
+
+local Bound = { __name = "Function" }
+local bmethods = {}
+receiver.metatable(Bound, "func", bmethods)
+Bound.__index = function(b, k)
+  receiver.check(b, Bound, "__index", "func")
+  local m = bmethods[k]
+  if m ~= nil then return m end
+  if k == "input_signature" then return nil end
+  return receiver.missing(b, k, "Function", { bmethods }, nil, 2)
+end
+
+function Bound.__call(b, ...)
+  local r = rawget(b, "_receiver")
+  if rawequal((...), r) then return b._unbound(...) end
+  return b._unbound(r, ...)
+end
+
+function fmethods._bind(self, obj)
+  local b = self._bound[obj]
+  if b then return b end
+  local fn = self.lua_function
+  b = setmetatable({
+    name = self.name, input_signature = rawget(self, "input_signature"),
+    lua_function = function(...) return fn(obj, ...) end,
+    _unbound = self, _receiver = obj, _method = false, _vararg = self._vararg,
+    _params = table.move(self._params, 2, #self._params, 1, {}),
+  }, Bound)
+  self._bound[obj] = b
+  return b
+end
+
+-- The receiver's traces, oldest first.
+local function bound_concrete(b)
+  local p = b._unbound._per_receiver[b._receiver] or {}
+  local out = table.move(p, 1, #p, 1, {})
+  table.sort(out, function(x, y) return x._id < y._id end)
+  return out
+end
+
+bmethods.get_concrete_function = doc.def(function(b, ...)
+  local f, r = b._unbound, b._receiver
+  if not (f._signature and select("#", ...) == 0) then return f:get_concrete_function(r, ...) end
+  local args = { r, n = 1 }
+  local types = T.of_args(args, 1)
+  self_identity(f, types, args)
+  for i, t in ipairs(f._signature) do types[i + 1] = t end
+  local pool = pool_of(f, args)
+  return cache.search(pool, types) or trace(f, types, args, "get_concrete_function")
+end, "m.f:get_concrete_function(...)", "The ConcreteFunction of the method bound to m for these "
+.. "arguments (self left out), tracing one if needed; with an input_signature, no arguments.")
+
+bmethods.experimental_get_tracing_count = doc.def(function(b)
+  return b._unbound:experimental_get_tracing_count(b._receiver)
+end, "m.f:experimental_get_tracing_count()", "How many times the method has been traced for m.")
+
+bmethods.concrete_functions = doc.def(bound_concrete, "m.f:concrete_functions()",
+  "The method's ConcreteFunctions traced for m, oldest first.")
+
+bmethods.pretty_printed_concrete_signatures = doc.def(function(b)
+  local blocks = {}
+  for i, cf in ipairs(bound_concrete(b)) do blocks[i] = cf:pretty_printed_signature() end
+  return table.concat(blocks, "\n\n")
+end, "m.f:pretty_printed_concrete_signatures()", "The input parameters and output type of each of m's traces.")
+
+bmethods.clear_cache = doc.def(function(b)
+  b._unbound._per_receiver[b._receiver] = nil
+  b._unbound._last = nil
+  cache.disarm(b._unbound)
+end, "m.f:clear_cache()", "Forgets the method's traces for m (its tracing count for m restarts at 0).")
+
+function Bound.__tostring(b)
+  local n = #bound_concrete(b)
+  return ("<tf.func '%s' bound to %s (%d trace%s)>"):format(b.name, tostring(b._receiver), n,
+    n == 1 and "" or "s")
+end
+Bound.__repr = Bound.__tostring
+function Bound.__help(b) return Function.__help(b._unbound) end
+
 function Function.__tostring(self)
   local n = #all_concrete(self)
   return ("<tf.func '%s' (%d trace%s)>"):format(self.name, n, n == 1 and "" or "s")
@@ -285,6 +382,7 @@ local function make(fn, opts, name)
     _concrete = {}, _count = 0, _reduce = opts.reduce_retracing and true or false,
     _autograph = opts.autograph ~= false, _detector = detector_for(fn),
     _method = params[1] == "self", _per_receiver = setmetatable({}, { __mode = "k" }),
+    _bound = setmetatable({}, { __mode = "k" }), input_signature = opts.input_signature,
   }, Function)
   if opts.input_signature then
     local is = opts.input_signature
@@ -316,10 +414,16 @@ end, "tf.func(fn [, {input_signature=, reduce_retracing=, autograph=, name=}])",
 .. "decorator: tf.func{reduce_retracing = true}(fn).",
 { positional = { "func" }, via = { make }, "input_signature", "reduce_retracing", "autograph", "name" })
 
-func.is_func = function(x) return getmetatable(x) == Function end
+func.is_func = function(x)
+  local mt = getmetatable(x)
+  return mt == Function or mt == Bound
+end
+-- A tf.func a class binds to its instances: its first parameter is self.
+func.is_method = function(x) return getmetatable(x) == Function and x._method end
+func.is_bound = function(x) return getmetatable(x) == Bound end
 func.is_concrete = concrete.is_concrete
 
 -- Library-internal (the other modules' view, not part of tf).
-func.internal = { is_func = true, is_concrete = true, internal = true }
+func.internal = { is_func = true, is_concrete = true, is_method = true, is_bound = true, internal = true }
 
 return func
