@@ -58,11 +58,14 @@ local function own_leaves(obj, out, seen, pred, subs)
   end
 end
 
-local function collect(obj, out, seen, pred)
+-- mods, when given, receives the submodules in the same order: a
+-- module's own (keys sorted), then each one's, depth first.
+local function collect(obj, out, seen, pred, mods)
   seen[obj] = true
   local subs = {}
   own_leaves(obj, out, seen, pred, subs)
-  for _, m in ipairs(subs) do collect(m, out, seen, pred) end
+  for _, m in ipairs(mods and subs or {}) do mods[#mods + 1] = m end
+  for _, m in ipairs(subs) do collect(m, out, seen, pred, mods) end
   return out
 end
 
@@ -80,19 +83,11 @@ end, "module:non_trainable_variables()",
 "The tf.Variables this module owns that are not trainable (a BatchNormalization's moving statistics).")
 
 base_methods.submodules = doc.def(function(self)
-  local out, seen = {}, { [self] = true }
-  local function walk(obj)
-    for _, v in pairs(obj) do
-      if type(v) == "table" and not seen[v] then
-        seen[v] = true
-        if modules.is_module(v) then out[#out + 1] = v end
-        if getmetatable(v) == nil or modules.is_module(v) then walk(v) end
-      end
-    end
-  end
-  walk(self)
-  return out
-end, "module:submodules()", "The modules found through this module's fields.")
+  local mods = {}
+  collect(self, {}, {}, function() return false end, mods)
+  return mods
+end, "module:submodules()", "The modules found through this module's fields, in TF's order: its own "
+.. "(fields sorted by name, tables flattened in place), then each one's, depth first.")
 
 local classes = setmetatable({}, { __mode = "k" })
 
