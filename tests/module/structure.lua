@@ -7,6 +7,8 @@
 --     and has no literal require later on (no late lookups);
 --   * `luac5.4 -p` accepts every file;
 --   * the module graph (from those requires) has no cycle;
+--   * no module assigns into a table it got from another module's require;
+--   * no function in lua/moonflow/ops/ has over 120 lines of its own;
 --   * no file in lua/ is over 900 lines.
 local ROOT = os.getenv("MOONFLOW_ROOT") or "."
 local MAX_LINES = 900
@@ -171,6 +173,99 @@ do
     if (color[f] or WHITE) == WHITE and not cycle then visit(f) end
   end
   check(cycle == nil and edges > 50, "the module graph (" .. edges .. " requires) has no cycle", cycle)
+end
+
+-- No module writes into another module's table -------------------------------------
+-- A table a module gets from require (or a field path of one, `local layers
+-- = keras.layers`) is the other module's: assigning into it (`other.x = `,
+-- `other.nn.x = `, `function other.f()`, rawset(other, ...)) builds one
+-- module's table from another, so the table's contents are found nowhere
+-- in one place. A module returns its own table; its requirer composes.
+-- Two are written from outside by design: moonflow.state (the session's
+-- mutable state: its fields are the settings and registries modules
+-- share) and the binding moonflow.core, whose types' metatables the Lua
+-- half of each type completes (tensor/tensor.lua's operators).
+local WRITABLE = { ["moonflow.state"] = true, ["moonflow.core"] = true }
+do
+  local bad = {}
+  for _, f in ipairs(lib) do
+    local raw_lines = {}
+    for line in (read(ROOT .. "/lua/" .. f) .. "\n"):gmatch("([^\n]*)\n") do raw_lines[#raw_lines + 1] = line end
+    local other = {}   -- local name -> true when it holds (a part of) another module's table
+    local k = 0
+    for line in (code_only(read(ROOT .. "/lua/" .. f)) .. "\n"):gmatch("([^\n]*)\n") do
+      k = k + 1
+      local function flag(what) bad[#bad + 1] = ("%s:%d: %s: %s"):format(f, k, what, raw_lines[k]) end
+      local names, rhs = line:match("^%s*local%s+([%a_][%w_%s,]*)=%s*(.-)%s*$")
+      if names then
+        local i = 0
+        local items = {}
+        for item in (rhs .. ","):gmatch("([^,]*),") do items[#items + 1] = item:match("^%s*(.-)%s*$") end
+        for name in names:gmatch("[%a_][%w_]*") do
+          i = i + 1
+          local item = items[i] or ""
+          local base = item:match("^([%a_][%w_]*)[%.%w_]*$")
+          local required = item:find("^require%s*%(") and raw_lines[k]:match('require%s*%(%s*"([%w_.]+)"%s*%)')
+          other[name] = (required ~= nil and not WRITABLE[required]) or (base ~= nil and other[base] == true) or nil
+        end
+      else
+        local lhs = line:match("^%s*([^=]-[^=~<>])=[^=]")
+        if lhs and not lhs:find("^%s*local%s") and not lhs:find("[%(\"]") then
+          for target in (lhs .. ","):gmatch("([^,]*),") do
+            local base = target:match("^%s*([%a_][%w_]*)%s*[%.%[]")
+            if base and other[base] then flag("assigns into " .. base .. ", another module's table") end
+          end
+        end
+        local fbase = line:match("^%s*function%s+([%a_][%w_]*)[%.:]")
+        if fbase and other[fbase] then flag("defines a function in " .. fbase .. ", another module's table") end
+        local rbase = line:match("rawset%s*%(%s*([%a_][%w_]*)")
+        if rbase and other[rbase] then flag("rawsets into " .. rbase .. ", another module's table") end
+      end
+    end
+  end
+  check(#bad == 0, "no lua/moonflow module assigns into a table it got from another module", table.concat(bad, "\n"))
+end
+
+-- Function sizes ------------------------------------------------------------------
+-- No function of the op families (lua/moonflow/ops/) has over MAX_FUNCTION
+-- lines of its own code (the lines of the closures it holds counted apart).
+-- Blocks open with function, if, do, repeat and close with end, until.
+local MAX_FUNCTION = 120
+do
+  local big = {}
+  for _, f in ipairs(lib) do
+    if f:find("^moonflow/ops/") then
+      local code, stack, line, pos = code_only(read(ROOT .. "/lua/" .. f)), {}, 1, 1
+      while true do
+        local s, e, word = code:find("([%a_][%w_]*)", pos)
+        if not s then break end
+        line = line + select(2, code:sub(pos, s - 1):gsub("\n", ""))
+        pos = e + 1
+        local after_dot = s > 1 and code:sub(s - 1, s - 1):find("[.:]") ~= nil
+        if after_dot then
+          -- a field name (t.end is not Lua, but t.do_x is a name)
+        elseif word == "function" or word == "if" or word == "do" or word == "repeat" then
+          stack[#stack + 1] = { kind = word, start = line, nested = 0 }
+        elseif word == "end" or word == "until" then
+          local b = table.remove(stack)
+          if b and b.kind == "function" then
+            local total = line - b.start + 1
+            if total - b.nested > MAX_FUNCTION then
+              big[#big + 1] = ("%s:%d: a function of %d lines of its own"):format(f, b.start, total - b.nested)
+            end
+            for i = #stack, 1, -1 do
+              if stack[i].kind == "function" then
+                stack[i].nested = stack[i].nested + total
+                break
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+  check(#big == 0, "no function in lua/moonflow/ops/ has over " .. MAX_FUNCTION .. " lines of its own code",
+    table.concat(big, "\n"))
 end
 
 -- File sizes ----------------------------------------------------------------------
