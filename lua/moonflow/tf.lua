@@ -15,7 +15,6 @@ local ops = require("moonflow.ops")
 local control = require("moonflow.ops.control")
 local tensors = require("moonflow.tensor.tensor")
 local variables = require("moonflow.tensor.variable")
-local printing = require("moonflow.tensor.print")
 local tapes = require("moonflow.grad.tape")
 local func = require("moonflow.trace.func")
 local graphs = require("moonflow.trace.graph")
@@ -45,7 +44,7 @@ local tf = {}
 tf.__version__ = core.version
 tf.doc = doc
 tf.errors = errors
-for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, printing, tapes, func, graphs,
+for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, tapes, func, graphs,
   modules, name_scope }) do
   public(module, tf)
 end

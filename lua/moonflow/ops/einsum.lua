@@ -94,7 +94,7 @@ M.einsum = common.def("Einsum", function(equation, ...)
   if #operands <= 2 then return einsum_op(resolved, operands, opts.name) end
   return einsum_chain(inputs, output, operands, opts.name)
 end, "tf.einsum(equation, ...)",
-"Equations such as 'ij,jk->ik' (matmul), 'bij,bjk->bik', 'ij->ji', 'ii->' (trace), 'ii->i' (diagonal), "
+"Examples: 'ij,jk->ik' (matmul), 'bij,bjk->bik', 'ij->ji', 'ii->' (trace), 'ii->i' (diagonal), "
 .. "'i,j->ij' (outer), 'ij->j' (sum), '...ij->...ji'; implicit output allowed; more than two operands are "
 .. "contracted left to right.",
 { required = 1, vararg = true, "optimize", "name" })

@@ -91,7 +91,7 @@ M.cast = def("Cast", function(x, dtype, opts)
   x = to_tensor(x)
   if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end
   return op(H.Cast, { DstT = dtype, name = opts.name or "Cast" }, x)
-end, "tf.cast(x, dtype)", "Floats truncate toward zero into integers.",
+end, "tf.cast(x, dtype)", "dtype is a tf dtype or its name.",
 { required = 1, positional = { "dtype" }, "name" })
 
 M.where = def("SelectV2", function(cond, x, y, opts)

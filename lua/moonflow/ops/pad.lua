@@ -37,9 +37,9 @@ M.pad = common.def("Pad", function(x, paddings, mode, opts)
   end
   return op(H.Pad, { name = opts.name or "Pad", _dtypes = types }, x, paddings)
 end, "tf.pad(x, paddings [, mode] [, {constant_values=, name=}])",
-"paddings is a Lua list of {before, after} per axis. mode 'CONSTANT' (the default) pads with "
-  .. "constant_values; 'REFLECT' and 'SYMMETRIC' are op MirrorPad (mirrored from x, 'REFLECT' without "
-  .. "the border, 'SYMMETRIC' with it); modes are case-insensitive.",
+"paddings is a Lua list of {before, after} per axis; that is mode 'CONSTANT', the default. Modes "
+  .. "'REFLECT' and 'SYMMETRIC' are op MirrorPad (mirrored from x, 'REFLECT' without the border, "
+  .. "'SYMMETRIC' with it); modes are case-insensitive.",
 { required = 1, positional = { "paddings", "mode" }, "constant_values", "name" })
 
 M.namespaces = { tf = { "pad" } }

@@ -22,7 +22,7 @@ local M = {}
 
 M.shape = def("Shape", function(x, out_type, opts)
   return op(H.Shape, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32, name = opts.name }, x)
-end, "tf.shape(x [, out_type])", "The dynamic shape (int32 unless out_type says otherwise).",
+end, "tf.shape(x [, out_type])", "Its values are known only when the graph runs (x.shape is the static one).",
 { required = 1, positional = { "out_type" }, "name" })
 M.size = def("Size", function(x, out_type, opts)
   return op(H.Size, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32, name = opts.name }, x)
