@@ -16,7 +16,6 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local ops = require("moonflow.ops")
-local ops_array = require("moonflow.ops")
 local tensors = require("moonflow.tensor.tensor")
 local receiver = require("moonflow.receiver")
 local name_scope = require("moonflow.trace.name_scope")
@@ -287,7 +286,7 @@ methods.sparse_read = options.def(function(v, indices, opts)
 end, "v:sparse_read(indices [, {name=}])", "Rows `indices` (0-based) of the value: tf.gather of a read.",
 { required = 2, "name" })
 methods.gather_nd = options.def(function(v, indices, opts)
-  return ops_array.gather_nd(read(v), indices, opts.name and { name = opts.name } or nil)
+  return ops.gather_nd(read(v), indices, opts.name and { name = opts.name } or nil)
 end, "v:gather_nd(indices [, {name=}])", "The elements or slices at `indices`: tf.gather_nd of a read.",
 { required = 2, "name" })
 
