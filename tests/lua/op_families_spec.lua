@@ -98,7 +98,8 @@ describe("ops by family", function()
       if family and family ~= "init" and family ~= "common" then
         files = files + 1
         assert.is_true(c_files[family] ~= nil, "ops/" .. name .. " names no C file ops_" .. family .. ".c")
-        assert.is_true(loaded[family] ~= nil, "ops/" .. name .. " is neither built by moonflow.ops nor the control family")
+        assert.is_true(loaded[family] ~= nil,
+          "ops/" .. name .. " is neither built by moonflow.ops nor the control family")
       end
     end
     ls:close()

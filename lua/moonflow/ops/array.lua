@@ -21,7 +21,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def, static_shape = common.def, common.shape_of
+local op_def, static_shape = common.op_def, common.shape_of
 local to_tensor = core_ops.to_tensor
 local int_list, slice_of = join.int_list, index.slice_of
 local I32 = dtypes.int32
@@ -30,7 +30,7 @@ local M = {}
 
 -- splits -------------------------------------------------------------------
 
-M.split = def("Split", function(value, num_or_size_splits, axis, num, opts)
+M.split = op_def("Split", function(value, num_or_size_splits, axis, num, opts)
   axis = axis or 0
   local name = opts.name or "split"
   if math.type(num_or_size_splits) == "integer" then
@@ -61,7 +61,7 @@ end, "tf.split(value, num_or_size_splits [, axis] [, num])",
 
 -- reversal -----------------------------------------------------------------
 
-M.reverse = def("ReverseV2", function(tensor, axis, opts)
+M.reverse = op_def("ReverseV2", function(tensor, axis, opts)
   if axis == nil then raise("TypeError", "tf.reverse: axis is required (a list of axes)", 3) end
   return op(H.ReverseV2, { name = opts.name or "ReverseV2", _dtypes = { nil, I32 } }, tensor, int_list(axis))
 end, "tf.reverse(tensor, axis)",
@@ -95,7 +95,7 @@ local function batch_gather_nd(params, indices, batch_dims, name)
   return shape_ops.reshape(out, join.concat({ batch_shape, slice_of(shape_ops.shape(out), 1, -1) }, 0))
 end
 
-M.gather_nd = def("GatherNd", function(params, indices, batch_dims, opts)
+M.gather_nd = op_def("GatherNd", function(params, indices, batch_dims, opts)
   batch_dims = batch_dims or 0
   if math.type(batch_dims) ~= "integer" then
     raise("TypeError", "tf.gather_nd: batch_dims must be an integer, got " .. tostring(batch_dims), 3)
@@ -109,14 +109,14 @@ end, "tf.gather_nd(params, indices [, batch_dims])",
 .. "Out-of-range tuples are an InvalidArgumentError, as on TF's CPU.",
 { required = 1, positional = { "indices", "batch_dims" }, "name" })
 
-M.scatter_nd = def("ScatterNd", function(indices, updates, shape, opts)
+M.scatter_nd = op_def("ScatterNd", function(indices, updates, shape, opts)
   return op(H.ScatterNd, { name = opts.name or "ScatterNd", _dtypes = { I32, nil, I32 } },
     indices, updates, int_list(shape))
 end, "tf.scatter_nd(indices, updates, shape)",
 "Index tuples are 0-based.", { required = 1, positional = { "updates", "shape" }, "name" })
 
 local function tensor_scatter(opname, tfname, text)
-  return def(opname, function(tensor, indices, updates, opts)
+  return op_def(opname, function(tensor, indices, updates, opts)
     return op(H[opname], { name = opts.name or opname, _typed = 5, _dtypes = { nil, I32 } },
       tensor, indices, updates)
   end, tfname .. "(tensor, indices, updates)", text, { required = 1, positional = { "indices", "updates" }, "name" })

@@ -19,7 +19,7 @@ for _, o in ipairs(core.op_list()) do registry_doc[o.name] = o.doc end
 --- docstring's summary is the op's registry doc, and `text` (nil or "" for
 --- none) adds what is the Lua wrapper's own (defaults, Lua lists, 0-based
 --- positions, what TF's Python adds). The record keeps both: .op, .lua_text.
-function common.def(opname, fn, signature, text, spec)
+function common.op_def(opname, fn, signature, text, spec)
   local summary = registry_doc[opname]
   if summary == nil or summary == "" then
     error("moonflow.ops: " .. signature .. " wraps " .. tostring(opname) .. ", which has no registry doc", 2)

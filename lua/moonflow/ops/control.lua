@@ -167,7 +167,7 @@ end, "tf.TensorArray(dtype [, {size=, dynamic_size=, element_shape=}])",
 .. "array), ta:read(i), ta:stack(), ta:unstack(t), ta:size().",
 { required = 1, positional = { "size", "dynamic_size" }, "element_shape" })
 
-tamethods.write = common.def("TensorListSetItem", function(ta, i, value)
+tamethods.write = common.op_def("TensorListSetItem", function(ta, i, value)
   value = ops.convert_to_tensor(value, ta.dtype)
   local buf = op(H.TensorListSetItem, { resize = ta.dynamic_size, _dtypes = { nil, dtypes.int32 } }, ta._buf, i, value)
   local es = ta.element_shape

@@ -21,7 +21,7 @@ local function stride_list(s)
   return s
 end
 
-M.conv2d = common.def("Conv2D", function(input, filters, strides, padding, data_format, dilations, opts)
+M.conv2d = common.op_def("Conv2D", function(input, filters, strides, padding, data_format, dilations, opts)
   return op(H.Conv2D, { strides = stride_list(strides), padding = padding or "VALID",
     dilations = stride_list(dilations), data_format = data_format or "NHWC",
     name = opts.name }, input, filters)

@@ -19,7 +19,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def, name_opt, shape_of = common.def, common.name_opt, common.shape_of
+local op_def, name_opt, shape_of = common.op_def, common.name_opt, common.shape_of
 local I32 = dtypes.int32
 
 local M = {}
@@ -149,7 +149,7 @@ local function constant_shape(t, value, shape)
     tostring(shapes.TensorShape(dims)), want), 3)
 end
 
-M.constant = def("Const", function(value, dtype, shape, opts)
+M.constant = op_def("Const", function(value, dtype, shape, opts)
   if dtype ~= nil then dtype = dtypes.as_dtype(dtype) end
   local t
   if core.is_tensor(value) then
@@ -219,15 +219,15 @@ function M.shape_arg(shape)
   return shape
 end
 
-M.identity = def("Identity", function(x, opts) return op(H.Identity, name_opt(opts), x) end,
+M.identity = op_def("Identity", function(x, opts) return op(H.Identity, name_opt(opts), x) end,
   "tf.identity(x)", "A new node in a traced graph.", { required = 1, via = { name_opt }, "name" })
-M.stop_gradient = def("StopGradient", function(x, opts) return op(H.StopGradient, name_opt(opts), x) end,
+M.stop_gradient = op_def("StopGradient", function(x, opts) return op(H.StopGradient, name_opt(opts), x) end,
   "tf.stop_gradient(x)", nil, { required = 1, via = { name_opt }, "name" })
 
-M.timestamp = def("Timestamp", function(opts) return op(H.Timestamp, { name = opts.name }) end,
+M.timestamp = op_def("Timestamp", function(opts) return op(H.Timestamp, { name = opts.name }) end,
   "tf.timestamp()", "An op, so it runs again at each run of a traced graph.", { "name" })
 
-M.lua_function = def("EagerLuaFunc", function(fn, inputs, Tout, opts)
+M.lua_function = op_def("EagerLuaFunc", function(fn, inputs, Tout, opts)
   if type(fn) ~= "function" then
     raise("TypeError", "tf.lua_function expects a Lua function", 1)
   end
@@ -367,7 +367,7 @@ local function sink(stream)
   end
 end
 
-M.print = def("PrintV2", function(...)
+M.print = op_def("PrintV2", function(...)
   local args = table.pack(...)
   local opts = {}
   if args.n > 0 and is_options(args[args.n]) then

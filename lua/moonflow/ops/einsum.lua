@@ -76,7 +76,7 @@ local function einsum_chain(inputs, output, operands, name)
   return acc
 end
 
-M.einsum = common.def("Einsum", function(equation, ...)
+M.einsum = common.op_def("Einsum", function(equation, ...)
   local args = table.pack(...)
   local opts = args[args.n]
   if type(opts) == "table" and not core.is_tensor(opts) and opts[1] == nil and next(opts) ~= nil then

@@ -15,7 +15,7 @@ local raise = errors.raise
 
 local op, binary = core.op, core.binary
 local H = state.H
-local def, name_opt = common.def, common.name_opt
+local op_def, name_opt = common.op_def, common.name_opt
 local to_tensor = core_ops.to_tensor
 
 local M = {}
@@ -23,7 +23,7 @@ local M = {}
 local function unary(tfname, opname)
   local h = H[opname]
   local f = function(x, opts) return op(h, name_opt(opts), x) end
-  return def(opname, f, tfname .. "(x)", nil, { required = 1, via = { name_opt }, "name" })
+  return op_def(opname, f, tfname .. "(x)", nil, { required = 1, via = { name_opt }, "name" })
 end
 
 -- default_name: the node's name when TF's wrapper opens a name scope of
@@ -32,7 +32,7 @@ local function bin(tfname, opname, default_name)
   local h = H[opname]
   local default = default_name and { name = default_name } or nil
   local f = function(x, y, opts) return binary(h, x, y, name_opt(opts, default)) end
-  return def(opname, f, tfname .. "(x, y)", "Broadcasts like NumPy; x and y must have one dtype (a Lua "
+  return op_def(opname, f, tfname .. "(x, y)", "Broadcasts like NumPy; x and y must have one dtype (a Lua "
     .. "number takes the tensor's).", { required = 2, via = { name_opt }, "name" })
 end
 
@@ -82,11 +82,11 @@ end
 local truediv = M.true_divide
 -- TF's divide is x / y: its node is named truediv, as the operator's.
 local TRUEDIV = { name = "truediv" }
-M.divide = def("RealDiv", function(x, y, opts) return truediv(x, y, name_opt(opts, TRUEDIV)) end,
+M.divide = op_def("RealDiv", function(x, y, opts) return truediv(x, y, name_opt(opts, TRUEDIV)) end,
   "tf.divide(x, y)", "Integers are divided as float64, as in TF.",
   { required = 2, via = { name_opt }, "name" })
 
-M.cast = def("Cast", function(x, dtype, opts)
+M.cast = op_def("Cast", function(x, dtype, opts)
   dtype = dtypes.as_dtype(dtype)
   x = to_tensor(x)
   if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end
@@ -94,7 +94,7 @@ M.cast = def("Cast", function(x, dtype, opts)
 end, "tf.cast(x, dtype)", "dtype is a tf dtype or its name.",
 { required = 1, positional = { "dtype" }, "name" })
 
-M.where = def("SelectV2", function(cond, x, y, opts)
+M.where = op_def("SelectV2", function(cond, x, y, opts)
   if x == nil and y == nil then return op(H.Where, name_opt(opts), cond) end
   -- TF's where_v2 refuses one branch alone before building any op.
   if x == nil or y == nil then raise("ValueError", "x and y must both be non-None or both be None.", 2) end
@@ -105,7 +105,7 @@ end, "tf.where(condition [, x, y])",
 
 M.relu = unary("tf.nn.relu", "Relu")
 
-M.divide_no_nan = def("DivNoNan", function(x, y, opts)
+M.divide_no_nan = op_def("DivNoNan", function(x, y, opts)
   local tx = core.is_tensor(x) and core.dtype(x) or nil
   local ty = core.is_tensor(y) and core.dtype(y) or nil
   if tx and ty and tx ~= ty then
@@ -125,7 +125,7 @@ M.divide_no_nan = def("DivNoNan", function(x, y, opts)
   return op(H.DivNoNan, { name = opts.name }, x, y)
 end, "tf.math.divide_no_nan(x, y)", "Integers divide as float64.", { required = 2, "name" })
 
-M.squared_difference = def("SquaredDifference", function(x, y, opts)
+M.squared_difference = op_def("SquaredDifference", function(x, y, opts)
   return core.binary(H.SquaredDifference, x, y, { name = opts.name })
 end, "tf.math.squared_difference(x, y)", nil, { required = 2, "name" })
 

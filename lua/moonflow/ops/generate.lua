@@ -16,7 +16,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def = common.def
+local op_def = common.op_def
 local shape_arg = core_ops.shape_arg
 local I32 = dtypes.int32
 
@@ -28,7 +28,7 @@ local function is_opts(v)
   return type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil and v[1] == nil
 end
 
-M.fill = def("Fill", function(dims, value, opts)
+M.fill = op_def("Fill", function(dims, value, opts)
   return op(H.Fill, { _dtypes = { I32 }, name = opts.name }, shape_arg(dims), value)
 end, "tf.fill(dims, value)", "The dtype is value's.", { required = 2, "name" })
 
@@ -50,9 +50,9 @@ local function filled_like(opname)
     return op(H[opname], { name = opts.name }, x)
   end
 end
-M.zeros_like = def("ZerosLike", filled_like("ZerosLike"), "tf.zeros_like(x [, dtype])",
+M.zeros_like = op_def("ZerosLike", filled_like("ZerosLike"), "tf.zeros_like(x [, dtype])",
   "Given a dtype, x is cast to it first.", { required = 1, positional = { "dtype" }, "name" })
-M.ones_like = def("OnesLike", filled_like("OnesLike"), "tf.ones_like(x [, dtype])",
+M.ones_like = op_def("OnesLike", filled_like("OnesLike"), "tf.ones_like(x [, dtype])",
   "Given a dtype, x is cast to it first.", { required = 1, positional = { "dtype" }, "name" })
 
 -- tf.range's arguments: ([start,] limit [, delta] [, dtype] [, opts]),
@@ -75,7 +75,9 @@ local function range_args(...)
   local start, limit, delta = table.unpack(args, 1, n)
   for i, key in ipairs({ "start", "limit", "delta" }) do
     if opts[key] ~= nil then
-      if args[i] ~= nil and i <= n then raise("TypeError", "tf.range got multiple values for argument '" .. key .. "'", 3) end
+      if args[i] ~= nil and i <= n then
+        raise("TypeError", "tf.range got multiple values for argument '" .. key .. "'", 3)
+      end
       if key == "start" then start = opts[key] elseif key == "limit" then limit = opts[key] else delta = opts[key] end
     end
   end
@@ -85,7 +87,7 @@ local function range_args(...)
   return start, limit, delta, dtype, opts
 end
 
-M.range = def("Range", function(...)
+M.range = op_def("Range", function(...)
   local start, limit, delta, dtype, opts = range_args(...)
   if not dtype then
     dtype = dtypes.int32
@@ -110,7 +112,7 @@ end, "tf.range([start,] limit [, delta] [, dtype] [, {start=, limit=, delta=, dt
 "0-based like every position in moonflow: tf.range(3) is [0 1 2]. int32 unless a float or dtype is given.",
 { vararg = true, "start", "limit", "delta", "dtype", "name" })
 
-M.linspace = def("LinSpace", function(start, stop, num, opts)
+M.linspace = op_def("LinSpace", function(start, stop, num, opts)
   local dt = (core.is_tensor(start) and core.dtype(start)) or dtypes.float32
   return op(H.LinSpace, { name = opts.name or "LinSpace", _dtypes = { dt, dt, I32 } }, start, stop, num)
 end, "tf.linspace(start, stop, num)", "float32 unless start is a tensor of another dtype.",
@@ -124,7 +126,7 @@ M.eye = options.def(function(n, num_columns, opts)
 end, "tf.eye(n [, m] [, {dtype=}])", "The n×m identity matrix (float32 by default).",
 { required = 1, positional = { "num_columns" }, "dtype", "name" })
 
-M.broadcast_to = def("BroadcastTo", function(x, shape, opts)
+M.broadcast_to = op_def("BroadcastTo", function(x, shape, opts)
   return op(H.BroadcastTo, { _dtypes = { nil, I32 }, name = opts.name }, x, shape_arg(shape))
 end, "tf.broadcast_to(x, shape)", nil, { required = 1, positional = { "shape" }, "name" })
 

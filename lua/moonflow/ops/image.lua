@@ -22,7 +22,7 @@ local I32 = dtypes.int32
 
 local M = {}
 
-M.resize = common.def("ResizeBilinear", function(images, size, method, opts)
+M.resize = common.op_def("ResizeBilinear", function(images, size, method, opts)
   if method ~= nil and method ~= "bilinear" then
     raise("ValueError", "tf.image.resize: moonflow implements method 'bilinear' only, got " .. tostring(method), 2)
   end

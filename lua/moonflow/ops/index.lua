@@ -18,19 +18,19 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def, shape_of = common.def, common.shape_of
+local op_def, shape_of = common.op_def, common.shape_of
 local to_tensor = core_ops.to_tensor
 local int_list = join.int_list
 local I32 = dtypes.int32
 
 local M = {}
 
-M.slice = def("Slice", function(x, begin, size, opts)
+M.slice = op_def("Slice", function(x, begin, size, opts)
   return op(H.Slice, { _dtypes = { nil, I32, I32 }, name = opts.name }, x, int_list(begin),
     int_list(size))
 end, "tf.slice(x, begin, size)", "begin is 0-based.", { required = 1, positional = { "begin", "size" }, "name" })
 
-M.strided_slice = def("StridedSlice", function(x, begin, end_, strides, opts)
+M.strided_slice = op_def("StridedSlice", function(x, begin, end_, strides, opts)
   if strides == nil then
     if not core.is_tensor(begin) and type(begin) ~= "table" then
       raise("TypeError", "tf.strided_slice: begin must be a list or a tensor of integers, got a "
@@ -55,7 +55,7 @@ end, "tf.strided_slice(x, begin, end [, strides] [, {begin_mask=, end_mask=, ...
 -- moonflow takes axis there (and as {axis=}).
 -- As TF's array_ops.gather, axis defaults to batch_dims (the first axis
 -- after the batch axes), not 0.
-M.gather = def("GatherV2", function(params, indices, axis, batch_dims, opts)
+M.gather = op_def("GatherV2", function(params, indices, axis, batch_dims, opts)
   batch_dims = batch_dims or 0
   if axis == nil then axis = batch_dims end
   return op(H.GatherV2, { batch_dims = batch_dims, name = opts.name or "GatherV2" },
@@ -64,7 +64,7 @@ end, "tf.gather(params, indices [, axis] [, batch_dims] [, {name=}])",
 "axis defaults to batch_dims, the first axis after the batch axes.",
 { required = 1, positional = { "indices", "axis", "batch_dims" }, "name" })
 
-M.unsorted_segment_sum = def("UnsortedSegmentSum", function(data, segment_ids, num_segments, opts)
+M.unsorted_segment_sum = op_def("UnsortedSegmentSum", function(data, segment_ids, num_segments, opts)
   return op(H.UnsortedSegmentSum, { name = opts.name }, data, segment_ids, num_segments)
 end, "tf.math.unsorted_segment_sum(data, segment_ids, num_segments)", nil,
 { required = 1, positional = { "segment_ids", "num_segments" }, "name" })
@@ -170,7 +170,7 @@ local function one_hot_dtype(on_value, off_value, dtype)
   return dtype
 end
 
-M.one_hot = def("OneHot", function(indices, depth, on_value, off_value, axis, dtype, opts)
+M.one_hot = op_def("OneHot", function(indices, depth, on_value, off_value, axis, dtype, opts)
   dtype = one_hot_dtype(on_value, off_value, dtype and dtypes.as_dtype(dtype))
   -- `false or 1` would lose a false on_value; TF casts the defaults 1 and 0
   -- to dtype (true and false for bool)

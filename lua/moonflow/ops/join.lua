@@ -13,7 +13,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def, check_list, shape_of = common.def, common.check_list, common.shape_of
+local op_def, check_list, shape_of = common.op_def, common.check_list, common.shape_of
 local to_tensor = core_ops.to_tensor
 
 local M = {}
@@ -23,7 +23,7 @@ local function values_list(values)
   return values
 end
 
-M.concat = def("ConcatV2", function(values, axis, opts)
+M.concat = op_def("ConcatV2", function(values, axis, opts)
   values = values_list(values)
   check_list(values, "tf.concat", "values")
   if #values == 0 then
@@ -59,7 +59,7 @@ local function value_rank(v, seen)
   return nil
 end
 
-M.stack = def("Pack", function(values, axis, opts)
+M.stack = op_def("Pack", function(values, axis, opts)
   check_list(values, "tf.stack", "values")
   axis = axis or 0
   -- TF's stack checks the axis against the first value's static rank + 1.
@@ -75,7 +75,7 @@ M.stack = def("Pack", function(values, axis, opts)
 end, "tf.stack(values [, axis])", "values is a Lua list; axis (0-based) defaults to 0.",
 { required = 1, positional = { "axis" }, "name" })
 
-M.unstack = def("Unpack", function(value, num, axis, opts)
+M.unstack = op_def("Unpack", function(value, num, axis, opts)
   value = to_tensor(value)
   axis = axis or 0
   if math.type(axis) ~= "integer" then

@@ -8,25 +8,25 @@ local common = require("moonflow.ops.common")
 
 local op = core.op
 local H = state.H
-local def = common.def
+local op_def = common.op_def
 
 local M = {}
 
-M.inv = def("MatrixInverse", function(input, adjoint, opts)
+M.inv = op_def("MatrixInverse", function(input, adjoint, opts)
   return op(H.MatrixInverse, { adjoint = adjoint or false, name = opts.name }, input)
 end, "tf.linalg.inv(input [, adjoint])", "A singular matrix is an InvalidArgumentError.",
 { required = 1, positional = { "adjoint" }, "name" })
 
-M.det = def("MatrixDeterminant", function(input, opts)
+M.det = op_def("MatrixDeterminant", function(input, opts)
   return op(H.MatrixDeterminant, { name = opts.name }, input)
 end, "tf.linalg.det(input)", nil, { required = 1, "name" })
 
-M.solve = def("MatrixSolve", function(matrix, rhs, adjoint, opts)
+M.solve = op_def("MatrixSolve", function(matrix, rhs, adjoint, opts)
   return op(H.MatrixSolve, { adjoint = adjoint or false, name = opts.name }, matrix, rhs)
 end, "tf.linalg.solve(matrix, rhs [, adjoint])", "Same batch dims, no broadcasting.",
 { required = 2, positional = { "adjoint" }, "name" })
 
-M.cholesky = def("Cholesky", function(input, opts)
+M.cholesky = op_def("Cholesky", function(input, opts)
   return op(H.Cholesky, { name = opts.name }, input)
 end, "tf.linalg.cholesky(input)", "InvalidArgumentError unless positive definite.", { required = 1, "name" })
 

@@ -33,7 +33,7 @@ local function adjoint_or_transpose(opts, x)
   return (t or adj) and true or false
 end
 
-M.matmul = common.def("MatMul", function(a, b, opts)
+M.matmul = common.op_def("MatMul", function(a, b, opts)
   a, b = to_tensor(a), to_tensor(b)
   local ta, tb = adjoint_or_transpose(opts, "a"), adjoint_or_transpose(opts, "b")
   local ra, rb = rank_of(a), rank_of(b)
@@ -67,7 +67,8 @@ local function matrix_transpose(x, name)
     local rk = shape_ops.rank(x)
     local i = generate.range(0, rk, 1)
     local last, before = elementwise.subtract(rk, 1), elementwise.subtract(rk, 2)
-    perm = elementwise.where(elementwise.equal(i, last), before, elementwise.where(elementwise.equal(i, before), last, i))
+    perm = elementwise.where(elementwise.equal(i, last), before,
+      elementwise.where(elementwise.equal(i, before), last, i))
   end
   return shape_ops.transpose(x, perm, { name = name })
 end

@@ -25,7 +25,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def, name_opt, shape_of = common.def, common.name_opt, common.shape_of
+local op_def, name_opt, shape_of = common.op_def, common.name_opt, common.shape_of
 local to_tensor = core_ops.to_tensor
 local rank_of = shapes.rank
 local I32 = dtypes.int32
@@ -69,14 +69,14 @@ local function last_axis(fn, opname)
     return shape_ops.transpose(op(H[opname], nil, moved), perm)
   end
 end
-M.softmax = def("Softmax", last_axis(nil, "Softmax"), "tf.nn.softmax(logits [, axis])",
+M.softmax = op_def("Softmax", last_axis(nil, "Softmax"), "tf.nn.softmax(logits [, axis])",
   "Here along axis, default the last (0-based; another axis is moved last and back, as TF does).",
   { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
-M.log_softmax = def("LogSoftmax", last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits [, axis])",
+M.log_softmax = op_def("LogSoftmax", last_axis(nil, "LogSoftmax"), "tf.nn.log_softmax(logits [, axis])",
   "Here along axis, default the last (0-based; another axis is moved last and back, as TF does).",
   { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 
-M.bias_add = def("BiasAdd", function(value, bias, data_format, opts)
+M.bias_add = op_def("BiasAdd", function(value, bias, data_format, opts)
   return op(H.BiasAdd, { name = opts.name, data_format = data_format }, value, bias)
 end, "tf.nn.bias_add(value, bias [, data_format])",
 "data_format 'NHWC' (the default: the last axis) or 'NCHW' (the second).",
@@ -108,7 +108,7 @@ local function xent_nd(labels, logits, axis, name)
   return shape_ops.reshape(cost, index.slice(input_shape, { 0 }, shape_ops.reshape(input_rank - 1, { 1 })))
 end
 
-M.softmax_cross_entropy_with_logits = def("SoftmaxCrossEntropyWithLogits", function(labels, logits, axis, opts)
+M.softmax_cross_entropy_with_logits = op_def("SoftmaxCrossEntropyWithLogits", function(labels, logits, axis, opts)
   labels, logits = to_tensor(labels), to_tensor(logits)
   if core.dtype(labels) ~= core.dtype(logits) then labels = elementwise.cast(labels, core.dtype(logits)) end
   axis = axis or -1
@@ -130,7 +130,8 @@ end, "tf.nn.softmax_cross_entropy_with_logits(labels, logits [, axis])",
 -- TF's Python wrapper (nn_ops.py): the op takes 2-D logits; other ranks
 -- are checked against the labels, flattened to 2-D and the cost reshaped
 -- to the labels' shape.
-M.sparse_softmax_cross_entropy_with_logits = def("SparseSoftmaxCrossEntropyWithLogits", function(labels, logits, opts)
+M.sparse_softmax_cross_entropy_with_logits = op_def("SparseSoftmaxCrossEntropyWithLogits",
+function(labels, logits, opts)
   labels, logits = core_ops.convert_to_tensor(labels), core_ops.convert_to_tensor(logits)
   local lr, gr = rank_of(labels), rank_of(logits)
   local function shape_text(x) return tostring(x.shape) end
@@ -159,7 +160,8 @@ M.sparse_softmax_cross_entropy_with_logits = def("SparseSoftmaxCrossEntropyWithL
   local labels_shape = shape_ops.shape(labels)
   local num_classes = index.gather(shape_ops.shape(logits), shape_ops.rank(logits) - 1)
   local flat_logits = shape_ops.reshape(logits, join.stack({ -1, num_classes }))
-  local cost = op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, flat_logits, shape_ops.reshape(labels, { -1 }))
+  local cost = op(H.SparseSoftmaxCrossEntropyWithLogits, { name = opts.name }, flat_logits,
+    shape_ops.reshape(labels, { -1 }))
   return shape_ops.reshape(cost, labels_shape)
 end, "tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)",
 "Here per example: integer class labels (0-based) of shape [d_0, ..., d_{r-1}] and logits "

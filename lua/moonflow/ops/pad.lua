@@ -22,7 +22,7 @@ local M = {}
 -- other value), REFLECT and SYMMETRIC with MirrorPad, which ignores
 -- constant_values as TF's does.
 local MIRROR_MODES = { REFLECT = true, SYMMETRIC = true }
-M.pad = common.def("Pad", function(x, paddings, mode, opts)
+M.pad = common.op_def("Pad", function(x, paddings, mode, opts)
   mode = mode == nil and "CONSTANT" or tostring(mode):upper()
   x = to_tensor(x)
   local types = { nil, I32, core.dtype(x) }

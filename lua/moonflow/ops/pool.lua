@@ -57,11 +57,11 @@ local function pool(opname, fname)
 end
 
 local POOL_SPEC = { required = 1, positional = { "ksize", "strides", "padding", "data_format" }, "name" }
-M.max_pool2d = common.def("MaxPool", pool("MaxPool", "tf.nn.max_pool2d"),
+M.max_pool2d = common.op_def("MaxPool", pool("MaxPool", "tf.nn.max_pool2d"),
   "tf.nn.max_pool2d(input, ksize, strides, padding [, data_format] [, {name=}])",
   "ksize and strides an integer or a list of 1, 2 or 4; padding never wins a max. data_format 'NHWC' only.",
   POOL_SPEC)
-M.avg_pool2d = common.def("AvgPool", pool("AvgPool", "tf.nn.avg_pool2d"),
+M.avg_pool2d = common.op_def("AvgPool", pool("AvgPool", "tf.nn.avg_pool2d"),
   "tf.nn.avg_pool2d(input, ksize, strides, padding [, data_format] [, {name=}])",
   "ksize and strides an integer or a list of 1, 2 or 4, as TF. data_format 'NHWC' only.", POOL_SPEC)
 

@@ -15,7 +15,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def = common.def
+local op_def = common.op_def
 local to_tensor, shape_arg = core_ops.to_tensor, core_ops.shape_arg
 local I32 = dtypes.int32
 
@@ -33,7 +33,7 @@ local function number_or_tensor(v, like)
   return to_tensor(v, core.dtype(like))
 end
 
-M.normal = def("RandomStandardNormal", function(shape, mean, stddev, dtype, seed, opts)
+M.normal = op_def("RandomStandardNormal", function(shape, mean, stddev, dtype, seed, opts)
   local x
   x, dtype = random_op("RandomStandardNormal", shape, dtype, seed, opts)
   stddev, mean = number_or_tensor(stddev or 1, x), number_or_tensor(mean or 0, x)
@@ -45,7 +45,7 @@ end, "tf.random.normal(shape [, {mean=, stddev=, dtype=, seed=, name=}])",
 "Then scaled by stddev (default 1) and shifted by mean (default 0); float32 unless dtype says otherwise.",
 { required = 1, positional = { "mean", "stddev", "dtype", "seed" }, "name" })
 
-M.uniform = def("RandomUniform", function(shape, minval, maxval, dtype, seed, opts)
+M.uniform = op_def("RandomUniform", function(shape, minval, maxval, dtype, seed, opts)
   local x
   x, dtype = random_op("RandomUniform", shape, dtype, seed, opts)
   local lo, hi = number_or_tensor(minval or 0, x), number_or_tensor(maxval or 1, x)

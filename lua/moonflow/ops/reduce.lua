@@ -19,7 +19,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def = common.def
+local op_def = common.op_def
 local to_tensor = core_ops.to_tensor
 local rank_of = shapes.rank
 local I32 = dtypes.int32
@@ -41,7 +41,7 @@ end
 
 local function reduction(name, opname)
   local h = H[opname]
-  return def(opname, function(x, axis, keepdims, opts)
+  return op_def(opname, function(x, axis, keepdims, opts)
     x = to_tensor(x)
     return op(h, { keep_dims = keepdims or false, name = opts.name, _dtypes = { nil, I32 } }, x,
       axis_tensor(x, axis))
@@ -58,7 +58,7 @@ end
 
 local function arg_reduction(name, opname)
   local h = H[opname]
-  return def(opname, function(x, axis, output_type, opts)
+  return op_def(opname, function(x, axis, output_type, opts)
     local out = output_type and dtypes.as_dtype(output_type) or dtypes.int64
     return op(h, { output_type = out, name = opts.name }, x, axis or 0)
   end, name .. "(x [, axis] [, output_type] [, {name=}])",

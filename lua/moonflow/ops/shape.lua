@@ -13,30 +13,30 @@ local generate = require("moonflow.ops.generate")
 
 local op = core.op
 local H = state.H
-local def, name_opt = common.def, common.name_opt
+local op_def, name_opt = common.op_def, common.name_opt
 local to_tensor, shape_arg = core_ops.to_tensor, core_ops.shape_arg
 local rank_of = shapes.rank
 local I32 = dtypes.int32
 
 local M = {}
 
-M.shape = def("Shape", function(x, out_type, opts)
+M.shape = op_def("Shape", function(x, out_type, opts)
   return op(H.Shape, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32, name = opts.name }, x)
 end, "tf.shape(x [, out_type])", "Its values are known only when the graph runs (x.shape is the static one).",
 { required = 1, positional = { "out_type" }, "name" })
-M.size = def("Size", function(x, out_type, opts)
+M.size = op_def("Size", function(x, out_type, opts)
   return op(H.Size, { out_type = out_type and dtypes.as_dtype(out_type) or dtypes.int32, name = opts.name }, x)
 end, "tf.size(x [, out_type])", "int32 unless out_type says otherwise.",
 { required = 1, positional = { "out_type" }, "name" })
-M.rank = def("Rank", function(x, opts) return op(H.Rank, { name = opts.name }, x) end, "tf.rank(x)",
+M.rank = op_def("Rank", function(x, opts) return op(H.Rank, { name = opts.name }, x) end, "tf.rank(x)",
   nil, { required = 1, "name" })
 
-M.reshape = def("Reshape", function(x, shape, opts)
+M.reshape = op_def("Reshape", function(x, shape, opts)
   return op(H.Reshape, { _dtypes = { nil, I32 }, name = opts.name }, x, shape_arg(shape))
 end, "tf.reshape(x, shape)", "shape is a Lua list, a TensorShape or an int32 vector.",
 { required = 1, positional = { "shape" }, "name" })
 
-M.transpose = def("Transpose", function(x, perm, opts)
+M.transpose = op_def("Transpose", function(x, perm, opts)
   x = to_tensor(x)
   if perm == nil then
     local r = rank_of(x)
@@ -52,18 +52,18 @@ M.transpose = def("Transpose", function(x, perm, opts)
 end, "tf.transpose(x [, perm])", "perm (0-based) reverses the axes by default.",
 { required = 1, positional = { "perm" }, "name" })
 
-M.expand_dims = def("ExpandDims", function(x, axis, opts)
+M.expand_dims = op_def("ExpandDims", function(x, axis, opts)
   return op(H.ExpandDims, name_opt(opts), x, axis)
 end, "tf.expand_dims(x, axis)", "axis is 0-based.",
 { required = 1, positional = { "axis" }, via = { name_opt }, "name" })
 
-M.squeeze = def("Squeeze", function(x, axis, opts)
+M.squeeze = op_def("Squeeze", function(x, axis, opts)
   if type(axis) == "number" then axis = { axis } end
   return op(H.Squeeze, { squeeze_dims = axis or {}, name = opts.name }, x)
 end, "tf.squeeze(x [, axis])", "axis: a 0-based axis or a list of them.",
 { required = 1, positional = { "axis" }, "name" })
 
-M.tile = def("Tile", function(x, multiples, opts)
+M.tile = op_def("Tile", function(x, multiples, opts)
   return op(H.Tile, { _dtypes = { nil, I32 }, name = opts.name }, x, shape_arg(multiples))
 end, "tf.tile(x, multiples)", nil, { required = 1, positional = { "multiples" }, "name" })
 

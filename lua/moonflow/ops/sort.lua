@@ -18,7 +18,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local def, static_shape = common.def, common.shape_of
+local op_def, static_shape = common.op_def, common.shape_of
 local to_tensor = core_ops.to_tensor
 local I32 = dtypes.int32
 
@@ -35,7 +35,7 @@ end
 
 -- top_k, sort, argsort ---------------------------------------------------------
 
-M.top_k = def("TopKV2", function(input, k, sorted, index_type, opts)
+M.top_k = op_def("TopKV2", function(input, k, sorted, index_type, opts)
   sorted = bool_arg(sorted, "sorted", true)
   local values, indices = op(H.TopKV2, { sorted = sorted, name = opts.name or "TopKV2",
     _dtypes = { nil, I32 } }, input, k or 1)
@@ -65,7 +65,8 @@ local function descending(values, axis, return_argsort, name)
       perm[axis + 1], perm[rank] = rank - 1, axis
     else
       local r = shape_ops.rank(values)
-      perm = array.tensor_scatter_nd_update(generate.range(r), join.stack({ join.stack({ axis }), shape_ops.reshape(r - 1, { 1 }) }),
+      perm = array.tensor_scatter_nd_update(generate.range(r),
+        join.stack({ join.stack({ axis }), shape_ops.reshape(r - 1, { 1 }) }),
         join.stack({ r - 1, axis }))
     end
     values = shape_ops.transpose(values, perm)
@@ -107,7 +108,8 @@ M.sort = options.def(function(values, axis, direction, opts)
   return sort_or_argsort(values, axis, direction, false, opts.name or "sort")
 end, "tf.sort(values [, axis] [, direction])",
 "values sorted along axis (default -1, the last), 'ASCENDING' (default) or 'DESCENDING'; built on "
-.. "TopKV2 as in TF (ascending sorts the negation descending), so NaN comes first either way.", { required = 1, positional = { "axis", "direction" }, "name" })
+.. "TopKV2 as in TF (ascending sorts the negation descending), so NaN comes first either way.",
+{ required = 1, positional = { "axis", "direction" }, "name" })
 
 M.argsort = options.def(function(values, axis, direction, stable, opts)
   local _ = stable -- TF ignores it: the sort is stable either way
@@ -120,7 +122,7 @@ end, "tf.argsort(values [, axis] [, direction] [, stable])",
 -- scans ------------------------------------------------------------------
 
 local function scan(opname, tfname, text)
-  return def(opname, function(x, axis, exclusive, reverse, opts)
+  return op_def(opname, function(x, axis, exclusive, reverse, opts)
     exclusive, reverse = bool_arg(exclusive, "exclusive", false), bool_arg(reverse, "reverse", false)
     return op(H[opname], { exclusive = exclusive, reverse = reverse,
       name = opts.name or opname, _dtypes = { nil, I32 } }, x, axis or 0)

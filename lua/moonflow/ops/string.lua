@@ -7,15 +7,15 @@ local common = require("moonflow.ops.common")
 
 local op = core.op
 local H = state.H
-local def, check_list = common.def, common.check_list
+local op_def, check_list = common.op_def, common.check_list
 
 local M = {}
 
-M.length = def("StringLength", function(x, unit, opts)
+M.length = op_def("StringLength", function(x, unit, opts)
   return op(H.StringLength, { unit = unit or "BYTE", name = opts.name }, x)
 end, "tf.strings.length(x [, unit] [, {name=}])", nil, { required = 1, positional = { "unit" }, "name" })
 
-M.join = def("StringJoin", function(inputs, separator, opts)
+M.join = op_def("StringJoin", function(inputs, separator, opts)
   check_list(inputs, "tf.strings.join", "inputs")
   return op(H.StringJoin, { separator = separator or "", name = opts.name }, table.unpack(inputs))
 end, "tf.strings.join(inputs [, separator])", "inputs is a Lua list; separator defaults to \"\".",
