@@ -388,22 +388,22 @@ BINARY(SquaredDifference, DT_NUMERIC,  NO_STRINGS,           SAME,    (U)((U)a -
        "Returns (x - y)^2 elementwise with broadcasting.")                              \
 BINARY(Equal,         DT_NUMERIC_BOOL, STRINGS(str_equal),   TO_BOOL, a == b,           \
        "x,y",         NULL,           NOGRAD,                                           \
-       "Returns x == y elementwise with broadcasting.")                                 \
+       "Returns x == y elementwise with broadcasting, as bool.")                        \
 BINARY(NotEqual,      DT_NUMERIC_BOOL, STRINGS(str_not_equal), TO_BOOL, a != b,         \
        "x,y",         NULL,           NOGRAD,                                           \
-       "Returns x != y elementwise with broadcasting.")                                 \
+       "Returns x != y elementwise with broadcasting, as bool.")                        \
 BINARY(Less,          DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a < b,            \
        "x,y",         NULL,           NOGRAD,                                           \
-       "Returns x < y elementwise with broadcasting.")                                  \
+       "Returns x < y elementwise with broadcasting, as bool.")                         \
 BINARY(LessEqual,     DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a <= b,           \
        "x,y",         NULL,           NOGRAD,                                           \
-       "Returns x <= y elementwise with broadcasting.")                                 \
+       "Returns x <= y elementwise with broadcasting, as bool.")                        \
 BINARY(Greater,       DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a > b,            \
        "x,y",         NULL,           NOGRAD,                                           \
-       "Returns x > y elementwise with broadcasting.")                                  \
+       "Returns x > y elementwise with broadcasting, as bool.")                         \
 BINARY(GreaterEqual,  DT_NUMERIC,      NO_STRINGS,           TO_BOOL, a >= b,           \
        "x,y",         NULL,           NOGRAD,                                           \
-       "Returns x >= y elementwise with broadcasting.")                                 \
+       "Returns x >= y elementwise with broadcasting, as bool.")                        \
 BINARY(LogicalAnd,    DT_BOOL,         NO_STRINGS,           SAME,    a && b,           \
        "x,y",         NULL,           NOGRAD,                                           \
        "Returns x AND y elementwise with broadcasting.")                                \

@@ -1,5 +1,9 @@
 -- doc.lua — docstrings. Every public function registers its signature and
--- description here; tf.help, %help and Jupyter's inspect read them.
+-- description here; tf.help, %help and Jupyter's inspect read them. The
+-- wrapper of a registry op registers through ops/common.lua's op_def, whose
+-- description starts with the op's one-line `.doc` from the C registry;
+-- its record also keeps `op` (the op's name) and `lua_text` (the part
+-- the wrapper adds).
 
 local core = require("moonflow.core")
 

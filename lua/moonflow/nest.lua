@@ -7,9 +7,8 @@
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
-local tensor_array = require("moonflow.ops.tensor_array")
 local raise = errors.raise
 
 local nest = {}
@@ -27,10 +26,11 @@ local function flatten(v, flat)
   end
   if tv == "table" then
     local mt = getmetatable(v)
-    if mt ~= nil and mt == tensor_array.metatable then
+    -- A TensorArray (ops/control.lua) names the function that rebuilds it.
+    if mt ~= nil and mt.__tf_array ~= nil then
       flat[#flat + 1] = v._buf
       return { kind = "ta", index = #flat, dtype = v.dtype, dynamic = v.dynamic_size,
-        element_shape = v.element_shape }
+        element_shape = v.element_shape, new = mt.__tf_array.new }
     end
     if mt == variables.metatable then
       flat[#flat + 1] = v:read_value()
@@ -56,7 +56,7 @@ end
 
 local function pack(s, flat)
   if s.kind == "tensor" then return flat[s.index] end
-  if s.kind == "ta" then return tensor_array.new(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
+  if s.kind == "ta" then return s.new(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
   if s.kind == "nil" then return nil end
   local t = {}
   for i, x in ipairs(s.array) do t[i] = pack(x, flat) end

@@ -1,5 +1,7 @@
 -- tf.lua — assembles the `tf` table, the Lua face of moonflow, from the
 -- library's modules (README.md, "Layout", says which module owns what).
+-- The op namespaces (tf.nn, tf.math, ...) and top-level ops come built
+-- from the op families by moonflow.ops; this file only publishes them.
 -- Positions inside tensors are 0-based (x[0], axis=0, tf.range(3) = [0 1 2]);
 -- Lua tables returned by :numpy() are ordinary 1-based tables.
 
@@ -9,21 +11,14 @@ local errors = require("moonflow.errors")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local config = require("moonflow.config")
--- ops.lua's table with ops_math.lua's math and linear-algebra additions
-local ops = require("moonflow.ops.ops_math")
-local ops_array = require("moonflow.ops.ops_array")
--- nn_ops and keras_layers add to ops.nn and keras.layers when loaded.
-local nn_ops = require("moonflow.ops.nn_ops")
+local ops = require("moonflow.ops")
+local control = require("moonflow.ops.control")
 local tensors = require("moonflow.tensor.tensor")
 local variables = require("moonflow.tensor.variable")
-local printing = require("moonflow.tensor.print")
 local tapes = require("moonflow.grad.tape")
-local tensor_array = require("moonflow.ops.tensor_array")
-local control_flow = require("moonflow.ops.control_flow")
 local func = require("moonflow.trace.func")
 local graphs = require("moonflow.trace.graph")
 local modules = require("moonflow.keras.module")
-local lua_function = require("moonflow.ops.lua_function")
 local autograph = require("moonflow.autograph")
 local keras = require("moonflow.keras")
 local keras_layers = require("moonflow.keras.layers")
@@ -49,13 +44,14 @@ local tf = {}
 tf.__version__ = core.version
 tf.doc = doc
 tf.errors = errors
-for _, module in ipairs({ dtypes, shapes, config, ops, ops_array, tensors, variables, printing, tapes,
-  tensor_array, control_flow, func, graphs, modules, lua_function, name_scope }) do
+for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, tapes, func, graphs,
+  modules, name_scope }) do
   public(module, tf)
 end
+-- The control family's top-level ops (it builds on the tape, above moonflow.ops).
+for _, name in ipairs(control.namespaces.tf) do tf[name] = control[name] end
 tf.autograph = public(autograph)
-tf.keras = keras
-assert(tf.nn == nn_ops and keras.layers == keras_layers)
+tf.keras = ops.join_namespaces(keras, keras_layers, "tf.keras")
 tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output

@@ -9,6 +9,7 @@
 --   * the module graph (from those requires) has no cycle;
 --   * no init back-channel (a module's `init` keeping what another module
 --     hands it: a require cycle the graph cannot see; rule below);
+--   * no module assigns into a table it got from another module's require;
 --   * no file in lua/ is over 900 lines;
 --   * no source file (.c .h .inc .lua) in core/ lua/ repl/ jupyter/ is over
 --     900 lines, no function there over 120 lines of its own, and
@@ -201,6 +202,57 @@ do
     table.concat(bad, "\n"))
 end
 
+-- No module writes into another module's table -------------------------------------
+-- A table a module gets from require (or a field path of one, `local layers
+-- = keras.layers`) is the other module's: assigning into it (`other.x = `,
+-- `other.nn.x = `, `function other.f()`, rawset(other, ...)) builds one
+-- module's table from another, so the table's contents are found nowhere
+-- in one place. A module returns its own table; its requirer composes.
+-- Two are written from outside by design: moonflow.state (the session's
+-- mutable state: its fields are the settings and registries modules
+-- share) and the binding moonflow.core, whose types' metatables the Lua
+-- half of each type completes (tensor/tensor.lua's operators).
+local WRITABLE = { ["moonflow.state"] = true, ["moonflow.core"] = true }
+do
+  local bad = {}
+  for _, f in ipairs(lib) do
+    local raw_lines = {}
+    for line in (read(ROOT .. "/lua/" .. f) .. "\n"):gmatch("([^\n]*)\n") do raw_lines[#raw_lines + 1] = line end
+    local other = {}   -- local name -> true when it holds (a part of) another module's table
+    local k = 0
+    for line in (code_only(read(ROOT .. "/lua/" .. f)) .. "\n"):gmatch("([^\n]*)\n") do
+      k = k + 1
+      local function flag(what) bad[#bad + 1] = ("%s:%d: %s: %s"):format(f, k, what, raw_lines[k]) end
+      local names, rhs = line:match("^%s*local%s+([%a_][%w_%s,]*)=%s*(.-)%s*$")
+      if names then
+        local i = 0
+        local items = {}
+        for item in (rhs .. ","):gmatch("([^,]*),") do items[#items + 1] = item:match("^%s*(.-)%s*$") end
+        for name in names:gmatch("[%a_][%w_]*") do
+          i = i + 1
+          local item = items[i] or ""
+          local base = item:match("^([%a_][%w_]*)[%.%w_]*$")
+          local required = item:find("^require%s*%(") and raw_lines[k]:match('require%s*%(%s*"([%w_.]+)"%s*%)')
+          other[name] = (required ~= nil and not WRITABLE[required]) or (base ~= nil and other[base] == true) or nil
+        end
+      else
+        local lhs = line:match("^%s*([^=]-[^=~<>])=[^=]")
+        if lhs and not lhs:find("^%s*local%s") and not lhs:find("[%(\"]") then
+          for target in (lhs .. ","):gmatch("([^,]*),") do
+            local base = target:match("^%s*([%a_][%w_]*)%s*[%.%[]")
+            if base and other[base] then flag("assigns into " .. base .. ", another module's table") end
+          end
+        end
+        local fbase = line:match("^%s*function%s+([%a_][%w_]*)[%.:]")
+        if fbase and other[fbase] then flag("defines a function in " .. fbase .. ", another module's table") end
+        local rbase = line:match("rawset%s*%(%s*([%a_][%w_]*)")
+        if rbase and other[rbase] then flag("rawsets into " .. rbase .. ", another module's table") end
+      end
+    end
+  end
+  check(#bad == 0, "no lua/moonflow module assigns into a table it got from another module", table.concat(bad, "\n"))
+end
+
 -- File sizes ----------------------------------------------------------------------
 do
   local big = {}
@@ -211,7 +263,7 @@ do
   check(#big == 0, "no file in lua/ is over " .. MAX_LINES .. " lines", table.concat(big, "\n"))
 end
 
--- Source sizes over core/ lua/ repl/ jupyter/ (issue 25) ----------------------
+-- Source sizes over core/ lua/ repl/ jupyter/ -----------------------------------
 -- Every source file (.c .h .inc .lua) at most MAX_LINES lines; every function
 -- at most MAX_FUNCTION lines of its own (the lines it spans less those of
 -- the functions nested in it, which are measured apart); at most MAX_TOP

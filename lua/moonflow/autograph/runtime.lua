@@ -7,9 +7,9 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local tensors = require("moonflow.tensor.tensor")
-local control_flow = require("moonflow.ops.control_flow")
+local control_flow = require("moonflow.ops.control")
 local state = require("moonflow.state")
 local raise = errors.raise
 

@@ -8,7 +8,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local helpers = require("moonflow.grad.helpers")
 local raise = errors.raise
 

@@ -5,7 +5,7 @@
 
 local core = require("moonflow.core")
 local state = require("moonflow.state")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local shapes = require("moonflow.tensor.shape")
 local dtypes = require("moonflow.tensor.dtypes")
 

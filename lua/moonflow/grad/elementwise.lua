@@ -10,7 +10,7 @@ local state = require("moonflow.state")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 -- ops.lua's table with ops_math.lua's additions (divide_no_nan)
-local ops = require("moonflow.ops.ops_math")
+local ops = require("moonflow.ops")
 local helpers = require("moonflow.grad.helpers")
 
 local H = state.H

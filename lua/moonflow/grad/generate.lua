@@ -3,7 +3,7 @@
 -- summed back to the input's shape, a fill's to its scalar value. Rule
 -- conventions: rules.lua.
 
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local helpers = require("moonflow.grad.helpers")
 
 local unbroadcast = helpers.unbroadcast

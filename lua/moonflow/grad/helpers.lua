@@ -8,7 +8,7 @@ local core = require("moonflow.core")
 local state = require("moonflow.state")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 
 local H = state.H
 local op = core.op

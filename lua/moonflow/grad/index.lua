@@ -8,7 +8,7 @@ local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local helpers = require("moonflow.grad.helpers")
 local raise = errors.raise
 

@@ -4,8 +4,7 @@
 -- rules.lua.
 
 local dtypes = require("moonflow.tensor.dtypes")
-local ops = require("moonflow.ops.ops")
-local ops_array = require("moonflow.ops.ops_array")
+local ops = require("moonflow.ops")
 
 local rules = {}
 
@@ -16,7 +15,7 @@ rules.ConcatV2 = function(n, dy)
   local a = ops.floormod(ops.cast(axis, dtypes.int32), rank)
   local grads = {}
   local offset = ops.zeros({ 1 }, dtypes.int32)
-  local onehot = ops_array.one_hot(a, rank, { dtype = dtypes.int32 })
+  local onehot = ops.one_hot(a, rank, { dtype = dtypes.int32 })
   for i = 1, nvals do
     local size = ops.shape(n.inputs[i])
     local begin = ops.reshape(offset, { 1 }) * onehot

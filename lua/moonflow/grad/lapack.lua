@@ -5,7 +5,7 @@
 local core = require("moonflow.core")
 local state = require("moonflow.state")
 -- ops.lua's table with ops_math.lua's additions (tf.linalg)
-local ops = require("moonflow.ops.ops_math")
+local ops = require("moonflow.ops")
 local shapes = require("moonflow.tensor.shape")
 local dtypes = require("moonflow.tensor.dtypes")
 

@@ -4,7 +4,7 @@
 
 local core = require("moonflow.core")
 local state = require("moonflow.state")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local helpers = require("moonflow.grad.helpers")
 
 local H = state.H

@@ -6,8 +6,7 @@ local core = require("moonflow.core")
 local state = require("moonflow.state")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
-local ops_array = require("moonflow.ops.ops_array")
+local ops = require("moonflow.ops")
 
 local H = state.H
 local op = core.op
@@ -73,7 +72,7 @@ rules.BiasAddGrad = function(n, g)
   else
     local ones = ops.ones_like(ops.shape(dy))
     local axis = nchw and 1 or ops.rank(dy) - 1
-    local s = ones - ops_array.one_hot(axis, ops.rank(dy), { dtype = dtypes.int32 }) * 2
+    local s = ones - ops.one_hot(axis, ops.rank(dy), { dtype = dtypes.int32 }) * 2
     shaped = ops.reshape(g[1], s)
   end
   return { ops.broadcast_to(shaped, sd or ops.shape(dy)) }

@@ -7,8 +7,7 @@ local core = require("moonflow.core")
 local state = require("moonflow.state")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
-local ops_array = require("moonflow.ops.ops_array")
+local ops = require("moonflow.ops")
 local helpers = require("moonflow.grad.helpers")
 
 local H = state.H
@@ -124,7 +123,7 @@ local function prod_layout(x, axes)
   end
   local rank, shape = ops.rank(x), ops.shape(x)
   local reduced = ops.floormod(ops.reshape(ops.cast(axes, dtypes.int32), { -1 }) + rank, rank)
-  local is_reduced = ops.greater(ops.reduce_sum(ops_array.one_hot(reduced, rank, { dtype = dtypes.int32 }), 0), 0)
+  local is_reduced = ops.greater(ops.reduce_sum(ops.one_hot(reduced, rank, { dtype = dtypes.int32 }), 0), 0)
   local other = ops.reshape(ops.cast(ops.where(ops.logical_not(is_reduced)), dtypes.int32), { -1 })
   local perm = ops.concat({ reduced, other }, 0)
   local inv = op(H.UnsortedSegmentSum, nil, ops.range(rank), perm, rank)

@@ -7,7 +7,7 @@ local core = require("moonflow.core")
 local state = require("moonflow.state")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local helpers = require("moonflow.grad.helpers")
 
 local H = state.H

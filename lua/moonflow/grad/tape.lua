@@ -10,8 +10,7 @@ local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
-local ops_array = require("moonflow.ops.ops_array")
+local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local rules = require("moonflow.grad.rules").by_op
 local name_scope = require("moonflow.trace.name_scope").name_scope
@@ -506,7 +505,7 @@ local function jacobian_one(tape, y, source, mode)
   tape._persistent = true
   local ok, err = pcall(function()
     for i = 0, n - 1 do
-      local seed = ops.reshape(ops_array.one_hot(i, n, { dtype = dtype_of(y) }), sy)
+      local seed = ops.reshape(ops.one_hot(i, n, { dtype = dtype_of(y) }), sy)
       rows[i + 1] = tape:gradient(y, source, seed)
       if rows[i + 1] ~= nil then connected = true end
     end
@@ -574,7 +573,7 @@ local function batch_rows(tape, y, x, batch, row_size)
   tape._persistent = true
   local ok, err = pcall(function()
     for j = 0, row_size - 1 do
-      local pick = ops.reshape(ops_array.one_hot(j, row_size, { dtype = dtype_of(y) }), { 1, row_size })
+      local pick = ops.reshape(ops.one_hot(j, row_size, { dtype = dtype_of(y) }), { 1, row_size })
       local seed = ops.reshape(ops.broadcast_to(pick, { batch, row_size }), static_shape(y))
       rows[j + 1] = tape:gradient(y, x, seed)
       if rows[j + 1] ~= nil then connected = true end

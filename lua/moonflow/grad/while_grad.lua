@@ -7,7 +7,7 @@
 
 local core = require("moonflow.core")
 local dtypes = require("moonflow.tensor.dtypes")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.grad.tape")
 local replay = require("moonflow.grad.replay")

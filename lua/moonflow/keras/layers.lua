@@ -14,20 +14,21 @@ local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
-local nn_ops = require("moonflow.ops.nn_ops")
+local nn_ops = require("moonflow.ops").nn
 local raise = errors.raise
 
-local layers = keras.layers
+-- This module's part of tf.keras (tf.lua joins it to keras/init.lua's).
+local layers, initializers = {}, {}
 
 -- Initializers ----------------------------------------------------------------
-keras.initializers.Ones = doc.def(function()
+initializers.Ones = doc.def(function()
   return function(shape, dtype) return ops.ones(shape, dtype or dtypes.float32) end
 end, "tf.keras.initializers.Ones()", "All ones.")
-keras.initializers.RandomUniform = options.def(function(minval, maxval, seed)
+initializers.RandomUniform = options.def(function(minval, maxval, seed)
   return function(shape, dtype)
     return ops.random.uniform(shape, { minval = minval or -0.05, maxval = maxval or 0.05,
       dtype = dtype or dtypes.float32, seed = seed })
@@ -36,8 +37,8 @@ end, "tf.keras.initializers.RandomUniform([minval] [, maxval] [, seed])",
 "Uniform in [minval, maxval) (default ±0.05; Keras's 'uniform').", { positional = { "minval", "maxval", "seed" } })
 
 local NAMED_INITIALIZERS = {
-  zeros = keras.initializers.Zeros, ones = keras.initializers.Ones,
-  uniform = keras.initializers.RandomUniform, random_uniform = keras.initializers.RandomUniform,
+  zeros = keras.initializers.Zeros, ones = initializers.Ones,
+  uniform = initializers.RandomUniform, random_uniform = initializers.RandomUniform,
   glorot_uniform = keras.initializers.GlorotUniform,
 }
 local function initializer(init, default)
@@ -374,4 +375,4 @@ Embedding.__call = function(self, ids)
   return nn_ops.embedding_lookup(self.embeddings, ids)
 end
 
-return layers
+return { layers = layers, initializers = initializers }

@@ -10,8 +10,7 @@ local state = require("moonflow.state")
 local doc = require("moonflow.doc")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
-local ops_array = require("moonflow.ops.ops_array")
+local ops = require("moonflow.ops")
 local graphs = require("moonflow.trace.graph")
 local receiver = require("moonflow.receiver")
 local raise = errors.raise
@@ -199,7 +198,7 @@ local SLICE_DTYPES_64 = { nil, dtypes.int64, dtypes.int64, dtypes.int64 }
 
 local INDEX_DTYPES = { [dtypes.int32] = true, [dtypes.int64] = true }
 
-local function boolean_mask(t, mask) return ops_array.boolean_mask(t, mask) end
+local function boolean_mask(t, mask) return ops.boolean_mask(t, mask) end
 
 -- x[i]: row i of axis 0, for a Lua integer or a scalar int32/int64 tensor.
 -- TF's _check_index turns away other dtypes and vectors with its

@@ -18,7 +18,7 @@ local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local raise = errors.raise
 

@@ -1,9 +1,13 @@
--- control_flow.lua — tf.cond, tf.while_loop and tf.TensorArray. Eagerly
--- they are plain Lua control flow; while tracing, each branch / the loop
--- condition and body are traced into nested graphs and run by If / While
--- ops. Gradients flow through both: the gradient of a cond is a cond of
--- the branches' gradients; the gradient of a loop runs the loop backwards
--- over the values each iteration started from (kept when a tape records).
+-- control.lua — the control family (core/ops/ops_control.c): tf.cond
+-- (If / StatelessIf), tf.while_loop (While / StatelessWhile) and
+-- tf.TensorArray (a list of tensors whose writes are TensorListSetItem).
+-- Eagerly cond and while_loop are plain Lua control flow; while tracing,
+-- each branch / the loop condition and body are traced into nested
+-- graphs and run by If / While ops. Gradients flow through both: the
+-- gradient of a cond is a cond of the branches' gradients; the gradient
+-- of a loop runs the loop backwards over the values each iteration
+-- started from (kept when a tape records). This family builds on the
+-- gradient tape and on nest, so tf.lua publishes it after moonflow.ops.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -12,7 +16,9 @@ local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local ops = require("moonflow.ops.ops")
+local ops = require("moonflow.ops")
+local common = require("moonflow.ops.common")
+local receiver = require("moonflow.receiver")
 local nest = require("moonflow.nest")
 local tapes = require("moonflow.grad.tape")
 local variables = require("moonflow.tensor.variable")
@@ -24,11 +30,7 @@ local control_flow = {}
 
 local H = state.H
 local op = core.op
-
-
-local nest = nest
 local flatten_values, pack_values, same_structure = nest.flatten_values, nest.pack_values, nest.same_structure
-
 
 local function spec_of(t)
   local _, dtype, shape = core.info(t)
@@ -128,6 +130,85 @@ local function unify_captures(graphs, nexplicit)
   for i, u in ipairs(union) do values[i] = u.value end
   return values
 end
+
+-- tf.TensorArray ------------------------------------------------------------
+
+-- A list of tensors that works inside traced loops. Its buffer is one
+-- tensor (TensorListSetItem writes a row), so nest carries it through
+-- control flow like any tensor.
+local TensorArray = { __name = "TensorArray" }
+local tamethods = {}
+receiver.metatable(TensorArray, "tensor_array", tamethods)
+TensorArray.__index = tamethods
+
+local function new_array(dtype, buf, dynamic, element_shape)
+  return setmetatable({ dtype = dtype, _buf = buf, dynamic_size = dynamic,
+    element_shape = element_shape }, TensorArray)
+end
+-- nest flattens a TensorArray to its buffer and rebuilds it with `new`
+-- (a table: the metatable's functions are guarded as methods).
+TensorArray.__tf_array = { new = new_array }
+
+control_flow.TensorArray = options.def(function(dtype, size, dynamic_size, opts)
+  dtype = dtypes.as_dtype(dtype)
+  size = size or 0
+  local es = opts.element_shape
+  if es and getmetatable(es) == shapes.Shape then es = es:as_list() end
+  local buf
+  if es and #es > 0 then
+    local full = { size }
+    for _, d in ipairs(es) do full[#full + 1] = d end
+    buf = ops.zeros(full, dtype)
+  else
+    buf = ops.zeros(core.is_tensor(size) and ops.reshape(size, { 1 }) or { size }, dtype)
+  end
+  return new_array(dtype, buf, dynamic_size or false, es)
+end, "tf.TensorArray(dtype [, {size=, dynamic_size=, element_shape=}])",
+"A list of tensors that works inside traced loops: ta = ta:write(i, v) (0-based; returns the "
+.. "array), ta:read(i), ta:stack(), ta:unstack(t), ta:size().",
+{ required = 1, positional = { "size", "dynamic_size" }, "element_shape" })
+
+tamethods.write = common.op_def("TensorListSetItem", function(ta, i, value)
+  value = ops.convert_to_tensor(value, ta.dtype)
+  local buf = op(H.TensorListSetItem, { resize = ta.dynamic_size, _dtypes = { nil, dtypes.int32 } }, ta._buf, i, value)
+  local es = ta.element_shape
+  if not es then
+    local _, shape = spec_of(value)
+    es = shape
+  end
+  return new_array(ta.dtype, buf, ta.dynamic_size, es)
+end, "ta:write(i, value)", "Here a new TensorArray with element i (0-based) set to value; ta is unchanged.")
+
+tamethods.read = doc.def(function(ta, i)
+  return ops.gather(ta._buf, i)
+end, "ta:read(i)", "Element i (0-based).")
+
+tamethods.stack = doc.def(function(ta)
+  local buf = ta._buf
+  local _, shape = spec_of(buf)
+  if shape and #shape == 1 and ta.element_shape and #ta.element_shape > 0 then
+    local full = { shape[1] }
+    for _, d in ipairs(ta.element_shape) do full[#full + 1] = d end
+    return ops.zeros(full, ta.dtype)
+  end
+  return ops.identity(buf)
+end, "ta:stack()", "All elements stacked along a new first axis.")
+
+tamethods.unstack = doc.def(function(ta, value)
+  value = ops.convert_to_tensor(value, ta.dtype)
+  local _, shape = spec_of(value)
+  local es = shape and table.move(shape, 2, #shape, 1, {}) or nil
+  return new_array(ta.dtype, value, ta.dynamic_size, es)
+end, "ta:unstack(value)", "A TensorArray whose elements are the rows of value.")
+
+tamethods.size = doc.def(function(ta)
+  return ops.shape(ta._buf)[0]
+end, "ta:size()", "The number of elements, an int32 scalar.")
+
+TensorArray.__tostring = function(ta)
+  return ("<tf.TensorArray dtype=%s>"):format(ta.dtype.name)
+end
+
 
 -- tf.cond --------------------------------------------------------------------
 
@@ -746,7 +827,9 @@ end, "tf.while_loop(cond, body, loop_vars [, {maximum_iterations=, shape_invaria
 .. "(or a TensorArray) allows a change (one shape per loop variable, tf.None or -1 for an unknown "
 .. "dimension; loop variables that are tensors).", { required = 3, "maximum_iterations", "shape_invariants", "name" })
 
--- Library-internal (the other modules' view, not part of tf).
-control_flow.internal = { graph_while = true, internal = true }
+control_flow.namespaces = {
+  tf = { "cond", "while_loop", "TensorArray" },
+  lib = { "graph_while" },
+}
 
 return control_flow

@@ -1,0 +1,168 @@
+-- elementwise.lua — the elementwise family (core/ops/ops_elementwise.c):
+-- the unary and binary math ops, tf.cast, tf.where (SelectV2; Where with
+-- the condition alone), tf.nn.relu, and the composites built on them as
+-- TF's Python builds them: tf.math.logical_xor, tf.clip_by_value
+-- (Minimum then Maximum, clip_ops.py).
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local state = require("moonflow.state")
+local options = require("moonflow.options")
+local dtypes = require("moonflow.tensor.dtypes")
+local common = require("moonflow.ops.common")
+local core_ops = require("moonflow.ops.core")
+local raise = errors.raise
+
+local op, binary = core.op, core.binary
+local H = state.H
+local op_def, name_opt = common.op_def, common.name_opt
+local to_tensor = core_ops.to_tensor
+
+local M = {}
+
+local function unary(tfname, opname)
+  local h = H[opname]
+  local f = function(x, opts) return op(h, name_opt(opts), x) end
+  return op_def(opname, f, tfname .. "(x)", nil, { required = 1, via = { name_opt }, "name" })
+end
+
+-- default_name: the node's name when TF's wrapper opens a name scope of
+-- its own (math_ops.add's "Add", floordiv's "floordiv"); else the op's.
+local function bin(tfname, opname, default_name)
+  local h = H[opname]
+  local default = default_name and { name = default_name } or nil
+  local f = function(x, y, opts) return binary(h, x, y, name_opt(opts, default)) end
+  return op_def(opname, f, tfname .. "(x, y)", "Broadcasts like NumPy; x and y must have one dtype (a Lua "
+    .. "number takes the tensor's).", { required = 2, via = { name_opt }, "name" })
+end
+
+local UNARIES = {
+  { "negative", "Neg" }, { "abs", "Abs" }, { "sign", "Sign" }, { "square", "Square" }, { "sqrt", "Sqrt" },
+  { "rsqrt", "Rsqrt" }, { "exp", "Exp" }, { "log", "Log" }, { "log1p", "Log1p" }, { "sin", "Sin" },
+  { "cos", "Cos" }, { "tanh", "Tanh" }, { "sigmoid", "Sigmoid" }, { "round", "Round" }, { "floor", "Floor" },
+  { "ceil", "Ceil" }, { "reciprocal", "Reciprocal" }, { "logical_not", "LogicalNot" },
+}
+local BINARIES = {
+  { "add", "AddV2", "Add" }, { "subtract", "Sub" }, { "multiply", "Mul" }, { "floordiv", "FloorDiv", "floordiv" },
+  { "floormod", "FloorMod" }, { "pow", "Pow" }, { "maximum", "Maximum" }, { "minimum", "Minimum" },
+  { "equal", "Equal" }, { "not_equal", "NotEqual" }, { "less", "Less" }, { "less_equal", "LessEqual" },
+  { "greater", "Greater" }, { "greater_equal", "GreaterEqual" }, { "logical_and", "LogicalAnd" },
+  { "logical_or", "LogicalOr" },
+}
+-- The names tf and tf.math both list.
+local both = {}
+for _, u in ipairs(UNARIES) do
+  M[u[1]] = unary("tf." .. u[1], u[2])
+  both[#both + 1] = u[1]
+end
+for _, b in ipairs(BINARIES) do
+  M[b[1]] = bin("tf." .. b[1], b[2], b[3])
+  both[#both + 1] = b[1]
+end
+
+M.logical_xor = options.def(function(x, y, opts)
+  return M.logical_and(M.logical_or(x, y), M.logical_not(M.logical_and(x, y)), { name = opts.name })
+end, "tf.math.logical_xor(x, y)", "Boolean exclusive or elementwise.", { required = 2, "name" })
+
+--- x / y as TF's truediv: integers divided as float64; library-internal.
+function M.true_divide(x, y, attrs)
+  local tx = core.is_tensor(x) and core.dtype(x) or nil
+  local ty = core.is_tensor(y) and core.dtype(y) or nil
+  if tx and ty and tx ~= ty then
+    raise("InvalidArgumentError", ("x and y must have the same dtype, got %s != %s"):format(tx.name, ty.name), 3)
+  end
+  local dt = tx or ty
+  if dt and dt.is_integer then
+    -- TF divides integers as float64.
+    x = op(H.Cast, { DstT = dtypes.float64 }, to_tensor(x, dt))
+    y = op(H.Cast, { DstT = dtypes.float64 }, to_tensor(y, dt))
+  end
+  return binary(H.RealDiv, x, y, attrs)
+end
+local truediv = M.true_divide
+-- TF's divide is x / y: its node is named truediv, as the operator's.
+local TRUEDIV = { name = "truediv" }
+M.divide = op_def("RealDiv", function(x, y, opts) return truediv(x, y, name_opt(opts, TRUEDIV)) end,
+  "tf.divide(x, y)", "Integers are divided as float64, as in TF.",
+  { required = 2, via = { name_opt }, "name" })
+
+M.cast = op_def("Cast", function(x, dtype, opts)
+  dtype = dtypes.as_dtype(dtype)
+  x = to_tensor(x)
+  if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end
+  return op(H.Cast, { DstT = dtype, name = opts.name or "Cast" }, x)
+end, "tf.cast(x, dtype)", "dtype is a tf dtype or its name.",
+{ required = 1, positional = { "dtype" }, "name" })
+
+M.where = op_def("SelectV2", function(cond, x, y, opts)
+  if x == nil and y == nil then return op(H.Where, name_opt(opts), cond) end
+  -- TF's where_v2 refuses one branch alone before building any op.
+  if x == nil or y == nil then raise("ValueError", "x and y must both be non-None or both be None.", 2) end
+  return op(H.SelectV2, { _typed = 6, name = opts.name or "SelectV2" }, cond, x, y)
+end, "tf.where(condition [, x, y])",
+"With the condition alone it is op Where: the 0-based coordinates of the true elements, int64 [n, rank].",
+{ required = 1, positional = { "x", "y" }, "name" })
+
+M.relu = unary("tf.nn.relu", "Relu")
+
+M.divide_no_nan = op_def("DivNoNan", function(x, y, opts)
+  local tx = core.is_tensor(x) and core.dtype(x) or nil
+  local ty = core.is_tensor(y) and core.dtype(y) or nil
+  if tx and ty and tx ~= ty then
+    raise("TypeError", ("`x` and `y` must have the same dtype, got %s != %s."):format(tx.name, ty.name), 2)
+  end
+  -- TF converts y first and x to y's dtype.
+  if not tx and not ty then
+    y = to_tensor(y)
+    ty = core.dtype(y)
+  end
+  local dt = ty or tx
+  x, y = to_tensor(x, dt), to_tensor(y, dt)
+  if dt.is_integer then
+    -- TF's _TRUEDIV_TABLE: integers divide as float64.
+    x, y = M.cast(x, dtypes.float64), M.cast(y, dtypes.float64)
+  end
+  return op(H.DivNoNan, { name = opts.name }, x, y)
+end, "tf.math.divide_no_nan(x, y)", "Integers divide as float64.", { required = 2, "name" })
+
+M.squared_difference = op_def("SquaredDifference", function(x, y, opts)
+  return core.binary(H.SquaredDifference, x, y, { name = opts.name })
+end, "tf.math.squared_difference(x, y)", nil, { required = 2, "name" })
+
+-- TF's TensorShape.assert_is_compatible_with.
+local function check_compatible(a, b)
+  if not a.shape:is_compatible_with(b.shape) then
+    raise("ValueError", ("Shapes %s and %s are incompatible"):format(tostring(a.shape), tostring(b.shape)), 4)
+  end
+end
+
+-- TF's clip_ops.clip_by_value: Minimum then Maximum, refusing bounds that
+-- would broadcast t to a bigger shape.
+M.clip_by_value = options.def(function(t, clip_value_min, clip_value_max, opts)
+  t = to_tensor(t)
+  local t_min = M.minimum(t, clip_value_max)
+  check_compatible(t, t_min)
+  local t_max = M.maximum(t_min, clip_value_min, { name = opts.name })
+  check_compatible(t, t_max)
+  return t_max
+end, "tf.clip_by_value(t, clip_value_min, clip_value_max)",
+"t with every element clipped to [clip_value_min, clip_value_max] (NaN stays NaN).",
+{ required = 3, "name" })
+
+local tf_names = table.move(both, 1, #both, 1, {})
+for _, k in ipairs({ "divide", "cast", "where", "clip_by_value" }) do tf_names[#tf_names + 1] = k end
+tf_names.mod, tf_names.truediv, tf_names.realdiv = "floormod", "divide", "divide"
+local math_names = table.move(both, 1, #both, 1, {})
+for _, k in ipairs({ "logical_xor", "divide", "divide_no_nan", "squared_difference" }) do
+  math_names[#math_names + 1] = k
+end
+math_names.mod, math_names.truediv = "floormod", "divide"
+
+M.namespaces = {
+  tf = tf_names,
+  math = math_names,
+  nn = { "relu", "sigmoid", "tanh" },
+  lib = { "true_divide" },
+}
+
+return M
