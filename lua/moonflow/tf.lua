@@ -28,6 +28,7 @@ local io_npy = require("moonflow.io.npy")
 local saved_model = require("moonflow.io.saved_model")
 local onnx = require("moonflow.io.onnx")
 local name_scope = require("moonflow.trace.name_scope")
+local strict = require("moonflow.strict")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -61,4 +62,7 @@ tf.saved_model = { save = saved_model.save, load = saved_model.load }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
 
-return tf
+-- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
+-- ...) refuse a name they lack with AttributeError, as a Python module
+-- does, instead of handing Lua's nil on (strict/init.lua).
+return strict.namespaces(tf, "tf")

@@ -55,3 +55,38 @@ describe("strict session globals", function()
     assert.is_nil(env.modle)
   end)
 end)
+
+describe("the tf namespaces", function()
+  local tf = tf or require("moonflow")
+
+  it("refuse a typo with AttributeError and the closest name, at every level", function()
+    H.raises("AttributeError", "module 'tf' has no attribute 'reduce_summ'. Did you mean: 'reduce_sum'?",
+      function() return tf.reduce_summ end)
+    H.raises("AttributeError", "module 'tf.keras.layers' has no attribute 'Densse'. Did you mean: 'Dense'?",
+      function() return tf.keras.layers.Densse end)
+    H.raises("AttributeError", "module 'tf.nn' has no attribute 'reluu'. Did you mean: 'relu'?",
+      function() return tf.nn.reluu end)
+  end)
+
+  it("say when TensorFlow has a name moonflow lacks, so {activation = tf.nn.elu} is never a linear layer", function()
+    H.raises("AttributeError", "moonflow has no tf.nn.elu yet", function()
+      return tf.keras.layers.Dense(2, { activation = tf.nn.elu })
+    end)
+    H.raises("AttributeError", "moonflow has no tf.float16 yet", function() return tf.constant(1, tf.float16) end)
+  end)
+
+  it("cover every plain table tf hands out", function()
+    local strict_ns = require("moonflow.strict")
+    local function walk(t, path, seen)
+      if seen[t] then return end
+      seen[t] = true
+      assert.is_true(strict_ns.is_namespace(t), path .. " is not strict")
+      for k, v in pairs(t) do
+        if type(k) == "string" and type(v) == "table" and (getmetatable(v) == nil or strict_ns.is_namespace(v)) then
+          walk(v, path .. "." .. k, seen)
+        end
+      end
+    end
+    walk(tf, "tf", {})
+  end)
+end)
