@@ -228,8 +228,8 @@ describe("guide: controlling retracing", function()
     assert(ok, err)
     local msg = table.concat(text)
     assert.truthy(msg:find("tf.func 'f' retraced (trace #2)", 1, true))
-    assert.truthy(msg:find("parameter x is TensorSpec(shape=(), dtype=tf.float32, name=None), the trace "
-      .. "expects TensorSpec(shape=(), dtype=tf.int32, name=None) (dtype differs)", 1, true))
+    assert.truthy(msg:find("tf.func 'f' retraced (trace #2): trace #1 differs in x: dtype int32 -> float32",
+      1, true), msg)
   end)
 end)
 

@@ -53,7 +53,8 @@ class TracingSession(ReplSession, unittest.TestCase):
         trace = self.run_line("%trace double")
         self.assertIn("#1 at", trace)
         self.assertIn("why: first call", trace)
-        self.assertIn("(dtype differs)", trace)
+        self.assertIn("why: trace #1 differs in a: dtype int32 -> float32", trace)
+        self.assertIn("why: closest earlier trace #2 (of 2) differs in a: dtype float32 -> string", trace)
 
     def test_interactive_function_is_converted(self):
         self.repl.sendline("f = tf.func(function(x)")

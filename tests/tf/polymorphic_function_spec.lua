@@ -1237,6 +1237,89 @@ describe("polymorphic_function_test.py (2)", function()
   end)
 end)
 
+-- A ConcreteFunction has two signatures (concrete_function.py,
+-- ConcreteFunction.__call__): the original function's, where non-tensor
+-- arguments default to the values traced with, and the flat one, the
+-- tensors alone. The structured signature is tried first; when it fails
+-- with a TypeError, the flat one, and when both fail the TypeError says
+-- both. TF's testConcreteFunctionFlatSignatureError removes the structured
+-- signature (conc._set_function_spec(None)); moonflow has no such switch,
+-- so its cases are called where the structured binding fails first, and
+-- the flat signature's error is the message's second part.
+describe("polymorphic_function_test.py: the flat signature", function()
+  -- TF's func(x, y=5, *varargs, **kwargs); the tf.func is named after
+  -- the variable it is assigned to, `func`.
+  local function func_fn()
+    local func = tf.func(function(x, y, ...) return x end)
+    return func
+  end
+
+  -- polymorphic_function_test.py: FunctionTest.testConcreteFunctionFlatSignatureError (MissingArg)
+  it("FunctionTest.testConcreteFunctionFlatSignatureError_MissingArg", function()
+    local conc = func_fn():get_concrete_function(tf.constant(1), tf.constant(2))
+    local e = T.raises("TypeError", "missing a required argument: 'y'", conc, tf.constant(1))
+    assert.is_truthy(e.message:find("\nFallback to flat signature also failed due to: "
+      .. "func(x, y) missing required arguments: y.", 1, true), e.message)
+  end)
+
+  -- polymorphic_function_test.py: FunctionTest.testConcreteFunctionFlatSignatureError (ExtraPositionalArg)
+  it("FunctionTest.testConcreteFunctionFlatSignatureError_ExtraPositionalArg", function()
+    local conc = func_fn():get_concrete_function(tf.constant(1), tf.constant(2))
+    local e = T.raises("TypeError", nil, conc, tf.constant(1), tf.constant(2), tf.constant(3))
+    assert.is_truthy(e.message:find("func%(x, y%) takes 2 .* got 3"), e.message)
+  end)
+
+  -- polymorphic_function_test.py: FunctionTest.testConcreteFunctionFlatSignatureError (MissingVararg)
+  it("FunctionTest.testConcreteFunctionFlatSignatureError_MissingVararg", function()
+    -- TF's varargs_0 is args_0 (a Lua vararg has no name).
+    local conc = func_fn():get_concrete_function(tf.constant(1), tf.constant(2), tf.constant(3))
+    local e = T.raises("TypeError", nil, conc, tf.constant(1), tf.constant(2))
+    assert.is_truthy(e.message:find("func(x, y, args_0) missing required arguments: args_0", 1, true),
+      e.message)
+  end)
+
+  -- polymorphic_function_test.py: FunctionTest.testConcreteFunctionFlatSignatureError (ExpectedTensorGotInt)
+  it("FunctionTest.testConcreteFunctionFlatSignatureError_ExpectedTensorGotInt", function()
+    -- The structured signature casts a Lua number to a tensor parameter, so
+    -- the flat signature is reached by leaving out a traced Lua value: x
+    -- was traced with 7, the flat signature is (y).
+    local conc = func_fn():get_concrete_function(7, tf.constant(2))
+    local e = T.raises("TypeError", nil, conc, 5)
+    assert.is_truthy(e.message:find("func(y): expected argument #0(zero-based) to be a Tensor; got number (5)",
+      1, true), e.message)
+  end)
+
+  -- polymorphic_function_test.py: FunctionTest.testConcreteFunctionFlatSignatureError (WrongDType)
+  it("FunctionTest.testConcreteFunctionFlatSignatureError_WrongDType", function()
+    local conc = func_fn():get_concrete_function(7, tf.constant(1))
+    T.raises({ "ValueError", "InvalidArgumentError", "TypeError" }, nil, conc, tf.constant(1.0))
+  end)
+
+  -- concrete_function.py, ConcreteFunction.__call__: "the arguments correspond
+  -- to the flattened component tensors of the arguments that were used to
+  -- construct the ConcreteFunction"; parameter names get suffixes for nested
+  -- arguments.
+  it("ConcreteFunction.__call__: the flat signature of nested and non-tensor arguments", function()
+    local f = tf.func(function(scale, x, opts) return x.a * scale + x.b, opts.k end)
+    local cf = f:get_concrete_function(10, { a = tf.constant(1), b = tf.constant(2) }, { k = "key" })
+    local y, k = cf(tf.constant(3), tf.constant(4))
+    T.equal(34, y)
+    T.equal("key", k)
+    y = cf(10, { a = tf.constant(3), b = tf.constant(4) })
+    T.equal(34, y)
+    local e = T.raises("TypeError", nil, cf, tf.constant(3))
+    assert.is_truthy(e.message:find("f(x_a, x_b) missing required arguments: x_b.", 1, true), e.message)
+  end)
+
+  -- polymorphic_function_test.py: FunctionTest.testConcreteFunctionAmbiguousSignature
+  -- (positionally: when both signatures fit, the structured one is used)
+  it("FunctionTest.testConcreteFunctionAmbiguousSignature", function()
+    local f = tf.func(function(x, y) return x * 10 + y end)
+    local conc = f:get_concrete_function(tf.TensorSpec(nil, tf.int32), tf.TensorSpec(nil, tf.int32))
+    T.equal(56, conc(tf.constant(5), tf.constant(6)))
+  end)
+end)
+
 describe("concrete_function_test.py", function()
   -- concrete_function_test.py: ConcreteFunctionTest.test_generate_from_def (the call of the concrete function; FunctionDef round trips have no moonflow counterpart)
   it("ConcreteFunctionTest.test_generate_from_def", function()

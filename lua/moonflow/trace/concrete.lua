@@ -16,6 +16,7 @@ local call_gradient = require("moonflow.grad.call_gradient")
 local checks = require("moonflow.trace.trace_checks")
 local graphs = require("moonflow.trace.graph")
 local receiver = require("moonflow.receiver")
+local variables = require("moonflow.tensor.variable")
 local raise = errors.raise
 
 local concrete = {}
@@ -278,9 +279,11 @@ local function call_binding_error(cf, what, args, n)
     .. "signature: %s."):format(what, describe_args(args, n), cf:_function_type().text), 3)
 end
 
-function Concrete.__call(cf, ...)
-  local n = select("#", ...)
-  local args = table.pack(...)
+-- The original signature: each argument as traced (a tensor of a
+-- compatible spec, an equal Lua value, the same object, a table of the
+-- same structure); Lua values left out at the end are the traced ones
+-- (TF's defaults). Fills `args` with the values the call runs on.
+local function bind_structured(cf, args, n)
   if n > #cf._types then call_binding_error(cf, "too many positional arguments", args, n) end
   for i = n + 1, #cf._types do
     local ok, v = bound_default(cf._types[i])
@@ -320,7 +323,85 @@ function Concrete.__call(cf, ...)
       end
     end
   end
-  n = #cf._types
+  return args
+end
+
+-- The flat signature: the tensors (and variables) of the parameters, in
+-- order, named as their placeholders (x, x_a, x_1, ...); the Lua values,
+-- objects and structures around them are the traced ones.
+local function flat_params(cf)
+  local flat = cf._flat
+  if flat then return flat end
+  flat = {}
+  local function walk(t, name)
+    if t.kind == "tensor" or t.kind == "variable" then
+      flat[#flat + 1] = name
+    elseif t.kind == "table" then
+      for i, x in ipairs(t.array) do walk(x, name .. "_" .. i) end
+      for _, k in ipairs(t.keys) do walk(t.map[k], name .. "_" .. tostring(k)) end
+    end
+  end
+  for i, t in ipairs(cf._types) do walk(t, cf._names[i]) end
+  cf._flat = flat
+  return flat
+end
+
+-- A parameter's value rebuilt from the flat arguments from position pos
+-- on; returns it and the next position.
+local function unflatten(t, flat, pos)
+  if t.kind == "tensor" or t.kind == "variable" then return flat[pos], pos + 1 end
+  if t.kind == "literal" then return t.value, pos end
+  if t.kind == "object" then return t:get(), pos end
+  if t.kind == "custom" then return t.ref[1], pos end
+  local out = {}
+  for i, x in ipairs(t.array) do out[i], pos = unflatten(x, flat, pos) end
+  for _, k in ipairs(t.keys) do out[k], pos = unflatten(t.map[k], flat, pos) end
+  return out, pos
+end
+
+local function flat_error(cf, text)
+  raise("TypeError", ("%s(%s)%s"):format(cf.name, table.concat(flat_params(cf), ", "), text), 0)
+end
+
+-- TF's _call_with_flat_signature: exactly the flat tensors, each a tensor
+-- or a variable; then bound as the original signature.
+local function bind_flat(cf, args, n)
+  local names = flat_params(cf)
+  if n > #names then flat_error(cf, (" takes %d positional arguments, got %d."):format(#names, n)) end
+  if n < #names then
+    flat_error(cf, (" missing required arguments: %s."):format(table.concat(names, ", ", n + 1)))
+  end
+  for i = 1, n do
+    local v = args[i]
+    if not (core.is_tensor(v) or variables.is_variable(v)) then
+      local mt = getmetatable(v)
+      flat_error(cf, (": expected argument #%d(zero-based) to be a Tensor; got %s (%s)."):format(
+        i - 1, type(mt) == "table" and type(mt.__name) == "string" and mt.__name or type(v), tostring(v)))
+    end
+  end
+  local structured, pos = {}, 1
+  for i, t in ipairs(cf._types) do structured[i], pos = unflatten(t, args, pos) end
+  return bind_structured(cf, structured, #cf._types)
+end
+
+-- As TF's ConcreteFunction.__call__: the original signature, else (on a
+-- TypeError) the flat one; when both fail, the TypeError says why each did.
+local function bind_call(cf, ...)
+  local n = select("#", ...)
+  local ok, args = pcall(bind_structured, cf, table.pack(...), n)
+  if ok then return args end
+  local structured_err = args
+  if not errors.is(structured_err, "TypeError") then error(structured_err, 0) end
+  local flat_ok, flat = pcall(bind_flat, cf, table.pack(...), n)
+  if flat_ok then return flat end
+  if not (errors.is(flat, "TypeError") or errors.is(flat, "ValueError")) then error(flat, 0) end
+  raise("TypeError", structured_err.message .. "\nFallback to flat signature also failed due to: "
+    .. flat.message, 3)
+end
+
+function Concrete.__call(cf, ...)
+  local args = bind_call(cf, ...)
+  local n = #cf._types
   if tracing() then return call_in_trace(cf, args) end
   if state.run_eagerly then return cf._fn:_callable()(table.unpack(args, 1, n)) end
   return run(cf, args)

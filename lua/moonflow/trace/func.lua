@@ -137,7 +137,9 @@ local function dispatch(self, args, n)
     return cf
   end
   local reason = checks.explain(param_names(self, #types), types, pool)
-  if eager then called_with_tracing(self._detector, self.name) end
+  if eager then
+    called_with_tracing(self._detector, self.name, function() return checks.reason_text(reason) end)
+  end
   if self._reduce and not self._signature then types = tracing.generalize(self, types, pool) end
   return trace(self, types, args, reason)
 end

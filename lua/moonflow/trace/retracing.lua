@@ -52,8 +52,9 @@ function retracing.called_without_tracing(d)
   called_without_tracing(d, 1)
 end
 
---- An eager call that traced: warns as TF does when most recent calls did.
-function retracing.called_with_tracing(d, name)
+--- An eager call that traced: warns as TF does when most recent calls did,
+-- and says why this one traced (`why`, a function giving the reason).
+function retracing.called_with_tracing(d, name, why)
   flush(d)
   d.calls = d.calls + 1
   d.per_trace[#d.per_trace + 1] = 1
@@ -69,7 +70,8 @@ function retracing.called_with_tracing(d, name)
       .. "Lua values instead of tensors. For (1), define your tf.func outside of the loop. For "
       .. "(2), tf.func has the reduce_retracing = true option that can avoid unnecessary "
       .. "retracing. For (3), pass tensors. tf.config.explain_retracing(true) and %%trace say "
-      .. "why each retrace happened.\n"):format(#d.per_trace, d.calls, name))
+      .. "why each retrace happened.%s\n"):format(#d.per_trace, d.calls, name,
+      why and (" The latest retrace: " .. why() .. ".") or ""))
   end
 end
 

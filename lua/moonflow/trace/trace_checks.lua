@@ -84,36 +84,102 @@ function checks.lifter(types, targs, args)
   end
 end
 
--- Why no earlier trace fit a call. Built only when asked for (trace_info,
--- %trace, explain_retracing), from at most the EXPLAIN_LIMIT latest traces
--- that existed when the call retraced: storing a text listing every
--- earlier trace with each retrace grew as n^2.
-local EXPLAIN_LIMIT = 8
+-- Why no earlier trace fit a call: which argument paths of the closest
+-- earlier trace differ from this call's and how (`y: shape (3,) -> (4,)`).
+-- The closest trace is the earlier one with the fewest differing paths,
+-- the most recent on a tie; the search goes back from the most recent and
+-- stops at a trace one path away (none can be closer), or after
+-- SEARCH_LIMIT traces. Built only when asked for (trace_info, %trace,
+-- explain_retracing, the frequent-retracing warning).
+local SEARCH_LIMIT = 256
+local LISTED = 3
+
+local function shape_text(t) return tostring(t.spec and t.spec.shape or t.shape) end
+local function dtype_name(t)
+  local d = t.spec and t.spec.dtype or t.dtype
+  return d.name or tostring(d)
+end
+
+-- A type in a difference: as TF prints it, a table in a word.
+local function type_text(t)
+  if t == nil then return "absent" end
+  if t.kind == "table" then return "a table" end
+  return tostring(t)
+end
+
+local function key_path(path, k)
+  if type(k) == "string" then return ("%s[%q]"):format(path, k) end
+  return ("%s[%s]"):format(path, tostring(k))
+end
+
+-- Appends to `out` each path under `path` where the call's type `new`
+-- does not fit the trace's type `old`, with how they differ.
+local function differences(old, new, path, out)
+  if old ~= nil and new ~= nil and new:is_subtype_of(old) then return out end
+  local what
+  if old == nil or new == nil or old.kind ~= new.kind then
+    what = type_text(old) .. " -> " .. type_text(new)
+  elseif new.kind == "table" then
+    local n = math.max(#old.array, #new.array)
+    for i = 1, n do differences(old.array[i], new.array[i], ("%s[%d]"):format(path, i), out) end
+    local keys, seen = {}, {}
+    for _, k in ipairs(old.keys) do keys[#keys + 1], seen[k] = k, true end
+    for _, k in ipairs(new.keys) do
+      if not seen[k] then keys[#keys + 1] = k end
+    end
+    for _, k in ipairs(keys) do differences(old.map[k], new.map[k], key_path(path, k), out) end
+    return out
+  elseif new.kind == "tensor" or new.kind == "variable" then
+    local parts = {}
+    if dtype_name(old) ~= dtype_name(new) then
+      parts[#parts + 1] = ("dtype %s -> %s"):format(dtype_name(old), dtype_name(new))
+    end
+    if shape_text(old) ~= shape_text(new) then
+      parts[#parts + 1] = ("shape %s -> %s"):format(shape_text(old), shape_text(new))
+    end
+    if new.kind == "variable" and old.alias ~= new.alias then
+      parts[#parts + 1] = ("alias_id %d -> %d"):format(old.alias, new.alias)
+    end
+    what = #parts > 0 and table.concat(parts, ", ") or (type_text(old) .. " -> " .. type_text(new))
+  elseif new.kind == "object" then
+    what = old:get() == nil and "the object traced with no longer exists"
+      or ("a different object (%s -> %s)"):format(old.text, new.text)
+  else
+    what = type_text(old) .. " -> " .. type_text(new)
+  end
+  out[#out + 1] = path .. ": " .. what
+  return out
+end
+
+local function differences_from(cf, names, types)
+  local out = {}
+  for i = 1, math.max(#types, #cf._types) do
+    differences(cf._types[i], types[i], names[i] or cf._names[i], out)
+  end
+  return out
+end
 
 local function explain_now(names, types, pool, upto)
   if upto == 0 then return "first call" end
-  local lines = {}
-  local first = math.max(1, upto - EXPLAIN_LIMIT + 1)
-  if first > 1 then lines[1] = ("%d earlier traces not listed"):format(first - 1) end
-  for k = first, upto do
+  local best, best_diffs
+  for k = upto, math.max(1, upto - SEARCH_LIMIT + 1), -1 do
     local cf = pool[k]
-    local why
-    if cf == nil then
-      why = "cleared"
-    elseif #cf._types ~= #types then
-      why = ("it takes %d parameters, this call has %d"):format(#cf._types, #types)
-    else
-      for i = 1, #types do
-        if not types[i]:is_subtype_of(cf._types[i]) then
-          why = ("parameter %s is %s, the trace expects %s (%s)"):format(names[i],
-            tostring(types[i]), tostring(cf._types[i]), types[i]:why_not(cf._types[i]))
-          break
-        end
-      end
+    if cf then
+      local diffs = differences_from(cf, names, types)
+      if best == nil or #diffs < #best_diffs then best, best_diffs = cf, diffs end
+      if #best_diffs <= 1 then break end
     end
-    lines[#lines + 1] = ("trace #%d: %s"):format(cf and cf._number or k, why or "?")
   end
-  return "no existing trace fits: " .. table.concat(lines, "; ")
+  if best == nil then return "no earlier trace" end
+  local which = upto == 1 and ("trace #%d"):format(best._number)
+    or ("closest earlier trace #%d (of %d)"):format(best._number, upto)
+  if #best_diffs == 0 then
+    -- It fits the types, but captured tensors of a trace no longer open.
+    return which .. " fits, but it uses tensors of another trace that is no longer open"
+  end
+  local listed = table.concat(best_diffs, "; ", 1, math.min(#best_diffs, LISTED))
+  if #best_diffs > LISTED then listed = listed .. ("; and %d more"):format(#best_diffs - LISTED) end
+  return which .. " differs in " .. listed
 end
 
 -- A reason computed on first use: {prefix, names, types, pool, upto}.
@@ -121,14 +187,14 @@ function checks.explain(names, types, pool, prefix)
   return { prefix = prefix, names = names, types = types, pool = pool, upto = #pool }
 end
 
+-- (tracing.lua may add a suffix after the text was first asked for.)
 function checks.reason_text(r)
   if type(r) ~= "table" then return r end
   if not r.text then
-    local text = explain_now(r.names, r.types, r.pool, r.upto)
-    r.text = (r.prefix or "") .. text .. (r.suffix or "")
+    r.text = explain_now(r.names, r.types, r.pool, r.upto)
     r.names, r.types, r.pool = nil, nil, nil
   end
-  return r.text
+  return (r.prefix or "") .. r.text .. (r.suffix or "")
 end
 
 -- Library-internal (the other modules' view, not part of tf).

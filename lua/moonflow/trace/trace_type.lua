@@ -5,7 +5,6 @@
 --   is_subtype_of(other)     dispatch ("does this call fit that trace?")
 --   supertype(other)         most specific common supertype, or nil (reduce_retracing)
 --   tostring                 as TF prints it (TensorSpec(...), Literal[2], ...)
---   why_not(other)           a short reason a value of this type does not fit `other`
 --   placeholder(name, trace) the value the Lua function receives while tracing
 --   feeds(value, out)        the tensors a call feeds to the graph for this parameter
 --
@@ -40,12 +39,6 @@ function Tensor:supertype(o)
   return Tensor.new(self.spec:most_specific_common_supertype(o.spec))
 end
 function Tensor:__tostring() return tostring(self.spec) end
-function Tensor:why_not(o)
-  if o.kind ~= "tensor" then return "it is a tensor, not " .. o:describe() end
-  if self.spec.dtype ~= o.spec.dtype then return "dtype differs" end
-  return "shape differs"
-end
-function Tensor:describe() return "a tensor" end
 function Tensor:placeholder(name)
   return core.placeholder(name, self.spec.dtype, self.spec.shape._dims)
 end
@@ -99,13 +92,6 @@ function Var:__tostring()
   return ("VariableSpec(shape=%s, dtype=%s, trainable=%s, alias_id=%d)"):format(
     tostring(self.shape), tostring(self.dtype), self.trainable and "True" or "False", self.alias)
 end
-function Var:describe() return "a tf.Variable" end
-function Var:why_not(o)
-  if o.kind ~= "variable" then return "it is a tf.Variable, not " .. o:describe() end
-  if o.alias ~= self.alias then return "the variables alias each other differently" end
-  if o.dtype ~= self.dtype then return "dtype differs" end
-  return "shape differs"
-end
 function Var:placeholder(name)
   local handle = core.placeholder(name, dtypes.resource, {}, self.example.handle)
   return variables.proxy(self.example, handle)
@@ -129,11 +115,6 @@ function Literal:supertype(o)
   return nil
 end
 function Literal:__tostring() return "Literal[" .. lit_text(self.value) .. "]" end
-function Literal:describe() return "the Lua value " .. lit_text(self.value) end
-function Literal:why_not(o)
-  if o.kind == "literal" then return ("the Lua value %s is not %s"):format(lit_text(self.value), lit_text(o.value)) end
-  return "it is the Lua value " .. lit_text(self.value) .. ", not " .. o:describe()
-end
 function Literal:placeholder() return self.value end
 function Literal:feeds() end
 function Literal:accepts(v)
@@ -156,14 +137,6 @@ function Object:supertype(o)
   return nil
 end
 function Object:__tostring() return "Object[" .. self.text .. "]" end
-function Object:describe() return "the object " .. self.text end
-function Object:why_not(o)
-  if o.kind == "object" then
-    if o:get() == nil then return "the object of that trace no longer exists" end
-    return "it is a different object (" .. self.text .. " vs " .. o.text .. ")"
-  end
-  return "it is the object " .. self.text .. ", not " .. o:describe()
-end
 function Object:placeholder() return self:get() end
 function Object:feeds() end
 function Object:accepts(v)
@@ -183,11 +156,6 @@ function Custom:supertype(o)
   return nil
 end
 function Custom:__tostring() return "Custom[" .. tostring(self.value) .. "]" end
-function Custom:describe() return "an object typed " .. tostring(self.value) end
-function Custom:why_not(o)
-  return ("its __tf_tracing_type is %s, not %s"):format(tostring(self.value),
-    o.kind == "custom" and tostring(o.value) or o:describe())
-end
 function Custom:placeholder(_, _, arg) return arg end
 function Custom:feeds() end
 function Custom:accepts(v)
@@ -240,19 +208,6 @@ function Struct:__tostring()
   for _, k in ipairs(self.keys) do parts[#parts + 1] = ("['%s', %s]"):format(k, tostring(self.map[k])) end
   if #self.array == 0 then return "Dict[" .. table.concat(parts, ", ") .. "]" end
   return "Table[" .. table.concat(parts, ", ") .. "]"
-end
-function Struct:describe() return "a table " .. tostring(self) end
-function Struct:why_not(o)
-  if not same_shape(self, o) then return "the table has other keys or length than " .. o:describe() end
-  for i, t in ipairs(self.array) do
-    if not t:is_subtype_of(o.array[i]) then return ("element %d: %s"):format(i, t:why_not(o.array[i])) end
-  end
-  for _, k in ipairs(self.keys) do
-    if not self.map[k]:is_subtype_of(o.map[k]) then
-      return ("field %s: %s"):format(k, self.map[k]:why_not(o.map[k]))
-    end
-  end
-  return "?"
 end
 function Struct:placeholder(name, trace, arg)
   local out = {}

@@ -74,15 +74,75 @@ local function open_traces(self)
   return n
 end
 
-local function refuse_recursion(self)
-  raise("RecursionError", ("tf.func '%s' called itself %d levels deep while being traced. "
-    .. "Recursion on tensors never ends at trace time because its stopping condition is a "
+-- Lua's C stack: every call from C back into Lua (a pcall, a metamethod,
+-- a tape's hook, each trace's xpcall) counts towards LUAI_MAXCCALLS
+-- (200), and past it Lua raises an untyped "C stack overflow" from
+-- wherever it happens to be. A level of recursion costs 2 of them for a
+-- plain call and 6 or more when it also traces a tf.cond branch or
+-- records on a tape, so recursion is refused while this much is left.
+local C_CALLS_REFUSED_AT = 150
+
+-- How many C-to-Lua calls are open: the C functions on the stack below
+-- the top one and the Lua functions the VM called as metamethods, for
+-- iterators or hooks (each a nested luaD_call, as C's).
+local function c_calls_open()
+  local n, level = 0, 3
+  while true do
+    local info = debug.getinfo(level, "Sn")
+    if not info then return n end
+    local how = info.namewhat
+    if info.what == "C" or how == "metamethod" or how == "for iterator" or how == "hook" then
+      n = n + 1
+    end
+    level = level + 1
+  end
+end
+
+-- Where the user's function recursed: the innermost frame of its own
+-- code (its body, or a closure written inside it, such as a tf.cond
+-- branch), else, when every such frame was a tail call, its definition.
+-- Returns file, line and whether the line is the definition's.
+local function recursion_site(self)
+  local def = debug.getinfo(self.lua_function, "S")
+  for level = 3, math.huge do
+    local info = debug.getinfo(level, "Sl")
+    if not info then break end
+    if info.source == def.source and info.currentline > 0 and info.linedefined >= def.linedefined
+      and info.lastlinedefined <= def.lastlinedefined then
+      return info.short_src, info.currentline, false
+    end
+  end
+  return def.short_src, def.linedefined, true
+end
+
+-- TF's RecursionError (Python's, which its tracing runs into): a typed
+-- error naming the function and the user's line, raised before Lua's C
+-- stack runs out, so the traces and tapes unwind normally.
+local function recursion_error(self, levels, why)
+  local file, line, defined = recursion_site(self)
+  local err = core.error("RecursionError", ("tf.func '%s' called itself %d levels deep while being "
+    .. "traced%s. Recursion on tensors never ends at trace time because its stopping condition is a "
     .. "tensor: recursive tf.funcs are not supported. Use a loop (`while` on a tensor, which "
-    .. "AutoGraph turns into tf.while_loop)."):format(self.name, RECURSION_LIMIT), 4)
+    .. "AutoGraph turns into tf.while_loop).\n\nin user code, while tracing tf.func '%s'%s:\n  %s:%d")
+    :format(self.name, levels, why or "", self.name,
+      defined and " (its definition: the recursive call is a tail call, which leaves no line)" or "",
+      file, line))
+  err.file, err.line = file, line
+  return err
+end
+
+local function check_recursion(self)
+  if not core.tracing() then return end
+  local levels = open_traces(self)
+  if levels == 0 then return end
+  if levels >= RECURSION_LIMIT then error(recursion_error(self, levels), 0) end
+  if c_calls_open() >= C_CALLS_REFUSED_AT then
+    error(recursion_error(self, levels, " (as deep as Lua's C stack allows)"), 0)
+  end
 end
 
 local function trace_once(self, types, args, opts)
-  if core.tracing() and open_traces(self) >= RECURSION_LIMIT then refuse_recursion(self) end
+  check_recursion(self)
   local names = param_names(self, #types)
   local start = core.now()
   local number = self._count + 1

@@ -16,8 +16,10 @@ end
 return {
   doc = [[%trace <expr>  the traces of a tf.func and why each happened
 For each trace: its number, the time it was traced, how long tracing took, the
-number of ops in its graph, the reason (first call, or which parameter failed
-to fit which earlier trace and why), and its function type.
+number of ops in its graph, the reason (first call, or which argument paths of
+the closest earlier trace differ and how: `y: shape (3,) -> (4,)`), and its
+function type. The closest trace is the one with the fewest differing paths,
+the most recent on a tie.
 tf.config.explain_retracing(true) prints the reason as each retrace happens.]],
   run = function(args)
     local value, _, expr = target.parse(args, USAGE)
