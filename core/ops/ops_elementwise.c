@@ -175,6 +175,8 @@ UNARY(Rsqrt,      DT_FLOAT,   1 / sqrt(x),                         GRAD,        
       "Returns 1 / sqrt(x) elementwise.")                                               \
 UNARY(Exp,        DT_FLOAT,   FAST(exp, x),                        GRAD,                \
       "Returns e^x elementwise.")                                                       \
+UNARY(Expm1,      DT_FLOAT,   expm1(x),                            GRAD,                \
+      "Returns e^x - 1 elementwise, accurate for small x.")                             \
 UNARY(Log,        DT_FLOAT,   FAST(log, x),                        GRAD,                \
       "Returns the natural logarithm of x elementwise.")                                \
 UNARY(Log1p,      DT_FLOAT,   FAST(log1p, x),                      GRAD,                \

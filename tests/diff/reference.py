@@ -48,6 +48,7 @@ ULPS = {
     ("Exp", "float32"): 1.5, ("Exp", "float64"): 2.5,
     ("Log", "float32"): 1.5, ("Log", "float64"): 1.5,
     ("Log1p", "float32"): 2.5, ("Log1p", "float64"): 3.5,
+    ("Expm1", "float32"): 1.0, ("Expm1", "float64"): 1.0,
     ("Tanh", "float32"): 6.5, ("Tanh", "float64"): 1.5,
     ("Sigmoid", "float32"): 2.5, ("Sigmoid", "float64"): 2.5,
     ("Sin", "float32"): 1.0, ("Sin", "float64"): 1.0,
@@ -157,6 +158,8 @@ def evaluate(op, args, dt):
         return ("approx", np.log(wide(a)))
     if op == "Log1p":
         return ("approx", np.log1p(wide(a)))
+    if op == "Expm1":
+        return ("approx", np.expm1(wide(a)))
     if op == "Sin":
         return ("approx", np.sin(wide(a)))
     if op == "Cos":

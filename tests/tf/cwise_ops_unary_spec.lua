@@ -1,7 +1,7 @@
 -- cwise_ops_unary_spec.lua — tensorflow/python/kernel_tests/math_ops/
 -- cwise_ops_unary_test.py (UnaryOpTest), ported for the unary ops moonflow
 -- has: abs, negative (and unary -), reciprocal, square, sqrt, rsqrt, exp,
--- log, log1p, tanh, sigmoid, sign, sin, cos.
+-- expm1, log, log1p, tanh, sigmoid, sign, sin, cos.
 --
 -- Translation: _compareBoth runs the op on the CPU and the GPU; here
 -- _compareCpu's checks run eagerly and inside a tf.func: the value is
@@ -12,7 +12,7 @@
 -- traced tapes). Integer inputs check values only, as TF does.
 --
 -- Left out:
--- - ops moonflow does not have: expm1, sinh, cosh, tan, asin, acos, atan,
+-- - ops moonflow does not have: sinh, cosh, tan, asin, acos, atan,
 --   asinh, acosh, atanh, log_sigmoid, lgamma, erf, erfc, bessel_i0e /
 --   bessel_i1e; their lines in testFloatBasic, testFloatEmpty and
 --   testDoubleBasic are not ported.
@@ -72,6 +72,7 @@ local np = {
   sqrt = math.sqrt,
   rsqrt = function(v) return 1.0 / math.sqrt(v) end,
   exp = math.exp,
+  expm1 = function(v) return math.exp(v) - 1 end,
   log = math.log,
   log1p = function(v) return math.log(1 + v) end,
   tanh = function(v)
@@ -126,6 +127,7 @@ local function float_basic(dtype)
   compare(z, s, dtype, np.sqrt, tf.sqrt)
   compare(z, s, dtype, np.rsqrt, tf.math.rsqrt)
   compare(x, s, dtype, np.exp, tf.exp)
+  compare(x, s, dtype, np.expm1, tf.math.expm1)
   compare(z, s, dtype, np.log, tf.math.log)
   compare(z, s, dtype, np.log1p, tf.math.log1p)
   compare(x, s, dtype, np.tanh, tf.tanh)
@@ -148,7 +150,7 @@ describe("cwise_ops_unary_test.py", function()
     for _, pair in ipairs({
       { np.abs, tf.abs }, { np.negative, tf.negative }, { np.negative, neg_operator },
       { np.inv, tf.math.reciprocal }, { np.square, tf.square }, { np.sqrt, tf.sqrt },
-      { np.rsqrt, tf.math.rsqrt }, { np.exp, tf.exp }, { np.log, tf.math.log },
+      { np.rsqrt, tf.math.rsqrt }, { np.exp, tf.exp }, { np.expm1, tf.math.expm1 }, { np.log, tf.math.log },
       { np.log1p, tf.math.log1p }, { np.tanh, tf.tanh }, { np.sigmoid, tf.sigmoid },
       { np.sign, tf.sign }, { np.sin, tf.sin }, { np.cos, tf.cos },
     }) do

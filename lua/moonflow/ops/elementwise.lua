@@ -42,6 +42,8 @@ local UNARIES = {
   { "cos", "Cos" }, { "tanh", "Tanh" }, { "sigmoid", "Sigmoid" }, { "round", "Round" }, { "floor", "Floor" },
   { "ceil", "Ceil" }, { "reciprocal", "Reciprocal" }, { "logical_not", "LogicalNot" },
 }
+-- TF has these in tf.math only.
+local MATH_UNARIES = { { "expm1", "Expm1" } }
 local BINARIES = {
   { "add", "AddV2", "Add" }, { "subtract", "Sub" }, { "multiply", "Mul" }, { "floordiv", "FloorDiv", "floordiv" },
   { "floormod", "FloorMod" }, { "pow", "Pow" }, { "maximum", "Maximum" }, { "minimum", "Minimum" },
@@ -54,6 +56,11 @@ local both = {}
 for _, u in ipairs(UNARIES) do
   M[u[1]] = unary("tf." .. u[1], u[2])
   both[#both + 1] = u[1]
+end
+local math_only = {}
+for _, u in ipairs(MATH_UNARIES) do
+  M[u[1]] = unary("tf.math." .. u[1], u[2])
+  math_only[#math_only + 1] = u[1]
 end
 for _, b in ipairs(BINARIES) do
   M[b[1]] = bin("tf." .. b[1], b[2], b[3])
@@ -153,6 +160,7 @@ local tf_names = table.move(both, 1, #both, 1, {})
 for _, k in ipairs({ "divide", "cast", "where", "clip_by_value" }) do tf_names[#tf_names + 1] = k end
 tf_names.mod, tf_names.truediv, tf_names.realdiv = "floormod", "divide", "divide"
 local math_names = table.move(both, 1, #both, 1, {})
+table.move(math_only, 1, #math_only, #math_names + 1, math_names)
 for _, k in ipairs({ "logical_xor", "divide", "divide_no_nan", "squared_difference" }) do
   math_names[#math_names + 1] = k
 end

@@ -14,6 +14,7 @@ local UNARY = {
   { "Sqrt", tf.sqrt, F, "positive", true }, { "Rsqrt", tf.math.rsqrt, F, "positive", true },
   { "Exp", tf.exp, F, "smooth", true }, { "Log", tf.math.log, F, "positive", true },
   { "Log1p", tf.math.log1p, F, "positive", true }, { "Sin", tf.sin, F, "smooth", true },
+  { "Expm1", tf.math.expm1, F, "smooth", true },
   { "Cos", tf.cos, F, "smooth", true }, { "Tanh", tf.tanh, F, "smooth", true },
   { "Sigmoid", tf.sigmoid, F, "smooth", true }, { "Round", tf.round, N, "smooth", false },
   { "Floor", tf.floor, F, "smooth", false }, { "Ceil", tf.math.ceil, F, "smooth", false },

@@ -40,7 +40,7 @@ def _ew(op):
     return ref
 
 
-OPS = ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Sin", "Cos",
+OPS = ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos",
        "Tanh", "Sigmoid", "Round", "Floor", "Ceil", "Reciprocal", "Relu", "LogicalNot", "Identity",
        "AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum",
        "DivNoNan", "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
@@ -97,7 +97,7 @@ def _tref(name):
         t = _torch()
         table = {
             "Neg": t.neg, "Abs": t.abs, "Sign": t.sign, "Square": t.square, "Sqrt": t.sqrt,
-            "Rsqrt": t.rsqrt, "Exp": t.exp, "Log": t.log, "Log1p": t.log1p, "Sin": t.sin,
+            "Rsqrt": t.rsqrt, "Exp": t.exp, "Expm1": t.expm1, "Log": t.log, "Log1p": t.log1p, "Sin": t.sin,
             "Cos": t.cos, "Tanh": t.tanh, "Sigmoid": t.sigmoid, "Reciprocal": t.reciprocal,
             "Relu": t.relu, "Identity": lambda x: x, "AddV2": t.add, "Sub": t.sub, "Mul": t.mul,
             "RealDiv": t.div, "FloorMod": t.remainder, "Pow": t.pow, "Maximum": t.maximum,
@@ -110,7 +110,7 @@ def _tref(name):
 
 
 TORCH = {"ew_" + op: _tref(op) for op in
-         ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Log1p", "Sin", "Cos",
+         ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos",
           "Tanh", "Sigmoid", "Reciprocal", "Relu", "Identity", "AddV2", "Sub", "Mul", "RealDiv",
           "FloorMod", "Pow", "Maximum", "Minimum", "SelectV2", "Cast", "DivNoNan", "SquaredDifference"]}
 TORCH["stop_gradient"] = lambda a, x: x.detach()
