@@ -162,23 +162,19 @@ local function function_type_params(cf)
   return "(" .. table.concat(parts, ", ") .. ")"
 end
 
-local CONCRETE_FIELDS = { "graph", "function_type", "structured_outputs", "inputs", "outputs",
-  "captured_inputs", "variables", "trainable_variables" }
-
-function Concrete.__index(cf, k)
-  receiver.check(cf, Concrete, "__index", "concrete")
-  local m = cmethods[k]
-  if m then return m end
-  if k == "graph" then return graphs.wrap(cf._graph, cf) end
-  if k == "function_type" then return cf:_function_type() end
-  if k == "structured_outputs" then return cf._structure end
-  if k == "inputs" then return graphs.wrap(cf._graph, cf).inputs end
-  if k == "outputs" then return graphs.wrap(cf._graph, cf).outputs end
-  if k == "captured_inputs" then return cf:_all_captures() end
-  if k == "variables" then return graphs.wrap(cf._graph, cf).variables end
-  if k == "trainable_variables" then return graphs.wrap(cf._graph, cf).trainable_variables end
-  return receiver.missing(cf, k, "ConcreteFunction", { cmethods }, CONCRETE_FIELDS, 2)
+-- A concrete function's computed fields, as TF's ConcreteFunction.
+local concrete_fields = {
+  graph = function(cf) return graphs.wrap(cf._graph, cf) end,
+  function_type = function(cf) return cf:_function_type() end,
+  structured_outputs = function(cf) return cf._structure end,
+  captured_inputs = function(cf) return cf:_all_captures() end,
+}
+for _, k in ipairs({ "inputs", "outputs", "variables", "trainable_variables" }) do
+  concrete_fields[k] = function(cf) return graphs.wrap(cf._graph, cf)[k] end
 end
+
+Concrete.__index = receiver.index(Concrete, "concrete", { methods = { cmethods }, fields = concrete_fields,
+  display = "ConcreteFunction" })
 
 local function output_specs(cf)
   local specs = {}

@@ -31,13 +31,10 @@ local describe_args, binding_error = concrete.describe_args, concrete.binding_er
 local Function = { __name = "Function" }
 local fmethods = {}
 receiver.metatable(Function, "func", fmethods)
-Function.__index = function(self, k)
-  receiver.check(self, Function, "__index", "func")
-  local m = fmethods[k]
-  if m ~= nil then return m end
-  if k == "input_signature" then return nil end -- TF's None: no signature given
-  return receiver.missing(self, k, "Function", { fmethods }, nil, 2)
-end
+-- input_signature is nil (TF's None) when no signature was given.
+local NO_SIGNATURE = { input_signature = function() return nil end }
+Function.__index = receiver.index(Function, "func", { methods = { fmethods }, fields = NO_SIGNATURE,
+  display = "Function" })
 
 -- Naming ----------------------------------------------------------------
 
@@ -267,13 +264,8 @@ end, "f:pretty_printed_concrete_signatures()",
 local Bound = { __name = "Function" }
 local bmethods = {}
 receiver.metatable(Bound, "func", bmethods)
-Bound.__index = function(b, k)
-  receiver.check(b, Bound, "__index", "func")
-  local m = bmethods[k]
-  if m ~= nil then return m end
-  if k == "input_signature" then return nil end
-  return receiver.missing(b, k, "Function", { bmethods }, nil, 2)
-end
+Bound.__index = receiver.index(Bound, "func", { methods = { bmethods }, fields = NO_SIGNATURE,
+  display = "Function" })
 
 function Bound.__call(b, ...)
   local r = rawget(b, "_receiver")

@@ -20,8 +20,6 @@ local Operation = { __name = "Operation" }
 local gmethods, omethods = {}, {}
 receiver.metatable(Graph, "graph", gmethods)
 receiver.metatable(Operation, "operation", omethods)
-local GRAPH_FIELDS = { "inputs", "outputs", "name", "captures", "variables", "trainable_variables" }
-local OPERATION_FIELDS = { "name", "type", "inputs", "outputs", "control_inputs", "graph", "node_def" }
 
 -- One wrapper per graph handle and concrete function, made on demand.
 local cache = setmetatable({}, { __mode = "k" })
@@ -44,54 +42,64 @@ local function tensor_of(g, node, index)
   return core.graph_tensor(g._handle, node, index or 0)
 end
 
-function Graph.__index(g, k)
-  receiver.check(g, Graph, "__index", "graph")
-  local m = gmethods[k]
-  if m then return m end
-  if k == "inputs" then
-    local ins = core.graph_io(g._handle)
-    local out = {}
-    for i, node in ipairs(ins) do out[i] = tensor_of(g, node, 0) end
-    -- TF appends a by-value capture's Const to graph.inputs too.
-    for _, pair in ipairs(g._cf and g._cf._const_captures or {}) do out[#out + 1] = tensor_of(g, pair[2], 0) end
-    return out
-  elseif k == "outputs" then
-    local _, outs = core.graph_io(g._handle)
-    local out = {}
-    for i, r in ipairs(outs) do out[i] = tensor_of(g, r[1], r[2]) end
-    return out
-  elseif k == "name" then
-    local _, _, name = core.graph_io(g._handle)
-    return name
-  elseif k == "captures" then
-    -- {captured value, placeholder} pairs, as TF's graph.captures.
-    local result = {}
-    local cf = g._cf
-    if not cf then return result end
-    local ins = core.graph_io(g._handle)
-    local first = #ins - #cf._captures
-    for i, c in ipairs(cf._captures) do
-      result[i] = { c, tensor_of(g, ins[first + i], 0) }
-    end
-    -- Small eager tensors captured by value: {value, its Const}.
-    for _, pair in ipairs(cf._const_captures or {}) do
-      result[#result + 1] = { pair[1], tensor_of(g, pair[2], 0) }
-    end
-    return result
-  elseif k == "variables" or k == "trainable_variables" then
-    local result = {}
-    local cf = g._cf
-    if not cf then return result end
-    for _, c in ipairs(cf._captures) do
-      if core.dtype(c) == dtypes.resource then
-        local v = state.variable_by_id(core.variable_info(c))
-        if v and (k == "variables" or v.trainable) then result[#result + 1] = v end
-      end
-    end
-    return result
-  end
-  return receiver.missing(g, k, "FuncGraph", { gmethods }, GRAPH_FIELDS, 2)
+-- A graph's computed fields, as TF's FuncGraph.
+local graph_fields = {}
+
+function graph_fields.inputs(g)
+  local ins = core.graph_io(g._handle)
+  local out = {}
+  for i, node in ipairs(ins) do out[i] = tensor_of(g, node, 0) end
+  -- TF appends a by-value capture's Const to graph.inputs too.
+  for _, pair in ipairs(g._cf and g._cf._const_captures or {}) do out[#out + 1] = tensor_of(g, pair[2], 0) end
+  return out
 end
+
+function graph_fields.outputs(g)
+  local _, outs = core.graph_io(g._handle)
+  local out = {}
+  for i, r in ipairs(outs) do out[i] = tensor_of(g, r[1], r[2]) end
+  return out
+end
+
+function graph_fields.name(g)
+  local _, _, name = core.graph_io(g._handle)
+  return name
+end
+
+-- {captured value, placeholder} pairs, as TF's graph.captures.
+function graph_fields.captures(g)
+  local result = {}
+  local cf = g._cf
+  if not cf then return result end
+  local ins = core.graph_io(g._handle)
+  local first = #ins - #cf._captures
+  for i, c in ipairs(cf._captures) do
+    result[i] = { c, tensor_of(g, ins[first + i], 0) }
+  end
+  -- Small eager tensors captured by value: {value, its Const}.
+  for _, pair in ipairs(cf._const_captures or {}) do
+    result[#result + 1] = { pair[1], tensor_of(g, pair[2], 0) }
+  end
+  return result
+end
+
+local function captured_variables(g, trainable_only)
+  local result = {}
+  local cf = g._cf
+  if not cf then return result end
+  for _, c in ipairs(cf._captures) do
+    if core.dtype(c) == dtypes.resource then
+      local v = state.variable_by_id(core.variable_info(c))
+      if v and (not trainable_only or v.trainable) then result[#result + 1] = v end
+    end
+  end
+  return result
+end
+function graph_fields.variables(g) return captured_variables(g, false) end
+function graph_fields.trainable_variables(g) return captured_variables(g, true) end
+
+Graph.__index = receiver.index(Graph, "graph", { methods = { gmethods }, fields = graph_fields,
+  display = "FuncGraph" })
 
 local function operation(g, id)
   g._ops = g._ops or {}
@@ -506,34 +514,36 @@ end
 
 -- Operations ------------------------------------------------------------
 
-function Operation.__index(o, k)
-  receiver.check(o, Operation, "__index", "operation")
-  local m = omethods[k]
-  if m then return m end
-  local n = o._node
-  if k == "name" then return n.name end
-  if k == "type" then return n.type end
-  if k == "inputs" then
-    local out = {}
-    for i, src in ipairs(n.input_nodes) do
-      out[i] = tensor_of(o._graph, src, tonumber(n.inputs[i]:match(":(%d+)$")) or 0)
-    end
-    return out
+-- An operation's computed fields, as TF's Operation.
+local operation_fields = {
+  name = function(o) return o._node.name end,
+  type = function(o) return o._node.type end,
+  graph = function(o) return o._graph end,
+  node_def = function(o) return o._graph:as_graph_def().node[o._id + 1] end,
+}
+
+function operation_fields.inputs(o)
+  local n, out = o._node, {}
+  for i, src in ipairs(n.input_nodes) do
+    out[i] = tensor_of(o._graph, src, tonumber(n.inputs[i]:match(":(%d+)$")) or 0)
   end
-  if k == "outputs" then
-    local out = {}
-    for i = 1, #n.outputs do out[i] = tensor_of(o._graph, o._id, i - 1) end
-    return out
-  end
-  if k == "control_inputs" then
-    local out = {}
-    for i, c in ipairs(n.control) do out[i] = o._graph:get_operation_by_name(c) end
-    return out
-  end
-  if k == "graph" then return o._graph end
-  if k == "node_def" then return o._graph:as_graph_def().node[o._id + 1] end
-  return receiver.missing(o, k, "Operation", { omethods }, OPERATION_FIELDS, 2)
+  return out
 end
+
+function operation_fields.outputs(o)
+  local out = {}
+  for i = 1, #o._node.outputs do out[i] = tensor_of(o._graph, o._id, i - 1) end
+  return out
+end
+
+function operation_fields.control_inputs(o)
+  local out = {}
+  for i, c in ipairs(o._node.control) do out[i] = o._graph:get_operation_by_name(c) end
+  return out
+end
+
+Operation.__index = receiver.index(Operation, "operation", { methods = { omethods },
+  fields = operation_fields, display = "Operation" })
 
 function omethods.get_attr(o, name)
   local v = o._node.attrs[name]
