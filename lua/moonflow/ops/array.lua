@@ -21,7 +21,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local op_def, static_shape = common.op_def, common.shape_of
+local op_def, static_shape = common.op_def, shapes.of
 local to_tensor = core_ops.to_tensor
 local int_list, slice_of = join.int_list, index.slice_of
 local I32 = dtypes.int32

@@ -31,12 +31,6 @@ function common.op_def(opname, fn, signature, text, spec)
   return wrapped
 end
 
---- The static shape of a tensor (a list of dims, -1 unknown), or nil.
-function common.shape_of(x)
-  local _, _, shape = core.info(x)
-  return shape
-end
-
 --- A list argument (a Lua table of tensors or values).
 function common.check_list(v, fname, what, level)
   if type(v) == "table" and getmetatable(v) == nil then return v end

@@ -18,7 +18,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local op_def, shape_of = common.op_def, common.shape_of
+local op_def, shape_of = common.op_def, shapes.of
 local to_tensor = core_ops.to_tensor
 local int_list = join.int_list
 local I32 = dtypes.int32

@@ -13,7 +13,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local op_def, check_list, shape_of = common.op_def, common.check_list, common.shape_of
+local op_def, check_list, shape_of = common.op_def, common.check_list, shapes.of
 local to_tensor = core_ops.to_tensor
 
 local M = {}

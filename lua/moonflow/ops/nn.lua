@@ -25,7 +25,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local op_def, name_opt, shape_of = common.op_def, common.name_opt, common.shape_of
+local op_def, name_opt, shape_of = common.op_def, common.name_opt, shapes.of
 local to_tensor = core_ops.to_tensor
 local rank_of = shapes.rank
 local I32 = dtypes.int32

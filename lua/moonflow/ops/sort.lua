@@ -7,6 +7,7 @@ local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
+local shapes = require("moonflow.tensor.shape")
 local common = require("moonflow.ops.common")
 local core_ops = require("moonflow.ops.core")
 local elementwise = require("moonflow.ops.elementwise")
@@ -18,7 +19,7 @@ local raise = errors.raise
 
 local op = core.op
 local H = state.H
-local op_def, static_shape = common.op_def, common.shape_of
+local op_def, static_shape = common.op_def, shapes.of
 local to_tensor = core_ops.to_tensor
 local I32 = dtypes.int32
 
