@@ -4,7 +4,8 @@
  *   DIR/saved_model.json     format + version, variables, functions (each a
  *                            graph as in graph_io.h, its argument specs, its
  *                            captures, its output names, its structure),
- *                            signatures (name -> function)
+ *                            signatures (name -> function), methods (each
+ *                            saved tf.func and its traces)
  *   DIR/variables/<file>.npy each variable's value, as NumPy reads it
  *
  * A function's graph takes its arguments first, then its captures: a
