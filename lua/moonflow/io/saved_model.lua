@@ -145,9 +145,10 @@ local function inputs_out(t, where, counter)
     end
     return { kind = "table", array = core.json_array(array), map = core.json_array(map) }
   end
+  local what = t.kind == "variable" and "a tf.Variable"
+    or ("the object " .. (t.text or tostring(t.value)))
   raise("ValueError", ("tf.saved_model.save: %s is %s, which cannot be saved: a saved function "
-    .. "takes tensors and Lua values (numbers, strings, booleans, tables of them)"):format(where,
-    t:describe()))
+    .. "takes tensors and Lua values (numbers, strings, booleans, tables of them)"):format(where, what))
 end
 
 local function inputs_of(cf, fname, nargs)
