@@ -51,6 +51,7 @@ void mf_saved_free(mf_saved_program *p) {
   free(p->fns);
   free(p->sig_names);
   free(p->sig_fn);
+  free(p->methods);
   free(p);
 }
 
@@ -148,6 +149,12 @@ mf_status mf_saved_write(const char *dir, const mf_saved_program *p, mf_error *e
   }
   for (int i = 0; s == MF_OK && i < p->nsigs; i++)
     json_object_set_new(sigs, p->sig_names[i], json_string(p->fns[p->sig_fn[i]].name));
+  if (s == MF_OK && p->methods) {
+    json_error_t je;
+    json_t *m = json_loads(p->methods, JSON_DECODE_ANY, &je);
+    if (!m) s = BAD("the saved methods are not JSON");
+    else json_object_set_new(doc, "methods", m);
+  }
   if (s == MF_OK) {
     snprintf(path, sizeof path, "%s/saved_model.json", dir);
     if (json_dump_file(doc, path, JSON_INDENT(1) | JSON_SORT_KEYS) != 0)
@@ -271,16 +278,37 @@ static mf_status open_fn(const mf_saved_program *p, const json_t *j, mf_saved_fn
   return MF_OK;
 }
 
+/* `methods` lists the saved tf.funcs, each naming its traces: every name
+ * must be a saved function, so a host dispatching on it finds them all. */
+static mf_status check_methods(const mf_saved_program *p, const json_t *methods, mf_error *err) {
+  if (!json_is_array(methods) || json_array_size(methods) > MAX_ITEMS) return BAD("'methods' is not a list");
+  for (size_t i = 0; i < json_array_size(methods); i++) {
+    json_t *m = json_array_get(methods, i), *name = json_object_get(m, "name");
+    json_t *cfs = json_object_get(m, "concrete");
+    if (!json_is_string(name) || !json_is_array(cfs) || json_array_size(cfs) > MAX_ITEMS)
+      return BAD("a method needs a 'name' and a 'concrete' list");
+    for (size_t k = 0; k < json_array_size(cfs); k++) {
+      json_t *c = json_array_get(cfs, k);
+      int f = -1;
+      for (int j = 0; json_is_string(c) && j < p->nfns; j++)
+        if (strcmp(p->fns[j].name, json_string_value(c)) == 0) f = j;
+      if (f < 0) return BAD("method '%s' names a trace that is no saved function", json_string_value(name));
+    }
+  }
+  return MF_OK;
+}
+
 static mf_status open_doc(const char *dir, const char *realdir, const json_t *doc,
                           mf_saved_program *p, mf_error *err) {
   json_t *fmt = json_object_get(doc, "format"), *ver = json_object_get(doc, "version");
   if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "moonflow.saved_model") != 0)
     return BAD("'%s' is not a moonflow saved program (no \"format\": \"moonflow.saved_model\")", dir);
-  if (!json_is_integer(ver) || json_integer_value(ver) != MF_SAVED_FORMAT_VERSION)
+  if (!json_is_integer(ver) || json_integer_value(ver) < MF_SAVED_FORMAT_OLDEST ||
+      json_integer_value(ver) > MF_SAVED_FORMAT_VERSION)
     return mf_error_set(err, MF_ERR_UNIMPLEMENTED,
-                        "saved program format version %lld is not supported (this moonflow reads %d)",
+                        "saved program format version %lld is not supported (this moonflow reads %d to %d)",
                         json_is_integer(ver) ? (long long)json_integer_value(ver) : -1LL,
-                        MF_SAVED_FORMAT_VERSION);
+                        MF_SAVED_FORMAT_OLDEST, MF_SAVED_FORMAT_VERSION);
   json_t *vars = json_object_get(doc, "variables"), *fns = json_object_get(doc, "functions");
   json_t *sigs = json_object_get(doc, "signatures");
   if (!json_is_array(vars) || !json_is_array(fns) || !json_is_object(sigs) ||
@@ -310,6 +338,12 @@ static mf_status open_doc(const char *dir, const char *realdir, const json_t *do
     if (!(p->sig_names[p->nsigs] = dup_str(key)))
       return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     p->sig_fn[p->nsigs++] = f;
+  }
+  json_t *methods = json_object_get(doc, "methods");
+  if (methods) {
+    MF_TRY(check_methods(p, methods, err));
+    if (!(p->methods = json_dumps(methods, JSON_COMPACT)))
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   }
   return MF_OK;
 }

@@ -4,7 +4,8 @@
  *   DIR/saved_model.json     format + version, variables, functions (each a
  *                            graph as in graph_io.h, its argument specs, its
  *                            captures, its output names, its structure),
- *                            signatures (name -> function)
+ *                            signatures (name -> function), methods (each
+ *                            saved tf.func and its traces)
  *   DIR/variables/<file>.npy each variable's value, as NumPy reads it
  *
  * A function's graph takes its arguments first, then its captures: a
@@ -19,7 +20,11 @@
 
 #include "graph.h"
 
-#define MF_SAVED_FORMAT_VERSION 1
+/* Version 2 added `methods` (every saved tf.func with its traces, none
+ * for one never traced) and the arguments' structure, Lua values
+ * included, in each function's `structure`. Version 1 files still open. */
+#define MF_SAVED_FORMAT_VERSION 2
+#define MF_SAVED_FORMAT_OLDEST 1
 
 typedef struct mf_saved_var {
   char *name;
@@ -54,6 +59,7 @@ typedef struct mf_saved_program {
   int nsigs;
   char **sig_names;
   int *sig_fn;           /* index into fns */
+  char *methods;         /* JSON text the host keeps: [{name, concrete: [function names]}], or NULL */
 } mf_saved_program;
 
 mf_status mf_saved_open(const char *dir, mf_saved_program **out, mf_error *err);

@@ -89,7 +89,7 @@ static mf_tensor *field_tensor(lua_State *L, int t, const char *k) {
   return v;
 }
 
-/* core.saved_write(dir, {variables=, functions=, signatures=}): see
+/* core.saved_write(dir, {variables=, functions=, signatures=, methods=json}): see
  * saved_model.lua for the table's layout. Indices are 0-based. */
 static int l_saved_write(lua_State *L) {
   const char *dir = mfL_checkstring(L, 1);
@@ -179,6 +179,7 @@ static int l_saved_write(lua_State *L) {
     }
   }
   lua_pop(L, 1);
+  if (!bad) p->methods = field_string(L, 2, "methods");
   mf_error err;
   if (bad) {
     mf_saved_free(p);
@@ -200,7 +201,8 @@ static void push_names(lua_State *L, int n, char **names) {
 
 /* core.saved_read(dir) -> {variables={{name=,trainable=,value=}}, functions=
  * {{name=, graph=, args={}, captures={{variable=i}|{value=t}}, outputs={},
- * structure=json|nil}}, signatures={name=function name}} (0-based indices) */
+ * structure=json|nil}}, signatures={name=function name}, methods=json|nil}
+ * (0-based indices) */
 static int l_saved_read(lua_State *L) {
   const char *dir = mfL_checkstring(L, 1);
   mf_saved_program *p;
@@ -257,6 +259,10 @@ static int l_saved_read(lua_State *L) {
     lua_setfield(L, -2, p->sig_names[i]);
   }
   lua_setfield(L, -2, "signatures");
+  if (p->methods) {
+    lua_pushstring(L, p->methods);
+    lua_setfield(L, -2, "methods");
+  }
   mf_saved_free(p);
   return 1;
 }

@@ -154,7 +154,7 @@ static void test_mutations_fail_cleanly(void) {
   static const char *edits[][2] = {
       {"\"MatMul\"", "\"Mul\""},        {"\"If\"", "\"While\""},     {"[0, 0]", "[9, 0]"},
       {"\"float32\"", "\"int32\""},     {"-1", "-7"},                {"\"variable\": 0", "\"variable\": 3"},
-      {"\"0_w.npy\"", "\"../x.npy\""},  {"2", "99999999999"},        {"\"version\": 1", "\"version\": 2"},
+      {"\"0_w.npy\"", "\"../x.npy\""},  {"2", "99999999999"},        {"\"version\": 2", "\"version\": 3"},
       {"\"inputs\": [", "\"inputs\": [0, "}, {"\"then_branch\"", "\"cond\""}, {"true", "1"},
       {"\"x\"", "\"k\""},               {"\"shape\": [", "\"shape\": [-1, "}, {"1", "0"}};
   int opened = 0, called = 0, rounds = 0;

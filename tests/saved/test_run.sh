@@ -85,5 +85,29 @@ out=$("$tmp/run_saved" "$tmp/nowhere" 2>&1; echo "rc=$?")
 check "the example reports errors as status + message" "run_saved: NotFoundError: cannot open saved program '$tmp/nowhere': No such file or directory
 rc=1" "$out"
 
+# A function traced on Lua values (the modules guide calls its model with
+# Lua lists): each trace has those values built into its graph, so outside
+# Lua it is called with its tensor inputs only, here none; the Lua values
+# are what the Lua loader matches calls against.
+"$BIN" -e "
+local sm = require('moonflow.io.saved_model')
+local M = tf.Module:extend('M')
+function M:init() self.k = tf.Variable(2.0, {name = 'k'}) end
+M.__call = tf.func(function(self, x, scale) return tf.constant(x) * self.k * scale end)
+local m = M()
+m({{1.0, 2.0}}, 3)
+m({{1.0, 2.0}, {3.0, 4.0}}, 1)
+sm.save(m, '$tmp/lit')
+" >"$tmp/log" 2>&1
+check "a module traced on Lua values saves" "" "$(cat "$tmp/log")"
+out=$("$BIN" run "$tmp/lit" 2>&1; echo "rc=$?")
+check "moonflow run calls its first trace with no inputs: the Lua values are in the graph" "output_0: tf.Tensor([[ 6. 12.]], shape=(1, 2), dtype=float32)
+rc=0" "$out"
+out=$("$BIN" run "$tmp/lit" --signature __call_1 --output "$tmp/lit_out" >/dev/null 2>&1; $PY -c "import numpy as np; print(np.load('$tmp/lit_out/output_0.npy').tolist())" 2>&1)
+check "and the second trace by its name" "[[2.0, 4.0], [6.0, 8.0]]" "$out"
+out=$("$tmp/run_saved" "$tmp/lit" 2>&1 | sort)
+check "the example lists them with no arguments" "__call() -> 1 output
+serving_default() -> 1 output" "$out"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

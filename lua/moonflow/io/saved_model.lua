@@ -63,7 +63,7 @@ end
 -- serving_default), or obj's tf.funcs, its class's methods bound to it
 -- (functions.lua).
 local function functions_of(obj, signatures)
-  if func.is_func(obj) or func.is_concrete(obj) then return { { obj.name, obj } } end
+  if func.is_func(obj) or func.is_concrete(obj) then return { { obj.name, obj, required = true } } end
   if signatures == nil then return functions.of(obj) end
   if func.is_func(signatures) or func.is_concrete(signatures) then
     signatures = { serving_default = signatures }
@@ -83,20 +83,85 @@ local function functions_of(obj, signatures)
         .. "parameter is self): give it bound to the object whose traces to save, obj.%s, as TF "
         .. "saves a bound method"):format(k, f.name, f.name))
     end
-    out[#out + 1] = { k, f }
+    out[#out + 1] = { k, f, required = true }
   end
   table.sort(out, function(a, b) return a[1] < b[1] end)
   return out
 end
 
-local function concretes_of(name, f)
+-- The traces to save of a function: the object saved or a signature must
+-- have one; a tf.func the object holds may have none (TF saves it so,
+-- and warns): it is saved by name, and calling it after loading says why.
+local function concretes_of(name, f, required, untraced)
   local cfs = functions.concretes(f)
   if not cfs then
+    if not required then
+      untraced[#untraced + 1] = name
+      return {}
+    end
     raise("ValueError", ("tf.saved_model.save: the tf.func '%s' has never been traced and has no "
       .. "input_signature, so it has no concrete function to save; call it once or give it an "
       .. "input_signature"):format(name))
   end
   return cfs
+end
+
+local function warn_untraced(names)
+  if #names == 0 then return end
+  local shown = table.move(names, 1, math.min(#names, 5), 1, {})
+  io.stderr:write(("WARNING: Found untraced functions such as %s while saving (showing %d of %d). "
+    .. "These functions will not be directly callable after loading.\n"):format(
+    table.concat(shown, ", "), #shown, #names))
+end
+
+-- A Lua value of a trace's arguments as JSON: a float keeps its decimal
+-- point (2.0), which JSON cannot say of infinities and NaN.
+local function literal_out(v)
+  if v == nil then return { kind = "nil" } end
+  if math.type(v) == "float" and (v ~= v or v == math.huge or v == -math.huge) then
+    return { kind = "literal", float = v ~= v and "nan" or (v > 0 and "inf" or "-inf") }
+  end
+  return { kind = "literal", value = v }
+end
+
+-- A trace's arguments (its parameter types, trace_type.lua) as TF's
+-- structured input signature: tensors as the index of the graph argument
+-- they feed, Lua values as themselves, plain tables as their structure.
+local function inputs_out(t, where, counter)
+  if t.kind == "tensor" then
+    counter.n = counter.n + 1
+    return { kind = "spec", index = counter.n }
+  end
+  if t.kind == "literal" then return literal_out(t.value) end
+  if t.kind == "table" then
+    local array, map = {}, {}
+    for i, x in ipairs(t.array) do array[i] = inputs_out(x, where, counter) end
+    for i, k in ipairs(t.keys) do
+      if type(k) ~= "string" and type(k) ~= "number" then
+        raise("ValueError", ("tf.saved_model.save: %s has a table key %s, which cannot be saved")
+          :format(where, tostring(k)))
+      end
+      map[i] = { key = k, key_type = type(k), value = inputs_out(t.map[k], where, counter) }
+    end
+    return { kind = "table", array = core.json_array(array), map = core.json_array(map) }
+  end
+  local what = t.kind == "variable" and "a tf.Variable"
+    or ("the object " .. (t.text or tostring(t.value)))
+  raise("ValueError", ("tf.saved_model.save: %s is %s, which cannot be saved: a saved function "
+    .. "takes tensors and Lua values (numbers, strings, booleans, tables of them)"):format(where, what))
+end
+
+local function inputs_of(cf, fname, nargs)
+  local types, first = cf._types, cf._fn and cf._fn._method and 2 or 1
+  local inputs, counter = {}, { n = 0 }
+  for i = first, #types do
+    inputs[#inputs + 1] = inputs_out(types[i], ("argument %d of '%s'"):format(i - first + 1, fname), counter)
+  end
+  if counter.n ~= nargs then
+    raise("ValueError", ("tf.saved_model.save: '%s' takes %d tensors but its graph has %d arguments")
+      :format(fname, counter.n, nargs))
+  end
+  return core.json_array(inputs)
 end
 
 local function file_name(i, name)
@@ -126,10 +191,12 @@ M.save = options.def(function(obj, dir, opts)
       variable_index(state, v.handle)
     end
   end
-  local functions, signatures, seen = {}, {}, {}
+  local functions, signatures, seen, methods, untraced = {}, {}, {}, {}, {}
   for _, entry in ipairs(functions_of(obj, opts.signatures)) do
     local name, f = entry[1], entry[2]
-    for k, cf in ipairs(concretes_of(name, f)) do
+    local method = { name = name, concrete = core.json_array({}) }
+    methods[#methods + 1] = method
+    for k, cf in ipairs(concretes_of(name, f, entry.required, untraced)) do
       local fname = k == 1 and name or (name .. "_" .. (k - 1))
       if seen[fname] then fname = fname .. "_" .. #functions end
       seen[fname] = true
@@ -153,22 +220,29 @@ M.save = options.def(function(obj, dir, opts)
       local outs = {}
       local _, gouts = core.graph_io(g)
       for i = 1, #gouts do outs[i] = "output_" .. (i - 1) end
+      local inputs = inputs_of(cf, fname, #args)
       functions[#functions + 1] = { name = fname, graph = g, args = args, captures = captures,
-        outputs = outs, structure = core.json_encode({ results = st, n = s.n, method = name }) }
+        outputs = outs, structure = core.json_encode({ results = st, n = s.n, method = name, inputs = inputs }) }
+      method.concrete[#method.concrete + 1] = fname
       if k == 1 and (opts.signatures or #functions == 1) then signatures[name] = fname end
     end
   end
   if not opts.signatures and #functions > 0 and not signatures.serving_default then
     signatures.serving_default = functions[1].name
   end
-  core.saved_write(dir, { variables = state.variables, functions = functions, signatures = signatures })
+  core.saved_write(dir, { variables = state.variables, functions = functions, signatures = signatures,
+    methods = core.json_encode(core.json_array(methods)) })
+  warn_untraced(untraced)
 end, "tf.saved_model.save(obj, dir [, {signatures = f or {name = f, ...}}])",
 "Saves a tf.Module (its variables and the concrete functions of its tf.funcs: its fields, its "
 .. "class's tf.func methods bound to it (`M.__call = tf.func(function(self, x) ... end)`: that "
 .. "instance's traces), then its submodules' under their paths, `dense_1.__call`) or a tf.func "
 .. "(its concrete functions) as a directory: saved_model.json (graphs, signatures, variable "
-.. "list) and variables/*.npy. A tf.func never traced and without input_signature is a ValueError "
-.. "naming it, never dropped. signatures: a function (serving_default) or names to functions; a "
+.. "list) and variables/*.npy. Each trace keeps its Lua-value arguments (numbers, strings, booleans, "
+.. "tables of them): the loaded function takes them again. A tf.func of the object never traced "
+.. "and without input_signature is saved with no trace, with TF's warning (calling it after "
+.. "loading is a ValueError naming it); the object saved or a signature never traced is a "
+.. "ValueError. signatures: a function (serving_default) or names to functions; a "
 .. "method goes bound (m.f). tf.saved_model.load reads it back without the Lua source.",
 { "signatures", required = 2, types = { signatures = "table" } })
 
@@ -236,33 +310,171 @@ local function load_function(f, loaded)
   end
   local list = table.concat(params, ", ")
   local named = load(("local fn = ...; return function(%s) return fn(%s) end"):format(list, list))(fn)
-  return func.func(named, { input_signature = sig, name = f.name }), st.method, sig
+  return func.func(named, { input_signature = sig, name = f.name }), st, sig
 end
 
--- A saved tf.func with several traces: calls go to the first trace whose
--- argument specs the arguments fit, as a loaded TF function dispatches.
-local function dispatcher(name, options)
+-- ---- a loaded tf.func: its traces chosen by their arguments ----
+
+local function literal_in(node)
+  if node.float then return node.float == "nan" and 0 / 0 or (node.float == "inf" and math.huge or -math.huge) end
+  return node.value
+end
+
+-- Does v fit the saved argument node? Tensors for specs go to out[index]
+-- (a Lua value converted to the spec's dtype only when `convert`); Lua
+-- values must be equal; tables must have the same keys (TF's
+-- _concrete_function_callable_with).
+local function fits(node, v, sig, convert, out)
+  local kind = node.kind
+  if kind == "spec" then
+    local spec = sig[node.index]
+    if not spec then return false end
+    local mt = getmetatable(v)
+    if type(mt) == "table" and rawget(mt, "__tf_tensor") then
+      v = mt.__tf_tensor(v)
+    elseif not core.is_tensor(v) then
+      if not convert then return false end
+      local ok, t = pcall(core.convert, v, spec.dtype)
+      if not ok then return false end
+      v = t
+    end
+    if not spec:is_compatible_with(v) then return false end
+    out[node.index] = v
+    return true
+  end
+  if kind == "nil" then return v == nil end
+  if kind == "literal" then return v == literal_in(node) end
+  if kind ~= "table" or type(v) ~= "table" or getmetatable(v) ~= nil then return false end
+  local n = 0
+  for _ in next, v do n = n + 1 end
+  if n ~= #node.array + #node.map then return false end
+  for i, x in ipairs(node.array) do
+    if v[i] == nil and x.kind ~= "nil" then return false end
+    if not fits(x, v[i], sig, convert, out) then return false end
+  end
+  for _, e in ipairs(node.map) do
+    local x = v[e.key]
+    if x == nil then return false end
+    if not fits(e.value, x, sig, convert, out) then return false end
+  end
+  return true
+end
+
+-- Lua values as TF prints the Python values of its error (repr).
+local function float_text(v)
+  if v ~= v then return "nan" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
+  -- The fewest digits that read back as v, then Python's layout:
+  -- exponent form outside [1e-4, 1e16), else at least one decimal.
+  local e
+  for p = 1, 17 do
+    e = ("%." .. (p - 1) .. "e"):format(v)
+    if tonumber(e) == v then break end
+  end
+  local digits = #e:match("^-?([%d.]*)e"):gsub("%.", "")
+  local exp = tonumber(e:match("e([-+]%d+)$"))
+  if exp < -4 or exp >= 16 then return e end
+  return ("%." .. math.max(digits - 1 - exp, 1) .. "f"):format(v)
+end
+
+local repr
+local function table_repr(v)
+  local n = #v
+  local keys = {}
+  for k in next, v do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  if #keys == 0 then
+    local parts = {}
+    for i = 1, n do parts[i] = repr(v[i]) end
+    return "[" .. table.concat(parts, ", ") .. "]"
+  end
+  table.sort(keys, function(a, b)
+    if type(a) ~= type(b) then return type(a) == "number" end
+    if type(a) == "number" or type(a) == "string" then return a < b end
+    return tostring(a) < tostring(b)
+  end)
+  local parts = {}
+  for i = 1, n do parts[i] = i .. ": " .. repr(v[i]) end
+  for _, k in ipairs(keys) do parts[#parts + 1] = repr(k) .. ": " .. repr(v[k]) end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+
+function repr(v)
+  local tv = type(v)
+  if v == nil then return "None" end
+  if tv == "boolean" then return v and "True" or "False" end
+  if math.type(v) == "float" then return float_text(v) end
+  if tv == "string" then
+    return "'" .. v:gsub("\\", "\\\\"):gsub("'", "\\'"):gsub("\n", "\\n") .. "'"
+  end
+  if tv == "table" and getmetatable(v) == nil then return table_repr(v) end
+  return tostring(v)
+end
+
+-- A saved argument node as the value it stands for (specs as TensorSpecs).
+local function node_value(node, sig)
+  if node.kind == "spec" then return sig[node.index] end
+  if node.kind == "literal" then return literal_in(node) end
+  if node.kind ~= "table" then return nil end
+  local t = {}
+  for i, x in ipairs(node.array) do t[i] = node_value(x, sig) end
+  for _, e in ipairs(node.map) do t[e.key] = node_value(e.value, sig) end
+  return t
+end
+
+local function positional_text(values, n)
+  local parts = {}
+  for i = 1, n do parts[i] = repr(values[i]) end
+  return ("Positional arguments (%d total):\n    * %s"):format(n, table.concat(parts, "\n    * "))
+end
+
+local function no_match(options, args)
+  local lines = {}
+  for i, o in ipairs(options) do
+    local values = {}
+    for k, node in ipairs(o.inputs) do values[k] = node_value(node, o.sig) end
+    lines[i] = ("Option %d:\n  %s\n  Keyword arguments: {}"):format(i, positional_text(values, #o.inputs))
+  end
+  return ("Could not find matching concrete function to call loaded from the SavedModel. Got:\n  %s\n"
+    .. "  Keyword arguments: {}\n\n Expected these arguments to match one of the following %d "
+    .. "option(s):\n\n%s"):format(positional_text(args, args.n), #options, table.concat(lines, "\n\n"))
+end
+
+-- The loaded tf.func `name`: its traces (options), each with its saved
+-- arguments (inputs) and the tf.func replaying its graph on the tensors
+-- (fn). As TF's restored function: the first trace the arguments fit as
+-- they are, else the first they fit once Lua values are converted to
+-- tensors; none is TF's ValueError listing them; no trace at all (a
+-- tf.func saved untraced) is TF's "Found zero restored functions".
+local function restored(name, options)
+  if #options == 0 then
+    return function()
+      error(core.error("ValueError", ("Found zero restored functions for caller function. ('%s' was "
+        .. "saved without a trace: it had never been called and has no input_signature. Call it "
+        .. "once, or give it an input_signature, before tf.saved_model.save.)"):format(name)), 2)
+    end
+  end
+  if #options == 1 then
+    -- One trace taking tensors only: the tf.func itself, whose errors
+    -- are tf.func's binding errors.
+    local o, plain = options[1], #options[1].inputs == #options[1].sig
+    for i, node in ipairs(o.inputs) do plain = plain and node.kind == "spec" and node.index == i end
+    if plain then return o.fn end
+  end
   return function(...)
     local args = table.pack(...)
-    for _, o in ipairs(options) do
-      local fits = args.n == #o.sig
-      for i = 1, #o.sig do
-        if fits then
-          local ok, yes = pcall(o.sig[i].is_compatible_with, o.sig[i], args[i])
-          fits = ok and yes
+    for _, convert in ipairs({ false, true }) do
+      for _, o in ipairs(options) do
+        local tensors, ok = {}, args.n <= #o.inputs
+        for i, node in ipairs(o.inputs) do
+          if ok then ok = fits(node, args[i], o.sig, convert, tensors) end
         end
+        if ok then return o.fn(table.unpack(tensors, 1, #o.sig)) end
       end
-      if fits then return o.fn(...) end
     end
-    local lines = { ("Could not find matching concrete function to call loaded from the SavedModel. "
-      .. "Got %d positional argument%s; expected them to match one of the following %d option(s) "
-      .. "of '%s':"):format(args.n, args.n == 1 and "" or "s", #options, name) }
-    for i, o in ipairs(options) do
-      local specs = {}
-      for k, sp in ipairs(o.sig) do specs[k] = tostring(sp) end
-      lines[#lines + 1] = ("  Option %d: (%s)"):format(i, table.concat(specs, ", "))
-    end
-    error(core.error("ValueError", table.concat(lines, "\n")), 2)
+    error(core.error("ValueError", no_match(options, args)), 2)
   end
 end
 
@@ -293,24 +505,44 @@ M.load = doc.def(function(dir)
   for i, v in ipairs(data.variables) do
     obj._variables[i] = variables.Variable(v.value, { name = v.name, trainable = v.trainable })
   end
-  local by_name, methods, order = {}, {}, {}
+  local by_name = {}
   for _, f in ipairs(data.functions) do
-    local lf, method, sig = load_function(f, obj._variables)
-    by_name[f.name] = lf
+    local lf, st, sig = load_function(f, obj._variables)
+    by_name[f.name] = { fn = lf, st = st, sig = sig }
     obj[f.name] = lf
-    if method then
-      if not methods[method] then
-        methods[method] = {}
-        order[#order + 1] = method
+  end
+  local methods = data.methods and core.json_decode(data.methods)
+  if not methods then
+    -- Version 1: the traces' structures name their tf.func.
+    methods = {}
+    local of = {}
+    for _, f in ipairs(data.functions) do
+      local method = by_name[f.name].st.method
+      if method then
+        if not of[method] then
+          of[method] = { name = method, concrete = {} }
+          methods[#methods + 1] = of[method]
+        end
+        table.insert(of[method].concrete, f.name)
       end
-      table.insert(methods[method], { fn = lf, sig = sig })
     end
   end
-  for _, method in ipairs(order) do
-    local options = methods[method]
-    obj[method] = #options == 1 and options[1].fn or dispatcher(method, options)
+  local order = {}
+  for _, m in ipairs(methods) do
+    local options = {}
+    for i, fname in ipairs(m.concrete) do
+      local b = by_name[fname]
+      local inputs = b.st.inputs
+      if not inputs then
+        inputs = {}
+        for k = 1, #b.sig do inputs[k] = { kind = "spec", index = k } end
+      end
+      options[i] = { fn = b.fn, sig = b.sig, inputs = inputs }
+    end
+    obj[m.name] = restored(m.name, options)
+    order[#order + 1] = m.name
   end
-  for sig, fname in pairs(data.signatures) do obj.signatures[sig] = by_name[fname] end
+  for sig, fname in pairs(data.signatures) do obj.signatures[sig] = by_name[fname].fn end
   local holders = { obj }
   for _, method in ipairs(order) do
     if method:find(".", 1, true) then place(obj, method, obj[method], holders) end
