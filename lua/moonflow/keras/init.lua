@@ -105,7 +105,9 @@ end
 local Dense = modules.Module:extend("Dense")
 keras.layers.Dense = Dense
 options.init(Dense, "tf.keras.layers.Dense(units [, {activation=, use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
-  "A densely connected layer: activation(x·kernel + bias). Its variables are created on the first call.",
+  "A densely connected layer: activation(x·kernel + bias). Its variables are created on the first call. "
+  .. "Defaults when an option is absent (a nil option is absent: Lua cannot tell them apart): no "
+  .. "activation (linear), use_bias true, kernel_initializer glorot_uniform, bias_initializer zeros.",
   layer_spec({ "units" }), function(self, units, opts)
   if math.type(units) ~= "integer" or units < 1 then
     raise("ValueError", "Dense units must be a positive integer, got " .. tostring(units), 3)
@@ -132,7 +134,9 @@ local CONV_SPEC = layer_spec({ "filters", "kernel_size" })
 table.insert(CONV_SPEC, 1, "padding")
 table.insert(CONV_SPEC, 1, "strides")
 options.init(Conv2D, "tf.keras.layers.Conv2D(filters, kernel_size [, {strides=, padding=, activation=, use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
-  "A 2-D convolution layer over NHWC input; padding 'valid' or 'same'. Variables are created on the first call.",
+  "A 2-D convolution layer over NHWC input; padding 'valid' or 'same'. Variables are created on the first call. "
+  .. "Defaults when an option is absent (a nil option is absent): strides 1, padding 'valid', no activation "
+  .. "(linear), use_bias true, kernel_initializer glorot_uniform, bias_initializer zeros.",
   CONV_SPEC, function(self, filters, kernel_size, opts)
   self.filters = filters
   self.kernel_size = type(kernel_size) == "number" and { kernel_size, kernel_size } or kernel_size
