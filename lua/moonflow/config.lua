@@ -31,6 +31,16 @@ end, "tf.config.explain_retracing(bool)",
 "When on, every retrace writes to io.stderr why it happened: which parameter, what it was, "
 .. "and which existing traces it failed to match.")
 
+config.blas = doc.def(function() return core.blas_info() end,
+  "tf.config.blas()",
+  "The BLAS kernel in use and why: a table {kernel=, reason=, library=, config=, cpu=, seconds=}. "
+  .. "kernel is OpenBLAS's name for it (\"SkylakeX\", \"Haswell\", ...); reason says who chose it: "
+  .. "\"OPENBLAS_CORETYPE set by the user\", or moonflow from the CPU's features (cpu), checked "
+  .. "against a reference product first (\"chosen for avx512f,...; verified\", or \"fell back "
+  .. "from SkylakeX: self-check failed ...\"); library is the file loaded and seconds what the "
+  .. "choice and loading cost. OpenBLAS loads at the first matrix op (or this call); set "
+  .. "OPENBLAS_CORETYPE before that to choose the kernel yourself.")
+
 -- tf.config.optimizer: whether traced functions run their graphs'
 -- optimised copies (constant folding, simplification, common
 -- subexpressions, pruning, fusion) or the graphs as traced.
