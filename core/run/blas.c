@@ -83,14 +83,19 @@ typedef struct candidate {
   const char *features;
 } candidate;
 
-/* The kernels this CPU supports, best first; Prescott (SSE3, every x86-64
- * OpenBLAS runs on) always last. */
+/* The kernels this CPU supports, best first (at most 4); Prescott (SSE3,
+ * every x86-64 OpenBLAS runs on) always last. */
 static int candidates(const cpu_features *c, candidate *out) {
   int n = 0;
-  if (c->avx512f && c->avx512bw && c->avx512vl && c->avx512dq && c->os_avx512)
-    out[n++] = c->avx512_bf16
-                   ? (candidate){"Cooperlake", "avx512f,avx512bw,avx512vl,avx512dq,avx512_bf16"}
-                   : (candidate){"SkylakeX", "avx512f,avx512bw,avx512vl,avx512dq"};
+  if (c->avx512f && c->avx512bw && c->avx512vl && c->avx512dq && c->os_avx512) {
+    /* Cooperlake is SkylakeX's GEMMs plus bfloat16 ones; Debian's 0.3.21
+     * cannot be forced to it (its OPENBLAS_CORETYPE table lacks the name,
+     * so it detects instead, and on a CPU it does not know detects
+     * Prescott): then it is "not offered" and SkylakeX is next. */
+    if (c->avx512_bf16)
+      out[n++] = (candidate){"Cooperlake", "avx512f,avx512bw,avx512vl,avx512dq,avx512_bf16"};
+    out[n++] = (candidate){"SkylakeX", "avx512f,avx512bw,avx512vl,avx512dq"};
+  }
   /* Haswell on AMD too: OpenBLAS's Zen is the same kernels, tuned apart
    * (no faster here, an EPYC: sgemm 512 at 2.54 ms against 2.56 ms) */
   if (c->avx2 && c->fma && c->os_avx)
@@ -381,7 +386,7 @@ static void load(void) {
     say("OpenBLAS was already loaded in this process: its own choice");
   } else {
 #ifdef MF_BLAS_X86
-    candidate list[4];
+    candidate list[5];
     int n = candidates(&cpu, list);
     for (int i = 0; i < n && !kernel; i++) {
       check_result r = parent_check(list[i].name);

@@ -12,7 +12,7 @@
  *   1. OPENBLAS_CORETYPE set (non-empty) in the environment: the user's
  *      choice, loaded as it is; nothing is checked or changed.
  *   2. Otherwise cpuid names the best kernels the CPU supports (AVX-512
- *      F/BW/VL/DQ: SkylakeX, Cooperlake with AVX512_BF16; AVX2+FMA:
+ *      F/BW/VL/DQ: SkylakeX, Cooperlake first with AVX512_BF16; AVX2+FMA:
  *      Haswell, whatever the vendor; AVX: Sandybridge; else Prescott). Each
  *      candidate, best first, is tried in a forked child (the choice cannot
  *      be undone once the library is loaded): OPENBLAS_CORETYPE set there,
