@@ -111,7 +111,8 @@ static void cpu_describe(const cpu_features *c, char *buf, size_t n) {
            c->avx512f ? " avx512f" : "", c->avx512bw ? " avx512bw" : "",
            c->avx512vl ? " avx512vl" : "", c->avx512dq ? " avx512dq" : "",
            c->avx512_bf16 ? " avx512_bf16" : "", c->avx2 ? " avx2" : "", c->fma ? " fma" : "",
-           c->avx ? " avx" : "", c->os_avx512 ? "" : " (no AVX-512 state saved by the OS)");
+           c->avx ? " avx" : "",
+           c->avx512f && !c->os_avx512 ? " (the OS does not save AVX-512 state)" : "");
 }
 
 /* ---- resolving the functions ---- */
@@ -351,7 +352,9 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...) {
 /* Loads the library with OPENBLAS_CORETYPE=`kernel` (NULL: as the
  * environment has it), the variable restored after: OpenBLAS reads it only
  * while it loads, and programs this process starts must not take moonflow's
- * choice for their user's. */
+ * choice for their user's. setenv is not safe against a getenv in another
+ * thread; the window is one dlopen, once per process, and moonflow's own
+ * threads read no environment while they run kernels. */
 static void *load_as(const char *kernel, char *why, size_t n) {
   const char *was = getenv("OPENBLAS_CORETYPE");
   char saved[64];
