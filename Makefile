@@ -32,7 +32,13 @@ CORE_DIRS := core core/tensor core/ops core/graph core/run
 
 PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lz -lreadline -lm -lpthread -ldl
+# OpenBLAS is never linked: core/run/blas.c loads it with dlopen at first
+# use, after choosing its kernel (which it fixes when it loads); only its
+# header (cblas.h) is needed to build.
+LINK_PKGS := $(filter-out openblas,$(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null) -lz -lreadline -lm -lpthread -ldl
+# What a program embedding libmoonflow.a links besides it (core/moonflow.h).
+CORE_LIBS  = $(shell pkg-config --libs jansson) -lz -lm -lpthread -ldl
 
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Werror -fPIC -MMD -MP \
             $(addprefix -I,$(CORE_DIRS)) -Ilua/binding -Ilua/host $(PKG_CFLAGS) \
@@ -118,7 +124,7 @@ $(BIN): $(PROG_OBJ) $(SESSION_OBJ) $(BIND_OBJ) $(LIB)
 # for work, when the interpreter exits; unmapped under them, they crashed.
 $(MOD): $(BIND_OBJ) $(LIB)
 	@echo "  LD  $@"
-	@$(CC) $(LDFLAGS) -shared -Wl,-z,nodelete $(BIND_OBJ) $(WHOLE) -o $@ $(shell pkg-config --libs openblas jansson) -lz -lm -lpthread
+	@$(CC) $(LDFLAGS) -shared -Wl,-z,nodelete $(BIND_OBJ) $(WHOLE) -o $@ $(CORE_LIBS)
 
 $(BUILD)/tests/%: tests/core/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -129,7 +135,7 @@ $(BUILD)/tests/%: tests/core/%.c $(LIB)
 $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LD  $@"
-	@$(CC) $(CFLAGS) $< $(WHOLE) -o $@ $(LDFLAGS) $(shell pkg-config --libs jansson openblas) -lz -lm -lpthread
+	@$(CC) $(CFLAGS) $< $(WHOLE) -o $@ $(LDFLAGS) $(CORE_LIBS)
 
 # Installs whatever Debian packages are missing (root on these machines).
 deps:

@@ -12,7 +12,11 @@
  * Every function returns a status (MF_OK, or TensorFlow's error class:
  * MF_ERR_INVALID_ARGUMENT, ...) and fills the caller's mf_error with a
  * message; nothing aborts. Link with libmoonflow.a (whole archive: ops
- * register through a table) and -ljansson -lopenblas -lz -lm -lpthread.
+ * register through a table) and -ljansson -lz -lm -lpthread -ldl; not
+ * -lopenblas: moonflow loads libopenblas.so.0 (which must be installed)
+ * with dlopen at its first matrix op, after choosing its kernel from the
+ * CPU (core/run/blas.h; OPENBLAS_CORETYPE, when set, is respected). A
+ * program that links OpenBLAS itself keeps OpenBLAS's own choice.
  * The directory format: docs/saved_model.md. This header includes only
  * error.h and dtype.h, which have no dependencies. */
 #ifndef MOONFLOW_H

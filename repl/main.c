@@ -14,6 +14,7 @@
 #include <lua.h>
 
 #include "../jupyter/kernel_main.h"
+#include "blas.h"
 #include "run_saved.h"
 #include "repl.h"
 
@@ -125,6 +126,18 @@ static int run(mf_session *s, int argc, char **argv, const options *o, bool colo
   return mf_script_run(s, NULL, 0, NULL, color);
 }
 
+/* The version, and the BLAS kernel matrix ops run on and why (blas.h):
+ * loading OpenBLAS here costs a few milliseconds, once. */
+static void print_version(void) {
+  printf("moonflow %s (%s)\n", MF_VERSION, LUA_VERSION);
+  mf_blas_info info;
+  mf_error err;
+  if (mf_blas_describe(&info, &err) == MF_OK)
+    printf("BLAS: OpenBLAS kernel %s (%s), %s\n", info.kernel, info.reason, info.library);
+  else
+    printf("BLAS: %s\n", err.message);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "kernel") == 0) return mf_kernel_main(argc - 1, argv + 1);
   if (argc > 1 && strcmp(argv[1], "run") == 0) return mf_run_main(argc - 1, argv + 1);
@@ -139,7 +152,7 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  if (o.version) printf("moonflow %s (%s)\n", MF_VERSION, LUA_VERSION);
+  if (o.version) print_version();
   if (o.version && o.script == argc && !o.has_e && !o.interactive) return 0;
   mf_session_host host;
   mf_term_host_init(&host);

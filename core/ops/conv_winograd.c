@@ -1,10 +1,10 @@
 #include "conv_winograd.h"
 
-#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "blas.h"
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "threadpool.h"
@@ -121,6 +121,7 @@ static inline void copy_floats(float *dst, const float *src, int64_t n) {
 /* ---- one convolution ---- */
 
 typedef struct job {
+  const mf_blas *blas;
   const mf_winograd_geom *g;
   const float *x;
   float *y;
@@ -201,9 +202,9 @@ static void run_blocks(void *ctx, int64_t b0, int64_t b1, int part) {
     int64_t t0 = blk * j->block, nt = j->tiles - t0 < j->block ? j->tiles - t0 : j->block;
     input_block(j, t0, nt, v);
     for (int k = 0; k < 36; k++)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, (int)g->oc, (int)g->ic,
-                  1.0f, v + k * j->vs, (int)g->ic, j->u + k * g->ic * g->oc, (int)g->oc, 0.0f,
-                  m + k * j->ms, (int)g->oc);
+      j->blas->cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nt, (int)g->oc,
+                           (int)g->ic, 1.0f, v + k * j->vs, (int)g->ic, j->u + k * g->ic * g->oc,
+                           (int)g->oc, 0.0f, m + k * j->ms, (int)g->oc);
     j->flags[part] += output_block(j, t0, nt, m);
   }
 }
@@ -273,7 +274,9 @@ static mf_status get_scratch(mf_kernel_state *state, size_t floats, float **out,
 mf_status mf_winograd_conv(const mf_winograd_geom *g, const float *x, const float *w, float *y,
                            mf_kernel_state *state, bool *done, mf_error *err) {
   *done = true;
-  job j = {.g = g, .x = x, .y = y, .block = block_tiles(g)};
+  const mf_blas *blas;
+  MF_TRY(mf_blas_load(&blas, err));
+  job j = {.blas = blas, .g = g, .x = x, .y = y, .block = block_tiles(g)};
   j.tiles_w = (g->ow + 3) / 4;
   j.tiles_img = j.tiles_w * ((g->oh + 3) / 4);
   j.tiles = g->n * j.tiles_img;

@@ -4,8 +4,8 @@
  *
  * TensorFlow computes these with Eigen's partially pivoted LU (PartialPivLU)
  * and LLT; moonflow calls the same factorisations in LAPACK (getrf, getrs,
- * potrf), which libopenblas exports. LAPACK is column-major: each matrix is
- * copied transposed into scratch so the routines factor the matrix itself,
+ * potrf), which libopenblas exports (reached through blas.h). LAPACK is
+ * column-major: each matrix is copied transposed into scratch so the routines factor the matrix itself,
  * pivoting as Eigen does, and results are transposed back. TF's checks come
  * with them: an exact zero pivot is "not invertible", a failed LLT is "not
  * successful", and the determinant is sign * exp(sum log|u_ii|), TF's
@@ -15,21 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blas.h"
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
 #include "shape_fn.h"
-
-/* LAPACK's Fortran entry points in libopenblas (32-bit integers); the
- * trailing size_t is gfortran's hidden length of a character argument. */
-void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
-void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void sgetrs_(const char *trans, const int *n, const int *nrhs, const float *a, const int *lda,
-             const int *ipiv, float *b, const int *ldb, int *info, size_t trans_len);
-void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
-             const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
-void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
 
 /* ---- shared checks (TF's LinearAlgebraOp messages) ---- */
 
@@ -81,13 +71,13 @@ static void transpose(size_t es, const char *src, int64_t rows, int64_t cols, ch
 
 /* LU of the column-major n x n matrix at a; info > 0 only reports an exact
  * zero pivot, which each op judges as TF does. */
-static void getrf(mf_dtype dt, int n, void *a, int *ipiv) {
+static void getrf(const mf_blas *b, mf_dtype dt, int n, void *a, int *ipiv) {
   int info = 0;
   (void)mf_blas_threads(); /* holds OpenBLAS at one thread when moonflow's pool has several */
   if (dt == MF_FLOAT32)
-    sgetrf_(&n, &n, a, &n, ipiv, &info);
+    b->sgetrf_(&n, &n, a, &n, ipiv, &info);
   else
-    dgetrf_(&n, &n, a, &n, ipiv, &info);
+    b->dgetrf_(&n, &n, a, &n, ipiv, &info);
 }
 
 static double lu_diag(mf_dtype dt, const void *a, int n, int i) {
@@ -102,12 +92,13 @@ static bool lu_invertible(mf_dtype dt, const void *a, int n) {
 }
 
 /* Solves (LU) X = B in place for B column-major n x nrhs. */
-static void getrs(mf_dtype dt, int n, int nrhs, const void *lu, const int *ipiv, void *b) {
+static void getrs(const mf_blas *bl, mf_dtype dt, int n, int nrhs, const void *lu,
+                  const int *ipiv, void *b) {
   int info = 0;
   if (dt == MF_FLOAT32)
-    sgetrs_("N", &n, &nrhs, lu, &n, ipiv, b, &n, &info, 1);
+    bl->sgetrs_("N", &n, &nrhs, lu, &n, ipiv, b, &n, &info, 1);
   else
-    dgetrs_("N", &n, &nrhs, lu, &n, ipiv, b, &n, &info, 1);
+    bl->dgetrs_("N", &n, &nrhs, lu, &n, ipiv, b, &n, &info, 1);
 }
 
 /* ---- MatrixInverse and MatrixSolve: one LU, then getrs ---- */
@@ -132,6 +123,8 @@ static mf_status lu_solve_kernel(mf_op_call *c, const mf_tensor *a, const mf_ten
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   if (!batches || !k) return MF_OK;
+  const mf_blas *blas;
+  MF_TRY(mf_blas_load(&blas, err));
   size_t es = mf_dtype_size(a->dtype);
   char *lu = NULL, *x = NULL;
   int *ipiv = NULL;
@@ -147,7 +140,7 @@ static mf_status lu_solve_kernel(mf_op_call *c, const mf_tensor *a, const mf_ten
       memcpy(lu, am, (size_t)n * n * es);
     else
       transpose(es, am, n, n, lu);
-    getrf(a->dtype, n, lu, ipiv);
+    getrf(blas, a->dtype, n, lu, ipiv);
     if (!lu_invertible(a->dtype, lu, n)) {
       s = mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s [Op:%s]", singular, c->op->name);
       break;
@@ -163,7 +156,7 @@ static mf_status lu_solve_kernel(mf_op_call *c, const mf_tensor *a, const mf_ten
           ((double *)x)[(size_t)i * n + i] = 1;
       }
     }
-    getrs(a->dtype, n, (int)k, lu, ipiv, x);
+    getrs(blas, a->dtype, n, (int)k, lu, ipiv, x);
     transpose(es, x, k, n, (char *)mf_tensor_data(out) + (size_t)(bi * n * k) * es);
   }
   free(lu);
@@ -269,8 +262,10 @@ static mf_status det_kernel(mf_op_call *c, mf_error *err) {
   char *lu = NULL;
   int *ipiv = NULL;
   mf_status s = MF_OK;
-  if (n > 0) {
-    s = mf_scratch_alloc((size_t)n * n, es, (void **)&lu, err);
+  const mf_blas *blas = NULL;
+  if (n > 0 && batches > 0) {
+    s = mf_blas_load(&blas, err);
+    if (s == MF_OK) s = mf_scratch_alloc((size_t)n * n, es, (void **)&lu, err);
     if (s == MF_OK) s = mf_scratch_alloc((size_t)n, sizeof(int), (void **)&ipiv, err);
   }
   for (int64_t bi = 0; s == MF_OK && bi < batches; bi++) {
@@ -279,7 +274,7 @@ static mf_status det_kernel(mf_op_call *c, mf_error *err) {
     bool f32 = a->dtype == MF_FLOAT32;
     if (n > 0) {
       transpose(es, (const char *)mf_tensor_data(a) + (size_t)(bi * n * n) * es, n, n, lu);
-      getrf(a->dtype, n, lu, ipiv);
+      getrf(blas, a->dtype, n, lu, ipiv);
     }
     if (f32)
       ((float *)mf_tensor_data(out))[bi] = n ? slogdet_f((const float *)lu, ipiv, n) : 1;
@@ -308,6 +303,8 @@ static mf_status cholesky_kernel(mf_op_call *c, mf_error *err) {
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   if (!batches) return MF_OK;
+  const mf_blas *blas;
+  MF_TRY(mf_blas_load(&blas, err));
   (void)mf_blas_threads(); /* as getrf */
   size_t es = mf_dtype_size(a->dtype);
   char *w = NULL;
@@ -320,9 +317,9 @@ static mf_status cholesky_kernel(mf_op_call *c, mf_error *err) {
     transpose(es, (const char *)mf_tensor_data(a) + (size_t)(bi * n * n) * es, n, n, w);
     int info = 0;
     if (a->dtype == MF_FLOAT32)
-      spotrf_("L", &n, (float *)w, &n, &info, 1);
+      blas->spotrf_("L", &n, (float *)w, &n, &info, 1);
     else
-      dpotrf_("L", &n, (double *)w, &n, &info, 1);
+      blas->dpotrf_("L", &n, (double *)w, &n, &info, 1);
     if (info != 0) {
       s = mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                        "Cholesky decomposition was not successful. The input might not be valid. "

@@ -19,11 +19,11 @@
  * B, cutting the columns shares A. The longer side of C is cut, so the
  * shared operand is the smaller one (a 64x784 by 784x256 product cuts
  * B's 256 columns; its gradient 784x64 by 64x256 cuts A's 784 rows). */
-#include <cblas.h>
 #include <limits.h>
 #include <pthread.h>
 #include <string.h>
 
+#include "blas.h"
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "threadpool.h"
@@ -62,7 +62,10 @@ static bool blas_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 static pthread_once_t claim_once = PTHREAD_ONCE_INIT;
 
 static void claim(void) {
-  if (mf_threadpool_size() > 1) openblas_set_num_threads(1);
+  const mf_blas *b;
+  mf_error err;
+  /* a library that does not load fails the call that needs it, not this */
+  if (mf_threadpool_size() > 1 && mf_blas_load(&b, &err) == MF_OK) b->openblas_set_num_threads(1);
 }
 
 int mf_blas_threads(void) {
@@ -84,6 +87,7 @@ int mf_blas_threads(void) {
 enum { PANEL_ALIGN = 16 };
 
 typedef struct gemm_job {
+  const mf_blas *blas;
   bool dbl, ta, tb, rows; /* rows: panels are rows of C, else columns */
   int64_t m, n, k, lda, ldb, ldc;
   const char *a, *b;
@@ -119,13 +123,13 @@ static void gemm_rows(const gemm_job *j, int64_t lo, int64_t hi) {
   enum CBLAS_TRANSPOSE opa = j->ta ? CblasTrans : CblasNoTrans;
   enum CBLAS_TRANSPOSE opb = j->tb ? CblasTrans : CblasNoTrans;
   if (j->dbl)
-    cblas_dgemm(CblasRowMajor, opa, opb, (int)m, (int)n, (int)j->k, 1.0, (const double *)a,
-                (int)j->lda, (const double *)b, (int)j->ldb, j->acc ? 1.0 : 0.0, (double *)c,
-                (int)j->ldc);
+    j->blas->cblas_dgemm(CblasRowMajor, opa, opb, (int)m, (int)n, (int)j->k, 1.0,
+                         (const double *)a, (int)j->lda, (const double *)b, (int)j->ldb,
+                         j->acc ? 1.0 : 0.0, (double *)c, (int)j->ldc);
   else
-    cblas_sgemm(CblasRowMajor, opa, opb, (int)m, (int)n, (int)j->k, 1.0f, (const float *)a,
-                (int)j->lda, (const float *)b, (int)j->ldb, j->acc ? 1.0f : 0.0f, (float *)c,
-                (int)j->ldc);
+    j->blas->cblas_sgemm(CblasRowMajor, opa, opb, (int)m, (int)n, (int)j->k, 1.0f,
+                         (const float *)a, (int)j->lda, (const float *)b, (int)j->ldb,
+                         j->acc ? 1.0f : 0.0f, (float *)c, (int)j->ldc);
 }
 
 /* Panels [p0, p1), each its own call even when one thread runs several:
@@ -179,7 +183,9 @@ mf_status mf_gemm(mf_dtype dt, bool trans_a, bool trans_b, int64_t m, int64_t n,
     case MF_FLOAT32:
     case MF_FLOAT64: {
       if (!fits) break;
-      gemm_job j = {.dbl = dt == MF_FLOAT64, .ta = trans_a, .tb = trans_b, .m = m, .n = n,
+      const mf_blas *blas;
+      MF_TRY(mf_blas_load(&blas, err));
+      gemm_job j = {.blas = blas, .dbl = dt == MF_FLOAT64, .ta = trans_a, .tb = trans_b, .m = m, .n = n,
                     .k = k, .lda = lda, .ldb = ldb, .ldc = ldc, .a = a, .b = b, .c = c,
                     .acc = accumulate};
       blas_gemm(&j);

@@ -13,6 +13,7 @@
 
 #include "alloc.h"
 #include "binding.h"
+#include "blas.h"
 #include "interrupt.h"
 #include "random.h"
 
@@ -147,10 +148,33 @@ static int l_check_interrupt(lua_State *L) {
   return 0;
 }
 
+/* core.blas_info() -> {kernel=, reason=, library=, config=, cpu=, seconds=}:
+ * OpenBLAS's kernel and why (blas.h), loading it if no op has yet */
+static int l_blas_info(lua_State *L) {
+  mf_blas_info info;
+  mf_error err;
+  if (mf_blas_describe(&info, &err) != MF_OK) return mfL_raise_status(L, &err);
+  lua_createtable(L, 0, 6);
+  lua_pushstring(L, info.kernel);
+  lua_setfield(L, -2, "kernel");
+  lua_pushstring(L, info.reason);
+  lua_setfield(L, -2, "reason");
+  lua_pushstring(L, info.library);
+  lua_setfield(L, -2, "library");
+  lua_pushstring(L, info.config);
+  lua_setfield(L, -2, "config");
+  lua_pushstring(L, info.cpu);
+  lua_setfield(L, -2, "cpu");
+  lua_pushnumber(L, (lua_Number)info.seconds);
+  lua_setfield(L, -2, "seconds");
+  return 1;
+}
+
 int luaopen_moonflow(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"set_seed", l_set_seed}, {"check_interrupt", l_check_interrupt}, {"now", l_now},
       {"fail_alloc", l_fail_alloc}, {"heap_bytes", l_heap_bytes}, {"program_path", l_program_path},
+      {"blas_info", l_blas_info},
       {NULL, NULL}};
   lua_newtable(L);
   mfL_trace_open(L);

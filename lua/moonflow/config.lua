@@ -61,6 +61,16 @@ end, "tf.config.program_path() -> string",
 .. "moonflow (the REPL, the kernel, a script), else the one beside the Lua module. Start "
 .. "moonflow from Lua by this path (os.execute, io.popen): `make repl` does not put it on PATH.")
 
+config.blas = doc.def(function() return core.blas_info() end,
+  "tf.config.blas()",
+  "The BLAS kernel in use and why: a table {kernel=, reason=, library=, config=, cpu=, seconds=}. "
+  .. "kernel is OpenBLAS's name for it (\"SkylakeX\", \"Haswell\", ...); reason says who chose it: "
+  .. "\"OPENBLAS_CORETYPE set by the user\", or moonflow from the CPU's features (cpu), checked "
+  .. "against a reference product first (\"chosen for avx512f,...; verified\", or \"fell back "
+  .. "from SkylakeX: self-check failed ...\"); library is the file loaded and seconds what the "
+  .. "choice and loading cost. OpenBLAS loads at the first matrix op (or this call); set "
+  .. "OPENBLAS_CORETYPE before that to choose the kernel yourself.")
+
 -- tf.config.optimizer: whether traced functions run their graphs'
 -- optimised copies (constant folding, simplification, common
 -- subexpressions, pruning, fusion) or the graphs as traced.

@@ -143,6 +143,10 @@ end
 
 -- 3. sgemm ------------------------------------------------------------------
 function sections.sgemm(threads, ...)
+  -- the kernel moonflow chose (a word: table.lua shows it beside the figures)
+  local blas = tf.config.blas()
+  note("moonflow's OpenBLAS kernel: %s (%s)", blas.kernel, blas.reason)
+  print(("@ sgemm.kernel.mf %s"):format(blas.kernel))
   for _, s in ipairs({ ... }) do
     local n = tonumber(s)
     local a = tf.random.uniform({ n, n })

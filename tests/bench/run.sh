@@ -33,16 +33,27 @@
 # tests/core/test_steady_alloc (a counting allocator around plan runs of
 # unfused, fused and MatMul graphs) and reports its count.
 #
-# OpenBLAS's kernel: moonflow, the cblas program and PyTorch run with the
-# environment as it is (OPENBLAS_CORETYPE included), so BLAS figures compare
-# one kernel. NumPy's command alone runs with OPENBLAS_CORETYPE and
-# OPENBLAS_L2_SIZE unset (they slow a current NumPy); its elementwise work
-# does not touch BLAS, and it reports the kernel it loaded. Two "(info)"
-# conv2d rows, also with both unset for those commands alone, show what
-# OpenBLAS's own kernel choice gives. Nothing else changes either variable.
+# OpenBLAS's kernel: moonflow chooses its own when OPENBLAS_CORETYPE is
+# unset, and respects it when set (core/run/blas.h); the header names the
+# kernel moonflow runs and why. The GEMM rows compare moonflow with
+# cblas_sgemm run with the best kernel the machine supports: each kernel of
+# BENCH_KERNELS (default: every x86-64 kernel moonflow may choose, and Zen)
+# is first probed in its own process (sgemm.c --forced --probe: a 64x64
+# check, then a 512² product); those that verify, run under their own name
+# and come within 3x of the fastest probe are timed in every round, and the
+# table takes the fastest of them per row. An (info) row gives cblas_sgemm
+# with the environment as it is (OpenBLAS's own choice when the variable is
+# unset). PyTorch runs with the environment as it is. NumPy's command alone
+# runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset (they slow a
+# current NumPy); its elementwise work does not touch BLAS, and it reports
+# the kernel it loaded. Two "(info)" conv2d rows, also with both unset for
+# those commands alone, show moonflow's own choice (and PyTorch's OpenBLAS's
+# own). Nothing else changes either variable.
 #
 # Knobs: BENCH_ROUNDS (default 2), BENCH_FIRST_RUNS (7),
-# BENCH_SECTION_TIMEOUT (seconds, 300).
+# BENCH_SECTION_TIMEOUT (seconds, 300), BENCH_KERNELS (above),
+# BENCH_ONLY=gemm (the header, the probes and benchmark 3 alone) with
+# BENCH_GEMM_SIZES (default "256 1024 2048"): a quick look at the GEMM rows.
 # The whole suite took 1 min 46 s on a quiet 2-core machine before the
 # sections for 2 threads, TorchScript and the first trace were added (about
 # half a minute more), and 6 minutes at a load average of 5-8 from other
@@ -81,6 +92,9 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-(unset)} OPENBLAS_L2_SIZE=${OPENBLAS_L2_SIZE:-(unset)}"
 echo "Lua side run by: $LUA"
+echo "moonflow's OpenBLAS kernel: $("$LUA" -e "local tf = tf or require('moonflow')
+local b = tf.config.blas()
+io.write(b.kernel, ' (', b.reason, '; first use ', ('%.0f ms'):format(b.seconds * 1e3), ')')" 2>&1)"
 echo "figures: wall-clock time, best repeat after a warm-up; medians and CPU times in"
 echo "  $RESULTS"
 echo
@@ -130,6 +144,56 @@ mfd() {
   echo env -u MOONFLOW_NUM_THREADS OPENBLAS_NUM_THREADS=1 "$LUA" "$BENCH/bench.lua" "$@"
 }
 
+# The candidate kernels for cblas_sgemm's best: each probed in its own
+# process (a wrong result, a crash or another kernel under its name rules
+# it out); the ones within 3x of the fastest probe are timed (Prescott,
+# 6x slower than AVX-512 or AVX2 kernels, would only cost time).
+KERNELS=
+if [ "$SGEMM" != false ]; then
+  probes=
+  for k in ${BENCH_KERNELS:-Cooperlake SkylakeX Haswell Zen Sandybridge Prescott}; do
+    env OPENBLAS_CORETYPE="$k" OPENBLAS_NUM_THREADS=1 "$SGEMM" --forced --probe >"$OUT/probe.txt" 2>>"$LOG"
+    status=$?
+    t=$(sed -n "s/^@ probe\.$k //p" "$OUT/probe.txt")
+    case $status in
+      0) probes="$probes $k:$t" ;;
+      1) echo "  cblas kernel $k: wrong results, ruled out" ;;
+      2) echo "  cblas kernel $k: not offered by this OpenBLAS" ;;
+      *) echo "  cblas kernel $k: crashed (status $status), ruled out" ;;
+    esac
+  done
+  fastest=$(for p in $probes; do echo "${p#*:}"; done | sort -g | head -1)
+  for p in $probes; do
+    k=${p%%:*}
+    t=${p#*:}
+    if awk -v t="$t" -v f="$fastest" 'BEGIN { exit !(t <= 3 * f) }'; then
+      KERNELS="$KERNELS $k"
+      echo "  cblas kernel $k: verified, 512² in $(awk -v t="$t" 'BEGIN { printf "%.2f ms", t * 1e3 }'), timed"
+    else
+      echo "  cblas kernel $k: verified, 512² in $(awk -v t="$t" 'BEGIN { printf "%.2f ms", t * 1e3 }'), over 3x the fastest: not timed"
+    fi
+  done
+fi
+GEMM_SIZES=${BENCH_GEMM_SIZES:-256 1024 2048}
+# gemm_rows: benchmark 3, moonflow and every cblas peer, at 1 and 2 threads.
+gemm_rows() {
+  for t in 1 2; do
+    section "3. moonflow tf.matmul, $t thread(s)" $(mf "$t" sgemm "$t" $GEMM_SIZES)
+    section "3. direct cblas_sgemm, OpenBLAS's own kernel, $t thread(s)" \
+      env OPENBLAS_NUM_THREADS="$t" "$SGEMM" $GEMM_SIZES
+    for k in $KERNELS; do
+      section "3. direct cblas_sgemm, $k, $t thread(s)" \
+        env OPENBLAS_CORETYPE="$k" OPENBLAS_NUM_THREADS="$t" "$SGEMM" --forced $GEMM_SIZES
+    done
+  done
+}
+if [ "${BENCH_ONLY:-}" = gemm ]; then
+  gemm_rows
+  echo
+  "$LUA" "$BENCH/table.lua" "$RESULTS"
+  exit 0
+fi
+
 # The timed comparisons run in BENCH_ROUNDS rounds (default 2), moonflow
 # and its peer one after the other within each, and table.lua keeps each
 # figure's best round: load from other processes, which comes and goes,
@@ -146,10 +210,7 @@ while [ "$round" -le "$ROUNDS" ]; do
     env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" numpy
   [ "$have_torch" = 1 ] && section "1,2,4. PyTorch peers" \
     env OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" torch 2
-  for t in 1 2; do
-    section "3. moonflow tf.matmul, $t thread(s)" $(mf "$t" sgemm "$t" 256 1024 2048)
-    section "3. direct cblas_sgemm, $t thread(s)" env OPENBLAS_NUM_THREADS="$t" "$SGEMM" 256 1024 2048
-  done
+  gemm_rows
   section "4. moonflow tf.func" $(mfd func)
   for t in 1 2; do
     section "4. moonflow 1M chain, $t thread(s)" $(mf "$t" chain1m "$t")
@@ -161,12 +222,13 @@ while [ "$round" -le "$ROUNDS" ]; do
   done
   round=$((round + 1))
 done
-# For information only (no verdict): conv2d with OpenBLAS choosing its own
-# kernel, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for these two
-# commands alone, both sides on one thread. The keys end in ".native".
-section "5. moonflow conv2d, OpenBLAS's own kernel" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+# For information only (no verdict): conv2d with OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE unset for these two commands alone (moonflow chooses its
+# kernel, PyTorch's OpenBLAS its own), both sides on one thread. The keys
+# end in ".native".
+section "5. moonflow conv2d, OPENBLAS_CORETYPE unset" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
   OPENBLAS_NUM_THREADS=1 MOONFLOW_NUM_THREADS=1 "$LUA" "$BENCH/bench.lua" conv 1 native
-[ "$have_torch" = 1 ] && section "5. PyTorch conv2d, OpenBLAS's own kernel" \
+[ "$have_torch" = 1 ] && section "5. PyTorch conv2d, OPENBLAS_CORETYPE unset" \
   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" conv 1 native
 # glibc keeps freed memory for reuse, so an RSS figure would hide buffers
 # that the allocator recycles: with a fixed mmap threshold every tensor

@@ -13,12 +13,14 @@
 -- is not installed) prints "n/a".
 
 local path = assert(arg[1], "usage: table.lua RESULTS_FILE")
-local R, ALL = {}, {}
+-- WORD: values that are words, not figures (the BLAS kernels' names).
+local R, ALL, WORD = {}, {}, {}
 for line in io.lines(path) do
   local key, value = line:match("^@ (%S+) (%S+)")
   -- A figure measured in several rounds keeps its best (smallest) value;
   -- ALL keeps every value (the first-trace figure is one per process).
   local v = tonumber(value)
+  if key and not v then WORD[key] = value end
   if key and v then
     R[key] = R[key] and math.min(R[key], v) or v
     ALL[key] = ALL[key] or {}
@@ -128,18 +130,51 @@ row { "2", "c = a + b, 16M float32, 2 threads", "add16m.t2.mf", "PyTorch, 2 thre
   mf_extra = gbs, peer_extra = gbs }
 
 -- 3. sgemm ------------------------------------------------------------------------
+-- The peer is cblas_sgemm with the best kernel the machine supports: run.sh
+-- times sgemm.c once per candidate kernel that verifies (keys
+-- sgemm.N.tT.cblas.k.KERNEL) and the fastest is the figure; an (info) row
+-- gives cblas_sgemm with OpenBLAS's own choice (the environment as it is).
+-- Each side names its kernel.
 local function share(m, c)
   if not m or not c then return "n/a" end
   return ("%.0f%% of cblas"):format(c / m * 100)
 end
+-- The fastest kernel is the one with the smallest median: by its best
+-- repeat, a shared machine would hand the peer the luckiest of several
+-- kernels' runs against moonflow's one. Its best repeat is the figure, as
+-- everywhere.
+local function best_kernel(n, t)
+  local by, name
+  for key, v in pairs(R) do
+    local k = key:match(("^sgemm%%.%d%%.t%d%%.cblas%%.k%%.(%%w+)$"):format(n, t))
+    local med = k and (R[key .. ".median"] or v)
+    if k and (not by or med < by) then by, name = med, k end
+  end
+  if name then R[("sgemm.%d.t%d.cblas.best"):format(n, t)] = R[("sgemm.%d.t%d.cblas.k.%s"):format(n, t, name)] end
+  for _, suffix in ipairs({ ".cpu", ".median" }) do
+    local v = name and R[("sgemm.%d.t%d.cblas.k.%s%s"):format(n, t, name, suffix)]
+    R[("sgemm.%d.t%d.cblas.best%s"):format(n, t, suffix)] = v
+  end
+  return name
+end
+local mf_kernel, env_kernel = WORD["sgemm.kernel.mf"], WORD["sgemm.kernel.cblas"]
 for _, t in ipairs({ 1, 2 }) do
   for _, n in ipairs({ 256, 1024, 2048 }) do
     local flops = 2 * n ^ 3
-    local function gf(s) return (" (%.0f GFLOP/s)"):format(flops / s / 1e9) end
-    row { "3", ("tf.matmul %d² float32, %d thread%s"):format(n, t, t > 1 and "s" or ""),
-      ("sgemm.%d.t%d.mf"):format(n, t), "cblas_sgemm direct", ("sgemm.%d.t%d.cblas"):format(n, t),
-      single = t == 1, mf_extra = gf, peer_extra = gf, ratio = share, target = "≥ 95% of cblas",
-      judge = function(m, c) return m and c and at_least(c / m, 0.95) or "n/a" end }
+    local function gf(kernel)
+      return function(s)
+        return (" (%.0f GFLOP/s%s)"):format(flops / s / 1e9, kernel and ", " .. kernel or "")
+      end
+    end
+    local what = ("tf.matmul %d² float32, %d thread%s"):format(n, t, t > 1 and "s" or "")
+    local best = best_kernel(n, t)
+    row { "3", what, ("sgemm.%d.t%d.mf"):format(n, t), "cblas_sgemm, best kernel",
+      ("sgemm.%d.t%d.cblas.best"):format(n, t), single = t == 1, mf_extra = gf(mf_kernel),
+      peer_extra = gf(best), ratio = share, target = "≥ 90% of best-kernel cblas",
+      judge = function(m, c) return m and c and at_least(c / m, 0.90) or "n/a" end }
+    row { "3", "(info) " .. what, ("sgemm.%d.t%d.mf"):format(n, t), "cblas_sgemm, OpenBLAS's own",
+      ("sgemm.%d.t%d.cblas"):format(n, t), single = t == 1, mf_extra = gf(mf_kernel),
+      peer_extra = gf(env_kernel), ratio = share }
   end
 end
 
@@ -203,9 +238,9 @@ for _, t in ipairs({ 1, 2 }) do
   end
 end
 
-row { "5", "(info) conv2d eager, OpenBLAS's own kernel, 1 thr", "conv.t1.eager.native",
+row { "5", "(info) conv2d eager, OPENBLAS_CORETYPE unset, 1 thr", "conv.t1.eager.native",
   "PyTorch conv2d, same env", "conv.t1.torch.native", single = true }
-row { "5", "(info) conv2d traced, OpenBLAS's own kernel, 1 thr", "conv.t1.traced.native",
+row { "5", "(info) conv2d traced, OPENBLAS_CORETYPE unset, 1 thr", "conv.t1.traced.native",
   "PyTorch conv2d, same env", "conv.t1.torch.native", single = true }
 
 -- 6. memory ----------------------------------------------------------------------------

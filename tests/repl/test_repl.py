@@ -345,7 +345,9 @@ class Script(unittest.TestCase):
 
     def test_version_and_help(self):
         r = run(["--version"])
-        self.assertRegex(r.stdout, r"^moonflow \S+ \(Lua 5\.4\)\n$")
+        # the version, then the BLAS kernel in use and why (core/run/blas.h)
+        self.assertRegex(r.stdout, r"^moonflow \S+ \(Lua 5\.4\)\n"
+                                   r"BLAS: OpenBLAS kernel \w+ \(.+\), /\S+\n$")
         self.assertEqual(r.returncode, 0)
         r = run(["--help"])
         self.assertIn("usage: moonflow", r.stdout)
