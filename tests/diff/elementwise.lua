@@ -72,6 +72,7 @@ local OPS = {
   { op = "Exp", call = "tf.exp(%1)", dtypes = FLOAT },
   { op = "Log", call = "tf.math.log(%1)", dtypes = FLOAT },
   { op = "Log1p", call = "tf.math.log1p(%1)", dtypes = FLOAT },
+  { op = "Expm1", call = "tf.math.expm1(%1)", dtypes = FLOAT },
   { op = "Sin", call = "tf.sin(%1)", dtypes = FLOAT },
   { op = "Cos", call = "tf.cos(%1)", dtypes = FLOAT },
   { op = "Tanh", call = "tf.tanh(%1)", dtypes = FLOAT },

@@ -484,7 +484,9 @@ end
 
 local missing, stale = walk_registry()
 tap(#missing == 0, ("every op in the registry has differential cases or an argued exclusion (%d entries)")
-  :format(#ENTRIES), #missing > 0 and ("no case for: " .. table.concat(missing, ", ")) or nil)
+  :format(#ENTRIES), #missing > 0 and ("no case for: " .. table.concat(missing, ", ")
+  .. " (add its cases to tests/diff/ops/<family>.lua and its references to <family>.py, "
+  .. "or argue an exclusion in tests/diff/ops.lua's EXCLUDED)") or nil)
 tap(#stale == 0, "every op the case tables and exclusions name is in the registry",
   #stale > 0 and ("not in the registry: " .. table.concat(stale, ", ")) or nil)
 

@@ -844,7 +844,9 @@ local function coverage_problems(op_list)
   for _, name in ipairs(differentiable_ops(op_list)) do
     if not TF_UNDEFINED[name] then
       if not RULES[name] then missing[#missing + 1] = name .. ": no gradient rule in grad/<family>.lua" end
-      if not CALLS[name] or #CALLS[name] == 0 then missing[#missing + 1] = name .. ": no entry in the call table" end
+      if not CALLS[name] or #CALLS[name] == 0 then
+        missing[#missing + 1] = name .. ": no entry in the call table of tests/lua/gradcheck_spec.lua"
+      end
     end
   end
   return missing
@@ -860,7 +862,7 @@ describe("gradient check harness", function()
     ops[#ops + 1] = { name = "FreshlyRegisteredOp" }
     ops[#ops + 1] = { name = "FreshlyRegisteredNoGrad", no_gradient = true }
     assert.are.same({ "FreshlyRegisteredOp: no gradient rule in grad/<family>.lua",
-      "FreshlyRegisteredOp: no entry in the call table" }, coverage_problems(ops))
+      "FreshlyRegisteredOp: no entry in the call table of tests/lua/gradcheck_spec.lua" }, coverage_problems(ops))
     local good = RULES.Square
     RULES.Square = function(n, dy) return { dy[1] * 2.001 * n.inputs[1] } end
     local ok, failures = pcall(check_entry, "Square", CALLS.Square[1])

@@ -5,6 +5,7 @@
 -- arguments given by keyword, and tf.constant's shape.
 local tf = tf or require("moonflow")
 local H = require("helpers")
+local strict = require("moonflow.strict")
 
 local function err_of(fn, ...)
   local ok, e = pcall(fn, ...)
@@ -22,7 +23,8 @@ local function declared()
       if type(k) == "string" and k:sub(1, 1) ~= "_" then
         local d = (type(v) == "function" or type(v) == "table") and tf.doc.get(v)
         if d and d.options then out[#out + 1] = { path .. "." .. k, v, d.options } end
-        if type(v) == "table" and getmetatable(v) == nil then walk(v, path .. "." .. k, depth + 1) end
+        local namespace = type(v) == "table" and (getmetatable(v) == nil or strict.is_namespace(v))
+        if namespace then walk(v, path .. "." .. k, depth + 1) end
       end
     end
   end

@@ -82,7 +82,11 @@ describe("the tf namespaces", function()
       seen[t] = true
       assert.is_true(strict_ns.is_namespace(t), path .. " is not strict")
       for k, v in pairs(t) do
-        if type(k) == "string" and type(v) == "table" and (getmetatable(v) == nil or strict_ns.is_namespace(v)) then
+        local plain = type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil
+        for key in pairs(plain and v or {}) do
+          if type(key) == "string" and key:sub(1, 2) == "__" then plain = false end
+        end
+        if type(k) == "string" and (plain or strict_ns.is_namespace(v)) then
           walk(v, path .. "." .. k, seen)
         end
       end

@@ -55,14 +55,25 @@ function strict.is_namespace(t)
   return type(mt) == "table" and type(mt.__name) == "string" and mt.__name:sub(1, 8) == "module '"
 end
 
---- strict.namespaces(t, path): t and every plain table reachable from it
+-- A namespace is a plain table of names: no metatable of its own, and no
+-- metamethods (a class or a metatable such as tf.DType is read by Lua and
+-- the library for absent fields like __eq, and stays as it is).
+local function is_plain_namespace(v)
+  if type(v) ~= "table" or getmetatable(v) ~= nil then return false end
+  for k in pairs(v) do
+    if type(k) == "string" and k:sub(1, 2) == "__" then return false end
+  end
+  return true
+end
+
+--- strict.namespaces(t, path): t and every namespace reachable from it
 -- through string keys (tf.nn, tf.keras.layers, ...), made strict.
 function strict.namespaces(t, path, seen)
   seen = seen or {}
   if seen[t] then return t end
   seen[t] = true
   for k, v in pairs(t) do
-    if type(k) == "string" and type(v) == "table" and getmetatable(v) == nil then
+    if type(k) == "string" and is_plain_namespace(v) then
       strict.namespaces(v, path .. "." .. k, seen)
     end
   end
