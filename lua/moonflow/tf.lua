@@ -57,6 +57,9 @@ tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output
 tf["function"] = tf.func
+-- TF's enum of what tape:gradient gives an unconnected source: its
+-- values are the strings the tape takes ("none" or "zero").
+tf.UnconnectedGradients = { NONE = "none", ZERO = "zero" }
 tf.io = public(io_npy)
 tf.saved_model = { save = saved_model.save, load = saved_model.load }
 tf.train = { Checkpoint = saved_model.Checkpoint }

@@ -13,7 +13,6 @@ local M = "Introduction to modules, layers, and models"
 return {
   ["autodiff/softplus"] = { guide = A, section = "Controlling what the tape watches", why = "moonflow has no tf.nn.softplus (the same check with log1p(exp(x)) runs)", issue = 27 },
   ["autodiff/adjust_contrast"] = { guide = A, section = "No gradient registered", why = "moonflow has no tf.image.adjust_contrast and no LookupError for an op without a gradient", issue = "none yet: a missing op (README Limits)" },
-  ["autodiff/unconnected_enum"] = { guide = A, section = "Zeros instead of None", why = "moonflow has no tf.UnconnectedGradients enum (it takes the strings \"none\"/\"zero\", checked beside)", issue = "none yet: a missing name (issue 24 makes it a loud AttributeError)" },
   ["advanced/custom_gradient"] = { guide = AA, section = "Custom gradients", why = "moonflow has no tf.custom_gradient (nor tf.clip_by_norm)", issue = 26 },
   ["advanced/custom_gradient_savedmodel"] = { guide = AA, section = "Custom gradients in SavedModel", why = "moonflow has no tf.custom_gradient nor tf.saved_model.SaveOptions", issue = 26 },
   ["advanced/norm"] = { guide = AA, section = "Higher-order gradients: input gradient regularization", why = "moonflow has no tf.norm (the same check with sqrt(sum(g**2)) runs)", issue = 26 },
