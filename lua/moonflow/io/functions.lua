@@ -59,17 +59,7 @@ local function own_functions(obj, prefix, out)
   end
 end
 
-local function sorted_keys(t)
-  local keys = {}
-  for k in next, t do
-    if type(k) == "string" or math.type(k) == "integer" then keys[#keys + 1] = k end
-  end
-  table.sort(keys, function(a, b)
-    if type(a) == type(b) then return a < b end
-    return type(a) == "number"
-  end)
-  return keys
-end
+local sorted_keys = modules.sorted_keys -- TF's order: keys sorted
 
 -- What holds functions below obj: its submodules and plain tables (a
 -- list of layers), as TF tracks a module's attributes, lists and dicts.

@@ -234,6 +234,8 @@ modules.Module = root
 -- Library-internal (the other modules' view, not part of tf).
 -- modules.numbered(class): instances get numbered names (for Keras layers).
 function modules.numbered(class) numbered_classes[class] = true end
-modules.internal = { is_module = true, numbered = true, internal = true }
+-- Library-internal: the order io/functions.lua walks a module in too.
+modules.sorted_keys = sorted_keys
+modules.internal = { is_module = true, numbered = true, sorted_keys = true, internal = true }
 
 return modules
