@@ -15,6 +15,7 @@ local variables = require("moonflow.tensor.variable")
 local rules = require("moonflow.grad.rules").by_op
 local name_scope = require("moonflow.trace.name_scope").name_scope
 local receiver = require("moonflow.receiver")
+local nest = require("moonflow.nest")
 local raise = errors.raise
 
 local tapes = {}
@@ -190,6 +191,50 @@ local function cycle(what, level)
   raise("ValueError", what .. ": the table contains itself (a cycle)", level + 1)
 end
 
+-- As TF's backprop_util.IsTrainable: a floating value, or a resource
+-- handle (a variable's), can carry a gradient. A variable is judged by
+-- its value's dtype. Returns the verdict and the dtype judged.
+local function trainable(x)
+  local d = variables.is_variable(x) and x.dtype or dtype_of(x)
+  return d.is_floating or d == dtypes.resource, d
+end
+
+-- TF's warnings for what cannot carry a gradient (backprop.py), on
+-- moonflow's warning channel (io.stderr, "WARNING: "). A watched tensor
+-- is told of the first WATCH_WARNINGS times in a process (TF's
+-- logging.log_first_n(..., 5)); a target or a source at every
+-- gradient call (TF's logging.vlog at WARN level).
+local WATCH_WARNINGS = 5
+local watch_warnings = 0
+
+local function warn(text)
+  io.stderr:write("WARNING: " .. text .. "\n")
+end
+
+local function warn_watched(x)
+  local ok, d = trainable(x)
+  if ok or watch_warnings >= WATCH_WARNINGS then return end
+  watch_warnings = watch_warnings + 1
+  warn("The dtype of the watched tensor must be floating (e.g. tf.float32), got " .. tostring(d))
+end
+
+local function warn_untrainable(targets, sources)
+  for _, t in ipairs(targets) do
+    local ok, d = trainable(t)
+    if not ok then
+      warn("The dtype of the target tensor must be floating (e.g. tf.float32) when calling "
+        .. "GradientTape.gradient, got " .. tostring(d))
+    end
+  end
+  for _, x in ipairs(sources) do
+    local ok, d = trainable(x)
+    if not ok then
+      warn("The dtype of the source tensor must be floating (e.g. tf.float32) when calling "
+        .. "GradientTape.gradient, got " .. tostring(d))
+    end
+  end
+end
+
 local function watch(tape, x, seen)
   if type(x) == "table" and not variables.is_variable(x) then
     if seen[x] then cycle("tape:watch", 3) end
@@ -199,6 +244,7 @@ local function watch(tape, x, seen)
     return
   end
   if variables.is_variable(x) then
+    warn_watched(x)
     tape._tracked[key(x.handle)] = true
     tape._watched_vars[x] = true
     variables.register_handle(x.handle, x)
@@ -209,10 +255,7 @@ local function watch(tape, x, seen)
     raise("ValueError", ("Passed in object %s of type '%s', not tf.Tensor or tf.Variable."):format(
       tostring(x), type(x)), 2)
   end
-  if not dtype_of(x).is_floating then
-    io.stderr:write("WARNING: The dtype of the watched tensor must be floating (e.g. tf.float32), got "
-      .. dtype_of(x).name .. "\n")
-  end
+  warn_watched(x)
   tape._tracked[key(x)] = true
   -- A capture placeholder (a cond's gradient branch watches its inputs)
   -- is the outer value the branch's Lua code computes with: gradients
@@ -341,56 +384,94 @@ local function paused(tape, fn)
   return r
 end
 
-local function flatten_sources(sources, out, seen)
-  if variables.is_variable(sources) or core.is_tensor(sources) then
-    out[#out + 1] = sources
-    return { leaf = #out }
-  end
-  if type(sources) == "table" and getmetatable(sources) == nil then
-    seen = seen or {}
-    if seen[sources] then cycle("tape:gradient sources", 4) end
-    seen[sources] = true
-    local s = { items = {}, keys = {} }
-    for k, v in pairs(sources) do
-      s.keys[#s.keys + 1] = k
-      s.items[k] = flatten_sources(v, out, seen)
-    end
-    seen[sources] = nil
-    return s
-  end
-  raise("TypeError", "gradient sources must be tensors, tf.Variables or tables of them, got " .. tostring(sources), 4)
+local function is_leaf_value(x)
+  return variables.is_variable(x) or core.is_tensor(x)
 end
 
-local function rebuild(s, values)
-  if s.leaf then return values[s.leaf] end
-  local t = {}
-  for _, k in ipairs(s.keys) do t[k] = rebuild(s.items[k], values) end
-  return t
+local function describe(x)
+  if x == nil then return "nil" end
+  return ("%s (a %s)"):format(tostring(x), type(x))
 end
 
--- The targets as a flat list. For gradient() a variable is its handle,
--- as TF's _handle_or_self makes it: the gradient of a variable with
--- respect to itself is ones, and to anything else None (a read of it made
--- now would be recorded by no tape).
-local function flat_targets(target, handles)
-  local out, seen = {}, {}
-  local function walk(x)
-    if variables.is_variable(x) then out[#out + 1] = handles and x.handle or x:read_value()
-    elseif core.is_tensor(x) then out[#out + 1] = x
-    elseif type(x) == "table" then
-      if seen[x] then cycle("tape:gradient target", 4) end
-      seen[x] = true
-      for _, v in ipairs(x) do walk(v) end
-      seen[x] = nil
+-- The sources as TF's nest.flatten makes them: the flat leaves (each a
+-- tensor or a tf.Variable) and the structure the gradients are packed in.
+local function flatten_sources(sources, what)
+  local leaves, structure = nest.flatten_leaves(sources, what .. " sources", 4)
+  for i = 1, leaves.n do
+    if not is_leaf_value(leaves[i]) then
+      raise("TypeError", what .. " sources must be tensors, tf.Variables or tables of them, got "
+        .. describe(leaves[i]), 3)
     end
   end
-  walk(target)
+  return leaves, structure
+end
+
+-- The targets as TF flattens them (nest.flatten(target)): a tensor, a
+-- tf.Variable, or any nesting of tables of them; TF sums them. nil, or a
+-- Lua value among them, is a TypeError (TF's for None), never ignored.
+local function flatten_targets(target)
+  if target == nil then
+    raise("TypeError", "Argument `target` should be a list or nested structure of tensors or "
+      .. "tf.Variables to be differentiated, but received nil.", 3)
+  end
+  local leaves, structure = nest.flatten_leaves(target, "tape:gradient target", 4)
+  for i = 1, leaves.n do
+    if not is_leaf_value(leaves[i]) then
+      raise("TypeError", "tape:gradient target must be a tensor, a tf.Variable or a (nested) table of them, got "
+        .. describe(leaves[i]), 3)
+    end
+  end
+  return leaves, structure
+end
+
+-- For gradient() a target variable is its handle, as TF's _handle_or_self
+-- makes it: the gradient of a variable with respect to itself is ones,
+-- and to anything else None (a read of it made now would be recorded by
+-- no tape).
+local function handles_of(targets)
+  local out = {}
+  for i, x in ipairs(targets) do out[i] = variables.is_variable(x) and x.handle or x end
   return out
 end
 
--- output_gradients as TF takes them: one weight per target (a tensor, a
--- Lua number, or nil for ones), in a list when there are several
--- targets. Numbers take their target's dtype.
+-- Each target's weight (output_gradients): a tensor, a Lua number (of the
+-- target's dtype) or nil for ones.
+local function weights_for(list, targets)
+  local out = {}
+  for i, t in ipairs(targets) do
+    local w = list[i]
+    if variables.is_variable(w) then w = w:read_value() end
+    if type(w) == "number" then w = ops.constant(w, value_dtype(t)) end
+    if w ~= nil and not core.is_tensor(w) then
+      raise("TypeError", "output_gradients must be tensors, numbers or (nested) tables of them, got "
+        .. describe(w), 4)
+    end
+    out[i] = w or ones_for(t)
+  end
+  return out
+end
+
+-- output_gradients as TF takes them (backprop.py flattens them on their
+-- own, one per flat target): in the targets' structure, or as a flat list
+-- in the targets' flat order. A count that differs is a ValueError (TF's
+-- tape read past the list), and so is another nesting than the targets'
+-- (TF would pair the leaves by position, whatever their keys).
+local function nested_weights(weights, targets, target_structure)
+  if weights == nil then return nil end
+  local list, structure = nest.flatten_leaves(weights, "tape:gradient output_gradients", 4)
+  if list.n ~= #targets then
+    raise("ValueError", ("Length mismatch. Passed %d output_gradients for %d targets (one per tensor of "
+      .. "target, in its structure or as a flat list)"):format(list.n, #targets), 3)
+  end
+  if not nest.is_flat(structure) and not nest.same_structure(structure, target_structure) then
+    raise("ValueError", "The two structures don't have the same nested structure: output_gradients must "
+      .. "nest as target does (the same keys and lists), or be a flat list in target's flattened order", 3)
+  end
+  return weights_for(list, targets)
+end
+
+-- The lenient weights the library's own callers pass: a list, a hole or a
+-- missing entry meaning ones.
 local function flat_weights(weights, targets)
   if weights == nil then return nil end
   local list = weights
@@ -400,17 +481,7 @@ local function flat_weights(weights, targets)
   if type(list) ~= "table" then
     raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(weights), 4)
   end
-  local out = {}
-  for i, t in ipairs(targets) do
-    local w = list[i]
-    if variables.is_variable(w) then w = w:read_value() end
-    if type(w) == "number" then w = ops.constant(w, value_dtype(t)) end
-    if w ~= nil and not core.is_tensor(w) then
-      raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(w), 4)
-    end
-    out[i] = w or ones_for(t)
-  end
-  return out
+  return weights_for(list, targets)
 end
 
 -- gradient's trailing options: TF's keyword arguments output_gradients=
@@ -449,19 +520,11 @@ local function differentiable_targets(targets, weights)
   return ts, ws
 end
 
-tmethods.gradient = options.def(function(tape, target, sources, output_gradients, opts)
-  if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
-  opts = opts or {}
-  if output_gradients == nil then output_gradients = opts.output_gradients end
-  local mode = unconnected_mode(opts.unconnected_gradients)
-  if tape._used and not tape._persistent then
-    raise("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", 2)
-  end
-  tape._used = true
-  local leaves = {}
-  local structure = flatten_sources(sources, leaves)
-  local targets = flat_targets(target, true)
-  local tgrads = flat_weights(output_gradients, targets)
+-- The gradients of the flat targets (weighted by tgrads, or ones) with
+-- respect to each flat source, in order: the reverse pass itself, shared
+-- by tape:gradient, the Jacobians and the library's own tapes. Spends a
+-- tape that is not persistent.
+local function gradient_values(tape, targets, tgrads, leaves, mode)
   targets, tgrads = differentiable_targets(targets, tgrads)
   -- Traced, the backward pass is named as TF names it: gradient_tape/...
   local scope <close> = name_scope("gradient_tape")
@@ -480,13 +543,91 @@ tmethods.gradient = options.def(function(tape, target, sources, output_gradients
   if not tape._persistent then
     tape._entries, tape._tracked = {}, {}
   end
-  return rebuild(structure, values)
+  return values
+end
+
+local function check_unused(tape)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", 3)
+  end
+end
+
+local checked_gradient = options.def(function(tape, target, sources, output_gradients, opts)
+  if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
+  opts = opts or {}
+  if output_gradients == nil then output_gradients = opts.output_gradients end
+  local mode = unconnected_mode(opts.unconnected_gradients)
+  check_unused(tape)
+  local targets, target_structure = flatten_targets(target)
+  local leaves, structure = flatten_sources(sources, "tape:gradient")
+  local tgrads = nested_weights(output_gradients, targets, target_structure)
+  warn_untrainable(targets, leaves)
+  tape._used = true
+  local values = gradient_values(tape, handles_of(targets), tgrads, leaves, mode)
+  return nest.pack_leaves(structure, values)
 end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, unconnected_gradients=}])",
-"d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
-.. "same structure. output_gradients weights each target (a tensor or number per target); a source "
-.. "the target does not depend on gives nil, or zeros with unconnected_gradients = \"zero\".",
+"d(target)/d(sources), as TF's: target is a tensor, a tf.Variable or a (nested) table of them (lists "
+.. "or named keys), and the gradient is that of their sum; sources is the same kind of structure, and "
+.. "the result has its structure. output_gradients weighs each target (a tensor or number per target, "
+.. "in target's structure or as a flat list in its order; the count must match); a source the target "
+.. "does not depend on gives nil, or zeros with unconnected_gradients = \"zero\". A target or source "
+.. "that is not floating (an integer) has no gradient: each is warned of, as TF warns.",
 { required = 3, positional = { "output_gradients" }, "unconnected_gradients",
   types = { unconnected_gradients = "string" } })
+
+-- TF's dict of output_gradients in their positional place
+-- (tape:gradient({a = y0, b = y1}, x, {a = 2.0, b = 10.0})) is a table
+-- keyed by names, as an options table is: it is the weights unless a key
+-- is, or nearly is, an option's name (then the options checker speaks).
+local GRADIENT_OPTIONS = { "output_gradients", "unconnected_gradients" }
+local function keyed_weights(w)
+  if type(w) ~= "table" or getmetatable(w) ~= nil or w[1] ~= nil or next(w) == nil then return false end
+  for k in pairs(w) do
+    if type(k) ~= "string" or options.suggest(k, GRADIENT_OPTIONS) then return false end
+  end
+  return true
+end
+
+tmethods.gradient = function(tape, target, sources, ...)
+  if select("#", ...) == 1 and keyed_weights((...)) then
+    return checked_gradient(tape, target, sources, { output_gradients = (...) })
+  end
+  return checked_gradient(tape, target, sources, ...)
+end
+do
+  local record = doc.get(checked_gradient)
+  doc.def(tmethods.gradient, record.signature, record.text)
+  doc.get(tmethods.gradient).options = record.options
+end
+
+--- The library's own gradient of a tape it made (a cond branch, a call's
+-- backward function, a loop body): the flat targets (a list; anything
+-- but tensors and variables in it is skipped), the sources (a list or
+-- table of tensors and variables, answered in its structure) and the
+-- seeds (a list, a hole meaning ones). Nothing is warned of: the user
+-- asked for none of these.
+function tapes.gradient_flat(tape, targets, sources, seeds)
+  check_unused(tape)
+  local flat = {}
+  for _, x in ipairs(targets) do
+    if is_leaf_value(x) then flat[#flat + 1] = x end
+  end
+  local leaves, structure = flatten_sources(sources, "gradient")
+  local values = gradient_values(tape, handles_of(flat), flat_weights(seeds, flat), leaves, "none")
+  tape._used = true
+  return nest.pack_leaves(structure, values)
+end
+
+-- The one target of a Jacobian (TF's jacobian and batch_jacobian
+-- differentiate one tensor): a tensor, or a variable's value.
+local function jacobian_target(target, what)
+  if variables.is_variable(target) then return target:read_value() end
+  if not core.is_tensor(target) then
+    raise("TypeError", what .. " expects a target that is a tensor or a tf.Variable, got " .. describe(target)
+      .. " (it differentiates one tensor: tf.stack a list of them, or take tape:gradient of a sum)", 3)
+  end
+  return target
+end
 
 -- The Jacobian of the flat target y with respect to one source.
 local function jacobian_one(tape, y, source, mode)
@@ -506,7 +647,7 @@ local function jacobian_one(tape, y, source, mode)
   local ok, err = pcall(function()
     for i = 0, n - 1 do
       local seed = ops.reshape(ops.one_hot(i, n, { dtype = dtype_of(y) }), sy)
-      rows[i + 1] = tape:gradient(y, source, seed)
+      rows[i + 1] = gradient_values(tape, { y }, { seed }, { source }, "none")[1]
       if rows[i + 1] ~= nil then connected = true end
     end
   end)
@@ -549,13 +690,15 @@ end
 tmethods.jacobian = options.def(function(tape, target, sources, opts)
   check_jacobian_tape(tape, opts, "jacobian")
   local mode = unconnected_mode(opts and opts.unconnected_gradients)
-  local y = flat_targets(target)[1]
-  local leaves = {}
-  local structure = flatten_sources(sources, leaves)
+  local y = jacobian_target(target, "tape:jacobian")
+  local leaves, structure = flatten_sources(sources, "tape:jacobian")
+  -- TF's jacobian differentiates through gradient() once per call (its
+  -- loop body is traced once): its warnings come once, not per row.
+  warn_untrainable({ target }, leaves)
   local values = {}
   for i, source in ipairs(leaves) do values[i] = jacobian_one(tape, y, source, mode) end
   tape._used = true
-  return rebuild(structure, values)
+  return nest.pack_leaves(structure, values)
 end, "tape:jacobian(target, sources [, {unconnected_gradients=, parallel_iterations=}])",
 "The Jacobian of target with respect to each source (a tensor, a tf.Variable or a table of them, "
 .. "and the result has the same structure): shape target.shape + source.shape.",
@@ -575,7 +718,7 @@ local function batch_rows(tape, y, x, batch, row_size)
     for j = 0, row_size - 1 do
       local pick = ops.reshape(ops.one_hot(j, row_size, { dtype = dtype_of(y) }), { 1, row_size })
       local seed = ops.reshape(ops.broadcast_to(pick, { batch, row_size }), static_shape(y))
-      rows[j + 1] = tape:gradient(y, x, seed)
+      rows[j + 1] = gradient_values(tape, { y }, { seed }, { x }, "none")[1]
       if rows[j + 1] ~= nil then connected = true end
     end
   end)
@@ -587,12 +730,13 @@ end
 tmethods.batch_jacobian = options.def(function(tape, target, source, opts)
   check_jacobian_tape(tape, opts, "batch_jacobian")
   local mode = unconnected_mode(opts and opts.unconnected_gradients)
-  local y = flat_targets(target)[1]
+  local y = jacobian_target(target, "tape:batch_jacobian")
   local x = variables.is_variable(source) and source:read_value() or source
   if not core.is_tensor(y) or not core.is_tensor(x) then
     raise("TypeError", "tape:batch_jacobian expects a target and a source that are tensors or tf.Variables, got "
       .. tostring(target) .. " and " .. tostring(source), 2)
   end
+  warn_untrainable({ target }, { source })
   local sy, sx = y.shape, x.shape
   for _, s in ipairs({ sy, sx }) do
     if s.rank ~= nil and s.rank < 2 then
@@ -784,7 +928,7 @@ function tapes.substitute(entries, map)
 end
 
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
+tapes.internal = { gradient_flat = true, record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
   key = true, substitute = true, internal = true }
 
 return tapes
