@@ -1,7 +1,9 @@
 -- tape.lua — tf.GradientTape. The op path (opcall.c) hands every op to the
 -- tape hook while a tape records; a tape keeps the ops that touch what it
 -- watches, and tape:gradient runs them backwards through the per-op rules
--- (rules.lua, which merges each op family's).
+-- (rules.lua, which merges each op family's). What gradient and the
+-- Jacobians are handed (nested structures) and TF's warnings for integers
+-- are read in tape_args.lua.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -16,6 +18,7 @@ local rules = require("moonflow.grad.rules").by_op
 local name_scope = require("moonflow.trace.name_scope").name_scope
 local receiver = require("moonflow.receiver")
 local nest = require("moonflow.nest")
+local args = require("moonflow.grad.tape_args")
 local raise = errors.raise
 
 local tapes = {}
@@ -191,50 +194,6 @@ local function cycle(what, level)
   raise("ValueError", what .. ": the table contains itself (a cycle)", level + 1)
 end
 
--- As TF's backprop_util.IsTrainable: a floating value, or a resource
--- handle (a variable's), can carry a gradient. A variable is judged by
--- its value's dtype. Returns the verdict and the dtype judged.
-local function trainable(x)
-  local d = variables.is_variable(x) and x.dtype or dtype_of(x)
-  return d.is_floating or d == dtypes.resource, d
-end
-
--- TF's warnings for what cannot carry a gradient (backprop.py), on
--- moonflow's warning channel (io.stderr, "WARNING: "). A watched tensor
--- is told of the first WATCH_WARNINGS times in a process (TF's
--- logging.log_first_n(..., 5)); a target or a source at every
--- gradient call (TF's logging.vlog at WARN level).
-local WATCH_WARNINGS = 5
-local watch_warnings = 0
-
-local function warn(text)
-  io.stderr:write("WARNING: " .. text .. "\n")
-end
-
-local function warn_watched(x)
-  local ok, d = trainable(x)
-  if ok or watch_warnings >= WATCH_WARNINGS then return end
-  watch_warnings = watch_warnings + 1
-  warn("The dtype of the watched tensor must be floating (e.g. tf.float32), got " .. tostring(d))
-end
-
-local function warn_untrainable(targets, sources)
-  for _, t in ipairs(targets) do
-    local ok, d = trainable(t)
-    if not ok then
-      warn("The dtype of the target tensor must be floating (e.g. tf.float32) when calling "
-        .. "GradientTape.gradient, got " .. tostring(d))
-    end
-  end
-  for _, x in ipairs(sources) do
-    local ok, d = trainable(x)
-    if not ok then
-      warn("The dtype of the source tensor must be floating (e.g. tf.float32) when calling "
-        .. "GradientTape.gradient, got " .. tostring(d))
-    end
-  end
-end
-
 local function watch(tape, x, seen)
   if type(x) == "table" and not variables.is_variable(x) then
     if seen[x] then cycle("tape:watch", 3) end
@@ -244,7 +203,7 @@ local function watch(tape, x, seen)
     return
   end
   if variables.is_variable(x) then
-    warn_watched(x)
+    args.warn_watched(x)
     tape._tracked[key(x.handle)] = true
     tape._watched_vars[x] = true
     variables.register_handle(x.handle, x)
@@ -255,7 +214,7 @@ local function watch(tape, x, seen)
     raise("ValueError", ("Passed in object %s of type '%s', not tf.Tensor or tf.Variable."):format(
       tostring(x), type(x)), 2)
   end
-  warn_watched(x)
+  args.warn_watched(x)
   tape._tracked[key(x)] = true
   -- A capture placeholder (a cond's gradient branch watches its inputs)
   -- is the outer value the branch's Lua code computes with: gradients
@@ -310,13 +269,8 @@ local function unneeded(tape, e, sources)
   return skip
 end
 
--- A target's value dtype and the ones that seed its gradient (a
--- variable's handle seeds with ones of the variable's value).
-local function value_dtype(t)
-  if dtype_of(t) == dtypes.resource then return variable_of(t).dtype end
-  return dtype_of(t)
-end
-
+-- The ones that seed a target's gradient (a variable's handle seeds with
+-- ones of the variable's value).
 local function ones_for(t)
   if dtype_of(t) ~= dtypes.resource then return ops.ones_like(t) end
   local v = variable_of(t)
@@ -384,137 +338,20 @@ local function paused(tape, fn)
   return r
 end
 
-local function is_leaf_value(x)
-  return variables.is_variable(x) or core.is_tensor(x)
-end
-
-local function describe(x)
-  if x == nil then return "nil" end
-  return ("%s (a %s)"):format(tostring(x), type(x))
-end
-
--- The sources as TF's nest.flatten makes them: the flat leaves (each a
--- tensor or a tf.Variable) and the structure the gradients are packed in.
-local function flatten_sources(sources, what)
-  local leaves, structure = nest.flatten_leaves(sources, what .. " sources", 4)
-  for i = 1, leaves.n do
-    if not is_leaf_value(leaves[i]) then
-      raise("TypeError", what .. " sources must be tensors, tf.Variables or tables of them, got "
-        .. describe(leaves[i]), 3)
-    end
-  end
-  return leaves, structure
-end
-
--- The targets as TF flattens them (nest.flatten(target)): a tensor, a
--- tf.Variable, or any nesting of tables of them; TF sums them. nil, or a
--- Lua value among them, is a TypeError (TF's for None), never ignored.
-local function flatten_targets(target)
-  if target == nil then
-    raise("TypeError", "Argument `target` should be a list or nested structure of tensors or "
-      .. "tf.Variables to be differentiated, but received nil.", 3)
-  end
-  local leaves, structure = nest.flatten_leaves(target, "tape:gradient target", 4)
-  for i = 1, leaves.n do
-    if not is_leaf_value(leaves[i]) then
-      raise("TypeError", "tape:gradient target must be a tensor, a tf.Variable or a (nested) table of them, got "
-        .. describe(leaves[i]), 3)
-    end
-  end
-  return leaves, structure
-end
-
--- For gradient() a target variable is its handle, as TF's _handle_or_self
--- makes it: the gradient of a variable with respect to itself is ones,
--- and to anything else None (a read of it made now would be recorded by
--- no tape).
-local function handles_of(targets)
-  local out = {}
-  for i, x in ipairs(targets) do out[i] = variables.is_variable(x) and x.handle or x end
-  return out
-end
-
--- Each target's weight (output_gradients): a tensor, a Lua number (of the
--- target's dtype) or nil for ones.
-local function weights_for(list, targets)
-  local out = {}
-  for i, t in ipairs(targets) do
-    local w = list[i]
-    if variables.is_variable(w) then w = w:read_value() end
-    if type(w) == "number" then w = ops.constant(w, value_dtype(t)) end
-    if w ~= nil and not core.is_tensor(w) then
-      raise("TypeError", "output_gradients must be tensors, numbers or (nested) tables of them, got "
-        .. describe(w), 4)
-    end
-    out[i] = w or ones_for(t)
-  end
-  return out
-end
-
--- output_gradients as TF takes them (backprop.py flattens them on their
--- own, one per flat target): in the targets' structure, or as a flat list
--- in the targets' flat order. A count that differs is a ValueError (TF's
--- tape read past the list), and so is another nesting than the targets'
--- (TF would pair the leaves by position, whatever their keys).
-local function nested_weights(weights, targets, target_structure)
-  if weights == nil then return nil end
-  local list, structure = nest.flatten_leaves(weights, "tape:gradient output_gradients", 4)
-  if list.n ~= #targets then
-    raise("ValueError", ("Length mismatch. Passed %d output_gradients for %d targets (one per tensor of "
-      .. "target, in its structure or as a flat list)"):format(list.n, #targets), 3)
-  end
-  if not nest.is_flat(structure) and not nest.same_structure(structure, target_structure) then
-    raise("ValueError", "The two structures don't have the same nested structure: output_gradients must "
-      .. "nest as target does (the same keys and lists), or be a flat list in target's flattened order", 3)
-  end
-  return weights_for(list, targets)
-end
-
--- The lenient weights the library's own callers pass: a list, a hole or a
--- missing entry meaning ones.
-local function flat_weights(weights, targets)
-  if weights == nil then return nil end
-  local list = weights
-  if core.is_tensor(weights) or variables.is_variable(weights) or type(weights) == "number" then
-    list = { weights }
-  end
-  if type(list) ~= "table" then
-    raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(weights), 4)
-  end
-  return weights_for(list, targets)
-end
-
--- gradient's trailing options: TF's keyword arguments output_gradients=
--- and unconnected_gradients= (a plain table with one of those keys).
-local function is_options(x)
-  return type(x) == "table" and getmetatable(x) == nil
-    and (x.output_gradients ~= nil or x.unconnected_gradients ~= nil)
-end
-
-local UNCONNECTED = { none = "none", zero = "zero" }
-
-local function unconnected_mode(value)
-  if value == nil then return "none" end
-  local mode = type(value) == "string" and UNCONNECTED[value:lower()]
-  if not mode then
-    raise("ValueError", ("Unknown value for unconnected_gradients: '%s'"):format(tostring(value)), 4)
-  end
-  return mode
-end
-
 local function zeros_for(source)
   if variables.is_variable(source) then return ops.zeros_like(source:read_value()) end
   return ops.zeros_like(source)
 end
 
 -- Targets that cannot carry a gradient (strings, ...) contribute none.
+-- Their weights stay paired with them (a nil weight means ones).
 local function differentiable_targets(targets, weights)
   local ts, ws = {}, weights and {} or nil
   for i, t in ipairs(targets) do
-    local d = value_dtype(t)
+    local d = args.value_dtype(t)
     if d.is_numeric or d == dtypes.bool then
       ts[#ts + 1] = t
-      if ws then ws[#ws + 1] = weights[i] end
+      if ws then ws[#ts] = weights[i] end
     end
   end
   return ts, ws
@@ -553,17 +390,17 @@ local function check_unused(tape)
 end
 
 local checked_gradient = options.def(function(tape, target, sources, output_gradients, opts)
-  if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
+  if args.is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
   opts = opts or {}
   if output_gradients == nil then output_gradients = opts.output_gradients end
-  local mode = unconnected_mode(opts.unconnected_gradients)
+  local mode = args.unconnected_mode(opts.unconnected_gradients)
   check_unused(tape)
-  local targets, target_structure = flatten_targets(target)
-  local leaves, structure = flatten_sources(sources, "tape:gradient")
-  local tgrads = nested_weights(output_gradients, targets, target_structure)
-  warn_untrainable(targets, leaves)
+  local targets, target_structure = args.flatten_targets(target)
+  local leaves, structure = args.flatten_sources(sources, "tape:gradient")
+  local tgrads = args.nested_weights(output_gradients, targets, target_structure)
+  args.warn_untrainable(targets, leaves)
   tape._used = true
-  local values = gradient_values(tape, handles_of(targets), tgrads, leaves, mode)
+  local values = gradient_values(tape, args.handles_of(targets), tgrads, leaves, mode)
   return nest.pack_leaves(structure, values)
 end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, unconnected_gradients=}])",
 "d(target)/d(sources), as TF's: target is a tensor, a tf.Variable or a (nested) table of them (lists "
@@ -575,21 +412,8 @@ end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, 
 { required = 3, positional = { "output_gradients" }, "unconnected_gradients",
   types = { unconnected_gradients = "string" } })
 
--- TF's dict of output_gradients in their positional place
--- (tape:gradient({a = y0, b = y1}, x, {a = 2.0, b = 10.0})) is a table
--- keyed by names, as an options table is: it is the weights unless a key
--- is, or nearly is, an option's name (then the options checker speaks).
-local GRADIENT_OPTIONS = { "output_gradients", "unconnected_gradients" }
-local function keyed_weights(w)
-  if type(w) ~= "table" or getmetatable(w) ~= nil or w[1] ~= nil or next(w) == nil then return false end
-  for k in pairs(w) do
-    if type(k) ~= "string" or options.suggest(k, GRADIENT_OPTIONS) then return false end
-  end
-  return true
-end
-
 tmethods.gradient = function(tape, target, sources, ...)
-  if select("#", ...) == 1 and keyed_weights((...)) then
+  if select("#", ...) == 1 and args.keyed_weights((...)) then
     return checked_gradient(tape, target, sources, { output_gradients = (...) })
   end
   return checked_gradient(tape, target, sources, ...)
@@ -610,23 +434,12 @@ function tapes.gradient_flat(tape, targets, sources, seeds)
   check_unused(tape)
   local flat = {}
   for _, x in ipairs(targets) do
-    if is_leaf_value(x) then flat[#flat + 1] = x end
+    if args.is_leaf(x) then flat[#flat + 1] = x end
   end
-  local leaves, structure = flatten_sources(sources, "gradient")
-  local values = gradient_values(tape, handles_of(flat), flat_weights(seeds, flat), leaves, "none")
+  local leaves, structure = args.flatten_sources(sources, "gradient")
+  local values = gradient_values(tape, args.handles_of(flat), args.flat_weights(seeds, flat), leaves, "none")
   tape._used = true
   return nest.pack_leaves(structure, values)
-end
-
--- The one target of a Jacobian (TF's jacobian and batch_jacobian
--- differentiate one tensor): a tensor, or a variable's value.
-local function jacobian_target(target, what)
-  if variables.is_variable(target) then return target:read_value() end
-  if not core.is_tensor(target) then
-    raise("TypeError", what .. " expects a target that is a tensor or a tf.Variable, got " .. describe(target)
-      .. " (it differentiates one tensor: tf.stack a list of them, or take tape:gradient of a sum)", 3)
-  end
-  return target
 end
 
 -- The Jacobian of the flat target y with respect to one source.
@@ -689,12 +502,12 @@ end
 
 tmethods.jacobian = options.def(function(tape, target, sources, opts)
   check_jacobian_tape(tape, opts, "jacobian")
-  local mode = unconnected_mode(opts and opts.unconnected_gradients)
-  local y = jacobian_target(target, "tape:jacobian")
-  local leaves, structure = flatten_sources(sources, "tape:jacobian")
+  local mode = args.unconnected_mode(opts and opts.unconnected_gradients)
+  local y = args.jacobian_target(target, "tape:jacobian")
+  local leaves, structure = args.flatten_sources(sources, "tape:jacobian")
   -- TF's jacobian differentiates through gradient() once per call (its
   -- loop body is traced once): its warnings come once, not per row.
-  warn_untrainable({ target }, leaves)
+  args.warn_untrainable({ target }, leaves)
   local values = {}
   for i, source in ipairs(leaves) do values[i] = jacobian_one(tape, y, source, mode) end
   tape._used = true
@@ -729,14 +542,14 @@ end
 
 tmethods.batch_jacobian = options.def(function(tape, target, source, opts)
   check_jacobian_tape(tape, opts, "batch_jacobian")
-  local mode = unconnected_mode(opts and opts.unconnected_gradients)
-  local y = jacobian_target(target, "tape:batch_jacobian")
+  local mode = args.unconnected_mode(opts and opts.unconnected_gradients)
+  local y = args.jacobian_target(target, "tape:batch_jacobian")
   local x = variables.is_variable(source) and source:read_value() or source
   if not core.is_tensor(y) or not core.is_tensor(x) then
     raise("TypeError", "tape:batch_jacobian expects a target and a source that are tensors or tf.Variables, got "
       .. tostring(target) .. " and " .. tostring(source), 2)
   end
-  warn_untrainable({ target }, { source })
+  args.warn_untrainable({ target }, { source })
   local sy, sx = y.shape, x.shape
   for _, s in ipairs({ sy, sx }) do
     if s.rank ~= nil and s.rank < 2 then
