@@ -83,6 +83,71 @@ function nest.pack_values(structure, flat)
   return table.unpack(out, 1, structure.n)
 end
 
+-- The order flatten and flatten_leaves visit a plain table in: its list
+-- part 1..#v, then its other keys sorted (TF sorts a dict's keys).
+local function other_keys(v, n)
+  local keys = {}
+  for k in pairs(v) do
+    if not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  return keys
+end
+
+--- TF's nest.flatten over any leaves: the leaves of v in flatten's order,
+-- as a list with its length in .n (a nil leaf, a hole in a list, keeps its
+-- place), and a structure node for pack_leaves. A plain table (no
+-- metatable) is a structure; anything else (a tensor, a tf.Variable, a
+-- number, nil) is a leaf, for the caller to check. A table that contains
+-- itself is a ValueError naming `what`, raised at `level` above the caller
+-- (a table met twice without a cycle is fine).
+function nest.flatten_leaves(v, what, level)
+  local flat, path, cyclic = { n = 0 }, {}, false
+  local function walk(x)
+    if type(x) ~= "table" or getmetatable(x) ~= nil then
+      flat.n = flat.n + 1
+      flat[flat.n] = x
+      return { kind = "leaf", index = flat.n }
+    end
+    if path[x] then
+      cyclic = true
+      return { kind = "leaf", index = 0 }
+    end
+    path[x] = true
+    local s = { kind = "table", array = {}, map = {}, keys = {} }
+    local n = #x
+    for i = 1, n do s.array[i] = walk(x[i]) end
+    s.keys = other_keys(x, n)
+    for _, k in ipairs(s.keys) do s.map[k] = walk(x[k]) end
+    path[x] = nil
+    return s
+  end
+  local structure = walk(v)
+  if cyclic then raise("ValueError", what .. ": the table contains itself (a cycle)", (level or 1) + 1) end
+  return flat, structure
+end
+
+--- The value a flatten_leaves structure describes, its leaves taken from
+-- flat by position (TF's nest.pack_sequence_as).
+function nest.pack_leaves(s, flat)
+  if s.kind == "leaf" then return flat[s.index] end
+  local t = {}
+  for i, x in ipairs(s.array) do t[i] = nest.pack_leaves(x, flat) end
+  for _, k in ipairs(s.keys) do t[k] = nest.pack_leaves(s.map[k], flat) end
+  return t
+end
+
+--- Whether a flatten_leaves structure is a flat list (or a single leaf):
+-- no keys and no nesting.
+function nest.is_flat(s)
+  if s.kind == "leaf" then return true end
+  if #s.keys > 0 then return false end
+  for _, x in ipairs(s.array) do
+    if x.kind ~= "leaf" then return false end
+  end
+  return true
+end
+
 function nest.same_structure(a, b)
   if a.kind ~= b.kind then return false end
   if a.kind ~= "table" then return true end

@@ -224,8 +224,7 @@ describe("autodiff guide: Gradients of non-scalar targets", function()
     assert.are.equal(3.75, tape:gradient({ y0, y1 }, x):numpy())
   end)
 
-  -- FAILS: string-keyed targets give nil (KNOWN_FAILURES.md); TF sums them.
-  G.fails("Gradients of non-scalar targets", "a dict of targets {y0=, y1=} gives the gradient of their sum: 3.75", function()
+  it("a dict of targets {y0=, y1=} gives the gradient of their sum: 3.75", function()
     local x = tf.Variable(2.0)
     local tape <close> = tf.GradientTape()
     local y0 = x ^ 2
@@ -335,15 +334,13 @@ describe("autodiff guide: Cases where gradient returns None", function()
       result = g:gradient(y, x)
     end)
     assert.is_nil(result)
-    -- TF writes "WARNING:tensorflow:... got tf.int32"; the dtype's spelling
-    -- is left to the known failure below, which checks TF's three texts.
+    -- TF writes "WARNING:tensorflow:... got tf.int32"; the check below
+    -- compares TF's three texts.
     assert.is_truthy(err:find("The dtype of the watched tensor must be floating (e.g. tf.float32), got", 1, true), err)
     assert.is_truthy(err:find("int32", 1, true), err)
   end)
 
-  -- FAILS: moonflow warns once, for the watched tensor; TF also warns for
-  -- the target and the source (KNOWN_FAILURES.md).
-  G.fails("Cases where gradient returns None", "3. Took gradients through an integer: TF's three warnings, for the watched tensor, the target and the source", function()
+  it("3. Took gradients through an integer: TF's three warnings, for the watched tensor, the target and the source", function()
     local x = tf.constant(10)
     local err = G.stderr_of(function()
       local g <close> = tf.GradientTape()

@@ -12,7 +12,7 @@ local ROOT = os.getenv("MOONFLOW_ROOT") or "."
 local BUILD = os.getenv("BUILD") or "build/release"
 
 -- The modules of grad/ that are not a family's rules.
-local MACHINERY = { tape = true, call_gradient = true, while_grad = true, rules = true,
+local MACHINERY = { tape = true, tape_args = true, call_gradient = true, while_grad = true, rules = true,
   helpers = true, replay = true }
 
 local function lines_of(cmd)

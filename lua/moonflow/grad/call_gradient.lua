@@ -227,7 +227,7 @@ local function traced_pair(cf, args)
     end
     local connected = {}
     local backward = cf._fn:_new_func(function(...)
-      local grads = tape:gradient(flat, sources, { ... })
+      local grads = tapes.gradient_flat(tape, flat, sources, { ... })
       local out = {}
       for i = 1, #sources do
         if grads[i] ~= nil then
@@ -364,7 +364,7 @@ function retracing_backward(cf, captured, captured_tensors)
     tape:stop()
     local flat = {}
     for i = 1, results.n do flatten(results[i], flat) end
-    local grads = tape:gradient(flat, sources, dys)
+    local grads = tapes.gradient_flat(tape, flat, sources, dys)
     return table.unpack(grads, 1, #sources)
   end, { name = cf.name .. "_backward" })
   return cf._bwd

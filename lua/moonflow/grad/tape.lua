@@ -1,7 +1,9 @@
 -- tape.lua — tf.GradientTape. The op path (opcall.c) hands every op to the
 -- tape hook while a tape records; a tape keeps the ops that touch what it
 -- watches, and tape:gradient runs them backwards through the per-op rules
--- (rules.lua, which merges each op family's).
+-- (rules.lua, which merges each op family's). What gradient and the
+-- Jacobians are handed (nested structures) and TF's warnings for integers
+-- are read in tape_args.lua.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -15,6 +17,8 @@ local variables = require("moonflow.tensor.variable")
 local rules = require("moonflow.grad.rules").by_op
 local name_scope = require("moonflow.trace.name_scope").name_scope
 local receiver = require("moonflow.receiver")
+local nest = require("moonflow.nest")
+local args = require("moonflow.grad.tape_args")
 local raise = errors.raise
 
 local tapes = {}
@@ -199,6 +203,7 @@ local function watch(tape, x, seen)
     return
   end
   if variables.is_variable(x) then
+    args.warn_watched(x)
     tape._tracked[key(x.handle)] = true
     tape._watched_vars[x] = true
     variables.register_handle(x.handle, x)
@@ -209,10 +214,7 @@ local function watch(tape, x, seen)
     raise("ValueError", ("Passed in object %s of type '%s', not tf.Tensor or tf.Variable."):format(
       tostring(x), type(x)), 2)
   end
-  if not dtype_of(x).is_floating then
-    io.stderr:write("WARNING: The dtype of the watched tensor must be floating (e.g. tf.float32), got "
-      .. dtype_of(x).name .. "\n")
-  end
+  args.warn_watched(x)
   tape._tracked[key(x)] = true
   -- A capture placeholder (a cond's gradient branch watches its inputs)
   -- is the outer value the branch's Lua code computes with: gradients
@@ -267,13 +269,8 @@ local function unneeded(tape, e, sources)
   return skip
 end
 
--- A target's value dtype and the ones that seed its gradient (a
--- variable's handle seeds with ones of the variable's value).
-local function value_dtype(t)
-  if dtype_of(t) == dtypes.resource then return variable_of(t).dtype end
-  return dtype_of(t)
-end
-
+-- The ones that seed a target's gradient (a variable's handle seeds with
+-- ones of the variable's value).
 local function ones_for(t)
   if dtype_of(t) ~= dtypes.resource then return ops.ones_like(t) end
   local v = variable_of(t)
@@ -341,127 +338,30 @@ local function paused(tape, fn)
   return r
 end
 
-local function flatten_sources(sources, out, seen)
-  if variables.is_variable(sources) or core.is_tensor(sources) then
-    out[#out + 1] = sources
-    return { leaf = #out }
-  end
-  if type(sources) == "table" and getmetatable(sources) == nil then
-    seen = seen or {}
-    if seen[sources] then cycle("tape:gradient sources", 4) end
-    seen[sources] = true
-    local s = { items = {}, keys = {} }
-    for k, v in pairs(sources) do
-      s.keys[#s.keys + 1] = k
-      s.items[k] = flatten_sources(v, out, seen)
-    end
-    seen[sources] = nil
-    return s
-  end
-  raise("TypeError", "gradient sources must be tensors, tf.Variables or tables of them, got " .. tostring(sources), 4)
-end
-
-local function rebuild(s, values)
-  if s.leaf then return values[s.leaf] end
-  local t = {}
-  for _, k in ipairs(s.keys) do t[k] = rebuild(s.items[k], values) end
-  return t
-end
-
--- The targets as a flat list. For gradient() a variable is its handle,
--- as TF's _handle_or_self makes it: the gradient of a variable with
--- respect to itself is ones, and to anything else None (a read of it made
--- now would be recorded by no tape).
-local function flat_targets(target, handles)
-  local out, seen = {}, {}
-  local function walk(x)
-    if variables.is_variable(x) then out[#out + 1] = handles and x.handle or x:read_value()
-    elseif core.is_tensor(x) then out[#out + 1] = x
-    elseif type(x) == "table" then
-      if seen[x] then cycle("tape:gradient target", 4) end
-      seen[x] = true
-      for _, v in ipairs(x) do walk(v) end
-      seen[x] = nil
-    end
-  end
-  walk(target)
-  return out
-end
-
--- output_gradients as TF takes them: one weight per target (a tensor, a
--- Lua number, or nil for ones), in a list when there are several
--- targets. Numbers take their target's dtype.
-local function flat_weights(weights, targets)
-  if weights == nil then return nil end
-  local list = weights
-  if core.is_tensor(weights) or variables.is_variable(weights) or type(weights) == "number" then
-    list = { weights }
-  end
-  if type(list) ~= "table" then
-    raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(weights), 4)
-  end
-  local out = {}
-  for i, t in ipairs(targets) do
-    local w = list[i]
-    if variables.is_variable(w) then w = w:read_value() end
-    if type(w) == "number" then w = ops.constant(w, value_dtype(t)) end
-    if w ~= nil and not core.is_tensor(w) then
-      raise("TypeError", "output_gradients must be a tensor, a number or a list of them, got " .. tostring(w), 4)
-    end
-    out[i] = w or ones_for(t)
-  end
-  return out
-end
-
--- gradient's trailing options: TF's keyword arguments output_gradients=
--- and unconnected_gradients= (a plain table with one of those keys).
-local function is_options(x)
-  return type(x) == "table" and getmetatable(x) == nil
-    and (x.output_gradients ~= nil or x.unconnected_gradients ~= nil)
-end
-
-local UNCONNECTED = { none = "none", zero = "zero" }
-
-local function unconnected_mode(value)
-  if value == nil then return "none" end
-  local mode = type(value) == "string" and UNCONNECTED[value:lower()]
-  if not mode then
-    raise("ValueError", ("Unknown value for unconnected_gradients: '%s'"):format(tostring(value)), 4)
-  end
-  return mode
-end
-
 local function zeros_for(source)
   if variables.is_variable(source) then return ops.zeros_like(source:read_value()) end
   return ops.zeros_like(source)
 end
 
 -- Targets that cannot carry a gradient (strings, ...) contribute none.
+-- Their weights stay paired with them (a nil weight means ones).
 local function differentiable_targets(targets, weights)
   local ts, ws = {}, weights and {} or nil
   for i, t in ipairs(targets) do
-    local d = value_dtype(t)
+    local d = args.value_dtype(t)
     if d.is_numeric or d == dtypes.bool then
       ts[#ts + 1] = t
-      if ws then ws[#ws + 1] = weights[i] end
+      if ws then ws[#ts] = weights[i] end
     end
   end
   return ts, ws
 end
 
-tmethods.gradient = options.def(function(tape, target, sources, output_gradients, opts)
-  if is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
-  opts = opts or {}
-  if output_gradients == nil then output_gradients = opts.output_gradients end
-  local mode = unconnected_mode(opts.unconnected_gradients)
-  if tape._used and not tape._persistent then
-    raise("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", 2)
-  end
-  tape._used = true
-  local leaves = {}
-  local structure = flatten_sources(sources, leaves)
-  local targets = flat_targets(target, true)
-  local tgrads = flat_weights(output_gradients, targets)
+-- The gradients of the flat targets (weighted by tgrads, or ones) with
+-- respect to each flat source, in order: the reverse pass itself, shared
+-- by tape:gradient, the Jacobians and the library's own tapes. Spends a
+-- tape that is not persistent.
+local function gradient_values(tape, targets, tgrads, leaves, mode)
   targets, tgrads = differentiable_targets(targets, tgrads)
   -- Traced, the backward pass is named as TF names it: gradient_tape/...
   local scope <close> = name_scope("gradient_tape")
@@ -480,13 +380,67 @@ tmethods.gradient = options.def(function(tape, target, sources, output_gradients
   if not tape._persistent then
     tape._entries, tape._tracked = {}, {}
   end
-  return rebuild(structure, values)
+  return values
+end
+
+local function check_unused(tape)
+  if tape._used and not tape._persistent then
+    raise("RuntimeError", "GradientTape.gradient can only be called once on non-persistent tapes.", 3)
+  end
+end
+
+local checked_gradient = options.def(function(tape, target, sources, output_gradients, opts)
+  if args.is_options(output_gradients) and opts == nil then output_gradients, opts = nil, output_gradients end
+  opts = opts or {}
+  if output_gradients == nil then output_gradients = opts.output_gradients end
+  local mode = args.unconnected_mode(opts.unconnected_gradients)
+  check_unused(tape)
+  local targets, target_structure = args.flatten_targets(target)
+  local leaves, structure = args.flatten_sources(sources, "tape:gradient")
+  local tgrads = args.nested_weights(output_gradients, targets, target_structure)
+  args.warn_untrainable(targets, leaves)
+  tape._used = true
+  local values = gradient_values(tape, args.handles_of(targets), tgrads, leaves, mode)
+  return nest.pack_leaves(structure, values)
 end, "tape:gradient(target, sources [, output_gradients] [, {output_gradients=, unconnected_gradients=}])",
-"d(target)/d(sources): sources is a tensor, a tf.Variable or a table of them, and the result has the "
-.. "same structure. output_gradients weights each target (a tensor or number per target); a source "
-.. "the target does not depend on gives nil, or zeros with unconnected_gradients = \"zero\".",
+"d(target)/d(sources), as TF's: target is a tensor, a tf.Variable or a (nested) table of them (lists "
+.. "or named keys), and the gradient is that of their sum; sources is the same kind of structure, and "
+.. "the result has its structure. output_gradients weighs each target (a tensor or number per target, "
+.. "in target's structure or as a flat list in its order; the count must match); a source the target "
+.. "does not depend on gives nil, or zeros with unconnected_gradients = \"zero\". A target or source "
+.. "that is not floating (an integer) has no gradient: each is warned of, as TF warns.",
 { required = 3, positional = { "output_gradients" }, "unconnected_gradients",
   types = { unconnected_gradients = "string" } })
+
+tmethods.gradient = function(tape, target, sources, ...)
+  if select("#", ...) == 1 and args.keyed_weights((...)) then
+    return checked_gradient(tape, target, sources, { output_gradients = (...) })
+  end
+  return checked_gradient(tape, target, sources, ...)
+end
+do
+  local record = doc.get(checked_gradient)
+  doc.def(tmethods.gradient, record.signature, record.text)
+  doc.get(tmethods.gradient).options = record.options
+end
+
+--- The library's own gradient of a tape it made (a cond branch, a call's
+-- backward function, a loop body): the flat targets (a list; anything
+-- but tensors and variables in it is skipped), the sources (a list or
+-- table of tensors and variables, answered in its structure) and the
+-- seeds (a list, a hole meaning ones). Nothing is warned of: the user
+-- asked for none of these.
+function tapes.gradient_flat(tape, targets, sources, seeds)
+  check_unused(tape)
+  local flat = {}
+  for _, x in ipairs(targets) do
+    if args.is_leaf(x) then flat[#flat + 1] = x end
+  end
+  local leaves, structure = args.flatten_sources(sources, "gradient")
+  local values = gradient_values(tape, args.handles_of(flat), args.flat_weights(seeds, flat), leaves, "none")
+  tape._used = true
+  return nest.pack_leaves(structure, values)
+end
 
 -- The Jacobian of the flat target y with respect to one source.
 local function jacobian_one(tape, y, source, mode)
@@ -506,7 +460,7 @@ local function jacobian_one(tape, y, source, mode)
   local ok, err = pcall(function()
     for i = 0, n - 1 do
       local seed = ops.reshape(ops.one_hot(i, n, { dtype = dtype_of(y) }), sy)
-      rows[i + 1] = tape:gradient(y, source, seed)
+      rows[i + 1] = gradient_values(tape, { y }, { seed }, { source }, "none")[1]
       if rows[i + 1] ~= nil then connected = true end
     end
   end)
@@ -548,14 +502,16 @@ end
 
 tmethods.jacobian = options.def(function(tape, target, sources, opts)
   check_jacobian_tape(tape, opts, "jacobian")
-  local mode = unconnected_mode(opts and opts.unconnected_gradients)
-  local y = flat_targets(target)[1]
-  local leaves = {}
-  local structure = flatten_sources(sources, leaves)
+  local mode = args.unconnected_mode(opts and opts.unconnected_gradients)
+  local y = args.jacobian_target(target, "tape:jacobian")
+  local leaves, structure = args.flatten_sources(sources, "tape:jacobian")
+  -- TF's jacobian differentiates through gradient() once per call (its
+  -- loop body is traced once): its warnings come once, not per row.
+  args.warn_untrainable({ target }, leaves)
   local values = {}
   for i, source in ipairs(leaves) do values[i] = jacobian_one(tape, y, source, mode) end
   tape._used = true
-  return rebuild(structure, values)
+  return nest.pack_leaves(structure, values)
 end, "tape:jacobian(target, sources [, {unconnected_gradients=, parallel_iterations=}])",
 "The Jacobian of target with respect to each source (a tensor, a tf.Variable or a table of them, "
 .. "and the result has the same structure): shape target.shape + source.shape.",
@@ -575,7 +531,7 @@ local function batch_rows(tape, y, x, batch, row_size)
     for j = 0, row_size - 1 do
       local pick = ops.reshape(ops.one_hot(j, row_size, { dtype = dtype_of(y) }), { 1, row_size })
       local seed = ops.reshape(ops.broadcast_to(pick, { batch, row_size }), static_shape(y))
-      rows[j + 1] = tape:gradient(y, x, seed)
+      rows[j + 1] = gradient_values(tape, { y }, { seed }, { x }, "none")[1]
       if rows[j + 1] ~= nil then connected = true end
     end
   end)
@@ -586,13 +542,14 @@ end
 
 tmethods.batch_jacobian = options.def(function(tape, target, source, opts)
   check_jacobian_tape(tape, opts, "batch_jacobian")
-  local mode = unconnected_mode(opts and opts.unconnected_gradients)
-  local y = flat_targets(target)[1]
+  local mode = args.unconnected_mode(opts and opts.unconnected_gradients)
+  local y = args.jacobian_target(target, "tape:batch_jacobian")
   local x = variables.is_variable(source) and source:read_value() or source
   if not core.is_tensor(y) or not core.is_tensor(x) then
     raise("TypeError", "tape:batch_jacobian expects a target and a source that are tensors or tf.Variables, got "
       .. tostring(target) .. " and " .. tostring(source), 2)
   end
+  args.warn_untrainable({ target }, { source })
   local sy, sx = y.shape, x.shape
   for _, s in ipairs({ sy, sx }) do
     if s.rank ~= nil and s.rank < 2 then
@@ -784,7 +741,7 @@ function tapes.substitute(entries, map)
 end
 
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
+tapes.internal = { gradient_flat = true, record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
   key = true, substitute = true, internal = true }
 
 return tapes

@@ -124,7 +124,7 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final, body_gr
           targets[i] = flat_out[h.var]
           seeds[i] = g[i]
         end
-        grads = tape:gradient(targets, sources, seeds)
+        grads = tapes.gradient_flat(tape, targets, sources, seeds)
       end
       local next_ = { k - 1 }
       for i, h in ipairs(float_vars) do

@@ -289,7 +289,7 @@ local function cond_grad_rerun(n, dys)
       local results = table.pack(fn())
       local flat = flatten_values(results)
       tape:stop()
-      local grads = tape:gradient(flat, sources, table.move(dys, 1, nuser, 1, {}))
+      local grads = tapes.gradient_flat(tape, flat, sources, table.move(dys, 1, nuser, 1, {}))
       local out = {}
       for k, src in ipairs(sources) do out[k] = grads[k] or zeros(src) end
       return table.unpack(out, 1, #sources)
