@@ -148,12 +148,7 @@ describe("intro_to_modules guide: Building Modules", function()
     assert.are.equal("<tf.Variable 'b:0' shape=(2,) dtype=float32, numpy=array([0., 0.], dtype=float32)>", repr(vars[3]))
   end)
 
-  -- FAILS: moonflow lists submodules in the order Lua's pairs() meets
-  -- the fields, which changes from process to process (Lua seeds its
-  -- string hashes per state): dense_2 comes first in about a third of the
-  -- runs. TF sorts them by name (module.py's _flatten_module) and prints
-  -- (dense_1, dense_2). KNOWN_FAILURES.md.
-  G.fails("Building Modules", "Submodules: (dense_1, dense_2), in field-name order", function()
+  it("Submodules: (dense_1, dense_2), in field-name order", function()
     local my_model = SequentialModule("the_model")
     local subs = my_model:submodules()
     assert.are.equal(2, #subs)
