@@ -145,7 +145,9 @@ int mfL_op_open(lua_State *L);
  * inputs that take the tensors' dtype; returns the outputs pushed. */
 int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, int nin,
                  unsigned typed);
-/* fastpath.c: core.operator and core.call_direct, into the table at the top. */
+/* fastpath.c: the eager operators (core.operator) and the cached tf.func
+ * call with its one hit test (core.func_record, core.func_call_for,
+ * core.func_fits), into the table at the top. */
 int mfL_fastpath_open(lua_State *L);
 /* Shared with trace.c: the reference of input value at idx inside the
  * current frame (capturing eager tensors and outer symbolics). */
