@@ -30,12 +30,7 @@ local variable_of = variables.of_handle
 local Tape = { __name = "GradientTape" }
 local tmethods = {}
 receiver.metatable(Tape, "tape", tmethods)
-Tape.__index = function(tape, k)
-  receiver.check(tape, Tape, "__index", "tape")
-  local m = tmethods[k]
-  if m ~= nil then return m end
-  return receiver.missing(tape, k, "GradientTape", { tmethods }, nil, 2)
-end
+Tape.__index = receiver.index(Tape, "tape", { methods = { tmethods }, display = "GradientTape" })
 
 local recording = state.tapes -- tapes that currently record, in creation order
 -- How a tape knows a tensor. A symbolic tensor or a resource handle is

@@ -9,6 +9,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local M = {}
@@ -48,11 +49,9 @@ Leaves the name scope (what the end of Python's `with` block does); a
 does nothing.]])
 
 NameScope.__close = close
-NameScope.__index = function(scope, k)
-  local m = methods[k]
-  if m then return m end
-  raise("AttributeError", ("tf.name_scope has no field %q (fields: name, close)"):format(tostring(k)), 2)
-end
+-- A scope's own field is `name`; a missing one is an AttributeError.
+NameScope.__index = receiver.index(NameScope, "name_scope", { methods = { methods }, unchecked = true,
+  extra = { "name" }, display = "name_scope" })
 NameScope.__tostring = function(scope) return ("<tf.name_scope '%s'>"):format(scope.name) end
 
 M.name_scope = doc.def(function(name)
