@@ -634,6 +634,14 @@ local function declare_flags(out, ...)
   end
 end
 
+-- A graph loop's break flag: declared false before the loop and carried
+-- through it as a loop variable.
+local function carry_break_flag(out, names, flag)
+  out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
+  for _, n in ipairs(names) do if n == flag then return end end
+  names[#names + 1] = flag
+end
+
 local function convert_while(s, ctx)
   if not loop_convertible(s.body) then
     return { { tag = "While", line = s.line, cond = agcall("bool", { expr(s.cond), Num(s.line or 0), Str("while"),
@@ -646,10 +654,7 @@ local function convert_while(s, ctx)
   local out = {}
   declare_flags(out, cflag)
   if flag then
-    out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
-    local present = false
-    for _, n in ipairs(names) do if n == flag then present = true end end
-    if not present then names[#names + 1] = flag end
+    carry_break_flag(out, names, flag)
     cond = agcall("and_", { agcall("not_", { Id(flag) }), Lambda(cond) })
   end
   local call_node = agcall("while_stmt", append_all({ Func(names, Block({ Return({ cond }) })),
@@ -685,12 +690,7 @@ local function convert_forin(s, ctx)
   end
   local out = {}
   declare_flags(out, cflag)
-  if flag then
-    out[#out + 1] = { tag = "Local", names = { { name = flag } }, exprs = { { tag = "False" } } }
-    local present = false
-    for _, n in ipairs(names) do if n == flag then present = true end end
-    if not present then names[#names + 1] = flag end
-  end
+  if flag then carry_break_flag(out, names, flag) end
   local params = append_all(append_all({}, s.names), names)
   local call_node = agcall("for_stmt", append_all({ agcall("pack", exprs(s.exprs)),
     body_fn(params, block_of(body, ctx), names),
