@@ -80,17 +80,6 @@ function strict.namespaces(t, path, seen)
   return strict.namespace(t, path)
 end
 
---- strict.lookup(root, dotted) -> value or nil: a name such as
--- "tf.nn.relu" looked up without raising (help, completion, inspection).
-function strict.lookup(root, dotted)
-  local v = root
-  for part in dotted:gmatch("[^%.]+") do
-    if type(v) ~= "table" then return nil end
-    v = rawget(v, part)
-  end
-  return v
-end
-
 -- Python names a TensorFlow user types by habit, and their Lua spelling.
 local PYTHON_HINTS = {
   None = "Lua's None is nil (in a shape: tf.None)",
