@@ -461,7 +461,10 @@ local function svg_of(dot)
   local host = state.host
   if not (host and host.dot_to_svg) then return nil end
   local ok, svg = pcall(host.dot_to_svg, dot)
-  return ok and svg or nil
+  if not ok or not svg then return nil end
+  -- Graphviz opens with an XML declaration, a DOCTYPE and a comment: an
+  -- SVG inside HTML (a notebook, nbconvert's export) starts at <svg.
+  return svg:match("<svg.*$") or svg
 end
 
 local function html_escape(s)
