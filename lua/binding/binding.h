@@ -49,6 +49,11 @@ typedef struct mfL_ctx {
   int tape_hook;        /* registry ref of the Lua tape hook, LUA_NOREF when none */
   int tapes_active;     /* > 0: call the tape hook after every op */
   int eager_scopes;     /* > 0: inside tf.init_scope: ops run eagerly even while tracing */
+  /* tf.func's cached calls (fastpath.c), mirrored from state.lua's
+   * switches by core.set_call_switches: the C path is off (functions run
+   * eagerly, a call hook is set); calls run the graphs as traced (the
+   * optimiser is off). */
+  bool call_bypass, call_plain;
   size_t alloc_since_gc;
   size_t small_bytes;   /* small tensors' C bytes not yet reported to the collector */
   size_t large_since_gc; /* larger tensors' bytes since the last full collection */

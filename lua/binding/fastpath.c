@@ -257,36 +257,38 @@ static int record_fits(lua_State *L, const func_record *r, int rec, int first, i
   return nt;
 }
 
-/* Upvalues of core.func_call and core.func_fits. */
+/* Upvalues of core.func_fits and of Function.__call (core.func_call_for). */
 #define CALL_CTX lua_upvalueindex(1)
 #define CALL_TENSOR_MT lua_upvalueindex(2)
 #define CALL_SLOW lua_upvalueindex(3)
 #define CALL_RECORD_MT lua_upvalueindex(4)
+#define CALL_ARMED lua_upvalueindex(5)       /* f -> record, optimiser on */
+#define CALL_ARMED_PLAIN lua_upvalueindex(6) /* f -> record, optimiser off */
 
-/* The record at stack 1, or NULL for anything else. */
-static func_record *record_at(lua_State *L) {
+/* The record at stack idx, or NULL for anything else. */
+static func_record *record_at(lua_State *L, int idx) {
   func_record *r = NULL;
-  if (lua_getmetatable(L, 1)) {
-    if (lua_rawequal(L, -1, CALL_RECORD_MT)) r = lua_touserdata(L, 1);
+  if (lua_getmetatable(L, idx)) {
+    if (lua_rawequal(L, -1, CALL_RECORD_MT)) r = lua_touserdata(L, idx);
     lua_pop(L, 1);
   }
   return r;
 }
 
-/* The cached call itself: the outputs of record r's graph fed the
- * arguments (stack 3 .. nargs + 2) then the captures, or -1 when the call
- * is the Lua path's: a trace open, a tape recording, results to rebuild,
- * arguments that miss. The record is at stack 1. */
-static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
+/* The cached call itself: the outputs of record r (at stack rec)'s graph
+ * fed the arguments (stack first .. first + nargs - 1) then the captures,
+ * or -1 when the call is the Lua path's: a trace open, a tape recording,
+ * results to rebuild, arguments that miss. */
+static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int rec, int first, int nargs) {
   if (ctx->tapes_active != 0 || (ctx->depth > 0 && ctx->eager_scopes == 0)) return -1;
   mf_graph *run = r->run;
   /* No graph: collected already (a finaliser calling it); !runs: the
    * results are rebuilt in Lua, which asks the hit test itself. */
   if (!run || !r->runs) return -1;
   mf_tensor *feeds[INLINE], *outs[INLINE];
-  int nt = record_fits(L, r, 1, 3, nargs, CALL_TENSOR_MT, feeds);
+  int nt = record_fits(L, r, rec, first, nargs, CALL_TENSOR_MT, feeds);
   if (nt < 0) return -1;
-  lua_getiuservalue(L, 1, 1);
+  lua_getiuservalue(L, rec, 1);
   int caps = lua_gettop(L);
   int ncap = (int)lua_rawlen(L, caps);
   int nfeeds = nt + ncap;
@@ -301,7 +303,7 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   /* The userdata first: they may raise while nothing is owned. */
   mfL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
   mfL_young_step_if_due(L, ctx);
-  int first = lua_gettop(L) + 1;
+  int out0 = lua_gettop(L) + 1;
   for (int i = 0; i < run->noutputs; i++) {
     memset(lua_newuserdatauv(L, sizeof(mfL_tensor), 0), 0, sizeof(mfL_tensor));
     lua_pushvalue(L, CALL_TENSOR_MT);
@@ -311,7 +313,7 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int nargs) {
   mf_random_use(ctx->rng); /* as mfL_context does for every entry running ops */
   if (mf_graph_run(run, nfeeds, feeds, outs, &err) != MF_OK) return mfL_raise_status(L, &err);
   for (int i = 0; i < run->noutputs; i++)
-    mfL_tensor_adopt_in(ctx, lua_touserdata(L, first + i), outs[i]);
+    mfL_tensor_adopt_in(ctx, lua_touserdata(L, out0 + i), outs[i]);
   (*r->calls)++;
   return run->noutputs;
 }
@@ -322,49 +324,74 @@ static int call_slow_done(lua_State *L, int status, lua_KContext k) {
   return lua_gettop(L);
 }
 
-/* core.func_call(record, self, ...), which Function.__call tail-calls
- * while self is armed with record: runs the armed trace's graph and
- * returns its outputs when call_run can; otherwise returns what the Lua
- * path, upvalue CALL_SLOW, returns for (self, ...). */
+/* core.set_call_switches(bypass, plain): state.lua's switches, as the C
+ * path of Function.__call reads them (mfL_ctx.call_bypass, call_plain):
+ * reading them from the state table cost a tenth of the cached call. */
+static int l_set_call_switches(lua_State *L) {
+  mfL_ctx *ctx = mfL_context(L);
+  ctx->call_bypass = lua_toboolean(L, 1);
+  ctx->call_plain = lua_toboolean(L, 2);
+  return 0;
+}
+
+/* Function.__call(f, ...), made by core.func_call_for: while no switch
+ * says otherwise (mfL_ctx.call_bypass: functions run eagerly,
+ * state.on_call), runs f's armed
+ * trace's graph and returns its outputs when call_run can; otherwise
+ * returns what the Lua path, upvalue CALL_SLOW, returns for (f, ...). In C
+ * from the first instruction: a Lua wrapper's vararg frame cost a third of
+ * the cached call (issue 30). */
 static int l_func_call_run(lua_State *L) {
   mfL_ctx *ctx = lua_touserdata(L, CALL_CTX);
   int top = lua_gettop(L);
-  func_record *r = record_at(L);
-  if (r) {
-    int n = call_run(L, ctx, r, top - 2);
-    if (n >= 0) return n;
+  if (top >= 1 && !ctx->call_bypass) {
+    lua_pushvalue(L, ctx->call_plain ? CALL_ARMED_PLAIN : CALL_ARMED);
+    lua_pushvalue(L, 1);
+    lua_rawget(L, -2);
+    func_record *r = record_at(L, top + 2);
+    if (r) {
+      int n = call_run(L, ctx, r, top + 2, 2, top - 1);
+      if (n >= 0) return n;
+    }
     lua_settop(L, top);
   }
   lua_pushvalue(L, CALL_SLOW);
-  lua_replace(L, 1);
-  lua_callk(L, top - 1, LUA_MULTRET, 0, call_slow_done);
+  lua_insert(L, 1);
+  lua_callk(L, top, LUA_MULTRET, 0, call_slow_done);
   return call_slow_done(L, LUA_OK, 0);
 }
 
 /* core.func_fits(record, ...) -> whether the arguments select record's
  * trace: record_fits, for the Lua dispatcher. */
 static int l_func_fits(lua_State *L) {
-  func_record *r = record_at(L);
+  func_record *r = record_at(L, 1);
   mf_tensor *feeds[INLINE];
   lua_pushboolean(L, r && record_fits(L, r, 1, 2, lua_gettop(L) - 1, CALL_TENSOR_MT, feeds) >= 0);
   return 1;
 }
 
-/* Pushes a closure of fn with the upvalues CALL_*: CALL_SLOW the value at
- * stack slow (0: none). */
-static void push_call_closure(lua_State *L, lua_CFunction fn, int slow) {
+/* Pushes a closure of fn with the upvalues CALL_*, taken from the stack
+ * (0: nil): slow, armed, armed_plain. */
+static void push_call_closure(lua_State *L, lua_CFunction fn, int slow, int armed,
+                              int armed_plain) {
   lua_pushlightuserdata(L, mfL_context(L));
   luaL_getmetatable(L, MFL_TENSOR);
-  if (slow) lua_pushvalue(L, slow); else lua_pushnil(L);
-  luaL_getmetatable(L, FUNC_RECORD);
-  lua_pushcclosure(L, fn, 4);
+  const int from[] = {slow, 0, armed, armed_plain};
+  for (int i = 0; i < 4; i++) {
+    if (i == 1) luaL_getmetatable(L, FUNC_RECORD);
+    else if (from[i]) lua_pushvalue(L, from[i]);
+    else lua_pushnil(L);
+  }
+  lua_pushcclosure(L, fn, 6);
 }
 
-/* core.func_call_for(slow) -> core.func_call with slow(self, ...) as its
- * Lua path. */
+/* core.func_call_for(slow, armed, armed_plain) -> Function.__call: the C
+ * path for an f armed in armed (optimiser on) or armed_plain (off) by
+ * trace/cache.lua, with slow(f, ...) as its Lua path. */
 static int l_func_call_for(lua_State *L) {
   mfL_checktype(L, 1, LUA_TFUNCTION);
-  push_call_closure(L, l_func_call_run, 1);
+  for (int i = 2; i <= 3; i++) mfL_checktype(L, i, LUA_TTABLE);
+  push_call_closure(L, l_func_call_run, 1, 2, 3);
   return 1;
 }
 
@@ -377,10 +404,11 @@ int mfL_fastpath_open(lua_State *L) {
   lua_pushcfunction(L, func_record_gc);
   lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
-  push_call_closure(L, l_func_fits, 0);
+  push_call_closure(L, l_func_fits, 0, 0, 0);
   lua_setfield(L, -2, "func_fits");
   static const luaL_Reg funcs[] = {{"func_call_for", l_func_call_for}, {"func_record", l_func_record},
                                    {"counter", l_counter}, {"counter_take", l_counter_take},
+                                   {"set_call_switches", l_set_call_switches},
                                    {NULL, NULL}};
   mfL_setfuncs(L, funcs);
   return 0;

@@ -16,6 +16,26 @@ local core = require("moonflow.core")
 
 local state = {}
 
+-- The switches that decide whether a tf.func call may take the C path
+-- (fastpath.c): run_eagerly, on_call and optimizer_enabled live here, not
+-- in the table, so that every assignment (a test's hook included) reaches
+-- core.set_call_switches, and the C path reads two booleans instead of
+-- three table fields per call.
+local call_switches = { run_eagerly = false, optimizer_enabled = true }
+local CALL_SWITCH = { run_eagerly = true, on_call = true, optimizer_enabled = true }
+setmetatable(state, {
+  __index = call_switches,
+  __newindex = function(t, key, value)
+    if not CALL_SWITCH[key] then
+      rawset(t, key, value)
+      return
+    end
+    call_switches[key] = value
+    core.set_call_switches(call_switches.run_eagerly or call_switches.on_call ~= nil,
+      not call_switches.optimizer_enabled)
+  end,
+})
+
 -- Op handles by TF name, looked up once.
 state.H = setmetatable({}, {
   __index = function(t, name)

@@ -29,10 +29,9 @@
 --     arm), clear_cache. The optimiser switch picks one of two records
 --     (the graph as traced, or its optimised copy once a call made it).
 --   * The C path is taken only while no switch says otherwise (functions
---     run eagerly, state.on_call): `call_for` checks them in Lua.
+--     run eagerly, state.on_call): `call_for`'s C function checks them.
 
 local core = require("moonflow.core")
-local state = require("moonflow.state")
 local T = require("moonflow.trace.trace_type")
 
 local cache = {}
@@ -117,18 +116,13 @@ function cache.search(pool, types)
   return best
 end
 
---- Function.__call: the C path (core.func_call) for an armed f while no
--- switch says otherwise, else slow(f, ...), which is also the C path's
--- way out.
+--- Function.__call: the C path (core.func_call_for, fastpath.c) for an
+-- armed f while no switch (state.run_eagerly, state.on_call) says
+-- otherwise, picking armed or armed_plain by state.optimizer_enabled (the
+-- C side reads the switches as state.lua mirrors them); else slow(f, ...),
+-- which is also the C path's way out.
 function cache.call_for(slow)
-  local func_call = core.func_call_for(slow)
-  return function(f, ...)
-    local record = (state.optimizer_enabled and armed or armed_plain)[f]
-    if record and not state.run_eagerly and not state.on_call then
-      return func_call(record, f, ...)
-    end
-    return slow(f, ...)
-  end
+  return core.func_call_for(slow, armed, armed_plain)
 end
 
 return cache
