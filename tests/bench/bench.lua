@@ -130,6 +130,15 @@ function sections.overhead()
   local c
   out("overhead.mf", auto(function() c = a + b end))
   assert(c:numpy() == 2.0)
+  -- the floor: a C call that makes one userdata with a __gc (floor.c, built
+  -- by run.sh), the least an op returning a new tensor object must do
+  local ok, floor = pcall(require, "bench_floor")
+  if ok then
+    local new = floor.new
+    out("overhead.floor", auto(function() c = new(a, b) end))
+  else
+    note("bench_floor is not built (%s): no floor figure", tostring(floor))
+  end
 end
 
 -- 2. c = a + b on 16M float32, at THREADS threads of moonflow's pool -------
@@ -318,10 +327,80 @@ function sections.mlp(threads)
   end
 end
 
+-- 9. lesson 14's model (tutorials/14-convolutions.md): one training epoch
+-- (20 steps of 50 images) of its traced step on scikit-learn's digits -----
+local DIGITS = "/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"
+
+local function read_digits()
+  local f = io.popen('gzip -dc "' .. DIGITS .. '" 2>/dev/null')
+  local pixels, labels = {}, {}
+  for line in f:lines() do
+    local row = {}
+    for v in line:gmatch("[^,]+") do row[#row + 1] = tonumber(v) end
+    labels[#labels + 1] = table.remove(row)
+    pixels[#pixels + 1] = row
+  end
+  f:close()
+  if #pixels == 0 then return nil end
+  return tf.reshape(tf.constant(pixels, tf.float32) / 16, { -1, 8, 8, 1 }), tf.constant(labels, tf.int32)
+end
+
+function sections.lesson14(threads)
+  local images, digits = read_digits()
+  if not images then
+    print("@ lesson14.unavailable 1")
+    note("scikit-learn's digits (%s) are not installed", DIGITS)
+    return
+  end
+  tf.random.set_seed(0)
+  local Net = tf.Module:extend("Net")
+  function Net:init()
+    self.conv = tf.keras.layers.Conv2D(16, 3, { padding = "same" })
+    self.bn = tf.keras.layers.BatchNormalization({ momentum = 0.9 })
+    self.pool = tf.keras.layers.MaxPooling2D()
+    self.drop = tf.keras.layers.Dropout(0.25)
+    self.flat = tf.keras.layers.Flatten()
+    self.out = tf.keras.layers.Dense(10)
+  end
+  function Net:__call(x, training)
+    local h = tf.nn.relu(self.bn(self.conv(x), training))
+    h = self.drop(self.pool(h), training)
+    return self.out(self.flat(h))
+  end
+  local net = Net()
+  local opt = tf.keras.optimizers.Adam({ learning_rate = 0.01 })
+  local step = tf.func(function(x, y)
+    local tape = tf.GradientTape()
+    local logits = net(x, true)
+    local loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
+    tape:stop()
+    local vars = net:trainable_variables()
+    local grads = tape:gradient(loss, vars)
+    local gv = {}
+    for i, v in ipairs(vars) do gv[i] = { grads[i], v } end
+    opt:apply_gradients(gv)
+    return loss
+  end)
+  -- the batches are sliced once: the figure is the training, as PyTorch's
+  local xs, ys = {}, {}
+  for b = 0, 19 do
+    local rows = ("%d:%d"):format(50 * b, 50 * b + 50)
+    xs[b + 1], ys[b + 1] = images[rows], digits[rows]
+  end
+  local loss
+  local function epoch()
+    for b = 1, 20 do loss = step(xs[b], ys[b]) end
+    return loss:numpy()
+  end
+  epoch() -- traces
+  out(("lesson14.t%s.mf"):format(threads), measure(epoch, 1, 15))
+  note("lesson 14 epoch: final batch loss %.3f", epoch())
+end
+
 local name = arg[1]
 local section = sections[name]
 if not section then
-  io.stderr:write("usage: bench.lua overhead|add16m THREADS|sgemm THREADS N...|func|first|chain1m THREADS|conv THREADS [TAG]|memory [TAG]|mlp THREADS\n")
+  io.stderr:write("usage: bench.lua overhead|add16m THREADS|sgemm THREADS N...|func|first|chain1m THREADS|conv THREADS [TAG]|memory [TAG]|mlp THREADS|lesson14 THREADS\n")
   os.exit(2)
 end
 section(table.unpack(arg, 2))

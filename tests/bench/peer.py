@@ -4,6 +4,7 @@
     /usr/bin/python3 tests/bench/peer.py torch THREADS
     /usr/bin/python3 tests/bench/peer.py conv THREADS [TAG]
     /usr/bin/python3 tests/bench/peer.py mlp THREADS
+    /usr/bin/python3 tests/bench/peer.py lesson14 THREADS
 
 Debian's python3-numpy and python3-torch, run by /usr/bin/python3. Figures
 are printed as "@ key seconds" lines and notes as "# ..." lines, as
@@ -249,6 +250,42 @@ def section_mlp(threads):
     out("mlp.t%d.torch" % threads, *auto(step, 0.05, 9))
 
 
+DIGITS = "/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"
+
+
+def section_lesson14(threads):
+    """Lesson 14's model (tutorials/14-convolutions.md) in PyTorch: Conv2d 3x3
+    'same', BatchNorm2d (Keras momentum 0.9 is torch's 0.1), ReLU, MaxPool2d,
+    Dropout 0.25, Linear; Adam 0.01; one epoch of 20 steps of 50 images."""
+    import gzip
+    torch = torch_setup(threads)
+    rows = [[float(v) for v in line.split(",")] for line in gzip.open(DIGITS, "rt")]
+    x = torch.tensor([r[:-1] for r in rows], dtype=torch.float32).reshape(-1, 1, 8, 8) / 16
+    y = torch.tensor([int(r[-1]) for r in rows], dtype=torch.int64)
+    torch.manual_seed(0)
+    nn = torch.nn
+    net = nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.BatchNorm2d(16, momentum=0.1),
+                        nn.ReLU(), nn.MaxPool2d(2), nn.Dropout(0.25), nn.Flatten(),
+                        nn.Linear(16 * 4 * 4, 10))
+    net.train()
+    opt = torch.optim.Adam(net.parameters(), lr=0.01)
+    ce = nn.functional.cross_entropy
+    xs = [x[50 * b:50 * b + 50] for b in range(20)]
+    ys = [y[50 * b:50 * b + 50] for b in range(20)]
+
+    def epoch():
+        for xb, yb in zip(xs, ys):
+            opt.zero_grad()
+            loss = ce(net(xb), yb)
+            loss.backward()
+            opt.step()
+        return loss.item()
+
+    epoch()
+    out("lesson14.t%d.torch" % threads, *measure(epoch, 1, 15))
+    note("PyTorch lesson 14 epoch: final batch loss %.3f" % epoch())
+
+
 def main():
     name = sys.argv[1]
     if name == "numpy":
@@ -259,8 +296,10 @@ def main():
         section_conv(int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)
     elif name == "mlp":
         section_mlp(int(sys.argv[2]))
+    elif name == "lesson14":
+        section_lesson14(int(sys.argv[2]))
     else:
-        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS")
+        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS | lesson14 THREADS")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,13 @@
 # those commands alone, show moonflow's own choice (and PyTorch's OpenBLAS's
 # own). Nothing else changes either variable.
 #
+# End to end (benchmarks 9 and 10, in every round): lesson 14's model, one
+# training epoch of its traced step, beside the same model in PyTorch
+# (peer.py lesson14), at 1 and 2 threads; a Jupyter execute_request round
+# trip beside Debian's ipykernel, and the REPL's start to its first prompt
+# beside python3's and lua5.4's (e2e.py). The Lua floor of an eager op
+# (benchmark 1) is floor.c, built here.
+#
 # Knobs: BENCH_ROUNDS (default 2), BENCH_FIRST_RUNS (7),
 # BENCH_SECTION_TIMEOUT (seconds, 300), BENCH_KERNELS (above),
 # BENCH_ONLY=gemm (the header, the probes and benchmark 3 alone) with
@@ -130,6 +137,15 @@ if ! cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra $(pkg-config --cflags openbl
   "$BENCH/sgemm.c" -o "$SGEMM" $(pkg-config --libs openblas) -lm 2>>"$LOG"; then
   echo "  (could not build $BENCH/sgemm.c: cblas figures are n/a; see $LOG)"
   SGEMM=false
+fi
+
+# The Lua floor of an eager op (benchmark 1): floor.c as the module
+# bench_floor, found through LUA_CPATH.
+if cc -std=c11 -O2 -shared -fPIC -Wall -Wextra $(pkg-config --cflags lua5.4) \
+  "$BENCH/floor.c" -o "$OUT/bench_floor.so" 2>>"$LOG"; then
+  export LUA_CPATH="$OUT/?.so;$LUA_CPATH"
+else
+  echo "  (could not build $BENCH/floor.c: the floor figure is n/a; see $LOG)"
 fi
 
 # mf THREADS SECTION ARGS...: one bench.lua process with moonflow's pool and
@@ -220,6 +236,15 @@ while [ "$round" -le "$ROUNDS" ]; do
     [ "$have_torch" = 1 ] && section "5. PyTorch conv2d, $t thread(s)" \
       env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" conv "$t"
   done
+  for t in 1 2; do
+    section "9. moonflow lesson 14 epoch, $t thread(s)" $(mf "$t" lesson14 "$t")
+    [ "$have_torch" = 1 ] && section "9. PyTorch lesson 14 epoch, $t thread(s)" \
+      env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" lesson14 "$t"
+  done
+  section "10. Jupyter round trip, moonflow and ipykernel" env MOONFLOW_BIN="$ROOT/$BUILD/moonflow" \
+    "$PY" "$BENCH/e2e.py" kernel
+  section "10. REPL start to first prompt" env MOONFLOW_BIN="$ROOT/$BUILD/moonflow" \
+    "$PY" "$BENCH/e2e.py" repl
   round=$((round + 1))
 done
 # For information only (no verdict): conv2d with OPENBLAS_CORETYPE and
