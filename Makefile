@@ -68,7 +68,10 @@ DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
              python3-nbformat python3-numpy python3-onnx librsvg2-bin python3-sklearn
-DEB_BENCH := python3-numpy python3-torch
+# The bench's end-to-end rows: lesson 14's digits (python3-sklearn), the
+# Jupyter round trip beside ipykernel, the REPL start (python3-pexpect).
+DEB_BENCH := python3-numpy python3-torch python3-sklearn python3-ipykernel python3-jupyter-client \
+             python3-pexpect
 
 .PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak
 
