@@ -62,6 +62,9 @@ void mf_spec_format(const mf_spec *s, char *buf, size_t n); /* "(None, 2)" */
  *                     function; the run checks the value). */
 typedef enum mf_fit { MF_FIT_EXACT, MF_FIT_SUBTYPE, MF_FIT_COMPATIBLE } mf_fit;
 bool mf_spec_fits(const mf_spec *have, const mf_spec *want, mf_fit mode);
+/* mf_spec_fits(spec of t, want, mode), without making t's spec (the cached
+ * tf.func call's hit test runs it per argument). */
+bool mf_tensor_fits(const mf_tensor *t, const mf_spec *want, mf_fit mode);
 
 enum {
   MF_OP_STATEFUL = 1u << 0,       /* reads or writes resources; never pruned/folded/CSE'd */

@@ -57,6 +57,15 @@ bool mf_spec_fits(const mf_spec *have, const mf_spec *want, mf_fit mode) {
   return true;
 }
 
+bool mf_tensor_fits(const mf_tensor *t, const mf_spec *want, mf_fit mode) {
+  if (t->dtype != want->dtype) return false;
+  if (want->rank < 0) return mode != MF_FIT_EXACT;
+  if (t->rank != want->rank) return false;
+  for (int i = 0; i < want->rank; i++)
+    if (t->shape[i] != want->shape[i] && (mode == MF_FIT_EXACT || want->shape[i] >= 0)) return false;
+  return true;
+}
+
 void mf_spec_format(const mf_spec *s, char *buf, size_t n) {
   mf_shape_format(s->rank, s->shape, buf, n);
 }

@@ -26,6 +26,11 @@ typedef struct mf_plan {
   int *release_at;
   int *release;
   bool *planned;     /* per node: shapes static at plan time, inference skipped */
+  /* Per planned node, its inputs' static specs side by side (from
+   * in_spec_at[node]): a run whose inputs match them hands them to the
+   * kernel as they are, instead of making each input's spec again. */
+  mf_spec *in_specs;
+  int *in_spec_at;
   mf_buffer_pool *pool;
   mf_tensor **slots; /* per value slot, all NULL between runs */
   mf_kernel_state *state; /* per node: what its kernel keeps between runs */
@@ -43,6 +48,8 @@ static void plan_free(mf_plan *p) {
   free(p->release_at);
   free(p->release);
   free(p->planned);
+  free(p->in_specs);
+  free(p->in_spec_at);
   free(p->slots);
   if (p->state)
     for (int i = 0; i < p->g->nnodes; i++)
@@ -158,6 +165,20 @@ static mf_status plan_new(const mf_graph *g, mf_plan **out, mf_error *err) {
       ok = mf_spec_is_static(&g->nodes[nd->inputs[k].node].out_specs[nd->inputs[k].index]);
     p->planned[i] = ok && !reads_unknown_values(g, nd);
   }
+  int nspecs = 0;
+  p->in_spec_at = mf_malloc(((size_t)n + 1) * sizeof *p->in_spec_at);
+  if (!p->in_spec_at) goto oom;
+  for (int i = 0; i < n; i++) {
+    p->in_spec_at[i] = nspecs;
+    if (p->planned[i]) nspecs += g->nodes[i].nin;
+  }
+  p->in_specs = mf_malloc(((size_t)nspecs + 1) * sizeof *p->in_specs);
+  if (!p->in_specs) goto oom;
+  for (int i = 0; i < n; i++) {
+    const mf_node *nd = &g->nodes[i];
+    for (int k = 0; p->planned[i] && k < nd->nin; k++)
+      p->in_specs[p->in_spec_at[i] + k] = g->nodes[nd->inputs[k].node].out_specs[nd->inputs[k].index];
+  }
   free(last_use);
   free(needed);
   *out = p;
@@ -169,13 +190,11 @@ oom:
   return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory while planning a graph");
 }
 
-/* True when every input has the shape the plan saw. */
-static bool inputs_as_planned(const mf_graph *g, const mf_node *nd, mf_tensor *const *vals) {
-  for (int k = 0; k < nd->nin; k++) {
-    const mf_spec *s = &g->nodes[nd->inputs[k].node].out_specs[nd->inputs[k].index];
-    if (vals[k]->dtype != s->dtype || !mf_shape_equal(vals[k]->rank, vals[k]->shape, s->rank, s->shape))
-      return false;
-  }
+/* True when every input has the dtype and shape the plan saw (its static
+ * specs, `want`). */
+static bool inputs_as_planned(const mf_node *nd, const mf_spec *want, mf_tensor *const *vals) {
+  for (int k = 0; k < nd->nin; k++)
+    if (!mf_tensor_fits(vals[k], &want[k], MF_FIT_EXACT)) return false;
   return true;
 }
 
@@ -186,13 +205,14 @@ int64_t mf_executor_kernels_run(void) { return kernels_run; }
 static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots,
                           mf_tensor **outs, mf_error *err) {
   const int *slot_base = p->slot_base;
+  int id = (int)(nd - p->g->nodes);
   enum { INLINE = 16 };
   mf_spec specs_inline[INLINE];
   mf_tensor *vals_inline[INLINE];
-  mf_spec *specs = nd->nin <= INLINE ? specs_inline : mf_malloc((size_t)nd->nin * sizeof *specs);
+  mf_spec *specs = NULL;
   mf_tensor **vals = nd->nin <= INLINE ? vals_inline : mf_malloc((size_t)nd->nin * sizeof *vals);
   mf_status s = MF_OK;
-  if (!specs || !vals) {
+  if (!vals) {
     s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     goto done;
   }
@@ -202,14 +222,23 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
       s = mf_error_set(err, MF_ERR_INTERNAL, "%s: input %d was not computed", nd->name, k);
       goto done;
     }
-    mf_spec_of_tensor(vals[k], &specs[k]);
+  }
+  const mf_spec *planned = p->planned[id] ? p->in_specs + p->in_spec_at[id] : NULL;
+  if (planned && !inputs_as_planned(nd, planned, vals)) planned = NULL;
+  if (!planned) {
+    specs = nd->nin <= INLINE ? specs_inline : mf_malloc((size_t)nd->nin * sizeof *specs);
+    if (!specs) {
+      s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+      goto done;
+    }
+    for (int k = 0; k < nd->nin; k++) mf_spec_of_tensor(vals[k], &specs[k]);
   }
   mf_op_call c;
   kernels_run++;
-  mf_op_call_init(&c, nd->op, nd->nin, specs, vals, nd->attrs);
+  mf_op_call_init(&c, nd->op, nd->nin, planned ? planned : specs, vals, nd->attrs);
   c.pool = p->pool;
-  c.state = &p->state[nd - p->g->nodes];
-  if (p->planned[nd - p->g->nodes] && inputs_as_planned(p->g, nd, vals))
+  c.state = &p->state[id];
+  if (planned)
     s = mf_op_execute_planned(&c, nd->nout, nd->out_specs, err);
   else
     s = mf_op_execute(&c, err);
@@ -221,7 +250,7 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
     snprintf(err->message + len, sizeof err->message - len, " [[node %s]]", nd->name);
   }
 done:
-  if (specs != specs_inline) free(specs);
+  if (specs && specs != specs_inline) free(specs);
   if (vals != vals_inline) free(vals);
   return s;
 }

@@ -140,6 +140,7 @@ typedef struct {
   mf_fit mode;      /* a tensor argument fits exactly, or as a subtype */
   int64_t *calls;   /* the detector's counter (core.counter) */
   bool runs;        /* the results are the graph's outputs as they are */
+  int ncaptures;    /* the captures table's length, fixed with the trace */
   int nparams;
   char kinds[];     /* per parameter: KIND_* */
 } func_record;
@@ -198,6 +199,7 @@ static int l_func_record(lua_State *L) {
   r->mode = lua_toboolean(L, 4) ? MF_FIT_EXACT : MF_FIT_SUBTYPE;
   r->calls = calls;
   r->runs = lua_toboolean(L, 8);
+  r->ncaptures = (int)lua_rawlen(L, 3);
   r->nparams = (int)nparams;
   lua_pushvalue(L, 3);
   lua_setiuservalue(L, -2, 1);
@@ -235,10 +237,8 @@ static int record_fits(lua_State *L, const func_record *r, int rec, int first, i
     int arg = first + i;
     if (r->kinds[i] == KIND_TENSOR) {
       mf_tensor *t = eager_at(L, arg, tensor_mt);
-      mf_spec have;
       if (!t || nt == INLINE) return -1;
-      mf_spec_of_tensor(t, &have);
-      if (!mf_spec_fits(&have, &traced->nodes[traced->inputs[nt]].out_specs[0], r->mode)) return -1;
+      if (!mf_tensor_fits(t, &traced->nodes[traced->inputs[nt]].out_specs[0], r->mode)) return -1;
       feeds[nt++] = t;
       continue;
     }
@@ -288,20 +288,26 @@ static int call_run(lua_State *L, mfL_ctx *ctx, func_record *r, int rec, int fir
   mf_tensor *feeds[INLINE], *outs[INLINE];
   int nt = record_fits(L, r, rec, first, nargs, CALL_TENSOR_MT, feeds);
   if (nt < 0) return -1;
-  lua_getiuservalue(L, rec, 1);
-  int caps = lua_gettop(L);
-  int ncap = (int)lua_rawlen(L, caps);
+  int ncap = r->ncaptures;
   int nfeeds = nt + ncap;
   if (nfeeds != r->traced->ninputs || nfeeds > INLINE || run->noutputs > INLINE) return -1;
-  for (int i = 0; i < ncap; i++) {
-    lua_rawgeti(L, caps, i + 1);
-    feeds[nt + i] = eager_at(L, -1, CALL_TENSOR_MT);
-    lua_pop(L, 1); /* the captures table keeps it alive */
-    if (!feeds[nt + i])
-      return mfL_raise(L, "TypeError", "a capture of graph %s is not an eager tensor", run->name);
+  if (ncap > 0) {
+    lua_getiuservalue(L, rec, 1);
+    int caps = lua_gettop(L);
+    for (int i = 0; i < ncap; i++) {
+      lua_rawgeti(L, caps, i + 1);
+      feeds[nt + i] = eager_at(L, -1, CALL_TENSOR_MT);
+      lua_pop(L, 1); /* the captures table keeps it alive */
+      if (!feeds[nt + i])
+        return mfL_raise(L, "TypeError", "a capture of graph %s is not an eager tensor", run->name);
+    }
   }
-  /* The userdata first: they may raise while nothing is owned. */
-  mfL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
+  /* The userdata first: they may raise while nothing is owned. A C
+   * function starts with LUA_MINSTACK free slots, of which this call has
+   * used three (the record, the armed table, the captures) and the loop
+   * below one more (a metatable). */
+  if (run->noutputs > LUA_MINSTACK - 5)
+    mfL_checkstack(L, run->noutputs + LUA_MINSTACK, "too many graph outputs");
   mfL_young_step_if_due(L, ctx);
   int out0 = lua_gettop(L) + 1;
   for (int i = 0; i < run->noutputs; i++) {
@@ -324,9 +330,11 @@ static int call_slow_done(lua_State *L, int status, lua_KContext k) {
   return lua_gettop(L);
 }
 
-/* core.set_call_switches(bypass, plain): state.lua's switches, as the C
- * path of Function.__call reads them (mfL_ctx.call_bypass, call_plain):
- * reading them from the state table cost a tenth of the cached call. */
+/* core.set_call_switches(bypass, plain): state.lua's switches, as
+ * Function.__call reads them (mfL_ctx.call_bypass: functions run eagerly
+ * or a call hook is set, so no call takes the C path; call_plain: the
+ * optimiser is off, so calls run the graphs as traced). Reading them from
+ * the state table cost a tenth of the cached call. */
 static int l_set_call_switches(lua_State *L) {
   mfL_ctx *ctx = mfL_context(L);
   ctx->call_bypass = lua_toboolean(L, 1);
@@ -334,13 +342,13 @@ static int l_set_call_switches(lua_State *L) {
   return 0;
 }
 
-/* Function.__call(f, ...), made by core.func_call_for: while no switch
- * says otherwise (mfL_ctx.call_bypass: functions run eagerly,
- * state.on_call), runs f's armed
- * trace's graph and returns its outputs when call_run can; otherwise
- * returns what the Lua path, upvalue CALL_SLOW, returns for (f, ...). In C
- * from the first instruction: a Lua wrapper's vararg frame cost a third of
- * the cached call (issue 30). */
+/* Function.__call(f, ...), made by core.func_call_for: unless a switch
+ * turns the C path off, runs f's armed trace's graph and returns its
+ * outputs when call_run can; otherwise returns what the Lua path, upvalue
+ * CALL_SLOW, returns for (f, ...). In C from the first instruction: a Lua
+ * wrapper (its vararg frame, its table reads) cost a sixth of the cached
+ * call. The price is one more C level for a call that takes the Lua path
+ * (lua_callk), which trace/tracing.lua's recursion limit allows for. */
 static int l_func_call_run(lua_State *L) {
   mfL_ctx *ctx = lua_touserdata(L, CALL_CTX);
   int top = lua_gettop(L);
@@ -348,7 +356,9 @@ static int l_func_call_run(lua_State *L) {
     lua_pushvalue(L, ctx->call_plain ? CALL_ARMED_PLAIN : CALL_ARMED);
     lua_pushvalue(L, 1);
     lua_rawget(L, -2);
-    func_record *r = record_at(L, top + 2);
+    /* armed and armed_plain are cache.lua's own tables, which hold records
+     * only: no metatable check. */
+    func_record *r = lua_type(L, top + 2) == LUA_TUSERDATA ? lua_touserdata(L, top + 2) : NULL;
     if (r) {
       int n = call_run(L, ctx, r, top + 2, 2, top - 1);
       if (n >= 0) return n;
@@ -376,12 +386,10 @@ static void push_call_closure(lua_State *L, lua_CFunction fn, int slow, int arme
                               int armed_plain) {
   lua_pushlightuserdata(L, mfL_context(L));
   luaL_getmetatable(L, MFL_TENSOR);
-  const int from[] = {slow, 0, armed, armed_plain};
-  for (int i = 0; i < 4; i++) {
-    if (i == 1) luaL_getmetatable(L, FUNC_RECORD);
-    else if (from[i]) lua_pushvalue(L, from[i]);
-    else lua_pushnil(L);
-  }
+  if (slow) lua_pushvalue(L, slow); else lua_pushnil(L);
+  luaL_getmetatable(L, FUNC_RECORD);
+  if (armed) lua_pushvalue(L, armed); else lua_pushnil(L);
+  if (armed_plain) lua_pushvalue(L, armed_plain); else lua_pushnil(L);
   lua_pushcclosure(L, fn, 6);
 }
 
@@ -390,7 +398,8 @@ static void push_call_closure(lua_State *L, lua_CFunction fn, int slow, int arme
  * trace/cache.lua, with slow(f, ...) as its Lua path. */
 static int l_func_call_for(lua_State *L) {
   mfL_checktype(L, 1, LUA_TFUNCTION);
-  for (int i = 2; i <= 3; i++) mfL_checktype(L, i, LUA_TTABLE);
+  mfL_checktype(L, 2, LUA_TTABLE);
+  mfL_checktype(L, 3, LUA_TTABLE);
   push_call_closure(L, l_func_call_run, 1, 2, 3);
   return 1;
 }

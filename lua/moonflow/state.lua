@@ -16,11 +16,11 @@ local core = require("moonflow.core")
 
 local state = {}
 
--- The switches that decide whether a tf.func call may take the C path
--- (fastpath.c): run_eagerly, on_call and optimizer_enabled live here, not
--- in the table, so that every assignment (a test's hook included) reaches
--- core.set_call_switches, and the C path reads two booleans instead of
--- three table fields per call.
+-- The switches that decide which path a tf.func call takes (fastpath.c's
+-- Function.__call): run_eagerly, on_call and optimizer_enabled live in
+-- call_switches, not in this table, so that every assignment (a test's
+-- hook included) reaches core.set_call_switches, and the C path reads two
+-- booleans instead of three table fields per call.
 local call_switches = { run_eagerly = false, optimizer_enabled = true }
 local CALL_SWITCH = { run_eagerly = true, on_call = true, optimizer_enabled = true }
 setmetatable(state, {

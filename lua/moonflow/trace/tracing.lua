@@ -16,7 +16,11 @@ local raise = errors.raise
 
 local tracing = {}
 
-local RECURSION_LIMIT = 64
+-- A tf.func that calls itself while being traced is refused at this depth
+-- (its stopping condition is a tensor, so the trace would never end).
+-- Each level costs three of Lua's 200 C levels (see C_CALLS_REFUSED_AT),
+-- so plain recursion meets this limit before the C stack's.
+local RECURSION_LIMIT = 48
 
 local flatten = nest.flatten
 
@@ -77,9 +81,11 @@ end
 -- Lua's C stack: every call from C back into Lua (a pcall, a metamethod,
 -- a tape's hook, each trace's xpcall) counts towards LUAI_MAXCCALLS
 -- (200), and past it Lua raises an untyped "C stack overflow" from
--- wherever it happens to be. A level of recursion costs 2 of them for a
--- plain call and 6 or more when it also traces a tf.cond branch or
--- records on a tape, so recursion is refused while this much is left.
+-- wherever it happens to be. A level of recursion costs 3 of them for a
+-- plain call (Function.__call is a C function, which calls the Lua path
+-- when the call is not a cached one) and 7 or more when it also traces a
+-- tf.cond branch or records on a tape, so recursion is refused while this
+-- much is left.
 local C_CALLS_REFUSED_AT = 150
 
 -- How many C-to-Lua calls are open: the C functions on the stack below
