@@ -52,6 +52,50 @@ static void philox_next(philox *p, uint32_t out[4]) {
   philox_skip(p, 1);
 }
 
+/* PHILOX_BATCH blocks at once: the next PHILOX_BATCH blocks of p, in
+ * order, block j's four samples at out[4j .. 4j + 3]; p moves past them.
+ * The same rounds as philox_next, lane by lane (each block's counter is
+ * p's plus j), written for the vectoriser: bit for bit the same samples, a
+ * few times faster (dropout's mask was a tenth of lesson 14's step). A
+ * batch whose low counter word would wrap inside it takes philox_next's
+ * carries; draws start at multiples of 256 blocks (reserve), so batches
+ * end where the word wraps, and this is a guard for other callers. */
+enum { PHILOX_BATCH = 16 };
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+static void philox_batch(philox *p, uint32_t out[4 * PHILOX_BATCH]) {
+  if (p->ctr[0] > UINT32_MAX - PHILOX_BATCH) {
+    for (int j = 0; j < PHILOX_BATCH; j++) philox_next(p, out + 4 * j);
+    return;
+  }
+  uint32_t c0[PHILOX_BATCH], c1[PHILOX_BATCH], c2[PHILOX_BATCH], c3[PHILOX_BATCH];
+  for (int j = 0; j < PHILOX_BATCH; j++) {
+    c0[j] = p->ctr[0] + (uint32_t)j;
+    c1[j] = p->ctr[1];
+    c2[j] = p->ctr[2];
+    c3[j] = p->ctr[3];
+  }
+  uint32_t k0 = p->key[0], k1 = p->key[1];
+  for (int round = 0; round < 10; round++) {
+    for (int j = 0; j < PHILOX_BATCH; j++) {
+      uint64_t m0 = (uint64_t)0xD2511F53u * c0[j], m1 = (uint64_t)0xCD9E8D57u * c2[j];
+      uint32_t n0 = (uint32_t)(m1 >> 32) ^ c1[j] ^ k0, n2 = (uint32_t)(m0 >> 32) ^ c3[j] ^ k1;
+      c0[j] = n0;
+      c1[j] = (uint32_t)m1;
+      c2[j] = n2;
+      c3[j] = (uint32_t)m0;
+    }
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  for (int j = 0; j < PHILOX_BATCH; j++) {
+    out[4 * j] = c0[j];
+    out[4 * j + 1] = c1[j];
+    out[4 * j + 2] = c2[j];
+    out[4 * j + 3] = c3[j];
+  }
+  philox_skip(p, PHILOX_BATCH);
+}
+
 /* ---- samples to floats, as TF's random_distributions.h ---- */
 
 static float u32_to_float(uint32_t x) { /* [0, 1) from 23 mantissa bits */
@@ -215,10 +259,19 @@ static mf_status fill(enum dist d, mf_dtype dt, philox gen, void *data, int64_t 
   const int per = dt == MF_FLOAT32 ? 4 : 2;
   float *f = data;
   double *g = data;
+  uint32_t batch[4 * PHILOX_BATCH];
+  int used = PHILOX_BATCH;
   for (int64_t i = 0; i < n; i += per) {
     if ((i & ((1 << 20) - 1)) == 0) MF_TRY(mf_interrupt_check(err));
-    uint32_t x[4];
-    philox_next(&gen, x);
+    if (used == PHILOX_BATCH) {
+      philox_batch(&gen, batch);
+      used = 0;
+    }
+    const uint32_t *x = batch + 4 * used++;
+    if (dt == MF_FLOAT32 && d == UNIFORM && i + 4 <= n) {
+      for (int k = 0; k < 4; k++) f[i + k] = u32_to_float(x[k]);
+      continue;
+    }
     float fv[4];
     double dv[2];
     if (dt == MF_FLOAT32) {

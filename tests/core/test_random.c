@@ -93,6 +93,36 @@ static void test_uniform_matches_tf_layout(void) {
   mf_tensor_release(d);
 }
 
+/* Every element of a draw that spans many of the kernel's batches of
+ * Philox blocks, and of one whose blocks cross the counter's low word
+ * wrapping (block 2^32, where the carry reaches the second word). */
+static void check_uniform_blocks(const mf_tensor *t, uint64_t seed, uint64_t seed2, uint64_t first,
+                                 int64_t n) {
+  int bad = 0;
+  for (int64_t i = 0; t && i < n; i++) {
+    uint32_t blk[4];
+    ref_block(seed, seed2, first + (uint64_t)(i / 4), blk);
+    bad += mf_tensor_get_f64(t, i) != ref_float(blk[i % 4]);
+  }
+  CHECK(t != NULL);
+  CHECK(bad == 0);
+}
+
+static void test_uniform_batches_and_counter_wrap(void) {
+  mf_random_set_seed(1);
+  mf_tensor *a = draw("RandomUniform", MF_FLOAT32, 11, 5, 1, DIMS(1001));
+  check_uniform_blocks(a, 11, 5, 0, 1001);
+  mf_tensor_release(a);
+  /* 16777215 outputs reserve 256 blocks each: the next draw starts 256
+   * blocks (a thousand-odd samples) before the low word wraps */
+  mf_random_set_seed(1);
+  mf_tensor *big = draw("RandomUniform", MF_FLOAT32, 11, 6, 1, DIMS(16777215));
+  mf_tensor_release(big);
+  mf_tensor *b = draw("RandomUniform", MF_FLOAT32, 11, 6, 1, DIMS(2001));
+  check_uniform_blocks(b, 11, 6, (uint64_t)16777215 * 256, 2001);
+  mf_tensor_release(b);
+}
+
 static void test_normal_matches_box_muller(void) {
   mf_random_set_seed(1);
   mf_tensor *t = draw("RandomStandardNormal", MF_FLOAT32, 5, 6, 2, DIMS(3, 3));
@@ -205,6 +235,7 @@ static void test_random_infer_and_errors(void) {
 int main(void) {
   RUN(test_reference_philox_known_answers);
   RUN(test_uniform_matches_tf_layout);
+  RUN(test_uniform_batches_and_counter_wrap);
   RUN(test_normal_matches_box_muller);
   RUN(test_set_seed_reproduces);
   RUN(test_moments);
