@@ -13,8 +13,11 @@
  * picks it, recomputed from orig_input by MaxPoolGrad; MaxPoolGradGrad
  * reads the gradient's gradient back from those same positions. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "interrupt.h"
 #include "kernel_util.h"
 #include "op.h"
@@ -187,17 +190,36 @@ static mf_status check_grad(const mf_op_call *c, const pool_geom *g, const int64
       }                                                                           \
     }
 
-/* The flat input index of the first maximum of channel ch in the window. */
+/* The flat input index of each channel's first maximum in the window, in
+ * best[0 .. ch), with val[0 .. ch) as scratch: all channels at once, each
+ * pixel's channels contiguous (the vectoriser's loop), the first pixel's
+ * value kept until a later one is greater (so a NaN first stays, and
+ * later NaNs never win: the per-channel walk's rule). An empty window
+ * gives -1. */
 #define DEFINE_ARGMAX(SUF, T)                                                            \
-  static int64_t argmax_##SUF(const pool_geom *g, const T *x, int64_t img, int64_t y0,   \
-                              int64_t y1, int64_t x0, int64_t x1, int64_t ch) {          \
-    int64_t best = -1;                                                                   \
+  static void argmax_##SUF(const pool_geom *g, const T *x, int64_t img, int64_t y0,      \
+                           int64_t y1, int64_t x0, int64_t x1, T *restrict val,          \
+                           int64_t *restrict best) {                                     \
+    const int64_t ch = g->ch;                                                            \
+    if (y0 >= y1 || x0 >= x1) {                                                          \
+      for (int64_t k = 0; k < ch; k++) best[k] = -1;                                     \
+      return;                                                                            \
+    }                                                                                    \
+    const int64_t first = (img + y0 * g->iw + x0) * ch;                                  \
+    for (int64_t k = 0; k < ch; k++) {                                                   \
+      val[k] = x[first + k];                                                             \
+      best[k] = first + k;                                                               \
+    }                                                                                    \
     for (int64_t y = y0; y < y1; y++)                                                    \
-      for (int64_t xx = x0; xx < x1; xx++) {                                             \
-        int64_t i = (img + y * g->iw + xx) * g->ch + ch;                                 \
-        if (best < 0 || x[i] > x[best]) best = i;                                        \
+      for (int64_t xx = y == y0 ? x0 + 1 : x0; xx < x1; xx++) {                          \
+        const int64_t at = (img + y * g->iw + xx) * ch;                                  \
+        const T *p = x + at;                                                             \
+        for (int64_t k = 0; k < ch; k++) {                                               \
+          bool more = p[k] > val[k];                                                     \
+          val[k] = more ? p[k] : val[k];                                                 \
+          best[k] = more ? at + k : best[k];                                             \
+        }                                                                                \
       }                                                                                  \
-    return best;                                                                         \
   }
 
 #define DEFINE_KERNELS(SUF, T)                                                            \
@@ -216,23 +238,21 @@ static mf_status check_grad(const mf_op_call *c, const pool_geom *g, const int64
     return MF_OK;                                                                         \
   }                                                                                       \
   static mf_status max_pool_grad_##SUF(const pool_geom *g, const T *x, const T *dy, T *dx, \
-                                       mf_error *err) {                                   \
+                                       T *val, int64_t *best, mf_error *err) {            \
     memset(dx, 0, (size_t)(g->n * g->ih * g->iw * g->ch) * sizeof(T));                   \
     FOR_EACH_WINDOW(g, {                                                                  \
-      for (int64_t k = 0; k < g->ch; k++) {                                               \
-        int64_t i = argmax_##SUF(g, x, img, y0, y1, x0, x1, k);                           \
-        if (i >= 0) dx[i] += dy[out_px * g->ch + k];                                      \
-      }                                                                                   \
+      argmax_##SUF(g, x, img, y0, y1, x0, x1, val, best);                                 \
+      for (int64_t k = 0; k < g->ch; k++)                                                 \
+        if (best[k] >= 0) dx[best[k]] += dy[out_px * g->ch + k];                          \
     })                                                                                    \
     return MF_OK;                                                                         \
   }                                                                                       \
   static mf_status max_pool_grad_grad_##SUF(const pool_geom *g, const T *x, const T *gg,  \
-                                            T *out, mf_error *err) {                      \
+                                            T *out, T *val, int64_t *best, mf_error *err) { \
     FOR_EACH_WINDOW(g, {                                                                  \
-      for (int64_t k = 0; k < g->ch; k++) {                                               \
-        int64_t i = argmax_##SUF(g, x, img, y0, y1, x0, x1, k);                           \
-        out[out_px * g->ch + k] = i >= 0 ? gg[i] : 0;                                     \
-      }                                                                                   \
+      argmax_##SUF(g, x, img, y0, y1, x0, x1, val, best);                                 \
+      for (int64_t k = 0; k < g->ch; k++)                                                 \
+        out[out_px * g->ch + k] = best[k] >= 0 ? gg[best[k]] : 0;                         \
     })                                                                                    \
     return MF_OK;                                                                         \
   }                                                                                       \
@@ -350,9 +370,19 @@ static mf_status max_grad_kernel(mf_op_call *c, mf_error *err) {
   MF_TRY(build_geom(c, x->shape, &g, err));
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  if (strcmp(c->op->name, "MaxPoolGradGrad") == 0)
-    return DISPATCH(x->dtype, max_pool_grad_grad, &g, DATA(x), DATA(gin), DATA(out), err);
-  return DISPATCH(x->dtype, max_pool_grad, &g, DATA(x), DATA(gin), DATA(out), err);
+  /* a window's running maxima and their indices, one per channel */
+  void *val = mf_malloc((size_t)(g.ch > 0 ? g.ch : 1) * sizeof(double));
+  int64_t *best = mf_malloc((size_t)(g.ch > 0 ? g.ch : 1) * sizeof *best);
+  mf_status s = MF_OK;
+  if (!val || !best)
+    s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory in %s", c->op->name);
+  else if (strcmp(c->op->name, "MaxPoolGradGrad") == 0)
+    s = DISPATCH(x->dtype, max_pool_grad_grad, &g, DATA(x), DATA(gin), DATA(out), val, best, err);
+  else
+    s = DISPATCH(x->dtype, max_pool_grad, &g, DATA(x), DATA(gin), DATA(out), val, best, err);
+  free(val);
+  free(best);
+  return s;
 }
 
 const mf_op_def mf_op_MaxPoolGrad = {
