@@ -105,6 +105,21 @@ describe("display.bundle", function()
     assert.are.same({ ["text/html"] = "<b>x</b>", ["text/plain"] = "X" }, display.bundle(v))
   end)
 
+  it("shows a float tensor's cells in its HTML table as TF's repr prints them", function()
+    local cells = {}
+    local html = display.bundle(tf.constant({ 8.0, 0.1, -0.0, 1e-8, 1 / 0, 123456789.0 }))["text/html"]
+    for cell in html:gmatch("<td[^>]*>([^<]*)</td>") do cells[#cells + 1] = cell end
+    assert.are.same({ "8.0", "0.1", "-0.0", "1e-08", "inf", "123456790.0" }, cells)
+    cells = {}
+    html = display.bundle(tf.constant({ { 1, 2 } }, tf.int32))["text/html"]
+    for cell in html:gmatch("<td[^>]*>([^<]*)</td>") do cells[#cells + 1] = cell end
+    assert.are.same({ "1", "2" }, cells)
+    cells = {}
+    html = display.bundle(tf.constant(0.1, tf.float64))["text/html"]
+    for cell in html:gmatch("<td[^>]*>([^<]*)</td>") do cells[#cells + 1] = cell end
+    assert.are.same({ "0.1" }, cells)
+  end)
+
   it("joins several results like lua.c", function()
     local b = display.bundle_all(table.pack(1, "a", { 2 }))
     assert.are.equal("1\ta\t{2}", b["text/plain"])

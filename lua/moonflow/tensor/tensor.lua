@@ -362,7 +362,8 @@ function tensors.html(t)
   local function cell(i, j)
     local flat = #shape == 2 and i * cols + j or j
     local v = core.element(t, flat)
-    if math.type(v) == "float" then v = ("%.6g"):format(v) end
+    -- a float as TF's repr prints the element (8.0, 0.1, 1e-08), not Lua's
+    if dtype.is_floating then v = core.format(core.convert(v, dtype.name), "numpy_repr") end
     return "<td style=\"border:1px solid #ccc;padding:2px 6px;text-align:right\">" .. html_escape(v) .. "</td>"
   end
   local function indices(n)
