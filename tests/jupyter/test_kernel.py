@@ -159,7 +159,8 @@ class TestExecute(KernelTestCase):
         reply, _ = run(self.kc, "x = 1\nspec = tf.TensorSpec({None}, tf.float32)")
         c = reply["content"]
         self.assertEqual((c["status"], c["ename"]), ("error", "NameError"))
-        self.assertEqual(c["evalue"], "name 'None' is not defined: Lua's None is nil (in a shape: tf.None)")
+        self.assertEqual(c["evalue"], "name 'None' is not defined: Lua's None is nil (in a shape: tf.None)"
+                                     " (lesson 13 lists the differences: %tutorial 13-from-python)")
         self.assertRegex("\n".join(c["traceback"]), r"In\[\d+\]:2: in main chunk")
         self.ok("%strict off")
         _, outputs = self.ok("print(None)")

@@ -179,6 +179,46 @@ describe("session.eval", function()
     assert.are.equal("SyntaxError", err.type)
   end)
 
+  -- Python written at a Lua prompt: the error names the Lua way and the
+  -- lesson that lists the differences, instead of Lua's bare parse error.
+  it("answers Python habits with the Lua way and lesson 13", function()
+    local cases = {
+      { "import tensorflow as tf", "SyntaxError", "tf is already loaded" },
+      { "from tensorflow import keras", "SyntaxError", "tf is already loaded" },
+      { "@tf.function\nfunction f(x) return x end", "SyntaxError", "tf.func(function(x)" },
+      { "x = tf.constant([1, 2, 3])", "SyntaxError", "{1, 2, 3}" },
+      { "def f(x):\n  return x", "SyntaxError", "function f(x)" },
+      { "for i in range(3):", "SyntaxError", "for i = 0, 2 do" },
+      { "if x > 1:", "SyntaxError", "if c then" },
+      { "class Net(tf.Module):", "SyntaxError", "tf.Module:extend" },
+      { "y = 2 ** 3", "SyntaxError", "2 ^ 3" },
+      { "ok = 1 != 2", "SyntaxError", "~=" },
+      { "# a comment", "SyntaxError", "--" },
+      { "sq = lambda v: v * v", "SyntaxError", "function(v) return v * v end" },
+      { 'print(f"hi {spec_nothing}")', "SyntaxError", ":format" },
+    }
+    for _, c in ipairs(cases) do
+      local err = error_of(function() eval(c[1]) end)
+      assert.are.equal(c[2], err.type, c[1])
+      assert.truthy(err.message:find(c[3], 1, true), c[1] .. " -> " .. err.message)
+      assert.truthy(err.message:find("%tutorial 13-from-python", 1, true), c[1] .. " -> " .. err.message)
+    end
+    -- a Python name read where strict globals are on (cells at a prompt)
+    local none = require("moonflow.strict").name_error({}, "None")
+    assert.truthy(none:find("Lua's None is nil", 1, true), none)
+    assert.truthy(none:find("%tutorial 13-from-python", 1, true), none)
+    -- Lua that merely looks like it is left alone
+    local _, _, status = eval("spec_t = {}\nspec_t[1] = 2")
+    assert.is_nil(status)
+    local _, _, status2 = eval("spec_s = ('%d items'):format(3)")
+    assert.is_nil(status2)
+    assert.are.equal("incomplete", select(3, eval("for i = 1, 2 do")))
+    -- an f that is a function: f"..." is a Lua call
+    eval("function spec_fq(s) return s .. '!' end")
+    local shown = eval('spec_fq"hi"')
+    assert.are.equal('hi!', shown[1].bundle["text/plain"])
+  end)
+
   it("keeps every chunk's source under a unique name", function()
     eval("function spec_src(a)\n  return a\nend")
     local info = debug.getinfo(spec_src, "S")

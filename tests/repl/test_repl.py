@@ -67,9 +67,21 @@ class Repl(ReplSession, unittest.TestCase):
         self.assertNotIn("session.lua", out)
         self.assertEqual(self.run_line("error('top')"), "LuaError: stdin[4]:1: top\n")
 
+    def test_python_habits_name_the_lua_way(self):
+        out = self.run_line("import tensorflow as tf")
+        self.assertIn("SyntaxError: stdin[1]:1: syntax error near 'tensorflow'", out)
+        self.assertIn("Lua has no import: tf is already loaded", out)
+        self.assertIn("%tutorial 13-from-python", out)
+        # a Python block's colon is an error at once, not a continuation prompt
+        out = self.run_line("for i in range(3):")
+        self.assertIn("a Lua block ends with end", out)
+        self.assertEqual(self.run_line("x = 1 + 1"), "")
+        self.assertEqual(self.run_line("x"), "2\n")
+
     def test_a_never_assigned_global_is_a_name_error(self):
         out = self.run_line("s = tf.TensorSpec({None}, tf.float32)")
-        self.assertEqual(out, "NameError: name 'None' is not defined: Lua's None is nil (in a shape: tf.None)\n"
+        self.assertEqual(out, "NameError: name 'None' is not defined: Lua's None is nil (in a shape: tf.None)"
+                              " (lesson 13 lists the differences: %tutorial 13-from-python)\n"
                               "stack traceback:\n\tstdin[1]:1: in main chunk\n")
         self.assertEqual(self.run_line("spec"), "NameError: name 'spec' is not defined\n"
                                                 "stack traceback:\n\tstdin[2]:1: in main chunk\n")

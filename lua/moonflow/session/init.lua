@@ -31,6 +31,7 @@ local doc = require("moonflow.doc")
 local state = require("moonflow.state")
 local display = require("moonflow.session.display")
 local lexer = require("moonflow.autograph.lexer")
+local habits = require("moonflow.strict.python_habits")
 local receiver = require("moonflow.receiver")
 local variables = require("moonflow.tensor.variable")
 local tf = require("moonflow")
@@ -304,8 +305,14 @@ function session.run_cell(code, line_offset)
   local echo = current.echo
   local compiled, how, message = compile_segments(segments(code), line_offset or 0, true, echo)
   if not compiled then
+    local hint = habits.hint(code, how == "incomplete")
+    if hint then raise("SyntaxError", habits.with_hint(message, hint)) end
     if how == "incomplete" then return "incomplete", message end
     raise("SyntaxError", message)
+  end
+  local fstring = habits.hint_fstring(code, current.env or _G)
+  if fstring then
+    raise("SyntaxError", habits.with_hint("f\"...\" calls a function f, which is not defined", fstring))
   end
   for i, seg in ipairs(compiled) do
     local last = echo and i == #compiled

@@ -9,6 +9,7 @@
 local errors = require("moonflow.errors")
 local options = require("moonflow.options")
 local tf_names = require("moonflow.strict.tf_names")
+local habits = require("moonflow.strict.python_habits")
 
 local raise = errors.raise
 
@@ -100,7 +101,9 @@ local PYTHON_HINTS = {
 -- never assigned, of environment `env`.
 function strict.name_error(env, name)
   local msg = ("name '%s' is not defined"):format(name)
-  if PYTHON_HINTS[name] then return msg .. ": " .. PYTHON_HINTS[name] end
+  if PYTHON_HINTS[name] then
+    return ("%s: %s (%s)"):format(msg, PYTHON_HINTS[name], habits.LESSON)
+  end
   local names = string_keys(env)
   for k in pairs(_G) do
     if type(k) == "string" then names[#names + 1] = k end
