@@ -99,7 +99,8 @@ class Stepper(unittest.TestCase):
         with open(os.path.join(self.lessons, "01-demo.md"), "w") as f:
             f.write(DEMO)
         with open(os.path.join(self.lessons, "02-more.md"), "w") as f:
-            f.write("# More\n\n```exercise\nz = 0\n```\n```check\nreturn z == 1 or 'z should be 1'\n```\n")
+            f.write("# More\n\n```exercise\nz = 0\n```\n```check\nreturn z == 1 or 'z should be 1'\n```\n"
+                    "```hint\nSet z to one.\n```\n")
         self.repl = self.spawn(self.lessons)
 
     def spawn(self, tutorials):
@@ -231,6 +232,26 @@ class Stepper(unittest.TestCase):
         self.assertIn("NameError: name 'v' is not defined", self.line("v * 2"))
         self.assertEqual(self.line("lesson.a"), "42\n")
 
+    def test_a_second_lesson_becomes_the_global_lesson(self):
+        self.line("%tutorial 01-demo")
+        self.line("%tutorial run")
+        out = self.line("%tutorial 02-more")
+        self.assertNotIn("your global `lesson` is kept", out)
+        # lesson is the open lesson's environment: the first lesson's names
+        # are not in it
+        self.assertEqual(self.line("rawget(lesson, 'a')"), "nil\n")
+        self.line("%tutorial run")
+        self.assertEqual(self.line("lesson.z"), "0\n")
+        # a global `lesson` the learner made is kept, and the message names
+        # where the lesson's names are (tutorial is a global at the prompt)
+        self.line("%tutorial quit")
+        self.line("lesson = 'mine'")
+        out = self.line("%tutorial 01-demo")
+        self.assertIn("your global `lesson` is kept", out)
+        self.line("%tutorial run")
+        self.assertEqual(self.line("lesson"), "mine\n")
+        self.assertEqual(self.line("tutorial.environment().a"), "42\n")
+
     def test_predict_then_run(self):
         with open(os.path.join(self.lessons, "03-predict.md"), "w") as f:
             f.write(PREDICT)
@@ -258,7 +279,14 @@ class Stepper(unittest.TestCase):
         self.assertIn("(no prediction: the answer is 2)", self.line(""))
 
     def test_check_by_name_without_an_open_lesson(self):
-        self.assertIn("✗ Not yet: z should be 1", self.line("%tutorial check 02-more 1"))
+        out = self.line("%tutorial check 02-more 1")
+        self.assertIn("✗ Not yet: z should be 1", out)
+        # the advice a failed check gives holds with no lesson open (a
+        # notebook's check cell): the hint of the exercise just checked
+        self.assertIn("(%tutorial hint gives a hint)", out)
+        self.assertEqual(self.line("%tutorial hint"), "Set z to one.\n")
+        self.assertEqual(self.line("%tutorial hint 02-more 1"), "Set z to one.\n")
+        self.assertIn("UsageError: 01-demo has no exercise 7", self.line("%tutorial hint 01-demo 7"))
         self.line("z = 1")
         self.assertIn("✓ Exercise 1 of 02-more passed.", self.line("%tutorial check 02-more 1"))
 

@@ -255,15 +255,33 @@ end, "tutorial.load(name) -> lesson",
 --- tutorial.run_code(lesson, i, code [, session]) runs code as step i of
 -- lesson, as if typed: magics work, a trailing expression is echoed.
 --- tutorial.environment(lesson) -> the table lesson's code runs in
+-- The stepper's state (see the header): environment() reads it too.
+local state = {
+  lesson = nil,   -- the lesson being stepped through
+  index = 1,      -- the current step
+  edits = {},     -- step -> the learner's code
+  ran = {},       -- step -> true once run
+  guessed = {},   -- step -> true once its prediction was made
+}
+
+-- Every lesson environment made (weakly): the global `lesson` holding one
+-- is the stepper's to replace when another lesson opens; anything else in
+-- it is the learner's.
+local lesson_envs = setmetatable({}, { __mode = "k" })
+
 tutorial.environment = doc.def(function(lesson)
+  lesson = lesson or state.lesson
+  if not lesson then raise("UsageError", "no lesson is open (%tutorial NAME opens one)") end
   if not lesson.env then
     lesson.env = setmetatable({}, { __index = _G, __name = "lesson environment" })
+    lesson_envs[lesson.env] = true
   end
   return lesson.env
-end, "tutorial.environment(lesson) -> table", [[
-The globals of a lesson's code: a table of its own whose reads fall back to
-the session's globals, so a lesson's `x = ...` never replaces the learner's
-x. The open lesson's environment is the session global `lesson`.]])
+end, "tutorial.environment([lesson]) -> table", [[
+The globals of a lesson's code (the open lesson's by default): a table of
+its own whose reads fall back to the session's globals, so a lesson's
+`x = ...` never replaces the learner's x. The open lesson's environment is
+also the session global `lesson`, unless you made a global of that name.]])
 
 tutorial.run_code = doc.def(function(lesson, i, code, session)
   session = session or session_module
@@ -295,13 +313,6 @@ check's message, or the error it raised).]])
 
 -- The stepper ------------------------------------------------------------
 
-local state = {
-  lesson = nil,   -- the lesson being stepped through
-  index = 1,      -- the current step
-  edits = {},     -- step -> the learner's code
-  ran = {},       -- step -> true once run
-  guessed = {},   -- step -> true once its prediction was made
-}
 local passed = {} -- lesson name -> {exercise number -> true}, for the session
 
 local function out(...)
@@ -384,7 +395,7 @@ tutorial.start = doc.def(function(name)
   local env = tutorial.environment(lesson)
   local previous = rawget(_G, "lesson")
   session_module.set_fallback(env)
-  if previous == nil or getmetatable(previous) == getmetatable(env) then
+  if previous == nil or lesson_envs[previous] then
     rawset(_G, "lesson", env)
   else
     out(styled("(your global `lesson` is kept: this lesson's names are in tutorial.environment())", "2"))
@@ -569,9 +580,15 @@ local function exercise_step(lesson, k)
   raise("UsageError", ("%s has no exercise %s"):format(lesson.name, tostring(k)))
 end
 
+-- The exercise the last check was about ({lesson =, i =}): what a bare
+-- %tutorial hint means when no lesson is open (a notebook's check cell
+-- checks by name).
+local last_checked
+
 --- Reports a check's result and records a pass.
 local function report(lesson, i)
   local step = lesson.steps[i]
+  last_checked = { lesson = lesson, i = i }
   local ok, message = tutorial.check(lesson, i)
   if ok then
     passed[lesson.name] = passed[lesson.name] or {}
@@ -615,9 +632,21 @@ local function check_command(args)
   return report(lesson, i)
 end
 
-local function hidden(kind, missing)
-  local lesson = require_lesson()
-  local i = nearest_exercise(lesson)
+--- %tutorial hint|solution [NAME K]: exercise K of lesson NAME; else the
+-- open lesson's nearest exercise; else, with no lesson open, the one last
+-- checked.
+local function hidden(kind, missing, args)
+  local lesson, i
+  local name, k = (args or ""):match("^(%S+)%s+(%d+)$")
+  if name then
+    lesson = tutorial.load(name)
+    i = exercise_step(lesson, tonumber(k))
+  elseif not state.lesson and last_checked then
+    lesson, i = last_checked.lesson, last_checked.i
+  else
+    lesson = require_lesson()
+    i = nearest_exercise(lesson)
+  end
   local step = i and lesson.steps[i]
   if not step then
     out(("%s has no exercise."):format(lesson.name))
@@ -651,8 +680,8 @@ local COMMANDS = {
   run = tutorial.run, r = tutorial.run,
   show = tutorial.show, s = tutorial.show,
   revert = revert,
-  hint = function() hidden("hint", "No hint for this exercise.") end,
-  solution = function() hidden("solution", "No solution is written down for this exercise.") end,
+  hint = function(args) hidden("hint", "No hint for this exercise.", args) end,
+  solution = function(args) hidden("solution", "No solution is written down for this exercise.", args) end,
   list = function() out(listing()) end,
   quit = function()
     if state.lesson then out(("Closed %s."):format(state.lesson.name)) end
@@ -669,7 +698,7 @@ tutorial.command = doc.def(function(args)
   if word == "" then
     out(listing())
   elseif COMMANDS[word] then
-    COMMANDS[word]()
+    COMMANDS[word](rest)
   elseif word == "go" or word == "step" then
     tutorial.go(rest)
   elseif word == "guess" or word == "g" then
@@ -686,8 +715,8 @@ tutorial.command = doc.def(function(args)
   end
 end, "tutorial.command(args)", [[
 Runs a %tutorial command: (nothing) or list, NAME, next, back, run, show,
-guess ANSWER, edit [code], revert, check [NAME K], hint, solution, go N,
-quit.]])
+guess ANSWER, edit [code], revert, check [NAME K], hint [NAME K],
+solution [NAME K], go N, quit.]])
 
 --- tutorial.position() -> where the stepper is (for tests and tools).
 tutorial.position = doc.def(function()
