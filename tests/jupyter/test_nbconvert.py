@@ -88,6 +88,25 @@ class TestNbconvert(unittest.TestCase):
         self.assertIn("AddV2", data["image/svg+xml"])
         self.assertIn("AddV2", data["text/plain"])
 
+    def test_html_export_keeps_the_graph_picture(self):
+        """`nbconvert --to html` of the executed notebook: the graph's
+        picture comes out whole (Debian's nbconvert 6.5 strips an
+        image/svg+xml output down to an empty <svg>; moonflow's text/html
+        form, the same SVG inline, is exported as it is)."""
+        executed = os.path.join(self.tmp.name, "for-html.ipynb")
+        nbformat.write(self.nb, executed)
+        html = os.path.join(self.tmp.name, "exported.html")
+        proc = subprocess.run([JUPYTER, "nbconvert", "--to", "html", "--output", html, executed],
+                              capture_output=True, text=True, timeout=TIMEOUT * 4)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+        with open(html, encoding="utf-8") as f:
+            page = f.read()
+        start = page.find('class="moonflow-graph"')
+        self.assertGreater(start, 0, "the graph's HTML form is not in the page")
+        picture = page[start:page.find("</svg>", start)]
+        self.assertIn("<polygon", picture)
+        self.assertIn(">AddV2</text>", picture)
+
     def test_display(self):
         [shown] = self.outputs("display", "display_data")
         self.assertIn("<table", shown.data["text/html"])

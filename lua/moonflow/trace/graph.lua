@@ -484,12 +484,14 @@ function Graph.__mimebundle(g)
   local svg, any_collapsed = picture(g)
   if not svg then return bundle end
   bundle["image/svg+xml"] = svg
-  -- With a scope collapsed, the whole graph is one click away.
+  -- The same SVG inline in text/html, which frontends and exporters prefer:
+  -- Debian's nbconvert 6.5 exports an image/svg+xml output through an HTML
+  -- sanitizer that leaves an empty <svg>, and text/html as it is. With a
+  -- scope collapsed, the whole graph is one click away.
   local full = any_collapsed and svg_of((dot_text(g, false)))
-  if full then
-    bundle["text/html"] = ('<div class="moonflow-graph">%s<details><summary>Expand every name scope of %s'
-      .. '</summary>%s</details></div>'):format(svg, html_escape(g.name), full)
-  end
+  local expand = full and ("<details><summary>Expand every name scope of %s</summary>%s</details>")
+    :format(html_escape(g.name), full) or ""
+  bundle["text/html"] = ('<div class="moonflow-graph">%s%s</div>'):format(svg, expand)
   return bundle
 end
 
