@@ -73,7 +73,7 @@ DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-n
 DEB_BENCH := python3-numpy python3-torch python3-sklearn python3-ipykernel python3-jupyter-client \
              python3-pexpect
 
-.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak
+.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak docs
 
 EXAMPLES := $(BUILD)/examples/run_saved
 
@@ -219,6 +219,13 @@ NOTEBOOK_DIR := tutorials/notebooks
 notebooks: all
 	@$(SHELL) tests/deps.sh $(DEB_TEST)
 	/usr/bin/python3 tutorials/build_notebooks.py $(BIN) $(NOTEBOOK_DIR)
+
+# The API reference, docs/reference.md, written from the library's
+# docstrings (lua/moonflow/reference.lua); tests/docs checks it is current.
+docs: all
+	@$(BIN) -e 'io.write(require("moonflow.reference").markdown())' > docs/reference.md.tmp
+	@mv docs/reference.md.tmp docs/reference.md
+	@echo "docs/reference.md written"
 
 clean:
 	rm -rf build

@@ -216,8 +216,17 @@ function receiver.index(mt, kind, spec)
     return receiver.missing(obj, k, type(display) == "function" and display(obj) or display,
       named, extra, 2)
   end
-  indexes[index] = { named, extra or {} }
+  indexes[index] = { named, extra or {}, tables = tables, fields = fields }
   return index
+end
+
+--- The methods tables and the fields table (name -> getter) an __index
+--- made by receiver.index reads, or nil for any other function: what the
+--- API reference lists for a class.
+function receiver.index_parts(fn)
+  local known = indexes[fn]
+  if not known then return nil end
+  return known.tables, known.fields
 end
 
 --- The names an __index made by receiver.index answers (its methods,

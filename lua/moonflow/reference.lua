@@ -1,0 +1,155 @@
+-- reference.lua — the API reference, docs/reference.md, made from the
+-- docstrings tf.help and %help show: one text in all three. `make docs`
+-- writes the file; a test checks that the repository's copy is the one the
+-- library makes, so a new function or a changed docstring shows up there.
+--
+-- It walks `tf` as a user reaches it: each namespace (tf, tf.nn,
+-- tf.keras.layers, ...) gets a section; a documented function, its help;
+-- a class (tf.Module, tf.keras.layers.Dense, ...), its help and its
+-- documented methods; a constant (tf.float32, tf.None), its printed form.
+
+local doc = require("moonflow.doc")
+local config = require("moonflow.config")
+local receiver = require("moonflow.receiver")
+
+local reference = {}
+
+local function public_keys(t)
+  local keys = {}
+  for k in pairs(t) do
+    if type(k) == "string" and k:sub(1, 1) ~= "_" then keys[#keys + 1] = k end
+  end
+  table.sort(keys)
+  return keys
+end
+
+-- A namespace: a strict module table (strict.lua names its metatable
+-- "module 'tf.x'") or a plain table of public names, holding no docstring
+-- of its own; a table with a __name (a class's metatable) is a class.
+local function is_namespace(v)
+  if type(v) ~= "table" or doc.get(v) or rawget(v, "__name") ~= nil then return false end
+  local mt = getmetatable(v)
+  if mt == nil then return true end
+  local name = rawget(mt, "__name")
+  return type(name) == "string" and name:find("^module '") ~= nil
+end
+
+-- The documented functions a class table holds, itself or through its
+-- __index (a table, or receiver.index's function and its method tables):
+-- {name, help} pairs, sorted; and its fields' names.
+local function members_of(class)
+  local found, seen, fields = {}, {}, {}
+  local function scan(t)
+    if type(t) ~= "table" then return end
+    for _, k in ipairs(public_keys(t)) do
+      local v = rawget(t, k)
+      if not seen[k] and type(v) == "function" and doc.get(v) then
+        seen[k] = true
+        found[#found + 1] = { k, config.help(v) }
+      end
+    end
+  end
+  scan(class)
+  local index = rawget(class, "__index")
+  if type(index) == "function" then
+    local tables, getters = receiver.index_parts(index)
+    if not tables then
+      -- a hand-written __index (the tensor's): the `methods` and `fields`
+      -- tables it reads
+      tables = {}
+      for i = 1, 255 do
+        local up, val = debug.getupvalue(index, i)
+        if up == nil then break end
+        if up == "methods" and type(val) == "table" then tables[#tables + 1] = val end
+        if up == "fields" and type(val) == "table" then getters = val end
+      end
+    end
+    for _, t in ipairs(tables) do scan(t) end
+    fields = public_keys(getters or {})
+  else
+    scan(index)
+  end
+  table.sort(found, function(a, b) return a[1] < b[1] end)
+  return found, fields
+end
+
+-- Markdown for one help text: its first line (the signature) as code, the
+-- rest as it is written.
+local function help_block(text)
+  local signature, rest = text:match("^([^\n]*)\n\n(.*)$")
+  if not signature then signature, rest = text, nil end
+  local out = { "```", signature, "```" }
+  if rest and rest ~= "" then out[#out + 1] = ""; out[#out + 1] = rest end
+  return table.concat(out, "\n")
+end
+
+-- Collects the sections: {path, entries}, each entry {name, markdown}.
+local function collect(t, path, sections, seen)
+  if seen[t] then return end
+  seen[t] = true
+  local entries, subs = {}, {}
+  for _, k in ipairs(public_keys(t)) do
+    local v = rawget(t, k)
+    local name = path .. "." .. k
+    if is_namespace(v) then
+      subs[#subs + 1] = { v, name }
+    elseif doc.get(v) then
+      entries[#entries + 1] = { name, help_block(config.help(v)) }
+    elseif type(v) == "table" then
+      local methods, fields = members_of(v)
+      local help = config.help(v)
+      -- a class table without a docstring prints as an address
+      if help:find("^table: ") then help = ("<class %s>"):format(rawget(v, "__name") or k) end
+      local parts = { help_block(help) }
+      if #fields > 0 then
+        parts[#parts + 1] = "\nFields: " .. table.concat(fields, ", ") .. "."
+      end
+      for _, m in ipairs(methods) do
+        parts[#parts + 1] = ("\n**%s**\n\n%s"):format(m[1], help_block(m[2]))
+      end
+      entries[#entries + 1] = { name, table.concat(parts, "\n") }
+    elseif type(v) ~= "function" then
+      entries[#entries + 1] = { name, ("`%s`"):format(tostring(v)) }
+    end
+  end
+  sections[#sections + 1] = { path = path, entries = entries }
+  for _, s in ipairs(subs) do collect(s[1], s[2], sections, seen) end
+end
+
+local function anchor(text)
+  return (text:lower():gsub("[^%w%-_ ]", ""):gsub(" ", "-"))
+end
+
+--- reference.markdown() -> the whole of docs/reference.md.
+function reference.markdown()
+  local sections = {}
+  collect(require("moonflow"), "tf", sections, {})
+  local out = {
+    "# moonflow API reference",
+    "",
+    "Every name under `tf`, with the help `tf.help(x)` and `%help x` print: the",
+    "signature (options in `{...}`; any other option key is a TypeError), then",
+    "what it does. Written by `make docs` from the library's docstrings; a test",
+    "checks that this file is current. Guides: README.md and the lessons in",
+    "tutorials/.",
+    "",
+    "## Namespaces",
+    "",
+  }
+  for _, s in ipairs(sections) do
+    out[#out + 1] = ("- [%s](#%s) (%d)"):format(s.path, anchor(s.path), #s.entries)
+  end
+  for _, s in ipairs(sections) do
+    out[#out + 1] = ""
+    out[#out + 1] = "## " .. s.path
+    for _, e in ipairs(s.entries) do
+      out[#out + 1] = ""
+      out[#out + 1] = "### " .. e[1]
+      out[#out + 1] = ""
+      out[#out + 1] = e[2]
+    end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+return reference
