@@ -618,6 +618,12 @@ static int setup(lua_State *L) {
   lua_getfield(L, -1, "start");
   lua_call(L, 0, 0);
   s->module_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  /* The stepper's functions are a global beside tf: tutorial.environment()
+   * and the lessons' messages name it at the prompt. */
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "moonflow.session.tutorial");
+  lua_call(L, 1, 1);
+  lua_setglobal(L, "tutorial");
   return 0;
 }
 

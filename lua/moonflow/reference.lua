@@ -11,6 +11,7 @@
 local doc = require("moonflow.doc")
 local config = require("moonflow.config")
 local receiver = require("moonflow.receiver")
+local tf = require("moonflow")
 
 local reference = {}
 
@@ -123,7 +124,7 @@ end
 --- reference.markdown() -> the whole of docs/reference.md.
 function reference.markdown()
   local sections = {}
-  collect(require("moonflow"), "tf", sections, {})
+  collect(tf, "tf", sections, {})
   local out = {
     "# moonflow API reference",
     "",

@@ -831,11 +831,6 @@ end
 
 --- C: session.start(): called once the state is ready (nothing to do:
 -- the library took the host from the state module when it loaded).
---- Called once by the host when the session is ready: the stepper's
--- functions are the global `tutorial` (tutorial.environment(), the
--- messages and %help name it), beside tf.
-function session.start()
-  rawset(_G, "tutorial", require("moonflow.session.tutorial"))
-end
+function session.start() end
 
 return session
