@@ -66,7 +66,7 @@ suite() {
 }
 
 # Longest first, so the short ones fill the gaps at the end.
-for d in tests/jupyter tests/tutorials; do
+for d in tests/jupyter tests/tutorials tests/docs; do
   ls "$d"/test_*.py >/dev/null 2>&1 && suite "$d" "$PYTHON" tests/tap.py "$d"
 done
 # optimized_spec replays every other spec's graphs, optimiser off and on:

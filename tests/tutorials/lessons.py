@@ -40,11 +40,22 @@ class Step:
         self.checks = {}
 
 
-def run_lesson(name, timeout=300):
-    """Runs a lesson in a fresh process; returns (steps, finished, raw output)."""
+def run_lesson(name, timeout=300, tutorials=None):
+    """Runs a lesson (from `tutorials`, default the repository's) in a
+    fresh process; returns (steps, finished, raw output)."""
+    env = environment()
+    if tutorials:
+        env["MOONFLOW_TUTORIALS"] = tutorials
     proc = subprocess.run([BIN, RUNNER, name], capture_output=False, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, env=environment(), cwd=ROOT,
+                          stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT,
                           timeout=timeout * SLOW)
+    steps, finished = parse_records(proc.stdout)
+    return steps, finished, proc.stdout
+
+
+def parse_records(output):
+    """The steps run_lesson.lua reported in `output`, and whether it
+    reached the lesson's end."""
     steps, finished = [], False
     step, field, text = None, None, []
 
@@ -59,7 +70,7 @@ def run_lesson(name, timeout=300):
         elif field == "error":
             step.error = body
 
-    for line in proc.stdout.split("\n"):
+    for line in output.split("\n"):
         if not line.startswith(RS):
             text.append(line)
             continue
@@ -94,7 +105,7 @@ def run_lesson(name, timeout=300):
     for s in steps:
         if s.kind == "code" and s.output_line == 0:
             s.expected = None
-    return steps, finished, proc.stdout
+    return steps, finished
 
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
