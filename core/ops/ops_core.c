@@ -127,6 +127,7 @@ static mf_status identity_n_kernel(mf_op_call *c, mf_error *err) {
 
 const mf_op_def mf_op_IdentityN = {
     .name = "IdentityN", .input_names = "input*", .min_inputs = 1, .max_inputs = -1,
+    .attrs = {{"_gradient_op_type", MF_ATTR_STRING}},
     .infer = identity_n_infer, .kernel = identity_n_kernel,
     .doc = "Returns its inputs unchanged (one output per input).",
     .tf_attrs = "",

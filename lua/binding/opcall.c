@@ -225,7 +225,9 @@ static mf_status read_attrs(lua_State *L, call *k, mf_error *err) {
       const char *key = lua_tostring(L, -2);
       if (strcmp(key, "_typed") == 0) {
         k->typed = (unsigned)lua_tointeger(L, -1);
-      } else if (strcmp(key, "name") != 0 && key[0] != '_') {
+      } else if (strcmp(key, "name") != 0 && (key[0] != '_' || strcmp(key, "_gradient_op_type") == 0)) {
+        /* _gradient_op_type (TF's gradient override of a node: a custom
+         * gradient's IdentityN) is a real attribute, saved with the graph */
         mf_status s = attr_from_lua(L, &k->attrs, key, lua_absindex(L, -1), err);
         if (s != MF_OK) {
           lua_pop(L, 2);
