@@ -62,7 +62,7 @@ tf["function"] = tf.func
 -- values are the strings the tape takes ("none" or "zero").
 tf.UnconnectedGradients = { NONE = "none", ZERO = "zero" }
 tf.io = public(io_npy)
-tf.saved_model = { save = saved_model.save, load = saved_model.load }
+tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
 

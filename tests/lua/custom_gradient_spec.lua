@@ -410,3 +410,60 @@ describe("tf.identity_n", function()
     assert.is_true(has(H.op_types(f:get_concrete_function(tf.constant(1.0), tf.constant(2.0))), "IdentityN"))
   end)
 end)
+
+describe("tf.custom_gradient in a SavedModel", function()
+  local dir = os.tmpname()
+  os.remove(dir)
+  after_each(function() os.execute("rm -rf '" .. dir .. "'") end)
+
+  local function save(keep)
+    local v = tf.Variable(3.0, { name = "w" })
+    local f = tf.custom_gradient(function(x)
+      local e = tf.exp(x)
+      return x * v + e, function(dy, _) return dy * e * 10, { dy * 100 } end
+    end)
+    local M = tf.Module:extend("CustomGradModule")
+    M.f = tf.func(function(self, x) return f(x) end, { input_signature = { tf.TensorSpec({}) } })
+    local m = M()
+    m.v = v
+    local opts = keep == nil and nil or { options = tf.saved_model.SaveOptions({ experimental_custom_gradients = keep }) }
+    tf.saved_model.save(m, dir, opts)
+  end
+
+  it("keeps the custom gradient by default (TF's experimental_custom_gradients = true), in a fresh process", function()
+    save(nil)
+    local out = H.run_lua(([[
+local loaded = tf.saved_model.load(%q)
+local x = tf.constant(0.0)
+local w = loaded.variables()[1]
+local outer = tf.GradientTape()
+outer:watch(x)
+local t = tf.GradientTape({ persistent = true })
+t:watch(x)
+local y = loaded.f(x)
+t:stop()
+local gx = t:gradient(y, x)
+outer:stop()
+print(y:numpy(), gx:numpy(), t:gradient(y, w):numpy(), outer:gradient(gx, x):numpy())
+print(loaded.f_gradient_1 == nil)
+]]):format(dir))
+    assert.are.equal("1.0\t10.0\t100.0\t10.0\ntrue\n", out)
+  end)
+
+  it("saves the forward ops only with experimental_custom_gradients = false", function()
+    save(false)
+    local loaded = tf.saved_model.load(dir)
+    local x = tf.constant(0.0)
+    local t = tf.GradientTape()
+    t:watch(x)
+    local y = loaded.f(x)
+    t:stop()
+    H.close(4, t:gradient(y, x)) -- d(x * 3 + e^x) = 3 + 1
+  end)
+
+  it("prints SaveOptions as TF and refuses other options objects", function()
+    assert.are.equal("SaveOptions(experimental_custom_gradients=True)", tostring(tf.saved_model.SaveOptions()))
+    H.raises("TypeError", "options must be a tf.saved_model.SaveOptions", tf.saved_model.save,
+      tf.func(function(x) return x end, { input_signature = { tf.TensorSpec({}) } }), dir, { options = {} })
+  end)
+end)

@@ -21,10 +21,14 @@ local nest = require("moonflow.nest")
 local ops = require("moonflow.ops")
 local state = require("moonflow.state")
 local variables = require("moonflow.tensor.variable")
+local shapes = require("moonflow.tensor.shape")
 local tapes = require("moonflow.grad.tape")
 local raise = errors.raise
 
 local M = {}
+
+local op_uid = 0 -- numbers the gradient overrides, as TF's ops.uid()
+local saving     -- set while saved_gradients re-traces a function
 
 -- The flat leaves of v in nest's order, nil kept in place (a gradient
 -- of nil is "no gradient", which must still count as one).
@@ -164,14 +168,22 @@ local function call_custom(f, args)
   local inputs = table.move(flat_args, 1, #flat_args, 1, {})
   for _, v in ipairs(vars) do inputs[#inputs + 1] = v:read_value() end
   local outs, recorded_inputs, recorded_outputs, pad
+  local grad = tape_grad_fn(grad_fn, #flat_out, #flat_args, vars, core.tracing() and #flat_out or 0, entry_inputs)
   if core.tracing() then
     local all = table.move(flat_out, 1, #flat_out, 1, {})
     table.move(inputs, 1, #inputs, #all + 1, all)
+    -- TF's gradient override: the node names its gradient, which a saved
+    -- model keeps (io/saved_model.lua).
+    op_uid = op_uid + 1
+    local op_type = "CustomGradient-" .. op_uid
     recorded_outputs = tapes.stop_recording(function()
-      return ops.identity_n(all)
+      return { core.op("IdentityN", { name = "IdentityN", _gradient_op_type = op_type }, table.unpack(all)) }
     end)
     recorded_inputs, pad = all, #flat_out
     outs = table.move(recorded_outputs, 1, #flat_out, 1, {})
+    if saving and core.trace_depth() == saving.depth then
+      saving.trace(recorded_inputs, recorded_outputs, #flat_out, grad)
+    end
   else
     outs = tapes.stop_recording(function()
       local r = {}
@@ -180,11 +192,70 @@ local function call_custom(f, args)
     end)
     recorded_inputs, recorded_outputs, pad = inputs, outs, 0
   end
-  tapes.record_custom(recorded_inputs, recorded_outputs,
-    tape_grad_fn(grad_fn, #flat_out, #flat_args, vars, pad, entry_inputs))
+  tapes.record_custom(recorded_inputs, recorded_outputs, grad)
   local packed = {}
   for i = 1, results.n - 1 do packed[i] = nest.pack(structures[i], outs) end
   return table.unpack(packed, 1, results.n - 1)
+end
+
+-- The traced gradient of one custom-gradient node while its function is
+-- traced again for saving: a concrete function of the output gradients
+-- that captures what grad_fn reads of the forward pass (TF traces
+-- grad_fn so for a SavedModel, save.py _trace_gradient_functions).
+local function trace_saved(found, new_func, inputs, outputs, nout, grad)
+  local node = outputs[1].name:match("^(.*):%d+$")
+  local specs = {}
+  for i = 1, nout do
+    local _, dtype, shape = core.info(outputs[i])
+    specs[i] = shapes.TensorSpec(shape, dtype)
+  end
+  local connected = {}
+  local backward = new_func(function(...)
+    local grads = grad({ inputs = inputs }, { ... })
+    local out = {}
+    for k = nout + 1, #inputs do
+      if grads[k] ~= nil then
+        connected[k - nout] = true
+        out[#out + 1] = grads[k]
+      else
+        connected[k - nout] = false
+      end
+    end
+    return table.unpack(out, 1, #out)
+  end, { name = node .. "_gradient", autograph = false })
+  local ok, cf = pcall(backward.get_concrete_function, backward, table.unpack(specs, 1, nout))
+  if not ok then
+    local msg = type(cf) == "table" and cf.message or tostring(cf)
+    raise("ValueError", ("Error when tracing gradients for SavedModel.\n\n%s\n\nYou may need to update the "
+      .. "custom gradient, or disable saving gradients with the option "
+      .. "tf.saved_model.SaveOptions{experimental_custom_gradients = false}.\n\tProblematic op name: %s")
+      :format(msg, node), 0)
+  end
+  found[#found + 1] = { node = node, cf = cf, nout = nout, connected = connected }
+end
+
+--- saved_gradients(cf) -> list: traces cf's function again, and with it
+-- the gradient of each custom-gradient node of its graph (its own level,
+-- not nested graphs), as {node = name, cf = the gradient's concrete
+-- function of the output gradients, whose symbolic captures are tensors
+-- of that trace named as cf's graph names them, nout = its number of
+-- output gradients, connected = per recorded input (arguments then
+-- variables) whether it has a gradient, in the gradient's output order}.
+function M.saved_gradients(cf)
+  local found = {}
+  local fn = cf._fn
+  local function new_func(f, opts) return fn:_new_func(f, opts) end
+  local wrapper = fn:_new_func(function(...)
+    local outer = saving
+    saving = { depth = core.trace_depth(), trace = function(...) trace_saved(found, new_func, ...) end }
+    local r = table.pack(pcall(fn:_callable(), ...))
+    saving = outer
+    if not r[1] then error(r[2], 0) end
+    return table.unpack(r, 2, r.n)
+  end, { name = cf.name, autograph = false })
+  wrapper._params = fn._params
+  wrapper:_trace_once(cf._types, nil, { forbid = true, reason = "saving custom gradients" })
+  return found
 end
 
 M.custom_gradient = doc.def(function(f)
@@ -281,5 +352,7 @@ M.grad_pass_through = doc.def(function(f)
 end, "tf.grad_pass_through(f)",
 "A function with f's values whose gradient is that of an identity (each output's gradient goes to the "
 .. "argument in its place); variables f reads get none.")
+
+M.internal = { saved_gradients = true, internal = true }
 
 return M
