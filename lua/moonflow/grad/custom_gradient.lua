@@ -27,8 +27,15 @@ local raise = errors.raise
 
 local M = {}
 
-local op_uid = 0 -- numbers the gradient overrides, as TF's ops.uid()
+-- Numbers the gradient overrides, as TF's ops.uid(), from a start of
+-- this process's own: a saved graph's override read back in another
+-- process must not name one of that process's.
+local op_uid = math.random(1, 1 << 20) * 1000
 local saving     -- set while saved_gradients re-traces a function
+-- TF's gradient registry of the overrides (ops.RegisterGradient): a
+-- graph loaded in the process that traced it finds its gradient here even
+-- when saved without it, as TF's does.
+local registry = {}
 
 -- The flat leaves of v in nest's order, nil kept in place (a gradient
 -- of nil is "no gradient", which must still count as one).
@@ -181,6 +188,7 @@ local function call_custom(f, args)
     end)
     recorded_inputs, pad = all, #flat_out
     outs = table.move(recorded_outputs, 1, #flat_out, 1, {})
+    registry[op_type] = grad
     if saving and core.trace_depth() == saving.depth then
       saving.trace(recorded_inputs, recorded_outputs, #flat_out, grad)
     end
@@ -353,6 +361,10 @@ end, "tf.grad_pass_through(f)",
 "A function with f's values whose gradient is that of an identity (each output's gradient goes to the "
 .. "argument in its place); variables f reads get none.")
 
-M.internal = { saved_gradients = true, internal = true }
+--- registered(op_type) -> the tape gradient function (entry, dys) of the
+-- override op_type traced in this process, or nil.
+function M.registered(op_type) return registry[op_type] end
+
+M.internal = { saved_gradients = true, registered = true, internal = true }
 
 return M

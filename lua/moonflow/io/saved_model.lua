@@ -262,8 +262,11 @@ M.SaveOptions = options.def(function(opts)
   return o
 end, "tf.saved_model.SaveOptions([{experimental_custom_gradients = true}])",
 "Options of tf.saved_model.save: experimental_custom_gradients (default true) saves the gradient of each "
-.. "tf.custom_gradient in the saved functions, so the loaded functions' gradients are the custom ones; "
-.. "false saves the forward ops only, and the loaded gradient is theirs.",
+.. "tf.custom_gradient in the saved functions, so the loaded functions' gradients are the custom ones. "
+.. "With false only the forward ops are saved (their IdentityN keeps its gradient override): as TF's, "
+.. "the process that traced the function still finds the custom gradient in its registry (a grad_fn "
+.. "reading forward tensors then fails, their trace having ended), and in a new process differentiating "
+.. "the loaded function is TF's LookupError (No gradient defined for operation 'IdentityN').",
 { "experimental_custom_gradients", types = { experimental_custom_gradients = "boolean" } })
 
 M.save = options.def(function(obj, dir, opts)
@@ -340,27 +343,47 @@ end, "tf.saved_model.save(obj, dir [, {signatures = f or {name = f, ...}, option
 .. "method goes bound (m.f). tf.saved_model.load reads it back without the Lua source. options: "
 .. "a tf.saved_model.SaveOptions; with experimental_custom_gradients (the default) each "
 .. "tf.custom_gradient's gradient is traced and saved too, and the loaded function's gradient is the "
-.. "custom one; with false the loaded gradient is that of the forward ops (TF's behaviour).",
+.. "custom one; with false it is not (see tf.saved_model.SaveOptions).",
 { "signatures", "options", required = 2, types = { signatures = "table", options = "table" } })
 
 -- ---- loading ----
 
 -- Runs a saved graph on feeds, one op at a time through core.op, so the
 -- tape records every op and tracing rebuilds the graph.
-local replay
+local replay, override_gradient
 
 -- A custom gradient's node replayed: the IdentityN, recorded by the tapes
 -- with the saved gradient function, fed the output gradients and the
 -- forward tensors it reads (by their names in this replay).
-local function replay_custom(n, args, saved, value_of)
-  local grad = saved()
+-- The gradient of a loaded node with a gradient override: its saved
+-- gradient function, else (saved with experimental_custom_gradients =
+-- false) the override traced in this process (TF's registry), else TF's
+-- LookupError when differentiated, as TF's loaded model in a new process.
+function override_gradient(n, op_type, grads)
+  local saved = grads and grads[n.name]
+  if saved then return saved end
+  local registered = custom_gradient.registered(op_type)
+  if registered then return registered end
+  return function()
+    error(core.error("LookupError", ("No gradient defined for operation '%s' (op type: %s)")
+      :format(n.name, n.type)), 0)
+  end
+end
+
+local function replay_custom(n, args, gradient, value_of)
   local outs = tapes.stop_recording(function()
     local attrs = { name = n.name }
     for a, v in pairs(n.attrs) do attrs[a] = v end
     return table.pack(core.op(n.type, attrs, table.unpack(args, 1, #n.inputs)))
   end)
   local outputs = table.move(outs, 1, outs.n, 1, {})
+  if type(gradient) == "function" then
+    tapes.record_custom(args, outputs, gradient)
+    return outs
+  end
+  local saved = gradient
   tapes.record_custom(args, outputs, function(_, dys)
+    local grad = saved()
     local feeds = table.move(dys, 1, grad.nout, 1, {})
     for _, name in ipairs(grad.forward) do feeds[#feeds + 1] = value_of(name) end
     local r = table.pack(grad.fn(table.unpack(feeds, 1, #feeds)))
@@ -395,9 +418,9 @@ function replay(nodes, ins, outs, feeds, grads)
         local idx = tonumber(ref:match(":(%d+)$"))
         args[k] = vals[n.input_nodes[k]][idx + 1]
       end
-      local grad = grads and n.type == "IdentityN" and grads[n.name]
-      if grad then
-        vals[n.id] = replay_custom(n, args, grad, value_of)
+      local override = n.type == "IdentityN" and n.attrs._gradient_op_type
+      if override then
+        vals[n.id] = replay_custom(n, args, override_gradient(n, override, grads), value_of)
       elseif n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then
         -- A call of a nested tf.func: its graph replayed in place, so the
         -- tape records its ops too.
@@ -424,10 +447,10 @@ local function custom_gradients_of(st, by_name)
   local grads = {}
   for _, c in ipairs(st.custom_gradients) do
     local fname = c["function"]
-    grads[c.node] = function()
+    grads[c.node] = setmetatable({}, { __call = function()
       local b = by_name[fname]
       return { fn = b.fn, nout = b.st.nout, forward = b.st.forward, connected = b.st.connected }
-    end
+    end })
   end
   return grads
 end
