@@ -27,10 +27,10 @@ local raise = errors.raise
 
 local M = {}
 
--- Numbers the gradient overrides, as TF's ops.uid(), from a start of
--- this process's own: a saved graph's override read back in another
--- process must not name one of that process's.
-local op_uid = math.random(1, 1 << 20) * 1000
+-- Numbers the gradient overrides per process, as TF's ops.uid() does (a
+-- graph saved without its gradients and loaded in another process that
+-- traced overrides of its own may meet the same number, as in TF).
+local op_uid = 0
 local saving     -- set while saved_gradients re-traces a function
 -- TF's gradient registry of the overrides (ops.RegisterGradient): a
 -- graph loaded in the process that traced it finds its gradient here even
