@@ -483,3 +483,50 @@ print(e.type .. ": " .. e.message)
       tf.func(function(x) return x end, { input_signature = { tf.TensorSpec({}) } }), dir, { options = {} })
   end)
 end)
+
+describe("tf.custom_gradient's reference examples", function()
+  it("bar(x, y) = x * y with its gradients written out: 6.0, 3.0, 2.0", function()
+    local bar = tf.custom_gradient(function(x, y)
+      local function grad(upstream)
+        local dz_dx, dz_dy = y, x
+        return upstream * dz_dx, upstream * dz_dy
+      end
+      return x * y, grad
+    end)
+    local x, y = tf.constant(2.0), tf.constant(3.0)
+    local tape = tf.GradientTape({ persistent = true })
+    tape:watch(x)
+    tape:watch(y)
+    local z = bar(x, y)
+    tape:stop()
+    assert.are.equal("tf.Tensor(6.0, shape=(), dtype=float32)", tostring(z))
+    assert.are.equal("tf.Tensor(3.0, shape=(), dtype=float32)", tostring(tape:gradient(z, x)))
+    assert.are.equal("tf.Tensor(2.0, shape=(), dtype=float32)", tostring(tape:gradient(z, y)))
+  end)
+
+  it("gives the same in the session with %eager on", function()
+    local session = require("moonflow.session")
+    local function eval(code)
+      local ok, msg
+      local printed = H.capture(function() ok, msg = session.eval(code, "=(spec)", false) end)
+      assert.is_true(ok ~= false, tostring(msg))
+      return printed
+    end
+    assert.are.same({ "Eager mode is on: tf.func functions run their Lua code directly, without tracing." },
+      eval("%eager on"))
+    local ok, err = pcall(function()
+      local f = tf.func(function(x)
+        local tape = tf.GradientTape()
+        tape:watch(x)
+        local y = log1pexp(x)
+        tape:stop()
+        return tape:gradient(y, x), tf.executing_eagerly()
+      end)
+      local g, eager = f(tf.constant(100.0))
+      H.close(1, g)
+      assert.is_true(eager)
+    end)
+    eval("%eager off")
+    if not ok then error(err, 0) end
+  end)
+end)
