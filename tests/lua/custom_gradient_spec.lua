@@ -141,6 +141,22 @@ describe("tf.custom_gradient with several inputs and outputs", function()
     assert.is_nil(g[2])
   end)
 
+  it("takes a method's self as no argument of the gradient (TF binds it first)", function()
+    local M = tf.Module:extend("ScaleModule")
+    function M:init() self.k = 3.0 end
+    M.f = tf.custom_gradient(function(self, x)
+      return x * self.k, function(dy) return dy * 10 end
+    end)
+    local m = M()
+    local x = tf.constant(1.0)
+    local tape = tf.GradientTape()
+    tape:watch(x)
+    local y = m:f(x)
+    tape:stop()
+    H.close(3, y)
+    H.close(10, tape:gradient(y, x))
+  end)
+
   it("is TF's ValueError when grad_fn returns the wrong number of gradients", function()
     local f = tf.custom_gradient(function(x, y)
       return x * y, function(dy) return dy end

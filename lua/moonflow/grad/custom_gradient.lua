@@ -152,6 +152,20 @@ end
 
 local function entry_inputs(entry) return entry.inputs end
 
+-- An argument nest can flatten (tensors, variables, Lua values, plain
+-- tables of them). Anything else, an object such as a method's self, takes
+-- no gradient and no place among the gradients grad_fn returns (TF binds
+-- a method's self before the decorator sees the arguments).
+local function is_value(v)
+  local tv = type(v)
+  if tv == "table" then
+    local mt = getmetatable(v)
+    return mt == nil or variables.is_variable(v) or (type(mt) == "table" and (mt.__tf_tensor ~= nil
+      or mt.__tf_array ~= nil))
+  end
+  return tv == "number" or tv == "string" or tv == "boolean" or core.is_tensor(v)
+end
+
 local function call_custom(f, args)
   local results, watched = run_watched(f, args)
   local grad_fn = results.n > 0 and results[results.n] or nil
@@ -171,7 +185,9 @@ local function call_custom(f, args)
   -- argument is read, so its gradient reaches it through the read), then
   -- the variables f used, read here where the tapes see the read.
   local flat_args = {}
-  for i = 1, args.n do nest.flatten(args[i], flat_args) end
+  for i = 1, args.n do
+    if is_value(args[i]) then nest.flatten(args[i], flat_args) end
+  end
   local inputs = table.move(flat_args, 1, #flat_args, 1, {})
   for _, v in ipairs(vars) do inputs[#inputs + 1] = v:read_value() end
   local outs, recorded_inputs, recorded_outputs, pad
