@@ -234,13 +234,13 @@ local function gradient_function(state, gname, found)
 end
 
 -- The saved gradient functions of concrete function cf (saved as fname):
--- appended to `functions`; returns the list {node =, ["function"] =}
+-- appended to the list `saved`; returns the list {node =, ["function"] =}
 -- its structure names them by.
-local function save_custom_gradients(state, cf, fname, functions)
+local function save_custom_gradients(state, cf, fname, saved)
   local list = {}
   for k, found in ipairs(custom_gradient.saved_gradients(cf)) do
     local gname = ("%s_gradient_%d"):format(fname, k)
-    functions[#functions + 1] = gradient_function(state, gname, found)
+    saved[#saved + 1] = gradient_function(state, gname, found)
     list[k] = { node = found.node, ["function"] = gname }
   end
   return core.json_array(list)

@@ -17,13 +17,14 @@ local elementwise = require("moonflow.ops.elementwise")
 local generate = require("moonflow.ops.generate")
 local shape_ops = require("moonflow.ops.shape")
 local reduce = require("moonflow.ops.reduce")
+local name_scopes = require("moonflow.trace.name_scope")
 local raise = errors.raise
 
 local H = state.H
 local binary = core.binary
 local to_tensor = core_ops.to_tensor
 local rank_of = shapes.rank
-local name_scope = require("moonflow.trace.name_scope").name_scope
+local name_scope = name_scopes.name_scope
 
 local M = {}
 
@@ -92,13 +93,17 @@ M.adjoint = options.def(function(matrix, opts) return matrix_transpose(matrix, o
 local INF = math.huge
 
 -- Python's repr of the values TF's messages quote: 'fro', inf, [1, 2].
-local function py_repr(v)
+local function py_repr(v, seen)
   if type(v) == "string" then return "'" .. v .. "'" end
   if v == INF then return "inf" end
   if v == -INF then return "-inf" end
   if type(v) == "table" and getmetatable(v) == nil then
+    seen = seen or {}
+    if seen[v] then return "[...]" end -- Python's repr of a list inside itself
+    seen[v] = true
     local parts = {}
-    for i, x in ipairs(v) do parts[i] = py_repr(x) end
+    for i, x in ipairs(v) do parts[i] = py_repr(x, seen) end
+    seen[v] = nil
     return "[" .. table.concat(parts, ", ") .. "]"
   end
   return tostring(v)
