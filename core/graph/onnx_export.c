@@ -240,6 +240,14 @@ static mf_status emit_unary(const emit *e, mf_error *err) {
   return MF_OK;
 }
 
+/* IdentityN (a custom gradient's node): an Identity per output. ONNX has
+ * no gradients, so only the forward computation is exported (onnx.lua says so). */
+static mf_status emit_identity_n(const emit *e, mf_error *err) {
+  (void)err;
+  for (int k = 0; k < e->n->nout; k++) node1(e->x, e->gp, "Identity", e->ins[k], e->outs[k], NULL);
+  return MF_OK;
+}
+
 /* The ONNX op of the same meaning, two inputs (BiasAdd: an Add, which
  * broadcasts the bias over the last dimension as TF does). */
 static mf_status emit_binary(const emit *e, mf_error *err) {
@@ -637,6 +645,7 @@ static const struct onnx_entry {
     {"Round", emit_unary, "Round"},
     {"Identity", emit_unary, "Identity"},
     {"StopGradient", emit_unary, "Identity"},
+    {"IdentityN", emit_identity_n, "Identity"},
     {"ReadVariableOp", emit_unary, "Identity"},
     {"AddV2", emit_binary, "Add"},
     {"Sub", emit_binary, "Sub"},

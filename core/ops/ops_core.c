@@ -101,6 +101,38 @@ const mf_op_def mf_op_StopGradient = {
     .tf_attrs = "T:0",
 };
 
+/* IdentityN: what tf.custom_gradient records inside a traced function (TF's
+ * graph mode), its outputs, arguments and variables passed through one node
+ * whose gradient the tape takes from the Lua function it was given. */
+static mf_status identity_n_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_op_call_set_nout(c, c->nin, err));
+  for (int i = 0; i < c->nin; i++) {
+    c->out_specs[i] = c->in_specs[i];
+    if (c->in[i]) {
+      mf_tensor_retain(c->in[i]);
+      c->out_values[i] = c->in[i];
+    }
+  }
+  return MF_OK;
+}
+
+static mf_status identity_n_kernel(mf_op_call *c, mf_error *err) {
+  (void)err;
+  for (int i = 0; i < c->nin; i++) {
+    mf_tensor_retain(c->in[i]);
+    c->out[i] = c->in[i];
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_IdentityN = {
+    .name = "IdentityN", .input_names = "input*", .min_inputs = 1, .max_inputs = -1,
+    .attrs = {{"_gradient_op_type", MF_ATTR_STRING}},
+    .infer = identity_n_infer, .kernel = identity_n_kernel,
+    .doc = "Returns its inputs unchanged (one output per input).",
+    .tf_attrs = "",
+};
+
 static mf_status noop_infer(mf_op_call *c, mf_error *err) { return mf_op_call_set_nout(c, 0, err); }
 static mf_status noop_kernel(mf_op_call *c, mf_error *err) {
   (void)c;

@@ -207,9 +207,9 @@ static mf_status attr_from_lua(lua_State *L, mf_attrs *as, const char *name, int
                       luaL_typename(L, vidx));
 }
 
-/* Reads the attrs table: op attributes, plus `name` (node name), `_typed`
- * (bitmask of inputs that take the tensors' dtype) and `_dtypes` (the dtype
- * Lua values of input i convert to: {[i] = dtype}, 1-based). */
+/* Reads the attrs table: op attributes (`_gradient_op_type`, TF's gradient
+ * override, too), plus `name` (node name), `_typed` (bitmask of inputs taking
+ * the tensors' dtype), `_dtypes` (input i's Lua values' dtype: {[i] = dtype}). */
 static mf_status read_attrs(lua_State *L, call *k, mf_error *err) {
   mf_attrs_init(&k->attrs);
   k->dtypes_idx = 0;
@@ -225,7 +225,7 @@ static mf_status read_attrs(lua_State *L, call *k, mf_error *err) {
       const char *key = lua_tostring(L, -2);
       if (strcmp(key, "_typed") == 0) {
         k->typed = (unsigned)lua_tointeger(L, -1);
-      } else if (strcmp(key, "name") != 0 && key[0] != '_') {
+      } else if (strcmp(key, "name") != 0 && (key[0] != '_' || strcmp(key, "_gradient_op_type") == 0)) {
         mf_status s = attr_from_lua(L, &k->attrs, key, lua_absindex(L, -1), err);
         if (s != MF_OK) {
           lua_pop(L, 2);

@@ -16,6 +16,7 @@ local control = require("moonflow.ops.control")
 local tensors = require("moonflow.tensor.tensor")
 local variables = require("moonflow.tensor.variable")
 local tapes = require("moonflow.grad.tape")
+local custom_gradient = require("moonflow.grad.custom_gradient")
 local func = require("moonflow.trace.func")
 local graphs = require("moonflow.trace.graph")
 local modules = require("moonflow.keras.module")
@@ -46,7 +47,7 @@ tf.__version__ = core.version
 tf.doc = doc
 tf.errors = errors
 for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, tapes, func, graphs,
-  modules, name_scope }) do
+  modules, name_scope, custom_gradient }) do
   public(module, tf)
 end
 -- The control family's top-level ops (it builds on the tape, above moonflow.ops).
@@ -61,7 +62,7 @@ tf["function"] = tf.func
 -- values are the strings the tape takes ("none" or "zero").
 tf.UnconnectedGradients = { NONE = "none", ZERO = "zero" }
 tf.io = public(io_npy)
-tf.saved_model = { save = saved_model.save, load = saved_model.load }
+tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
 

@@ -109,6 +109,25 @@ describe("advanced_autodiff guide: Custom gradients", function()
     assert.are.equal("tf.Tensor(2.0, shape=(), dtype=float32)", tostring(t:gradient(output, v))) -- calls "backward", which clips 4 to 2
   end)
 
+  -- The guide sends numerically stable gradients to tf.custom_gradient's
+  -- reference, whose log1pexp example this is: the plain gradient at 100
+  -- is nan, the custom one 1.0.
+  it("tf.custom_gradient's log1pexp: the gradient at x = 100 is 1.0, not nan", function()
+    local function log1pexp_plain(x) return tf.math.log(1 + tf.exp(x)) end
+    local log1pexp = tf.custom_gradient(function(x)
+      local e = tf.exp(x)
+      local function grad(upstream) return upstream * (1 - 1 / (1 + e)) end
+      return tf.math.log(1 + e), grad
+    end)
+    local x = tf.constant(100.0)
+    local tape = tf.GradientTape({ persistent = true })
+    tape:watch(x)
+    local y_plain, y = log1pexp_plain(x), log1pexp(x)
+    tape:stop()
+    assert.are.equal("tf.Tensor(nan, shape=(), dtype=float32)", tostring(tape:gradient(y_plain, x)))
+    assert.are.equal("tf.Tensor(1.0, shape=(), dtype=float32)", tostring(tape:gradient(y, x)))
+  end)
+
   G.it("advanced/custom_gradient_savedmodel", "Custom gradients in SavedModel: the loaded function's gradient is 2.0", function()
     local clip_gradients = clip_gradients_of(tf.custom_gradient)
     local MyModule = tf.Module:extend("MyModule")

@@ -13,7 +13,7 @@ local BUILD = os.getenv("BUILD") or "build/release"
 
 -- The modules of grad/ that are not a family's rules.
 local MACHINERY = { tape = true, tape_args = true, call_gradient = true, while_grad = true, rules = true,
-  helpers = true, replay = true }
+  helpers = true, replay = true, custom_gradient = true }
 
 local function lines_of(cmd)
   local out = {}

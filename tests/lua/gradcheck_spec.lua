@@ -125,6 +125,8 @@ CALLS.Relu = {
   { "both signs", args = { V({ -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 }, { 2, 3 }) }, fn = tf.nn.relu },
 }
 CALLS.Identity = { { "{2,3}", args = { U({ 2, 3 }) }, fn = tf.identity } }
+CALLS.IdentityN = { { "two of {2,3} and {3}", args = { U({ 2, 3 }), U({ 3 }) },
+  fn = function(a, b) local r = tf.identity_n({ a, b }); return r[1] * r[2] end } }
 
 -- Cast is linear: dyadic values and eps are exact in both dtypes, so the
 -- float32 side adds no rounding to the differences.

@@ -6,6 +6,15 @@
 local rules = {}
 
 rules.Identity = function(_, dy) return { dy[1] } end
+-- Each output's gradient to its input (a custom gradient's IdentityN is
+-- recorded with its own gradient function instead: grad/custom_gradient.lua).
+rules.IdentityN = function(_, dy, present)
+  local out = {}
+  for i = 1, #dy do
+    if present[i] then out[i] = dy[i] end
+  end
+  return out
+end
 rules.ReadVariableOp = function(_, dy) return { dy[1] } end
 
 return rules

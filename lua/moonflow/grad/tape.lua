@@ -584,6 +584,29 @@ function Tape.__tostring(tape)
     #tape._entries, tape._persistent and ", persistent" or "")
 end
 
+--- Runs fn() with every recording tape paused but variable watchers
+-- (tf.custom_gradient's, which TF's stop_recording leaves alone too), and
+-- returns what fn returns. Tapes made inside fn record as usual.
+function tapes.stop_recording(fn)
+  local before = table.move(recording, 1, #recording, 1, {})
+  for _, t in ipairs(before) do
+    if not t._watcher then state.remove_tape(t) end
+  end
+  local r = table.pack(pcall(fn))
+  local now = table.move(recording, 1, #recording, 1, {})
+  local was = {}
+  for _, t in ipairs(before) do was[t] = true end
+  for _, t in ipairs(now) do state.remove_tape(t) end
+  for _, t in ipairs(before) do
+    if t._recording then state.push_tape(t, record) end
+  end
+  for _, t in ipairs(now) do
+    if not was[t] then state.push_tape(t, record) end
+  end
+  if not r[1] then error(r[2], 0) end
+  return table.unpack(r, 2, r.n)
+end
+
 -- Records an op whose gradient is computed by grad_fn(node, dys) on every
 -- recording tape that tracks one of its inputs (control flow uses it).
 tapes.record_custom = function(inputs, outputs, grad_fn)
@@ -736,7 +759,7 @@ function tapes.substitute(entries, map)
 end
 
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { gradient_flat = true, record_custom = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
+tapes.internal = { gradient_flat = true, record_custom = true, stop_recording = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
   key = true, substitute = true, internal = true }
 
 return tapes

@@ -43,6 +43,21 @@ local function concrete_of(x)
   raise("TypeError", "tf.onnx.export expects a concrete function, a traced tf.func or a module with one")
 end
 
+-- ONNX models carry no gradients: a tf.custom_gradient's node exports as
+-- the Identity of each value, the forward computation alone, and the
+-- user hears so on moonflow's warning channel (a training runtime
+-- differentiating the model would use the forward ops' gradients).
+local function warn_custom_gradients(cf, nodes)
+  local n = 0
+  for _, node in ipairs(nodes) do
+    if node.type == "IdentityN" and node.attrs._gradient_op_type then n = n + 1 end
+  end
+  if n == 0 then return end
+  io.stderr:write(("WARNING: tf.onnx.export: '%s' uses tf.custom_gradient (%d node%s): ONNX has no gradients, "
+    .. "so the model holds the forward computation only and the custom gradient is not exported.\n")
+    :format(cf.name, n, n == 1 and "" or "s"))
+end
+
 M.export = options.def(function(f, path, opts)
   if type(path) ~= "string" then raise("TypeError", "tf.onnx.export: path must be a string") end
   opts = opts or {}
@@ -50,6 +65,7 @@ M.export = options.def(function(f, path, opts)
   local g = cf._graph
   local ins = core.graph_io(g)
   local nodes = core.graph_nodes(g)
+  warn_custom_gradients(cf, nodes)
   local captures = {}
   for i, c in ipairs(cf._captures) do
     local _, dtype = core.info(c)
@@ -67,7 +83,8 @@ end, "tf.onnx.export(concrete_function_or_module, path [, {opset = 17}])",
 "Writes the graph of a concrete function (or a tf.func's first trace, or a module's first traced "
 .. "tf.func, its class's methods bound to it included) as an ONNX model: inputs named after the arguments, outputs output_0.., variables as "
 .. "initializers with their current values. Elementwise ops, MatMul, Conv2D, reductions, shape ops, "
-.. "If and While (as If and Loop); any other op is an UnimplementedError naming it.",
+.. "If and While (as If and Loop); any other op is an UnimplementedError naming it. A tf.custom_gradient "
+.. "exports its forward computation only (ONNX has no gradients), with a warning on stderr.",
 { "opset", required = 2, types = { opset = "number" } })
 
 return M

@@ -22,6 +22,8 @@ local func = require("moonflow.trace.func")
 local modules = require("moonflow.keras.module")
 local functions = require("moonflow.io.functions")
 local receiver = require("moonflow.receiver")
+local tapes = require("moonflow.grad.tape")
+local custom_gradient = require("moonflow.grad.custom_gradient")
 
 local M = {}
 
@@ -181,9 +183,100 @@ local function variable_index(state, handle)
   return i
 end
 
+-- ---- custom gradients (tf.custom_gradient's IdentityN nodes) ----
+
+-- Whether graph g holds a node with a gradient override.
+local function has_custom_gradient(g)
+  for _, n in ipairs(core.graph_nodes(g)) do
+    if n.type == "IdentityN" and n.attrs._gradient_op_type then return true end
+  end
+  return false
+end
+
+-- The saved function of one custom gradient (custom_gradient.saved_gradients):
+-- its arguments are the output gradients, then the forward tensors it
+-- reads (fed, once loaded, with the tensors of that name in the
+-- forward function's replay); its captures are the eager values and
+-- variables it reads.
+local function gradient_function(state, gname, found)
+  local g = found.cf._graph
+  local ins, gouts = core.graph_io(g)
+  local nodes = core.graph_nodes(g)
+  local new_ins, args, forward, captures, eager = {}, {}, {}, {}, {}
+  for i = 1, found.nout do
+    new_ins[i], args[i] = ins[i], nodes[ins[i] + 1].name
+  end
+  for j, c in ipairs(found.cf._captures) do
+    local id = ins[found.nout + j]
+    if core.is_symbolic(c) then
+      new_ins[#new_ins + 1], args[#args + 1], forward[#forward + 1] = id, nodes[id + 1].name, c.name
+    else
+      eager[#eager + 1] = { id = id, c = c }
+    end
+  end
+  for _, e in ipairs(eager) do
+    new_ins[#new_ins + 1] = e.id
+    local _, dtype = core.info(e.c)
+    captures[#captures + 1] = dtype == dtypes.resource and { variable = variable_index(state, e.c) }
+      or { value = e.c }
+  end
+  core.graph_set_io(g, new_ins, gouts)
+  local outs, results = {}, {}
+  for i = 1, #gouts do
+    outs[i] = "output_" .. (i - 1)
+    results[i] = { kind = "tensor", index = i }
+  end
+  local connected = {}
+  for i, c in ipairs(found.connected) do connected[i] = c end
+  return { name = gname, graph = g, args = args, captures = captures, outputs = outs,
+    structure = core.json_encode({ gradient = true, results = core.json_array(results), n = #gouts,
+      forward = core.json_array(forward), connected = core.json_array(connected), nout = found.nout }) }
+end
+
+-- The saved gradient functions of concrete function cf (saved as fname):
+-- appended to the list `saved`; returns the list {node =, ["function"] =}
+-- its structure names them by.
+local function save_custom_gradients(state, cf, fname, saved)
+  local list = {}
+  for k, found in ipairs(custom_gradient.saved_gradients(cf)) do
+    local gname = ("%s_gradient_%d"):format(fname, k)
+    saved[#saved + 1] = gradient_function(state, gname, found)
+    list[k] = { node = found.node, ["function"] = gname }
+  end
+  return core.json_array(list)
+end
+
+-- tf.saved_model.SaveOptions: TF's options of a save. moonflow reads
+-- experimental_custom_gradients (default true, as TF's).
+local SaveOptions = { __name = "SaveOptions" }
+SaveOptions.__index = SaveOptions
+SaveOptions.__tostring = function(o)
+  return ("SaveOptions(experimental_custom_gradients=%s)"):format(o.experimental_custom_gradients and "True"
+    or "False")
+end
+M.SaveOptions = options.def(function(opts)
+  local o = setmetatable({ experimental_custom_gradients = true }, SaveOptions)
+  if opts.experimental_custom_gradients ~= nil then
+    o.experimental_custom_gradients = opts.experimental_custom_gradients
+  end
+  return o
+end, "tf.saved_model.SaveOptions([{experimental_custom_gradients = true}])",
+"Options of tf.saved_model.save: experimental_custom_gradients (default true) saves the gradient of each "
+.. "tf.custom_gradient in the saved functions, so the loaded functions' gradients are the custom ones. "
+.. "With false only the forward ops are saved (their IdentityN keeps its gradient override): as TF's, "
+.. "the process that traced the function still finds the custom gradient in its registry (a grad_fn "
+.. "reading forward tensors then fails, their trace having ended), and in a new process differentiating "
+.. "the loaded function is TF's LookupError (No gradient defined for operation 'IdentityN').",
+{ "experimental_custom_gradients", types = { experimental_custom_gradients = "boolean" } })
+
 M.save = options.def(function(obj, dir, opts)
   if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.save: dir must be a string") end
   opts = opts or {}
+  if opts.options ~= nil and getmetatable(opts.options) ~= SaveOptions then
+    raise("TypeError", "tf.saved_model.save: options must be a tf.saved_model.SaveOptions, got "
+      .. tostring(opts.options))
+  end
+  local keep_gradients = not opts.options or opts.options.experimental_custom_gradients
   local state = { variables = {}, by_id = {}, names = {} }
   if modules.is_module(obj) then
     for i, v in ipairs(obj:variables()) do
@@ -221,8 +314,12 @@ M.save = options.def(function(obj, dir, opts)
       local _, gouts = core.graph_io(g)
       for i = 1, #gouts do outs[i] = "output_" .. (i - 1) end
       local inputs = inputs_of(cf, fname, #args)
-      functions[#functions + 1] = { name = fname, graph = g, args = args, captures = captures,
-        outputs = outs, structure = core.json_encode({ results = st, n = s.n, method = name, inputs = inputs }) }
+      local entry = { name = fname, graph = g, args = args, captures = captures, outputs = outs }
+      functions[#functions + 1] = entry
+      local grads = keep_gradients and has_custom_gradient(g) and save_custom_gradients(state, cf, fname, functions)
+        or nil
+      entry.structure = core.json_encode({ results = st, n = s.n, method = name, inputs = inputs,
+        custom_gradients = grads })
       method.concrete[#method.concrete + 1] = fname
       if k == 1 and (opts.signatures or #functions == 1) then signatures[name] = fname end
     end
@@ -233,7 +330,7 @@ M.save = options.def(function(obj, dir, opts)
   core.saved_write(dir, { variables = state.variables, functions = functions, signatures = signatures,
     methods = core.json_encode(core.json_array(methods)) })
   warn_untraced(untraced)
-end, "tf.saved_model.save(obj, dir [, {signatures = f or {name = f, ...}}])",
+end, "tf.saved_model.save(obj, dir [, {signatures = f or {name = f, ...}, options = tf.saved_model.SaveOptions{...}}])",
 "Saves a tf.Module (its variables and the concrete functions of its tf.funcs: its fields, its "
 .. "class's tf.func methods bound to it (`M.__call = tf.func(function(self, x) ... end)`: that "
 .. "instance's traces), then its submodules' under their paths, `dense_1.__call`) or a tf.func "
@@ -243,17 +340,77 @@ end, "tf.saved_model.save(obj, dir [, {signatures = f or {name = f, ...}}])",
 .. "and without input_signature is saved with no trace, with TF's warning (calling it after "
 .. "loading is a ValueError naming it); the object saved or a signature never traced is a "
 .. "ValueError. signatures: a function (serving_default) or names to functions; a "
-.. "method goes bound (m.f). tf.saved_model.load reads it back without the Lua source.",
-{ "signatures", required = 2, types = { signatures = "table" } })
+.. "method goes bound (m.f). tf.saved_model.load reads it back without the Lua source. options: "
+.. "a tf.saved_model.SaveOptions; with experimental_custom_gradients (the default) each "
+.. "tf.custom_gradient's gradient is traced and saved too, and the loaded function's gradient is the "
+.. "custom one; with false it is not (see tf.saved_model.SaveOptions).",
+{ "signatures", "options", required = 2, types = { signatures = "table", options = "table" } })
 
 -- ---- loading ----
 
 -- Runs a saved graph on feeds, one op at a time through core.op, so the
 -- tape records every op and tracing rebuilds the graph.
-local replay
-function replay(nodes, ins, outs, feeds)
+local replay, override_gradient
+
+-- A custom gradient's node replayed: the IdentityN, recorded by the tapes
+-- with the saved gradient function, fed the output gradients and the
+-- forward tensors it reads (by their names in this replay).
+-- The gradient of a loaded node with a gradient override: its saved
+-- gradient function, else (saved with experimental_custom_gradients =
+-- false) the override traced in this process (TF's registry), else TF's
+-- LookupError when differentiated, as TF's loaded model in a new process.
+function override_gradient(n, op_type, grads)
+  local saved = grads and grads[n.name]
+  if saved then return saved end
+  local registered = custom_gradient.registered(op_type)
+  if registered then return registered end
+  return function()
+    error(core.error("LookupError", ("No gradient defined for operation '%s' (op type: %s)")
+      :format(n.name, n.type)), 0)
+  end
+end
+
+local function replay_custom(n, args, gradient, value_of)
+  local outs = tapes.stop_recording(function()
+    local attrs = { name = n.name }
+    for a, v in pairs(n.attrs) do attrs[a] = v end
+    return table.pack(core.op(n.type, attrs, table.unpack(args, 1, #n.inputs)))
+  end)
+  local outputs = table.move(outs, 1, outs.n, 1, {})
+  if type(gradient) == "function" then
+    tapes.record_custom(args, outputs, gradient)
+    return outs
+  end
+  local saved = gradient
+  tapes.record_custom(args, outputs, function(_, dys)
+    local grad = saved()
+    local feeds = table.move(dys, 1, grad.nout, 1, {})
+    for _, name in ipairs(grad.forward) do feeds[#feeds + 1] = value_of(name) end
+    local r = table.pack(grad.fn(table.unpack(feeds, 1, #feeds)))
+    local out, j = {}, 0
+    for k, c in ipairs(grad.connected) do
+      if c then
+        j = j + 1
+        out[grad.nout + k] = r[j]
+      end
+    end
+    return out
+  end)
+  return outs
+end
+
+function replay(nodes, ins, outs, feeds, grads)
   local vals = {}
   for k, id in ipairs(ins) do vals[id] = { feeds[k] } end
+  local id_of
+  local function value_of(name)
+    if not id_of then
+      id_of = {}
+      for _, m in ipairs(nodes) do id_of[m.name] = m.id end
+    end
+    local node, idx = name:match("^(.*):(%d+)$")
+    return vals[id_of[node]][tonumber(idx) + 1]
+  end
   for _, n in ipairs(nodes) do
     if not vals[n.id] then
       local args = {}
@@ -261,7 +418,10 @@ function replay(nodes, ins, outs, feeds)
         local idx = tonumber(ref:match(":(%d+)$"))
         args[k] = vals[n.input_nodes[k]][idx + 1]
       end
-      if n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then
+      local override = n.type == "IdentityN" and n.attrs._gradient_op_type
+      if override then
+        vals[n.id] = replay_custom(n, args, override_gradient(n, override, grads), value_of)
+      elseif n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then
         -- A call of a nested tf.func: its graph replayed in place, so the
         -- tape records its ops too.
         local f = n.attrs.f
@@ -279,7 +439,23 @@ function replay(nodes, ins, outs, feeds)
   return results
 end
 
-local function load_function(f, loaded)
+-- The custom gradients of a saved function, by node name: each reads its
+-- gradient function's entry (fn, and the structure's nout, forward and
+-- connected) among the loaded ones (by_name) when first used.
+local function custom_gradients_of(st, by_name)
+  if not st.custom_gradients then return nil end
+  local grads = {}
+  for _, c in ipairs(st.custom_gradients) do
+    local fname = c["function"]
+    grads[c.node] = setmetatable({}, { __call = function()
+      local b = by_name[fname]
+      return { fn = b.fn, nout = b.st.nout, forward = b.st.forward, connected = b.st.connected }
+    end })
+  end
+  return grads
+end
+
+local function load_function(f, loaded, by_name)
   local nodes = core.graph_nodes(f.graph)
   local ins, outs = core.graph_io(f.graph)
   local nargs = #f.args
@@ -289,12 +465,13 @@ local function load_function(f, loaded)
     sig[i] = shapes.TensorSpec(spec.shape, spec.dtype, f.args[i])
   end
   local st = f.structure and core.json_decode(f.structure) or { results = {}, n = 0 }
+  local grads = custom_gradients_of(st, by_name)
   local fn = function(...)
     local feeds = table.pack(...)
     for k, c in ipairs(f.captures) do
       feeds[nargs + k] = c.variable and loaded[c.variable + 1].handle or c.value
     end
-    local flat = replay(nodes, ins, outs, feeds)
+    local flat = replay(nodes, ins, outs, feeds, grads)
     local results = {}
     for i = 1, st.n do results[i] = pack(st.results[i], flat) end
     return table.unpack(results, 1, st.n)
@@ -507,9 +684,10 @@ M.load = doc.def(function(dir)
   end
   local by_name = {}
   for _, f in ipairs(data.functions) do
-    local lf, st, sig = load_function(f, obj._variables)
+    local lf, st, sig = load_function(f, obj._variables, by_name)
     by_name[f.name] = { fn = lf, st = st, sig = sig }
-    obj[f.name] = lf
+    -- a custom gradient's function is the loaded functions' business
+    if not st.gradient then obj[f.name] = lf end
   end
   local methods = data.methods and core.json_decode(data.methods)
   if not methods then

@@ -224,6 +224,16 @@ M.identity = op_def("Identity", function(x, opts) return op(H.Identity, name_opt
 M.stop_gradient = op_def("StopGradient", function(x, opts) return op(H.StopGradient, name_opt(opts), x) end,
   "tf.stop_gradient(x)", nil, { required = 1, via = { name_opt }, "name" })
 
+-- TF's identity_n: a list in, the same list out, through one IdentityN
+-- node (the node tf.custom_gradient records inside a traced function).
+M.identity_n = op_def("IdentityN", function(input, opts)
+  if type(input) ~= "table" or getmetatable(input) ~= nil or #input == 0 then
+    raise("TypeError", "tf.identity_n expects a non-empty Lua list of tensors, got " .. tostring(input), 1)
+  end
+  local tensors = {}
+  for i, x in ipairs(input) do tensors[i] = M.convert_to_tensor(x) end
+  return { op(H.IdentityN, name_opt(opts), table.unpack(tensors)) }
+end, "tf.identity_n(input)", "Each tensor of the list, as a list.", { required = 1, via = { name_opt }, "name" })
 M.timestamp = op_def("Timestamp", function(opts) return op(H.Timestamp, { name = opts.name }) end,
   "tf.timestamp()", "An op, so it runs again at each run of a traced graph.", { "name" })
 
@@ -411,7 +421,7 @@ end, "tf.print(... [, {output_stream=, sep=, end=, summarize=, name=}])",
 { vararg = "some", "output_stream", "sep", "end", "summarize", "name" })
 
 M.namespaces = {
-  tf = { "constant", "convert_to_tensor", "identity", "stop_gradient", "timestamp", "lua_function", "print" },
+  tf = { "constant", "convert_to_tensor", "identity", "identity_n", "stop_gradient", "timestamp", "lua_function", "print" },
   lib = { "to_tensor", "shape_arg" },
 }
 

@@ -168,4 +168,17 @@ entries[#entries + 1] = {
   call = function(_, x) return tf.stop_gradient(x) end,
   grad = { 1 },
 }
+entries[#entries + 1] = {
+  name = "identity_n", ops = { "IdentityN" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local d1, d2 = r.pick(ALL), r.pick(ALL)
+    if smooth then d1, d2 = "float64", "float64" end
+    local kind = smooth and "smooth" or "any"
+    return { inputs = { g.rand(r, d1, g.shape(r, r.range(0, 3), 4), kind),
+      g.rand(r, d2, g.shape(r, r.range(0, 3), 4), kind) }, grad = smooth }
+  end,
+  call = function(_, x, y) return tf.identity_n({ x, y }) end,
+  grad = { 1, 2 },
+}
 return entries

@@ -76,6 +76,7 @@ def _bga_typed(a, s0, s1):
 
 REF["broadcast_gradient_args"] = _bga_typed
 REF["stop_gradient"] = lambda a, x: x
+REF["identity_n"] = lambda a, x, y: [x, y]
 # the derivative TF defines, where it is not the math's
 GRAD = {"stop_gradient": lambda a, inputs, ws: [np.zeros(inputs[0].shape)],
         # TF passes the gradient through a float cast (cast back); finite
@@ -114,3 +115,4 @@ TORCH = {"ew_" + op: _tref(op) for op in
           "Tanh", "Sigmoid", "Reciprocal", "Relu", "Identity", "AddV2", "Sub", "Mul", "RealDiv",
           "FloorMod", "Pow", "Maximum", "Minimum", "SelectV2", "Cast", "DivNoNan", "SquaredDifference"]}
 TORCH["stop_gradient"] = lambda a, x: x.detach()
+TORCH["identity_n"] = lambda a, x, y: [x, y]

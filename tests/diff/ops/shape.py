@@ -35,7 +35,11 @@ def _concat(a, *xs):
 
 
 def _stack(a, *xs):
-    axis = norm_axis(a["axis"], xs[0].ndim + 1)
+    # tf.stack checks the axis in Python, against the first value's rank + 1
+    n = xs[0].ndim + 1
+    if not -n <= a["axis"] < n:
+        raise TFError("ValueError")
+    axis = norm_axis(a["axis"], n)
     return np.stack(xs, axis=axis)
 
 
