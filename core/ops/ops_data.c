@@ -495,8 +495,10 @@ static mf_status anonymous_iterator_kernel(mf_op_call *c, mf_error *err) {
 
 #define ITERATOR_FLAGS (MF_OP_STATEFUL | MF_OP_CHANGES_ON_REPLAY)
 
+/* Stateful (a new cursor each run), but a second run changes nothing
+ * the first made. */
 DATASET_OP(AnonymousIteratorV3, "", 0, 0, anonymous_iterator_infer, anonymous_iterator_kernel,
-           ITERATOR_FLAGS, "A new iterator for elements of output_types and output_shapes.",
+           MF_OP_STATEFUL, "A new iterator for elements of output_types and output_shapes.",
            .attrs = {{"output_types", MF_ATTR_TENSOR}, {"output_shapes", MF_ATTR_TENSOR}})
 
 static mf_status make_iterator_infer(mf_op_call *c, mf_error *err) {
