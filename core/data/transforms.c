@@ -699,13 +699,11 @@ static const mf_dataset_class shuffle_class = {MF_DATASET_VARIANT("ShuffleDatase
 
 mf_status mf_dataset_shuffle(mf_dataset *in, int64_t buffer_size, int64_t seed, int64_t seed2,
                              bool reshuffle, mf_dataset **out, mf_error *err) {
-  if (buffer_size <= 0 && buffer_size != -2)
+  if (buffer_size <= 0)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "buffer_size must be greater than zero.");
   MF_TRY(unary_new(&shuffle_class, sizeof(shuffle_ds), in, in->ncomp, in->spec, out, err));
   shuffle_ds *d = (shuffle_ds *)*out;
-  /* TF's AUTOTUNE (-2) here means the whole input when its size is known. */
-  int64_t n = mf_dataset_cardinality(in);
-  d->buffer_size = buffer_size > 0 ? buffer_size : n > 0 ? n : INT64_MAX;
+  d->buffer_size = buffer_size;
   d->seed = seed;
   d->seed2 = seed2;
   d->reshuffle = reshuffle;
