@@ -39,6 +39,7 @@ mf_status mf_dataset_alloc(const mf_dataset_class *cls, size_t size, int ncomp,
   ds->cls = cls;
   ds->ncomp = ncomp;
   ds->spec = s;
+  ds->threadable = true;
   *out = ds;
   return MF_OK;
 }
@@ -47,6 +48,7 @@ void mf_dataset_add_input(mf_dataset *ds, mf_dataset *in) {
   mf_dataset_retain(in);
   ds->inputs[ds->ninputs++] = in;
   ds->host = ds->host || in->host;
+  ds->threadable = ds->threadable && in->threadable;
 }
 
 void mf_dataset_retain(mf_dataset *ds) { mf_variant_retain(ds ? &ds->v : NULL); }

@@ -62,6 +62,11 @@ struct mf_dataset {
   /* Some stage calls back into the host (a generator): such a pipeline
    * may only be iterated on the host's thread. */
   bool host;
+  /* Every stage may run on another thread than the host's (a prefetch's
+   * producer): sources and transformations without functions, and
+   * map/filter functions of pure ops only (no state, randomness, host
+   * calls or nested graphs). False whenever host is. */
+  bool threadable;
 };
 
 typedef struct mf_iterator_class {
@@ -179,5 +184,26 @@ mf_status mf_dataset_map(mf_dataset *in, const mf_graph *f, int ncap, mf_tensor 
                          mf_dataset **out, mf_error *err);
 mf_status mf_dataset_filter(mf_dataset *in, const mf_graph *pred, int ncap,
                             mf_tensor *const *captured, mf_dataset **out, mf_error *err);
+/* Whether a function graph may run on a producer thread (see threadable). */
+bool mf_data_graph_threadable(const mf_graph *g);
+
+/* prefetch.c: up to buffer_size elements computed ahead (buffer_size -1:
+ * TF's AUTOTUNE, here MF_PREFETCH_AUTOTUNE_BUFFER). A threadable input is
+ * produced by a thread of the iterator's own, which waits while the
+ * buffer is full; any other (a host callback upstream) is pulled on the
+ * calling thread when asked, as if not prefetched. */
+#define MF_PREFETCH_AUTOTUNE_BUFFER 8
+mf_status mf_dataset_prefetch(mf_dataset *in, int64_t buffer_size, mf_dataset **out,
+                              mf_error *err);
+/* Whether an iterator made now over ds would run a producer thread. */
+bool mf_dataset_prefetch_threaded(const mf_dataset *ds);
+
+/* generator.c: elements from a host callback (TF's GeneratorDataset, what
+ * from_generator builds): next(iterator id) returns 1 + ncomp tensors, a
+ * boolean scalar (false: the end) then the element; the id is unique per
+ * iterator, so the host starts a new generator for each. finish(id), when
+ * given, is called when an iterator is freed. */
+mf_status mf_dataset_generator(mf_callback *next, mf_callback *finish, int ncomp,
+                               const mf_spec *spec, mf_dataset **out, mf_error *err);
 
 #endif

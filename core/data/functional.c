@@ -3,6 +3,7 @@
  * host once per element spec, as TF traces it) run through the executor
  * like every function body; it takes the element's components, then the
  * values it captured (TF's other_arguments). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,9 @@ typedef struct fn_ds {
   mf_graph *f; /* counted */
   int ncap;
   mf_tensor **captured; /* counted */
+  /* One run of f at a time: a prefetch's producer and the host's thread
+   * may iterate the dataset at once, and f's plan is one per graph. */
+  pthread_mutex_t lock;
 } fn_ds;
 
 typedef struct fn_it {
@@ -27,6 +31,7 @@ static void fn_drop(mf_dataset *ds) {
   mf_release_all(d->ncap, d->captured);
   free(d->captured);
   mf_graph_release(d->f);
+  pthread_mutex_destroy(&d->lock);
 }
 
 static void fn_it_drop(mf_iterator *it) { mf_iterator_free(((fn_it *)it)->in); }
@@ -46,7 +51,9 @@ static mf_status run_fn(const fn_ds *d, int ncomp, mf_tensor **elem, mf_tensor *
   }
   memcpy(feeds, elem, (size_t)ncomp * sizeof *feeds);
   if (d->ncap) memcpy(feeds + ncomp, d->captured, (size_t)d->ncap * sizeof *feeds);
+  pthread_mutex_lock((pthread_mutex_t *)&d->lock);
   mf_status s = mf_graph_run(d->f, nargs, feeds, out, err);
+  pthread_mutex_unlock((pthread_mutex_t *)&d->lock);
   mf_release_all(ncomp, elem);
   if (feeds != args) free(feeds);
   return s;
@@ -148,6 +155,8 @@ static mf_status fn_new(const mf_dataset_class *cls, mf_dataset *in, const mf_gr
   mf_dataset_add_input(*out, in);
   d->f = (mf_graph *)f;
   mf_graph_retain(d->f);
+  pthread_mutex_init(&d->lock, NULL);
+  (*out)->threadable = (*out)->threadable && mf_data_graph_threadable(f);
   d->captured = mf_calloc((size_t)ncap + 1, sizeof *d->captured);
   if (!d->captured) {
     mf_dataset_release(*out);
@@ -160,6 +169,17 @@ static mf_status fn_new(const mf_dataset_class *cls, mf_dataset *in, const mf_gr
     d->captured[i] = captured[i];
   }
   return MF_OK;
+}
+
+bool mf_data_graph_threadable(const mf_graph *g) {
+  const unsigned moving = MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM | MF_OP_CHANGES_ON_REPLAY;
+  for (int i = 0; i < g->nnodes; i++) {
+    const mf_node *nd = &g->nodes[i];
+    if (nd->op->flags & moving) return false;
+    for (int k = 0; nd->attrs && k < nd->attrs->n; k++)
+      if (nd->attrs->a[k].kind == MF_ATTR_GRAPH || nd->attrs->a[k].kind == MF_ATTR_CALLBACK) return false;
+  }
+  return true;
 }
 
 mf_status mf_dataset_map(mf_dataset *in, const mf_graph *f, int ncap, mf_tensor *const *captured,

@@ -580,6 +580,7 @@ mf_status mf_dataset_zip(int n, mf_dataset *const *ins, mf_dataset **out, mf_err
     mf_dataset_retain(ins[i]);
     m->ins[i] = ins[i];
     (*out)->host = (*out)->host || ins[i]->host;
+    (*out)->threadable = (*out)->threadable && ins[i]->threadable;
   }
   return MF_OK;
 }
@@ -619,6 +620,7 @@ mf_status mf_dataset_concatenate(mf_dataset *a, mf_dataset *b, mf_dataset **out,
   m->ins[0] = a;
   m->ins[1] = b;
   (*out)->host = a->host || b->host;
+  (*out)->threadable = a->threadable && b->threadable;
   return MF_OK;
 }
 

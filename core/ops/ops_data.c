@@ -310,6 +310,23 @@ DATASET_OP(CacheDataset, "input_dataset,filename", 2, 2, cache_infer, cache_kern
            "A dataset of its input's elements, kept in memory by the first complete pass and "
            "read from there by later ones.")
 
+static mf_status prefetch_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(datasets_in(c, 0, 1, err));
+  MF_TRY(need_scalar(c, 1, MF_INT64, "buffer_size", err));
+  return variant_output(c, err);
+}
+
+static mf_status prefetch_kernel(mf_op_call *c, mf_error *err) {
+  mf_dataset *in, *ds = NULL;
+  MF_TRY(input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_prefetch(in, scalar_i64(c, 1), &ds, err);
+  return dataset_output(c, s, ds, err);
+}
+
+DATASET_OP(PrefetchDataset, "input_dataset,buffer_size", 2, 2, prefetch_infer, prefetch_kernel, 0,
+           "A dataset of its input's elements computed ahead, up to buffer_size (-1: AUTOTUNE), "
+           "by a producer thread when every upstream stage can run off the host's thread.")
+
 /* ---- functions ---- */
 
 static const mf_graph *fn_attr(const mf_op_call *c, const char *name) {
@@ -433,6 +450,43 @@ static mf_status cardinality_kernel(mf_op_call *c, mf_error *err) {
 
 DATASET_OP(DatasetCardinality, "input_dataset", 1, 1, cardinality_infer, cardinality_kernel, 0,
            "The number of elements of a dataset: -1 infinite, -2 unknown.")
+
+/* ---- from_generator ---- */
+
+static const mf_callback *callback_attr(const mf_op_call *c, const char *name) {
+  const mf_attr *a = mf_attrs_find(c->attrs, name);
+  return a && a->kind == MF_ATTR_CALLBACK ? a->u.cb : NULL;
+}
+
+static mf_status spec_attrs(const mf_op_call *c, int *n, mf_spec *spec, mf_error *err);
+
+static mf_status generator_infer(mf_op_call *c, mf_error *err) {
+  int n;
+  mf_spec spec[MF_DATA_MAX_COMPONENTS];
+  if (!callback_attr(c, "next_func"))
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "GeneratorDataset needs a host callback 'next_func'");
+  MF_TRY(spec_attrs(c, &n, spec, err));
+  if (n < 1)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "GeneratorDataset needs output_types and output_shapes");
+  return variant_output(c, err);
+}
+
+static mf_status generator_kernel(mf_op_call *c, mf_error *err) {
+  int n;
+  mf_spec spec[MF_DATA_MAX_COMPONENTS];
+  MF_TRY(spec_attrs(c, &n, spec, err));
+  mf_dataset *ds = NULL;
+  mf_status s = mf_dataset_generator((mf_callback *)callback_attr(c, "next_func"),
+                                     (mf_callback *)callback_attr(c, "finalize_func"), n, spec, &ds, err);
+  return dataset_output(c, s, ds, err);
+}
+
+/* Stateful: its iteration calls the host. */
+DATASET_OP(GeneratorDataset, "", 0, 0, generator_infer, generator_kernel, MF_OP_STATEFUL,
+           "A dataset whose elements a host callback (a Lua generator) gives, one generator per "
+           "iterator.",
+           .attrs = {{"next_func", MF_ATTR_CALLBACK}, {"finalize_func", MF_ATTR_CALLBACK},
+                     {"output_types", MF_ATTR_TENSOR}, {"output_shapes", MF_ATTR_TENSOR}})
 
 /* ---- iterators ---- */
 

@@ -192,10 +192,13 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   return MF_OK;
 }
 
-void mf_buffer_retain(mf_buffer *b) { b->refcount++; }
+/* Counts are atomic: a prefetching dataset's producer thread (core/data/
+ * prefetch.c) holds references to tensors the session's thread holds too
+ * (a dataset's components, the values a map function captured). */
+void mf_buffer_retain(mf_buffer *b) { __atomic_fetch_add(&b->refcount, 1, __ATOMIC_RELAXED); }
 
 void mf_buffer_release(mf_buffer *b) {
-  if (!b || --b->refcount > 0) return;
+  if (!b || __atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) > 0) return;
   if (b->dtype == MF_STRING) {
     mf_string *s = b->data;
     for (size_t i = 0; i < b->count; i++) free(s[i].ptr);
@@ -394,10 +397,10 @@ mf_status mf_tensor_copy(const mf_tensor *t, mf_tensor **out, mf_error *err) {
   return MF_OK;
 }
 
-void mf_tensor_retain(mf_tensor *t) { t->refcount++; }
+void mf_tensor_retain(mf_tensor *t) { __atomic_fetch_add(&t->refcount, 1, __ATOMIC_RELAXED); }
 
 void mf_tensor_release(mf_tensor *t) {
-  if (!t || --t->refcount > 0) return;
+  if (!t || __atomic_sub_fetch(&t->refcount, 1, __ATOMIC_ACQ_REL) > 0) return;
   mf_buffer_release(t->buf);
   tensor_struct_free(t);
 }

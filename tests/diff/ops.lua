@@ -465,8 +465,8 @@ local EXCLUDED = {
 -- tests/lua/data_spec.lua.
 for _, name in ipairs({ "TensorSliceDataset", "TensorDataset", "RangeDataset", "BatchDatasetV2",
   "PaddedBatchDatasetV2", "UnbatchDataset", "TakeDataset", "SkipDataset", "RepeatDataset",
-  "ZipDataset", "ConcatenateDataset", "ShuffleDataset", "CacheDataset", "MapDataset", "FilterDataset",
-  "ReduceDataset", "DatasetCardinality", "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext",
+  "ZipDataset", "ConcatenateDataset", "ShuffleDataset", "CacheDataset", "PrefetchDataset", "MapDataset", "FilterDataset",
+  "ReduceDataset", "DatasetCardinality", "GeneratorDataset", "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext",
   "IteratorGetNextAsOptional", "OptionalNone", "OptionalHasValue", "OptionalGetValue" }) do
   EXCLUDED[name] = "a tf.data op: datasets and iterators are variants, not numbers; "
     .. "tests/lua/data_spec.lua checks their elements against TF's"

@@ -333,3 +333,102 @@ describe("tf.data transformations", function()
       tostring(range(3)._variant))
   end)
 end)
+
+describe("tf.data prefetch", function()
+  local range = tf.data.Dataset.range
+
+  it("gives the input's elements in order, from a producer thread, for a pure pipeline", function()
+    local ds = range(100):map(function(x) return x * 2 end):batch(7):prefetch(tf.data.AUTOTUNE)
+    assert.equal("<_PrefetchDataset element_spec=TensorSpec(shape=(None,), dtype=tf.int64, name=None)>",
+      tostring(ds))
+    local want = elements(range(100):map(function(x) return x * 2 end):batch(7))
+    assert.same(want, elements(ds))
+    assert.same(want, elements(ds))
+    assert.equal(15, card(ds))
+    assert.same({ 0, 1, 2 }, elements(range(3):prefetch(1)))
+  end)
+
+  it("an iterator dropped before its end stops its producer", function()
+    for _ = 1, 20 do
+      local it = range(1000):prefetch(4):iter()
+      it:get_next()
+    end
+    collectgarbage()
+    collectgarbage()
+  end)
+
+  it("hands an error of the input over in order, after the elements before it", function()
+    local ds = range(4):map(function(x) return tf.fill({ x % 3 }, x) end):batch(2):prefetch(2)
+    local it = ds:iter()
+    assert.same({ {}, { 1 } }, elements(range(4):map(function(x) return tf.fill({ x % 3 }, x) end):take(2)))
+    local ok, err = pcall(it.get_next, it)
+    assert.is_false(ok)
+    assert.equal("InvalidArgumentError", err.type)
+    assert.truthy(err.message:find("Cannot batch tensors with different shapes", 1, true))
+  end)
+
+  it("runs a pipeline with a variable on the calling thread, with the same values", function()
+    local v = tf.Variable(tf.constant(5, tf.int64))
+    local ds = range(3):map(function(x) return x + v end):prefetch(2)
+    assert.same({ 5, 6, 7 }, elements(ds))
+  end)
+end)
+
+describe("tf.data.Dataset.from_generator", function()
+  it("takes a generator that yields, runs it anew per iteration, and prints as TF", function()
+    local runs = 0
+    local ds = tf.data.Dataset.from_generator(function()
+      runs = runs + 1
+      for i = 1, 3 do coroutine.yield(i) end
+    end, { output_signature = tf.TensorSpec({}, tf.int32) })
+    assert.equal("<_FlatMapDataset element_spec=TensorSpec(shape=(), dtype=tf.int32, name=None)>", tostring(ds))
+    assert.same({ 1, 2, 3 }, elements(ds))
+    assert.same({ 1, 2, 3 }, elements(ds))
+    assert.equal(2, runs)
+    assert.equal(tf.data.UNKNOWN_CARDINALITY, card(ds))
+  end)
+
+  it("takes a generator returning a list or an iterator, with tuple elements", function()
+    local ds = tf.data.Dataset.from_generator(function() return { { 1, { 1, 2 } }, { 2, { 3 } } } end,
+      { output_signature = { tf.TensorSpec({}, tf.int64), tf.TensorSpec({ tf.None }, tf.float32) } })
+    assert.same({ { 1, { 1, 2 } }, { 2, { 3 } } }, elements(ds))
+    local n = 0
+    local counted = tf.data.Dataset.from_generator(function()
+      return function()
+        n = n + 1
+        if n <= 2 then return n * 10 end
+      end
+    end, { output_signature = tf.TensorSpec({}, tf.int64) })
+    assert.same({ 10, 20 }, elements(counted))
+  end)
+
+  it("feeds the transformations, and a prefetch of it runs on the session's thread", function()
+    local ds = tf.data.Dataset.from_generator(function()
+      for i = 0, 4 do coroutine.yield(i) end
+    end, { output_signature = tf.TensorSpec({}, tf.int64) })
+    assert.same({ { 0, 2 }, { 4, 6 }, { 8 } }, elements(ds:map(function(x) return x * 2 end):batch(2):prefetch(2)))
+  end)
+
+  it("refuses a yielded element that does not fit output_signature, when it is reached", function()
+    local ds = tf.data.Dataset.from_generator(function() return { { 1, 2, 3 } } end,
+      { output_signature = tf.TensorSpec({ 2 }, tf.int32) })
+    H.raises("InvalidArgumentError", "TypeError: `generator` yielded an element of shape (3,) where an element "
+      .. "of shape (2,) was expected.", function() return ds:iter():get_next() end)
+    local typed = tf.data.Dataset.from_generator(function() return { tf.constant(1.5) } end,
+      { output_signature = tf.TensorSpec({}, tf.int32) })
+    H.raises("InvalidArgumentError", "TypeError: `generator` yielded an element of type float32 where an element "
+      .. "of type int32 was expected.", function() return typed:iter():get_next() end)
+    local nested = tf.data.Dataset.from_generator(function() return { 1 } end,
+      { output_signature = { tf.TensorSpec({}, tf.int32), tf.TensorSpec({}, tf.int32) } })
+    H.raises("InvalidArgumentError", "yielded an element that did not match the expected structure",
+      function() return nested:iter():get_next() end)
+    H.raises("TypeError", "The `output_types` argument can not be None if `output_signature` is not specified.",
+      function() return tf.data.Dataset.from_generator(function() end) end)
+  end)
+
+  it("an error raised in the generator reaches the caller", function()
+    local ds = tf.data.Dataset.from_generator(function() tf.errors.raise("ValueError", "bad input") end,
+      { output_signature = tf.TensorSpec({}, tf.int32) })
+    H.raises("ValueError", "bad input", function() return ds:iter():get_next() end)
+  end)
+end)

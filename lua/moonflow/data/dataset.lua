@@ -190,6 +190,27 @@ end, "tf.data.Dataset.range(stop) / range(start, stop [, step])",
 "A dataset of the int64 scalars start, start + step, ... up to (not including) stop, as Python's "
 .. "range.")
 
+local generators = require("moonflow.data.generator")
+
+M.from_generator = options.def(function(generator, output_types, output_shapes, args, output_signature)
+  if output_signature == nil and output_types ~= nil then
+    -- TF's older form: dtypes (and shapes) instead of TensorSpecs.
+    local function specs_of(t, sh)
+      if getmetatable(t) == dtypes.DType then return shapes.TensorSpec(sh, t) end
+      local out = {}
+      for k, v in pairs(t) do out[k] = specs_of(v, sh and sh[k] or nil) end
+      return out
+    end
+    output_signature = specs_of(output_types, output_shapes)
+  end
+  if args ~= nil then
+    local inner = generator
+    generator = function() return inner(table.unpack(args)) end
+  end
+  return generators.from_generator(new, generator, output_signature, 2)
+end, generators.doc[1], generators.doc[2],
+{ required = 1, positional = { "output_types", "output_shapes", "args", "output_signature" }, "name" })
+
 -- The datasets a zip argument holds, in structure order, and the
 -- element structure built from theirs.
 local function zip_structure(arg, level)
@@ -432,6 +453,17 @@ methods.cache = options.def(function(ds, filename)
   return same_element(ds, op(H.CacheDataset, {}, ds._variant, ops.constant("")), "_CacheDataset")
 end, "ds:cache()", "Keeps the elements in memory once a first iteration has read them all; later "
 .. "iterations read them from there.", { required = 1, positional = { "filename" }, "name" })
+
+methods.prefetch = options.def(function(ds, buffer_size)
+  return same_element(ds, op(H.PrefetchDataset, {}, ds._variant, int64(buffer_size, "buffer_size", 3)),
+    "_PrefetchDataset")
+end, "ds:prefetch(buffer_size)",
+"Computes up to buffer_size elements ahead of their use (tf.data.AUTOTUNE: 8). When every stage "
+.. "upstream runs in C (sources, transformations, map/filter functions of pure ops) a producer "
+.. "thread of the iterator's own computes them while the session's thread works; a pipeline "
+.. "with a stage that must run on the session's thread (from_generator, a function with "
+.. "variables, random ops, prints or nested calls) is computed when asked, on that thread.",
+{ required = 2, "name" })
 
 methods.map = options.def(function(ds, fn)
   local g, captures, s, specs = trace_fn("Dataset_map", "Dataset.map()", fn,

@@ -8,7 +8,7 @@ local data = {}
 
 -- tf.data.Dataset: the class, whose fields are the static constructors.
 local Dataset = {}
-for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip" }) do
+for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "from_generator" }) do
   Dataset[name] = datasets[name]
 end
 data.Dataset = Dataset
