@@ -198,6 +198,15 @@ mf_status mf_dataset_prefetch(mf_dataset *in, int64_t buffer_size, mf_dataset **
 /* Whether an iterator made now over ds would run a producer thread. */
 bool mf_dataset_prefetch_threaded(const mf_dataset *ds);
 
+/* text.c: the lines of text files (filenames: a string scalar or
+ * vector), and CSV records: n columns typed by their record defaults
+ * (scalars, or empty vectors for a required column), select (nselect
+ * increasing column indices, 0: all), a header line skipped per file. */
+mf_status mf_dataset_text_line(mf_tensor *filenames, mf_dataset **out, mf_error *err);
+mf_status mf_dataset_csv(mf_tensor *filenames, int n, mf_tensor *const *defaults, bool header,
+                         char delim, bool quotes, const char *na_value, int nselect,
+                         const int64_t *select, mf_dataset **out, mf_error *err);
+
 /* generator.c: elements from a host callback (TF's GeneratorDataset, what
  * from_generator builds): next(iterator id) returns 1 + ncomp tensors, a
  * boolean scalar (false: the end) then the element; the id is unique per

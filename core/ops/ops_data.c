@@ -451,6 +451,82 @@ static mf_status cardinality_kernel(mf_op_call *c, mf_error *err) {
 DATASET_OP(DatasetCardinality, "input_dataset", 1, 1, cardinality_infer, cardinality_kernel, 0,
            "The number of elements of a dataset: -1 infinite, -2 unknown.")
 
+/* ---- text files ---- */
+
+static mf_status textline_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(need_dtype(c, 0, MF_STRING, "filenames", err));
+  if (c->in_specs[0].rank > 1)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "`filenames` must be a scalar or a vector.");
+  MF_TRY(need_scalar(c, 1, MF_STRING, "compression_type", err));
+  MF_TRY(need_scalar(c, 2, MF_INT64, "buffer_size", err));
+  return variant_output(c, err);
+}
+
+static mf_status no_compression(const mf_op_call *c, int i, mf_error *err) {
+  const mf_string *kind = mf_tensor_data(c->in[i]);
+  if (kind->len == 0) return MF_OK;
+  return mf_op_fail(c, err, MF_ERR_UNIMPLEMENTED, "moonflow reads uncompressed files only, not %s",
+                    kind->ptr);
+}
+
+static mf_status textline_kernel(mf_op_call *c, mf_error *err) {
+  MF_TRY(no_compression(c, 1, err));
+  mf_dataset *ds = NULL;
+  mf_status s = mf_dataset_text_line(c->in[0], &ds, err);
+  return dataset_output(c, s, ds, err);
+}
+
+DATASET_OP(TextLineDataset, "filenames,compression_type,buffer_size", 3, 3, textline_infer,
+           textline_kernel, 0, "A dataset of the lines of text files, without their line ends.")
+
+/* Inputs as TF's CSVDatasetV2: filenames, compression_type, buffer_size,
+ * header, field_delim, use_quote_delim, na_value, select_cols,
+ * record_defaults* (one per column), exclude_cols. */
+static mf_status csv_infer(mf_op_call *c, mf_error *err) {
+  if (c->nin < 10)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "CSVDatasetV2 needs at least one record default");
+  MF_TRY(need_dtype(c, 0, MF_STRING, "filenames", err));
+  MF_TRY(need_scalar(c, 1, MF_STRING, "compression_type", err));
+  MF_TRY(need_scalar(c, 2, MF_INT64, "buffer_size", err));
+  MF_TRY(need_scalar(c, 3, MF_BOOL, "header", err));
+  MF_TRY(need_scalar(c, 4, MF_STRING, "field_delim", err));
+  MF_TRY(need_scalar(c, 5, MF_BOOL, "use_quote_delim", err));
+  MF_TRY(need_scalar(c, 6, MF_STRING, "na_value", err));
+  MF_TRY(need_dtype(c, 7, MF_INT64, "select_cols", err));
+  MF_TRY(need_dtype(c, c->nin - 1, MF_INT64, "exclude_cols", err));
+  return variant_output(c, err);
+}
+
+static mf_status csv_kernel(mf_op_call *c, mf_error *err) {
+  MF_TRY(no_compression(c, 1, err));
+  const mf_string *delim = mf_tensor_data(c->in[4]);
+  if (delim->len != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "field_delim should be only 1 char");
+  if (c->in[c->nin - 1]->size > 0)
+    return mf_op_fail(c, err, MF_ERR_UNIMPLEMENTED, "exclude_cols is not supported; use select_cols");
+  const mf_tensor *sel = c->in[7];
+  int nsel = (int)sel->size;
+  if (nsel > MF_DATA_MAX_COMPONENTS)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "at most %d columns", MF_DATA_MAX_COMPONENTS);
+  int64_t select[MF_DATA_MAX_COMPONENTS];
+  for (int i = 0; i < nsel; i++) select[i] = mf_tensor_get_i64(sel, i);
+  int n = c->nin - 9;
+  if (n > MF_DATA_MAX_COMPONENTS)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "at most %d columns", MF_DATA_MAX_COMPONENTS);
+  const mf_string *na = mf_tensor_data(c->in[6]);
+  mf_dataset *ds = NULL;
+  mf_status s = mf_dataset_csv(c->in[0], n, c->in + 8, scalar_bool(c, 3), delim->ptr[0],
+                               scalar_bool(c, 5), na->ptr ? na->ptr : "", nsel, select, &ds, err);
+  return dataset_output(c, s, ds, err);
+}
+
+DATASET_OP(CSVDatasetV2,
+           "filenames,compression_type,buffer_size,header,field_delim,use_quote_delim,na_value,"
+           "select_cols,record_defaults*,exclude_cols",
+           10, -1, csv_infer, csv_kernel, 0,
+           "A dataset of the records of CSV files, one scalar per column typed by its record "
+           "default.")
+
 /* ---- from_generator ---- */
 
 static const mf_callback *callback_attr(const mf_op_call *c, const char *name) {

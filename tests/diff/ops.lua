@@ -466,7 +466,7 @@ local EXCLUDED = {
 for _, name in ipairs({ "TensorSliceDataset", "TensorDataset", "RangeDataset", "BatchDatasetV2",
   "PaddedBatchDatasetV2", "UnbatchDataset", "TakeDataset", "SkipDataset", "RepeatDataset",
   "ZipDataset", "ConcatenateDataset", "ShuffleDataset", "CacheDataset", "PrefetchDataset", "MapDataset", "FilterDataset",
-  "ReduceDataset", "DatasetCardinality", "GeneratorDataset", "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext",
+  "ReduceDataset", "DatasetCardinality", "GeneratorDataset", "TextLineDataset", "CSVDatasetV2", "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext",
   "IteratorGetNextAsOptional", "OptionalNone", "OptionalHasValue", "OptionalGetValue" }) do
   EXCLUDED[name] = "a tf.data op: datasets and iterators are variants, not numbers; "
     .. "tests/lua/data_spec.lua checks their elements against TF's"

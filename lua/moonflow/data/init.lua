@@ -2,7 +2,6 @@
 -- (iterator.lua) and the constants of TF's tf.data namespace.
 
 local datasets = require("moonflow.data.dataset")
-local doc = require("moonflow.doc")
 
 local data = {}
 
@@ -13,14 +12,17 @@ for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "f
 end
 data.Dataset = Dataset
 
+local text = require("moonflow.data.text")
+data.TextLineDataset = text.TextLineDataset
+
 data.AUTOTUNE = -1
 data.INFINITE_CARDINALITY = -1
 data.UNKNOWN_CARDINALITY = -2
-data.experimental = { AUTOTUNE = -1, INFINITE_CARDINALITY = -1, UNKNOWN_CARDINALITY = -2 }
+data.experimental = { AUTOTUNE = -1, INFINITE_CARDINALITY = -1, UNKNOWN_CARDINALITY = -2,
+  CsvDataset = text.CsvDataset }
 
 data.internal = {}
 data.is_dataset = datasets.is_dataset
 data.internal.is_dataset = true
-local _ = doc
 
 return data
