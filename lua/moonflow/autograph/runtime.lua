@@ -510,12 +510,66 @@ local function first_element(t)
   return ops.zeros(dims, dtype)
 end
 
+-- `for x in ds do` over a tf.data.Dataset while tracing: one graph loop
+-- over an iterator made in the graph, as TF's AutoGraph builds it; the
+-- loop carries the next element as an optional (the graph does not grow
+-- with the number of elements).
+local function dataset_for(ds, body_fn, opts, vals, brk_index)
+  local datasets = require("moonflow.data.dataset")
+  local iterators = require("moonflow.data.iterator")
+  local n = #opts.names
+  local function args(element)
+    if opts.nnames > 1 and ds._structure.kind == "tuple" then
+      return table.unpack(element, 1, #ds._structure.items)
+    end
+    return element
+  end
+  local created = { seen = {}, invariants = {} }
+  local absent = fill_undefined(opts.names, vals, function(v)
+    local a = table.pack(args(datasets.stand_in_element(ds)))
+    for i = 1, n do a[a.n + i] = v[i] end
+    return { table.pack(body_fn(table.unpack(a, 1, a.n + n))) }
+  end, true, created)
+  if next(absent) then
+    local popts, pvals, wrap, full = present_only(opts, vals, absent)
+    local outs = table.pack(dataset_for(ds, wrap(body_fn, opts.nnames), popts, pvals, brk_index))
+    return table.unpack(full(outs), 1, n)
+  end
+  check_defined(opts, vals)
+  local it = ds:iter()
+  local all = { it:get_next_as_optional() }
+  for i = 1, n do all[i + 1] = vals[i] end
+  all.n = n + 1
+  local names = loop_var_names(opts)
+  table.insert(names, 1, "the dataset's next element")
+  local outs = table.pack(control_flow.graph_while(function(o, ...)
+    local go = core.op(state.H.OptionalHasValue, {}, o)
+    if brk_index then go = ops.logical_and(go, ops.logical_not(as_bool((select(brk_index, ...))))) end
+    return go
+  end, function(o, ...)
+    local a = table.pack(args(iterators.optional_value(it, o)))
+    local carried = table.pack(...)
+    for i = 1, n do a[a.n + i] = carried[i] end
+    local out = table.pack(body_fn(table.unpack(a, 1, a.n + n)))
+    return it:get_next_as_optional(), table.unpack(out, 1, n)
+  end, all, { _names = names }))
+  if #created > 0 then
+    raise("ValueError", ("line %d: a loop over a dataset must not create %s: give it a value before "
+      .. "the loop"):format(opts.line, table.concat(created, ", ")), 3)
+  end
+  return table.unpack(outs, 2, n + 1)
+end
+
 function ag.for_stmt(iter, body_fn, opts, ...)
   local vals = table.pack(...)
   local n = #opts.names
   local brk_index
   for i, name in ipairs(opts.names) do if name == opts.brk then brk_index = i end end
   local first = value(iter[1])
+  if core.tracing() and type(first) == "table" and getmetatable(first)
+    and rawget(getmetatable(first), "__name") == "Dataset" then
+    return dataset_for(first, body_fn, opts, vals, brk_index)
+  end
   if is_tensor(first) and core.tracing() then
     if opts.nnames ~= 1 then
       raise("ValueError", ("line %d: iterating over a tensor gives one value per step; "

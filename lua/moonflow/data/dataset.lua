@@ -545,6 +545,11 @@ end, "ds:iter()",
 local loops = setmetatable({}, { __mode = "k" })
 
 function Dataset.__call(ds, _, previous)
+  if core.tracing() then
+    raise("TypeError", "a `for` over a tf.data.Dataset while tracing runs as one graph loop through "
+      .. "AutoGraph (tf.func's default); this loop was not converted (autograph = false, or a body "
+      .. "with `return` or `goto`): iterate it:get_next() in a tf.while_loop instead", 2)
+  end
   local it = previous ~= nil and loops[previous] or nil
   if not it then it = iterators.new(ds._variant, ds._structure, ds._specs) end
   local values = table.pack(iterators.next_values(it))
@@ -572,6 +577,18 @@ methods.as_numpy_iterator = doc.def(function(ds)
 end, "ds:as_numpy_iterator()",
 "An iterator function over the elements as Lua values (each tensor's :numpy()); use it in "
 .. "`for x in ds:as_numpy_iterator() do` (a tuple's items come as separate loop values).")
+
+--- An element of ds's structure with every dimension the spec leaves
+--- unknown at 0: what the dry run of a graph loop's body sees.
+function M.stand_in_element(ds)
+  local flat = {}
+  for i, spec in ipairs(ds._specs) do
+    local dims = {}
+    for d, n in ipairs(spec.shape or {}) do dims[d] = n >= 0 and n or 0 end
+    flat[i] = spec.dtype == dtypes.string and ops.fill(dims, "") or ops.zeros(dims, spec.dtype)
+  end
+  return structure.pack(ds._structure, flat)
+end
 
 M.Dataset = Dataset
 M.methods = methods

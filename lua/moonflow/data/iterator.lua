@@ -39,7 +39,7 @@ end
 -- dtypes, and a row per component: its rank (-1 unknown) then dimensions.
 local MAX_RANK = 8
 
-function M.spec_attrs(specs)
+local function spec_attrs(specs)
   local types, rows = {}, {}
   for i, spec in ipairs(specs) do
     types[i] = spec.dtype._enum
@@ -50,31 +50,43 @@ function M.spec_attrs(specs)
   return { output_types = ops.constant(types, dtypes.int64), output_shapes = ops.constant(rows, dtypes.int64) }
 end
 
+--- The attributes, as eager tensors even while tracing (attributes are
+--- values, not graph inputs).
+function M.spec_attrs(specs) return state.in_eager_scope(spec_attrs, specs) end
+
 function M.new(variant, s, specs)
-  local handle = op(H.AnonymousIteratorV3, M.spec_attrs(specs))
+  local attrs = M.spec_attrs(specs)
+  local handle = op(H.AnonymousIteratorV3, attrs)
   op(H.MakeIterator, {}, variant, handle)
-  return setmetatable({ _handle = handle, _structure = s, _specs = specs }, Iterator)
+  return setmetatable({ _handle = handle, _structure = s, _specs = specs, _attrs = attrs }, Iterator)
 end
 
 local function element(it, ...)
   return structure.pack(it._structure, { ... })
 end
 
+--- The element an optional from it:get_next_as_optional() holds (inside
+--- a graph loop, where the optional is known to have one).
+function M.optional_value(it, optional)
+  return element(it, op(H.OptionalGetValue, it._attrs, optional))
+end
+
 local function is_end(e) return errors.is(e, "OutOfRangeError") end
 
 methods.get_next = doc.def(function(it)
-  return element(it, op(H.IteratorGetNext, {}, it._handle))
+  return element(it, op(H.IteratorGetNext, it._attrs, it._handle))
 end, "it:get_next()", "The next element; OutOfRangeError (\"End of sequence\") at the end.")
 
 methods.next = doc.def(function(it)
-  local r = table.pack(pcall(op, H.IteratorGetNext, {}, it._handle))
+  local r = table.pack(pcall(op, H.IteratorGetNext, it._attrs, it._handle))
   if r[1] then return element(it, table.unpack(r, 2, r.n)) end
   if is_end(r[2]) then return nil end
   error(r[2], 0)
-end, "it:next()", "The next element, or nil at the end (Python's next(it, None)).")
+end, "it:next()", "The next element, or nil at the end (Python's next(it, None)). Inside tf.func it is get_next: "
+.. "the graph raises OutOfRangeError at the end when it runs.")
 
 methods.get_next_as_optional = doc.def(function(it)
-  return op(H.IteratorGetNextAsOptional, {}, it._handle)
+  return op(H.IteratorGetNextAsOptional, it._attrs, it._handle)
 end, "it:get_next_as_optional()",
 "The next element as an optional variant (OptionalHasValue / OptionalGetValue read it).")
 

@@ -1,0 +1,113 @@
+-- data_func_spec.lua — tf.data inside tf.func (the tf.function guide's
+-- "Looping over Python data" and its iterator example): AutoGraph turns
+-- `for x in ds do` into one graph loop over an iterator made in the graph
+-- (the graph does not grow with the number of elements; break,
+-- loop-carried tensors and tf.print work), and an iterator made inside or
+-- passed in advances in the graph.
+local H = require("helpers")
+local tf = rawget(_G, "tf") or require("moonflow")
+
+local function op_types(f, ...)
+  local types = {}
+  for _, o in ipairs(f:get_concrete_function(...).graph:get_operations()) do types[#types + 1] = o.type end
+  return types
+end
+
+local function count(list, name)
+  local n = 0
+  for _, v in ipairs(list) do if v == name then n = n + 1 end end
+  return n
+end
+
+describe("tf.data inside tf.func", function()
+  it("a for over a dataset is one graph loop whose size does not depend on the element count", function()
+    local function summer(n)
+      return tf.func(function()
+        local total = tf.constant(0, tf.int64)
+        for x in tf.data.Dataset.range(n) do total = total + x end
+        return total
+      end)
+    end
+    local small, large = summer(3), summer(300)
+    assert.equal(3, small():numpy())
+    assert.equal(44850, large():numpy())
+    local a, b = op_types(small), op_types(large)
+    assert.equal(#a, #b)
+    assert.equal(1, count(a, "While"))
+    assert.equal(1, count(a, "AnonymousIteratorV3"))
+    assert.equal(1, count(a, "MakeIterator"))
+    assert.equal(1, count(a, "RangeDataset"))
+  end)
+
+  it("a Lua table loop unrolls instead (the guide's comparison)", function()
+    local unrolled = tf.func(function(xs)
+      local total = tf.constant(0)
+      for _, x in ipairs(xs) do total = total + x end
+      return total
+    end)
+    assert.equal(6, unrolled({ 1, 2, 3 }):numpy())
+    assert.equal(0, count(op_types(unrolled, { 1, 2, 3 }), "While"))
+  end)
+
+  it("break, tuples, transformations and tf.print work in the loop", function()
+    local lines = {}
+    local f = tf.func(function()
+      local total = tf.constant(0, tf.int64)
+      for x, y in tf.data.Dataset.zip(tf.data.Dataset.range(100):map(function(v) return v * 2 end),
+        tf.data.Dataset.range(100)) do
+        if x > 10 then break end
+        tf.print("x =", x, "y =", y, { output_stream = function(s) lines[#lines + 1] = s end })
+        total = total + x * y
+      end
+      return total
+    end)
+    assert.equal(0 + 2 + 8 + 18 + 32 + 50, f():numpy())
+    assert.equal("x = 0 y = 0\n", lines[1])
+    assert.equal(6, #lines)
+    assert.equal("x = 10 y = 5\n", lines[6])
+  end)
+
+  it("an iterator made inside advances in the graph (next and get_next)", function()
+    local f = tf.func(function()
+      local it = tf.data.Dataset.range(10):iter()
+      local a = it:next()
+      local b = it:get_next()
+      return a * 10 + b
+    end)
+    assert.equal(1, f():numpy())
+    local ended = tf.func(function()
+      local it = tf.data.Dataset.range(1):iter()
+      it:get_next()
+      return it:get_next()
+    end)
+    H.raises("OutOfRangeError", "End of sequence", function() return ended() end)
+  end)
+
+  it("an iterator passed in advances at each call (the guide's next(iterator) example)", function()
+    local it = tf.data.Dataset.from_tensor_slices({ 10, 20, 30 }):iter()
+    local f = tf.func(function(iterator) return iterator:get_next() end)
+    assert.equal(10, f(it):numpy())
+    assert.equal(20, f(it):numpy())
+    assert.equal(30, f(it):numpy())
+  end)
+
+  it("a dataset passed in is iterated in the graph", function()
+    local f = tf.func(function(ds)
+      local total = tf.constant(0, tf.int64)
+      for x in ds do total = total + x end
+      return total
+    end)
+    assert.equal(10, f(tf.data.Dataset.range(5)):numpy())
+    assert.equal(45, f(tf.data.Dataset.range(10)):numpy())
+  end)
+
+  it("a loop AutoGraph did not convert refuses a dataset instead of unrolling forever", function()
+    local f = tf.func(function()
+      local n = 0
+      for _ in tf.data.Dataset.range(3) do n = n + 1 end
+      return n
+    end, { autograph = false })
+    H.raises("TypeError", "a `for` over a tf.data.Dataset while tracing runs as one graph loop through AutoGraph",
+      function() return f() end)
+  end)
+end)
