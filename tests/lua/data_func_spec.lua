@@ -91,14 +91,43 @@ describe("tf.data inside tf.func", function()
     assert.equal(30, f(it):numpy())
   end)
 
-  it("a dataset passed in is iterated in the graph", function()
+  it("a dataset passed in is traced by its DatasetSpec: the same element spec does not retrace", function()
+    local traces = 0
     local f = tf.func(function(ds)
+      traces = traces + 1
       local total = tf.constant(0, tf.int64)
       for x in ds do total = total + x end
       return total
     end)
     assert.equal(10, f(tf.data.Dataset.range(5)):numpy())
     assert.equal(45, f(tf.data.Dataset.range(10)):numpy())
+    assert.equal(1, traces)
+    assert.equal(3, f(tf.data.Dataset.from_tensor_slices(tf.constant({ 1, 2 }, tf.int64)))
+      :numpy())
+    assert.equal(1, traces)
+    assert.equal(6, f(tf.data.Dataset.range(4):batch(2):map(function(b) return tf.reduce_sum(b) end)):numpy())
+    assert.equal(1, traces)
+    local ints = tf.func(function(ds)
+      traces = traces + 1
+      local total = tf.constant(0)
+      for x in ds do total = total + x end
+      return total
+    end)
+    assert.equal(6, ints(tf.data.Dataset.from_tensor_slices({ 1, 2, 3 })):numpy())
+    assert.equal(2, traces)
+    assert.equal("DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))",
+      tostring(require("moonflow.data.spec").of(tf.data.Dataset.range(3))))
+  end)
+
+  it("a new element spec retraces", function()
+    local traces = 0
+    local f = tf.func(function(ds)
+      traces = traces + 1
+      return ds:reduce(tf.constant(0, tf.int64), function(s, x) return s + tf.reduce_sum(x) end)
+    end)
+    assert.equal(10, f(tf.data.Dataset.range(5)):numpy())
+    assert.equal(10, f(tf.data.Dataset.range(5):batch(2)):numpy())
+    assert.equal(2, traces)
   end)
 
   it("a loop AutoGraph did not convert refuses a dataset instead of unrolling forever", function()

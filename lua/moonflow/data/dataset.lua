@@ -43,6 +43,9 @@ Dataset.__index = receiver.index(Dataset, "dataset", {
   },
 })
 
+-- A dataset given to a tf.func is traced by its DatasetSpec.
+function Dataset.__tf_trace_type(ds) return require("moonflow.data.spec").of(ds) end
+
 function Dataset.__tostring(ds)
   return ("<%s element_spec=%s>"):format(ds._class, structure.spec_text(ds._structure, ds._specs))
 end
