@@ -128,6 +128,9 @@ describe("tf.data inside tf.func", function()
     assert.equal(10, f(tf.data.Dataset.range(5)):numpy())
     assert.equal(10, f(tf.data.Dataset.range(5):batch(2)):numpy())
     assert.equal(2, traces)
+    assert.equal("trace #1 differs in ds: DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), "
+      .. "TensorShape([])) -> DatasetSpec(TensorSpec(shape=(None,), dtype=tf.int64, name=None), TensorShape([]))",
+      f:concrete_functions()[2]:trace_info().reason)
   end)
 
   it("a loop AutoGraph did not convert refuses a dataset instead of unrolling forever", function()
