@@ -142,4 +142,21 @@ describe("tf.data inside tf.func", function()
     H.raises("TypeError", "a `for` over a tf.data.Dataset while tracing runs as one graph loop through AutoGraph",
       function() return f() end)
   end)
+
+  it("with functions run eagerly (%eager on) the loop is Lua's and gives the same values", function()
+    local f = tf.func(function(ds)
+      local total = tf.constant(0, tf.int64)
+      for x in ds do
+        if x > 3 then break end
+        total = total + x
+      end
+      return total
+    end)
+    tf.config.run_functions_eagerly(true)
+    local ok, got = pcall(f, tf.data.Dataset.range(10))
+    tf.config.run_functions_eagerly(false)
+    assert.is_true(ok, tostring(got))
+    assert.equal(6, got:numpy())
+    assert.equal(6, f(tf.data.Dataset.range(10)):numpy())
+  end)
 end)
