@@ -159,4 +159,26 @@ describe("tf.data inside tf.func", function()
     assert.equal(6, got:numpy())
     assert.equal(6, f(tf.data.Dataset.range(10)):numpy())
   end)
+
+  it("a training loop over a dataset, a tape in its body, learns the same eagerly and traced", function()
+    local xs = tf.constant({ 1, 2, 3, 4 }, tf.float32)
+    local ds = tf.data.Dataset.from_tensor_slices({ xs, xs * 3 }):batch(2)
+    local function step(w, x, y)
+      local tape = tf.GradientTape()
+      local loss = tf.reduce_mean((x * w - y) ^ 2)
+      tape:stop()
+      w:assign_sub(0.05 * tape:gradient(loss, w))
+    end
+    local traced_w, eager_w = tf.Variable(tf.constant(0.0)), tf.Variable(tf.constant(0.0))
+    local train = tf.func(function(data)
+      for x, y in data do step(traced_w, x, y) end
+    end)
+    for _ = 1, 5 do
+      train(ds)
+      for x, y in ds do step(eager_w, x, y) end
+    end
+    H.close(eager_w:numpy(), traced_w:numpy(), 1e-5)
+    assert.is_true(math.abs(traced_w:numpy() - 3) < 0.1)
+    assert.equal(1, #train:concrete_functions())
+  end)
 end)
