@@ -181,4 +181,18 @@ describe("tf.data inside tf.func", function()
     assert.is_true(math.abs(traced_w:numpy() - 3) < 0.1)
     assert.equal(1, #train:concrete_functions())
   end)
+
+  it("the graph picture names the dataset ops as TF and shows the loop as a While", function()
+    local f = tf.func(function(ds)
+      local t = tf.constant(0, tf.int64)
+      for x in ds:map(function(v) return v + 1 end) do t = t + x end
+      return t
+    end)
+    local dot = f:get_concrete_function(tf.data.Dataset.range(3)).graph:to_dot()
+    for _, name in ipairs({ "MapDataset", "While", "AnonymousIteratorV3", "MakeIterator",
+      "IteratorGetNextAsOptional", "OptionalHasValue", "OptionalGetValue" }) do
+      assert.truthy(dot:find(name, 1, true), name)
+    end
+    assert.is_nil(dot:find("GraphHandle", 1, true))
+  end)
 end)
