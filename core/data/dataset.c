@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "array_util.h"
+#include "interrupt.h"
 
 /* ---- datasets ---- */
 
@@ -101,8 +102,18 @@ mf_status mf_iterator_alloc(const mf_iterator_class *cls, size_t size, mf_datase
   return MF_OK;
 }
 
+/* A prefetch's producer thread leaves the interrupt flag to the host's
+ * thread (Ctrl-C is the session's; the producer stops when its iterator
+ * is freed). */
+static _Thread_local bool on_producer;
+
+void mf_data_mark_producer(void) { on_producer = true; }
+
 mf_status mf_iterator_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error *err) {
   *end = false;
+  /* Each element pulled checks for an interrupt: a pipeline can spin in C
+   * for long (a filter that rejects everything of a repeated input). */
+  if (!on_producer) MF_TRY(mf_interrupt_check(err));
   return it->cls->next(it, out, end, err);
 }
 

@@ -102,7 +102,10 @@ mf_status mf_dataset_to_tensor(mf_dataset *ds, mf_tensor **out, mf_error *err);
  * mf_iterator), zeroed, holding a reference to ds. */
 mf_status mf_iterator_alloc(const mf_iterator_class *cls, size_t size, mf_dataset *ds,
                             mf_iterator **out, mf_error *err);
+/* Fails with MF_ERR_INTERRUPTED when an interrupt is pending (not on a
+ * producer thread: mf_data_mark_producer). */
 mf_status mf_iterator_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error *err);
+void mf_data_mark_producer(void);
 void mf_iterator_free(mf_iterator *it); /* NULL: nothing */
 void mf_release_all(int n, mf_tensor **ts); /* releases and clears n tensors */
 

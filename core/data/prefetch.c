@@ -37,6 +37,7 @@ typedef struct prefetch_it {
 static void *produce(void *arg) {
   prefetch_it *c = arg;
   int ncomp = c->base.ds->ncomp;
+  mf_data_mark_producer();
   mf_tensor *elem[MF_DATA_MAX_COMPONENTS];
   for (;;) {
     pthread_mutex_lock(&c->lock);

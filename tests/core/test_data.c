@@ -8,6 +8,7 @@
 #include "check.h"
 #include "dataset.h"
 #include "graph_test.h"
+#include "interrupt.h"
 
 /* Every element of a one-component int64 dataset, summed and counted. */
 static void drain(mf_dataset *ds, int64_t *n, int64_t *sum) {
@@ -137,11 +138,34 @@ static void test_generator_shape_check(void) {
   mf_dataset_release(g);
 }
 
+/* A pipeline that spins in C (a filter rejecting everything of a repeated
+ * input would never end) stops at an interrupt, at the next element. */
+static void test_interrupt(void) {
+  mf_dataset *r = NULL, *rep = NULL;
+  CHECK_OK(mf_dataset_range(0, 3, 1, &r, NULL));
+  CHECK_OK(mf_dataset_repeat(r, -1, &rep, NULL));
+  mf_iterator *it = NULL;
+  CHECK_OK(mf_dataset_make_iterator(rep, &it, NULL));
+  mf_tensor *e;
+  bool end;
+  mf_error err;
+  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK);
+  mf_tensor_release(e);
+  mf_interrupt_request();
+  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_ERR_INTERRUPTED);
+  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK); /* the flag was taken */
+  mf_tensor_release(e);
+  mf_iterator_free(it);
+  mf_dataset_release(rep);
+  mf_dataset_release(r);
+}
+
 int main(void) {
   RUN(test_compose_and_count);
   RUN(test_prefetch_thread);
   RUN(test_host_callback_stays_on_the_caller);
   RUN(test_generator_shape_check);
+  RUN(test_interrupt);
   printf("1..%d\n", check_count);
   return check_failed ? 1 : 0;
 }
