@@ -249,6 +249,24 @@ def section_mlp(threads):
     out("mlp.t%d.torch" % threads, *auto(step, 0.05, 9))
 
 
+def section_data():
+    """9. PyTorch's DataLoader over a TensorDataset (num_workers=0, shuffled,
+    batches of 64), the same elementwise ops per batch: per element."""
+    torch = torch_setup(1)
+    g = torch.Generator().manual_seed(1)
+    n = 60000
+    x = torch.rand(n, 64, generator=g)
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x), batch_size=64,
+                                         shuffle=True, num_workers=0, generator=g)
+
+    def epoch():
+        for (b,) in loader:
+            torch.tanh(b * 2.0 + 1.0) * 0.5
+
+    best, med, cpu = measure(epoch, 1, 3)
+    out("data.torch", best / n, med / n, cpu / n)
+
+
 def main():
     name = sys.argv[1]
     if name == "numpy":
@@ -259,8 +277,10 @@ def main():
         section_conv(int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None)
     elif name == "mlp":
         section_mlp(int(sys.argv[2]))
+    elif name == "data":
+        section_data()
     else:
-        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS")
+        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS | data")
 
 
 if __name__ == "__main__":

@@ -248,6 +248,12 @@ for t in 1 2; do
   fi
 done
 
+# 9. tf.data: the pipeline, by hand, and PyTorch's DataLoader; moonflow's
+# pool as a user gets it (the prefetch thread is the pipeline's own).
+section "9. moonflow tf.data pipeline" $(mfd data)
+if grep -q "^@ data\.pipeline " "$RESULTS" && [ "$have_torch" = 1 ]; then
+  section "9. PyTorch DataLoader" env OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" data
+fi
 
 # 4. The first trace in a process: one fresh process per sample.
 FIRST=${BENCH_FIRST_RUNS:-7}

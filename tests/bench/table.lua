@@ -276,6 +276,17 @@ for _, t in ipairs({ 1, 2 }) do
   end
 end
 
+-- 9. tf.data ------------------------------------------------------------------------------
+row { "9", "tf.data shuffle/map/batch(64)/prefetch, per element", "data.pipeline",
+  "PyTorch DataLoader (workers 0)", "data.torch" }
+row { "9", "the same loop by hand in Lua, per element", "data.by_hand",
+  "PyTorch DataLoader (workers 0)", "data.torch" }
+row { "9", "traced step fed by prefetch: wait per step", "data.stall_per_step",
+  "the step itself", "data.step", ratio = function(m, p)
+    if not m or not p then return "n/a" end
+    return ("%.1f%% of a step"):format(100 * m / p)
+  end }
+
 -- 8. allocations -----------------------------------------------------------------------
 do
   local n, failed, per = R["steady.cases"], R["steady.failed"], R["steady.mallocs"]
