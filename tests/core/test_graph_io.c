@@ -202,8 +202,11 @@ static bool build_data(mf_graph *g, const char *n) {
     return true;
   } else if (strcmp(n, "DatasetCardinality") != 0 && strcmp(n, "RangeDataset") != 0) {
     /* The iterator and optional ops: a pass over the range. */
-    mf_attrs_set_tensor(&as, "output_types", element_attr(false), NULL);
-    mf_attrs_set_tensor(&as, "output_shapes", element_attr(true), NULL);
+    mf_tensor *types = element_attr(false), *shapes = element_attr(true);
+    mf_attrs_set_tensor(&as, "output_types", types, NULL);
+    mf_attrs_set_tensor(&as, "output_shapes", shapes, NULL);
+    mf_tensor_release(types);
+    mf_tensor_release(shapes);
     ref it = add_op(g, "AnonymousIteratorV3", 0, NULL, &as);
     add_op(g, "MakeIterator", 2, REFS(r, it), NULL);
     ref opt = add_op(g, "IteratorGetNextAsOptional", 1, REFS(it), &as);
