@@ -143,7 +143,7 @@ local function components_of(value, what, level)
   return s, flat
 end
 
-M.from_tensor_slices = doc.def(function(tensors, opts)
+M.from_tensor_slices = doc.def(function(tensors)
   local s, flat = components_of(tensors, "from_tensor_slices", 2)
   local specs = structure.specs_of(flat)
   local first
@@ -161,7 +161,6 @@ M.from_tensor_slices = doc.def(function(tensors, opts)
     local shape = spec.shape and table.move(spec.shape, 2, #spec.shape, 1, {}) or nil
     spec.shape = shape
   end
-  local _ = opts
   return new(op(H.TensorSliceDataset, {}, table.unpack(flat)), s, specs, "_TensorSliceDataset")
 end, "tf.data.Dataset.from_tensor_slices(tensors)",
 "A dataset of the slices of tensors along their first dimension. tensors is a tensor, a Lua "

@@ -10,8 +10,6 @@
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
-local doc = require("moonflow.doc")
-local options = require("moonflow.options")
 local state = require("moonflow.state")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
@@ -170,7 +168,5 @@ M.doc = { "tf.data.Dataset.from_generator(generator, {output_signature=})",
   .. "does not fit is InvalidArgumentError \"TypeError: `generator` yielded ...\" when it is "
   .. "reached, as TF. Each element is a call back into Lua, on the session's thread (a prefetch "
   .. "of it runs there too)." }
-
-local _ = { doc, options }
 
 return M
