@@ -273,7 +273,25 @@ end, "tf.data.Dataset.zip(a, b, ...) / zip({a, b}) / zip({x = a, y = b})",
 
 -- Transformations -------------------------------------------------------------
 
+-- ds:batch{64, drop_remainder = true} / ds:batch{batch_size = 64}: the
+-- arguments in one table, Lua's keyword call.
+local function table_call(args, names, what)
+  local out = { args.batch_size or args[1] }
+  for k in pairs(args) do
+    if k ~= 1 and k ~= "batch_size" and not names[k] then
+      raise("TypeError", ("%s got an unexpected keyword argument '%s'"):format(what, tostring(k)), 4)
+    end
+  end
+  return out
+end
+
 methods.batch = options.def(function(ds, batch_size, drop_remainder)
+  if type(batch_size) == "table" and getmetatable(batch_size) == nil then
+    local args = batch_size
+    batch_size = table_call(args, { drop_remainder = true, num_parallel_calls = true, deterministic = true,
+      name = true }, "ds:batch")[1]
+    drop_remainder = args.drop_remainder
+  end
   local drop = drop_remainder or false
   local size = int64(batch_size, "batch_size", 3)
   local static = not core.is_tensor(batch_size) and drop and batch_size or -1
@@ -284,7 +302,7 @@ methods.batch = options.def(function(ds, batch_size, drop_remainder)
   end
   local v = op(H.BatchDatasetV2, { parallel_copy = false }, ds._variant, size, boolean(drop, "drop_remainder", 3))
   return new(v, ds._structure, specs, "_BatchDataset")
-end, "ds:batch(batch_size [, {drop_remainder=false}])",
+end, "ds:batch(batch_size [, {drop_remainder=false}]) / ds:batch{batch_size, drop_remainder=}",
 "Combines consecutive elements into batches (stacked on a new first axis); the last batch may be "
 .. "smaller unless drop_remainder. num_parallel_calls and deterministic are accepted and ignored.",
 { required = 2, positional = { "drop_remainder", "num_parallel_calls", "deterministic" }, "name" })
