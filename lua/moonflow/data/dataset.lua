@@ -194,7 +194,7 @@ end, "tf.data.Dataset.range(stop) / range(start, stop [, step])",
 
 local generators = require("moonflow.data.generator")
 
-M.from_generator = options.def(function(generator, output_types, output_shapes, args, output_signature)
+M.from_generator = options.def(function(generator, output_types, output_shapes, args, output_signature, opts)
   if output_signature == nil and output_types ~= nil then
     -- TF's older form: dtypes (and shapes) instead of TensorSpecs.
     local function specs_of(t, sh)
@@ -209,7 +209,7 @@ M.from_generator = options.def(function(generator, output_types, output_shapes, 
     local inner = generator
     generator = function() return inner(table.unpack(args)) end
   end
-  return generators.from_generator(new, generator, output_signature, 2)
+  return generators.from_generator(new, generator, output_signature, opts.name, 2)
 end, generators.doc[1], generators.doc[2],
 { required = 1, positional = { "output_types", "output_shapes", "args", "output_signature" }, "name" })
 

@@ -123,7 +123,7 @@ local function components(s, specs, value, sig_text)
 end
 
 --- tf.data.Dataset.from_generator (see the docstring below).
-function M.from_generator(new_dataset, generator, output_signature, level)
+function M.from_generator(new_dataset, generator, output_signature, name, level)
   if type(generator) ~= "function" then
     raise("TypeError", "`generator` must be a Python callable.", level + 1)
   end
@@ -155,7 +155,7 @@ function M.from_generator(new_dataset, generator, output_signature, level)
   end
   local function finalize_func(id) runs[core.numpy(id)] = nil end
   local attrs = iterators.spec_attrs(specs)
-  attrs.next_func, attrs.finalize_func = next_func, finalize_func
+  attrs.next_func, attrs.finalize_func, attrs.name = next_func, finalize_func, name
   local v = state.in_eager_scope(core.op, state.H.GeneratorDataset, attrs)
   return new_dataset(v, s, specs, "_FlatMapDataset")
 end

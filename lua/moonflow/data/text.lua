@@ -30,8 +30,8 @@ local function compression_of(kind, level)
   raise("UnimplementedError", "moonflow reads uncompressed files only, not " .. tostring(kind), level + 1)
 end
 
-M.TextLineDataset = options.def(function(filenames, compression_type, buffer_size)
-  local v = op(H.TextLineDataset, {}, filenames_of(filenames, 3), compression_of(compression_type, 3),
+M.TextLineDataset = options.def(function(filenames, compression_type, buffer_size, opts)
+  local v = op(H.TextLineDataset, { name = opts.name }, filenames_of(filenames, 3), compression_of(compression_type, 3),
     datasets.int64(buffer_size or 0, "buffer_size", 3))
   return datasets.new(v, { kind = "tensor", index = 1 }, { { dtype = dtypes.string, shape = {} } },
     "TextLineDatasetV2")
@@ -39,10 +39,10 @@ end, "tf.data.TextLineDataset(filenames [, {compression_type=, buffer_size=}])",
 "A dataset of the lines of one or more text files (a string or a list of them), in order, "
 .. "without their line ends (\"\\n\", \"\\r\\n\"). Uncompressed files only. A missing file is "
 .. "NotFoundError when an iteration reaches it.",
-{ required = 1, positional = { "compression_type", "buffer_size", "num_parallel_reads" }, "name" })
+{ required = 1, positional = { "compression_type", "buffer_size" }, "name" })
 
 M.CsvDataset = options.def(function(filenames, record_defaults, compression_type, buffer_size, header,
-                                    field_delim, use_quote_delim, na_value, select_cols)
+                                    field_delim, use_quote_delim, na_value, select_cols, opts)
   if type(record_defaults) ~= "table" or getmetatable(record_defaults) ~= nil or #record_defaults == 0 then
     raise("TypeError", "record_defaults must be a non-empty Lua list of default values or dtypes", 3)
   end
@@ -63,7 +63,7 @@ M.CsvDataset = options.def(function(filenames, record_defaults, compression_type
     cols }
   for _, d in ipairs(defaults) do inputs[#inputs + 1] = d end
   inputs[#inputs + 1] = ops.zeros({ 0 }, dtypes.int64)
-  local v = op(H.CSVDatasetV2, {}, table.unpack(inputs))
+  local v = op(H.CSVDatasetV2, { name = opts.name }, table.unpack(inputs))
   local s = #items == 1 and items[1] or { kind = "tuple", items = items }
   return datasets.new(v, s, specs, "CsvDatasetV2")
 end, "tf.data.experimental.CsvDataset(filenames, record_defaults [, {header=, field_delim=, "
@@ -73,6 +73,6 @@ end, "tf.data.experimental.CsvDataset(filenames, record_defaults [, {header=, fi
 .. "required). header skips each file's first line; select_cols (0-based, increasing) picks "
 .. "columns; quoted fields (\"a,b\", \"\"\"\" for a quote) unless use_quote_delim is false.",
 { required = 2, positional = { "compression_type", "buffer_size", "header", "field_delim",
-  "use_quote_delim", "na_value", "select_cols" }, "exclude_cols", "name" })
+  "use_quote_delim", "na_value", "select_cols" }, "name" })
 
 return M
