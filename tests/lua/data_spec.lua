@@ -334,6 +334,9 @@ describe("tf.data transformations", function()
   it("a dataset's variant tensor prints as TF's", function()
     assert.equal("tf.Tensor(<RangeDatasetOp::Dataset>, shape=(), dtype=variant)",
       tostring(range(3)._variant))
+    H.raises("TypeError", "a variant tensor (a dataset, an iterator) has no value to convert", function()
+      return range(3)._variant:numpy()
+    end)
   end)
 end)
 
