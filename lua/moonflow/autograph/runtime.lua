@@ -514,8 +514,69 @@ end
 -- over an iterator made in the graph, as TF's AutoGraph builds it; the
 -- loop carries the next element as an optional (the graph does not grow
 -- with the number of elements).
+
+-- The element of ds as placeholders, for a throwaway trace of the body.
+local function placeholder_element(ds)
+  local flat = {}
+  for i, spec in ipairs(ds._specs) do flat[i] = core.placeholder("element_" .. i, spec.dtype, spec.shape) end
+  return require("moonflow.data.structure").pack(ds._structure, flat)
+end
+
+-- The most specific shape both fit: dims kept where equal; nil (any
+-- rank) when the ranks differ or one is unknown.
+local function join_shapes(a, b)
+  if a == nil or b == nil or #a ~= #b then return nil end
+  local out = {}
+  for i = 1, #a do out[i] = a[i] == b[i] and a[i] or -1 end
+  return out
+end
+
+local function same_shape(a, b)
+  if a == nil or b == nil then return a == b end
+  if #a ~= #b then return false end
+  for i = 1, #a do if a[i] ~= b[i] then return false end end
+  return true
+end
+
+-- As TF's dataset loop (a reduce), the carried tensors' shapes relax until
+-- the body keeps them: throwaway traces of the body find, per carried
+-- value, the shape it needs (false: any rank), or nothing when none changes.
+local function relaxed_shapes(ds, body_fn, n, vals, args)
+  local inv, any = {}, false
+  for _ = 1, 3 do
+    core.trace_begin("autograph_dataset_shapes")
+    local ok, outs = pcall(function()
+      local a = table.pack(args(placeholder_element(ds)))
+      for i = 1, n do
+        local v = vals[i]
+        if inv[i] ~= nil and is_tensor(v) then
+          v = core.placeholder("carried_" .. i, core.dtype(v), inv[i] or nil)
+        end
+        a[a.n + i] = v
+      end
+      return table.pack(body_fn(table.unpack(a, 1, a.n + n)))
+    end)
+    core.trace_abort()
+    if not ok then return nil end -- the real trace reports it
+    local again = false
+    for i = 1, n do
+      if is_tensor(vals[i]) and is_tensor(outs[i]) then
+        local _, _, before = core.info(vals[i])
+        if inv[i] ~= nil then before = inv[i] or nil end
+        local _, _, after = core.info(outs[i])
+        local joined = join_shapes(before, after)
+        if not same_shape(joined, before) then
+          inv[i] = joined or false
+          again, any = true, true
+        end
+      end
+    end
+    if not again then break end
+  end
+  return any and inv or nil
+end
+
 local function dataset_for(ds, body_fn, opts, vals, brk_index)
-  local datasets = require("moonflow.data.dataset")
   local iterators = require("moonflow.data.iterator")
   local n = #opts.names
   local function args(element)
@@ -526,7 +587,7 @@ local function dataset_for(ds, body_fn, opts, vals, brk_index)
   end
   local created = { seen = {}, invariants = {} }
   local absent = fill_undefined(opts.names, vals, function(v)
-    local a = table.pack(args(datasets.stand_in_element(ds)))
+    local a = table.pack(args(placeholder_element(ds)))
     for i = 1, n do a[a.n + i] = v[i] end
     return { table.pack(body_fn(table.unpack(a, 1, a.n + n))) }
   end, true, created)
@@ -536,10 +597,23 @@ local function dataset_for(ds, body_fn, opts, vals, brk_index)
     return table.unpack(full(outs), 1, n)
   end
   check_defined(opts, vals)
-  local it = ds:iter()
-  local all = { it:get_next_as_optional() }
+  if #created > 0 then
+    raise("ValueError", ("line %d: a loop over a dataset must not create %s: give it a value before "
+      .. "the loop"):format(opts.line, table.concat(created, ", ")), 3)
+  end
+  local all = { nil }
   for i = 1, n do all[i + 1] = vals[i] end
   all.n = n + 1
+  local relaxed = relaxed_shapes(ds, body_fn, n, vals, args)
+  local invariants
+  if relaxed then
+    invariants = {}
+    for i, shape in pairs(relaxed) do invariants[i + 1] = shape end
+    all[1] = false -- a stand-in: flat_invariants refuses tables, the optional is a tensor
+    invariants = flat_invariants(invariants, all)
+  end
+  local it = ds:iter()
+  all[1] = it:get_next_as_optional()
   local names = loop_var_names(opts)
   table.insert(names, 1, "the dataset's next element")
   local outs = table.pack(control_flow.graph_while(function(o, ...)
@@ -552,11 +626,7 @@ local function dataset_for(ds, body_fn, opts, vals, brk_index)
     for i = 1, n do a[a.n + i] = carried[i] end
     local out = table.pack(body_fn(table.unpack(a, 1, a.n + n)))
     return it:get_next_as_optional(), table.unpack(out, 1, n)
-  end, all, { _names = names }))
-  if #created > 0 then
-    raise("ValueError", ("line %d: a loop over a dataset must not create %s: give it a value before "
-      .. "the loop"):format(opts.line, table.concat(created, ", ")), 3)
-  end
+  end, all, { _names = names, _invariants = invariants }))
   return table.unpack(outs, 2, n + 1)
 end
 

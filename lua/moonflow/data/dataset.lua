@@ -598,18 +598,6 @@ end, "ds:as_numpy_iterator()",
 "An iterator function over the elements as Lua values (each tensor's :numpy()); use it in "
 .. "`for x in ds:as_numpy_iterator() do` (a tuple's items come as separate loop values).")
 
---- An element of ds's structure with every dimension the spec leaves
---- unknown at 0: what the dry run of a graph loop's body sees.
-function M.stand_in_element(ds)
-  local flat = {}
-  for i, spec in ipairs(ds._specs) do
-    local dims = {}
-    for d, n in ipairs(spec.shape or {}) do dims[d] = n >= 0 and n or 0 end
-    flat[i] = spec.dtype == dtypes.string and ops.fill(dims, "") or ops.zeros(dims, spec.dtype)
-  end
-  return structure.pack(ds._structure, flat)
-end
-
 M.Dataset = Dataset
 M.methods = methods
 M.new = new
