@@ -16,10 +16,51 @@ typedef struct fn_ds {
   mf_graph *f; /* counted */
   int ncap;
   mf_tensor **captured; /* counted */
-  /* One run of f at a time: a prefetch's producer and the host's thread
-   * may iterate the dataset at once, and f's plan is one per graph. */
-  pthread_mutex_t lock;
+  struct graph_lock *lock; /* f's (below) */
 } fn_ds;
+
+/* One run of a function graph at a time: its plan is one per graph, and a
+ * prefetch's producer and the host's thread may run it at once (through
+ * one dataset, or two made from one graph: a traced MapDataset node makes
+ * a dataset per run). A lock per graph, shared by the datasets that run
+ * it, so runs of different graphs never wait on each other. */
+typedef struct graph_lock {
+  const mf_graph *g;
+  long users;
+  pthread_mutex_t m;
+  struct graph_lock *next;
+} graph_lock;
+
+static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER;
+static graph_lock *locks; /* the graphs of live map/filter datasets: few */
+
+static graph_lock *graph_lock_take(const mf_graph *g) {
+  pthread_mutex_lock(&registry);
+  graph_lock *l = locks;
+  while (l && l->g != g) l = l->next;
+  if (!l && (l = mf_calloc(1, sizeof *l)) != NULL) {
+    l->g = g;
+    pthread_mutex_init(&l->m, NULL);
+    l->next = locks;
+    locks = l;
+  }
+  if (l) l->users++;
+  pthread_mutex_unlock(&registry);
+  return l;
+}
+
+static void graph_lock_drop(graph_lock *l) {
+  if (!l) return;
+  pthread_mutex_lock(&registry);
+  if (--l->users == 0) {
+    graph_lock **p = &locks;
+    while (*p != l) p = &(*p)->next;
+    *p = l->next;
+    pthread_mutex_destroy(&l->m);
+    free(l);
+  }
+  pthread_mutex_unlock(&registry);
+}
 
 typedef struct fn_it {
   mf_iterator base;
@@ -30,8 +71,8 @@ static void fn_drop(mf_dataset *ds) {
   fn_ds *d = (fn_ds *)ds;
   mf_release_all(d->ncap, d->captured);
   free(d->captured);
+  graph_lock_drop(d->lock);
   mf_graph_release(d->f);
-  pthread_mutex_destroy(&d->lock);
 }
 
 static void fn_it_drop(mf_iterator *it) { mf_iterator_free(((fn_it *)it)->in); }
@@ -51,9 +92,9 @@ static mf_status run_fn(const fn_ds *d, int ncomp, mf_tensor **elem, mf_tensor *
   }
   memcpy(feeds, elem, (size_t)ncomp * sizeof *feeds);
   if (d->ncap) memcpy(feeds + ncomp, d->captured, (size_t)d->ncap * sizeof *feeds);
-  pthread_mutex_lock((pthread_mutex_t *)&d->lock);
+  pthread_mutex_lock(&d->lock->m);
   mf_status s = mf_graph_run(d->f, nargs, feeds, out, err);
-  pthread_mutex_unlock((pthread_mutex_t *)&d->lock);
+  pthread_mutex_unlock(&d->lock->m);
   mf_release_all(ncomp, elem);
   if (feeds != args) free(feeds);
   return s;
@@ -155,10 +196,10 @@ static mf_status fn_new(const mf_dataset_class *cls, mf_dataset *in, const mf_gr
   mf_dataset_add_input(*out, in);
   d->f = (mf_graph *)f;
   mf_graph_retain(d->f);
-  pthread_mutex_init(&d->lock, NULL);
+  d->lock = graph_lock_take(f);
   (*out)->threadable = (*out)->threadable && mf_data_graph_threadable(f);
   d->captured = mf_calloc((size_t)ncap + 1, sizeof *d->captured);
-  if (!d->captured) {
+  if (!d->captured || !d->lock) {
     mf_dataset_release(*out);
     *out = NULL;
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");

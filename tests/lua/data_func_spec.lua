@@ -116,7 +116,7 @@ describe("tf.data inside tf.func", function()
     assert.equal(6, ints(tf.data.Dataset.from_tensor_slices({ 1, 2, 3 })):numpy())
     assert.equal(2, traces)
     assert.equal("DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))",
-      tostring(require("moonflow.data.spec").of(tf.data.Dataset.range(3))))
+      tostring(require("moonflow.data.dataset").spec_of(tf.data.Dataset.range(3))))
   end)
 
   it("a new element spec retraces", function()

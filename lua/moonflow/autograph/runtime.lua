@@ -11,6 +11,8 @@ local ops = require("moonflow.ops")
 local tensors = require("moonflow.tensor.tensor")
 local control_flow = require("moonflow.ops.control")
 local state = require("moonflow.state")
+local structure = require("moonflow.data.structure")
+local iterators = require("moonflow.data.iterator")
 local raise = errors.raise
 
 local ag = {}
@@ -519,7 +521,7 @@ end
 local function placeholder_element(ds)
   local flat = {}
   for i, spec in ipairs(ds._specs) do flat[i] = core.placeholder("element_" .. i, spec.dtype, spec.shape) end
-  return require("moonflow.data.structure").pack(ds._structure, flat)
+  return structure.pack(ds._structure, flat)
 end
 
 -- The most specific shape both fit: dims kept where equal; nil (any
@@ -577,7 +579,6 @@ local function relaxed_shapes(ds, body_fn, n, vals, args)
 end
 
 local function dataset_for(ds, body_fn, opts, vals, brk_index)
-  local iterators = require("moonflow.data.iterator")
   local n = #opts.names
   local function args(element)
     if opts.nnames > 1 and ds._structure.kind == "tuple" then

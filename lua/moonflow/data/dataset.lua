@@ -18,6 +18,7 @@ local shapes = require("moonflow.tensor.shape")
 local ops = require("moonflow.ops")
 local structure = require("moonflow.data.structure")
 local iterators = require("moonflow.data.iterator")
+local generators = require("moonflow.data.generator")
 local raise = errors.raise
 
 local H = state.H
@@ -43,13 +44,91 @@ Dataset.__index = receiver.index(Dataset, "dataset", {
   },
 })
 
--- A dataset given to a tf.func is traced by its DatasetSpec.
-function Dataset.__tf_trace_type(ds) return require("moonflow.data.spec").of(ds) end
-
 function Dataset.__tostring(ds)
   return ("<%s element_spec=%s>"):format(ds._class, structure.spec_text(ds._structure, ds._specs))
 end
 Dataset.__repr = Dataset.__tostring
+
+-- DatasetSpec -------------------------------------------------------------------
+
+-- The trace type of a dataset given to a tf.func (trace/trace_type.lua's
+-- interface): the trace receives a dataset of the same element spec whose
+-- variant is a graph input, and a call feeds the dataset's variant.
+-- Another dataset of the same element spec (or a more specific one)
+-- reuses the trace, as in TF.
+local spec_of
+
+local Spec = { kind = "dataset" }
+Spec.__index = Spec
+
+local function new_spec(s, specs)
+  return setmetatable({ structure = s, specs = specs }, Spec)
+end
+
+-- Does shape a fit shape b (b's known dimensions equal)?
+local function shape_fits(a, b)
+  if b == nil then return true end
+  if a == nil or #a ~= #b then return false end
+  for i = 1, #b do
+    if b[i] >= 0 and a[i] ~= b[i] then return false end
+  end
+  return true
+end
+
+local function same_layout(a, b)
+  if b.kind ~= "dataset" or not structure.same(a.structure, b.structure) or #a.specs ~= #b.specs then
+    return false
+  end
+  for i, spec in ipairs(a.specs) do
+    if spec.dtype ~= b.specs[i].dtype then return false end
+  end
+  return true
+end
+
+function Spec:is_subtype_of(o)
+  if not same_layout(self, o) then return false end
+  for i, spec in ipairs(self.specs) do
+    if not shape_fits(spec.shape, o.specs[i].shape) then return false end
+  end
+  return true
+end
+
+function Spec:supertype(o)
+  if not same_layout(self, o) then return nil end
+  local specs = {}
+  for i, a in ipairs(self.specs) do
+    local b, shape = o.specs[i], nil
+    if a.shape and b.shape and #a.shape == #b.shape then
+      shape = {}
+      for d = 1, #a.shape do shape[d] = a.shape[d] == b.shape[d] and a.shape[d] or -1 end
+    end
+    specs[i] = { dtype = a.dtype, shape = shape }
+  end
+  return new_spec(self.structure, specs)
+end
+
+function Spec:__tostring()
+  return ("DatasetSpec(%s, TensorShape([]))"):format(structure.spec_text(self.structure, self.specs))
+end
+
+function Spec:placeholder(name)
+  local variant = core.placeholder(name, dtypes.variant, {})
+  return new(variant, self.structure, self.specs, "_VariantDataset")
+end
+
+function Spec:feeds(v, out) out[#out + 1] = v._variant end
+
+function Spec:accepts(v)
+  if is_dataset(v) and spec_of(v):is_subtype_of(self) then return true end
+  return false, is_dataset(v) and tostring(spec_of(v)) or tostring(v)
+end
+
+--- The DatasetSpec of a dataset (tostring: TF's repr).
+function spec_of(ds) return new_spec(ds._structure, ds._specs) end
+M.spec_of = spec_of
+
+-- A dataset given to a tf.func is traced by its DatasetSpec.
+function Dataset.__tf_trace_type(ds) return spec_of(ds) end
 
 -- Arguments ----------------------------------------------------------------
 
@@ -192,21 +271,35 @@ end, "tf.data.Dataset.range(stop) / range(start, stop [, step])",
 "A dataset of the int64 scalars start, start + step, ... up to (not including) stop, as Python's "
 .. "range.")
 
-local generators = require("moonflow.data.generator")
-
 M.from_generator = options.def(function(generator, output_types, output_shapes, args, output_signature, opts)
   if output_signature == nil and output_types ~= nil then
     -- TF's older form: dtypes (and shapes) instead of TensorSpecs.
+    local open = {}
     local function specs_of(t, sh)
-      if getmetatable(t) == dtypes.DType then return shapes.TensorSpec(sh, t) end
+      if getmetatable(t) == dtypes.DType then
+        if sh ~= nil and (type(sh) ~= "table" or (getmetatable(sh) ~= nil and getmetatable(sh) ~= shapes.Shape)) then
+          raise("TypeError", "output_shapes must be shapes (Lua lists of dimensions) nested as output_types, got "
+            .. tostring(sh), 4)
+        end
+        return shapes.TensorSpec(sh, t)
+      end
+      if type(t) ~= "table" or getmetatable(t) ~= nil or open[t] then
+        raise("TypeError", "output_types must be a dtype or a (nested) table of dtypes, got " .. tostring(t), 4)
+      end
+      open[t] = true
       local out = {}
-      for k, v in pairs(t) do out[k] = specs_of(v, sh and sh[k] or nil) end
+      for k, v in pairs(t) do out[k] = specs_of(v, type(sh) == "table" and getmetatable(sh) == nil and sh[k] or nil) end
+      open[t] = nil
       return out
     end
     output_signature = specs_of(output_types, output_shapes)
   end
   if args ~= nil then
+    if type(args) ~= "table" or getmetatable(args) ~= nil then
+      raise("TypeError", "args must be a Lua list of the generator's arguments, got " .. tostring(args), 3)
+    end
     local inner = generator
+    if type(inner) ~= "function" then raise("TypeError", "`generator` must be a Python callable.", 3) end
     generator = function() return inner(table.unpack(args)) end
   end
   return generators.from_generator(new, generator, output_signature, opts.name, 2)
@@ -216,25 +309,30 @@ end, generators.doc[1], generators.doc[2],
 -- The datasets a zip argument holds, in structure order, and the
 -- element structure built from theirs.
 local function zip_structure(arg, level)
-  local list = {}
+  local list, open = {}, {}
   local function walk(v)
     if is_dataset(v) then
       list[#list + 1] = v
       return { kind = "dataset", ds = v }
     end
-    if type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil then
+    if type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil and not open[v] then
+      open[v] = true
       local n = #v
+      local node
       if n > 0 then
         local items = {}
         for i = 1, n do items[i] = walk(v[i]) end
-        return { kind = "tuple", items = items }
+        node = { kind = "tuple", items = items }
+      else
+        local keys = {}
+        for k in pairs(v) do keys[#keys + 1] = k end
+        table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+        local items = {}
+        for _, k in ipairs(keys) do items[k] = walk(v[k]) end
+        node = { kind = "dict", keys = keys, items = items }
       end
-      local keys = {}
-      for k in pairs(v) do keys[#keys + 1] = k end
-      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-      local items = {}
-      for _, k in ipairs(keys) do items[k] = walk(v[k]) end
-      return { kind = "dict", keys = keys, items = items }
+      open[v] = nil
+      return node
     end
     raise("TypeError", "tf.data.Dataset.zip: the arguments must be datasets or (nested) tables of "
       .. "datasets, got " .. tostring(v), level + 3)
@@ -456,6 +554,9 @@ methods.shuffle = options.def(function(ds, buffer_size, seed, reshuffle)
     raise("TypeError", "seed must be an integer, got " .. tostring(seed), 3)
   end
   if reshuffle == nil then reshuffle = true end
+  if type(reshuffle) ~= "boolean" then
+    raise("TypeError", "reshuffle_each_iteration must be a boolean, got " .. tostring(reshuffle), 3)
+  end
   local v = op(H.ShuffleDataset, { reshuffle_each_iteration = reshuffle }, ds._variant,
     int64(buffer_size, "buffer_size", 3), ops.constant(seed or draw_seed(), dtypes.int64),
     ops.constant(0, dtypes.int64))

@@ -48,7 +48,7 @@ end
 
 -- The signature's structure and flat specs ({dtype=, shape=}).
 local function signature(sig, level)
-  local specs = {}
+  local specs, open = {}, {}
   local function walk(v)
     if getmetatable(v) == shapes.Spec then
       local shape
@@ -59,19 +59,23 @@ local function signature(sig, level)
       specs[#specs + 1] = { dtype = v.dtype, shape = shape }
       return { kind = "tensor", index = #specs }
     end
-    if type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil then
-      local n = #v
+    if type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil and not open[v] then
+      open[v] = true
+      local n, node = #v, nil
       if n > 0 then
         local items = {}
         for i = 1, n do items[i] = walk(v[i]) end
-        return { kind = "tuple", items = items }
+        node = { kind = "tuple", items = items }
+      else
+        local keys = {}
+        for k in pairs(v) do keys[#keys + 1] = k end
+        table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+        local items = {}
+        for _, k in ipairs(keys) do items[k] = walk(v[k]) end
+        node = { kind = "dict", keys = keys, items = items }
       end
-      local keys = {}
-      for k in pairs(v) do keys[#keys + 1] = k end
-      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-      local items = {}
-      for _, k in ipairs(keys) do items[k] = walk(v[k]) end
-      return { kind = "dict", keys = keys, items = items }
+      open[v] = nil
+      return node
     end
     raise("TypeError", "output_signature must be a tf.TensorSpec or a (nested) table of them, got "
       .. tostring(v), level + 3)

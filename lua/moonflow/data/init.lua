@@ -2,6 +2,7 @@
 -- (iterator.lua) and the constants of TF's tf.data namespace.
 
 local datasets = require("moonflow.data.dataset")
+local text = require("moonflow.data.text")
 
 local data = {}
 
@@ -12,7 +13,6 @@ for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "f
 end
 data.Dataset = Dataset
 
-local text = require("moonflow.data.text")
 data.TextLineDataset = text.TextLineDataset
 
 data.AUTOTUNE = -1

@@ -21,19 +21,27 @@ local structure = {}
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
 
 -- A table of Lua scalars only (nested lists of them): a tensor literal.
-local function is_literal(v)
+-- `open` holds the tables being looked at (a table inside itself is no literal).
+local function is_literal(v, open)
   if not is_plain(v) then
     local t = type(v)
     return t == "number" or t == "boolean" or t == "string"
   end
   local n = #v
   if n == 0 then return next(v) == nil end
+  open = open or {}
+  if open[v] then return false end
   for k in pairs(v) do
     if math.type(k) ~= "integer" or k < 1 or k > n then return false end
   end
+  open[v] = true
   for i = 1, n do
-    if not is_literal(v[i]) then return false end
+    if not is_literal(v[i], open) then
+      open[v] = nil
+      return false
+    end
   end
+  open[v] = nil
   return true
 end
 
@@ -50,7 +58,7 @@ end
 --- value in errors ("element", "the map function's result").
 function structure.flatten(value, what, level)
   level = (level or 1) + 1
-  local flat = {}
+  local flat, open = {}, {}
   local function walk(v)
     if core.is_tensor(v) then
       flat[#flat + 1] = v
@@ -65,20 +73,28 @@ function structure.flatten(value, what, level)
       return { kind = "tensor", index = #flat }
     end
     if is_plain(v) and next(v) ~= nil then
+      if open[v] then
+        raise("TypeError", ("%s: a table contains itself"):format(what), level + 1)
+      end
+      open[v] = true
       local n = #v
       local keys = sorted_keys(v, n)
       if n > 0 and #keys > 0 then
         raise("TypeError", ("%s: a table is a tuple (a list) or a dict (string keys), not both")
           :format(what), level + 1)
       end
+      local node
       if n > 0 then
         local items = {}
         for i = 1, n do items[i] = walk(v[i]) end
-        return { kind = "tuple", items = items }
+        node = { kind = "tuple", items = items }
+      else
+        local items = {}
+        for _, k in ipairs(keys) do items[k] = walk(v[k]) end
+        node = { kind = "dict", keys = keys, items = items }
       end
-      local items = {}
-      for _, k in ipairs(keys) do items[k] = walk(v[k]) end
-      return { kind = "dict", keys = keys, items = items }
+      open[v] = nil
+      return node
     end
     raise("TypeError", ("%s: expected tensors, Lua numbers, booleans, strings or tables of them, "
       .. "got %s"):format(what, v == nil and "nil" or tostring(v)), level + 1)
