@@ -195,4 +195,25 @@ describe("tf.data inside tf.func", function()
     end
     assert.is_nil(dot:find("GraphHandle", 1, true))
   end)
+
+  it("a saved function may take a dataset's elements; a dataset argument is refused by save", function()
+    local m = tf.Module()
+    m.total = tf.func(function(ds)
+      local t = tf.constant(0, tf.int64)
+      for x in ds do t = t + x end
+      return t
+    end)
+    assert.equal(6, m.total(tf.data.Dataset.range(4)):numpy())
+    local dir = os.tmpname()
+    os.remove(dir)
+    H.raises("ValueError", "cannot be saved", function() return tf.saved_model.save(m, dir) end)
+    local step = tf.Module()
+    step.f = tf.func(function(x) return x * 2 end, { input_signature = { tf.TensorSpec({}, tf.int64) } })
+    tf.saved_model.save(step, dir)
+    local loaded = tf.saved_model.load(dir)
+    local got = {}
+    for x in tf.data.Dataset.range(3) do got[#got + 1] = loaded.f(x):numpy() end
+    assert.same({ 0, 2, 4 }, got)
+    os.execute("rm -rf '" .. dir .. "'")
+  end)
 end)
