@@ -102,9 +102,10 @@ mf_status mf_iterator_alloc(const mf_iterator_class *cls, size_t size, mf_datase
   return MF_OK;
 }
 
-/* A prefetch's producer thread leaves the interrupt flag to the host's
- * thread (Ctrl-C is the session's; the producer stops when its iterator
- * is freed). */
+/* A prefetch's producer thread does not poll the interrupt flag between
+ * elements: Ctrl-C is the session's, and the producer stops when its
+ * iterator is freed. (The executor running a map function on it may still
+ * take the flag; the consumer then gets that InterruptedError in order.) */
 static _Thread_local bool on_producer;
 
 void mf_data_mark_producer(void) { on_producer = true; }
