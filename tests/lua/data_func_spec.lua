@@ -216,4 +216,35 @@ describe("tf.data inside tf.func", function()
     assert.same({ 0, 2, 4 }, got)
     os.execute("rm -rf '" .. dir .. "'")
   end)
+
+  it("a for over an iterator is a graph loop over what it has left", function()
+    local f = tf.func(function()
+      local it = tf.data.Dataset.range(5):iter()
+      local first = it:get_next()
+      local rest = tf.constant(0, tf.int64)
+      for x in it do rest = rest + x end
+      return first * 100 + rest
+    end)
+    assert.equal(10, f():numpy())
+    assert.equal(1, count(op_types(f), "While"))
+    local passed = tf.data.Dataset.range(4):iter()
+    passed:get_next()
+    local g = tf.func(function(it)
+      local total = tf.constant(0, tf.int64)
+      for x in it do total = total + x end
+      return total
+    end)
+    assert.equal(6, g(passed):numpy())
+    local unconverted = tf.func(function(it)
+      for _ in it do end
+    end, { autograph = false })
+    H.raises("TypeError", "a `for` over a tf.data iterator while tracing", function()
+      return unconverted(tf.data.Dataset.range(2):iter())
+    end)
+    local eager = tf.data.Dataset.range(3):iter()
+    eager:get_next()
+    local seen = {}
+    for x in eager do seen[#seen + 1] = x:numpy() end
+    assert.same({ 1, 2 }, seen)
+  end)
 end)

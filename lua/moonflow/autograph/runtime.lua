@@ -512,10 +512,10 @@ local function first_element(t)
   return ops.zeros(dims, dtype)
 end
 
--- `for x in ds do` over a tf.data.Dataset while tracing: one graph loop
--- over an iterator made in the graph, as TF's AutoGraph builds it; the
--- loop carries the next element as an optional (the graph does not grow
--- with the number of elements).
+-- `for x in ds do` over a tf.data.Dataset (or an iterator of one) while
+-- tracing: one graph loop over an iterator made in the graph, as TF's
+-- AutoGraph builds it; the loop carries the next element as an optional
+-- (the graph does not grow with the number of elements).
 
 -- The element of ds as placeholders, for a throwaway trace of the body.
 local function placeholder_element(ds)
@@ -613,7 +613,9 @@ local function dataset_for(ds, body_fn, opts, vals, brk_index)
     all[1] = false -- a stand-in: flat_invariants refuses tables, the optional is a tensor
     invariants = flat_invariants(invariants, all)
   end
-  local it = ds:iter()
+  -- A dataset gets an iterator made in the graph; an iterator (made before
+  -- or passed in) gives what it has left.
+  local it = getmetatable(ds) == iterators.Iterator and ds or ds:iter()
   all[1] = it:get_next_as_optional()
   local names = loop_var_names(opts)
   table.insert(names, 1, "the dataset's next element")
@@ -637,8 +639,8 @@ function ag.for_stmt(iter, body_fn, opts, ...)
   local brk_index
   for i, name in ipairs(opts.names) do if name == opts.brk then brk_index = i end end
   local first = value(iter[1])
-  if core.tracing() and type(first) == "table" and getmetatable(first)
-    and rawget(getmetatable(first), "__name") == "Dataset" then
+  if core.tracing() and type(first) == "table" and (getmetatable(first) == iterators.Iterator
+    or (getmetatable(first) and rawget(getmetatable(first), "__name") == "Dataset")) then
     return dataset_for(first, body_fn, opts, vals, brk_index)
   end
   if is_tensor(first) and core.tracing() then

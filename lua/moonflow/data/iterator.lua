@@ -99,7 +99,14 @@ function M.next_values(it)
   return value
 end
 
-function Iterator.__call(it) return M.next_values(it) end
+function Iterator.__call(it)
+  if core.tracing() then
+    errors.raise("TypeError", "a `for` over a tf.data iterator while tracing runs as one graph loop "
+      .. "through AutoGraph (tf.func's default); this loop was not converted (autograph = false, or "
+      .. "a body with `return` or `goto`): call it:get_next() instead", 2)
+  end
+  return M.next_values(it)
+end
 
 M.Iterator = Iterator
 
