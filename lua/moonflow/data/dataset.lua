@@ -59,10 +59,15 @@ Dataset.__repr = Dataset.__tostring
 local spec_of
 
 local Spec = { kind = "dataset" }
-Spec.__index = Spec
 
 local function new_spec(s, specs)
   return setmetatable({ structure = s, specs = specs }, Spec)
+end
+
+-- What saved_model.lua names when it refuses a dataset argument.
+function Spec.__index(spec, k)
+  if k == "text" then return tostring(spec) end
+  return Spec[k]
 end
 
 -- Does shape a fit shape b (b's known dimensions equal)?
