@@ -28,7 +28,7 @@ OPT      := -O2 -g
 endif
 
 # The core's rooms (README.md, "Layout"): each is on the include path.
-CORE_DIRS := core core/tensor core/ops core/graph core/run
+CORE_DIRS := core core/tensor core/ops core/graph core/run core/data
 
 PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

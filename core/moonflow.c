@@ -81,7 +81,8 @@ mf_status mf_program_call(const mf_program *p, const char *name, int nargs,
 
 mf_status mf_tensor_from_buffer(mf_dtype dtype, int rank, const int64_t *shape, const void *data,
                                 size_t nbytes, mf_tensor **out, mf_error *err) {
-  if ((unsigned)dtype >= MF_DTYPE_COUNT || dtype == MF_STRING || dtype == MF_RESOURCE)
+  if ((unsigned)dtype >= MF_DTYPE_COUNT || dtype == MF_STRING || dtype == MF_RESOURCE ||
+      dtype == MF_VARIANT)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "mf_tensor_from_buffer: not a numeric or bool dtype");
   if (rank < 0 || rank > MF_MAX_RANK)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "mf_tensor_from_buffer: rank %d", rank);

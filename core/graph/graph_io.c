@@ -110,6 +110,8 @@ mf_status mf_spec_from_json(const json_t *j, mf_spec *out, mf_error *err) {
 mf_status mf_tensor_to_json(const mf_tensor *t, json_t **out, mf_error *err) {
   if (t->dtype == MF_RESOURCE)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "a resource tensor cannot be saved");
+  if (t->dtype == MF_VARIANT)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "a variant tensor (a dataset, an iterator) cannot be saved");
   json_t *j = json_pack("{s:s, s:o}", "dtype", mf_dtype_name(t->dtype), "shape",
                         shape_json(t->rank, t->shape));
   if (!j) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");

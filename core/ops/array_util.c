@@ -44,6 +44,17 @@ static mf_status copy_run(char *d, int64_t ds, const char *s, int64_t ss, int64_
     }
     return MF_OK;
   }
+  if (dt == MF_VARIANT) {
+    mf_variant **dp = (mf_variant **)d;
+    mf_variant *const *sp = (mf_variant *const *)s;
+    for (int64_t j = 0; j < n; j++) {
+      mf_variant *old = dp[j * ds];
+      dp[j * ds] = sp[j * ss];
+      mf_variant_retain(dp[j * ds]);
+      mf_variant_release(old);
+    }
+    return MF_OK;
+  }
   size_t es = mf_dtype_size(dt);
   if (ds == 1 && ss == 1) {
     memcpy(d, s, (size_t)n * es);
@@ -226,6 +237,6 @@ int mf_input_vector_length(const mf_op_call *c, int i) {
 
 mf_status mf_small_scalar(mf_dtype dt, int v, mf_tensor **out, mf_error *err) {
   if (dt == MF_STRING) return mf_tensor_scalar_string("", 0, out, err);
-  if (dt == MF_RESOURCE) return mf_tensor_zeros(dt, 0, NULL, out, err);
+  if (dt == MF_RESOURCE || dt == MF_VARIANT) return mf_tensor_zeros(dt, 0, NULL, out, err);
   return mf_tensor_scalar_i64(dt, v, out, err);
 }

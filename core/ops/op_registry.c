@@ -222,7 +222,7 @@ bool mf_op_is_foldable(const mf_op_def *op, const mf_attrs *attrs) {
 /* Whether an output of spec s may be held as a constant; unknown
  * dimensions pass (the computed value is checked again). */
 static bool fold_size_ok(const mf_spec *s) {
-  if (s->dtype == MF_RESOURCE) return false;
+  if (s->dtype == MF_RESOURCE || s->dtype == MF_VARIANT) return false;
   int64_t size = 1;
   for (int d = 0; d < s->rank; d++) {
     if (s->shape[d] < 0) continue;
@@ -246,7 +246,7 @@ bool mf_op_call_fold(mf_op_call *c) {
   bool ok = c->op->kernel(c, &err) == MF_OK;
   for (int k = 0; ok && k < c->nout; k++) {
     const mf_tensor *t = c->out[k];
-    ok = t && t->dtype != MF_RESOURCE && t->size <= MF_FOLD_MAX_ELEMENTS;
+    ok = t && t->dtype != MF_RESOURCE && t->dtype != MF_VARIANT && t->size <= MF_FOLD_MAX_ELEMENTS;
   }
   if (!ok)
     for (int k = 0; k < c->nout; k++) mf_tensor_release(mf_op_call_take_output(c, k));

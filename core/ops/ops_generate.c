@@ -78,7 +78,7 @@ const mf_op_def mf_op_Fill = {
 
 extern const mf_op_def mf_op_OnesLike;
 
-static bool zeros_like_ok(mf_dtype dt) { return dt != MF_RESOURCE; }
+static bool zeros_like_ok(mf_dtype dt) { return dt != MF_RESOURCE && dt != MF_VARIANT; }
 
 static mf_status like_infer(mf_op_call *c, mf_error *err) {
   if (c->op == &mf_op_OnesLike)

@@ -23,7 +23,7 @@ enum { FOLD_MAX_OUTPUTS = 16 };
  * a view that keeps a larger buffer alive (copied then). Steals *v. */
 static bool keepable(mf_tensor **v) {
   mf_tensor *t = *v;
-  if (!t || t->dtype == MF_RESOURCE || t->size > MF_FOLD_MAX_ELEMENTS) return false;
+  if (!t || t->dtype == MF_RESOURCE || t->dtype == MF_VARIANT || t->size > MF_FOLD_MAX_ELEMENTS) return false;
   if (t->buf->count > (size_t)t->size) {
     mf_tensor *copy;
     if (mf_tensor_copy(t, &copy, NULL) != MF_OK) return false;
@@ -88,7 +88,7 @@ static bool fold_values(const mf_graph_copy *c, const mf_node *n, mf_tensor **ou
       if (vals[k]) continue;
       int64_t size;
       all_const = mf_shape_size(specs[k].rank, specs[k].shape, &size, NULL) == MF_OK &&
-                  size <= MF_FOLD_MAX_ELEMENTS && specs[k].dtype != MF_RESOURCE &&
+                  size <= MF_FOLD_MAX_ELEMENTS && specs[k].dtype != MF_RESOURCE && specs[k].dtype != MF_VARIANT &&
                   mf_tensor_zeros(specs[k].dtype, specs[k].rank, specs[k].shape, &stand_in[k],
                                   NULL) == MF_OK;
       vals[k] = stand_in[k];

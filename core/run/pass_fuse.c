@@ -69,7 +69,7 @@ static bool inputs_fit(const mf_graph *g, int i, const mf_spec *s) {
   const mf_node *nd = &g->nodes[i];
   for (int k = 0; k < nd->nin; k++) {
     const mf_spec *in = spec_at(g, nd->inputs[k]);
-    if (in->dtype == MF_STRING || in->dtype == MF_RESOURCE) return false;
+    if (in->dtype == MF_STRING || in->dtype == MF_RESOURCE || in->dtype == MF_VARIANT) return false;
     if (!same_shape(in, s) && !broadcast_scalar(in, s)) return false;
   }
   return true;

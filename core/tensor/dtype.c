@@ -1,5 +1,6 @@
 #include "dtype.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "variable.h"
@@ -15,6 +16,7 @@ static const struct {
     [MF_BOOL] = {"bool", sizeof(bool)},
     [MF_STRING] = {"string", sizeof(mf_string)},
     [MF_RESOURCE] = {"resource", sizeof(mf_variable *)},
+    [MF_VARIANT] = {"variant", sizeof(mf_variant *)},
 };
 
 size_t mf_dtype_size(mf_dtype dt) { return dtype_info[dt].size; }
@@ -44,3 +46,16 @@ bool mf_dtype_from_name(const char *name, mf_dtype *out) {
 bool mf_dtype_is_float(mf_dtype dt) { return dt == MF_FLOAT32 || dt == MF_FLOAT64; }
 bool mf_dtype_is_integer(mf_dtype dt) { return dt == MF_INT32 || dt == MF_INT64; }
 bool mf_dtype_is_numeric(mf_dtype dt) { return mf_dtype_is_float(dt) || mf_dtype_is_integer(dt); }
+
+void mf_variant_init(mf_variant *v, const mf_variant_type *type) {
+  atomic_init(&v->refcount, 1);
+  v->type = type;
+}
+
+void mf_variant_retain(mf_variant *v) {
+  if (v) atomic_fetch_add(&v->refcount, 1);
+}
+
+void mf_variant_release(mf_variant *v) {
+  if (v && atomic_fetch_sub(&v->refcount, 1) == 1) v->type->free(v);
+}

@@ -3,7 +3,9 @@
  * One tensor type carries its dtype at run time (no class per dtype).
  * Numeric dtypes store plain C values; MF_STRING stores mf_string records
  * (each owning its bytes); MF_RESOURCE stores mf_variable pointers (each a
- * counted reference). */
+ * counted reference); MF_VARIANT (TF's DT_VARIANT) stores mf_variant
+ * pointers, each a counted reference to an object the dtype knows only by
+ * its header (a dataset, an iterator, an optional: core/data/). */
 #ifndef MF_DTYPE_H
 #define MF_DTYPE_H
 
@@ -19,6 +21,7 @@ typedef enum mf_dtype {
   MF_BOOL,
   MF_STRING,
   MF_RESOURCE,
+  MF_VARIANT,
   MF_DTYPE_COUNT
 } mf_dtype;
 
@@ -28,6 +31,24 @@ typedef struct mf_string {
   char *ptr;
   size_t len;
 } mf_string;
+
+/* The header every variant object starts with. The count is atomic: a
+ * dataset is shared by the thread that made it and the producer threads
+ * of its prefetching iterators. free runs when the last reference goes. */
+typedef struct mf_variant_type {
+  const char *name; /* what holds the value: "Dataset", "Iterator", "Optional" */
+  void (*free)(void *obj);
+} mf_variant_type;
+
+typedef struct mf_variant {
+  _Atomic long refcount;
+  const mf_variant_type *type;
+} mf_variant;
+
+/* Sets the header of a new object: one reference, held by the caller. */
+void mf_variant_init(mf_variant *v, const mf_variant_type *type);
+void mf_variant_retain(mf_variant *v);   /* NULL: nothing */
+void mf_variant_release(mf_variant *v);  /* NULL: nothing */
 
 size_t mf_dtype_size(mf_dtype dt);
 /* "float32", "int32", ... as TensorFlow spells them. */

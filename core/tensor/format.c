@@ -423,6 +423,12 @@ static void put_bytes_repr(sbuf *b, const mf_string *s) {
   sb_putc(b, quote);
 }
 
+/* TF prints a variant element as its DebugString: "<TensorSliceDatasetOp::Dataset>". */
+static void put_variant(sbuf *b, const mf_tensor *t, int64_t i) {
+  const mf_variant *v = MF_DATA(t, mf_variant *const)[i];
+  sb_printf(b, "<%s>", v ? v->type->name : "");
+}
+
 static void put_np_element(sbuf *b, const np_format *f, const mf_tensor *t, int64_t i) {
   switch (f->dtype) {
     case MF_FLOAT32:
@@ -462,6 +468,7 @@ static void put_np_element(sbuf *b, const np_format *f, const mf_tensor *t, int6
     case MF_STRING:
       put_bytes_repr(b, elem_str(t, i));
       return;
+    case MF_VARIANT: put_variant(b, t, i); return;
     default:
       sb_puts(b, RESOURCE_TEXT);
       return;
@@ -778,6 +785,7 @@ static void put_tf_element(sbuf *b, const mf_tensor *t, int64_t i) {
     /* AlphaNum has no bool: TF prints bools as the integers 1 and 0. */
     case MF_BOOL: sb_putc(b, elem_bool(t, i) ? '1' : '0'); break;
     case MF_STRING: put_tf_string(b, elem_str(t, i)); break;
+    case MF_VARIANT: put_variant(b, t, i); break;
     default: {
       mf_variable *v = MF_DATA(t, mf_variable *const)[i];
       sb_printf(b, "<ResourceHandle(name=\"%s\")>", v && v->name ? v->name : "");
@@ -825,7 +833,7 @@ char *mf_format_tf_print(const mf_tensor *t, int summarize) {
   int64_t n = t->size;
   int64_t max_entries = summarize < 0 ? n : summarize;
   int64_t limit = max_entries < n ? max_entries : n;
-  if (t->dtype == MF_RESOURCE) {
+  if (t->dtype == MF_RESOURCE || t->dtype == MF_VARIANT) {
     /* TF's path for irregular dtypes: a flat list, never nested */
     if (t->rank > 0) sb_putc(&b, '[');
     for (int64_t i = 0; i < limit; i++) {

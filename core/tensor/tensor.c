@@ -179,7 +179,7 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
                         "OOM when allocating a tensor of %zu bytes", nbytes);
   }
-  if (dt == MF_STRING || dt == MF_RESOURCE) memset(data, 0, alloc);
+  if (dt == MF_STRING || dt == MF_RESOURCE || dt == MF_VARIANT) memset(data, 0, alloc);
   b->refcount = 1;
   b->dtype = dt;
   b->count = count;
@@ -192,16 +192,22 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   return MF_OK;
 }
 
-void mf_buffer_retain(mf_buffer *b) { b->refcount++; }
+/* Counts are atomic: a prefetching dataset's producer thread (core/data/
+ * prefetch.c) holds references to tensors the session's thread holds too
+ * (a dataset's components, the values a map function captured). */
+void mf_buffer_retain(mf_buffer *b) { __atomic_fetch_add(&b->refcount, 1, __ATOMIC_RELAXED); }
 
 void mf_buffer_release(mf_buffer *b) {
-  if (!b || --b->refcount > 0) return;
+  if (!b || __atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) > 0) return;
   if (b->dtype == MF_STRING) {
     mf_string *s = b->data;
     for (size_t i = 0; i < b->count; i++) free(s[i].ptr);
   } else if (b->dtype == MF_RESOURCE) {
     mf_variable **v = b->data;
     for (size_t i = 0; i < b->count; i++) mf_variable_release(v[i]);
+  } else if (b->dtype == MF_VARIANT) {
+    mf_variant **v = b->data;
+    for (size_t i = 0; i < b->count; i++) mf_variant_release(v[i]);
   }
   atomic_fetch_sub(&live_bytes, b->nbytes);
   atomic_fetch_sub(&live_buffers, 1);
@@ -284,7 +290,7 @@ mf_status mf_tensor_new(mf_dtype dt, int rank, const int64_t *shape, mf_tensor *
     b->block = k;
     b->stamp = 0;
     k->parts = PART_TENSOR | PART_BUFFER;
-    if (dt == MF_STRING || dt == MF_RESOURCE) memset(k->data, 0, sizeof k->data);
+    if (dt == MF_STRING || dt == MF_RESOURCE || dt == MF_VARIANT) memset(k->data, 0, sizeof k->data);
     buffer_counted(b->nbytes);
     *out = t;
     return MF_OK;
@@ -377,6 +383,13 @@ mf_status mf_tensor_copy(const mf_tensor *t, mf_tensor **out, mf_error *err) {
       dst[i] = src[i];
       if (dst[i]) mf_variable_retain(dst[i]);
     }
+  } else if (t->dtype == MF_VARIANT) {
+    mf_variant *const *src = mf_tensor_data(t);
+    mf_variant **dst = mf_tensor_data(c);
+    for (int64_t i = 0; i < t->size; i++) {
+      dst[i] = src[i];
+      mf_variant_retain(dst[i]);
+    }
   } else if (t->size) {
     memcpy(mf_tensor_data(c), mf_tensor_data(t), (size_t)t->size * mf_dtype_size(t->dtype));
   }
@@ -384,10 +397,10 @@ mf_status mf_tensor_copy(const mf_tensor *t, mf_tensor **out, mf_error *err) {
   return MF_OK;
 }
 
-void mf_tensor_retain(mf_tensor *t) { t->refcount++; }
+void mf_tensor_retain(mf_tensor *t) { __atomic_fetch_add(&t->refcount, 1, __ATOMIC_RELAXED); }
 
 void mf_tensor_release(mf_tensor *t) {
-  if (!t || --t->refcount > 0) return;
+  if (!t || __atomic_sub_fetch(&t->refcount, 1, __ATOMIC_ACQ_REL) > 0) return;
   mf_buffer_release(t->buf);
   tensor_struct_free(t);
 }
@@ -499,7 +512,7 @@ bool mf_buffer_pool_lend(mf_buffer_pool *p, mf_tensor *t) {
    * input is the whole buffer: a view at an offset, or of part of a larger
    * buffer, would be read at other positions than those written. */
   if (!p || t->refcount != 1 || t->buf->refcount != 1 || t->dtype == MF_STRING ||
-      t->dtype == MF_RESOURCE || p->n == POOL_SLOTS || t->offset != 0 ||
+      t->dtype == MF_RESOURCE || t->dtype == MF_VARIANT || p->n == POOL_SLOTS || t->offset != 0 ||
       t->buf->dtype != t->dtype || (size_t)t->size != t->buf->count)
     return false;
   mf_buffer_retain(t->buf);
@@ -523,7 +536,7 @@ static bool pool_reserve(size_t n) {
 void mf_buffer_pool_recycle(mf_buffer_pool *p, mf_tensor *t) {
   if (!t) return;
   bool keep = p && t->refcount == 1 && t->buf->refcount == 1 && t->dtype != MF_STRING &&
-              t->dtype != MF_RESOURCE && t->buf->nbytes >= 64 && p->n < POOL_SLOTS &&
+              t->dtype != MF_RESOURCE && t->dtype != MF_VARIANT && t->buf->nbytes >= 64 && p->n < POOL_SLOTS &&
               pool_reserve(t->buf->nbytes);
   if (keep) {
     /* Owned buffers come before lent ones. */
@@ -560,7 +573,7 @@ static mf_status pool_tensor(mf_buffer_pool *p, mf_dtype dt, int rank, const int
 
 mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const int64_t *shape,
                                mf_tensor **out, mf_error *err) {
-  if (p && p->n && dt != MF_STRING && dt != MF_RESOURCE) {
+  if (p && p->n && dt != MF_STRING && dt != MF_RESOURCE && dt != MF_VARIANT) {
     int64_t size;
     MF_TRY(mf_shape_size(rank, shape, &size, err));
     size_t nbytes = (size_t)size * mf_dtype_size(dt);
@@ -591,7 +604,7 @@ mf_status mf_tensor_new_pooled(mf_buffer_pool *p, mf_dtype dt, int rank, const i
       return MF_OK;
     }
   }
-  if (p && p->nspare > 0 && dt != MF_STRING && dt != MF_RESOURCE) {
+  if (p && p->nspare > 0 && dt != MF_STRING && dt != MF_RESOURCE && dt != MF_VARIANT) {
     mf_tensor *t;
     MF_TRY(pool_tensor(p, dt, rank, shape, &t, err));
     mf_status s = mf_buffer_new(dt, (size_t)t->size, &t->buf, err);

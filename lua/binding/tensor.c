@@ -262,6 +262,8 @@ static int numpy_tables(lua_State *L) {
 static int l_numpy(lua_State *L) {
   mf_tensor *t = mfL_check_eager(L, 1);
   if (t->dtype == MF_RESOURCE) return mfL_raise(L, "TypeError", "a resource handle has no value");
+  if (t->dtype == MF_VARIANT)
+    return mfL_raise(L, "TypeError", "a variant tensor (a dataset, an iterator) has no value to convert");
   for (int attempt = 0;; attempt++) {
     lua_pushcfunction(L, numpy_tables);
     lua_pushlightuserdata(L, t);

@@ -30,6 +30,7 @@ local saved_model = require("moonflow.io.saved_model")
 local onnx = require("moonflow.io.onnx")
 local name_scope = require("moonflow.trace.name_scope")
 local strict = require("moonflow.strict")
+local data = require("moonflow.data")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -65,6 +66,7 @@ tf.io = public(io_npy)
 tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
+tf.data = public(data)
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

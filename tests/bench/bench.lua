@@ -327,7 +327,7 @@ function sections.mlp(threads)
   end
 end
 
--- 9. lesson 14's model (tutorials/14-convolutions.md): one training epoch
+-- 10. lesson 14's model (tutorials/14-convolutions.md): one training epoch
 -- (20 steps of 50 images) of its traced step on scikit-learn's digits -----
 local DIGITS = "/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz"
 
@@ -395,12 +395,70 @@ function sections.lesson14(threads)
   epoch() -- traces
   out(("lesson14.t%s.mf"):format(threads), measure(epoch, 1, 15))
   note("lesson 14 epoch: final batch loss %.3f", epoch())
+-- 9. tf.data: an epoch of from_tensor_slices (60k x 64 float32) -> shuffle
+-- -> map (a few elementwise ops) -> batch(64) -> prefetch, per element;
+-- the same loop written by hand in Lua (a shuffled order, a gather per
+-- batch, the same ops); and a traced training step fed by the prefetch:
+-- the time it waits in get_next (the stall) per batch.
+function sections.data()
+  tf.random.set_seed(1)
+  local n, width = 60000, 64
+  local x = tf.random.uniform({ n, width })
+  local function f(v) return tf.tanh(v * 2.0 + 1.0) * 0.5 end
+  local ds = tf.data.Dataset.from_tensor_slices(x):shuffle(1024, { seed = 1 }):map(f):batch(64)
+    :prefetch(tf.data.AUTOTUNE)
+  local function epoch()
+    for _ in ds do end
+  end
+  local best, med, cpu = measure(epoch, 1, 3)
+  out("data.pipeline", best / n, med / n, cpu / n)
+  local function by_hand()
+    local order = {}
+    for i = 1, n do order[i] = i - 1 end
+    for i = n, 2, -1 do
+      local j = math.random(i)
+      order[i], order[j] = order[j], order[i]
+    end
+    for start = 1, n, 64 do
+      local idx = tf.constant(table.move(order, start, math.min(start + 63, n), 1, {}))
+      f(tf.gather(x, idx))
+    end
+  end
+  best, med, cpu = measure(by_hand, 1, 3)
+  out("data.by_hand", best / n, med / n, cpu / n)
+  -- The training step: a 64 -> 10 linear model, traced.
+  local w = tf.Variable(tf.zeros({ width, 10 }))
+  local target = tf.ones({ 64, 10 })
+  local step = tf.func(function(b)
+    local tape = tf.GradientTape()
+    local loss = tf.reduce_mean((tf.matmul(b, w) - target) ^ 2)
+    tape:stop()
+    w:assign_sub(tape:gradient(loss, w) * 0.01)
+  end)
+  local fed = tf.data.Dataset.from_tensor_slices(x):shuffle(1024, { seed = 1 }):map(f)
+    :batch(64, { drop_remainder = true }):prefetch(tf.data.AUTOTUNE)
+  step(fed:iter():get_next())
+  local stall, steps, t0 = 0, 0, now()
+  local it = fed:iter()
+  while true do
+    local w0 = now()
+    local b = it:next()
+    stall = stall + (now() - w0)
+    if b == nil then break end
+    step(b)
+    steps = steps + 1
+  end
+  local total = now() - t0
+  out("data.stall_per_step", stall / steps)
+  out("data.step", (total - stall) / steps)
+  note("prefetch-fed training: %d steps, %.1f%% of the time waiting on the pipeline", steps,
+    100 * stall / total)
 end
 
 local name = arg[1]
 local section = sections[name]
 if not section then
-  io.stderr:write("usage: bench.lua overhead|add16m THREADS|sgemm THREADS N...|func|first|chain1m THREADS|conv THREADS [TAG]|memory [TAG]|mlp THREADS|lesson14 THREADS\n")
+  io.stderr:write("usage: bench.lua overhead|add16m THREADS|sgemm THREADS N...|func|first|chain1m THREADS|conv THREADS [TAG]|memory [TAG]|mlp THREADS|data|lesson14 THREADS\n")
   os.exit(2)
 end
 section(table.unpack(arg, 2))

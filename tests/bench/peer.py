@@ -284,6 +284,22 @@ def section_lesson14(threads):
     epoch()
     out("lesson14.t%d.torch" % threads, *measure(epoch, 1, 15))
     note("PyTorch lesson 14 epoch: final batch loss %.3f" % epoch())
+def section_data():
+    """9. PyTorch's DataLoader over a TensorDataset (num_workers=0, shuffled,
+    batches of 64), the same elementwise ops per batch: per element."""
+    torch = torch_setup(1)
+    g = torch.Generator().manual_seed(1)
+    n = 60000
+    x = torch.rand(n, 64, generator=g)
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x), batch_size=64,
+                                         shuffle=True, num_workers=0, generator=g)
+
+    def epoch():
+        for (b,) in loader:
+            torch.tanh(b * 2.0 + 1.0) * 0.5
+
+    best, med, cpu = measure(epoch, 1, 3)
+    out("data.torch", best / n, med / n, cpu / n)
 
 
 def main():
@@ -298,8 +314,10 @@ def main():
         section_mlp(int(sys.argv[2]))
     elif name == "lesson14":
         section_lesson14(int(sys.argv[2]))
+    elif name == "data":
+        section_data()
     else:
-        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS | lesson14 THREADS")
+        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS | lesson14 THREADS | data")
 
 
 if __name__ == "__main__":

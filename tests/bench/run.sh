@@ -50,7 +50,7 @@
 # those commands alone, show moonflow's own choice (and PyTorch's OpenBLAS's
 # own). Nothing else changes either variable.
 #
-# End to end (benchmarks 9 and 10, in every round): lesson 14's model, one
+# End to end (benchmarks 10 and 11, in every round): lesson 14's model, one
 # training epoch of its traced step, beside the same model in PyTorch
 # (peer.py lesson14), at 1 and 2 threads; a Jupyter execute_request round
 # trip beside Debian's ipykernel, and the REPL's start to its first prompt
@@ -237,13 +237,13 @@ while [ "$round" -le "$ROUNDS" ]; do
       env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" conv "$t"
   done
   for t in 1 2; do
-    section "9. moonflow lesson 14 epoch, $t thread(s)" $(mf "$t" lesson14 "$t")
-    [ "$have_torch" = 1 ] && section "9. PyTorch lesson 14 epoch, $t thread(s)" \
+    section "10. moonflow lesson 14 epoch, $t thread(s)" $(mf "$t" lesson14 "$t")
+    [ "$have_torch" = 1 ] && section "10. PyTorch lesson 14 epoch, $t thread(s)" \
       env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" lesson14 "$t"
   done
-  section "10. Jupyter round trip, moonflow and ipykernel" env MOONFLOW_BIN="$ROOT/$BUILD/moonflow" \
+  section "11. Jupyter round trip, moonflow and ipykernel" env MOONFLOW_BIN="$ROOT/$BUILD/moonflow" \
     "$PY" "$BENCH/e2e.py" kernel
-  section "10. REPL start to first prompt" env MOONFLOW_BIN="$ROOT/$BUILD/moonflow" \
+  section "11. REPL start to first prompt" env MOONFLOW_BIN="$ROOT/$BUILD/moonflow" \
     "$PY" "$BENCH/e2e.py" repl
   round=$((round + 1))
 done
@@ -273,6 +273,12 @@ for t in 1 2; do
   fi
 done
 
+# 9. tf.data: the pipeline, by hand, and PyTorch's DataLoader; moonflow's
+# pool as a user gets it (the prefetch thread is the pipeline's own).
+section "9. moonflow tf.data pipeline" $(mfd data)
+if grep -q "^@ data\.pipeline " "$RESULTS" && [ "$have_torch" = 1 ]; then
+  section "9. PyTorch DataLoader" env OPENBLAS_NUM_THREADS=1 "$PY" "$BENCH/peer.py" data
+fi
 
 # 4. The first trace in a process: one fresh process per sample.
 FIRST=${BENCH_FIRST_RUNS:-7}

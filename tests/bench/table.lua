@@ -282,6 +282,17 @@ for _, t in ipairs({ 1, 2 }) do
   end
 end
 
+-- 9. tf.data ------------------------------------------------------------------------------
+row { "9", "tf.data shuffle/map/batch(64)/prefetch, per element", "data.pipeline",
+  "PyTorch DataLoader (workers 0)", "data.torch" }
+row { "9", "the same loop by hand in Lua, per element", "data.by_hand",
+  "PyTorch DataLoader (workers 0)", "data.torch" }
+row { "9", "traced step fed by prefetch: wait per step", "data.stall_per_step",
+  "the step itself", "data.step", ratio = function(m, p)
+    if not m or not p then return "n/a" end
+    return ("%.1f%% of a step"):format(100 * m / p)
+  end }
+
 -- 8. allocations -----------------------------------------------------------------------
 do
   local n, failed, per = R["steady.cases"], R["steady.failed"], R["steady.mallocs"]
@@ -291,20 +302,20 @@ do
     "", "", "0", per and (per == 0 and "met" or ("missed: %g per call"):format(per)) or "n/a" }
 end
 
--- 9. lesson 14's epoch ------------------------------------------------------------------
+-- 10. lesson 14's epoch ------------------------------------------------------------------
 for _, t in ipairs({ 1, 2 }) do
-  row { "9", ("lesson 14 model, 1 training epoch (20 × 50 digits), traced, %d thr"):format(t),
+  row { "10", ("lesson 14 model, 1 training epoch (20 × 50 digits), traced, %d thr"):format(t),
     ("lesson14.t%d.mf"):format(t), ("PyTorch, %d thr"):format(t), ("lesson14.t%d.torch"):format(t),
     single = t == 1, target = "≥ 2× faster than PyTorch",
     judge = function(m, p) return m and p and at_least(p / m, 2) or "n/a" end }
 end
 
--- 10. end to end -------------------------------------------------------------------------
-row { "10", "Jupyter execute_request round trip, trivial cell", "kernel.rtt.mf", "Debian ipykernel",
+-- 11. end to end -------------------------------------------------------------------------
+row { "11", "Jupyter execute_request round trip, trivial cell", "kernel.rtt.mf", "Debian ipykernel",
   "kernel.rtt.ipykernel", target = "faster than ipykernel",
   judge = function(m, p) return m and p and at_most(m / p, 1) or "n/a" end }
-row { "10", "REPL start to first prompt", "repl.start.mf", "python3 -i", "repl.start.python" }
-row { "10", "REPL start to first prompt", "repl.start.mf", "lua5.4 -i", "repl.start.lua" }
+row { "11", "REPL start to first prompt", "repl.start.mf", "python3 -i", "repl.start.python" }
+row { "11", "REPL start to first prompt", "repl.start.mf", "lua5.4 -i", "repl.start.lua" }
 
 -- printing -------------------------------------------------------------------------------
 local head = { "#", "benchmark", "moonflow", "peer", "peer figure", "moonflow vs peer",

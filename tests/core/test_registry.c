@@ -41,6 +41,9 @@ static const char *const changes_on_replay[] = {
     "RandomStandardNormal", "RandomUniform",
     /* The clock moves: a second run reads another time. */
     "Timestamp",
+    /* An iterator's cursor moves (GetNext) or restarts (MakeIterator): a
+     * second run gives the next element. */
+    "MakeIterator", "IteratorGetNext", "IteratorGetNextAsOptional",
 };
 /* Not flagged, though TF calls some of them stateful: ReadVariableOp (a
  * read changes nothing; run again after no write it reads the same

@@ -91,7 +91,8 @@ local function op_types(handle, into, seen)
   return into
 end
 
-local EXCLUDED = { EagerLuaFunc = "lua_function", Timestamp = "timestamp" }
+local EXCLUDED = { EagerLuaFunc = "lua_function", Timestamp = "timestamp",
+  GeneratorDataset = "tf.data from_generator" }
 
 -- Comparison -----------------------------------------------------------------
 
@@ -218,6 +219,11 @@ local function replay()
     local why
     for op, what in pairs(EXCLUDED) do
       if types[op] then why = what end
+    end
+    -- An iterator from outside the graph moves with each run: the replay
+    -- cannot put it back (one made in the graph starts afresh each run).
+    if (types.IteratorGetNext or types.IteratorGetNextAsOptional) and not types.AnonymousIteratorV3 then
+      why = "a tf.data iterator passed in"
     end
     if why then
       report.excluded_calls = report.excluded_calls + 1

@@ -18,6 +18,8 @@ local CHANGES = {
   AssignVariableOp = true, AssignAddVariableOp = true, AssignSubVariableOp = true,
   PrintV2 = true, EagerLuaFunc = true, RandomStandardNormal = true, RandomUniform = true,
   Timestamp = true,
+  -- tf.data: an iterator's cursor moves (GetNext) or restarts (MakeIterator).
+  MakeIterator = true, IteratorGetNext = true, IteratorGetNextAsOptional = true,
 }
 
 describe("replay.changes_state", function()

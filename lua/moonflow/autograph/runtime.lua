@@ -11,6 +11,8 @@ local ops = require("moonflow.ops")
 local tensors = require("moonflow.tensor.tensor")
 local control_flow = require("moonflow.ops.control")
 local state = require("moonflow.state")
+local structure = require("moonflow.data.structure")
+local iterators = require("moonflow.data.iterator")
 local raise = errors.raise
 
 local ag = {}
@@ -510,12 +512,137 @@ local function first_element(t)
   return ops.zeros(dims, dtype)
 end
 
+-- `for x in ds do` over a tf.data.Dataset (or an iterator of one) while
+-- tracing: one graph loop over an iterator made in the graph, as TF's
+-- AutoGraph builds it; the loop carries the next element as an optional
+-- (the graph does not grow with the number of elements).
+
+-- The element of ds as placeholders, for a throwaway trace of the body.
+local function placeholder_element(ds)
+  local flat = {}
+  for i, spec in ipairs(ds._specs) do flat[i] = core.placeholder("element_" .. i, spec.dtype, spec.shape) end
+  return structure.pack(ds._structure, flat)
+end
+
+-- The most specific shape both fit: dims kept where equal; nil (any
+-- rank) when the ranks differ or one is unknown.
+local function join_shapes(a, b)
+  if a == nil or b == nil or #a ~= #b then return nil end
+  local out = {}
+  for i = 1, #a do out[i] = a[i] == b[i] and a[i] or -1 end
+  return out
+end
+
+local function same_shape(a, b)
+  if a == nil or b == nil then return a == b end
+  if #a ~= #b then return false end
+  for i = 1, #a do if a[i] ~= b[i] then return false end end
+  return true
+end
+
+-- As TF's dataset loop (a reduce), the carried tensors' shapes relax until
+-- the body keeps them: throwaway traces of the body find, per carried
+-- value, the shape it needs (false: any rank), or nothing when none changes.
+local function relaxed_shapes(ds, body_fn, n, vals, args)
+  local inv, any = {}, false
+  for _ = 1, 3 do
+    core.trace_begin("autograph_dataset_shapes")
+    local ok, outs = pcall(function()
+      local a = table.pack(args(placeholder_element(ds)))
+      for i = 1, n do
+        local v = vals[i]
+        if inv[i] ~= nil and is_tensor(v) then
+          v = core.placeholder("carried_" .. i, core.dtype(v), inv[i] or nil)
+        end
+        a[a.n + i] = v
+      end
+      return table.pack(body_fn(table.unpack(a, 1, a.n + n)))
+    end)
+    core.trace_abort()
+    if not ok then return nil end -- the real trace reports it
+    local again = false
+    for i = 1, n do
+      if is_tensor(vals[i]) and is_tensor(outs[i]) then
+        local _, _, before = core.info(vals[i])
+        if inv[i] ~= nil then before = inv[i] or nil end
+        local _, _, after = core.info(outs[i])
+        local joined = join_shapes(before, after)
+        if not same_shape(joined, before) then
+          inv[i] = joined or false
+          again, any = true, true
+        end
+      end
+    end
+    if not again then break end
+  end
+  return any and inv or nil
+end
+
+local function dataset_for(ds, body_fn, opts, vals, brk_index)
+  local n = #opts.names
+  local function args(element)
+    if opts.nnames > 1 and ds._structure.kind == "tuple" then
+      return table.unpack(element, 1, #ds._structure.items)
+    end
+    return element
+  end
+  local created = { seen = {}, invariants = {} }
+  local absent = fill_undefined(opts.names, vals, function(v)
+    local a = table.pack(args(placeholder_element(ds)))
+    for i = 1, n do a[a.n + i] = v[i] end
+    return { table.pack(body_fn(table.unpack(a, 1, a.n + n))) }
+  end, true, created)
+  if next(absent) then
+    local popts, pvals, wrap, full = present_only(opts, vals, absent)
+    local outs = table.pack(dataset_for(ds, wrap(body_fn, opts.nnames), popts, pvals, brk_index))
+    return table.unpack(full(outs), 1, n)
+  end
+  check_defined(opts, vals)
+  if #created > 0 then
+    raise("ValueError", ("line %d: a loop over a dataset must not create %s: give it a value before "
+      .. "the loop"):format(opts.line, table.concat(created, ", ")), 3)
+  end
+  local all = { nil }
+  for i = 1, n do all[i + 1] = vals[i] end
+  all.n = n + 1
+  local relaxed = relaxed_shapes(ds, body_fn, n, vals, args)
+  local invariants
+  if relaxed then
+    invariants = {}
+    for i, shape in pairs(relaxed) do invariants[i + 1] = shape end
+    all[1] = false -- a stand-in: flat_invariants refuses tables, the optional is a tensor
+    invariants = flat_invariants(invariants, all)
+  end
+  -- A dataset gets an iterator made in the graph; an iterator (made before
+  -- or passed in) gives what it has left.
+  local it = getmetatable(ds) == iterators.Iterator and ds or ds:iter()
+  all[1] = it:get_next_as_optional()
+  local names = loop_var_names(opts)
+  table.insert(names, 1, "the dataset's next element")
+  local outs = table.pack(control_flow.graph_while(function(o, ...)
+    local go = core.op(state.H.OptionalHasValue, {}, o)
+    if brk_index then go = ops.logical_and(go, ops.logical_not(as_bool((select(brk_index, ...))))) end
+    return go
+  end, function(o, ...)
+    local a = table.pack(args(iterators.optional_value(it, o)))
+    local carried = table.pack(...)
+    for i = 1, n do a[a.n + i] = carried[i] end
+    local out = table.pack(body_fn(table.unpack(a, 1, a.n + n)))
+    return it:get_next_as_optional(), table.unpack(out, 1, n)
+  end, all, { _names = names, _invariants = invariants }))
+  return table.unpack(outs, 2, n + 1)
+end
+
 function ag.for_stmt(iter, body_fn, opts, ...)
   local vals = table.pack(...)
   local n = #opts.names
   local brk_index
   for i, name in ipairs(opts.names) do if name == opts.brk then brk_index = i end end
   local first = value(iter[1])
+  if core.tracing() and type(first) == "table" and (getmetatable(first) == iterators.Iterator
+    or (getmetatable(first) and rawget(getmetatable(first), "__name") == "Dataset")) then
+    return dataset_for(first, body_fn, opts, vals, brk_index)
+  end
   if is_tensor(first) and core.tracing() then
     if opts.nnames ~= 1 then
       raise("ValueError", ("line %d: iterating over a tensor gives one value per step; "

@@ -582,7 +582,8 @@ local function loop_specs(flat, structure_in, invariants)
       local es = kinds[i].element_shape
       shape = es and { -1, table.unpack(es) } or nil
     end
-    if invariants and invariants[i] ~= nil then shape = invariants[i] end
+    -- An invariant of false: any shape, the rank too (AutoGraph's dataset loop).
+    if invariants and invariants[i] ~= nil then shape = invariants[i] or nil end
     specs[i] = { dtype = dtype, shape = shape }
   end
   return specs

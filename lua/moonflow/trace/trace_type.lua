@@ -11,7 +11,9 @@
 -- Tensor -> TensorSpec (dtype + shape); tf.Variable -> VariableSpec (dtype,
 -- shape, alias position); Lua number/string/boolean/nil -> Literal[value];
 -- plain table -> its structure; __tf_tracing_type(self) -> the value it
--- returns, compared with ==; anything else -> its identity, held weakly.
+-- returns, compared with ==; __tf_trace_type(self) -> the type it makes
+-- (a tf.data.Dataset's DatasetSpec); anything else -> its identity, held
+-- weakly.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -308,6 +310,9 @@ function type_of(v, aliases, path)
       return Var.new(v, alias - 1)
     end
     if mt and mt.__tf_tracing_type then return Custom.new(v, mt.__tf_tracing_type(v)) end
+    -- A type of the object's own making, with this file's interface
+    -- (tf.data's DatasetSpec: data/spec.lua).
+    if mt and mt.__tf_trace_type then return mt.__tf_trace_type(v) end
     if mt == nil then return table_type(v, aliases, path) end
   end
   return Object.new(v)

@@ -1,0 +1,248 @@
+/* functional.c — the datasets that run a function per element: TF's
+ * MapDataset and FilterDataset. The function is a graph (traced by the
+ * host once per element spec, as TF traces it) run through the executor
+ * like every function body; it takes the element's components, then the
+ * values it captured (TF's other_arguments). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "dataset.h"
+#include "executor.h"
+
+typedef struct fn_ds {
+  mf_dataset base;
+  mf_graph *f; /* counted */
+  int ncap;
+  mf_tensor **captured; /* counted */
+  struct graph_lock *lock; /* f's (below) */
+} fn_ds;
+
+/* One run of a function graph at a time: its plan is one per graph, and a
+ * prefetch's producer and the host's thread may run it at once (through
+ * one dataset, or two made from one graph: a traced MapDataset node makes
+ * a dataset per run). A lock per graph, shared by the datasets that run
+ * it, so runs of different graphs never wait on each other. */
+typedef struct graph_lock {
+  const mf_graph *g;
+  long users;
+  pthread_mutex_t m;
+  struct graph_lock *next;
+} graph_lock;
+
+static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER;
+static graph_lock *locks; /* the graphs of live map/filter datasets: few */
+
+static graph_lock *graph_lock_take(const mf_graph *g) {
+  pthread_mutex_lock(&registry);
+  graph_lock *l = locks;
+  while (l && l->g != g) l = l->next;
+  if (!l && (l = mf_calloc(1, sizeof *l)) != NULL) {
+    l->g = g;
+    pthread_mutex_init(&l->m, NULL);
+    l->next = locks;
+    locks = l;
+  }
+  if (l) l->users++;
+  pthread_mutex_unlock(&registry);
+  return l;
+}
+
+static void graph_lock_drop(graph_lock *l) {
+  if (!l) return;
+  pthread_mutex_lock(&registry);
+  if (--l->users == 0) {
+    graph_lock **p = &locks;
+    while (*p != l) p = &(*p)->next;
+    *p = l->next;
+    pthread_mutex_destroy(&l->m);
+    free(l);
+  }
+  pthread_mutex_unlock(&registry);
+}
+
+typedef struct fn_it {
+  mf_iterator base;
+  mf_iterator *in;
+} fn_it;
+
+static void fn_drop(mf_dataset *ds) {
+  fn_ds *d = (fn_ds *)ds;
+  mf_release_all(d->ncap, d->captured);
+  free(d->captured);
+  graph_lock_drop(d->lock);
+  mf_graph_release(d->f);
+}
+
+static void fn_it_drop(mf_iterator *it) { mf_iterator_free(((fn_it *)it)->in); }
+
+/* Runs f on an element (steals its ncomp references) and the captures. */
+static mf_status run_fn(const fn_ds *d, int ncomp, mf_tensor **elem, mf_tensor **out,
+                        mf_error *err) {
+  mf_tensor *args[MF_DATA_MAX_COMPONENTS + 64];
+  mf_tensor **feeds = args;
+  int nargs = ncomp + d->ncap;
+  if (nargs > (int)(sizeof args / sizeof *args)) {
+    feeds = mf_malloc((size_t)nargs * sizeof *feeds);
+    if (!feeds) {
+      mf_release_all(ncomp, elem);
+      return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    }
+  }
+  memcpy(feeds, elem, (size_t)ncomp * sizeof *feeds);
+  if (d->ncap) memcpy(feeds + ncomp, d->captured, (size_t)d->ncap * sizeof *feeds);
+  pthread_mutex_lock(&d->lock->m);
+  mf_status s = mf_graph_run(d->f, nargs, feeds, out, err);
+  pthread_mutex_unlock(&d->lock->m);
+  mf_release_all(ncomp, elem);
+  if (feeds != args) free(feeds);
+  return s;
+}
+
+static mf_status map_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error *err) {
+  fn_it *c = (fn_it *)it;
+  const fn_ds *d = (const fn_ds *)it->ds;
+  mf_tensor *elem[MF_DATA_MAX_COMPONENTS];
+  MF_TRY(mf_iterator_next(c->in, elem, end, err));
+  if (*end) return MF_OK;
+  return run_fn(d, it->ds->inputs[0]->ncomp, elem, out, err);
+}
+
+static mf_status filter_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error *err) {
+  fn_it *c = (fn_it *)it;
+  const fn_ds *d = (const fn_ds *)it->ds;
+  int ncomp = it->ds->ncomp;
+  for (;;) {
+    MF_TRY(mf_iterator_next(c->in, out, end, err));
+    if (*end) return MF_OK;
+    mf_tensor *keep, *elem[MF_DATA_MAX_COMPONENTS];
+    for (int k = 0; k < ncomp; k++) {
+      mf_tensor_retain(out[k]);
+      elem[k] = out[k];
+    }
+    mf_status s = run_fn(d, ncomp, elem, &keep, err);
+    if (s == MF_OK && (keep->dtype != MF_BOOL || keep->size != 1 || keep->rank != 0)) {
+      s = mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Filter predicate `f` must return a scalar bool.");
+      mf_tensor_release(keep);
+    }
+    if (s != MF_OK) {
+      mf_release_all(ncomp, out);
+      return s;
+    }
+    bool yes = MF_DATA(keep, bool)[0];
+    mf_tensor_release(keep);
+    if (yes) return MF_OK;
+    mf_release_all(ncomp, out);
+  }
+}
+
+static const mf_iterator_class map_it_class = {map_next, fn_it_drop};
+static const mf_iterator_class filter_it_class = {filter_next, fn_it_drop};
+
+static mf_status fn_iterator(const mf_iterator_class *cls, mf_dataset *ds, mf_iterator **out,
+                             mf_error *err) {
+  MF_TRY(mf_iterator_alloc(cls, sizeof(fn_it), ds, out, err));
+  mf_status s = mf_dataset_make_iterator(ds->inputs[0], &((fn_it *)*out)->in, err);
+  if (s != MF_OK) {
+    mf_iterator_free(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+static mf_status map_iterator(mf_dataset *ds, mf_iterator **out, mf_error *err) {
+  return fn_iterator(&map_it_class, ds, out, err);
+}
+static mf_status filter_iterator(mf_dataset *ds, mf_iterator **out, mf_error *err) {
+  return fn_iterator(&filter_it_class, ds, out, err);
+}
+
+static int64_t map_cardinality(const mf_dataset *ds) { return mf_dataset_cardinality(ds->inputs[0]); }
+/* TF's FilterDataset never knows how many pass. */
+static int64_t filter_cardinality(const mf_dataset *ds) {
+  (void)ds;
+  return MF_CARDINALITY_UNKNOWN;
+}
+
+static const mf_dataset_class map_class = {MF_DATASET_VARIANT("MapDatasetOp::Dataset"),
+                                           map_iterator, map_cardinality, fn_drop};
+static const mf_dataset_class filter_class = {MF_DATASET_VARIANT("FilterDatasetOp::Dataset"),
+                                              filter_iterator, filter_cardinality, fn_drop};
+
+/* The function must take the element's components then the captures. */
+static mf_status check_fn(const char *op, const mf_dataset *in, const mf_graph *f, int ncap,
+                          mf_error *err) {
+  if (f->ninputs != in->ncomp + ncap)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "%s: the function takes %d inputs, the element has %d components and %d "
+                        "captured values",
+                        op, f->ninputs, in->ncomp, ncap);
+  for (int k = 0; k < in->ncomp; k++) {
+    const mf_spec *want = &f->nodes[f->inputs[k]].out_specs[0];
+    if (want->dtype != in->spec[k].dtype)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "%s: input #%d(zero-based) was expected to be a %s tensor but is a %s tensor",
+                          op, k, mf_dtype_name(want->dtype), mf_dtype_name(in->spec[k].dtype));
+  }
+  return MF_OK;
+}
+
+static mf_status fn_new(const mf_dataset_class *cls, mf_dataset *in, const mf_graph *f, int ncap,
+                        mf_tensor *const *captured, int ncomp, const mf_spec *spec,
+                        mf_dataset **out, mf_error *err) {
+  MF_TRY(mf_dataset_alloc(cls, sizeof(fn_ds), ncomp, spec, out, err));
+  fn_ds *d = (fn_ds *)*out;
+  mf_dataset_add_input(*out, in);
+  d->f = (mf_graph *)f;
+  mf_graph_retain(d->f);
+  d->lock = graph_lock_take(f);
+  (*out)->threadable = (*out)->threadable && mf_data_graph_threadable(f);
+  d->captured = mf_calloc((size_t)ncap + 1, sizeof *d->captured);
+  if (!d->captured || !d->lock) {
+    mf_dataset_release(*out);
+    *out = NULL;
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  d->ncap = ncap;
+  for (int i = 0; i < ncap; i++) {
+    mf_tensor_retain(captured[i]);
+    d->captured[i] = captured[i];
+  }
+  return MF_OK;
+}
+
+bool mf_data_graph_threadable(const mf_graph *g) {
+  const unsigned moving = MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM | MF_OP_CHANGES_ON_REPLAY;
+  for (int i = 0; i < g->nnodes; i++) {
+    const mf_node *nd = &g->nodes[i];
+    if (nd->op->flags & moving) return false;
+    for (int k = 0; nd->attrs && k < nd->attrs->n; k++)
+      if (nd->attrs->a[k].kind == MF_ATTR_GRAPH || nd->attrs->a[k].kind == MF_ATTR_CALLBACK) return false;
+  }
+  return true;
+}
+
+mf_status mf_dataset_map(mf_dataset *in, const mf_graph *f, int ncap, mf_tensor *const *captured,
+                         mf_dataset **out, mf_error *err) {
+  MF_TRY(check_fn("MapDataset", in, f, ncap, err));
+  if (f->noutputs < 1 || f->noutputs > MF_DATA_MAX_COMPONENTS)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "MapDataset: the function must return 1 to %d tensors, it returns %d",
+                        MF_DATA_MAX_COMPONENTS, f->noutputs);
+  mf_spec spec[MF_DATA_MAX_COMPONENTS];
+  for (int i = 0; i < f->noutputs; i++) {
+    mf_tensor_ref r = f->outputs[i];
+    spec[i] = f->nodes[r.node].out_specs[r.index];
+  }
+  return fn_new(&map_class, in, f, ncap, captured, f->noutputs, spec, out, err);
+}
+
+mf_status mf_dataset_filter(mf_dataset *in, const mf_graph *pred, int ncap,
+                            mf_tensor *const *captured, mf_dataset **out, mf_error *err) {
+  MF_TRY(check_fn("FilterDataset", in, pred, ncap, err));
+  const mf_spec *r = pred->noutputs == 1 ? &pred->nodes[pred->outputs[0].node].out_specs[pred->outputs[0].index] : NULL;
+  if (!r || r->dtype != MF_BOOL || r->rank > 0)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Filter predicate `f` must return a scalar bool.");
+  return fn_new(&filter_class, in, pred, ncap, captured, in->ncomp, in->spec, out, err);
+}

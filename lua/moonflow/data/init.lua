@@ -1,0 +1,28 @@
+-- moonflow.data — tf.data: Dataset (dataset.lua), its iterator
+-- (iterator.lua) and the constants of TF's tf.data namespace.
+
+local datasets = require("moonflow.data.dataset")
+local text = require("moonflow.data.text")
+
+local data = {}
+
+-- tf.data.Dataset: the class, whose fields are the static constructors.
+local Dataset = {}
+for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "from_generator" }) do
+  Dataset[name] = datasets[name]
+end
+data.Dataset = Dataset
+
+data.TextLineDataset = text.TextLineDataset
+
+data.AUTOTUNE = -1
+data.INFINITE_CARDINALITY = -1
+data.UNKNOWN_CARDINALITY = -2
+data.experimental = { AUTOTUNE = -1, INFINITE_CARDINALITY = -1, UNKNOWN_CARDINALITY = -2,
+  CsvDataset = text.CsvDataset }
+
+data.internal = {}
+data.is_dataset = datasets.is_dataset
+data.internal.is_dataset = true
+
+return data
