@@ -395,6 +395,8 @@ function sections.lesson14(threads)
   epoch() -- traces
   out(("lesson14.t%s.mf"):format(threads), measure(epoch, 1, 15))
   note("lesson 14 epoch: final batch loss %.3f", epoch())
+end
+
 -- 9. tf.data: an epoch of from_tensor_slices (60k x 64 float32) -> shuffle
 -- -> map (a few elementwise ops) -> batch(64) -> prefetch, per element;
 -- the same loop written by hand in Lua (a shuffled order, a gather per
