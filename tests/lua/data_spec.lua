@@ -514,3 +514,22 @@ describe("tf.data memory", function()
     assert.equal(before, core.live_buffers())
   end)
 end)
+
+describe("tf.data functions", function()
+  it("map runs its function optimised (fused) as TF's Grappler does, with the same bits as traced", function()
+    local x = tf.random.uniform({ 300, 7 }, { seed = 4 })
+    local function f(v) return tf.tanh(v * 2.0 + 1.0) * 0.5 - tf.exp(-v) end
+    local function all(ds)
+      local rows = {}
+      for b in ds do rows[#rows + 1] = b end
+      return tf.concat(rows, 0)
+    end
+    local fused = all(tf.data.Dataset.from_tensor_slices(x):map(f):batch(64))
+    tf.config.optimizer.set_enabled(false)
+    local ok, plain = pcall(function() return all(tf.data.Dataset.from_tensor_slices(x):map(f):batch(64)) end)
+    tf.config.optimizer.set_enabled(true)
+    assert(ok, plain)
+    assert.is_true(tf.reduce_all(tf.equal(fused, plain)):numpy())
+    assert.is_true(tf.reduce_all(tf.equal(fused, f(x))):numpy())
+  end)
+end)

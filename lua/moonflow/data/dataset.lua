@@ -214,6 +214,10 @@ local function trace_fn(name, what, fn, inputs, unpack, level)
     out_s, out_flat = s, flat
     return flat
   end)
+  -- As TF's Grappler optimises a dataset's functions: the function a
+  -- pipeline runs per element is the optimised graph (its elementwise ops
+  -- fused), unless tf.config.optimizer.set_enabled(false).
+  if state.optimizer_enabled then g = core.optimize(g) end
   return g, captures, out_s, structure.specs_of(out_flat)
 end
 
