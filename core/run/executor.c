@@ -248,6 +248,11 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
   if (s != MF_OK && err->message[0] && !strstr(err->message, "[[node ")) {
     size_t len = strlen(err->message);
     snprintf(err->message + len, sizeof err->message - len, " [[node %s]]", nd->name);
+    /* The user's line that made the node, for a learner to find it. */
+    char where[256];
+    len = strlen(err->message);
+    if (mf_node_source_where(nd, where, sizeof where))
+      snprintf(err->message + len, sizeof err->message - len, " (made at %s)", where);
   }
 done:
   if (specs && specs != specs_inline) free(specs);

@@ -29,6 +29,7 @@
 
 #include "alloc.h"
 #include "binding.h"
+#include "source.h"
 #include "node_summary.h"
 #include "variable.h"
 
@@ -643,6 +644,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
   mf_status s = read_attrs(L, k, &err);
   char unique[256];
   mfL_frame *f = tracing ? mfL_current_frame(ctx) : NULL;
+  int first_node = f ? f->g->nnodes : 0; /* the op's node and the Consts made for its inputs */
   if (s == MF_OK && tracing) {
     /* Node names matter only in graphs. */
     s = node_name(L, f, k, unique, sizeof unique, &err);
@@ -659,6 +661,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
   }
   int node = -1;
   if (s == MF_OK && tracing) s = mf_graph_add_node(f->g, unique, &k->c, refs, &node, &err);
+  if (s == MF_OK && tracing) mfL_record_source(L, f->g, first_node, node);
   if (s != MF_OK) {
     call_free(k);
     return mfL_raise_status(L, &err);
