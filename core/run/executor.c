@@ -7,6 +7,7 @@
 #include "alloc.h"
 #include "array_util.h"
 #include "interrupt.h"
+#include "node_run.h"
 
 extern const mf_op_def mf_op_Const;
 
@@ -245,15 +246,7 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
   if (s == MF_OK)
     for (int k = 0; k < c.nout && k < nd->nout; k++) outs[k] = mf_op_call_take_output(&c, k);
   mf_op_call_free(&c);
-  if (s != MF_OK && err->message[0] && !strstr(err->message, "[[node ")) {
-    size_t len = strlen(err->message);
-    snprintf(err->message + len, sizeof err->message - len, " [[node %s]]", nd->name);
-    /* The user's line that made the node, for a learner to find it. */
-    char where[256];
-    len = strlen(err->message);
-    if (mf_node_source_where(nd, where, sizeof where))
-      snprintf(err->message + len, sizeof err->message - len, " (made at %s)", where);
-  }
+  if (s != MF_OK) mf_node_annotate_error(nd, err);
 done:
   if (specs && specs != specs_inline) free(specs);
   if (vals != vals_inline) free(vals);

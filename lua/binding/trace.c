@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "binding.h"
 #include "source.h"
+#include "step.h"
 #include "random.h"
 #include "executor.h"
 #include "passes.h"
@@ -718,5 +719,6 @@ int mfL_trace_open(lua_State *L) {
   lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
   mfL_source_open(L);
+  mfL_step_open(L);
   return 0;
 }

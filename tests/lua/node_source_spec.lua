@@ -96,7 +96,8 @@ describe("node sources", function()
     end)
     local g = f:get_concrete_function(tf.constant(1.0)).graph
     local text = g:text()
-    assert.truthy(text:find("mul%s+= Mul%(x:0, mul/y:0%)  %-> float32 %(%)  %-%- y, line " .. (line + 2)), text)
+    assert.truthy(text:find("\n  %-%- line " .. (line + 2) .. ": y = x %* 2\n  mul/y +%= Const%(%) {value=2}  %-> float32 %(%)"
+      .. "\n  mul +%= Mul%(x:0, mul/y:0%)  %-> float32 %(%)\n  Identity"), text)
     local dot = g:to_dot()
     assert.truthy(dot:find('label="mul\\ny = Mul"', 1, true), dot)
     assert.truthy(dot:find(('tooltip="node_source_spec.lua:%d: y = x * 2"'):format(line + 2), 1, true), dot)

@@ -283,7 +283,9 @@ local function dot_node(n, id, variables, unused)
   local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
     or n.stateful and "#f8d7da" or n.type == "Identity" and "#e2f0d9" or nil
   local src = n.source
-  local kind = src and src.name and (src.name .. " = " .. n.type) or n.type
+  -- "y = Mul": the variable the user's line assigned (an unused op's
+  -- label says so instead; its tooltip still has the line).
+  local kind = src and src.name and not unused and (src.name .. " = " .. n.type) or n.type
   local label = n.name == kind and dot_escape(n.name) or (dot_escape(n.name) .. "\\n" .. dot_escape(kind))
   local value = const_text(n)
   if value then label = label .. "\\n" .. dot_escape(value) end
@@ -417,6 +419,7 @@ local function text_lines(handle, indent, lines, variables, top)
   variables = variables or {}
   local unused = top and unused_nodes(handle, nodes) or {}
   local width = 4
+  local shown
   for _, n in ipairs(nodes) do width = math.max(width, #n.name) end
   for i, n in ipairs(nodes) do
     local args = table.concat(n.inputs, ", ")
@@ -439,7 +442,14 @@ local function text_lines(handle, indent, lines, variables, top)
     for k, s in ipairs(n.outputs) do outs[k] = spec_text(s) end
     local control = (#n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or "")
       .. (unused[i] and "  (unused)" or "")
-      .. (n.source and ("  -- %sline %d"):format(n.source.name and (n.source.name .. ", ") or "", n.source.line) or "")
+    -- The user's line above the ops it made, as a listing interleaves
+    -- source and code.
+    local src = n.source
+    local here = src and (src.chunk .. ":" .. src.line)
+    if here and here ~= shown then
+      lines[#lines + 1] = ("%s-- line %d%s"):format(indent, src.line, src.text and (": " .. src.text) or "")
+    end
+    shown = here
     lines[#lines + 1] = (indent .. "%-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
       #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
     for _, sub in ipairs(subgraphs(n)) do
