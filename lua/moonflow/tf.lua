@@ -64,6 +64,7 @@ tf.io = public(io_npy)
 tf.saved_model = { save = saved_model.save, load = saved_model.load }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
+tf.debug = require("moonflow.debug") -- moonflow's own: step through a traced function (issue 29)
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

@@ -1,0 +1,25 @@
+-- debug/init.lua (moonflow.debug) — tf.debug: see inside a traced function.
+-- step runs one node at a time (debug/step.lua).
+
+local doc = require("moonflow.doc")
+local step = require("moonflow.debug.step")
+
+local debug_ns = {}
+
+debug_ns.step = doc.def(function(f, ...)
+  return step.new(f, {}, ...)
+end, "tf.debug.step(f, ...)", "A stepper over the graph f (a tf.func, traced for the arguments if "
+  .. "needed, or a concrete function) runs for these arguments: stepper:next() runs one node and "
+  .. "returns its step, continue() runs to a breakpoint (breakpoint(name | op type | line)), "
+  .. "run_to(name | op type | line), break_on_nan(), value(name) the full tensor, set(name, value) "
+  .. "replaces a value and runs again what read it, where() the node, its inputs and its line, back() "
+  .. "and restart(); finish() returns what the call returns. If branches taken, While iterations and "
+  .. "PartitionedCalls are stepped through.")
+
+debug_ns.step_with = doc.def(function(opts, f, ...)
+  return step.new(f, opts or {}, ...)
+end, "tf.debug.step_with(opts, f, ...)", "tf.debug.step with options: optimized = true steps the "
+  .. "graph calls run (after the optimisation passes: a fused node is one step listing the nodes it "
+  .. "stands for); into_calls = false runs a PartitionedCall as one step.")
+
+return debug_ns
