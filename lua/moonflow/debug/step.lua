@@ -167,6 +167,7 @@ local function finish_frame(self)
   local outs = frame_outputs(f)
   local parent = self.frames[#self.frames]
   if not parent then
+    self.frames[1] = f -- kept, finished, for where and the picture
     self.done = true
     self.outputs = outs
     self.results = table.pack(self.cf:_results(table.pack(table.unpack(outs))))
@@ -367,6 +368,7 @@ function Stepper:set(name, value)
       rerun[#rerun + 1] = n.name
     end
   end
+  if self.last and self.last.frame == f then self.last.outputs = f.values[self.last.id] end
   return rerun
 end
 
@@ -378,6 +380,7 @@ local function short(t)
   return text
 end
 step.short = short
+step.nonfinite = has_nonfinite
 
 --- stepper:where() -> a text: the node last run, its inputs' values, its
 -- output, and the user's line that made it.
@@ -386,8 +389,11 @@ function Stepper:where()
   if not r then return "before the first node of " .. self.frames[1].path end
   local f = r.frame
   local n = f.nodes[r.id + 1]
-  local lines = { ("step %d: %s (%s) in %s%s"):format(r.number, r.node, r.type, r.graph,
-    r.iteration and (", iteration " .. r.iteration) or "") }
+  local lines = { ("step %d: %s (%s) in %s%s%s%s"):format(r.number, r.node, r.type, r.graph,
+    r.iteration and (", iteration " .. r.iteration) or "",
+    r.iterations and (", after %d iteration%s"):format(r.iterations, r.iterations == 1 and "" or "s") or "",
+    r.nonfinite and "  NaN/Inf!" or "") }
+  if r.fused then lines[#lines + 1] = "  fused: " .. table.concat(r.fused, ", ") end
   if r.source then
     lines[#lines + 1] = ("  made at %s:%d%s"):format(node_source.short(r.source.chunk), r.source.line,
       r.source.text and (": " .. r.source.text) or "")
@@ -396,7 +402,7 @@ function Stepper:where()
     local v = f.values[src]
     lines[#lines + 1] = ("  in  %s = %s"):format(n.inputs[k], short(v and v[out_index(n.inputs[k]) + 1]))
   end
-  for k, v in ipairs(r.outputs or {}) do lines[#lines + 1] = ("  out %s:%d = %s"):format(r.node, k - 1, short(v)) end
+  for k, v in ipairs(f.values[r.id] or {}) do lines[#lines + 1] = ("  out %s:%d = %s"):format(r.node, k - 1, short(v)) end
   return table.concat(lines, "\n")
 end
 
@@ -410,7 +416,7 @@ end
 function step.describe(r)
   if not r then return "end of the function" end
   local outs = {}
-  for k, v in ipairs(r.outputs or {}) do outs[k] = short(v) end
+  for k, v in ipairs(r.frame and r.frame.values[r.id] or r.outputs or {}) do outs[k] = short(v) end
   local src = r.source and ("  (line %d%s)"):format(r.source.line, r.source.text and (": " .. r.source.text) or "")
     or ""
   local it = r.iteration and (" [iteration %d]"):format(r.iteration) or ""

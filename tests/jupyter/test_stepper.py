@@ -1,0 +1,60 @@
+"""%step in the Jupyter kernel: the stepper's picture is shown once
+(display_data with a display id) and every `%step <command>` cell updates it
+in place (update_display_data with the same id): the node just run
+highlighted in the SVG, the nodes run labelled with shape and value, a NaN
+node red."""
+import re
+import unittest
+
+from mfkernel import KernelTestCase, of_type, stream_text
+
+
+class TestStepper(KernelTestCase):
+    def test_step_draws_once_and_updates_in_place(self):
+        self.ok("sf = tf.func(function(x)\n"
+                "  local y = x * 2\n"
+                "  local z = tf.math.log(y - 3)\n"
+                "  return z\n"
+                "end)")
+        _, outputs = self.ok("%step sf tf.constant({1.0, 2.0})")
+        [shown] = of_type(outputs, "display_data")
+        display_id = shown["content"]["transient"]["display_id"]
+        self.assertTrue(display_id)
+        self.assertIn("at the start of sf", shown["content"]["data"]["text/plain"])
+        self.assertIn("<svg", shown["content"]["data"]["text/html"])
+
+        _, outputs = self.ok("%step n")
+        [updated] = of_type(outputs, "update_display_data")
+        self.assertEqual(updated["content"]["transient"]["display_id"], display_id)
+        self.assertEqual(of_type(outputs, "display_data"), [])
+        data = updated["content"]["data"]
+        self.assertIn("step 1: mul (Mul) in sf", data["text/plain"])
+        self.assertIn("made at", data["text/plain"])
+        html = data["text/html"]
+        # the node just run: highlighted (blue border, marker) and labelled
+        # with its variable, shape and value
+        self.assertIn("\u25b6 mul", html)
+        self.assertIn("y = Mul", html)
+        self.assertIn("(2,) [2 4]", html)
+        self.assertIn('stroke="#1f4e9e"', html)
+
+        _, outputs = self.ok("%step nan")
+        [updated] = of_type(outputs, "update_display_data")
+        data = updated["content"]["data"]
+        self.assertIn("Log", data["text/plain"])
+        self.assertIn("NaN/Inf!", data["text/plain"])
+        self.assertIn('fill="#f4a6a6"', data["text/html"])
+
+        _, outputs = self.ok("%step p sub")
+        self.assertIn("tf.Tensor([-1.  1.]", stream_text(outputs))
+        self.assertEqual(of_type(outputs, "update_display_data"), [])
+
+        _, outputs = self.ok("%step c")
+        [updated] = of_type(outputs, "update_display_data")
+        self.assertIn("finished after", updated["content"]["data"]["text/plain"])
+        _, outputs = self.ok("%step q")
+        self.assertIn("left the stepper", stream_text(outputs))
+
+
+if __name__ == "__main__":
+    unittest.main()
