@@ -55,6 +55,23 @@ class TestStepper(KernelTestCase):
         _, outputs = self.ok("%step q")
         self.assertIn("left the stepper", stream_text(outputs))
 
+    def test_trace_diff_draws_the_union_graph_coloured_by_change(self):
+        self.ok("tdj = tf.func(function(x, flag) if flag then return x * 2 else return x + 1 end end)\n"
+                "tdj(tf.constant({1.0, 2.0}), true)\n"
+                "tdj(tf.constant({1.0, 2.0}), false)")
+        _, outputs = self.ok("%trace diff tdj")
+        [shown] = of_type(outputs, "display_data")
+        data = shown["content"]["data"]
+        self.assertIn("- mul = Mul", data["text/plain"])
+        html = data["text/html"]
+        self.assertIn("<svg", html)
+        # removed red, added green, changed orange
+        self.assertIn('fill="#f8d7da"', html)
+        self.assertIn('fill="#c6efce"', html)
+        self.assertIn('fill="#ffe0b2"', html)
+        self.assertIn(">removed</text>", html)
+        self.assertIn(">added</text>", html)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -58,5 +58,24 @@ class StepperSession(ReplSession, unittest.TestCase):
         self.assertIn("3", self.run_line("print(1 + 2)"))
 
 
+class TraceDiffSession(ReplSession, unittest.TestCase):
+    timeout = 30
+
+    def test_trace_diff_prints_plus_minus_lines(self):
+        self.run_line("td = tf.func(function(x, flag) if flag then return x * 2 else return x + 1 end end)")
+        self.run_line("td(tf.constant({1.0, 2.0}), true)")
+        self.run_line("td(tf.constant({1.0, 2.0}), false)")
+        out = self.run_line("%trace diff td")
+        self.assertIn("td: trace #1 -> trace #2", out)
+        self.assertIn("  flag: Literal[true] -> Literal[false]", out)
+        self.assertIn("- mul = Mul", out)
+        self.assertIn("+ add = AddV2", out)
+        self.assertIn("~ Identity = Identity: inputs (mul:0) -> (add:0)", out)
+        self.assertIn("pass a tensor instead", out)
+        out = self.run_line("%trace diff td 2 1")
+        self.assertIn("td: trace #2 -> trace #1", out)
+        self.assertIn("UsageError", self.run_line("%trace diff td 1"))
+
+
 if __name__ == "__main__":
     unittest.main()

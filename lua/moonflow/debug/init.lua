@@ -3,6 +3,7 @@
 
 local doc = require("moonflow.doc")
 local step = require("moonflow.debug.step")
+local trace_diff = require("moonflow.debug.trace_diff")
 
 local debug_ns = {}
 
@@ -21,5 +22,13 @@ debug_ns.step_with = doc.def(function(opts, f, ...)
 end, "tf.debug.step_with(opts, f, ...)", "tf.debug.step with options: optimized = true steps the "
   .. "graph calls run (after the optimisation passes: a fused node is one step listing the nodes it "
   .. "stands for); into_calls = false runs a PartitionedCall as one step.")
+
+debug_ns.trace_diff = doc.def(function(f, i, j)
+  return trace_diff.diff(f, i, j)
+end, "tf.debug.trace_diff(f [, i, j])", "What changed between traces #i and #j of tf.func f (default: the "
+  .. "last trace against the closest earlier one): the argument paths whose types differ "
+  .. "(`y[\"hi\"]: shape (3,) -> (4,)`, `n: Literal[2] -> Literal[3]`), the nodes added, removed and "
+  .. "changed in shape, dtype or attributes, and the fix to consider. Prints as text with +/-; "
+  .. "in Jupyter it draws both graphs together coloured by change.")
 
 return debug_ns
