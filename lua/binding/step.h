@@ -4,7 +4,8 @@
 
 #include "binding.h"
 
-/* Registers core.run_node in the table on top of the stack. */
+/* Registers core.run_node, core.profile_start and core.profile_stop in the
+ * table on top of the stack. */
 void mfL_step_open(lua_State *L);
 
 #endif

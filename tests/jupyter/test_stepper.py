@@ -72,6 +72,22 @@ class TestStepper(KernelTestCase):
         self.assertIn(">removed</text>", html)
         self.assertIn(">added</text>", html)
 
+    def test_profile_draws_the_graph_coloured_by_self_time(self):
+        self.ok("pw = tf.Variable(tf.ones({64, 64}))\n"
+                "pj = tf.func(function(x)\n"
+                "  local h = tf.matmul(x, pw)\n"
+                "  return tf.reduce_sum(tf.nn.relu(h))\n"
+                "end)")
+        _, outputs = self.ok("%profile pj tf.ones({64, 64}) --runs 3")
+        [shown] = of_type(outputs, "display_data")
+        data = shown["content"]["data"]
+        self.assertIn("profile of pj: 3 runs", data["text/plain"])
+        html = data["text/html"]
+        self.assertIn("<svg", html)
+        self.assertIn("ms self, 3 calls", html)
+        # the slowest node is the reddest
+        self.assertIn('fill="#ff3737"', html)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -77,5 +77,19 @@ class TraceDiffSession(ReplSession, unittest.TestCase):
         self.assertIn("UsageError", self.run_line("%trace diff td 1"))
 
 
+class ProfileSession(ReplSession, unittest.TestCase):
+    timeout = 30
+
+    def test_profile_prints_the_table(self):
+        self.run_line("w = tf.Variable(tf.ones({64, 64}))")
+        self.run_line("pf = tf.func(function(x) local h = tf.matmul(x, w); return tf.reduce_sum(tf.nn.relu(h)) end)")
+        out = self.run_line("%profile pf tf.ones({64, 64}) --runs 4")
+        self.assertIn("profile of pf: 4 runs", out)
+        self.assertIn("MatMul", out)
+        self.assertIn("line 1: pf = tf.func(", out)
+        self.assertIn("by name scope:", out)
+        self.assertIn("UsageError", self.run_line("%profile pf tf.ones({64, 64}) --runs many"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -4,6 +4,7 @@
 local doc = require("moonflow.doc")
 local step = require("moonflow.debug.step")
 local trace_diff = require("moonflow.debug.trace_diff")
+local profile = require("moonflow.debug.profile")
 
 local debug_ns = {}
 
@@ -30,5 +31,17 @@ end, "tf.debug.trace_diff(f [, i, j])", "What changed between traces #i and #j o
   .. "(`y[\"hi\"]: shape (3,) -> (4,)`, `n: Literal[2] -> Literal[3]`), the nodes added, removed and "
   .. "changed in shape, dtype or attributes, and the fix to consider. Prints as text with +/-; "
   .. "in Jupyter it draws both graphs together coloured by change.")
+
+debug_ns.profile = doc.def(function(f, ...)
+  return profile.run(f, {}, ...)
+end, "tf.debug.profile(f, ...)", "Calls f (a tf.func, traced for the arguments if needed, or a concrete "
+  .. "function) on the arguments 10 times with every node timed, and returns a profile: per node of "
+  .. "the graph calls run, its self time, call count, the bytes of its outputs, the fused group it "
+  .. "stands for and its line, sorted by time, then rolled up by name scope; in Jupyter the graph is "
+  .. "drawn coloured by self time. Profiling off costs nothing.")
+
+debug_ns.profile_with = doc.def(function(opts, f, ...)
+  return profile.run(f, opts or {}, ...)
+end, "tf.debug.profile_with({runs = N}, f, ...)", "tf.debug.profile with N runs.")
 
 return debug_ns
