@@ -16,11 +16,14 @@ static size_t library_len;
 
 /* Frames walked at most: a node made deeper under library code than this
  * keeps no source rather than costing a long walk. */
-enum { MAX_LEVELS = 48 };
+enum { MAX_LEVELS = 256 };
 
 void mfL_record_source(lua_State *L, mf_graph *g, int from, int to) {
   if (!library_len || from > to) return;
   lua_Debug ar;
+  /* A frame Lua reused for a tail call hides its caller. AutoGraph's
+   * conversion keeps the user's returns off tail calls (runtime.lua's
+   * ret), so a hidden caller is the library's and the walk goes on. */
   for (int level = 1; level < MAX_LEVELS && lua_getstack(L, level, &ar); level++) {
     if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
     if (strncmp(ar.source, library, library_len) == 0) continue;

@@ -148,11 +148,14 @@ function Stepper:restart()
   return self
 end
 
+-- A step record prints as its one-line description (step.describe).
+local Step = { __name = "Step" }
+
 -- A record of the step that ran node `id` of frame f.
 local function record(self, f, id, extra)
   local n = f.nodes[id + 1]
-  local rec = { number = self.count, node = n.name, type = n.type, graph = f.path, iteration = f.iteration,
-    outputs = f.values[id], source = n.source or nil, frame = f, id = id }
+  local rec = setmetatable({ number = self.count, node = n.name, type = n.type, graph = f.path, iteration = f.iteration,
+    outputs = f.values[id], source = n.source or nil, frame = f, id = id }, Step)
   for k, v in pairs(extra or {}) do rec[k] = v end
   for _, t in ipairs(f.values[id] or {}) do
     if has_nonfinite(t) then rec.nonfinite = true end
@@ -433,6 +436,7 @@ function Stepper:__tostring()
     self.last and step.describe(self.last) or "at the start")
 end
 
+Step.__tostring = step.describe
 step.Stepper = Stepper
 step.new = new
 
