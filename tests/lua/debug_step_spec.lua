@@ -178,6 +178,22 @@ describe("tf.debug.step", function()
     if fused then assert.is_true(#fused > 1) end
   end)
 
+  it("shows a variable's value before and after a node that assigns it", function()
+    local v = tf.Variable({ 1.0, 2.0 })
+    local f = tf.func(function(x)
+      v:assign_add(x)
+      return v:read_value() * 2
+    end)
+    local s = tf.debug.step(f, tf.constant({ 10.0, 20.0 }))
+    local r = s:run_to("AssignAddVariableOp")
+    assert.are.equal(1, #r.variables)
+    assert.are.same({ 1, 2 }, r.variables[1].before:numpy())
+    assert.are.same({ 11, 22 }, r.variables[1].after:numpy())
+    assert.truthy(s:where():find("variable " .. v.name .. ": [1 2] -> [11 22]", 1, true), s:where())
+    assert.truthy(tostring(r):find("-> (no outputs)", 1, true), tostring(r))
+    assert.are.same({ 22, 44 }, s:finish():numpy())
+  end)
+
   it("refuses what is not a function", function()
     local ok, err = pcall(tf.debug.step, 42)
     assert.is_false(ok)

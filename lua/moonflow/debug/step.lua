@@ -14,6 +14,7 @@ local errors = require("moonflow.errors")
 local func = require("moonflow.trace.func")
 local concrete = require("moonflow.trace.concrete")
 local node_source = require("moonflow.trace.node_source")
+local state = require("moonflow.state")
 local raise = errors.raise
 
 local step = {}
@@ -238,6 +239,19 @@ local function fused_names(n)
   return nil
 end
 
+-- The variables a node's inputs hold (resource handles), each with its
+-- value before the node runs: {variable=, name=, before=}.
+local function variables_read(ins)
+  local out = {}
+  for _, t in ipairs(ins) do
+    if core.is_tensor(t) and tostring(core.dtype(t)):find("resource") then
+      local ok, v = pcall(function() return state.variable_by_id(core.variable_info(t)) end)
+      if ok and v then out[#out + 1] = { variable = v, name = v.name, before = v:read_value() } end
+    end
+  end
+  return out
+end
+
 --- stepper:next() -> the step record of the next node run, or nil at the
 -- end (stepper.results then holds what the call returns).
 function Stepper:next()
@@ -251,11 +265,14 @@ function Stepper:next()
       local id = f.order[f.pos]
       local n = f.nodes[id + 1]
       if not enter(self, f, id, n) then
-        f.values[id] = table.pack(core.run_node(f.handle, id, inputs_of(f, n)))
+        local ins = inputs_of(f, n)
+        local vars = variables_read(ins)
+        f.values[id] = table.pack(core.run_node(f.handle, id, ins))
+        for _, v in ipairs(vars) do v.after = v.variable:read_value() end
         f.pos = f.pos + 1
         self.count = self.count + 1
         local fused = not (IF[n.type] or WHILE[n.type] or CALL[n.type]) and fused_names(n) or nil
-        return record(self, f, id, { fused = fused })
+        return record(self, f, id, { fused = fused, variables = #vars > 0 and vars or nil })
       end
     end
   end
@@ -406,6 +423,9 @@ function Stepper:where()
     lines[#lines + 1] = ("  in  %s = %s"):format(n.inputs[k], short(v and v[out_index(n.inputs[k]) + 1]))
   end
   for k, v in ipairs(f.values[r.id] or {}) do lines[#lines + 1] = ("  out %s:%d = %s"):format(r.node, k - 1, short(v)) end
+  for _, v in ipairs(r.variables or {}) do
+    lines[#lines + 1] = ("  variable %s: %s -> %s"):format(v.name, short(v.before), short(v.after))
+  end
   return table.concat(lines, "\n")
 end
 
@@ -425,7 +445,8 @@ function step.describe(r)
   local it = r.iteration and (" [iteration %d]"):format(r.iteration) or ""
   local fused = r.fused and (" fused: " .. table.concat(r.fused, ", ")) or ""
   if r.iterations then it = it .. (" (%d iteration%s)"):format(r.iterations, r.iterations == 1 and "" or "s") end
-  return ("step %d: %s = %s -> %s%s%s%s%s"):format(r.number, r.node, r.type, table.concat(outs, ", "), src,
+  return ("step %d: %s = %s -> %s%s%s%s%s"):format(r.number, r.node, r.type,
+    #outs > 0 and table.concat(outs, ", ") or "(no outputs)", src,
     it, fused, r.nonfinite and "  NaN/Inf!" or "")
 end
 
