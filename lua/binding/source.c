@@ -7,6 +7,7 @@
 #include "source.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The library's chunk-name prefix ("@/path/lua/moonflow/"), the same for
@@ -18,6 +19,10 @@ static size_t library_len;
  * keeps no source rather than costing a long walk. */
 enum { MAX_LEVELS = 256 };
 
+/* While a tape's gradient rule runs (core.set_gradient_of): "gradient of
+ * mul (y = x * 2)", the code every node it makes shows; "" otherwise. */
+static _Thread_local char gradient_of[256];
+
 void mfL_record_source(lua_State *L, mf_graph *g, int from, int to) {
   if (!library_len || from > to) return;
   lua_Debug ar;
@@ -28,9 +33,13 @@ void mfL_record_source(lua_State *L, mf_graph *g, int from, int to) {
     if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
     if (strncmp(ar.source, library, library_len) == 0) continue;
     mf_error err;
-    for (int i = from; i <= to; i++)
-      if (!g->nodes[i].source && mf_graph_set_source(g, i, ar.source, ar.currentline, &err) != MF_OK)
+    for (int i = from; i <= to; i++) {
+      if (g->nodes[i].source) continue;
+      if (mf_graph_set_source(g, i, ar.source, ar.currentline, &err) != MF_OK)
         return; /* out of memory: the node keeps no source, nothing else fails */
+      /* A gradient node says which forward node it differentiates. */
+      if (gradient_of[0]) mf_graph_set_source_text(g, i, gradient_of, NULL, &err);
+    }
     return;
   }
 }
@@ -83,6 +92,17 @@ void mfL_push_node_source(lua_State *L, const mf_node *n) {
     lua_pushstring(L, s->name);
     lua_setfield(L, -2, "name");
   }
+}
+
+/* core.set_gradient_of(text | nil) -> the text it replaces (or nil) */
+static int l_set_gradient_of(lua_State *L) {
+  const char *text = mfL_optstring(L, 1, "");
+  if (gradient_of[0])
+    lua_pushstring(L, gradient_of);
+  else
+    lua_pushnil(L);
+  snprintf(gradient_of, sizeof gradient_of, "%s", text);
+  return 1;
 }
 
 /* core.graph_sources(graph) -> {[id+1] = {type=, chunk=, line=, text=, name=} | false} */
@@ -168,6 +188,7 @@ static int l_graph_set_source_run(lua_State *L) {
 void mfL_source_open(lua_State *L) {
   static const luaL_Reg funcs[] = {{"set_source_library", l_set_source_library},
                                    {"graph_sources", l_graph_sources},
+                                   {"set_gradient_of", l_set_gradient_of},
                                    {"graph_source_runs", l_graph_source_runs},
                                    {"graph_set_source_run", l_graph_set_source_run},
                                    {NULL, NULL}};

@@ -117,6 +117,28 @@ describe("node sources", function()
       :format(line + 3), 1, true), tostring(err))
   end)
 
+  it("name, on a tape's gradient nodes, the forward node they differentiate", function()
+    local w = tf.Variable(2.0)
+    local f = tf.func(function(x)
+      local tape = tf.GradientTape()
+      local y = x * w
+      local loss = tf.square(y)
+      tape:stop()
+      return tape:gradient(loss, w)
+    end)
+    local cf = f:get_concrete_function(tf.constant(3.0))
+    local o = ops(cf.graph)
+    assert.are.equal("gradient of Square (loss = tf.square(y))", o["gradient_tape/mul"]:source().text)
+    assert.are.equal("gradient of mul (y = x * w)", o["gradient_tape/mul_2"]:source().text)
+    assert.truthy(cf.graph:text():find("-- line %d+: gradient of mul %(y = x %* w%)\n  gradient_tape/mul_2 "),
+      cf.graph:text())
+    -- and a backward pass can be stepped with those lines
+    local s = tf.debug.step(f, tf.constant(3.0))
+    local r = s:run_to("gradient_tape/mul_2")
+    assert.are.equal("gradient of mul (y = x * w)", r.source.text)
+    assert.are.equal(36, s:finish():numpy())
+  end)
+
   it("find the variables an assignment line assigns", function()
     assert.are.equal("y", node_source.assigned("y = x * 2"))
     assert.are.equal("a, b", node_source.assigned("a,b = tf.split(x, 2)"))

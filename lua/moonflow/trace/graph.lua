@@ -445,7 +445,7 @@ local function text_lines(handle, indent, lines, variables, top)
     -- The user's line above the ops it made, as a listing interleaves
     -- source and code.
     local src = n.source
-    local here = src and (src.chunk .. ":" .. src.line)
+    local here = src and (src.chunk .. ":" .. src.line .. ":" .. (src.text or ""))
     if here and here ~= shown then
       lines[#lines + 1] = ("%s-- line %d%s"):format(indent, src.line, src.text and (": " .. src.text) or "")
     end

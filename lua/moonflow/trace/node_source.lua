@@ -94,6 +94,25 @@ function node_source.of_graph(handle)
   return srcs
 end
 
+local function restore(prev) core.set_gradient_of(prev.text) end
+
+--- While a tape's gradient rule for the op that made symbolic tensor `y`
+-- runs (a `local x <close> = node_source.gradient_of(y)`), the nodes it
+-- traces read "gradient of mul (y = x * 2)": the backward pass names the
+-- forward nodes it differentiates. nil when y is no node of a trace.
+function node_source.gradient_of(y)
+  if not core.is_tensor(y) or not core.is_symbolic(y) then return nil end
+  local info = table.pack(core.info(y))
+  local handle, node = info[5], info[6]
+  if not handle or not node then return nil end
+  local src = core.graph_sources(handle)[node + 1]
+  local name = info[4] and info[4]:match("^(.*):%d+$") or "?"
+  -- The forward node's code is filled in when its trace ends: read it now.
+  local code = src and (src.text or node_source.code(src.chunk, src.line))
+  local text = code and ("gradient of %s (%s)"):format(name, code) or ("gradient of " .. name)
+  return setmetatable({ text = core.set_gradient_of(text) }, { __close = restore })
+end
+
 if LIBRARY then core.set_source_library(LIBRARY, node_source.fill) end
 
 return node_source
