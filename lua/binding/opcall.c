@@ -29,7 +29,6 @@
 
 #include "alloc.h"
 #include "binding.h"
-#include "source.h"
 #include "node_summary.h"
 #include "variable.h"
 
@@ -644,7 +643,6 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
   mf_status s = read_attrs(L, k, &err);
   char unique[256];
   mfL_frame *f = tracing ? mfL_current_frame(ctx) : NULL;
-  int first_node = f ? f->g->nnodes : 0; /* the op's node and the Consts made for its inputs */
   if (s == MF_OK && tracing) {
     /* Node names matter only in graphs. */
     s = node_name(L, f, k, unique, sizeof unique, &err);
@@ -660,8 +658,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
     if (s != MF_OK && tracing) s = mf_node_construction_error(f->g, unique, &k->c, refs, &err);
   }
   int node = -1;
-  if (s == MF_OK && tracing) s = mf_graph_add_node(f->g, unique, &k->c, refs, &node, &err);
-  if (s == MF_OK && tracing) mfL_record_source(L, f->g, first_node, node);
+  if (s == MF_OK && tracing) s = mfL_add_traced_node(L, f->g, unique, &k->c, refs, &node, &err);
   if (s != MF_OK) {
     call_free(k);
     return mfL_raise_status(L, &err);

@@ -23,6 +23,22 @@ enum { MAX_LEVELS = 256 };
  * mul (y = x * 2)", the code every node it makes shows; "" otherwise. */
 static _Thread_local char gradient_of[256];
 
+/* Nodes looked back at for the Consts an op's inputs made just before it. */
+enum { MAX_CONSTS_BEFORE = 16 };
+
+mf_status mfL_add_traced_node(lua_State *L, mf_graph *g, const char *unique_name, mf_op_call *c,
+                              const mf_tensor_ref *inputs, int *node_out, mf_error *err) {
+  MF_TRY(mf_graph_add_node(g, unique_name, c, inputs, node_out, err));
+  /* The Consts made for its inputs (Lua numbers) come just before it. */
+  int from = *node_out;
+  extern const mf_op_def mf_op_Const;
+  while (from > 0 && *node_out - from < MAX_CONSTS_BEFORE && !g->nodes[from - 1].source &&
+         g->nodes[from - 1].op == &mf_op_Const)
+    from--;
+  mfL_record_source(L, g, from, *node_out);
+  return MF_OK;
+}
+
 void mfL_record_source(lua_State *L, mf_graph *g, int from, int to) {
   if (!library_len || from > to) return;
   lua_Debug ar;

@@ -29,6 +29,7 @@ local saved_model = require("moonflow.io.saved_model")
 local onnx = require("moonflow.io.onnx")
 local name_scope = require("moonflow.trace.name_scope")
 local strict = require("moonflow.strict")
+local debug_tools = require("moonflow.debug")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -64,7 +65,7 @@ tf.io = public(io_npy)
 tf.saved_model = { save = saved_model.save, load = saved_model.load }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
-tf.debug = require("moonflow.debug") -- moonflow's own: step through a traced function (issue 29)
+tf.debug = debug_tools -- moonflow's own: see inside a traced function (issue 29)
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

@@ -15,6 +15,9 @@ local func = require("moonflow.trace.func")
 local concrete = require("moonflow.trace.concrete")
 local node_source = require("moonflow.trace.node_source")
 local state = require("moonflow.state")
+local ops = require("moonflow.ops")
+local dtypes = require("moonflow.tensor.dtypes")
+local graphs = require("moonflow.trace.graph")
 local raise = errors.raise
 
 local step = {}
@@ -109,8 +112,7 @@ local function has_nonfinite(t)
   local dt = tostring(t.dtype)
   if not (dt:find("float") or dt:find("half")) then return false end
   -- x * 0 is 0 for every finite x and NaN for NaN and the infinities.
-  local tf = require("moonflow")
-  local z = tf.reduce_sum(tf.cast(t, tf.float64) * 0):numpy()
+  local z = ops.reduce_sum(ops.cast(t, dtypes.float64) * 0):numpy()
   return z ~= 0
 end
 
@@ -143,7 +145,7 @@ end
 --- stepper:restart(): back to before the first node (values dropped;
 -- variables a run already assigned keep their new values).
 function Stepper:restart()
-  local name = require("moonflow.trace.graph").wrap(self.cf._graph, self.cf).name
+  local name = graphs.wrap(self.cf._graph, self.cf).name
   self.frames = { new_frame(self.handle, self.feeds, { path = name, kind = "function" }) }
   self.count, self.done, self.results, self.last, self.nonfinite = 0, false, nil, nil, nil
   return self
@@ -364,9 +366,8 @@ function Stepper:set(name, value)
   local f, id, index, pending = find(self, name)
   if not f then raise("ValueError", ("no node named '%s' in the graphs being stepped"):format(name), 2) end
   if pending then raise("ValueError", ("node '%s' has not run yet: step to it first"):format(name), 2) end
-  local tf = require("moonflow")
   local old = f.values[id][index + 1]
-  value = tf.convert_to_tensor(value, old.dtype)
+  value = ops.convert_to_tensor(value, old.dtype)
   if tostring(value.shape) ~= tostring(old.shape) then
     raise("ValueError", ("set: node '%s' has shape %s, the value has %s"):format(name, tostring(old.shape),
       tostring(value.shape)), 2)
