@@ -165,6 +165,12 @@ describe("tf.debug.step", function()
     local over = all_steps(tf.debug.step_with({ into_calls = false }, outer, x))
     for _, r in ipairs(over) do assert.are_not.equal("Mul", r.type) end
     assert.is_true(#over < #into)
+    -- over(): the call as one step, chosen step by step
+    local s = tf.debug.step(outer, x)
+    local r = s:over()
+    assert.truthy(r.type:find("PartitionedCall"), r.type)
+    assert.are.equal(6, r.outputs[1]:numpy())
+    assert.are.equal(7, s:finish():numpy())
   end)
 
   it("steps the optimised graph on request, a fused group as one step", function()

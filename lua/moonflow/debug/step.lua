@@ -254,6 +254,21 @@ local function variables_read(ins)
   return out
 end
 
+--- stepper:over() -> like next(), but a next node holding a graph (an If,
+-- a While, a PartitionedCall) runs whole as one step instead of being entered.
+function Stepper:over()
+  if self.done then return nil end
+  local f = self.frames[#self.frames]
+  local id = f.order[f.pos]
+  local n = id and f.nodes[id + 1]
+  if not (n and (IF[n.type] or WHILE[n.type] or CALL[n.type])) then return self:next() end
+  local ins = inputs_of(f, n)
+  f.values[id] = table.pack(core.run_node(f.handle, id, ins))
+  f.pos = f.pos + 1
+  self.count = self.count + 1
+  return record(self, f, id, { over = true })
+end
+
 --- stepper:next() -> the step record of the next node run, or nil at the
 -- end (stepper.results then holds what the call returns).
 function Stepper:next()

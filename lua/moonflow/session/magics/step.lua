@@ -11,10 +11,11 @@ local step = require("moonflow.debug.step")
 local picture = require("moonflow.debug.picture")
 local target = require("moonflow.session.magic_target")
 
-local USAGE = "usage: %step <tf.func or concrete function> [args...]   (then: %step help)"
+local USAGE = "usage: %step <tf.func or concrete function> [args...] [--optimized]   (then: %step help)"
 
 local HELP = [[commands:
-  n [K]          run the next node (K nodes)
+  n [K]          run the next node (K nodes), into a branch, loop or call
+  o              run the next node over: a branch, loop or call as one step
   c              continue to a breakpoint or the end
   b NAME|LINE    break after a node (its name, op type, or a line number)
   nan            run to the first node that makes a NaN or an infinity
@@ -49,6 +50,8 @@ local function command(s, line)
     for _ = 1, tonumber(rest) or 1 do
       if not s:next() then break end
     end
+  elseif cmd == "o" or cmd == "over" then
+    s:over()
   elseif cmd == "c" or cmd == "continue" then
     s:continue()
   elseif cmd == "b" or cmd == "break" then
@@ -115,19 +118,22 @@ local function prompt(s)
   end
 end
 
-local COMMANDS = { n = true, next = true, c = true, continue = true, b = true, ["break"] = true, nan = true,
+local COMMANDS = { n = true, next = true, o = true, over = true, c = true, continue = true, b = true, ["break"] = true, nan = true,
   p = true, print = true, set = true, w = true, where = true, back = true, restart = true, q = true,
   quit = true, help = true, h = true, ["?"] = true }
 
 return {
-  doc = [[%step <expr> [args]  step through a tf.func node by node
+  doc = [[%step <expr> [args] [--optimized]  step through a tf.func node by node
 Runs the graph traced for args one node at a time (tf.debug.step): the branch
 an if takes, a loop's body per iteration, called functions. In a terminal a
 prompt reads commands (help lists them: n, c, b NAME|LINE, nan, p NAME,
 set NAME EXPR, w, back, restart, q); in Jupyter each `%step <command>` cell
 updates one picture: the node just run highlighted, nodes run with their
-shapes and values, a NaN red.]],
+shapes and values, a NaN red. --optimized steps the graph calls run (after the
+optimisation passes; a fused group is one step).]],
   run = function(args)
+    local optimized = false
+    args = args:gsub("%s*%-%-optimized%f[%s%z]", function() optimized = true return "" end)
     local first = args:match("^%s*(%S*)") or ""
     if current.stepper and COMMANDS[first] then
       local s = current.stepper
@@ -146,7 +152,8 @@ shapes and values, a NaN red.]],
     end
     local value, call_args, expr = target.parse(args, USAGE)
     target.check_func(value, expr, USAGE)
-    local s = tf.debug.step(value, table.unpack(call_args or {}, 1, call_args and call_args.n or 0))
+    local s = tf.debug.step_with({ optimized = optimized }, value,
+      table.unpack(call_args or {}, 1, call_args and call_args.n or 0))
     current.stepper, current.handle = s, nil
     if can_draw() then
       show(s)
