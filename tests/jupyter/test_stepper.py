@@ -55,6 +55,19 @@ class TestStepper(KernelTestCase):
         _, outputs = self.ok("%step q")
         self.assertIn("left the stepper", stream_text(outputs))
 
+    def test_graph_nodes_show_variable_and_line(self):
+        self.ok("gl = tf.func(function(x)\n"
+                "  local y = x * 2\n"
+                "  return y + 1\n"
+                "end)\n"
+                "gl(tf.constant(1.0))")
+        _, outputs = self.ok("%graph gl")
+        [shown] = of_type(outputs, "display_data")
+        svg = shown["content"]["data"]["image/svg+xml"]
+        self.assertIn(">y = Mul</text>", svg)
+        self.assertRegex(svg, r'xlink:title="[^"]*:2: y = x \* 2"')
+        self.assertIn("-- line 2: y = x * 2", shown["content"]["data"]["text/plain"])
+
     def test_trace_diff_draws_the_union_graph_coloured_by_change(self):
         self.ok("tdj = tf.func(function(x, flag) if flag then return x * 2 else return x + 1 end end)\n"
                 "tdj(tf.constant({1.0, 2.0}), true)\n"
