@@ -45,6 +45,8 @@ mf_status mf_profile_record(mf_profile *p, const mf_graph *g, int node, int64_t 
   while (p->e[j].g && !(p->e[j].g == g && p->e[j].node == node)) j = (j + 1) & (size_t)(p->cap - 1);
   mf_profile_entry *e = &p->e[j];
   if (!e->g) {
+    /* Held until the profile is cleared: names are read after the runs. */
+    mf_graph_retain((mf_graph *)g);
     e->g = g;
     e->node = node;
     e->depth = p->depth;
@@ -58,6 +60,8 @@ mf_status mf_profile_record(mf_profile *p, const mf_graph *g, int node, int64_t 
 }
 
 void mf_profile_clear(mf_profile *p) {
+  for (int i = 0; i < p->cap; i++)
+    if (p->e[i].g) mf_graph_release((mf_graph *)p->e[i].g);
   free(p->e);
   memset(p, 0, sizeof *p);
 }

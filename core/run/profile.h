@@ -13,7 +13,7 @@
 #include "graph.h"
 
 typedef struct mf_profile_entry {
-  const mf_graph *g; /* borrowed: read names while the graphs live */
+  const mf_graph *g; /* retained until mf_profile_clear */
   int node;
   int depth;         /* 0: a node of a graph run from outside the executor */
   int64_t calls, self_ns, total_ns, bytes;
@@ -39,7 +39,7 @@ int64_t mf_profile_now(void);
 mf_status mf_profile_record(mf_profile *p, const mf_graph *g, int node, int64_t self_ns,
                             int64_t total_ns, int64_t bytes, mf_error *err);
 
-/* Frees p's table (p itself is the caller's). */
+/* Frees p's table and releases its graphs (p itself is the caller's). */
 void mf_profile_clear(mf_profile *p);
 
 #endif

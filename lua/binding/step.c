@@ -65,8 +65,8 @@ static int l_profile_start(lua_State *L) {
 }
 
 /* core.profile_stop() -> {{graph=, node=, type=, depth=, calls=, self_ns=,
- * total_ns=, bytes=}, ...}, run_ns, runs. Graph and node names are read
- * now: the graphs run must still be alive (the caller holds them). */
+ * total_ns=, bytes=}, ...}, run_ns, runs (the profile holds the graphs it
+ * timed until then). */
 static int l_profile_stop(lua_State *L) {
   if (!profiling) return mfL_raise(L, "ValueError", "no profile is being recorded");
   mf_profile_install(NULL);
