@@ -61,32 +61,46 @@ end
 
 local function out_index(ref) return tonumber(ref:match(":(%d+)$")) or 0 end
 
--- A frame: one graph being run, its values by node id, the next node.
-local function new_frame(handle, feeds, info)
+-- What a frame needs of a graph, made once per graph (a loop's body is
+-- entered once per iteration): its nodes, inputs, outputs, names, the
+-- nodes a run needs in order and its Consts' values.
+local layouts = setmetatable({}, { __mode = "k" })
+
+local function layout_of(handle)
+  local l = layouts[handle]
+  if l then return l end
   local nodes = core.graph_nodes(handle)
-  local ins = core.graph_io(handle)
-  local f = { handle = handle, nodes = nodes, values = {}, order = needed_order(handle, nodes), pos = 1,
-    path = info.path, kind = info.kind, iteration = info.iteration, owner = info.owner, by_name = {} }
-  for i, n in ipairs(nodes) do f.by_name[n.name] = i - 1 end
-  for k, id in ipairs(ins) do f.values[id] = { feeds[k] } end
+  local ins, outs = core.graph_io(handle)
+  l = { nodes = nodes, ins = ins, outs = outs, by_name = {}, order = {}, consts = {} }
+  for i, n in ipairs(nodes) do l.by_name[n.name] = i - 1 end
+  local fed = {}
+  for _, id in ipairs(ins) do fed[id] = true end
   -- Consts are values before the first step (the executor's plan takes them once).
-  local order = {}
-  for _, id in ipairs(f.order) do
-    local n = nodes[id + 1]
-    if f.values[id] then
+  for _, id in ipairs(needed_order(handle, nodes)) do
+    if fed[id] then
       -- fed
-    elseif n.type == "Const" then
-      f.values[id] = table.pack(core.run_node(handle, id, {}))
+    elseif nodes[id + 1].type == "Const" then
+      l.consts[id] = table.pack(core.run_node(handle, id, {}))
     else
-      order[#order + 1] = id
+      l.order[#l.order + 1] = id
     end
   end
-  f.order = order
+  layouts[handle] = l
+  return l
+end
+
+-- A frame: one graph being run, its values by node id, the next node.
+local function new_frame(handle, feeds, info)
+  local l = layout_of(handle)
+  local f = { handle = handle, nodes = l.nodes, values = {}, order = l.order, pos = 1, path = info.path,
+    kind = info.kind, iteration = info.iteration, owner = info.owner, by_name = l.by_name, outs = l.outs }
+  for id, v in pairs(l.consts) do f.values[id] = v end
+  for k, id in ipairs(l.ins) do f.values[id] = { feeds[k] } end
   return f
 end
 
 local function frame_outputs(f)
-  local _, outs = core.graph_io(f.handle)
+  local outs = f.outs
   local r = {}
   for k, o in ipairs(outs) do r[k] = f.values[o[1]][o[2] + 1] end
   return r
