@@ -149,7 +149,7 @@ local function new(target, opts, ...)
   for i, v in ipairs(cf:_feeds_for(args)) do feeds[i] = v end
   for i = #cf._feeds, 1, -1 do cf._feeds[i] = nil end
   local handle = cf._graph
-  if opts.optimized then handle = core.optimize(cf._graph) end
+  if opts.optimized then handle = cf:optimized_graph()._handle end -- the graph calls run
   local s = setmetatable({ cf = cf, handle = handle, feeds = feeds, opts = opts, breakpoints = {},
     history = {}, count = 0 }, Stepper)
   s:restart()
