@@ -1,7 +1,8 @@
 -- step_corpus_spec.lua — for every concrete function the other spec files
 -- call, stepping it to the end with tf.debug.step gives the bits calling it
 -- gives (the graph as traced: the optimiser off), and each executed node is
--- visited once per execution of its graph. The other spec files run again
+-- visited once per execution of its graph; and stepping the optimised graph
+-- gives the bits a call with the optimiser on gives. The other spec files run again
 -- in a child busted process with step_recorder.lua as its helper.
 
 local H = require("helpers")
@@ -67,7 +68,7 @@ describe("stepping every function the specs call", function()
       error(("%d of %d calls differ:\n  %s"):format(#r.mismatches, r.compared,
         table.concat(r.mismatches, "\n  ", 1, math.min(#r.mismatches, 40))))
     end
-    print(("# stepped %d calls (%d steps; %d failed the same way both ways); left out %d (lua_function, "
+    print(("# stepped %d calls, as traced and optimised (%d steps; %d failed the same way both ways); left out %d (lua_function, "
       .. "timestamp)"):format(r.compared, r.steps, r.failed_both_ways, r.excluded))
     assert.is_true(r.compared > 100, "only " .. r.compared .. " calls were stepped")
   end)

@@ -6,7 +6,8 @@
 -- It records every concrete function the specs call and the arguments of
 -- its first call (state.on_call); when the suite ends it steps each one to
 -- the end with tf.debug.step and calls it with the optimiser off (the graph
--- as traced, which the stepper steps), from the same variable values and
+-- as traced, which the stepper steps), then steps the optimised graph and
+-- calls it with the optimiser on, each from the same variable values and
 -- random seed, and reports every call whose results differ in a single bit
 -- or whose steps visit a node twice in one execution. Functions calling
 -- tf.lua_function or reading tf.timestamp are left out (as in
@@ -113,11 +114,13 @@ local function restore(vars, values)
 end
 
 -- nil when stepping c gives the call's bits, else why not; and the steps.
-local function compare(c)
+-- optimized: the graph calls run after the optimiser, against a call with
+-- the optimiser on; else the graph as traced, against a call with it off.
+local function compare(c, optimized)
   local saved = save(c.vars)
   restore(c.vars, saved)
   tf.random.set_seed(SEED)
-  tf.config.optimizer.set_enabled(false)
+  tf.config.optimizer.set_enabled(optimized)
   local called = table.pack(pcall(c.cf, table.unpack(c.args, 1, c.n)))
   tf.config.optimizer.set_enabled(true)
   local vars_called = save(c.vars)
@@ -125,7 +128,7 @@ local function compare(c)
   tf.random.set_seed(SEED)
   local nsteps, twice = 0, nil
   local stepped = table.pack(pcall(function()
-    local s = tf.debug.step(c.cf, table.unpack(c.args, 1, c.n))
+    local s = tf.debug.step_with({ optimized = optimized }, c.cf, table.unpack(c.args, 1, c.n))
     local visits = {}
     while true do
       local r = s:next()
@@ -168,14 +171,17 @@ local function replay()
     end)() then
       report.excluded = report.excluded + 1
     else
-      local ok, diff, nsteps, both = pcall(compare, c)
-      if not ok then diff = "replay failed: " .. error_text(diff) end
-      if diff then
-        report.mismatches[#report.mismatches + 1] = ("%s#%d: %s"):format(c.cf.name, c.cf._number, diff)
+      for _, optimized in ipairs({ false, true }) do
+        local ok, diff, nsteps, both = pcall(compare, c, optimized)
+        if not ok then diff = "replay failed: " .. error_text(diff) end
+        if diff then
+          report.mismatches[#report.mismatches + 1] = ("%s#%d%s: %s"):format(c.cf.name, c.cf._number,
+            optimized and " (optimised)" or "", diff)
+        end
+        if both then report.failed_both_ways = report.failed_both_ways + 1 end
+        report.steps = report.steps + (nsteps or 0)
       end
-      if both then report.failed_both_ways = report.failed_both_ways + 1 end
       report.compared = report.compared + 1
-      report.steps = report.steps + (nsteps or 0)
     end
   end
   return report
