@@ -200,6 +200,24 @@ describe("tf.debug.step", function()
     assert.are.same({ 22, 44 }, s:finish():numpy())
   end)
 
+  it("prints tf.print's output when its node runs", function()
+    local log = {}
+    local f = tf.func(function(x)
+      local y = x + 1
+      tf.print("y is", y, { output_stream = function(text) log[#log + 1] = text end })
+      return y * 2
+    end)
+    local s = tf.debug.step(f, tf.constant(1.0))
+    s:run_to("AddV2")
+    assert.are.same({}, log)
+    local r = s:run_to("PrintV2")
+    assert.are.equal("PrintV2", r.type)
+    assert.are.equal(1, #log)
+    assert.truthy(log[1]:find("y is 2", 1, true), log[1])
+    s:finish()
+    assert.are.equal(1, #log)
+  end)
+
   it("refuses what is not a function", function()
     local ok, err = pcall(tf.debug.step, 42)
     assert.is_false(ok)
