@@ -37,6 +37,14 @@ static void cache_drop(mf_graph *g) {
   c->drop = NULL;
 }
 
+static void source_free(mf_node_source *s) {
+  if (!s) return;
+  free(s->chunk);
+  free(s->text);
+  free(s->name);
+  free(s);
+}
+
 void mf_graph_release(mf_graph *g) {
   if (!g || --g->refcount > 0) return;
   size_t bytes = sizeof *g + (size_t)g->cap * sizeof(mf_node) + (size_t)g->names_cap * 48;
@@ -53,6 +61,7 @@ void mf_graph_release(mf_graph *g) {
     for (int k = 0; n->partial && k < n->nout; k++) mf_partial_free(n->partial[k]);
     free(n->partial);
     free(n->out_specs);
+    source_free(n->source);
   }
   cache_drop(g);
   free(g->cache);
@@ -188,6 +197,75 @@ mf_status mf_graph_set_scope(mf_graph *g, const char *prefix, mf_error *err) {
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   free(g->scope);
   g->scope = copy;
+  return MF_OK;
+}
+
+mf_status mf_graph_set_source(mf_graph *g, int node, const char *chunk, int line, mf_error *err) {
+  mf_node *n = &g->nodes[node];
+  mf_node_source *s = mf_calloc(1, sizeof *s);
+  if (!s || !(s->chunk = mf_strdup(chunk ? chunk : "?"))) {
+    free(s);
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  s->line = line;
+  source_free(n->source);
+  n->source = s;
+  return MF_OK;
+}
+
+mf_status mf_graph_set_source_text(mf_graph *g, int node, const char *text, const char *name,
+                                   mf_error *err) {
+  mf_node_source *s = g->nodes[node].source;
+  if (!s) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "node %s has no source line",
+                              g->nodes[node].name);
+  char *t = text ? mf_strdup(text) : NULL, *nm = name ? mf_strdup(name) : NULL;
+  if ((text && !t) || (name && !nm)) {
+    free(t);
+    free(nm);
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  free(s->text);
+  free(s->name);
+  s->text = t;
+  s->name = nm;
+  return MF_OK;
+}
+
+bool mf_node_source_where(const mf_node *n, char *buf, size_t size) {
+  const mf_node_source *s = n->source;
+  if (!s || size == 0) return false;
+  const char *chunk = s->chunk;
+  if (*chunk == '@') {
+    const char *slash = strrchr(chunk, '/');
+    chunk = slash ? slash + 1 : chunk + 1;
+  } else if (*chunk == '=') {
+    chunk++;
+  } else {
+    chunk = "[string]";
+  }
+  if (s->text)
+    snprintf(buf, size, "%s:%d: %s", chunk, s->line, s->text);
+  else
+    snprintf(buf, size, "%s:%d", chunk, s->line);
+  return true;
+}
+
+/* A copy of node source s (NULL for none) into *out. */
+static mf_status source_copy(const mf_node_source *s, mf_node_source **out, mf_error *err) {
+  *out = NULL;
+  if (!s) return MF_OK;
+  mf_node_source *c = mf_calloc(1, sizeof *c);
+  if (c) {
+    c->line = s->line;
+    c->chunk = mf_strdup(s->chunk);
+    c->text = s->text ? mf_strdup(s->text) : NULL;
+    c->name = s->name ? mf_strdup(s->name) : NULL;
+  }
+  if (!c || !c->chunk || (s->text && !c->text) || (s->name && !c->name)) {
+    source_free(c);
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  *out = c;
   return MF_OK;
 }
 
@@ -435,7 +513,7 @@ static mf_status copy_append(mf_graph_copy *c, const mf_node *from, const char *
    * its value instead). */
   if (op == from->op && nout == from->nout && from->partial)
     MF_TRY(set_partials(n, from->partial, false, err));
-  return MF_OK;
+  return source_copy(from->source, &n->source, err);
 }
 
 mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err) {

@@ -26,6 +26,17 @@ typedef struct mf_tensor_ref {
   int index;
 } mf_tensor_ref;
 
+/* Where user code made a node (set by the binding that traced it; the core
+ * only keeps, copies and quotes it): the chunk as Lua names it ("@lesson.lua",
+ * "=stdin"), the line, and once known the line's code ("y = x * 2") and the
+ * Lua variable the value was assigned to ("y"). */
+typedef struct mf_node_source {
+  char *chunk;
+  int line;
+  char *text; /* or NULL */
+  char *name; /* or NULL */
+} mf_node_source;
+
 typedef struct mf_node {
   char *name;
   const mf_op_def *op;
@@ -41,6 +52,7 @@ typedef struct mf_node {
                            (partial.h), or NULL; NULL itself when no output has one */
   bool deferred;       /* its kernel's checks refuse the traced inputs (op.h's deferred):
                           inferred again at every run, never planned past inference */
+  mf_node_source *source; /* the user's line that made it, or NULL */
 } mf_node;
 
 /* The executor's per-graph cache (see the overview). */
@@ -97,6 +109,16 @@ mf_status mf_graph_add_input(mf_graph *g, int node, mf_error *err);
 /* Replaces the inputs by nodes[0..n) (Placeholders, in call order). */
 mf_status mf_graph_set_inputs(mf_graph *g, int n, const int *nodes, mf_error *err);
 mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf_error *err);
+/* Records that user code at chunk:line made node `node` (text and name
+ * cleared); mf_graph_set_source_text adds the line's code and the variable
+ * (either NULL). Neither changes what the graph computes. */
+mf_status mf_graph_set_source(mf_graph *g, int node, const char *chunk, int line, mf_error *err);
+mf_status mf_graph_set_source_text(mf_graph *g, int node, const char *text, const char *name,
+                                   mf_error *err);
+/* "lesson.lua:3: y = x * 2" (a file's chunk by its base name, "=stdin" as
+ * "stdin"; no text: "lesson.lua:3") into buf; false when n has no source. */
+bool mf_node_source_where(const mf_node *n, char *buf, size_t size);
+
 /* The node named `name`, or -1. */
 int mf_graph_find(const mf_graph *g, const char *name);
 

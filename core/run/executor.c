@@ -7,6 +7,8 @@
 #include "alloc.h"
 #include "array_util.h"
 #include "interrupt.h"
+#include "node_run.h"
+#include "profile.h"
 
 extern const mf_op_def mf_op_Const;
 
@@ -245,14 +247,31 @@ static mf_status run_node(const mf_plan *p, const mf_node *nd, mf_tensor **slots
   if (s == MF_OK)
     for (int k = 0; k < c.nout && k < nd->nout; k++) outs[k] = mf_op_call_take_output(&c, k);
   mf_op_call_free(&c);
-  if (s != MF_OK && err->message[0] && !strstr(err->message, "[[node ")) {
-    size_t len = strlen(err->message);
-    snprintf(err->message + len, sizeof err->message - len, " [[node %s]]", nd->name);
-  }
+  if (s != MF_OK) mf_node_annotate_error(nd, err);
 done:
   if (specs && specs != specs_inline) free(specs);
   if (vals != vals_inline) free(vals);
   return s;
+}
+
+/* run_node timed into profile prof (profile.h): self time is the total
+ * less the time of the nodes it ran inside it (nested graphs). */
+static mf_status run_node_profiled(const mf_plan *p, const mf_node *nd, mf_tensor **slots,
+                                   mf_tensor **outs, mf_profile *prof, mf_error *err) {
+  int64_t child = 0, *outer = prof->child;
+  prof->child = &child;
+  prof->depth++;
+  int64_t t0 = mf_profile_now();
+  mf_status s = run_node(p, nd, slots, outs, err);
+  int64_t total = mf_profile_now() - t0;
+  prof->depth--;
+  prof->child = outer;
+  if (outer) *outer += total;
+  int64_t bytes = 0;
+  for (int k = 0; s == MF_OK && k < nd->nout; k++)
+    if (outs[k]) bytes += outs[k]->size * (int64_t)mf_dtype_size(outs[k]->dtype);
+  mf_status r = mf_profile_record(prof, p->g, (int)(nd - p->g->nodes), total - child, total, bytes, err);
+  return s != MF_OK ? s : r;
 }
 
 static mf_status plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_tensor **outputs,
@@ -263,6 +282,7 @@ static mf_status plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_te
                         g->name, g->ninputs, nfeeds);
   mf_tensor **slots = p->slots;
   mf_status s = MF_OK;
+  mf_profile *prof = mf_profile_installed(); /* NULL: no clock is read */
   for (int i = 0; i < p->nconsts; i++) {
     slots[p->const_slot[i]] = p->const_val[i];
     mf_tensor_retain(p->const_val[i]);
@@ -283,7 +303,9 @@ static mf_status plan_run(mf_plan *p, int nfeeds, mf_tensor *const *feeds, mf_te
           if (t && p->release[r] < p->slot_base[id]) lent |= mf_buffer_pool_lend(p->pool, t);
         }
       }
-      if (s == MF_OK) s = run_node(p, nd, slots, slots + p->slot_base[id], err);
+      if (s == MF_OK)
+        s = prof ? run_node_profiled(p, nd, slots, slots + p->slot_base[id], prof, err)
+                 : run_node(p, nd, slots, slots + p->slot_base[id], err);
       if (lent) mf_buffer_pool_unlend(p->pool);
     }
     for (int r = p->release_at[st]; r < p->release_at[st + 1]; r++) {
@@ -322,7 +344,14 @@ mf_status mf_graph_run(const mf_graph *g, int nfeeds, mf_tensor *const *feeds,
   }
   if (!p->running) {
     p->running = true;
+    mf_profile *prof = mf_profile_installed();
+    /* A run from outside the executor: its wall time, for the profile's total. */
+    int64_t t0 = prof && !prof->child ? mf_profile_now() : 0;
     mf_status s = plan_run(p, nfeeds, feeds, outputs, err);
+    if (t0) {
+      prof->run_ns += mf_profile_now() - t0;
+      prof->runs++;
+    }
     p->running = false;
     return s;
   }

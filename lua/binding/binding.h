@@ -172,6 +172,10 @@ bool mfL_frame_has_data(lua_State *L, int depth);
 int mfL_trace_live(mfL_ctx *ctx, uint64_t id);
 void mfL_push_graph(lua_State *L, mf_graph *g); /* retains g */
 mf_graph *mfL_check_graph(lua_State *L, int idx);
+/* mf_graph_add_node for an op traced from Lua, which also records the
+ * user's line that made it (source.c). */
+mf_status mfL_add_traced_node(lua_State *L, mf_graph *g, const char *unique_name, mf_op_call *c,
+                              const mf_tensor_ref *inputs, int *node_out, mf_error *err);
 
 /* tf.name_scope's primitives (scope.c). */
 int mfL_scope_open(lua_State *L);

@@ -658,7 +658,7 @@ int mfL_run_call(lua_State *L, const mf_op_def *op, int attrs_idx, int first, in
     if (s != MF_OK && tracing) s = mf_node_construction_error(f->g, unique, &k->c, refs, &err);
   }
   int node = -1;
-  if (s == MF_OK && tracing) s = mf_graph_add_node(f->g, unique, &k->c, refs, &node, &err);
+  if (s == MF_OK && tracing) s = mfL_add_traced_node(L, f->g, unique, &k->c, refs, &node, &err);
   if (s != MF_OK) {
     call_free(k);
     return mfL_raise_status(L, &err);

@@ -11,6 +11,8 @@
 
 #include "alloc.h"
 #include "binding.h"
+#include "source.h"
+#include "step.h"
 #include "random.h"
 #include "executor.h"
 #include "passes.h"
@@ -249,6 +251,7 @@ static int l_trace_end(lua_State *L) {
   mfL_frame done = *f;
   clear_frame_data(L, ctx->depth);
   ctx->depth--;
+  mfL_source_fill(L, done.g);
   mfL_push_graph(L, done.g);
   lua_createtable(L, done.ncaptures, 0);
   int n_in = 0;
@@ -498,7 +501,8 @@ static void push_ref_name(lua_State *L, const mf_graph *g, mf_tensor_ref r) {
 }
 
 /* core.graph_nodes(graph) -> {{name=, type=, inputs={"x:0",...},
- * control={names}, outputs={spec,...}, attrs={...}, stateful=}, ...} */
+ * control={names}, outputs={spec,...}, attrs={...}, stateful=,
+ * source={type=, chunk=, line=, text=, name=}|false}, ...} */
 static int l_graph_nodes(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
   lua_createtable(L, g->nnodes, 0);
@@ -543,6 +547,8 @@ static int l_graph_nodes(lua_State *L) {
     lua_setfield(L, -2, "attrs");
     lua_pushboolean(L, n->op->flags & (MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS));
     lua_setfield(L, -2, "stateful");
+    mfL_push_node_source(L, n);
+    lua_setfield(L, -2, "source");
     lua_rawseti(L, -2, i + 1);
   }
   return 1;
@@ -712,5 +718,7 @@ int mfL_trace_open(lua_State *L) {
   }
   lua_pop(L, 1);
   mfL_setfuncs(L, funcs);
+  mfL_source_open(L);
+  mfL_step_open(L);
   return 0;
 }

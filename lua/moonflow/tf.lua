@@ -31,6 +31,7 @@ local onnx = require("moonflow.io.onnx")
 local name_scope = require("moonflow.trace.name_scope")
 local strict = require("moonflow.strict")
 local data = require("moonflow.data")
+local debug_tools = require("moonflow.debug")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -67,6 +68,7 @@ tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
 tf.data = public(data)
+tf.debug = debug_tools -- moonflow's own: see inside a traced function (issue 29)
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

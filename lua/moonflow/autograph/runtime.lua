@@ -58,6 +58,11 @@ end
 
 ag.pack = table.pack
 function ag.unpack(t) return table.unpack(t, 1, t.n) end
+
+-- `return f(x)` converted is `return ag__.ret(f(x))`: f(x) is then no tail
+-- call, so the frame of the line that made f's ops is still on the stack
+-- when they are traced (each node records its line: trace/node_source.lua).
+function ag.ret(...) return ... end
 -- Return values a loop carries: a plain list (a graph loop turns every
 -- number in it into a tensor, a count field included).
 function ag.pack_list(...) return { ... } end

@@ -16,6 +16,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local rules = require("moonflow.grad.rules").by_op
 local name_scope = require("moonflow.trace.name_scope").name_scope
+local node_source = require("moonflow.trace.node_source")
 local receiver = require("moonflow.receiver")
 local nest = require("moonflow.nest")
 local args = require("moonflow.grad.tape_args")
@@ -311,6 +312,7 @@ local function backprop(tape, targets, target_grads, sources)
       -- Traced, as TF's backprop.py _gradient_function names them: the
       -- rule's ops under "gradient_tape/" and the forward op's scope.
       local scope <close> = core.tracing() and name_scope("gradient_tape/" .. (e.scope or "")) or nil
+      local of <close> = core.tracing() and node_source.gradient_of(e.outputs[1]) or nil
       local dxs = rule(e, dys, present, unneeded(tape, e, sources))
       for k, x in ipairs(e.inputs) do
         if dxs[k] ~= nil then add(x, dxs[k]) end

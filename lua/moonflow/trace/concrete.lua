@@ -395,6 +395,9 @@ local function bind_call(cf, ...)
     .. flat.message, 3)
 end
 
+-- The stepper (moonflow.debug.step) binds a call's arguments as a call does.
+cmethods._bind_call = bind_call
+
 function Concrete.__call(cf, ...)
   local args = bind_call(cf, ...)
   local n = #cf._types

@@ -11,6 +11,7 @@ local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local receiver = require("moonflow.receiver")
 local argcheck = require("moonflow.argcheck")
+local node_source = require("moonflow.trace.node_source")
 local raise = errors.raise
 
 local graphs = {}
@@ -271,11 +272,21 @@ local function unused_nodes(handle, nodes)
   return unused
 end
 
+--- "lesson.lua:3: y = x * 2" for a node's source.
+local function source_where(src)
+  local where = ("%s:%d"):format(node_source.short(src.chunk), src.line)
+  return src.text and (where .. ": " .. src.text) or where
+end
+
 --- A node's DOT statement (label with type, constant value, variable).
 local function dot_node(n, id, variables, unused)
   local fill = n.type == "Placeholder" and "#fff2cc" or n.type == "Const" and "#eeeeee"
     or n.stateful and "#f8d7da" or n.type == "Identity" and "#e2f0d9" or nil
-  local label = n.name == n.type and dot_escape(n.name) or (dot_escape(n.name) .. "\\n" .. dot_escape(n.type))
+  local src = n.source
+  -- "y = Mul": the variable the user's line assigned (an unused op's
+  -- label says so instead; its tooltip still has the line).
+  local kind = src and src.name and not unused and (src.name .. " = " .. n.type) or n.type
+  local label = n.name == kind and dot_escape(n.name) or (dot_escape(n.name) .. "\\n" .. dot_escape(kind))
   local value = const_text(n)
   if value then label = label .. "\\n" .. dot_escape(value) end
   if variables[n.name] then label = label .. "\\nvariable " .. dot_escape(variables[n.name]) end
@@ -285,6 +296,10 @@ local function dot_node(n, id, variables, unused)
     style = ', style="rounded,dashed", color="#999999", fontcolor="#777777"'
   elseif fill then
     style = ', fillcolor="' .. fill .. '"'
+  end
+  -- The user's line that made it, as the node's tooltip (the SVG's title).
+  if src then
+    style = style .. (', tooltip="%s"'):format(dot_escape(source_where(src)))
   end
   return ('%s [label="%s"%s];'):format(id, label, style)
 end
@@ -404,6 +419,7 @@ local function text_lines(handle, indent, lines, variables, top)
   variables = variables or {}
   local unused = top and unused_nodes(handle, nodes) or {}
   local width = 4
+  local shown
   for _, n in ipairs(nodes) do width = math.max(width, #n.name) end
   for i, n in ipairs(nodes) do
     local args = table.concat(n.inputs, ", ")
@@ -426,6 +442,14 @@ local function text_lines(handle, indent, lines, variables, top)
     for k, s in ipairs(n.outputs) do outs[k] = spec_text(s) end
     local control = (#n.control > 0 and ("  after " .. table.concat(n.control, ", ")) or "")
       .. (unused[i] and "  (unused)" or "")
+    -- The user's line above the ops it made, as a listing interleaves
+    -- source and code.
+    local src = n.source
+    local here = src and (src.chunk .. ":" .. src.line .. ":" .. (src.text or ""))
+    if here and here ~= shown then
+      lines[#lines + 1] = ("%s-- line %d%s"):format(indent, src.line, src.text and (": " .. src.text) or "")
+    end
+    shown = here
     lines[#lines + 1] = (indent .. "%-" .. width .. "s = %s(%s)%s  -> %s%s"):format(n.name, n.type, args,
       #extra > 0 and (" {" .. table.concat(extra, ", ") .. "}") or "", table.concat(outs, ", "), control)
     for _, sub in ipairs(subgraphs(n)) do
@@ -549,6 +573,16 @@ end
 
 Operation.__index = receiver.index(Operation, "operation", { methods = { omethods },
   fields = operation_fields, display = "Operation" })
+
+--- op:source() -> {file=, chunk=, line=, text=, name=} or nil: the user's
+-- line that made the operation ("lesson.lua", line 3, "y = x * 2", and "y",
+-- the variable its value was assigned to), nil for ops no user line made.
+function omethods.source(o)
+  local src = o._node.source
+  if not src then return nil end
+  return { file = node_source.short(src.chunk), chunk = src.chunk, line = src.line, text = src.text,
+    name = src.name }
+end
 
 function omethods.get_attr(o, name)
   local v = o._node.attrs[name]

@@ -182,6 +182,12 @@ local function explain_now(names, types, pool, upto)
   return which .. " differs in " .. listed
 end
 
+--- The argument paths where concrete function `new`'s types differ from
+-- `old`'s, each "path: how" (`y["hi"]: shape (3,) -> (4,)`): tf.debug.trace_diff.
+function checks.signature_diff(old, new)
+  return differences_from(old, new._names, new._types)
+end
+
 -- A reason computed on first use: {prefix, names, types, pool, upto}.
 function checks.explain(names, types, pool, prefix)
   return { prefix = prefix, names = names, types = types, pool = pool, upto = #pool }

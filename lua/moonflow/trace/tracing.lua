@@ -12,6 +12,7 @@ local nest = require("moonflow.nest")
 local checks = require("moonflow.trace.trace_checks")
 local concrete = require("moonflow.trace.concrete")
 local cache = require("moonflow.trace.cache")
+local node_source = require("moonflow.trace.node_source")
 local raise = errors.raise
 
 local tracing = {}
