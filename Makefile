@@ -202,15 +202,48 @@ bench: deps-bench
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@BUILD=$(BUILD) sh tests/bench/run.sh
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/lua/5.4 \
-	           $(DESTDIR)$(PREFIX)/share/lua/5.4/moonflow $(DESTDIR)$(PREFIX)/lib
+# ---- install and packaging (docs/packaging.md) ----
+# LIBDIR, LUA_CMOD_DIR and LUA_LMOD_DIR let a distribution choose its own
+# places (debian/rules: the multiarch directory); the defaults are
+# PREFIX's. libmoonflow.so carries the whole core, as the program does:
+# ops are reached through the registry table, so a program linking it needs
+# no --whole-archive and may name it before its own objects.
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+LUA_CMOD_DIR ?= $(LIBDIR)/lua/5.4
+LUA_LMOD_DIR ?= $(PREFIX)/share/lua/5.4
+SOMAJOR      := 0
+SHLIB        := $(BUILD)/libmoonflow.so.$(VERSION)
+
+$(SHLIB): $(LIB)
+	@echo "  LD  $@"
+	@$(CC) $(LDFLAGS) -shared -Wl,-soname,libmoonflow.so.$(SOMAJOR) $(WHOLE) -o $@ $(CORE_LIBS)
+
+install: all $(SHLIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LUA_CMOD_DIR) $(DESTDIR)$(LUA_LMOD_DIR)/moonflow \
+	           $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/moonflow/tensor \
+	           $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PREFIX)/share/jupyter/kernels/moonflow
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/moonflow
-	install -m 644 $(MOD) $(DESTDIR)$(PREFIX)/lib/lua/5.4/moonflow.so
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libmoonflow.a
-	cp -r lua/moonflow/. $(DESTDIR)$(PREFIX)/share/lua/5.4/moonflow/
-	if [ -d tutorials ]; then install -d $(DESTDIR)$(PREFIX)/share/moonflow && \
-	  cp -r tutorials $(DESTDIR)$(PREFIX)/share/moonflow/; fi
+	install -m 644 $(MOD) $(DESTDIR)$(LUA_CMOD_DIR)/moonflow.so
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libmoonflow.a
+	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/libmoonflow.so.$(VERSION)
+	ln -sf libmoonflow.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libmoonflow.so.$(SOMAJOR)
+	ln -sf libmoonflow.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libmoonflow.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(strip $(CORE_LIBS))|' \
+	    packaging/moonflow.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/moonflow.pc
+	install -m 644 core/moonflow.h core/error.h $(DESTDIR)$(INCLUDEDIR)/moonflow/
+	install -m 644 core/tensor/dtype.h $(DESTDIR)$(INCLUDEDIR)/moonflow/tensor/
+	install -m 644 docs/moonflow.1 $(DESTDIR)$(MANDIR)/man1/moonflow.1
+	cp -r lua/moonflow/. $(DESTDIR)$(LUA_LMOD_DIR)/moonflow/
+	# The kernelspec names the installed program, not this build's.
+	$(BIN) install-kernel --prefix $(DESTDIR)$(PREFIX) >/dev/null
+	sed -i 's|^\( *\)"/[^"]*moonflow",$$|\1"$(PREFIX)/bin/moonflow",|' \
+	    $(DESTDIR)$(PREFIX)/share/jupyter/kernels/moonflow/kernel.json
+	install -d $(DESTDIR)$(PREFIX)/share/moonflow/tutorials
+	install -m 644 tutorials/*.md $(DESTDIR)$(PREFIX)/share/moonflow/tutorials/
+# ---- end install and packaging ----
 
 # The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel,
 # executed so they open with their outputs; generated files, kept out of git.
