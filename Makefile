@@ -214,6 +214,8 @@ MANDIR       ?= $(PREFIX)/share/man
 LUA_CMOD_DIR ?= $(LIBDIR)/lua/5.4
 LUA_LMOD_DIR ?= $(PREFIX)/share/lua/5.4
 SOMAJOR      := 0
+# tests/packaging/ builds each package: pkg-config, man, LuaRocks, Debian's.
+DEB_TEST     += man-db luarocks debhelper dh-lua dpkg-dev fakeroot lintian
 SHLIB        := $(BUILD)/libmoonflow.so.$(VERSION)
 
 $(SHLIB): $(LIB)
@@ -243,6 +245,15 @@ install: all $(SHLIB)
 	    $(DESTDIR)$(PREFIX)/share/jupyter/kernels/moonflow/kernel.json
 	install -d $(DESTDIR)$(PREFIX)/share/moonflow/tutorials
 	install -m 644 tutorials/*.md $(DESTDIR)$(PREFIX)/share/moonflow/tutorials/
+
+# What a LuaRocks rock holds (moonflow-0.1.0-1.rockspec): the module, the
+# Lua library and the program, in the directories LuaRocks names.
+install-rock: all
+	install -d $(LUA_CMOD_DIR) $(LUA_LMOD_DIR)/moonflow $(BINDIR)
+	install -m 644 $(MOD) $(LUA_CMOD_DIR)/moonflow.so
+	cp -r lua/moonflow/. $(LUA_LMOD_DIR)/moonflow/
+	install -m 755 $(BIN) $(BINDIR)/moonflow
+.PHONY: install-rock
 # ---- end install and packaging ----
 
 # The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel,
