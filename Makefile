@@ -215,7 +215,7 @@ LUA_CMOD_DIR ?= $(LIBDIR)/lua/5.4
 LUA_LMOD_DIR ?= $(PREFIX)/share/lua/5.4
 SOMAJOR      := 0
 # tests/packaging/ builds each package: pkg-config, man, LuaRocks, Debian's.
-DEB_TEST     += man-db luarocks debhelper dh-lua dpkg-dev fakeroot lintian
+DEB_TEST     += man-db luarocks debhelper dpkg-dev fakeroot lintian
 SHLIB        := $(BUILD)/libmoonflow.so.$(VERSION)
 
 $(SHLIB): $(LIB)
