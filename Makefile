@@ -256,13 +256,28 @@ install-rock: all
 .PHONY: install-rock
 # ---- end install and packaging ----
 
+# ---- notebooks (README "Lessons in Jupyter") ----
 # The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel,
-# executed so they open with their outputs; generated files, kept out of git.
-NOTEBOOK_DIR := tutorials/notebooks
+# executed so they open with their outputs (a predict-then-run step's cell
+# without: the learner runs it); generated files, kept out of git.
+# `make notebooks` writes them; `make jupyter` goes from a fresh clone to the
+# notebook server open on them: Debian's notebook 6.4 and the kernel only
+# (no test set, no PyTorch). NOTEBOOK_ARGS adds options (--ip=0.0.0.0
+# --no-browser on a remote machine).
+NOTEBOOK_DIR  := tutorials/notebooks
+DEB_NOTEBOOK  := jupyter-notebook python3-nbclient python3-nbformat
+NOTEBOOK_ARGS ?=
 
-notebooks: all
-	@$(SHELL) tests/deps.sh $(DEB_TEST)
+notebooks: deps
+	@sh tests/deps.sh $(DEB_NOTEBOOK)
+	@$(MAKE) --no-print-directory -j$(JOBS) all >/dev/null
 	/usr/bin/python3 tutorials/build_notebooks.py $(BIN) $(NOTEBOOK_DIR)
+
+jupyter: notebooks
+	$(BIN) install-kernel --user
+	jupyter notebook $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(NOTEBOOK_ARGS) --notebook-dir=$(NOTEBOOK_DIR)
+.PHONY: jupyter
+# ---- end notebooks ----
 
 clean:
 	rm -rf build
