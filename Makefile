@@ -267,6 +267,8 @@ install-rock: all
 NOTEBOOK_DIR  := tutorials/notebooks
 DEB_NOTEBOOK  := jupyter-notebook python3-nbclient python3-nbformat
 NOTEBOOK_ARGS ?=
+# tests/export/: the notebooks exported and opened in headless Chromium.
+DEB_TEST      += chromium chromium-driver python3-selenium python3-pil
 
 notebooks: deps
 	@sh tests/deps.sh $(DEB_NOTEBOOK)
