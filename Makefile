@@ -279,6 +279,17 @@ jupyter: notebooks
 	$(BIN) install-kernel --user
 	jupyter notebook $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(NOTEBOOK_ARGS) --notebook-dir=$(NOTEBOOK_DIR)
 .PHONY: jupyter
+
+# One JupyterHub for a class, four users at once (tests/hub/hub_test.py;
+# docs/jupyterhub.md): about a minute, so not in `make test`; .ci/run
+# runs it after.
+DEB_HUB := jupyterhub node-configurable-http-proxy python3-requests python3-tornado jupyter-notebook
+hub-test: deps
+	@sh tests/deps.sh $(DEB_HUB)
+	@$(MAKE) --no-print-directory -j$(JOBS) all >/dev/null
+	@MOONFLOW_BIN=$(CURDIR)/$(BIN) MOONFLOW_ROOT=$(CURDIR) SANITIZE=$(SANITIZE) \
+	  /usr/bin/python3 tests/hub/hub_test.py
+.PHONY: hub-test
 # ---- end notebooks ----
 
 clean:
