@@ -44,8 +44,11 @@ env -u MOONFLOW_LUA_DIR -u MOONFLOW_ROOT HOME="$tmp" "$P/bin/moonflow" \
 check "the installed program runs" "tf.Tensor([0 2 4], shape=(3,), dtype=int32)" "$(head -1 "$tmp/out")"
 check "the installed program lists the installed lessons" "yes" \
   "$(grep -q '01-tensors' "$tmp/out" && echo yes)"
+# A sanitizer build's module needs the ASan runtime loaded first.
+PRELOAD=
+[ "$SANITIZE" = 1 ] && PRELOAD="$(cc -print-file-name=libasan.so) $(cc -print-file-name=libubsan.so)"
 check "stock lua5.4 requires the installed module" "tf.Tensor(6.0, shape=(), dtype=float32)" \
-  "$(cd "$tmp" && env -u MOONFLOW_LUA_DIR LUA_CPATH="$P/lib/lua/5.4/?.so" \
+  "$(cd "$tmp" && env -u MOONFLOW_LUA_DIR LD_PRELOAD="$PRELOAD" LUA_CPATH="$P/lib/lua/5.4/?.so" \
      LUA_PATH="$P/share/lua/5.4/?.lua" lua5.4 -e \
      'local tf = require("moonflow"); print(tf.reduce_sum(tf.constant({1.0, 2.0, 3.0})))' 2>&1)"
 check "the kernelspec runs the installed program" "$P/bin/moonflow kernel -f {connection_file}" \
@@ -88,6 +91,8 @@ check "run_saved needs libmoonflow.so.0" "yes" \
 # The man page: rendered with every warning on, none printed.
 MANWIDTH=80 man --warnings -l "$P/share/man/man1/moonflow.1" >"$tmp/man" 2>"$tmp/manerr"
 check "man --warnings -l moonflow.1 renders without warnings" "" "$(cat "$tmp/manerr")"
+check "groff -ww -man finds nothing to warn about" "" \
+  "$(groff -ww -man -z -Tutf8 "$P/share/man/man1/moonflow.1" 2>&1)"
 for s in NAME SYNOPSIS OPTIONS COMMANDS ENVIRONMENT; do
   check "the man page has $s" "yes" "$(grep -q "^$s" "$tmp/man" && echo yes)"
 done
