@@ -263,9 +263,12 @@ install-rock: all
 # `make notebooks` writes them; `make jupyter` goes from a fresh clone to the
 # notebook server open on them: Debian's notebook 6.4 and the kernel only
 # (no test set, no PyTorch). NOTEBOOK_ARGS adds options (--ip=0.0.0.0
-# --no-browser on a remote machine).
+# --no-browser on a remote machine). Lesson 12 finds tests/onnx/ through
+# MOONFLOW_ROOT.
 NOTEBOOK_DIR  := tutorials/notebooks
-DEB_NOTEBOOK  := jupyter-notebook python3-nbclient python3-nbformat
+# Lessons 12 and 14 run python3 with onnx, numpy and scikit-learn's digits.
+DEB_NOTEBOOK  := jupyter-notebook python3-nbclient python3-nbformat python3-numpy python3-onnx \
+                 python3-sklearn
 NOTEBOOK_ARGS ?=
 # tests/export/: the notebooks exported and opened in headless Chromium.
 DEB_TEST      += chromium chromium-driver python3-selenium python3-pil
@@ -277,7 +280,7 @@ notebooks: deps
 
 jupyter: notebooks
 	$(BIN) install-kernel --user
-	jupyter notebook $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(NOTEBOOK_ARGS) --notebook-dir=$(NOTEBOOK_DIR)
+	MOONFLOW_ROOT=$(CURDIR) jupyter notebook $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(NOTEBOOK_ARGS) --notebook-dir=$(NOTEBOOK_DIR)
 .PHONY: jupyter
 
 # One JupyterHub for a class, four users at once (tests/hub/hub_test.py;

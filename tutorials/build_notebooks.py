@@ -27,6 +27,9 @@ def environment(home, bin_path):
     env = dict(os.environ)
     here = os.path.dirname(os.path.abspath(__file__))
     env.update(NO_COLOR="1", TERM="dumb", MOONFLOW_TUTORIALS=here, JUPYTER_PLATFORM_DIRS="0")
+    # Lesson 12 runs tests/onnx/onnx_eval.py from the source tree: the
+    # notebooks run in tutorials/notebooks/, not at its root.
+    env.setdefault("MOONFLOW_ROOT", os.path.dirname(here))
     env.setdefault("OPENBLAS_NUM_THREADS", "2")
     for var, sub in (("JUPYTER_DATA_DIR", "data"), ("JUPYTER_CONFIG_DIR", "config"),
                      ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):

@@ -126,7 +126,7 @@ class Notebooks(unittest.TestCase):
         deps = [l for l in lines if "deps.sh" in l and "jupyter-notebook" in l]
         self.assertTrue(deps, proc.stdout)
         self.assertNotIn("torch", " ".join(deps))
-        self.assertNotIn("python3-sklearn", " ".join(deps))
+        self.assertNotIn("lua-busted", " ".join(deps))
         self.assertIn("build_notebooks.py", proc.stdout)
         self.assertIn("install-kernel --user", proc.stdout)
         self.assertRegex(lines[-1], r"jupyter notebook .*--notebook-dir=tutorials/notebooks")
