@@ -120,9 +120,12 @@ class Notebooks(unittest.TestCase):
         self.assertGreaterEqual(predictions, 4)
 
     def test_make_jupyter_is_light_and_ends_with_the_server_on_the_lessons(self):
-        proc = subprocess.run(["make", "-n", "jupyter"], cwd=lessons.ROOT, capture_output=True, text=True)
+        # Under `make test` the environment holds the outer make's flags.
+        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        proc = subprocess.run(["make", "--no-print-directory", "-n", "jupyter"], cwd=lessons.ROOT,
+                              capture_output=True, text=True, env=env)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        lines = proc.stdout.strip().splitlines()
+        lines = [l for l in proc.stdout.strip().splitlines() if not l.startswith("make")]
         deps = [l for l in lines if "deps.sh" in l and "jupyter-notebook" in l]
         self.assertTrue(deps, proc.stdout)
         self.assertNotIn("torch", " ".join(deps))
