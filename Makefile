@@ -290,7 +290,7 @@ DEB_HUB := jupyterhub node-configurable-http-proxy python3-requests python3-torn
 hub-test: deps
 	@sh tests/deps.sh $(DEB_HUB)
 	@$(MAKE) --no-print-directory -j$(JOBS) all >/dev/null
-	@MOONFLOW_BIN=$(CURDIR)/$(BIN) MOONFLOW_ROOT=$(CURDIR) SANITIZE=$(SANITIZE) \
+	@MOONFLOW_BIN=$(CURDIR)/$(BIN) MOONFLOW_ROOT=$(CURDIR) MOONFLOW_SANITIZE=$(SANITIZE) \
 	  /usr/bin/python3 tests/hub/hub_test.py
 .PHONY: hub-test
 # ---- end notebooks ----
