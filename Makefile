@@ -202,22 +202,80 @@ bench: deps-bench
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@BUILD=$(BUILD) sh tests/bench/run.sh
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/lua/5.4 \
-	           $(DESTDIR)$(PREFIX)/share/lua/5.4/moonflow $(DESTDIR)$(PREFIX)/lib
+# ---- install and packaging (docs/packaging.md) ----
+# LIBDIR, LUA_CMOD_DIR and LUA_LMOD_DIR let a distribution choose its own
+# places (debian/rules: the multiarch directory); the defaults are
+# PREFIX's. libmoonflow.so carries the whole core, as the program does:
+# ops are reached through the registry table, so a program linking it needs
+# no --whole-archive and may name it before its own objects.
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+LUA_CMOD_DIR ?= $(LIBDIR)/lua/5.4
+LUA_LMOD_DIR ?= $(PREFIX)/share/lua/5.4
+SOMAJOR      := 0
+# tests/packaging/ builds each package: pkg-config, man, LuaRocks, Debian's.
+DEB_TEST     += man-db luarocks debhelper dpkg-dev fakeroot lintian
+SHLIB        := $(BUILD)/libmoonflow.so.$(VERSION)
+
+$(SHLIB): $(LIB)
+	@echo "  LD  $@"
+	@$(CC) $(LDFLAGS) -shared -Wl,-soname,libmoonflow.so.$(SOMAJOR) $(WHOLE) -o $@ $(CORE_LIBS)
+
+install: all $(SHLIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LUA_CMOD_DIR) $(DESTDIR)$(LUA_LMOD_DIR)/moonflow \
+	           $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/moonflow/tensor \
+	           $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PREFIX)/share/jupyter/kernels/moonflow
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/moonflow
-	install -m 644 $(MOD) $(DESTDIR)$(PREFIX)/lib/lua/5.4/moonflow.so
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libmoonflow.a
-	cp -r lua/moonflow/. $(DESTDIR)$(PREFIX)/share/lua/5.4/moonflow/
-	if [ -d tutorials ]; then install -d $(DESTDIR)$(PREFIX)/share/moonflow && \
-	  cp -r tutorials $(DESTDIR)$(PREFIX)/share/moonflow/; fi
+	install -m 644 $(MOD) $(DESTDIR)$(LUA_CMOD_DIR)/moonflow.so
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libmoonflow.a
+	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/libmoonflow.so.$(VERSION)
+	ln -sf libmoonflow.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libmoonflow.so.$(SOMAJOR)
+	ln -sf libmoonflow.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libmoonflow.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(strip $(CORE_LIBS))|' \
+	    packaging/moonflow.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/moonflow.pc
+	install -m 644 core/moonflow.h core/error.h $(DESTDIR)$(INCLUDEDIR)/moonflow/
+	install -m 644 core/tensor/dtype.h $(DESTDIR)$(INCLUDEDIR)/moonflow/tensor/
+	install -m 644 docs/moonflow.1 $(DESTDIR)$(MANDIR)/man1/moonflow.1
+	cp -r lua/moonflow/. $(DESTDIR)$(LUA_LMOD_DIR)/moonflow/
+	# The kernelspec names the installed program, not this build's.
+	$(BIN) install-kernel --prefix $(DESTDIR)$(PREFIX) >/dev/null
+	sed -i 's|^\( *\)"/[^"]*moonflow",$$|\1"$(PREFIX)/bin/moonflow",|' \
+	    $(DESTDIR)$(PREFIX)/share/jupyter/kernels/moonflow/kernel.json
+	install -d $(DESTDIR)$(PREFIX)/share/moonflow/tutorials
+	install -m 644 tutorials/*.md $(DESTDIR)$(PREFIX)/share/moonflow/tutorials/
 
+# What a LuaRocks rock holds (moonflow-0.1.0-1.rockspec): the module, the
+# Lua library and the program, in the directories LuaRocks names.
+install-rock: all
+	install -d $(LUA_CMOD_DIR) $(LUA_LMOD_DIR)/moonflow $(BINDIR)
+	install -m 644 $(MOD) $(LUA_CMOD_DIR)/moonflow.so
+	cp -r lua/moonflow/. $(LUA_LMOD_DIR)/moonflow/
+	install -m 755 $(BIN) $(BINDIR)/moonflow
+.PHONY: install-rock
+# ---- end install and packaging ----
+
+# ---- notebooks (README "Lessons in Jupyter") ----
 # The lessons (tutorials/NN-name.md) as notebooks for the moonflow kernel,
-# executed so they open with their outputs; generated files, kept out of git.
-NOTEBOOK_DIR := tutorials/notebooks
+# executed so they open with their outputs (a predict-then-run step's cell
+# without: the learner runs it); generated files, kept out of git.
+# `make notebooks` writes them; `make jupyter` goes from a fresh clone to the
+# notebook server open on them: Debian's notebook 6.4 and the kernel only
+# (no test set, no PyTorch). NOTEBOOK_ARGS adds options (--ip=0.0.0.0
+# --no-browser on a remote machine). Lesson 12 finds tests/onnx/ through
+# MOONFLOW_ROOT.
+NOTEBOOK_DIR  := tutorials/notebooks
+# Lessons 12 and 14 run python3 with onnx, numpy and scikit-learn's digits.
+DEB_NOTEBOOK  := jupyter-notebook python3-nbclient python3-nbformat python3-numpy python3-onnx \
+                 python3-sklearn
+NOTEBOOK_ARGS ?=
+# tests/export/: the notebooks exported and opened in headless Chromium.
+DEB_TEST      += chromium chromium-driver python3-selenium python3-pil
 
-notebooks: all
-	@$(SHELL) tests/deps.sh $(DEB_TEST)
+notebooks: deps
+	@sh tests/deps.sh $(DEB_NOTEBOOK)
+	@$(MAKE) --no-print-directory -j$(JOBS) all >/dev/null
 	/usr/bin/python3 tutorials/build_notebooks.py $(BIN) $(NOTEBOOK_DIR)
 
 # The API reference, docs/reference.md, written from the library's
@@ -226,6 +284,23 @@ docs: all
 	@$(BIN) -e 'io.write(require("moonflow.reference").markdown())' > docs/reference.md.tmp
 	@mv docs/reference.md.tmp docs/reference.md
 	@echo "docs/reference.md written"
+
+jupyter: notebooks
+	$(BIN) install-kernel --user
+	MOONFLOW_ROOT=$(CURDIR) jupyter notebook $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(NOTEBOOK_ARGS) --notebook-dir=$(NOTEBOOK_DIR)
+.PHONY: jupyter
+
+# One JupyterHub for a class, four users at once (tests/hub/hub_test.py;
+# docs/jupyterhub.md): about a minute, so not in `make test`; .ci/run
+# runs it after.
+DEB_HUB := jupyterhub node-configurable-http-proxy python3-requests python3-tornado jupyter-notebook
+hub-test: deps
+	@sh tests/deps.sh $(DEB_HUB)
+	@$(MAKE) --no-print-directory -j$(JOBS) all >/dev/null
+	@MOONFLOW_BIN=$(CURDIR)/$(BIN) MOONFLOW_ROOT=$(CURDIR) MOONFLOW_SANITIZE=$(SANITIZE) \
+	  /usr/bin/python3 tests/hub/hub_test.py
+.PHONY: hub-test
+# ---- end notebooks ----
 
 clean:
 	rm -rf build

@@ -3,7 +3,9 @@
 
 Renders every lesson (or the NAMEs) as a notebook with
 tutorial.write_notebooks, then executes each on the moonflow kernel so the
-notebooks ship with their outputs, as a reader expects to open them. The
+notebooks ship with their outputs, as a reader expects to open them, except
+the predict-then-run steps: their cells are written without outputs, so the
+answer is not under the question before the learner runs the cell. The
 kernel is installed into a temporary prefix (never the user's Jupyter
 directories). Exits non-zero, naming the notebook, if one does not execute
 cleanly; tests/tutorials/test_notebooks.py runs this and checks that the
@@ -25,6 +27,9 @@ def environment(home, bin_path):
     env = dict(os.environ)
     here = os.path.dirname(os.path.abspath(__file__))
     env.update(NO_COLOR="1", TERM="dumb", MOONFLOW_TUTORIALS=here, JUPYTER_PLATFORM_DIRS="0")
+    # Lesson 12 runs tests/onnx/onnx_eval.py from the source tree: the
+    # notebooks run in tutorials/notebooks/, not at its root.
+    env.setdefault("MOONFLOW_ROOT", os.path.dirname(here))
     env.setdefault("OPENBLAS_NUM_THREADS", "2")
     for var, sub in (("JUPYTER_DATA_DIR", "data"), ("JUPYTER_CONFIG_DIR", "config"),
                      ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
@@ -59,7 +64,23 @@ def execute(path, env):
     finally:
         os.environ.clear()
         os.environ.update(saved)
+    clear_predictions(nb)
     nbformat.write(nb, path)
+
+
+def is_prediction(cell):
+    return cell.cell_type == "markdown" and cell.source.startswith("**Predict, then run:**")
+
+
+def clear_predictions(nb):
+    """A predict-then-run step's cell (the code cell after its "Predict, then
+    run" question) keeps no output and no execution count: the learner
+    predicts, then runs it. The cells after it were executed with it, so
+    their outputs are what the learner will see."""
+    for before, cell in zip(nb.cells, nb.cells[1:]):
+        if is_prediction(before) and cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
 
 
 def main():

@@ -1,11 +1,14 @@
 #include "threadpool.h"
 
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "cgroup.h"
 
 enum { MAX_THREADS = 16, CHUNKS_PER_THREAD = 8 };
 
@@ -167,8 +170,22 @@ static void after_fork_child(void) {
   pool.nthreads = 1;
 }
 
-static void create(void) {
+/* The CPUs this process really has: those it may run on (a taskset, a
+ * container's cpuset), bounded by its cgroup's CPU quota (a spawner's
+ * cpu_limit), which the host's core count knows nothing of: 32 workers on
+ * a 2-CPU quota are throttled in turn and run slower than 2. */
+static long available_cpus(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0 && CPU_COUNT(&set) < n)
+    n = CPU_COUNT(&set);
+  int quota = mf_cgroup_cpu_limit("/sys/fs/cgroup", "/proc/self/cgroup");
+  if (quota > 0 && quota < n) n = quota;
+  return n;
+}
+
+static void create(void) {
+  long n = available_cpus();
   const char *env = getenv("MOONFLOW_NUM_THREADS");
   if (env && *env) n = strtol(env, NULL, 10);
   if (n < 1) n = 1;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "variable.h"
 
 static _Atomic size_t live_bytes, live_buffers;
@@ -23,9 +24,20 @@ size_t mf_live_buffers(void) { return atomic_load(&live_buffers); }
 static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
 static size_t tensor_limit;
 
+/* The memory this process may use, when something limits it: $MEM_LIMIT
+ * (what JupyterHub's spawners set from mem_limit) or the cgroup's
+ * memory.max, the smaller; 0 when neither does. Tensors past it fail with
+ * ResourceExhaustedError, and the session goes on, where the kernel
+ * would otherwise be killed by the limit and lose the learner's work. */
+static size_t memory_limit;
+
 static void read_limit(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   tensor_limit = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 40;
+  memory_limit = mf_parse_bytes(getenv("MEM_LIMIT"));
+  size_t cgroup = mf_cgroup_memory_limit("/sys/fs/cgroup", "/proc/self/cgroup");
+  if (cgroup && (!memory_limit || cgroup < memory_limit)) memory_limit = cgroup;
+  if (memory_limit && memory_limit < tensor_limit) tensor_limit = memory_limit;
   const char *env = getenv("MOONFLOW_MAX_TENSOR_BYTES");
   if (!env || !*env) return;
   char *end;
@@ -163,8 +175,15 @@ mf_status mf_buffer_new(mf_dtype dt, size_t count, mf_buffer **out, mf_error *er
   if (nbytes > mf_tensor_byte_limit())
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
                         "OOM when allocating a tensor of %zu bytes (the limit is %zu: the "
-                        "machine's memory, or $MOONFLOW_MAX_TENSOR_BYTES)",
+                        "machine's memory, $MEM_LIMIT, the cgroup's memory.max, or "
+                        "$MOONFLOW_MAX_TENSOR_BYTES)",
                         nbytes, mf_tensor_byte_limit());
+  size_t live = atomic_load(&live_bytes);
+  if (memory_limit && nbytes > memory_limit - (live < memory_limit ? live : memory_limit))
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED,
+                        "OOM when allocating a tensor of %zu bytes: %zu bytes of tensors are live "
+                        "and the memory limit is %zu ($MEM_LIMIT, or the cgroup's memory.max)",
+                        nbytes, live, memory_limit);
   mf_buffer *b = block_take(CACHE_HEADER, sizeof *b);
   void *data = NULL;
   /* Small buffers (scalars, short vectors) take malloc's cheaper path;

@@ -51,6 +51,7 @@ static bool find_library(char *out, size_t n) {
       "../../lua",               /* build/<mode>/moonflow -> source tree */
       "../share/lua/5.4",        /* PREFIX/bin/moonflow */
       "../../../share/lua/5.4",  /* PREFIX/lib/lua/5.4/moonflow.so */
+      "../../../../share/lua/5.4", /* PREFIX/lib/<multiarch>/lua/5.4/moonflow.so (Debian) */
   };
   for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
     if (join_path(out, n, self, rel[i]) && has_library(out)) return true;

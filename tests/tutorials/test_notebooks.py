@@ -105,6 +105,35 @@ class Notebooks(unittest.TestCase):
             kinds = {c.cell_type for c in nb.cells}
             self.assertEqual(kinds, {"markdown", "code"}, path)
 
+    def test_predict_then_run_cells_ship_without_outputs(self):
+        import nbformat
+        predictions = 0
+        for path in self.learner:
+            nb = nbformat.read(path, as_version=4)
+            for before, c in zip(nb.cells, nb.cells[1:]):
+                if before.cell_type == "markdown" and before.source.startswith("**Predict, then run:**"):
+                    predictions += 1
+                    self.assertEqual(c.cell_type, "code")
+                    self.assertEqual(c.outputs, [], "%s: %s" % (os.path.basename(path), c.source))
+                    self.assertIsNone(c.execution_count)
+        # 02-tf-func has one, 03-retracing three.
+        self.assertGreaterEqual(predictions, 4)
+
+    def test_make_jupyter_is_light_and_ends_with_the_server_on_the_lessons(self):
+        # Under `make test` the environment holds the outer make's flags.
+        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        proc = subprocess.run(["make", "--no-print-directory", "-n", "jupyter"], cwd=lessons.ROOT,
+                              capture_output=True, text=True, env=env)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = [l for l in proc.stdout.strip().splitlines() if not l.startswith("make")]
+        deps = [l for l in lines if "deps.sh" in l and "jupyter-notebook" in l]
+        self.assertTrue(deps, proc.stdout)
+        self.assertNotIn("torch", " ".join(deps))
+        self.assertNotIn("lua-busted", " ".join(deps))
+        self.assertIn("build_notebooks.py", proc.stdout)
+        self.assertIn("install-kernel --user", proc.stdout)
+        self.assertRegex(lines[-1], r"jupyter notebook .*--notebook-dir=tutorials/notebooks")
+
     def test_the_makefile_target_renders_into_tutorials_notebooks(self):
         proc = subprocess.run(["make", "-n", "notebooks"], cwd=lessons.ROOT, capture_output=True, text=True)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -119,9 +148,15 @@ def check_outputs_current(test, name, nb):
     steps = {s.index: s for s in lessons.run_lesson(name)[0] if s.kind == "code"}
     expected = {i: s.expected for i, s in steps.items()}
     compared = 0
-    for c in nb.cells:
+    for before, c in zip([None] + nb.cells, nb.cells):
         step = c.get("metadata", {}).get("moonflow", {}).get("step")
         if c.cell_type != "code" or step is None:
+            continue
+        if before is not None and before.source.startswith("**Predict, then run:**"):
+            # A prediction's answer stays out until the learner runs it.
+            test.assertEqual((c.outputs, c.execution_count), ([], None),
+                             "%s step %d: a predict-then-run cell shipped with its output" % (name, step))
+            compared += 1
             continue
         # The kernel names a cell's chunk In[n]; the lesson runner NAME[step].
         text = TRACE_MARK.sub("", cell_text(c)).replace("In[%s]" % c.execution_count, "%s[%d]" % (name, step))
