@@ -210,6 +210,20 @@ mf_status mf_dataset_csv(mf_tensor *filenames, int n, mf_tensor *const *defaults
                          char delim, bool quotes, const char *na_value, int nselect,
                          const int64_t *select, mf_dataset **out, mf_error *err);
 
+/* text.c: TF's DecodeCSV over a string tensor of records: n columns,
+ * out[k] (preallocated, records' shape, defaults[k]'s dtype) filled from
+ * the selected fields, a field empty or na_value taking defaults[k]'s one
+ * value (an empty default: the field is required). */
+typedef struct mf_csv_format {
+  char delim;
+  bool quotes;
+  const char *na_value;  /* NULL: none */
+  int nselect;           /* 0: every column */
+  const int64_t *select; /* increasing, non-negative */
+} mf_csv_format;
+mf_status mf_csv_decode(const mf_csv_format *fmt, const mf_tensor *records, int n,
+                        mf_tensor *const *defaults, mf_tensor **out, mf_error *err);
+
 /* generator.c: elements from a host callback (TF's GeneratorDataset, what
  * from_generator builds): next(iterator id) returns 1 + ncomp tensors, a
  * boolean scalar (false: the end) then the element; the id is unique per

@@ -67,6 +67,7 @@ tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
 tf.data = public(data)
+tf.io.decode_csv = data.decode_csv
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module
