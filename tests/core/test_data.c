@@ -4,11 +4,13 @@
  * dropped early stop their producers, and nothing leaks (run with
  * LeakSanitizer by tests/run.sh). */
 #include <pthread.h>
+#include <string.h>
 
 #include "check.h"
 #include "dataset.h"
 #include "graph_test.h"
 #include "interrupt.h"
+#include "passes.h"
 
 /* Every element of a one-component int64 dataset, summed and counted. */
 static void drain(mf_dataset *ds, int64_t *n, int64_t *sum) {
@@ -102,6 +104,24 @@ static mf_status count_to_three(void *ud, int nin, mf_tensor **in, int nout, mf_
   return MF_OK;
 }
 
+/* A map function the optimiser fused (as dataset.lua optimises map
+ * functions) still lets a prefetch run a producer thread: the
+ * FusedElementwise body is the node's own. */
+static void test_fused_function_is_threadable(void) {
+  mf_graph *f = new_graph();
+  int64_t shape[1] = {64};
+  ref x = input(f, MF_FLOAT32, 1, shape, NULL);
+  outputs(f, 1, REFS(op2(f, "Mul", op1(f, "Tanh", op2(f, "AddV2", x, x)), x)));
+  mf_graph *opt = NULL;
+  CHECK_OK(mf_graph_optimize(f, &opt, NULL, NULL));
+  bool fused = false;
+  for (int i = 0; opt && i < opt->nnodes; i++) fused = fused || strcmp(opt->nodes[i].op->name, "FusedElementwise") == 0;
+  CHECK(fused);
+  CHECK(mf_data_graph_threadable(opt));
+  mf_graph_release(opt);
+  mf_graph_release(f);
+}
+
 static void test_host_callback_stays_on_the_caller(void) {
   int calls = 0;
   mf_callback cb = {1, count_to_three, NULL, &calls};
@@ -163,6 +183,7 @@ static void test_interrupt(void) {
 int main(void) {
   RUN(test_compose_and_count);
   RUN(test_prefetch_thread);
+  RUN(test_fused_function_is_threadable);
   RUN(test_host_callback_stays_on_the_caller);
   RUN(test_generator_shape_check);
   RUN(test_interrupt);
