@@ -191,11 +191,14 @@ mf_status mf_dataset_filter(mf_dataset *in, const mf_graph *pred, int ncap,
 bool mf_data_graph_threadable(const mf_graph *g);
 
 /* prefetch.c: up to buffer_size elements computed ahead (buffer_size -1:
- * TF's AUTOTUNE, here MF_PREFETCH_AUTOTUNE_BUFFER). A threadable input is
+ * TF's AUTOTUNE, here MF_PREFETCH_AUTOTUNE_BUFFER, doubled up to
+ * MF_PREFETCH_AUTOTUNE_MAX each time the consumer finds the buffer
+ * empty). A threadable input is
  * produced by a thread of the iterator's own, which waits while the
  * buffer is full; any other (a host callback upstream) is pulled on the
  * calling thread when asked, as if not prefetched. */
 #define MF_PREFETCH_AUTOTUNE_BUFFER 8
+#define MF_PREFETCH_AUTOTUNE_MAX 64
 mf_status mf_dataset_prefetch(mf_dataset *in, int64_t buffer_size, mf_dataset **out,
                               mf_error *err);
 /* Whether an iterator made now over ds would run a producer thread. */
