@@ -191,11 +191,14 @@ mf_status mf_dataset_filter(mf_dataset *in, const mf_graph *pred, int ncap,
 bool mf_data_graph_threadable(const mf_graph *g);
 
 /* prefetch.c: up to buffer_size elements computed ahead (buffer_size -1:
- * TF's AUTOTUNE, here MF_PREFETCH_AUTOTUNE_BUFFER). A threadable input is
+ * TF's AUTOTUNE, here MF_PREFETCH_AUTOTUNE_BUFFER, doubled up to
+ * MF_PREFETCH_AUTOTUNE_MAX each time the consumer finds the buffer
+ * empty). A threadable input is
  * produced by a thread of the iterator's own, which waits while the
  * buffer is full; any other (a host callback upstream) is pulled on the
  * calling thread when asked, as if not prefetched. */
 #define MF_PREFETCH_AUTOTUNE_BUFFER 8
+#define MF_PREFETCH_AUTOTUNE_MAX 64
 mf_status mf_dataset_prefetch(mf_dataset *in, int64_t buffer_size, mf_dataset **out,
                               mf_error *err);
 /* Whether an iterator made now over ds would run a producer thread. */
@@ -209,6 +212,20 @@ mf_status mf_dataset_text_line(mf_tensor *filenames, mf_dataset **out, mf_error 
 mf_status mf_dataset_csv(mf_tensor *filenames, int n, mf_tensor *const *defaults, bool header,
                          char delim, bool quotes, const char *na_value, int nselect,
                          const int64_t *select, mf_dataset **out, mf_error *err);
+
+/* text.c: TF's DecodeCSV over a string tensor of records: n columns,
+ * out[k] (preallocated, records' shape, defaults[k]'s dtype) filled from
+ * the selected fields, a field empty or na_value taking defaults[k]'s one
+ * value (an empty default: the field is required). */
+typedef struct mf_csv_format {
+  char delim;
+  bool quotes;
+  const char *na_value;  /* NULL: none */
+  int nselect;           /* 0: every column */
+  const int64_t *select; /* increasing, non-negative */
+} mf_csv_format;
+mf_status mf_csv_decode(const mf_csv_format *fmt, const mf_tensor *records, int n,
+                        mf_tensor *const *defaults, mf_tensor **out, mf_error *err);
 
 /* generator.c: elements from a host callback (TF's GeneratorDataset, what
  * from_generator builds): next(iterator id) returns 1 + ncomp tensors, a

@@ -11,6 +11,8 @@
 #include "dataset.h"
 #include "executor.h"
 
+extern const mf_op_def mf_op_FusedElementwise;
+
 typedef struct fn_ds {
   mf_dataset base;
   mf_graph *f; /* counted */
@@ -212,13 +214,22 @@ static mf_status fn_new(const mf_dataset_class *cls, mf_dataset *in, const mf_gr
   return MF_OK;
 }
 
+/* A nested graph is a function other graphs may call too, its plan shared
+ * with them, so a graph with one stays on the host's thread; except a
+ * FusedElementwise's body (the optimiser's, as TF's Grappler optimises
+ * dataset functions): the node's own, run under its graph's lock. */
 bool mf_data_graph_threadable(const mf_graph *g) {
   const unsigned moving = MF_OP_STATEFUL | MF_OP_SIDE_EFFECTS | MF_OP_RANDOM | MF_OP_CHANGES_ON_REPLAY;
   for (int i = 0; i < g->nnodes; i++) {
     const mf_node *nd = &g->nodes[i];
     if (nd->op->flags & moving) return false;
-    for (int k = 0; nd->attrs && k < nd->attrs->n; k++)
-      if (nd->attrs->a[k].kind == MF_ATTR_GRAPH || nd->attrs->a[k].kind == MF_ATTR_CALLBACK) return false;
+    for (int k = 0; nd->attrs && k < nd->attrs->n; k++) {
+      const mf_attr *a = &nd->attrs->a[k];
+      if (a->kind == MF_ATTR_CALLBACK) return false;
+      if (a->kind == MF_ATTR_GRAPH &&
+          !(nd->op == &mf_op_FusedElementwise && mf_data_graph_threadable(a->u.graph)))
+        return false;
+    }
   }
   return true;
 }

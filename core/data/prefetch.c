@@ -6,7 +6,11 @@
  * error arrive in order. A pipeline with a host callback upstream (a
  * generator) cannot leave the host's thread: it is pulled on the calling
  * thread, one element per request. The producer stops and is joined when
- * the iterator is freed. */
+ * the iterator is freed. With AUTOTUNE the buffer grows as TF's
+ * PrefetchAutotuner grows it: from MF_PREFETCH_AUTOTUNE_BUFFER, doubled
+ * each time the consumer finds it empty (it waited: the producer fell
+ * behind, as a producer descheduled on a busy machine does), up to
+ * MF_PREFETCH_AUTOTUNE_MAX. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 typedef struct prefetch_ds {
   mf_dataset base;
   int64_t buffer_size;
+  bool autotune;
 } prefetch_ds;
 
 typedef struct prefetch_it {
@@ -28,6 +33,7 @@ typedef struct prefetch_it {
   pthread_cond_t changed; /* an element arrived or left, the end, a stop */
   mf_tensor **ring;       /* cap elements of ncomp tensors (owned) */
   int64_t cap, head, count;
+  int64_t limit;          /* elements the producer may buffer: cap, or less while autotuned */
   bool done;              /* the producer reached the end or an error */
   mf_status status;       /* of the error after the buffered elements */
   mf_error err;
@@ -41,7 +47,7 @@ static void *produce(void *arg) {
   mf_tensor *elem[MF_DATA_MAX_COMPONENTS];
   for (;;) {
     pthread_mutex_lock(&c->lock);
-    while (c->count == c->cap && !c->stop) pthread_cond_wait(&c->changed, &c->lock);
+    while (c->count >= c->limit && !c->stop) pthread_cond_wait(&c->changed, &c->lock);
     bool stop = c->stop;
     pthread_mutex_unlock(&c->lock);
     if (stop) return NULL;
@@ -70,6 +76,10 @@ static mf_status prefetch_next(mf_iterator *it, mf_tensor **out, bool *end, mf_e
   int ncomp = it->ds->ncomp;
   if (!c->threaded) return mf_iterator_next(c->in, out, end, err);
   pthread_mutex_lock(&c->lock);
+  if (c->count == 0 && !c->done && c->limit < c->cap) {
+    c->limit = c->limit * 2 < c->cap ? c->limit * 2 : c->cap;
+    pthread_cond_broadcast(&c->changed);
+  }
   while (c->count == 0 && !c->done) pthread_cond_wait(&c->changed, &c->lock);
   mf_status s = MF_OK;
   if (c->count > 0) {
@@ -117,7 +127,8 @@ static mf_status prefetch_iterator(mf_dataset *ds, mf_iterator **out, mf_error *
   prefetch_it *c = (prefetch_it *)*out;
   mf_status s = mf_dataset_make_iterator(ds->inputs[0], &c->in, err);
   if (s == MF_OK && mf_dataset_prefetch_threaded(ds)) {
-    c->cap = d->buffer_size;
+    c->cap = d->autotune ? MF_PREFETCH_AUTOTUNE_MAX : d->buffer_size;
+    c->limit = d->buffer_size;
     c->ring = mf_calloc((size_t)(c->cap * ds->ncomp) + 1, sizeof *c->ring);
     if (!c->ring) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     if (s == MF_OK) {
@@ -145,7 +156,8 @@ static const mf_dataset_class prefetch_class = {MF_DATASET_VARIANT("PrefetchData
 
 mf_status mf_dataset_prefetch(mf_dataset *in, int64_t buffer_size, mf_dataset **out,
                               mf_error *err) {
-  if (buffer_size == -1) buffer_size = MF_PREFETCH_AUTOTUNE_BUFFER;
+  bool autotune = buffer_size == -1;
+  if (autotune) buffer_size = MF_PREFETCH_AUTOTUNE_BUFFER;
   if (buffer_size < 0)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "buffer_size must be greater than or equal to zero or set to -1 (AUTOTUNE).");
@@ -153,5 +165,6 @@ mf_status mf_dataset_prefetch(mf_dataset *in, int64_t buffer_size, mf_dataset **
   mf_dataset_add_input(*out, in);
   /* A buffer of 0 still runs ahead by one element, as TF's legacy behaviour. */
   ((prefetch_ds *)*out)->buffer_size = buffer_size ? buffer_size : 1;
+  ((prefetch_ds *)*out)->autotune = autotune;
   return MF_OK;
 }

@@ -269,3 +269,156 @@ mf_status mf_dataset_csv(mf_tensor *filenames, int n, mf_tensor *const *defaults
   }
   return MF_OK;
 }
+
+/* ---- DecodeCSV: the records of a string tensor, parsed as TF's op ---- */
+
+/* One record's fields, as TF's DecodeCSVOp::ExtractFields reads them:
+ * the selected ones (all when nselect is 0) appended to *fields as
+ * (offset, length) pairs into *buf, unquoted; '\n' and '\r' between
+ * fields skipped. */
+typedef struct csv_fields {
+  char *buf;
+  size_t len, cap;
+  size_t *at; /* 2 per field */
+  int n, max;
+} csv_fields;
+
+static mf_status fields_put_char(csv_fields *f, char ch, mf_error *err) {
+  if (f->len + 1 >= f->cap) {
+    size_t cap = f->cap ? f->cap * 2 : 64;
+    char *grown = mf_realloc(f->buf, cap);
+    if (!grown) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    f->buf = grown;
+    f->cap = cap;
+  }
+  f->buf[f->len++] = ch;
+  return MF_OK;
+}
+
+static mf_status fields_open(csv_fields *f, mf_error *err) {
+  if (f->n == f->max) {
+    int max = f->max ? f->max * 2 : 16;
+    size_t *grown = mf_realloc(f->at, (size_t)max * 2 * sizeof *grown);
+    if (!grown) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    f->at = grown;
+    f->max = max;
+  }
+  f->at[2 * f->n] = f->len;
+  f->at[2 * f->n + 1] = 0;
+  f->n++;
+  return MF_OK;
+}
+
+static mf_status extract_fields(const mf_csv_format *fmt, const char *in, size_t size, csv_fields *f,
+                                mf_error *err) {
+  f->n = 0;
+  f->len = 0;
+  if (size == 0) return MF_OK;
+  size_t i = 0;
+  int64_t parsed = 0;
+  int sel = 0;
+  while (i < size) {
+    if (in[i] == '\n' || in[i] == '\r') {
+      i++;
+      continue;
+    }
+    bool include = fmt->nselect == 0 || fmt->select[sel] == parsed;
+    if (include) MF_TRY(fields_open(f, err));
+    if (fmt->quotes && in[i] == '"') {
+      i++;
+      while (i + 1 < size && (in[i] != '"' || in[i + 1] != fmt->delim)) {
+        if (in[i] != '"') {
+          if (include) MF_TRY(fields_put_char(f, in[i], err));
+          i++;
+        } else {
+          if (in[i + 1] != '"')
+            return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                                "Quote inside a string has to be escaped by another quote");
+          if (include) MF_TRY(fields_put_char(f, '"', err));
+          i += 2;
+        }
+      }
+      if (!(i < size && in[i] == '"' && (i == size - 1 || in[i + 1] == fmt->delim)))
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "Quoted field has to end with quote followed by delim or end");
+      i += 2;
+    } else {
+      while (i < size && in[i] != fmt->delim) {
+        if ((fmt->quotes && in[i] == '"') || in[i] == '\n' || in[i] == '\r')
+          return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Unquoted fields cannot have quotes/CRLFs inside");
+        if (include) MF_TRY(fields_put_char(f, in[i], err));
+        i++;
+      }
+      i++;
+    }
+    parsed++;
+    if (include) {
+      f->at[2 * f->n - 1] = f->len - f->at[2 * f->n - 2];
+      MF_TRY(fields_put_char(f, '\0', err));
+      if (fmt->nselect && ++sel == fmt->nselect) return MF_OK;
+    }
+  }
+  /* A record ending in a delimiter has an empty last field. */
+  if ((fmt->nselect == 0 || fmt->select[sel] == parsed) && in[size - 1] == fmt->delim) {
+    MF_TRY(fields_open(f, err));
+    MF_TRY(fields_put_char(f, '\0', err));
+  }
+  return MF_OK;
+}
+
+/* Field k of record i into out[i]: its default when empty or na_value. */
+static mf_status decode_value(const mf_csv_format *fmt, const mf_tensor *dflt, const char *s, size_t len,
+                              int k, int64_t rec, mf_tensor *out, int64_t i, mf_error *err) {
+  mf_dtype dt = out->dtype;
+  if (len == 0 || (fmt->na_value && strcmp(s, fmt->na_value) == 0)) {
+    if (dflt->size != 1)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Field %d is required but missing in record %lld!", k,
+                          (long long)rec);
+    if (dt == MF_STRING) {
+      const mf_string *d = mf_tensor_data(dflt);
+      return mf_string_set(&((mf_string *)mf_tensor_data(out))[i], d->ptr, d->len, err);
+    }
+    if (mf_dtype_is_integer(dt))
+      mf_tensor_set_i64(out, i, mf_tensor_get_i64(dflt, 0));
+    else
+      mf_tensor_set_f64(out, i, mf_tensor_get_f64(dflt, 0));
+    return MF_OK;
+  }
+  if (dt == MF_STRING) return mf_string_set(&((mf_string *)mf_tensor_data(out))[i], s, len, err);
+  char *endp;
+  errno = 0;
+  bool ok;
+  if (mf_dtype_is_integer(dt)) {
+    long long v = strtoll(s, &endp, 10);
+    while (*endp == ' ') endp++;
+    ok = endp != s && !*endp && !errno && (dt != MF_INT32 || (v >= INT32_MIN && v <= INT32_MAX));
+    if (ok) mf_tensor_set_i64(out, i, v);
+  } else {
+    double v = strtod(s, &endp);
+    while (*endp == ' ') endp++;
+    ok = endp != s && !*endp;
+    if (ok) mf_tensor_set_f64(out, i, v);
+  }
+  if (!ok)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Field %d in record %lld is not a valid %s: %s", k,
+                        (long long)rec, mf_dtype_kernel_name(dt), s);
+  return MF_OK;
+}
+
+mf_status mf_csv_decode(const mf_csv_format *fmt, const mf_tensor *records, int n,
+                        mf_tensor *const *defaults, mf_tensor **out, mf_error *err) {
+  const mf_string *recs = mf_tensor_data(records);
+  csv_fields f = {0};
+  mf_status s = MF_OK;
+  for (int64_t i = 0; s == MF_OK && i < records->size; i++) {
+    s = extract_fields(fmt, recs[i].ptr ? recs[i].ptr : "", recs[i].len, &f, err);
+    if (s == MF_OK && f.n != n)
+      s = mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Expect %d fields but have %d in record %lld", n, f.n,
+                       (long long)i);
+    for (int k = 0; s == MF_OK && k < n; k++)
+      s = decode_value(fmt, defaults[k], f.buf + f.at[2 * k], f.at[2 * k + 1], k, i, out[k], i, err);
+  }
+  free(f.buf);
+  free(f.at);
+  return s;
+}

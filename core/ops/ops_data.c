@@ -527,6 +527,78 @@ DATASET_OP(CSVDatasetV2,
            "A dataset of the records of CSV files, one scalar per column typed by its record "
            "default.")
 
+/* ---- DecodeCSV: TF's tf.io.decode_csv over a string tensor of records ---- */
+
+/* Inputs records, record_defaults...; attrs field_delim, use_quote_delim,
+ * na_value, select_cols. One output per default, shaped as records. */
+static mf_status decode_csv_check(const mf_op_call *c, mf_csv_format *fmt, int64_t *select,
+                                  mf_error *err) {
+  const char *delim = mf_attr_string(c->attrs, "field_delim", ",");
+  if (strlen(delim) != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "field_delim should be only 1 char");
+  const mf_attr *sel = mf_attrs_find(c->attrs, "select_cols");
+  int nsel = sel && sel->kind == MF_ATTR_INTS ? sel->u.ints.n : 0;
+  for (int i = 0; i < nsel; i++) select[i] = sel->u.ints.v[i];
+  for (int i = 1; i < nsel; i++)
+    if (select[i - 1] >= select[i])
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "select_cols should be increasing.");
+  if (nsel && select[0] < 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "select_cols should be non-negative indices");
+  if (nsel && nsel != c->nin - 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "select_cols should match output size");
+  const char *na = mf_attr_string(c->attrs, "na_value", "");
+  *fmt = (mf_csv_format){.delim = delim[0], .quotes = mf_attr_bool(c->attrs, "use_quote_delim", true),
+                         .na_value = *na ? na : NULL, .nselect = nsel, .select = select};
+  return MF_OK;
+}
+
+static mf_status decode_csv_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(need_dtype(c, 0, MF_STRING, "records", err));
+  mf_csv_format fmt;
+  int64_t select[MF_ATTR_MAX_INTS];
+  MF_TRY(decode_csv_check(c, &fmt, select, err));
+  MF_TRY(mf_op_call_set_nout(c, c->nin - 1, err));
+  for (int k = 1; k < c->nin; k++) {
+    const mf_spec *d = &c->in_specs[k];
+    if (d->rank > 1)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Each record default should be at most rank 1");
+    if (d->rank == 1 && d->shape[0] > 1)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "There should only be 1 default per field but field %d has %lld", k - 1,
+                        (long long)d->shape[0]);
+    if (d->dtype != MF_FLOAT32 && d->dtype != MF_FLOAT64 && d->dtype != MF_INT32 && d->dtype != MF_INT64 &&
+        d->dtype != MF_STRING)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Value for attr 'OUT_TYPE' of %s is not in the list of allowed values: float, "
+                        "double, int32, int64, string",
+                        mf_dtype_kernel_name(d->dtype));
+    c->out_specs[k - 1] = c->in_specs[0];
+    c->out_specs[k - 1].dtype = d->dtype;
+  }
+  return MF_OK;
+}
+
+static mf_status decode_csv_kernel(mf_op_call *c, mf_error *err) {
+  mf_csv_format fmt;
+  int64_t select[MF_ATTR_MAX_INTS];
+  MF_TRY(decode_csv_check(c, &fmt, select, err));
+  int n = c->nin - 1;
+  for (int k = 0; k < n; k++) {
+    if (c->in[k + 1]->size > 1)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "There should only be 1 default per field but field %d has %lld", k,
+                        (long long)c->in[k + 1]->size);
+    MF_TRY(mf_op_alloc_output(c, k, &c->out[k], err));
+  }
+  return op_failed(c, mf_csv_decode(&fmt, c->in[0], n, c->in + 1, c->out, err), err);
+}
+
+DATASET_OP(DecodeCSV, "records,record_defaults*", 2, -1, decode_csv_infer, decode_csv_kernel, 0,
+           "The fields of CSV records (a string tensor), one tensor per column shaped as the "
+           "records, typed by its record default.",
+           .attrs = {{"field_delim", MF_ATTR_STRING}, {"use_quote_delim", MF_ATTR_BOOL},
+                     {"na_value", MF_ATTR_STRING}, {"select_cols", MF_ATTR_INTS}})
+
 /* ---- from_generator ---- */
 
 static const mf_callback *callback_attr(const mf_op_call *c, const char *name) {

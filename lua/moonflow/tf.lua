@@ -69,6 +69,7 @@ tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
 tf.data = public(data)
 tf.debug = debug_tools -- moonflow's own: see inside a traced function (issue 29)
+tf.io.decode_csv = data.decode_csv
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

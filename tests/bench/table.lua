@@ -287,7 +287,7 @@ row { "9", "tf.data shuffle/map/batch(64)/prefetch, per element", "data.pipeline
   "PyTorch DataLoader (workers 0)", "data.torch" }
 row { "9", "the same loop by hand in Lua, per element", "data.by_hand",
   "PyTorch DataLoader (workers 0)", "data.torch" }
-row { "9", "traced step fed by prefetch: wait per step", "data.stall_per_step",
+row { "9", "traced MLP step (64-256-256-10, batch 64) fed by prefetch: wait per step", "data.stall_per_step",
   "the step itself", "data.step", ratio = function(m, p)
     if not m or not p then return "n/a" end
     return ("%.1f%% of a step"):format(100 * m / p)

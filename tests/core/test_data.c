@@ -4,11 +4,13 @@
  * dropped early stop their producers, and nothing leaks (run with
  * LeakSanitizer by tests/run.sh). */
 #include <pthread.h>
+#include <string.h>
 
 #include "check.h"
 #include "dataset.h"
 #include "graph_test.h"
 #include "interrupt.h"
+#include "passes.h"
 
 /* Every element of a one-component int64 dataset, summed and counted. */
 static void drain(mf_dataset *ds, int64_t *n, int64_t *sum) {
@@ -102,6 +104,52 @@ static mf_status count_to_three(void *ud, int nin, mf_tensor **in, int nout, mf_
   return MF_OK;
 }
 
+/* A map function the optimiser fused (as dataset.lua optimises map
+ * functions) still lets a prefetch run a producer thread: the
+ * FusedElementwise body is the node's own. */
+static void test_fused_function_is_threadable(void) {
+  mf_graph *f = new_graph();
+  int64_t shape[1] = {64};
+  ref x = input(f, MF_FLOAT32, 1, shape, NULL);
+  outputs(f, 1, REFS(op2(f, "Mul", op1(f, "Tanh", op2(f, "AddV2", x, x)), x)));
+  mf_graph *opt = NULL;
+  CHECK_OK(mf_graph_optimize(f, &opt, NULL, NULL));
+  bool fused = false;
+  for (int i = 0; opt && i < opt->nnodes; i++) fused = fused || strcmp(opt->nodes[i].op->name, "FusedElementwise") == 0;
+  CHECK(fused);
+  CHECK(mf_data_graph_threadable(opt));
+  mf_graph_release(opt);
+  mf_graph_release(f);
+}
+
+/* AUTOTUNE's buffer grows while the consumer finds it empty: the ring
+ * (allocated at its largest) still gives every element once, in order. */
+static void test_prefetch_autotune(void) {
+  mf_dataset *r = NULL, *p = NULL;
+  CHECK_OK(mf_dataset_range(0, 5000, 1, &r, NULL));
+  mf_dataset *m = doubled(r);
+  CHECK_OK(mf_dataset_prefetch(m, -1, &p, NULL));
+  CHECK(mf_dataset_prefetch_threaded(p));
+  mf_iterator *it = NULL;
+  CHECK_OK(mf_dataset_make_iterator(p, &it, NULL));
+  int64_t want = 0;
+  bool ordered = true;
+  for (;;) {
+    mf_tensor *t = NULL;
+    bool end = false;
+    CHECK_OK(mf_iterator_next(it, &t, &end, NULL));
+    if (end) break;
+    ordered = ordered && mf_tensor_get_i64(t, 0) == 2 * want;
+    want++;
+    mf_tensor_release(t);
+  }
+  CHECK(ordered && want == 5000);
+  mf_iterator_free(it);
+  mf_dataset_release(p);
+  mf_dataset_release(m);
+  mf_dataset_release(r);
+}
+
 static void test_host_callback_stays_on_the_caller(void) {
   int calls = 0;
   mf_callback cb = {1, count_to_three, NULL, &calls};
@@ -163,6 +211,8 @@ static void test_interrupt(void) {
 int main(void) {
   RUN(test_compose_and_count);
   RUN(test_prefetch_thread);
+  RUN(test_fused_function_is_threadable);
+  RUN(test_prefetch_autotune);
   RUN(test_host_callback_stays_on_the_caller);
   RUN(test_generator_shape_check);
   RUN(test_interrupt);

@@ -471,6 +471,9 @@ for _, name in ipairs({ "TensorSliceDataset", "TensorDataset", "RangeDataset", "
   EXCLUDED[name] = "a tf.data op: datasets and iterators are variants, not numbers; "
     .. "tests/lua/data_spec.lua checks their elements against TF's"
 end
+-- tf.io.decode_csv (DecodeCSV, ops_data.c): string parsing; its values and
+-- TF's error messages are checked in tests/lua/data_spec.lua.
+EXCLUDED.DecodeCSV = "CSV parsing of strings: tests/lua/data_spec.lua (tf.io.decode_csv) checks values and TF's errors"
 
 local function walk_registry()
   local covered = {}

@@ -588,7 +588,8 @@ methods.prefetch = options.def(function(ds, buffer_size)
   return same_element(ds, op(H.PrefetchDataset, {}, ds._variant, int64(buffer_size, "buffer_size", 3)),
     "_PrefetchDataset")
 end, "ds:prefetch(buffer_size)",
-"Computes up to buffer_size elements ahead of their use (tf.data.AUTOTUNE: 8). When every stage "
+"Computes up to buffer_size elements ahead of their use (tf.data.AUTOTUNE: 8, doubled up to 64 "
+.. "each time the consumer finds the buffer empty, as TF's autotuner grows it). When every stage "
 .. "upstream runs in C (sources, transformations, map/filter functions of pure ops) a producer "
 .. "thread of the iterator's own computes them while the session's thread works; a pipeline "
 .. "with a stage that must run on the session's thread (from_generator, a function with "

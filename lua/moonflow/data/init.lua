@@ -21,7 +21,10 @@ data.UNKNOWN_CARDINALITY = -2
 data.experimental = { AUTOTUNE = -1, INFINITE_CARDINALITY = -1, UNKNOWN_CARDINALITY = -2,
   CsvDataset = text.CsvDataset }
 
-data.internal = {}
+-- tf.io.decode_csv, which tf.lua puts in tf.io.
+data.decode_csv = text.decode_csv
+
+data.internal = { decode_csv = true }
 data.is_dataset = datasets.is_dataset
 data.internal.is_dataset = true
 

@@ -1,6 +1,8 @@
 -- text.lua — the datasets that read text files: tf.data.TextLineDataset
 -- (TextLineDataset op) and tf.data.experimental.CsvDataset (CSVDatasetV2),
--- core/data/text.c. Files are opened when an iteration reaches them.
+-- core/data/text.c. Files are opened when an iteration reaches them. And
+-- tf.io.decode_csv (DecodeCSV), the CSV parser over a string tensor of
+-- lines, for a TextLineDataset's map.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -74,5 +76,59 @@ end, "tf.data.experimental.CsvDataset(filenames, record_defaults [, {header=, fi
 .. "columns; quoted fields (\"a,b\", \"\"\"\" for a quote) unless use_quote_delim is false.",
 { required = 2, positional = { "compression_type", "buffer_size", "header", "field_delim",
   "use_quote_delim", "na_value", "select_cols" }, "name" })
+
+-- A record default as DecodeCSV takes it: a scalar or a one-value vector
+-- (the column's default), an empty vector (required); a dtype is a
+-- required column of that dtype.
+local function csv_default(d)
+  if getmetatable(d) == dtypes.DType then return ops.zeros({ 0 }, d) end
+  if core.is_tensor(d) then return d end
+  return ops.constant(d)
+end
+
+-- DecodeCSV keeps select_cols as a node attribute: at most MF_ATTR_MAX_INTS.
+local MAX_SELECT_COLS = 8
+
+local function check_select_cols(select_cols, n, level)
+  if select_cols == nil then return nil end
+  if type(select_cols) ~= "table" or getmetatable(select_cols) ~= nil then
+    raise("TypeError", "select_cols must be a Lua list of column indices, got " .. tostring(select_cols), level + 1)
+  end
+  for i = 2, #select_cols do
+    if select_cols[i - 1] >= select_cols[i] then raise("ValueError", "select_cols is not strictly increasing.", level + 1) end
+  end
+  if #select_cols > 0 and select_cols[1] < 0 then
+    raise("ValueError", "select_cols contains negative values.", level + 1)
+  end
+  if #select_cols ~= n then
+    raise("ValueError", "Length of select_cols and record_defaults do not match.", level + 1)
+  end
+  if n > MAX_SELECT_COLS then
+    raise("UnimplementedError", ("moonflow's decode_csv selects at most %d columns (select_cols), not %d; "
+      .. "read them all (no select_cols) instead"):format(MAX_SELECT_COLS, n), level + 1)
+  end
+  return select_cols
+end
+
+M.decode_csv = options.def(function(records, record_defaults, field_delim, use_quote_delim, na_value,
+                                    select_cols, opts)
+  if type(record_defaults) ~= "table" or getmetatable(record_defaults) ~= nil or #record_defaults == 0 then
+    raise("TypeError", "record_defaults must be a non-empty Lua list of default values or dtypes", 3)
+  end
+  local inputs = { core.is_tensor(records) and records or ops.constant(records) }
+  for i, d in ipairs(record_defaults) do inputs[i + 1] = csv_default(d) end
+  local attrs = { name = opts.name, field_delim = field_delim or ",", use_quote_delim = use_quote_delim ~= false,
+    na_value = na_value or "" }
+  attrs.select_cols = check_select_cols(select_cols, #record_defaults, 3)
+  return { op(H.DecodeCSV, attrs, table.unpack(inputs)) }
+end, "tf.io.decode_csv(records, record_defaults [, {field_delim=, use_quote_delim=, na_value=, select_cols=}])",
+"Convert CSV records to tensors, one per column (a Lua list), each shaped as records (a string "
+.. "tensor of any shape: one record per string, e.g. a TextLineDataset's lines in a map). "
+.. "record_defaults gives each column's type and default: a value or a one-value list is used when "
+.. "the field is empty or na_value; an empty tensor or a dtype makes the column required. "
+.. "field_delim is one character (default \",\"); quoted fields (\"a,b\", \"\"\"\" for a quote) "
+.. "unless use_quote_delim is false; select_cols (0-based, increasing) picks the columns read. "
+.. "A bad record is InvalidArgumentError, as TF's (\"Expect 2 fields but have 3 in record 0\").",
+{ required = 2, positional = { "field_delim", "use_quote_delim", "na_value", "select_cols" }, "name" })
 
 return M
