@@ -23,6 +23,7 @@ local doc = require("moonflow.doc")
 local source = require("moonflow.source")
 local state = require("moonflow.state")
 local options = require("moonflow.options")
+local habits = require("moonflow.strict.python_habits")
 local raise = errors.raise
 
 local receiver = {}
@@ -84,7 +85,8 @@ function receiver.fail(name, kind, display, got, level)
   if not written then
     msg = msg .. ("; its receiver must be a %s, got %s"):format(display, type_name(got))
   end
-  raise("TypeError", msg, level + 1)
+  -- Python's obj.method(...) is the habit: say where the differences are
+  raise("TypeError", ("%s (%s)"):format(msg, habits.LESSON), level + 1)
 end
 
 local function copy_doc(from, to)

@@ -104,27 +104,27 @@ describe("a method called with `.` instead of `:`", function()
     local x = tf.constant({ 1.0, 2.0 })
     local e = err_of(function() local r = double.get_concrete_function(x); return r end)
     assert.are.equal("TypeError", e.type)
-    assert.are.equal("call get_concrete_function with ':' (double:get_concrete_function(...))", e.message)
+    assert.are.equal("call get_concrete_function with ':' (double:get_concrete_function(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
 
     local v = tf.Variable(1.0)
     e = err_of(function() local r = v.assign(2.0); return r end)
-    assert.are.equal("call assign with ':' (v:assign(...))", e.message)
+    assert.are.equal("call assign with ':' (v:assign(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
 
     e = err_of(function() local r = x.shape.as_list(); return r end)
-    assert.are.equal("call as_list with ':' (x.shape:as_list(...))", e.message)
+    assert.are.equal("call as_list with ':' (x.shape:as_list(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
 
     local tape = tf.GradientTape()
     local y = x * x
     tape:stop()
     e = err_of(function() local r = tape.gradient(y, x); return r end)
-    assert.are.equal("call gradient with ':' (tape:gradient(...))", e.message)
+    assert.are.equal("call gradient with ':' (tape:gradient(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
 
     e = err_of(function() local r = x.numpy(); return r end)
-    assert.are.equal("call numpy with ':' (x:numpy(...))", e.message)
+    assert.are.equal("call numpy with ':' (x:numpy(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
 
     local layer = tf.keras.layers.Dense(2)
     e = err_of(function() local r = layer.build(x); return r end)
-    assert.are.equal("call build with ':' (layer:build(...))", e.message)
+    assert.are.equal("call build with ':' (layer:build(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
   end)
 
   it("names the variable in a REPL cell too, where the call is the cell's value (a tail call)", function()
@@ -132,9 +132,9 @@ describe("a method called with `.` instead of `:`", function()
     _G.spec_double = tf.func(function(a) return a + a end)
     _G.spec_x = tf.constant({ 1.0 })
     local e = err_of(session.eval, "spec_double.get_concrete_function(spec_x)", "=(receiver spec)", false)
-    assert.are.equal("call get_concrete_function with ':' (spec_double:get_concrete_function(...))", e.message)
+    assert.are.equal("call get_concrete_function with ':' (spec_double:get_concrete_function(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
     e = err_of(session.eval, "spec_x.shape.as_list()", "=(receiver spec)", false)
-    assert.are.equal("call as_list with ':' (spec_x.shape:as_list(...))", e.message)
+    assert.are.equal("call as_list with ':' (spec_x.shape:as_list(...)) (lesson 13 lists the differences: %tutorial 13-from-python)", e.message)
     _G.spec_double, _G.spec_x = nil, nil
   end)
 
