@@ -87,7 +87,189 @@ FLOAT_HELPERS(double)
 INT_HELPERS(int32_t, uint32_t)
 INT_HELPERS(int64_t, uint64_t)
 
+/* C's division and remainder (toward zero), TF's TruncateDiv/TruncateMod
+ * for integers; x / -1 wraps as above, and floats take fmod's remainder.
+ * Zero divisors are refused before the loop (check_divisor). */
+#define TRUNC_HELPERS(T, U)                                                            \
+  static inline T truncdiv_##T(T x, T y) {                                             \
+    if (y == 0) return 0;                                                              \
+    return y == -1 ? (T)-(U)x : x / y;                                                 \
+  }                                                                                    \
+  static inline T truncmod_##T(T x, T y) { return y == 0 || y == -1 ? 0 : x % y; }
+TRUNC_HELPERS(int32_t, uint32_t)
+TRUNC_HELPERS(int64_t, uint64_t)
+static inline float truncmod_float(float x, float y) { return fmodf(x, y); }
+static inline double truncmod_double(double x, double y) { return fmod(x, y); }
+#define TRUNCMOD(a, b) \
+  _Generic((a), float: truncmod_float, double: truncmod_double, int32_t: truncmod_int32_t, \
+           int64_t: truncmod_int64_t)(a, b)
+#define TRUNCDIV(a, b) _Generic((a), int32_t: truncdiv_int32_t, int64_t: truncdiv_int64_t)(a, b)
+
 /* exp, log, log1p, tanh, sigmoid as vectorisable code: fastmath.h. */
+
+/* The other transcendental functions, where a vectorised polynomial is not
+ * worth its code: float32 through the C library's double function, float64
+ * through its long double one (x87 extended precision), each rounded once
+ * to the result's type, so that both are within an ulp of the exact value
+ * (the differential test's bounds, tests/diff/reference.py). The special
+ * values are C99's. */
+#define WIDE_HELPERS(f)                                                                \
+  static inline float f##_w_float(float x) { return (float)f((double)x); }             \
+  static inline double f##_w_double(double x) { return (double)f((long double)x); }
+WIDE_HELPERS(sinh)
+WIDE_HELPERS(cosh)
+WIDE_HELPERS(tan)
+WIDE_HELPERS(asin)
+WIDE_HELPERS(acos)
+WIDE_HELPERS(atan)
+WIDE_HELPERS(asinh)
+WIDE_HELPERS(acosh)
+WIDE_HELPERS(atanh)
+WIDE_HELPERS(erf)
+WIDE_HELPERS(erfc)
+WIDE_HELPERS(expm1)
+WIDE_HELPERS(log1p)
+#define WIDE(f, x) _Generic((x), float: f##_w_float, double: f##_w_double)(x)
+
+/* lgamma through lgamma_r / lgammal_r: plain lgamma writes the global
+ * signgam, and the kernels run on several threads. */
+static inline float lgamma_w_float(float x) {
+  int sign;
+  return (float)lgamma_r((double)x, &sign);
+}
+static inline double lgamma_w_double(double x) {
+  int sign;
+  return (double)lgammal_r((long double)x, &sign);
+}
+
+/* digamma (psi), in long double for both: Cephes's psi.c as Eigen (and so
+ * TF) computes it, with the asymptotic series taken further for long
+ * double's precision: reflection psi(x) = psi(1 - x) - pi / tan(pi x) for
+ * x <= 0, the recurrence psi(x) = psi(x + 1) - 1 / x up to x >= 10, then
+ * log x - 1 / 2x - sum B_2k / (2k x^2k). Non-positive integers and -inf
+ * give +inf, as Eigen's. */
+static long double digamma_ld(long double x) {
+  if (x != x || x == INFINITY) return x;
+  long double nz = 0;
+  bool negative = x <= 0;
+  if (negative) {
+    long double p = floorl(x);
+    if (p == x) return INFINITY;
+    nz = x - p;
+    if (nz != 0.5L) {
+      if (nz > 0.5L) nz = x - (p + 1);
+      nz = 3.14159265358979323846264338327950288L / tanl(3.14159265358979323846264338327950288L * nz);
+    } else {
+      nz = 0;
+    }
+    x = 1 - x;
+  }
+  long double w = 0;
+  while (x < 10) {
+    w += 1 / x;
+    x += 1;
+  }
+  /* B_2k / 2k for k = 1..9 */
+  static const long double b[] = {
+      1.0L / 12, -1.0L / 120, 1.0L / 252, -1.0L / 240, 1.0L / 132, -691.0L / 32760,
+      1.0L / 12, -3617.0L / 8160, 43867.0L / 14364,
+  };
+  long double z = 1 / (x * x), s = 0;
+  for (int k = (int)(sizeof b / sizeof b[0]) - 1; k >= 0; k--) s = (s + b[k]) * z;
+  long double y = logl(x) - 0.5L / x - s - w;
+  return negative ? y - nz : y;
+}
+static inline float digamma_w_float(float x) { return (float)digamma_ld(x); }
+static inline double digamma_w_double(double x) { return (double)digamma_ld(x); }
+
+/* log(1 + e^x) as TF's softplus kernel: x itself above -log(eps) + 2
+ * (where adding 1 changes nothing), e^x below log(eps) + 2 (where log1p
+ * is the identity), else log1p(e^x); float32 through fastmath's float64
+ * functions, float64 through the C library's long double ones. */
+static inline float softplus_float(float x) {
+  double e = exp_f64((double)x);
+  float r = (float)log1p_f64(e);
+  return x > 17.9424744f ? x : x < -17.9424744f ? (float)e : r;
+}
+static inline double softplus_double(double x) {
+  long double e = expl((long double)x);
+  double r = (double)log1pl(e);
+  return x > 38.0436527 ? x : x < -38.0436527 ? (double)e : r;
+}
+#define SOFTPLUS(x) _Generic((x), float: softplus_float, double: softplus_double)(x)
+
+/* atan2 and x log y as the unaries above: float32 in double (log y by
+ * fastmath's, so x log y rounds once), float64 through long double atan2
+ * and fastmath's double log. xlogy and xdivy are 0 where x is 0, whatever
+ * y is (TF's kernels). */
+static inline float atan2_w_float(float y, float x) { return (float)atan2((double)y, (double)x); }
+static inline double atan2_w_double(double y, double x) {
+  return (double)atan2l((long double)y, (long double)x);
+}
+#define ATAN2(a, b) _Generic((a), float: atan2_w_float, double: atan2_w_double)(a, b)
+static inline float xlogy_float(float x, float y) {
+  return x == 0 ? 0.0f : (float)((double)x * log_f64((double)y));
+}
+static inline double xlogy_double(double x, double y) { return x == 0 ? 0.0 : x * log_f64(y); }
+#define XLOGY(a, b) _Generic((a), float: xlogy_float, double: xlogy_double)(a, b)
+
+/* The Hurwitz zeta function zeta(s, q) = sum over k >= 0 of (k + q)^-s,
+ * in long double by Cephes's zeta.c (Euler-Maclaurin summation), which is
+ * what Eigen's zeta (TF's) computes; and polygamma(n, x) from it for
+ * integer n >= 1: (-1)^(n+1) n! zeta(n + 1, x), digamma for n = 0, NaN
+ * for other n (TF's Polygamma). */
+static long double zeta_ld(long double s, long double q) {
+  static const long double a[] = {
+      12.0L, -720.0L, 30240.0L, -1209600.0L, 47900160.0L, -1.8924375803183791606e9L,
+      7.47242496e10L, -2.950130727918164224e12L, 1.1646782814350067249e14L,
+      -4.5979787224074726105e15L, 1.8152105401943546773e17L, -7.1661652561756670113e18L,
+  };
+  const long double eps = 0x1p-64L;
+  if (s != s || q != q) return s + q;
+  if (s == 1) return INFINITY;
+  if (s < 1) return NAN;
+  if (q <= 0) {
+    if (q == floorl(q)) return INFINITY;
+    if (s != floorl(s)) return NAN; /* q^-s would be complex */
+  }
+  long double sum = powl(q, -s), b = 0, w = q;
+  int i = 0;
+  while (i < 9 || w <= 9) {
+    i++;
+    w += 1;
+    b = powl(w, -s);
+    sum += b;
+    if (fabsl(b / sum) < eps) return sum;
+  }
+  sum += b * w / (s - 1) - 0.5L * b;
+  long double f = 1, k = 0;
+  for (i = 0; i < 12; i++) {
+    f *= s + k;
+    b /= w;
+    long double t = f * b / a[i];
+    sum += t;
+    if (fabsl(t / sum) < eps) break;
+    k += 1;
+    f *= s + k;
+    b /= w;
+    k += 1;
+  }
+  return sum;
+}
+
+static long double polygamma_ld(long double n, long double x) {
+  if (n != floorl(n) || n < 0) return NAN;
+  if (n == 0) return digamma_ld(x);
+  long double sign = fmodl(n, 2) == 0 ? -1 : 1;
+  return sign * expl(lgammal(n + 1)) * zeta_ld(n + 1, x);
+}
+static inline float polygamma_float(float n, float x) { return (float)polygamma_ld(n, x); }
+static inline double polygamma_double(double n, double x) { return (double)polygamma_ld(n, x); }
+#define POLYGAMMA(a, b) _Generic((a), float: polygamma_float, double: polygamma_double)(a, b)
+
+/* SELU's constants (Klambauer et al.), as TF's kernel. */
+#define SELU_ALPHA 1.6732632423543772848170429916717
+#define SELU_SCALE 1.0507009873554804934193349852946
 
 /* Inference accepts the dtypes an op's loop table has an entry for. On a
  * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
@@ -150,6 +332,7 @@ static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *
  * ops that also take bool) have incompatible_shape_error. */
 #define TF_ATTRS_DT_FLOAT "T:0"
 #define TF_ATTRS_DT_NUMERIC "T:0"
+#define TF_ATTRS_DT_INT "T:0"
 #define TF_ATTRS_DT_BOOL ""
 #define TF_ATTRS_DT_NUMERIC_BOOL "T:0 incompatible_shape_error=true"
 
@@ -200,9 +383,91 @@ UNARY(Reciprocal, DT_FLOAT,   1 / x,                               GRAD,        
 UNARY(Relu,       DT_NUMERIC, x < 0 ? 0 : x,                       GRAD,                \
       "Returns max(x, 0) elementwise.")                                                 \
 UNARY(LogicalNot, DT_BOOL,    !x,                                  NOGRAD,              \
-      "Returns the logical negation of a bool tensor.")
+      "Returns the logical negation of a bool tensor.")                                 \
+UNARY(Sinh,       DT_FLOAT,   WIDE(sinh, x),                       GRAD,                \
+      "Returns the hyperbolic sine of x elementwise.")                                  \
+UNARY(Cosh,       DT_FLOAT,   WIDE(cosh, x),                       GRAD,                \
+      "Returns the hyperbolic cosine of x elementwise.")                                \
+UNARY(Tan,        DT_FLOAT,   WIDE(tan, x),                        GRAD,                \
+      "Returns tan(x) elementwise.")                                                    \
+UNARY(Asin,       DT_FLOAT,   WIDE(asin, x),                       GRAD,                \
+      "Returns the inverse sine of x elementwise, in [-pi/2, pi/2] (NaN outside [-1, 1]).") \
+UNARY(Acos,       DT_FLOAT,   WIDE(acos, x),                       GRAD,                \
+      "Returns the inverse cosine of x elementwise, in [0, pi] (NaN outside [-1, 1]).") \
+UNARY(Atan,       DT_FLOAT,   WIDE(atan, x),                       GRAD,                \
+      "Returns the inverse tangent of x elementwise, in [-pi/2, pi/2].")                \
+UNARY(Asinh,      DT_FLOAT,   WIDE(asinh, x),                      GRAD,                \
+      "Returns the inverse hyperbolic sine of x elementwise.")                          \
+UNARY(Acosh,      DT_FLOAT,   WIDE(acosh, x),                      GRAD,                \
+      "Returns the inverse hyperbolic cosine of x elementwise (NaN below 1).")          \
+UNARY(Atanh,      DT_FLOAT,   WIDE(atanh, x),                      GRAD,                \
+      "Returns the inverse hyperbolic tangent of x elementwise (+-inf at +-1).")        \
+UNARY(Lgamma,     DT_FLOAT,   WIDE(lgamma, x),                     GRAD,                \
+      "Returns log |Gamma(x)| elementwise.")                                            \
+UNARY(Digamma,    DT_FLOAT,   WIDE(digamma, x),                    GRAD,                \
+      "Returns digamma(x), the derivative of lgamma, elementwise.")                     \
+UNARY(Erf,        DT_FLOAT,   WIDE(erf, x),                        GRAD,                \
+      "Returns the Gauss error function of x elementwise.")                             \
+UNARY(Erfc,       DT_FLOAT,   WIDE(erfc, x),                       GRAD,                \
+      "Returns 1 - erf(x) elementwise, accurate where erf(x) is near 1.")               \
+UNARY(Rint,       DT_FLOAT,   rint(x),                             NOGRAD,              \
+      "Returns the integer nearest to x elementwise, halves to even.")                  \
+UNARY(Softplus,   DT_FLOAT,   SOFTPLUS(x),                         GRAD,                \
+      "Returns log(exp(x) + 1) elementwise.")                                           \
+UNARY(Softsign,   DT_FLOAT,   x / (fabs(x) + 1),                   GRAD,                \
+      "Returns x / (|x| + 1) elementwise.")                                             \
+UNARY(Elu,        DT_FLOAT,   x < 0 ? WIDE(expm1, x) : x,          GRAD,                \
+      "Returns the exponential linear unit: x if x >= 0, else exp(x) - 1.")             \
+UNARY(Selu,       DT_FLOAT,   x < 0 ? (T)(SELU_SCALE * SELU_ALPHA) * WIDE(expm1, x) : (T)SELU_SCALE * x, \
+      GRAD, "Returns the scaled exponential linear unit: scale * (x if x >= 0, else alpha * (exp(x) - 1)).") \
+UNARY(Relu6,      DT_NUMERIC, x < 0 ? 0 : x > 6 ? 6 : x,           GRAD,                \
+      "Returns min(max(x, 0), 6) elementwise.")
 
 UNARY_OPS(UNARY)
+
+/* Unary tests with a bool result: the same, with bool elements out. */
+#define UNARY_BOOL_LOOP(DT, CT, CU, NAME, EXPR)                                        \
+  SIMD_CLONES static void NAME##_##DT(int64_t n, const void *vx, void *vz) {           \
+    typedef CT T;                                                                      \
+    const T *restrict px = vx;                                                         \
+    bool *restrict z = vz;                                                             \
+    for (int64_t i = 0; i < n; i++) {                                                  \
+      T x = px[i];                                                                     \
+      z[i] = (EXPR);                                                                   \
+    }                                                                                  \
+  }
+
+static mf_status unary_bool_infer(mf_op_call *c, const unary_loop *loops, mf_error *err) {
+  MF_TRY(unary_infer(c, loops, err));
+  c->out_specs[0].dtype = MF_BOOL;
+  return MF_OK;
+}
+
+#define UNARY_BOOL(NAME, DTYPES, EXPR, FLAGS, DOC)                                     \
+  DTYPES(UNARY_BOOL_LOOP, NAME, EXPR)                                                  \
+  static const unary_loop NAME##_loops[MF_DTYPE_COUNT] = {DTYPES(LOOP_ENTRY, NAME)};   \
+  static mf_status NAME##_infer(mf_op_call *c, mf_error *err) {                        \
+    return unary_bool_infer(c, NAME##_loops, err);                                     \
+  }                                                                                    \
+  static mf_status NAME##_kernel(mf_op_call *c, mf_error *err) {                       \
+    return unary_kernel(c, NAME##_loops, err);                                         \
+  }                                                                                    \
+  const mf_op_def mf_op_##NAME = {                                                     \
+      .name = #NAME, .input_names = "x", .min_inputs = 1, .max_inputs = 1,             \
+      .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
+      .tf_attrs = TF_ATTRS_##DTYPES,                                                   \
+  };
+
+/* The table of bool-valued unaries, as UNARY_OPS. */
+#define UNARY_BOOL_OPS(UNARY)                                                           \
+UNARY(IsNan,      DT_FLOAT,   x != x,                              NOGRAD,              \
+      "Returns which elements of x are NaN.")                                           \
+UNARY(IsInf,      DT_FLOAT,   fabs(x) == (T)INFINITY,              NOGRAD,              \
+      "Returns which elements of x are +inf or -inf.")                                  \
+UNARY(IsFinite,   DT_FLOAT,   fabs(x) < (T)INFINITY,               NOGRAD,              \
+      "Returns which elements of x are neither infinite nor NaN.")
+
+UNARY_BOOL_OPS(UNARY_BOOL)
 
 /* ==================================================================== */
 /* Binary ops with broadcasting                                         */
@@ -428,7 +693,43 @@ BINARY(SqrtGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)0.5
        "Sqrt's backprop from its output y: dy * 0.5 / y.")                              \
 BINARY(RsqrtGrad,     DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)-0.5 * (a * a * a), \
        "y,dy",        NULL,           GRAD,                                             \
-       "Rsqrt's backprop from its output y: dy * -0.5 * y^3.")
+       "Rsqrt's backprop from its output y: dy * -0.5 * y^3.") \
+BINARY(Atan2,         DT_FLOAT,        NO_STRINGS,           SAME,    ATAN2(a, b),      \
+       "y,x",         NULL,           GRAD,                                             \
+       "Returns the angle of the point (x, y), atan(y / x) in the right quadrant, elementwise.") \
+BINARY(Polygamma,     DT_FLOAT,        NO_STRINGS,           SAME,    POLYGAMMA(a, b),  \
+       "a,x",         NULL,           GRAD,                                             \
+       "Returns the a-th derivative of digamma at x, elementwise (a a whole number, else NaN).") \
+BINARY(TruncateDiv,   DT_INT,          NO_STRINGS,           SAME,    TRUNCDIV(a, b),   \
+       "x,y",         check_divisor,  NOGRAD,                                           \
+       "Returns x / y rounded toward zero, as C's integer division, with broadcasting.") \
+BINARY(TruncateMod,   DT_NUMERIC,      NO_STRINGS,           SAME,    TRUNCMOD(a, b),   \
+       "x,y",         check_divisor,  NOGRAD,                                           \
+       "Returns the remainder of x / y toward zero (the sign of x), as C's % and fmod.") \
+BINARY(Xdivy,         DT_FLOAT,        NO_STRINGS,           SAME,    a == 0 ? (T)0 : a / b, \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns 0 where x is 0, else x / y, with broadcasting.")                        \
+BINARY(Xlogy,         DT_FLOAT,        NO_STRINGS,           SAME,    XLOGY(a, b),      \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns 0 where x is 0, else x * log(y), with broadcasting.")                   \
+/* The activations' backprops (a the incoming gradient, b what the op saw       \
+ * or produced), as TF's kernels compute them. */                               \
+BINARY(SoftplusGrad,  DT_FLOAT,        NO_STRINGS,           SAME,    a / (FAST(exp, -b) + 1), \
+       "gradients,features", NULL,    GRAD,                                             \
+       "Softplus's backprop: gradients / (exp(-features) + 1).")                        \
+BINARY(SoftsignGrad,  DT_FLOAT,        NO_STRINGS,           SAME,    a / ((1 + fabs(b)) * (1 + fabs(b))), \
+       "gradients,features", NULL,    GRAD,                                             \
+       "Softsign's backprop: gradients / (1 + |features|)^2.")                          \
+BINARY(EluGrad,       DT_FLOAT,        NO_STRINGS,           SAME,    b < 0 ? a * (b + 1) : a, \
+       "gradients,outputs", NULL,     GRAD,                                             \
+       "Elu's backprop from its outputs: gradients * (outputs + 1) where outputs < 0.") \
+BINARY(SeluGrad,      DT_FLOAT,        NO_STRINGS,           SAME,                      \
+       b < 0 ? a * (b + (T)(SELU_SCALE * SELU_ALPHA)) : a * (T)SELU_SCALE,              \
+       "gradients,outputs", NULL,     GRAD,                                             \
+       "Selu's backprop from its outputs: gradients * (outputs + scale * alpha) below 0, else * scale.") \
+BINARY(Relu6Grad,     DT_NUMERIC,      NO_STRINGS,           SAME,    b > 0 && b < 6 ? a : 0, \
+       "gradients,features", NULL,    GRAD,                                             \
+       "Relu6's backprop: gradients where 0 < features < 6, else 0.")
 
 BINARY_OPS(BINARY)
 
@@ -620,28 +921,33 @@ typedef struct ew_entry {
   int kind;
   const unary_loop *unary;   /* EW_UNARY */
   const binary_info *binary; /* EW_BINARY */
+  bool bool_unary;           /* EW_UNARY with a bool result */
 } ew_entry;
 
 extern const mf_op_def mf_op_Identity;
 
-#define UNARY_ENTRY(NAME, DTYPES, EXPR, FLAGS, DOC) {&mf_op_##NAME, EW_UNARY, NAME##_loops, NULL},
+#define UNARY_ENTRY(NAME, DTYPES, EXPR, FLAGS, DOC) \
+  {&mf_op_##NAME, EW_UNARY, NAME##_loops, NULL, false},
 #define BINARY_ENTRY(NAME, DTYPES, STRING_LOOP, RESULT, EXPR, INPUTS, CHECK, FLAGS, DOC) \
-  {&mf_op_##NAME, EW_BINARY, NULL, &NAME##_info},
+  {&mf_op_##NAME, EW_BINARY, NULL, &NAME##_info, false},
+#define UNARY_BOOL_ENTRY(NAME, DTYPES, EXPR, FLAGS, DOC) \
+  {&mf_op_##NAME, EW_UNARY, NAME##_loops, NULL, true},
+/* In the order the chunk codes' rows are (elementwise_chunk.inc). */
 static const ew_entry ew_entries[] = {
-    UNARY_OPS(UNARY_ENTRY) BINARY_OPS(BINARY_ENTRY)
-    {&mf_op_SelectV2, EW_SELECT, NULL, NULL},
-    {&mf_op_Cast, EW_CAST, NULL, NULL},
-    {&mf_op_Identity, EW_COPY, NULL, NULL},
+    UNARY_OPS(UNARY_ENTRY) BINARY_OPS(BINARY_ENTRY) UNARY_BOOL_OPS(UNARY_BOOL_ENTRY)
+    {&mf_op_SelectV2, EW_SELECT, NULL, NULL, false},
+    {&mf_op_Cast, EW_CAST, NULL, NULL, false},
+    {&mf_op_Identity, EW_COPY, NULL, NULL, false},
 };
 
 /* An open-addressing index by op address, built once. */
-enum { EW_SLOTS = 128 };
+enum { EW_SLOTS = 256 };
 _Static_assert(sizeof ew_entries / sizeof ew_entries[0] * 2 <= EW_SLOTS, "grow EW_SLOTS");
 static const ew_entry *ew_slots[EW_SLOTS];
 static pthread_once_t ew_once = PTHREAD_ONCE_INIT;
 
 static size_t ew_hash(const mf_op_def *op) {
-  return (size_t)(((uint64_t)(uintptr_t)op >> 4) * 0x9e3779b97f4a7c15u >> 57); /* 7 bits */
+  return (size_t)(((uint64_t)(uintptr_t)op >> 4) * 0x9e3779b97f4a7c15u >> 56); /* 8 bits */
 }
 
 static void ew_build_index(void) {
@@ -669,6 +975,7 @@ bool mf_elementwise_resolve(const mf_op_def *op, mf_dtype dt, const mf_attrs *at
   switch (e->kind) {
   case EW_UNARY:
     fn->loop = (any_loop)e->unary[dt];
+    if (e->bool_unary) fn->out_dtype = MF_BOOL;
     break;
   case EW_BINARY:
     fn->loop = (any_loop)e->binary->loops[dt];

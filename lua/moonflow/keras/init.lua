@@ -19,9 +19,29 @@ local raise = errors.raise
 local keras = { layers = {}, optimizers = {}, losses = {}, activations = {}, initializers = {} }
 
 -- Activations -------------------------------------------------------------
+-- Keras 2's activations (keras/activations.py, as TF 2.15 ships them).
+local function keras_elu(x, alpha)
+  alpha = alpha or 1.0
+  local y = ops.nn.elu(x)
+  if alpha == 1 then return y end
+  -- backend.elu: alpha * elu where x <= 0
+  return ops.where(ops.greater(x, 0), y, y * alpha)
+end
 local activations = {
   relu = ops.nn.relu, sigmoid = ops.sigmoid, tanh = ops.tanh, softmax = ops.nn.softmax,
   linear = function(x) return x end,
+  elu = keras_elu, selu = ops.nn.selu, softplus = ops.nn.softplus, softsign = ops.nn.softsign,
+  swish = function(x) return ops.nn.silu(x) end, silu = function(x) return ops.nn.silu(x) end,
+  gelu = function(x, approximate) return ops.nn.gelu(x, approximate or false) end,
+  exponential = ops.exp, relu6 = ops.nn.relu6, leaky_relu = function(x) return ops.nn.leaky_relu(x) end,
+  log_softmax = function(x) return ops.nn.log_softmax(x) end,
+  -- backend.hard_sigmoid: clip(0.2 x + 0.5, 0, 1)
+  hard_sigmoid = function(x)
+    x = ops.convert_to_tensor(x)
+    local dt = core.dtype(x)
+    local y = ops.add(ops.multiply(x, ops.constant(0.2, dt)), ops.constant(0.5, dt))
+    return ops.clip_by_value(y, ops.constant(0, dt), ops.constant(1, dt))
+  end,
 }
 for name, fn in pairs(activations) do keras.activations[name] = fn end
 keras.activations.get = doc.def(function(a)
@@ -30,7 +50,8 @@ keras.activations.get = doc.def(function(a)
   local fn = activations[a]
   if not fn then raise("ValueError", "Unknown activation function: " .. tostring(a), 2) end
   return fn
-end, "tf.keras.activations.get(name_or_fn)", "An activation by name ('relu', 'sigmoid', 'tanh', 'softmax', 'linear').")
+end, "tf.keras.activations.get(name_or_fn)", "An activation by name: 'relu', 'sigmoid', 'tanh', 'softmax', 'linear', 'elu', 'selu', 'gelu', "
+  .. "'softplus', 'softsign', 'swish', 'silu', 'relu6', 'leaky_relu', 'hard_sigmoid', 'exponential', 'log_softmax'.")
 
 -- Initializers --------------------------------------------------------------
 local function fans(shape)

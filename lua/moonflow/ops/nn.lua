@@ -308,9 +308,58 @@ end, "tf.nn.embedding_lookup(params, ids [, max_norm] [, {name=}])",
 .. "dense (params' shape, rows summed per id) where TF gives tf.IndexedSlices: the same numbers.",
 { required = 2, positional = { "max_norm" }, "name" })
 
+-- The activations TF's nn_ops.py builds from other ops.
+
+-- A float tensor of x (TF's convert_to_tensor; integers refused by the ops).
+local function float_features(x, fname)
+  x = to_tensor(x)
+  if not core.dtype(x).is_floating then
+    raise("TypeError", ("%s: features must be a floating-point tensor, got %s"):format(fname, core.dtype(x).name), 3)
+  end
+  return x
+end
+
+M.gelu = options.def(function(features, approximate, opts)
+  local x = float_features(features, "tf.nn.gelu")
+  local dt = core.dtype(x)
+  local c = function(v) return core_ops.constant(v, dt) end
+  if approximate then
+    local inner = c(0.7978845608028654) * (x + c(0.044715) * elementwise.pow(x, c(3)))
+    return c(0.5) * x * (c(1) + elementwise.tanh(inner))
+  end
+  return c(0.5) * x * (c(1) + elementwise.erf(x / c(1.4142135623730951)))
+end, "tf.nn.gelu(features [, approximate])",
+"The Gaussian error linear unit: x * P(X <= x) for X ~ N(0, 1), 0.5 x (1 + erf(x / sqrt 2)); with "
+.. "approximate = true, 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))). Built from those ops, as TF's nn_ops.gelu.",
+{ required = 1, positional = { "approximate" }, "name" })
+
+M.silu = options.def(function(features, beta, opts)
+  local x = float_features(features, "tf.nn.silu")
+  if beta == nil or beta == 1 or beta == 1.0 then return x * elementwise.sigmoid(x) end
+  return x * elementwise.sigmoid(core_ops.constant(beta, core.dtype(x)) * x)
+end, "tf.nn.silu(features [, beta])",
+"The sigmoid linear unit (swish): x * sigmoid(beta * x), beta 1 by default. tf.nn.swish is the same function.",
+{ required = 1, positional = { "beta" }, "name" })
+M.swish = M.silu
+
+M.leaky_relu = options.def(function(features, alpha, opts)
+  local x = to_tensor(features)
+  -- nn_ops.leaky_relu: integers are made float32 first.
+  if core.dtype(x).is_integer then x = elementwise.cast(x, dtypes.float32) end
+  alpha = alpha == nil and 0.2 or alpha
+  if type(alpha) ~= "number" then raise("TypeError", "tf.nn.leaky_relu: alpha must be a number", 2) end
+  local zero = core_ops.constant(0, core.dtype(x))
+  return elementwise.where(elementwise.greater(x, zero), x, x * core_ops.constant(alpha, core.dtype(x)),
+    { name = opts.name or "LeakyRelu" })
+end, "tf.nn.leaky_relu(features [, alpha])",
+"x where x > 0, else alpha * x (alpha 0.2 by default), as TF's LeakyRelu kernel computes it; moonflow "
+.. "builds it from Greater, Mul and SelectV2 (named LeakyRelu), whose gradient is LeakyReluGrad's.",
+{ required = 1, positional = { "alpha" }, "name" })
+
 M.namespaces = {
   nn = { "softmax", "log_softmax", "bias_add", "softmax_cross_entropy_with_logits",
-    "sparse_softmax_cross_entropy_with_logits", "moments", "l2_normalize", "dropout", "embedding_lookup" },
+    "sparse_softmax_cross_entropy_with_logits", "moments", "l2_normalize", "dropout", "embedding_lookup",
+    "gelu", "silu", "swish", "leaky_relu" },
   math = { "softmax", "l2_normalize" },
   linalg = { "l2_normalize" },
 }
