@@ -228,6 +228,7 @@ static long double zeta_ld(long double s, long double q) {
   if (s != s || q != q) return s + q;
   if (s == 1) return INFINITY;
   if (s < 1) return NAN;
+  if (q == INFINITY) return 0;
   if (q <= 0) {
     if (q == floorl(q)) return INFINITY;
     if (s != floorl(s)) return NAN; /* q^-s would be complex */

@@ -189,10 +189,12 @@ def _polygamma(n, x):
         return mpmath.nan
     if n == 0:
         return _digamma(x)
-    if mpmath.isinf(x):
-        return mpmath.mpf(0) if x > 0 else mpmath.nan
-    if x <= 0 and x == mpmath.floor(x):
-        return mpmath.inf
+    if x == mpmath.inf:
+        return mpmath.mpf(0)
+    # Eigen's zeta is +inf at the poles (non-positive integers and -inf),
+    # times polygamma's sign (-1)^(n+1)
+    if x <= 0 and (mpmath.isinf(x) or x == mpmath.floor(x)):
+        return mpmath.inf if int(n) % 2 == 1 else -mpmath.inf
     return mpmath.polygamma(int(n), x)
 
 
