@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "array_util.h"
+#include "elementwise.h"
 #include "op.h"
 #include "shape_fn.h"
 
@@ -596,4 +597,462 @@ const mf_op_def mf_op_TensorScatterAdd = {
     .max_inputs = 3, .infer = tensor_scatter_infer, .kernel = tensor_scatter_kernel, .flags = 0,
     .doc = "A copy of tensor with updates added at the index tuples (repeated tuples add up).",
     .tf_attrs = "T:0 Tindices:1",
+};
+
+/* ---- Roll ---- */
+
+/* The shift per dimension of x (shifts summed per axis, as TF's kernel,
+ * and taken modulo the dimension); *known false while shift, axis or the
+ * rank are unknown. */
+static mf_status roll_shifts(mf_op_call *c, const mf_spec *x, int64_t *per_dim, bool *known,
+                             mf_error *err) {
+  int64_t shift[MF_MAX_INT_INPUT], axis[MF_MAX_INT_INPUT];
+  int ns, na;
+  bool ks, ka;
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  MF_TRY(mf_infer_check_dtype(c, 2, mf_dtype_is_integer, "int32 or int64", err));
+  if (c->in_specs[1].rank > 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "shift must be a scalar or a 1-D vector. Found: %s",
+                      MF_SPEC_TEXT(&c->in_specs[1]));
+  if (c->in_specs[2].rank > 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis must be a scalar or a 1-D vector. Found: %s",
+                      MF_SPEC_TEXT(&c->in_specs[2]));
+  MF_TRY(mf_input_ints(c, 1, shift, MF_MAX_INT_INPUT, &ns, &ks, err));
+  MF_TRY(mf_input_ints(c, 2, axis, MF_MAX_INT_INPUT, &na, &ka, err));
+  *known = ks && ka && x->rank >= 0;
+  if (!*known) return MF_OK;
+  if (ns != na)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "shift and axis must have the same size. Found: %d and %d", ns, na);
+  if (x->rank == 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "input must be 1-D or higher");
+  for (int d = 0; d < x->rank; d++) per_dim[d] = 0;
+  for (int i = 0; i < na; i++) {
+    int64_t a = axis[i];
+    if (!mf_axis_wrap(&a, x->rank))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "axis %lld is out of range",
+                        (long long)axis[i]);
+    per_dim[a] += shift[i];
+  }
+  return MF_OK;
+}
+
+static mf_status roll_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  int64_t per_dim[MF_MAX_RANK];
+  bool known;
+  MF_TRY(roll_shifts(c, x, per_dim, &known, err));
+  return mf_infer_output(c, x->dtype, x->rank, x->shape, err);
+}
+
+/* Along each dimension the output is two blocks, [s, n) from [0, n - s)
+ * and [0, s) from [n - s, n): 2^rank strided copies, empty ones skipped. */
+static mf_status roll_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  mf_spec xs;
+  mf_spec_of_tensor(x, &xs);
+  int64_t s[MF_MAX_RANK], st[MF_MAX_RANK];
+  bool known;
+  MF_TRY(roll_shifts(c, &xs, s, &known, err));
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  if (x->size == 0) return MF_OK;
+  for (int d = 0; d < x->rank; d++) {
+    int64_t n = x->shape[d];
+    s[d] = ((s[d] % n) + n) % n;
+  }
+  mf_strides_of(x->rank, x->shape, st);
+  for (unsigned mask = 0; mask < 1u << x->rank; mask++) {
+    int64_t out_off = 0, in_off = 0, extent[MF_MAX_RANK];
+    bool empty = false;
+    for (int d = 0; d < x->rank; d++) {
+      bool wrapped = mask >> d & 1; /* the block that wraps round to the front */
+      extent[d] = wrapped ? s[d] : x->shape[d] - s[d];
+      out_off += (wrapped ? 0 : s[d]) * st[d];
+      in_off += (wrapped ? x->shape[d] - s[d] : 0) * st[d];
+      empty |= extent[d] == 0;
+    }
+    if (!empty) MF_TRY(mf_copy_strided(out, out_off, st, x, in_off, st, x->rank, extent, err));
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Roll = {
+    .name = "Roll", .input_names = "input,shift,axis", .min_inputs = 3, .max_inputs = 3,
+    .infer = roll_infer, .kernel = roll_kernel, .flags = 0,
+    .doc = "The elements of input shifted along the given axes, those pushed off one end coming "
+           "back at the other.",
+    .tf_attrs = "T:0 Tshift:1 Taxis:2",
+};
+
+/* ---- Unique ---- */
+
+/* Whether elements i and j of t are equal as TF's hash map compares them
+ * (==: NaN is never equal to anything, -0 equals 0). */
+static bool same_element(const mf_tensor *t, int64_t i, int64_t j) {
+  switch (t->dtype) {
+    case MF_FLOAT32: return MF_DATA(t, float)[i] == MF_DATA(t, float)[j];
+    case MF_FLOAT64: return MF_DATA(t, double)[i] == MF_DATA(t, double)[j];
+    case MF_INT32: return MF_DATA(t, int32_t)[i] == MF_DATA(t, int32_t)[j];
+    case MF_INT64: return MF_DATA(t, int64_t)[i] == MF_DATA(t, int64_t)[j];
+    case MF_BOOL: return MF_DATA(t, bool)[i] == MF_DATA(t, bool)[j];
+    case MF_STRING: {
+      const mf_string *a = &MF_DATA(t, mf_string)[i], *b = &MF_DATA(t, mf_string)[j];
+      return a->len == b->len && (a->len == 0 || memcmp(a->ptr, b->ptr, a->len) == 0);
+    }
+    default: return false;
+  }
+}
+
+/* FNV-1a over an element's bytes, with -0 hashed as 0 so that it meets 0. */
+static uint64_t element_hash(const mf_tensor *t, int64_t i) {
+  const unsigned char *p;
+  size_t n;
+  double z = 0;
+  if (t->dtype == MF_STRING) {
+    p = (const unsigned char *)MF_DATA(t, mf_string)[i].ptr;
+    n = MF_DATA(t, mf_string)[i].len;
+  } else {
+    size_t es = mf_dtype_size(t->dtype);
+    p = (const unsigned char *)mf_tensor_data(t) + (size_t)i * es;
+    n = es;
+    if (mf_dtype_is_float(t->dtype) && mf_tensor_get_f64(t, i) == 0) p = (const void *)&z, n = sizeof z;
+  }
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t k = 0; k < n; k++) h = (h ^ p[k]) * 0x100000001b3u;
+  return h;
+}
+
+static bool unique_dtype(mf_dtype dt) {
+  return mf_dtype_is_numeric(dt) || dt == MF_BOOL || dt == MF_STRING;
+}
+
+static mf_status unique_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *x = &c->in_specs[0];
+  MF_TRY(mf_infer_check_dtype(c, 0, unique_dtype, "numeric, bool or string", err));
+  mf_dtype out_idx = mf_attr_type(c->attrs, "out_idx", MF_INT32);
+  if (!mf_dtype_is_integer(out_idx))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Value for attr 'out_idx' of %s is not in the list of allowed values: int32, int64",
+                      mf_dtype_name(out_idx));
+  if (x->rank >= 0 && x->rank != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "unique expects a 1D vector.");
+  MF_TRY(mf_op_call_set_nout(c, 2, err));
+  c->out_specs[0] = (mf_spec){.dtype = x->dtype, .rank = 1, .shape = {MF_UNKNOWN_DIM}};
+  c->out_specs[1] = (mf_spec){.dtype = out_idx, .rank = 1, .shape = {x->rank == 1 ? x->shape[0] : MF_UNKNOWN_DIM}};
+  return MF_OK;
+}
+
+/* One pass with an open-addressing table of first occurrences: the unique
+ * values in the order they first appear, and each element's position
+ * among them (TF's UniqueOp). */
+static mf_status unique_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0];
+  int64_t n = x->size, slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  int64_t *table = malloc((size_t)slots * sizeof *table); /* element index + 1, 0: free */
+  int64_t *first = malloc((size_t)(n ? n : 1) * sizeof *first); /* unique k's element */
+  int64_t *which = malloc((size_t)(n ? n : 1) * sizeof *which); /* unique k of element i */
+  if (!table || !first || !which) {
+    free(table), free(first), free(which);
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory in Unique");
+  }
+  memset(table, 0, (size_t)slots * sizeof *table);
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t s = (int64_t)(element_hash(x, i) & (uint64_t)(slots - 1));
+    for (;; s = (s + 1) & (slots - 1)) {
+      if (table[s] == 0) {
+        table[s] = count + 1;
+        first[count] = i;
+        which[i] = count++;
+        break;
+      }
+      if (same_element(x, first[table[s] - 1], i)) {
+        which[i] = table[s] - 1;
+        break;
+      }
+    }
+  }
+  free(table);
+  mf_tensor *y = NULL, *idx = NULL;
+  int64_t shape = count;
+  mf_status st = mf_tensor_new(x->dtype, 1, &shape, &y, err);
+  if (st == MF_OK) st = mf_op_alloc_output(c, 1, &idx, err);
+  int64_t one = 1;
+  for (int64_t k = 0; st == MF_OK && k < count; k++)
+    st = mf_copy_strided(y, k, &one, x, first[k], &one, 1, &one, err);
+  for (int64_t i = 0; st == MF_OK && i < n; i++) mf_tensor_set_i64(idx, i, which[i]);
+  free(first), free(which);
+  if (st != MF_OK) {
+    mf_tensor_release(y);
+    return st;
+  }
+  mf_tensor_release(c->out[0]);
+  c->out[0] = y;
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Unique = {
+    .name = "Unique", .input_names = "x", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"out_idx", MF_ATTR_TYPE}},
+    .infer = unique_infer, .kernel = unique_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "The distinct elements of a vector in order of first appearance (y), and each "
+           "element's index into y (idx).",
+    .tf_attrs = "T:0 out_idx=DT_INT32",
+};
+
+/* ---- LowerBound, UpperBound ---- */
+
+static mf_status bound_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *seq = &c->in_specs[0], *v = &c->in_specs[1];
+  MF_TRY(mf_infer_same_dtype(c, 0, 2, err));
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
+  mf_dtype out_type = mf_attr_type(c->attrs, "out_type", MF_INT32);
+  if (!mf_dtype_is_integer(out_type))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Value for attr 'out_type' of %s is not in the list of allowed values: int32, int64",
+                      mf_dtype_name(out_type));
+  if (seq->rank >= 0 && seq->rank != 2)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be rank 2 but is rank %d", seq->rank);
+  if (v->rank >= 0 && v->rank != 2)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be rank 2 but is rank %d", v->rank);
+  if (seq->rank == 2 && v->rank == 2 && seq->shape[0] >= 0 && v->shape[0] >= 0 &&
+      seq->shape[0] != v->shape[0])
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Leading dim_size of both tensors must match.");
+  return mf_infer_output(c, out_type, 2, v->rank == 2 ? v->shape : NULL, err);
+}
+
+/* For each row b and value v: the first index i with seq[b][i] >= v
+ * (LowerBound) or > v (UpperBound), by binary search (the rows are taken
+ * as sorted, as TF does without checking). */
+static mf_status bound_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *seq = c->in[0], *v = c->in[1];
+  bool upper = strcmp(c->op->name, "UpperBound") == 0;
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  int64_t rows = v->shape[0], m = v->shape[1], n = seq->shape[1];
+  for (int64_t b = 0; b < rows; b++)
+    for (int64_t j = 0; j < m; j++) {
+      double want = mf_tensor_get_f64(v, b * m + j);
+      int64_t lo = 0, hi = n;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        double s = mf_tensor_get_f64(seq, b * n + mid);
+        bool before = upper ? !(want < s) : s < want;
+        if (before)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      mf_tensor_set_i64(out, b * m + j, lo);
+    }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_LowerBound = {
+    .name = "LowerBound", .input_names = "sorted_inputs,values", .min_inputs = 2, .max_inputs = 2,
+    .attrs = {{"out_type", MF_ATTR_TYPE}},
+    .infer = bound_infer, .kernel = bound_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "For each value, the first index of its row of sorted_inputs whose element is >= it.",
+    .tf_attrs = "T:0 out_type=DT_INT32",
+};
+
+const mf_op_def mf_op_UpperBound = {
+    .name = "UpperBound", .input_names = "sorted_inputs,values", .min_inputs = 2, .max_inputs = 2,
+    .attrs = {{"out_type", MF_ATTR_TYPE}},
+    .infer = bound_infer, .kernel = bound_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "For each value, the first index of its row of sorted_inputs whose element is > it.",
+    .tf_attrs = "T:0 out_type=DT_INT32",
+};
+
+/* ---- SegmentSum ---- */
+
+static mf_status sorted_segment_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *data = &c->in_specs[0], *ids = &c->in_specs[1];
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
+  MF_TRY(mf_infer_check_dtype(c, 1, mf_dtype_is_integer, "int32 or int64", err));
+  if (ids->rank >= 0 && ids->rank != 1)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "segment_ids should be a vector.");
+  if (data->rank == 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be at least rank 1 but is rank 0");
+  if (data->rank < 0) return mf_infer_output(c, data->dtype, -1, NULL, err);
+  if (ids->rank == 1 && ids->shape[0] >= 0 && data->shape[0] >= 0 && ids->shape[0] != data->shape[0])
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "segment_ids should be the same size as dimension 0 of input.");
+  int64_t shape[MF_MAX_RANK];
+  shape[0] = MF_UNKNOWN_DIM; /* the last id + 1: known only from the values */
+  for (int d = 1; d < data->rank; d++) shape[d] = data->shape[d];
+  return mf_infer_output(c, data->dtype, data->rank, shape, err);
+}
+
+static mf_status sorted_segment_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *data = c->in[0], *ids = c->in[1];
+  int64_t n = ids->size;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j = mf_tensor_get_i64(ids, i);
+    if (j < 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "segment ids must be >= 0");
+    if (i > 0 && j < mf_tensor_get_i64(ids, i - 1))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "segment ids are not increasing");
+  }
+  int64_t shape[MF_MAX_RANK];
+  shape[0] = n ? mf_tensor_get_i64(ids, n - 1) + 1 : 0;
+  for (int d = 1; d < data->rank; d++) shape[d] = data->shape[d];
+  mf_tensor *out;
+  MF_TRY(mf_tensor_zeros(data->dtype, data->rank, shape, &out, err));
+  int64_t inner = data->shape[0] ? data->size / data->shape[0] : 0;
+#define SORTED_SEGMENT_SUM(T, U)                                            \
+  {                                                                         \
+    const T *x = mf_tensor_data(data);                                      \
+    T *y = mf_tensor_data(out);                                             \
+    for (int64_t i = 0; i < n; i++) {                                       \
+      int64_t j = mf_tensor_get_i64(ids, i);                                \
+      for (int64_t k = 0; k < inner; k++)                                   \
+        y[j * inner + k] = (T)((U)y[j * inner + k] + (U)x[i * inner + k]);  \
+    }                                                                       \
+  }                                                                         \
+  break;
+  switch (data->dtype) {
+    case MF_FLOAT32: SORTED_SEGMENT_SUM(float, float)
+    case MF_FLOAT64: SORTED_SEGMENT_SUM(double, double)
+    case MF_INT32: SORTED_SEGMENT_SUM(int32_t, uint32_t)
+    case MF_INT64: SORTED_SEGMENT_SUM(int64_t, uint64_t)
+    default:
+      mf_tensor_release(out);
+      return mf_error_set(err, MF_ERR_INTERNAL, "SegmentSum has no %s kernel",
+                          mf_dtype_name(data->dtype));
+  }
+#undef SORTED_SEGMENT_SUM
+  mf_tensor_release(c->out[0]);
+  c->out[0] = out;
+  return MF_OK;
+}
+
+const mf_op_def mf_op_SegmentSum = {
+    .name = "SegmentSum", .input_names = "data,segment_ids", .min_inputs = 2, .max_inputs = 2,
+    .infer = sorted_segment_infer, .kernel = sorted_segment_kernel, .flags = 0,
+    .doc = "Sums the rows of data by sorted segment ids: row k of the result sums the rows whose id "
+           "is k (0 where none is).",
+    .tf_attrs = "T:0 Tindices:1",
+};
+
+/* ---- Bincount ---- */
+
+static bool is_int32(mf_dtype dt) { return dt == MF_INT32; }
+
+static mf_status bincount_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_infer_check_dtype(c, 0, is_int32, "int32", err));
+  MF_TRY(mf_infer_check_dtype(c, 1, is_int32, "int32", err));
+  MF_TRY(mf_infer_check_dtype(c, 2, mf_dtype_is_numeric, "numeric", err));
+  if (c->in_specs[1].rank > 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Shape must be rank 0 but is rank %d",
+                      c->in_specs[1].rank);
+  int64_t size = MF_UNKNOWN_DIM;
+  int n;
+  bool known;
+  MF_TRY(mf_input_ints(c, 1, &size, 1, &n, &known, err));
+  if (known && size < 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "size (%lld) must be non-negative",
+                      (long long)size);
+  return mf_infer_output(c, c->in_specs[2].dtype, 1, &size, err);
+}
+
+/* Counts (or sums of weights) of each value of arr in [0, size); values
+ * from size on are left out, negative ones refused (TF's BincountOp). An
+ * empty weights tensor means counts, in weights' dtype. */
+static mf_status bincount_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *arr = c->in[0], *w = c->in[2];
+  int64_t size = mf_tensor_get_i64(c->in[1], 0);
+  if (size < 0)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "size (%lld) must be non-negative",
+                      (long long)size);
+  bool weighted = w->size > 0;
+  if (weighted && (w->rank != arr->rank || memcmp(w->shape, arr->shape, (size_t)arr->rank * sizeof *w->shape)))
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "Weights and arr must be the same shape; weights shape: %s, arr shape: %s",
+                      mf_shape_text_of(w->rank, w->shape).s, mf_shape_text_of(arr->rank, arr->shape).s);
+  for (int64_t i = 0; i < arr->size; i++)
+    if (MF_DATA(arr, int32_t)[i] < 0)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Input arr must be non-negative!");
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  memset(mf_tensor_data(out), 0, (size_t)out->size * mf_dtype_size(out->dtype));
+  for (int64_t i = 0; i < arr->size; i++) {
+    int64_t v = MF_DATA(arr, int32_t)[i];
+    if (v >= size) continue;
+    if (mf_dtype_is_float(out->dtype))
+      mf_tensor_set_f64(out, v, mf_tensor_get_f64(out, v) + (weighted ? mf_tensor_get_f64(w, i) : 1));
+    else
+      mf_tensor_set_i64(out, v, (int64_t)((uint64_t)mf_tensor_get_i64(out, v) +
+                                          (uint64_t)(weighted ? mf_tensor_get_i64(w, i) : 1)));
+  }
+  return MF_OK;
+}
+
+const mf_op_def mf_op_Bincount = {
+    .name = "Bincount", .input_names = "arr,size,weights", .min_inputs = 3, .max_inputs = 3,
+    .infer = bincount_infer, .kernel = bincount_kernel, .flags = MF_OP_NO_GRADIENT,
+    .doc = "How often each value in [0, size) occurs in arr (or the sum of its weights).",
+    .tf_attrs = "T:2",
+};
+
+/* ---- AddN ---- */
+
+static mf_status add_n_infer(mf_op_call *c, mf_error *err) {
+  const mf_spec *in = c->in_specs;
+  MF_TRY(mf_infer_same_dtype(c, 0, c->nin, err));
+  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
+  int ref = -1;
+  int64_t shape[MF_MAX_RANK];
+  for (int i = 0; i < c->nin; i++) {
+    if (in[i].rank < 0) continue;
+    bool same = ref < 0 || in[i].rank == in[ref].rank;
+    if (ref < 0) {
+      ref = i;
+      for (int d = 0; d < in[i].rank; d++) shape[d] = in[i].shape[d];
+    }
+    for (int d = 0; same && d < in[i].rank; d++) {
+      int64_t a = shape[d], b = in[i].shape[d];
+      same = a < 0 || b < 0 || a == b;
+      if (a < 0) shape[d] = b;
+    }
+    if (!same)
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                        "Input 0: %s != input %d: %s",
+                        MF_SPEC_TEXT(&in[ref]), i, MF_SPEC_TEXT(&in[i]));
+  }
+  if (ref < 0) return mf_infer_output(c, in[0].dtype, -1, NULL, err);
+  return mf_infer_output(c, in[0].dtype, in[ref].rank, shape, err);
+}
+
+/* The inputs summed left to right: AddV2's values (integers wrap). */
+static mf_status add_n_kernel(mf_op_call *c, mf_error *err) {
+  /* A graph traced with unknown dimensions checks the shapes only here. */
+  for (int i = 1; i < c->nin; i++) {
+    const mf_tensor *a = c->in[0], *b = c->in[i];
+    if (a->rank != b->rank || memcmp(a->shape, b->shape, (size_t)a->rank * sizeof *a->shape))
+      return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                        "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                        "Input 0: %s != input %d: %s",
+                        mf_shape_text_of(a->rank, a->shape).s, i, mf_shape_text_of(b->rank, b->shape).s);
+  }
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  size_t bytes = (size_t)out->size * mf_dtype_size(out->dtype);
+  if (bytes) memcpy(mf_tensor_data(out), mf_tensor_data(c->in[0]), bytes);
+  for (int i = 1; i < c->nin && out->size > 0; i++)
+    if (!mf_elementwise_accumulate(out->dtype, 1, mf_tensor_data(out), mf_tensor_data(c->in[i]), out->size))
+      return mf_error_set(err, MF_ERR_INTERNAL, "AddN has no %s kernel", mf_dtype_name(out->dtype));
+  return MF_OK;
+}
+
+const mf_op_def mf_op_AddN = {
+    .name = "AddN", .input_names = "inputs*", .min_inputs = 1, .max_inputs = -1,
+    .infer = add_n_infer, .kernel = add_n_kernel, .flags = 0,
+    .doc = "Adds a list of tensors of one dtype and shape elementwise.",
+    .tf_attrs = "N:# T:0",
 };

@@ -583,6 +583,16 @@ CALLS.SplitV = {
 CALLS.ReverseV2 = {
   { "two axes", args = { U({ 2, 3, 2 }) }, fn = function(x) return tf.reverse(x, { 0, -1 }) end },
 }
+CALLS.Roll = {
+  { "two axes", args = { U({ 2, 3, 2 }) }, fn = function(x) return tf.roll(x, { 1, -2 }, { 0, 1 }) end },
+}
+CALLS.SegmentSum = {
+  { "rows by sorted ids", args = { U({ 4, 2 }), tf.constant({ 0, 0, 2, 3 }) },
+    fn = function(x, ids) return tf.math.segment_sum(x, ids) end },
+}
+CALLS.AddN = {
+  { "three", args = { U({ 2, 3 }), U({ 2, 3 }), U({ 2, 3 }) }, fn = function(a, b, c) return tf.add_n({ a, b, c }) end },
+}
 CALLS.GatherNd = {
   { "elements, repeated", args = { U({ 3, 2 }), tf.constant({ { 2, 1 }, { 0, 0 }, { 2, 1 } }) },
     fn = function(x, i) return tf.gather_nd(x, i) end },
