@@ -290,6 +290,43 @@ return {
     end,
   },
   {
+    name = "meshgrid", ops = { "Reshape", "Mul" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local dt = grad and "float64" or r.pick(gen.NUMERIC)
+      local inputs = {}
+      for i = 1, r.range(2, 3) do inputs[i] = g.rand(r, dt, { r.range(grad and 1 or 0, 4) }, grad and "smooth" or "any") end
+      return { inputs = inputs, attrs = { indexing = r.pick({ "xy", "ij" }) }, grad = grad }
+    end,
+    call = function(a, ...)
+      local args = table.pack(...)
+      args[args.n + 1] = { indexing = a.indexing }
+      return { tf.meshgrid(table.unpack(args, 1, args.n + 1)) }
+    end,
+    grad = "all",
+  },
+  {
+    name = "repeat", ops = { "Tile", "Reshape" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local rank = r.range(1, 3)
+      local shape = g.shape(r, rank, 3, false)
+      local axis = r.chance(0.2) and nil or r.range(-rank, rank - 1)
+      local reps
+      if r.chance(0.4) then
+        reps = r.range(0, 3)
+      else
+        local n = axis == nil and g.size(shape) or shape[axis % rank + 1]
+        reps = {}
+        for i = 1, n do reps[i] = r.range(0, 3) end
+        if n == 1 then reps = reps[1] end
+      end
+      return { inputs = { data(r, g, shape, grad) }, attrs = { repeats = reps, axis = axis }, grad = grad }
+    end,
+    call = function(a, x) return tf["repeat"](x, a.repeats, a.axis) end,
+    grad = { 1 },
+  },
+  {
     name = "add_n", ops = { "AddN" },
     gen = function(r, g)
       local grad = g.grad_case(r, 0.4)

@@ -198,7 +198,16 @@ def _add_n(a, *xs):
     return out
 
 
+def _meshgrid(a, *xs):
+    return list(np.meshgrid(*xs, indexing=a["indexing"]))
+
+
+def _repeat(a, x):
+    return np.repeat(x, a["repeats"], axis=a.get("axis"))
+
+
 REF = {
+    "meshgrid": _meshgrid, "repeat": _repeat,
     "roll": _roll, "unique": _unique, "searchsorted": _searchsorted, "segment_sum": _segment_sum,
     "bincount": _bincount, "add_n": _add_n,
     "split": _split, "reverse": _reverse, "gather_nd": _gather_nd,
@@ -244,6 +253,9 @@ def _t_scan(prod):
 TORCH = {
     "roll": lambda a, x: _torch().roll(x, a["shift"], [v % x.dim() for v in a["axis"]]),
     "add_n": lambda a, *xs: sum(xs[1:], xs[0]),
+    "meshgrid": lambda a, *xs: list(_torch().meshgrid(*xs, indexing=a["indexing"])),
+    "repeat": lambda a, x: _torch().repeat_interleave(x, _torch().tensor(a["repeats"]), dim=a.get("axis"))
+    if a.get("axis") is not None else _torch().repeat_interleave(x.reshape(-1), _torch().tensor(a["repeats"])),
     "split": lambda a, x: list(_torch().split(x, _split_sizes(a, x), a["axis"])),
     "reverse": lambda a, x: x.flip([v % x.dim() for v in a["axis"]]) if a["axis"] else x,
     "gather_nd": lambda a, p, i: _torch().stack([p[tuple(int(v) for v in t)] for t in i.reshape(-1, i.shape[-1])])
