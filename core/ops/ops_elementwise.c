@@ -88,7 +88,7 @@ INT_HELPERS(int32_t, uint32_t)
 INT_HELPERS(int64_t, uint64_t)
 
 /* C's division and remainder (toward zero), TF's TruncateDiv/TruncateMod
- * for integers; x / -1 wraps as above, and floats take fmod's remainder.
+ * for integers; x / -1 wraps as above. Floats: trunc(x / y) and fmod.
  * Zero divisors are refused before the loop (check_divisor). */
 #define TRUNC_HELPERS(T, U)                                                            \
   static inline T truncdiv_##T(T x, T y) {                                             \
@@ -103,7 +103,11 @@ static inline double truncmod_double(double x, double y) { return fmod(x, y); }
 #define TRUNCMOD(a, b) \
   _Generic((a), float: truncmod_float, double: truncmod_double, int32_t: truncmod_int32_t, \
            int64_t: truncmod_int64_t)(a, b)
-#define TRUNCDIV(a, b) _Generic((a), int32_t: truncdiv_int32_t, int64_t: truncdiv_int64_t)(a, b)
+static inline float truncdiv_float(float x, float y) { return truncf(x / y); }
+static inline double truncdiv_double(double x, double y) { return trunc(x / y); }
+#define TRUNCDIV(a, b) \
+  _Generic((a), float: truncdiv_float, double: truncdiv_double, int32_t: truncdiv_int32_t, \
+           int64_t: truncdiv_int64_t)(a, b)
 
 /* exp, log, log1p, tanh, sigmoid as vectorisable code: fastmath.h. */
 
@@ -333,7 +337,6 @@ static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *
  * ops that also take bool) have incompatible_shape_error. */
 #define TF_ATTRS_DT_FLOAT "T:0"
 #define TF_ATTRS_DT_NUMERIC "T:0"
-#define TF_ATTRS_DT_INT "T:0"
 #define TF_ATTRS_DT_BOOL ""
 #define TF_ATTRS_DT_NUMERIC_BOOL "T:0 incompatible_shape_error=true"
 
@@ -701,9 +704,9 @@ BINARY(Atan2,         DT_FLOAT,        NO_STRINGS,           SAME,    ATAN2(a, b
 BINARY(Polygamma,     DT_FLOAT,        NO_STRINGS,           SAME,    POLYGAMMA(a, b),  \
        "a,x",         NULL,           GRAD,                                             \
        "Returns the a-th derivative of digamma at x, elementwise (a a whole number, else NaN).") \
-BINARY(TruncateDiv,   DT_INT,          NO_STRINGS,           SAME,    TRUNCDIV(a, b),   \
+BINARY(TruncateDiv,   DT_NUMERIC,      NO_STRINGS,           SAME,    TRUNCDIV(a, b),   \
        "x,y",         check_divisor,  NOGRAD,                                           \
-       "Returns x / y rounded toward zero, as C's integer division, with broadcasting.") \
+       "Returns x / y rounded toward zero (C's integer division), with broadcasting.")  \
 BINARY(TruncateMod,   DT_NUMERIC,      NO_STRINGS,           SAME,    TRUNCMOD(a, b),   \
        "x,y",         check_divisor,  NOGRAD,                                           \
        "Returns the remainder of x / y toward zero (the sign of x), as C's % and fmod.") \

@@ -141,7 +141,7 @@ local OPS = {
   { op = "Selu", call = "tf.nn.selu(%1)", dtypes = FLOAT },
   { op = "Relu6", call = "tf.nn.relu6(%1)", dtypes = NUMERIC },
   { op = "Atan2", call = "tf.atan2(%1, %2)", dtypes = FLOAT, const = true },
-  { op = "TruncateDiv", call = "tf.truncatediv(%1, %2)", dtypes = INT, const = true },
+  { op = "TruncateDiv", call = "tf.truncatediv(%1, %2)", dtypes = NUMERIC, const = true },
   { op = "TruncateMod", call = "tf.truncatemod(%1, %2)", dtypes = NUMERIC, const = true },
   { op = "Xdivy", call = "tf.math.xdivy(%1, %2)", dtypes = FLOAT, const = true },
   { op = "Xlogy", call = "tf.math.xlogy(%1, %2)", dtypes = FLOAT, const = true },

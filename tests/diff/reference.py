@@ -405,6 +405,9 @@ def evaluate(op, args, dt):
     if op == "Atan2":
         return ("approx", np.arctan2(wide(a), wide(b)))
     if op == "TruncateDiv":
+        if is_float:
+            with np.errstate(all="ignore"):
+                return np.trunc(a / b)
         int_check(op, b, size)
         return trunc_div(a, b)
     if op == "TruncateMod":

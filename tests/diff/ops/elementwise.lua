@@ -48,7 +48,7 @@ local BINARY = {
   { "LogicalAnd", tf.logical_and, { "bool" }, nil, false },
   { "LogicalOr", tf.logical_or, { "bool" }, nil, false },
   { "Atan2", tf.atan2, F, "nonzero", true },
-  { "TruncateDiv", tf.truncatediv, { "int32", "int64" }, nil, false },
+  { "TruncateDiv", tf.truncatediv, N, nil, false },
   { "TruncateMod", tf.truncatemod, N, nil, false },
   { "Xdivy", tf.math.xdivy, F, "nonzero", true }, { "Xlogy", tf.math.xlogy, F, "positive", true },
 }
