@@ -914,6 +914,74 @@ const mf_op_def mf_op_Cast = {
 };
 
 /* ==================================================================== */
+/* LeakyRelu and its backprop: elementwise with an attribute             */
+/* ==================================================================== */
+
+/* The `alpha` attribute (0.2 when absent, as TF's default). An op with a
+ * parameter has no block function, so the optimiser does not fuse these
+ * (TF's grappler does not either). */
+static double leaky_alpha(const mf_op_call *c) {
+  const mf_attr *a = mf_attrs_find(c->attrs, "alpha");
+  if (!a) return 0.2;
+  return a->kind == MF_ATTR_INT ? (double)a->u.i : a->u.f;
+}
+
+static bool is_float_dtype(mf_dtype dt) { return dt == MF_FLOAT32 || dt == MF_FLOAT64; }
+
+static mf_status leaky_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(mf_infer_same_dtype(c, 0, c->nin, err));
+  MF_TRY(mf_infer_check_dtype(c, 0, is_float_dtype, "float32 or float64", err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  c->out_specs[0] = c->in_specs[0];
+  if (c->nin == 2 && c->in_specs[1].rank >= 0) c->out_specs[0] = c->in_specs[1];
+  return MF_OK;
+}
+
+/* LeakyRelu: x > 0 ? x : x * alpha. LeakyReluGrad(gradients, features):
+ * features > 0 ? gradients : gradients * alpha (TF's kernels). */
+#define LEAKY_LOOP(T)                                                                  \
+  {                                                                                    \
+    const T *g = mf_tensor_data(c->in[0]);                                             \
+    const T *f = mf_tensor_data(c->in[c->nin - 1]);                                    \
+    T *z = mf_tensor_data(out), a = (T)alpha;                                          \
+    for (int64_t i = 0; i < out->size; i++) z[i] = f[i] > 0 ? g[i] : g[i] * a;         \
+  }
+
+static mf_status leaky_kernel(mf_op_call *c, mf_error *err) {
+  if (c->nin == 2) {
+    const mf_tensor *a = c->in[0], *b = c->in[1];
+    if (a->rank != b->rank || memcmp(a->shape, b->shape, (size_t)a->rank * sizeof *a->shape))
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "gradients and features must have the same shape [Op:%s]", c->op->name);
+  }
+  double alpha = leaky_alpha(c);
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  if (out->dtype == MF_FLOAT32)
+    LEAKY_LOOP(float)
+  else
+    LEAKY_LOOP(double)
+  return MF_OK;
+}
+#undef LEAKY_LOOP
+
+const mf_op_def mf_op_LeakyRelu = {
+    .name = "LeakyRelu", .input_names = "features", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"alpha", MF_ATTR_FLOAT}},
+    .infer = leaky_infer, .kernel = leaky_kernel, .flags = 0,
+    .tf_attrs = "T:0 alpha=0.2",
+    .doc = "Returns x where x > 0, else alpha * x (alpha 0.2 by default), elementwise.",
+};
+
+const mf_op_def mf_op_LeakyReluGrad = {
+    .name = "LeakyReluGrad", .input_names = "gradients,features", .min_inputs = 2, .max_inputs = 2,
+    .attrs = {{"alpha", MF_ATTR_FLOAT}},
+    .infer = leaky_infer, .kernel = leaky_kernel, .flags = 0,
+    .tf_attrs = "T:0 alpha=0.2",
+    .doc = "LeakyRelu's backprop: gradients where features > 0, else alpha * gradients.",
+};
+
+/* ==================================================================== */
 /* Block functions for fusion (elementwise.h)                           */
 /* ==================================================================== */
 

@@ -145,6 +145,14 @@ unary("Softsign", tf.nn.softsign, -3, 3)
 local kinked = V({ -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 }, { 2, 3 })
 CALLS.Elu = { { "both signs", args = { kinked }, fn = tf.nn.elu } }
 CALLS.Selu = { { "both signs", args = { kinked }, fn = tf.nn.selu } }
+CALLS.LeakyRelu = {
+  { "default alpha", args = { kinked }, fn = function(x) return tf.nn.leaky_relu(x) end },
+  { "alpha 0.05", args = { kinked }, fn = function(x) return tf.nn.leaky_relu(x, 0.05) end },
+}
+CALLS.LeakyReluGrad = {
+  { "{2,3}", args = { U({ 2, 3 }), V({ -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 }, { 2, 3 }) }, fixed = { [2] = true },
+    fn = function(g, f) return op(OP.LeakyReluGrad, { alpha = 0.3 }, g, f) end },
+}
 CALLS.Relu6 = { { "both sides", args = { V({ -1.5, 6.5, 0.4, 5.2, -0.8, 2.0 }, { 2, 3 }) }, fn = tf.nn.relu6 } }
 
 -- Cast is linear: dyadic values and eps are exact in both dtypes, so the

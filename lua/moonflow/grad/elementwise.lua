@@ -226,6 +226,13 @@ rules.Softsign = function(n, dy) return { op(H.SoftsignGrad, nil, dy[1], n.input
 rules.Elu = function(n, dy) return { op(H.EluGrad, nil, dy[1], n.outputs[1]) } end
 rules.Selu = function(n, dy) return { op(H.SeluGrad, nil, dy[1], n.outputs[1]) } end
 rules.Relu6 = function(n, dy) return { op(H.Relu6Grad, nil, dy[1], n.outputs[1]) } end
+-- _LeakyReluGrad from the features, and _LeakyReluGradGrad.
+local function alpha_of(n) return { alpha = n.attrs.alpha } end
+rules.LeakyRelu = function(n, dy) return { op(H.LeakyReluGrad, alpha_of(n), dy[1], n.inputs[1]) } end
+rules.LeakyReluGrad = function(n, g)
+  local x = n.inputs[2]
+  return { op(H.LeakyReluGrad, alpha_of(n), g[1], x), ops.zeros_like(x) }
+end
 -- Their second order: _SoftplusGradGrad, _EluGradGrad, _SeluGradGrad,
 -- _Relu6GradGrad; SoftsignGrad's by hand (TF has none):
 -- g / (1 + |x|)^2 has d/dx = -2 g sign(x) / (1 + |x|)^3.

@@ -95,6 +95,16 @@ M.elu = unary("tf.nn.elu", "Elu")
 M.selu = unary("tf.nn.selu", "Selu")
 M.relu6 = unary("tf.nn.relu6", "Relu6")
 
+-- nn_ops.leaky_relu: integer features are made float32 first.
+M.leaky_relu = op_def("LeakyRelu", function(features, alpha, opts)
+  local x = to_tensor(features)
+  if core.dtype(x).is_integer then x = M.cast(x, dtypes.float32) end
+  alpha = alpha == nil and 0.2 or alpha
+  if type(alpha) ~= "number" then raise("TypeError", "tf.nn.leaky_relu: alpha must be a number", 3) end
+  return op(H.LeakyRelu, { alpha = alpha + 0.0, name = opts.name }, x)
+end, "tf.nn.leaky_relu(features [, alpha])", "Integer features are cast to float32 first, as in TF.",
+{ required = 1, positional = { "alpha" }, "name" })
+
 M.logical_xor = options.def(function(x, y, opts)
   return M.logical_and(M.logical_or(x, y), M.logical_not(M.logical_and(x, y)), { name = opts.name })
 end, "tf.math.logical_xor(x, y)", "Boolean exclusive or elementwise.", { required = 2, "name" })
@@ -197,7 +207,7 @@ math_names.mod, math_names.truediv = "floormod", "divide"
 M.namespaces = {
   tf = tf_names,
   math = math_names,
-  nn = { "relu", "sigmoid", "tanh", "softplus", "softsign", "elu", "selu", "relu6" },
+  nn = { "relu", "sigmoid", "tanh", "softplus", "softsign", "elu", "selu", "relu6", "leaky_relu" },
   lib = { "true_divide" },
 }
 

@@ -342,24 +342,11 @@ end, "tf.nn.silu(features [, beta])",
 { required = 1, positional = { "beta" }, "name" })
 M.swish = M.silu
 
-M.leaky_relu = options.def(function(features, alpha, opts)
-  local x = to_tensor(features)
-  -- nn_ops.leaky_relu: integers are made float32 first.
-  if core.dtype(x).is_integer then x = elementwise.cast(x, dtypes.float32) end
-  alpha = alpha == nil and 0.2 or alpha
-  if type(alpha) ~= "number" then raise("TypeError", "tf.nn.leaky_relu: alpha must be a number", 2) end
-  local zero = core_ops.constant(0, core.dtype(x))
-  return elementwise.where(elementwise.greater(x, zero), x, x * core_ops.constant(alpha, core.dtype(x)),
-    { name = opts.name or "LeakyRelu" })
-end, "tf.nn.leaky_relu(features [, alpha])",
-"x where x > 0, else alpha * x (alpha 0.2 by default), as TF's LeakyRelu kernel computes it; moonflow "
-.. "builds it from Greater, Mul and SelectV2 (named LeakyRelu), whose gradient is LeakyReluGrad's.",
-{ required = 1, positional = { "alpha" }, "name" })
 
 M.namespaces = {
   nn = { "softmax", "log_softmax", "bias_add", "softmax_cross_entropy_with_logits",
     "sparse_softmax_cross_entropy_with_logits", "moments", "l2_normalize", "dropout", "embedding_lookup",
-    "gelu", "silu", "swish", "leaky_relu" },
+    "gelu", "silu", "swish" },
   math = { "softmax", "l2_normalize" },
   linalg = { "l2_normalize" },
 }

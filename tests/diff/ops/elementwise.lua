@@ -159,6 +159,30 @@ entries[#entries + 1] = {
   end,
   grad = { 1 },
 }
+-- LeakyRelu and its backprop, with their alpha attribute.
+entries[#entries + 1] = {
+  name = "ew_LeakyRelu", ops = { "LeakyRelu" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local dt = smooth and "float64" or r.pick(F)
+    return { inputs = { values(r, g, dt, g.shape(r, r.range(0, 3), 4, not smooth), "smooth", smooth) },
+      attrs = { op = "LeakyRelu", alpha = r.pick({ 0.2, 0.01, 0.5, 1.5, -0.25 }) }, grad = smooth }
+  end,
+  call = function(a, x) return tf.nn.leaky_relu(x, a.alpha) end,
+  grad = { 1 },
+}
+entries[#entries + 1] = {
+  name = "ew_LeakyReluGrad", ops = { "LeakyReluGrad" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local dt = smooth and "float64" or r.pick(F)
+    local shape = g.shape(r, r.range(0, 3), 4)
+    return { inputs = { values(r, g, dt, shape, "smooth", smooth), values(r, g, dt, shape, "smooth", smooth) },
+      attrs = { op = "LeakyReluGrad", alpha = r.pick({ 0.2, 0.3 }) }, grad = smooth }
+  end,
+  call = function(a, x, y) return core.op("LeakyReluGrad", { alpha = a.alpha }, x, y) end,
+  grad = { 1, 2 },
+}
 -- Polygamma's order: whole numbers (others give NaN), from 0 (digamma).
 entries[#entries + 1] = {
   name = "ew_Polygamma", ops = { "Polygamma" },

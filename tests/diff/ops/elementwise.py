@@ -54,6 +54,20 @@ OPS = ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "
 REF = {"ew_" + op: _ew(op) for op in OPS}
 
 
+def _leaky(a, x, f=None):
+    """LeakyRelu(x) and LeakyReluGrad(g, f) as TF's kernels: g * alpha
+    (alpha rounded to the dtype) where the features are not above 0."""
+    g = x
+    f = x if f is None else f
+    _broadcastable(g, f)
+    alpha = np.array(a["alpha"], dtype=g.dtype)
+    return np.where(f > 0, g, g * alpha)
+
+
+REF["ew_LeakyRelu"] = lambda a, x: _leaky(a, x)
+REF["ew_LeakyReluGrad"] = lambda a, g, f: _leaky(a, g, f)
+
+
 def _bga(a, s0, s1):
     s0, s1 = [int(v) for v in s0], [int(v) for v in s1]
     n = max(len(s0), len(s1))
@@ -120,6 +134,10 @@ def _tref(name):
     return ref
 
 
+def _t_leaky(a, x):
+    return _torch().nn.functional.leaky_relu(x, a["alpha"])
+
+
 TORCH = {"ew_" + op: _tref(op) for op in
          ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos",
           "Tanh", "Sigmoid", "Reciprocal", "Relu", "Identity", "AddV2", "Sub", "Mul", "RealDiv",
@@ -127,3 +145,4 @@ TORCH = {"ew_" + op: _tref(op) for op in
           "Sinh", "Cosh", "Tan", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Lgamma", "Digamma",
           "Erf", "Erfc", "Softplus", "Softsign", "Elu", "Selu", "Relu6", "Atan2", "Xlogy", "Xdivy"]}
 TORCH["stop_gradient"] = lambda a, x: x.detach()
+TORCH["ew_LeakyRelu"] = _t_leaky
