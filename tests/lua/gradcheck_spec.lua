@@ -601,6 +601,22 @@ CALLS.SegmentSum = {
 CALLS.AddN = {
   { "three", args = { U({ 2, 3 }), U({ 2, 3 }), U({ 2, 3 }) }, fn = function(a, b, c) return tf.add_n({ a, b, c }) end },
 }
+CALLS.DepthwiseConv2dNative = {
+  { "SAME, stride 2, multiplier 2", args = { U({ 1, 4, 4, 2 }), U({ 2, 2, 2, 2 }) },
+    fn = function(x, w) return tf.nn.depthwise_conv2d(x, w, 2, "SAME") end },
+  { "VALID, dilation 2", args = { U({ 1, 5, 5, 2 }), U({ 2, 2, 2, 1 }) },
+    fn = function(x, w) return tf.nn.depthwise_conv2d(x, w, 1, "VALID", "NHWC", 2) end },
+}
+CALLS.DepthwiseConv2dNativeBackpropInput = {
+  { "SAME", args = { U({ 2, 2, 2, 2 }), U({ 1, 2, 2, 4 }) },
+    fn = function(w, dy) return op(OP.DepthwiseConv2dNativeBackpropInput, { strides = { 1, 2, 2, 1 }, padding = "SAME" },
+      tf.constant({ 1, 4, 4, 2 }), w, dy) end },
+}
+CALLS.DepthwiseConv2dNativeBackpropFilter = {
+  { "SAME", args = { U({ 1, 4, 4, 2 }), U({ 1, 2, 2, 4 }) },
+    fn = function(x, dy) return op(OP.DepthwiseConv2dNativeBackpropFilter, { strides = { 1, 2, 2, 1 }, padding = "SAME" },
+      x, tf.constant({ 2, 2, 2, 2 }), dy) end },
+}
 CALLS.GatherNd = {
   { "elements, repeated", args = { U({ 3, 2 }), tf.constant({ { 2, 1 }, { 0, 0 }, { 2, 1 } }) },
     fn = function(x, i) return tf.gather_nd(x, i) end },

@@ -47,6 +47,22 @@ M.conv2d_transpose = common.op_def("Conv2DBackpropInput",
   .. "output_shape a Lua list or an int32 vector.",
   { required = 3, positional = { "strides", "padding", "data_format", "dilations" }, "name" })
 
-M.namespaces = { nn = { "conv2d", "conv2d_transpose" } }
+-- nn_impl.depthwise_conv2d_v2: DepthwiseConv2dNative named "depthwise";
+-- a dilation rate is the op's dilations attribute here, where TF's Python
+-- wraps the op in SpaceToBatch/BatchToSpace (the same values).
+M.depthwise_conv2d = common.op_def("DepthwiseConv2dNative",
+  function(input, filter, strides, padding, data_format, dilations, opts)
+    if strides == nil or padding == nil then
+      raise("TypeError", "tf.nn.depthwise_conv2d: strides and padding are required", 3)
+    end
+    return op(H.DepthwiseConv2dNative, { strides = stride_list(strides), padding = padding,
+      dilations = stride_list(dilations), data_format = data_format or "NHWC",
+      name = opts.name or "depthwise" }, input, filter)
+  end, "tf.nn.depthwise_conv2d(input, filter, strides, padding [, data_format] [, dilations])",
+  "filter is [height, width, in_channels, channel_multiplier]; the output has in_channels * "
+  .. "channel_multiplier channels. strides and dilations a number or a list of 1, 2 or 4.",
+  { required = 2, positional = { "strides", "padding", "data_format", "dilations" }, "name" })
+
+M.namespaces = { nn = { "conv2d", "conv2d_transpose", "depthwise_conv2d" } }
 
 return M

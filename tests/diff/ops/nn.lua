@@ -173,6 +173,23 @@ return {
     grad = { 1, 2 },
   },
   {
+    name = "depthwise_conv2d",
+    ops = { "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.5)
+      local dt = data_dtype(r, grad)
+      local n, h, w, c, m = r.range(1, 2), r.range(1, 6), r.range(1, 6), r.range(1, 3), r.range(1, 3)
+      local kh, kw = r.range(1, 3), r.range(1, 3)
+      local stride = r.range(1, 3)
+      local dilation = stride == 1 and r.chance(0.3) and 2 or 1
+      local fc = r.chance(0.04) and c + 1 or c
+      return { inputs = { numbers(r, g, dt, { n, h, w, c }, grad), numbers(r, g, dt, { kh, kw, fc, m }, grad) },
+        attrs = { stride = stride, padding = r.pick({ "VALID", "SAME" }), dilation = dilation }, grad = grad }
+    end,
+    call = function(a, x, f) return tf.nn.depthwise_conv2d(x, f, a.stride, a.padding, "NHWC", a.dilation) end,
+    grad = { 1, 2 },
+  },
+  {
     -- tf.nn.conv2d_transpose: Conv2DBackpropInput with output_shape as its
     -- input sizes; out_backprop has conv2d's output size for that shape
     name = "conv2d_transpose", ops = { "Conv2DBackpropInput" },
