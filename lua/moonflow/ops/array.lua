@@ -180,7 +180,8 @@ end, "tf.math.segment_sum(data, segment_ids)",
 -- raised to minlength and capped at maxlength; counts in dtype, or sums of
 -- weights in theirs.
 M.bincount = op_def("Bincount", function(arr, weights, minlength, maxlength, dtype, opts)
-  arr = to_tensor(arr)
+  -- bincount_ops: arr is converted as int32 (a Lua list, even an empty one)
+  arr = core.is_tensor(arr) and arr or to_tensor(arr, I32)
   local adt = core.dtype(arr)
   if not adt.is_integer then
     raise("TypeError", ("tf.math.bincount: arr must be an integer tensor, got %s"):format(adt.name), 3)
