@@ -195,6 +195,8 @@ def _polygamma(n, x):
     # times polygamma's sign (-1)^(n+1)
     if x <= 0 and (mpmath.isinf(x) or x == mpmath.floor(x)):
         return mpmath.inf if int(n) % 2 == 1 else -mpmath.inf
+    if x < -1e6:
+        return mpmath.nan  # moonflow's zeta refuses the long summation there
     return mpmath.polygamma(int(n), x)
 
 

@@ -27,21 +27,31 @@ local function keras_elu(x, alpha)
   -- backend.elu: alpha * elu where x <= 0
   return ops.where(ops.greater(x, 0), y, y * alpha)
 end
+local function activation(name, fn, text)
+  return doc.def(fn, "tf.keras.activations." .. name .. "(x)", text)
+end
 local activations = {
   relu = ops.nn.relu, sigmoid = ops.sigmoid, tanh = ops.tanh, softmax = ops.nn.softmax,
   linear = function(x) return x end,
-  elu = keras_elu, selu = ops.nn.selu, softplus = ops.nn.softplus, softsign = ops.nn.softsign,
-  swish = function(x) return ops.nn.silu(x) end, silu = function(x) return ops.nn.silu(x) end,
-  gelu = function(x, approximate) return ops.nn.gelu(x, approximate or false) end,
-  exponential = ops.exp, relu6 = ops.nn.relu6, leaky_relu = function(x) return ops.nn.leaky_relu(x) end,
-  log_softmax = function(x) return ops.nn.log_softmax(x) end,
+  elu = doc.def(keras_elu, "tf.keras.activations.elu(x [, alpha])",
+    "The exponential linear unit: x if x > 0, else alpha * (exp(x) - 1), alpha 1 by default."),
+  selu = ops.nn.selu, softplus = ops.nn.softplus, softsign = ops.nn.softsign,
+  swish = activation("swish", function(x) return ops.nn.silu(x) end, "x * sigmoid(x) (tf.nn.silu)."),
+  silu = activation("silu", function(x) return ops.nn.silu(x) end, "x * sigmoid(x) (tf.nn.silu)."),
+  gelu = doc.def(function(x, approximate) return ops.nn.gelu(x, approximate or false) end,
+    "tf.keras.activations.gelu(x [, approximate])", "The Gaussian error linear unit (tf.nn.gelu)."),
+  exponential = ops.exp, relu6 = ops.nn.relu6,
+  leaky_relu = activation("leaky_relu", function(x) return ops.nn.leaky_relu(x) end,
+    "tf.nn.leaky_relu with alpha 0.2."),
+  log_softmax = activation("log_softmax", function(x) return ops.nn.log_softmax(x) end,
+    "log(softmax(x)) over the last axis (tf.nn.log_softmax)."),
   -- backend.hard_sigmoid: clip(0.2 x + 0.5, 0, 1)
-  hard_sigmoid = function(x)
+  hard_sigmoid = activation("hard_sigmoid", function(x)
     x = ops.convert_to_tensor(x)
     local dt = core.dtype(x)
     local y = ops.add(ops.multiply(x, ops.constant(0.2, dt)), ops.constant(0.5, dt))
     return ops.clip_by_value(y, ops.constant(0, dt), ops.constant(1, dt))
-  end,
+  end, "Keras 2's piecewise linear sigmoid: 0 below -2.5, 1 above 2.5, else 0.2 x + 0.5."),
 }
 for name, fn in pairs(activations) do keras.activations[name] = fn end
 keras.activations.get = doc.def(function(a)
