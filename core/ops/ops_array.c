@@ -748,6 +748,7 @@ static mf_status unique_infer(mf_op_call *c, mf_error *err) {
  * among them (TF's UniqueOp). */
 static mf_status unique_kernel(mf_op_call *c, mf_error *err) {
   const mf_tensor *x = c->in[0];
+  if (x->rank != 1) return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "unique expects a 1D vector.");
   int64_t n = x->size, slots = 16;
   while (slots < 2 * n) slots *= 2;
   int64_t *table = malloc((size_t)slots * sizeof *table); /* element index + 1, 0: free */
@@ -830,6 +831,8 @@ static mf_status bound_infer(mf_op_call *c, mf_error *err) {
 static mf_status bound_kernel(mf_op_call *c, mf_error *err) {
   const mf_tensor *seq = c->in[0], *v = c->in[1];
   bool upper = strcmp(c->op->name, "UpperBound") == 0;
+  if (seq->rank != 2 || v->rank != 2 || seq->shape[0] != v->shape[0])
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Leading dim_size of both tensors must match.");
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
   int64_t rows = v->shape[0], m = v->shape[1], n = seq->shape[1];
@@ -890,6 +893,10 @@ static mf_status sorted_segment_infer(mf_op_call *c, mf_error *err) {
 static mf_status sorted_segment_kernel(mf_op_call *c, mf_error *err) {
   const mf_tensor *data = c->in[0], *ids = c->in[1];
   int64_t n = ids->size;
+  /* A graph traced with unknown dimensions meets the shapes only here. */
+  if (data->rank == 0 || ids->rank != 1 || data->shape[0] != n)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
+                      "segment_ids should be the same size as dimension 0 of input.");
   for (int64_t i = 0; i < n; i++) {
     int64_t j = mf_tensor_get_i64(ids, i);
     if (j < 0)

@@ -236,6 +236,9 @@ static long double zeta_ld(long double s, long double q) {
   if (q <= 0) {
     if (q == floorl(q)) return INFINITY;
     if (s != floorl(s)) return NAN; /* q^-s would be complex */
+    /* The summation below steps q up to 9 one by one: past this many
+     * steps its rounding errors have swamped the value anyway. */
+    if (q < -1e6L) return NAN;
   }
   long double sum = powl(q, -s), b = 0, w = q;
   int i = 0;

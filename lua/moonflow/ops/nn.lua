@@ -323,11 +323,12 @@ M.gelu = options.def(function(features, approximate, opts)
   local x = float_features(features, "tf.nn.gelu")
   local dt = core.dtype(x)
   local c = function(v) return core_ops.constant(v, dt) end
+  local named = { name = opts.name }
   if approximate then
     local inner = c(0.7978845608028654) * (x + c(0.044715) * elementwise.pow(x, c(3)))
-    return c(0.5) * x * (c(1) + elementwise.tanh(inner))
+    return elementwise.multiply(c(0.5) * x, c(1) + elementwise.tanh(inner), named)
   end
-  return c(0.5) * x * (c(1) + elementwise.erf(x / c(1.4142135623730951)))
+  return elementwise.multiply(c(0.5) * x, c(1) + elementwise.erf(x / c(1.4142135623730951)), named)
 end, "tf.nn.gelu(features [, approximate])",
 "The Gaussian error linear unit: x * P(X <= x) for X ~ N(0, 1), 0.5 x (1 + erf(x / sqrt 2)); with "
 .. "approximate = true, 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))). Built from those ops, as TF's nn_ops.gelu.",
@@ -335,8 +336,9 @@ end, "tf.nn.gelu(features [, approximate])",
 
 M.silu = options.def(function(features, beta, opts)
   local x = float_features(features, "tf.nn.silu")
-  if beta == nil or beta == 1 or beta == 1.0 then return x * elementwise.sigmoid(x) end
-  return x * elementwise.sigmoid(core_ops.constant(beta, core.dtype(x)) * x)
+  local named = { name = opts.name }
+  if beta == nil or beta == 1 or beta == 1.0 then return elementwise.multiply(x, elementwise.sigmoid(x), named) end
+  return elementwise.multiply(x, elementwise.sigmoid(core_ops.constant(beta, core.dtype(x)) * x), named)
 end, "tf.nn.silu(features [, beta])",
 "The sigmoid linear unit (swish): x * sigmoid(beta * x), beta 1 by default. tf.nn.swish is the same function.",
 { required = 1, positional = { "beta" }, "name" })
