@@ -145,23 +145,30 @@ def _mp(f, x):
     """f (an mpmath function of one or two mpf) elementwise, exact in long
     double; a pole (ValueError or ZeroDivisionError) is +inf."""
     import mpmath
-    mpmath.mp.dps = 40
+    mpmath.mp.dps = 30
     xs = [np.asarray(v) for v in (x if isinstance(x, tuple) else (x,))]
     shape = np.broadcast(*xs).shape
     flat = [np.broadcast_to(v, shape).reshape(-1) for v in xs]
     out = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=np.longdouble)
     for i in range(out.size):
-        vals = [float(v[i]) for v in flat]
+        vals = tuple(float(v[i]) for v in flat)
         if any(v != v for v in vals):
             out[i] = np.nan
             continue
-        try:
-            r = f(*[mpmath.mpf(v) for v in vals])
-        except (ValueError, ZeroDivisionError):
-            r = mpmath.inf
-        out[i] = np.longdouble(str(r)) if mpmath.isfinite(r) else (
-            np.nan if mpmath.isnan(r) else np.longdouble(float(r)))
+        key = (f, vals)
+        if key not in _MP_CACHE:
+            try:
+                r = f(*[mpmath.mpf(v) for v in vals])
+            except (ValueError, ZeroDivisionError):
+                r = mpmath.inf
+            _MP_CACHE[key] = np.longdouble(mpmath.nstr(r, 25)) if mpmath.isfinite(r) else (
+                np.nan if mpmath.isnan(r) else np.longdouble(float(r)))
+        out[i] = _MP_CACHE[key]
     return out.reshape(shape)
+
+
+# Values already computed (the random programs repeat their special values).
+_MP_CACHE = {}
 
 
 def _lgamma(x):
@@ -170,7 +177,10 @@ def _lgamma(x):
         return mpmath.inf
     if mpmath.isinf(x):
         return mpmath.inf
-    return mpmath.log(abs(mpmath.gamma(x)))
+    if x > 0:
+        return mpmath.loggamma(x)
+    # reflection: log|Gamma(x)| = log(pi / |sin(pi x)|) - log Gamma(1 - x)
+    return mpmath.log(mpmath.pi / abs(mpmath.sinpi(x))) - mpmath.loggamma(1 - x)
 
 
 def _digamma(x):
@@ -202,11 +212,17 @@ def _polygamma(n, x):
 
 def _erf(x):
     import mpmath
+    if abs(x) >= 10:  # erf rounds to +-1 in long double long before
+        return mpmath.mpf(1 if x > 0 else -1)
     return mpmath.erf(x)
 
 
 def _erfc(x):
     import mpmath
+    if x >= 120:  # below long double's least value
+        return mpmath.mpf(0)
+    if x <= -10:
+        return mpmath.mpf(2)
     return mpmath.erfc(x)
 
 
