@@ -279,6 +279,26 @@ static inline double polygamma_double(double n, double x) { return (double)polyg
 #define SELU_ALPHA 1.6732632423543772848170429916717
 #define SELU_SCALE 1.0507009873554804934193349852946
 
+/* selu and softsign in the wider type (double for float32, long double
+ * for float64), rounded once: within an ulp, where the element's own type
+ * would round three times (the constant, expm1, the product). */
+static inline float selu_float(float x) {
+  double w = x;
+  return (float)(w < 0 ? SELU_SCALE * SELU_ALPHA * expm1(w) : SELU_SCALE * w);
+}
+static inline double selu_double(double x) {
+  long double w = x;
+  return (double)(w < 0 ? 1.7580993408473768599402175208123L * expm1l(w)
+                        : 1.0507009873554804934193349852946L * w);
+}
+#define SELU(x) _Generic((x), float: selu_float, double: selu_double)(x)
+static inline float softsign_float(float x) { return (float)((double)x / (fabs((double)x) + 1)); }
+static inline double softsign_double(double x) {
+  long double w = x;
+  return (double)(w / (fabsl(w) + 1));
+}
+#define SOFTSIGN(x) _Generic((x), float: softsign_float, double: softsign_double)(x)
+
 /* Inference accepts the dtypes an op's loop table has an entry for. On a
  * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
 #define UNSUPPORTED(c, i, loops, err)                                                  \
@@ -421,12 +441,12 @@ UNARY(Rint,       DT_FLOAT,   rint(x),                             NOGRAD,      
       "Returns the integer nearest to x elementwise, halves to even.")                  \
 UNARY(Softplus,   DT_FLOAT,   SOFTPLUS(x),                         GRAD,                \
       "Returns log(exp(x) + 1) elementwise.")                                           \
-UNARY(Softsign,   DT_FLOAT,   x / (fabs(x) + 1),                   GRAD,                \
+UNARY(Softsign,   DT_FLOAT,   SOFTSIGN(x),                         GRAD,                \
       "Returns x / (|x| + 1) elementwise.")                                             \
 UNARY(Elu,        DT_FLOAT,   x < 0 ? WIDE(expm1, x) : x,          GRAD,                \
       "Returns the exponential linear unit: x if x >= 0, else exp(x) - 1.")             \
-UNARY(Selu,       DT_FLOAT,   x < 0 ? (T)(SELU_SCALE * SELU_ALPHA) * WIDE(expm1, x) : (T)SELU_SCALE * x, \
-      GRAD, "Returns the scaled exponential linear unit: scale * (x if x >= 0, else alpha * (exp(x) - 1)).") \
+UNARY(Selu,       DT_FLOAT,   SELU(x),                             GRAD,                \
+      "Returns the scaled exponential linear unit: scale * (x if x >= 0, else alpha * (exp(x) - 1)).") \
 UNARY(Relu6,      DT_NUMERIC, x < 0 ? 0 : x > 6 ? 6 : x,           GRAD,                \
       "Returns min(max(x, 0), 6) elementwise.")
 

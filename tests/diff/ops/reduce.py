@@ -144,7 +144,12 @@ def _euclidean_norm(a, x):
         n = max(1, int(np.prod([x.shape[i] for i in ax])))
         with np.errstate(all="ignore"):
             own = np.sqrt(np.sum(x * x, axis=ax, keepdims=kd))
-        return Approx(_overflowed(np.sqrt(np.sum(w * w, axis=ax, keepdims=kd)), own), x.dtype, n + 3)
+            exact = _overflowed(np.sqrt(np.sum(w * w, axis=ax, keepdims=kd)), own)
+        # squares below the dtype's least normal underflow, as in the kernel:
+        # the norm may lose up to sqrt(n * tiny)
+        tiny = np.finfo(x.dtype).tiny
+        slack = np.sqrt(n * tiny) / (np.finfo(x.dtype).eps * (n + 3))
+        return Approx(exact, x.dtype, n + 3, slack)
     # integers: x * x and the sum wrap in x's dtype; the root is truncated
     with np.errstate(all="ignore"):
         sq = np.sum(x * x, axis=ax, keepdims=kd, dtype=x.dtype)
