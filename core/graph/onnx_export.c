@@ -690,6 +690,26 @@ static const struct onnx_entry {
     {"StatelessIf", emit_if, NULL},
     {"While", emit_while, NULL},
     {"StatelessWhile", emit_while, NULL},
+    /* issue 28's unary math and activations: ONNX's operators of the same
+     * definition (Selu's and Elu's default attributes are TF's constants;
+     * Round rounds halves to even, as Rint) */
+    {"Sinh", emit_unary, "Sinh"},
+    {"Cosh", emit_unary, "Cosh"},
+    {"Tan", emit_unary, "Tan"},
+    {"Asin", emit_unary, "Asin"},
+    {"Acos", emit_unary, "Acos"},
+    {"Atan", emit_unary, "Atan"},
+    {"Asinh", emit_unary, "Asinh"},
+    {"Acosh", emit_unary, "Acosh"},
+    {"Atanh", emit_unary, "Atanh"},
+    {"Erf", emit_unary, "Erf"},
+    {"Rint", emit_unary, "Round"},
+    {"IsNan", emit_unary, "IsNaN"},
+    {"IsInf", emit_unary, "IsInf"},
+    {"Softplus", emit_unary, "Softplus"},
+    {"Softsign", emit_unary, "Softsign"},
+    {"Elu", emit_unary, "Elu"},
+    {"Selu", emit_unary, "Selu"},
 };
 
 enum { ONNX_OPS = sizeof onnx_ops / sizeof onnx_ops[0] };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "array_util.h"
+#include "elementwise.h"
 #include "op.h"
 #include "shape_fn.h"
 
@@ -597,3 +598,6 @@ const mf_op_def mf_op_TensorScatterAdd = {
     .doc = "A copy of tensor with updates added at the index tuples (repeated tuples add up).",
     .tf_attrs = "T:0 Tindices:1",
 };
+
+/* Rolling, unique values, sorted search, segment sums, counts and AddN. */
+#include "array_lookup.inc"

@@ -557,3 +557,165 @@ const mf_op_def mf_op_Conv2DBackpropFilter = {
     .doc = "The gradient of Conv2D with respect to its filter.",
     .tf_attrs = "T:0 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides use_cudnn_on_gpu=true",
 };
+
+/* ---- DepthwiseConv2dNative and its two backprops ---- */
+
+/* A depthwise convolution filters each input channel c by its own
+ * [kh, kw] filters filter[:, :, c, m], m < multiplier, into output channel
+ * c * multiplier + m. The geometry is Conv2D's with out depth ic * mult. */
+static mf_status depthwise_geom(const mf_op_call *c, const int64_t *in, const int64_t *f,
+                                conv_geom *g, mf_error *err) {
+  if (in[3] >= 0 && f[2] >= 0 && in[3] != f[2])
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "%s: input and filter must have the same depth: %lld vs %lld [Op:%s]",
+                        c->op->name, (long long)in[3], (long long)f[2], c->op->name);
+  MF_TRY(build_geom(c, in, f, g, err));
+  g->oc = g->ic >= 0 && f[3] >= 0 ? g->ic * f[3] : -1;
+  return MF_OK;
+}
+
+enum { DW_FORWARD, DW_INPUT, DW_FILTER };
+
+/* One loop nest for the three: for every output element and filter tap
+ * inside the image, out += in * filter (forward), dx += dy * filter
+ * (input backprop) or dfilter += in * dy (filter backprop). The target is
+ * zeroed first; sums run in the tensor's dtype. */
+#define DEPTHWISE_LOOP(T)                                                                    \
+  {                                                                                          \
+    const T *xin = x, *fil = filt, *dyv = y;                                                 \
+    T *xo = (T *)x, *fo = (T *)filt, *yo = (T *)y;                                           \
+    int64_t m = g->oc / (g->ic ? g->ic : 1);                                                 \
+    for (int64_t b = 0; b < g->n; b++)                                                       \
+      for (int64_t oy = 0; oy < g->oh; oy++)                                                 \
+        for (int64_t ox = 0; ox < g->ow; ox++)                                               \
+          for (int64_t i = 0; i < g->kh; i++) {                                              \
+            int64_t iy = oy * g->sh - g->pad_top + i * g->dh;                                \
+            if (iy < 0 || iy >= g->ih) continue;                                             \
+            for (int64_t j = 0; j < g->kw; j++) {                                            \
+              int64_t ix = ox * g->sw - g->pad_left + j * g->dw;                             \
+              if (ix < 0 || ix >= g->iw) continue;                                           \
+              int64_t xi = ((b * g->ih + iy) * g->iw + ix) * g->ic;                          \
+              int64_t fi = (i * g->kw + j) * g->ic * m;                                      \
+              int64_t yi = ((b * g->oh + oy) * g->ow + ox) * g->oc;                          \
+              for (int64_t ch = 0; ch < g->ic; ch++)                                         \
+                for (int64_t k = 0; k < m; k++) {                                            \
+                  int64_t o = ch * m + k;                                                    \
+                  if (mode == DW_FORWARD) yo[yi + o] += xin[xi + ch] * fil[fi + o];          \
+                  else if (mode == DW_INPUT) xo[xi + ch] += dyv[yi + o] * fil[fi + o];       \
+                  else fo[fi + o] += xin[xi + ch] * dyv[yi + o];                             \
+                }                                                                            \
+            }                                                                                \
+          }                                                                                  \
+  }
+
+static void depthwise_run(int mode, const conv_geom *g, mf_dtype dt, const void *x,
+                          const void *filt, const void *y) {
+  if (dt == MF_FLOAT32)
+    DEPTHWISE_LOOP(float)
+  else
+    DEPTHWISE_LOOP(double)
+}
+#undef DEPTHWISE_LOOP
+
+static mf_status depthwise_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_floats(c, 0, 1, err));
+  int64_t in[4], f[4];
+  MF_TRY(dims4(c, 0, "input", ": ", in, err));
+  MF_TRY(dims4(c, 1, "filter", ": ", f, err));
+  conv_geom g;
+  MF_TRY(depthwise_geom(c, in, f, &g, err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  set_out(c, c->in_specs[0].dtype, in[0], g.oh, g.ow, g.oc);
+  return MF_OK;
+}
+
+static mf_status depthwise_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *in = c->in[0], *f = c->in[1];
+  conv_geom g;
+  MF_TRY(depthwise_geom(c, in->shape, f->shape, &g, err));
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  memset(mf_tensor_data(out), 0, (size_t)out->size * mf_dtype_size(out->dtype));
+  depthwise_run(DW_FORWARD, &g, in->dtype, mf_tensor_data(in), mf_tensor_data(f),
+                mf_tensor_data(out));
+  return MF_OK;
+}
+
+const mf_op_def mf_op_DepthwiseConv2dNative = {
+    .name = "DepthwiseConv2dNative", .input_names = "input,filter", .min_inputs = 2,
+    .max_inputs = 2, .attrs = {CONV_ATTRS},
+    .infer = depthwise_infer, .kernel = depthwise_kernel, .flags = 0,
+    .doc = "Depthwise 2-D convolution: each input channel convolved with its own filters "
+           "(NHWC input, [kh, kw, in_channels, multiplier] filter).",
+    .tf_attrs = "T:0 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides",
+};
+
+static mf_status depthwise_input_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_floats(c, 1, 2, err));
+  int64_t in[4], f[4], dy[4];
+  MF_TRY(sizes_input(c, 0, "input_sizes", in, err));
+  MF_TRY(dims4(c, 1, "filter", ": ", f, err));
+  MF_TRY(dims4(c, 2, "out_backprop", ": ", dy, err));
+  if (in[0] < 0) in[0] = dy[0];
+  conv_geom g;
+  MF_TRY(depthwise_geom(c, in, f, &g, err));
+  MF_TRY(check_out_backprop(c, &g, dy, err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  set_out(c, c->in_specs[1].dtype, in[0], in[1], in[2], in[3] >= 0 ? in[3] : f[2]);
+  return MF_OK;
+}
+
+static mf_status depthwise_input_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *f = c->in[1], *dy = c->in[2];
+  mf_tensor *dx;
+  MF_TRY(mf_op_alloc_output(c, 0, &dx, err));
+  conv_geom g;
+  MF_TRY(depthwise_geom(c, dx->shape, f->shape, &g, err));
+  MF_TRY(check_out_backprop(c, &g, dy->shape, err));
+  memset(mf_tensor_data(dx), 0, (size_t)dx->size * mf_dtype_size(dx->dtype));
+  depthwise_run(DW_INPUT, &g, f->dtype, mf_tensor_data(dx), mf_tensor_data(f), mf_tensor_data(dy));
+  return MF_OK;
+}
+
+const mf_op_def mf_op_DepthwiseConv2dNativeBackpropInput = {
+    .name = "DepthwiseConv2dNativeBackpropInput", .input_names = "input_sizes,filter,out_backprop",
+    .min_inputs = 3, .max_inputs = 3, .attrs = {CONV_ATTRS},
+    .infer = depthwise_input_infer, .kernel = depthwise_input_kernel, .flags = 0,
+    .doc = "The gradient of DepthwiseConv2dNative with respect to its input.",
+    .tf_attrs = "T:1 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides",
+};
+
+static mf_status depthwise_filter_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_floats(c, 0, 2, err));
+  int64_t in[4], f[4], dy[4];
+  MF_TRY(dims4(c, 0, "input", ": ", in, err));
+  MF_TRY(sizes_input(c, 1, "filter_sizes", f, err));
+  MF_TRY(dims4(c, 2, "out_backprop", ": ", dy, err));
+  conv_geom g;
+  MF_TRY(depthwise_geom(c, in, f, &g, err));
+  MF_TRY(check_out_backprop(c, &g, dy, err));
+  MF_TRY(mf_op_call_set_nout(c, 1, err));
+  set_out(c, c->in_specs[0].dtype, f[0], f[1], f[2] >= 0 ? f[2] : in[3], f[3]);
+  return MF_OK;
+}
+
+static mf_status depthwise_filter_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *in = c->in[0], *dy = c->in[2];
+  mf_tensor *df;
+  MF_TRY(mf_op_alloc_output(c, 0, &df, err));
+  conv_geom g;
+  MF_TRY(depthwise_geom(c, in->shape, df->shape, &g, err));
+  MF_TRY(check_out_backprop(c, &g, dy->shape, err));
+  memset(mf_tensor_data(df), 0, (size_t)df->size * mf_dtype_size(df->dtype));
+  depthwise_run(DW_FILTER, &g, in->dtype, mf_tensor_data(in), mf_tensor_data(df),
+                mf_tensor_data(dy));
+  return MF_OK;
+}
+
+const mf_op_def mf_op_DepthwiseConv2dNativeBackpropFilter = {
+    .name = "DepthwiseConv2dNativeBackpropFilter", .input_names = "input,filter_sizes,out_backprop",
+    .min_inputs = 3, .max_inputs = 3, .attrs = {CONV_ATTRS},
+    .infer = depthwise_filter_infer, .kernel = depthwise_filter_kernel, .flags = 0,
+    .doc = "The gradient of DepthwiseConv2dNative with respect to its filter.",
+    .tf_attrs = "T:0 data_format=\"NHWC\" dilations=[1,1,1,1] explicit_paddings=[] padding strides",
+};

@@ -89,6 +89,10 @@ INT_HELPERS(int64_t, uint64_t)
 
 /* exp, log, log1p, tanh, sigmoid as vectorisable code: fastmath.h. */
 
+/* The other transcendental functions and the activations' elements:
+ * elementwise_special.h. */
+#include "elementwise_special.h"
+
 /* Inference accepts the dtypes an op's loop table has an entry for. On a
  * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
 #define UNSUPPORTED(c, i, loops, err)                                                  \
@@ -200,9 +204,91 @@ UNARY(Reciprocal, DT_FLOAT,   1 / x,                               GRAD,        
 UNARY(Relu,       DT_NUMERIC, x < 0 ? 0 : x,                       GRAD,                \
       "Returns max(x, 0) elementwise.")                                                 \
 UNARY(LogicalNot, DT_BOOL,    !x,                                  NOGRAD,              \
-      "Returns the logical negation of a bool tensor.")
+      "Returns the logical negation of a bool tensor.")                                 \
+UNARY(Sinh,       DT_FLOAT,   WIDE(sinh, x),                       GRAD,                \
+      "Returns the hyperbolic sine of x elementwise.")                                  \
+UNARY(Cosh,       DT_FLOAT,   WIDE(cosh, x),                       GRAD,                \
+      "Returns the hyperbolic cosine of x elementwise.")                                \
+UNARY(Tan,        DT_FLOAT,   WIDE(tan, x),                        GRAD,                \
+      "Returns tan(x) elementwise.")                                                    \
+UNARY(Asin,       DT_FLOAT,   WIDE(asin, x),                       GRAD,                \
+      "Returns the inverse sine of x elementwise, in [-pi/2, pi/2] (NaN outside [-1, 1]).") \
+UNARY(Acos,       DT_FLOAT,   WIDE(acos, x),                       GRAD,                \
+      "Returns the inverse cosine of x elementwise, in [0, pi] (NaN outside [-1, 1]).") \
+UNARY(Atan,       DT_FLOAT,   WIDE(atan, x),                       GRAD,                \
+      "Returns the inverse tangent of x elementwise, in [-pi/2, pi/2].")                \
+UNARY(Asinh,      DT_FLOAT,   WIDE(asinh, x),                      GRAD,                \
+      "Returns the inverse hyperbolic sine of x elementwise.")                          \
+UNARY(Acosh,      DT_FLOAT,   WIDE(acosh, x),                      GRAD,                \
+      "Returns the inverse hyperbolic cosine of x elementwise (NaN below 1).")          \
+UNARY(Atanh,      DT_FLOAT,   WIDE(atanh, x),                      GRAD,                \
+      "Returns the inverse hyperbolic tangent of x elementwise (+-inf at +-1).")        \
+UNARY(Lgamma,     DT_FLOAT,   WIDE(lgamma, x),                     GRAD,                \
+      "Returns log |Gamma(x)| elementwise.")                                            \
+UNARY(Digamma,    DT_FLOAT,   WIDE(digamma, x),                    GRAD,                \
+      "Returns digamma(x), the derivative of lgamma, elementwise.")                     \
+UNARY(Erf,        DT_FLOAT,   WIDE(erf, x),                        GRAD,                \
+      "Returns the Gauss error function of x elementwise.")                             \
+UNARY(Erfc,       DT_FLOAT,   WIDE(erfc, x),                       GRAD,                \
+      "Returns 1 - erf(x) elementwise, accurate where erf(x) is near 1.")               \
+UNARY(Rint,       DT_FLOAT,   rint(x),                             NOGRAD,              \
+      "Returns the integer nearest to x elementwise, halves to even.")                  \
+UNARY(Softplus,   DT_FLOAT,   SOFTPLUS(x),                         GRAD,                \
+      "Returns log(exp(x) + 1) elementwise.")                                           \
+UNARY(Softsign,   DT_FLOAT,   SOFTSIGN(x),                         GRAD,                \
+      "Returns x / (|x| + 1) elementwise.")                                             \
+UNARY(Elu,        DT_FLOAT,   x < 0 ? WIDE(expm1, x) : x,          GRAD,                \
+      "Returns the exponential linear unit: x if x >= 0, else exp(x) - 1.")             \
+UNARY(Selu,       DT_FLOAT,   SELU(x),                             GRAD,                \
+      "Returns the scaled exponential linear unit: scale * (x if x >= 0, else alpha * (exp(x) - 1)).") \
+UNARY(Relu6,      DT_NUMERIC, x < 0 ? 0 : x > 6 ? 6 : x,           GRAD,                \
+      "Returns min(max(x, 0), 6) elementwise.")
 
 UNARY_OPS(UNARY)
+
+/* Unary tests with a bool result: the same, with bool elements out. */
+#define UNARY_BOOL_LOOP(DT, CT, CU, NAME, EXPR)                                        \
+  SIMD_CLONES static void NAME##_##DT(int64_t n, const void *vx, void *vz) {           \
+    typedef CT T;                                                                      \
+    const T *restrict px = vx;                                                         \
+    bool *restrict z = vz;                                                             \
+    for (int64_t i = 0; i < n; i++) {                                                  \
+      T x = px[i];                                                                     \
+      z[i] = (EXPR);                                                                   \
+    }                                                                                  \
+  }
+
+static mf_status unary_bool_infer(mf_op_call *c, const unary_loop *loops, mf_error *err) {
+  MF_TRY(unary_infer(c, loops, err));
+  c->out_specs[0].dtype = MF_BOOL;
+  return MF_OK;
+}
+
+#define UNARY_BOOL(NAME, DTYPES, EXPR, FLAGS, DOC)                                     \
+  DTYPES(UNARY_BOOL_LOOP, NAME, EXPR)                                                  \
+  static const unary_loop NAME##_loops[MF_DTYPE_COUNT] = {DTYPES(LOOP_ENTRY, NAME)};   \
+  static mf_status NAME##_infer(mf_op_call *c, mf_error *err) {                        \
+    return unary_bool_infer(c, NAME##_loops, err);                                     \
+  }                                                                                    \
+  static mf_status NAME##_kernel(mf_op_call *c, mf_error *err) {                       \
+    return unary_kernel(c, NAME##_loops, err);                                         \
+  }                                                                                    \
+  const mf_op_def mf_op_##NAME = {                                                     \
+      .name = #NAME, .input_names = "x", .min_inputs = 1, .max_inputs = 1,             \
+      .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
+      .tf_attrs = TF_ATTRS_##DTYPES,                                                   \
+  };
+
+/* The table of bool-valued unaries, as UNARY_OPS. */
+#define UNARY_BOOL_OPS(UNARY)                                                           \
+UNARY(IsNan,      DT_FLOAT,   x != x,                              NOGRAD,              \
+      "Returns which elements of x are NaN.")                                           \
+UNARY(IsInf,      DT_FLOAT,   fabs(x) == (T)INFINITY,              NOGRAD,              \
+      "Returns which elements of x are +inf or -inf.")                                  \
+UNARY(IsFinite,   DT_FLOAT,   fabs(x) < (T)INFINITY,               NOGRAD,              \
+      "Returns which elements of x are neither infinite nor NaN.")
+
+UNARY_BOOL_OPS(UNARY_BOOL)
 
 /* ==================================================================== */
 /* Binary ops with broadcasting                                         */
@@ -428,7 +514,43 @@ BINARY(SqrtGrad,      DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)0.5
        "Sqrt's backprop from its output y: dy * 0.5 / y.")                              \
 BINARY(RsqrtGrad,     DT_FLOAT,        NO_STRINGS,           SAME,    b * (T)-0.5 * (a * a * a), \
        "y,dy",        NULL,           GRAD,                                             \
-       "Rsqrt's backprop from its output y: dy * -0.5 * y^3.")
+       "Rsqrt's backprop from its output y: dy * -0.5 * y^3.") \
+BINARY(Atan2,         DT_FLOAT,        NO_STRINGS,           SAME,    ATAN2(a, b),      \
+       "y,x",         NULL,           GRAD,                                             \
+       "Returns the angle of the point (x, y), atan(y / x) in the right quadrant, elementwise.") \
+BINARY(Polygamma,     DT_FLOAT,        NO_STRINGS,           SAME,    POLYGAMMA(a, b),  \
+       "a,x",         NULL,           GRAD,                                             \
+       "Returns the a-th derivative of digamma at x, elementwise (a a whole number, else NaN).") \
+BINARY(TruncateDiv,   DT_NUMERIC,      NO_STRINGS,           SAME,    TRUNCDIV(a, b),   \
+       "x,y",         check_divisor,  NOGRAD,                                           \
+       "Returns x / y rounded toward zero (C's integer division), with broadcasting.")  \
+BINARY(TruncateMod,   DT_NUMERIC,      NO_STRINGS,           SAME,    TRUNCMOD(a, b),   \
+       "x,y",         check_divisor,  NOGRAD,                                           \
+       "Returns the remainder of x / y toward zero (the sign of x), as C's % and fmod.") \
+BINARY(Xdivy,         DT_FLOAT,        NO_STRINGS,           SAME,    a == 0 ? (T)0 : a / b, \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns 0 where x is 0, else x / y, with broadcasting.")                        \
+BINARY(Xlogy,         DT_FLOAT,        NO_STRINGS,           SAME,    XLOGY(a, b),      \
+       "x,y",         NULL,           GRAD,                                             \
+       "Returns 0 where x is 0, else x * log(y), with broadcasting.")                   \
+/* The activations' backprops (a the incoming gradient, b what the op saw       \
+ * or produced), as TF's kernels compute them. */                               \
+BINARY(SoftplusGrad,  DT_FLOAT,        NO_STRINGS,           SAME,    a / (FAST(exp, -b) + 1), \
+       "gradients,features", NULL,    GRAD,                                             \
+       "Softplus's backprop: gradients / (exp(-features) + 1).")                        \
+BINARY(SoftsignGrad,  DT_FLOAT,        NO_STRINGS,           SAME,    a / ((1 + fabs(b)) * (1 + fabs(b))), \
+       "gradients,features", NULL,    GRAD,                                             \
+       "Softsign's backprop: gradients / (1 + |features|)^2.")                          \
+BINARY(EluGrad,       DT_FLOAT,        NO_STRINGS,           SAME,    b < 0 ? a * (b + 1) : a, \
+       "gradients,outputs", NULL,     GRAD,                                             \
+       "Elu's backprop from its outputs: gradients * (outputs + 1) where outputs < 0.") \
+BINARY(SeluGrad,      DT_FLOAT,        NO_STRINGS,           SAME,                      \
+       b < 0 ? a * (b + (T)(SELU_SCALE * SELU_ALPHA)) : a * (T)SELU_SCALE,              \
+       "gradients,outputs", NULL,     GRAD,                                             \
+       "Selu's backprop from its outputs: gradients * (outputs + scale * alpha) below 0, else * scale.") \
+BINARY(Relu6Grad,     DT_NUMERIC,      NO_STRINGS,           SAME,    b > 0 && b < 6 ? a : 0, \
+       "gradients,features", NULL,    GRAD,                                             \
+       "Relu6's backprop: gradients where 0 < features < 6, else 0.")
 
 BINARY_OPS(BINARY)
 
@@ -608,6 +730,9 @@ const mf_op_def mf_op_Cast = {
     .doc = "Converts x to the dtype DstT (float to int truncates; to bool is x != 0).",
 };
 
+/* LeakyRelu and LeakyReluGrad: elementwise_leaky.inc. */
+#include "elementwise_leaky.inc"
+
 /* ==================================================================== */
 /* Block functions for fusion (elementwise.h)                           */
 /* ==================================================================== */
@@ -620,28 +745,33 @@ typedef struct ew_entry {
   int kind;
   const unary_loop *unary;   /* EW_UNARY */
   const binary_info *binary; /* EW_BINARY */
+  bool bool_unary;           /* EW_UNARY with a bool result */
 } ew_entry;
 
 extern const mf_op_def mf_op_Identity;
 
-#define UNARY_ENTRY(NAME, DTYPES, EXPR, FLAGS, DOC) {&mf_op_##NAME, EW_UNARY, NAME##_loops, NULL},
+#define UNARY_ENTRY(NAME, DTYPES, EXPR, FLAGS, DOC) \
+  {&mf_op_##NAME, EW_UNARY, NAME##_loops, NULL, false},
 #define BINARY_ENTRY(NAME, DTYPES, STRING_LOOP, RESULT, EXPR, INPUTS, CHECK, FLAGS, DOC) \
-  {&mf_op_##NAME, EW_BINARY, NULL, &NAME##_info},
+  {&mf_op_##NAME, EW_BINARY, NULL, &NAME##_info, false},
+#define UNARY_BOOL_ENTRY(NAME, DTYPES, EXPR, FLAGS, DOC) \
+  {&mf_op_##NAME, EW_UNARY, NAME##_loops, NULL, true},
+/* In the order the chunk codes' rows are (elementwise_chunk.inc). */
 static const ew_entry ew_entries[] = {
-    UNARY_OPS(UNARY_ENTRY) BINARY_OPS(BINARY_ENTRY)
-    {&mf_op_SelectV2, EW_SELECT, NULL, NULL},
-    {&mf_op_Cast, EW_CAST, NULL, NULL},
-    {&mf_op_Identity, EW_COPY, NULL, NULL},
+    UNARY_OPS(UNARY_ENTRY) BINARY_OPS(BINARY_ENTRY) UNARY_BOOL_OPS(UNARY_BOOL_ENTRY)
+    {&mf_op_SelectV2, EW_SELECT, NULL, NULL, false},
+    {&mf_op_Cast, EW_CAST, NULL, NULL, false},
+    {&mf_op_Identity, EW_COPY, NULL, NULL, false},
 };
 
 /* An open-addressing index by op address, built once. */
-enum { EW_SLOTS = 128 };
+enum { EW_SLOTS = 256 };
 _Static_assert(sizeof ew_entries / sizeof ew_entries[0] * 2 <= EW_SLOTS, "grow EW_SLOTS");
 static const ew_entry *ew_slots[EW_SLOTS];
 static pthread_once_t ew_once = PTHREAD_ONCE_INIT;
 
 static size_t ew_hash(const mf_op_def *op) {
-  return (size_t)(((uint64_t)(uintptr_t)op >> 4) * 0x9e3779b97f4a7c15u >> 57); /* 7 bits */
+  return (size_t)(((uint64_t)(uintptr_t)op >> 4) * 0x9e3779b97f4a7c15u >> 56); /* 8 bits */
 }
 
 static void ew_build_index(void) {
@@ -671,6 +801,7 @@ bool mf_elementwise_resolve(const mf_op_def *op, mf_dtype dt, const mf_attrs *at
   switch (e->kind) {
   case EW_UNARY:
     fn->loop = (any_loop)e->unary[dt];
+    if (e->bool_unary) fn->out_dtype = MF_BOOL;
     break;
   case EW_BINARY:
     fn->loop = (any_loop)e->binary->loops[dt];

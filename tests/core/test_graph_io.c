@@ -312,25 +312,27 @@ static bool build_special(mf_graph *g, const mf_op_def *op) {
     outputs(g, 1, REFS(r));
     return true;
   }
-  if (strncmp(n, "Conv2D", 6) == 0) {
+  bool depthwise = strncmp(n, "DepthwiseConv2dNative", 21) == 0;
+  if (strncmp(n, "Conv2D", 6) == 0 || depthwise) {
     mf_attrs as;
     mf_attrs_init(&as);
     mf_attrs_set_ints(&as, "strides", 4, (const int64_t[]){1, 1, 1, 1}, NULL);
     mf_attrs_set_string(&as, "padding", "VALID", NULL);
     ref x = cnst(g, sample(MF_FLOAT32, 4)), f = cnst(g, sample(MF_FLOAT32, 4));
     ref r;
-    if (strcmp(n, "Conv2D") == 0) {
+    if (strcmp(n, "Conv2D") == 0 || strcmp(n, "DepthwiseConv2dNative") == 0) {
       r = add_op(g, n, 2, REFS(x, f), &as);
     } else {
       mf_tensor *sizes = NULL;
       mf_tensor_new(MF_INT32, 1, (const int64_t[]){4}, &sizes, NULL);
       for (int k = 0; k < 4; k++) MF_DATA(sizes, int32_t)[k] = 2;
       mf_tensor *dyt = NULL;
-      mf_tensor_zeros(MF_FLOAT32, 4, (const int64_t[]){2, 1, 1, 2}, &dyt, NULL);
+      /* a depthwise output has in_channels * multiplier channels */
+      mf_tensor_zeros(MF_FLOAT32, 4, (const int64_t[]){2, 1, 1, depthwise ? 4 : 2}, &dyt, NULL);
       ref dy = cnst(g, dyt);
       ref sz = cnst(g, sizes);
-      r = strcmp(n, "Conv2DBackpropInput") == 0 ? add_op(g, n, 3, REFS(sz, f, dy), &as)
-                                                 : add_op(g, n, 3, REFS(x, sz, dy), &as);
+      r = strstr(n, "BackpropInput") ? add_op(g, n, 3, REFS(sz, f, dy), &as)
+                                     : add_op(g, n, 3, REFS(x, sz, dy), &as);
     }
     mf_attrs_free(&as);
     outputs(g, 1, REFS(r));

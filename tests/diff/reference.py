@@ -56,9 +56,19 @@ ULPS = {
     ("Pow", "float32"): 1.0, ("Pow", "float64"): 1.0,
     ("Rsqrt", "float32"): 1.5, ("Rsqrt", "float64"): 1.5,
 }
+# The ops computed in a wider type (float32 in double, float64 in long
+# double) and rounded once: within an ulp. Xlogy's float64 log is
+# fastmath's (<= 1 ulp), then a product.
+for _op in ("Sinh", "Cosh", "Tan", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Lgamma",
+            "Digamma", "Erf", "Erfc", "Softplus", "Elu", "Atan2", "Polygamma", "Softsign", "Selu"):
+    ULPS[(_op, "float32")] = ULPS[(_op, "float64")] = 1.0
+ULPS[("Xlogy", "float32")], ULPS[("Xlogy", "float64")] = 1.0, 2.5
+# exp by fastmath (<= 1 ulp, float64 2), then a sum and a quotient
+ULPS[("SoftplusGrad", "float32")], ULPS[("SoftplusGrad", "float64")] = 2.5, 3.5
 # Ops whose zero results may differ in sign between TF's kernels and the
 # formula here (IEEE leaves it to the order of operations).
-LOOSE_ZERO_SIGN = {"Maximum", "Minimum", "Relu", "FloorMod", "ReluGrad", "SelectV2"}
+LOOSE_ZERO_SIGN = {"Maximum", "Minimum", "Relu", "FloorMod", "ReluGrad", "SelectV2", "Relu6", "Relu6Grad",
+                   "EluGrad", "SeluGrad", "Xdivy"}
 
 
 class TFError(Exception):
@@ -127,6 +137,106 @@ def cast(x, dt):
         bad = np.isnan(x) | (t < info.min) | (t > info.max) | (t == 2.0 ** (info.bits - 1))
         return np.where(bad, info.min, np.where(bad, 0, t).astype(to)).astype(to)
     return x.astype(to)
+
+
+def _mp(f, x):
+    """f (an mpmath function of one or two mpf) elementwise, exact in long
+    double; a pole (ValueError or ZeroDivisionError) is +inf."""
+    import mpmath
+    mpmath.mp.dps = 30
+    xs = [np.asarray(v) for v in (x if isinstance(x, tuple) else (x,))]
+    shape = np.broadcast(*xs).shape
+    flat = [np.broadcast_to(v, shape).reshape(-1) for v in xs]
+    out = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=np.longdouble)
+    for i in range(out.size):
+        vals = tuple(float(v[i]) for v in flat)
+        if any(v != v for v in vals):
+            out[i] = np.nan
+            continue
+        key = (f, vals)
+        if key not in _MP_CACHE:
+            try:
+                r = f(*[mpmath.mpf(v) for v in vals])
+            except (ValueError, ZeroDivisionError):
+                r = mpmath.inf
+            _MP_CACHE[key] = np.longdouble(mpmath.nstr(r, 25)) if mpmath.isfinite(r) else (
+                np.nan if mpmath.isnan(r) else np.longdouble(float(r)))
+        out[i] = _MP_CACHE[key]
+    return out.reshape(shape)
+
+
+# Values already computed (the random programs repeat their special values).
+_MP_CACHE = {}
+
+
+def _lgamma(x):
+    import mpmath
+    if x <= 0 and x == mpmath.floor(x):
+        return mpmath.inf
+    if mpmath.isinf(x):
+        return mpmath.inf
+    if x > 0:
+        return mpmath.loggamma(x)
+    # reflection: log|Gamma(x)| = log(pi / |sin(pi x)|) - log Gamma(1 - x)
+    return mpmath.log(mpmath.pi / abs(mpmath.sinpi(x))) - mpmath.loggamma(1 - x)
+
+
+def _digamma(x):
+    """Eigen's digamma: +inf at the poles (non-positive integers, -inf)."""
+    import mpmath
+    if mpmath.isinf(x):
+        return mpmath.inf
+    if x <= 0 and x == mpmath.floor(x):
+        return mpmath.inf
+    return mpmath.digamma(x)
+
+
+def _polygamma(n, x):
+    import mpmath
+    if n != mpmath.floor(n) or n < 0 or mpmath.isinf(n):
+        return mpmath.nan
+    if n == 0:
+        return _digamma(x)
+    if x == mpmath.inf:
+        return mpmath.mpf(0)
+    # Eigen's zeta is +inf at the poles (non-positive integers and -inf),
+    # times polygamma's sign (-1)^(n+1)
+    if x <= 0 and (mpmath.isinf(x) or x == mpmath.floor(x)):
+        return mpmath.inf if int(n) % 2 == 1 else -mpmath.inf
+    if x < -1e6:
+        return mpmath.nan  # moonflow's zeta refuses the long summation there
+    return mpmath.polygamma(int(n), x)
+
+
+def _erf(x):
+    import mpmath
+    if abs(x) >= 10:  # erf rounds to +-1 in long double long before
+        return mpmath.mpf(1 if x > 0 else -1)
+    return mpmath.erf(x)
+
+
+def _erfc(x):
+    import mpmath
+    if x >= 120:  # below long double's least value
+        return mpmath.mpf(0)
+    if x <= -10:
+        return mpmath.mpf(2)
+    return mpmath.erfc(x)
+
+
+def _softplus(x):
+    import mpmath
+    if mpmath.isinf(x):
+        return x if x > 0 else mpmath.mpf(0)
+    return mpmath.log1p(mpmath.exp(x))
+
+
+def trunc_div(a, b):
+    """C's integer division (toward zero); x / -1 wraps as TF's."""
+    with np.errstate(all="ignore"):
+        r = np.fmod(a, np.where(b == 0, 1, b))
+        q = (a - r) // np.where(b == 0, 1, b)
+    return q.astype(a.dtype)
 
 
 def evaluate(op, args, dt):
@@ -250,6 +360,104 @@ def evaluate(op, args, dt):
         return b * np.array(0.5, dtype=a.dtype) / a
     if op == "RsqrtGrad":
         return b * np.array(-0.5, dtype=a.dtype) * (a * a * a)
+    # the transcendental functions, exact in long double (mpmath where
+    # NumPy has no long double version)
+    if op == "Sinh":
+        return ("approx", np.sinh(wide(a)))
+    if op == "Cosh":
+        return ("approx", np.cosh(wide(a)))
+    if op == "Tan":
+        return ("approx", np.tan(wide(a)))
+    if op == "Asin":
+        with np.errstate(invalid="ignore"):
+            return ("approx", np.arcsin(wide(a)))
+    if op == "Acos":
+        with np.errstate(invalid="ignore"):
+            return ("approx", np.arccos(wide(a)))
+    if op == "Atan":
+        return ("approx", np.arctan(wide(a)))
+    if op == "Asinh":
+        return ("approx", np.arcsinh(wide(a)))
+    if op == "Acosh":
+        with np.errstate(invalid="ignore"):
+            return ("approx", np.arccosh(wide(a)))
+    if op == "Atanh":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return ("approx", np.arctanh(wide(a)))
+    if op == "Lgamma":
+        return ("approx", _mp(_lgamma, a))
+    if op == "Digamma":
+        return ("approx", _mp(_digamma, a))
+    if op == "Polygamma":
+        return ("approx", _mp(_polygamma, (a, b)))
+    if op == "Erf":
+        return ("approx", _mp(_erf, a))
+    if op == "Erfc":
+        return ("approx", _mp(_erfc, a))
+    if op == "Rint":
+        return np.rint(a)
+    if op == "IsNan":
+        return np.isnan(a)
+    if op == "IsInf":
+        return np.isinf(a)
+    if op == "IsFinite":
+        return np.isfinite(a)
+    if op == "Softplus":
+        return ("approx", _mp(_softplus, a))
+    if op == "Softsign":
+        with np.errstate(invalid="ignore"):
+            w = wide(a)
+            return ("approx", w / (np.abs(w) + 1))
+    if op == "Elu":
+        w = wide(a)
+        return ("approx", np.where(w < 0, np.expm1(w), w))
+    if op == "Selu":
+        w = wide(a)
+        alpha = np.longdouble("1.6732632423543772848170429916717")
+        scale = np.longdouble("1.0507009873554804934193349852946")
+        return ("approx", np.where(w < 0, scale * alpha * np.expm1(w), scale * w))
+    if op == "Relu6":
+        return np.where(a < 0, np.zeros_like(a), np.where(a > 6, np.full_like(a, 6), a))
+    if op == "Atan2":
+        return ("approx", np.arctan2(wide(a), wide(b)))
+    if op == "TruncateDiv":
+        if is_float:
+            with np.errstate(all="ignore"):
+                return np.trunc(a / b)
+        int_check(op, b, size)
+        return trunc_div(a, b)
+    if op == "TruncateMod":
+        if is_float:
+            with np.errstate(invalid="ignore"):
+                return np.fmod(a, b)
+        int_check(op, b, size)
+        return np.where(b == -1, np.zeros_like(a), np.fmod(a, np.where(b == -1, 1, b)))
+    if op == "Xdivy":
+        with np.errstate(all="ignore"):
+            return np.where(a == 0, np.zeros_like(a / b), a / b)
+    if op == "Xlogy":
+        with np.errstate(all="ignore"):
+            w = wide(np.broadcast_to(a, np.broadcast(a, b).shape))
+            return ("approx", np.where(w == 0, np.longdouble(0), w * np.log(wide(b))))
+    # the activations' backprops, in the order of operations of their kernels
+    if op == "SoftplusGrad":
+        with np.errstate(over="ignore"):
+            # where exp(-b) overflows the dtype, the kernel divides by inf
+            own = np.exp(-b)
+            exact = wide(a) / (np.exp(-wide(b)) + 1)
+            return ("approx", np.where(np.isinf(own), wide(a / own), exact))
+    if op == "SoftsignGrad":
+        one = np.array(1, dtype=a.dtype)
+        return a / ((one + np.abs(b)) * (one + np.abs(b)))
+    if op == "EluGrad":
+        one = np.array(1, dtype=a.dtype)
+        return np.where(b < 0, a * (b + one), a)
+    if op == "SeluGrad":
+        sa = np.array(1.6732632423543772848170429916717 * 1.0507009873554804934193349852946, dtype=a.dtype)
+        sc = np.array(1.0507009873554804934193349852946, dtype=a.dtype)
+        return np.where(b < 0, a * (b + sa), a * sc)
+    if op == "Relu6Grad":
+        return np.where((b > 0) & (b < 6), a, np.zeros_like(a))
     raise ValueError("reference.py has no rule for " + op)
 
 

@@ -303,9 +303,8 @@ describe("advanced_autodiff guide: Jacobians", function()
   end)
 end)
 
--- The guide's batch Jacobian layers use tf.nn.elu; its checks are pending
--- on that op, and run beside with relu (whose batch Jacobian has the same
--- diagonal structure).
+-- The guide's batch Jacobian layers use tf.nn.elu; its checks also run
+-- with relu (whose batch Jacobian has the same diagonal structure).
 local function batch_jacobian_case(activation)
   local x = tf.random.normal({ 7, 5 })
   local layer1 = tf.keras.layers.Dense(8, { activation = activation })

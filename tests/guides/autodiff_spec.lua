@@ -154,8 +154,7 @@ describe("autodiff guide: Controlling what the tape watches", function()
   end)
 
   -- The same check with softplus spelled out (log(1 + exp(x)), whose
-  -- gradient is the same sigmoid(x1)), so that watch_accessed_variables is
-  -- checked while tf.nn.softplus is pending.
+  -- gradient is the same sigmoid(x1)).
   it("watch_accessed_variables=False, softplus written as log1p(exp(x)): dy/dx0: None, dy/dx1: 0.9999546", function()
     local x0 = tf.Variable(0.0)
     local x1 = tf.Variable(10.0)

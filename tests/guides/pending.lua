@@ -11,10 +11,7 @@ local AA = "Advanced automatic differentiation"
 local M = "Introduction to modules, layers, and models"
 
 return {
-  ["autodiff/softplus"] = { guide = A, section = "Controlling what the tape watches", why = "moonflow has no tf.nn.softplus (the same check with log1p(exp(x)) runs)", issue = 27 },
   ["autodiff/adjust_contrast"] = { guide = A, section = "No gradient registered", why = "moonflow has no tf.image.adjust_contrast and no LookupError for an op without a gradient", issue = "none yet: a missing op (README Limits)" },
-  ["advanced/elu"] = { guide = AA, section = "Batch Jacobian", why = "moonflow has no tf.nn.elu (the same checks with relu run)", issue = 27 },
-  ["advanced/elu_bn"] = { guide = AA, section = "Batch Jacobian (with BatchNormalization)", why = "moonflow has no tf.nn.elu (the same checks with relu run)", issue = 27 },
   ["modules/list_variables"] = { guide = M, section = "Saving weights", why = "moonflow has no tf.train.list_variables", issue = "none yet: a missing function (README Limits)" },
   ["modules/restore"] = { guide = M, section = "Saving weights", why = "moonflow's Checkpoint has :read (API.md) but no :restore, and does not defer a restore into variables not yet created (it fails loudly, checked beside)", issue = "none yet: Checkpoint:restore and the deferred restore (issue 24 chose to fail loudly)" },
   ["modules/tensorboard"] = { guide = M, section = "Saving functions (TensorBoard trace)", why = "moonflow has no tf.summary nor tf.profiler (graphs are drawn by %graph instead)", issue = "none: TensorBoard is out of scope (README Limits)" },

@@ -127,6 +127,35 @@ CALLS.Relu = {
 CALLS.Identity = { { "{2,3}", args = { U({ 2, 3 }) }, fn = tf.identity } }
 CALLS.IdentityN = { { "two of {2,3} and {3}", args = { U({ 2, 3 }), U({ 3 }) },
   fn = function(a, b) local r = tf.identity_n({ a, b }); return r[1] * r[2] end } }
+unary("Sinh", tf.sinh, -2, 2)
+unary("Cosh", tf.cosh, -2, 2)
+unary("Tan", tf.tan, -1.2, 1.2)
+unary("Asin", tf.asin, -0.8, 0.8)
+unary("Acos", tf.acos, -0.8, 0.8)
+unary("Atan", tf.atan, -3, 3)
+unary("Asinh", tf.asinh, -3, 3)
+unary("Acosh", tf.acosh, 1.3, 3)
+unary("Atanh", tf.atanh, -0.8, 0.8)
+unary("Lgamma", tf.math.lgamma, 0.3, 4)
+CALLS.Lgamma[#CALLS.Lgamma + 1] = { "negative", args = { U({ 3 }, -1.8, -1.2) }, fn = tf.math.lgamma }
+unary("Digamma", tf.math.digamma, 0.3, 4)
+unary("Erf", tf.math.erf, -2, 2)
+unary("Erfc", tf.math.erfc, -2, 2)
+unary("Softplus", tf.nn.softplus, -3, 3)
+unary("Softsign", tf.nn.softsign, -3, 3)
+-- the activations with a kink at 0 (and Relu6's at 6): values away from it
+local kinked = V({ -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 }, { 2, 3 })
+CALLS.Elu = { { "both signs", args = { kinked }, fn = tf.nn.elu } }
+CALLS.Selu = { { "both signs", args = { kinked }, fn = tf.nn.selu } }
+CALLS.LeakyRelu = {
+  { "default alpha", args = { kinked }, fn = function(x) return tf.nn.leaky_relu(x) end },
+  { "alpha 0.05", args = { kinked }, fn = function(x) return tf.nn.leaky_relu(x, 0.05) end },
+}
+CALLS.LeakyReluGrad = {
+  { "{2,3}", args = { U({ 2, 3 }), V({ -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 }, { 2, 3 }) }, fixed = { [2] = true },
+    fn = function(g, f) return op(OP.LeakyReluGrad, { alpha = 0.3 }, g, f) end },
+}
+CALLS.Relu6 = { { "both sides", args = { V({ -1.5, 6.5, 0.4, 5.2, -0.8, 2.0 }, { 2, 3 }) }, fn = tf.nn.relu6 } }
 
 -- Cast is linear: dyadic values and eps are exact in both dtypes, so the
 -- float32 side adds no rounding to the differences.
@@ -156,6 +185,14 @@ binary("RealDiv", tf.divide, -2, 2, 0.5, 2)
 binary("Pow", tf.pow, 0.5, 2, -1.5, 1.5)
 binary("SquaredDifference", tf.math.squared_difference)
 binary("DivNoNan", tf.math.divide_no_nan, -2, 2, 0.5, 2)
+binary("Atan2", tf.atan2, -2, 2, 0.5, 2)
+CALLS.Atan2[#CALLS.Atan2 + 1] = { "x < 0", args = { U({ 3 }, 0.3, 2), U({ 3 }, -2, -0.5) }, fn = tf.atan2 }
+binary("Xdivy", tf.math.xdivy, -2, 2, 0.5, 2)
+binary("Xlogy", tf.math.xlogy, -2, 2, 0.5, 2)
+-- Polygamma: the order is a whole number (not differentiated, as TF's rule).
+CALLS.Polygamma = {
+  { "orders 0..2", args = { V({ 0, 1, 2 }), U({ 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.polygamma },
+}
 -- floormod(x, y) = x - floor(x/y)*y: x/y kept inside (0.25, 0.75) + k, away
 -- from the jumps.
 CALLS.FloorMod = {
@@ -194,6 +231,16 @@ helper("TanhGrad", -0.9, 0.9)
 helper("SigmoidGrad", 0.1, 0.9)
 helper("SqrtGrad", 0.3, 2)
 helper("RsqrtGrad", 0.3, 2)
+local function act_helper(name, features)
+  CALLS[name] = {
+    { "{2,3}", args = { U({ 2, 3 }), V(features, { 2, 3 }) }, fn = function(g, f) return op(OP[name], nil, g, f) end },
+  }
+end
+act_helper("SoftplusGrad", { -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 })
+act_helper("SoftsignGrad", { -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 })
+act_helper("EluGrad", { -0.7, -0.3, 0.4, 1.2, -0.5, 2.0 })
+act_helper("SeluGrad", { -1.2, -0.3, 0.4, 1.2, -0.5, 2.0 })
+act_helper("Relu6Grad", { -1.5, 6.5, 0.4, 5.2, -0.8, 2.0 })
 CALLS.ReluGrad = {
   { "{2,3}", args = { U({ 2, 3 }), V({ -1.5, -0.3, 0.4, 1.2, -0.8, 2.0 }, { 2, 3 }) },
     fn = function(g, f) return op(OP.ReluGrad, nil, g, f) end },
@@ -545,6 +592,32 @@ CALLS.SplitV = {
 }
 CALLS.ReverseV2 = {
   { "two axes", args = { U({ 2, 3, 2 }) }, fn = function(x) return tf.reverse(x, { 0, -1 }) end },
+}
+CALLS.Roll = {
+  { "two axes", args = { U({ 2, 3, 2 }) }, fn = function(x) return tf.roll(x, { 1, -2 }, { 0, 1 }) end },
+}
+CALLS.SegmentSum = {
+  { "rows by sorted ids", args = { U({ 4, 2 }), tf.constant({ 0, 0, 2, 3 }) },
+    fn = function(x, ids) return tf.math.segment_sum(x, ids) end },
+}
+CALLS.AddN = {
+  { "three", args = { U({ 2, 3 }), U({ 2, 3 }), U({ 2, 3 }) }, fn = function(a, b, c) return tf.add_n({ a, b, c }) end },
+}
+CALLS.DepthwiseConv2dNative = {
+  { "SAME, stride 2, multiplier 2", args = { U({ 1, 4, 4, 2 }), U({ 2, 2, 2, 2 }) },
+    fn = function(x, w) return tf.nn.depthwise_conv2d(x, w, 2, "SAME") end },
+  { "VALID, dilation 2", args = { U({ 1, 5, 5, 2 }), U({ 2, 2, 2, 1 }) },
+    fn = function(x, w) return tf.nn.depthwise_conv2d(x, w, 1, "VALID", "NHWC", 2) end },
+}
+CALLS.DepthwiseConv2dNativeBackpropInput = {
+  { "SAME", args = { U({ 2, 2, 2, 2 }), U({ 1, 2, 2, 4 }) },
+    fn = function(w, dy) return op(OP.DepthwiseConv2dNativeBackpropInput, { strides = { 1, 2, 2, 1 }, padding = "SAME" },
+      tf.constant({ 1, 4, 4, 2 }), w, dy) end },
+}
+CALLS.DepthwiseConv2dNativeBackpropFilter = {
+  { "SAME", args = { U({ 1, 4, 4, 2 }), U({ 1, 2, 2, 4 }) },
+    fn = function(x, dy) return op(OP.DepthwiseConv2dNativeBackpropFilter, { strides = { 1, 2, 2, 1 }, padding = "SAME" },
+      x, tf.constant({ 2, 2, 2, 2 }), dy) end },
 }
 CALLS.GatherNd = {
   { "elements, repeated", args = { U({ 3, 2 }), tf.constant({ { 2, 1 }, { 0, 0 }, { 2, 1 } }) },

@@ -1,7 +1,8 @@
 -- cwise_ops_unary_spec.lua — tensorflow/python/kernel_tests/math_ops/
 -- cwise_ops_unary_test.py (UnaryOpTest), ported for the unary ops moonflow
 -- has: abs, negative (and unary -), reciprocal, square, sqrt, rsqrt, exp,
--- expm1, log, log1p, tanh, sigmoid, sign, sin, cos.
+-- expm1, log, log1p, tanh, sigmoid, sign, sin, cos, sinh, cosh, asinh,
+-- acosh, atanh, log_sigmoid, asin, acos, atan, tan, lgamma, erf, erfc.
 --
 -- Translation: _compareBoth runs the op on the CPU and the GPU; here
 -- _compareCpu's checks run eagerly and inside a tf.func: the value is
@@ -12,10 +13,11 @@
 -- traced tapes). Integer inputs check values only, as TF does.
 --
 -- Left out:
--- - ops moonflow does not have: sinh, cosh, tan, asin, acos, atan,
---   asinh, acosh, atanh, log_sigmoid, lgamma, erf, erfc, bessel_i0e /
---   bessel_i1e; their lines in testFloatBasic, testFloatEmpty and
---   testDoubleBasic are not ported.
+-- - ops moonflow does not have: bessel_i0e / bessel_i1e (TF skips them
+--   without SciPy too); their lines in testFloatBasic, testFloatEmpty
+--   and testDoubleBasic are not ported. lgamma, erf and erfc's NumPy
+--   references are Python's math functions, computed here in Lua (a
+--   Lanczos lgamma, erf's Taylor series: within 1e-13 on these inputs).
 -- - _ABS (Python's abs() on a tensor): Lua has no abs operator or
 --   metamethod, so it is tf.abs again.
 -- - _compareBothSparse: moonflow has no SparseTensor.
@@ -84,7 +86,49 @@ local np = {
   sign = sign,
   sin = math.sin,
   cos = math.cos,
+  sinh = function(v) return (math.exp(v) - math.exp(-v)) / 2 end,
+  cosh = function(v) return (math.exp(v) + math.exp(-v)) / 2 end,
+  tan = math.tan,
+  arcsin = math.asin,
+  arccos = math.acos,
+  arctan = function(v) return math.atan(v) end,
+  arcsinh = function(v)
+    local a = math.abs(v)
+    local r = math.log(a + math.sqrt(a * a + 1))
+    return v < 0 and -r or r
+  end,
+  arccosh = function(v) return math.log(v + math.sqrt(v * v - 1)) end,
+  arctanh = function(v) return 0.5 * math.log((1 + v) / (1 - v)) end,
+  log_sigmoid = function(v) return -math.log(1 + math.exp(-v)) end,
 }
+
+-- math.erf by its Taylor series (|x| <= 3 here), math.erfc as 1 - erf.
+function np.erf(v)
+  local sum, term, n = 0.0, v, 0
+  repeat
+    local add = term / (2 * n + 1)
+    sum = sum + add
+    n = n + 1
+    term = -term * v * v / n
+  until math.abs(add) < 1e-17 * math.abs(sum) or n > 200
+  return 2 / math.sqrt(math.pi) * sum
+end
+function np.erfc(v) return 1 - np.erf(v) end
+
+-- math.lgamma by Lanczos's approximation (g = 7, 9 terms) and the
+-- reflection formula; _replace_domain_error_with_inf's inf at the poles.
+local LANCZOS = { 0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+  -176.61503916999185, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+  1.5056327351493116e-7 }
+function np.lgamma(v)
+  if v <= 0 and v == math.floor(v) then return math.huge end
+  if v < 0.5 then return math.log(math.pi / math.abs(math.sin(math.pi * v))) - np.lgamma(1 - v) end
+  local x = v - 1
+  local a = LANCZOS[1]
+  local t = x + 7.5
+  for i = 2, 9 do a = a + LANCZOS[i] / (x + i - 1) end
+  return 0.5 * math.log(2 * math.pi) + (x + 0.5) * math.log(t) - t + math.log(a)
+end
 
 local neg_operator = function(x) return -x end
 
@@ -117,6 +161,10 @@ end
 
 local function float_basic(dtype)
   local x, y, z = basic_inputs(dtype)
+  -- w = x - x.min() + 1.02 (all above 1); k = arange(-0.90, 0.90, 0.25)
+  -- (inside (-1, 1))
+  local w = map(x, function(v) return v + 3 + 1.02 end, dtype)
+  local k = arange(-0.90, 0.90, 0.25, dtype)
   local s = { 1, 3, 2 }
   compare(x, s, dtype, np.abs, tf.abs)
   compare(x, s, dtype, np.abs, tf.math.abs)
@@ -135,6 +183,19 @@ local function float_basic(dtype)
   compare(y, s, dtype, np.sign, tf.sign)
   compare(x, s, dtype, np.sin, tf.sin)
   compare(x, s, dtype, np.cos, tf.cos)
+  compare(x, s, dtype, np.sinh, tf.math.sinh)
+  compare(x, s, dtype, np.cosh, tf.math.cosh)
+  compare(x, s, dtype, np.arcsinh, tf.math.asinh)
+  compare(w, s, dtype, np.arccosh, tf.math.acosh)
+  compare(k, { #k }, dtype, np.arctanh, tf.math.atanh)
+  compare(x, s, dtype, np.log_sigmoid, tf.math.log_sigmoid)
+  compare(k, { #k }, dtype, np.arcsin, tf.math.asin)
+  compare(k, { #k }, dtype, np.arccos, tf.math.acos)
+  compare(x, s, dtype, np.arctan, tf.math.atan)
+  compare(x, s, dtype, np.tan, tf.math.tan)
+  compare(y, s, dtype, np.lgamma, tf.math.lgamma)
+  compare(x, s, dtype, np.erf, tf.math.erf)
+  compare(x, s, dtype, np.erfc, tf.math.erfc)
 end
 
 describe("cwise_ops_unary_test.py", function()
@@ -153,6 +214,10 @@ describe("cwise_ops_unary_test.py", function()
       { np.rsqrt, tf.math.rsqrt }, { np.exp, tf.exp }, { np.expm1, tf.math.expm1 }, { np.log, tf.math.log },
       { np.log1p, tf.math.log1p }, { np.tanh, tf.tanh }, { np.sigmoid, tf.sigmoid },
       { np.sign, tf.sign }, { np.sin, tf.sin }, { np.cos, tf.cos },
+      { np.sinh, tf.math.sinh }, { np.cosh, tf.math.cosh }, { np.arcsinh, tf.math.asinh },
+      { np.arccosh, tf.math.acosh }, { np.arctanh, tf.math.atanh }, { np.log_sigmoid, tf.math.log_sigmoid },
+      { np.arcsin, tf.math.asin }, { np.arccos, tf.math.acos }, { np.arctan, tf.math.atan },
+      { np.tan, tf.math.tan }, { np.lgamma, tf.math.lgamma }, { np.erf, tf.math.erf }, { np.erfc, tf.math.erfc },
     }) do
       compare({}, s, tf.float32, pair[1], pair[2])
     end

@@ -35,4 +35,17 @@ rules.TensorScatterUpdate = function(n, dy)
 end
 rules.TensorScatterAdd = function(n, dy) return { dy[1], nil, gather_nd(dy[1], n.inputs[2]) } end
 
+-- manip_grad.py _RollGrad: the gradient rolled back.
+rules.Roll = function(n, dy)
+  return { op(H.Roll, nil, dy[1], -n.inputs[2], n.inputs[3]) }
+end
+-- math_grad.py _SegmentSumGrad: each row takes its segment's gradient.
+rules.SegmentSum = function(n, dy) return { ops.gather(dy[1], n.inputs[2]) } end
+-- math_grad.py _AddNGrad: every input gets the gradient.
+rules.AddN = function(n, dy)
+  local out = {}
+  for i = 1, #n.inputs do out[i] = dy[1] end
+  return out
+end
+
 return rules

@@ -44,4 +44,30 @@ rules.Conv2DBackpropFilter = function(n, g)
     op(H.Conv2D, attrs, x, g[1]) }
 end
 
+-- nn_grad.py _DepthwiseConv2dNativeGrad and its backprops' rules: the
+-- same pattern as Conv2D's.
+rules.DepthwiseConv2dNative = function(n, dy)
+  local x, w = n.inputs[1], n.inputs[2]
+  local attrs = conv_attrs(n)
+  return {
+    op(H.DepthwiseConv2dNativeBackpropInput, attrs, shape_tensor(x), w, dy[1]),
+    op(H.DepthwiseConv2dNativeBackpropFilter, attrs, x, shape_tensor(w), dy[1]),
+  }
+end
+rules.DepthwiseConv2dNativeBackpropInput = function(n, g)
+  local w, dy = n.inputs[2], n.inputs[3]
+  local attrs = conv_attrs(n)
+  return { nil,
+    op(H.DepthwiseConv2dNativeBackpropFilter, attrs, g[1], shape_tensor(w), dy),
+    op(H.DepthwiseConv2dNative, attrs, g[1], w) }
+end
+rules.DepthwiseConv2dNativeBackpropFilter = function(n, g)
+  local x, dy = n.inputs[1], n.inputs[3]
+  local attrs = conv_attrs(n)
+  return {
+    op(H.DepthwiseConv2dNativeBackpropInput, attrs, shape_tensor(x), g[1], dy),
+    nil,
+    op(H.DepthwiseConv2dNative, attrs, x, g[1]) }
+end
+
 return rules

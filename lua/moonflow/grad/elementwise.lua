@@ -167,6 +167,97 @@ rules.SqrtGrad = function(n, g)
   local ga = g[1] / n.inputs[1]
   return { -ga * n.outputs[1], 0.5 * ga }
 end
+-- math_grad.py's rules for the trigonometric, hyperbolic and special
+-- functions, with its ops.
+rules.Sinh = function(n, dy) return { dy[1] * ops.cosh(n.inputs[1]) } end
+rules.Cosh = function(n, dy) return { dy[1] * ops.sinh(n.inputs[1]) } end
+rules.Tan = function(n, dy) return { dy[1] * ops.square(ops.math.reciprocal(ops.cos(n.inputs[1]))) } end
+local function inv_sqrt_one_minus_square(x) return ops.math.reciprocal(ops.sqrt(1 - ops.square(x))) end
+rules.Asin = function(n, dy) return { dy[1] * inv_sqrt_one_minus_square(n.inputs[1]) } end
+rules.Acos = function(n, dy) return { -dy[1] * inv_sqrt_one_minus_square(n.inputs[1]) } end
+rules.Atan = function(n, dy) return { dy[1] * ops.math.reciprocal(1 + ops.square(n.inputs[1])) } end
+-- _AsinhGrad and _AcoshGrad from the op's output y: 1 / cosh(y), 1 / sinh(y).
+rules.Asinh = function(n, dy) return { dy[1] / ops.cosh(n.outputs[1]) } end
+rules.Acosh = function(n, dy) return { dy[1] / ops.sinh(n.outputs[1]) } end
+rules.Atanh = function(n, dy) return { dy[1] * ops.math.reciprocal(1 - ops.square(n.inputs[1])) } end
+rules.Lgamma = function(n, dy) return { dy[1] * ops.math.digamma(n.inputs[1]) } end
+rules.Digamma = function(n, dy)
+  local x = n.inputs[1]
+  return { dy[1] * ops.math.polygamma(ops.ones_like(x), x) }
+end
+-- _PolygammaGrad: none for the order, polygamma(a + 1, x) for x.
+rules.Polygamma = function(n, dy)
+  local a, x = n.inputs[1], n.inputs[2]
+  return { nil, unbroadcast(dy[1] * ops.math.polygamma(a + 1, x), x) }
+end
+local TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
+rules.Erf = function(n, dy)
+  local x = n.inputs[1]
+  return { dy[1] * (TWO_OVER_ROOT_PI * ops.exp(-ops.square(x))) }
+end
+rules.Erfc = function(n, dy)
+  local x = n.inputs[1]
+  return { dy[1] * (-TWO_OVER_ROOT_PI * ops.exp(-ops.square(x))) }
+end
+-- _Atan2Grad: grad / (x^2 + y^2) times x for y, -y for x.
+rules.Atan2 = function(n, dy)
+  local y, x = n.inputs[1], n.inputs[2]
+  local inv = dy[1] / (ops.square(x) + ops.square(y))
+  return { unbroadcast(x * inv, y), unbroadcast(-y * inv, x) }
+end
+-- _XDivyGrad and _XLogyGrad: the partials are 0 where x is 0.
+local function nonzero(x) return ops.cast(ops.not_equal(x, 0), dtype_of(x)) end
+rules.Xdivy = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  local px = ops.math.xdivy(nonzero(x), y)
+  local py = ops.math.xdivy(-x, ops.square(y))
+  return { unbroadcast(px * dy[1], x), unbroadcast(py * dy[1], y) }
+end
+rules.Xlogy = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  local px = ops.math.xlogy(nonzero(x), y)
+  local py = ops.math.xdivy(x, y)
+  return { unbroadcast(px * dy[1], x), unbroadcast(py * dy[1], y) }
+end
+
+-- nn_grad.py's activation rules: each through its backprop op.
+rules.Softplus = function(n, dy) return { op(H.SoftplusGrad, nil, dy[1], n.inputs[1]) } end
+rules.Softsign = function(n, dy) return { op(H.SoftsignGrad, nil, dy[1], n.inputs[1]) } end
+rules.Elu = function(n, dy) return { op(H.EluGrad, nil, dy[1], n.outputs[1]) } end
+rules.Selu = function(n, dy) return { op(H.SeluGrad, nil, dy[1], n.outputs[1]) } end
+rules.Relu6 = function(n, dy) return { op(H.Relu6Grad, nil, dy[1], n.outputs[1]) } end
+-- _LeakyReluGrad from the features, and _LeakyReluGradGrad.
+local function alpha_of(n) return { alpha = n.attrs.alpha } end
+rules.LeakyRelu = function(n, dy) return { op(H.LeakyReluGrad, alpha_of(n), dy[1], n.inputs[1]) } end
+rules.LeakyReluGrad = function(n, g)
+  local x = n.inputs[2]
+  return { op(H.LeakyReluGrad, alpha_of(n), g[1], x), ops.zeros_like(x) }
+end
+-- Their second order: _SoftplusGradGrad, _EluGradGrad, _SeluGradGrad,
+-- _Relu6GradGrad; SoftsignGrad's by hand (TF has none):
+-- g / (1 + |x|)^2 has d/dx = -2 g sign(x) / (1 + |x|)^3.
+rules.SoftplusGrad = function(n, g)
+  local d, x = n.inputs[1], n.inputs[2]
+  return { op(H.SoftplusGrad, nil, g[1], x), g[1] * d / (ops.exp(-x) + 2 + ops.exp(x)) }
+end
+rules.SoftsignGrad = function(n, g)
+  local d, x = n.inputs[1], n.inputs[2]
+  local one_plus = 1 + ops.abs(x)
+  return { op(H.SoftsignGrad, nil, g[1], x), -2 * g[1] * d * ops.sign(x) / (one_plus * one_plus * one_plus) }
+end
+local function grad_grad(grad_op)
+  return function(n, g)
+    local d, y = n.inputs[1], n.inputs[2]
+    return { op(grad_op, nil, g[1], y), ops.where(ops.less(y, 0), g[1] * d, ops.zeros_like(y)) }
+  end
+end
+rules.EluGrad = grad_grad(H.EluGrad)
+rules.SeluGrad = grad_grad(H.SeluGrad)
+rules.Relu6Grad = function(n, g)
+  local x = n.inputs[2]
+  return { op(H.Relu6Grad, nil, g[1], x), ops.zeros_like(x) }
+end
+
 rules.Cast = function(n, dy)
   local src = dtype_of(n.inputs[1])
   if not src.is_floating or not dtype_of(dy[1]).is_floating then return {} end

@@ -19,9 +19,39 @@ local raise = errors.raise
 local keras = { layers = {}, optimizers = {}, losses = {}, activations = {}, initializers = {} }
 
 -- Activations -------------------------------------------------------------
+-- Keras 2's activations (keras/activations.py, as TF 2.15 ships them).
+local function keras_elu(x, alpha)
+  alpha = alpha or 1.0
+  local y = ops.nn.elu(x)
+  if alpha == 1 then return y end
+  -- backend.elu: alpha * elu where x <= 0
+  return ops.where(ops.greater(x, 0), y, y * alpha)
+end
+local function activation(name, fn, text)
+  return doc.def(fn, "tf.keras.activations." .. name .. "(x)", text)
+end
 local activations = {
   relu = ops.nn.relu, sigmoid = ops.sigmoid, tanh = ops.tanh, softmax = ops.nn.softmax,
   linear = function(x) return x end,
+  elu = doc.def(keras_elu, "tf.keras.activations.elu(x [, alpha])",
+    "The exponential linear unit: x if x > 0, else alpha * (exp(x) - 1), alpha 1 by default."),
+  selu = ops.nn.selu, softplus = ops.nn.softplus, softsign = ops.nn.softsign,
+  swish = activation("swish", function(x) return ops.nn.silu(x) end, "x * sigmoid(x) (tf.nn.silu)."),
+  silu = activation("silu", function(x) return ops.nn.silu(x) end, "x * sigmoid(x) (tf.nn.silu)."),
+  gelu = doc.def(function(x, approximate) return ops.nn.gelu(x, approximate or false) end,
+    "tf.keras.activations.gelu(x [, approximate])", "The Gaussian error linear unit (tf.nn.gelu)."),
+  exponential = ops.exp, relu6 = ops.nn.relu6,
+  leaky_relu = activation("leaky_relu", function(x) return ops.nn.leaky_relu(x) end,
+    "tf.nn.leaky_relu with alpha 0.2."),
+  log_softmax = activation("log_softmax", function(x) return ops.nn.log_softmax(x) end,
+    "log(softmax(x)) over the last axis (tf.nn.log_softmax)."),
+  -- backend.hard_sigmoid: clip(0.2 x + 0.5, 0, 1)
+  hard_sigmoid = activation("hard_sigmoid", function(x)
+    x = ops.convert_to_tensor(x)
+    local dt = core.dtype(x)
+    local y = ops.add(ops.multiply(x, ops.constant(0.2, dt)), ops.constant(0.5, dt))
+    return ops.clip_by_value(y, ops.constant(0, dt), ops.constant(1, dt))
+  end, "Keras 2's piecewise linear sigmoid: 0 below -2.5, 1 above 2.5, else 0.2 x + 0.5."),
 }
 for name, fn in pairs(activations) do keras.activations[name] = fn end
 keras.activations.get = doc.def(function(a)
@@ -30,7 +60,8 @@ keras.activations.get = doc.def(function(a)
   local fn = activations[a]
   if not fn then raise("ValueError", "Unknown activation function: " .. tostring(a), 2) end
   return fn
-end, "tf.keras.activations.get(name_or_fn)", "An activation by name ('relu', 'sigmoid', 'tanh', 'softmax', 'linear').")
+end, "tf.keras.activations.get(name_or_fn)", "An activation by name: 'relu', 'sigmoid', 'tanh', 'softmax', 'linear', 'elu', 'selu', 'gelu', "
+  .. "'softplus', 'softsign', 'swish', 'silu', 'relu6', 'leaky_relu', 'hard_sigmoid', 'exponential', 'log_softmax'.")
 
 -- Initializers --------------------------------------------------------------
 local function fans(shape)

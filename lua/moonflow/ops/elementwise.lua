@@ -41,16 +41,25 @@ local UNARIES = {
   { "rsqrt", "Rsqrt" }, { "exp", "Exp" }, { "log", "Log" }, { "log1p", "Log1p" }, { "sin", "Sin" },
   { "cos", "Cos" }, { "tanh", "Tanh" }, { "sigmoid", "Sigmoid" }, { "round", "Round" }, { "floor", "Floor" },
   { "ceil", "Ceil" }, { "reciprocal", "Reciprocal" }, { "logical_not", "LogicalNot" },
+  { "sinh", "Sinh" }, { "cosh", "Cosh" }, { "tan", "Tan" }, { "asin", "Asin" }, { "acos", "Acos" },
+  { "atan", "Atan" }, { "asinh", "Asinh" }, { "acosh", "Acosh" }, { "atanh", "Atanh" },
 }
--- TF has these in tf.math only.
-local MATH_UNARIES = { { "expm1", "Expm1" } }
+-- TF has these in tf.math only (softplus and softsign in tf.nn too).
+local MATH_UNARIES = {
+  { "expm1", "Expm1" }, { "lgamma", "Lgamma" }, { "digamma", "Digamma" }, { "erf", "Erf" }, { "erfc", "Erfc" },
+  { "rint", "Rint" }, { "is_nan", "IsNan" }, { "is_inf", "IsInf" }, { "is_finite", "IsFinite" },
+  { "softplus", "Softplus" }, { "softsign", "Softsign" },
+}
 local BINARIES = {
   { "add", "AddV2", "Add" }, { "subtract", "Sub" }, { "multiply", "Mul" }, { "floordiv", "FloorDiv", "floordiv" },
   { "floormod", "FloorMod" }, { "pow", "Pow" }, { "maximum", "Maximum" }, { "minimum", "Minimum" },
   { "equal", "Equal" }, { "not_equal", "NotEqual" }, { "less", "Less" }, { "less_equal", "LessEqual" },
   { "greater", "Greater" }, { "greater_equal", "GreaterEqual" }, { "logical_and", "LogicalAnd" },
-  { "logical_or", "LogicalOr" },
+  { "logical_or", "LogicalOr" }, { "atan2", "Atan2" }, { "truncatediv", "TruncateDiv" },
+  { "truncatemod", "TruncateMod" },
 }
+-- TF has these in tf.math only.
+local MATH_BINARIES = { { "xdivy", "Xdivy" }, { "xlogy", "Xlogy" }, { "polygamma", "Polygamma" } }
 -- The names tf and tf.math both list.
 local both = {}
 for _, u in ipairs(UNARIES) do
@@ -66,6 +75,35 @@ for _, b in ipairs(BINARIES) do
   M[b[1]] = bin("tf." .. b[1], b[2], b[3])
   both[#both + 1] = b[1]
 end
+for _, b in ipairs(MATH_BINARIES) do
+  M[b[1]] = bin("tf.math." .. b[1], b[2], b[3])
+  math_only[#math_only + 1] = b[1]
+end
+
+-- math_ops.log_sigmoid: -softplus(-x), its nodes named as TF's name
+-- scope names them (LogSigmoid/Neg, LogSigmoid/Softplus, LogSigmoid).
+M.log_sigmoid = op_def("Softplus", function(x, opts)
+  local scope = opts.name or "LogSigmoid"
+  local inner = M.softplus(M.negative(to_tensor(x), { name = scope .. "/Neg" }), { name = scope .. "/Softplus" })
+  return M.negative(inner, { name = scope })
+end, "tf.math.log_sigmoid(x)", "log(1 / (1 + exp(-x))) as -softplus(-x), exact for large |x|.",
+{ required = 1, "name" })
+math_only[#math_only + 1] = "log_sigmoid"
+
+-- The activations TF's nn namespace has as ops.
+M.elu = unary("tf.nn.elu", "Elu")
+M.selu = unary("tf.nn.selu", "Selu")
+M.relu6 = unary("tf.nn.relu6", "Relu6")
+
+-- nn_ops.leaky_relu: integer features are made float32 first.
+M.leaky_relu = op_def("LeakyRelu", function(features, alpha, opts)
+  local x = to_tensor(features)
+  if core.dtype(x).is_integer then x = M.cast(x, dtypes.float32) end
+  alpha = alpha == nil and 0.2 or alpha
+  if type(alpha) ~= "number" then raise("TypeError", "tf.nn.leaky_relu: alpha must be a number", 3) end
+  return op(H.LeakyRelu, { alpha = alpha + 0.0, name = opts.name }, x)
+end, "tf.nn.leaky_relu(features [, alpha])", "Integer features are cast to float32 first, as in TF.",
+{ required = 1, positional = { "alpha" }, "name" })
 
 M.logical_xor = options.def(function(x, y, opts)
   return M.logical_and(M.logical_or(x, y), M.logical_not(M.logical_and(x, y)), { name = opts.name })
@@ -169,7 +207,7 @@ math_names.mod, math_names.truediv = "floormod", "divide"
 M.namespaces = {
   tf = tf_names,
   math = math_names,
-  nn = { "relu", "sigmoid", "tanh" },
+  nn = { "relu", "sigmoid", "tanh", "softplus", "softsign", "elu", "selu", "relu6", "leaky_relu" },
   lib = { "true_divide" },
 }
 

@@ -308,9 +308,47 @@ end, "tf.nn.embedding_lookup(params, ids [, max_norm] [, {name=}])",
 .. "dense (params' shape, rows summed per id) where TF gives tf.IndexedSlices: the same numbers.",
 { required = 2, positional = { "max_norm" }, "name" })
 
+-- The activations TF's nn_ops.py builds from other ops.
+
+-- A float tensor of x (TF's convert_to_tensor; integers refused by the ops).
+local function float_features(x, fname)
+  x = to_tensor(x)
+  if not core.dtype(x).is_floating then
+    raise("TypeError", ("%s: features must be a floating-point tensor, got %s"):format(fname, core.dtype(x).name), 3)
+  end
+  return x
+end
+
+M.gelu = options.def(function(features, approximate, opts)
+  local x = float_features(features, "tf.nn.gelu")
+  local dt = core.dtype(x)
+  local c = function(v) return core_ops.constant(v, dt) end
+  local named = { name = opts.name }
+  if approximate then
+    local inner = c(0.7978845608028654) * (x + c(0.044715) * elementwise.pow(x, c(3)))
+    return elementwise.multiply(c(0.5) * x, c(1) + elementwise.tanh(inner), named)
+  end
+  return elementwise.multiply(c(0.5) * x, c(1) + elementwise.erf(x / c(1.4142135623730951)), named)
+end, "tf.nn.gelu(features [, approximate])",
+"The Gaussian error linear unit: x * P(X <= x) for X ~ N(0, 1), 0.5 x (1 + erf(x / sqrt 2)); with "
+.. "approximate = true, 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))). Built from those ops, as TF's nn_ops.gelu.",
+{ required = 1, positional = { "approximate" }, "name" })
+
+M.silu = options.def(function(features, beta, opts)
+  local x = float_features(features, "tf.nn.silu")
+  local named = { name = opts.name }
+  if beta == nil or beta == 1 or beta == 1.0 then return elementwise.multiply(x, elementwise.sigmoid(x), named) end
+  return elementwise.multiply(x, elementwise.sigmoid(core_ops.constant(beta, core.dtype(x)) * x), named)
+end, "tf.nn.silu(features [, beta])",
+"The sigmoid linear unit (swish): x * sigmoid(beta * x), beta 1 by default. tf.nn.swish is the same function.",
+{ required = 1, positional = { "beta" }, "name" })
+M.swish = M.silu
+
+
 M.namespaces = {
   nn = { "softmax", "log_softmax", "bias_add", "softmax_cross_entropy_with_logits",
-    "sparse_softmax_cross_entropy_with_logits", "moments", "l2_normalize", "dropout", "embedding_lookup" },
+    "sparse_softmax_cross_entropy_with_logits", "moments", "l2_normalize", "dropout", "embedding_lookup",
+    "gelu", "silu", "swish" },
   math = { "softmax", "l2_normalize" },
   linalg = { "l2_normalize" },
 }

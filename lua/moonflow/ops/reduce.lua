@@ -117,7 +117,91 @@ end, "tf.clip_by_global_norm(t_list, clip_norm [, use_norm])",
 "The tensors scaled by clip_norm / max(global_norm, clip_norm), and the global norm (two results).",
 { required = 2, positional = { "use_norm" }, "name" })
 
+-- reductions TF's math_ops.py composes from the ops above ------------------------
+
+local SPEC = { required = 1, positional = { "axis", "keepdims" }, "name" }
+
+-- reduce_logsumexp: log(sum(exp(x - m))) + m, m the max where it is
+-- finite (else 0), held out of the gradient, as math_ops.reduce_logsumexp.
+M.reduce_logsumexp = options.def(function(x, axis, keepdims, opts)
+  x = to_tensor(x)
+  local raw_max = M.reduce_max(x, axis, true)
+  local my_max = core_ops.stop_gradient(elementwise.where(elementwise.is_finite(raw_max), raw_max,
+    generate.zeros_like(raw_max)))
+  local result = elementwise.log(M.reduce_sum(elementwise.exp(elementwise.subtract(x, my_max)), axis, keepdims))
+  if not keepdims then my_max = shape_ops.reshape(my_max, shape_ops.shape(result)) end
+  return elementwise.add(result, my_max, { name = opts.name or "ReduceLogSumExp" })
+end, "tf.math.reduce_logsumexp(input_tensor [, axis] [, keepdims])",
+"log(sum(exp(x))) over axis (0-based, a list, or nil for all), computed as TF does: the max is "
+.. "subtracted first (where finite), so large values do not overflow.", SPEC)
+
+local function variance(x, axis, keepdims, fname)
+  x = to_tensor(x)
+  local means = M.reduce_mean(x, axis, true)
+  local dt = core.dtype(means)
+  if not dt.is_floating then
+    raise("TypeError", ("Input must be either real or complex. Received integer type %s."):format(dt.name), 3)
+  end
+  return M.reduce_mean(elementwise.square(elementwise.subtract(x, means)), axis, keepdims)
+end
+
+M.reduce_variance = options.def(function(x, axis, keepdims, opts)
+  local v = variance(x, axis, keepdims, "tf.math.reduce_variance")
+  return opts.name and core_ops.identity(v, { name = opts.name }) or v
+end, "tf.math.reduce_variance(input_tensor [, axis] [, keepdims])",
+"The population variance over axis: mean((x - mean(x))^2), as math_ops.reduce_variance builds it. "
+.. "Integer input is a TypeError.", SPEC)
+
+M.reduce_std = options.def(function(x, axis, keepdims, opts)
+  return elementwise.sqrt(variance(x, axis, keepdims, "tf.math.reduce_std"), { name = opts.name })
+end, "tf.math.reduce_std(input_tensor [, axis] [, keepdims])",
+"The population standard deviation over axis: sqrt(reduce_variance). Integer input is a TypeError.", SPEC)
+
+-- TF's EuclideanNorm kernel is sqrt(sum(x * x)) in x's dtype: integers
+-- square and sum with wrapping, and the square root is truncated.
+M.reduce_euclidean_norm = options.def(function(x, axis, keepdims, opts)
+  x = to_tensor(x)
+  local dt = core.dtype(x)
+  local sum = M.reduce_sum(elementwise.multiply(x, x), axis, keepdims)
+  if dt.is_floating then return elementwise.sqrt(sum, { name = opts.name }) end
+  if not dt.is_integer then
+    raise("TypeError", ("tf.math.reduce_euclidean_norm: expected a numeric tensor, got %s"):format(dt.name), 2)
+  end
+  local root = elementwise.sqrt(elementwise.cast(sum, dtypes.float64))
+  return elementwise.cast(root, dt, { name = opts.name })
+end, "tf.math.reduce_euclidean_norm(input_tensor [, axis] [, keepdims])",
+"sqrt(sum(x^2)) over axis (0-based, a list, or nil for all); for integers the root is truncated to the "
+.. "input's dtype, as TF's EuclideanNorm kernel.", SPEC)
+
+-- math_ops.count_nonzero_v2: NotEqual to zero, cast to int64, summed, cast
+-- to dtype.
+M.count_nonzero = options.def(function(x, axis, keepdims, dtype, opts)
+  x = to_tensor(x)
+  local dt = core.dtype(x)
+  local zero = dt == dtypes.string and core_ops.constant("", dt) or dt == dtypes.bool
+    and core_ops.constant(false) or core_ops.constant(0, dt)
+  local nz = elementwise.cast(elementwise.not_equal(x, zero), dtypes.int64)
+  local out = M.reduce_sum(nz, axis, keepdims)
+  local to = dtype and dtypes.as_dtype(dtype) or dtypes.int64
+  return to == dtypes.int64 and (opts.name and core_ops.identity(out, { name = opts.name }) or out)
+    or elementwise.cast(out, to, { name = opts.name })
+end, "tf.math.count_nonzero(input [, axis] [, keepdims] [, dtype])",
+"The number of elements that are not zero (not false, not the empty string) over axis, as int64 "
+.. "unless dtype says otherwise.", { required = 1, positional = { "axis", "keepdims", "dtype" }, "name" })
+
+for _, k in ipairs({ "reduce_logsumexp", "reduce_variance", "reduce_std", "reduce_euclidean_norm",
+  "count_nonzero" }) do
+  names[#names + 1] = k
+end
+
 local tf_names = table.move(names, 1, #names, 1, {})
+for i = #tf_names, 1, -1 do
+  -- tf has reduce_logsumexp at the top level; the others in tf.math only.
+  local k = tf_names[i]
+  if k == "reduce_variance" or k == "reduce_std" or k == "reduce_euclidean_norm" or k == "count_nonzero" then
+    table.remove(tf_names, i)
+  end
+end
 tf_names[#tf_names + 1] = "clip_by_global_norm"
 M.namespaces = {
   tf = tf_names,

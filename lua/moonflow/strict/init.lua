@@ -20,6 +20,9 @@ local function string_keys(t)
   for k in pairs(t) do
     if type(k) == "string" then names[#names + 1] = k end
   end
+  -- Python's suggestion keeps the first closest name of the sorted dir():
+  -- a tie ('reluu': 'relu' or 'relu6') goes to the first, not to hash order.
+  table.sort(names)
   return names
 end
 

@@ -192,4 +192,152 @@ return {
   sorter("argsort", tf.argsort),
   scan("cumsum", "Cumsum", tf.math.cumsum),
   scan("cumprod", "Cumprod", tf.math.cumprod),
+  {
+    name = "roll", ops = { "Roll" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local rank = r.range(r.chance(0.05) and 0 or 1, 3)
+      local shape = g.shape(r, rank, 4, not grad)
+      local n = r.range(1, 3)
+      local shift, axis = {}, {}
+      for i = 1, n do
+        shift[i] = r.range(-6, 6)
+        axis[i] = rank > 0 and r.range(-rank, rank - 1) or 0
+      end
+      if r.chance(0.05) then axis[1] = rank end -- out of range
+      if r.chance(0.05) then shift[#shift + 1] = 1 end -- sizes differ
+      return { inputs = { data(r, g, shape, grad) }, attrs = { shift = shift, axis = axis }, grad = grad }
+    end,
+    call = function(a, x) return tf.roll(x, a.shift, a.axis) end,
+    grad = { 1 },
+  },
+  {
+    name = "unique", ops = { "Unique" },
+    gen = function(r, g)
+      local n = r.range(0, 8)
+      local dt = r.pick(ALL)
+      local x = g.rand(r, dt, { n }, "any")
+      -- repeats: copy earlier elements into later places
+      for i = 2, n do if r.chance(0.4) then x.values[i] = x.values[r.range(1, i - 1)] end end
+      if r.chance(0.05) then x = g.rand(r, dt, { 2, 2 }, "any") end -- not a vector
+      return { inputs = { x }, attrs = { out = r.pick({ "int32", "int64" }) } }
+    end,
+    call = function(a, x) return tf.unique(x, tf[a.out]) end,
+  },
+  {
+    name = "searchsorted", ops = { "LowerBound", "UpperBound" },
+    gen = function(r, g)
+      local dt = r.pick(gen.NUMERIC)
+      local lead = r.chance(0.5) and {} or { r.range(1, 3) }
+      -- (not 0: TF's reshape to [-1, 0] refuses an empty tensor, moonflow's
+      -- Reshape does not yet; a difference of Reshape's, not of these ops)
+      local n, m = r.range(1, 5), r.range(1, 4)
+      local seq_shape, val_shape = g.copy(lead), g.copy(lead)
+      seq_shape[#seq_shape + 1], val_shape[#val_shape + 1] = n, m
+      local seq = g.rand(r, dt, seq_shape, "finite")
+      for row = 0, (n > 0 and #seq.values // n or 0) - 1 do
+        local part = {}
+        for k = 1, n do part[k] = seq.values[row * n + k] end
+        table.sort(part)
+        for k = 1, n do seq.values[row * n + k] = part[k] end
+      end
+      local vals = g.rand(r, dt, val_shape, "finite")
+      -- values equal to sequence elements: where the sides differ
+      for i = 1, #vals.values do
+        if #seq.values > 0 and r.chance(0.4) then vals.values[i] = seq.values[r.range(1, #seq.values)] end
+      end
+      return { inputs = { seq, vals }, attrs = { side = r.pick({ "left", "right" }), out = r.pick({ "int32", "int64" }),
+        op = "searchsorted" } }
+    end,
+    call = function(a, s, v) return tf.searchsorted(s, v, a.side, tf[a.out]) end,
+  },
+  {
+    name = "segment_sum", ops = { "SegmentSum" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local n = r.range(0, 6)
+      local shape = { n }
+      for _ = 1, r.range(0, 2) do shape[#shape + 1] = r.range(0, 3) end
+      local ids, cur = {}, r.range(0, 2)
+      for i = 1, n do
+        ids[i] = cur
+        if r.chance(0.5) then cur = cur + r.range(1, 2) end
+      end
+      if n > 1 and r.chance(0.05) then ids[1], ids[n] = ids[n] + 1, ids[1] end -- not increasing
+      if n > 0 and r.chance(0.03) then ids[1] = -1 end
+      return { inputs = { data(r, g, shape, grad, gen.NUMERIC), g.T(r.pick(gen.INTS), { n }, ids) }, grad = grad }
+    end,
+    call = function(_, x, ids) return tf.math.segment_sum(x, ids) end,
+    grad = { 1 },
+  },
+  {
+    name = "bincount", ops = { "Bincount" },
+    gen = function(r, g)
+      local shape = g.shape(r, r.range(0, 2), 5, false)
+      local arr = {}
+      for i = 1, g.size(shape) do arr[i] = r.chance(0.02) and -1 or r.range(0, 6) end
+      local a = { minlength = r.chance(0.3) and r.range(0, 9) or nil, maxlength = r.chance(0.3) and r.range(0, 5) or nil }
+      local inputs = { g.T("int32", shape, arr) }
+      if r.chance(0.4) then
+        inputs[2] = g.rand(r, r.pick(gen.NUMERIC), shape, "finite")
+      else
+        a.dtype = r.pick({ "int32", "int64", "float32" })
+      end
+      return { inputs = inputs, attrs = a }
+    end,
+    call = function(a, arr, w)
+      return tf.math.bincount(arr, w, a.minlength, a.maxlength, a.dtype and tf[a.dtype])
+    end,
+  },
+  {
+    name = "meshgrid", ops = { "Reshape", "Mul" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local dt = grad and "float64" or r.pick(gen.NUMERIC)
+      local inputs = {}
+      for i = 1, r.range(2, 3) do inputs[i] = g.rand(r, dt, { r.range(grad and 1 or 0, 4) }, grad and "smooth" or "any") end
+      return { inputs = inputs, attrs = { indexing = r.pick({ "xy", "ij" }) }, grad = grad }
+    end,
+    call = function(a, ...)
+      local args = table.pack(...)
+      args[args.n + 1] = { indexing = a.indexing }
+      return { tf.meshgrid(table.unpack(args, 1, args.n + 1)) }
+    end,
+    grad = "all",
+  },
+  {
+    name = "repeat", ops = { "Tile", "Reshape" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local rank = r.range(1, 3)
+      local shape = g.shape(r, rank, 3, false)
+      local axis = r.chance(0.2) and nil or r.range(-rank, rank - 1)
+      local reps
+      if r.chance(0.4) then
+        reps = r.range(0, 3)
+      else
+        local n = axis == nil and g.size(shape) or shape[axis % rank + 1]
+        reps = {}
+        for i = 1, n do reps[i] = r.range(0, 3) end
+        if n == 1 then reps = reps[1] end
+      end
+      return { inputs = { data(r, g, shape, grad) }, attrs = { repeats = reps, axis = axis }, grad = grad }
+    end,
+    call = function(a, x) return tf["repeat"](x, a.repeats, a.axis) end,
+    grad = { 1 },
+  },
+  {
+    name = "add_n", ops = { "AddN" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.4)
+      local shape = g.shape(r, r.range(0, 3), 4, not grad)
+      local dt = grad and "float64" or r.pick(gen.NUMERIC)
+      local inputs = {}
+      for i = 1, r.range(2, 4) do inputs[i] = g.rand(r, dt, shape, grad and "smooth" or "any") end
+      if r.chance(0.05) then inputs[2] = g.rand(r, dt, { 7 }, "any") end -- another shape
+      return { inputs = inputs, grad = grad }
+    end,
+    call = function(_, ...) return tf.add_n({ ... }) end,
+    grad = "all",
+  },
 }

@@ -129,7 +129,87 @@ def _scan(prod):
     return ref
 
 
+def _roll(a, x):
+    raise_if(len(a["shift"]) != len(a["axis"]) or x.ndim == 0)
+    raise_if(any(not -x.ndim <= v < x.ndim for v in a["axis"]))
+    return np.roll(x, a["shift"], [v % x.ndim for v in a["axis"]])
+
+
+def _unique(a, x):
+    raise_if(x.ndim != 1)
+    ys, idx = [], []
+    for v in x:
+        for k, y in enumerate(ys):
+            if y == v:  # NaN equals nothing; -0 equals 0
+                idx.append(k)
+                break
+        else:
+            idx.append(len(ys))
+            ys.append(v)
+    return [np.array(ys, dtype=x.dtype).reshape(len(ys)), np.array(idx, dtype=a["out"]).reshape(len(idx))]
+
+
+def _searchsorted(a, s, v):
+    s2 = s.reshape(-1, s.shape[-1])
+    v2 = v.reshape(-1, v.shape[-1])
+    raise_if(s2.shape[0] != v2.shape[0] and v2.size + s2.size > 0)
+    out = np.zeros(v2.shape, dtype=a["out"])
+    for b in range(v2.shape[0]):
+        out[b] = np.searchsorted(s2[b], v2[b], side=a["side"])
+    return out.reshape(v.shape)
+
+
+def _segment_sum(a, x, ids):
+    ids = [int(v) for v in ids]
+    raise_if(any(v < 0 for v in ids))
+    raise_if(any(ids[i] < ids[i - 1] for i in range(1, len(ids))))
+    rows = ids[-1] + 1 if ids else 0
+    out = np.zeros((rows,) + x.shape[1:], dtype=x.dtype)
+    with np.errstate(all="ignore"):
+        for i, j in enumerate(ids):
+            out[j] = out[j] + x[i]
+    return out
+
+
+def _bincount(a, arr, w=None):
+    flat = arr.reshape(-1)
+    raise_if(np.any(flat < 0))
+    size = int(flat.max()) + 1 if flat.size else 0
+    if a.get("minlength") is not None:
+        size = max(a["minlength"], size)
+    if a.get("maxlength") is not None:
+        size = min(a["maxlength"], size)
+    dt = w.dtype if w is not None else np.dtype(a["dtype"])
+    out = np.zeros(size, dtype=dt)
+    wf = w.reshape(-1) if w is not None else None
+    with np.errstate(all="ignore"):
+        for i, v in enumerate(flat):
+            if v < size:
+                out[v] = out[v] + (wf[i] if wf is not None else 1)
+    return out
+
+
+def _add_n(a, *xs):
+    raise_if(any(x.shape != xs[0].shape for x in xs))
+    out = xs[0].copy()
+    with np.errstate(all="ignore"):
+        for x in xs[1:]:
+            out = out + x
+    return out
+
+
+def _meshgrid(a, *xs):
+    return list(np.meshgrid(*xs, indexing=a["indexing"]))
+
+
+def _repeat(a, x):
+    return np.repeat(x, a["repeats"], axis=a.get("axis"))
+
+
 REF = {
+    "meshgrid": _meshgrid, "repeat": _repeat,
+    "roll": _roll, "unique": _unique, "searchsorted": _searchsorted, "segment_sum": _segment_sum,
+    "bincount": _bincount, "add_n": _add_n,
     "split": _split, "reverse": _reverse, "gather_nd": _gather_nd,
     "scatter_nd": _scatter_nd,
     "tensor_scatter_nd_update": lambda a, t, i, u: _scatter(t, i, u, False),
@@ -171,6 +251,11 @@ def _t_scan(prod):
 
 
 TORCH = {
+    "roll": lambda a, x: _torch().roll(x, a["shift"], [v % x.dim() for v in a["axis"]]),
+    "add_n": lambda a, *xs: sum(xs[1:], xs[0]),
+    "meshgrid": lambda a, *xs: list(_torch().meshgrid(*xs, indexing=a["indexing"])),
+    "repeat": lambda a, x: _torch().repeat_interleave(x, _torch().tensor(a["repeats"]), dim=a.get("axis"))
+    if a.get("axis") is not None else _torch().repeat_interleave(x.reshape(-1), _torch().tensor(a["repeats"])),
     "split": lambda a, x: list(_torch().split(x, _split_sizes(a, x), a["axis"])),
     "reverse": lambda a, x: x.flip([v % x.dim() for v in a["axis"]]) if a["axis"] else x,
     "gather_nd": lambda a, p, i: _torch().stack([p[tuple(int(v) for v in t)] for t in i.reshape(-1, i.shape[-1])])

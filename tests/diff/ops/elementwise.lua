@@ -20,6 +20,18 @@ local UNARY = {
   { "Floor", tf.floor, F, "smooth", false }, { "Ceil", tf.math.ceil, F, "smooth", false },
   { "Reciprocal", tf.math.reciprocal, F, "nonzero", true }, { "Relu", tf.nn.relu, N, "smooth", true },
   { "LogicalNot", tf.logical_not, { "bool" }, nil, false },
+  { "Sinh", tf.sinh, F, "smooth", true }, { "Cosh", tf.cosh, F, "smooth", true },
+  { "Tan", tf.tan, F, "smooth", true }, { "Asin", tf.asin, F, "unit", true },
+  { "Acos", tf.acos, F, "unit", true }, { "Atan", tf.atan, F, "smooth", true },
+  { "Asinh", tf.asinh, F, "smooth", true }, { "Acosh", tf.acosh, F, "above1", true },
+  { "Atanh", tf.atanh, F, "unit", true }, { "Lgamma", tf.math.lgamma, F, "positive", true },
+  { "Digamma", tf.math.digamma, F, "positive", true }, { "Erf", tf.math.erf, F, "smooth", true },
+  { "Erfc", tf.math.erfc, F, "smooth", true }, { "Rint", tf.math.rint, F, "smooth", false },
+  { "IsNan", tf.math.is_nan, F, nil, false }, { "IsInf", tf.math.is_inf, F, nil, false },
+  { "IsFinite", tf.math.is_finite, F, nil, false },
+  { "Softplus", tf.nn.softplus, F, "smooth", true }, { "Softsign", tf.nn.softsign, F, "smooth", true },
+  { "Elu", tf.nn.elu, F, "smooth", true }, { "Selu", tf.nn.selu, F, "smooth", true },
+  { "Relu6", tf.nn.relu6, N, "smooth", true },
   { "Identity", tf.identity, ALL, "smooth", true },
 }
 local BINARY = {
@@ -35,6 +47,10 @@ local BINARY = {
   { "Greater", tf.greater, N, nil, false }, { "GreaterEqual", tf.greater_equal, N, nil, false },
   { "LogicalAnd", tf.logical_and, { "bool" }, nil, false },
   { "LogicalOr", tf.logical_or, { "bool" }, nil, false },
+  { "Atan2", tf.atan2, F, "nonzero", true },
+  { "TruncateDiv", tf.truncatediv, N, nil, false },
+  { "TruncateMod", tf.truncatemod, N, nil, false },
+  { "Xdivy", tf.math.xdivy, F, "nonzero", true }, { "Xlogy", tf.math.xlogy, F, "positive", true },
 }
 -- the gradient helpers, called as gradients call them; their own
 -- gradients (second order) are checked too
@@ -42,10 +58,20 @@ local HELPERS = {
   { "ReluGrad", { "smooth", "smooth" } }, { "TanhGrad", { "smooth", "smooth" } },
   { "SigmoidGrad", { "smooth", "smooth" } }, { "SqrtGrad", { "positive", "smooth" } },
   { "RsqrtGrad", { "positive", "smooth" } },
+  { "SoftplusGrad", { "smooth", "smooth" } }, { "SoftsignGrad", { "smooth", "smooth" } },
+  { "EluGrad", { "smooth", "smooth" } }, { "SeluGrad", { "smooth", "smooth" } },
+  { "Relu6Grad", { "smooth", "smooth" } },
 }
 
 local function values(r, g, dt, shape, domain, smooth)
   if not smooth then return g.rand(r, dt, shape, "any") end
+  -- the open domains of asin, acos, atanh (-1, 1) and acosh (1, inf),
+  -- away from their ends where finite differences lose their accuracy
+  if domain == "unit" or domain == "above1" then
+    local t = g.rand(r, dt, shape, "smooth")
+    for i, v in ipairs(t.values) do t.values[i] = domain == "unit" and v * 0.4 or 1.25 + math.abs(v) end
+    return t
+  end
   if domain == "nonzero" then
     local t = g.rand(r, dt, shape, "positive")
     for i, v in ipairs(t.values) do if r.chance(0.5) then t.values[i] = -v end end
@@ -133,13 +159,53 @@ entries[#entries + 1] = {
   end,
   grad = { 1 },
 }
+-- LeakyRelu and its backprop, with their alpha attribute.
+entries[#entries + 1] = {
+  name = "ew_LeakyRelu", ops = { "LeakyRelu" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local dt = smooth and "float64" or r.pick(F)
+    return { inputs = { values(r, g, dt, g.shape(r, r.range(0, 3), 4, not smooth), "smooth", smooth) },
+      attrs = { op = "LeakyRelu", alpha = r.pick({ 0.2, 0.01, 0.5, 1.5, -0.25 }) }, grad = smooth }
+  end,
+  call = function(a, x) return tf.nn.leaky_relu(x, a.alpha) end,
+  grad = { 1 },
+}
+entries[#entries + 1] = {
+  name = "ew_LeakyReluGrad", ops = { "LeakyReluGrad" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local dt = smooth and "float64" or r.pick(F)
+    local shape = g.shape(r, r.range(0, 3), 4)
+    return { inputs = { values(r, g, dt, shape, "smooth", smooth), values(r, g, dt, shape, "smooth", smooth) },
+      attrs = { op = "LeakyReluGrad", alpha = r.pick({ 0.2, 0.3 }) }, grad = smooth }
+  end,
+  call = function(a, x, y) return core.op("LeakyReluGrad", { alpha = a.alpha }, x, y) end,
+  grad = { 1, 2 },
+}
+-- Polygamma's order: whole numbers (others give NaN), from 0 (digamma).
+entries[#entries + 1] = {
+  name = "ew_Polygamma", ops = { "Polygamma" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local dt = smooth and "float64" or r.pick(F)
+    local sa, sb = shapes2(r, g)
+    local n = g.rand(r, dt, sa, "smooth")
+    -- (whole orders only in gradient cases: one NaN output, from another
+    -- order, makes every finite difference NaN)
+    for i = 1, #n.values do n.values[i] = (smooth or r.chance(0.9)) and r.range(0, 3) + 0.0 or n.values[i] end
+    return { inputs = { n, values(r, g, dt, sb, "positive", smooth) }, attrs = { op = "Polygamma" }, grad = smooth }
+  end,
+  call = function(_, n, x) return tf.math.polygamma(n, x) end,
+  grad = { 2 },
+}
 for _, h in ipairs(HELPERS) do
   local op, domains = h[1], h[2]
   entries[#entries + 1] = {
     name = "ew_" .. op, ops = { op },
     gen = function(r, g)
       local smooth = g.grad_case(r, 0.5)
-      local dt = smooth and "float64" or r.pick(op == "ReluGrad" and N or F)
+      local dt = smooth and "float64" or r.pick((op == "ReluGrad" or op == "Relu6Grad") and N or F)
       local shape = g.shape(r, r.range(0, 3), 4)
       return { inputs = { values(r, g, dt, shape, domains[1], smooth), values(r, g, dt, shape, domains[2], smooth) },
         attrs = { op = op }, grad = smooth }

@@ -9,7 +9,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import reference  # noqa: E402
 from opref import Approx, LooseZero, TFError, raise_if  # noqa: E402
 
-BOOL_RESULT = {"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"}
+BOOL_RESULT = {"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "IsNan", "IsInf",
+               "IsFinite"}
 
 
 def _broadcastable(*xs):
@@ -45,8 +46,26 @@ OPS = ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "
        "AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod", "Pow", "Maximum", "Minimum",
        "DivNoNan", "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
        "LogicalOr", "SelectV2", "Cast", "ReluGrad", "TanhGrad", "SigmoidGrad", "SqrtGrad",
-       "RsqrtGrad"]
+       "RsqrtGrad",
+       "Sinh", "Cosh", "Tan", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Lgamma", "Digamma",
+       "Erf", "Erfc", "Rint", "IsNan", "IsInf", "IsFinite", "Softplus", "Softsign", "Elu", "Selu",
+       "Relu6", "Atan2", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "Polygamma",
+       "SoftplusGrad", "SoftsignGrad", "EluGrad", "SeluGrad", "Relu6Grad"]
 REF = {"ew_" + op: _ew(op) for op in OPS}
+
+
+def _leaky(a, x, f=None):
+    """LeakyRelu(x) and LeakyReluGrad(g, f) as TF's kernels: g * alpha
+    (alpha rounded to the dtype) where the features are not above 0."""
+    g = x
+    f = x if f is None else f
+    _broadcastable(g, f)
+    alpha = np.array(a["alpha"], dtype=g.dtype)
+    return np.where(f > 0, g, g * alpha)
+
+
+REF["ew_LeakyRelu"] = lambda a, x: _leaky(a, x)
+REF["ew_LeakyReluGrad"] = lambda a, g, f: _leaky(a, g, f)
 
 
 def _bga(a, s0, s1):
@@ -105,14 +124,27 @@ def _tref(name):
             "Minimum": t.minimum, "SelectV2": t.where,
             "DivNoNan": lambda x, y: t.where(y == 0, t.zeros_like(x * y), x / t.where(y == 0, t.ones_like(y), y)),
             "SquaredDifference": lambda x, y: (x - y) * (x - y), "Cast": lambda x: x.to(t.float32).to(t.float64),
+            "Sinh": t.sinh, "Cosh": t.cosh, "Tan": t.tan, "Asin": t.asin, "Acos": t.acos, "Atan": t.atan,
+            "Asinh": t.asinh, "Acosh": t.acosh, "Atanh": t.atanh, "Lgamma": t.lgamma, "Digamma": t.digamma,
+            "Erf": t.erf, "Erfc": t.erfc, "Softplus": t.nn.functional.softplus,
+            "Softsign": t.nn.functional.softsign, "Elu": t.nn.functional.elu, "Selu": t.nn.functional.selu,
+            "Relu6": t.nn.functional.relu6, "Atan2": t.atan2, "Xlogy": t.xlogy,
+            "Xdivy": lambda x, y: t.where(x == 0, t.zeros_like(x * y), x / y),
         }
         return table[name](*xs)
     return ref
 
 
+def _t_leaky(a, x):
+    return _torch().nn.functional.leaky_relu(x, a["alpha"])
+
+
 TORCH = {"ew_" + op: _tref(op) for op in
          ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos",
           "Tanh", "Sigmoid", "Reciprocal", "Relu", "Identity", "AddV2", "Sub", "Mul", "RealDiv",
-          "FloorMod", "Pow", "Maximum", "Minimum", "SelectV2", "Cast", "DivNoNan", "SquaredDifference"]}
+          "FloorMod", "Pow", "Maximum", "Minimum", "SelectV2", "Cast", "DivNoNan", "SquaredDifference",
+          "Sinh", "Cosh", "Tan", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Lgamma", "Digamma",
+          "Erf", "Erfc", "Softplus", "Softsign", "Elu", "Selu", "Relu6", "Atan2", "Xlogy", "Xdivy"]}
 TORCH["stop_gradient"] = lambda a, x: x.detach()
 TORCH["identity_n"] = lambda a, x, y: [x, y]
+TORCH["ew_LeakyRelu"] = _t_leaky

@@ -173,6 +173,48 @@ return {
     grad = { 1, 2 },
   },
   {
+    name = "depthwise_conv2d",
+    ops = { "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.5)
+      local dt = data_dtype(r, grad)
+      local n, h, w, c, m = r.range(1, 2), r.range(1, 6), r.range(1, 6), r.range(1, 3), r.range(1, 3)
+      local kh, kw = r.range(1, 3), r.range(1, 3)
+      local stride = r.range(1, 3)
+      local dilation = stride == 1 and r.chance(0.3) and 2 or 1
+      local fc = r.chance(0.04) and c + 1 or c
+      return { inputs = { numbers(r, g, dt, { n, h, w, c }, grad), numbers(r, g, dt, { kh, kw, fc, m }, grad) },
+        attrs = { stride = stride, padding = r.pick({ "VALID", "SAME" }), dilation = dilation }, grad = grad }
+    end,
+    call = function(a, x, f) return tf.nn.depthwise_conv2d(x, f, a.stride, a.padding, "NHWC", a.dilation) end,
+    grad = { 1, 2 },
+  },
+  {
+    -- tf.nn.conv2d_transpose: Conv2DBackpropInput with output_shape as its
+    -- input sizes; out_backprop has conv2d's output size for that shape
+    name = "conv2d_transpose", ops = { "Conv2DBackpropInput" },
+    gen = function(r, g)
+      local grad = g.grad_case(r, 0.5)
+      local dt = data_dtype(r, grad)
+      local n, h, w, c, o = r.range(1, 2), r.range(1, 6), r.range(1, 6), r.range(1, 3), r.range(1, 3)
+      local kh, kw = r.range(1, 3), r.range(1, 3)
+      local stride = r.range(1, 3)
+      local padding = r.pick({ "VALID", "SAME" })
+      local function out_size(x, k)
+        if padding == "SAME" then return (x + stride - 1) // stride end
+        local v = x - k + stride
+        return v < 0 and -1 or v // stride
+      end
+      local oh, ow = out_size(h, kh), out_size(w, kw)
+      if oh < 0 or ow < 0 then padding = "SAME"; oh, ow = out_size(h, kh), out_size(w, kw) end
+      if r.chance(0.04) then oh = oh + 1 end -- sizes that do not match
+      return { inputs = { numbers(r, g, dt, { n, oh, ow, o }, grad), numbers(r, g, dt, { kh, kw, c, o }, grad) },
+        attrs = { out = { n, h, w, c }, stride = stride, padding = padding }, grad = grad }
+    end,
+    call = function(a, y, f) return tf.nn.conv2d_transpose(y, f, a.out, a.stride, a.padding) end,
+    grad = { 1, 2 },
+  },
+  {
     name = "resize_bilinear", ops = { "ResizeBilinear", "ResizeBilinearGrad" },
     gen = function(r, g)
       local grad = g.grad_case(r, 0.5)

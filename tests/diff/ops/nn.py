@@ -115,6 +115,64 @@ def _conv(a, x, f):
     return Approx(out, x.dtype, kh * kw * c + 2, scale)
 
 
+def _depthwise(a, x, f):
+    """Each input channel c convolved (as _conv) with filter[:, :, c, :]
+    into output channels c * multiplier .. c * multiplier + multiplier - 1."""
+    raise_if(x.shape[3] != f.shape[2])
+    s, d = a["stride"], a["dilation"]
+    n, h, w, c = x.shape
+    kh, kw, _, m = f.shape
+    if a["padding"] == "SAME":
+        oh, ph0, ph1 = _same_pads(h, kh, s, d)
+        ow, pw0, pw1 = _same_pads(w, kw, s, d)
+    else:
+        ph0 = ph1 = pw0 = pw1 = 0
+        oh, ow = (int((n_ - ((k - 1) * d + 1) + s) / s) for n_, k in ((h, kh), (w, kw)))
+        raise_if(oh < 0 or ow < 0)
+    xp = np.pad(x.astype(W), ((0, 0), (ph0, ph1), (pw0, pw1), (0, 0)))
+    fw = f.astype(W)
+    out = np.zeros((n, oh, ow, c, m), dtype=W)
+    scale = np.zeros((n, oh, ow, c, m), dtype=W)
+    for i in range(kh):
+        for j in range(kw):
+            if oh == 0 or ow == 0:
+                continue
+            rows = slice(i * d, i * d + (oh - 1) * s + 1, s)
+            cols = slice(j * d, j * d + (ow - 1) * s + 1, s)
+            out += np.einsum("nhwc,cm->nhwcm", xp[:, rows, cols, :], fw[i, j])
+            scale += np.einsum("nhwc,cm->nhwcm", np.abs(xp[:, rows, cols, :]), np.abs(fw[i, j]))
+    return Approx(out.reshape(n, oh, ow, c * m), x.dtype, kh * kw + 2, scale.reshape(n, oh, ow, c * m))
+
+
+def _conv_transpose(a, y, f):
+    """The transpose of _conv's map from an input of shape a["out"]: each
+    out_backprop element spread over the window it was computed from."""
+    s = a["stride"]
+    n, h, w, c = a["out"]
+    kh, kw, fc, o = f.shape
+    raise_if(fc != c or y.shape[3] != o or y.shape[0] != n)
+    if a["padding"] == "SAME":
+        oh, ph0, ph1 = _same_pads(h, kh, s, 1)
+        ow, pw0, pw1 = _same_pads(w, kw, s, 1)
+    else:
+        ph0 = ph1 = pw0 = pw1 = 0
+        oh, ow = (int((n_ - k + s) / s) for n_, k in ((h, kh), (w, kw)))
+    raise_if(y.shape[1] != oh or y.shape[2] != ow)
+    yw, fw = y.astype(W), f.astype(W)
+    full = np.zeros((n, h + ph0 + ph1 + kh + s, w + pw0 + pw1 + kw + s, c), dtype=W)
+    scale = np.zeros(full.shape, dtype=W)
+    for i in range(kh):
+        for j in range(kw):
+            if oh == 0 or ow == 0:
+                continue
+            rows = slice(i, i + (oh - 1) * s + 1, s)
+            cols = slice(j, j + (ow - 1) * s + 1, s)
+            full[:, rows, cols, :] += np.einsum("nhwo,co->nhwc", yw, fw[i, j])
+            scale[:, rows, cols, :] += np.einsum("nhwo,co->nhwc", np.abs(yw), np.abs(fw[i, j]))
+    out = full[:, ph0:ph0 + h, pw0:pw0 + w, :]
+    return Approx(out, y.dtype, kh * kw * o + 2, scale[:, ph0:ph0 + h, pw0:pw0 + w, :])
+
+
 def _resize(a, x):
     oh, ow = a["size"]
     n, h, w, c = x.shape
@@ -152,7 +210,8 @@ def _resize(a, x):
 REF = {
     "matmul": _mm, "batch_matmul": _mm, "softmax": _softmax, "log_softmax": _log_softmax,
     "softmax_cross_entropy": _xent, "sparse_softmax_cross_entropy": _sparse_xent,
-    "bias_add": _bias_add, "conv2d": _conv, "resize_bilinear": _resize,
+    "bias_add": _bias_add, "conv2d": _conv, "resize_bilinear": _resize, "conv2d_transpose": _conv_transpose,
+    "depthwise_conv2d": _depthwise,
 }
 
 

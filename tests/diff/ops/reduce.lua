@@ -32,8 +32,46 @@ local function reduction(name, op, fn, dtypes, grad)
   }
 end
 
+-- The reductions math_ops.py composes (no op of their own): the ops they
+-- build must appear in the traced graph.
+local function composite(name, ops, fn, dtypes, grad)
+  local e = reduction(name, ops[1], fn, dtypes, grad)
+  e.ops = ops
+  e.call = function(a, x) return tf.math[fn](x, a.axis, a.keepdims) end
+  return e
+end
+
+-- reduce_std over one element is sqrt(0): its gradient is NaN in TF (and
+-- here), not the finite differences' 0, so those cases check values only.
+local function reduced_count(shape, axis)
+  local n, rank = 1, #shape
+  local axes = axis == nil and {} or type(axis) == "table" and axis or { axis }
+  if axis == nil then for i = 0, rank - 1 do axes[#axes + 1] = i end end
+  for _, a in ipairs(axes) do
+    local d = shape[(a % math.max(rank, 1)) + 1]
+    if d then n = n * d end
+  end
+  return n
+end
+local function std_entry()
+  local e = composite("reduce_std", { "Mean", "Square", "Sqrt" }, "reduce_std", gen.FLOATS, true)
+  local base = e.gen
+  e.gen = function(r, g)
+    local case = base(r, g)
+    if case.grad and reduced_count(case.inputs[1].shape, case.attrs.axis) < 2 then case.grad = false end
+    return case
+  end
+  return e
+end
+
 local NUM = gen.NUMERIC
 return {
+  composite("reduce_logsumexp", { "Max", "Exp", "Sum", "Log", "IsFinite" }, "reduce_logsumexp", gen.FLOATS, true),
+  composite("reduce_variance", { "Mean", "Square" }, "reduce_variance", NUM, true),
+  std_entry(),
+  composite("reduce_euclidean_norm", { "Mul", "Sum" }, "reduce_euclidean_norm", NUM, true),
+  composite("count_nonzero", { "NotEqual", "Sum" }, "count_nonzero", { "float32", "float64", "int32", "int64", "bool" },
+    false),
   reduction("reduce_sum", "Sum", "reduce_sum", NUM, true),
   reduction("reduce_mean", "Mean", "reduce_mean", NUM, true),
   reduction("reduce_max", "Max", "reduce_max", NUM, true),
