@@ -61,19 +61,7 @@ local function signature(sig, level)
     end
     if type(v) == "table" and getmetatable(v) == nil and next(v) ~= nil and not open[v] then
       open[v] = true
-      local n, node = #v, nil
-      if n > 0 then
-        local items = {}
-        for i = 1, n do items[i] = walk(v[i]) end
-        node = { kind = "tuple", items = items }
-      else
-        local keys = {}
-        for k in pairs(v) do keys[#keys + 1] = k end
-        table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-        local items = {}
-        for _, k in ipairs(keys) do items[k] = walk(v[k]) end
-        node = { kind = "dict", keys = keys, items = items }
-      end
+      local node = structure.table_node(v, nil, walk)
       open[v] = nil
       return node
     end

@@ -55,6 +55,27 @@ local function sorted_keys(t, n)
 end
 
 --- Flattens a user value into (structure, flat tensors). `what` names the
+
+--- The node of a plain non-empty table v whose items walk(item) makes: a
+-- tuple when v is a list, else a dict over `keys` (default: v's keys in
+-- the order of their text). Every walker of nests here shares it.
+function structure.table_node(v, keys, walk)
+  local n = #v
+  if n > 0 then
+    local items = {}
+    for i = 1, n do items[i] = walk(v[i]) end
+    return { kind = "tuple", items = items }
+  end
+  if not keys then
+    keys = {}
+    for k in pairs(v) do keys[#keys + 1] = k end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  end
+  local items = {}
+  for _, k in ipairs(keys) do items[k] = walk(v[k]) end
+  return { kind = "dict", keys = keys, items = items }
+end
+
 --- value in errors ("element", "the map function's result").
 function structure.flatten(value, what, level)
   level = (level or 1) + 1
@@ -83,16 +104,7 @@ function structure.flatten(value, what, level)
         raise("TypeError", ("%s: a table is a tuple (a list) or a dict (string keys), not both")
           :format(what), level + 1)
       end
-      local node
-      if n > 0 then
-        local items = {}
-        for i = 1, n do items[i] = walk(v[i]) end
-        node = { kind = "tuple", items = items }
-      else
-        local items = {}
-        for _, k in ipairs(keys) do items[k] = walk(v[k]) end
-        node = { kind = "dict", keys = keys, items = items }
-      end
+      local node = structure.table_node(v, keys, walk)
       open[v] = nil
       return node
     end
