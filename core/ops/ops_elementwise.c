@@ -134,11 +134,13 @@ static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *
   return MF_OK;
 }
 
-#define UNARY(NAME, DTYPES, EXPR, FLAGS, DOC)                                          \
-  DTYPES(UNARY_LOOP, NAME, EXPR)                                                       \
+/* A unary op: its loops (made by LOOP_MACRO), inference by INFER, the
+ * shared kernel; UNARY and UNARY_BOOL differ only in those two. */
+#define UNARY_OP(NAME, DTYPES, EXPR, FLAGS, DOC, LOOP_MACRO, INFER)                     \
+  DTYPES(LOOP_MACRO, NAME, EXPR)                                                       \
   static const unary_loop NAME##_loops[MF_DTYPE_COUNT] = {DTYPES(LOOP_ENTRY, NAME)};   \
   static mf_status NAME##_infer(mf_op_call *c, mf_error *err) {                        \
-    return unary_infer(c, NAME##_loops, err);                                          \
+    return INFER(c, NAME##_loops, err);                                                \
   }                                                                                    \
   static mf_status NAME##_kernel(mf_op_call *c, mf_error *err) {                       \
     return unary_kernel(c, NAME##_loops, err);                                         \
@@ -148,6 +150,8 @@ static mf_status unary_kernel(mf_op_call *c, const unary_loop *loops, mf_error *
       .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
       .tf_attrs = TF_ATTRS_##DTYPES,                                                   \
   };
+#define UNARY(NAME, DTYPES, EXPR, FLAGS, DOC) \
+  UNARY_OP(NAME, DTYPES, EXPR, FLAGS, DOC, UNARY_LOOP, unary_infer)
 
 /* TF's attributes of an elementwise op, by the dtypes it takes: T, but
  * the logical ops take bool only and have none; Equal and NotEqual (the
@@ -264,20 +268,8 @@ static mf_status unary_bool_infer(mf_op_call *c, const unary_loop *loops, mf_err
   return MF_OK;
 }
 
-#define UNARY_BOOL(NAME, DTYPES, EXPR, FLAGS, DOC)                                     \
-  DTYPES(UNARY_BOOL_LOOP, NAME, EXPR)                                                  \
-  static const unary_loop NAME##_loops[MF_DTYPE_COUNT] = {DTYPES(LOOP_ENTRY, NAME)};   \
-  static mf_status NAME##_infer(mf_op_call *c, mf_error *err) {                        \
-    return unary_bool_infer(c, NAME##_loops, err);                                     \
-  }                                                                                    \
-  static mf_status NAME##_kernel(mf_op_call *c, mf_error *err) {                       \
-    return unary_kernel(c, NAME##_loops, err);                                         \
-  }                                                                                    \
-  const mf_op_def mf_op_##NAME = {                                                     \
-      .name = #NAME, .input_names = "x", .min_inputs = 1, .max_inputs = 1,             \
-      .infer = NAME##_infer, .kernel = NAME##_kernel, .flags = FLAGS, .doc = DOC,      \
-      .tf_attrs = TF_ATTRS_##DTYPES,                                                   \
-  };
+#define UNARY_BOOL(NAME, DTYPES, EXPR, FLAGS, DOC) \
+  UNARY_OP(NAME, DTYPES, EXPR, FLAGS, DOC, UNARY_BOOL_LOOP, unary_bool_infer)
 
 /* The table of bool-valued unaries, as UNARY_OPS. */
 #define UNARY_BOOL_OPS(UNARY)                                                           \
