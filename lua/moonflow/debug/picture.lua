@@ -5,7 +5,7 @@
 -- A MIME bundle for tf.display (text/plain always; SVG where the session
 -- can draw: Jupyter).
 
-local state = require("moonflow.state")
+local graphs = require("moonflow.trace.graph")
 local step = require("moonflow.debug.step")
 
 local picture = {}
@@ -62,13 +62,7 @@ function picture.dot(s, f)
   return table.concat(lines, "\n")
 end
 
-local function svg_of(dot)
-  local host = state.host
-  if not (host and host.dot_to_svg) then return nil end
-  local ok, svg = pcall(host.dot_to_svg, dot)
-  if not ok or not svg then return nil end
-  return svg:match("<svg.*$") or svg
-end
+local svg_of = graphs.svg_of
 
 --- The text the stepper shows after a step: the step and where it is.
 function picture.text(s)

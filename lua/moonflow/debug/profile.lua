@@ -9,6 +9,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local state = require("moonflow.state")
+local graphs = require("moonflow.trace.graph")
 local func = require("moonflow.trace.func")
 local concrete = require("moonflow.trace.concrete")
 local node_source = require("moonflow.trace.node_source")
@@ -177,14 +178,9 @@ end
 function Profile:__mimebundle()
   local text = self:text()
   local out = { ["text/plain"] = text }
-  local host = state.host
-  if host and host.dot_to_svg then
-    local ok, svg = pcall(host.dot_to_svg, self:dot())
-    if ok and svg then
-      svg = svg:match("<svg.*$") or svg
-      local html = text:gsub("[&<>]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;" })
-      out["text/html"] = ('<div class="moonflow-profile"><pre>%s</pre>%s</div>'):format(html, svg)
-    end
+  local svg = graphs.svg_of(self:dot())
+  if svg then
+    out["text/html"] = ('<div class="moonflow-profile"><pre>%s</pre>%s</div>'):format(graphs.html_escape(text), svg)
   end
   return out
 end

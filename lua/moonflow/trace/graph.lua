@@ -494,6 +494,9 @@ end
 local function html_escape(s)
   return (s:gsub("[&<>]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;" }))
 end
+-- One drawing path for every picture the library shows (the stepper's,
+-- the profile's, a trace diff's).
+graphs.svg_of, graphs.html_escape = svg_of, html_escape
 
 --- A graph's picture (large scopes collapsed), and whether a scope was
 -- collapsed; nil where the session cannot draw.
@@ -603,6 +606,6 @@ graphs.Operation = Operation
 
 -- Library-internal (the other modules' view, not part of tf).
 graphs.internal = { Graph = true, Operation = true, wrap = true, side_by_side = true, last_operation = true,
-  internal = true }
+  svg_of = true, html_escape = true, internal = true }
 
 return graphs
