@@ -37,14 +37,6 @@ static void cache_drop(mf_graph *g) {
   c->drop = NULL;
 }
 
-static void source_free(mf_node_source *s) {
-  if (!s) return;
-  free(s->chunk);
-  free(s->text);
-  free(s->name);
-  free(s);
-}
-
 void mf_graph_release(mf_graph *g) {
   if (!g || --g->refcount > 0) return;
   size_t bytes = sizeof *g + (size_t)g->cap * sizeof(mf_node) + (size_t)g->names_cap * 48;
@@ -61,8 +53,9 @@ void mf_graph_release(mf_graph *g) {
     for (int k = 0; n->partial && k < n->nout; k++) mf_partial_free(n->partial[k]);
     free(n->partial);
     free(n->out_specs);
-    source_free(n->source);
   }
+  bytes += mf_source_pool_bytes(g->sources);
+  mf_source_pool_release(g->sources);
   cache_drop(g);
   free(g->cache);
   for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
@@ -200,34 +193,39 @@ mf_status mf_graph_set_scope(mf_graph *g, const char *prefix, mf_error *err) {
   return MF_OK;
 }
 
+/* The graph's pool, made with its first source. */
+static mf_source_pool *sources_of(mf_graph *g) {
+  if (!g->sources) g->sources = mf_source_pool_new();
+  return g->sources;
+}
+
 mf_status mf_graph_set_source(mf_graph *g, int node, const char *chunk, int line, mf_error *err) {
-  mf_node *n = &g->nodes[node];
-  mf_node_source *s = mf_calloc(1, sizeof *s);
-  if (!s || !(s->chunk = mf_strdup(chunk ? chunk : "?"))) {
-    free(s);
-    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  }
-  s->line = line;
-  source_free(n->source);
-  n->source = s;
+  mf_source_pool *p = sources_of(g);
+  const mf_node_source *s = p ? mf_source_pool_intern(p, chunk, line, NULL, NULL) : NULL;
+  if (!s) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  g->nodes[node].source = s;
   return MF_OK;
 }
 
 mf_status mf_graph_set_source_text(mf_graph *g, int node, const char *text, const char *name,
                                    mf_error *err) {
-  mf_node_source *s = g->nodes[node].source;
+  const mf_node_source *s = g->nodes[node].source;
   if (!s) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "node %s has no source line",
                               g->nodes[node].name);
-  char *t = text ? mf_strdup(text) : NULL, *nm = name ? mf_strdup(name) : NULL;
-  if ((text && !t) || (name && !nm)) {
-    free(t);
-    free(nm);
-    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  }
-  free(s->text);
-  free(s->name);
-  s->text = t;
-  s->name = nm;
+  /* A node with a source belongs to a graph with a pool. */
+  const mf_node_source *t = mf_source_pool_intern(g->sources, s->chunk, s->line, text, name);
+  if (!t) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  g->nodes[node].source = t;
+  return MF_OK;
+}
+
+mf_status mf_graph_set_source_range(mf_graph *g, int from, int to, const char *chunk, int line,
+                                    const char *text, mf_error *err) {
+  mf_source_pool *p = sources_of(g);
+  const mf_node_source *s = p ? mf_source_pool_intern(p, chunk, line, text, NULL) : NULL;
+  if (!s) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int i = from; i <= to; i++)
+    if (!g->nodes[i].source) g->nodes[i].source = s;
   return MF_OK;
 }
 
@@ -250,22 +248,22 @@ bool mf_node_source_where(const mf_node *n, char *buf, size_t size) {
   return true;
 }
 
-/* A copy of node source s (NULL for none) into *out. */
-static mf_status source_copy(const mf_node_source *s, mf_node_source **out, mf_error *err) {
+/* Node source s of graph src as graph dst's: a copy shares its source's
+ * pool (the record itself), another graph interns it in its own. */
+static mf_status source_copy(const mf_graph *src, mf_graph *dst, const mf_node_source *s,
+                             const mf_node_source **out, mf_error *err) {
   *out = NULL;
   if (!s) return MF_OK;
-  mf_node_source *c = mf_calloc(1, sizeof *c);
-  if (c) {
-    c->line = s->line;
-    c->chunk = mf_strdup(s->chunk);
-    c->text = s->text ? mf_strdup(s->text) : NULL;
-    c->name = s->name ? mf_strdup(s->name) : NULL;
+  if (!dst->sources) {
+    dst->sources = src->sources;
+    mf_source_pool_retain(dst->sources);
   }
-  if (!c || !c->chunk || (s->text && !c->text) || (s->name && !c->name)) {
-    source_free(c);
+  if (dst->sources == src->sources) {
+    *out = s;
+    return MF_OK;
+  }
+  if (!(*out = mf_source_pool_intern(dst->sources, s->chunk, s->line, s->text, s->name)))
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  }
-  *out = c;
   return MF_OK;
 }
 
@@ -513,7 +511,7 @@ static mf_status copy_append(mf_graph_copy *c, const mf_node *from, const char *
    * its value instead). */
   if (op == from->op && nout == from->nout && from->partial)
     MF_TRY(set_partials(n, from->partial, false, err));
-  return source_copy(from->source, &n->source, err);
+  return source_copy(c->src, g, from->source, &n->source, err);
 }
 
 mf_status mf_graph_copy_node(mf_graph_copy *c, int node, mf_error *err) {

@@ -20,22 +20,13 @@
 #define MF_GRAPH_H
 
 #include "op.h"
+#include "source_pool.h"
 
 typedef struct mf_tensor_ref {
   int node;
   int index;
 } mf_tensor_ref;
 
-/* Where user code made a node (set by the binding that traced it; the core
- * only keeps, copies and quotes it): the chunk as Lua names it ("@lesson.lua",
- * "=stdin"), the line, and once known the line's code ("y = x * 2") and the
- * Lua variable the value was assigned to ("y"). */
-typedef struct mf_node_source {
-  char *chunk;
-  int line;
-  char *text; /* or NULL */
-  char *name; /* or NULL */
-} mf_node_source;
 
 typedef struct mf_node {
   char *name;
@@ -52,7 +43,8 @@ typedef struct mf_node {
                            (partial.h), or NULL; NULL itself when no output has one */
   bool deferred;       /* its kernel's checks refuse the traced inputs (op.h's deferred):
                           inferred again at every run, never planned past inference */
-  mf_node_source *source; /* the user's line that made it, or NULL */
+  const mf_node_source *source; /* the user's line that made it (in the graph's
+                                   source pool), or NULL */
 } mf_node;
 
 /* The executor's per-graph cache (see the overview). */
@@ -78,6 +70,7 @@ typedef struct mf_graph {
   int last_stateful;    /* last stateful node added, -1 if none: the next depends on it */
   mf_graph_cache *cache; /* the executor's; emptied when the graph changes or dies */
   char *scope;          /* tf.name_scope's prefix for new op names ("a/b/"), or NULL */
+  mf_source_pool *sources; /* the nodes' sources (made with the first; shared by copies) */
 } mf_graph;
 
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err);
@@ -115,6 +108,10 @@ mf_status mf_graph_set_outputs(mf_graph *g, int n, const mf_tensor_ref *outs, mf
 mf_status mf_graph_set_source(mf_graph *g, int node, const char *chunk, int line, mf_error *err);
 mf_status mf_graph_set_source_text(mf_graph *g, int node, const char *text, const char *name,
                                    mf_error *err);
+/* Nodes from..to that have no source yet get chunk:line and text (or NULL),
+ * one record for all of them. */
+mf_status mf_graph_set_source_range(mf_graph *g, int from, int to, const char *chunk, int line,
+                                    const char *text, mf_error *err);
 /* "lesson.lua:3: y = x * 2" (a file's chunk by its base name, "=stdin" as
  * "stdin"; no text: "lesson.lua:3") into buf; false when n has no source. */
 bool mf_node_source_where(const mf_node *n, char *buf, size_t size);

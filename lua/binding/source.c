@@ -7,6 +7,7 @@
 #include "source.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,14 +49,12 @@ void mfL_record_source(lua_State *L, mf_graph *g, int from, int to) {
   for (int level = 1; level < MAX_LEVELS && lua_getstack(L, level, &ar); level++) {
     if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
     if (strncmp(ar.source, library, library_len) == 0) continue;
+    /* One record in the graph's pool for all of them; a gradient node
+     * says which forward node it differentiates. Out of memory: the nodes
+     * keep no source, nothing else fails. */
     mf_error err;
-    for (int i = from; i <= to; i++) {
-      if (g->nodes[i].source) continue;
-      if (mf_graph_set_source(g, i, ar.source, ar.currentline, &err) != MF_OK)
-        return; /* out of memory: the node keeps no source, nothing else fails */
-      /* A gradient node says which forward node it differentiates. */
-      if (gradient_of[0]) mf_graph_set_source_text(g, i, gradient_of, NULL, &err);
-    }
+    mf_graph_set_source_range(g, from, to, ar.source, ar.currentline,
+                              gradient_of[0] ? gradient_of : NULL, &err);
     return;
   }
 }
@@ -145,58 +144,91 @@ static int run_period(const mf_graph *g, int first, int last) {
   return len;
 }
 
-/* core.graph_source_runs(graph) -> {{first, last, period, chunk, line}, ...}:
- * the runs of consecutive nodes made by one line whose code is not filled
- * in yet (ids 0-based). */
-static int l_graph_source_runs(lua_State *L) {
+/* A line's filled sources: its code alone (the parts of an expression)
+ * and its code with the variable (the value assigned). */
+typedef struct line_fill {
+  const mf_node_source *line; /* the record without code; NULL: empty slot */
+  const mf_node_source *code, *named;
+} line_fill;
+
+/* Line fills by record, open addressing: on the C stack for the few lines
+ * of most traces, in a userdata (freed even when code_of raises) beyond. */
+enum { FILL_SLOTS = 64 };
+typedef struct fill_table {
+  line_fill *slots;
+  size_t cap, used;
+} fill_table;
+
+static line_fill *fill_slot(const fill_table *t, const mf_node_source *line) {
+  size_t mask = t->cap - 1;
+  size_t i = (size_t)(((uintptr_t)line >> 4) * 0x9e3779b97f4a7c15ull >> 40) & mask;
+  while (t->slots[i].line && t->slots[i].line != line) i = (i + 1) & mask;
+  return &t->slots[i];
+}
+
+/* Room for one more line (kept at most half full); pushes the new
+ * userdata when it grows. */
+static void fill_reserve(lua_State *L, fill_table *t) {
+  if (2 * (t->used + 1) <= t->cap) return;
+  fill_table bigger = {lua_newuserdatauv(L, 2 * t->cap * sizeof(line_fill), 0), 2 * t->cap, t->used};
+  memset(bigger.slots, 0, bigger.cap * sizeof(line_fill));
+  for (size_t i = 0; i < t->cap; i++)
+    if (t->slots[i].line) *fill_slot(&bigger, t->slots[i].line) = t->slots[i];
+  *t = bigger;
+}
+
+/* The fill of `line` (asking code_of, at index 2, on first sight), or NULL
+ * when its code is unknown or memory ran out. */
+static const line_fill *fill_of(lua_State *L, mf_graph *g, fill_table *t, const mf_node_source *line) {
+  line_fill *f = fill_slot(t, line);
+  if (f->line) return f->code ? f : NULL;
+  fill_reserve(L, t);
+  int top = lua_gettop(L);
+  f = fill_slot(t, line);
+  f->line = line;
+  t->used++;
+  lua_pushvalue(L, 2);
+  lua_pushstring(L, line->chunk);
+  lua_pushinteger(L, line->line);
+  lua_call(L, 2, 2);
+  const char *code = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+  const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+  if (code) {
+    f->code = mf_source_pool_intern(g->sources, line->chunk, line->line, code, NULL);
+    f->named = mf_source_pool_intern(g->sources, line->chunk, line->line, code, name);
+    if (!f->named) f->code = NULL;
+  }
+  lua_settop(L, top);
+  return f->code ? f : NULL;
+}
+
+/* core.graph_fill_sources(graph, code_of): nodes with a line but no code
+ * yet get it from code_of(chunk, line) -> code|nil, variables|nil, asked
+ * once per line. In a run of nodes made by one line, the last op of each
+ * repetition is the value assigned (the others are parts of its
+ * expression, or the Consts of its numbers) and carries the variables. */
+static int l_graph_fill_sources(lua_State *L) {
   mf_graph *g = mfL_check_graph(L, 1);
-  lua_newtable(L);
-  int nruns = 0;
+  mfL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  line_fill first[FILL_SLOTS] = {0};
+  fill_table t = {first, FILL_SLOTS, 0};
   for (int i = 0; i < g->nnodes;) {
     const mf_node_source *s = g->nodes[i].source;
     if (!s || s->text) {
       i++;
       continue;
     }
+    /* Unfilled records of one line are one record: the run is the nodes
+     * that share it. */
     int j = i;
-    while (j + 1 < g->nnodes) {
-      const mf_node_source *t = g->nodes[j + 1].source;
-      if (!t || t->text || t->line != s->line || strcmp(t->chunk, s->chunk) != 0) break;
-      j++;
+    while (j + 1 < g->nnodes && g->nodes[j + 1].source == s) j++;
+    const line_fill *f = fill_of(L, g, &t, s);
+    if (f) {
+      int period = run_period(g, i, j);
+      for (int k = i; k <= j; k++) g->nodes[k].source = (k - i + 1) % period == 0 ? f->named : f->code;
     }
-    lua_createtable(L, 5, 0);
-    lua_pushinteger(L, i);
-    lua_rawseti(L, -2, 1);
-    lua_pushinteger(L, j);
-    lua_rawseti(L, -2, 2);
-    lua_pushinteger(L, run_period(g, i, j));
-    lua_rawseti(L, -2, 3);
-    lua_pushstring(L, s->chunk);
-    lua_rawseti(L, -2, 4);
-    lua_pushinteger(L, s->line);
-    lua_rawseti(L, -2, 5);
-    lua_rawseti(L, -2, ++nruns);
     i = j + 1;
-  }
-  return 1;
-}
-
-/* core.graph_set_source_run(graph, first, last, period, text, name|nil):
- * nodes first..last get the line's code; the last of every `period` nodes
- * the variable's name too (the value the line assigned). */
-static int l_graph_set_source_run(lua_State *L) {
-  mf_graph *g = mfL_check_graph(L, 1);
-  lua_Integer first = mfL_checkinteger(L, 2), last = mfL_checkinteger(L, 3);
-  lua_Integer period = mfL_checkinteger(L, 4);
-  const char *text = mfL_checkstring(L, 5);
-  const char *name = mfL_optstring(L, 6, NULL);
-  if (first < 0 || last >= g->nnodes || first > last || period < 1)
-    return mfL_raise(L, "ValueError", "bad node run %d..%d", (int)first, (int)last);
-  mf_error err;
-  for (lua_Integer k = first; k <= last; k++) {
-    if (!g->nodes[k].source) continue;
-    const char *nm = (k - first + 1) % period == 0 ? name : NULL;
-    if (mf_graph_set_source_text(g, (int)k, text, nm, &err) != MF_OK) return mfL_raise_status(L, &err);
   }
   return 0;
 }
@@ -205,8 +237,7 @@ void mfL_source_open(lua_State *L) {
   static const luaL_Reg funcs[] = {{"set_source_library", l_set_source_library},
                                    {"graph_sources", l_graph_sources},
                                    {"set_gradient_of", l_set_gradient_of},
-                                   {"graph_source_runs", l_graph_source_runs},
-                                   {"graph_set_source_run", l_graph_set_source_run},
+                                   {"graph_fill_sources", l_graph_fill_sources},
                                    {NULL, NULL}};
   mfL_setfuncs(L, funcs);
 }

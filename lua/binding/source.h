@@ -21,8 +21,8 @@ void mfL_source_fill(lua_State *L, mf_graph *g);
 void mfL_push_node_source(lua_State *L, const mf_node *n);
 
 /* Registers core.set_source_library, core.graph_sources,
- * core.graph_source_runs and core.graph_set_source_run in the table on top
- * of the stack. */
+ * core.set_gradient_of and core.graph_fill_sources in the table on top of
+ * the stack. */
 void mfL_source_open(lua_State *L);
 
 #endif

@@ -13,31 +13,37 @@ local node_source = {}
 -- moonflow's own chunks start with this ("@/.../lua/moonflow/").
 local LIBRARY = debug.getinfo(1, "S").source:match("^(@.*/moonflow/)trace/[^/]*$")
 
--- Lines by chunk, kept while the chunk's text stays the same.
+-- Lines by chunk, kept while the chunk's text stays the same, with the
+-- code and variables of the lines asked for so far.
 local lines_of = {}
 
-local function lines(chunk)
+-- The entry of lines_of for chunk's current text, or nil.
+local function chunk_lines(chunk)
   local text = source.text(chunk)
   if not text then return nil end
   local c = lines_of[chunk]
-  if c and c.text == text then return c.lines end
+  if c and c.text == text then return c end
   local ls = {}
   for l in (text .. "\n"):gmatch("([^\n]*)\n") do ls[#ls + 1] = l end
-  lines_of[chunk] = { text = text, lines = ls }
-  return ls
+  c = { text = text, lines = ls, code = {}, names = {} }
+  lines_of[chunk] = c
+  return c
 end
 
 local MAX_TEXT = 100
 
---- The code of line `line` of `chunk` as a node shows it: trimmed, without
--- a trailing comment or a leading `local`; nil when the text is unknown.
-function node_source.code(chunk, line)
-  local ls = lines(chunk)
-  local l = ls and ls[line]
-  if not l then return nil end
+local function code_of_line(l)
   l = l:gsub("^%s+", ""):gsub("%s*%-%-[^\"']*$", ""):gsub("%s+$", ""):gsub("^local%s+", "")
   if #l > MAX_TEXT then l = l:sub(1, MAX_TEXT - 3) .. "..." end
   return l
+end
+
+--- The code of line `line` of `chunk` as a node shows it: trimmed, without
+-- a trailing comment or a leading `local`; nil when the text is unknown.
+function node_source.code(chunk, line)
+  local c = chunk_lines(chunk)
+  local l = c and c.lines[line]
+  return l and code_of_line(l)
 end
 
 --- The variables line `code` (node_source.code's form) assigns, "y" or
@@ -52,28 +58,28 @@ function node_source.assigned(code)
   return (lhs:gsub("%s*,%s*", ", "):gsub("%s+$", ""))
 end
 
--- Code and names by chunk and line, for the runs of one trace.
-local function line_info(memo, chunk, line)
-  local key = chunk .. "\0" .. line
-  local m = memo[key]
-  if not m then
-    local code = node_source.code(chunk, line)
-    m = { code = code, names = node_source.assigned(code) }
-    memo[key] = m
-  end
-  return m
-end
-
 --- Adds code and variable names to the nodes of graph `handle` that have
--- a line but no code yet. In a run of nodes made by one line, the last
--- op of each repetition is the value assigned (the others are parts of its
--- expression, or the Consts of its numbers).
+-- a line but no code yet: the binding walks the runs of nodes one line made
+-- and asks for each line's code once (lua/binding/source.c's
+-- graph_fill_sources says which node of a run gets the variable). A
+-- chunk's text is read once per trace, and a line's code worked out once
+-- while that text stays the same.
 function node_source.fill(handle)
-  local memo = {}
-  for _, r in ipairs(core.graph_source_runs(handle)) do
-    local m = line_info(memo, r[4], r[5])
-    if m.code then core.graph_set_source_run(handle, r[1], r[2], r[3], m.code, m.names) end
-  end
+  local seen = {}
+  core.graph_fill_sources(handle, function(chunk, line)
+    local c = seen[chunk]
+    if c == nil then
+      c = chunk_lines(chunk) or false
+      seen[chunk] = c
+    end
+    if not c or not c.lines[line] then return nil end
+    local code = c.code[line]
+    if not code then
+      code = code_of_line(c.lines[line])
+      c.code[line], c.names[line] = code, node_source.assigned(code) or false
+    end
+    return code, c.names[line] or nil
+  end)
 end
 
 --- "lesson.lua" for "@/path/lesson.lua", "stdin" for "=stdin".
