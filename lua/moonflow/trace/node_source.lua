@@ -13,8 +13,10 @@ local node_source = {}
 -- moonflow's own chunks start with this ("@/.../lua/moonflow/").
 local LIBRARY = debug.getinfo(1, "S").source:match("^(@.*/moonflow/)trace/[^/]*$")
 
--- Lines by chunk, kept while the chunk's text stays the same, with the
--- code and variables of the lines asked for so far.
+-- Lines by chunk, kept while the chunk's text stays the same: the ends
+-- of the lines found so far (a trace asks for a few lines of a file; the
+-- text is scanned only as far as the last line asked for), and the code
+-- and variables of the lines asked for.
 local lines_of = {}
 
 -- The entry of lines_of for chunk's current text, or nil.
@@ -23,11 +25,23 @@ local function chunk_lines(chunk)
   if not text then return nil end
   local c = lines_of[chunk]
   if c and c.text == text then return c end
-  local ls = {}
-  for l in (text .. "\n"):gmatch("([^\n]*)\n") do ls[#ls + 1] = l end
-  c = { text = text, lines = ls, code = {}, names = {} }
+  c = { text = text, ends = {}, code = {}, names = {} }
   lines_of[chunk] = c
   return c
+end
+
+-- Line `line` of entry c's text, or nil past its end.
+local function line_of(c, line)
+  if line < 1 then return nil end
+  local ends, text = c.ends, c.text
+  local n = #ends
+  while n < line do
+    local last = ends[n]
+    if last and last > #text then return nil end
+    n = n + 1
+    ends[n] = text:find("\n", (last or 0) + 1, true) or #text + 1
+  end
+  return text:sub((ends[line - 1] or 0) + 1, ends[line] - 1)
 end
 
 local MAX_TEXT = 100
@@ -42,7 +56,7 @@ end
 -- a trailing comment or a leading `local`; nil when the text is unknown.
 function node_source.code(chunk, line)
   local c = chunk_lines(chunk)
-  local l = c and c.lines[line]
+  local l = c and line_of(c, line)
   return l and code_of_line(l)
 end
 
@@ -72,10 +86,12 @@ function node_source.fill(handle)
       c = chunk_lines(chunk) or false
       seen[chunk] = c
     end
-    if not c or not c.lines[line] then return nil end
+    if not c then return nil end
     local code = c.code[line]
     if not code then
-      code = code_of_line(c.lines[line])
+      local l = line_of(c, line)
+      if not l then return nil end
+      code = code_of_line(l)
       c.code[line], c.names[line] = code, node_source.assigned(code) or false
     end
     return code, c.names[line] or nil
