@@ -10,13 +10,30 @@
  * PrefetchAutotuner grows it: from MF_PREFETCH_AUTOTUNE_BUFFER, doubled
  * each time the consumer finds it empty (it waited: the producer fell
  * behind, as a producer descheduled on a busy machine does), up to
- * MF_PREFETCH_AUTOTUNE_MAX. */
+ * MF_PREFETCH_AUTOTUNE_MAX.
+ *
+ * The consumer is a training step that must not wait, and on a machine
+ * with few cores the producer shares them with the step's own threads:
+ *  - Waking the producer each time an element was taken made the step
+ *    wait about one element's time per step (4-16% of a step in the
+ *    benchmark): Linux runs a woken thread on its waker's core and lets
+ *    it preempt the waker, so the step, in its futex call, sat out the
+ *    producer's whole next element. The producer runs as SCHED_BATCH (a
+ *    woken batch thread does not preempt; it takes a free core or its
+ *    turn), and is woken only once the buffer is down to half, to refill
+ *    it in one go: one wake-up per several steps.
+ *  - While it works it is counted in mf_threadpool_background, so an idle
+ *    pool worker sleeps instead of polling and leaves it a core.
+ *  - Each side waits on a condition of its own ("room", "ready"), and is
+ *    signalled only when it does wait, after the lock is released. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "dataset.h"
+#include "threadpool.h"
 
 typedef struct prefetch_ds {
   mf_dataset base;
@@ -30,7 +47,11 @@ typedef struct prefetch_it {
   bool threaded;
   pthread_t thread;
   pthread_mutex_t lock;
-  pthread_cond_t changed; /* an element arrived or left, the end, a stop */
+  pthread_cond_t room;    /* the producer's: the buffer has room again, or a stop */
+  pthread_cond_t ready;   /* the consumer's: an element arrived, the end or an error */
+  bool producer_waits;    /* on `room` */
+  bool consumer_waits;    /* on `ready` */
+  bool working;           /* counted in mf_threadpool_background */
   mf_tensor **ring;       /* cap elements of ncomp tensors (owned) */
   int64_t cap, head, count;
   int64_t limit;          /* elements the producer may buffer: cap, or less while autotuned */
@@ -40,17 +61,43 @@ typedef struct prefetch_it {
   bool stop;              /* the consumer is gone */
 } prefetch_it;
 
+/* Under the lock: the producer counts as working (or not). */
+static void set_working(prefetch_it *c, bool working) {
+  if (c->working == working) return;
+  c->working = working;
+  mf_threadpool_background(working ? +1 : -1);
+}
+
+/* Under the lock: whether the waiting producer should be woken now (the
+ * buffer is down to half its limit, or a stop); if so it counts as
+ * working from here, so that a pool worker stands aside at once. */
+static bool producer_wanted(prefetch_it *c) {
+  if (!c->producer_waits || (!c->stop && c->count > c->limit / 2)) return false;
+  c->producer_waits = false;
+  set_working(c, !c->stop);
+  return true;
+}
+
 static void *produce(void *arg) {
   prefetch_it *c = arg;
   int ncomp = c->base.ds->ncomp;
   mf_data_mark_producer();
+  /* Without the policy (refused), it runs as any thread. */
+  struct sched_param batch = {0};
+  pthread_setschedparam(pthread_self(), SCHED_BATCH, &batch);
   mf_tensor *elem[MF_DATA_MAX_COMPONENTS];
+  pthread_mutex_lock(&c->lock);
+  set_working(c, true);
   for (;;) {
-    pthread_mutex_lock(&c->lock);
-    while (c->count >= c->limit && !c->stop) pthread_cond_wait(&c->changed, &c->lock);
-    bool stop = c->stop;
+    while (c->count >= c->limit && !c->stop) {
+      set_working(c, false);
+      c->producer_waits = true;
+      pthread_cond_wait(&c->room, &c->lock);
+    }
+    c->producer_waits = false;
+    if (c->stop) break;
+    set_working(c, true);
     pthread_mutex_unlock(&c->lock);
-    if (stop) return NULL;
     bool end = false;
     mf_error err;
     mf_status s = mf_iterator_next(c->in, elem, &end, &err);
@@ -64,11 +111,19 @@ static void *produce(void *arg) {
       memcpy(c->ring + slot * ncomp, elem, (size_t)ncomp * sizeof *elem);
       c->count++;
     }
-    pthread_cond_broadcast(&c->changed);
-    bool finished = c->done;
+    if (c->done) break;
+    bool wake = c->consumer_waits;
+    c->consumer_waits = false;
     pthread_mutex_unlock(&c->lock);
-    if (finished) return NULL;
+    if (wake) pthread_cond_signal(&c->ready);
+    pthread_mutex_lock(&c->lock);
   }
+  set_working(c, false);
+  bool wake = c->consumer_waits;
+  c->consumer_waits = false;
+  pthread_mutex_unlock(&c->lock);
+  if (wake) pthread_cond_signal(&c->ready);
+  return NULL;
 }
 
 static mf_status prefetch_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error *err) {
@@ -76,17 +131,20 @@ static mf_status prefetch_next(mf_iterator *it, mf_tensor **out, bool *end, mf_e
   int ncomp = it->ds->ncomp;
   if (!c->threaded) return mf_iterator_next(c->in, out, end, err);
   pthread_mutex_lock(&c->lock);
-  if (c->count == 0 && !c->done && c->limit < c->cap) {
-    c->limit = c->limit * 2 < c->cap ? c->limit * 2 : c->cap;
-    pthread_cond_broadcast(&c->changed);
+  if (c->count == 0 && !c->done) {
+    if (c->limit < c->cap) c->limit = c->limit * 2 < c->cap ? c->limit * 2 : c->cap;
+    while (c->count == 0 && !c->done) {
+      if (producer_wanted(c)) pthread_cond_signal(&c->room);
+      c->consumer_waits = true;
+      pthread_cond_wait(&c->ready, &c->lock);
+    }
+    c->consumer_waits = false;
   }
-  while (c->count == 0 && !c->done) pthread_cond_wait(&c->changed, &c->lock);
   mf_status s = MF_OK;
   if (c->count > 0) {
     memcpy(out, c->ring + c->head * ncomp, (size_t)ncomp * sizeof *out);
     c->head = (c->head + 1) % c->cap;
     c->count--;
-    pthread_cond_broadcast(&c->changed);
   } else if (c->status != MF_OK) {
     s = c->status;
     if (err) *err = c->err;
@@ -94,7 +152,9 @@ static mf_status prefetch_next(mf_iterator *it, mf_tensor **out, bool *end, mf_e
   } else {
     *end = true;
   }
+  bool wake = producer_wanted(c);
   pthread_mutex_unlock(&c->lock);
+  if (wake) pthread_cond_signal(&c->room);
   return s;
 }
 
@@ -103,12 +163,14 @@ static void prefetch_drop(mf_iterator *it) {
   if (c->threaded) {
     pthread_mutex_lock(&c->lock);
     c->stop = true;
-    pthread_cond_broadcast(&c->changed);
+    bool wake = producer_wanted(c);
     pthread_mutex_unlock(&c->lock);
+    if (wake) pthread_cond_signal(&c->room);
     pthread_join(c->thread, NULL);
     for (int64_t i = 0; i < c->count; i++)
       mf_release_all(it->ds->ncomp, c->ring + ((c->head + i) % c->cap) * it->ds->ncomp);
-    pthread_cond_destroy(&c->changed);
+    pthread_cond_destroy(&c->room);
+    pthread_cond_destroy(&c->ready);
     pthread_mutex_destroy(&c->lock);
   }
   free(c->ring);
@@ -133,11 +195,13 @@ static mf_status prefetch_iterator(mf_dataset *ds, mf_iterator **out, mf_error *
     if (!c->ring) s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
     if (s == MF_OK) {
       pthread_mutex_init(&c->lock, NULL);
-      pthread_cond_init(&c->changed, NULL);
+      pthread_cond_init(&c->room, NULL);
+      pthread_cond_init(&c->ready, NULL);
       if (pthread_create(&c->thread, NULL, produce, c) == 0) {
         c->threaded = true;
       } else {
-        pthread_cond_destroy(&c->changed);
+        pthread_cond_destroy(&c->room);
+        pthread_cond_destroy(&c->ready);
         pthread_mutex_destroy(&c->lock);
       }
     }

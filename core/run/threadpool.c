@@ -46,6 +46,7 @@ static struct {
   int64_t n, chunk;
   int64_t next;             /* the next chunk's start (atomic) */
   int backoff, skip;        /* loops to run inline after a slow one (under `busy`) */
+  int background;           /* threads outside the pool computing ahead (atomic) */
   mf_parallel_fn fn;
   void *ctx;
 } pool = {
@@ -79,12 +80,19 @@ static bool keep_polling(unsigned *turn, double *until) {
   return t <= *until;
 }
 
-/* Polls for a loop after `seen` to be posted; false when none came. */
-static bool poll_posted(unsigned long seen) {
+/* Whether worker `index` (1, 2, ...) leaves its CPU to the threads
+ * computing ahead: the last workers do, one per such thread. */
+static bool stands_aside(int index) {
+  return index >= pool.nthreads - __atomic_load_n(&pool.background, __ATOMIC_RELAXED);
+}
+
+/* Polls for a loop after `seen` to be posted; false when none came, or
+ * when worker `index` must stand aside. */
+static bool poll_posted(unsigned long seen, int index) {
   unsigned turn = 0;
   double until = 0;
   while (__atomic_load_n(&pool.gen, __ATOMIC_ACQUIRE) == seen)
-    if (!keep_polling(&turn, &until)) return false;
+    if (!keep_polling(&turn, &until) || stands_aside(index)) return false;
   return true;
 }
 
@@ -124,12 +132,12 @@ static void take_chunks(mf_parallel_fn fn, void *ctx, int64_t n, int64_t chunk, 
 }
 
 static void *worker(void *arg) {
-  (void)arg;
+  int index = (int)(intptr_t)arg;
   unsigned long seen = 0;
   for (;;) {
     /* Poll for the next loop for a while (waking costs tens of us), then
      * sleep until one is posted. */
-    bool posted = poll_posted(seen);
+    bool posted = poll_posted(seen, index);
     lock_polling();
     if (!posted) {
       pool.sleepers++;
@@ -203,12 +211,14 @@ static void create(void) {
   pthread_sigmask(SIG_SETMASK, &all, &old);
   for (long w = 1; w < n; w++) {
     pthread_t t;
-    if (pthread_create(&t, &attr, worker, NULL) != 0) break;
+    if (pthread_create(&t, &attr, worker, (void *)(intptr_t)w) != 0) break;
     pool.nthreads++;
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   pthread_attr_destroy(&attr);
 }
+
+int mf_threadpool_background(int delta) { return __atomic_add_fetch(&pool.background, delta, __ATOMIC_RELAXED); }
 
 int mf_threadpool_size(void) {
   pthread_once(&once, create);

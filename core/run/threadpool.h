@@ -54,6 +54,19 @@ int mf_parallel_for(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn f
 int mf_parallel_for_cost(int64_t n, int64_t min_part, int64_t align, mf_parallel_fn fn, void *ctx,
                          double *cost);
 
+/* A thread outside the pool that computes ahead of its consumer (a
+ * prefetch's producer, core/data/prefetch.c) says when it starts working
+ * (+1) and when it stops to wait (-1). While k such threads work, the last
+ * k workers do not poll for the next loop: they sleep at once, and a
+ * polling one goes to sleep, leaving their CPUs to those threads. A worker
+ * polling between the loops of a training step otherwise holds the core
+ * the producer needs, and the scheduler shares it between the two: the
+ * producer fell behind a step it is faster than, and the step waited for
+ * it. Loops still reach a sleeping worker (woken, tens of microseconds
+ * late) and the caller, who always takes chunks. Returns the new count
+ * (delta 0 reads it). */
+int mf_threadpool_background(int delta);
+
 /* Threads a loop may use, the caller included (creates the pool). */
 int mf_threadpool_size(void);
 
