@@ -3,7 +3,8 @@
  * more threads than the pool has; nested loops and loops from a second
  * thread run inline without losing work; loops one after the other (whose
  * workers poll) and loops after a pause (whose workers have gone to
- * sleep) both complete; a loop whose cost is known decides from it; a
+ * sleep) both complete, and so do loops while workers stand aside for a
+ * prefetch's producer; a loop whose cost is known decides from it; a
  * child of fork() runs its loops alone. */
 #include "check.h"
 
@@ -151,6 +152,24 @@ static void test_after_pauses(void) {
   CHECK(all);
 }
 
+/* While threads outside the pool compute ahead (a prefetch's producer),
+ * the workers standing aside still complete every loop: back to back,
+ * and with the count changing under them. */
+static void test_standing_aside(void) {
+  CHECK(mf_threadpool_background(0) == 0);
+  bool all = true;
+  double known = 1e3;
+  CHECK(mf_threadpool_background(+1) == 1);
+  for (int i = 0; i < 500; i++) all = all && tally_loop(3000 + i, &known);
+  for (int i = 0; i < 500; i++) {
+    mf_threadpool_background(i % 2 ? -1 : +1);
+    all = all && tally_loop(5000 + i, &known);
+  }
+  CHECK(mf_threadpool_background(-1) == 0);
+  for (int i = 0; i < 500; i++) all = all && tally_loop(3000 + i, &known);
+  CHECK(all);
+}
+
 /* Two threads calling in at once: one runs its loops on the pool, the
  * other inline whenever the pool is taken; neither loses work. */
 static void *caller(void *arg) {
@@ -189,6 +208,7 @@ int main(void) {
   RUN(test_threadpool_cost);
   RUN(test_back_to_back);
   RUN(test_after_pauses);
+  RUN(test_standing_aside);
   RUN(test_two_callers);
   RUN(test_fork_child_inline);
   return CHECK_DONE();
