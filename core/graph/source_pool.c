@@ -43,10 +43,13 @@ mf_source_pool *mf_source_pool_new(void) {
   return p;
 }
 
-void mf_source_pool_retain(mf_source_pool *p) { p->refcount++; }
+/* Counted atomically: a copy made on one thread may share the pool of a
+ * graph another thread releases. Interning stays the builder's alone (a
+ * graph is built, and its sources filled, on one thread). */
+void mf_source_pool_retain(mf_source_pool *p) { __atomic_add_fetch(&p->refcount, 1, __ATOMIC_RELAXED); }
 
 void mf_source_pool_release(mf_source_pool *p) {
-  if (!p || --p->refcount > 0) return;
+  if (!p || __atomic_sub_fetch(&p->refcount, 1, __ATOMIC_ACQ_REL) > 0) return;
   for (block *b = p->blocks, *next; b; b = next) {
     next = b->next;
     free(b);
