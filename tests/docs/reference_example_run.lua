@@ -8,9 +8,17 @@ local name = assert(arg[1], "usage: moonflow reference_example_run.lua NAME")
 local record = require("moonflow.reference.examples").all()[name]
 if not record then error("no reference entry for " .. name) end
 
+-- The session keeps the text of the chunks it runs (host.sources), as it
+-- does for a cell: AutoGraph converts the example's functions from it.
+local sources = require("moonflow.state").host.sources
+local function compile(code, chunkname)
+  sources["=" .. chunkname] = code
+  return load(code, "=" .. chunkname, "t")
+end
+
 local function escape(s) return (tostring(s):gsub("\\", "\\\\"):gsub("\n", "\\n"):gsub("\t", "\\t")) end
 
-local chunk, message = load(record.example, "=" .. name .. " example", "t")
+local chunk, message = compile(record.example, name .. " example")
 if chunk then
   local ok, err = pcall(chunk)
   if not ok then print("example raised: " .. tostring(err)) end
@@ -20,7 +28,7 @@ end
 io.stdout:flush()
 print(MARK)
 for i, e in ipairs(record.errors) do
-  local f, err = load(e.code, "=" .. name .. " errors[" .. i .. "]", "t")
+  local f, err = compile(e.code, name .. " errors[" .. i .. "]")
   local ok
   if f then ok, err = pcall(f) end
   if f and ok then

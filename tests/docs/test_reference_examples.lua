@@ -16,6 +16,7 @@ local MARK = "--[[reference errors]]--"
 local root = os.getenv("MOONFLOW_ROOT") or "."
 local bin = os.getenv("MOONFLOW_BIN") or core.program_path()
 local runner = root .. "/tests/docs/reference_example_run.lua"
+local stderr_file = os.tmpname()
 
 local n = 0
 local failed = 0
@@ -97,15 +98,21 @@ report(#strays == 0, ("every reference example names a public name (%d not)"):fo
 -- Each entry in a fresh session.
 for _, k in ipairs(keys) do
   local record, where = entries[k], relative(origin[k])
-  local p = io.popen(("timeout 120 %s %s %s 2>&1"):format(quote(bin), quote(runner), quote(k)))
+  -- stdout is what the example prints; stderr (a progress bar, a
+  -- warning) is shown only when the entry fails
+  local p = io.popen(("timeout 120 %s %s %s 2>%s"):format(quote(bin), quote(runner), quote(k), quote(stderr_file)))
   local text = p:read("a")
   p:close()
+  local f = io.open(stderr_file)
+  local stderr = f and f:read("a") or ""
+  if f then f:close() end
+  local tail = stderr ~= "" and "\nstderr:\n" .. stderr or ""
   local printed, rest = text:match("^(.-)" .. MARK:gsub("%p", "%%%0") .. "\n(.*)$")
   if not printed then
-    report(false, k .. ": example runs (" .. where .. ")", text)
+    report(false, k .. ": example runs (" .. where .. ")", text .. tail)
   else
     report(printed == record.output, k .. ": example prints its output (" .. where .. ")",
-      ("expected:\n%s\ngot:\n%s"):format(record.output, printed))
+      ("expected:\n%s\ngot:\n%s"):format(record.output, printed) .. tail)
     local got = {}
     for i, t, m in rest:gmatch("(%d+)\t([^\t\n]*)\t([^\n]*)\n") do got[tonumber(i)] = { t, unescape(m) } end
     for i, e in ipairs(record.errors) do
@@ -113,9 +120,10 @@ for _, k in ipairs(keys) do
       local ok = g and g[1] == e.type and g[2]:find(e.message, 1, true) ~= nil
       report(ok, ("%s: errors[%d] raises %s (%s)"):format(k, i, e.type, where),
         g and ("code: %s\nexpected: %s containing %q\ngot: %s: %s"):format(e.code, e.type, e.message, g[1], g[2])
-          or ("code: %s\nthe run stopped before it:\n%s"):format(e.code, rest))
+          or ("code: %s\nthe run stopped before it:\n%s"):format(e.code, rest .. tail))
     end
   end
 end
+os.remove(stderr_file)
 print("1.." .. n)
 os.exit(failed == 0 and 0 or 1)
