@@ -29,9 +29,10 @@ function examples.dir()
   return path
 end
 
---- examples.files() -> the sorted paths of the example files.
-function examples.files()
-  local dir = examples.dir()
+--- examples.files([dir]) -> the sorted paths of the example files (of
+-- dir, default examples.dir()).
+function examples.files(dir)
+  dir = dir or examples.dir()
   local names, message = core.list_dir(dir)
   if not names then errors.raise("NotFoundError", message) end
   local files = {}
@@ -79,14 +80,15 @@ end
 
 local cache
 
---- examples.all() -> { [name] = record }, every file merged, and
+--- examples.all([dir]) -> { [name] = record }, every file merged, and
 -- { [name] = file } (the path of the file each entry is in). A key in two
 -- files, a key that is not a "tf." name or a record not in the format is a
--- ValueError naming the file(s).
-function examples.all()
-  if cache then return cache.entries, cache.origin end
+-- ValueError naming the file(s). The library's own directory is read once;
+-- another dir (a test's) every time.
+function examples.all(dir)
+  if cache and not dir then return cache.entries, cache.origin end
   local entries, origin = {}, {}
-  for _, path in ipairs(examples.files()) do
+  for _, path in ipairs(examples.files(dir)) do
     local t = load_file(path)
     local keys = {}
     for k in pairs(t) do
@@ -104,7 +106,7 @@ function examples.all()
       entries[k], origin[k] = t[k], path
     end
   end
-  cache = { entries = entries, origin = origin }
+  if not dir then cache = { entries = entries, origin = origin } end
   return entries, origin
 end
 
