@@ -5,7 +5,11 @@
 -- directory beside this module, wherever the library is (source tree,
 -- `make install`, a rock, the Debian package), so adding a file needs no
 -- list edited. tf.help, %help and docs/reference.md render them;
--- tests/docs/test_reference_examples.lua runs them.
+-- tests/docs/test_reference_examples.lua runs them: `example` is Lua run
+-- in a fresh session, `output` exactly what it prints (stdout), and each
+-- error's `code` must raise that `type` with `message` in its message.
+-- Keys are the full public names docs/reference.md lists; a constant may
+-- have `errors = {}`.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
