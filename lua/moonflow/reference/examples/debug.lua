@@ -27,6 +27,7 @@ print(p.runs, p.rows[1].calls)
 ]],
     errors = {
       { code = [[tf.debug.profile_with({ runs = 0 }, tf.func(function(x) return x end), tf.constant(1))]], type = "ValueError", message = "tf.debug.profile: runs must be a positive integer, got 0" },
+      { code = [[tf.debug.profile_with({ run = 3 }, tf.func(function(x) return x end), tf.constant(1))]], type = "TypeError", message = "tf.debug.profile_with got an unexpected keyword argument 'run', did you" },
     },
   },
   ["tf.debug.step"] = {
@@ -61,6 +62,7 @@ print(s:finish())
 tf.Tensor(7.0, shape=(), dtype=float32)
 ]],
     errors = {
+      { code = [[tf.debug.step_with({ optimised = true }, tf.func(function(x) return x end), tf.constant(1))]], type = "TypeError", message = "tf.debug.step_with got an unexpected keyword argument 'optimised', did" },
       { code = [[tf.debug.step_with({ optimized = true }, 42)]], type = "TypeError", message = "tf.debug.step: expected a tf.func or a concrete function, got number" },
     },
   },

@@ -131,6 +131,7 @@ local M = tf.Module:extend("M")
 M.f = tf.func(function(self, x) return x end)
 local m = M()
 tf.saved_model.save(m, os.tmpname(), { signatures = { serving_default = M.f } })]], type = "ValueError", message = "tf.saved_model.save: signature 'serving_default' is the method 'f'" },
+      { code = [[tf.saved_model.save(42, os.tmpname())]], type = "ValueError", message = "Expected an object of type `Trackable`, such as `tf.Module` or a" },
     },
   },
   ["tf.train.Checkpoint"] = {
@@ -149,6 +150,7 @@ os.execute("rm -r " .. dir)
 <tf.Variable 'Variable:0' shape=(2,) dtype=float32, numpy=array([1., 2.], dtype=float32)>
 ]],
     errors = {
+      { code = [[tf.train.Checkpoint({ weights = 42 })]], type = "ValueError", message = "`Checkpoint` was expecting weights to be a trackable object (an object" },
       { code = [[tf.train.Checkpoint({ weights = tf.Variable(1.0) }):read("/nonexistent/ckpt")]], type = "NotFoundError", message = "cannot open saved program '/nonexistent/ckpt': No such file or directory" },
     },
   },

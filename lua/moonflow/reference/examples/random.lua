@@ -14,6 +14,7 @@ print(tf.reduce_all(tf.less(tf.abs(a - 10.0), 5.0)))
 tf.Tensor(True, shape=(), dtype=bool)
 ]],
     errors = {
+      { code = [[tf.random.normal({2}, { dtype = tf.int32 })]], type = "TypeError", message = "Value passed to parameter 'dtype' has DataType int32 not in list of" },
       { code = [[tf.random.normal({-2})]], type = "InvalidArgumentError", message = "Dimension -2 must be >= 0" },
       { code = [[tf.random.normal({2}, { stdev = 1.0 })]], type = "TypeError", message = "tf.random.normal got an unexpected keyword argument 'stdev', did you" },
     },
@@ -45,6 +46,7 @@ print(tf.reduce_all(tf.logical_and(tf.greater_equal(x, 2), tf.less(x, 5))))
 tf.Tensor(True, shape=(), dtype=bool)
 ]],
     errors = {
+      { code = [[tf.random.uniform({2}, { minval = 5, maxval = 2, dtype = tf.int32 })]], type = "InvalidArgumentError", message = "Need minval < maxval: 5 >= 2" },
       { code = [[tf.random.uniform({2}, { dtype = tf.int32 })]], type = "ValueError", message = "Must specify maxval for integer dtype int32" },
       { code = [[tf.random.uniform({2}, { maxval = 1.0, dtype = "float99" })]], type = "TypeError", message = "Cannot convert float99 to a dtype" },
     },
