@@ -307,7 +307,8 @@ false	ValueError	window must be positive, got -1
 ValueError: window must be positive, got -1
 ]],
     errors = {
-      { code = [[tf.errors.raise("ValueError")]], type = "TypeError", message = "bad argument #2 to 'error' (string expected, got nil)" },
+      { code = [[tf.errors.raise("ValueError")]], type = "TypeError", message = "tf.errors.raise: argument 'message' must be a string, got nil" },
+      { code = [[tf.errors.raise(42, "x")]], type = "TypeError", message = "tf.errors.raise: argument 'type' must be a string, got 42" },
     },
   },
 }

@@ -589,6 +589,7 @@ tf.Tensor(
  [0 1 0]], shape=(2, 3), dtype=int32)
 ]=],
     errors = {
+      { code = [[tf.eye(-1)]], type = "InvalidArgumentError", message = "Dimension -1 must be >= 0" },
       { code = [[tf.eye(2, { dtype = "int99" })]], type = "TypeError", message = "Cannot convert int99 to a dtype" },
     },
   },
