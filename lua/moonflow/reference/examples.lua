@@ -134,7 +134,10 @@ function examples.render(record)
     for _, e in ipairs(record.errors) do
       out[#out + 1] = ""
       out[#out + 1] = indent(e.code, "    ")
-      out[#out + 1] = ("    --> %s: ...%s..."):format(e.type, e.message)
+      -- the message is a part of the error's: "..." around it, but not
+      -- after a sentence's full stop
+      local tail = e.message:find("%.$") and "" or "..."
+      out[#out + 1] = ("    --> %s: ...%s%s"):format(e.type, e.message, tail)
     end
   end
   return table.concat(out, "\n")
