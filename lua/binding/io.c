@@ -1,4 +1,7 @@
-/* io.c — core.npy_write / core.npy_read / core.npz_read: NumPy files. */
+/* io.c — core.npy_write / core.npy_read / core.npz_read: NumPy files;
+ * saved models, ONNX export, and core.list_dir. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 
 #include "alloc.h"
@@ -297,11 +300,35 @@ static int l_onnx_export(lua_State *L) {
   return 1;
 }
 
+/* core.list_dir(path) -> {names...} (without "." and "..", in no order) |
+ * nil, message: what the Lua library finds by file rather than by a
+ * module list (the reference's example files), installed or not. */
+static int l_list_dir(lua_State *L) {
+  const char *path = mfL_checkstring(L, 1);
+  DIR *dir = opendir(path);
+  if (!dir) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "cannot list %s: %s", path, strerror(errno));
+    return 2;
+  }
+  /* A memory error while pushing names would leave the handle open: a
+   * directory of a few files, accepted as npz_read accepts its arrays. */
+  lua_newtable(L);
+  lua_Integer i = 0;
+  for (struct dirent *e = readdir(dir); e; e = readdir(dir)) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    lua_pushstring(L, e->d_name);
+    lua_rawseti(L, -2, ++i);
+  }
+  closedir(dir);
+  return 1;
+}
+
 int mfL_io_open(lua_State *L) {
   static const luaL_Reg funcs[] = {
       {"npy_write", l_npy_write}, {"npy_read", l_npy_read}, {"npz_read", l_npz_read},
       {"saved_write", l_saved_write}, {"saved_read", l_saved_read},
-      {"onnx_export", l_onnx_export}, {NULL, NULL}};
+      {"onnx_export", l_onnx_export}, {"list_dir", l_list_dir}, {NULL, NULL}};
   mfL_setfuncs(L, funcs);
   return 0;
 }

@@ -6,6 +6,7 @@ local state = require("moonflow.state")
 local doc = require("moonflow.doc")
 local argcheck = require("moonflow.argcheck")
 local errors = require("moonflow.errors")
+local help = require("moonflow.reference.help")
 
 local M = {}
 
@@ -97,22 +98,8 @@ end, "tf.init_scope(fn, ...)",
 "Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
 
 M.help = doc.def(function(obj)
-  local d = doc.get(obj)
-  if d then return doc.render(d) end
-  local mt = getmetatable(obj)
-  if mt and mt.__help then return mt.__help(obj) end
-  if type(obj) == "table" and mt == nil then
-    local names = {}
-    for k, v in pairs(obj) do
-      if type(k) == "string" and k:sub(1, 1) ~= "_" and doc.get(v) then names[#names + 1] = k end
-    end
-    table.sort(names)
-    if #names > 0 then return "A table of functions: " .. table.concat(names, ", ") end
-  end
-  if type(obj) == "function" then
-    return "A Lua function without a docstring."
-  end
-  return tostring(obj)
-end, "tf.help(obj)", "The docstring of a function (its signature and description) as a string.")
+  return help.text(obj)
+end, "tf.help(obj)", "The docstring of a function (its signature and description) as a string, "
+.. "then, for a public name, an example with what it prints and the errors it raises for bad input.")
 
 return M

@@ -10,6 +10,12 @@ for _, name in ipairs(core.error_names) do errors[name] = name end
 
 --- Raises an error object of `type` with `message` at `level`.
 errors.raise = doc.def(function(type_, message, level)
+  for _, arg in ipairs({ { "type", type_ }, { "message", message } }) do
+    if type(arg[2]) ~= "string" then
+      error(core.error("TypeError", ("tf.errors.raise: argument '%s' must be a string, got %s")
+        :format(arg[1], tostring(arg[2]))), 2)
+    end
+  end
   error(core.error(type_, message), (math.type(level) == "integer" and level or 1) + 1)
 end, "tf.errors.raise(type, message [, level])",
 "Raises a moonflow error object {type=, message=}; tostring gives 'type: message'.")

@@ -9,7 +9,7 @@
 -- documented methods; a constant (tf.float32, tf.None), its printed form.
 
 local doc = require("moonflow.doc")
-local config = require("moonflow.config")
+local help = require("moonflow.reference.help")
 local receiver = require("moonflow.receiver")
 local tf = require("moonflow")
 
@@ -46,7 +46,7 @@ local function members_of(class)
       local v = rawget(t, k)
       if not seen[k] and type(v) == "function" and doc.get(v) then
         seen[k] = true
-        found[#found + 1] = { k, config.help(v) }
+        found[#found + 1] = { k, help.docstring(v) }
       end
     end
   end
@@ -84,7 +84,7 @@ local function help_block(text)
   return table.concat(out, "\n")
 end
 
--- Collects the sections: {path, entries}, each entry {name, markdown}.
+-- Collects the sections: {path, entries}, each entry {name=, value=}.
 local function collect(t, path, sections, seen)
   if seen[t] then return end
   seen[t] = true
@@ -94,27 +94,53 @@ local function collect(t, path, sections, seen)
     local name = path .. "." .. k
     if is_namespace(v) then
       subs[#subs + 1] = { v, name }
-    elseif doc.get(v) then
-      entries[#entries + 1] = { name, help_block(config.help(v)) }
-    elseif type(v) == "table" then
-      local methods, fields = members_of(v)
-      local help = config.help(v)
-      -- a class table without a docstring prints as an address
-      if help:find("^table: ") then help = ("<class %s>"):format(rawget(v, "__name") or k) end
-      local parts = { help_block(help) }
-      if #fields > 0 then
-        parts[#parts + 1] = "\nFields: " .. table.concat(fields, ", ") .. "."
-      end
-      for _, m in ipairs(methods) do
-        parts[#parts + 1] = ("\n**%s**\n\n%s"):format(m[1], help_block(m[2]))
-      end
-      entries[#entries + 1] = { name, table.concat(parts, "\n") }
-    elseif type(v) ~= "function" then
-      entries[#entries + 1] = { name, ("`%s`"):format(tostring(v)) }
+    elseif doc.get(v) or type(v) ~= "function" then
+      entries[#entries + 1] = { name = name, value = v }
     end
   end
   sections[#sections + 1] = { path = path, entries = entries }
   for _, s in ipairs(subs) do collect(s[1], s[2], sections, seen) end
+end
+
+local function sections_of_tf()
+  local sections = {}
+  collect(tf, "tf", sections, {})
+  return sections
+end
+
+--- reference.names() -> every public name the reference documents, in its
+-- order: a list of {name=, value=} (functions with a docstring, classes,
+-- constants; the namespaces themselves are not names).
+function reference.names()
+  local names = {}
+  for _, s in ipairs(sections_of_tf()) do
+    for _, e in ipairs(s.entries) do names[#names + 1] = e end
+  end
+  return names
+end
+
+-- Markdown for one entry: its help (as tf.help shows it: docstring, then
+-- the example and errors), for a class also its fields and methods, for a
+-- constant its printed form.
+local function entry_markdown(name, v)
+  local block = help.examples(v, name)
+  local function with_examples(text) return block and text .. "\n\n" .. block or text end
+  if doc.get(v) then return help_block(with_examples(help.docstring(v))) end
+  if type(v) == "table" then
+    local methods, fields = members_of(v)
+    local text = help.docstring(v)
+    -- a class table without a docstring prints as an address
+    if text:find("^table: ") then text = ("<class %s>"):format(rawget(v, "__name") or name:match("[^.]+$")) end
+    local parts = { help_block(with_examples(text)) }
+    if #fields > 0 then
+      parts[#parts + 1] = "\nFields: " .. table.concat(fields, ", ") .. "."
+    end
+    for _, m in ipairs(methods) do
+      parts[#parts + 1] = ("\n**%s**\n\n%s"):format(m[1], help_block(m[2]))
+    end
+    return table.concat(parts, "\n")
+  end
+  return with_examples(("`%s`"):format(tostring(v)))
 end
 
 local function anchor(text)
@@ -123,16 +149,17 @@ end
 
 --- reference.markdown() -> the whole of docs/reference.md.
 function reference.markdown()
-  local sections = {}
-  collect(tf, "tf", sections, {})
+  local sections = sections_of_tf()
   local out = {
     "# moonflow API reference",
     "",
     "Every name under `tf`, with the help `tf.help(x)` and `%help x` print: the",
     "signature (options in `{...}`; any other option key is a TypeError), then",
-    "what it does. Written by `make docs` from the library's docstrings; a test",
-    "checks that this file is current. Guides: README.md and the lessons in",
-    "tutorials/.",
+    "what it does, then an example (`-->` marks what it prints) and the errors",
+    "it raises for bad input (`--> type: ...part of the message...`). Written by",
+    "`make docs` from the library's docstrings and lua/moonflow/reference/examples/;",
+    "tests check that this file is current and that every example prints what it",
+    "shows. Guides: README.md and the lessons in tutorials/.",
     "",
     "## Namespaces",
     "",
@@ -145,9 +172,9 @@ function reference.markdown()
     out[#out + 1] = "## " .. s.path
     for _, e in ipairs(s.entries) do
       out[#out + 1] = ""
-      out[#out + 1] = "### " .. e[1]
+      out[#out + 1] = "### " .. e.name
       out[#out + 1] = ""
-      out[#out + 1] = e[2]
+      out[#out + 1] = entry_markdown(e.name, e.value)
     end
   end
   return table.concat(out, "\n") .. "\n"

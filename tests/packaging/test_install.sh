@@ -51,6 +51,11 @@ check "stock lua5.4 requires the installed module" "tf.Tensor(6.0, shape=(), dty
   "$(cd "$tmp" && env -u MOONFLOW_LUA_DIR LD_PRELOAD="$PRELOAD" LUA_CPATH="$P/lib/lua/5.4/?.so" \
      LUA_PATH="$P/share/lua/5.4/?.lua" lua5.4 -e \
      'local tf = require("moonflow"); print(tf.reduce_sum(tf.constant({1.0, 2.0, 3.0})))' 2>&1)"
+# The reference's examples are found by file in the installed tree.
+check "the installed module's tf.help shows the reference's example" "yes" \
+  "$(cd "$tmp" && env -u MOONFLOW_LUA_DIR LD_PRELOAD="$PRELOAD" LUA_CPATH="$P/lib/lua/5.4/?.so" \
+     LUA_PATH="$P/share/lua/5.4/?.lua" lua5.4 -e \
+     'local tf = require("moonflow"); print(tf.help(tf.range):find("\nExample:\n", 1, true) and "yes")' 2>&1)"
 check "the kernelspec runs the installed program" "$P/bin/moonflow kernel -f {connection_file}" \
   "$($PY -c "import json,sys; print(' '.join(json.load(open(sys.argv[1]))['argv']))" \
      "$P/share/jupyter/kernels/moonflow/kernel.json")"

@@ -24,7 +24,7 @@ data.experimental = { AUTOTUNE = -1, INFINITE_CARDINALITY = -1, UNKNOWN_CARDINAL
 -- tf.io.decode_csv, which tf.lua puts in tf.io.
 data.decode_csv = text.decode_csv
 
-data.internal = { decode_csv = true }
+data.internal = { decode_csv = true, internal = true }
 data.is_dataset = datasets.is_dataset
 data.internal.is_dataset = true
 

@@ -2,11 +2,32 @@
 -- step runs one node at a time (debug/step.lua).
 
 local doc = require("moonflow.doc")
+local argcheck = require("moonflow.argcheck")
+local options = require("moonflow.options")
+local errors = require("moonflow.errors")
 local step = require("moonflow.debug.step")
 local trace_diff = require("moonflow.debug.trace_diff")
 local profile = require("moonflow.debug.profile")
 
 local debug_ns = {}
+
+-- The options table of a *_with function: a table of known keys only
+-- (nil is none); a misspelt key is a TypeError, never silently ignored.
+local function checked(opts, fname, known)
+  if opts == nil then return {} end
+  argcheck.table(opts, fname, "opts")
+  for k in pairs(opts) do
+    local ok = false
+    for _, n in ipairs(known) do ok = ok or k == n end
+    if not ok then
+      local msg = ("%s got an unexpected keyword argument '%s'"):format(fname, tostring(k))
+      local s = options.suggest(k, known)
+      if s then msg = msg .. (", did you mean '%s'?"):format(s) end
+      errors.raise("TypeError", msg .. " Accepted options: " .. table.concat(known, ", ") .. ".", 3)
+    end
+  end
+  return opts
+end
 
 debug_ns.step = doc.def(function(f, ...)
   return step.new(f, {}, ...)
@@ -19,7 +40,7 @@ end, "tf.debug.step(f, ...)", "A stepper over the graph f (a tf.func, traced for
   .. "PartitionedCalls are stepped through.")
 
 debug_ns.step_with = doc.def(function(opts, f, ...)
-  return step.new(f, opts or {}, ...)
+  return step.new(f, checked(opts, "tf.debug.step_with", { "optimized", "into_calls" }), ...)
 end, "tf.debug.step_with(opts, f, ...)", "tf.debug.step with options: optimized = true steps the "
   .. "graph calls run (after the optimisation passes: a fused node is one step listing the nodes it "
   .. "stands for); into_calls = false runs a PartitionedCall as one step.")
@@ -41,7 +62,7 @@ end, "tf.debug.profile(f, ...)", "Calls f (a tf.func, traced for the arguments i
   .. "drawn coloured by self time. Profiling off costs nothing.")
 
 debug_ns.profile_with = doc.def(function(opts, f, ...)
-  return profile.run(f, opts or {}, ...)
+  return profile.run(f, checked(opts, "tf.debug.profile_with", { "runs" }), ...)
 end, "tf.debug.profile_with({runs = N}, f, ...)", "tf.debug.profile with N runs.")
 
 return debug_ns

@@ -270,6 +270,11 @@ end, "tf.saved_model.SaveOptions([{experimental_custom_gradients = true}])",
 { "experimental_custom_gradients", types = { experimental_custom_gradients = "boolean" } })
 
 M.save = options.def(function(obj, dir, opts)
+  -- a module, a plain table of tf.funcs, a tf.func or a concrete function
+  if type(obj) ~= "table" and not (func.is_func(obj) or func.is_concrete(obj)) then
+    raise("ValueError", ("Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
+      .. "`Trackable` class, for export. Got %s with type %s."):format(tostring(obj), type(obj)))
+  end
   if type(dir) ~= "string" then raise("TypeError", "tf.saved_model.save: dir must be a string") end
   opts = opts or {}
   if opts.options ~= nil and getmetatable(opts.options) ~= SaveOptions then
@@ -820,7 +825,19 @@ end, "ckpt:read(path)",
 .. "before: reading into it earlier is a FailedPreconditionError, never a silent no-op.")
 
 M.Checkpoint = doc.def(function(objects)
-  return setmetatable({ _objects = objects or {} }, Checkpoint)
+  objects = objects or {}
+  if type(objects) ~= "table" or getmetatable(objects) ~= nil then
+    raise("TypeError", ("tf.train.Checkpoint expects a table {name = variable_or_module, ...}, got %s")
+      :format(tostring(objects)))
+  end
+  -- refused when made, as TF's constructor does, not at the first write
+  for k, o in pairs(objects) do
+    if not (variables.is_variable(o) or modules.is_module(o)) then
+      raise("ValueError", ("`Checkpoint` was expecting %s to be a trackable object (an object derived from "
+        .. "`Trackable`), got %s. A checkpoint holds tf.Variables and tf.Modules."):format(tostring(k), tostring(o)))
+    end
+  end
+  return setmetatable({ _objects = objects }, Checkpoint)
 end, "tf.train.Checkpoint{name = variable_or_module, ...}",
 "Variables alone, saved and restored: ckpt:write(path) / ckpt:read(path), for training stopped and resumed.")
 

@@ -121,6 +121,12 @@ end, "tf.linspace(start, stop, num)", "float32 unless start is a tensor of anoth
 M.eye = options.def(function(n, num_columns, opts)
   local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32
   local cols = num_columns or n
+  -- as TF's eye (a diagonal of ones): a negative size is ones' error
+  for _, d in ipairs({ n, cols }) do
+    if type(d) == "number" and d < 0 then
+      raise("InvalidArgumentError", ("Dimension %s must be >= 0"):format(math.tointeger(d) or d), 3)
+    end
+  end
   local idx = M.range(n)
   return op(H.OneHot, { axis = -1, name = opts.name or "eye", _dtypes = { nil, I32, dtype, dtype } }, idx, cols, 1, 0)
 end, "tf.eye(n [, m] [, {dtype=}])", "The n×m identity matrix (float32 by default).",

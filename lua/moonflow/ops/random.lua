@@ -34,6 +34,11 @@ local function number_or_tensor(v, like)
 end
 
 M.normal = op_def("RandomStandardNormal", function(shape, mean, stddev, dtype, seed, opts)
+  local want = dtype and dtypes.as_dtype(dtype)
+  if want and not want.is_floating then
+    raise("TypeError", ("Value passed to parameter 'dtype' has DataType %s not in list of allowed values: "
+      .. "float32, float64"):format(want.name), 2)
+  end
   local x
   x, dtype = random_op("RandomStandardNormal", shape, dtype, seed, opts)
   stddev, mean = number_or_tensor(stddev or 1, x), number_or_tensor(mean or 0, x)
@@ -51,6 +56,11 @@ M.uniform = op_def("RandomUniform", function(shape, minval, maxval, dtype, seed,
   local lo, hi = number_or_tensor(minval or 0, x), number_or_tensor(maxval or 1, x)
   if dtype.is_integer then
     if maxval == nil then raise("ValueError", "Must specify maxval for integer dtype " .. dtype.name, 2) end
+    local a, b = minval or 0, maxval
+    if type(a) == "number" and type(b) == "number" and a >= b then
+      raise("InvalidArgumentError", ("Need minval < maxval: %s >= %s"):format(
+        math.tointeger(a) or a, math.tointeger(b) or b), 2)
+    end
     return elementwise.cast(elementwise.floor(x * (hi - lo) + lo), dtype)
   end
   if hi - lo ~= 1 then x = x * (hi - lo) end

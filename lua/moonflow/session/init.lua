@@ -28,6 +28,7 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
+local help = require("moonflow.reference.help")
 local state = require("moonflow.state")
 local display = require("moonflow.session.display")
 local lexer = require("moonflow.autograph.lexer")
@@ -626,16 +627,20 @@ local MAX_DESCRIBE = 2000
 
 --- session.describe(v, name [, detail]) -> text
 -- tf.help's docstring of v when it has one (or a __help metamethod); else
--- name, type and what tf.help says of a function, or the value's text.
--- detail >= 1 adds a Lua function's source.
+-- name, type and what tf.help says of a function, or the value's text;
+-- then the reference's example and errors of the name as typed (or of v's
+-- public name). detail >= 1 adds a Lua function's source.
 function session.describe(v, name, detail)
-  local ok, text = pcall(tf.help, v)
+  local ok, text = pcall(help.docstring, v)
   local documented = doc.get(v) or metafield(v, "__help")
   if not (documented and ok and type(text) == "string" and text ~= "") then
     local shown = type(v) == "function" and ok and type(text) == "string" and text or display.text(v)
     if #shown > MAX_DESCRIBE then shown = shown:sub(1, MAX_DESCRIBE) .. " ..." end
     text = ("%s: %s\n%s"):format(name, session.type_name(v), shown)
   end
+  -- the Example:/Errors: block of the name as typed (tf.help's own text)
+  local block = help.examples(v, name)
+  if block then text = text .. "\n\n" .. block end
   local src = (detail or 0) >= 1 and type(v) == "function" and source_of(v)
   if src then text = text .. "\n\nSource:\n" .. src end
   return text
