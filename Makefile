@@ -272,6 +272,8 @@ DEB_NOTEBOOK  := jupyter-notebook python3-nbclient python3-nbformat python3-nump
 NOTEBOOK_ARGS ?=
 # tests/export/: the notebooks exported and opened in headless Chromium.
 DEB_TEST      += chromium chromium-driver python3-selenium python3-pil
+# tests/export/test_classic_notebook.py: the lessons opened in the classic notebook server.
+DEB_TEST      += jupyter-notebook
 
 notebooks: deps
 	@sh tests/deps.sh $(DEB_NOTEBOOK)

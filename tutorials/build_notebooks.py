@@ -9,7 +9,9 @@ answer is not under the question before the learner runs the cell. The
 kernel is installed into a temporary prefix (never the user's Jupyter
 directories). Exits non-zero, naming the notebook, if one does not execute
 cleanly; tests/tutorials/test_notebooks.py runs this and checks that the
-outputs are the ones the lessons show."""
+outputs are the ones the lessons show. Each executed notebook is signed
+for the user who builds it (their Jupyter data directory), so the classic
+notebook shows its graph pictures (tests/export/test_classic_notebook.py)."""
 import json
 import os
 import shutil
@@ -19,6 +21,7 @@ import tempfile
 
 import nbclient
 import nbformat
+from nbformat.sign import NotebookNotary
 
 TIMEOUT = 240
 
@@ -68,6 +71,15 @@ def execute(path, env):
     nbformat.write(nb, path)
 
 
+def sign(path):
+    """Trusts the executed notebook for the user who built it (the notary
+    database in their Jupyter data directory), as the notebook server
+    trusts a notebook its user ran and saved. An untrusted notebook's
+    text/html goes through the classic notebook's sanitizer, which removes
+    every SVG: the lessons' graph pictures would be empty."""
+    NotebookNotary().sign(nbformat.read(path, as_version=4))
+
+
 def is_prediction(cell):
     return cell.cell_type == "markdown" and cell.source.startswith("**Predict, then run:**")
 
@@ -96,6 +108,7 @@ def main():
                 execute(path, env)
             except Exception as e:  # nbclient's CellExecutionError and timeouts
                 sys.exit("%s did not execute cleanly:\n%s" % (path, str(e)[-4000:]))
+            sign(path)
             print("  NB  " + os.path.relpath(path))
     finally:
         shutil.rmtree(home, ignore_errors=True)

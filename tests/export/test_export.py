@@ -9,14 +9,13 @@ where the graph is), not an empty box."""
 import io
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tutorials"))
 import lessons  # noqa: E402
+import executed  # noqa: E402
 
 JUPYTER = "/usr/bin/jupyter"
 CHROMIUM = "/usr/bin/chromium"
@@ -25,27 +24,10 @@ TIMEOUT = 120 * lessons.SLOW
 
 
 def setUpModule():
-    global HOME, ENV, NOTEBOOKS
-    HOME = tempfile.mkdtemp(prefix="moonflow-export-")
-    ENV = lessons.environment()
-    for var, sub in (("JUPYTER_DATA_DIR", "data"), ("JUPYTER_CONFIG_DIR", "config"),
-                     ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
-        ENV[var] = os.path.join(HOME, sub)
-        os.makedirs(ENV[var], exist_ok=True)
-    ENV["JUPYTER_PLATFORM_DIRS"] = "0"
-    out = os.path.join(HOME, "nb")
-    proc = subprocess.run(["/usr/bin/python3", os.path.join(lessons.TUTORIALS, "build_notebooks.py"),
-                           lessons.BIN, out], capture_output=True, text=True, env=ENV,
-                          timeout=TIMEOUT * 20)
-    if proc.returncode != 0:
-        raise AssertionError("build_notebooks.py failed:\n" + proc.stderr[-4000:])
-    NOTEBOOKS = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".ipynb"))
-    global EXPORTS
+    # The executed notebooks, built once for every module here (executed.py).
+    global HOME, ENV, NOTEBOOKS, EXPORTS
+    HOME, ENV, NOTEBOOKS = executed.build()
     EXPORTS = {(p, to): export(p, to) for p in NOTEBOOKS for to in ("html", "markdown")}
-
-
-def tearDownModule():
-    shutil.rmtree(HOME, ignore_errors=True)
 
 
 def export(path, to):

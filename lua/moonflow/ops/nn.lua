@@ -310,17 +310,19 @@ end, "tf.nn.embedding_lookup(params, ids [, max_norm] [, {name=}])",
 
 -- The activations TF's nn_ops.py builds from other ops.
 
--- A float tensor of x (TF's convert_to_tensor; integers refused by the ops).
-local function float_features(x, fname)
+-- A float tensor of x: TF's gelu checks the dtype itself (a ValueError,
+-- with its message), before any op sees the integers.
+local function float_features(x)
   x = to_tensor(x)
   if not core.dtype(x).is_floating then
-    raise("TypeError", ("%s: features must be a floating-point tensor, got %s"):format(fname, core.dtype(x).name), 3)
+    raise("ValueError", ("`features.dtype` must be a floating point tensor.Received:features.dtype=<dtype: '%s'>")
+      :format(core.dtype(x).name), 3)
   end
   return x
 end
 
 M.gelu = options.def(function(features, approximate, opts)
-  local x = float_features(features, "tf.nn.gelu")
+  local x = float_features(features)
   local dt = core.dtype(x)
   local c = function(v) return core_ops.constant(v, dt) end
   local named = { name = opts.name }
@@ -335,7 +337,8 @@ end, "tf.nn.gelu(features [, approximate])",
 { required = 1, positional = { "approximate" }, "name" })
 
 M.silu = options.def(function(features, beta, opts)
-  local x = float_features(features, "tf.nn.silu")
+  -- TF's silu does not check the dtype: integers reach Sigmoid, which refuses them.
+  local x = to_tensor(features)
   local named = { name = opts.name }
   if beta == nil or beta == 1 or beta == 1.0 then return elementwise.multiply(x, elementwise.sigmoid(x), named) end
   return elementwise.multiply(x, elementwise.sigmoid(core_ops.constant(beta, core.dtype(x)) * x), named)
