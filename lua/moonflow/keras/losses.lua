@@ -259,7 +259,8 @@ options.init(Loss, "tf.keras.losses.Loss([reduction] [, name])",
   if name ~= nil then self.name = name end
 end)
 local function loss_call(self, y_true, y_pred, sample_weight)
-  if type(sample_weight) == "table" and getmetatable(sample_weight) == nil and sample_weight.sample_weight then
+  if type(sample_weight) == "table" and getmetatable(sample_weight) == nil and sample_weight[1] == nil
+    and sample_weight.sample_weight ~= nil then
     sample_weight = sample_weight.sample_weight
   end
   return weighted_loss(self:call(y_true, y_pred), sample_weight, self.reduction)

@@ -102,6 +102,14 @@ metrics.binary_crossentropy = losses.binary_crossentropy
 metrics.categorical_crossentropy = losses.categorical_crossentropy
 metrics.sparse_categorical_crossentropy = losses.sparse_categorical_crossentropy
 
+-- sample_weight given positionally or as {sample_weight = ...}.
+local function weight_option(w)
+  if type(w) == "table" and getmetatable(w) == nil and w[1] == nil and w.sample_weight ~= nil then
+    return w.sample_weight
+  end
+  return w
+end
+
 -- Metric classes ---------------------------------------------------------------------------
 local function state_variable(metric, name, shape)
   local v = variables.Variable(function() return ops.zeros(shape or {}, F32) end,
@@ -196,10 +204,9 @@ options.init(MeanMetricWrapper, "tf.keras.metrics.MeanMetricWrapper(fn [, name])
   mean_init(self, name, "mean_metric_wrapper")
 end)
 MeanMetricWrapper.update_state = doc.def(function(self, y_true, y_pred, sample_weight)
-  if type(sample_weight) == "table" and getmetatable(sample_weight) == nil then
-    sample_weight = sample_weight.sample_weight
-  end
-  y_true, y_pred = losses.match_ranks(ops.convert_to_tensor(y_true), ops.convert_to_tensor(y_pred))
+  sample_weight = weight_option(sample_weight)
+  -- Keras's MeanMetricWrapper casts both to the metric's dtype (float32).
+  y_true, y_pred = losses.match_ranks(as_float(y_true), as_float(y_pred))
   accumulate(self, self._fn(y_true, y_pred), sample_weight)
 end, "metric:update_state(y_true, y_pred [, sample_weight])",
 "Adds the metric's per-example values for this batch (weighted) to its running mean.")
@@ -265,9 +272,7 @@ options.init(AUC, "tf.keras.metrics.AUC([num_thresholds] [, {name=}])",
   self.false_negatives = state_variable(self, "false_negatives", { num_thresholds })
 end)
 AUC.update_state = doc.def(function(self, y_true, y_pred, sample_weight)
-  if type(sample_weight) == "table" and getmetatable(sample_weight) == nil then
-    sample_weight = sample_weight.sample_weight
-  end
+  sample_weight = weight_option(sample_weight)
   local pred = ops.reshape(as_float(y_pred), { 1, -1 })
   local label = ops.reshape(ops.cast(ops.convert_to_tensor(y_true), dtypes.bool), { 1, -1 })
   local w = sample_weight ~= nil
