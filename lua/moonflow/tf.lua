@@ -56,6 +56,9 @@ end
 for _, name in ipairs(control.namespaces.tf) do tf[name] = control[name] end
 tf.autograph = public(autograph)
 tf.keras = ops.join_namespaces(keras, keras_layers, "tf.keras")
+-- Keras parts (issue 27): the layers of layers_core.lua and layers_rnn.lua.
+tf.keras = ops.join_namespaces(tf.keras, require("moonflow.keras.layers_core"), "tf.keras")
+tf.keras = ops.join_namespaces(tf.keras, require("moonflow.keras.layers_rnn"), "tf.keras")
 tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output
