@@ -94,6 +94,16 @@ describe("loss classes", function()
   end)
 end)
 
+describe("Loss", function()
+  it("a subclass defines call; the base weights and reduces it", function()
+    local Abs = L.Loss:extend("Abs")
+    function Abs:call(y_true, y_pred) return tf.reduce_mean(tf.abs(y_pred - y_true), -1) end
+    H.close(1.5, Abs()({ { 1.0, 2.0 } }, { { 0.0, 4.0 } }), 1e-6)
+    H.close(3.0, Abs("sum")({ { 1.0, 2.0 }, { 1.0, 2.0 } }, { { 0.0, 4.0 }, { 0.0, 4.0 } }), 1e-6)
+    H.raises("NotImplementedError", "Must be implemented in subclasses.", function() return L.Loss()({ 1.0 }, { 1.0 }) end)
+  end)
+end)
+
 describe("loss errors", function()
   it("shapes that do not match are Keras's errors", function()
     H.raises("ValueError", "Shapes (2, 3) and (2, 2) are incompatible",

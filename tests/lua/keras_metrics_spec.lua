@@ -86,6 +86,19 @@ describe("metric classes, as Keras's docstrings show them", function()
   end)
 end)
 
+describe("Metric", function()
+  it("is abstract; a subclass gives update_state and result", function()
+    H.raises("TypeError", "Can't instantiate abstract class Metric", function() return M.Metric() end)
+    local Count = M.Metric:extend("Count")
+    function Count:init() self.n = tf.Variable(0.0, { trainable = false }) end
+    function Count:update_state(x) self.n:assign_add(tf.cast(tf.size(x), tf.float32)) end
+    function Count:result() return self.n:read_value() end
+    local c = Count()
+    c:update_state({ 1, 2, 3 })
+    H.close(3, c:result())
+  end)
+end)
+
 describe("AUC", function()
   it("gives Keras's docstring value", function()
     local m = M.AUC({ num_thresholds = 3 })

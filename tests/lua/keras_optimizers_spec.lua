@@ -137,6 +137,31 @@ describe("minimize", function()
   end)
 end)
 
+describe("Optimizer", function()
+  it("is abstract; a subclass with an update_step gets apply_gradients and minimize", function()
+    H.raises("TypeError", "Can't instantiate abstract class Optimizer", function() return O.Optimizer() end)
+    local Sign = O.Optimizer:extend("Sign")
+    function Sign:init(lr) self.learning_rate = lr end
+    function Sign:update_step(g, v, lr) v:assign_sub(tf.sign(g) * lr) end
+    local v = tf.Variable({ 1.0, -1.0 })
+    local opt = Sign(0.5)
+    opt:apply_gradients({ { tf.constant({ 3.0, -2.0 }), v } })
+    opt:minimize(function() return tf.reduce_sum(v) end, { v })
+    H.tensor(v:read_value(), tf.float32, { 2 }, { 0, -1 })
+    assert.are.equal(2, opt.iterations:numpy())
+  end)
+  it("a schedule must define __call", function()
+    H.raises("NotImplementedError", "must override `__call__(self, step)`",
+      function() return O.schedules.LearningRateSchedule()(1) end)
+    local Half = O.schedules.LearningRateSchedule:extend("Half")
+    Half.__call = function(_, step) return 1.0 / (tf.cast(step, tf.float32) + 1) end
+    local w = tf.Variable({ 1.0 })
+    local opt = O.SGD(Half())
+    for _ = 1, 2 do opt:apply_gradients({ { tf.constant({ 1.0 }), w } }) end
+    H.close({ 1.0 - 1.0 - 0.5 }, w:numpy(), 1e-6)
+  end)
+end)
+
 describe("tf.keras.optimizers.get", function()
   it("makes an optimizer from TF's names and passes an optimizer through", function()
     for name, class in pairs({ sgd = O.SGD, adam = O.Adam, adamw = O.AdamW, rmsprop = O.RMSprop, adagrad = O.Adagrad,

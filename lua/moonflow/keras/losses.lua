@@ -263,9 +263,14 @@ local function loss_call(self, y_true, y_pred, sample_weight)
     and sample_weight.sample_weight ~= nil then
     sample_weight = sample_weight.sample_weight
   end
-  return weighted_loss(self:call(y_true, y_pred), sample_weight, self.reduction)
+  local per = self:call(ops.convert_to_tensor(y_true), ops.convert_to_tensor(y_pred))
+  return weighted_loss(per, sample_weight, self.reduction)
 end
 Loss.__call = loss_call
+-- Keras's Loss.call: a subclass (Loss:extend("Name")) defines its own.
+function Loss:call()
+  raise("NotImplementedError", "Must be implemented in subclasses.", 2)
+end
 
 -- A loss class around a per-example function: fn(y_true, y_pred, ...)
 -- with the instance's options (the fields named in `args`) after them;

@@ -136,6 +136,13 @@ local reset_state = doc.def(function(self)
   end
 end, "metric:reset_state()", "Sets the metric's state variables back to zero.")
 
+-- Keras's Metric is abstract: a subclass gives update_state and result.
+Metric.init = function(self)
+  if getmetatable(self) == Metric then
+    raise("TypeError", "Can't instantiate abstract class Metric with abstract methods result, update_state", 3)
+  end
+end
+
 -- The shared methods are set on each class (a call with `.` names its kind).
 local function metric_class(name, parent)
   local class = (parent or Metric):extend(name)

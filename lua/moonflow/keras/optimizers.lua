@@ -37,6 +37,7 @@ end
 -- variable passed to a tf.func is a new proxy object in every trace, and
 -- the second trace must find the slots the first one created.
 local function slot(opt, v, name, initial)
+  if not opt._slots then opt._slots = {} end
   opt._slots[name] = opt._slots[name] or {}
   local s = opt._slots[name][v.id]
   if not s then
@@ -86,6 +87,14 @@ doc.def(Optimizer, "tf.keras.optimizers.Optimizer",
   .. "subclass's rule (its update_step) and adds one to opt.iterations; opt:minimize(loss_fn, var_list) "
   .. "differentiates loss_fn() first. Slots and iterations are opt:variables().")
 
+-- The base is abstract: its subclasses give update_step.
+Optimizer.init = function(self)
+  if getmetatable(self) == Optimizer then
+    raise("TypeError", "Can't instantiate abstract class Optimizer with abstract method update_step; use "
+      .. "SGD, Adam, AdamW, RMSprop or Adagrad, or Optimizer:extend(name) with an update_step", 3)
+  end
+end
+
 -- The common constructor part: a rate (number, variable or schedule) and a name.
 local function base_init(self, learning_rate, default_lr, name, what)
   self.learning_rate = check_lr(learning_rate, what) or default_lr
@@ -126,13 +135,18 @@ end, "optimizer:minimize(loss, var_list)",
 "Records loss() on a GradientTape, differentiates it with respect to var_list (a list of variables or a "
 .. "function returning one) and applies the gradients; returns opt.iterations.")
 
+apply_gradients = doc.def(apply_gradients, "optimizer:apply_gradients(grads_and_vars)",
+  "Updates each variable of the {gradient, variable} pairs (pairs with a nil gradient are skipped) by "
+  .. "the optimizer's update_step(g, v, learning_rate) and adds one to opt.iterations, which it returns.")
+-- A user's Optimizer:extend(name) inherits them from the base.
+Optimizer.apply_gradients = apply_gradients
+Optimizer.minimize = minimize
+Optimizer._prepare = function() end
+
 local function optimizer_class(name, parent)
   local class = (parent or Optimizer):extend(name)
-  class.apply_gradients = doc.def(apply_gradients, "optimizer:apply_gradients(grads_and_vars)",
-    "Updates each variable of the {gradient, variable} pairs (pairs with a nil gradient are skipped) and "
-    .. "adds one to opt.iterations, which it returns.")
+  class.apply_gradients = apply_gradients
   class.minimize = minimize
-  if not parent then class._prepare = function() end end
   optimizers[name] = class
   return class
 end

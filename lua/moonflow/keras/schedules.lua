@@ -29,6 +29,11 @@ options.init(LearningRateSchedule, "tf.keras.optimizers.schedules.LearningRateSc
   .. "A subclass (LearningRateSchedule:extend('Name')) defines __call; an optimizer takes any instance "
   .. "as its learning_rate.", {}, function() end)
 
+LearningRateSchedule.__call = function(self)
+  raise("NotImplementedError", ("Learning rate schedule '%s' must override `__call__(self, step)`.")
+    :format(getmetatable(self)._class_name), 2)
+end
+
 local function is_schedule(x)
   local mt = getmetatable(x)
   while type(mt) == "table" do
