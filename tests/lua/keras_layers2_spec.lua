@@ -141,6 +141,36 @@ describe("global pooling", function()
   end)
 end)
 
+describe("the layers together", function()
+  it("give the same values and gradients eagerly and traced", function()
+    tf.random.set_seed(3)
+    local conv = L.Conv1D(3, 2, 1, "same", { activation = "tanh" })
+    local layers = {
+      L.Reshape({ 4, 2 }), conv, L.ReLU({ negative_slope = 0.1 }), L.Softmax(),
+      L.GlobalAveragePooling1D(), L.Activation("sigmoid"),
+    }
+    local function model(x)
+      for _, l in ipairs(layers) do x = l(x) end
+      local pooled = L.GlobalMaxPooling1D()(L.Reshape({ 3, 1 })(x))
+      return L.Add()({ L.Concatenate()({ x, pooled }), tf.ones({ 1, 4 }) })
+    end
+    local function with_grads(x)
+      local tape = tf.GradientTape()
+      local y = model(x)
+      local loss = tf.reduce_sum(y * tf.constant({ { 1.0, -2.0, 0.5, 3.0 } }))
+      tape:stop()
+      local g = tape:gradient(loss, { conv.kernel, conv.bias })
+      return y, g[1], g[2]
+    end
+    local x = ramp({ 2, 8 }) / 10
+    local eager = table.pack(with_grads(x))
+    local traced = table.pack(tf.func(with_grads)(x))
+    H.tensor(eager[1], tf.float32, { 2, 4 })
+    for i = 1, 3 do H.close(eager[i]:numpy(), traced[i], 1e-5) end
+    assert.is_true(tf.reduce_max(tf.abs(eager[2])):numpy() > 0)
+  end)
+end)
+
 -- Recurrent layers ------------------------------------------------------------------
 local X = tf.constant(REF.x, tf.float32)
 

@@ -126,6 +126,29 @@ describe("learning rates", function()
   end)
 end)
 
+describe("slots in checkpoints", function()
+  it("a training stopped and resumed from a checkpoint of the model and its optimizer goes on as one run", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    local c = tf.constant(REF.c)
+    local function step(w, opt)
+      opt:minimize(function() return tf.reduce_sum(c * w * w) end, { w })
+    end
+    local w1, opt1 = tf.Variable(REF.w0), O.Adam(0.1)
+    for _ = 1, 3 do step(w1, opt1) end
+    tf.train.Checkpoint({ w = w1, optimizer = opt1 }):write(dir)
+    for _ = 1, 2 do step(w1, opt1) end
+    -- a fresh optimizer has its slots after one step; the checkpoint then overwrites them
+    local w2, opt2 = tf.Variable({ 0.0, 0.0, 0.0 }), O.Adam(0.1)
+    opt2:apply_gradients({ { tf.zeros({ 3 }), w2 } })
+    tf.train.Checkpoint({ w = w2, optimizer = opt2 }):read(dir)
+    assert.are.equal(3, opt2.iterations:numpy())
+    for _ = 1, 2 do step(w2, opt2) end
+    H.close(w1:numpy(), w2:numpy(), 1e-6)
+    H.close(REF.optimizers.adam[5], w2:numpy(), 2e-5)
+  end)
+end)
+
 describe("minimize", function()
   it("differentiates the loss function and applies the gradients", function()
     local w = tf.Variable(REF.w0)
