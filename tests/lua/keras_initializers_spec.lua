@@ -32,6 +32,14 @@ describe("variance-scaling initializers", function()
     assert.is_true(max_abs(v) <= limit)
     assert.is_true(max_abs(v) > 0.95 * limit)
   end)
+  it("a shape that is not a list of sizes is a TypeError", function()
+    H.raises("TypeError", "argument 'shape' must be a list of non-negative integers, got a number",
+      function() return I.HeNormal()(5) end)
+    H.raises("TypeError", "argument 'shape' must be a list of non-negative integers",
+      function() return I.Orthogonal()({ 2, "x" }) end)
+    H.raises("TypeError", "tf.keras.initializers.GlorotUniform: argument 'seed' must be an integer, got a string",
+      function() return I.GlorotUniform("s") end)
+  end)
   it("VarianceScaling checks its arguments as Keras does", function()
     H.raises("ValueError", "Argument `scale` must be positive float", function() return I.VarianceScaling(-1) end)
     H.raises("ValueError", "Invalid `mode` argument", function() return I.VarianceScaling(1, "fan_sum") end)

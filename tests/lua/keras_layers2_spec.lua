@@ -292,5 +292,7 @@ describe("recurrent layer options", function()
     H.raises("TypeError", "unexpected keyword argument 'return_sequence'",
       function() return L.SimpleRNN(2, { return_sequence = true }) end)
     H.raises("TypeError", "unexpected keyword argument 'mask'", function() return L.SimpleRNN(2)(X, { mask = 1 }) end)
+    H.raises("TypeError", "tf.keras.layers.LSTM: argument 'return_sequences' must be a boolean, got a number",
+      function() return L.LSTM(2, { return_sequences = 1 }) end)
   end)
 end)

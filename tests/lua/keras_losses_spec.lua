@@ -113,6 +113,14 @@ describe("loss errors", function()
     H.raises("InvalidArgumentError", nil,
       function() return L.MeanSquaredError()({ { 0, 1, 0 } }, { { 0.5, 0.5 } }) end)
   end)
+  it("options of the wrong kind are TypeErrors naming them", function()
+    H.raises("TypeError", "tf.keras.losses.binary_crossentropy: argument 'from_logits' must be a boolean, got a string",
+      function() return L.binary_crossentropy({ { 1.0 } }, { { 0.5 } }, "yes") end)
+    H.raises("TypeError", "argument 'label_smoothing' must be a number",
+      function() return L.CategoricalCrossentropy({ label_smoothing = {} })({ { 1.0 } }, { { 0.5 } }) end)
+    H.raises("TypeError", "argument 'axis' must be an integer",
+      function() return L.sparse_categorical_crossentropy({ 0 }, { { 0.5 } }, false, 0.5) end)
+  end)
   it("an unknown reduction is Keras's ValueError", function()
     H.raises("ValueError", "Invalid Reduction Key: mean.", function() return L.MeanSquaredError("mean") end)
     H.raises("TypeError", "unexpected keyword argument 'from_logit'", function()

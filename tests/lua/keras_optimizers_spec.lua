@@ -80,6 +80,12 @@ describe("optimizer defaults and options", function()
     H.raises("ValueError", "`momentum` must be between [0, 1]", function() return O.RMSprop({ momentum = -1 }) end)
     H.raises("TypeError", "learning_rate must be a number, a tf.Variable or a", function() return O.Adam("fast") end)
     H.raises("TypeError", "unexpected keyword argument 'lr'", function() return O.SGD({ lr = 0.1 }) end)
+    H.raises("TypeError", "tf.keras.optimizers.SGD: argument 'nesterov' must be a boolean, got a string",
+      function() return O.SGD(0.1, 0.9, "yes") end)
+    H.raises("TypeError", "tf.keras.optimizers.Adam: argument 'beta_1' must be a number, got a string",
+      function() return O.Adam(0.1, "b") end)
+    H.raises("TypeError", "adam:update_step: argument 'variable' must be a tf.Variable, got a number",
+      function() return O.Adam(0.1):update_step(tf.constant(1.0), 2, 0.1) end)
   end)
 end)
 

@@ -14,6 +14,7 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local ops = require("moonflow.ops")
 local control = require("moonflow.ops.control")
+local check = require("moonflow.keras.check")
 local raise = errors.raise
 
 local initializers = {}
@@ -65,6 +66,7 @@ end
 local MODES = { fan_in = true, fan_out = true, fan_avg = true }
 local DISTRIBUTIONS = { truncated_normal = true, untruncated_normal = true, uniform = true, normal = true }
 local function variance_scaling(scale, mode, distribution, seed, what)
+  check.integer(seed, "tf.keras.initializers." .. what, "seed")
   if type(scale) ~= "number" or scale <= 0 then
     raise("ValueError", ("Argument `scale` must be positive float. Received: scale=%s"):format(tostring(scale)), 4)
   end
@@ -77,7 +79,7 @@ local function variance_scaling(scale, mode, distribution, seed, what)
       .. "'truncated_normal', 'untruncated_normal'}. Received: distribution=%s"):format(tostring(distribution)), 4)
   end
   return function(shape, dtype)
-    shape = shape_list(shape)
+    shape = check.shape(shape, what)
     dtype = float_dtype(dtype, what)
     local fan_in, fan_out = fans(shape)
     local n = mode == "fan_in" and fan_in or mode == "fan_out" and fan_out or (fan_in + fan_out) / 2
@@ -142,18 +144,22 @@ end, "tf.keras.initializers.Constant([value])", "Every element value (default 0)
 { positional = { "value" } })
 
 initializers.RandomUniform = options.def(function(minval, maxval, seed)
+  local what = "tf.keras.initializers.RandomUniform"
+  check.number(minval, what, "minval"); check.number(maxval, what, "maxval"); check.integer(seed, what, "seed")
   return function(shape, dtype)
     dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
-    return ops.random.uniform(shape_list(shape), { minval = minval or -0.05, maxval = maxval or 0.05,
+    return ops.random.uniform(check.shape(shape, what), { minval = minval or -0.05, maxval = maxval or 0.05,
       dtype = dtype, seed = seed })
   end
 end, "tf.keras.initializers.RandomUniform([minval] [, maxval] [, seed])",
 "Uniform in [minval, maxval) (default ±0.05; Keras's 'uniform').", { positional = { "minval", "maxval", "seed" } })
 
 initializers.RandomNormal = options.def(function(mean, stddev, seed)
+  local what = "tf.keras.initializers.RandomNormal"
+  check.number(mean, what, "mean"); check.number(stddev, what, "stddev"); check.integer(seed, what, "seed")
   return function(shape, dtype)
     dtype = float_dtype(dtype, "RandomNormal")
-    return ops.random.normal(shape_list(shape), { mean = mean or 0.0, stddev = stddev or 0.05, dtype = dtype,
+    return ops.random.normal(check.shape(shape, what), { mean = mean or 0.0, stddev = stddev or 0.05, dtype = dtype,
       seed = seed })
   end
 end, "tf.keras.initializers.RandomNormal([mean] [, stddev] [, seed])",
@@ -161,9 +167,11 @@ end, "tf.keras.initializers.RandomNormal([mean] [, stddev] [, seed])",
 { positional = { "mean", "stddev", "seed" } })
 
 initializers.TruncatedNormal = options.def(function(mean, stddev, seed)
+  local what = "tf.keras.initializers.TruncatedNormal"
+  check.number(mean, what, "mean"); check.number(stddev, what, "stddev"); check.integer(seed, what, "seed")
   return function(shape, dtype)
     dtype = float_dtype(dtype, "TruncatedNormal")
-    return truncated(shape_list(shape), mean or 0.0, stddev or 0.05, dtype, seed)
+    return truncated(check.shape(shape, what), mean or 0.0, stddev or 0.05, dtype, seed)
   end
 end, "tf.keras.initializers.TruncatedNormal([mean] [, stddev] [, seed])",
 "Normal with mean (default 0) and stddev (default 0.05), values more than two standard deviations "
@@ -193,9 +201,11 @@ local function orthonormal_columns(a, rows, cols)
 end
 
 initializers.Orthogonal = options.def(function(gain, seed)
+  local what = "tf.keras.initializers.Orthogonal"
+  check.number(gain, what, "gain"); check.integer(seed, what, "seed")
   gain = gain or 1.0
   return function(shape, dtype)
-    shape = shape_list(shape)
+    shape = check.shape(shape, what)
     dtype = float_dtype(dtype, "Orthogonal")
     if #shape < 2 then
       raise("ValueError", ("The tensor to initialize must be at least two-dimensional. Received: "

@@ -12,6 +12,7 @@ local nn_ops = require("moonflow.ops").nn
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local util = require("moonflow.keras.layer_util")
+local check = require("moonflow.keras.check")
 local raise = errors.raise
 
 local layers = {}
@@ -282,7 +283,7 @@ options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [,
   end
   self.padding = p
   self.activation = keras.activations.get(opts.activation)
-  self.use_bias = opts.use_bias ~= false
+  self.use_bias = check.boolean(opts.use_bias, "tf.keras.layers.Conv1D", "use_bias") ~= false
   self.kernel_initializer = util.initializer(opts.kernel_initializer, "glorot_uniform")
   self.bias_initializer = util.initializer(opts.bias_initializer, "zeros")
 end)
@@ -327,7 +328,7 @@ local function global_pooling(class_name, reduce, rank, what)
           :format(class_name, tostring(data_format)), 3)
       end
       self.data_format = "channels_last"
-      self.keepdims = keepdims or false
+      self.keepdims = check.boolean(keepdims, "tf.keras.layers." .. class_name, "keepdims") or false
     end)
   class.__call = function(self, x)
     x = ops.convert_to_tensor(x)

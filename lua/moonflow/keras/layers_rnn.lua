@@ -17,6 +17,7 @@ local control = require("moonflow.ops.control")
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local util = require("moonflow.keras.layer_util")
+local check = require("moonflow.keras.check")
 local raise = errors.raise
 
 local layers = {}
@@ -32,6 +33,10 @@ local function rnn_options(self, units, opts, what)
       .. "got %s."):format(tostring(units)), 4)
   end
   self.units = units
+  local fname = "tf.keras.layers." .. getmetatable(self)._class_name
+  for _, k in ipairs({ "use_bias", "return_sequences", "return_state", "unit_forget_bias", "reset_after" }) do
+    check.boolean(opts[k], fname, k)
+  end
   self.activation = keras.activations.get(opts.activation or "tanh")
   self.recurrent_activation = keras.activations.get(opts.recurrent_activation or "sigmoid")
   self.use_bias = opts.use_bias ~= false

@@ -14,6 +14,7 @@ local dtypes = require("moonflow.tensor.dtypes")
 local ops = require("moonflow.ops")
 local nn_ops = require("moonflow.ops").nn
 local modules = require("moonflow.keras.module")
+local check = require("moonflow.keras.check")
 local raise = errors.raise
 
 local losses = {}
@@ -76,7 +77,7 @@ local function mean_absolute_error(y_true, y_pred)
 end
 
 local function huber(y_true, y_pred, delta)
-  delta = delta or 1.0
+  delta = check.number(delta, "tf.keras.losses.huber", "delta") or 1.0
   y_true, y_pred = prepare(y_true, y_pred)
   local dt = core.dtype(y_pred)
   local err = ops.subtract(y_pred, y_true)
@@ -98,7 +99,14 @@ local function sigmoid_xent(labels, logits)
   return ops.maximum(logits, zeros) - logits * labels + ops.log1p(ops.exp(-ops.abs(logits)))
 end
 
+local function crossentropy_args(what, from_logits, label_smoothing, axis)
+  check.boolean(from_logits, what, "from_logits")
+  check.number(label_smoothing, what, "label_smoothing")
+  check.integer(axis, what, "axis")
+end
+
 local function binary_crossentropy(y_true, y_pred, from_logits, label_smoothing, axis)
+  crossentropy_args("tf.keras.losses.binary_crossentropy", from_logits, label_smoothing, axis)
   y_true, y_pred = prepare(y_true, y_pred)
   local dt = core.dtype(y_pred)
   local ls = label_smoothing or 0
@@ -116,6 +124,7 @@ local function binary_crossentropy(y_true, y_pred, from_logits, label_smoothing,
 end
 
 local function categorical_crossentropy(y_true, y_pred, from_logits, label_smoothing, axis)
+  crossentropy_args("tf.keras.losses.categorical_crossentropy", from_logits, label_smoothing, axis)
   y_true, y_pred = prepare(y_true, y_pred)
   axis = axis or -1
   if not compatible(y_true, y_pred) then
@@ -136,6 +145,7 @@ local function categorical_crossentropy(y_true, y_pred, from_logits, label_smoot
 end
 
 local function sparse_categorical_crossentropy(y_true, y_pred, from_logits, axis)
+  crossentropy_args("tf.keras.losses.sparse_categorical_crossentropy", from_logits, nil, axis)
   y_pred = ops.convert_to_tensor(y_pred)
   y_pred = axis_last(y_pred, axis or -1)
   local labels = ops.convert_to_tensor(y_true)
@@ -256,7 +266,7 @@ options.init(Loss, "tf.keras.losses.Loss([reduction] [, name])",
   .. "'none' or 'auto'). A subclass (Loss:extend('Name')) defines call.",
   { positional = { "reduction", "name" } }, function(self, reduction, name)
   self.reduction = check_reduction(reduction)
-  if name ~= nil then self.name = name end
+  if name ~= nil then self.name = check.string(name, "tf.keras.losses.Loss", "name") end
 end)
 local function loss_call(self, y_true, y_pred, sample_weight)
   if type(sample_weight) == "table" and getmetatable(sample_weight) == nil and sample_weight[1] == nil
@@ -298,7 +308,7 @@ end
 
 local function named(self, reduction, name, default_name)
   self.reduction = check_reduction(reduction)
-  self.name = name or default_name
+  self.name = check.string(name, "tf.keras.losses", "name") or default_name
 end
 
 local REDUCTION_TEXT = " Called as loss(y_true, y_pred [, sample_weight]): the per-example losses "

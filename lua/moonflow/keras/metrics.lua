@@ -15,6 +15,7 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local losses = require("moonflow.keras.losses")
+local check = require("moonflow.keras.check")
 local raise = errors.raise
 
 local metrics = {}
@@ -156,7 +157,7 @@ end
 
 -- Mean: total and count, a weighted mean of everything it was given.
 local function mean_init(self, name, default_name)
-  self.name = name or default_name
+  self.name = check.string(name, "tf.keras.metrics", "name") or default_name
   self.total = state_variable(self, "total")
   self.count = state_variable(self, "count")
 end
@@ -246,7 +247,7 @@ BinaryAccuracy.result = mean_result
 options.init(BinaryAccuracy, "tf.keras.metrics.BinaryAccuracy([name] [, dtype] [, threshold])",
   "How often (y_pred > threshold) equals the binary label (threshold 0.5).",
   { positional = { "name", "dtype", "threshold" } }, function(self, name, _, threshold)
-  self.threshold = threshold or 0.5
+  self.threshold = check.number(threshold, "tf.keras.metrics.BinaryAccuracy", "threshold") or 0.5
   self._fn = function(y_true, y_pred) return binary_accuracy(y_true, y_pred, self.threshold) end
   mean_init(self, name, "binary_accuracy")
 end)

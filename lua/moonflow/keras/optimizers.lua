@@ -6,6 +6,7 @@
 -- so a checkpoint of it saves them); the learning rate is a number, a
 -- tf.Variable or a schedule (schedules.lua) called with the step count.
 
+local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local options = require("moonflow.options")
@@ -17,6 +18,7 @@ local modules = require("moonflow.keras.module")
 local schedules = require("moonflow.keras.schedules")
 local name_scope = require("moonflow.trace.name_scope").name_scope
 local argcheck = require("moonflow.argcheck")
+local check = require("moonflow.keras.check")
 local raise = errors.raise
 
 local optimizers = {}
@@ -151,6 +153,14 @@ local function optimizer_class(name, parent)
   return class
 end
 
+-- update_step(g, v, lr) is public (Keras's too): its arguments are checked
+-- as apply_gradients's are.
+local function step_args(g, v, lr, what)
+  if not variables.is_variable(v) then argcheck.fail(what, "variable", "a tf.Variable", v, 3) end
+  if type(lr) ~= "number" and not core.is_tensor(lr) then argcheck.fail(what, "learning_rate", "a number or a tensor", lr, 3) end
+  return ops.convert_to_tensor(g), v, lr
+end
+
 -- SGD ------------------------------------------------------------------------------
 local SGD = optimizer_class("SGD")
 options.init(SGD, "tf.keras.optimizers.SGD([learning_rate] [, momentum] [, nesterov] [, {name=}])",
@@ -160,10 +170,13 @@ options.init(SGD, "tf.keras.optimizers.SGD([learning_rate] [, momentum] [, neste
   { positional = { "learning_rate", "momentum", "nesterov" }, "name" },
   function(self, learning_rate, momentum, nesterov, opts)
   base_init(self, learning_rate, 0.01, opts.name, "SGD")
+  check.number(momentum, "tf.keras.optimizers.SGD", "momentum")
+  check.boolean(nesterov, "tf.keras.optimizers.SGD", "nesterov")
   self.momentum = check_unit(momentum or 0, "SGD", "momentum")
   self.nesterov = nesterov or false
 end)
 function SGD:update_step(g, v, lr)
+  g, v, lr = step_args(g, v, lr, "sgd:update_step")
   if self.momentum ~= 0 then
     local m = slot(self, v, "momentum")
     m:assign(m * self.momentum - g * lr)
@@ -181,6 +194,9 @@ end
 local Adam = optimizer_class("Adam")
 local function adam_init(self, learning_rate, beta_1, beta_2, epsilon, amsgrad, opts, what)
   base_init(self, learning_rate, 0.001, opts.name, what)
+  local fname = "tf.keras.optimizers." .. what
+  check.number(beta_1, fname, "beta_1"); check.number(beta_2, fname, "beta_2")
+  check.number(epsilon, fname, "epsilon"); check.boolean(amsgrad, fname, "amsgrad")
   self.beta_1 = beta_1 or 0.9
   self.beta_2 = beta_2 or 0.999
   self.epsilon = epsilon or 1e-7
@@ -198,11 +214,16 @@ function Adam:_prepare(gvs)
     slot(self, gv[2], "m"); slot(self, gv[2], "v")
     if self.amsgrad then slot(self, gv[2], "vhat") end
   end
+end
+
+-- sqrt(1 - beta_2^t) / (1 - beta_1^t) at this step, t = iterations + 1.
+local function bias_correction(self)
   local t = ops.cast(iterations(self):read_value() + 1, dtypes.float32)
   local b1, b2 = self.beta_1, self.beta_2
-  self._alpha_scale = ops.sqrt(1 - ops.pow(ops.constant(b2), t)) / (1 - ops.pow(ops.constant(b1), t))
+  return ops.sqrt(1 - ops.pow(ops.constant(b2), t)) / (1 - ops.pow(ops.constant(b1), t))
 end
 function Adam:update_step(g, v, lr)
+  g, v, lr = step_args(g, v, lr, "adam:update_step")
   local b1, b2 = self.beta_1, self.beta_2
   local m, s = slot(self, v, "m"), slot(self, v, "v")
   local m_new = m:assign(m * b1 + g * (1 - b1))
@@ -211,7 +232,7 @@ function Adam:update_step(g, v, lr)
     local vhat = slot(self, v, "vhat")
     s_new = vhat:assign(ops.maximum(vhat, s_new))
   end
-  v:assign_sub(lr * self._alpha_scale * m_new / (ops.sqrt(s_new) + self.epsilon))
+  v:assign_sub(lr * bias_correction(self) * m_new / (ops.sqrt(s_new) + self.epsilon))
 end
 
 local AdamW = optimizer_class("AdamW", Adam)
@@ -229,6 +250,7 @@ options.init(AdamW, "tf.keras.optimizers.AdamW([learning_rate] [, weight_decay] 
   self.weight_decay = weight_decay or 0.004
 end)
 function AdamW:update_step(g, v, lr)
+  g, v, lr = step_args(g, v, lr, "adamw:update_step")
   if self.weight_decay ~= 0 then v:assign_sub(v * (lr * self.weight_decay)) end
   Adam.update_step(self, g, v, lr)
 end
@@ -243,12 +265,16 @@ options.init(RMSprop, "tf.keras.optimizers.RMSprop([learning_rate] [, rho] [, mo
   { positional = { "learning_rate", "rho", "momentum", "epsilon", "centered" }, "name" },
   function(self, learning_rate, rho, momentum, epsilon, centered, opts)
   base_init(self, learning_rate, 0.001, opts.name, "RMSprop")
+  local fname = "tf.keras.optimizers.RMSprop"
+  check.number(rho, fname, "rho"); check.number(momentum, fname, "momentum")
+  check.number(epsilon, fname, "epsilon"); check.boolean(centered, fname, "centered")
   self.rho = rho or 0.9
   self.momentum = check_unit(momentum or 0, "RMSprop", "momentum")
   self.epsilon = epsilon or 1e-7
   self.centered = centered or false
 end)
 function RMSprop:update_step(g, v, lr)
+  g, v, lr = step_args(g, v, lr, "rmsprop:update_step")
   local rho = self.rho
   local velocity = slot(self, v, "velocity")
   local vel = velocity:assign(velocity * rho + ops.square(g) * (1 - rho))
@@ -278,10 +304,13 @@ options.init(Adagrad, "tf.keras.optimizers.Adagrad([learning_rate] [, initial_ac
   { positional = { "learning_rate", "initial_accumulator_value", "epsilon" }, "name" },
   function(self, learning_rate, initial_accumulator_value, epsilon, opts)
   base_init(self, learning_rate, 0.001, opts.name, "Adagrad")
+  check.number(initial_accumulator_value, "tf.keras.optimizers.Adagrad", "initial_accumulator_value")
+  check.number(epsilon, "tf.keras.optimizers.Adagrad", "epsilon")
   self.initial_accumulator_value = initial_accumulator_value or 0.1
   self.epsilon = epsilon or 1e-7
 end)
 function Adagrad:update_step(g, v, lr)
+  g, v, lr = step_args(g, v, lr, "adagrad:update_step")
   local acc = slot(self, v, "accumulator", self.initial_accumulator_value)
   local a = acc:assign_add(ops.square(g))
   v:assign_sub(lr * g / ops.sqrt(a + self.epsilon))

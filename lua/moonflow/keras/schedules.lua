@@ -11,6 +11,7 @@ local dtypes = require("moonflow.tensor.dtypes")
 local variables = require("moonflow.tensor.variable")
 local ops = require("moonflow.ops")
 local modules = require("moonflow.keras.module")
+local check = require("moonflow.keras.check")
 local raise = errors.raise
 
 local schedules = {}
@@ -62,8 +63,8 @@ options.init(ExponentialDecay, "tf.keras.optimizers.schedules.ExponentialDecay(i
       :format(tostring(decay_steps)), 3)
   end
   self.initial_learning_rate, self.decay_steps, self.decay_rate = initial_learning_rate, decay_steps, decay_rate
-  self.staircase = staircase or false
-  self.name = name or "ExponentialDecay"
+  self.staircase = check.boolean(staircase, "ExponentialDecay", "staircase") or false
+  self.name = check.string(name, "ExponentialDecay", "name") or "ExponentialDecay"
 end)
 ExponentialDecay.__call = function(self, step)
   local p = as_float_step(step) / ops.constant(self.decay_steps, dtypes.float32)
@@ -82,11 +83,13 @@ options.init(PiecewiseConstantDecay, "tf.keras.optimizers.schedules.PiecewiseCon
   if type(boundaries) ~= "table" or type(values) ~= "table" then
     raise("TypeError", "PiecewiseConstantDecay: boundaries and values must be lists of numbers", 3)
   end
+  for i, b in ipairs(boundaries) do check.number(b, "PiecewiseConstantDecay", "boundaries[" .. i .. "]") end
+  for i, v in ipairs(values) do check.number(v, "PiecewiseConstantDecay", "values[" .. i .. "]") end
   if #boundaries ~= #values - 1 then
     raise("ValueError", "The length of boundaries should be 1 less than the length of values", 3)
   end
   self.boundaries, self.values = boundaries, values
-  self.name = name or "PiecewiseConstant"
+  self.name = check.string(name, "PiecewiseConstantDecay", "name") or "PiecewiseConstant"
 end)
 PiecewiseConstantDecay.__call = function(self, step)
   local s = as_float_step(step)
