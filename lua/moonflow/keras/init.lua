@@ -13,6 +13,10 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local argcheck = require("moonflow.argcheck")
+local initializers = require("moonflow.keras.initializers")
+local optimizers = require("moonflow.keras.optimizers")
+local losses = require("moonflow.keras.losses")
+local metrics = require("moonflow.keras.metrics")
 local raise = errors.raise
 
 local keras = { layers = {}, optimizers = {}, losses = {}, activations = {}, initializers = {} }
@@ -64,7 +68,6 @@ end, "tf.keras.activations.get(name_or_fn)", "An activation by name: 'relu', 'si
 
 -- Initializers, optimizers, losses and metrics live in their own files
 -- (keras/initializers.lua, optimizers.lua, losses.lua, metrics.lua).
-local initializers = require("moonflow.keras.initializers")
 local function public(module)
   local out, internal = {}, module.internal or {}
   for k, v in pairs(module) do
@@ -73,9 +76,9 @@ local function public(module)
   return out
 end
 keras.initializers = public(initializers)
-keras.optimizers = public(require("moonflow.keras.optimizers"))
-keras.losses = public(require("moonflow.keras.losses"))
-keras.metrics = public(require("moonflow.keras.metrics"))
+keras.optimizers = public(optimizers)
+keras.losses = public(losses)
+keras.metrics = public(metrics)
 
 local function initializer(init, default)
   if init == nil then return default() end

@@ -19,13 +19,13 @@ local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local nn_ops = require("moonflow.ops").nn
+local initializers_mod = require("moonflow.keras.initializers")
 local raise = errors.raise
 
 -- This module's part of tf.keras (tf.lua joins it to keras/init.lua's).
 local layers = {}
 
 -- Initializers: keras/initializers.lua's, by name or object.
-local initializers_mod = require("moonflow.keras.initializers")
 local function initializer(init, default)
   if init == nil then init = default end
   return initializers_mod.get(init)
