@@ -23,6 +23,8 @@ local modules = require("moonflow.keras.module")
 local autograph = require("moonflow.autograph")
 local keras = require("moonflow.keras")
 local keras_layers = require("moonflow.keras.layers")
+local keras_layers_core = require("moonflow.keras.layers_core")
+local keras_layers_rnn = require("moonflow.keras.layers_rnn")
 local progress = require("moonflow.session.progress")
 local display = require("moonflow.session.display")
 local io_npy = require("moonflow.io.npy")
@@ -56,6 +58,9 @@ end
 for _, name in ipairs(control.namespaces.tf) do tf[name] = control[name] end
 tf.autograph = public(autograph)
 tf.keras = ops.join_namespaces(keras, keras_layers, "tf.keras")
+-- Keras parts (issue 27): the layers of layers_core.lua and layers_rnn.lua.
+tf.keras = ops.join_namespaces(tf.keras, keras_layers_core, "tf.keras")
+tf.keras = ops.join_namespaces(tf.keras, keras_layers_rnn, "tf.keras")
 tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output

@@ -1,6 +1,7 @@
 -- keras/init.lua (moonflow.keras) — the small part of tf.keras that models need: Dense and
 -- Conv2D layers (variables created on first call, so tf.func's singleton
--- rule applies), Sequential, SGD and Adam, and the basic losses.
+-- rule applies), Sequential; it gathers the optimizers, losses, metrics
+-- and initializers from their files.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -9,11 +10,13 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local ops = require("moonflow.ops")
-local nn_ops = require("moonflow.ops").nn
 local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
-local name_scope = require("moonflow.trace.name_scope").name_scope
 local argcheck = require("moonflow.argcheck")
+local initializers = require("moonflow.keras.initializers")
+local optimizers = require("moonflow.keras.optimizers")
+local losses = require("moonflow.keras.losses")
+local metrics = require("moonflow.keras.metrics")
 local raise = errors.raise
 
 local keras = { layers = {}, optimizers = {}, losses = {}, activations = {}, initializers = {} }
@@ -63,32 +66,23 @@ keras.activations.get = doc.def(function(a)
 end, "tf.keras.activations.get(name_or_fn)", "An activation by name: 'relu', 'sigmoid', 'tanh', 'softmax', 'linear', 'elu', 'selu', 'gelu', "
   .. "'softplus', 'softsign', 'swish', 'silu', 'relu6', 'leaky_relu', 'hard_sigmoid', 'exponential', 'log_softmax'.")
 
--- Initializers --------------------------------------------------------------
-local function fans(shape)
-  if #shape == 2 then return shape[1], shape[2] end
-  local receptive = 1
-  for i = 1, #shape - 2 do receptive = receptive * shape[i] end
-  return shape[#shape - 1] * receptive, shape[#shape] * receptive
-end
-
-keras.initializers.GlorotUniform = options.def(function(seed)
-  return function(shape, dtype)
-    local fan_in, fan_out = fans(shape)
-    local limit = math.sqrt(6 / (fan_in + fan_out))
-    return ops.random.uniform(shape, { minval = -limit, maxval = limit, dtype = dtype or dtypes.float32, seed = seed })
+-- Initializers, optimizers, losses and metrics live in their own files
+-- (keras/initializers.lua, optimizers.lua, losses.lua, metrics.lua).
+local function public(module)
+  local out, internal = {}, module.internal or {}
+  for k, v in pairs(module) do
+    if not internal[k] then out[k] = v end
   end
-end, "tf.keras.initializers.GlorotUniform([seed])", "Uniform in ±sqrt(6 / (fan_in + fan_out)).",
-{ positional = { "seed" } })
-keras.initializers.Zeros = doc.def(function()
-  return function(shape, dtype) return ops.zeros(shape, dtype or dtypes.float32) end
-end, "tf.keras.initializers.Zeros()", "All zeros.")
+  return out
+end
+keras.initializers = public(initializers)
+keras.optimizers = public(optimizers)
+keras.losses = public(losses)
+keras.metrics = public(metrics)
 
 local function initializer(init, default)
   if init == nil then return default() end
-  if init == "glorot_uniform" then return keras.initializers.GlorotUniform() end
-  if init == "zeros" then return keras.initializers.Zeros() end
-  if type(init) == "function" then return init end
-  raise("ValueError", "Unknown initializer: " .. tostring(init), 3)
+  return initializers.get(init)
 end
 
 -- Layers ---------------------------------------------------------------------
@@ -207,158 +201,5 @@ end
 function Sequential:add(layer)
   self.layers[#self.layers + 1] = argcheck.callable(layer, "sequential:add", "layer")
 end
-
--- Optimizers ---------------------------------------------------------------
-local function pairs_of(grads_and_vars)
-  local out = {}
-  argcheck.table(grads_and_vars, "apply_gradients", "grads_and_vars")
-  for _, gv in ipairs(grads_and_vars) do
-    if type(gv) ~= "table" then raise("TypeError", "apply_gradients expects {gradient, variable} pairs", 3) end
-    local g, v = gv[1], gv[2]
-    if not variables.is_variable(v) then raise("TypeError", "apply_gradients expects {gradient, variable} pairs", 3) end
-    if g ~= nil then out[#out + 1] = { g, v } end
-  end
-  return out
-end
-
--- Slots are keyed by the variable's resource id, not its Lua object: a
--- variable passed to a tf.func is a new proxy object in every trace, and
--- the second trace must find the slots the first one created.
-local function slot(opt, v, name)
-  opt._slots[name] = opt._slots[name] or {}
-  local s = opt._slots[name][v.id]
-  if not s then
-    s = variables.Variable(function() return ops.zeros(v.shape:as_list(), v.dtype) end,
-      { name = v.name:gsub(":0$", "") .. "/" .. name, trainable = false })
-    opt._slots[name][v.id] = s
-  end
-  return s
-end
-
-local function iterations(opt)
-  if not opt.iterations then
-    opt.iterations = variables.Variable(0, { dtype = dtypes.int64, name = "iteration", trainable = false })
-  end
-  return opt.iterations
-end
-
-local Optimizer = modules.Module:extend("Optimizer")
-
-local SGD = Optimizer:extend("SGD")
-keras.optimizers.SGD = SGD
-options.init(SGD, "tf.keras.optimizers.SGD([learning_rate] [, momentum] [, {name=}])",
-  "Gradient descent: v -= learning_rate * g (with momentum when given).",
-  { positional = { "learning_rate", "momentum" }, "name" }, function(self, learning_rate, momentum, opts)
-  self.learning_rate = learning_rate or 0.01
-  self.momentum = momentum or 0
-  if opts.name then self.name = opts.name end
-  self._slots = {}
-end)
-function SGD:apply_gradients(grads_and_vars)
-  local scope <close> = name_scope(self.name or "SGD") -- traced: the update ops are SGD/...
-  local it = iterations(self)
-  for _, gv in ipairs(pairs_of(grads_and_vars)) do
-    local g, v = gv[1], gv[2]
-    if self.momentum ~= 0 then
-      local m = slot(self, v, "momentum")
-      m:assign(m * self.momentum - g * self.learning_rate)
-      v:assign_add(m)
-    else
-      v:assign_sub(g * self.learning_rate)
-    end
-  end
-  it:assign_add(1)
-end
-
-local Adam = Optimizer:extend("Adam")
-keras.optimizers.Adam = Adam
-options.init(Adam, "tf.keras.optimizers.Adam([learning_rate] [, beta_1] [, beta_2] [, epsilon] [, {name=}])",
-  "Adam: bias-corrected moment estimates per variable (slots created on the first apply).",
-  { positional = { "learning_rate", "beta_1", "beta_2", "epsilon" }, "name" },
-  function(self, learning_rate, beta_1, beta_2, epsilon, opts)
-  self.learning_rate = learning_rate or 0.001
-  self.beta_1 = beta_1 or 0.9
-  self.beta_2 = beta_2 or 0.999
-  self.epsilon = epsilon or 1e-7
-  if opts.name then self.name = opts.name end
-  self._slots = {}
-end)
-function Adam:apply_gradients(grads_and_vars)
-  local scope <close> = name_scope(self.name or "Adam") -- traced: the update ops are Adam/...
-  local it = iterations(self)
-  local gvs = pairs_of(grads_and_vars)
-  for _, gv in ipairs(gvs) do slot(self, gv[2], "m"); slot(self, gv[2], "v") end
-  local t = ops.cast(it:read_value() + 1, dtypes.float32)
-  local b1, b2 = self.beta_1, self.beta_2
-  local lr = self.learning_rate * ops.sqrt(1 - ops.pow(ops.constant(b2), t)) / (1 - ops.pow(ops.constant(b1), t))
-  for _, gv in ipairs(gvs) do
-    local g, v = gv[1], gv[2]
-    local m, s = slot(self, v, "m"), slot(self, v, "v")
-    local m_new = m:assign(m * b1 + g * (1 - b1))
-    local s_new = s:assign(s * b2 + ops.square(g) * (1 - b2))
-    v:assign_sub(lr * m_new / (ops.sqrt(s_new) + self.epsilon))
-  end
-  it:assign_add(1)
-end
-
--- Losses -------------------------------------------------------------------
-local function mse(y_true, y_pred)
-  return ops.reduce_mean(ops.square(ops.subtract(y_pred, ops.cast(y_true, core.dtype(y_pred)))), -1)
-end
-local function sparse_cce(y_true, y_pred, from_logits)
-  y_pred = ops.convert_to_tensor(y_pred)
-  local labels = ops.cast(ops.convert_to_tensor(y_true), dtypes.int32)
-  local logits = from_logits and y_pred or ops.log(ops.maximum(y_pred, 1e-7))
-  if #labels.shape:as_list() == #y_pred.shape:as_list() then labels = ops.squeeze(labels, { -1 }) end
-  return nn_ops.sparse_softmax_cross_entropy_with_logits(labels, logits)
-end
-local function cce(y_true, y_pred, from_logits)
-  local labels = ops.cast(ops.convert_to_tensor(y_true), core.dtype(y_pred))
-  if from_logits then return nn_ops.softmax_cross_entropy_with_logits(labels, y_pred) end
-  local p = y_pred / ops.reduce_sum(y_pred, -1, { keepdims = true })
-  return -ops.reduce_sum(labels * ops.log(ops.maximum(p, 1e-7)), -1)
-end
-
-keras.losses.mean_squared_error = options.def(function(y_true, y_pred) return mse(y_true, y_pred) end,
-  "tf.keras.losses.mean_squared_error(y_true, y_pred)",
-  "Mean of squared differences over the last axis, per example.", { positional = { "y_true", "y_pred" } })
-keras.losses.sparse_categorical_crossentropy = options.def(function(y_true, y_pred, from_logits)
-  return sparse_cce(y_true, y_pred, from_logits)
-end, "tf.keras.losses.sparse_categorical_crossentropy(y_true, y_pred [, from_logits])",
-"Cross-entropy with integer labels, per example.", { positional = { "y_true", "y_pred", "from_logits" } })
-keras.losses.categorical_crossentropy = options.def(function(y_true, y_pred, from_logits)
-  return cce(y_true, y_pred, from_logits)
-end, "tf.keras.losses.categorical_crossentropy(y_true, y_pred [, from_logits])",
-"Cross-entropy with one-hot labels, per example.", { positional = { "y_true", "y_pred", "from_logits" } })
-
-local function init_named(self, opts)
-  self.from_logits = false
-  if opts.name then self.name = opts.name end
-end
-
-local function loss_class(name, per_example, signature, text, spec)
-  local class = modules.Module:extend(name)
-  local init = function(self, from_logits, opts)
-    self.from_logits = from_logits or false
-    if opts.name then self.name = opts.name end
-  end
-  if not spec.positional then
-    init = function(self, opts) return init_named(self, opts) end
-  end
-  keras.losses[name] = options.init(class, signature, text, spec, init)
-  class.__call = function(self, y_true, y_pred)
-    return ops.reduce_mean(per_example(y_true, y_pred, self.from_logits))
-  end
-  return class
-end
-loss_class("MeanSquaredError", mse, "tf.keras.losses.MeanSquaredError([{name=}])",
-  "A callable loss: the mean squared error averaged over the batch.", { via = { init_named }, "name" })
-loss_class("SparseCategoricalCrossentropy", sparse_cce,
-  "tf.keras.losses.SparseCategoricalCrossentropy([from_logits] [, {name=}])",
-  "A callable loss: cross-entropy with integer labels averaged over the batch.",
-  { positional = { "from_logits" }, "name" })
-loss_class("CategoricalCrossentropy", cce, "tf.keras.losses.CategoricalCrossentropy([from_logits] [, {name=}])",
-  "A callable loss: cross-entropy with one-hot labels averaged over the batch.",
-  { positional = { "from_logits" }, "name" })
 
 return keras

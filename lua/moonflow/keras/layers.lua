@@ -19,34 +19,16 @@ local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local nn_ops = require("moonflow.ops").nn
+local initializers_mod = require("moonflow.keras.initializers")
 local raise = errors.raise
 
 -- This module's part of tf.keras (tf.lua joins it to keras/init.lua's).
-local layers, initializers = {}, {}
+local layers = {}
 
--- Initializers ----------------------------------------------------------------
-initializers.Ones = doc.def(function()
-  return function(shape, dtype) return ops.ones(shape, dtype or dtypes.float32) end
-end, "tf.keras.initializers.Ones()", "All ones.")
-initializers.RandomUniform = options.def(function(minval, maxval, seed)
-  return function(shape, dtype)
-    return ops.random.uniform(shape, { minval = minval or -0.05, maxval = maxval or 0.05,
-      dtype = dtype or dtypes.float32, seed = seed })
-  end
-end, "tf.keras.initializers.RandomUniform([minval] [, maxval] [, seed])",
-"Uniform in [minval, maxval) (default ±0.05; Keras's 'uniform').", { positional = { "minval", "maxval", "seed" } })
-
-local NAMED_INITIALIZERS = {
-  zeros = keras.initializers.Zeros, ones = initializers.Ones,
-  uniform = initializers.RandomUniform, random_uniform = initializers.RandomUniform,
-  glorot_uniform = keras.initializers.GlorotUniform,
-}
+-- Initializers: keras/initializers.lua's, by name or object.
 local function initializer(init, default)
   if init == nil then init = default end
-  if type(init) == "function" then return init end
-  local make = NAMED_INITIALIZERS[init]
-  if not make then raise("ValueError", "Unknown initializer: " .. tostring(init), 4) end
-  return make()
+  return initializers_mod.get(init)
 end
 
 -- Helpers -----------------------------------------------------------------------
@@ -375,4 +357,4 @@ Embedding.__call = function(self, ids)
   return nn_ops.embedding_lookup(self.embeddings, ids)
 end
 
-return { layers = layers, initializers = initializers }
+return { layers = layers }

@@ -158,6 +158,9 @@ return {
     Ones Orthogonal RandomNormal RandomUniform TruncatedNormal VarianceScaling Zeros constant deserialize
     get glorot_normal glorot_uniform he_normal he_uniform identity lecun_normal lecun_uniform ones
     orthogonal random_normal random_uniform serialize truncated_normal variance_scaling zeros]]),
+  ["tf.keras.optimizers.schedules"] = set([[
+    CosineDecay CosineDecayRestarts ExponentialDecay InverseTimeDecay LearningRateSchedule
+    PiecewiseConstantDecay PolynomialDecay deserialize serialize]]),
   ["tf.keras.callbacks"] = set([[
     BackupAndRestore CSVLogger Callback CallbackList EarlyStopping History LambdaCallback
     LearningRateScheduler ModelCheckpoint ProgbarLogger ReduceLROnPlateau RemoteMonitor TensorBoard

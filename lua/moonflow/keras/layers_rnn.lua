@@ -1,0 +1,252 @@
+-- layers_rnn.lua — Keras's recurrent layers: SimpleRNN, LSTM and GRU
+-- over (batch, timesteps, features) input, with Keras's weights (kernel,
+-- recurrent_kernel, bias; LSTM gates i, f, c, o; GRU gates z, r, h with
+-- reset_after = true by default, its bias two rows: input and recurrent),
+-- return_sequences and return_state. The loop over time is tf.while_loop:
+-- eagerly a Lua loop, traced one While op whose body is one step (the
+-- graph does not grow with the sequence), the outputs gathered in a
+-- TensorArray, and differentiable both ways.
+
+local core = require("moonflow.core")
+local errors = require("moonflow.errors")
+local options = require("moonflow.options")
+local dtypes = require("moonflow.tensor.dtypes")
+local shapes = require("moonflow.tensor.shape")
+local ops = require("moonflow.ops")
+local control = require("moonflow.ops.control")
+local modules = require("moonflow.keras.module")
+local keras = require("moonflow.keras")
+local util = require("moonflow.keras.layer_util")
+local check = require("moonflow.keras.check")
+local raise = errors.raise
+
+local layers = {}
+local F32 = dtypes.float32
+
+local RNN_OPTIONS = { "activation", "recurrent_activation", "use_bias", "kernel_initializer",
+  "recurrent_initializer", "bias_initializer", "return_sequences", "return_state" }
+
+local function rnn_options(self, units, opts, what)
+  util.named(self, opts)
+  if math.type(units) ~= "integer" or units <= 0 then
+    raise("ValueError", ("Received an invalid value for argument `units`, expected a positive integer, "
+      .. "got %s."):format(tostring(units)), 4)
+  end
+  self.units = units
+  local fname = "tf.keras.layers." .. getmetatable(self)._class_name
+  for _, k in ipairs({ "use_bias", "return_sequences", "return_state", "unit_forget_bias", "reset_after" }) do
+    check.boolean(opts[k], fname, k)
+  end
+  self.activation = keras.activations.get(opts.activation or "tanh")
+  self.recurrent_activation = keras.activations.get(opts.recurrent_activation or "sigmoid")
+  self.use_bias = opts.use_bias ~= false
+  self.kernel_initializer = util.initializer(opts.kernel_initializer, "glorot_uniform")
+  self.recurrent_initializer = util.initializer(opts.recurrent_initializer, "orthogonal")
+  self.bias_initializer = util.initializer(opts.bias_initializer, "zeros")
+  self.return_sequences = opts.return_sequences or false
+  self.return_state = opts.return_state or false
+  self._cell = what
+end
+
+local function rnn_spec(...)
+  local s = util.spec({ "units" }, ...)
+  for _, n in ipairs(RNN_OPTIONS) do table.insert(s, #s - 1, n) end
+  s.via[#s.via + 1] = rnn_options
+  return s
+end
+
+-- The weights, named as Keras names them: <layer>/<cell>/kernel.
+local function build(self, x, gates, bias_shape, bias_init)
+  local dims = util.check_ndim(self, x, 3)
+  local features = dims[3]
+  if features == nil or features == shapes.None then
+    raise("ValueError", "The last dimension of the inputs to a recurrent layer should be defined. Found None.", 3)
+  end
+  local cell = self._cell
+  util.add_weight(self, "kernel", { features, gates * self.units }, self.kernel_initializer, true, cell .. "/kernel")
+  util.add_weight(self, "recurrent_kernel", { self.units, gates * self.units }, self.recurrent_initializer, true,
+    cell .. "/recurrent_kernel")
+  if self.use_bias then
+    util.add_weight(self, "bias", bias_shape, bias_init or self.bias_initializer, true, cell .. "/bias")
+  end
+  self._features = features
+end
+
+local function float_input(x)
+  x = ops.convert_to_tensor(x)
+  if core.dtype(x) ~= F32 then x = ops.cast(x, F32) end
+  return x
+end
+
+-- The call's options: training (unused: no dropout here) and initial_state.
+local CALL_OPTIONS = { training = true, initial_state = true }
+
+-- Runs step(x_t, states) -> output, new states over the time axis of x.
+-- Returns the outputs (all steps with return_sequences, else the last)
+-- and the final states.
+local function loop(self, x, states, step)
+  local x_tm = ops.transpose(x, { 1, 0, 2 })
+  local steps = x.shape:as_list()[2]
+  if steps == nil or steps == shapes.None then steps = ops.shape(x)[1] end
+  local n = #states
+  local seq = self.return_sequences and control.TensorArray(F32, { size = steps }) or nil
+  local last = states[1]
+  local vars = { ops.constant(0), last }
+  for i = 1, n do vars[#vars + 1] = states[i] end
+  if seq then vars[#vars + 1] = seq end
+  local out = table.pack(control.while_loop(function(i) return ops.less(i, steps) end, function(i, _, ...)
+    local carried = { ... }
+    local ta = seq and carried[n + 1]
+    local output, new = step(ops.gather(x_tm, i), table.move(carried, 1, n, 1, {}))
+    local next_vars = { i + 1, output }
+    for k = 1, n do next_vars[#next_vars + 1] = new[k] end
+    if ta then next_vars[#next_vars + 1] = ta:write(i, output) end
+    return table.unpack(next_vars)
+  end, vars))
+  local final = table.move(out, 3, 2 + n, 1, {})
+  local outputs = out[2]
+  if seq then outputs = ops.transpose(out[3 + n]:stack(), { 1, 0, 2 }) end
+  return outputs, final
+end
+
+local function zeros_state(self, x)
+  local batch = x.shape:as_list()[1]
+  if batch == nil or batch == shapes.None then
+    return ops.fill(ops.stack({ ops.shape(x)[0], ops.constant(self.units) }), ops.constant(0, F32))
+  end
+  return ops.zeros({ batch, self.units }, F32)
+end
+
+-- The common call: convert, build, initial states, loop, Keras's results.
+local function call(self, x, opts, n_states, step, what)
+  local o = util.call_options(opts, what, CALL_OPTIONS)
+  x = float_input(x)
+  if self.kernel == nil then self:build(x) end
+  util.check_ndim(self, x, 3)
+  local states = {}
+  if o.initial_state ~= nil then
+    local given = o.initial_state
+    if core.is_tensor(given) then given = { given } end
+    if type(given) ~= "table" or #given ~= n_states then
+      raise("ValueError", ("An `initial_state` was passed that is not compatible with `cell.state_size`. "
+        .. "Received `state_spec`=%d states; however `cell.state_size` is %d"):format(
+          type(given) == "table" and #given or 1, n_states), 3)
+    end
+    for i = 1, n_states do states[i] = float_input(given[i]) end
+  else
+    for i = 1, n_states do states[i] = zeros_state(self, x) end
+  end
+  local outputs, final = loop(self, x, states, step)
+  if self.return_state then return outputs, table.unpack(final, 1, n_states) end
+  return outputs
+end
+
+local function matmul_bias(x, w, b)
+  local y = ops.matmul(x, w)
+  if b ~= nil then y = y + b end
+  return y
+end
+
+-- SimpleRNN ------------------------------------------------------------------------
+local SimpleRNN = modules.Module:extend("SimpleRNN")
+layers.SimpleRNN = SimpleRNN
+options.init(SimpleRNN, "tf.keras.layers.SimpleRNN(units [, {activation=, use_bias=, kernel_initializer=, "
+  .. "recurrent_initializer=, bias_initializer=, return_sequences=, return_state=, trainable=, name=}])",
+  "A fully connected recurrent layer: h_t = activation(x_t·kernel + h_{t-1}·recurrent_kernel + bias) "
+  .. "(tanh by default). Called on (batch, timesteps, features): the last output (batch, units), or every "
+  .. "step's (batch, timesteps, units) with return_sequences; with return_state the final state follows "
+  .. "as a second result. Options of the call: {initial_state = h0, training =}.",
+  rnn_spec(), function(self, units, opts)
+  rnn_options(self, units, opts, "simple_rnn_cell")
+end)
+function SimpleRNN:build(x) build(self, x, 1, { self.units }) end
+SimpleRNN.__call = function(self, x, opts)
+  return call(self, x, opts, 1, function(xt, s)
+    local h = self.activation(matmul_bias(xt, self.kernel, self.bias) + ops.matmul(s[1], self.recurrent_kernel))
+    return h, { h }
+  end, "SimpleRNN")
+end
+
+-- LSTM -------------------------------------------------------------------------------
+local LSTM = modules.Module:extend("LSTM")
+layers.LSTM = LSTM
+options.init(LSTM, "tf.keras.layers.LSTM(units [, {activation=, recurrent_activation=, use_bias=, "
+  .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, unit_forget_bias=, return_sequences=, "
+  .. "return_state=, trainable=, name=}])",
+  "Long short-term memory (Hochreiter 1997) as Keras computes it: z = x_t·kernel + h·recurrent_kernel + "
+  .. "bias split into the gates i, f, c, o; c_t = f c + i tanh(z_c), h_t = o tanh(c_t) (activation tanh, "
+  .. "recurrent_activation sigmoid). unit_forget_bias (default true) starts the forget gate's bias at 1. "
+  .. "Results as SimpleRNN's; with return_state the final h and c follow.",
+  rnn_spec("unit_forget_bias"), function(self, units, opts)
+  rnn_options(self, units, opts, "lstm_cell")
+  self.unit_forget_bias = opts.unit_forget_bias ~= false
+end)
+function LSTM:build(x)
+  local u, base = self.units, self.bias_initializer
+  local init = base
+  if self.unit_forget_bias then
+    -- Keras: the bias initializer for i, ones for f, the initializer for c and o.
+    init = function(_, dtype)
+      return ops.concat({ base({ u }, dtype), ops.ones({ u }, dtype), base({ 2 * u }, dtype) }, 0)
+    end
+  end
+  build(self, x, 4, { 4 * u }, init)
+end
+LSTM.__call = function(self, x, opts)
+  local u = self.units
+  return call(self, x, opts, 2, function(xt, s)
+    local h, c = s[1], s[2]
+    local z = matmul_bias(xt, self.kernel, self.bias) + ops.matmul(h, self.recurrent_kernel)
+    local zi, zf, zc, zo = table.unpack(ops.split(z, { u, u, u, u }, 1))
+    local i, f, o = self.recurrent_activation(zi), self.recurrent_activation(zf), self.recurrent_activation(zo)
+    local c_new = f * c + i * self.activation(zc)
+    local h_new = o * self.activation(c_new)
+    return h_new, { h_new, c_new }
+  end, "LSTM")
+end
+
+-- GRU ----------------------------------------------------------------------------------
+local GRU = modules.Module:extend("GRU")
+layers.GRU = GRU
+options.init(GRU, "tf.keras.layers.GRU(units [, {activation=, recurrent_activation=, use_bias=, "
+  .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, reset_after=, return_sequences=, "
+  .. "return_state=, trainable=, name=}])",
+  "Gated recurrent unit (Cho 2014) as Keras computes it, gates z, r, h: z = σ(x W_z + h U_z + b), "
+  .. "r = σ(x W_r + h U_r + b), h̃ = tanh(x W_h + r ⊙ (h U_h + b_rec)) with reset_after = true (the default, "
+  .. "bias shaped (2, 3 units): input and recurrent) or tanh(x W_h + (r ⊙ h) U_h + b) with reset_after = "
+  .. "false; h_t = z h + (1 - z) h̃. Results as SimpleRNN's.",
+  rnn_spec("reset_after"), function(self, units, opts)
+  rnn_options(self, units, opts, "gru_cell")
+  self.reset_after = opts.reset_after ~= false
+end)
+function GRU:build(x)
+  local u = self.units
+  build(self, x, 3, self.reset_after and { 2, 3 * u } or { 3 * u })
+end
+GRU.__call = function(self, x, opts)
+  local u = self.units
+  return call(self, x, opts, 1, function(xt, s)
+    local h = s[1]
+    -- Read in the step: a traced loop body is a graph of its own.
+    local b_in, b_rec = self.bias, nil
+    if self.bias and self.reset_after then b_in, b_rec = ops.gather(self.bias, 0), ops.gather(self.bias, 1) end
+    local xz, xr, xh = table.unpack(ops.split(matmul_bias(xt, self.kernel, b_in), { u, u, u }, 1))
+    local uz, ur, uh = table.unpack(ops.split(self.recurrent_kernel, { u, u, u }, 1))
+    local z, r, hh
+    if self.reset_after then
+      local inner = matmul_bias(h, self.recurrent_kernel, b_rec)
+      local rz, rr, rh = table.unpack(ops.split(inner, { u, u, u }, 1))
+      z = self.recurrent_activation(xz + rz)
+      r = self.recurrent_activation(xr + rr)
+      hh = self.activation(xh + r * rh)
+    else
+      z = self.recurrent_activation(xz + ops.matmul(h, uz))
+      r = self.recurrent_activation(xr + ops.matmul(h, ur))
+      hh = self.activation(xh + ops.matmul(r * h, uh))
+    end
+    local h_new = z * h + (1 - z) * hh
+    return h_new, { h_new }
+  end, "GRU")
+end
+
+return { layers = layers }

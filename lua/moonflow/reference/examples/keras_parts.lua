@@ -1,0 +1,236 @@
+-- keras_parts: examples and errors for the reference (docs/reference.md and %help).
+return {
+  ["tf.keras.layers.Activation"] = {
+    example = [[
+print(tf.keras.layers.Activation("relu")(tf.constant({-1.0, 2.0})))
+]],
+    output = [[
+tf.Tensor([0. 2.], shape=(2,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.keras.layers.Activation("relux")]], type = "ValueError", message = "Unknown activation function: relux" },
+    },
+  },
+  ["tf.keras.layers.Add"] = {
+    example = [[
+print(tf.keras.layers.Add()({tf.ones({1, 2}), tf.ones({1, 2})}))
+]],
+    output = [=[
+tf.Tensor([[2. 2.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.Add()({tf.ones({2, 3}), tf.ones({2, 4})})]], type = "ValueError", message = "Inputs have incompatible shapes. Received shapes (3,) and (4,)" },
+      { code = [[tf.keras.layers.Add()(tf.ones({2, 3}))]], type = "ValueError", message = "A merge layer should be called on a list of inputs" },
+    },
+  },
+  ["tf.keras.layers.Concatenate"] = {
+    example = [[
+print(tf.keras.layers.Concatenate()({tf.zeros({2, 1}), tf.ones({2, 2})}))
+]],
+    output = [=[
+tf.Tensor(
+[[0. 1. 1.]
+ [0. 1. 1.]], shape=(2, 3), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.Concatenate()({tf.zeros({2, 2, 3}), tf.zeros({2, 3, 3})})]], type = "ValueError", message = "A `Concatenate` layer requires inputs with matching shapes except for the concatenation axis. Received: input_shape=[(2, 2, 3), (2, 3, 3)]" },
+    },
+  },
+  ["tf.keras.layers.Conv1D"] = {
+    example = [[
+local conv = tf.keras.layers.Conv1D(1, 2, {kernel_initializer = "ones"})
+print(conv(tf.reshape(tf.range(1.0, 5.0), {1, 4, 1})))
+]],
+    output = [=[
+tf.Tensor(
+[[[3.]
+  [5.]
+  [7.]]], shape=(1, 3, 1), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.Conv1D(0, 2)]], type = "ValueError", message = "Invalid value for argument `filters`. Expected a strictly positive value. Received filters=0." },
+      { code = [[tf.keras.layers.Conv1D(1, 2)(tf.zeros({2, 3}))]], type = "ValueError", message = "expected min_ndim=3, found ndim=2" },
+    },
+  },
+  ["tf.keras.layers.GRU"] = {
+    example = [[
+local x = tf.reshape(tf.range(0.0, 1.2, 0.1), {2, 3, 2})
+local gru = tf.keras.layers.GRU(4, {return_sequences = true})
+print(gru(x).shape)
+print(gru.bias.shape)
+]],
+    output = [[
+(2, 3, 4)
+(2, 12)
+]],
+    errors = {
+      { code = [[tf.keras.layers.GRU(-2)]], type = "ValueError", message = "Received an invalid value for argument `units`" },
+    },
+  },
+  ["tf.keras.layers.GlobalAveragePooling1D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 4, 2})
+print(tf.keras.layers.GlobalAveragePooling1D()(x))
+]],
+    output = [=[
+tf.Tensor([[4. 5.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalAveragePooling1D()(tf.zeros({2, 3}))]], type = "ValueError", message = "expected ndim=3" },
+    },
+  },
+  ["tf.keras.layers.GlobalAveragePooling2D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 2, 2, 2})
+print(tf.keras.layers.GlobalAveragePooling2D()(x))
+]],
+    output = [=[
+tf.Tensor([[4. 5.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalAveragePooling2D()(tf.zeros({2, 3, 4}))]], type = "ValueError", message = "expected ndim=4" },
+    },
+  },
+  ["tf.keras.layers.GlobalAvgPool1D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 4, 2})
+print(tf.keras.layers.GlobalAvgPool1D()(x))
+]],
+    output = [=[
+tf.Tensor([[4. 5.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalAvgPool1D()(tf.zeros({2, 3}))]], type = "ValueError", message = "expected ndim=3" },
+    },
+  },
+  ["tf.keras.layers.GlobalAvgPool2D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 2, 2, 2})
+print(tf.keras.layers.GlobalAvgPool2D()(x))
+]],
+    output = [=[
+tf.Tensor([[4. 5.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalAvgPool2D()(tf.zeros({2, 3, 4}))]], type = "ValueError", message = "expected ndim=4" },
+    },
+  },
+  ["tf.keras.layers.GlobalMaxPool1D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 4, 2})
+print(tf.keras.layers.GlobalMaxPool1D()(x))
+]],
+    output = [=[
+tf.Tensor([[7. 8.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalMaxPool1D()(tf.zeros({2, 3}))]], type = "ValueError", message = "expected ndim=3" },
+    },
+  },
+  ["tf.keras.layers.GlobalMaxPool2D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 2, 2, 2})
+print(tf.keras.layers.GlobalMaxPool2D()(x))
+]],
+    output = [=[
+tf.Tensor([[7. 8.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalMaxPool2D()(tf.zeros({2, 3, 4}))]], type = "ValueError", message = "expected ndim=4" },
+    },
+  },
+  ["tf.keras.layers.GlobalMaxPooling1D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 4, 2})
+print(tf.keras.layers.GlobalMaxPooling1D()(x))
+]],
+    output = [=[
+tf.Tensor([[7. 8.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalMaxPooling1D()(tf.zeros({2, 3}))]], type = "ValueError", message = "expected ndim=3" },
+    },
+  },
+  ["tf.keras.layers.GlobalMaxPooling2D"] = {
+    example = [[
+local x = tf.reshape(tf.range(1.0, 9.0), {1, 2, 2, 2})
+print(tf.keras.layers.GlobalMaxPooling2D()(x))
+]],
+    output = [=[
+tf.Tensor([[7. 8.]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.GlobalMaxPooling2D()(tf.zeros({2, 3, 4}))]], type = "ValueError", message = "expected ndim=4" },
+    },
+  },
+  ["tf.keras.layers.LSTM"] = {
+    example = [[
+local x = tf.reshape(tf.range(0.0, 1.2, 0.1), {2, 3, 2})
+local lstm = tf.keras.layers.LSTM(4, {return_state = true})
+local out, h, c = lstm(x)
+print(out.shape, h.shape, c.shape)
+for _, v in ipairs(lstm:variables()) do print(v.name, v.shape) end
+]],
+    output = [[
+(2, 4)	(2, 4)	(2, 4)
+lstm/lstm_cell/kernel:0	(2, 16)
+lstm/lstm_cell/recurrent_kernel:0	(4, 16)
+lstm/lstm_cell/bias:0	(16,)
+]],
+    errors = {
+      { code = [[tf.keras.layers.LSTM(2)(tf.zeros({1, 2, 3}), {initial_state = {tf.zeros({1, 2})}})]], type = "ValueError", message = "An `initial_state` was passed that is not compatible with `cell.state_size`" },
+      { code = [[tf.keras.layers.LSTM(2, {return_sequence = true})]], type = "TypeError", message = "unexpected keyword argument 'return_sequence'" },
+    },
+  },
+  ["tf.keras.layers.ReLU"] = {
+    example = [[
+print(tf.keras.layers.ReLU(6)(tf.constant({-1.0, 2.0, 7.0})))
+print(tf.keras.layers.ReLU({negative_slope = 0.5})(tf.constant({-1.0, 2.0})))
+]],
+    output = [[
+tf.Tensor([0. 2. 6.], shape=(3,), dtype=float32)
+tf.Tensor([-0.5  2. ], shape=(2,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.keras.layers.ReLU(-1)]], type = "ValueError", message = "max_value of a ReLU layer cannot be a negative value. Received: -1" },
+    },
+  },
+  ["tf.keras.layers.Reshape"] = {
+    example = [[
+print(tf.keras.layers.Reshape({3, -1})(tf.zeros({2, 6})).shape)
+]],
+    output = [[
+(2, 3, 2)
+]],
+    errors = {
+      { code = [[tf.keras.layers.Reshape({4})(tf.zeros({2, 6}))]], type = "ValueError", message = "total size of the new array must be unchanged, input_shape = [6], output_shape = [4]" },
+      { code = [[tf.keras.layers.Reshape({-1, -1})]], type = "ValueError", message = "There must be at most one unknown dimension in output_shape" },
+    },
+  },
+  ["tf.keras.layers.SimpleRNN"] = {
+    example = [[
+local x = tf.reshape(tf.range(0.0, 1.2, 0.1), {2, 3, 2})
+local rnn = tf.keras.layers.SimpleRNN(4, {return_sequences = true, return_state = true})
+local seq, h = rnn(x)
+print(seq.shape, h.shape)
+]],
+    output = [[
+(2, 3, 4)	(2, 4)
+]],
+    errors = {
+      { code = [[tf.keras.layers.SimpleRNN(0)]], type = "ValueError", message = "Received an invalid value for argument `units`, expected a positive integer, got 0" },
+      { code = [[tf.keras.layers.SimpleRNN(2)(tf.zeros({2, 3}))]], type = "ValueError", message = "expected ndim=3, found ndim=2" },
+    },
+  },
+  ["tf.keras.layers.Softmax"] = {
+    example = [[
+print(tf.keras.layers.Softmax()(tf.constant({{1.0, 2.0}})))
+]],
+    output = [=[
+tf.Tensor([[0.26894143 0.7310586 ]], shape=(1, 2), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.Softmax(0.5)]], type = "TypeError", message = "axis must be an integer" },
+    },
+  },
+}

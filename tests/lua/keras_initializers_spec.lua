@@ -1,0 +1,115 @@
+-- keras_initializers_spec.lua — tf.keras.initializers: the statistics of
+-- each initializer against Keras's formulas (fans as Keras counts them,
+-- the truncation at two standard deviations), seeds, Orthogonal's
+-- orthogonality, string names and get, and the layers taking them.
+
+local tf = tf or require("moonflow")
+local H = require("helpers")
+local I = tf.keras.initializers
+
+local function std(t) return tf.math.reduce_std(t):numpy() end
+local function max_abs(t) return tf.reduce_max(tf.abs(t)):numpy() end
+
+describe("variance-scaling initializers", function()
+  it("GlorotUniform: within ±sqrt(6 / (fan_in + fan_out)), the variance 2 / (fan_in + fan_out)", function()
+    local v = I.GlorotUniform(1)({ 200, 300 })
+    local limit = math.sqrt(6 / 500)
+    assert.is_true(max_abs(v) <= limit)
+    assert.is_true(max_abs(v) > 0.99 * limit)
+    H.close(math.sqrt(2 / 500), std(v), 0.02)
+  end)
+  it("GlorotNormal, HeNormal and LecunNormal: truncated at two standard deviations of the untruncated normal", function()
+    for _, c in ipairs({ { I.GlorotNormal, 2 / 500 }, { I.HeNormal, 2 / 200 }, { I.LecunNormal, 1 / 200 } }) do
+      local v = c[1](3)({ 200, 300 })
+      local sd = math.sqrt(c[2])
+      H.close(sd, std(v), 0.02)
+      assert.is_true(max_abs(v) <= 2 * sd / 0.87962566103423978 + 1e-6)
+    end
+  end)
+  it("HeUniform: within ±sqrt(6 / fan_in); a conv kernel's fans include its receptive field", function()
+    local v = I.HeUniform(4)({ 3, 3, 8, 16 })
+    local limit = math.sqrt(6 / (3 * 3 * 8))
+    assert.is_true(max_abs(v) <= limit)
+    assert.is_true(max_abs(v) > 0.95 * limit)
+  end)
+  it("a shape that is not a list of sizes is a TypeError", function()
+    H.raises("TypeError", "argument 'shape' must be a list of non-negative integers, got a number",
+      function() return I.HeNormal()(5) end)
+    H.raises("TypeError", "argument 'shape' must be a list of non-negative integers",
+      function() return I.Orthogonal()({ 2, "x" }) end)
+    H.raises("TypeError", "tf.keras.initializers.GlorotUniform: argument 'seed' must be an integer, got a string",
+      function() return I.GlorotUniform("s") end)
+  end)
+  it("VarianceScaling checks its arguments as Keras does", function()
+    H.raises("ValueError", "Argument `scale` must be positive float", function() return I.VarianceScaling(-1) end)
+    H.raises("ValueError", "Invalid `mode` argument", function() return I.VarianceScaling(1, "fan_sum") end)
+    H.raises("ValueError", "Invalid `distribution` argument", function() return I.VarianceScaling(1, "fan_in", "cauchy") end)
+  end)
+end)
+
+describe("simple initializers", function()
+  it("Zeros, Ones and Constant, in the dtype asked for", function()
+    H.tensor(I.Zeros()({ 2 }), tf.float32, { 2 }, { 0, 0 })
+    H.tensor(I.Ones()({ 2, 1 }), tf.float32, { 2, 1 }, { { 1 }, { 1 } })
+    H.tensor(I.Constant(3)({ 2, 2 }, tf.float64), tf.float64, { 2, 2 }, { { 3, 3 }, { 3, 3 } })
+    H.tensor(I.constant({ value = 0.5 })({ 1 }), tf.float32, { 1 }, { 0.5 })
+    H.raises("TypeError", "`value` must be a number", function() return I.Constant("a") end)
+  end)
+  it("RandomNormal, RandomUniform and TruncatedNormal use their mean, spread and bounds", function()
+    local n = I.RandomNormal(1.0, 0.5, 1)({ 20000 })
+    H.close(1.0, tf.reduce_mean(n):numpy(), 0.02)
+    H.close(0.5, std(n), 0.02)
+    local u = I.RandomUniform(-2, 3, 1)({ 5000 })
+    assert.is_true(tf.reduce_min(u):numpy() >= -2 and tf.reduce_max(u):numpy() < 3)
+    local t = I.TruncatedNormal(1.0, 0.5, 1)({ 20000 })
+    assert.is_true(tf.reduce_min(t):numpy() >= 0 and tf.reduce_max(t):numpy() <= 2)
+    -- the stddev of a normal truncated at two standard deviations: 0.8796 of the untruncated one
+    H.close(0.5 * 0.87962566103423978, std(t), 0.02)
+    H.raises("ValueError", "Expected `dtype` argument to be a floating dtype", function()
+      return I.RandomNormal()({ 2 }, tf.int32)
+    end)
+  end)
+  it("a seed makes the values reproducible under the same global seed", function()
+    tf.random.set_seed(5)
+    local a = I.HeNormal(7)({ 3, 3 }):numpy()
+    tf.random.set_seed(5)
+    local b = I.HeNormal(7)({ 3, 3 }):numpy()
+    assert.are.same(a, b)
+  end)
+  it("Orthogonal: orthonormal rows or columns, times gain", function()
+    local q = I.Orthogonal()({ 4, 3 })
+    H.close({ { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }, tf.matmul(q, q, { transpose_a = true }), 1e-5)
+    local w = I.Orthogonal(2.0, 1)({ 2, 5 })
+    H.close({ { 4, 0 }, { 0, 4 } }, tf.matmul(w, w, { transpose_b = true }), 1e-5)
+    H.raises("ValueError", "The tensor to initialize must be at least two-dimensional", function()
+      return I.Orthogonal()({ 3 })
+    end)
+  end)
+  it("work inside a tf.func", function()
+    local f = tf.func(function() return I.TruncatedNormal(0, 1, 2)({ 50 }) end)
+    assert.is_true(max_abs(f()) <= 2)
+  end)
+end)
+
+describe("tf.keras.initializers.get", function()
+  it("makes an initializer from Keras's names and passes functions through", function()
+    for _, name in ipairs({ "glorot_uniform", "glorot_normal", "he_normal", "he_uniform", "zeros", "ones",
+      "constant", "random_normal", "random_uniform", "truncated_normal", "orthogonal", "GlorotUniform" }) do
+      local v = I.get(name)({ 3, 3 })
+      H.tensor(v, tf.float32, { 3, 3 })
+    end
+    H.tensor(I.get("zeros")({ 2 }), tf.float32, { 2 }, { 0, 0 })
+    local f = function(shape) return tf.ones(shape) end
+    assert.are.equal(f, I.get(f))
+  end)
+  it("refuses an unknown name with Keras's ValueError", function()
+    H.raises("ValueError", "Could not interpret initializer identifier: glorot", function() return I.get("glorot") end)
+  end)
+  it("layers take initializers by name and as objects", function()
+    local d = tf.keras.layers.Dense(2, { kernel_initializer = "ones", bias_initializer = I.Constant(0.5) })
+    H.tensor(d(tf.ones({ 1, 3 })), tf.float32, { 1, 2 }, { { 3.5, 3.5 } })
+    H.raises("ValueError", "Could not interpret initializer identifier: onez", function()
+      return tf.keras.layers.Dense(2, { kernel_initializer = "onez" })
+    end)
+  end)
+end)
