@@ -206,6 +206,18 @@ CALLS.Zeta = {
   { "{3} {2,3}", args = { U({ 3 }, 1.5, 4), U({ 2, 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.zeta },
   { "{} {3}", args = { U({}, 2, 3), U({ 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.zeta },
 }
+-- Svd: the singular values alone, and with the vectors (their signs are
+-- LAPACK's choice, constant under the small steps of the differences).
+-- With the vectors TF's rule needs the matrix dimensions (its
+-- NotImplementedError without them): no unknown-dimension pass there.
+local function svd_uv(x) return tf.linalg.svd(x) end
+CALLS.Svd = {
+  { "s of {3,2}", args = { U({ 3, 2 }) }, fn = function(x) return (tf.linalg.svd(x, false, false)) end },
+  { "s, u, v of {2,3}", args = { U({ 2, 3 }) }, fn = svd_uv, unknown_dims = false },
+  { "s, u, v of {2,3,2}", args = { U({ 2, 3, 2 }) }, fn = svd_uv, unknown_dims = false },
+  { "full {3,2}", args = { U({ 3, 2 }) }, fn = function(x) return tf.linalg.svd(x, true) end,
+    first_order_only = true, unknown_dims = false },
+}
 unary("BesselI0", tf.math.bessel_i0, -3, 3)
 unary("BesselI0e", tf.math.bessel_i0e, 0.2, 3)
 CALLS.BesselI0e[#CALLS.BesselI0e + 1] = { "negative", args = { U({ 3 }, -3, -0.2) }, fn = tf.math.bessel_i0e }
