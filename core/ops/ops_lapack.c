@@ -397,6 +397,12 @@ static void set_nan(mf_dtype dt, void *dst, int64_t count) {
   }
 }
 
+static bool all_finite(mf_dtype dt, const void *x, int64_t count) {
+  for (int64_t i = 0; i < count; i++)
+    if (!isfinite(dt == MF_FLOAT32 ? ((const float *)x)[i] : ((const double *)x)[i])) return false;
+  return true;
+}
+
 /* One gesdd call (lwork = -1: the workspace query into *work). */
 static int gesdd(const mf_blas *b, mf_dtype dt, char job, int m, int n, void *a, void *s, void *u,
                  int ldu, void *vt, int ldvt, void *work, int lwork, int *iwork) {
@@ -461,10 +467,10 @@ static mf_status svd_kernel(mf_op_call *c, mf_error *err) {
     char *sb = sd + (size_t)(bi * p) * es;
     char *ub = uv ? ud + (size_t)(bi * m * ucols) * es : NULL;
     char *vb = uv ? vd + (size_t)(bi * n * vcols) * es : NULL;
-    int info = gesdd(blas, dt, job, n, m, w, sb, lu, ldu, lvt, ldvt, work, lwork, iwork);
+    int info = all_finite(dt, w, (int64_t)m * n) ? gesdd(blas, dt, job, n, m, w, sb, lu, ldu, lvt, ldvt, work, lwork, iwork) : -1;
     if (info != 0) {
-      /* NaN or inf in the matrix (LAPACK refuses it), or no convergence:
-       * NaN throughout, as Eigen's SVD gives for such input. */
+      /* NaN or inf in the matrix (LAPACK refuses NaN and turns inf into
+       * garbage), or no convergence: NaN throughout, as TF's CPU kernel. */
       set_nan(dt, sb, p);
       if (uv) {
         set_nan(dt, ub, (int64_t)m * ucols);
