@@ -82,10 +82,11 @@ static long double igamma_series(long double a, long double x, bool derivative) 
 }
 
 /* Igamma (P), its derivative in a, and Igammac (Q = 1 - P): NaN for
- * x < 0 or a <= 0, P(a, 0) = 0, as Eigen's. */
+ * x < 0, a <= 0 and NaN, even where x is 0 (TF's kernel tests that before
+ * Eigen's x == 0 shortcut: testIgammaDomainEdgeCases); P(a, 0) = 0. */
 static long double igamma_any(long double a, long double x, bool derivative) {
-  if (x == 0) return 0;
   if (x < 0 || a <= 0 || a != a || x != x) return NAN;
+  if (x == 0) return 0;
   if (x > 1 && x > a) {
     long double q = igammac_cf(a, x, derivative);
     return derivative ? -q : 1 - q;

@@ -248,10 +248,10 @@ _BESSEL_FNS = {op: _bessel(*spec) for op, spec in BESSEL.items()}
 def _igamma_domain(a, x):
     """Eigen's special values of P(a, x): None where the series decides."""
     import mpmath
-    if x == 0:
-        return mpmath.mpf(0)
     if x < 0 or a <= 0:
         return mpmath.nan
+    if x == 0:
+        return mpmath.mpf(0)
     if mpmath.isinf(a):
         return mpmath.mpf(0)  # the factor x^a e^-x / Gamma(a) is NaN: 0
     if mpmath.isinf(x):
@@ -486,13 +486,12 @@ def evaluate(op, args, dt):
         return ("approx", _mp(_polygamma, (a, b)))
     if op in BESSEL:
         return ("approx", _mp(_BESSEL_FNS[op], a))
-    # P(a, 0) is 0 whatever a is, NaN included (Eigen tests x == 0 first)
     if op == "Igamma":
-        return ("approx", np.where(b == 0, np.longdouble(0), _mp(_igamma, (a, b))))
+        return ("approx", _mp(_igamma, (a, b)))
     if op == "Igammac":
         return ("approx", _mp(_igammac, (a, b)))
     if op == "IgammaGradA":
-        return ("approx", np.where(b == 0, np.longdouble(0), _mp(_igamma_grad_a, (a, b))))
+        return ("approx", _mp(_igamma_grad_a, (a, b)))
     if op == "Zeta":
         return ("approx", _mp(_zeta, (a, b)))
     if op == "Xlog1py":
