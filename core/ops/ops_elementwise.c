@@ -97,6 +97,7 @@ INT_HELPERS(int64_t, uint64_t)
  * family: special_bessel.h, special_gamma.h. */
 #include "special_bessel.h"
 #include "special_gamma.h"
+#include "special_misc.h"
 
 /* Inference accepts the dtypes an op's loop table has an entry for. On a
  * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
@@ -275,7 +276,17 @@ UNARY(BesselJ1,  DT_FLOAT,   SPECIAL(j1, x),                      GRAD,         
 UNARY(BesselY0,  DT_FLOAT,   SPECIAL(y0, x),                      GRAD,                \
       "Returns the Bessel function of the second kind of order 0, Y0(x), elementwise (-inf for x <= 0).") \
 UNARY(BesselY1,  DT_FLOAT,   SPECIAL(y1, x),                      GRAD,                \
-      "Returns the Bessel function of the second kind of order 1, Y1(x), elementwise (-inf for x <= 0).")
+      "Returns the Bessel function of the second kind of order 1, Y1(x), elementwise (-inf for x <= 0).") \
+UNARY(Dawsn,      DT_FLOAT,   SPECIAL(dawsn, x),                   GRAD,                \
+      "Returns Dawson's integral, e^(-x^2) times the integral of e^(t^2) from 0 to x, elementwise.") \
+UNARY(Expint,     DT_FLOAT,   SPECIAL(expint, x),                  GRAD,                \
+      "Returns the exponential integral Ei(x) elementwise (NaN for x < 0).")            \
+UNARY(FresnelCos, DT_FLOAT,   SPECIAL(fresnel_cos, x),             GRAD,                \
+      "Returns the Fresnel cosine integral, the integral of cos(pi t^2 / 2) from 0 to x, elementwise.") \
+UNARY(FresnelSin, DT_FLOAT,   SPECIAL(fresnel_sin, x),             GRAD,                \
+      "Returns the Fresnel sine integral, the integral of sin(pi t^2 / 2) from 0 to x, elementwise.") \
+UNARY(Spence,     DT_FLOAT,   SPECIAL(spence, x),                  GRAD,                \
+      "Returns Spence's function, the integral of log(t) / (1 - t) from 1 to x, elementwise (NaN for x < 0).")
 
 UNARY_OPS(UNARY)
 

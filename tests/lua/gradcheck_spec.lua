@@ -232,6 +232,11 @@ unary("BesselJ0", tf.math.special.bessel_j0, -6, 6)
 unary("BesselJ1", tf.math.special.bessel_j1, -6, 6)
 unary("BesselY0", tf.math.special.bessel_y0, 0.3, 6)
 unary("BesselY1", tf.math.special.bessel_y1, 0.3, 6)
+unary("Dawsn", tf.math.special.dawsn, -4, 7)
+unary("Expint", tf.math.special.expint, 0.3, 5)
+unary("FresnelCos", tf.math.special.fresnel_cos, -2, 2)
+unary("FresnelSin", tf.math.special.fresnel_sin, -2, 2)
+unary("Spence", tf.math.special.spence, 0.2, 3)
 -- floormod(x, y) = x - floor(x/y)*y: x/y kept inside (0.25, 0.75) + k, away
 -- from the jumps.
 CALLS.FloorMod = {

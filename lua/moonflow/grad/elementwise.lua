@@ -282,6 +282,23 @@ rules.BesselJ1 = function(n, dy)
   return { dy[1] * at_zero(x, 0.5, special.bessel_j0(x) - y / x) }
 end
 rules.BesselY0 = function(n, dy) return { dy[1] * -special.bessel_y1(n.inputs[1]) } end
+-- _DawsnGrad, _ExpintGrad, _FresnelCosGrad, _FresnelSinGrad, _SpenceGrad.
+rules.Dawsn = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * (1 - 2 * x * y) }
+end
+rules.Expint = function(n, dy)
+  local x = n.inputs[1]
+  return { dy[1] * ops.exp(x) / x }
+end
+local HALF_PI = math.pi / 2
+rules.FresnelCos = function(n, dy) return { dy[1] * ops.cos(HALF_PI * ops.square(n.inputs[1])) } end
+rules.FresnelSin = function(n, dy) return { dy[1] * ops.sin(HALF_PI * ops.square(n.inputs[1])) } end
+rules.Spence = function(n, dy)
+  local x = n.inputs[1]
+  local partial = ops.math.log(x) / (1 - x)
+  return { dy[1] * ops.where(ops.equal(x, 1), -ops.ones_like(x), partial) }
+end
 rules.BesselY1 = function(n, dy)
   local x, y = n.inputs[1], n.outputs[1]
   return { dy[1] * (special.bessel_y0(x) - y / x) }

@@ -61,13 +61,14 @@ local BINARIES = {
 -- TF has these in tf.math only.
 local MATH_BINARIES = { { "xdivy", "Xdivy" }, { "xlogy", "Xlogy" }, { "polygamma", "Polygamma" },
   { "xlog1py", "Xlog1py" }, { "zeta", "Zeta" }, { "igamma", "Igamma" }, { "igammac", "Igammac" } }
--- The Bessel functions: TF has the I's in tf.math and tf.math.special,
--- the rest in tf.math.special only.
+-- The special functions: TF has the Bessel I's in tf.math and
+-- tf.math.special, the rest in tf.math.special only.
 local BESSEL_MATH = { { "bessel_i0", "BesselI0" }, { "bessel_i0e", "BesselI0e" }, { "bessel_i1", "BesselI1" },
   { "bessel_i1e", "BesselI1e" } }
 local BESSEL_SPECIAL = { { "bessel_j0", "BesselJ0" }, { "bessel_j1", "BesselJ1" }, { "bessel_y0", "BesselY0" },
   { "bessel_y1", "BesselY1" }, { "bessel_k0", "BesselK0" }, { "bessel_k0e", "BesselK0e" },
-  { "bessel_k1", "BesselK1" }, { "bessel_k1e", "BesselK1e" } }
+  { "bessel_k1", "BesselK1" }, { "bessel_k1e", "BesselK1e" }, { "dawsn", "Dawsn" }, { "expint", "Expint" },
+  { "fresnel_cos", "FresnelCos" }, { "fresnel_sin", "FresnelSin" }, { "spence", "Spence" } }
 -- The names tf and tf.math both list.
 local both = {}
 for _, u in ipairs(UNARIES) do

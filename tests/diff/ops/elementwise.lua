@@ -42,6 +42,11 @@ local UNARY = {
   { "BesselJ1", tf.math.special.bessel_j1, F, "smooth", true },
   { "BesselY0", tf.math.special.bessel_y0, F, "positive", true },
   { "BesselY1", tf.math.special.bessel_y1, F, "positive", true },
+  { "Dawsn", tf.math.special.dawsn, F, "smooth", true },
+  { "Expint", tf.math.special.expint, F, "positive", true },
+  { "FresnelCos", tf.math.special.fresnel_cos, F, "smooth", true },
+  { "FresnelSin", tf.math.special.fresnel_sin, F, "smooth", true },
+  { "Spence", tf.math.special.spence, F, "positive", true },
   { "Identity", tf.identity, ALL, "smooth", true },
 }
 local BINARY = {

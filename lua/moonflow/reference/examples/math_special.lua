@@ -176,6 +176,61 @@ tf.Tensor([2.7310097 1.6361535 1.0334768 0.8065635], shape=(4,), dtype=float32)
       { code = [[tf.math.special.bessel_k1e(tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "BesselK1e expects a float32 or float64 tensor for input #0(zero-based), got int32" },
     },
   },
+  ["tf.math.special.dawsn"] = {
+    example = [[
+print(tf.math.special.dawsn(tf.constant({-1.0, 0.0, 0.5, 2.0})))
+]],
+    output = [[
+tf.Tensor([-0.5380795  0.         0.4244364  0.3013404], shape=(4,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.math.special.dawsn(tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "Dawsn expects a float32 or float64 tensor for input #0(zero-based), got int32" },
+    },
+  },
+  ["tf.math.special.expint"] = {
+    example = [[
+print(tf.math.special.expint(tf.constant({0.5, 1.0, 2.0, -1.0})))
+]],
+    output = [[
+tf.Tensor([0.4542199 1.8951178 4.954234        nan], shape=(4,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.math.special.expint(tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "Expint expects a float32 or float64 tensor for input #0(zero-based), got int32" },
+    },
+  },
+  ["tf.math.special.fresnel_cos"] = {
+    example = [[
+print(tf.math.special.fresnel_cos(tf.constant({-1.0, 0.0, 0.5, 2.0})))
+]],
+    output = [[
+tf.Tensor([-0.7798934   0.          0.49234423  0.4882534 ], shape=(4,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.math.special.fresnel_cos(tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "FresnelCos expects a float32 or float64 tensor for input #0(zero-based), got int32" },
+    },
+  },
+  ["tf.math.special.fresnel_sin"] = {
+    example = [[
+print(tf.math.special.fresnel_sin(tf.constant({-1.0, 0.0, 0.5, 2.0})))
+]],
+    output = [[
+tf.Tensor([-0.43825915  0.          0.06473243  0.34341568], shape=(4,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.math.special.fresnel_sin(tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "FresnelSin expects a float32 or float64 tensor for input #0(zero-based), got int32" },
+    },
+  },
+  ["tf.math.special.spence"] = {
+    example = [[
+print(tf.math.special.spence(tf.constant({0.0, 0.5, 1.0, 2.0})))
+]],
+    output = [[
+tf.Tensor([ 1.644934   0.5822405  0.        -0.822467 ], shape=(4,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.math.special.spence(tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "Spence expects a float32 or float64 tensor for input #0(zero-based), got int32" },
+    },
+  },
   ["tf.math.xlog1py"] = {
     example = [[
 print(tf.math.xlog1py(tf.constant({0.0, 2.0, 3.0}), tf.constant({-1.0, 1.0, 0.5})))
