@@ -21,7 +21,7 @@ local UNARY = {
   { "Reciprocal", tf.math.reciprocal, F, "nonzero", true }, { "Relu", tf.nn.relu, N, "smooth", true },
   { "LogicalNot", tf.logical_not, { "bool" }, nil, false },
   { "Sinh", tf.sinh, F, "smooth", true }, { "Cosh", tf.cosh, F, "smooth", true },
-  { "Tan", tf.tan, F, "smooth", true }, { "Asin", tf.asin, F, "unit", true },
+  { "Tan", tf.tan, F, "unit", true }, { "Asin", tf.asin, F, "unit", true }, -- (Tan: away from its poles)
   { "Acos", tf.acos, F, "unit", true }, { "Atan", tf.atan, F, "smooth", true },
   { "Asinh", tf.asinh, F, "smooth", true }, { "Acosh", tf.acosh, F, "above1", true },
   { "Atanh", tf.atanh, F, "unit", true }, { "Lgamma", tf.math.lgamma, F, "positive", true },
