@@ -73,8 +73,30 @@ static inline double lgamma_w_double(double x) {
  * x <= 0, the recurrence psi(x) = psi(x + 1) - 1 / x up to x >= 10, then
  * log x - 1 / 2x - sum B_2k / (2k x^2k). Non-positive integers and -inf
  * give +inf, as Eigen's. */
+/* Near digamma's positive zero x0 = 1.4616... the recurrence's sum and
+ * logarithm cancel (to a few ulps of float64): there, its Taylor series
+ * at x0, psi(x) = sum over k >= 1 of (-1)^(k+1) zeta(k + 1, x0) h^k with
+ * h = x - x0 taken against x0 in two parts (x0 to 128 bits). */
+static long double digamma_near_zero(long double x) {
+  static const long double c[] = {
+      0.9676722454476211704274448L,    -0.4427631689835921060928653L,   0.2584997609556510106244014L,
+      -0.1639427054424065275042513L,   0.1078240506912623657571829L,    -0.07219956125645471092612178L,
+      0.04880428816414310722509253L,   -0.0331611264748473592922584L,   0.02259764823221810465962483L,
+      -0.01542476590494895913880032L,  0.01053879161661217538812405L,   -0.007204534386356868240970474L,
+      0.004926781395729853446354266L,  -0.003369801655439328082792857L, 0.00230512632673492783693838L,
+      -0.001576936771430197259270935L, 0.001078825201916296580691918L,  -0.0007380709389960051295660474L,
+      0.0005049532658346020351773982L, -0.000345468025106307699555568L, 0.000236356015640270527923696L,
+      -0.0001617062209197480344935831L, 0.0001106337276874741090408716L,
+      -0.00007569179582195065919237709L, 0.00005178575795222080868993268L,
+  };
+  long double h = (x - 0xBB16C31AB5F1FB71P-63L) - -1.8257096315963484214601e-20L, r = 0;
+  for (int k = (int)(sizeof c / sizeof c[0]) - 1; k >= 0; k--) r = (r + c[k]) * h;
+  return r;
+}
+
 static long double digamma_ld(long double x) {
   if (x != x || x == INFINITY) return x;
+  if (fabsl(x - 1.4616321449683623413L) < 0.25L) return digamma_near_zero(x);
   long double nz = 0;
   bool negative = x <= 0;
   if (negative) {

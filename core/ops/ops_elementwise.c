@@ -93,6 +93,12 @@ INT_HELPERS(int64_t, uint64_t)
  * elementwise_special.h. */
 #include "elementwise_special.h"
 
+/* The special functions of tf.math.special and the incomplete gamma
+ * family: special_bessel.h, special_gamma.h. */
+#include "special_bessel.h"
+#include "special_gamma.h"
+#include "special_misc.h"
+
 /* Inference accepts the dtypes an op's loop table has an entry for. On a
  * miss, UNSUPPORTED returns the error naming the dtypes it does accept. */
 #define UNSUPPORTED(c, i, loops, err)                                                  \
@@ -246,7 +252,41 @@ UNARY(Elu,        DT_FLOAT,   x < 0 ? WIDE(expm1, x) : x,          GRAD,        
 UNARY(Selu,       DT_FLOAT,   SELU(x),                             GRAD,                \
       "Returns the scaled exponential linear unit: scale * (x if x >= 0, else alpha * (exp(x) - 1)).") \
 UNARY(Relu6,      DT_NUMERIC, x < 0 ? 0 : x > 6 ? 6 : x,           GRAD,                \
-      "Returns min(max(x, 0), 6) elementwise.")
+      "Returns min(max(x, 0), 6) elementwise.") \
+UNARY(BesselI0,  DT_FLOAT,   SPECIAL(i0, x),                      GRAD,                \
+      "Returns the modified Bessel function of the first kind of order 0, I0(x), elementwise.") \
+UNARY(BesselI0e, DT_FLOAT,   SPECIAL(i0e, x),                     GRAD,                \
+      "Returns the exponentially scaled modified Bessel function of order 0, e^-|x| I0(x), elementwise.") \
+UNARY(BesselI1,  DT_FLOAT,   SPECIAL(i1, x),                      GRAD,                \
+      "Returns the modified Bessel function of the first kind of order 1, I1(x), elementwise.") \
+UNARY(BesselI1e, DT_FLOAT,   SPECIAL(i1e, x),                     GRAD,                \
+      "Returns the exponentially scaled modified Bessel function of order 1, e^-|x| I1(x), elementwise.") \
+UNARY(BesselK0,  DT_FLOAT,   SPECIAL(k0, x),                      GRAD,                \
+      "Returns the modified Bessel function of the second kind of order 0, K0(x), elementwise (inf for x <= 0).") \
+UNARY(BesselK0e, DT_FLOAT,   SPECIAL(k0e, x),                     GRAD,                \
+      "Returns the exponentially scaled modified Bessel function of the second kind, e^x K0(x), elementwise.") \
+UNARY(BesselK1,  DT_FLOAT,   SPECIAL(k1, x),                      GRAD,                \
+      "Returns the modified Bessel function of the second kind of order 1, K1(x), elementwise (inf for x <= 0).") \
+UNARY(BesselK1e, DT_FLOAT,   SPECIAL(k1e, x),                     GRAD,                \
+      "Returns the exponentially scaled modified Bessel function of the second kind, e^x K1(x), elementwise.") \
+UNARY(BesselJ0,  DT_FLOAT,   SPECIAL(j0, x),                      GRAD,                \
+      "Returns the Bessel function of the first kind of order 0, J0(x), elementwise.") \
+UNARY(BesselJ1,  DT_FLOAT,   SPECIAL(j1, x),                      GRAD,                \
+      "Returns the Bessel function of the first kind of order 1, J1(x), elementwise.") \
+UNARY(BesselY0,  DT_FLOAT,   SPECIAL(y0, x),                      GRAD,                \
+      "Returns the Bessel function of the second kind of order 0, Y0(x), elementwise (-inf for x <= 0).") \
+UNARY(BesselY1,  DT_FLOAT,   SPECIAL(y1, x),                      GRAD,                \
+      "Returns the Bessel function of the second kind of order 1, Y1(x), elementwise (-inf for x <= 0).") \
+UNARY(Dawsn,      DT_FLOAT,   SPECIAL(dawsn, x),                   GRAD,                \
+      "Returns Dawson's integral, e^(-x^2) times the integral of e^(t^2) from 0 to x, elementwise.") \
+UNARY(Expint,     DT_FLOAT,   SPECIAL(expint, x),                  GRAD,                \
+      "Returns the exponential integral Ei(x) elementwise (NaN for x < 0).")            \
+UNARY(FresnelCos, DT_FLOAT,   SPECIAL(fresnel_cos, x),             GRAD,                \
+      "Returns the Fresnel cosine integral, the integral of cos(pi t^2 / 2) from 0 to x, elementwise.") \
+UNARY(FresnelSin, DT_FLOAT,   SPECIAL(fresnel_sin, x),             GRAD,                \
+      "Returns the Fresnel sine integral, the integral of sin(pi t^2 / 2) from 0 to x, elementwise.") \
+UNARY(Spence,     DT_FLOAT,   SPECIAL(spence, x),                  GRAD,                \
+      "Returns Spence's function, the integral of log(t) / (1 - t) from 1 to x, elementwise (NaN for x < 0).")
 
 UNARY_OPS(UNARY)
 
@@ -525,6 +565,21 @@ BINARY(Xdivy,         DT_FLOAT,        NO_STRINGS,           SAME,    a == 0 ? (
 BINARY(Xlogy,         DT_FLOAT,        NO_STRINGS,           SAME,    XLOGY(a, b),      \
        "x,y",         NULL,           GRAD,                                             \
        "Returns 0 where x is 0, else x * log(y), with broadcasting.")                   \
+BINARY(Xlog1py,       DT_FLOAT,        NO_STRINGS,           SAME,    SPECIAL2(xlog1py, a, b), \
+       "x,y",         NULL,           GRAD,                                          \
+       "Returns 0 where x is 0, else x * log1p(y), with broadcasting.") \
+BINARY(Zeta,          DT_FLOAT,        NO_STRINGS,           SAME,    SPECIAL2(zeta, a, b), \
+       "x,q",         NULL,           GRAD,                                          \
+       "Returns the Hurwitz zeta function, the sum over k >= 0 of (k + q)^-x, elementwise.") \
+BINARY(Igamma,        DT_FLOAT,        NO_STRINGS,           SAME,    SPECIAL2(igamma, a, b), \
+       "a,x",         NULL,           GRAD,                                          \
+       "Returns the lower regularized incomplete gamma function P(a, x) elementwise.") \
+BINARY(Igammac,       DT_FLOAT,        NO_STRINGS,           SAME,    SPECIAL2(igammac, a, b), \
+       "a,x",         NULL,           GRAD,                                          \
+       "Returns the upper regularized incomplete gamma function Q(a, x) = 1 - P(a, x) elementwise.") \
+BINARY(IgammaGradA,   DT_FLOAT,        NO_STRINGS,           SAME,    SPECIAL2(igamma_grad_a, a, b), \
+       "a,x",         NULL,           NOGRAD,                                        \
+       "Returns the derivative of P(a, x) in a, elementwise (Igamma's gradient).") \
 /* The activations' backprops (a the incoming gradient, b what the op saw       \
  * or produced), as TF's kernels compute them. */                               \
 BINARY(SoftplusGrad,  DT_FLOAT,        NO_STRINGS,           SAME,    a / (FAST(exp, -b) + 1), \

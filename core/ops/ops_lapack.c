@@ -340,3 +340,161 @@ const mf_op_def mf_op_Cholesky = {
     .doc = "The lower-triangular L with L L^T = input, per matrix (reads the lower triangle).",
     .tf_attrs = "T:0",
 };
+
+/* ---- Svd ---- */
+
+/* s, u, v of each M x N matrix, P = min(M, N): s [..., P] descending,
+ * u [..., M, P] and v [..., N, P] (M x M and N x N with full_matrices);
+ * without compute_uv, u and v are empty [0], as TF's kernel leaves them. */
+static mf_status svd_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(check_float(c, 0, 1, err));
+  const mf_spec *a = &c->in_specs[0];
+  if (c->building && a->rank >= 0) MF_TRY(mf_sf_with_rank_at_least(a->rank, 2, err));
+  if (a->rank >= 0 && a->rank < 2)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Input tensor 0 must have rank >= 2, got %d [Op:Svd]",
+                        a->rank);
+  bool uv = mf_attr_bool(c->attrs, "compute_uv", true);
+  bool full = mf_attr_bool(c->attrs, "full_matrices", false);
+  MF_TRY(mf_op_call_set_nout(c, 3, err));
+  mf_spec *s = &c->out_specs[0], *u = &c->out_specs[1], *v = &c->out_specs[2];
+  *s = *u = *v = (mf_spec){.dtype = a->dtype, .rank = -1};
+  if (a->rank >= 0) {
+    int r = a->rank;
+    int64_t m = a->shape[r - 2], n = a->shape[r - 1];
+    int64_t p = m < 0 || n < 0 ? (m == 0 || n == 0 ? 0 : -1) : (m < n ? m : n);
+    s->rank = r - 1;
+    u->rank = v->rank = r;
+    for (int d = 0; d < r - 2; d++) s->shape[d] = u->shape[d] = v->shape[d] = a->shape[d];
+    s->shape[r - 2] = p;
+    u->shape[r - 2] = m;
+    u->shape[r - 1] = full ? m : p;
+    v->shape[r - 2] = n;
+    v->shape[r - 1] = full ? n : p;
+  }
+  if (!uv) {
+    *u = *v = (mf_spec){.dtype = a->dtype, .rank = 1};
+    u->shape[0] = v->shape[0] = 0;
+  }
+  return MF_OK;
+}
+
+static void set_identity(mf_dtype dt, void *dst, int64_t n) {
+  memset(dst, 0, (size_t)(n * n) * mf_dtype_size(dt));
+  for (int64_t i = 0; i < n; i++) {
+    if (dt == MF_FLOAT32)
+      ((float *)dst)[i * n + i] = 1;
+    else
+      ((double *)dst)[i * n + i] = 1;
+  }
+}
+
+static void set_nan(mf_dtype dt, void *dst, int64_t count) {
+  for (int64_t i = 0; i < count; i++) {
+    if (dt == MF_FLOAT32)
+      ((float *)dst)[i] = NAN;
+    else
+      ((double *)dst)[i] = NAN;
+  }
+}
+
+static bool all_finite(mf_dtype dt, const void *x, int64_t count) {
+  for (int64_t i = 0; i < count; i++)
+    if (!isfinite(dt == MF_FLOAT32 ? ((const float *)x)[i] : ((const double *)x)[i])) return false;
+  return true;
+}
+
+/* One gesdd call (lwork = -1: the workspace query into *work). */
+static int gesdd(const mf_blas *b, mf_dtype dt, char job, int m, int n, void *a, void *s, void *u,
+                 int ldu, void *vt, int ldvt, void *work, int lwork, int *iwork) {
+  int info = 0, lda = m > 1 ? m : 1;
+  if (dt == MF_FLOAT32)
+    b->sgesdd_(&job, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, &info, 1);
+  else
+    b->dgesdd_(&job, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, &info, 1);
+  return info;
+}
+
+static mf_status svd_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *a = c->in[0];
+  mf_dtype dt = a->dtype;
+  bool uv = mf_attr_bool(c->attrs, "compute_uv", true);
+  bool full = mf_attr_bool(c->attrs, "full_matrices", false);
+  int r = a->rank;
+  int64_t m64 = a->shape[r - 2], n64 = a->shape[r - 1], batches = 1;
+  for (int d = 0; d < r - 2; d++) batches *= a->shape[d];
+  if (m64 > 46340 || n64 > 46340) return too_big(c, err);
+  int m = (int)m64, n = (int)n64, p = m < n ? m : n;
+  /* Row-major A is column-major A^T (N x M), whose SVD is V S U^T: LAPACK's
+   * "u" of it is our v (transposed back), its "vt" is our u as it is. */
+  int ucols = full ? m : p, vcols = full ? n : p;
+  mf_tensor *so, *uo, *vo;
+  MF_TRY(mf_op_alloc_output(c, 0, &so, err));
+  MF_TRY(mf_op_alloc_output(c, 1, &uo, err));
+  MF_TRY(mf_op_alloc_output(c, 2, &vo, err));
+  size_t es = mf_dtype_size(dt);
+  char *sd = mf_tensor_data(so), *ud = mf_tensor_data(uo), *vd = mf_tensor_data(vo);
+  if (p == 0 || batches == 0) {
+    for (int64_t bi = 0; uv && full && bi < batches; bi++) {
+      set_identity(dt, ud + (size_t)(bi * m * m) * es, m);
+      set_identity(dt, vd + (size_t)(bi * n * n) * es, n);
+    }
+    return MF_OK;
+  }
+  const mf_blas *blas;
+  MF_TRY(mf_blas_load(&blas, err));
+  (void)mf_blas_threads(); /* as getrf */
+  char job = !uv ? 'N' : full ? 'A' : 'S';
+  int ldu = n, ldvt = full ? m : p;
+  char *w = NULL, *lu = NULL, *lvt = NULL, *work = NULL;
+  int *iwork = NULL;
+  mf_status s = mf_scratch_alloc((size_t)m * n, es, (void **)&w, err);
+  if (s == MF_OK) s = mf_scratch_alloc((size_t)n * vcols, es, (void **)&lu, err);
+  if (s == MF_OK) s = mf_scratch_alloc((size_t)ldvt * m, es, (void **)&lvt, err);
+  if (s == MF_OK) s = mf_scratch_alloc((size_t)8 * p, sizeof(int), (void **)&iwork, err);
+  int lwork = 0;
+  if (s == MF_OK) {
+    double q[1];
+    float qf[1];
+    gesdd(blas, dt, job, n, m, w, sd, lu, ldu, lvt, ldvt, dt == MF_FLOAT32 ? (void *)qf : (void *)q, -1,
+          iwork);
+    lwork = (int)(dt == MF_FLOAT32 ? qf[0] : q[0]) + 1;
+    s = mf_scratch_alloc((size_t)lwork, es, (void **)&work, err);
+  }
+  for (int64_t bi = 0; s == MF_OK && bi < batches; bi++) {
+    s = mf_interrupt_check(err);
+    if (s != MF_OK) break;
+    memcpy(w, (const char *)mf_tensor_data(a) + (size_t)(bi * m * n) * es, (size_t)m * n * es);
+    char *sb = sd + (size_t)(bi * p) * es;
+    char *ub = uv ? ud + (size_t)(bi * m * ucols) * es : NULL;
+    char *vb = uv ? vd + (size_t)(bi * n * vcols) * es : NULL;
+    int info = all_finite(dt, w, (int64_t)m * n) ? gesdd(blas, dt, job, n, m, w, sb, lu, ldu, lvt, ldvt, work, lwork, iwork) : -1;
+    if (info != 0) {
+      /* NaN or inf in the matrix (LAPACK refuses NaN and turns inf into
+       * garbage), or no convergence: NaN throughout, as TF's CPU kernel. */
+      set_nan(dt, sb, p);
+      if (uv) {
+        set_nan(dt, ub, (int64_t)m * ucols);
+        set_nan(dt, vb, (int64_t)n * vcols);
+      }
+      continue;
+    }
+    if (uv) {
+      memcpy(ub, lvt, (size_t)m * ucols * es);
+      transpose(es, lu, vcols, n, vb);
+    }
+  }
+  free(w);
+  free(lu);
+  free(lvt);
+  free(work);
+  free(iwork);
+  return s;
+}
+
+const mf_op_def mf_op_Svd = {
+    .name = "Svd", .input_names = "input", .min_inputs = 1, .max_inputs = 1,
+    .attrs = {{"compute_uv", MF_ATTR_BOOL}, {"full_matrices", MF_ATTR_BOOL}},
+    .infer = svd_infer, .kernel = svd_kernel, .flags = 0,
+    .doc = "The singular values s (descending) and vectors u, v with input = u diag(s) v^T, per matrix.",
+    .tf_attrs = "T:0 compute_uv=true full_matrices=false",
+};

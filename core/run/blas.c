@@ -142,6 +142,8 @@ static const char *resolve(void *h, mf_blas *b) {
   SYM(dgetrs_);
   SYM(spotrf_);
   SYM(dpotrf_);
+  SYM(sgesdd_);
+  SYM(dgesdd_);
   SYM(openblas_set_num_threads);
   SYM(openblas_get_num_threads);
   SYM(openblas_get_corename);

@@ -54,6 +54,15 @@ typedef void mf_lapack_potrf_s(const char *uplo, const int *n, float *a, const i
 typedef void mf_lapack_potrf_d(const char *uplo, const int *n, double *a, const int *lda,
                                int *info, size_t uplo_len);
 
+typedef void mf_lapack_gesdd_s(const char *jobz, const int *m, const int *n, float *a,
+                               const int *lda, float *s, float *u, const int *ldu, float *vt,
+                               const int *ldvt, float *work, const int *lwork, int *iwork,
+                               int *info, size_t jobz_len);
+typedef void mf_lapack_gesdd_d(const char *jobz, const int *m, const int *n, double *a,
+                               const int *lda, double *s, double *u, const int *ldu, double *vt,
+                               const int *ldvt, double *work, const int *lwork, int *iwork,
+                               int *info, size_t jobz_len);
+
 /* Every BLAS, LAPACK and OpenBLAS function moonflow calls, resolved with
  * dlsym; the cblas ones have exactly cblas.h's types. */
 typedef struct mf_blas {
@@ -65,6 +74,8 @@ typedef struct mf_blas {
   mf_lapack_getrs_d *dgetrs_;
   mf_lapack_potrf_s *spotrf_;
   mf_lapack_potrf_d *dpotrf_;
+  mf_lapack_gesdd_s *sgesdd_;
+  mf_lapack_gesdd_d *dgesdd_;
   __typeof__(openblas_set_num_threads) *openblas_set_num_threads;
   __typeof__(openblas_get_num_threads) *openblas_get_num_threads;
   __typeof__(openblas_get_corename) *openblas_get_corename;

@@ -193,6 +193,50 @@ binary("Xlogy", tf.math.xlogy, -2, 2, 0.5, 2)
 CALLS.Polygamma = {
   { "orders 0..2", args = { V({ 0, 1, 2 }), U({ 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.polygamma },
 }
+binary("Xlog1py", tf.math.xlog1py, -2, 2, -0.5, 2)
+-- Igamma and Igammac: first order only, as TF, whose IgammaGradA (the
+-- derivative in a) has no gradient of its own.
+binary("Igamma", tf.math.igamma, 0.5, 3, 0.3, 4)
+binary("Igammac", tf.math.igammac, 0.5, 3, 0.3, 4)
+for _, name in ipairs({ "Igamma", "Igammac" }) do
+  for _, e in ipairs(CALLS[name]) do e.first_order_only = true end
+end
+-- Zeta: the exponent is not differentiated (TF's rule: q only).
+CALLS.Zeta = {
+  { "{3} {2,3}", args = { U({ 3 }, 1.5, 4), U({ 2, 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.zeta },
+  { "{} {3}", args = { U({}, 2, 3), U({ 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.zeta },
+}
+-- Svd: the singular values alone, and with the vectors (their signs are
+-- LAPACK's choice, constant under the small steps of the differences).
+-- With the vectors TF's rule needs the matrix dimensions (its
+-- NotImplementedError without them): no unknown-dimension pass there.
+local function svd_uv(x) return tf.linalg.svd(x) end
+CALLS.Svd = {
+  { "s of {3,2}", args = { U({ 3, 2 }) }, fn = function(x) return (tf.linalg.svd(x, false, false)) end },
+  { "s, u, v of {2,3}", args = { U({ 2, 3 }) }, fn = svd_uv, unknown_dims = false },
+  { "s, u, v of {2,3,2}", args = { U({ 2, 3, 2 }) }, fn = svd_uv, unknown_dims = false },
+  { "full {3,2}", args = { U({ 3, 2 }) }, fn = function(x) return tf.linalg.svd(x, true) end,
+    first_order_only = true, unknown_dims = false },
+}
+unary("BesselI0", tf.math.bessel_i0, -3, 3)
+unary("BesselI0e", tf.math.bessel_i0e, 0.2, 3)
+CALLS.BesselI0e[#CALLS.BesselI0e + 1] = { "negative", args = { U({ 3 }, -3, -0.2) }, fn = tf.math.bessel_i0e }
+unary("BesselI1", tf.math.bessel_i1, -3, 3)
+unary("BesselI1e", tf.math.bessel_i1e, 0.2, 3)
+CALLS.BesselI1e[#CALLS.BesselI1e + 1] = { "negative", args = { U({ 3 }, -3, -0.2) }, fn = tf.math.bessel_i1e }
+unary("BesselK0", tf.math.special.bessel_k0, 0.3, 4)
+unary("BesselK0e", tf.math.special.bessel_k0e, 0.3, 4)
+unary("BesselK1", tf.math.special.bessel_k1, 0.3, 4)
+unary("BesselK1e", tf.math.special.bessel_k1e, 0.3, 4)
+unary("BesselJ0", tf.math.special.bessel_j0, -6, 6)
+unary("BesselJ1", tf.math.special.bessel_j1, -6, 6)
+unary("BesselY0", tf.math.special.bessel_y0, 0.3, 6)
+unary("BesselY1", tf.math.special.bessel_y1, 0.3, 6)
+unary("Dawsn", tf.math.special.dawsn, -4, 7)
+unary("Expint", tf.math.special.expint, 0.3, 5)
+unary("FresnelCos", tf.math.special.fresnel_cos, -2, 2)
+unary("FresnelSin", tf.math.special.fresnel_sin, -2, 2)
+unary("Spence", tf.math.special.spence, 0.2, 3)
 -- floormod(x, y) = x - floor(x/y)*y: x/y kept inside (0.25, 0.75) + k, away
 -- from the jumps.
 CALLS.FloorMod = {

@@ -16,7 +16,8 @@
 -- (AbsOpTest's complex half, ProdGradientTest.testProdGradientComplex,
 -- testProdGradientForNegativeAxisComplex), EuclideanNormGradientTest
 -- (reduce_euclidean_norm), SegmentMinOrMaxGradientTest (segment_min/max),
--- MulNoNanGradientTest, XlogyTest, Xlog1pyTest, XdivyTest, NextAfterTest;
+-- MulNoNanGradientTest, XlogyTest, XdivyTest, NextAfterTest (Xlog1pyTest is
+-- ported at the end);
 -- PowGradTest.test_zero_grad_tape runs without check_numerics, which
 -- moonflow does not have (the values are what it checks).
 
@@ -581,4 +582,47 @@ describe("linalg_grad_test.py", function()
         end)
     end
   end
+end)
+
+-- math_grad_test.py Xlog1pyTest: gradients(xlog1py(x, y)) wrt x and y,
+-- eagerly and traced (run_deprecated_v1's graph gradients); float16 left
+-- out (moonflow has none).
+describe("math_grad_test.py Xlog1pyTest", function()
+  local function grads(x, y)
+    local tape = tf.GradientTape({ persistent = true })
+    tape:watch(x)
+    tape:watch(y)
+    local z = tf.math.xlog1py(x, y)
+    return tape:gradient(z, x), tape:gradient(z, y)
+  end
+  local function both(x, y, check)
+    for _, dtype in ipairs({ tf.float32, tf.float64 }) do
+      local a, b = tf.constant(x, dtype), tf.constant(y, dtype)
+      T.eager_and_traced(grads, { a, b }, check)
+    end
+  end
+  it("testNonZeroValuesGrad", function()
+    both(0.1, 3.1, function(_, gx, gy)
+      T.equal(T.plain(tf.math.log1p(tf.cast(3.1, gx.dtype))), gx)
+      T.equal(T.plain(tf.cast(0.1, gx.dtype) / (1 + tf.cast(3.1, gx.dtype))), gy)
+    end)
+  end)
+  it("testZeroXGrad", function()
+    both(0.0, 3.1, function(_, gx, gy)
+      T.equal(0.0, gx)
+      T.equal(0.0, gy)
+    end)
+  end)
+  it("testNegOneYGrad", function()
+    both(0.1, -1.0, function(_, gx, gy)
+      assert.are.equal(-math.huge, gx:numpy())
+      assert.are.equal(math.huge, gy:numpy())
+    end)
+  end)
+  it("testZeroXNegOneYGrad", function()
+    both(0.0, -1.0, function(_, gx, gy)
+      T.equal(0.0, gx)
+      T.equal(0.0, gy)
+    end)
+  end)
 end)

@@ -14,9 +14,8 @@
 --   lines, testReduceVarComplex, testReduceStdComplex, testRaggedTensor):
 --   moonflow has no RaggedTensor or complex dtype.
 -- - testReduceExtendType (bfloat16), the float16 passes of every test.
--- - BinaryOpTest's igamma, igammac, zeta and polygamma lines: TF runs them
---   only with SciPy (their references); moonflow's polygamma is checked
---   by the differential test against mpmath instead.
+-- - BinaryOpTest's igamma, igammac, zeta and polygamma lines: ported in
+--   cwise_ops_binary_spec.lua with the rest of cwise_ops_binary_test.py.
 -- - AddNTest.testIndexedSlices and testPartials (IndexedSlices, graph
 --   partial runs).
 

@@ -220,6 +220,90 @@ rules.Xlogy = function(n, dy)
   return { unbroadcast(px * dy[1], x), unbroadcast(py * dy[1], y) }
 end
 
+rules.Xlog1py = function(n, dy)
+  local x, y = n.inputs[1], n.inputs[2]
+  local px = ops.math.xlog1py(nonzero(x), y)
+  local py = ops.math.xdivy(x, y + 1)
+  return { unbroadcast(px * dy[1], x), unbroadcast(py * dy[1], y) }
+end
+-- _ZetaGrad: none for the exponent, -x zeta(x + 1, q) for q.
+rules.Zeta = function(n, dy)
+  local x, q = n.inputs[1], n.inputs[2]
+  return { nil, unbroadcast(dy[1] * (-x * ops.math.zeta(x + 1, q)), q) }
+end
+-- _IgammaGrad: IgammaGradA for a; for x, the density x^(a-1) e^-x / Gamma(a)
+-- in log space (Gamma(a) overflows long before the quotient does).
+-- _IgammacGrad: both negated.
+local function igamma_grads(n, dy, sign)
+  local a, x = n.inputs[1], n.inputs[2]
+  local pa = op(H.IgammaGradA, nil, a, x)
+  local px = ops.exp(-x + (a - 1) * ops.math.log(x) - ops.math.lgamma(a))
+  return { unbroadcast(sign * (pa * dy[1]), a), unbroadcast(sign * (px * dy[1]), x) }
+end
+rules.Igamma = function(n, dy) return igamma_grads(n, dy, 1) end
+rules.Igammac = function(n, dy) return igamma_grads(n, dy, -1) end
+
+-- special_math_ops' Bessel rules (math_grad.py), from the recurrences
+-- I0' = I1, J0' = -J1, K0' = -K1, and Z1' = Z0 - Z1 / x for I, J, Y.
+-- Where the quotient by x is 0 / 0 the limit is put instead (0.5 for I1e
+-- and J1 as TF; for I1 also 0.5, where TF's rule says 1.0, which is not
+-- I1's derivative at 0).
+local function at_zero(x, limit, v) return ops.where(ops.equal(x, 0), ops.ones_like(x) * limit, v) end
+local special = ops.math.special
+rules.BesselI0 = function(n, dy) return { dy[1] * ops.math.bessel_i1(n.inputs[1]) } end
+rules.BesselI0e = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * (ops.math.bessel_i1e(x) - ops.sign(x) * y) }
+end
+rules.BesselI1 = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * at_zero(x, 0.5, ops.math.bessel_i0(x) - y / x) }
+end
+rules.BesselI1e = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * at_zero(x, 0.5, ops.math.bessel_i0e(x) - y * (ops.sign(x) + ops.math.reciprocal(x))) }
+end
+rules.BesselK0 = function(n, dy) return { dy[1] * -special.bessel_k1(n.inputs[1]) } end
+rules.BesselK0e = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * (y - special.bessel_k1e(x)) }
+end
+rules.BesselK1 = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * (-special.bessel_k0(x) - y / x) }
+end
+rules.BesselK1e = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * (y * (1 - ops.math.reciprocal(x)) - special.bessel_k0e(x)) }
+end
+rules.BesselJ0 = function(n, dy) return { dy[1] * -special.bessel_j1(n.inputs[1]) } end
+rules.BesselJ1 = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * at_zero(x, 0.5, special.bessel_j0(x) - y / x) }
+end
+rules.BesselY0 = function(n, dy) return { dy[1] * -special.bessel_y1(n.inputs[1]) } end
+-- _DawsnGrad, _ExpintGrad, _FresnelCosGrad, _FresnelSinGrad, _SpenceGrad.
+rules.Dawsn = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * (1 - 2 * x * y) }
+end
+rules.Expint = function(n, dy)
+  local x = n.inputs[1]
+  return { dy[1] * ops.exp(x) / x }
+end
+local HALF_PI = math.pi / 2
+rules.FresnelCos = function(n, dy) return { dy[1] * ops.cos(HALF_PI * ops.square(n.inputs[1])) } end
+rules.FresnelSin = function(n, dy) return { dy[1] * ops.sin(HALF_PI * ops.square(n.inputs[1])) } end
+rules.Spence = function(n, dy)
+  local x = n.inputs[1]
+  local partial = ops.math.log(x) / (1 - x)
+  return { dy[1] * ops.where(ops.equal(x, 1), -ops.ones_like(x), partial) }
+end
+rules.BesselY1 = function(n, dy)
+  local x, y = n.inputs[1], n.outputs[1]
+  return { dy[1] * (special.bessel_y0(x) - y / x) }
+end
+
 -- nn_grad.py's activation rules: each through its backprop op.
 rules.Softplus = function(n, dy) return { op(H.SoftplusGrad, nil, dy[1], n.inputs[1]) } end
 rules.Softsign = function(n, dy) return { op(H.SoftsignGrad, nil, dy[1], n.inputs[1]) } end

@@ -59,7 +59,16 @@ local BINARIES = {
   { "truncatemod", "TruncateMod" },
 }
 -- TF has these in tf.math only.
-local MATH_BINARIES = { { "xdivy", "Xdivy" }, { "xlogy", "Xlogy" }, { "polygamma", "Polygamma" } }
+local MATH_BINARIES = { { "xdivy", "Xdivy" }, { "xlogy", "Xlogy" }, { "polygamma", "Polygamma" },
+  { "xlog1py", "Xlog1py" }, { "zeta", "Zeta" }, { "igamma", "Igamma" }, { "igammac", "Igammac" } }
+-- The special functions: TF has the Bessel I's in tf.math and
+-- tf.math.special, the rest in tf.math.special only.
+local BESSEL_MATH = { { "bessel_i0", "BesselI0" }, { "bessel_i0e", "BesselI0e" }, { "bessel_i1", "BesselI1" },
+  { "bessel_i1e", "BesselI1e" } }
+local BESSEL_SPECIAL = { { "bessel_j0", "BesselJ0" }, { "bessel_j1", "BesselJ1" }, { "bessel_y0", "BesselY0" },
+  { "bessel_y1", "BesselY1" }, { "bessel_k0", "BesselK0" }, { "bessel_k0e", "BesselK0e" },
+  { "bessel_k1", "BesselK1" }, { "bessel_k1e", "BesselK1e" }, { "dawsn", "Dawsn" }, { "expint", "Expint" },
+  { "fresnel_cos", "FresnelCos" }, { "fresnel_sin", "FresnelSin" }, { "spence", "Spence" } }
 -- The names tf and tf.math both list.
 local both = {}
 for _, u in ipairs(UNARIES) do
@@ -78,6 +87,16 @@ end
 for _, b in ipairs(MATH_BINARIES) do
   M[b[1]] = bin("tf.math." .. b[1], b[2], b[3])
   math_only[#math_only + 1] = b[1]
+end
+local special_names = {}
+for _, u in ipairs(BESSEL_MATH) do
+  M[u[1]] = unary("tf.math." .. u[1], u[2])
+  math_only[#math_only + 1] = u[1]
+  special_names[#special_names + 1] = u[1]
+end
+for _, u in ipairs(BESSEL_SPECIAL) do
+  M[u[1]] = unary("tf.math.special." .. u[1], u[2])
+  special_names[#special_names + 1] = u[1]
 end
 
 -- math_ops.log_sigmoid: -softplus(-x), its nodes named as TF's name
@@ -207,6 +226,7 @@ math_names.mod, math_names.truediv = "floormod", "divide"
 M.namespaces = {
   tf = tf_names,
   math = math_names,
+  ["math.special"] = special_names,
   nn = { "relu", "sigmoid", "tanh", "softplus", "softsign", "elu", "selu", "relu6", "leaky_relu" },
   lib = { "true_divide" },
 }

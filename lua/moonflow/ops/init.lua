@@ -2,7 +2,7 @@
 -- family module (ops/<family>.lua, the wrappers of the ops of
 -- core/ops/ops_<family>.c) returns its functions and, in `namespaces`,
 -- where each is published: `tf` (the top level), `nn`, `math`, `linalg`,
--- `random`, `strings`, `image`, and `lib` (library-internal helpers, kept
+-- `random`, `strings`, `image`, a dotted one such as `math.special`, and `lib` (library-internal helpers, kept
 -- out of tf). An entry "name" publishes the family's function of that
 -- name; public = "name" publishes it under another name (tf.mod for
 -- floormod). This module composes them into one table: the top-level
@@ -46,8 +46,11 @@ local bound_by = {} -- "nn.relu" -> the family that bound it
 local function bind(family, ns, public, fn)
   local into = ops
   if ns ~= "tf" and ns ~= "lib" then
-    ops[ns] = ops[ns] or {}
-    into = ops[ns]
+    -- "math.special" is tf.math.special
+    for part in ns:gmatch("[^.]+") do
+      into[part] = into[part] or {}
+      into = into[part]
+    end
   end
   local path = (into == ops and "" or ns .. ".") .. public
   if into[public] ~= nil and into[public] ~= fn then

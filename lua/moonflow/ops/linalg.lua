@@ -17,6 +17,7 @@ local elementwise = require("moonflow.ops.elementwise")
 local generate = require("moonflow.ops.generate")
 local shape_ops = require("moonflow.ops.shape")
 local reduce = require("moonflow.ops.reduce")
+local lapack = require("moonflow.ops.lapack")
 local name_scopes = require("moonflow.trace.name_scope")
 local raise = errors.raise
 
@@ -139,14 +140,31 @@ local function norm_args(ord, axis)
   return false, axis ~= nil and { axis } or nil
 end
 
+-- The matrix 2-norm, the largest singular value, as linalg_ops.norm
+-- computes it: the two axes moved last, Svd without vectors, its maximum
+-- with both axes kept, moved back.
+local function matrix_2_norm(x, axes)
+  local r = rank_of(x)
+  if not r then
+    raise("ValueError", "tf.norm: the matrix 2-norm needs a tensor of known rank", 5)
+  end
+  local a, b = axes[1] < 0 and axes[1] + r or axes[1], axes[2] < 0 and axes[2] + r or axes[2]
+  local before = {}
+  for i = 0, r - 1 do
+    if i ~= a and i ~= b then before[#before + 1] = i end
+  end
+  before[#before + 1], before[#before + 2] = a, b
+  local after = {}
+  for i, p in ipairs(before) do after[p + 1] = i - 1 end
+  local s = lapack.svd(shape_ops.transpose(x, before), false, false)
+  local m = reduce.reduce_max(elementwise.abs(s), -1, true)
+  return shape_ops.transpose(shape_ops.expand_dims(m, -1), after)
+end
+
 -- The norm with every reduced axis kept (size 1), as TF computes it.
 local function norm_kept(x, ord, matrix, axes)
   if ord == "euclidean" or ord == "fro" or ord == 2 then
-    if matrix and ord == 2 then
-      raise("UnimplementedError", "tf.norm: the matrix 2-norm (ord = 2 over two axes) is the largest "
-        .. "singular value, and moonflow has no SVD (tf.linalg.svd) yet; ord = 'fro', 1 or math.huge "
-        .. "are supported", 4)
-    end
+    if matrix and ord == 2 then return matrix_2_norm(x, axes) end
     return elementwise.sqrt(reduce.reduce_sum(elementwise.multiply(x, x), axes, true))
   end
   local a = elementwise.abs(x)
@@ -176,10 +194,9 @@ M.norm = options.def(function(tensor, ord, axis, keepdims, opts)
 end, "tf.norm(tensor [, ord] [, axis] [, keepdims] [, {name=}])",
 "TF's vector and matrix norms. ord: 'euclidean' (default), 'fro', 1, 2, math.huge (inf) or any p > 0 "
 .. "for vectors; axis: nil (the whole tensor as a vector), an integer (vectors along it) or a pair {a, b} "
-.. "(matrices over those two axes: 'fro'/'euclidean', 1, math.huge); keepdims keeps the reduced axes with "
-.. "size 1. Bad ord or axis is TF's ValueError; the matrix 2-norm needs an SVD moonflow lacks "
-.. "(UnimplementedError). Built of Abs, Sum, Max, Sqrt and Pow, so its gradient is theirs (nan at 0 for "
-.. "the euclidean norm, as TF's).",
+.. "(matrices over those two axes: 'fro'/'euclidean', 1, 2 (the largest singular value), math.huge); keepdims "
+.. "keeps the reduced axes with size 1. Bad ord or axis is TF's ValueError. Built of Abs, Sum, Max, Sqrt, Pow "
+.. "and Svd, so its gradient is theirs (nan at 0 for the euclidean norm, as TF's).",
 { required = 1, positional = { "ord", "axis", "keepdims" }, "name" })
 
 -- TF's clip_ops.clip_by_norm: t * clip_norm / max(l2norm(t, axes), clip_norm),

@@ -75,6 +75,9 @@ return {
     softsign special sqrt square squared_difference subtract tan tanh top_k truediv unsorted_segment_max
     unsorted_segment_mean unsorted_segment_min unsorted_segment_prod unsorted_segment_sqrt_n
     unsorted_segment_sum xdivy xlog1py xlogy zero_fraction zeta]]),
+  ["tf.math.special"] = set([[
+    bessel_i0 bessel_i0e bessel_i1 bessel_i1e bessel_j0 bessel_j1 bessel_k0 bessel_k0e bessel_k1 bessel_k1e
+    bessel_y0 bessel_y1 dawsn expint fresnel_cos fresnel_sin spence]]),
   ["tf.linalg"] = set([[
     LinearOperator adjoint band_part banded_triangular_solve cholesky cholesky_solve cross det diag diag_part
     eig eigh eigh_tridiagonal eigvals eigvalsh einsum experimental expm eye global_norm inv l2_normalize

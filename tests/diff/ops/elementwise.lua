@@ -21,7 +21,7 @@ local UNARY = {
   { "Reciprocal", tf.math.reciprocal, F, "nonzero", true }, { "Relu", tf.nn.relu, N, "smooth", true },
   { "LogicalNot", tf.logical_not, { "bool" }, nil, false },
   { "Sinh", tf.sinh, F, "smooth", true }, { "Cosh", tf.cosh, F, "smooth", true },
-  { "Tan", tf.tan, F, "smooth", true }, { "Asin", tf.asin, F, "unit", true },
+  { "Tan", tf.tan, F, "unit", true }, { "Asin", tf.asin, F, "unit", true }, -- (Tan: away from its poles)
   { "Acos", tf.acos, F, "unit", true }, { "Atan", tf.atan, F, "smooth", true },
   { "Asinh", tf.asinh, F, "smooth", true }, { "Acosh", tf.acosh, F, "above1", true },
   { "Atanh", tf.atanh, F, "unit", true }, { "Lgamma", tf.math.lgamma, F, "positive", true },
@@ -32,6 +32,21 @@ local UNARY = {
   { "Softplus", tf.nn.softplus, F, "smooth", true }, { "Softsign", tf.nn.softsign, F, "smooth", true },
   { "Elu", tf.nn.elu, F, "smooth", true }, { "Selu", tf.nn.selu, F, "smooth", true },
   { "Relu6", tf.nn.relu6, N, "smooth", true },
+  { "BesselI0", tf.math.bessel_i0, F, "smooth", true }, { "BesselI0e", tf.math.bessel_i0e, F, "smooth", true },
+  { "BesselI1", tf.math.bessel_i1, F, "smooth", true }, { "BesselI1e", tf.math.bessel_i1e, F, "smooth", true },
+  { "BesselK0", tf.math.special.bessel_k0, F, "positive", true },
+  { "BesselK0e", tf.math.special.bessel_k0e, F, "positive", true },
+  { "BesselK1", tf.math.special.bessel_k1, F, "positive", true },
+  { "BesselK1e", tf.math.special.bessel_k1e, F, "positive", true },
+  { "BesselJ0", tf.math.special.bessel_j0, F, "smooth", true },
+  { "BesselJ1", tf.math.special.bessel_j1, F, "smooth", true },
+  { "BesselY0", tf.math.special.bessel_y0, F, "positive", true },
+  { "BesselY1", tf.math.special.bessel_y1, F, "positive", true },
+  { "Dawsn", tf.math.special.dawsn, F, "smooth", true },
+  { "Expint", tf.math.special.expint, F, "positive", true },
+  { "FresnelCos", tf.math.special.fresnel_cos, F, "smooth", true },
+  { "FresnelSin", tf.math.special.fresnel_sin, F, "smooth", true },
+  { "Spence", tf.math.special.spence, F, "positive", true },
   { "Identity", tf.identity, ALL, "smooth", true },
 }
 local BINARY = {
@@ -51,6 +66,7 @@ local BINARY = {
   { "TruncateDiv", tf.truncatediv, N, nil, false },
   { "TruncateMod", tf.truncatemod, N, nil, false },
   { "Xdivy", tf.math.xdivy, F, "nonzero", true }, { "Xlogy", tf.math.xlogy, F, "positive", true },
+  { "Xlog1py", tf.math.xlog1py, F, "positive", true },
 }
 -- the gradient helpers, called as gradients call them; their own
 -- gradients (second order) are checked too
@@ -199,6 +215,37 @@ entries[#entries + 1] = {
   call = function(_, n, x) return tf.math.polygamma(n, x) end,
   grad = { 2 },
 }
+-- Zeta, Igamma, Igammac and IgammaGradA: both operands positive (the
+-- domain and the gradient cases), and in value cases also the special
+-- values (0, negative, infinite, NaN) that their edges are defined at.
+-- Zeta's gradient is for q only, as TF's; IgammaGradA has none.
+for _, s in ipairs({ { "Zeta", tf.math.zeta, { 2 } }, { "Igamma", tf.math.igamma, { 1, 2 } },
+  { "Igammac", tf.math.igammac, { 1, 2 } },
+  { "IgammaGradA", function(a, x) return core.op("IgammaGradA", nil, a, x) end } }) do
+  local op, fn, grad = s[1], s[2], s[3]
+  entries[#entries + 1] = {
+    name = "ew_" .. op, ops = { op },
+    gen = function(r, g)
+      local smooth = grad and g.grad_case(r, 0.5)
+      local dt = smooth and "float64" or r.pick(F)
+      local sa, sb = shapes2(r, g)
+      local a = values(r, g, dt, sa, "positive", true)
+      local x = values(r, g, dt, sb, "positive", true)
+      if op == "Zeta" then
+        for i, v in ipairs(a.values) do a.values[i] = v + 1.25 end -- s > 1
+      end
+      if not smooth then
+        local special = { 0.0, -1.0, 1.0, 0.5, 40.0, math.huge, -math.huge, 0 / 0 }
+        for _, t in ipairs({ a, x }) do
+          for i = 1, #t.values do if r.chance(0.15) then t.values[i] = r.pick(special) end end
+        end
+      end
+      return { inputs = { a, x }, attrs = { op = op }, grad = smooth }
+    end,
+    call = function(_, a, x) return fn(a, x) end,
+    grad = grad,
+  }
+end
 for _, h in ipairs(HELPERS) do
   local op, domains = h[1], h[2]
   entries[#entries + 1] = {

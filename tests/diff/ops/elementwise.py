@@ -50,7 +50,10 @@ OPS = ["Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "
        "Sinh", "Cosh", "Tan", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Lgamma", "Digamma",
        "Erf", "Erfc", "Rint", "IsNan", "IsInf", "IsFinite", "Softplus", "Softsign", "Elu", "Selu",
        "Relu6", "Atan2", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "Polygamma",
-       "SoftplusGrad", "SoftsignGrad", "EluGrad", "SeluGrad", "Relu6Grad"]
+       "SoftplusGrad", "SoftsignGrad", "EluGrad", "SeluGrad", "Relu6Grad",
+       "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselK0", "BesselK0e", "BesselK1",
+       "BesselK1e", "BesselJ0", "BesselJ1", "BesselY0", "BesselY1", "Xlog1py", "Zeta", "Igamma",
+       "Igammac", "IgammaGradA", "Dawsn", "Expint", "FresnelCos", "FresnelSin", "Spence"]
 REF = {"ew_" + op: _ew(op) for op in OPS}
 
 

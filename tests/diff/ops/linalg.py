@@ -94,7 +94,27 @@ def _einsum(a, *xs):
         raise TFError("InvalidArgumentError")
 
 
-REF = {"inv": _inv, "det": _det, "solve": _solve, "cholesky": _cholesky, "einsum": _einsum}
+def _svd(a, x):
+    """s (descending), and where the vectors are asked the input rebuilt
+    from them and their Gram matrices (identities), within a few ulps per
+    term of the largest singular value."""
+    m, n = x.shape[-2], x.shape[-1]
+    p = min(m, n)
+    w = _sq(x)
+    s = np.linalg.svd(w, compute_uv=False) if w.size else np.zeros(x.shape[:-2] + (p,))
+    top = np.max(s) if s.size else 0
+    ulps = 64 * (max(m, n) + 1)
+    if not a.get("uv"):
+        return Approx(s, x.dtype, ulps, top)
+    um = m if a.get("full") else p
+    vn = n if a.get("full") else p
+    return [Approx(s, x.dtype, ulps, top), Approx(w, x.dtype, ulps, top),
+            Approx(np.broadcast_to(np.eye(um), x.shape[:-2] + (um, um)), x.dtype, ulps, 1),
+            Approx(np.broadcast_to(np.eye(vn), x.shape[:-2] + (vn, vn)), x.dtype, ulps, 1)]
+
+
+REF = {"inv": _inv, "det": _det, "solve": _solve, "cholesky": _cholesky, "einsum": _einsum, "svd": _svd,
+       "svd_full": _svd}
 
 
 def _torch():
