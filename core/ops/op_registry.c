@@ -189,12 +189,13 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
 
 /* Runs the kernel of c (its output specs set) and checks it made every
  * output. */
-static mf_status run_kernel(mf_op_call *c, mf_error *err) {
+static mf_status call_kernel(mf_op_call *c, mf_error *err) {
   mf_widen w;
-  if (mf_widen_plan(c, &w))
-    MF_TRY(mf_widen_kernel(c, &w, err));
-  else
-    MF_TRY(c->op->kernel(c, err));
+  return mf_widen_plan(c, &w) ? mf_widen_kernel(c, &w, err) : c->op->kernel(c, err);
+}
+
+static mf_status run_kernel(mf_op_call *c, mf_error *err) {
+  MF_TRY(call_kernel(c, err));
   for (int i = 0; i < c->nout; i++)
     if (!c->out[i])
       return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
@@ -250,7 +251,7 @@ bool mf_op_call_fold(mf_op_call *c) {
   for (int k = 0; k < c->nout; k++)
     if (!fold_size_ok(&c->out_specs[k])) return false;
   mf_error err;
-  bool ok = c->op->kernel(c, &err) == MF_OK;
+  bool ok = call_kernel(c, &err) == MF_OK;
   for (int k = 0; ok && k < c->nout; k++) {
     const mf_tensor *t = c->out[k];
     ok = t && t->dtype != MF_RESOURCE && t->dtype != MF_VARIANT && t->size <= MF_FOLD_MAX_ELEMENTS;

@@ -793,8 +793,9 @@ typedef void (*any_loop)(void);
 bool mf_elementwise_resolve(const mf_op_def *op, mf_dtype dt, const mf_attrs *attrs,
                             mf_elementwise_fn *fn) {
   const ew_entry *e = ew_find(op);
-  if (!e || (unsigned)dt >= MF_DTYPE_COUNT || dt == MF_STRING || dt == MF_RESOURCE ||
-      dt == MF_VARIANT)
+  /* Only the dtypes the loops are written for: the small and half ones
+   * compute through wider kernels (dtype_widen.h), never in a fused run. */
+  if (!e || (unsigned)dt >= MF_DTYPE_COUNT || !(mf_dtype_is_numeric(dt) || dt == MF_BOOL))
     return false;
   *fn = (mf_elementwise_fn){.kind = e->kind, .in_dtype = dt, .out_dtype = dt};
   switch (e->kind) {
