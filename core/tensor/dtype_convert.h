@@ -8,8 +8,9 @@
  *   - float to integer: truncation toward zero; a value out of range or
  *     NaN gives what the x86 conversion instruction gives (cvttss2si's
  *     "integer indefinite", the minimum int32 or int64), cut to the
- *     destination's low bits for the types narrower than 32 bits (uint32
- *     goes through int64, uint64 through its two-range sequence);
+ *     destination's low bits for the types narrower than 32 bits; uint32
+ *     and uint64 convert in two ranges, below and above 2^31 (2^63), each
+ *     through the signed instruction;
  *   - to float16/bfloat16: through float, rounded to nearest even (Eigen);
  *     from them: exactly, through float.
  * Strings, resources and variants do not convert. */
