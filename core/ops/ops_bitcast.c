@@ -46,8 +46,10 @@ static mf_status bitcast_infer(mf_op_call *c, mf_error *err) {
   } else if (in_size < out_size && x->rank >= 0) {
     int64_t want = (int64_t)(out_size / in_size), last = x->rank ? x->shape[x->rank - 1] : 0;
     bool fits = x->rank > 0 && (last == want || last == MF_UNKNOWN_DIM);
+    /* While a graph is built: TF's shape function, its message (which the
+     * builder makes TF's ValueError naming the node). */
     if (!fits && c->building)
-      return mf_error_set(err, MF_ERR_VALUE,
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                           "Cannot bitcast from %s to %s due to shape. %lld does not match %lld",
                           mf_dtype_name(in), mf_dtype_name(out), (long long)last,
                           (long long)want);

@@ -55,13 +55,10 @@ static void put_bits(void *d, mf_dtype dt, int64_t i, uint64_t v) {
  * (and NumPy's astype there). */
 static uint64_t float_to_int_bits(double v, mf_dtype dt) {
   switch (dt) {
-    case MF_INT64: return (uint64_t)mf_f64_to_i64(v);
-    /* the unsigned ones in two ranges: below 2^31 (or 2^63, and NaN) the
-     * signed instruction, above it the signed one on v - 2^31 with the
-     * top bit set back */
-    case MF_UINT32:
-      if (!(v >= 0x1p31)) return (uint32_t)mf_f64_to_i32(v);
-      return (uint32_t)mf_f64_to_i32(v - 0x1p31) ^ 0x80000000u;
+    case MF_INT64:
+    case MF_UINT32: return (uint64_t)mf_f64_to_i64(v); /* the 64-bit instruction, cut */
+    /* in two ranges: below 2^63 (and NaN) the signed instruction, above
+     * it the signed one on v - 2^63 with the top bit set back */
     case MF_UINT64:
       if (!(v >= 0x1p63)) return (uint64_t)mf_f64_to_i64(v);
       return (uint64_t)mf_f64_to_i64(v - 0x1p63) ^ 0x8000000000000000u;

@@ -8,9 +8,11 @@
  *   - float to integer: truncation toward zero; a value out of range or
  *     NaN gives what the x86 conversion instruction gives (cvttss2si's
  *     "integer indefinite", the minimum int32 or int64), cut to the
- *     destination's low bits for the types narrower than 32 bits; uint32
- *     and uint64 convert in two ranges, below and above 2^31 (2^63), each
- *     through the signed instruction;
+ *     destination's low bits for the types narrower than 32 bits (uint32
+ *     through the 64-bit instruction); uint64 converts in two ranges,
+ *     below and above 2^63, each through the signed instruction. (NumPy's
+ *     scalar loops agree; its SIMD loops for uint32 give other values out
+ *     of range, so NumPy is no reference there.)
  *   - to float16/bfloat16: through float, rounded to nearest even (Eigen);
  *     from them: exactly, through float.
  * Strings, resources and variants do not convert. */
