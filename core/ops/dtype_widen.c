@@ -5,6 +5,7 @@
 
 #include "alloc.h"
 #include "dtype_convert.h"
+#include "half.h"
 
 /* Classes of small dtypes, by what a wider kernel computes exactly. */
 enum {
@@ -60,8 +61,10 @@ static const widen_entry table[] = {
     {"EluGrad", 0, 2, H, true}, {"SeluGrad", 0, 2, H, true}, {"LeakyReluGrad", 0, 2, H, true},
     /* reductions. Sum and Prod wrap like the narrow type; Mean of a small
      * integer divides the unwrapped sum (TF's wraps first): they differ
-     * only when the sum overflows the narrow type. Half sums accumulate in
-     * float and round once, as TF's CPU reducers for half do. */
+     * only when the sum overflows the narrow type. bfloat16 accumulates in
+     * float and rounds once, as TF's reducers for it do (reduction_ops.h's
+     * CASTING_SPECIALIZATION); float16's Sum, Mean and Prod accumulate in
+     * float16 itself, as TF's do: half_reduce below. */
     {"Sum", 0, 1, ALL, true}, {"Prod", 0, 1, ALL, true}, {"Mean", 0, 1, H | S | U, true},
     {"Max", 0, 1, H | S | U, true}, {"Min", 0, 1, H | S | U, true},
     {"ArgMax", 0, 1, H | S | U, false}, {"ArgMin", 0, 1, H | S | U, false},
@@ -208,7 +211,60 @@ mf_status mf_widen_infer(mf_op_call *c, const mf_widen *w, mf_error *err) {
   return MF_OK;
 }
 
+/* float16 Sum, Mean and Prod as TF's CPU kernels compute them: Eigen's
+ * reducers for Eigen::half keep a half accumulator, each step computed in
+ * float and rounded back. The reduced elements of each output are taken in
+ * row-major order, as Eigen's scalar loop takes them (its vectorised order
+ * for long rows may differ in the last bits). Mean divides by the count as
+ * a half. Output shape from inference; axes from input 1. */
+static bool half_reduction(const mf_op_call *c, const mf_widen *w) {
+  return w->narrow == MF_FLOAT16 &&
+         (!strcmp(c->op->name, "Sum") || !strcmp(c->op->name, "Mean") ||
+          !strcmp(c->op->name, "Prod"));
+}
+
+static mf_status half_reduce(mf_op_call *c, mf_error *err) {
+  const mf_tensor *x = c->in[0], *axes = c->in[1];
+  bool reduced[MF_MAX_RANK] = {false};
+  for (int64_t k = 0; k < axes->size; k++) {
+    int64_t a = mf_tensor_get_i64(axes, k);
+    if (a < 0) a += x->rank;
+    if (a >= 0 && a < x->rank) reduced[a] = true;
+  }
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  /* each input dimension's step in the output (0 for a reduced one) */
+  int64_t step[MF_MAX_RANK], s = 1, count = 1;
+  for (int d = x->rank - 1; d >= 0; d--) {
+    step[d] = reduced[d] ? 0 : s;
+    if (!reduced[d]) s *= x->shape[d];
+    else count *= x->shape[d];
+  }
+  bool prod = !strcmp(c->op->name, "Prod"), mean = !strcmp(c->op->name, "Mean");
+  uint16_t *acc = mf_tensor_data(out);
+  const uint16_t *in = mf_tensor_data(x);
+  uint16_t init = prod ? 0x3c00 : 0;
+  for (int64_t i = 0; i < out->size; i++) acc[i] = init;
+  int64_t idx[MF_MAX_RANK] = {0}, o = 0;
+  for (int64_t i = 0; i < x->size; i++) {
+    float a = mf_f16_to_f32(acc[o]), v = mf_f16_to_f32(in[i]);
+    acc[o] = mf_f32_to_f16(prod ? a * v : a + v);
+    for (int d = x->rank - 1; d >= 0; d--) { /* the next index, row-major */
+      o += step[d];
+      if (++idx[d] < x->shape[d]) break;
+      o -= step[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+  if (mean) {
+    float n = mf_f16_to_f32(mf_f32_to_f16((float)count));
+    for (int64_t i = 0; i < out->size; i++) acc[i] = mf_f32_to_f16(mf_f16_to_f32(acc[i]) / n);
+  }
+  return MF_OK;
+}
+
 mf_status mf_widen_kernel(mf_op_call *c, const mf_widen *w, mf_error *err) {
+  if (half_reduction(c, w)) return half_reduce(c, err);
   mf_spec spec_buf[INLINE];
   mf_tensor *in_buf[INLINE];
   widened s;

@@ -241,6 +241,16 @@ describe("arithmetic in the small dtypes", function()
     assert.equals(2, tf.reduce_mean(tf.constant({ 1, 2, 3 }, tf.float16)):numpy())
   end)
 
+  -- TF's reduction_ops.h gives bfloat16 a float accumulator; Eigen::half
+  -- keeps a half one (so two halves' mean overflows where float's would not).
+  it("accumulates float16 reductions in float16 and bfloat16 ones in float, as TF's CPU kernels", function()
+    assert.equals(math.huge, tf.reduce_mean(tf.constant({ 65504, 65504 }, tf.float16)):numpy())
+    assert.equals(math.huge, tf.reduce_sum(tf.constant({ { 65504 }, { 65504 } }, tf.float16), 0):numpy()[1])
+    assert.equals(59904, tf.reduce_sum(tf.constant({ 10000, 10000, 10000, 10000, 10000, 10000 }, tf.bfloat16)):numpy())
+    assert.equals(2, tf.reduce_mean(tf.constant({ 1, 2, 3 }, tf.float16)):numpy())
+    assert.same({ 0 / 0 ~= 0 / 0 }, { tf.reduce_mean(tf.zeros({ 0 }, tf.float16)):numpy() ~= tf.reduce_mean(tf.zeros({ 0 }, tf.float16)):numpy() })
+  end)
+
   it("moves bytes in the shape ops", function()
     local u = tf.constant({ { 1, 2 }, { 3, 4 } }, tf.uint8)
     assert.same({ { 1, 3 }, { 2, 4 } }, tf.transpose(u):numpy())
