@@ -21,63 +21,64 @@ typedef struct widen_entry {
   const char *op;
   int from, to;    /* data inputs */
   unsigned classes;
-  bool narrow_out; /* the outputs are data of the inputs' dtype */
+  unsigned outs;   /* bit i: output i is data of the inputs' dtype */
 } widen_entry;
 
 /* The ops TF's CPU kernels register for the small dtypes, by class. */
 static const widen_entry table[] = {
     /* unary math */
-    {"Neg", 0, 1, H | S, true}, {"Abs", 0, 1, H | S, true}, {"Sign", 0, 1, H | S, true},
-    {"Square", 0, 1, H | S | U, true}, {"Round", 0, 1, H | S, true},
-    {"Relu", 0, 1, H | S | U, true}, {"Relu6", 0, 1, H | S | U, true},
-    {"Sqrt", 0, 1, H, true}, {"Rsqrt", 0, 1, H, true}, {"Exp", 0, 1, H, true},
-    {"Expm1", 0, 1, H, true}, {"Log", 0, 1, H, true}, {"Log1p", 0, 1, H, true},
-    {"Sin", 0, 1, H, true}, {"Cos", 0, 1, H, true}, {"Tan", 0, 1, H, true},
-    {"Tanh", 0, 1, H, true}, {"Sigmoid", 0, 1, H, true}, {"Floor", 0, 1, H, true},
-    {"Ceil", 0, 1, H, true}, {"Rint", 0, 1, H, true}, {"Reciprocal", 0, 1, H, true},
-    {"Sinh", 0, 1, H, true}, {"Cosh", 0, 1, H, true}, {"Asin", 0, 1, H, true},
-    {"Acos", 0, 1, H, true}, {"Atan", 0, 1, H, true}, {"Asinh", 0, 1, H, true},
-    {"Acosh", 0, 1, H, true}, {"Atanh", 0, 1, H, true}, {"Lgamma", 0, 1, H, true},
-    {"Digamma", 0, 1, H, true}, {"Erf", 0, 1, H, true}, {"Erfc", 0, 1, H, true},
-    {"Softplus", 0, 1, H, true}, {"Softsign", 0, 1, H, true}, {"Elu", 0, 1, H, true},
-    {"Selu", 0, 1, H, true}, {"LeakyRelu", 0, 1, H, true},
-    {"IsNan", 0, 1, H, false}, {"IsInf", 0, 1, H, false}, {"IsFinite", 0, 1, H, false},
+    {"Neg", 0, 1, H | S, 1}, {"Abs", 0, 1, H | S, 1}, {"Sign", 0, 1, H | S, 1},
+    {"Square", 0, 1, H | S | U, 1}, {"Round", 0, 1, H | S, 1},
+    {"Relu", 0, 1, H | S | U, 1}, {"Relu6", 0, 1, H | S | U, 1},
+    {"Sqrt", 0, 1, H, 1}, {"Rsqrt", 0, 1, H, 1}, {"Exp", 0, 1, H, 1},
+    {"Expm1", 0, 1, H, 1}, {"Log", 0, 1, H, 1}, {"Log1p", 0, 1, H, 1},
+    {"Sin", 0, 1, H, 1}, {"Cos", 0, 1, H, 1}, {"Tan", 0, 1, H, 1},
+    {"Tanh", 0, 1, H, 1}, {"Sigmoid", 0, 1, H, 1}, {"Floor", 0, 1, H, 1},
+    {"Ceil", 0, 1, H, 1}, {"Rint", 0, 1, H, 1}, {"Reciprocal", 0, 1, H, 1},
+    {"Sinh", 0, 1, H, 1}, {"Cosh", 0, 1, H, 1}, {"Asin", 0, 1, H, 1},
+    {"Acos", 0, 1, H, 1}, {"Atan", 0, 1, H, 1}, {"Asinh", 0, 1, H, 1},
+    {"Acosh", 0, 1, H, 1}, {"Atanh", 0, 1, H, 1}, {"Lgamma", 0, 1, H, 1},
+    {"Digamma", 0, 1, H, 1}, {"Erf", 0, 1, H, 1}, {"Erfc", 0, 1, H, 1},
+    {"Softplus", 0, 1, H, 1}, {"Softsign", 0, 1, H, 1}, {"Elu", 0, 1, H, 1},
+    {"Selu", 0, 1, H, 1}, {"LeakyRelu", 0, 1, H, 1},
+    {"IsNan", 0, 1, H, 0}, {"IsInf", 0, 1, H, 0}, {"IsFinite", 0, 1, H, 0},
     /* binary math and comparisons */
-    {"AddV2", 0, 2, ALL, true}, {"Sub", 0, 2, ALL, true}, {"Mul", 0, 2, ALL, true},
-    {"RealDiv", 0, 2, H, true}, {"DivNoNan", 0, 2, H, true},
-    {"FloorDiv", 0, 2, H | S | U, true}, {"FloorMod", 0, 2, H | S | U, true},
-    {"TruncateDiv", 0, 2, S | U, true}, {"TruncateMod", 0, 2, S | U, true},
-    {"Pow", 0, 2, H | S, true}, {"Maximum", 0, 2, H | S | U, true},
-    {"Minimum", 0, 2, H | S | U, true}, {"SquaredDifference", 0, 2, H, true},
-    {"Atan2", 0, 2, H, true}, {"Xdivy", 0, 2, H, true}, {"Xlogy", 0, 2, H, true},
-    {"Equal", 0, 2, ALL, false}, {"NotEqual", 0, 2, ALL, false},
-    {"Less", 0, 2, H | S | U, false}, {"LessEqual", 0, 2, H | S | U, false},
-    {"Greater", 0, 2, H | S | U, false}, {"GreaterEqual", 0, 2, H | S | U, false},
-    {"SelectV2", 1, 3, ALL, true},
+    {"AddV2", 0, 2, ALL, 1}, {"Sub", 0, 2, ALL, 1}, {"Mul", 0, 2, ALL, 1},
+    {"RealDiv", 0, 2, H, 1}, {"DivNoNan", 0, 2, H, 1},
+    {"FloorDiv", 0, 2, H | S | U, 1}, {"FloorMod", 0, 2, H | S | U, 1},
+    {"TruncateDiv", 0, 2, S | U, 1}, {"TruncateMod", 0, 2, S | U, 1},
+    {"Pow", 0, 2, H | S, 1}, {"Maximum", 0, 2, H | S | U, 1},
+    {"Minimum", 0, 2, H | S | U, 1}, {"SquaredDifference", 0, 2, H, 1},
+    {"Atan2", 0, 2, H, 1}, {"Xdivy", 0, 2, H, 1}, {"Xlogy", 0, 2, H, 1},
+    {"Equal", 0, 2, ALL, 0}, {"NotEqual", 0, 2, ALL, 0},
+    {"Less", 0, 2, H | S | U, 0}, {"LessEqual", 0, 2, H | S | U, 0},
+    {"Greater", 0, 2, H | S | U, 0}, {"GreaterEqual", 0, 2, H | S | U, 0},
+    {"SelectV2", 1, 3, ALL, 1},
     /* gradients of the elementwise ops */
-    {"ReluGrad", 0, 2, H, true}, {"Relu6Grad", 0, 2, H, true}, {"TanhGrad", 0, 2, H, true},
-    {"SigmoidGrad", 0, 2, H, true}, {"SqrtGrad", 0, 2, H, true}, {"RsqrtGrad", 0, 2, H, true},
-    {"SoftplusGrad", 0, 2, H, true}, {"SoftsignGrad", 0, 2, H, true},
-    {"EluGrad", 0, 2, H, true}, {"SeluGrad", 0, 2, H, true}, {"LeakyReluGrad", 0, 2, H, true},
+    {"ReluGrad", 0, 2, H, 1}, {"Relu6Grad", 0, 2, H, 1}, {"TanhGrad", 0, 2, H, 1},
+    {"SigmoidGrad", 0, 2, H, 1}, {"SqrtGrad", 0, 2, H, 1}, {"RsqrtGrad", 0, 2, H, 1},
+    {"SoftplusGrad", 0, 2, H, 1}, {"SoftsignGrad", 0, 2, H, 1},
+    {"EluGrad", 0, 2, H, 1}, {"SeluGrad", 0, 2, H, 1}, {"LeakyReluGrad", 0, 2, H, 1},
     /* reductions. Sum and Prod wrap like the narrow type; Mean of a small
      * integer divides the unwrapped sum (TF's wraps first): they differ
      * only when the sum overflows the narrow type. bfloat16 accumulates in
      * float and rounds once, as TF's reducers for it do (reduction_ops.h's
      * CASTING_SPECIALIZATION); float16's Sum, Mean and Prod accumulate in
      * float16 itself, as TF's do: half_reduce below. */
-    {"Sum", 0, 1, ALL, true}, {"Prod", 0, 1, ALL, true}, {"Mean", 0, 1, H | S | U, true},
-    {"Max", 0, 1, H | S | U, true}, {"Min", 0, 1, H | S | U, true},
-    {"ArgMax", 0, 1, H | S | U, false}, {"ArgMin", 0, 1, H | S | U, false},
-    {"Cumsum", 0, 1, H | S | U, true}, {"Cumprod", 0, 1, H | S | U, true},
-    {"AddN", 0, -1, H | S | U | L, true},
-    {"UnsortedSegmentSum", 0, 1, H | S | U, true}, {"SegmentSum", 0, 1, H | S | U, true},
+    {"Sum", 0, 1, ALL, 1}, {"Prod", 0, 1, ALL, 1}, {"Mean", 0, 1, H | S | U, 1},
+    {"Max", 0, 1, H | S | U, 1}, {"Min", 0, 1, H | S | U, 1},
+    {"ArgMax", 0, 1, H | S | U, 0}, {"ArgMin", 0, 1, H | S | U, 0},
+    {"TopKV2", 0, 1, H | S | U, 1}, /* values narrow back, indices stay */
+    {"Cumsum", 0, 1, H | S | U, 1}, {"Cumprod", 0, 1, H | S | U, 1},
+    {"AddN", 0, -1, H | S | U | L, 1},
+    {"UnsortedSegmentSum", 0, 1, H | S | U, 1}, {"SegmentSum", 0, 1, H | S | U, 1},
     /* tensors made from a value or a shape */
-    {"Fill", 1, 2, ALL, true}, {"ZerosLike", 0, 1, ALL, true}, {"OnesLike", 0, 1, ALL, true},
+    {"Fill", 1, 2, ALL, 1}, {"ZerosLike", 0, 1, ALL, 1}, {"OnesLike", 0, 1, ALL, 1},
     /* linear algebra and the network ops (floats only) */
-    {"MatMul", 0, 2, H, true}, {"BatchMatMulV2", 0, 2, H, true},
-    {"Softmax", 0, 1, H, true}, {"LogSoftmax", 0, 1, H, true},
-    {"BiasAdd", 0, 2, H | S | U, true}, {"BiasAddGrad", 0, 1, H | S | U, true},
-    {"Conv2D", 0, 2, H, true}, {"Conv2DBackpropFilter", 0, 1, H, true},
+    {"MatMul", 0, 2, H, 1}, {"BatchMatMulV2", 0, 2, H, 1},
+    {"Softmax", 0, 1, H, 1}, {"LogSoftmax", 0, 1, H, 1},
+    {"BiasAdd", 0, 2, H | S | U, 1}, {"BiasAddGrad", 0, 1, H | S | U, 1},
+    {"Conv2D", 0, 2, H, 1}, {"Conv2DBackpropFilter", 0, 1, H, 1},
 };
 
 static unsigned class_of(mf_dtype dt) {
@@ -115,7 +116,7 @@ bool mf_widen_plan(const mf_op_call *c, mf_widen *w) {
     int to = e->to < 0 ? c->nin : e->to;
     mf_dtype dt = c->in_specs[small].dtype;
     if (small < e->from || small >= to || !(e->classes & class_of(dt))) return false;
-    *w = (mf_widen){dt, mf_dtype_wide(dt), e->from, to, e->narrow_out};
+    *w = (mf_widen){dt, mf_dtype_wide(dt), e->from, to, e->outs};
     return true;
   }
   return false;
@@ -202,9 +203,9 @@ mf_status mf_widen_infer(mf_op_call *c, const mf_widen *w, mf_error *err) {
   MF_TRY(widen_inputs(c, w, &s, spec_buf, in_buf, err));
   mf_status st = c->op->infer(c, err);
   restore(c, &s, spec_buf, in_buf);
-  if (st != MF_OK || !w->narrow_out) return st;
-  for (int i = 0; i < c->nout; i++) {
-    if (c->out_specs[i].dtype != w->wide) continue;
+  if (st != MF_OK) return st;
+  for (int i = 0; i < c->nout && i < 32; i++) {
+    if (!(w->outs >> i & 1) || c->out_specs[i].dtype != w->wide) continue;
     c->out_specs[i].dtype = w->narrow;
     if (c->out_values[i]) MF_TRY(narrow_tensor(&c->out_values[i], w->narrow, err));
   }
@@ -272,7 +273,7 @@ mf_status mf_widen_kernel(mf_op_call *c, const mf_widen *w, mf_error *err) {
   /* The kernel allocates its outputs by the specs: the wide dtype. */
   bool narrowed[INLINE] = {false};
   for (int i = 0; i < c->nout && i < INLINE; i++)
-    if (w->narrow_out && c->out_specs[i].dtype == w->narrow) {
+    if ((w->outs >> i & 1) && c->out_specs[i].dtype == w->narrow) {
       c->out_specs[i].dtype = w->wide;
       narrowed[i] = true;
     }

@@ -23,11 +23,11 @@
 #include "op.h"
 
 /* One call's plan: data inputs [from, to) of dtype `narrow` run as `wide`;
- * with narrow_out, outputs of dtype `wide` go back to `narrow`. */
+ * the outputs whose bit is set in `outs` go back to `narrow`. */
 typedef struct mf_widen {
   mf_dtype narrow, wide;
   int from, to;
-  bool narrow_out;
+  unsigned outs;
 } mf_widen;
 
 /* Whether c (its input specs set) runs widened; false for every call
