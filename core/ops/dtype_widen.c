@@ -14,6 +14,8 @@ enum {
   U = 4, /* uint8, uint16, uint32: int32 or int64 holds every value */
   L = 8, /* uint64: int64 has its bits, so only bit-exact ops (wrapping
           * +, -, *, equality, selection) run through it */
+  O = 16, /* uint64's ordering ops: through int64 with the top bit of each
+           * value flipped, which orders as uint64 does */
   ALL = H | S | U | L,
 };
 
@@ -47,12 +49,12 @@ static const widen_entry table[] = {
     {"RealDiv", 0, 2, H, 1}, {"DivNoNan", 0, 2, H, 1},
     {"FloorDiv", 0, 2, H | S | U, 1}, {"FloorMod", 0, 2, H | S | U, 1},
     {"TruncateDiv", 0, 2, S | U, 1}, {"TruncateMod", 0, 2, S | U, 1},
-    {"Pow", 0, 2, H | S, 1}, {"Maximum", 0, 2, H | S | U, 1},
-    {"Minimum", 0, 2, H | S | U, 1}, {"SquaredDifference", 0, 2, H, 1},
+    {"Pow", 0, 2, H | S, 1}, {"Maximum", 0, 2, H | S | U | O, 1},
+    {"Minimum", 0, 2, H | S | U | O, 1}, {"SquaredDifference", 0, 2, H, 1},
     {"Atan2", 0, 2, H, 1}, {"Xdivy", 0, 2, H, 1}, {"Xlogy", 0, 2, H, 1},
     {"Equal", 0, 2, ALL, 0}, {"NotEqual", 0, 2, ALL, 0},
-    {"Less", 0, 2, H | S | U, 0}, {"LessEqual", 0, 2, H | S | U, 0},
-    {"Greater", 0, 2, H | S | U, 0}, {"GreaterEqual", 0, 2, H | S | U, 0},
+    {"Less", 0, 2, H | S | U | O, 0}, {"LessEqual", 0, 2, H | S | U | O, 0},
+    {"Greater", 0, 2, H | S | U | O, 0}, {"GreaterEqual", 0, 2, H | S | U | O, 0},
     {"SelectV2", 1, 3, ALL, 1},
     /* gradients of the elementwise ops */
     {"ReluGrad", 0, 2, H, 1}, {"Relu6Grad", 0, 2, H, 1}, {"TanhGrad", 0, 2, H, 1},
@@ -66,9 +68,9 @@ static const widen_entry table[] = {
      * CASTING_SPECIALIZATION); float16's Sum, Mean and Prod accumulate in
      * float16 itself, as TF's do: half_reduce below. */
     {"Sum", 0, 1, ALL, 1}, {"Prod", 0, 1, ALL, 1}, {"Mean", 0, 1, H | S | U, 1},
-    {"Max", 0, 1, H | S | U, 1}, {"Min", 0, 1, H | S | U, 1},
-    {"ArgMax", 0, 1, H | S | U, 0}, {"ArgMin", 0, 1, H | S | U, 0},
-    {"TopKV2", 0, 1, H | S | U, 1}, /* values narrow back, indices stay */
+    {"Max", 0, 1, H | S | U | O, 1}, {"Min", 0, 1, H | S | U | O, 1},
+    {"ArgMax", 0, 1, H | S | U | O, 0}, {"ArgMin", 0, 1, H | S | U | O, 0},
+    {"TopKV2", 0, 1, H | S | U | O, 1}, /* values narrow back, indices stay */
     {"Cumsum", 0, 1, H | S | U, 1}, {"Cumprod", 0, 1, H | S | U, 1},
     {"AddN", 0, -1, H | S | U | L, 1},
     {"UnsortedSegmentSum", 0, 1, H | S | U, 1}, {"SegmentSum", 0, 1, H | S | U, 1},
@@ -115,17 +117,22 @@ bool mf_widen_plan(const mf_op_call *c, mf_widen *w) {
     if (strcmp(e->op, c->op->name) != 0) continue;
     int to = e->to < 0 ? c->nin : e->to;
     mf_dtype dt = c->in_specs[small].dtype;
-    if (small < e->from || small >= to || !(e->classes & class_of(dt))) return false;
-    *w = (mf_widen){dt, mf_dtype_wide(dt), e->from, to, e->outs};
+    bool biased = dt == MF_UINT64 && !(e->classes & L) && (e->classes & O);
+    if (small < e->from || small >= to || !(biased || (e->classes & class_of(dt)))) return false;
+    *w = (mf_widen){dt, mf_dtype_wide(dt), e->from, to, e->outs, biased};
     return true;
   }
   return false;
 }
 
-/* A new tensor: t converted to dtype dt. */
-static mf_status converted(const mf_tensor *t, mf_dtype dt, mf_tensor **out, mf_error *err) {
+/* A new tensor: t converted to dtype dt; with `biased` (a uint64 and an
+ * int64, either way), each value's top bit flipped too. */
+static mf_status converted(const mf_tensor *t, mf_dtype dt, bool biased, mf_tensor **out,
+                           mf_error *err) {
   MF_TRY(mf_tensor_new(dt, t->rank, t->shape, out, err));
   mf_convert_elements(mf_tensor_data(t), t->dtype, mf_tensor_data(*out), dt, t->size);
+  uint64_t *v = mf_tensor_data(*out);
+  for (int64_t i = 0; biased && i < t->size; i++) v[i] ^= 0x8000000000000000u;
   return MF_OK;
 }
 
@@ -170,7 +177,7 @@ static mf_status widen_inputs(mf_op_call *c, const mf_widen *w, widened *s, mf_s
     if (data) s->wide_specs[i].dtype = w->wide;
     if (!t) continue;
     if (data) {
-      mf_status st = converted(t, w->wide, &s->wide_in[i], err);
+      mf_status st = converted(t, w->wide, w->biased, &s->wide_in[i], err);
       if (st != MF_OK) {
         restore(c, s, spec_buf, in_buf);
         return st;
@@ -186,9 +193,9 @@ static mf_status widen_inputs(mf_op_call *c, const mf_widen *w, widened *s, mf_s
 }
 
 /* Replaces *t (a wide output) by its narrowed copy. */
-static mf_status narrow_tensor(mf_tensor **t, mf_dtype dt, mf_error *err) {
+static mf_status narrow_tensor(mf_tensor **t, const mf_widen *w, mf_error *err) {
   mf_tensor *n;
-  MF_TRY(converted(*t, dt, &n, err));
+  MF_TRY(converted(*t, w->narrow, w->biased, &n, err));
   mf_tensor_release(*t);
   *t = n;
   return MF_OK;
@@ -207,7 +214,7 @@ mf_status mf_widen_infer(mf_op_call *c, const mf_widen *w, mf_error *err) {
   for (int i = 0; i < c->nout && i < 32; i++) {
     if (!(w->outs >> i & 1) || c->out_specs[i].dtype != w->wide) continue;
     c->out_specs[i].dtype = w->narrow;
-    if (c->out_values[i]) MF_TRY(narrow_tensor(&c->out_values[i], w->narrow, err));
+    if (c->out_values[i]) MF_TRY(narrow_tensor(&c->out_values[i], w, err));
   }
   return MF_OK;
 }
@@ -282,7 +289,7 @@ mf_status mf_widen_kernel(mf_op_call *c, const mf_widen *w, mf_error *err) {
   for (int i = 0; i < c->nout && i < INLINE; i++) {
     if (!narrowed[i]) continue;
     c->out_specs[i].dtype = w->narrow;
-    if (st == MF_OK && c->out[i]) st = narrow_tensor(&c->out[i], w->narrow, err);
+    if (st == MF_OK && c->out[i]) st = narrow_tensor(&c->out[i], w, err);
   }
   return st;
 }

@@ -7,7 +7,8 @@
  * are written for float32/64 and int32/64, so an op listed here that TF
  * registers for a small dtype runs on its data inputs widened (float16,
  * bfloat16 -> float32; int8, int16, uint8, uint16 -> int32; uint32,
- * uint64 -> int64) and its outputs narrowed back per op: wrapping modular
+ * uint64 -> int64, uint64's ordering ops with a bias) and its outputs
+ * narrowed back per op: wrapping modular
  * arithmetic and the float rounding give exactly the narrow type's result
  * (the exceptions are listed in the table's comments). Data-moving kernels
  * (reshape, concat, gather, ...) copy bytes and need none of this.
@@ -23,11 +24,14 @@
 #include "op.h"
 
 /* One call's plan: data inputs [from, to) of dtype `narrow` run as `wide`;
- * the outputs whose bit is set in `outs` go back to `narrow`. */
+ * the outputs whose bit is set in `outs` go back to `narrow`. `biased`:
+ * uint64 through int64 with each value's top bit flipped (both ways),
+ * which keeps uint64's order for its comparisons and extremes. */
 typedef struct mf_widen {
   mf_dtype narrow, wide;
   int from, to;
   unsigned outs;
+  bool biased;
 } mf_widen;
 
 /* Whether c (its input specs set) runs widened; false for every call

@@ -251,6 +251,18 @@ describe("arithmetic in the small dtypes", function()
     assert.same({ 0 / 0 ~= 0 / 0 }, { tf.reduce_mean(tf.zeros({ 0 }, tf.float16)):numpy() ~= tf.reduce_mean(tf.zeros({ 0 }, tf.float16)):numpy() })
   end)
 
+  it("orders uint64 past int64's range (its top bit is no sign)", function()
+    local big = tf.bitcast(tf.constant({ -1, 5, math.mininteger }, tf.int64), tf.uint64) -- 2^64-1, 5, 2^63
+    assert.same({ false, true, false }, tf.less(big, tf.constant({ 7, 7, 7 }, tf.uint64)):numpy())
+    assert.equals(0, tf.argmax(big):numpy())
+    assert.equals(1, tf.argmin(big):numpy())
+    assert.equals("tf.Tensor(18446744073709551615, shape=(), dtype=uint64)", tostring(tf.reduce_max(big)))
+    local m = tf.minimum(big, tf.bitcast(tf.constant({ math.mininteger, math.mininteger, math.mininteger }, tf.int64), tf.uint64))
+    assert.equals("tf.Tensor([9223372036854775808                   5 9223372036854775808], shape=(3,), dtype=uint64)",
+      tostring(m))
+    assert.same({ 5, math.mininteger, -1 }, tf.sort(big):numpy()) -- 5, 2^63, 2^64-1 as Lua sees their bits
+  end)
+
   it("sorts (TopKV2; unsigned ascending as max - x, as TF's sort_ops)", function()
     assert.same({ 0, 1, 3, 255 }, tf.sort(tf.constant({ 3, 1, 255, 0 }, tf.uint8)):numpy())
     assert.same({ 3, 1, 0, 2 }, tf.argsort(tf.constant({ 3, 1, 255, 0 }, tf.uint16)):numpy())
@@ -276,7 +288,8 @@ describe("arithmetic in the small dtypes", function()
   it("fails as TF's kernel lookup does for an op with no kernel for the dtype", function()
     H.raises("NotFoundError", "Could not find device for node: {{node Sqrt}} = Sqrt[T=DT_UINT8]",
       tf.sqrt, tf.constant({ 4 }, tf.uint8))
-    H.raises("NotFoundError", "Less[T=DT_UINT64]", tf.less, tf.constant({ 4 }, tf.uint64), tf.constant({ 4 }, tf.uint64))
+    H.raises("NotFoundError", "FloorDiv[T=DT_UINT64]", tf.math.floordiv, tf.constant({ 4 }, tf.uint64),
+      tf.constant({ 4 }, tf.uint64))
     H.raises("NotFoundError", "Neg[T=DT_UINT8]", tf.negative, tf.constant({ 4 }, tf.uint8))
   end)
 end)

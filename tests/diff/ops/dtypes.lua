@@ -62,11 +62,8 @@ local entries = {
 -- The binary ops, each over the small dtypes TF registers it for.
 local BINARY = {
   { "AddV2", tf.add, SMALL }, { "Sub", tf.subtract, SMALL }, { "Mul", tf.multiply, SMALL },
-  { "Maximum", tf.maximum, { "float16", "int8", "int16", "uint8", "uint16", "uint32" } },
-  { "Minimum", tf.minimum, { "float16", "int8", "int16", "uint8", "uint16", "uint32" } },
-  { "Equal", tf.equal, SMALL },
-  { "Less", tf.less, { "float16", "int8", "int16", "uint8", "uint16", "uint32" } },
-  { "GreaterEqual", tf.greater_equal, { "float16", "int8", "int16", "uint8", "uint16", "uint32" } },
+  { "Maximum", tf.maximum, SMALL }, { "Minimum", tf.minimum, SMALL }, { "Equal", tf.equal, SMALL },
+  { "Less", tf.less, SMALL }, { "GreaterEqual", tf.greater_equal, SMALL },
 }
 for _, b in ipairs(BINARY) do
   local op, fn, types = b[1], b[2], b[3]
@@ -91,7 +88,7 @@ for _, rd in ipairs(REDUCE) do
   entries[#entries + 1] = {
     name = "dt_" .. op, ops = { op },
     gen = function(r, g)
-      local dt = r.pick({ "float16", "int8", "int16", "uint8", "uint16", "uint32" })
+      local dt = r.pick(op == "Sum" and { "float16", "int8", "int16", "uint8", "uint16", "uint32" } or SMALL)
       local rank = r.range(1, 2)
       return { inputs = { tensor(r, g, dt, g.shape(r, rank, 4, false)) }, attrs = { axis = r.range(-rank, rank - 1) } }
     end,
