@@ -80,7 +80,7 @@ static const widen_entry table[] = {
     {"MatMul", 0, 2, H, 1}, {"BatchMatMulV2", 0, 2, H, 1},
     {"Softmax", 0, 1, H, 1}, {"LogSoftmax", 0, 1, H, 1},
     {"BiasAdd", 0, 2, H | S | U, 1}, {"BiasAddGrad", 0, 1, H | S | U, 1},
-    {"Conv2D", 0, 2, H, 1}, {"Conv2DBackpropFilter", 0, 1, H, 1},
+    {"Conv2D", 0, 2, H, 1},
 };
 
 static unsigned class_of(mf_dtype dt) {
