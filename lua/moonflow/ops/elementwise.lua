@@ -231,7 +231,7 @@ M.saturate_cast = options.def(function(value, dtype, opts)
     if in_dt.min < dtype.min then value = M.maximum(value, saturation_limit(in_dt, dtype, -1)) end
     if in_dt.max > dtype.max then value = M.minimum(value, saturation_limit(in_dt, dtype, 1)) end
   end
-  return M.cast(value, dtype, opts)
+  return M.cast(value, dtype, { name = opts.name })
 end, "tf.saturate_cast(value, dtype)",
 "Casts value to dtype, clipping it first to the range dtype holds (no wrapping, no integer "
   .. "indefinite): the bounds as values of value's dtype, rounded toward zero, as in TF.",
