@@ -165,20 +165,8 @@ static void dec_parse(decimal *dec, const char *s) {
  * is one of these (false and true are double and float). */
 enum { P_DOUBLE = 0, P_SINGLE = 1, P_HALF = 2 };
 
-/* Whether decimal d reads back as the float16 value ax (finite, >= 0):
- * it lies inside ax's rounding interval, a tie going to the even
- * neighbour. The bounds are exact in double. */
-static bool half_reads_back(double d, double ax) {
-  uint16_t h = mf_f32_to_f16((float)ax);
-  double up = h >= 0x7bff ? 65520.0 * 2 - ax : mf_f16_to_f32((uint16_t)(h + 1));
-  double down = h == 0 ? -(double)mf_f16_to_f32(1) : mf_f16_to_f32((uint16_t)(h - 1));
-  double lo = (ax + down) / 2, hi = (ax + up) / 2;
-  if (d > lo && d < hi) return true;
-  return (d == lo || d == hi) && (h & 1) == 0;
-}
-
 static bool reads_back(const char *s, double ax, int single) {
-  if (single == P_HALF) return half_reads_back(strtod(s, NULL), ax);
+  if (single == P_HALF) return mf_f16_rounds_to(strtod(s, NULL), ax);
   return single ? strtof(s, NULL) == (float)ax : strtod(s, NULL) == ax;
 }
 
@@ -472,6 +460,12 @@ static void put_variant(sbuf *b, const mf_tensor *t, int64_t i) {
 }
 
 static void put_np_element(sbuf *b, const np_format *f, const mf_tensor *t, int64_t i) {
+  char digits[32];
+  if (np_integer(f->dtype)) {
+    put_int_text(digits, sizeof digits, t, i);
+    sb_printf(b, "%*s", f->int_width, digits);
+    return;
+  }
   switch (f->dtype) {
     case MF_FLOAT32:
     case MF_FLOAT64:
@@ -504,19 +498,6 @@ static void put_np_element(sbuf *b, const np_format *f, const mf_tensor *t, int6
     case MF_BFLOAT16:
       put_bfloat16(b, elem_f64(t, i));
       return;
-    case MF_INT32:
-    case MF_INT64:
-    case MF_INT8:
-    case MF_INT16:
-    case MF_UINT8:
-    case MF_UINT16:
-    case MF_UINT32:
-    case MF_UINT64: {
-      char tmp[32];
-      put_int_text(tmp, sizeof tmp, t, i);
-      sb_printf(b, "%*s", f->int_width, tmp);
-      return;
-    }
     case MF_BOOL:
       sb_puts(b, elem_bool(t, i) ? (f->scalar ? "True" : " True") : "False");
       return;
@@ -832,25 +813,18 @@ static void put_tf_string(sbuf *b, const mf_string *s) {
 }
 
 static void put_tf_element(sbuf *b, const mf_tensor *t, int64_t i) {
+  char digits[32];
+  if (mf_dtype_is_any_integer(t->dtype)) {
+    put_int_text(digits, sizeof digits, t, i);
+    sb_puts(b, digits);
+    return;
+  }
   switch (t->dtype) {
     case MF_FLOAT32: put_tf_float(b, elem_f64(t, i), true); break;
     case MF_FLOAT64: put_tf_float(b, elem_f64(t, i), false); break;
     /* TF prints the half types as the floats they widen to */
     case MF_FLOAT16:
     case MF_BFLOAT16: put_tf_float(b, elem_f64(t, i), true); break;
-    case MF_INT32:
-    case MF_INT64:
-    case MF_INT8:
-    case MF_INT16:
-    case MF_UINT8:
-    case MF_UINT16:
-    case MF_UINT32:
-    case MF_UINT64: {
-      char tmp[32];
-      put_int_text(tmp, sizeof tmp, t, i);
-      sb_puts(b, tmp);
-      break;
-    }
     /* AlphaNum has no bool: TF prints bools as the integers 1 and 0. */
     case MF_BOOL: sb_putc(b, elem_bool(t, i) ? '1' : '0'); break;
     case MF_STRING: put_tf_string(b, elem_str(t, i)); break;

@@ -10,6 +10,7 @@
 #define MF_HALF_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -58,6 +59,19 @@ static inline uint16_t mf_f32_to_bf16(float f) {
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(u >> 16 | 0x0040u); /* quiet NaN */
   u += 0x7fffu + (u >> 16 & 1u);
   return (uint16_t)(u >> 16);
+}
+
+/* Whether the double d rounds to the float16 value ax (finite, >= 0): it
+ * lies inside ax's rounding interval, a tie going to the even neighbour
+ * (the bounds are exact in double). What NumPy's shortest float16 digits
+ * must satisfy. */
+static inline bool mf_f16_rounds_to(double d, double ax) {
+  uint16_t h = mf_f32_to_f16((float)ax);
+  double up = h >= 0x7bff ? 65520.0 * 2 - ax : mf_f16_to_f32((uint16_t)(h + 1));
+  double down = h == 0 ? -(double)mf_f16_to_f32(1) : mf_f16_to_f32((uint16_t)(h - 1));
+  double lo = (ax + down) / 2, hi = (ax + up) / 2;
+  if (d > lo && d < hi) return true;
+  return (d == lo || d == hi) && (h & 1) == 0;
 }
 
 #endif

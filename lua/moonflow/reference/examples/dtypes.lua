@@ -19,13 +19,13 @@ print(tf.bitcast(tf.constant(1.0), tf.int32))
 print(tf.bitcast(tf.constant({1, 256}, tf.int16), tf.uint8))
 print(tf.bitcast(tf.constant({{1, 0, 0, 0}}, tf.uint8), tf.int32))
 ]],
-    output = [[
+    output = [==[
 tf.Tensor(1065353216, shape=(), dtype=int32)
 tf.Tensor(
 [[1 0]
  [0 1]], shape=(2, 2), dtype=uint8)
 tf.Tensor([1], shape=(1,), dtype=int32)
-]],
+]==],
     errors = {
       { code = [[tf.bitcast(tf.constant({{1, 2, 3}}, tf.int8), tf.int32)]], type = "InvalidArgumentError", message = "Cannot bitcast from 6 to 3" },
       { code = [[tf.bitcast(tf.constant({true}), tf.int8)]], type = "InvalidArgumentError", message = "got bool" },
