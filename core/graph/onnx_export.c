@@ -110,6 +110,15 @@ static int onnx_type(mf_dtype dt) {
     case MF_INT64: return 7;
     case MF_BOOL: return 9;
     case MF_FLOAT64: return 11;
+    /* TensorProto.DataType's codes */
+    case MF_UINT8: return 2;
+    case MF_INT8: return 3;
+    case MF_UINT16: return 4;
+    case MF_INT16: return 5;
+    case MF_FLOAT16: return 10;
+    case MF_UINT32: return 12;
+    case MF_UINT64: return 13;
+    case MF_BFLOAT16: return 16;
     default: return 0;
   }
 }

@@ -40,16 +40,7 @@ static void putf(text *t, const char *fmt, ...) {
 
 /* EnumName_DataType. */
 static const char *dt_enum(mf_dtype dt) {
-  switch (dt) {
-    case MF_FLOAT32: return "DT_FLOAT";
-    case MF_FLOAT64: return "DT_DOUBLE";
-    case MF_INT32: return "DT_INT32";
-    case MF_INT64: return "DT_INT64";
-    case MF_BOOL: return "DT_BOOL";
-    case MF_STRING: return "DT_STRING";
-    case MF_RESOURCE: return "DT_RESOURCE";
-    default: return "DT_INVALID";
-  }
+  return dt == MF_VARIANT ? "DT_INVALID" : mf_dtype_enum_name(dt);
 }
 
 /* InferenceContext::DebugString of a shape ("?" for an unknown rank), or

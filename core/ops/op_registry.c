@@ -4,6 +4,7 @@
 
 #include "alloc.h"
 #include "op.h"
+#include "dtype_widen.h"
 #include "partial.h"
 
 #define MF_OP(name) extern const mf_op_def mf_op_##name;
@@ -178,6 +179,8 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
                         op->name, op->min_inputs, c->nin);
   }
   MF_TRY(check_attrs(c, err));
+  mf_widen w;
+  if (mf_widen_plan(c, &w)) return mf_widen_infer(c, &w, err);
   MF_TRY(op->infer(c, err));
   /* What an output holds element by element matters while a graph is
    * built, never eagerly or when it runs. */
@@ -186,8 +189,13 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
 
 /* Runs the kernel of c (its output specs set) and checks it made every
  * output. */
+static mf_status call_kernel(mf_op_call *c, mf_error *err) {
+  mf_widen w;
+  return mf_widen_plan(c, &w) ? mf_widen_kernel(c, &w, err) : c->op->kernel(c, err);
+}
+
 static mf_status run_kernel(mf_op_call *c, mf_error *err) {
-  MF_TRY(c->op->kernel(c, err));
+  MF_TRY(call_kernel(c, err));
   for (int i = 0; i < c->nout; i++)
     if (!c->out[i])
       return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
@@ -243,7 +251,7 @@ bool mf_op_call_fold(mf_op_call *c) {
   for (int k = 0; k < c->nout; k++)
     if (!fold_size_ok(&c->out_specs[k])) return false;
   mf_error err;
-  bool ok = c->op->kernel(c, &err) == MF_OK;
+  bool ok = call_kernel(c, &err) == MF_OK;
   for (int k = 0; ok && k < c->nout; k++) {
     const mf_tensor *t = c->out[k];
     ok = t && t->dtype != MF_RESOURCE && t->dtype != MF_VARIANT && t->size <= MF_FOLD_MAX_ELEMENTS;
@@ -306,6 +314,13 @@ mf_status mf_infer_check_dtype(mf_op_call *c, int i, bool (*ok)(mf_dtype), const
 
 mf_status mf_infer_dtype_refused(mf_op_call *c, int i, unsigned accepted, const char *what,
                                  mf_error *err) {
+  mf_dtype dt = c->in_specs[i].dtype;
+  /* A small or half dtype the op has no kernel for: TF's kernel lookup
+   * fails, eagerly as when the node runs. */
+  if (mf_dtype_wide(dt) != dt)
+    return mf_error_set(err, MF_ERR_NOT_FOUND,
+                        "Could not find device for node: {{node %s}} = %s[T=%s] [Op:%s]",
+                        c->op->name, c->op->name, mf_dtype_enum_name(dt), c->op->name);
   if (!c->building)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "%s expects a %s tensor for input #%d(zero-based), got %s [Op:%s]",

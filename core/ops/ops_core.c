@@ -7,6 +7,8 @@
 #include <sys/time.h>
 
 #include "alloc.h"
+#include "dtype_convert.h"
+#include "dtype_widen.h"
 #include "array_util.h"
 #include "elementwise.h"
 #include "op.h"
@@ -215,6 +217,34 @@ static mf_status assign_infer(mf_op_call *c, mf_error *err) {
  * TF's kernels do: computed in the unsigned type U, since signed overflow
  * is undefined in C. */
 static mf_status combine(const mf_tensor *a, const mf_tensor *b, int sign, mf_tensor **out,
+                         mf_error *err);
+
+/* The small and half dtypes: a and b widened (dtype_widen.h), combined,
+ * and out narrowed back, as their AddV2 and Sub compute. Releases out on
+ * failure. */
+static mf_status combine_widened(const mf_tensor *a, const mf_tensor *b, int sign, mf_tensor *out,
+                                 mf_error *err) {
+  mf_dtype wide = mf_dtype_wide(a->dtype);
+  mf_tensor *wa = NULL, *wb = NULL, *wz = NULL;
+  mf_status st = mf_tensor_new(wide, a->rank, a->shape, &wa, err);
+  if (st == MF_OK) st = mf_tensor_new(wide, b->rank, b->shape, &wb, err);
+  if (st == MF_OK) {
+    mf_convert_elements(mf_tensor_data(a), a->dtype, mf_tensor_data(wa), wide, a->size);
+    mf_convert_elements(mf_tensor_data(b), b->dtype, mf_tensor_data(wb), wide, b->size);
+    st = combine(wa, wb, sign, &wz, err);
+  }
+  if (st == MF_OK) {
+    mf_convert_elements(mf_tensor_data(wz), wide, mf_tensor_data(out), out->dtype, out->size);
+    mf_tensor_release(wz);
+  } else {
+    mf_tensor_release(out); /* (combine released its own output) */
+  }
+  mf_tensor_release(wa);
+  mf_tensor_release(wb);
+  return st;
+}
+
+static mf_status combine(const mf_tensor *a, const mf_tensor *b, int sign, mf_tensor **out,
                          mf_error *err) {
   MF_TRY(mf_tensor_new(a->dtype, a->rank, a->shape, out, err));
   int64_t n = a->size;
@@ -242,6 +272,7 @@ static mf_status combine(const mf_tensor *a, const mf_tensor *b, int sign, mf_te
     CASE(MF_INT64, int64_t, uint64_t)
 #undef CASE
     default:
+      if (mf_dtype_wide(a->dtype) != a->dtype) return combine_widened(a, b, sign, *out, err);
       mf_tensor_release(*out);
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "cannot add to a %s variable",
                           mf_dtype_name(a->dtype));

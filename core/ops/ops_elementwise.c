@@ -24,6 +24,7 @@
 
 #include "alloc.h"
 #include "broadcast.h"
+#include "dtype_convert.h"
 #include "elementwise.h"
 #include "elementwise_loops.h"
 #include "fastmath.h"
@@ -746,7 +747,8 @@ static mf_status cast_infer(mf_op_call *c, mf_error *err) {
   mf_dtype src = c->in_specs[0].dtype, dst = a->u.type;
   if ((unsigned)dst >= MF_DTYPE_COUNT)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Cast: DstT is not a dtype");
-  if (src != dst && !cast_loops[src][dst])
+  if (src != dst && !cast_loops[src][dst] &&
+      !(mf_dtype_is_convertible(src) && mf_dtype_is_convertible(dst)))
     return mf_error_set(err, MF_ERR_UNIMPLEMENTED, "Cast %s to %s is not supported [Op:Cast]",
                         mf_dtype_name(src), mf_dtype_name(dst));
   MF_TRY(mf_op_call_set_nout(c, 1, err));
@@ -765,7 +767,12 @@ static mf_status cast_kernel(mf_op_call *c, mf_error *err) {
   }
   mf_tensor *out;
   MF_TRY(mf_op_alloc_output(c, 0, &out, err));
-  mf_ew_unary_run(cast_loops[x->dtype][out->dtype], x, out);
+  cast_loop loop = cast_loops[x->dtype][out->dtype];
+  /* The small and half dtypes: one loop for every pair, by element. */
+  if (!loop)
+    mf_convert_elements(mf_tensor_data(x), x->dtype, mf_tensor_data(out), out->dtype, x->size);
+  else
+    mf_ew_unary_run(loop, x, out);
   return MF_OK;
 }
 
@@ -841,8 +848,9 @@ typedef void (*any_loop)(void);
 bool mf_elementwise_resolve(const mf_op_def *op, mf_dtype dt, const mf_attrs *attrs,
                             mf_elementwise_fn *fn) {
   const ew_entry *e = ew_find(op);
-  if (!e || (unsigned)dt >= MF_DTYPE_COUNT || dt == MF_STRING || dt == MF_RESOURCE ||
-      dt == MF_VARIANT)
+  /* Only the dtypes the loops are written for: the small and half ones
+   * compute through wider kernels (dtype_widen.h), never in a fused run. */
+  if (!e || (unsigned)dt >= MF_DTYPE_COUNT || !(mf_dtype_is_numeric(dt) || dt == MF_BOOL))
     return false;
   *fn = (mf_elementwise_fn){.kind = e->kind, .in_dtype = dt, .out_dtype = dt};
   switch (e->kind) {

@@ -22,6 +22,17 @@ typedef enum mf_dtype {
   MF_STRING,
   MF_RESOURCE,
   MF_VARIANT,
+  /* The small and half-precision dtypes (after the rest, so the codes
+   * above never move). The arithmetic kernels compute them through a
+   * wider dtype (dtype_widen.h); data-moving kernels copy their bytes. */
+  MF_FLOAT16,  /* IEEE half: TF's half, Eigen::half */
+  MF_BFLOAT16, /* the top 16 bits of a float32 */
+  MF_INT8,
+  MF_INT16,
+  MF_UINT8,
+  MF_UINT16,
+  MF_UINT32,
+  MF_UINT64,
   MF_DTYPE_COUNT
 } mf_dtype;
 
@@ -57,10 +68,18 @@ const char *mf_dtype_name(mf_dtype dt);
 const char *mf_dtype_kernel_name(mf_dtype dt);
 /* Returns false when `name` is not a dtype name. */
 bool mf_dtype_from_name(const char *name, mf_dtype *out);
+/* float32/64, int32/64: the dtypes the numeric kernels compute in (the
+ * others reach them widened: dtype_widen.h). */
 bool mf_dtype_is_float(mf_dtype dt);
 bool mf_dtype_is_integer(mf_dtype dt);
 /* float or integer: what arithmetic kernels accept. */
 bool mf_dtype_is_numeric(mf_dtype dt);
+/* Every real number dtype, as TF's is_floating / is_integer say. */
+bool mf_dtype_is_any_float(mf_dtype dt);
+bool mf_dtype_is_any_integer(mf_dtype dt);
+bool mf_dtype_is_unsigned(mf_dtype dt);
+/* TF's enum name: "DT_HALF", "DT_UINT8", as its kernel-lookup errors print. */
+const char *mf_dtype_enum_name(mf_dtype dt);
 
 /* A double converted to an integer as TensorFlow's static_cast does on
  * x86 (cvttsd2si): truncated toward zero, and the minimum integer (the

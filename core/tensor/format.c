@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "half.h"
 #include "variable.h"
 
 /* NumPy's default print options. */
@@ -160,7 +161,12 @@ static void dec_parse(decimal *dec, const char *s) {
   dec->exp = point - first - 1 + (*c == 'e' ? atoi(c + 1) : 0);
 }
 
-static bool reads_back(const char *s, double ax, bool single) {
+/* The precision digits are chosen for: a float's `single` argument below
+ * is one of these (false and true are double and float). */
+enum { P_DOUBLE = 0, P_SINGLE = 1, P_HALF = 2 };
+
+static bool reads_back(const char *s, double ax, int single) {
+  if (single == P_HALF) return mf_f16_rounds_to(strtod(s, NULL), ax);
   return single ? strtof(s, NULL) == (float)ax : strtod(s, NULL) == ax;
 }
 
@@ -189,7 +195,7 @@ static void next_decimal_up(const char *s, char *out, size_t size) {
  * the nearest such decimal. Just above a power of two the gap below is half
  * the gap above, so the nearest candidate can fall outside while the next
  * one up still reads back; Dragon4 takes that one, and so do we. */
-static void dec_shortest(decimal *dec, double ax, bool single) {
+static void dec_shortest(decimal *dec, double ax, int single) {
   char buf[64], up[64];
   int most = single ? 9 : 17;
   for (int n = 1; n <= most; n++) {
@@ -232,13 +238,13 @@ static int exp_digits(int exp) {
 
 /* NumPy's positional form: the shortest digits, cut (and rounded) at
  * `maxfrac` fractional digits when they need more. */
-static void dec_positional(decimal *dec, double ax, bool single, int maxfrac) {
+static void dec_positional(decimal *dec, double ax, int single, int maxfrac) {
   dec_shortest(dec, ax, single);
   if (frac_digits(dec) > maxfrac) dec_round_frac(dec, ax, maxfrac);
 }
 
 /* NumPy's scientific form with at most `maxfrac` mantissa fractional digits. */
-static void dec_scientific(decimal *dec, double ax, bool single, int maxfrac) {
+static void dec_scientific(decimal *dec, double ax, int single, int maxfrac) {
   dec_shortest(dec, ax, single);
   if (dec->n > maxfrac + 1) dec_round_sig(dec, ax, maxfrac + 1);
 }
@@ -290,7 +296,7 @@ static void put_scientific(sbuf *b, const decimal *dec, bool neg, int min_frac, 
 /* str/repr of a NumPy float scalar: positional with ".0" from 1e-4 up to
  * 1e16 (compared exactly, as NumPy compares against long double literals),
  * otherwise scientific without a bare point ("1e-05"). */
-static void put_float_scalar(sbuf *b, double x, bool single) {
+static void put_float_scalar(sbuf *b, double x, int single) {
   if (isnan(x)) {
     sb_puts(b, "nan");
     return;
@@ -319,12 +325,19 @@ typedef struct np_format {
   int pad_left, pad_right, exp_size;
 } np_format;
 
-static bool single_of(mf_dtype dt) { return dt == MF_FLOAT32; }
+static int single_of(mf_dtype dt) {
+  return dt == MF_FLOAT32 ? P_SINGLE : dt == MF_FLOAT16 ? P_HALF : P_DOUBLE;
+}
+
+/* NumPy floats: the dtypes FloatingFormat prints (bfloat16 is ml_dtypes'
+ * own scalar type, which NumPy prints by its repr). */
+static bool np_float(mf_dtype dt) { return mf_dtype_is_float(dt) || dt == MF_FLOAT16; }
+static bool np_integer(mf_dtype dt) { return mf_dtype_is_any_integer(dt); }
 
 /* FloatingFormat.fillFormat over the elements that will be shown. */
 static void fill_float_format(np_format *f, const mf_tensor *t, const int64_t *shown,
                               int64_t count) {
-  bool single = single_of(t->dtype);
+  int single = single_of(t->dtype);
   bool any_finite = false, any_nonfinite = false, neg_inf = false;
   double maxv = 0, minv = INFINITY;
   for (int64_t k = 0; k < count; k++) {
@@ -345,7 +358,9 @@ static void fill_float_format(np_format *f, const mf_tensor *t, const int64_t *s
   if (maxv > 0) {
     /* NumPy divides two float32 scalars in float32 but compares with the
      * Python-float thresholds in float64. */
-    double ratio = single ? (double)((float)maxv / (float)minv) : maxv / minv;
+    double ratio = single == P_HALF   ? mf_f16_to_f32(mf_f32_to_f16((float)maxv / (float)minv))
+                   : single ? (double)((float)maxv / (float)minv)
+                            : maxv / minv;
     f->exp_format = maxv >= 1e8 || minv < 1e-4 || ratio > 1000.0;
   }
   f->precision = NP_PRECISION;
@@ -385,12 +400,27 @@ static void fill_float_format(np_format *f, const mf_tensor *t, const int64_t *s
   }
 }
 
+/* An integer element's digits (uint64 past int64's range included). */
+static int put_int_text(char *buf, size_t n, const mf_tensor *t, int64_t i) {
+  if (t->dtype == MF_UINT64)
+    return snprintf(buf, n, "%llu", (unsigned long long)MF_DATA(t, const uint64_t)[i]);
+  return snprintf(buf, n, "%lld", (long long)elem_i64(t, i));
+}
+
+/* ml_dtypes' repr of a bfloat16: the float through an ostream ("%g"). */
+static void put_bfloat16(sbuf *b, double x) {
+  if (isnan(x))
+    sb_puts(b, "nan");
+  else
+    sb_printf(b, "%g", x);
+}
+
 static void fill_int_format(np_format *f, const mf_tensor *t, const int64_t *shown,
                             int64_t count) {
   int w = 0;
   for (int64_t k = 0; k < count; k++) {
     char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%lld", (long long)elem_i64(t, shown[k]));
+    int n = put_int_text(tmp, sizeof tmp, t, shown[k]);
     w = n > w ? n : w;
   }
   f->int_width = w;
@@ -430,9 +460,16 @@ static void put_variant(sbuf *b, const mf_tensor *t, int64_t i) {
 }
 
 static void put_np_element(sbuf *b, const np_format *f, const mf_tensor *t, int64_t i) {
+  char digits[32];
+  if (np_integer(f->dtype)) {
+    put_int_text(digits, sizeof digits, t, i);
+    sb_printf(b, "%*s", f->int_width, digits);
+    return;
+  }
   switch (f->dtype) {
     case MF_FLOAT32:
-    case MF_FLOAT64: {
+    case MF_FLOAT64:
+    case MF_FLOAT16: {
       double x = elem_f64(t, i);
       if (!isfinite(x)) {
         const char *s = isnan(x) ? "nan" : x < 0 ? "-inf" : "inf";
@@ -441,7 +478,7 @@ static void put_np_element(sbuf *b, const np_format *f, const mf_tensor *t, int6
         return;
       }
       decimal dec;
-      bool single = single_of(f->dtype);
+      int single = single_of(f->dtype);
       if (f->exp_format) {
         /* min_digits = precision: the exact value's digits, unless the
          * shortest form already has exactly that many. */
@@ -458,9 +495,8 @@ static void put_np_element(sbuf *b, const np_format *f, const mf_tensor *t, int6
       }
       return;
     }
-    case MF_INT32:
-    case MF_INT64:
-      sb_printf(b, "%*lld", f->int_width, (long long)elem_i64(t, i));
+    case MF_BFLOAT16:
+      put_bfloat16(b, elem_f64(t, i));
       return;
     case MF_BOOL:
       sb_puts(b, elem_bool(t, i) ? (f->scalar ? "True" : " True") : "False");
@@ -608,14 +644,14 @@ static void put_array(sbuf *out, const mf_tensor *t, const char *sep, long prefi
   np_printer p = {.t = t, .sep = sep, .summarise = t->size > NP_THRESHOLD};
   p.fmt.dtype = t->dtype;
   strides_of(t, p.stride);
-  if (mf_dtype_is_numeric(t->dtype)) {
+  if (np_float(t->dtype) || np_integer(t->dtype)) {
     int64_t count;
     int64_t *shown = shown_elements(&p, &count);
     if (!shown) {
       out->failed = true;
       return;
     }
-    if (mf_dtype_is_float(t->dtype))
+    if (np_float(t->dtype))
       fill_float_format(&p.fmt, t, shown, count);
     else
       fill_int_format(&p.fmt, t, shown, count);
@@ -628,7 +664,7 @@ static void put_array(sbuf *out, const mf_tensor *t, const char *sep, long prefi
 
 /* A NumPy scalar's str, which is also its repr for every dtype we hold. */
 static void put_scalar(sbuf *b, const mf_tensor *t) {
-  if (mf_dtype_is_float(t->dtype)) {
+  if (np_float(t->dtype)) {
     put_float_scalar(b, elem_f64(t, 0), single_of(t->dtype));
     return;
   }
@@ -777,11 +813,18 @@ static void put_tf_string(sbuf *b, const mf_string *s) {
 }
 
 static void put_tf_element(sbuf *b, const mf_tensor *t, int64_t i) {
+  char digits[32];
+  if (mf_dtype_is_any_integer(t->dtype)) {
+    put_int_text(digits, sizeof digits, t, i);
+    sb_puts(b, digits);
+    return;
+  }
   switch (t->dtype) {
     case MF_FLOAT32: put_tf_float(b, elem_f64(t, i), true); break;
     case MF_FLOAT64: put_tf_float(b, elem_f64(t, i), false); break;
-    case MF_INT32:
-    case MF_INT64: sb_printf(b, "%lld", (long long)elem_i64(t, i)); break;
+    /* TF prints the half types as the floats they widen to */
+    case MF_FLOAT16:
+    case MF_BFLOAT16: put_tf_float(b, elem_f64(t, i), true); break;
     /* AlphaNum has no bool: TF prints bools as the integers 1 and 0. */
     case MF_BOOL: sb_putc(b, elem_bool(t, i) ? '1' : '0'); break;
     case MF_STRING: put_tf_string(b, elem_str(t, i)); break;

@@ -19,7 +19,14 @@ static const char *descr_of(mf_dtype dt) {
     case MF_INT32: return "<i4";
     case MF_INT64: return "<i8";
     case MF_BOOL: return "|b1";
-    default: return NULL;
+    case MF_FLOAT16: return "<f2";
+    case MF_INT8: return "|i1";
+    case MF_INT16: return "<i2";
+    case MF_UINT8: return "|u1";
+    case MF_UINT16: return "<u2";
+    case MF_UINT32: return "<u4";
+    case MF_UINT64: return "<u8";
+    default: return NULL; /* bfloat16 is no NumPy dtype */
   }
 }
 
@@ -27,8 +34,8 @@ mf_status mf_npy_encode(const mf_tensor *t, unsigned char **out, size_t *len, mf
   const char *descr = descr_of(t->dtype);
   if (!descr)
     return mf_error_set(err, MF_ERR_TYPE,
-                        "cannot write a %s tensor as .npy: NumPy files hold float32, float64, "
-                        "int32, int64 and bool here",
+                        "cannot write a %s tensor as .npy: NumPy has no such dtype (it holds "
+                        "the float, int, uint and bool dtypes here)",
                         mf_dtype_name(t->dtype));
   char dict[64 + 24 * MF_MAX_RANK];
   int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
@@ -129,8 +136,9 @@ static mf_status parse_descr(const char *d, mf_dtype *dt, int *swap, mf_error *e
   static const struct {
     const char *code;
     mf_dtype dt;
-  } codes[] = {{"f4", MF_FLOAT32}, {"f8", MF_FLOAT64}, {"i4", MF_INT32},
-               {"i8", MF_INT64},   {"b1", MF_BOOL}};
+  } codes[] = {{"f4", MF_FLOAT32}, {"f8", MF_FLOAT64}, {"i4", MF_INT32}, {"i8", MF_INT64},
+               {"b1", MF_BOOL},    {"f2", MF_FLOAT16}, {"i1", MF_INT8},   {"i2", MF_INT16},
+               {"u1", MF_UINT8},   {"u2", MF_UINT16},  {"u4", MF_UINT32}, {"u8", MF_UINT64}};
   char order = d[0];
   const char *code = d + 1;
   if (order != '<' && order != '>' && order != '|' && order != '=')
@@ -138,7 +146,7 @@ static mf_status parse_descr(const char *d, mf_dtype *dt, int *swap, mf_error *e
   for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
     if (strcmp(code, codes[i].code) == 0) {
       *dt = codes[i].dt;
-      *swap = order == '>' && strcmp(code, "b1") != 0;
+      *swap = order == '>' && mf_dtype_size(*dt) > 1;
       return MF_OK;
     }
   if (code[0] == 'U' || code[0] == 'S')
@@ -147,8 +155,8 @@ static mf_status parse_descr(const char *d, mf_dtype *dt, int *swap, mf_error *e
                         ".npy files only",
                         d);
   return mf_error_set(err, MF_ERR_TYPE,
-                      ".npy dtype '%s' has no moonflow dtype (float32 '<f4', float64 '<f8', "
-                      "int32 '<i4', int64 '<i8', bool '|b1')",
+                      ".npy dtype '%s' has no moonflow dtype (float '<f2' '<f4' '<f8', int "
+                      "'|i1' '<i2' '<i4' '<i8', uint '|u1' '<u2' '<u4' '<u8', bool '|b1')",
                       d);
 }
 

@@ -1,6 +1,8 @@
 #include "alloc.h"
 #include "tensor.h"
 
+#include "dtype_convert.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -432,8 +434,15 @@ double mf_tensor_get_f64(const mf_tensor *t, int64_t i) {
     case MF_INT32: return ((const int32_t *)d)[i];
     case MF_INT64: return (double)((const int64_t *)d)[i];
     case MF_BOOL: return ((const bool *)d)[i];
-    default: return 0;
+    default: return mf_dtype_is_convertible(t->dtype) ? mf_element_f64(d, t->dtype, i) : 0;
   }
+}
+
+/* One element of a small or half dtype, through the Cast rules. */
+static void set_converted(mf_tensor *t, int64_t i, const void *v, mf_dtype from) {
+  if (!mf_dtype_is_convertible(t->dtype)) return;
+  char *d = mf_tensor_data(t);
+  mf_convert_elements(v, from, d + (size_t)i * mf_dtype_size(t->dtype), t->dtype, 1);
 }
 
 int64_t mf_tensor_get_i64(const mf_tensor *t, int64_t i) {
@@ -444,7 +453,13 @@ int64_t mf_tensor_get_i64(const mf_tensor *t, int64_t i) {
     case MF_INT32: return ((const int32_t *)d)[i];
     case MF_INT64: return ((const int64_t *)d)[i];
     case MF_BOOL: return ((const bool *)d)[i];
-    default: return 0;
+    default: {
+      if (!mf_dtype_is_convertible(t->dtype)) return 0;
+      int64_t v;
+      mf_convert_elements((const char *)d + (size_t)i * mf_dtype_size(t->dtype), t->dtype, &v,
+                          MF_INT64, 1);
+      return v;
+    }
   }
 }
 
@@ -456,7 +471,7 @@ void mf_tensor_set_f64(mf_tensor *t, int64_t i, double v) {
     case MF_INT32: ((int32_t *)d)[i] = mf_f64_to_i32(v); break;
     case MF_INT64: ((int64_t *)d)[i] = mf_f64_to_i64(v); break;
     case MF_BOOL: ((bool *)d)[i] = v != 0; break;
-    default: break;
+    default: set_converted(t, i, &v, MF_FLOAT64); break;
   }
 }
 
@@ -468,7 +483,7 @@ void mf_tensor_set_i64(mf_tensor *t, int64_t i, int64_t v) {
     case MF_INT32: ((int32_t *)d)[i] = (int32_t)v; break;
     case MF_INT64: ((int64_t *)d)[i] = v; break;
     case MF_BOOL: ((bool *)d)[i] = v != 0; break;
-    default: break;
+    default: set_converted(t, i, &v, MF_INT64); break;
   }
 }
 

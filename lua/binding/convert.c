@@ -140,6 +140,18 @@ static mf_status scan_check(lua_State *L, int axis, scan *sc, mf_error *err) {
   return MF_OK;
 }
 
+static bool small_int_fits(mf_dtype dt, lua_Integer v) {
+  switch (dt) {
+    case MF_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case MF_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case MF_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case MF_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case MF_UINT32: return v >= 0 && v <= (lua_Integer)UINT32_MAX;
+    case MF_UINT64: return v >= 0;
+    default: return true;
+  }
+}
+
 static mf_status store(lua_State *L, mf_tensor *t, int64_t i, mf_error *err) {
   int type = lua_type(L, -1);
   switch (t->dtype) {
@@ -158,7 +170,13 @@ static mf_status store(lua_State *L, mf_tensor *t, int64_t i, mf_error *err) {
       MF_DATA(t, bool)[i] = lua_toboolean(L, -1);
       return MF_OK;
     case MF_INT32:
-    case MF_INT64: {
+    case MF_INT64:
+    case MF_INT8:
+    case MF_INT16:
+    case MF_UINT8:
+    case MF_UINT16:
+    case MF_UINT32:
+    case MF_UINT64: {
       if (type != LUA_TNUMBER)
         return mf_error_set(err, MF_ERR_TYPE, "Can't convert a Lua %s to an %s tensor",
                             lua_typename(L, type), mf_dtype_name(t->dtype));
@@ -175,11 +193,18 @@ static mf_status store(lua_State *L, mf_tensor *t, int64_t i, mf_error *err) {
       if (t->dtype == MF_INT32 && (v < INT32_MIN || v > INT32_MAX))
         return mf_error_set(err, MF_ERR_VALUE, "Can't convert Lua integer %lld to int32: out of range",
                             (long long)v);
+      /* TF refuses a Python int its small dtype cannot hold. A Lua integer
+       * stops at 2^63 - 1, so all of them fit uint64 but the negative. */
+      if (!small_int_fits(t->dtype, v))
+        return mf_error_set(err, MF_ERR_TYPE, "Cannot convert %lld to EagerTensor of dtype %s",
+                            (long long)v, mf_dtype_name(t->dtype));
       mf_tensor_set_i64(t, i, v);
       return MF_OK;
     }
     case MF_FLOAT32:
     case MF_FLOAT64:
+    case MF_FLOAT16:
+    case MF_BFLOAT16:
       if (type != LUA_TNUMBER)
         return mf_error_set(err, MF_ERR_TYPE, "Can't convert a Lua %s to a %s tensor",
                             lua_typename(L, type), mf_dtype_name(t->dtype));

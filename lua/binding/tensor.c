@@ -220,9 +220,18 @@ static int tensor_gc(lua_State *L) {
 static void push_element(lua_State *L, const mf_tensor *t, int64_t i) {
   switch (t->dtype) {
     case MF_FLOAT32:
-    case MF_FLOAT64: lua_pushnumber(L, mf_tensor_get_f64(t, i)); break;
+    case MF_FLOAT64:
+    case MF_FLOAT16:
+    case MF_BFLOAT16: lua_pushnumber(L, mf_tensor_get_f64(t, i)); break;
+    /* uint64 past 2^63 comes out wrapped, as a Lua integer must */
     case MF_INT32:
-    case MF_INT64: lua_pushinteger(L, mf_tensor_get_i64(t, i)); break;
+    case MF_INT64:
+    case MF_INT8:
+    case MF_INT16:
+    case MF_UINT8:
+    case MF_UINT16:
+    case MF_UINT32:
+    case MF_UINT64: lua_pushinteger(L, mf_tensor_get_i64(t, i)); break;
     case MF_BOOL: lua_pushboolean(L, MF_DATA(t, bool)[i]); break;
     case MF_STRING: {
       const mf_string *s = &MF_DATA(t, mf_string)[i];

@@ -75,6 +75,9 @@ tf.onnx = public(onnx)
 tf.data = public(data)
 tf.debug = debug_tools -- moonflow's own: see inside a traced function (issue 29)
 tf.io.decode_csv = data.decode_csv
+-- tf.dtypes: the op family's cast and saturate_cast, and the dtypes.
+tf.dtypes.DType, tf.dtypes.as_dtype = dtypes.DType, dtypes.as_dtype
+for _, name in ipairs(dtypes.names) do tf.dtypes[name] = dtypes[name] end
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

@@ -285,6 +285,14 @@ static bool build_special(mf_graph *g, const mf_op_def *op) {
     mf_attrs_free(&as);
     return true;
   }
+  if (strcmp(n, "Bitcast") == 0) { /* float32 [2, 2] read as uint8 [2, 2, 4] */
+    mf_attrs as;
+    mf_attrs_init(&as);
+    mf_attrs_set_type(&as, "type", MF_UINT8, NULL);
+    outputs(g, 1, REFS(add_op(g, n, 1, REFS(cnst(g, sample(MF_FLOAT32, 2))), &as)));
+    mf_attrs_free(&as);
+    return true;
+  }
   if (strcmp(n, "Einsum") == 0) {
     mf_attrs as;
     mf_attrs_init(&as);

@@ -20,7 +20,10 @@ results; only float results enter the gradient comparison.
 import numpy as np
 
 DT = {"float32": np.float32, "float64": np.float64, "int32": np.int32, "int64": np.int64,
-      "bool": np.bool_, "string": object}
+      "bool": np.bool_, "string": object,
+      # the small dtypes (issue 28); bfloat16 has no NumPy dtype here
+      "float16": np.float16, "int8": np.int8, "int16": np.int16, "uint8": np.uint8,
+      "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64}
 
 
 class TFError(Exception):

@@ -58,8 +58,10 @@ def get_torch():
 def parse_value(s, dt):
     if dt == "bool":
         return s == "1"
-    if dt in ("int32", "int64"):
+    if dt in ("int32", "int64", "int8", "int16", "uint8", "uint16", "uint32"):
         return int(s)
+    if dt == "uint64":
+        return int(s) % 2**64  # a Lua integer holds it wrapped
     if dt == "string":
         return bytes.fromhex(s[1:])
     if s in ("nan", "-nan"):

@@ -41,6 +41,15 @@ arrays = {
     "empty": np.zeros((2, 0, 3), dtype=np.float64),
     "bigend": np.array([1.0, 2.5, -3.0], dtype=">f8"),
     "bigint": np.array([1, -2, 300000], dtype=">i4"),
+    # the small and half dtypes (every bit pattern kept)
+    "f16": np.array([0.1, -65504, np.inf, 6e-8, -0.0], dtype=np.float16),
+    "i8": np.array([-128, 127, 0], dtype=np.int8),
+    "i16": np.array([-32768, 32767], dtype=np.int16),
+    "u8": np.array([[0, 255], [7, 128]], dtype=np.uint8),
+    "u16": np.array([65535, 1], dtype=np.uint16),
+    "u32": np.array([4294967295, 0], dtype=np.uint32),
+    "u64": np.array([18446744073709551615, 5], dtype=np.uint64),
+    "bigf16": np.array([1.5, -2.0], dtype=">f2"),
 }
 # numpy writes, moonflow reads, moonflow writes back, numpy compares.
 for name, a in arrays.items():
@@ -72,7 +81,7 @@ check("version 2.0 header reads", rc == 0 and out.split()[:2] == ["3", "3"], out
 # Fortran order, string and unsupported dtypes: clear errors.
 for name, a, want in [("fortran", np.asfortranarray(np.ones((2, 3))), "Fortran order"),
                       ("unicode", np.array(["ab", "c"]), "string type"),
-                      ("uint8", np.array([1, 2], dtype=np.uint8), "'|u1' has no moonflow dtype")]:
+                      ("complex64", np.array([1, 2], dtype=np.complex64), "'<c8' has no moonflow dtype")]:
     p = os.path.join(d, name + ".npy")
     np.save(p, a)
     rc, out = mf(f'local ok, e = pcall(io.read_npy, "{p}"); print(ok, e.type, e.message)')

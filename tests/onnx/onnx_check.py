@@ -97,6 +97,12 @@ local log1pexp = tf.custom_gradient(function(x)
 end)
 local f = tf.func(function(x) return log1pexp(x) * 2.0 end)
 """, {"x": np.array([0.5, -1.0, 3.0], np.float32)}, {}),
+    "float16 and uint8 (the small dtypes' ONNX codes)": ("""
+local f = tf.func(function(x, u)
+  local h = tf.cast(x, tf.float16)
+  return h * h + tf.constant(0.5, tf.float16), u + tf.constant(3, tf.uint8), tf.cast(u, tf.int32)
+end)
+""", {"x": np.array([0.1, 1.5, 300.0], np.float32), "u": np.array([1, 200, 254], np.uint8)}, {}),
 }
 
 for name, (body, inputs, consts) in CASES.items():

@@ -5,7 +5,9 @@ packaged, so the tests run exported models with this instead."""
 import numpy as np
 from onnx import helper, numpy_helper
 
-TYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 11: np.float64}
+TYPES = {1: np.float32, 6: np.int32, 7: np.int64, 9: np.bool_, 11: np.float64,
+         2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 10: np.float16, 12: np.uint32,
+         13: np.uint64}
 
 
 def _attrs(node):

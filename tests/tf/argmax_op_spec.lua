@@ -8,9 +8,9 @@
 -- Lua from the flat values. np.random.shuffle is a Fisher-Yates shuffle
 -- driven by tfhelpers' fixed generator.
 --
--- Left out: the float16, int16 and bfloat16 parameters of testTypes
--- (moonflow has no such dtypes); float32, float64, int32, int64 and bool
--- run.
+-- Every dtype of testTypes runs: float16, float32, float64, int16, int32,
+-- int64, bfloat16, bool (np.arange(n).astype(float16 / bfloat16) rounds
+-- the large values to the type, ties included, in Lua below).
 
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
@@ -24,12 +24,28 @@ local function shuffle(list)
   return list
 end
 
+-- A non-negative integer v rounded to a float of `bits` mantissa bits
+-- (10: float16, 7: bfloat16), to nearest, ties to even.
+local function round_to(v, bits)
+  local e = 1
+  while v >= 2 ^ (bits + 1) * e do e = e * 2 end
+  local q, r = v // e, v % e
+  if r * 2 > e or (r * 2 == e and q % 2 == 1) then q = q + 1 end
+  return q * e
+end
+
+local MANTISSA = { float16 = 10, bfloat16 = 7 }
+
 -- np.arange(n).astype(dtype), shuffled: flat Lua values of `dtype`.
 local function arange_as(n, dtype)
   local out = {}
   for i = 1, n do
     local v = i - 1
-    if dtype == tf.bool then v = v ~= 0 elseif not dtype.is_integer then v = v + 0.0 end
+    if dtype == tf.bool then
+      v = v ~= 0
+    elseif not dtype.is_integer then
+      v = (MANTISSA[dtype.name] and round_to(v, MANTISSA[dtype.name]) or v) + 0.0
+    end
     out[i] = v
   end
   return out
@@ -108,7 +124,8 @@ local function test_dim(dtype)
 end
 
 describe("argmax_op_test.py", function()
-  for _, dtype in ipairs({ tf.float32, tf.float64, tf.int32, tf.int64, tf.bool }) do
+  for _, dtype in ipairs({ tf.float16, tf.float32, tf.float64, tf.int16, tf.int32, tf.int64, tf.bfloat16,
+    tf.bool }) do
     it("ArgMaxTest.testTypes (" .. dtype.name .. ")", function()
       T.seed(7)
       test_basic(dtype)

@@ -11,13 +11,11 @@
 -- fixed generator.
 --
 -- Left out: every case or half-case with a dtype moonflow lacks —
--- complex64 / complex128 (in _testTypes' type lists and testGradients),
--- uint8 (_testTypes' x.astype(np.uint8)), bfloat16 (testBfloat16), float8
--- (testFloat8); testRefDtype (reference dtypes are TF1 graph-mode
--- variables, which moonflow does not have); SparseTensorCastTest
--- (moonflow has no SparseTensor); SaturateCastTest (moonflow has no
--- tf.dtypes.saturate_cast, and its cases are mostly int8 / uint8 / int16 /
--- complex targets).
+-- complex64 / complex128 (in _testTypes' type lists, testGradients and
+-- SaturateCastTest's complex targets), float8 (testFloat8); testRefDtype
+-- (reference dtypes are TF1 graph-mode variables, which moonflow does not
+-- have); SparseTensorCastTest (moonflow has no SparseTensor). (uint8,
+-- bfloat16 and saturate_cast came with issue 28's dtypes.)
 
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
@@ -31,6 +29,11 @@ local function astype(v, dtype)
     return v ~= 0
   end
   if type(v) == "boolean" then v = v and 1 or 0 end
+  if dtype == tf.uint8 then
+    -- truncated (x86's 32-bit conversion: the values here fit), then the low byte
+    if math.type(v) ~= "integer" then v = math.tointeger(v >= 0 and math.floor(v) or math.ceil(v)) end
+    return v & 0xff
+  end
   if dtype.is_integer then
     if math.type(v) == "integer" then return v end
     local t = v >= 0 and math.floor(v) or math.ceil(v)
@@ -69,6 +72,7 @@ local function test_all(values, shape)
     for _, to in ipairs(types) do check_cast(values, shape, from, to) end
   end
   check_cast(values, shape, tf.bool, tf.float32)
+  check_cast(values, shape, tf.uint8, tf.float32)
   check_cast(values, shape, tf.bool, tf.int32)
   check_cast(values, shape, tf.int32, tf.int32)
 end
@@ -150,6 +154,20 @@ describe("cast_op_test.py", function()
     end)
   end)
 
+  it("CastOpTest.testBfloat16", function()
+    -- np.random.uniform(-100, 100, 100): tfhelpers' uniform draws in [0, 1), scaled
+    T.seed(2)
+    local a = T.rand_values({ 100 })
+    for i, v in ipairs(a) do a[i] = to_float32(v * 200 - 100) end
+    T.eager_and_traced(function() return tf.cast(tf.cast(tf.constant(a), tf.bfloat16), tf.float32) end, {},
+      function(mode, b)
+        -- assertAllClose(a, b, rtol=1/128): |a - b| <= atol + rtol |b|, atol 1e-6
+        for i, v in ipairs(b:numpy()) do
+          assert.is_true(math.abs(a[i] - v) <= 1e-6 + math.abs(v) / 128, mode)
+        end
+      end)
+  end)
+
   it("CastOpTest.testCastToTypeOfVariable", function()
     local x = tf.Variable(5, { dtype = tf.float32 })
     local y = tf.Variable(true, { dtype = tf.bool })
@@ -165,6 +183,24 @@ describe("cast_op_test.py", function()
         local x = tf.constant(1.0, src)
         T.check_gradient(function(a) return tf.cast(tf.identity(a), dst) end, { x }, 1e-3)
       end
+    end
+  end)
+end)
+
+describe("cast_op_test.py SaturateCastTest", function()
+  it("testSaturate", function()
+    local in_type = tf.float32
+    for _, out_type in ipairs({ tf.int8, tf.uint8, tf.int16, tf.float32 }) do
+      local lo, hi = in_type.min, in_type.max
+      -- [lo, lo + 1, lo // 2, hi // 2, hi - 1, hi] in float32 (lo + 1 is lo there)
+      local xs = { lo, lo + 1, lo // 2, hi // 2, hi - 1, hi }
+      for i, v in ipairs(xs) do xs[i] = to_float32(v) end
+      local x = tf.constant(xs, in_type)
+      local y = tf.saturate_cast(x, out_type)
+      assert.are.equal(out_type, y.dtype)
+      local correct = {}
+      for i, v in ipairs(xs) do correct[i] = math.max(out_type.min, math.min(out_type.max, v)) end
+      T.equal(correct, y, 0)
     end
   end)
 end)

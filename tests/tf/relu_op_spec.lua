@@ -7,8 +7,10 @@
 -- NumPy value computed in Lua doubles); gradient_checker_v2's max_error
 -- is T.check_gradient (eager and traced tapes) with TF's bounds.
 --
--- Left out: float16 and bfloat16 passes (moonflow has no such dtypes
--- yet), the GPU tests, and CreluTest (moonflow has no tf.nn.crelu).
+-- Left out: the float16 and bfloat16 passes but Relu6's (exact in
+-- them; the others need assertAllClose's half tolerances, which this
+-- port's T.equal does not take), the GPU tests, and CreluTest (moonflow
+-- has no tf.nn.crelu).
 
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
@@ -61,11 +63,13 @@ end
 describe("relu_op_test.py Relu6Test", function()
   local function np_relu6(v) return math.min(math.max(v, 0), 6) end
   it("testNumbersCPU", function()
-    for _, dt in ipairs({ tf.int32, tf.int64, tf.float32, tf.float64 }) do compare(tf.nn.relu6, np_relu6, NUMBERS, dt) end
+    for _, dt in ipairs({ tf.int32, tf.int64, tf.float16, tf.float32, tf.float64, tf.bfloat16 }) do
+      compare(tf.nn.relu6, np_relu6, NUMBERS, dt)
+    end
   end)
   it("testNaNPropagation", function()
     local nan = 0 / 0
-    for _, dt in ipairs({ tf.float32, tf.float64 }) do
+    for _, dt in ipairs({ tf.float16, tf.float32, tf.float64, tf.bfloat16 }) do
       compare(tf.nn.relu6, function(v) return v ~= v and v or np_relu6(v) end, { -1, nan, 1, 7, nan }, dt)
     end
   end)

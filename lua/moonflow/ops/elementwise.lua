@@ -137,9 +137,10 @@ function M.true_divide(x, y, attrs)
   end
   local dt = tx or ty
   if dt and dt.is_integer then
-    -- TF divides integers as float64.
-    x = op(H.Cast, { DstT = dtypes.float64 }, to_tensor(x, dt))
-    y = op(H.Cast, { DstT = dtypes.float64 }, to_tensor(y, dt))
+    -- TF's _TRUEDIV_TABLE: the 8- and 16-bit integers as float32, the rest as float64.
+    local to = dt.size <= 2 and dtypes.float32 or dtypes.float64
+    x = op(H.Cast, { DstT = to }, to_tensor(x, dt))
+    y = op(H.Cast, { DstT = to }, to_tensor(y, dt))
   end
   return binary(H.RealDiv, x, y, attrs)
 end
@@ -213,8 +214,52 @@ end, "tf.clip_by_value(t, clip_value_min, clip_value_max)",
 "t with every element clipped to [clip_value_min, clip_value_max] (NaN stays NaN).",
 { required = 3, "name" })
 
+-- The bound of dtype `out` (its min with sign -1, its max with +1) as a
+-- value of dtype `in_dt`, moved toward zero where rounding took it past
+-- the bound (float32's 2^31 for int32's max), as TF's saturate_cast does
+-- with np.nextafter. uint64's max, 2^64 - 1, is a float in Lua: 2^64
+-- itself is already past it.
+local INT_OF_SIZE = { [2] = "int16", [4] = "int32", [8] = "int64" }
+
+-- The float scalar t one unit nearer zero: its magnitude's bits less one.
+local function toward_zero(t, in_dt)
+  local bits = dtypes[INT_OF_SIZE[in_dt.size]]
+  local b = op(H.Bitcast, { type = bits }, t)
+  return op(H.Bitcast, { type = in_dt }, op(H.Sub, nil, b, core.convert(1, bits)))
+end
+
+local function saturation_limit(in_dt, out, sign)
+  local bound = sign < 0 and out.min or out.max
+  local t = core.convert(bound, in_dt)
+  local v = t:numpy()
+  local past
+  if sign < 0 then
+    past = v < bound
+  else
+    past = v > bound or (out == dtypes.uint64 and v >= bound)
+  end
+  if in_dt.is_floating and past then t = toward_zero(t, in_dt) end
+  return t
+end
+
+M.saturate_cast = options.def(function(value, dtype, opts)
+  dtype = dtypes.as_dtype(dtype)
+  value = to_tensor(value)
+  local in_dt = core.dtype(value)
+  if in_dt.min ~= nil and dtype.min ~= nil then
+    if in_dt.min < dtype.min then value = M.maximum(value, saturation_limit(in_dt, dtype, -1)) end
+    if in_dt.max > dtype.max then value = M.minimum(value, saturation_limit(in_dt, dtype, 1)) end
+  end
+  return M.cast(value, dtype, { name = opts.name })
+end, "tf.saturate_cast(value, dtype)",
+"Casts value to dtype, clipping it first to the range dtype holds (no wrapping, no integer "
+  .. "indefinite): the bounds as values of value's dtype, rounded toward zero, as in TF.",
+{ required = 2, "name" })
+
 local tf_names = table.move(both, 1, #both, 1, {})
-for _, k in ipairs({ "divide", "cast", "where", "clip_by_value" }) do tf_names[#tf_names + 1] = k end
+for _, k in ipairs({ "divide", "cast", "where", "clip_by_value", "saturate_cast" }) do
+  tf_names[#tf_names + 1] = k
+end
 tf_names.mod, tf_names.truediv, tf_names.realdiv = "floormod", "divide", "divide"
 local math_names = table.move(both, 1, #both, 1, {})
 table.move(math_only, 1, #math_only, #math_names + 1, math_names)
@@ -229,6 +274,7 @@ M.namespaces = {
   ["math.special"] = special_names,
   nn = { "relu", "sigmoid", "tanh", "softplus", "softsign", "elu", "selu", "relu6", "leaky_relu" },
   lib = { "true_divide" },
+  dtypes = { "cast", "saturate_cast" },
 }
 
 return M

@@ -32,12 +32,14 @@ local array = require("moonflow.ops.array")
 local sort = require("moonflow.ops.sort")
 local image = require("moonflow.ops.image")
 local string_ops = require("moonflow.ops.string")
+local bitcast = require("moonflow.ops.bitcast")
 
 local FAMILIES = {
   { "core", core_ops }, { "elementwise", elementwise }, { "generate", generate }, { "shape", shape_ops },
   { "join", join }, { "pad", pad }, { "index", index }, { "reduce", reduce }, { "random", random },
   { "nn", nn }, { "conv", conv }, { "pool", pool }, { "linalg", linalg }, { "lapack", lapack },
   { "einsum", einsum }, { "array", array }, { "sort", sort }, { "image", image }, { "string", string_ops },
+  { "bitcast", bitcast },
 }
 
 local ops = { internal = { internal = true } }

@@ -97,6 +97,12 @@ local function sort_or_argsort(values, axis, direction, return_argsort, name)
   -- TF's _ascending_sort: sort the negation descending (integers as
   -- -x - 1, which cannot overflow), then undo it.
   local dt = core.dtype(values)
+  if dt.is_unsigned then
+    -- unsigned: dtype.max - x (uint64's max, past Lua's integers, as bits)
+    local offset = dt == dtypes.uint64 and core.op(H.Bitcast, { type = dt }, core.convert(-1, dtypes.int64)) or dt.max
+    local r = descending(elementwise.subtract(offset, values), axis, return_argsort, name)
+    return return_argsort and r or elementwise.subtract(offset, r)
+  end
   if dt.is_integer then
     local r = descending(elementwise.subtract(elementwise.negative(values), 1), axis, return_argsort, name)
     return return_argsort and r or elementwise.subtract(elementwise.negative(r), 1)
