@@ -15,6 +15,7 @@ local ops = require("moonflow.ops")
 local control = require("moonflow.ops.control")
 local tensors = require("moonflow.tensor.tensor")
 local variables = require("moonflow.tensor.variable")
+local ragged = require("moonflow.tensor.ragged")
 local tapes = require("moonflow.grad.tape")
 local custom_gradient = require("moonflow.grad.custom_gradient")
 local func = require("moonflow.trace.func")
@@ -70,6 +71,10 @@ tf.onnx = public(onnx)
 tf.data = public(data)
 tf.debug = debug_tools -- moonflow's own: see inside a traced function (issue 29)
 tf.io.decode_csv = data.decode_csv
+-- Ragged tensors (tensor/ragged.lua).
+tf.RaggedTensor = ragged.RaggedTensor
+tf.RaggedTensorSpec = ragged.RaggedTensorSpec
+tf.ragged = ragged.ragged
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module
