@@ -524,22 +524,20 @@ static mf_status split_infer(mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
-/* One string, as TF's StringSplitV2 splits it: an empty sep splits at runs
- * of ASCII whitespace and drops empty pieces; any other sep splits at each
- * occurrence and keeps them. At most maxsplit splits (-1: no limit), the
- * rest of the string the last piece. */
+/* One string, as TF's StringSplitV2 splits it (Python's str.split): an
+ * empty sep splits at runs of ASCII whitespace and drops empty pieces; any
+ * other sep splits at each occurrence and keeps them ("" is one empty
+ * piece). At most maxsplit splits (-1: no limit), the rest of the string
+ * the last piece. */
 static bool split_v2(pieces *p, int64_t row, const mf_string *s, const char *sep, size_t seplen,
                      int64_t maxsplit) {
   const char *a = s->ptr, *end = s->ptr + s->len;
   int64_t splits = 0;
+  if (maxsplit == 0) return pieces_add(p, row, a, s->len);
   if (!seplen) {
     while (a < end && ascii_space((unsigned char)*a)) a++;
     while (a < end) {
-      if (maxsplit >= 0 && splits == maxsplit) {
-        const char *b = end;
-        while (b > a && ascii_space((unsigned char)b[-1])) b--;
-        return pieces_add(p, row, a, (size_t)(b - a));
-      }
+      if (maxsplit >= 0 && splits == maxsplit) return pieces_add(p, row, a, (size_t)(end - a));
       const char *b = a;
       while (b < end && !ascii_space((unsigned char)*b)) b++;
       if (!pieces_add(p, row, a, (size_t)(b - a))) return false;
@@ -549,7 +547,6 @@ static bool split_v2(pieces *p, int64_t row, const mf_string *s, const char *sep
     }
     return true;
   }
-  if (s->len == 0) return true; /* TF gives no piece for "" */
   for (;;) {
     const char *b = maxsplit >= 0 && splits == maxsplit ? NULL : memmem(a, (size_t)(end - a), sep, seplen);
     if (!b) return pieces_add(p, row, a, (size_t)(end - a));

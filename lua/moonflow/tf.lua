@@ -65,6 +65,7 @@ tf["function"] = tf.func
 -- values are the strings the tape takes ("none" or "zero").
 tf.UnconnectedGradients = { NONE = "none", ZERO = "zero" }
 tf.io = public(io_npy)
+for k, v in pairs(ops.io) do tf.io[k] = v end -- tf.io.decode_raw (the string family)
 tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)

@@ -32,12 +32,15 @@ local array = require("moonflow.ops.array")
 local sort = require("moonflow.ops.sort")
 local image = require("moonflow.ops.image")
 local string_ops = require("moonflow.ops.string")
+local regex = require("moonflow.ops.regex")
+local unicode = require("moonflow.ops.unicode")
 
 local FAMILIES = {
   { "core", core_ops }, { "elementwise", elementwise }, { "generate", generate }, { "shape", shape_ops },
   { "join", join }, { "pad", pad }, { "index", index }, { "reduce", reduce }, { "random", random },
   { "nn", nn }, { "conv", conv }, { "pool", pool }, { "linalg", linalg }, { "lapack", lapack },
   { "einsum", einsum }, { "array", array }, { "sort", sort }, { "image", image }, { "string", string_ops },
+  { "regex", regex }, { "unicode", unicode },
 }
 
 local ops = { internal = { internal = true } }

@@ -25,5 +25,7 @@ end
 --   M.map_flat_values(fn, rt)      fn applied to the flat values, same row splits
 --   M.binary(fn, x, y)             fn over two operands, one of them ragged
 --   M.concat(values, axis)         tf.concat of a list holding ragged tensors
+--   M.from_row_splits(values, s)   a RaggedTensor (no validation: an op made s)
+--   M.with_values(rt, values)      rt's row splits over new values
 
 return M

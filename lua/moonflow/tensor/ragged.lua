@@ -421,6 +421,9 @@ local function with_flat_values(rt, v)
   return new(v, rt._row_splits)
 end
 
+dispatch.from_row_splits = function(values, splits) return new(values, splits) end
+dispatch.with_values = function(rt, values) return new(values, rt._row_splits) end
+
 local function map_flat_values(fn, rt) return with_flat_values(rt, fn(flat_values(rt))) end
 dispatch.map_flat_values = map_flat_values
 
