@@ -533,7 +533,6 @@ static bool split_v2(pieces *p, int64_t row, const mf_string *s, const char *sep
                      int64_t maxsplit) {
   const char *a = s->ptr, *end = s->ptr + s->len;
   int64_t splits = 0;
-  if (maxsplit == 0) return pieces_add(p, row, a, s->len);
   if (!seplen) {
     while (a < end && ascii_space((unsigned char)*a)) a++;
     while (a < end) {
@@ -669,6 +668,7 @@ static bool parse_number(const mf_string *s, mf_dtype dt, double *f, int64_t *n)
   char *end;
   errno = 0;
   if (dt == MF_FLOAT32 || dt == MF_FLOAT64) {
+    if (strpbrk(buf, "xX")) return false; /* strtod's hexadecimal floats: TF takes decimal only */
     *f = dt == MF_FLOAT32 ? (double)strtof(buf, &end) : strtod(buf, &end);
     return *end == '\0';
   }
