@@ -827,7 +827,7 @@ static mf_status join_axes(mf_op_call *c, bool *reduced, bool *known, mf_error *
                         (long long)ax[i], rank);
     if (reduced[a])
       return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Duplicate reduction dimension %lld",
-                        (long long)ax[i]);
+                        (long long)a);
     reduced[a] = true;
   }
   return MF_OK;

@@ -60,6 +60,7 @@ local function split_any(x, fname, split)
     local _ = idx
     return vals
   end
+  if r and r >= 2 then return split_any(dispatch.from_tensor(x), fname, split) end
   if r ~= 1 then
     raise("ValueError", ("%s: moonflow splits a scalar, a vector or a RaggedTensor; got a tensor of rank %s")
       :format(fname, tostring(r)), 4)

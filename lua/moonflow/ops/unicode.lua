@@ -47,6 +47,7 @@ local function decode_any(x, fname, rows)
     local _, values = rows(shape_ops.reshape(x, { 1 }))
     return values
   end
+  if r and r >= 2 then return decode_any(dispatch.from_tensor(x), fname, rows) end
   if r ~= 1 then
     raise("ValueError", ("%s: moonflow decodes a scalar, a vector or a RaggedTensor; got a tensor of rank %s")
       :format(fname, tostring(r)), 4)

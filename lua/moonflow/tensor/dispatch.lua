@@ -27,5 +27,6 @@ end
 --   M.concat(values, axis)         tf.concat of a list holding ragged tensors
 --   M.from_row_splits(values, s)   a RaggedTensor (no validation: an op made s)
 --   M.with_values(rt, values)      rt's row splits over new values
+--   M.from_tensor(t)               a dense tensor of rank >= 2 as uniform rows
 
 return M

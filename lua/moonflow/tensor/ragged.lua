@@ -459,16 +459,27 @@ dispatch.binary = function(fn, x, y)
   return with_flat_values(r, fn(t, flat_values(r)))
 end
 
+-- A dense tensor of rank >= 2 as a RaggedTensor of uniform rows, ragged
+-- in its first `ragged_rank` inner dimensions (default all but the last).
+local function from_tensor(t, rank)
+  local _, _, shape = info(t)
+  rank = rank or #shape - 1
+  if rank == 0 then return t end
+  local n, w = ops.gather(ops.shape(t, I64), 0), ops.gather(ops.shape(t, I64), 1)
+  local dims = { -1 }
+  for d = 3, #shape do dims[#dims + 1] = shape[d] end
+  local inner = from_tensor(ops.reshape(t, dims), rank - 1)
+  return new(inner, ops.multiply(ops.range(ops.add(n, 1), nil, nil, I64), w))
+end
+dispatch.from_tensor = function(t) return from_tensor(t) end
+
 local function as_ragged(x)
   if is_ragged(x) then return x end
   local t = ops.convert_to_tensor(x)
   local _, _, shape = info(t)
   if not shape or #shape < 2 then raise("ValueError", "tf.concat: a dense input of a ragged concat must have "
     .. "rank >= 2", 5) end
-  local n, w = ops.gather(ops.shape(t, I64), 0), ops.gather(ops.shape(t, I64), 1)
-  local dims = { -1 }
-  for d = 3, #shape do dims[#dims + 1] = shape[d] end
-  return new(ops.reshape(t, dims), ops.multiply(ops.range(ops.add(n, 1), nil, nil, I64), w))
+  return from_tensor(t, 1)
 end
 
 local function concat_rows(list)
@@ -666,6 +677,20 @@ RaggedTensor.from_value_rowids = doc.def(function(values, value_rowids_, nrows_,
 end, "tf.RaggedTensor.from_value_rowids(values, value_rowids [, nrows] [, {validate=}])",
 "A RaggedTensor putting values[j] in row value_rowids[j] (sorted, 0-based); nrows defaults to the last "
 .. "row id + 1 (trailing empty rows need it).")
+RaggedTensor.from_tensor = doc.def(function(tensor, opts)
+  local t = ops.convert_to_tensor(tensor)
+  local _, _, shape = info(t)
+  if shape == nil or #shape < 2 then
+    raise("ValueError", "tf.RaggedTensor.from_tensor: tensor must have rank >= 2", 2)
+  end
+  local rank = type(opts) == "table" and opts.ragged_rank or 1
+  if rank < 1 or rank >= #shape then
+    raise("ValueError", ("ragged_rank must be greater than 0 and less than %d; got %d"):format(#shape, rank), 2)
+  end
+  return from_tensor(t, rank)
+end, "tf.RaggedTensor.from_tensor(tensor [, {ragged_rank=}])",
+"The RaggedTensor of a dense tensor (rank >= 2): every row keeps its full length; ragged_rank (default 1) "
+.. "says how many dimensions become ragged.")
 RaggedTensor.from_nested_row_splits = doc.def(function(flat, nested)
   local v = values_arg(flat)
   for k = #nested, 1, -1 do v = from_row_splits(v, nested[k]) end
