@@ -148,6 +148,9 @@ end,
   { required = 2, via = { name_opt }, "name" })
 
 M.cast = op_def("Cast", function(x, dtype, opts)
+  if dispatch.is_ragged(x) then
+    return dispatch.map_flat_values(function(v) return M.cast(v, dtype, opts) end, x)
+  end
   dtype = dtypes.as_dtype(dtype)
   x = to_tensor(x)
   if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end

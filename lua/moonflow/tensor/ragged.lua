@@ -14,6 +14,7 @@ local errors = require("moonflow.errors")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local dispatch = require("moonflow.tensor.dispatch")
+local state = require("moonflow.state")
 local ops = require("moonflow.ops")
 local raise = errors.raise
 
@@ -438,6 +439,10 @@ local function same_splits(x, y)
       local same = #p == #q
       for k = 1, #p do same = same and p[k] == q[k] end
       if not same then raise("InvalidArgumentError", "Inputs must have identical ragged splits", 4) end
+    elseif not rawequal(a[i], b[i]) then
+      -- In a graph the check runs with it, as TF's assert_equal.
+      core.op(state.H.Assert, { message = "Inputs must have identical ragged splits" },
+        ops.reduce_all(ops.equal(a[i], b[i])))
     end
   end
 end
@@ -524,9 +529,8 @@ end
 dispatch.concat = function(values, axis)
   local list = {}
   for i, v in ipairs(values) do list[i] = as_ragged(v) end
-  local rank = ragged_rank(list[1]) + 1
   local _, _, vs = info(flat_values(list[1]))
-  rank = rank + #(vs or { 0 })
+  local rank = ragged_rank(list[1]) + #(vs or { 0 })
   for i = 2, #list do
     if core.dtype(flat_values(list[i])) ~= core.dtype(flat_values(list[1])) then
       raise("InvalidArgumentError", "tf.concat: ragged inputs must have one dtype", 3)
@@ -709,6 +713,12 @@ end, "tf.RaggedTensorSpec(shape [, dtype] [, ragged_rank] [, row_splits_dtype])"
 .. "dimensions, dtype (float32), ragged_rank (rank - 1), row_splits_dtype (int64).")
 
 M.ragged = {
+  map_flat_values = doc.def(function(op, rt, ...)
+    local rest = table.pack(...)
+    if not is_ragged(rt) then return op(rt, table.unpack(rest, 1, rest.n)) end
+    return with_flat_values(rt, op(flat_values(rt), table.unpack(rest, 1, rest.n)))
+  end, "tf.ragged.map_flat_values(op, rt, ...)",
+  "rt with op applied to its flat values (the row splits stay): op(rt.flat_values, ...)."),
   constant = doc.def(function(pylist, dtype, ragged_rank_, inner_shape)
     if dtype ~= nil then dtype = dtypes.as_dtype(dtype) end
     return constant(pylist, dtype, ragged_rank_, inner_shape)
