@@ -665,7 +665,9 @@ end
 
 -- Public -----------------------------------------------------------------------
 
-local RaggedTensor = {}
+-- tf.RaggedTensor is the class itself: its factories beside the
+-- metatable's methods (the reference lists both).
+local RaggedTensor = RT
 RaggedTensor.from_row_splits = doc.def(function(values, row_splits, opts)
   return from_row_splits(values, row_splits, type(opts) == "table" and opts.validate or nil)
 end, "tf.RaggedTensor.from_row_splits(values, row_splits [, {validate=}])",
@@ -701,7 +703,8 @@ RaggedTensor.from_nested_row_splits = doc.def(function(flat, nested)
   return v
 end, "tf.RaggedTensor.from_nested_row_splits(flat_values, nested_row_splits)",
 "A RaggedTensor of several ragged dimensions: the row splits listed from the outermost.")
-setmetatable(RaggedTensor, { __tostring = function() return "<class 'tf.RaggedTensor'>" end })
+setmetatable(RaggedTensor, { __tostring = function() return "<class 'tf.RaggedTensor'>" end,
+  __name = "RaggedTensor class" })
 
 M.RaggedTensor = RaggedTensor
 M.RaggedTensorSpec = doc.def(function(shape, dtype, ragged_rank_, row_splits_dtype)
