@@ -24,7 +24,7 @@ local M = {}
 local function unary(tfname, opname)
   local h = H[opname]
   local f = function(x, opts)
-    if dispatch.is_ragged(x) then
+    if type(x) == "table" and dispatch.is_ragged(x) then
       return dispatch.map_flat_values(function(v) return op(h, name_opt(opts), v) end, x)
     end
     return op(h, name_opt(opts), x)
@@ -38,7 +38,7 @@ local function bin(tfname, opname, default_name)
   local h = H[opname]
   local default = default_name and { name = default_name } or nil
   local f = function(x, y, opts)
-    if dispatch.is_ragged(x) or dispatch.is_ragged(y) then
+    if (type(x) == "table" or type(y) == "table") and (dispatch.is_ragged(x) or dispatch.is_ragged(y)) then
       return dispatch.binary(function(a, b) return binary(h, a, b, name_opt(opts, default)) end, x, y)
     end
     return binary(h, x, y, name_opt(opts, default))
