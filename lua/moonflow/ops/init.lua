@@ -32,6 +32,7 @@ local array = require("moonflow.ops.array")
 local sort = require("moonflow.ops.sort")
 local image = require("moonflow.ops.image")
 local string_ops = require("moonflow.ops.string")
+local split = require("moonflow.ops.split")
 local regex = require("moonflow.ops.regex")
 local unicode = require("moonflow.ops.unicode")
 
@@ -40,7 +41,7 @@ local FAMILIES = {
   { "join", join }, { "pad", pad }, { "index", index }, { "reduce", reduce }, { "random", random },
   { "nn", nn }, { "conv", conv }, { "pool", pool }, { "linalg", linalg }, { "lapack", lapack },
   { "einsum", einsum }, { "array", array }, { "sort", sort }, { "image", image }, { "string", string_ops },
-  { "regex", regex }, { "unicode", unicode },
+  { "split", split }, { "regex", regex }, { "unicode", unicode },
 }
 
 local ops = { internal = { internal = true } }

@@ -13,7 +13,6 @@ local doc = require("moonflow.doc")
 local errors = require("moonflow.errors")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local dispatch = require("moonflow.tensor.dispatch")
 local state = require("moonflow.state")
 local ops = require("moonflow.ops")
 local raise = errors.raise
@@ -22,10 +21,18 @@ local M = {}
 local I64 = dtypes.int64
 
 local RT = { __name = "RaggedTensor" }
-dispatch.ragged_metatable = RT
+local handlers = { metatable = RT } -- state.ragged (tensor/dispatch.lua)
 
 local function is_ragged(x) return getmetatable(x) == RT end
 M.is_ragged = is_ragged
+
+-- The receiver of a method or metamethod must be a RaggedTensor.
+local function check(rt, what)
+  if getmetatable(rt) ~= RT then
+    raise("TypeError", ("%s needs a tf.RaggedTensor, got %s"):format(what, type(rt)), 3)
+  end
+  return rt
+end
 
 local function new(values, row_splits)
   return setmetatable({ _values = values, _row_splits = row_splits }, RT)
@@ -381,7 +388,7 @@ function Spec:accepts(v)
   return false, is_ragged(v) and tostring(spec_of(v)) or tostring(v)
 end
 
-RT.__tf_trace_type = spec_of
+RT.__tf_trace_type = function(rt) return spec_of(check(rt, "__tf_trace_type")) end
 
 -- A traced function's result: its component tensors, rebuilt after.
 RT.__tf_composite = {
@@ -409,6 +416,7 @@ RT.__tf_composite = {
 -- Printing -------------------------------------------------------------------
 
 function RT.__tostring(rt)
+  check(rt, "tostring")
   local flat = flat_values(rt)
   if eager(flat) then return "<tf.RaggedTensor " .. element_text(to_list(rt)) .. ">" end
   return ("tf.RaggedTensor(values=%s, row_splits=%s)"):format(tostring(rt._values), tostring(rt._row_splits))
@@ -422,11 +430,11 @@ local function with_flat_values(rt, v)
   return new(v, rt._row_splits)
 end
 
-dispatch.from_row_splits = function(values, splits) return new(values, splits) end
-dispatch.with_values = function(rt, values) return new(values, rt._row_splits) end
+handlers.from_row_splits = function(values, splits) return new(values, splits) end
+handlers.with_values = function(rt, values) return new(values, rt._row_splits) end
 
 local function map_flat_values(fn, rt) return with_flat_values(rt, fn(flat_values(rt))) end
-dispatch.map_flat_values = map_flat_values
+handlers.map_flat_values = map_flat_values
 
 local function same_splits(x, y)
   local a, b = nested_splits(x), nested_splits(y)
@@ -447,7 +455,7 @@ local function same_splits(x, y)
   end
 end
 
-dispatch.binary = function(fn, x, y)
+handlers.binary = function(fn, x, y)
   if is_ragged(x) and is_ragged(y) then
     same_splits(x, y)
     return with_flat_values(x, fn(flat_values(x), flat_values(y)))
@@ -476,7 +484,7 @@ local function from_tensor(t, rank)
   local inner = from_tensor(ops.reshape(t, dims), rank - 1)
   return new(inner, ops.multiply(ops.range(ops.add(n, 1), nil, nil, I64), w))
 end
-dispatch.from_tensor = function(t) return from_tensor(t) end
+handlers.from_tensor = function(t) return from_tensor(t) end
 
 local function as_ragged(x)
   if is_ragged(x) then return x end
@@ -526,7 +534,7 @@ local function concat_columns(list)
   return new(v, splits)
 end
 
-dispatch.concat = function(values, axis)
+handlers.concat = function(values, axis)
   local list = {}
   for i, v in ipairs(values) do list[i] = as_ragged(v) end
   local _, _, vs = info(flat_values(list[1]))
@@ -569,19 +577,21 @@ RT.__unm = function(a) return ops.negative(a) end
 
 local methods = {}
 
-methods.nrows = doc.def(function(rt) return nrows(rt) end, "rt:nrows()",
+methods.nrows = doc.def(function(rt) return nrows(check(rt, "rt:nrows()")) end, "rt:nrows()",
   "The number of rows, an int64 scalar.")
-methods.row_lengths = doc.def(function(rt) return row_lengths(rt) end, "rt:row_lengths()",
+methods.row_lengths = doc.def(function(rt) return row_lengths(check(rt, "rt:row_lengths()")) end, "rt:row_lengths()",
   "The length of each row, an int64 vector.")
-methods.value_rowids = doc.def(function(rt) return value_rowids(rt) end, "rt:value_rowids()",
+methods.value_rowids = doc.def(function(rt) return value_rowids(check(rt, "rt:value_rowids()")) end, "rt:value_rowids()",
   "The row of each value, an int64 vector.")
-methods.to_tensor = doc.def(function(rt, default_value, shape) return to_tensor(rt, default_value, shape) end,
+methods.to_tensor = doc.def(function(rt, default_value, shape)
+  return to_tensor(check(rt, "rt:to_tensor()"), default_value, shape)
+end,
   "rt:to_tensor([default_value] [, shape])",
   "The dense tensor: rows padded with default_value (zero, false or \"\") to the widest row, or to shape "
   .. "(its known dimensions cut or pad the rows and their length).")
-methods.to_list = doc.def(function(rt) return to_list(rt) end, "rt:to_list()",
+methods.to_list = doc.def(function(rt) return to_list(check(rt, "rt:to_list()")) end, "rt:to_list()",
   "The nested Lua lists of the values (eager only).")
-methods.with_flat_values = doc.def(function(rt, v) return with_flat_values(rt, v) end,
+methods.with_flat_values = doc.def(function(rt, v) return with_flat_values(check(rt, "rt:with_flat_values()"), v) end,
   "rt:with_flat_values(new_values)", "The same row splits over new flat values.")
 methods.numpy = methods.to_list
 
@@ -597,6 +607,7 @@ local fields = {
 }
 
 function RT.__index(rt, k)
+  check(rt, "RaggedTensor's __index")
   if math.type(k) == "integer" then return row(rt, k) end
   local f = fields[k]
   if f then return f(rt) end
@@ -606,6 +617,7 @@ function RT.__index(rt, k)
 end
 
 function RT.__len(rt)
+  check(rt, "#")
   local n = static_len(rt._row_splits)
   if n < 0 then raise("TypeError", "len() of a RaggedTensor whose row count is unknown", 2) end
   return n - 1
@@ -665,9 +677,9 @@ end
 
 -- Public -----------------------------------------------------------------------
 
--- tf.RaggedTensor is the class itself: its factories beside the
--- metatable's methods (the reference lists both).
-local RaggedTensor = RT
+-- tf.RaggedTensor, the class: its factories, and the instances' __index
+-- (whose methods and fields the reference lists).
+local RaggedTensor = { __index = RT.__index }
 RaggedTensor.from_row_splits = doc.def(function(values, row_splits, opts)
   return from_row_splits(values, row_splits, type(opts) == "table" and opts.validate or nil)
 end, "tf.RaggedTensor.from_row_splits(values, row_splits [, {validate=}])",
@@ -729,6 +741,9 @@ M.ragged = {
   "A RaggedTensor from nested Lua lists whose rows may differ in length; every scalar at one depth (ValueError "
   .. "otherwise); ragged_rank defaults to that depth - 1 (0 gives a tf.Tensor)."),
 }
+
+handlers.is_ragged = is_ragged
+state.ragged = handlers
 
 M.internal = { is_ragged = true, element_text = true }
 
