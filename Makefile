@@ -30,7 +30,7 @@ endif
 # The core's rooms (README.md, "Layout"): each is on the include path.
 CORE_DIRS := core core/tensor core/ops core/graph core/run core/data
 
-PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3
+PKGS      := lua5.4 libzmq jansson openblas libcrypto libgvc sqlite3 libpcre2-8
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # OpenBLAS is never linked: core/run/blas.c loads it with dlopen at first
 # use, after choosing its kernel (which it fixes when it loads); only its
@@ -38,7 +38,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LINK_PKGS := $(filter-out openblas,$(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null) -lz -lreadline -lm -lpthread -ldl
 # What a program embedding libmoonflow.a links besides it (core/moonflow.h).
-CORE_LIBS  = $(shell pkg-config --libs jansson) -lz -lm -lpthread -ldl
+CORE_LIBS  = $(shell pkg-config --libs jansson libpcre2-8) -lz -lm -lpthread -ldl
 
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Werror -fPIC -MMD -MP \
             $(addprefix -I,$(CORE_DIRS)) -Ilua/binding -Ilua/host $(PKG_CFLAGS) \
@@ -64,7 +64,8 @@ BIN  := $(BUILD)/moonflow
 MOD  := $(BUILD)/moonflow.so
 
 DEB_BUILD := gcc make pkg-config lua5.4 liblua5.4-dev libzmq3-dev libjansson-dev \
-             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev zlib1g-dev
+             libopenblas-dev libssl-dev libreadline-dev libgraphviz-dev libsqlite3-dev zlib1g-dev \
+             libpcre2-dev
 DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-nbclient \
              python3-zmq jupyter-nbconvert jupyter-console python3-jupyter-kernel-test \
              python3-nbformat python3-numpy python3-onnx librsvg2-bin python3-sklearn

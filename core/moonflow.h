@@ -12,7 +12,7 @@
  * Every function returns a status (MF_OK, or TensorFlow's error class:
  * MF_ERR_INVALID_ARGUMENT, ...) and fills the caller's mf_error with a
  * message; nothing aborts. Link with libmoonflow.a (whole archive: ops
- * register through a table) and -ljansson -lz -lm -lpthread -ldl; not
+ * register through a table) and -ljansson -lpcre2-8 -lz -lm -lpthread -ldl; not
  * -lopenblas: moonflow loads libopenblas.so.0 (which must be installed)
  * with dlopen at its first matrix op, after choosing its kernel from the
  * CPU (core/run/blas.h; OPENBLAS_CORETYPE, when set, is respected). A

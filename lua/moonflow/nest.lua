@@ -32,6 +32,14 @@ local function flatten(v, flat)
       return { kind = "ta", index = #flat, dtype = v.dtype, dynamic = v.dynamic_size,
         element_shape = v.element_shape, new = mt.__tf_array.new }
     end
+    -- A composite tensor (tf.RaggedTensor) is its component tensors.
+    if mt ~= nil and mt.__tf_composite ~= nil then
+      local parts = mt.__tf_composite.components(v)
+      local first = #flat + 1
+      for _, t in ipairs(parts) do flat[#flat + 1] = t end
+      return { kind = "composite", first = first, n = #parts, rebuild = mt.__tf_composite.rebuild,
+        spec_text = mt.__tf_composite.spec_text }
+    end
     if mt == variables.metatable then
       flat[#flat + 1] = v:read_value()
       return { kind = "tensor", index = #flat }
@@ -58,6 +66,7 @@ local function pack(s, flat)
   if s.kind == "tensor" then return flat[s.index] end
   if s.kind == "ta" then return s.new(s.dtype, flat[s.index], s.dynamic, s.element_shape) end
   if s.kind == "nil" then return nil end
+  if s.kind == "composite" then return s.rebuild(table.move(flat, s.first, s.first + s.n - 1, 1, {})) end
   local t = {}
   for i, x in ipairs(s.array) do t[i] = pack(x, flat) end
   for _, k in ipairs(s.keys) do t[k] = pack(s.map[k], flat) end

@@ -15,6 +15,7 @@ local ops = require("moonflow.ops")
 local control = require("moonflow.ops.control")
 local tensors = require("moonflow.tensor.tensor")
 local variables = require("moonflow.tensor.variable")
+local ragged = require("moonflow.tensor.ragged")
 local tapes = require("moonflow.grad.tape")
 local custom_gradient = require("moonflow.grad.custom_gradient")
 local func = require("moonflow.trace.func")
@@ -69,6 +70,7 @@ tf["function"] = tf.func
 -- values are the strings the tape takes ("none" or "zero").
 tf.UnconnectedGradients = { NONE = "none", ZERO = "zero" }
 tf.io = public(io_npy)
+for k, v in pairs(ops.io) do tf.io[k] = v end -- tf.io.decode_raw (the string family)
 tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
 tf.train = { Checkpoint = saved_model.Checkpoint }
 tf.onnx = public(onnx)
@@ -78,6 +80,10 @@ tf.io.decode_csv = data.decode_csv
 -- tf.dtypes: the op family's cast and saturate_cast, and the dtypes.
 tf.dtypes.DType, tf.dtypes.as_dtype = dtypes.DType, dtypes.as_dtype
 for _, name in ipairs(dtypes.names) do tf.dtypes[name] = dtypes[name] end
+-- Ragged tensors (tensor/ragged.lua).
+tf.RaggedTensor = ragged.RaggedTensor
+tf.RaggedTensorSpec = ragged.RaggedTensorSpec
+tf.ragged = ragged.ragged
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

@@ -201,7 +201,7 @@ done
 SANFLAGS=
 [ "$SANITIZE" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
 cc -std=c11 $SANFLAGS -I"$ROOT/core" "$ROOT/examples/run_saved.c" -Wl,--whole-archive "$LIB" \
-  -Wl,--no-whole-archive $(pkg-config --libs jansson) -lz -lm -lpthread -ldl \
+  -Wl,--no-whole-archive $(pkg-config --libs jansson libpcre2-8) -lz -lm -lpthread -ldl \
   -o "$tmp/run_saved" >"$tmp/log" 2>&1
 check "examples/run_saved.c links without -lopenblas" "" "$(cat "$tmp/log")"
 check "the C program does not link libopenblas" "" \

@@ -227,6 +227,13 @@ static bool build_data(mf_graph *g, const char *n) {
 static bool build_special(mf_graph *g, const mf_op_def *op) {
   const char *n = op->name;
   if (build_data(g, n)) return true;
+  if (strcmp(n, "StringSplitV2") == 0 || strcmp(n, "StringSplit") == 0) {
+    /* a vector of strings and a scalar separator */
+    mf_tensor *sep = NULL;
+    mf_tensor_scalar_string(",", 1, &sep, NULL);
+    outputs(g, 1, REFS(add_op(g, n, 2, REFS(cnst(g, sample(MF_STRING, 1)), cnst(g, sep)), NULL)));
+    return true;
+  }
   if (strcmp(n, "If") == 0 || strcmp(n, "StatelessIf") == 0) {
     ref p = input(g, MF_BOOL, 0, NULL, NULL), x = input(g, MF_FLOAT32, 0, NULL, NULL);
     ref r = with_graphs(g, n, 2, REFS(p, x), "then_branch", body1("Neg", MF_FLOAT32, NULL),

@@ -74,7 +74,7 @@ check "with the instance's variable" "[[3.0, 3.0], [6.0, 1.5]]" "$out"
 SANFLAGS=
 [ "${MOONFLOW_SANITIZE:-0}" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
 cc -std=c11 $SANFLAGS -I"$ROOT/core" "$ROOT/examples/run_saved.c" -Wl,--whole-archive "$LIB" -Wl,--no-whole-archive \
-  $(pkg-config --libs jansson) -lz -lm -lpthread -ldl -o "$tmp/run_saved" 2>"$tmp/log"
+  $(pkg-config --libs jansson libpcre2-8) -lz -lm -lpthread -ldl -o "$tmp/run_saved" 2>"$tmp/log"
 check "examples/run_saved.c builds against core/moonflow.h" "" "$(cat "$tmp/log")"
 out=$("$tmp/run_saved" "$tmp/prog" 2>&1 | sort)
 check "the example lists signatures" "predict(x: float32[-1,2]) -> 1 output

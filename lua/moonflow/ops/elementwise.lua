@@ -11,6 +11,7 @@ local options = require("moonflow.options")
 local dtypes = require("moonflow.tensor.dtypes")
 local common = require("moonflow.ops.common")
 local core_ops = require("moonflow.ops.core")
+local dispatch = require("moonflow.tensor.dispatch")
 local raise = errors.raise
 
 local op, binary = core.op, core.binary
@@ -22,7 +23,12 @@ local M = {}
 
 local function unary(tfname, opname)
   local h = H[opname]
-  local f = function(x, opts) return op(h, name_opt(opts), x) end
+  local f = function(x, opts)
+    if type(x) == "table" and dispatch.is_ragged(x) then
+      return dispatch.map_flat_values(function(v) return op(h, name_opt(opts), v) end, x)
+    end
+    return op(h, name_opt(opts), x)
+  end
   return op_def(opname, f, tfname .. "(x)", nil, { required = 1, via = { name_opt }, "name" })
 end
 
@@ -31,7 +37,12 @@ end
 local function bin(tfname, opname, default_name)
   local h = H[opname]
   local default = default_name and { name = default_name } or nil
-  local f = function(x, y, opts) return binary(h, x, y, name_opt(opts, default)) end
+  local f = function(x, y, opts)
+    if (type(x) == "table" or type(y) == "table") and (dispatch.is_ragged(x) or dispatch.is_ragged(y)) then
+      return dispatch.binary(function(a, b) return binary(h, a, b, name_opt(opts, default)) end, x, y)
+    end
+    return binary(h, x, y, name_opt(opts, default))
+  end
   return op_def(opname, f, tfname .. "(x, y)", "Broadcasts like NumPy; x and y must have one dtype (a Lua "
     .. "number takes the tensor's).", { required = 2, via = { name_opt }, "name" })
 end
@@ -147,11 +158,19 @@ end
 local truediv = M.true_divide
 -- TF's divide is x / y: its node is named truediv, as the operator's.
 local TRUEDIV = { name = "truediv" }
-M.divide = op_def("RealDiv", function(x, y, opts) return truediv(x, y, name_opt(opts, TRUEDIV)) end,
+M.divide = op_def("RealDiv", function(x, y, opts)
+  if dispatch.is_ragged(x) or dispatch.is_ragged(y) then
+    return dispatch.binary(function(a, b) return truediv(a, b, name_opt(opts, TRUEDIV)) end, x, y)
+  end
+  return truediv(x, y, name_opt(opts, TRUEDIV))
+end,
   "tf.divide(x, y)", "Integers are divided as float64, as in TF.",
   { required = 2, via = { name_opt }, "name" })
 
 M.cast = op_def("Cast", function(x, dtype, opts)
+  if dispatch.is_ragged(x) then
+    return dispatch.map_flat_values(function(v) return M.cast(v, dtype, opts) end, x)
+  end
   dtype = dtypes.as_dtype(dtype)
   x = to_tensor(x)
   if core.dtype(x) == dtype then return op(H.Identity, name_opt(opts, { name = "Cast" }), x) end

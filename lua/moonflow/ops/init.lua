@@ -33,6 +33,9 @@ local sort = require("moonflow.ops.sort")
 local image = require("moonflow.ops.image")
 local string_ops = require("moonflow.ops.string")
 local bitcast = require("moonflow.ops.bitcast")
+local split = require("moonflow.ops.split")
+local regex = require("moonflow.ops.regex")
+local unicode = require("moonflow.ops.unicode")
 
 local FAMILIES = {
   { "core", core_ops }, { "elementwise", elementwise }, { "generate", generate }, { "shape", shape_ops },
@@ -40,6 +43,7 @@ local FAMILIES = {
   { "nn", nn }, { "conv", conv }, { "pool", pool }, { "linalg", linalg }, { "lapack", lapack },
   { "einsum", einsum }, { "array", array }, { "sort", sort }, { "image", image }, { "string", string_ops },
   { "bitcast", bitcast },
+  { "split", split }, { "regex", regex }, { "unicode", unicode },
 }
 
 local ops = { internal = { internal = true } }

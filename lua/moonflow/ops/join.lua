@@ -8,6 +8,7 @@ local errors = require("moonflow.errors")
 local state = require("moonflow.state")
 local shapes = require("moonflow.tensor.shape")
 local common = require("moonflow.ops.common")
+local dispatch = require("moonflow.tensor.dispatch")
 local core_ops = require("moonflow.ops.core")
 local raise = errors.raise
 
@@ -26,6 +27,7 @@ end
 M.concat = op_def("ConcatV2", function(values, axis, opts)
   values = values_list(values)
   check_list(values, "tf.concat", "values")
+  if dispatch.any_ragged(values) then return dispatch.concat(values, axis) end
   if #values == 0 then
     raise("ValueError", "List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum "
       .. "length 2.", 3)

@@ -147,6 +147,7 @@ cmethods._results = results_of
 local function output_type_text(s, specs)
   if s.kind == "tensor" then return tostring(specs[s.index]) end
   if s.kind == "nil" then return "Literal[None]" end
+  if s.kind == "composite" then return s.spec_text(table.move(specs, s.first, s.first + s.n - 1, 1, {})) end
   local parts = {}
   for i, x in ipairs(s.array) do parts[i] = output_type_text(x, specs) end
   if #s.keys == 0 then return "List[" .. table.concat(parts, ", ") .. "]" end

@@ -1,0 +1,132 @@
+-- ragged: examples and errors for the reference (docs/reference.md and %help).
+return {
+  ["tf.RaggedTensor"] = {
+    example = [[
+local r = tf.RaggedTensor.from_row_splits({3, 1, 4, 1, 5}, {0, 4, 4, 5})
+print(r)
+print(r.shape, r.dtype, r.ragged_rank)
+print(r:row_lengths())
+print(r:to_tensor())
+print(r[0])
+print(r + 1)
+]],
+    output = [=[
+<tf.RaggedTensor [[3, 1, 4, 1], [], [5]]>
+(3, None)	tf.int32	1
+tf.Tensor([4 0 1], shape=(3,), dtype=int64)
+tf.Tensor(
+[[3 1 4 1]
+ [0 0 0 0]
+ [5 0 0 0]], shape=(3, 4), dtype=int32)
+tf.Tensor([3 1 4 1], shape=(4,), dtype=int32)
+<tf.RaggedTensor [[4, 2, 5, 2], [], [6]]>
+]=],
+    errors = {
+      { code = [[local _ = tf.RaggedTensor.from_row_splits({1, 2}, {1, 2})]], type = "InvalidArgumentError", message = "Arguments to from_row_splits do not form a valid RaggedTensor:zero" },
+      { code = [[local _ = tf.ragged.constant({{1}, {2, 3}}) * tf.ragged.constant({{1, 2}, {3}})]], type = "InvalidArgumentError", message = "Inputs must have identical ragged splits" },
+      { code = [=[local r = tf.ragged.constant({{1}}) return r[1]]=], type = "InvalidArgumentError", message = "slice index 1 of dimension 0 out of bounds." },
+    },
+  },
+  ["tf.RaggedTensorSpec"] = {
+    example = [[
+print(tf.RaggedTensorSpec({2, tf.None}, tf.int32))
+local f = tf.func(function(x) return x * 2 end)
+print(f:get_concrete_function(tf.ragged.constant({{1, 2}, {3}})):pretty_printed_signature())
+]],
+    output = [[
+RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)
+Input Parameters:
+  x (POSITIONAL): RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)
+Output Type:
+  RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)
+]],
+    errors = {
+      { code = [[local _ = tf.RaggedTensorSpec({2, tf.None}, "int33")]], type = "TypeError", message = "int33" },
+    },
+  },
+  ["tf.ragged.constant"] = {
+    example = [[
+print(tf.ragged.constant({{1, 2}, {3}, {}}))
+print(tf.ragged.constant({{"a"}, {"b", "c"}}))
+print(tf.ragged.constant({{{1, 2}, {3, 4}}, {{5, 6}}}, nil, 1).shape)
+]],
+    output = [=[
+<tf.RaggedTensor [[1, 2], [3], []]>
+<tf.RaggedTensor [[b'a'], [b'b', b'c']]>
+(2, None, 2)
+]=],
+    errors = {
+      { code = [[local _ = tf.ragged.constant({"A", {"B", "C"}})]], type = "ValueError", message = "all scalar values must have the same nesting depth" },
+      { code = [[local _ = tf.ragged.constant({{1, 2}, {3}}, nil, 2)]], type = "ValueError", message = "ragged_rank must be nonnegative and less than 2" },
+    },
+  },
+  ["tf.ragged.map_flat_values"] = {
+    example = [[
+local r = tf.ragged.constant({{3, 1}, {4}})
+print(tf.ragged.map_flat_values(function(x) return x * 2 + 1 end, r))
+]],
+    output = [=[
+<tf.RaggedTensor [[7, 3], [9]]>
+]=],
+    errors = {
+      { code = [[local _ = tf.ragged.map_flat_values(function(x) return x + "a" end, tf.ragged.constant({{1}}))]], type = "TypeError", message = "Can't convert a Lua string to an int32 tensor" },
+    },
+  },
+  ["tf.RaggedTensor.from_row_splits"] = {
+    example = [[
+print(tf.RaggedTensor.from_row_splits({3, 1, 4, 1, 5, 9, 2}, {0, 4, 4, 6, 7}))
+]],
+    output = [=[
+<tf.RaggedTensor [[3, 1, 4, 1], [], [5, 9], [2]]>
+]=],
+    errors = {
+      { code = [[local _ = tf.RaggedTensor.from_row_splits({1, 2}, {0, 2, 1, 2})]], type = "InvalidArgumentError", message = "Arguments to from_row_splits do not form a valid RaggedTensor:monotonic" },
+    },
+  },
+  ["tf.RaggedTensor.from_row_lengths"] = {
+    example = [[
+print(tf.RaggedTensor.from_row_lengths({3, 1, 4, 1, 5, 9, 2}, {4, 0, 2, 1}))
+]],
+    output = [=[
+<tf.RaggedTensor [[3, 1, 4, 1], [], [5, 9], [2]]>
+]=],
+    errors = {
+      { code = [[local _ = tf.RaggedTensor.from_row_lengths({1, 2}, {1, 2})]], type = "InvalidArgumentError", message = "Arguments to _from_row_partition do not form a valid RaggedTensor" },
+    },
+  },
+  ["tf.RaggedTensor.from_value_rowids"] = {
+    example = [[
+print(tf.RaggedTensor.from_value_rowids({3, 1, 4, 1, 5, 9, 2}, {0, 0, 0, 0, 2, 2, 3}))
+print(tf.RaggedTensor.from_value_rowids({1, 2}, {0, 0}, 3))
+]],
+    output = [=[
+<tf.RaggedTensor [[3, 1, 4, 1], [], [5, 9], [2]]>
+<tf.RaggedTensor [[1, 2], [], []]>
+]=],
+    errors = {
+      { code = [[local _ = tf.RaggedTensor.from_value_rowids({1, 2}, {1, 0})]], type = "InvalidArgumentError", message = "Arguments to from_value_rowids do not form a valid RaggedTensor:monotonic" },
+    },
+  },
+  ["tf.RaggedTensor.from_tensor"] = {
+    example = [[
+print(tf.RaggedTensor.from_tensor(tf.constant({{1, 2}, {3, 4}})))
+]],
+    output = [=[
+<tf.RaggedTensor [[1, 2], [3, 4]]>
+]=],
+    errors = {
+      { code = [[local _ = tf.RaggedTensor.from_tensor(tf.constant({1, 2}))]], type = "ValueError", message = "tensor must have rank >= 2" },
+    },
+  },
+  ["tf.RaggedTensor.from_nested_row_splits"] = {
+    example = [[
+print(tf.RaggedTensor.from_nested_row_splits({1, 2, 3, 4, 5}, {{0, 2, 3}, {0, 2, 3, 5}}))
+]],
+    output = [=[
+<tf.RaggedTensor [[[1, 2], [3]], [[4, 5]]]>
+]=],
+    errors = {
+      { code = [[local _ = tf.RaggedTensor.from_nested_row_splits({1, 2}, {{0, 1}, {1, 2}})]], type = "InvalidArgumentError", message = "do not form a valid RaggedTensor:zero" },
+    },
+  },
+}
