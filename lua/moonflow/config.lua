@@ -1,12 +1,11 @@
 -- config.lua — tf.config (eager/traced switch, retracing explanations),
--- tf.executing_eagerly, tf.init_scope and tf.help.
+-- tf.executing_eagerly and tf.init_scope (tf.help is tf.lua's: it walks tf).
 
 local core = require("moonflow.core")
 local state = require("moonflow.state")
 local doc = require("moonflow.doc")
 local argcheck = require("moonflow.argcheck")
 local errors = require("moonflow.errors")
-local help = require("moonflow.reference.help")
 
 local M = {}
 
@@ -96,10 +95,5 @@ M.init_scope = doc.def(function(fn, ...)
   return state.in_eager_scope(fn, ...)
 end, "tf.init_scope(fn, ...)",
 "Runs fn(...) eagerly, outside any graph being traced, and returns its results.")
-
-M.help = doc.def(function(obj)
-  return help.text(obj)
-end, "tf.help(obj)", "The docstring of a function (its signature and description) as a string, "
-.. "then, for a public name, an example with what it prints and the errors it raises for bad input.")
 
 return M

@@ -15,25 +15,7 @@ local tf = require("moonflow")
 
 local reference = {}
 
-local function public_keys(t)
-  local keys = {}
-  for k in pairs(t) do
-    if type(k) == "string" and k:sub(1, 1) ~= "_" then keys[#keys + 1] = k end
-  end
-  table.sort(keys)
-  return keys
-end
-
--- A namespace: a strict module table (strict.lua names its metatable
--- "module 'tf.x'") or a plain table of public names, holding no docstring
--- of its own; a table with a __name (a class's metatable) is a class.
-local function is_namespace(v)
-  if type(v) ~= "table" or doc.get(v) or rawget(v, "__name") ~= nil then return false end
-  local mt = getmetatable(v)
-  if mt == nil then return true end
-  local name = rawget(mt, "__name")
-  return type(name) == "string" and name:find("^module '") ~= nil
-end
+local public_keys = help.public_keys
 
 -- The documented functions a class table holds, itself or through its
 -- __index (a table, or receiver.index's function and its method tables):
@@ -84,46 +66,17 @@ local function help_block(text)
   return table.concat(out, "\n")
 end
 
--- Collects the sections: {path, entries}, each entry {name=, value=}.
-local function collect(t, path, sections, seen)
-  if seen[t] then return end
-  seen[t] = true
-  local entries, subs = {}, {}
-  for _, k in ipairs(public_keys(t)) do
-    local v = rawget(t, k)
-    local name = path .. "." .. k
-    if is_namespace(v) then
-      subs[#subs + 1] = { v, name }
-    elseif doc.get(v) or type(v) ~= "function" then
-      entries[#entries + 1] = { name = name, value = v }
-    end
-  end
-  sections[#sections + 1] = { path = path, entries = entries }
-  for _, s in ipairs(subs) do collect(s[1], s[2], sections, seen) end
-end
-
-local function sections_of_tf()
-  local sections = {}
-  collect(tf, "tf", sections, {})
-  return sections
-end
-
 --- reference.names() -> every public name the reference documents, in its
--- order: a list of {name=, value=} (functions with a docstring, classes,
--- constants; the namespaces themselves are not names).
+-- order: a list of {name=, value=} (help.names of tf).
 function reference.names()
-  local names = {}
-  for _, s in ipairs(sections_of_tf()) do
-    for _, e in ipairs(s.entries) do names[#names + 1] = e end
-  end
-  return names
+  return help.names(tf)
 end
 
 -- Markdown for one entry: its help (as tf.help shows it: docstring, then
 -- the example and errors), for a class also its fields and methods, for a
 -- constant its printed form.
 local function entry_markdown(name, v)
-  local block = help.examples(v, name)
+  local block = help.examples(v, name, tf)
   local function with_examples(text) return block and text .. "\n\n" .. block or text end
   if doc.get(v) then return help_block(with_examples(help.docstring(v))) end
   if type(v) == "table" then
@@ -149,7 +102,7 @@ end
 
 --- reference.markdown() -> the whole of docs/reference.md.
 function reference.markdown()
-  local sections = sections_of_tf()
+  local sections = help.sections(tf)
   local out = {
     "# moonflow API reference",
     "",

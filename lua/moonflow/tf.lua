@@ -35,6 +35,7 @@ local name_scope = require("moonflow.trace.name_scope")
 local strict = require("moonflow.strict")
 local data = require("moonflow.data")
 local debug_tools = require("moonflow.debug")
+local help = require("moonflow.reference.help")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -84,6 +85,10 @@ for _, name in ipairs(dtypes.names) do tf.dtypes[name] = dtypes[name] end
 tf.RaggedTensor = ragged.RaggedTensor
 tf.RaggedTensorSpec = ragged.RaggedTensorSpec
 tf.ragged = ragged.ragged
+-- tf.help finds a value's public name by walking tf itself.
+tf.help = doc.def(function(obj) return help.text(obj, tf) end, "tf.help(obj)",
+  "The docstring of a function (its signature and description) as a string, then, for a public "
+  .. "name, an example with what it prints and the errors it raises for bad input.")
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module

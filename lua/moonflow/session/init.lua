@@ -639,7 +639,7 @@ function session.describe(v, name, detail)
     text = ("%s: %s\n%s"):format(name, session.type_name(v), shown)
   end
   -- the Example:/Errors: block of the name as typed (tf.help's own text)
-  local block = help.examples(v, name)
+  local block = help.examples(v, name, tf)
   if block then text = text .. "\n\n" .. block end
   local src = (detail or 0) >= 1 and type(v) == "function" and source_of(v)
   if src then text = text .. "\n\nSource:\n" .. src end

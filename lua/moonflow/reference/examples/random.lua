@@ -1,4 +1,4 @@
--- random: examples and errors for the reference (docs/reference.md and %help).
+-- random, image: examples and errors for the reference (docs/reference.md and %help): tf.random and tf.image.
 return {
   ["tf.random.normal"] = {
     example = [[
