@@ -275,6 +275,22 @@ local function is_options(v)
   return next(v) ~= nil
 end
 
+local OPTION_NAMES = { "output_stream", "sep", "end", "summarize", "name" }
+
+-- A last table of string keys one of which is an option's name mistyped
+-- ({output_strem = 1}) would print as a dict and drop the option without
+-- a word: Python refuses such a keyword, so this is TF's TypeError.
+local function check_mistyped_options(v)
+  if type(v) ~= "table" or getmetatable(v) ~= nil or v[1] ~= nil then return end
+  for k in pairs(v) do
+    local near = type(k) == "string" and options.suggest(k, OPTION_NAMES)
+    if near then
+      raise("TypeError", ("tf.print got an unexpected keyword argument '%s', did you mean '%s'? (to print "
+        .. "a table with this key, pass an options table after it, e.g. {sep = \" \"})"):format(k, near))
+    end
+  end
+end
+
 -- The keys of a table that is not a plain list, in the order TF's nest
 -- sorts a dict's keys (numbers first, numerically, then strings); nil for
 -- a list, which prints as [a, b].
@@ -383,6 +399,8 @@ M.print = op_def("PrintV2", function(...)
   if args.n > 0 and is_options(args[args.n]) then
     opts = args[args.n]
     args.n = args.n - 1
+  elseif args.n > 0 then
+    check_mistyped_options(args[args.n])
   end
   local tensors, parts, literal = {}, {}, {}
   for i = 1, args.n do

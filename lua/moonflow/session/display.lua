@@ -242,9 +242,17 @@ Handle.__tostring = function(self)
 end
 
 --- tf.clear_output([wait]): only where the host can clear output (Jupyter).
+-- A terminal has no cell to clear: IPython's clear_output then erases the
+-- current line, which is what a progress line redrawn in place needs.
+local function erase_line()
+  io.stdout:write("\27[2K\r")
+  if io.stdout.flush then io.stdout:flush() end
+end
+
 local host = state.host
-display.clear_output = host and host.clear_output and doc.def(host.clear_output,
+display.clear_output = doc.def(host and host.clear_output or erase_line,
   "tf.clear_output([wait])",
-  "Clears the cell's output so far (Jupyter; with wait = true, when new output arrives).")
+  "Clears the cell's output so far (Jupyter; with wait = true, when new output arrives). In a terminal "
+  .. "it erases the current line, as IPython does.")
 
 return display

@@ -84,6 +84,7 @@ end
 progress.progress = options.def(function(what, opts)
   local items, total
   if math.type(what) == "integer" then
+    if what < 0 then raise("ValueError", "tf.progress: the count must be >= 0, got " .. what, 1) end
     total = what
   elseif type(what) == "table" then
     items, total = what, #what

@@ -328,7 +328,17 @@ x: [1 2 3]
 ]],
     errors = {
       { code = [[tf.print("x", { output_stream = 42 })]], type = "ValueError", message = "42 is not a valid output stream for tf.print: expected a Lua file, a" },
+      { code = [[tf.print("x", { output_strem = io.stderr })]], type = "TypeError", message = "unexpected keyword argument 'output_strem', did you mean 'output_stream'?" },
     },
+  },
+  ["tf.clear_output"] = {
+    example = [[
+io.write("50% done")
+tf.clear_output()
+print("finished")
+]],
+    output = "50% done\27[2K\rfinished\n",
+    errors = {},
   },
   ["tf.progress"] = {
     example = [[
@@ -341,6 +351,7 @@ print(total)
 ]],
     errors = {
       { code = [[tf.progress("x")]], type = "TypeError", message = "tf.progress expects a count or a list, got string" },
+      { code = [[tf.progress(-1)]], type = "ValueError", message = "the count must be >= 0, got -1" },
     },
   },
   ["tf.resource"] = {
