@@ -234,8 +234,15 @@ modules.Module = root
 -- Library-internal (the other modules' view, not part of tf).
 -- modules.numbered(class): instances get numbered names (for Keras layers).
 function modules.numbered(class) numbered_classes[class] = true end
+-- Library-internal: Keras's clear_session starts the numbering afresh.
+function modules.reset_names()
+  for k in pairs(counters) do counters[k] = nil end
+  for _, hook in ipairs(modules.reset_hooks) do hook() end
+end
+modules.reset_hooks = {}
 -- Library-internal: the order io/functions.lua walks a module in too.
 modules.sorted_keys = sorted_keys
-modules.internal = { is_module = true, numbered = true, sorted_keys = true, internal = true }
+modules.internal = { is_module = true, numbered = true, sorted_keys = true, internal = true, reset_names = true,
+  reset_hooks = true }
 
 return modules
