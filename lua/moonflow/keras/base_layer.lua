@@ -19,6 +19,7 @@ local modules = require("moonflow.keras.module")
 local scopes = require("moonflow.trace.name_scope")
 local name_scope = scopes.name_scope
 local state = require("moonflow.state")
+local receiver = require("moonflow.receiver")
 local raise = errors.raise
 
 local base = {}
@@ -195,6 +196,11 @@ Layer.non_trainable_variables = doc.def(function(self)
 end, "layer:non_trainable_variables()",
 "The weights that training leaves alone: non-trainable ones and all of a frozen (trainable = false) layer's.")
 Layer.non_trainable_weights = Layer.non_trainable_variables
+
+-- These override the methods every module has and answer as a module's.
+for _, k in ipairs({ "variables", "trainable_variables", "non_trainable_variables" }) do
+  rawset(Layer, k, receiver.guard(rawget(Layer, k), k, "module", "Module", modules.is_module))
+end
 
 Layer.count_params = doc.def(function(self)
   local n = 0

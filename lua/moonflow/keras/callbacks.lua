@@ -144,7 +144,11 @@ options.init(LambdaCallback, "tf.keras.callbacks.LambdaCallback{on_epoch_begin=,
   .. "on_train_begin(logs), ... (on_batch_begin/on_batch_end are the train-batch hooks).",
   { "on_epoch_begin", "on_epoch_end", "on_batch_begin", "on_batch_end", "on_train_batch_begin",
     "on_train_batch_end", "on_train_begin", "on_train_end" }, function(self, opts)
-  for k, fn in pairs(opts) do
+  local given = { on_epoch_begin = opts.on_epoch_begin, on_epoch_end = opts.on_epoch_end,
+    on_batch_begin = opts.on_batch_begin, on_batch_end = opts.on_batch_end,
+    on_train_batch_begin = opts.on_train_batch_begin, on_train_batch_end = opts.on_train_batch_end,
+    on_train_begin = opts.on_train_begin, on_train_end = opts.on_train_end }
+  for k, fn in pairs(given) do
     if type(fn) ~= "function" then
       raise("TypeError", ("LambdaCallback: %s must be a function, got a %s"):format(k, type(fn)), 3)
     end

@@ -131,9 +131,44 @@ local function default_name(class)
   return counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1))
 end
 
+-- A library class answers for the methods it inherits from library
+-- classes under its own kind ("call fit with ':' (sequential:fit(...))"),
+-- as it answers for its own: on its first instance it takes guarded
+-- copies of its ancestors' methods and guards the ones it overrode (a
+-- method defined over an inherited copy is stored raw). The methods
+-- every module has (variables, ...) stay the modules' own.
+local library_classes = setmetatable({}, { __mode = "k" })
+local sealed = setmetatable({}, { __mode = "k" })
+local SHARED = { variables = true, trainable_variables = true, non_trainable_variables = true,
+  submodules = true, extend = true }
+
+local function seal(class)
+  sealed[class] = true
+  local info = library_classes[class]
+  local function guard(k, v) return receiver.guard(v, k, info.kind, info.name, info.is_a) end
+  for k, v in pairs(class) do
+    if type(k) == "string" and type(v) == "function" and not SHARED[k] and (k == "__call" or k:sub(1, 1) ~= "_") then
+      rawset(class, k, guard(k, v))
+    end
+  end
+  local anc = rawget(class, "_parent")
+  while anc do
+    if library_classes[anc] then
+      for k, v in pairs(anc) do
+        if type(k) == "string" and type(v) == "function" and not SHARED[k] and k:sub(1, 1) ~= "_"
+          and rawget(class, k) == nil then
+          rawset(class, k, guard(k, v))
+        end
+      end
+    end
+    anc = rawget(anc, "_parent")
+  end
+end
+
 -- Every instance of a class is named after it, unnumbered, as TF's
 -- tf.Module does; tf.Module{name = ...} names a bare instance.
 local function instantiate(class, ...)
+  if library_classes[class] and not sealed[class] then seal(class) end
   local self = setmetatable({ name = default_name(class) }, class)
   if class._parent == nil then
     local opts = ...
@@ -193,7 +228,9 @@ local function make_class(name, parent, library)
   classes[class] = true
   if library then
     class.__tostring = receiver.guard(class.__tostring, "__tostring", kind, name, is_a)
+    library_classes[class] = { kind = kind, name = name, is_a = is_a }
   end
+  class._is_a = is_a
   return setmetatable(class, {
     __newindex = function(c, k, v)
       if library then v = receiver.guard(v, k, kind, name, is_a) end
