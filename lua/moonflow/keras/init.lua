@@ -116,6 +116,8 @@ local LAYER_OPTIONS = { "activation", "use_bias", "kernel_initializer", "bias_in
 local function layer_options(self, opts)
   base_layer.Layer.init(self, { name = opts.name })
   self.activation = keras.activations.get(opts.activation)
+  self._activation_name = type(opts.activation) == "string" and opts.activation
+    or opts.activation == nil and "linear" or "function"
   self.use_bias = opts.use_bias ~= false
   self.trainable = opts.trainable ~= false
   self.kernel_initializer = initializer(opts.kernel_initializer, keras.initializers.GlorotUniform)
@@ -147,6 +149,13 @@ function Dense:build(x)
   self.kernel = weight(self, "kernel", { d, self.units }, self.kernel_initializer)
   if self.use_bias then self.bias = weight(self, "bias", { self.units }, self.bias_initializer) end
   self._input_axes = { [-1] = d }
+end
+function Dense:get_config()
+  local config = base_layer.Layer.get_config(self)
+  config.units = self.units
+  config.activation = self._activation_name
+  config.use_bias = self.use_bias
+  return config
 end
 function Dense:call(x)
   local y = ops.matmul(x, self.kernel)
