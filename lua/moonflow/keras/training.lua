@@ -282,7 +282,9 @@ local function step_function(self, field, method)
   if self.run_eagerly then
     f = step
   else
-    f = func.func(step, { name = field })
+    -- Keras's make_train_function: reduce_retracing, so a last short
+    -- batch generalizes the trace instead of adding one per shape.
+    f = func.func(step, { name = field, reduce_retracing = true })
   end
   rawset(self, field, f)
   return f
