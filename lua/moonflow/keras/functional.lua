@@ -82,7 +82,12 @@ F.map = map
 -- InputLayer: the layer a tf.keras.Input belongs to.
 local InputLayer = base.Layer:extend("InputLayer")
 F.InputLayer = InputLayer
+doc.def(InputLayer, "tf.keras.layers.InputLayer{shape=, name=}",
+  "The layer a tf.keras.Input belongs to: the first layers of a functional model (its output is its input).")
 function InputLayer:init(opts)
+  if not is_plain(opts) then
+    raise("TypeError", "tf.keras.layers.InputLayer takes a table of options {shape=, name=}", 2)
+  end
   base.Layer.init(self, { name = opts.name })
   self.built = true
   self._input_shape = opts.shape

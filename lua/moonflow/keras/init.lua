@@ -214,7 +214,6 @@ keras.backend = {
   clear_session = doc.def(function() modules.reset_names() end, "tf.keras.backend.clear_session()",
     "Starts Keras's layer names afresh: the next Dense is 'dense' again, the next Input 'input_1'."),
 }
-keras.models = {}
 
 -- Optimizers ---------------------------------------------------------------
 local function pairs_of(grads_and_vars)

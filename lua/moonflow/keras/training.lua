@@ -483,5 +483,51 @@ Model.load_weights = doc.def(function(self, path)
 end, "model:load_weights(path)", "Reads a checkpoint written by save_weights into the model's variables "
 .. "(the model must have been called once, so its variables exist).")
 
+-- Saving through tf.saved_model ----------------------------------------------
+-- What tf.saved_model.save(model, dir) saves of a Keras model: its call,
+-- traced for its input specs (a functional model's Inputs, else the shape
+-- it was built with, batch dimension None), as __call (the loaded object
+-- is callable) and serving_default. Nothing is dropped silently: a
+-- tf.func the model holds besides its step functions is an error that
+-- says to list it in signatures.
+local STEP_FUNCTIONS = { train_function = true, test_function = true, predict_function = true }
+
+local function input_specs(self)
+  if rawget(self, "_functional") then
+    local specs = {}
+    local flat = is_plain(self.inputs) and self.inputs or { self.inputs }
+    for i, kt in ipairs(flat) do specs[i] = shapes.TensorSpec(kt.shape:as_list(), kt.dtype, kt.name) end
+    return specs, is_plain(self.inputs)
+  end
+  local shape = rawget(self, "_build_input_shape")
+  if getmetatable(shape) ~= shapes.Shape then
+    raise("ValueError", ("Model %s cannot be saved because the input shape is not available. Please specify an "
+      .. "input shape either by calling `build(input_shape)` directly, or by calling the model on actual data "
+      .. "using `Model()`, `Model.fit()`, or `Model.predict()`."):format(tostring(self)), 4)
+  end
+  local dims = shape:as_list()
+  dims[1] = shapes.None
+  return { shapes.TensorSpec(dims, dtypes.float32) }, false
+end
+
+function Model:_saved_model_signatures()
+  for _, entry in ipairs(require("moonflow.io.functions").of(self)) do
+    local top = entry[1]:match("^[^.]+")
+    if not STEP_FUNCTIONS[top] then
+      raise("ValueError", ("tf.saved_model.save: the Keras model '%s' holds the tf.func '%s', which saving the "
+        .. "model's call would drop: pass signatures = {serving_default = ..., %s = ...} to save it too"):format(
+        self.name, entry[1], entry[1]:gsub("%.", "_")), 4)
+    end
+  end
+  local specs, several = input_specs(self)
+  local call
+  if several then
+    call = func.func(function(...) return self({ ... }, { training = false }) end, { input_signature = specs, name = "__call" })
+  else
+    call = func.func(function(x) return self(x, { training = false }) end, { input_signature = specs, name = "__call" })
+  end
+  return { __call = call, serving_default = call }
+end
+
 T.internal = { internal = true }
 return T
