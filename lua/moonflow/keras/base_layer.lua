@@ -55,7 +55,10 @@ doc.def(Layer, "tf.keras.layers.Layer([{name=, trainable=, dtype=}])",
   "The base of Keras layers. Subclass it with tf.keras.layers.Layer:extend(\"Name\") and define init "
   .. "(call tf.keras.layers.Layer.init(self, opts) in it), build(input_shape) (runs once, on the first "
   .. "call, with the input's TensorShape: make the weights there with self:add_weight), and "
-  .. "call(inputs, {training=}). Names are numbered as Keras numbers them (my_layer, my_layer_1, ...).")
+  .. "call(inputs, {training=}). Names are numbered as Keras numbers them (my_layer, my_layer_1, ...). "
+  .. "Methods: add_weight{name=, shape=, initializer=, trainable=, dtype=}, variables(), trainable_variables(), "
+  .. "non_trainable_variables() (creation order), count_params(), get_config(), get_weights(), set_weights(values); "
+  .. "layer.trainable = false freezes it.")
 
 local serial = 0
 --- Layer.init(self [, {name=, trainable=, dtype=}]): the base's part of a subclass's init.

@@ -22,7 +22,11 @@ doc.def(Model, "tf.keras.Model([{inputs=, outputs=, name=, trainable=}])",
   "A layer with training: compile, fit, evaluate, predict, summary, save_weights. "
   .. "tf.keras.Model{inputs=, outputs=} makes a functional model from tf.keras.Input tensors and the "
   .. "layers called on them; tf.keras.Model:extend(\"Name\") a subclass (define init, calling "
-  .. "tf.keras.Model.init(self, opts), and call(inputs, {training=})).")
+  .. "tf.keras.Model.init(self, opts), and call(inputs, {training=})). Methods (tf.help(model.fit) ...): "
+  .. "compile{optimizer=, loss=, metrics=, run_eagerly=}, fit(x, y, {...}) or fit(dataset, {...}), evaluate, "
+  .. "predict, train_on_batch, test_on_batch, train_step(data) (override it to customize fit), summary(), "
+  .. "save_weights(path), load_weights(path), get_layers(), and the Layer's. model.train_function is fit's "
+  .. "traced step (%trace, %sig, %graph show it).")
 
 --- Model.init(self [, {inputs=, outputs=, name=, trainable=}])
 function Model:init(opts)
