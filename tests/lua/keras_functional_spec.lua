@@ -35,7 +35,11 @@ describe("tf.keras.Input", function()
     assert.are.equal("(None, 5)", tostring(y.shape))
     assert.is_true(d.built)
     assert.are.equal("dense/kernel:0", d:variables()[1].name)
-    assert.is_truthy(tostring(y):find("description=\"created by layer 'dense'\"", 1, true))
+    assert.are.equal("KerasTensor(type_spec=TensorSpec(shape=(None, 5), dtype=tf.float32, name=None), "
+      .. "name='dense/BiasAdd:0', description=\"created by layer 'dense'\")", tostring(y))
+    local model = tf.keras.Model({ inputs = x, outputs = y })
+    assert.are.equal(2, #model.layers)
+    assert.are.equal("input_1", model.layers[1].name)
   end)
 end)
 

@@ -148,9 +148,19 @@ function base.symbolic.call(layer, inputs, training)
   local node = setmetatable({ layer = layer, inputs = inputs, training = training }, Node)
   local graph_outputs = cf.outputs
   local index = 0
+  -- Named after the op that made it in the scratch graph, as Keras names
+  -- a KerasTensor ('dense/BiasAdd:0'), not after the trace's output Identity.
+  local function name_of(t)
+    local ok, name = pcall(function()
+      local op = t.op
+      if op and op.type == "Identity" and op.inputs[1] then return op.inputs[1].name end
+      return t.name
+    end)
+    return ok and name or t.name
+  end
   local function wrap(t)
     index = index + 1
-    return new_kt(t.shape, t.dtype, t.name, node, index)
+    return new_kt(t.shape, t.dtype, name_of(t), node, index)
   end
   -- The trace's output structure: tensor leaves index its outputs.
   local function convert(s)

@@ -47,6 +47,7 @@ function Model:init(opts)
   self.outputs = outputs
   self._nodes = setmetatable(nodes, { __name = "nodes" })
   self._layers = layers
+  self.layers = layers -- Keras's model.layers
   self._functional = true
   self.built = true
 end
