@@ -131,6 +131,26 @@ describe("a functional tf.keras.Model", function()
       function() return tf.keras.Model({ inputs = a, outputs = y }) end)
   end)
 
+  it("takes the built-in layers (Flatten, Dropout, BatchNormalization); training reaches them", function()
+    local inputs = tf.keras.Input({ shape = { 2, 2 } })
+    local x = tf.keras.layers.Flatten()(inputs)
+    assert.are.equal("(None, 4)", tostring(x.shape))
+    x = tf.keras.layers.BatchNormalization()(x)
+    local y = tf.keras.layers.Dropout(0.5, { seed = 1 })(x)
+    local model = tf.keras.Model({ inputs = inputs, outputs = y })
+    assert.are.same({ "batch_normalization/gamma:0", "batch_normalization/beta:0" },
+      (function() local n = {} for i, v in ipairs(model:trainable_variables()) do n[i] = v.name end return n end)())
+    assert.are.equal(2, #model:non_trainable_variables())
+    local data = tf.constant({ { { 1.0, 2.0 }, { 3.0, 4.0 } }, { { 5.0, 6.0 }, { 7.0, 8.0 } } })
+    -- Inference: the moving statistics (0 and 1) and no dropout.
+    H.close({ { 1, 2, 3, 4 }, { 5, 6, 7, 8 } }, model(data), 1e-2)
+    -- Training: the batch's statistics, and dropout zeroes some values.
+    local trained = model(data, { training = true }):numpy()
+    local zeros = 0
+    for _, row in ipairs(trained) do for _, v in ipairs(row) do if v == 0 then zeros = zeros + 1 end end end
+    assert.is_true(zeros > 0)
+  end)
+
   it("needs both inputs and outputs", function()
     local a = tf.keras.Input({ shape = { 3 } })
     H.raises("TypeError", "Functional model requires both `inputs` and `outputs`.",

@@ -237,8 +237,8 @@ local function training_of(arg, self)
   if is_plain(arg) then
     for k in pairs(arg) do
       if k ~= "training" and k ~= "mask" then
-        raise("TypeError", ("%s.call() got an unexpected keyword argument '%s'"):format(
-          getmetatable(self)._class_name, tostring(k)), 3)
+        raise("TypeError", ("%s.call() got an unexpected keyword argument '%s'. Accepted options: training, mask.")
+          :format(getmetatable(self)._class_name, tostring(k)), 3)
       end
     end
     arg = arg.training
