@@ -23,6 +23,7 @@ local modules = require("moonflow.keras.module")
 local autograph = require("moonflow.autograph")
 local keras = require("moonflow.keras")
 local keras_layers = require("moonflow.keras.layers")
+local keras_models = require("moonflow.keras.models")
 local progress = require("moonflow.session.progress")
 local display = require("moonflow.session.display")
 local io_npy = require("moonflow.io.npy")
@@ -56,6 +57,8 @@ end
 for _, name in ipairs(control.namespaces.tf) do tf[name] = control[name] end
 tf.autograph = public(autograph)
 tf.keras = ops.join_namespaces(keras, keras_layers, "tf.keras")
+tf.keras = ops.join_namespaces(tf.keras, keras_models.namespaces, "tf.keras")
+for k, v in pairs(keras_models.top) do tf.keras[k] = v end
 tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output

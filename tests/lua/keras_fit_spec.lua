@@ -147,6 +147,17 @@ describe("model:compile and model:fit", function()
     end)
   end)
 
+  it("a per-example loss function is averaged over the batch, as Keras's compiled loss", function()
+    local m = tf.keras.Sequential({ tf.keras.layers.Dense(1, { kernel_initializer = function(shape, dtype)
+      return tf.zeros(shape, dtype) end }) })
+    m:compile({ optimizer = "sgd", loss = function(y_true, y_pred) return tf.reduce_sum(tf.square(y_true - y_pred), -1) end })
+    local x = tf.constant({ { 1.0 }, { 2.0 } })
+    local y = tf.constant({ { 1.0 }, { 3.0 } })
+    -- predictions 0: per example 1 and 9, mean 5
+    assert.are.equal(5, m:test_on_batch(x, y))
+    assert.are.equal(5, m:evaluate(x, y, { verbose = 0 }))
+  end)
+
   it("compile refuses unknown names with Keras's messages", function()
     local m = classifier()
     H.raises("ValueError", "Unknown loss function: 'msee'", function() m:compile({ optimizer = "sgd", loss = "msee" }) end)

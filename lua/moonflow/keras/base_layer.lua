@@ -17,10 +17,12 @@ local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local scopes = require("moonflow.trace.name_scope")
-local name_scope = scopes.name_scope
 local state = require("moonflow.state")
 local receiver = require("moonflow.receiver")
+local func = require("moonflow.trace.func")
+local kt_mod = require("moonflow.keras.keras_tensor")
 local raise = errors.raise
+local name_scope = scopes.name_scope
 
 local base = {}
 
@@ -28,8 +30,6 @@ local Layer = modules.Module:extend("Layer")
 modules.numbered(Layer)
 base.Layer = Layer
 
--- Functional-API hooks, set by functional.lua (it requires this module).
-base.symbolic = { is_symbolic = function() return false end }
 
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
 local function is_layer(x)
@@ -60,7 +60,6 @@ doc.def(Layer, "tf.keras.layers.Layer([{name=, trainable=, dtype=}])",
   .. "non_trainable_variables() (creation order), count_params(), get_config(), get_weights(), set_weights(values); "
   .. "layer.trainable = false freezes it.")
 
-local serial = 0
 --- Layer.init(self [, {name=, trainable=, dtype=}]): the base's part of a subclass's init.
 function Layer:init(opts)
   if opts ~= nil and not is_plain(opts) then
@@ -80,8 +79,6 @@ function Layer:init(opts)
   rawset(self, "_dtype", opts.dtype and dtypes.as_dtype(opts.dtype) or dtypes.float32)
   rawset(self, "_weights", {})
   rawset(self, "built", false)
-  serial = serial + 1
-  rawset(self, "_serial", serial)
 end
 
 -- A Keras layer's build by default makes nothing.
@@ -91,25 +88,50 @@ function Layer:call(inputs)
   return inputs
 end
 
--- Initializers by Keras's string names, looked up in tf.keras.initializers
--- as the library assembles it (required late: keras/init.lua requires this file).
-local INITIALIZER_NAMES = {
-  glorot_uniform = "GlorotUniform", zeros = "Zeros", ones = "Ones", random_uniform = "RandomUniform",
-  uniform = "RandomUniform", random_normal = "RandomNormal", he_normal = "HeNormal", glorot_normal = "GlorotNormal",
-  he_uniform = "HeUniform", constant = "Constant", truncated_normal = "TruncatedNormal",
+-- Initializers by Keras's string names (Keras's defaults: glorot_uniform
+-- for a weight). Integrator: the parts branch's keras/initializers.lua
+-- `get` replaces this table when merged.
+local function fans(shape)
+  if #shape == 0 then return 1, 1 end
+  if #shape == 1 then return shape[1], shape[1] end
+  local receptive = 1
+  for i = 1, #shape - 2 do receptive = receptive * shape[i] end
+  return shape[#shape - 1] * receptive, shape[#shape] * receptive
+end
+local INITIALIZERS = {
+  zeros = function(shape, dtype) return ops.zeros(shape, dtype) end,
+  ones = function(shape, dtype) return ops.ones(shape, dtype) end,
+  glorot_uniform = function(shape, dtype)
+    local fan_in, fan_out = fans(shape)
+    local limit = math.sqrt(6 / (fan_in + fan_out))
+    return ops.random.uniform(shape, { minval = -limit, maxval = limit, dtype = dtype })
+  end,
+  random_uniform = function(shape, dtype) return ops.random.uniform(shape, { minval = -0.05, maxval = 0.05, dtype = dtype }) end,
+  random_normal = function(shape, dtype) return ops.random.normal(shape, { stddev = 0.05, dtype = dtype }) end,
 }
+INITIALIZERS.uniform = INITIALIZERS.random_uniform
+INITIALIZERS.normal = INITIALIZERS.random_normal
 local function resolve_initializer(init)
   if init == nil then init = "glorot_uniform" end
   if type(init) == "function" then return init end
   if type(init) == "table" and getmetatable(init) and getmetatable(init).__call then return init end
-  local keras = require("moonflow.keras")
-  local ok, extra = pcall(require, "moonflow.keras.layers")
-  local class = INITIALIZER_NAMES[init]
-  local make = class and (keras.initializers[class] or (ok and extra.initializers and extra.initializers[class]))
-  if type(init) ~= "string" or not make then
-    raise("ValueError", "Could not interpret initializer identifier: " .. tostring(init), 4)
+  local fn = type(init) == "string" and INITIALIZERS[init]
+  if not fn then raise("ValueError", "Could not interpret initializer identifier: " .. tostring(init), 4) end
+  return fn
+end
+
+-- A weight's shape: a list of non-negative integers (or a TensorShape).
+local function check_shape(shape)
+  if getmetatable(shape) == shapes.Shape then shape = shape:as_list() end
+  if type(shape) ~= "table" or getmetatable(shape) ~= nil then
+    raise("TypeError", "add_weight: shape must be a list of integers or a TensorShape, got " .. tostring(shape), 3)
   end
-  return make()
+  for i, d in ipairs(shape) do
+    if math.type(d) ~= "integer" or d < 0 then
+      raise("ValueError", ("add_weight: shape[%d] must be a non-negative integer, got %s"):format(i, tostring(d)), 3)
+    end
+  end
+  return shape
 end
 
 --- layer:add_weight{name=, shape=, initializer=, trainable=, dtype=} -> a tf.Variable the layer tracks.
@@ -124,11 +146,7 @@ Layer.add_weight = doc.def(function(self, opts)
       raise("TypeError", ("add_weight() got an unexpected keyword argument '%s'"):format(tostring(k)), 2)
     end
   end
-  local shape = opts.shape or {}
-  if getmetatable(shape) == shapes.Shape then shape = shape:as_list() end
-  if type(shape) ~= "table" then
-    raise("TypeError", "add_weight: shape must be a list of integers or a TensorShape, got " .. tostring(shape), 2)
-  end
+  local shape = check_shape(opts.shape or {})
   local dtype = opts.dtype and dtypes.as_dtype(opts.dtype) or rawget(self, "_dtype") or dtypes.float32
   local init = resolve_initializer(opts.initializer)
   local trainable = opts.trainable ~= false
@@ -320,11 +338,62 @@ local function run(self, inputs, training)
 end
 base.run = run
 
+-- A layer called on KerasTensors: trace it once in a scratch graph for
+-- the output shapes (building it), and record the node.
+local flatten, map, new_kt, Node = kt_mod.flatten, kt_mod.map, kt_mod.new, kt_mod.Node
+local function symbolic_call(layer, inputs, training)
+  local flat = flatten(inputs)
+  local specs = {}
+  for i, kt in ipairs(flat) do specs[i] = shapes.TensorSpec(kt.shape:as_list(), kt.dtype) end
+  local function rebuild(args)
+    local i = 0
+    return map(inputs, function() i = i + 1; return args[i] end)
+  end
+  local probe = func.func(function(...)
+    return run(layer, rebuild({ ... }), training)
+  end)
+  local cf = probe:get_concrete_function(table.unpack(specs))
+  local node = setmetatable({ layer = layer, inputs = inputs, training = training }, Node)
+  local graph_outputs = cf.outputs
+  local index = 0
+  -- Named after the op that made it in the scratch graph, as Keras names
+  -- a KerasTensor ('dense/BiasAdd:0'), not after the trace's output Identity.
+  local function name_of(t)
+    local ok, name = pcall(function()
+      local op = t.op
+      if op and op.type == "Identity" and op.inputs[1] then return op.inputs[1].name end
+      return t.name
+    end)
+    return ok and name or t.name
+  end
+  local function wrap(t)
+    index = index + 1
+    return new_kt(t.shape, t.dtype, name_of(t), node, index)
+  end
+  -- The trace's output structure: tensor leaves index its outputs.
+  local function convert(s)
+    if type(s) ~= "table" then return nil end
+    if s.kind == "tensor" then return wrap(graph_outputs[s.index]) end
+    local res = {}
+    for i, v in ipairs(s.array or {}) do res[i] = convert(v) end
+    if type(s.map) == "table" then
+      for k, v in pairs(s.map) do if type(k) == "string" then res[k] = convert(v) end end
+    end
+    return res
+  end
+  node.outputs = convert(cf.structured_outputs[1])
+  local inbound = rawget(layer, "_inbound") or setmetatable({}, Node)
+  inbound[#inbound + 1] = node
+  rawset(layer, "_inbound", inbound)
+  return node.outputs
+end
+
+
 Layer.__call = function(self, inputs, opts)
   local training = training_of(opts, self)
-  if base.symbolic.is_symbolic(inputs) then return base.symbolic.call(self, inputs, training) end
+  if kt_mod.is_symbolic(inputs) then return symbolic_call(self, inputs, training) end
   return run(self, prepare(inputs), training)
 end
 
-base.internal = { internal = true, symbolic = true, is_layer = true, run = true, shape_of = true }
+base.internal = { internal = true, is_layer = true, run = true, shape_of = true }
 return base

@@ -9,6 +9,7 @@ local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local options = require("moonflow.options")
 local modules = require("moonflow.keras.module")
+local saved_model = require("moonflow.io.saved_model")
 local raise = errors.raise
 
 local C = {}
@@ -201,7 +202,7 @@ function ModelCheckpoint:on_epoch_end(epoch, logs)
   if self.save_weights_only then
     self.model:save_weights(path)
   else
-    require("moonflow.io.saved_model").save(self.model, path)
+    saved_model.save(self.model, path)
   end
   if self.verbose > 0 then print(("Epoch %d: saving model to %s"):format(epoch + 1, path)) end
 end

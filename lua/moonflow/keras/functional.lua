@@ -10,74 +10,19 @@ local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
-local func = require("moonflow.trace.func")
+local modules = require("moonflow.keras.module")
 local base = require("moonflow.keras.base_layer")
+local kt_mod = require("moonflow.keras.keras_tensor")
 local raise = errors.raise
 
 local F = {}
 
-local KerasTensor = { __name = "KerasTensor" }
-KerasTensor.__index = KerasTensor
-local Node = { __name = "Node" } -- a metatable: module walks skip nodes
-
-local function is_kt(x) return getmetatable(x) == KerasTensor end
+local is_kt, flatten, map, new_kt = kt_mod.is_keras_tensor, kt_mod.flatten, kt_mod.map, kt_mod.new
+local Node = kt_mod.Node
 F.is_keras_tensor = is_kt
+F.map = map
 
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
-
--- KerasTensors in a nest (a KerasTensor or a list of them), flattened.
-local function flatten(x, out)
-  out = out or {}
-  if is_kt(x) then
-    out[#out + 1] = x
-  elseif is_plain(x) then
-    for _, v in ipairs(x) do flatten(v, out) end
-  end
-  return out
-end
-
-local function is_symbolic(x)
-  if is_kt(x) then return true end
-  if is_plain(x) then
-    for _, v in ipairs(x) do if is_symbolic(v) then return true end end
-  end
-  return false
-end
-
-local function spec_text(kt)
-  return ("TensorSpec(shape=%s, dtype=tf.%s, name=%s)"):format(tostring(kt.shape), kt.dtype.name,
-    kt.spec_name and ("'" .. kt.spec_name .. "'") or "None")
-end
-
--- str(): KerasTensor(type_spec=..., name=..., description=...) as Keras 2 prints it.
-KerasTensor.__tostring = function(kt)
-  local layer = kt._node and kt._node.layer
-  return ("KerasTensor(type_spec=%s, name='%s'%s)"):format(spec_text(kt), kt.name,
-    layer and (", description=\"created by layer '%s'\""):format(layer.name) or "")
-end
--- repr(): what the REPL shows.
-KerasTensor.__repr = function(kt)
-  local layer = kt._node and kt._node.layer
-  return ("<KerasTensor: shape=%s dtype=%s%s>"):format(tostring(kt.shape), kt.dtype.name,
-    layer and (" (created by layer '%s')"):format(layer.name) or "")
-end
-
-local function new_kt(shape, dtype, name, node, index, spec_name)
-  return setmetatable({ shape = shape, dtype = dtype, name = name, _node = node, _index = index,
-    spec_name = spec_name }, KerasTensor)
-end
-
--- Replaces each KerasTensor of a nest by f(kt).
-local function map(x, f)
-  if is_kt(x) then return f(x) end
-  if is_plain(x) then
-    local out = {}
-    for k, v in pairs(x) do out[k] = map(v, f) end
-    return out
-  end
-  return x
-end
-F.map = map
 
 -- InputLayer: the layer a tf.keras.Input belongs to.
 local InputLayer = base.Layer:extend("InputLayer")
@@ -94,8 +39,6 @@ function InputLayer:init(opts)
 end
 function InputLayer:call(x) return x end
 
-local input_count = 0
-table.insert(require("moonflow.keras.module").reset_hooks, function() input_count = 0 end)
 F.Input = doc.def(function(opts)
   if opts ~= nil and not is_plain(opts) then
     raise("TypeError", "tf.keras.Input takes a table of options {shape=, dtype=, name=, batch_size=}", 2)
@@ -116,11 +59,8 @@ F.Input = doc.def(function(opts)
   if type(shape) ~= "table" then raise("TypeError", "tf.keras.Input: shape must be a list of integers", 2) end
   local dims = { opts.batch_size or shapes.None }
   for i = 1, #shape do dims[i + 1] = shape[i] end
-  local name = opts.name
-  if name == nil then
-    input_count = input_count + 1
-    name = "input_" .. input_count
-  end
+  -- Keras names inputs input_1, input_2, ... (1-based, unlike layers).
+  local name = opts.name or modules.unique_name("input", false)
   local layer = InputLayer({ name = name, shape = shapes.TensorShape(dims) })
   local node = setmetatable({ layer = layer, inputs = {}, outputs = nil, input_layer = true }, Node)
   local kt = new_kt(shapes.TensorShape(dims), dtypes.as_dtype(opts.dtype or "float32"), name, node, 1, name)
@@ -130,56 +70,6 @@ F.Input = doc.def(function(opts)
 end, "tf.keras.Input{shape=, dtype=, name=, batch_size=}",
 "A symbolic input of a functional model: a KerasTensor whose shape is (None, *shape) (the batch "
 .. "dimension unknown) and dtype (float32 by default). Call layers on it, then tf.keras.Model{inputs=, outputs=}.")
-
--- A layer called on KerasTensors: trace it once in a scratch graph for
--- the output shapes (building it), and record the node.
-function base.symbolic.call(layer, inputs, training)
-  local flat = flatten(inputs)
-  local specs = {}
-  for i, kt in ipairs(flat) do specs[i] = shapes.TensorSpec(kt.shape:as_list(), kt.dtype) end
-  local function rebuild(args)
-    local i = 0
-    return map(inputs, function() i = i + 1; return args[i] end)
-  end
-  local probe = func.func(function(...)
-    return base.run(layer, rebuild({ ... }), training)
-  end)
-  local cf = probe:get_concrete_function(table.unpack(specs))
-  local node = setmetatable({ layer = layer, inputs = inputs, training = training }, Node)
-  local graph_outputs = cf.outputs
-  local index = 0
-  -- Named after the op that made it in the scratch graph, as Keras names
-  -- a KerasTensor ('dense/BiasAdd:0'), not after the trace's output Identity.
-  local function name_of(t)
-    local ok, name = pcall(function()
-      local op = t.op
-      if op and op.type == "Identity" and op.inputs[1] then return op.inputs[1].name end
-      return t.name
-    end)
-    return ok and name or t.name
-  end
-  local function wrap(t)
-    index = index + 1
-    return new_kt(t.shape, t.dtype, name_of(t), node, index)
-  end
-  -- The trace's output structure: tensor leaves index its outputs.
-  local function convert(s)
-    if type(s) ~= "table" then return nil end
-    if s.kind == "tensor" then return wrap(graph_outputs[s.index]) end
-    local res = {}
-    for i, v in ipairs(s.array or {}) do res[i] = convert(v) end
-    if type(s.map) == "table" then
-      for k, v in pairs(s.map) do if type(k) == "string" then res[k] = convert(v) end end
-    end
-    return res
-  end
-  node.outputs = convert(cf.structured_outputs[1])
-  local inbound = rawget(layer, "_inbound") or setmetatable({}, Node)
-  inbound[#inbound + 1] = node
-  rawset(layer, "_inbound", inbound)
-  return node.outputs
-end
-base.symbolic.is_symbolic = is_symbolic
 
 -- The nodes that compute `outputs` from `inputs`, in an order that runs
 -- each after its inputs' nodes; a KerasTensor that no input reaches is

@@ -1,6 +1,7 @@
 -- keras/init.lua (moonflow.keras) — the small part of tf.keras that models need: Dense and
--- Conv2D layers (variables created on first call, so tf.func's singleton
--- rule applies), Sequential, SGD and Adam, and the basic losses.
+-- Conv2D layers (on base_layer.lua's Layer: variables created on the first
+-- call, so tf.func's singleton rule applies), SGD and Adam, and the basic
+-- losses. Models, training and callbacks are keras/models.lua's.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -192,28 +193,6 @@ function Conv2D:call(x)
   if self.bias then y = ops.nn.bias_add(y, self.bias) end
   return self.activation(y)
 end
-
--- Models: tf.keras.Model (subclassed or functional), Sequential, Input,
--- the training API and callbacks (model.lua, functional.lua, training.lua,
--- callbacks.lua).
-local model_mod = require("moonflow.keras.model")
-local functional = require("moonflow.keras.functional")
-local callbacks = require("moonflow.keras.callbacks")
-require("moonflow.keras.training")
-keras.Model = model_mod.Model
-keras.Sequential = model_mod.Sequential
-keras.Input = functional.Input
-keras.layers.Layer = base_layer.Layer
-keras.layers.InputLayer = functional.InputLayer
-keras.layers.Input = functional.Input
-keras.callbacks = {}
-for _, k in ipairs({ "Callback", "History", "EarlyStopping", "LambdaCallback", "ModelCheckpoint" }) do
-  keras.callbacks[k] = callbacks[k]
-end
-keras.backend = {
-  clear_session = doc.def(function() modules.reset_names() end, "tf.keras.backend.clear_session()",
-    "Starts Keras's layer names afresh: the next Dense is 'dense' again, the next Input 'input_1'."),
-}
 
 -- Optimizers ---------------------------------------------------------------
 local function pairs_of(grads_and_vars)

@@ -19,6 +19,9 @@ local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local nn_ops = require("moonflow.ops").nn
+-- The layers sit on tf.keras.layers.Layer: its __call builds them once under
+-- their name scope, takes the training flag and KerasTensors, calls `call`.
+local base = require("moonflow.keras.base_layer")
 local raise = errors.raise
 
 -- This module's part of tf.keras (tf.lua joins it to keras/init.lua's).
@@ -111,11 +114,6 @@ local function check_format(data_format, layer)
   end
   return f
 end
-
--- The layers sit on tf.keras.layers.Layer (base_layer.lua): its __call
--- builds them once under their name scope, takes the training flag and
--- KerasTensors (the functional API), and calls their `call`.
-local base = require("moonflow.keras.base_layer")
 
 -- Pooling -------------------------------------------------------------------------
 local function pooling_layer(class_name, fn)

@@ -7,8 +7,14 @@
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local argcheck = require("moonflow.argcheck")
+local shapes = require("moonflow.tensor.shape")
+local dtypes = require("moonflow.tensor.dtypes")
+local func = require("moonflow.trace.func")
+local modules = require("moonflow.keras.module")
 local base = require("moonflow.keras.base_layer")
 local functional = require("moonflow.keras.functional")
+local training = require("moonflow.keras.training")
+local summary = require("moonflow.keras.summary")
 local raise = errors.raise
 
 local M = {}
@@ -67,7 +73,7 @@ function Model:get_layers()
   for _, m in ipairs(self:submodules()) do
     if base.is_layer(m) then
       local direct = false
-      for _, k in ipairs(require("moonflow.keras.module").sorted_keys(self)) do
+      for _, k in ipairs(modules.sorted_keys(self)) do
         local v = rawget(self, k)
         if rawequal(v, m) then direct = true end
         if is_plain(v) then
@@ -77,12 +83,11 @@ function Model:get_layers()
       if direct then out[#out + 1] = m end
     end
   end
-  table.sort(out, function(a, b) return (rawget(a, "_serial") or 0) < (rawget(b, "_serial") or 0) end)
+  table.sort(out, function(a, b) return modules.created(a) < modules.created(b) end)
   return out
 end
 
 Model.summary = doc.def(function(self, opts)
-  local summary = require("moonflow.keras.summary")
   local print_fn = type(opts) == "table" and opts.print_fn or nil
   if not self.built and not rawget(self, "_functional") then
     raise("ValueError", "This model has not yet been built. Build the model first by calling `build()` or "
@@ -96,13 +101,11 @@ end, "model:summary([{print_fn=}])", "Prints Keras's table of the model's layers
 -- A Sequential's layers' output shapes, batch dimension None: each layer
 -- traced once on the previous one's output spec.
 function M.sequential_shapes(self)
-  local shapes = require("moonflow.tensor.shape")
-  local func = require("moonflow.trace.func")
   local input = rawget(self, "_build_input_shape")
   if getmetatable(input) ~= shapes.Shape then return end
   local dims = input:as_list()
   dims[1] = shapes.None
-  local spec = shapes.TensorSpec(dims, require("moonflow.tensor.dtypes").float32)
+  local spec = shapes.TensorSpec(dims, dtypes.float32)
   local out = {}
   for _, l in ipairs(self.layers) do
     local cf = func.func(function(x) return l(x) end):get_concrete_function(spec)
@@ -115,6 +118,9 @@ function M.sequential_shapes(self)
   end
   rawset(self, "_sequential_shapes", setmetatable(out, { __mode = "k" }))
 end
+
+-- compile, fit, evaluate, predict, ... (training.lua).
+for k, fn in pairs(training.methods) do Model[k] = fn end
 
 -- Sequential ------------------------------------------------------------
 local Sequential = Model:extend("Sequential")

@@ -167,9 +167,14 @@ end
 
 -- Every instance of a class is named after it, unnumbered, as TF's
 -- tf.Module does; tf.Module{name = ...} names a bare instance.
+local creation = setmetatable({}, { __mode = "k" })
+local made = 0
+
 local function instantiate(class, ...)
   if library_classes[class] and not sealed[class] then seal(class) end
   local self = setmetatable({ name = default_name(class) }, class)
+  made = made + 1
+  creation[self] = made
   if class._parent == nil then
     local opts = ...
     if type(opts) == "table" and getmetatable(opts) == nil and opts.name ~= nil then
@@ -274,12 +279,21 @@ function modules.numbered(class) numbered_classes[class] = true end
 -- Library-internal: Keras's clear_session starts the numbering afresh.
 function modules.reset_names()
   for k in pairs(counters) do counters[k] = nil end
-  for _, hook in ipairs(modules.reset_hooks) do hook() end
 end
-modules.reset_hooks = {}
+-- Library-internal: Keras's unique_object_name: "input_1", "input_2", ...
+-- (zero_based false) or "dense", "dense_1", ... on the layers' counters.
+function modules.unique_name(base, zero_based)
+  counters[base] = (counters[base] or 0) + 1
+  local n = counters[base]
+  if zero_based then return n == 1 and base or (base .. "_" .. (n - 1)) end
+  return base .. "_" .. n
+end
+-- Library-internal: the order modules were made in (a model lists its
+-- layers so, as Keras lists them in the order it tracked them).
+function modules.created(obj) return creation[obj] or 0 end
 -- Library-internal: the order io/functions.lua walks a module in too.
 modules.sorted_keys = sorted_keys
 modules.internal = { is_module = true, numbered = true, sorted_keys = true, internal = true, reset_names = true,
-  reset_hooks = true }
+  unique_name = true, created = true }
 
 return modules

@@ -80,7 +80,9 @@ function P.new(total, verbose, epoch, epochs, order)
     order = order }, Bar)
   if self.verbose ~= 0 and epoch then print(("Epoch %d/%d"):format(epoch, epochs)) end
   if self.verbose == 1 and frontend() == "jupyter" and display.display then
-    self.handle = display.display({ ["text/plain"] = bar_text(self, 0, {}) }, { raw = true, display_id = true })
+    -- The display is a line of the cell's text: it ends with a newline,
+    -- so what follows (the next "Epoch i/n") starts its own line.
+    self.handle = display.display({ ["text/plain"] = bar_text(self, 0, {}) .. "\n" }, { raw = true, display_id = true })
   end
   return self
 end
@@ -91,7 +93,7 @@ function Bar:update(done, logs)
   self.last = core.now()
   local text = bar_text(self, done, logs)
   if self.handle then
-    self.handle:update({ ["text/plain"] = text }, { raw = true })
+    self.handle:update({ ["text/plain"] = text .. "\n" }, { raw = true })
   end
 end
 
@@ -105,7 +107,7 @@ function Bar:finish(logs)
   end
   local text = bar_text(self, self.total, logs, true)
   if self.handle then
-    self.handle:update({ ["text/plain"] = text }, { raw = true })
+    self.handle:update({ ["text/plain"] = text .. "\n" }, { raw = true })
   else
     print(text)
   end

@@ -18,13 +18,17 @@ local variables = require("moonflow.tensor.variable")
 local func = require("moonflow.trace.func")
 local tapes = require("moonflow.grad.tape")
 local data = require("moonflow.data")
-local model_mod = require("moonflow.keras.model")
 local callbacks = require("moonflow.keras.callbacks")
 local progbar = require("moonflow.keras.progbar")
+local keras = require("moonflow.keras")
+local argcheck = require("moonflow.argcheck")
+local saved_model = require("moonflow.io.saved_model")
+local saved_functions = require("moonflow.io.functions")
 local raise = errors.raise
 
-local Model = model_mod.Model
-local T = {}
+-- The methods model.lua gives tf.keras.Model.
+local T = { methods = {} }
+local Model = T.methods
 
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
 
@@ -90,7 +94,6 @@ end
 local LOSS_ALIASES = { mse = "mean_squared_error", mae = "mean_absolute_error",
   bce = "binary_crossentropy" }
 local function get_loss(loss)
-  local keras = require("moonflow.keras")
   if rawget(keras.losses, "get") then return keras.losses.get(loss), type(loss) == "string" and loss or nil end
   if type(loss) == "string" then
     local name = LOSS_ALIASES[loss] or loss
@@ -101,14 +104,13 @@ local function get_loss(loss)
     end
     return function(y_true, y_pred) return ops.reduce_mean(fn(y_true, y_pred)) end, name
   end
-  if loss == nil or not require("moonflow.argcheck").is_callable(loss) then
+  if loss == nil or not argcheck.is_callable(loss) then
     raise("ValueError", "Could not interpret loss function identifier: " .. tostring(loss), 4)
   end
   return loss, nil
 end
 
 local function get_optimizer(opt)
-  local keras = require("moonflow.keras")
   if rawget(keras.optimizers, "get") then return keras.optimizers.get(opt) end
   if type(opt) == "string" then
     local class = ({ sgd = "SGD", adam = "Adam", rmsprop = "RMSprop", adagrad = "Adagrad", adamw = "AdamW" })[opt]
@@ -169,7 +171,7 @@ Model.compile = doc.def(function(self, opts)
       metrics[i] = new_mean("accuracy", accuracy_fn(loss_name))
     elseif type(m) == "string" and (LOSS_ALIASES[m] or m == "mean_squared_error" or m == "mean_absolute_error") then
       local name = LOSS_ALIASES[m] or m
-      local fn = rawget(require("moonflow.keras").losses, name)
+      local fn = rawget(keras.losses, name)
       if not fn then raise("ValueError", "Unknown metric function: '" .. m .. "'", 2) end
       metrics[i] = new_mean(m, fn)
     elseif type(m) == "table" and m.update_state and m.result then
@@ -188,18 +190,31 @@ end, "model:compile{optimizer=, loss=, metrics=, run_eagerly=}",
 .. "(y_true, y_pred), a loss object or 'mse', 'sparse_categorical_crossentropy', ...), metrics "
 .. "({'accuracy'}, ...), run_eagerly (true: train_step runs eagerly instead of as a tf.func).")
 
-local function require_compiled(self)
+local function require_compiled(self, level)
   if not rawget(self, "_compiled") then
     raise("RuntimeError", "You must compile your model before training/testing. Use "
-      .. "`model.compile(optimizer, loss)`.", 3)
+      .. "`model.compile(optimizer, loss)`.", (level or 2) + 1)
   end
 end
 
 --- model:compute_loss(x, y, y_pred): the compiled loss (Keras's compute_loss).
+local function check_prediction(y_pred, what)
+  if not (core.is_tensor(y_pred) or variables.is_variable(y_pred)) then
+    raise("TypeError", ("%s: y_pred must be a tensor (the model's output), got a %s"):format(what, type(y_pred)), 3)
+  end
+end
+
 Model.compute_loss = doc.def(function(self, _, y, y_pred)
+  require_compiled(self, 2)
+  check_prediction(y_pred, "model:compute_loss")
   y = ops.convert_to_tensor(y)
   if self._loss_name then check_shapes(self._loss_name, y, y_pred) end
   local loss = self._loss_fn(y, y_pred)
+  -- A per-example loss function (tf.keras.losses.get's, or the user's) is
+  -- averaged over the batch, as Keras's compiled loss does (SUM_OVER_BATCH_SIZE).
+  if (core.is_tensor(loss) or variables.is_variable(loss)) and #loss.shape:as_list() > 0 then
+    loss = ops.reduce_mean(loss)
+  end
   local extra = rawget(self, "_extra_losses")
   for _, l in ipairs(extra or {}) do loss = loss + l end
   return loss
@@ -207,6 +222,9 @@ end, "model:compute_loss(x, y, y_pred)", "The compiled loss of predictions y_pre
 
 --- model:compute_metrics(x, y, y_pred): updates the metrics, returns their results.
 Model.compute_metrics = doc.def(function(self, _, y, y_pred, loss)
+  require_compiled(self, 2)
+  check_prediction(y_pred, "model:compute_metrics")
+  y = ops.convert_to_tensor(y)
   local logs = {}
   if loss ~= nil then
     local batch = ops.cast(ops.shape(y_pred)[0], dtypes.float32)
@@ -301,7 +319,15 @@ end
 -- Batches ------------------------------------------------------------------
 local function is_dataset(x) return data.is_dataset(x) end
 
-local function rows(t) return t.shape:as_list()[1] end
+-- The rows of the data: its first dimension, known.
+local function rows(t)
+  local dims = t.shape:as_list()
+  if #dims == 0 or dims[1] == nil or dims[1] == shapes.None then
+    raise("ValueError", ("Expected the data to have a known first (batch) dimension, got shape %s")
+      :format(tostring(t.shape)), 4)
+  end
+  return dims[1]
+end
 
 local function slice(t, idx, a, b)
   if idx then return ops.gather(t, idx[("%d:%d"):format(a, b)]) end
@@ -328,8 +354,31 @@ end
 local function as_tensor(v)
   if v == nil or is_dataset(v) then return v end
   if core.is_tensor(v) then return v end
-  if is_plain(v) and (core.is_tensor(v[1]) or variables.is_variable(v[1])) then return v end
+  if is_plain(v) and (core.is_tensor(v[1]) or variables.is_variable(v[1])) then
+    raise("ValueError", "moonflow's fit, evaluate and predict take one input tensor (or a tf.data.Dataset); "
+      .. "several inputs are not supported yet", 4)
+  end
+  if type(v) ~= "table" and type(v) ~= "number" and type(v) ~= "boolean" then
+    raise("TypeError", "Unexpected value for the data: a " .. type(v) .. ". Expected tensors or a tf.data.Dataset.", 4)
+  end
   return ops.convert_to_tensor(v)
+end
+
+-- Keras's checks of the counts fit, evaluate and predict take.
+local function check_count(v, name, min, default)
+  if v == nil then return default end
+  if math.type(v) ~= "integer" or v < min then
+    raise("ValueError", ("Argument `%s` must be an integer >= %d. Received: %s=%s"):format(name, min, name,
+      tostring(v)), 4)
+  end
+  return v
+end
+local function check_verbose(v)
+  if v == nil or v == "auto" then return 1 end
+  if v ~= 0 and v ~= 1 and v ~= 2 then
+    raise("ValueError", "Argument `verbose` must be 0, 1, 2 or 'auto'. Received: verbose=" .. tostring(v), 4)
+  end
+  return v
 end
 
 local FIT_OPTIONS = { epochs = true, batch_size = true, validation_data = true, validation_split = true,
@@ -343,6 +392,9 @@ local function fit_args(x, y, opts, what, allowed)
     if any then y, opts = nil, y end
   end
   opts = opts or {}
+  if not is_plain(opts) then
+    raise("TypeError", ("%s: the options must be a table, got a %s"):format(what, type(opts)), 4)
+  end
   for k in pairs(opts) do
     if not allowed[k] then
       raise("TypeError", ("%s() got an unexpected keyword argument '%s'"):format(what, tostring(k)), 4)
@@ -366,10 +418,16 @@ end
 Model.fit = doc.def(function(self, x, y, opts)
   require_compiled(self)
   x, y, opts = fit_args(x, y, opts, "fit", FIT_OPTIONS)
-  local epochs = opts.epochs or 1
-  local batch_size = opts.batch_size or 32
-  local verbose = opts.verbose
-  if verbose == nil or verbose == "auto" then verbose = 1 end
+  local epochs = check_count(opts.epochs, "epochs", 0, 1)
+  local batch_size = check_count(opts.batch_size, "batch_size", 1, 32)
+  local verbose = check_verbose(opts.verbose)
+  if opts.validation_split ~= nil and (type(opts.validation_split) ~= "number" or opts.validation_split < 0
+    or opts.validation_split >= 1) then
+    raise("ValueError", "`validation_split` must be a float between 0 and 1. Received: " .. tostring(opts.validation_split), 2)
+  end
+  if y == nil and not is_dataset(x) then
+    raise("ValueError", "Target data is missing. Your model has a loss: pass y (labels) to fit, or a dataset of (x, y).", 2)
+  end
   local shuffle = opts.shuffle ~= false
   local val = opts.validation_data
   if opts.validation_split and not is_dataset(x) then
@@ -421,10 +479,12 @@ local EVAL_OPTIONS = { batch_size = true, verbose = true, return_dict = true, ca
 Model.evaluate = doc.def(function(self, x, y, opts)
   require_compiled(self)
   x, y, opts = fit_args(x, y, opts, "evaluate", EVAL_OPTIONS)
-  local bs = batches(x, y, opts.batch_size or 32, false)
+  if y == nil and not is_dataset(x) then
+    raise("ValueError", "Target data is missing. Your model has a loss: pass y (labels) to evaluate, or a dataset of (x, y).", 2)
+  end
+  local bs = batches(x, y, check_count(opts.batch_size, "batch_size", 1, 32), false)
+  local verbose = check_verbose(opts.verbose)
   local logs = evaluate_batches(self, bs)
-  local verbose = opts.verbose
-  if verbose == nil then verbose = 1 end
   local bar = progbar.new(#bs, verbose, nil, nil, log_order(self))
   bar:update(#bs, logs)
   bar:finish(logs)
@@ -444,13 +504,25 @@ Model.predict = doc.def(function(self, x, opts)
   x, _, opts = fit_args(x, nil, opts, "predict", PREDICT_OPTIONS)
   local fn = step_function(self, "predict_function", "predict_step")
   local outs = {}
-  for _, b in ipairs(batches(x, nil, opts.batch_size or 32, false)) do outs[#outs + 1] = fn(b[1]) end
+  check_verbose(opts.verbose)
+  for _, b in ipairs(batches(x, nil, check_count(opts.batch_size, "batch_size", 1, 32), false)) do
+    local out = fn(b[1])
+    if not core.is_tensor(out) then
+      raise("ValueError", "moonflow's predict concatenates one output tensor per batch; this model returns a "
+        .. type(out), 2)
+    end
+    outs[#outs + 1] = out
+  end
+  if #outs == 0 then raise("ValueError", "Unexpected result of `predict_function` (Empty batch_outputs). Please "
+    .. "use `Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` for more information "
+    .. "of where went wrong, or file a issue/bug to `tf.keras`.", 2) end
   if #outs == 1 then return outs[1] end
   return ops.concat(outs, 0)
 end, "model:predict(x [, {batch_size=, verbose=}])", "The model's outputs on x, computed in batches and concatenated.")
 
 Model.train_on_batch = doc.def(function(self, x, y)
   require_compiled(self)
+  if x == nil or y == nil then raise("ValueError", "model:train_on_batch(x, y) needs x and y", 2) end
   reset_metrics(self)
   local logs = numbers(step_function(self, "train_function", "train_step")(as_tensor(x), as_tensor(y)))
   if #self._metrics == 0 then return logs.loss end
@@ -461,6 +533,7 @@ end, "model:train_on_batch(x, y)", "One training step on one batch; returns the 
 
 Model.test_on_batch = doc.def(function(self, x, y)
   require_compiled(self)
+  if x == nil or y == nil then raise("ValueError", "model:test_on_batch(x, y) needs x and y", 2) end
   reset_metrics(self)
   local logs = numbers(step_function(self, "test_function", "test_step")(as_tensor(x), as_tensor(y)))
   if #self._metrics == 0 then return logs.loss end
@@ -472,13 +545,11 @@ end, "model:test_on_batch(x, y)", "The loss (or {loss, metrics...}) on one batch
 -- Weights through checkpoints ------------------------------------------------
 Model.save_weights = doc.def(function(self, path)
   if type(path) ~= "string" then raise("TypeError", "model:save_weights(path): path must be a string", 2) end
-  local saved_model = require("moonflow.io.saved_model")
   return saved_model.Checkpoint({ model = self }):write(path)
 end, "model:save_weights(path)", "Writes the model's variables as a checkpoint (tf.train.Checkpoint) at path.")
 
 Model.load_weights = doc.def(function(self, path)
   if type(path) ~= "string" then raise("TypeError", "model:load_weights(path): path must be a string", 2) end
-  local saved_model = require("moonflow.io.saved_model")
   saved_model.Checkpoint({ model = self }):read(path)
 end, "model:load_weights(path)", "Reads a checkpoint written by save_weights into the model's variables "
 .. "(the model must have been called once, so its variables exist).")
@@ -510,8 +581,8 @@ local function input_specs(self)
   return { shapes.TensorSpec(dims, dtypes.float32) }, false
 end
 
-function Model:_saved_model_signatures()
-  for _, entry in ipairs(require("moonflow.io.functions").of(self)) do
+Model._saved_model_signatures = function(self)
+  for _, entry in ipairs(saved_functions.of(self)) do
     local top = entry[1]:match("^[^.]+")
     if not STEP_FUNCTIONS[top] then
       raise("ValueError", ("tf.saved_model.save: the Keras model '%s' holds the tf.func '%s', which saving the "
