@@ -26,6 +26,7 @@ local keras = require("moonflow.keras")
 local keras_layers = require("moonflow.keras.layers")
 local keras_layers_core = require("moonflow.keras.layers_core")
 local keras_layers_rnn = require("moonflow.keras.layers_rnn")
+local keras_models = require("moonflow.keras.models")
 local progress = require("moonflow.session.progress")
 local display = require("moonflow.session.display")
 local io_npy = require("moonflow.io.npy")
@@ -63,6 +64,8 @@ tf.keras = ops.join_namespaces(keras, keras_layers, "tf.keras")
 -- Keras parts (issue 27): the layers of layers_core.lua and layers_rnn.lua.
 tf.keras = ops.join_namespaces(tf.keras, keras_layers_core, "tf.keras")
 tf.keras = ops.join_namespaces(tf.keras, keras_layers_rnn, "tf.keras")
+tf.keras = ops.join_namespaces(tf.keras, keras_models.namespaces, "tf.keras")
+for k, v in pairs(keras_models.top) do tf.keras[k] = v end
 tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output

@@ -397,6 +397,59 @@ function sections.lesson14(threads)
   note("lesson 14 epoch: final batch loss %.3f", epoch())
 end
 
+-- 12. Keras's fit (tutorials/16-keras-fit.md): lesson 16's model (Dense 32
+-- relu, Dense 10 on the 64 pixels), one epoch of 30 batches of 50 digits
+-- through model:fit (its traced train_step, shuffle off so every side does
+-- the same work) beside the same epoch of a hand-written tf.func step ------
+function sections.kerasfit(threads)
+  local images, digits = read_digits()
+  if not images then
+    print("@ kerasfit.unavailable 1")
+    note("scikit-learn's digits (%s) are not installed", DIGITS)
+    return
+  end
+  local x, y = tf.reshape(images, { -1, 64 })[":1500"], digits[":1500"]
+  local function make()
+    tf.random.set_seed(0)
+    return tf.keras.Sequential({ tf.keras.layers.Dense(32, { activation = "relu" }), tf.keras.layers.Dense(10) })
+  end
+  local loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(true)
+  local model = make()
+  model:compile({ optimizer = tf.keras.optimizers.Adam(0.01), loss = loss_fn, metrics = { "accuracy" } })
+  local function fit_epoch()
+    return model:fit(x, y, { epochs = 1, batch_size = 50, shuffle = false, verbose = 0 }).history.loss[1]
+  end
+  fit_epoch() -- traces
+  out(("kerasfit.t%s.fit"):format(threads), measure(fit_epoch, 1, 15))
+  note("fit epoch: loss %.3f", fit_epoch())
+  local net = make()
+  local opt = tf.keras.optimizers.Adam(0.01)
+  local step = tf.func(function(xb, yb)
+    local tape = tf.GradientTape()
+    local loss = loss_fn(yb, net(xb, { training = true }))
+    tape:stop()
+    local vars = net:trainable_variables()
+    local grads = tape:gradient(loss, vars)
+    local gv = {}
+    for i, v in ipairs(vars) do gv[i] = { grads[i], v } end
+    opt:apply_gradients(gv)
+    return loss
+  end)
+  local xs, ys = {}, {}
+  for b = 0, 29 do
+    local rows = ("%d:%d"):format(50 * b, 50 * b + 50)
+    xs[b + 1], ys[b + 1] = x[rows], y[rows]
+  end
+  local loss
+  local function hand_epoch()
+    for b = 1, 30 do loss = step(xs[b], ys[b]) end
+    return loss:numpy()
+  end
+  hand_epoch()
+  out(("kerasfit.t%s.hand"):format(threads), measure(hand_epoch, 1, 15))
+  note("hand-written epoch: final batch loss %.3f", hand_epoch())
+end
+
 -- 9. tf.data: an epoch of from_tensor_slices (60k x 64 float32) -> shuffle
 -- -> map (a few elementwise ops) -> batch(64) -> prefetch, per element;
 -- the same loop written by hand in Lua (a shuffled order, a gather per
@@ -478,7 +531,7 @@ end
 local name = arg[1]
 local section = sections[name]
 if not section then
-  io.stderr:write("usage: bench.lua overhead|add16m THREADS|sgemm THREADS N...|func|first|chain1m THREADS|conv THREADS [TAG]|memory [TAG]|mlp THREADS|data|lesson14 THREADS\n")
+  io.stderr:write("usage: bench.lua overhead|add16m THREADS|sgemm THREADS N...|func|first|chain1m THREADS|conv THREADS [TAG]|memory [TAG]|mlp THREADS|data|lesson14 THREADS|kerasfit THREADS\n")
   os.exit(2)
 end
 section(table.unpack(arg, 2))

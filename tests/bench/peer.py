@@ -5,6 +5,7 @@
     /usr/bin/python3 tests/bench/peer.py conv THREADS [TAG]
     /usr/bin/python3 tests/bench/peer.py mlp THREADS
     /usr/bin/python3 tests/bench/peer.py lesson14 THREADS
+    /usr/bin/python3 tests/bench/peer.py kerasfit THREADS
 
 Debian's python3-numpy and python3-torch, run by /usr/bin/python3. Figures
 are printed as "@ key seconds" lines and notes as "# ..." lines, as
@@ -284,6 +285,36 @@ def section_lesson14(threads):
     epoch()
     out("lesson14.t%d.torch" % threads, *measure(epoch, 1, 15))
     note("PyTorch lesson 14 epoch: final batch loss %.3f" % epoch())
+def section_kerasfit(threads):
+    """12. Lesson 16's model (tutorials/16-keras-fit.md) in PyTorch: Linear 64->32,
+    ReLU, Linear 32->10, Adam 0.01, cross-entropy on logits; one epoch of 30
+    steps of 50 digits, in order (moonflow's fit runs with shuffle off)."""
+    import gzip
+    torch = torch_setup(threads)
+    rows = [[float(v) for v in line.split(",")] for line in gzip.open(DIGITS, "rt")]
+    x = torch.tensor([r[:-1] for r in rows], dtype=torch.float32)[:1500] / 16
+    y = torch.tensor([int(r[-1]) for r in rows], dtype=torch.int64)[:1500]
+    torch.manual_seed(0)
+    nn = torch.nn
+    net = nn.Sequential(nn.Linear(64, 32), nn.ReLU(), nn.Linear(32, 10))
+    opt = torch.optim.Adam(net.parameters(), lr=0.01)
+    ce = nn.functional.cross_entropy
+    xs = [x[50 * b:50 * b + 50] for b in range(30)]
+    ys = [y[50 * b:50 * b + 50] for b in range(30)]
+
+    def epoch():
+        for xb, yb in zip(xs, ys):
+            opt.zero_grad()
+            loss = ce(net(xb), yb)
+            loss.backward()
+            opt.step()
+        return loss.item()
+
+    epoch()
+    out("kerasfit.t%d.torch" % threads, *measure(epoch, 1, 15))
+    note("PyTorch lesson 16 epoch: final batch loss %.3f" % epoch())
+
+
 def section_data():
     """9. PyTorch's DataLoader over a TensorDataset (num_workers=0, shuffled,
     batches of 64), the same elementwise ops per batch: per element."""
@@ -316,8 +347,10 @@ def main():
         section_lesson14(int(sys.argv[2]))
     elif name == "data":
         section_data()
+    elif name == "kerasfit":
+        section_kerasfit(int(sys.argv[2]))
     else:
-        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS | lesson14 THREADS | data")
+        sys.exit("usage: peer.py numpy | torch THREADS | conv THREADS [TAG] | mlp THREADS | lesson14 THREADS | data | kerasfit THREADS")
 
 
 if __name__ == "__main__":

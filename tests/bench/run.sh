@@ -57,6 +57,11 @@
 # beside python3's and lua5.4's (e2e.py). The Lua floor of an eager op
 # (benchmark 1) is floor.c, built here.
 #
+# Keras's fit (benchmark 12, in every round): lesson 16's model, one epoch of
+# model:fit (its traced train_step, shuffle off) beside the same epoch of a
+# hand-written tf.func step in the same process, and the same model in
+# PyTorch (peer.py kerasfit), at 1 and 2 threads.
+#
 # Knobs: BENCH_ROUNDS (default 2), BENCH_FIRST_RUNS (7),
 # BENCH_SECTION_TIMEOUT (seconds, 300), BENCH_KERNELS (above),
 # BENCH_ONLY=gemm (the header, the probes and benchmark 3 alone) with
@@ -240,6 +245,11 @@ while [ "$round" -le "$ROUNDS" ]; do
     section "10. moonflow lesson 14 epoch, $t thread(s)" $(mf "$t" lesson14 "$t")
     [ "$have_torch" = 1 ] && section "10. PyTorch lesson 14 epoch, $t thread(s)" \
       env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" lesson14 "$t"
+  done
+  for t in 1 2; do
+    section "12. moonflow Keras fit epoch and hand-written loop, $t thread(s)" $(mf "$t" kerasfit "$t")
+    [ "$have_torch" = 1 ] && section "12. PyTorch lesson 16 epoch, $t thread(s)" \
+      env OPENBLAS_NUM_THREADS="$t" "$PY" "$BENCH/peer.py" kerasfit "$t"
   done
   section "11. Jupyter round trip, moonflow and ipykernel" env MOONFLOW_BIN="$ROOT/$BUILD/moonflow" \
     "$PY" "$BENCH/e2e.py" kernel

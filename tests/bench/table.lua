@@ -310,6 +310,16 @@ for _, t in ipairs({ 1, 2 }) do
     judge = function(m, p) return m and p and at_least(p / m, 2) or "n/a" end }
 end
 
+-- 12. Keras's fit (lesson 16) -------------------------------------------------------------
+for _, t in ipairs({ 1, 2 }) do
+  row { "12", ("lesson 16 model, 1 epoch of fit (30 × 50 digits), %d thr"):format(t),
+    ("kerasfit.t%d.fit"):format(t), ("hand-written tf.func loop, %d thr"):format(t), ("kerasfit.t%d.hand"):format(t),
+    single = t == 1 }
+  row { "12", ("lesson 16 model, 1 epoch of fit (30 × 50 digits), %d thr"):format(t),
+    ("kerasfit.t%d.fit"):format(t), ("PyTorch, %d thr"):format(t), ("kerasfit.t%d.torch"):format(t),
+    single = t == 1 }
+end
+
 -- 11. end to end -------------------------------------------------------------------------
 row { "11", "Jupyter execute_request round trip, trivial cell", "kernel.rtt.mf", "Debian ipykernel",
   "kernel.rtt.ipykernel", target = "faster than ipykernel",

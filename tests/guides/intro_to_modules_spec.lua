@@ -354,7 +354,9 @@ local function keras_classes()
 
   local MySequentialModel = tf.keras.Model:extend("MySequentialModel")
   function MySequentialModel:init(opts)
-    tf.keras.Model.init(self, opts)
+    -- The guide's __init__(self, name=None, **kwargs) passes only kwargs
+    -- to Model: the name is dropped, the model keeps its class's name.
+    tf.keras.Model.init(self)
     self.dense_1 = FlexibleDense(3)
     self.dense_2 = FlexibleDense(2)
   end

@@ -15,9 +15,5 @@ return {
   ["modules/list_variables"] = { guide = M, section = "Saving weights", why = "moonflow has no tf.train.list_variables", issue = "none yet: a missing function (README Limits)" },
   ["modules/restore"] = { guide = M, section = "Saving weights", why = "moonflow's Checkpoint has :read (API.md) but no :restore, and does not defer a restore into variables not yet created (it fails loudly, checked beside)", issue = "none yet: Checkpoint:restore and the deferred restore (issue 24 chose to fail loudly)" },
   ["modules/tensorboard"] = { guide = M, section = "Saving functions (TensorBoard trace)", why = "moonflow has no tf.summary nor tf.profiler (graphs are drawn by %graph instead)", issue = "none: TensorBoard is out of scope (README Limits)" },
-  ["modules/keras_layer"] = { guide = M, section = "Keras layers", why = "moonflow has no tf.keras.layers.Layer to subclass", issue = 27 },
-  ["modules/keras_build"] = { guide = M, section = "The build step", why = "moonflow has no Keras Layer subclassing with build/call", issue = 27 },
-  ["modules/keras_model"] = { guide = M, section = "Keras models", why = "moonflow has no tf.keras.Model to subclass", issue = 27 },
-  ["modules/keras_functional"] = { guide = M, section = "Keras models (functional API)", why = "moonflow has no tf.keras.Input nor functional tf.keras.Model, nor summary()", issue = 27 },
   ["modules/keras_save"] = { guide = M, section = "Saving Keras models", why = "moonflow has no Keras model subclassing nor .keras saving", issue = 27 },
 }

@@ -11,6 +11,9 @@ local function names(vars)
 end
 
 describe("a Keras layer's variables", function()
+  -- Keras numbers layers per session (dense, dense_1, ...): start afresh,
+  -- as the other spec files in this process made layers before.
+  before_each(function() tf.keras.backend.clear_session() end)
   it("are in creation order: Dense kernel before bias (Keras's layer.weights)", function()
     local d = tf.keras.layers.Dense(2)
     d(tf.ones({ 1, 3 }))

@@ -282,6 +282,10 @@ M.save = options.def(function(obj, dir, opts)
       .. tostring(opts.options))
   end
   local keep_gradients = not opts.options or opts.options.experimental_custom_gradients
+  -- A Keras model saves its call (keras/training.lua): __call and serving_default.
+  if opts.signatures == nil and modules.is_module(obj) and obj._saved_model_signatures then
+    opts = { signatures = obj:_saved_model_signatures(), options = opts.options }
+  end
   local state = { variables = {}, by_id = {}, names = {} }
   if modules.is_module(obj) then
     for i, v in ipairs(obj:variables()) do

@@ -1,7 +1,8 @@
 -- keras/init.lua (moonflow.keras) — the small part of tf.keras that models need: Dense and
--- Conv2D layers (variables created on first call, so tf.func's singleton
--- rule applies), Sequential; it gathers the optimizers, losses, metrics
--- and initializers from their files.
+-- Conv2D layers (on base_layer.lua's Layer: variables created on the first
+-- call, so tf.func's singleton rule applies); it gathers the optimizers,
+-- losses, metrics and initializers from their files. Models, training and
+-- callbacks are keras/models.lua's.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -12,6 +13,7 @@ local shapes = require("moonflow.tensor.shape")
 local ops = require("moonflow.ops")
 local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
+local base_layer = require("moonflow.keras.base_layer")
 local argcheck = require("moonflow.argcheck")
 local initializers = require("moonflow.keras.initializers")
 local optimizers = require("moonflow.keras.optimizers")
@@ -86,15 +88,10 @@ local function initializer(init, default)
 end
 
 -- Layers ---------------------------------------------------------------------
--- A layer's weight, recorded in creation order (module.lua lists a
--- layer's variables in that order, as Keras does).
+-- A layer's weight (base_layer.lua's add_weight: named under the layer,
+-- listed in creation order).
 local function weight(layer, name, shape, init)
-  local v = variables.Variable(function() return init(shape, dtypes.float32) end,
-    { name = layer.name .. "/" .. name, trainable = layer.trainable })
-  local made = rawget(layer, "_weights") or {}
-  made[#made + 1] = v
-  layer._weights = made
-  return v
+  return layer:add_weight({ name = name, shape = shape, initializer = init, trainable = layer.trainable })
 end
 
 local function static_dim(x, axis, what)
@@ -112,8 +109,10 @@ end
 -- The options every layer with a kernel and a bias takes.
 local LAYER_OPTIONS = { "activation", "use_bias", "kernel_initializer", "bias_initializer", "trainable", "name" }
 local function layer_options(self, opts)
-  if opts.name then self.name = opts.name end
+  base_layer.Layer.init(self, { name = opts.name })
   self.activation = keras.activations.get(opts.activation)
+  self._activation_name = type(opts.activation) == "string" and opts.activation
+    or opts.activation == nil and "linear" or "function"
   self.use_bias = opts.use_bias ~= false
   self.trainable = opts.trainable ~= false
   self.kernel_initializer = initializer(opts.kernel_initializer, keras.initializers.GlorotUniform)
@@ -127,7 +126,7 @@ local function layer_spec(positional)
   return spec
 end
 
-local Dense = modules.Module:extend("Dense")
+local Dense = base_layer.Layer:extend("Dense")
 keras.layers.Dense = Dense
 options.init(Dense, "tf.keras.layers.Dense(units [, {activation=, use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
   "A densely connected layer: activation(x·kernel + bias). Its variables are created on the first call. "
@@ -144,16 +143,22 @@ function Dense:build(x)
   local d = static_dim(x, -1, "Dense")
   self.kernel = weight(self, "kernel", { d, self.units }, self.kernel_initializer)
   if self.use_bias then self.bias = weight(self, "bias", { self.units }, self.bias_initializer) end
+  self._input_axes = { [-1] = d }
 end
-Dense.__call = function(self, x)
-  x = ops.convert_to_tensor(x)
-  if self.kernel == nil then self:build(x) end
+function Dense:get_config()
+  local config = base_layer.Layer.get_config(self)
+  config.units = self.units
+  config.activation = self._activation_name
+  config.use_bias = self.use_bias
+  return config
+end
+function Dense:call(x)
   local y = ops.matmul(x, self.kernel)
   if self.bias then y = ops.nn.bias_add(y, self.bias) end
   return self.activation(y)
 end
 
-local Conv2D = modules.Module:extend("Conv2D")
+local Conv2D = base_layer.Layer:extend("Conv2D")
 keras.layers.Conv2D = Conv2D
 local CONV_SPEC = layer_spec({ "filters", "kernel_size" })
 table.insert(CONV_SPEC, 1, "padding")
@@ -175,31 +180,12 @@ function Conv2D:build(x)
   self.kernel = weight(self, "kernel", { self.kernel_size[1], self.kernel_size[2], c, self.filters },
     self.kernel_initializer)
   if self.use_bias then self.bias = weight(self, "bias", { self.filters }, self.bias_initializer) end
+  self._input_axes = { [-1] = c }
 end
-Conv2D.__call = function(self, x)
-  x = ops.convert_to_tensor(x)
-  if self.kernel == nil then self:build(x) end
+function Conv2D:call(x)
   local y = ops.nn.conv2d(x, self.kernel, self.strides, self.padding)
   if self.bias then y = ops.nn.bias_add(y, self.bias) end
   return self.activation(y)
-end
-
-local Sequential = modules.Module:extend("Sequential")
-keras.Sequential = Sequential
-doc.def(Sequential, "tf.keras.Sequential(layers)", "Calls its layers in order.")
-function Sequential:init(layers)
-  if layers ~= nil then argcheck.table(layers, "tf.keras.Sequential", "layers") end
-  self.layers = {}
-  for i, l in ipairs(layers or {}) do
-    self.layers[i] = argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]")
-  end
-end
-Sequential.__call = function(self, x)
-  for _, l in ipairs(self.layers) do x = l(x) end
-  return x
-end
-function Sequential:add(layer)
-  self.layers[#self.layers + 1] = argcheck.callable(layer, "sequential:add", "layer")
 end
 
 return keras

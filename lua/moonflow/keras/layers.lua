@@ -20,6 +20,9 @@ local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local nn_ops = require("moonflow.ops").nn
 local initializers_mod = require("moonflow.keras.initializers")
+-- The layers sit on tf.keras.layers.Layer: its __call builds them once under
+-- their name scope, takes the training flag and KerasTensors, calls `call`.
+local base = require("moonflow.keras.base_layer")
 local raise = errors.raise
 
 -- This module's part of tf.keras (tf.lua joins it to keras/init.lua's).
@@ -34,7 +37,7 @@ end
 -- Helpers -----------------------------------------------------------------------
 local function add_weight(layer, name, shape, init, trainable)
   local v = variables.Variable(function() return init(shape, dtypes.float32) end,
-    { name = layer.name .. "/" .. name, trainable = trainable and layer.trainable })
+    { name = name, trainable = trainable and layer.trainable }) -- under the layer's name scope
   layer[name] = v
   layer._weights[#layer._weights + 1] = v
   return v
@@ -96,7 +99,7 @@ end
 
 -- Pooling -------------------------------------------------------------------------
 local function pooling_layer(class_name, fn)
-  local class = modules.Module:extend(class_name)
+  local class = base.Layer:extend(class_name)
   layers[class_name] = class
   options.init(class, ("tf.keras.layers.%s([pool_size] [, strides] [, padding] [, data_format] [, {name=}])")
     :format(class_name), ("2-D %s pooling of NHWC images: pool_size (default 2) and strides (default "
@@ -115,7 +118,7 @@ local function pooling_layer(class_name, fn)
       self.padding = p
       self.data_format = check_format(data_format, class_name)
     end)
-  class.__call = function(self, x)
+  class.call = function(self, x)
     return fn(ops.convert_to_tensor(x), self.pool_size, self.strides, self.padding:upper())
   end
   return class
@@ -126,7 +129,7 @@ layers.MaxPool2D = layers.MaxPooling2D
 layers.AvgPool2D = layers.AveragePooling2D
 
 -- Flatten ---------------------------------------------------------------------------
-local Flatten = modules.Module:extend("Flatten")
+local Flatten = base.Layer:extend("Flatten")
 layers.Flatten = Flatten
 options.init(Flatten, "tf.keras.layers.Flatten([data_format] [, {name=}])",
   "Reshapes each example to one dimension: (batch, ...) -> (batch, product of the rest).",
@@ -134,7 +137,7 @@ options.init(Flatten, "tf.keras.layers.Flatten([data_format] [, {name=}])",
   named(self, opts)
   self.data_format = data_format or "channels_last"
 end)
-Flatten.__call = function(self, x)
+function Flatten:call(x)
   x = ops.convert_to_tensor(x)
   local dims = x.shape:as_list()
   if #dims == 0 then raise("ValueError", "Flatten needs inputs of rank >= 1, got a scalar", 2) end
@@ -156,7 +159,7 @@ Flatten.__call = function(self, x)
 end
 
 -- Dropout ---------------------------------------------------------------------------
-local Dropout = modules.Module:extend("Dropout")
+local Dropout = base.Layer:extend("Dropout")
 layers.Dropout = Dropout
 options.init(Dropout, "tf.keras.layers.Dropout(rate [, noise_shape] [, seed] [, {name=}])",
   "tf.nn.dropout when called with training = true (layer(x, true) or layer(x, {training = true})); "
@@ -169,9 +172,9 @@ options.init(Dropout, "tf.keras.layers.Dropout(rate [, noise_shape] [, seed] [, 
   end
   self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
 end)
-Dropout.__call = function(self, x, training)
+function Dropout:call(x, opts)
   x = ops.convert_to_tensor(x)
-  if training_flag(training, "Dropout") and self.rate > 0 then
+  if training_flag(opts, "Dropout") and self.rate > 0 then
     return nn_ops.dropout(x, self.rate, self.noise_shape, self.seed)
   end
   return x
@@ -243,7 +246,7 @@ local function norm_options(self, axis, epsilon, opts)
   self.gamma_initializer = initializer(opts.gamma_initializer, "ones")
 end
 
-local BatchNormalization = modules.Module:extend("BatchNormalization")
+local BatchNormalization = base.Layer:extend("BatchNormalization")
 layers.BatchNormalization = BatchNormalization
 local BN_SPEC = spec({ "axis", "momentum", "epsilon" }, "moving_mean_initializer", "moving_variance_initializer",
   table.unpack(NORM_OPTIONS))
@@ -262,8 +265,12 @@ options.init(BatchNormalization, "tf.keras.layers.BatchNormalization([axis] [, m
   self.moving_mean_initializer = initializer(opts.moving_mean_initializer, "zeros")
   self.moving_variance_initializer = initializer(opts.moving_variance_initializer, "ones")
 end)
+-- build's argument: the input's TensorShape (or a tensor, called directly).
+local function dims_of(x)
+  return (getmetatable(x) == shapes.Shape and x or x.shape):as_list()
+end
 function BatchNormalization:build(x)
-  local dims = x.shape:as_list()
+  local dims = dims_of(x)
   self._keep = norm_axes(self.axis, #dims, "BatchNormalization")
   local pshape, bshape = param_shapes(dims, self._keep, "BatchNormalization")
   self._bshape = bshape
@@ -280,10 +287,9 @@ local function float32_input(x)
   if dt.is_floating and dt ~= dtypes.float32 then return ops.cast(x, dtypes.float32) end
   return x
 end
-BatchNormalization.__call = function(self, x, training)
+function BatchNormalization:call(x, opts)
   x = float32_input(x)
-  training = training_flag(training, "BatchNormalization")
-  if self.moving_mean == nil then self:build(x) end
+  local training = training_flag(opts, "BatchNormalization")
   local b = self._bshape
   local gamma, beta = shaped(self.gamma, b), shaped(self.beta, b)
   -- A frozen layer (trainable = false) runs in inference mode, as Keras's.
@@ -299,7 +305,7 @@ BatchNormalization.__call = function(self, x, training)
     self.epsilon)
 end
 
-local LayerNormalization = modules.Module:extend("LayerNormalization")
+local LayerNormalization = base.Layer:extend("LayerNormalization")
 local LN_SPEC = spec({ "axis", "epsilon" }, table.unpack(NORM_OPTIONS))
 table.insert(LN_SPEC.via, norm_options)
 layers.LayerNormalization = LayerNormalization
@@ -312,7 +318,7 @@ options.init(LayerNormalization, "tf.keras.layers.LayerNormalization([axis] [, e
   norm_options(self, axis, epsilon, opts)
 end)
 function LayerNormalization:build(x)
-  local dims = x.shape:as_list()
+  local dims = dims_of(x)
   local reduce = norm_axes(self.axis, #dims, "LayerNormalization")
   -- The statistics run over the given axes; the parameters are shaped as them.
   local pshape, bshape = param_shapes(dims, reduce, "LayerNormalization")
@@ -320,9 +326,8 @@ function LayerNormalization:build(x)
   if self.scale then add_weight(self, "gamma", pshape, self.gamma_initializer, true) end
   if self.center then add_weight(self, "beta", pshape, self.beta_initializer, true) end
 end
-LayerNormalization.__call = function(self, x)
+function LayerNormalization:call(x)
   x = float32_input(x)
-  if self._bshape == nil then self:build(x) end
   local keep = {}
   for i = 0, #self._bshape - 1 do keep[i] = not self._reduce[i] end
   local mean, var = moments(x, keep, #self._bshape)
@@ -331,7 +336,7 @@ LayerNormalization.__call = function(self, x)
 end
 
 -- Embedding -----------------------------------------------------------------------------
-local Embedding = modules.Module:extend("Embedding")
+local Embedding = base.Layer:extend("Embedding")
 layers.Embedding = Embedding
 options.init(Embedding, "tf.keras.layers.Embedding(input_dim, output_dim [, {embeddings_initializer=, "
   .. "trainable=, name=}])",
@@ -348,10 +353,10 @@ options.init(Embedding, "tf.keras.layers.Embedding(input_dim, output_dim [, {emb
   self.input_dim, self.output_dim = input_dim, output_dim
   self.embeddings_initializer = initializer(opts.embeddings_initializer, "uniform")
 end)
-Embedding.__call = function(self, ids)
-  if self.embeddings == nil then
-    add_weight(self, "embeddings", { self.input_dim, self.output_dim }, self.embeddings_initializer, true)
-  end
+function Embedding:build()
+  add_weight(self, "embeddings", { self.input_dim, self.output_dim }, self.embeddings_initializer, true)
+end
+function Embedding:call(ids)
   ids = ops.convert_to_tensor(ids)
   if not core.dtype(ids).is_integer then ids = ops.cast(ids, dtypes.int32) end
   return nn_ops.embedding_lookup(self.embeddings, ids)

@@ -131,10 +131,50 @@ local function default_name(class)
   return counters[base] == 1 and base or (base .. "_" .. (counters[base] - 1))
 end
 
+-- A library class answers for the methods it inherits from library
+-- classes under its own kind ("call fit with ':' (sequential:fit(...))"),
+-- as it answers for its own: on its first instance it takes guarded
+-- copies of its ancestors' methods and guards the ones it overrode (a
+-- method defined over an inherited copy is stored raw). The methods
+-- every module has (variables, ...) stay the modules' own.
+local library_classes = setmetatable({}, { __mode = "k" })
+local sealed = setmetatable({}, { __mode = "k" })
+local SHARED = { variables = true, trainable_variables = true, non_trainable_variables = true,
+  submodules = true, extend = true }
+
+local function seal(class)
+  sealed[class] = true
+  local info = library_classes[class]
+  local function guard(k, v) return receiver.guard(v, k, info.kind, info.name, info.is_a) end
+  for k, v in pairs(class) do
+    if type(k) == "string" and type(v) == "function" and not SHARED[k] and (k == "__call" or k:sub(1, 1) ~= "_") then
+      rawset(class, k, guard(k, v))
+    end
+  end
+  local anc = rawget(class, "_parent")
+  while anc do
+    if library_classes[anc] then
+      for k, v in pairs(anc) do
+        if type(k) == "string" and type(v) == "function" and not SHARED[k] and k:sub(1, 1) ~= "_"
+          and rawget(class, k) == nil then
+          rawset(class, k, guard(k, v))
+        end
+      end
+    end
+    anc = rawget(anc, "_parent")
+  end
+end
+
 -- Every instance of a class is named after it, unnumbered, as TF's
 -- tf.Module does; tf.Module{name = ...} names a bare instance.
+local creation = setmetatable({}, { __mode = "k" })
+local made = 0
+
 local function instantiate(class, ...)
+  if library_classes[class] and not sealed[class] then seal(class) end
   local self = setmetatable({ name = default_name(class) }, class)
+  made = made + 1
+  creation[self] = made
   if class._parent == nil then
     local opts = ...
     if type(opts) == "table" and getmetatable(opts) == nil and opts.name ~= nil then
@@ -193,7 +233,9 @@ local function make_class(name, parent, library)
   classes[class] = true
   if library then
     class.__tostring = receiver.guard(class.__tostring, "__tostring", kind, name, is_a)
+    library_classes[class] = { kind = kind, name = name, is_a = is_a }
   end
+  class._is_a = is_a
   return setmetatable(class, {
     __newindex = function(c, k, v)
       if library then v = receiver.guard(v, k, kind, name, is_a) end
@@ -234,8 +276,24 @@ modules.Module = root
 -- Library-internal (the other modules' view, not part of tf).
 -- modules.numbered(class): instances get numbered names (for Keras layers).
 function modules.numbered(class) numbered_classes[class] = true end
+-- Library-internal: Keras's clear_session starts the numbering afresh.
+function modules.reset_names()
+  for k in pairs(counters) do counters[k] = nil end
+end
+-- Library-internal: Keras's unique_object_name: "input_1", "input_2", ...
+-- (zero_based false) or "dense", "dense_1", ... on the layers' counters.
+function modules.unique_name(base, zero_based)
+  counters[base] = (counters[base] or 0) + 1
+  local n = counters[base]
+  if zero_based then return n == 1 and base or (base .. "_" .. (n - 1)) end
+  return base .. "_" .. n
+end
+-- Library-internal: the order modules were made in (a model lists its
+-- layers so, as Keras lists them in the order it tracked them).
+function modules.created(obj) return creation[obj] or 0 end
 -- Library-internal: the order io/functions.lua walks a module in too.
 modules.sorted_keys = sorted_keys
-modules.internal = { is_module = true, numbered = true, sorted_keys = true, internal = true }
+modules.internal = { is_module = true, numbered = true, sorted_keys = true, internal = true, reset_names = true,
+  unique_name = true, created = true }
 
 return modules
