@@ -385,7 +385,11 @@ losses.get = doc.def(function(identifier)
     local mt = getmetatable(identifier)
     if mt and mt.__call then return identifier end
   end
-  raise("ValueError", "Could not interpret loss identifier: " .. tostring(identifier), 2)
+  if type(identifier) == "string" then
+    raise("ValueError", ("Unknown loss function: '%s'. Please ensure you are using a "
+      .. "`keras.utils.custom_object_scope` and that this object is included in the scope."):format(identifier), 2)
+  end
+  raise("ValueError", "Could not interpret loss function identifier: " .. tostring(identifier), 2)
 end, "tf.keras.losses.get(identifier)",
 "A loss from TF's string names: a function ('mse' / 'mean_squared_error', 'mae' / "
 .. "'mean_absolute_error', 'huber', 'binary_crossentropy', 'categorical_crossentropy', "

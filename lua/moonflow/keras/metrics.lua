@@ -339,6 +339,10 @@ metrics.get = doc.def(function(identifier)
   elseif type(identifier) == "function" or is_metric(identifier) then
     return identifier
   end
+  if type(identifier) == "string" then
+    raise("ValueError", ("Unknown metric function: '%s'. Please ensure you are using a "
+      .. "`keras.utils.custom_object_scope` and that this object is included in the scope."):format(identifier), 2)
+  end
   raise("ValueError", "Could not interpret metric identifier: " .. tostring(identifier), 2)
 end, "tf.keras.metrics.get(identifier)",
 "A metric from TF's string names: a per-example function ('accuracy' / 'acc', 'binary_accuracy', "

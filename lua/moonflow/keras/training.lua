@@ -32,27 +32,12 @@ local Model = T.methods
 
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
 
--- Metrics: a running mean in two variables -----------------------------------
--- Integrator: the parts engineer's tf.keras.metrics (Mean, accuracy
--- classes, metrics.get) replace this minimal Mean when merged.
-local Mean = {}
-Mean.__index = Mean
+-- Metrics: keras/metrics.lua's Mean, fed fn(y, y_pred) where compile picks
+-- a per-example function (its "accuracy" variant, a metric function by name).
 local function new_mean(name, fn)
-  local self = setmetatable({ name = name, fn = fn }, Mean)
-  self.total = variables.Variable(0.0, { name = name .. "/total", trainable = false })
-  self.count = variables.Variable(0.0, { name = name .. "/count", trainable = false })
-  return self
-end
-function Mean:update_state(values, weight)
-  values = ops.cast(values, dtypes.float32)
-  local n = weight or ops.cast(ops.size(values), dtypes.float32)
-  self.total:assign_add(weight and values * weight or ops.reduce_sum(values))
-  self.count:assign_add(n)
-end
-function Mean:result() return ops.math.divide_no_nan(self.total:read_value(), self.count:read_value()) end
-function Mean:reset_state()
-  self.total:assign(0.0)
-  self.count:assign(0.0)
+  local m = keras.metrics.Mean(name)
+  m.fn = fn
+  return m
 end
 
 local function rank(t) return #t.shape:as_list() end
@@ -88,40 +73,13 @@ local function accuracy_fn(loss_name)
   end
 end
 
--- Losses, optimizers and metrics by name -----------------------------------
--- Integrator: replace get_loss/get_optimizer with tf.keras.losses.get /
--- tf.keras.optimizers.get from the parts branch.
-local LOSS_ALIASES = { mse = "mean_squared_error", mae = "mean_absolute_error",
-  bce = "binary_crossentropy" }
+-- Losses and optimizers by name: keras/losses.lua's and optimizers.lua's get.
 local function get_loss(loss)
-  if rawget(keras.losses, "get") then return keras.losses.get(loss), type(loss) == "string" and loss or nil end
-  if type(loss) == "string" then
-    local name = LOSS_ALIASES[loss] or loss
-    local fn = rawget(keras.losses, name)
-    if type(fn) ~= "function" and not (type(fn) == "table" and getmetatable(fn)) then
-      raise("ValueError", "Unknown loss function: '" .. loss .. "'. Please ensure you are using a "
-        .. "`keras.utils.custom_object_scope` and that this object is included in the scope.", 4)
-    end
-    return function(y_true, y_pred) return ops.reduce_mean(fn(y_true, y_pred)) end, name
-  end
-  if loss == nil or not argcheck.is_callable(loss) then
-    raise("ValueError", "Could not interpret loss function identifier: " .. tostring(loss), 4)
-  end
-  return loss, nil
+  return keras.losses.get(loss), type(loss) == "string" and loss or nil
 end
 
 local function get_optimizer(opt)
-  if rawget(keras.optimizers, "get") then return keras.optimizers.get(opt) end
-  if type(opt) == "string" then
-    local class = ({ sgd = "SGD", adam = "Adam", rmsprop = "RMSprop", adagrad = "Adagrad", adamw = "AdamW" })[opt]
-    local make = class and rawget(keras.optimizers, class)
-    if not make then raise("ValueError", "Could not interpret optimizer identifier: " .. opt, 4) end
-    return make()
-  end
-  if type(opt) ~= "table" or not opt.apply_gradients then
-    raise("ValueError", "Could not interpret optimizer identifier: " .. tostring(opt), 4)
-  end
-  return opt
+  return keras.optimizers.get(opt)
 end
 
 -- Keras's check of labels against predictions before the loss: the
@@ -164,21 +122,20 @@ Model.compile = doc.def(function(self, opts)
   local loss_fn, loss_name = get_loss(opts.loss)
   self.loss = opts.loss
   self._loss_fn, self._loss_name = loss_fn, loss_name
-  self._loss_metric = new_mean("loss")
+  -- Held in a table with a metatable: the model's variables (and
+  -- save_weights) leave compile's metric state out, as Keras's do.
+  self._trackers = setmetatable({ loss = new_mean("loss") }, { __name = "metric trackers" })
   local metrics = setmetatable({}, { __name = "metrics" })
   for i, m in ipairs(opts.metrics or {}) do
     if m == "accuracy" or m == "acc" then
       metrics[i] = new_mean("accuracy", accuracy_fn(loss_name))
-    elseif type(m) == "string" and (LOSS_ALIASES[m] or m == "mean_squared_error" or m == "mean_absolute_error") then
-      local name = LOSS_ALIASES[m] or m
-      local fn = rawget(keras.losses, name)
-      if not fn then raise("ValueError", "Unknown metric function: '" .. m .. "'", 2) end
-      metrics[i] = new_mean(m, fn)
+    elseif type(m) == "string" or type(m) == "function" then
+      local got = keras.metrics.get(m)
+      metrics[i] = type(got) == "function" and new_mean(type(m) == "string" and m or "mean", got) or got
     elseif type(m) == "table" and m.update_state and m.result then
       metrics[i] = m
     else
-      raise("ValueError", ("Unknown metric function: '%s'. Please ensure you are using a "
-        .. "`keras.utils.custom_object_scope` and that this object is included in the scope."):format(tostring(m)), 2)
+      raise("ValueError", "Could not interpret metric identifier: " .. tostring(m), 2)
     end
   end
   self._metrics = metrics
@@ -228,8 +185,8 @@ Model.compute_metrics = doc.def(function(self, _, y, y_pred, loss)
   local logs = {}
   if loss ~= nil then
     local batch = ops.cast(ops.shape(y_pred)[0], dtypes.float32)
-    self._loss_metric:update_state(loss, batch)
-    logs.loss = self._loss_metric:result()
+    self._trackers.loss:update_state(loss, batch)
+    logs.loss = self._trackers.loss:result()
   end
   for _, m in ipairs(self._metrics) do
     if m.fn then m:update_state(m.fn(y, y_pred)) else m:update_state(y, y_pred) end
@@ -241,7 +198,7 @@ end, "model:compute_metrics(x, y, y_pred [, loss])",
 
 --- model:get_metrics(): the compiled metrics, the loss's mean first (Keras's model.metrics).
 Model.get_metrics = doc.def(function(self)
-  local out = { self._loss_metric }
+  local out = { self._trackers.loss }
   for _, m in ipairs(self._metrics or {}) do out[#out + 1] = m end
   return out
 end, "model:get_metrics()", "The model's metrics: the loss's running mean, then the compiled ones.")

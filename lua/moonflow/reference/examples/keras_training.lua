@@ -90,7 +90,7 @@ true
 sparse_categorical_crossentropy
 ]],
     errors = {
-      { code = [[tf.keras.losses.get("msee")]], type = "ValueError", message = "Could not interpret loss identifier: msee" },
+      { code = [[tf.keras.losses.get("msee")]], type = "ValueError", message = "Unknown loss function: 'msee'" },
     },
   },
   ["tf.keras.losses.huber"] = {
@@ -344,7 +344,7 @@ true
 auc
 ]],
     errors = {
-      { code = [[tf.keras.metrics.get("accuracyy")]], type = "ValueError", message = "Could not interpret metric identifier: accuracyy" },
+      { code = [[tf.keras.metrics.get("accuracyy")]], type = "ValueError", message = "Unknown metric function: 'accuracyy'" },
     },
   },
   ["tf.keras.metrics.mae"] = {
