@@ -705,41 +705,8 @@ const mf_op_def mf_op_SelectV2 = {
 /* Cast                                                                 */
 /* ==================================================================== */
 
-/* Conversions by destination. Float to integer is TF's static_cast on
- * x86: truncation toward zero, and the minimum integer for NaN and values
- * out of range (cvttss2si's "integer indefinite", which NumPy gives too);
- * the range is checked first, as C leaves those conversions undefined.
- * Integer to narrower integer wraps, as TF's static_cast. */
-#define IS_FLOATING(v) _Generic((v), float: 1, double: 1, default: 0)
-#define TO_INT(v, D, MIN, LIMIT) \
-  (IS_FLOATING(v) ? ((v) >= -(LIMIT) && (v) < (LIMIT) ? (D)(v) : MIN) : (D)(v))
-#define CONVERT_MF_FLOAT32(v) ((float)(v))
-#define CONVERT_MF_FLOAT64(v) ((double)(v))
-#define CONVERT_MF_INT32(v) TO_INT(v, int32_t, INT32_MIN, 0x1p31)
-#define CONVERT_MF_INT64(v) TO_INT(v, int64_t, INT64_MIN, 0x1p63)
-#define CONVERT_MF_BOOL(v) ((v) != 0)
-
-typedef void (*cast_loop)(int64_t n, const void *x, void *z);
-
-#define CAST_LOOP(DDT, DT, DU, SDT, ST)                                                \
-  SIMD_CLONES static void cast_##SDT##_##DDT(int64_t n, const void *vx, void *vz) {    \
-    const ST *restrict x = vx;                                                         \
-    DT *restrict z = vz;                                                               \
-    for (int64_t i = 0; i < n; i++) z[i] = CONVERT_##DDT(x[i]);                        \
-  }
-#define CASTS_FROM(SDT, ST) DT_NUMERIC_BOOL(CAST_LOOP, SDT, ST)
-CASTS_FROM(MF_FLOAT32, float)
-CASTS_FROM(MF_FLOAT64, double)
-CASTS_FROM(MF_INT32, int32_t)
-CASTS_FROM(MF_INT64, int64_t)
-CASTS_FROM(MF_BOOL, bool)
-
-#define CAST_ENTRY(DDT, DT, DU, SDT) [DDT] = cast_##SDT##_##DDT,
-#define CAST_ROW(SDT) [SDT] = {DT_NUMERIC_BOOL(CAST_ENTRY, SDT)},
-static const cast_loop cast_loops[MF_DTYPE_COUNT][MF_DTYPE_COUNT] = {
-    CAST_ROW(MF_FLOAT32) CAST_ROW(MF_FLOAT64) CAST_ROW(MF_INT32) CAST_ROW(MF_INT64)
-    CAST_ROW(MF_BOOL)
-};
+/* The loops between the computing dtypes: elementwise_cast.inc. */
+#include "elementwise_cast.inc"
 
 static mf_status cast_infer(mf_op_call *c, mf_error *err) {
   const mf_attr *a = mf_attrs_find(c->attrs, "DstT");

@@ -266,7 +266,7 @@ describe("cwise_ops_binary_test.py BinaryOpTest", function()
     local x, y = { 1.0, 2.0, 3.0, 4.0 }, { 1.0, 2.0 }
     compare_both(y, { 2, 1 }, x, { 2, 2 }, tf.float32, np.arctan2, tf.math.atan2)
     local inx, iny = tensor(x, { 2, 2 }), tensor(y, { 2, 1 })
-    local tape = tf.GradientTape({ persistent = true })
+    local tape <close> = tf.GradientTape({ persistent = true })
     tape:watch(inx)
     tape:watch(iny)
     local s = tf.reduce_sum(inx * iny)

@@ -589,7 +589,7 @@ end)
 -- out (moonflow has none).
 describe("math_grad_test.py Xlog1pyTest", function()
   local function grads(x, y)
-    local tape = tf.GradientTape({ persistent = true })
+    local tape <close> = tf.GradientTape({ persistent = true })
     tape:watch(x)
     tape:watch(y)
     local z = tf.math.xlog1py(x, y)
