@@ -139,10 +139,14 @@ function F.run(model, x, training)
     local args = map(node.inputs, function(kt) return values[kt] end)
     local training_arg = training
     if training_arg == nil then training_arg = node.training end
-    local out = base.run(node.layer, args, training_arg)
-    if is_kt(node.outputs) then
+    if node.multi then
+      local outs = table.pack(base.run(node.layer, args, training_arg, node.extra))
+      for i, kt in ipairs(node.outputs) do values[kt] = outs[i] end
+    elseif is_kt(node.outputs) then
+      local out = base.run(node.layer, args, training_arg, node.extra)
       values[node.outputs] = out
     else
+      local out = base.run(node.layer, args, training_arg, node.extra)
       for k, kt in pairs(node.outputs) do values[kt] = out[k] end
     end
   end
