@@ -747,14 +747,19 @@ const mf_op_def mf_op_ReduceJoin = {
 
 /* ---- DecodeRaw ---- */
 
-static bool raw_type(mf_dtype dt) { return is_number_type(dt) || dt == MF_BOOL; }
+/* TF's DecodeRaw out_type list (complex aside): the kernel only copies bytes. */
+static bool raw_type(mf_dtype dt) {
+  return is_number_type(dt) || dt == MF_BOOL || dt == MF_FLOAT16 || dt == MF_BFLOAT16 ||
+         dt == MF_INT8 || dt == MF_INT16 || dt == MF_UINT8 || dt == MF_UINT16;
+}
 
 static mf_status decode_raw_infer(mf_op_call *c, mf_error *err) {
   mf_dtype dt = mf_attr_type(c->attrs, "out_type", MF_FLOAT32);
   if (!raw_type(dt))
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "Value for attr 'out_type' of %s is not in the list of allowed values: "
-                        "float, double, int32, int64, bool [Op:DecodeRaw]",
+                        "half, float, double, int32, uint16, uint8, int16, int8, int64, bool, "
+                        "bfloat16 [Op:DecodeRaw]",
                         mf_dtype_name(dt));
   MF_TRY(mf_infer_check_dtype(c, 0, is_string, "string", err));
   const mf_spec *x = &c->in_specs[0];

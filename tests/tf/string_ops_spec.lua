@@ -403,6 +403,20 @@ describe("decode_raw_op_test.py", function()
       tf.io.decode_raw, tf.constant({ "AAA" }), tf.int32)
   end)
 
+  it("testToUint8, testToInt16 and testToFloat16 (the small dtypes)", function()
+    local u8 = tf.io.decode_raw(tf.constant({ "A", "a" }), tf.uint8)
+    assert.are.equal("tf.Tensor(\n[[65]\n [97]], shape=(2, 1), dtype=uint8)", tostring(u8))
+    local i16 = tf.io.decode_raw(tf.constant({ "AaBC" }), tf.int16)
+    assert.are.same({ { 24897, 17218 } }, i16:numpy())
+    T.raises("InvalidArgumentError", "Input to DecodeRaw has length 3 that is not a multiple of 2, the size of int16",
+      tf.io.decode_raw, tf.constant({ "abc" }), tf.int16)
+    -- 1.0 and -2.0 as IEEE halves, little-endian: 0x3c00 and 0xc000.
+    local f16 = tf.io.decode_raw(tf.constant({ "\0\60\0\192" }), tf.float16)
+    assert.are.equal("tf.Tensor([[ 1. -2.]], shape=(1, 2), dtype=float16)", tostring(f16))
+    T.raises("InvalidArgumentError", "Value for attr 'out_type' of uint32 is not in the list of allowed values",
+      tf.io.decode_raw, tf.constant({ "abcd" }), tf.uint32)
+  end)
+
   it("testEmptyStringInput", function()
     local got = tf.io.decode_raw(tf.constant({ "", "" }), tf.float64)
     assert.are.equal("(2, 0)", tostring(got.shape))

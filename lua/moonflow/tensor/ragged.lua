@@ -145,6 +145,10 @@ end
 local function from_row_lengths(values, row_lengths_, validate)
   values = values_arg(values)
   local lengths = int64(row_lengths_)
+  local _, _, lshape = info(lengths)
+  if lshape and #lshape ~= 1 then
+    raise("ValueError", ("Shape %s must have rank 1"):format(tostring(shapes.TensorShape(lshape))), 3)
+  end
   if validate ~= false and eager(lengths) then
     for _, l in ipairs(core.numpy(lengths)) do
       if l < 0 then invalid("from_row_lengths", "negative", 2) end
@@ -710,6 +714,10 @@ end, "tf.RaggedTensor.from_tensor(tensor [, {ragged_rank=}])",
 "The RaggedTensor of a dense tensor (rank >= 2): every row keeps its full length; ragged_rank (default 1) "
 .. "says how many dimensions become ragged.")
 RaggedTensor.from_nested_row_splits = doc.def(function(flat, nested)
+  if type(nested) ~= "table" or getmetatable(nested) ~= nil then
+    raise("TypeError", "tf.RaggedTensor.from_nested_row_splits: nested_row_splits must be a Lua list of row "
+      .. "splits, got " .. type(nested), 2)
+  end
   local v = values_arg(flat)
   for k = #nested, 1, -1 do v = from_row_splits(v, nested[k]) end
   return v
@@ -729,6 +737,9 @@ end, "tf.RaggedTensorSpec(shape [, dtype] [, ragged_rank] [, row_splits_dtype])"
 
 M.ragged = {
   map_flat_values = doc.def(function(op, rt, ...)
+    if type(op) ~= "function" and not (getmetatable(op) or {}).__call then
+      raise("TypeError", "tf.ragged.map_flat_values: op must be a function, got " .. type(op), 2)
+    end
     local rest = table.pack(...)
     if not is_ragged(rt) then return op(rt, table.unpack(rest, 1, rest.n)) end
     return with_flat_values(rt, op(flat_values(rt), table.unpack(rest, 1, rest.n)))

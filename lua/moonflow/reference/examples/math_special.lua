@@ -283,13 +283,13 @@ print(s)
 print(tf.matmul(u * s, v, {transpose_b = true}))
 print(tf.linalg.svd(x, false, false))
 ]],
-    output = [[
+    output = [=[
 tf.Tensor([4. 3.], shape=(2,), dtype=float32)
 tf.Tensor(
 [[ 3.  0.]
  [ 0. -4.]], shape=(2, 2), dtype=float32)
 tf.Tensor([4. 3.], shape=(2,), dtype=float32)
-]],
+]=],
     errors = {
       { code = [[tf.linalg.svd(tf.constant({1.0, 2.0}))]], type = "InvalidArgumentError", message = "Input tensor 0 must have rank >= 2, got 1" },
     },
