@@ -125,6 +125,25 @@ end
 function F.run(model, x, training)
   local values = {}
   local flat_in = flatten(model.inputs)
+  if is_plain(x) and x[1] == nil and next(x) ~= nil then
+    -- A table keyed by the Inputs' names, as Keras takes a dict.
+    local list, names = {}, {}
+    for i, kt in ipairs(flat_in) do
+      names[i] = "'" .. kt._node.layer.name .. "'"
+      list[i] = x[kt._node.layer.name]
+    end
+    for i, kt in ipairs(flat_in) do
+      if list[i] == nil then
+        local keys = {}
+        for k in pairs(x) do keys[#keys + 1] = "'" .. tostring(k) .. "'" end
+        table.sort(keys)
+        raise("ValueError", ('Missing data for input "%s". You passed a data dictionary with keys [%s]. '
+          .. "Expected the following keys: [%s]"):format(kt._node.layer.name, table.concat(keys, ", "),
+          table.concat(names, ", ")), 4)
+      end
+    end
+    x = #list == 1 and list[1] or list
+  end
   if #flat_in == 1 then
     if is_plain(x) and #x == 1 then x = x[1] end
     values[flat_in[1]] = x

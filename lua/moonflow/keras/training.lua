@@ -282,8 +282,18 @@ end
 local function is_dataset(x) return data.is_dataset(x) end
 
 -- The rows of the data: its first dimension, known.
+-- Several inputs: a list of tensors, or a table of them keyed by the
+-- Inputs' names (its first key in order stands for all).
+local function first_of(t)
+  if t[1] ~= nil then return t[1] end
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  return t[keys[1]]
+end
+
 local function rows(t)
-  if is_plain(t) then t = t[1] end
+  if is_plain(t) then t = first_of(t) end
   local dims = t.shape:as_list()
   if #dims == 0 or dims[1] == nil or dims[1] == shapes.None then
     raise("ValueError", ("Expected the data to have a known first (batch) dimension, got shape %s")
@@ -295,7 +305,7 @@ end
 local function slice(t, idx, a, b)
   if is_plain(t) then
     local out = {}
-    for i, v in ipairs(t) do out[i] = slice(v, idx, a, b) end
+    for k, v in pairs(t) do out[k] = slice(v, idx, a, b) end
     return out
   end
   if idx then return ops.gather(t, idx[("%d:%d"):format(a, b)]) end
@@ -322,12 +332,14 @@ end
 local function as_tensor(v)
   if v == nil or is_dataset(v) then return v end
   if core.is_tensor(v) then return v end
-  if is_plain(v) and (core.is_tensor(v[1]) or variables.is_variable(v[1])) then
-    -- Several inputs (a multi-input model's): a list of tensors of as many rows.
+  local one = is_plain(v) and first_of(v)
+  if one ~= nil and (core.is_tensor(one) or variables.is_variable(one)) then
+    -- Several inputs (a multi-input model's): tensors of as many rows.
     local out = {}
-    for i, t in ipairs(v) do
-      out[i] = ops.convert_to_tensor(t)
-      local n, first = out[i].shape:as_list()[1], out[1].shape:as_list()[1]
+    local first = ops.convert_to_tensor(one).shape:as_list()[1]
+    for k, t in pairs(v) do
+      out[k] = ops.convert_to_tensor(t)
+      local n = out[k].shape:as_list()[1]
       if n ~= first then
         raise("ValueError", ("Data cardinality is ambiguous: x sizes: %s, %s. Make sure all arrays contain "
           .. "the same number of samples."):format(tostring(first), tostring(n)), 4)
@@ -475,7 +487,7 @@ end, "model:evaluate(x, y [, {batch_size=, verbose=, return_dict=}]) or model:ev
 
 local PREDICT_OPTIONS = { batch_size = true, verbose = true }
 Model.predict = doc.def(function(self, x, opts)
-  if is_plain(x) and opts == nil and x[1] == nil and next(x) ~= nil then
+  if is_plain(x) and opts == nil and x[1] == nil and next(x) ~= nil and not core.is_tensor(first_of(x)) then
     raise("ValueError", "Unexpected value for `x`: a table of options. Expected tensors or a tf.data.Dataset.", 2)
   end
   x, _, opts = fit_args(x, nil, opts, "predict", PREDICT_OPTIONS)
