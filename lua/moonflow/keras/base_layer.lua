@@ -333,6 +333,17 @@ base.run = run
 -- the output shapes (building it), and record the node.
 local flatten, map, new_kt, Node = kt_mod.flatten, kt_mod.map, kt_mod.new, kt_mod.Node
 local function symbolic_call(layer, inputs, training, extra)
+  -- Options holding KerasTensors (a decoder's initial_state) join the
+  -- node's inputs after the call's own, so the model's graph reaches them.
+  local extra_keys = {}
+  for _, k in ipairs(modules.sorted_keys(extra or {})) do
+    if kt_mod.is_symbolic(extra[k]) then extra_keys[#extra_keys + 1] = k end
+  end
+  local call_inputs = inputs
+  if #extra_keys > 0 then
+    inputs = { inputs }
+    for i, k in ipairs(extra_keys) do inputs[i + 1] = extra[k] end
+  end
   local flat = flatten(inputs)
   local specs = {}
   for i, kt in ipairs(flat) do specs[i] = shapes.TensorSpec(kt.shape:as_list(), kt.dtype) end
@@ -341,10 +352,14 @@ local function symbolic_call(layer, inputs, training, extra)
     return map(inputs, function() i = i + 1; return args[i] end)
   end
   local probe = func.func(function(...)
-    return run(layer, rebuild({ ... }), training, extra)
+    local args = rebuild({ ... })
+    if #extra_keys == 0 then return run(layer, args, training, extra) end
+    local call_args, merged = base.split_inputs(args, extra, extra_keys)
+    return run(layer, call_args, training, merged)
   end)
   local cf = probe:get_concrete_function(table.unpack(specs))
-  local node = setmetatable({ layer = layer, inputs = inputs, training = training, extra = extra }, Node)
+  local node = setmetatable({ layer = layer, inputs = inputs, training = training, extra = extra,
+    extra_keys = #extra_keys > 0 and extra_keys or nil, call_inputs = call_inputs }, Node)
   local graph_outputs = cf.outputs
   local index = 0
   -- Named after the op that made it in the scratch graph, as Keras names
@@ -391,11 +406,20 @@ local function symbolic_call(layer, inputs, training, extra)
 end
 
 
+--- The call's inputs and options from a node's inputs whose tail holds
+--- the options' KerasTensors' values (symbolic_call's layout).
+function base.split_inputs(args, extra, extra_keys)
+  local merged = {}
+  for k, v in pairs(extra) do merged[k] = v end
+  for i, k in ipairs(extra_keys) do merged[k] = args[i + 1] end
+  return args[1], merged
+end
+
 Layer.__call = function(self, inputs, opts)
   local training, extra = training_of(opts, self)
   if kt_mod.is_symbolic(inputs) then return symbolic_call(self, inputs, training, extra) end
   return run(self, prepare(inputs), training, extra)
 end
 
-base.internal = { internal = true, is_layer = true, run = true, shape_of = true }
+base.internal = { internal = true, is_layer = true, run = true, shape_of = true, split_inputs = true }
 return base

@@ -156,16 +156,18 @@ function F.run(model, x, training)
   end
   for _, node in ipairs(model._nodes) do
     local args = map(node.inputs, function(kt) return values[kt] end)
+    local extra = node.extra
+    if node.extra_keys then args, extra = base.split_inputs(args, node.extra, node.extra_keys) end
     local training_arg = training
     if training_arg == nil then training_arg = node.training end
     if node.multi then
-      local outs = table.pack(base.run(node.layer, args, training_arg, node.extra))
+      local outs = table.pack(base.run(node.layer, args, training_arg, extra))
       for i, kt in ipairs(node.outputs) do values[kt] = outs[i] end
     elseif is_kt(node.outputs) then
-      local out = base.run(node.layer, args, training_arg, node.extra)
+      local out = base.run(node.layer, args, training_arg, extra)
       values[node.outputs] = out
     else
-      local out = base.run(node.layer, args, training_arg, node.extra)
+      local out = base.run(node.layer, args, training_arg, extra)
       for k, kt in pairs(node.outputs) do values[kt] = out[k] end
     end
   end

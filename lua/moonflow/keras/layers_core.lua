@@ -184,7 +184,8 @@ end
 local Concatenate = base.Layer:extend("Concatenate")
 layers.Concatenate = Concatenate
 options.init(Concatenate, "tf.keras.layers.Concatenate([axis] [, {name=}])",
-  "Concatenates a list of tensors along axis (default -1); their other dimensions must match.",
+  "Concatenates a list of tensors (or of KerasTensors, in a functional model) along axis (default -1); "
+  .. "their other dimensions must match.",
   spec({ "axis" }), function(self, axis, opts)
   named(self, opts)
   if axis ~= nil and math.type(axis) ~= "integer" then
@@ -218,7 +219,8 @@ end
 local Add = base.Layer:extend("Add")
 layers.Add = Add
 options.init(Add, "tf.keras.layers.Add([{name=}])",
-  "Adds a list of tensors of the same shape (dimensions of size 1 broadcast, as Keras allows).",
+  "Adds a list of tensors (or of KerasTensors, in a functional model) of the same shape (dimensions of "
+  .. "size 1 broadcast, as Keras allows).",
   spec({}), function(self, opts)
   named(self, opts)
 end)

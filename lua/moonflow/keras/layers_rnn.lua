@@ -170,7 +170,8 @@ options.init(SimpleRNN, "tf.keras.layers.SimpleRNN(units [, {activation=, use_bi
   "A fully connected recurrent layer: h_t = activation(x_t·kernel + h_{t-1}·recurrent_kernel + bias) "
   .. "(tanh by default). Called on (batch, timesteps, features): the last output (batch, units), or every "
   .. "step's (batch, timesteps, units) with return_sequences; with return_state the final state follows "
-  .. "as a second result. Options of the call: {initial_state = h0, training =}.",
+  .. "as a second result (on a KerasTensor: as many KerasTensors). Options of the call: {initial_state = "
+  .. "h0, training =}; initial_state may hold KerasTensors (another layer's states, as a seq2seq decoder's).",
   rnn_spec(), function(self, units, opts)
   rnn_options(self, units, opts, "simple_rnn_cell")
 end)

@@ -198,6 +198,8 @@ end, "model:compute_metrics(x, y, y_pred [, loss])",
 
 --- model:get_metrics(): the compiled metrics, the loss's mean first (Keras's model.metrics).
 Model.get_metrics = doc.def(function(self)
+  -- Before compile there are none (Keras's model.metrics is []).
+  if rawget(self, "_trackers") == nil then return {} end
   local out = { self._trackers.loss }
   for _, m in ipairs(self._metrics or {}) do out[#out + 1] = m end
   return out
