@@ -313,3 +313,83 @@ describe("callbacks", function()
     end)
   end)
 end)
+
+describe("progress lines redrawn in a terminal, and predict's", function()
+  local progbar = require("moonflow.keras.progbar")
+  before_each(function() tf.keras.backend.clear_session() end)
+
+  it("verbose 1 in a terminal: the line is redrawn in place ('\\r') during the epoch, then ends", function()
+    local x, y = data(64)
+    local m = classifier()
+    compile(m, false)
+    local saved = progbar.is_terminal
+    progbar.is_terminal = function() return true end
+    local ok, lines = pcall(H.capture, function() m:fit(x, y, { epochs = 1, batch_size = 16, verbose = 1 }) end)
+    progbar.is_terminal = saved
+    assert(ok, lines)
+    assert.are.equal(2, #lines)
+    assert.are.equal("Epoch 1/1", lines[1])
+    -- The first batch's line (with its ETA), then the final one over it.
+    assert.is_truthy(lines[2]:match("^\r1/4 %[======>%.+%] %- ETA: %d+s %- loss: %d%.%d%d%d%d %- accuracy: %d%.%d%d%d%d"), lines[2])
+    local final = lines[2]:match("\r([^\r]*)$")
+    assert.is_truthy(final:match("^4/4 %[==============================%] %- %d+s %d+[mu]?s/step %- loss: %d%.%d%d%d%d %- accuracy: %d%.%d%d%d%d *$"), final)
+  end)
+
+  it("predict with verbose 1 prints Keras's progress line; silent by default", function()
+    local x = data(40)
+    local m = classifier()
+    local lines = H.capture(function() m:predict(x, { batch_size = 16, verbose = 1 }) end)
+    assert.are.equal(1, #lines)
+    assert.is_truthy(lines[1]:match("^3/3 %[==============================%] %- %d+s %d+[mu]?s/step$"), lines[1])
+    assert.are.same({}, H.capture(function() m:predict(x) end))
+  end)
+end)
+
+describe("fit with several inputs", function()
+  before_each(function() tf.keras.backend.clear_session() end)
+
+  it("a two-input functional model trains on a list of x tensors; evaluate and predict take the list", function()
+    tf.random.set_seed(5)
+    local xa, xb = tf.random.normal({ 48, 2 }), tf.random.normal({ 48, 3 })
+    local y = tf.reshape(tf.reduce_sum(xa, -1) - tf.reduce_sum(xb, -1), { 48, 1 })
+    local a, b = tf.keras.Input({ shape = { 2 } }), tf.keras.Input({ shape = { 3 } })
+    local out = tf.keras.layers.Dense(1)(tf.keras.layers.Concatenate()({ a, b }))
+    local m = tf.keras.Model({ inputs = { a, b }, outputs = out })
+    m:compile({ optimizer = tf.keras.optimizers.SGD(0.1), loss = "mse" })
+    local h = m:fit({ xa, xb }, y, { epochs = 5, batch_size = 16, verbose = 0, validation_split = 0.25 })
+    local l = h.history.loss
+    assert.is_true(l[5] < l[1], ("loss %g -> %g"):format(l[1], l[5]))
+    assert.are.equal(5, #h.history.val_loss)
+    assert.are.equal("number", type(m:evaluate({ xa, xb }, y, { verbose = 0 })))
+    H.tensor(m:predict({ xa, xb }, { batch_size = 20 }), tf.float32, { 48, 1 })
+    H.raises("ValueError", "Data cardinality is ambiguous",
+      function() return m:fit({ xa, xb["0:10"] }, y, { verbose = 0 }) end)
+  end)
+end)
+
+describe("fit with inputs keyed by the Inputs' names", function()
+  before_each(function() tf.keras.backend.clear_session() end)
+
+  it("a table {name = tensor} feeds each Input by its name; a missing name is Keras's ValueError", function()
+    tf.random.set_seed(6)
+    local xa, xb = tf.random.normal({ 32, 2 }), tf.random.normal({ 32, 1 })
+    local y = tf.reshape(tf.reduce_sum(xa, -1), { 32, 1 }) + xb
+    local a = tf.keras.Input({ shape = { 2 }, name = "a" })
+    local b = tf.keras.Input({ shape = { 1 }, name = "b" })
+    local out = tf.keras.layers.Add()({ tf.keras.layers.Dense(1)(a), b })
+    local m = tf.keras.Model({ inputs = { a, b }, outputs = out })
+    m:compile({ optimizer = tf.keras.optimizers.SGD(0.1), loss = "mse" })
+    local h = m:fit({ b = xb, a = xa }, y, { epochs = 4, batch_size = 8, verbose = 0 })
+    assert.is_true(h.history.loss[4] < h.history.loss[1])
+    assert.are.same(m({ xa, xb }):numpy(), m({ a = xa, b = xb }):numpy())
+    H.tensor(m:predict({ a = xa, b = xb }), tf.float32, { 32, 1 })
+    H.raises("ValueError", [=[Missing data for input "b". You passed a data dictionary with keys ['a']. Expected the following keys: ['a', 'b']]=],
+      function() return m({ a = xa }) end)
+  end)
+end)
+
+describe("metrics before compile", function()
+  it("get_metrics() of a model not compiled is empty, as Keras's model.metrics", function()
+    assert.are.same({}, classifier():get_metrics())
+  end)
+end)

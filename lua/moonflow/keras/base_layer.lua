@@ -229,12 +229,23 @@ end, "layer:set_weights(values)", "Assigns each weight (creation order) from a l
 
 -- Calling ----------------------------------------------------------------
 -- Keras's training argument: layer(x, true) or layer(x, {training = true}).
+-- A layer class may accept more options of the call (the recurrent
+-- layers' initial_state) in its _call_options; they are returned apart,
+-- with a mask, which such a layer's call judges itself.
 local function training_of(arg, self)
+  local extra
   if is_plain(arg) then
-    for k in pairs(arg) do
-      if k ~= "training" and k ~= "mask" then
-        raise("TypeError", ("%s.call() got an unexpected keyword argument '%s'. Accepted options: training, mask.")
-          :format(getmetatable(self)._class_name, tostring(k)), 3)
+    local more = getmetatable(self)._call_options
+    for k, v in pairs(arg) do
+      if more and (more[k] or k == "mask") then
+        extra = extra or {}
+        extra[k] = v
+      elseif k ~= "training" and k ~= "mask" then
+        local accepted = { "training", "mask" }
+        for name in pairs(more or {}) do accepted[#accepted + 1] = name end
+        table.sort(accepted)
+        raise("TypeError", ("%s.call() got an unexpected keyword argument '%s'. Accepted options: %s.")
+          :format(getmetatable(self)._class_name, tostring(k), table.concat(accepted, ", ")), 3)
       end
     end
     arg = arg.training
@@ -242,7 +253,7 @@ local function training_of(arg, self)
   if arg ~= nil and type(arg) ~= "boolean" then
     raise("TypeError", "training must be a boolean, got a " .. type(arg), 3)
   end
-  return arg
+  return arg, extra
 end
 
 local function is_tensorish(x) return core.is_tensor(x) or variables.is_variable(x) end
@@ -291,7 +302,7 @@ local function check_input_spec(self, x)
   end
 end
 
-local function run(self, inputs, training)
+local function run(self, inputs, training, extra)
   ensure(self)
   -- Sequential's layers are named as their own (dense/kernel:0), a
   -- subclassed model's under it (my_model/dense/kernel:0), as Keras does.
@@ -312,14 +323,27 @@ local function run(self, inputs, training)
     rawset(self, "_build_input_shape", shape_of(inputs))
   end
   check_input_spec(self, inputs)
-  return self:call(inputs, { training = training })
+  local call_opts = { training = training }
+  for k, v in pairs(extra or {}) do call_opts[k] = v end
+  return self:call(inputs, call_opts)
 end
 base.run = run
 
 -- A layer called on KerasTensors: trace it once in a scratch graph for
 -- the output shapes (building it), and record the node.
 local flatten, map, new_kt, Node = kt_mod.flatten, kt_mod.map, kt_mod.new, kt_mod.Node
-local function symbolic_call(layer, inputs, training)
+local function symbolic_call(layer, inputs, training, extra)
+  -- Options holding KerasTensors (a decoder's initial_state) join the
+  -- node's inputs after the call's own, so the model's graph reaches them.
+  local extra_keys = {}
+  for _, k in ipairs(modules.sorted_keys(extra or {})) do
+    if kt_mod.is_symbolic(extra[k]) then extra_keys[#extra_keys + 1] = k end
+  end
+  local call_inputs = inputs
+  if #extra_keys > 0 then
+    inputs = { inputs }
+    for i, k in ipairs(extra_keys) do inputs[i + 1] = extra[k] end
+  end
   local flat = flatten(inputs)
   local specs = {}
   for i, kt in ipairs(flat) do specs[i] = shapes.TensorSpec(kt.shape:as_list(), kt.dtype) end
@@ -328,10 +352,14 @@ local function symbolic_call(layer, inputs, training)
     return map(inputs, function() i = i + 1; return args[i] end)
   end
   local probe = func.func(function(...)
-    return run(layer, rebuild({ ... }), training)
+    local args = rebuild({ ... })
+    if #extra_keys == 0 then return run(layer, args, training, extra) end
+    local call_args, merged = base.split_inputs(args, extra, extra_keys)
+    return run(layer, call_args, training, merged)
   end)
   local cf = probe:get_concrete_function(table.unpack(specs))
-  local node = setmetatable({ layer = layer, inputs = inputs, training = training }, Node)
+  local node = setmetatable({ layer = layer, inputs = inputs, training = training, extra = extra,
+    extra_keys = #extra_keys > 0 and extra_keys or nil, call_inputs = call_inputs }, Node)
   local graph_outputs = cf.outputs
   local index = 0
   -- Named after the op that made it in the scratch graph, as Keras names
@@ -359,19 +387,39 @@ local function symbolic_call(layer, inputs, training)
     end
     return res
   end
-  node.outputs = convert(cf.structured_outputs[1])
+  -- A call with several results (an RNN's return_state) gives as many
+  -- KerasTensors; the node keeps them as a list.
+  local structure = cf.structured_outputs
+  local n = structure.n or #structure
+  if n > 1 then
+    local outs = {}
+    for i = 1, n do outs[i] = convert(structure[i]) end
+    node.outputs, node.multi = outs, true
+  else
+    node.outputs = convert(structure[1])
+  end
   local inbound = rawget(layer, "_inbound") or setmetatable({}, Node)
   inbound[#inbound + 1] = node
   rawset(layer, "_inbound", inbound)
+  if node.multi then return table.unpack(node.outputs) end
   return node.outputs
 end
 
 
-Layer.__call = function(self, inputs, opts)
-  local training = training_of(opts, self)
-  if kt_mod.is_symbolic(inputs) then return symbolic_call(self, inputs, training) end
-  return run(self, prepare(inputs), training)
+--- The call's inputs and options from a node's inputs whose tail holds
+--- the options' KerasTensors' values (symbolic_call's layout).
+function base.split_inputs(args, extra, extra_keys)
+  local merged = {}
+  for k, v in pairs(extra) do merged[k] = v end
+  for i, k in ipairs(extra_keys) do merged[k] = args[i + 1] end
+  return args[1], merged
 end
 
-base.internal = { internal = true, is_layer = true, run = true, shape_of = true }
+Layer.__call = function(self, inputs, opts)
+  local training, extra = training_of(opts, self)
+  if kt_mod.is_symbolic(inputs) then return symbolic_call(self, inputs, training, extra) end
+  return run(self, prepare(inputs), training, extra)
+end
+
+base.internal = { internal = true, is_layer = true, run = true, shape_of = true, split_inputs = true }
 return base

@@ -125,6 +125,25 @@ end
 function F.run(model, x, training)
   local values = {}
   local flat_in = flatten(model.inputs)
+  if is_plain(x) and x[1] == nil and next(x) ~= nil then
+    -- A table keyed by the Inputs' names, as Keras takes a dict.
+    local list, names = {}, {}
+    for i, kt in ipairs(flat_in) do
+      names[i] = "'" .. kt._node.layer.name .. "'"
+      list[i] = x[kt._node.layer.name]
+    end
+    for i, kt in ipairs(flat_in) do
+      if list[i] == nil then
+        local keys = {}
+        for k in pairs(x) do keys[#keys + 1] = "'" .. tostring(k) .. "'" end
+        table.sort(keys)
+        raise("ValueError", ('Missing data for input "%s". You passed a data dictionary with keys [%s]. '
+          .. "Expected the following keys: [%s]"):format(kt._node.layer.name, table.concat(keys, ", "),
+          table.concat(names, ", ")), 4)
+      end
+    end
+    x = #list == 1 and list[1] or list
+  end
   if #flat_in == 1 then
     if is_plain(x) and #x == 1 then x = x[1] end
     values[flat_in[1]] = x
@@ -137,12 +156,18 @@ function F.run(model, x, training)
   end
   for _, node in ipairs(model._nodes) do
     local args = map(node.inputs, function(kt) return values[kt] end)
+    local extra = node.extra
+    if node.extra_keys then args, extra = base.split_inputs(args, node.extra, node.extra_keys) end
     local training_arg = training
     if training_arg == nil then training_arg = node.training end
-    local out = base.run(node.layer, args, training_arg)
-    if is_kt(node.outputs) then
+    if node.multi then
+      local outs = table.pack(base.run(node.layer, args, training_arg, extra))
+      for i, kt in ipairs(node.outputs) do values[kt] = outs[i] end
+    elseif is_kt(node.outputs) then
+      local out = base.run(node.layer, args, training_arg, extra)
       values[node.outputs] = out
     else
+      local out = base.run(node.layer, args, training_arg, extra)
       for k, kt in pairs(node.outputs) do values[kt] = out[k] end
     end
   end

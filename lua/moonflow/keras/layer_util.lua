@@ -1,24 +1,22 @@
 -- layer_util.lua — what the Keras layers of layers_core.lua and
--- layers_rnn.lua share, written as layers.lua's helpers are (a layer's
--- `_weights` in creation order, `named` for the name and trainable
--- options, `spec` for a constructor's declaration, Keras's training flag),
--- so that moving every layer onto one base class treats them alike.
+-- layers_rnn.lua share on top of base_layer.Layer: `named` for the name
+-- and trainable options, `spec` for a constructor's declaration, weights
+-- kept as fields, Keras's ndim check and call options.
 
 local errors = require("moonflow.errors")
-local dtypes = require("moonflow.tensor.dtypes")
-local variables = require("moonflow.tensor.variable")
+local shapes = require("moonflow.tensor.shape")
 local initializers = require("moonflow.keras.initializers")
 local raise = errors.raise
 
 local util = {}
 
---- A weight made by init(shape), kept in layer[field] and in the layer's
---- `_weights`; its variable is named layer.name .. "/" .. (path or field).
+--- A weight made by the layer's add_weight (under its name scope, as
+--- Keras names it: conv1d/kernel:0, lstm/lstm_cell/kernel:0), kept in
+--- layer[field] too.
 function util.add_weight(layer, field, shape, init, trainable, path)
-  local v = variables.Variable(function() return init(shape, dtypes.float32) end,
-    { name = layer.name .. "/" .. (path or field), trainable = trainable ~= false and layer.trainable })
+  local v = layer:add_weight({ name = path or field, shape = shape, initializer = init,
+    trainable = trainable ~= false })
   layer[field] = v
-  layer._weights[#layer._weights + 1] = v
   return v
 end
 
@@ -43,9 +41,10 @@ function util.initializer(init, default)
   return initializers.get(init)
 end
 
---- Keras's input_spec check: "Input 0 of layer ... is incompatible".
+--- Keras's input_spec check: "Input 0 of layer ... is incompatible" (x a
+--- tensor or, in build, a TensorShape).
 function util.check_ndim(layer, x, want, at_least)
-  local dims = x.shape:as_list()
+  local dims = (getmetatable(x) == shapes.Shape and x or x.shape):as_list()
   local ok = at_least and #dims >= want or #dims == want
   if not ok then
     local parts = {}

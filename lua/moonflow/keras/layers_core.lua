@@ -1,15 +1,15 @@
 -- layers_core.lua — Keras layers without recurrence that go between the
 -- others: Activation, ReLU, Softmax, Reshape, Concatenate, Add, Conv1D and
--- the global poolings. tf.Module subclasses with Keras's constructor
--- options and errors (keras/layers/*, TF 2.15), in the style of
--- layers.lua (its helpers are layer_util.lua's).
+-- the global poolings. Keras layers on base_layer.Layer (build on the first
+-- call, weights by add_weight, usable on KerasTensors) with Keras's
+-- constructor options and errors (keras/layers/*, TF 2.15).
 
 local errors = require("moonflow.errors")
 local options = require("moonflow.options")
 local shapes = require("moonflow.tensor.shape")
 local ops = require("moonflow.ops")
 local nn_ops = require("moonflow.ops").nn
-local modules = require("moonflow.keras.module")
+local base = require("moonflow.keras.base_layer")
 local keras = require("moonflow.keras")
 local util = require("moonflow.keras.layer_util")
 local check = require("moonflow.keras.check")
@@ -32,7 +32,7 @@ local function pylist(list)
 end
 
 -- Activations --------------------------------------------------------------------
-local Activation = modules.Module:extend("Activation")
+local Activation = base.Layer:extend("Activation")
 layers.Activation = Activation
 options.init(Activation, "tf.keras.layers.Activation(activation [, {name=}])",
   "Applies an activation: a name Keras knows ('relu', 'softmax', ...; tf.keras.activations.get) or a "
@@ -43,11 +43,11 @@ options.init(Activation, "tf.keras.layers.Activation(activation [, {name=}])",
   end
   self.activation = keras.activations.get(activation)
 end)
-Activation.__call = function(self, x)
+function Activation:call(x)
   return self.activation(ops.convert_to_tensor(x))
 end
 
-local ReLU = modules.Module:extend("ReLU")
+local ReLU = base.Layer:extend("ReLU")
 layers.ReLU = ReLU
 options.init(ReLU, "tf.keras.layers.ReLU([max_value] [, negative_slope] [, threshold] [, {name=}])",
   "The rectified linear unit, generalised as Keras's: x where threshold <= x (below max_value when "
@@ -66,7 +66,7 @@ options.init(ReLU, "tf.keras.layers.ReLU([max_value] [, negative_slope] [, thres
   self.max_value, self.negative_slope, self.threshold = max_value, negative_slope or 0.0, threshold or 0.0
 end)
 -- Keras's backend.relu, branch for branch.
-ReLU.__call = function(self, x)
+function ReLU:call(x)
   x = ops.convert_to_tensor(x)
   local alpha, threshold, max_value = self.negative_slope, self.threshold, self.max_value
   if alpha ~= 0 and max_value == nil and threshold == 0 then return ops.nn.leaky_relu(x, alpha) end
@@ -85,7 +85,7 @@ ReLU.__call = function(self, x)
   return y
 end
 
-local Softmax = modules.Module:extend("Softmax")
+local Softmax = base.Layer:extend("Softmax")
 layers.Softmax = Softmax
 options.init(Softmax, "tf.keras.layers.Softmax([axis] [, {name=}])",
   "The softmax over axis (default -1).", spec({ "axis" }), function(self, axis, opts)
@@ -95,12 +95,12 @@ options.init(Softmax, "tf.keras.layers.Softmax([axis] [, {name=}])",
   end
   self.axis = axis or -1
 end)
-Softmax.__call = function(self, x)
+function Softmax:call(x)
   return nn_ops.softmax(ops.convert_to_tensor(x), self.axis)
 end
 
 -- Reshape --------------------------------------------------------------------------
-local Reshape = modules.Module:extend("Reshape")
+local Reshape = base.Layer:extend("Reshape")
 layers.Reshape = Reshape
 options.init(Reshape, "tf.keras.layers.Reshape(target_shape [, {name=}])",
   "Reshapes each example to target_shape (a list; one entry may be -1, worked out from the size); "
@@ -146,7 +146,7 @@ local function fix_unknown(input_dims, target)
   return out
 end
 
-Reshape.__call = function(self, x)
+function Reshape:call(x)
   x = ops.convert_to_tensor(x)
   local dims = util.check_ndim(self, x, 1, true)
   local rest, all_known = {}, true
@@ -165,6 +165,9 @@ Reshape.__call = function(self, x)
 end
 
 -- Merging ----------------------------------------------------------------------------
+-- A static dimension (not None, as a KerasTensor's batch is).
+local function known(d) return math.type(d) == "integer" and d >= 0 end
+
 local function tensor_list(inputs, what)
   if type(inputs) ~= "table" or getmetatable(inputs) ~= nil then
     raise("ValueError", ("A merge layer should be called on a list of inputs. Received: inputs=%s (not a "
@@ -178,10 +181,11 @@ local function tensor_list(inputs, what)
   return out
 end
 
-local Concatenate = modules.Module:extend("Concatenate")
+local Concatenate = base.Layer:extend("Concatenate")
 layers.Concatenate = Concatenate
 options.init(Concatenate, "tf.keras.layers.Concatenate([axis] [, {name=}])",
-  "Concatenates a list of tensors along axis (default -1); their other dimensions must match.",
+  "Concatenates a list of tensors (or of KerasTensors, in a functional model) along axis (default -1); "
+  .. "their other dimensions must match.",
   spec({ "axis" }), function(self, axis, opts)
   named(self, opts)
   if axis ~= nil and math.type(axis) ~= "integer" then
@@ -189,7 +193,7 @@ options.init(Concatenate, "tf.keras.layers.Concatenate([axis] [, {name=}])",
   end
   self.axis = axis or -1
 end)
-Concatenate.__call = function(self, inputs)
+function Concatenate:call(inputs)
   local xs = tensor_list(inputs, "`Concatenate`")
   local all = {}
   for i, t in ipairs(xs) do all[i] = t.shape:as_list() end
@@ -200,7 +204,7 @@ Concatenate.__call = function(self, inputs)
     if #dims ~= rank then ok = false end
     for d = 1, ok and rank or 0 do
       local a, b = all[1][d], dims[d]
-      if d - 1 ~= axis and a ~= nil and b ~= nil and a >= 0 and b >= 0 and a ~= b then ok = false end
+      if d - 1 ~= axis and known(a) and known(b) and a ~= b then ok = false end
     end
   end
   if not ok then
@@ -212,14 +216,15 @@ Concatenate.__call = function(self, inputs)
   return ops.concat(xs, axis)
 end
 
-local Add = modules.Module:extend("Add")
+local Add = base.Layer:extend("Add")
 layers.Add = Add
 options.init(Add, "tf.keras.layers.Add([{name=}])",
-  "Adds a list of tensors of the same shape (dimensions of size 1 broadcast, as Keras allows).",
+  "Adds a list of tensors (or of KerasTensors, in a functional model) of the same shape (dimensions of "
+  .. "size 1 broadcast, as Keras allows).",
   spec({}), function(self, opts)
   named(self, opts)
 end)
-Add.__call = function(_, inputs)
+function Add.call(_, inputs)
   local xs = tensor_list(inputs, "merge")
   -- Keras's _compute_elemwise_op_output_shape, on the shapes without the batch.
   local function rest(t)
@@ -233,7 +238,7 @@ Add.__call = function(_, inputs)
     local merged = table.move(long, 1, #long - #short, 1, {})
     for j = 1, #short do
       local a, b = long[#long - #short + j], short[j]
-      if a == nil or b == nil or a < 0 or b < 0 then merged[#merged + 1] = -1
+      if not known(a) or not known(b) then merged[#merged + 1] = -1
       elseif a == 1 then merged[#merged + 1] = b
       elseif b == 1 or a == b then merged[#merged + 1] = a
       else
@@ -249,7 +254,7 @@ Add.__call = function(_, inputs)
 end
 
 -- Conv1D -------------------------------------------------------------------------------
-local Conv1D = modules.Module:extend("Conv1D")
+local Conv1D = base.Layer:extend("Conv1D")
 layers.Conv1D = Conv1D
 options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [, padding] [, {activation=, "
   .. "use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
@@ -297,9 +302,8 @@ function Conv1D:build(x)
   if self.use_bias then util.add_weight(self, "bias", { self.filters }, self.bias_initializer) end
 end
 -- A 1-D convolution is a 2-D one over a height of 1.
-Conv1D.__call = function(self, x)
+function Conv1D:call(x)
   x = ops.convert_to_tensor(x)
-  if self.kernel == nil then self:build(x) end
   util.check_ndim(self, x, 3)
   local padding = self.padding:upper()
   if padding == "CAUSAL" then
@@ -314,7 +318,7 @@ end
 
 -- Global pooling ---------------------------------------------------------------------------
 local function global_pooling(class_name, reduce, rank, what)
-  local class = modules.Module:extend(class_name)
+  local class = base.Layer:extend(class_name)
   layers[class_name] = class
   local axes = rank == 4 and { 1, 2 } or { 1 }
   options.init(class, ("tf.keras.layers.%s([data_format] [, keepdims] [, {name=}])"):format(class_name),
@@ -330,7 +334,7 @@ local function global_pooling(class_name, reduce, rank, what)
       self.data_format = "channels_last"
       self.keepdims = check.boolean(keepdims, "tf.keras.layers." .. class_name, "keepdims") or false
     end)
-  class.__call = function(self, x)
+  class.call = function(self, x)
     x = ops.convert_to_tensor(x)
     util.check_ndim(self, x, rank)
     return reduce(x, axes, self.keepdims)

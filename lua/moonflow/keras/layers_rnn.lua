@@ -14,7 +14,7 @@ local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local ops = require("moonflow.ops")
 local control = require("moonflow.ops.control")
-local modules = require("moonflow.keras.module")
+local base = require("moonflow.keras.base_layer")
 local keras = require("moonflow.keras")
 local util = require("moonflow.keras.layer_util")
 local check = require("moonflow.keras.check")
@@ -55,7 +55,8 @@ local function rnn_spec(...)
   return s
 end
 
--- The weights, named as Keras names them: <layer>/<cell>/kernel.
+-- The weights, named as Keras names them: <layer>/<cell>/kernel (the
+-- layer's name scope is open in build).
 local function build(self, x, gates, bias_shape, bias_init)
   local dims = util.check_ndim(self, x, 3)
   local features = dims[3]
@@ -83,29 +84,43 @@ local CALL_OPTIONS = { training = true, initial_state = true }
 
 -- Runs step(x_t, states) -> output, new states over the time axis of x.
 -- Returns the outputs (all steps with return_sequences, else the last)
--- and the final states.
+-- and the final states. Every step's output is gathered in a carried
+-- (steps, batch, units) tensor, step t's row added through a 0/1 mask:
+-- plain ops, so the traced loop's gradient needs no TensorArray (whose
+-- traced gradient inside a While fails here) and eager values are exact.
 local function loop(self, x, states, step)
   local x_tm = ops.transpose(x, { 1, 0, 2 })
   local steps = x.shape:as_list()[2]
-  if steps == nil or steps == shapes.None then steps = ops.shape(x)[1] end
+  local static_steps = math.type(steps) == "integer" and steps >= 0
+  if not static_steps then steps = ops.shape(x)[1] end
   local n = #states
-  local seq = self.return_sequences and control.TensorArray(F32, { size = steps }) or nil
   local last = states[1]
   local vars = { ops.constant(0), last }
   for i = 1, n do vars[#vars + 1] = states[i] end
-  if seq then vars[#vars + 1] = seq end
+  local positions
+  if self.return_sequences then
+    positions = ops.reshape(ops.range(0, steps), { -1, 1, 1 })
+    vars[#vars + 1] = ops.expand_dims(ops.zeros_like(last), 0) * ops.cast(positions, F32)
+  end
   local out = table.pack(control.while_loop(function(i) return ops.less(i, steps) end, function(i, _, ...)
     local carried = { ... }
-    local ta = seq and carried[n + 1]
     local output, new = step(ops.gather(x_tm, i), table.move(carried, 1, n, 1, {}))
     local next_vars = { i + 1, output }
     for k = 1, n do next_vars[#next_vars + 1] = new[k] end
-    if ta then next_vars[#next_vars + 1] = ta:write(i, output) end
+    if positions then
+      local at = ops.cast(ops.equal(positions, i), F32)
+      next_vars[#next_vars + 1] = carried[n + 1] + at * ops.expand_dims(output, 0)
+    end
     return table.unpack(next_vars)
   end, vars))
   local final = table.move(out, 3, 2 + n, 1, {})
   local outputs = out[2]
-  if seq then outputs = ops.transpose(out[3 + n]:stack(), { 1, 0, 2 }) end
+  if positions then
+    outputs = ops.transpose(out[3 + n], { 1, 0, 2 })
+    -- Traced, the carried tensor's shape is not static; the steps and
+    -- units are known (a functional model's output shape needs them).
+    if static_steps then outputs = ops.reshape(outputs, { -1, steps, self.units }) end
+  end
   return outputs, final
 end
 
@@ -121,7 +136,6 @@ end
 local function call(self, x, opts, n_states, step, what)
   local o = util.call_options(opts, what, CALL_OPTIONS)
   x = float_input(x)
-  if self.kernel == nil then self:build(x) end
   util.check_ndim(self, x, 3)
   local states = {}
   if o.initial_state ~= nil then
@@ -148,19 +162,21 @@ local function matmul_bias(x, w, b)
 end
 
 -- SimpleRNN ------------------------------------------------------------------------
-local SimpleRNN = modules.Module:extend("SimpleRNN")
+local SimpleRNN = base.Layer:extend("SimpleRNN")
 layers.SimpleRNN = SimpleRNN
+SimpleRNN._call_options = { initial_state = true }
 options.init(SimpleRNN, "tf.keras.layers.SimpleRNN(units [, {activation=, use_bias=, kernel_initializer=, "
   .. "recurrent_initializer=, bias_initializer=, return_sequences=, return_state=, trainable=, name=}])",
   "A fully connected recurrent layer: h_t = activation(x_t·kernel + h_{t-1}·recurrent_kernel + bias) "
   .. "(tanh by default). Called on (batch, timesteps, features): the last output (batch, units), or every "
   .. "step's (batch, timesteps, units) with return_sequences; with return_state the final state follows "
-  .. "as a second result. Options of the call: {initial_state = h0, training =}.",
+  .. "as a second result (on a KerasTensor: as many KerasTensors). Options of the call: {initial_state = "
+  .. "h0, training =}; initial_state may hold KerasTensors (another layer's states, as a seq2seq decoder's).",
   rnn_spec(), function(self, units, opts)
   rnn_options(self, units, opts, "simple_rnn_cell")
 end)
 function SimpleRNN:build(x) build(self, x, 1, { self.units }) end
-SimpleRNN.__call = function(self, x, opts)
+function SimpleRNN:call(x, opts)
   return call(self, x, opts, 1, function(xt, s)
     local h = self.activation(matmul_bias(xt, self.kernel, self.bias) + ops.matmul(s[1], self.recurrent_kernel))
     return h, { h }
@@ -168,8 +184,9 @@ SimpleRNN.__call = function(self, x, opts)
 end
 
 -- LSTM -------------------------------------------------------------------------------
-local LSTM = modules.Module:extend("LSTM")
+local LSTM = base.Layer:extend("LSTM")
 layers.LSTM = LSTM
+LSTM._call_options = { initial_state = true }
 options.init(LSTM, "tf.keras.layers.LSTM(units [, {activation=, recurrent_activation=, use_bias=, "
   .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, unit_forget_bias=, return_sequences=, "
   .. "return_state=, trainable=, name=}])",
@@ -182,17 +199,17 @@ options.init(LSTM, "tf.keras.layers.LSTM(units [, {activation=, recurrent_activa
   self.unit_forget_bias = opts.unit_forget_bias ~= false
 end)
 function LSTM:build(x)
-  local u, base = self.units, self.bias_initializer
-  local init = base
+  local u, bias_init = self.units, self.bias_initializer
+  local init = bias_init
   if self.unit_forget_bias then
     -- Keras: the bias initializer for i, ones for f, the initializer for c and o.
     init = function(_, dtype)
-      return ops.concat({ base({ u }, dtype), ops.ones({ u }, dtype), base({ 2 * u }, dtype) }, 0)
+      return ops.concat({ bias_init({ u }, dtype), ops.ones({ u }, dtype), bias_init({ 2 * u }, dtype) }, 0)
     end
   end
   build(self, x, 4, { 4 * u }, init)
 end
-LSTM.__call = function(self, x, opts)
+function LSTM:call(x, opts)
   local u = self.units
   return call(self, x, opts, 2, function(xt, s)
     local h, c = s[1], s[2]
@@ -206,8 +223,9 @@ LSTM.__call = function(self, x, opts)
 end
 
 -- GRU ----------------------------------------------------------------------------------
-local GRU = modules.Module:extend("GRU")
+local GRU = base.Layer:extend("GRU")
 layers.GRU = GRU
+GRU._call_options = { initial_state = true }
 options.init(GRU, "tf.keras.layers.GRU(units [, {activation=, recurrent_activation=, use_bias=, "
   .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, reset_after=, return_sequences=, "
   .. "return_state=, trainable=, name=}])",
@@ -223,7 +241,7 @@ function GRU:build(x)
   local u = self.units
   build(self, x, 3, self.reset_after and { 2, 3 * u } or { 3 * u })
 end
-GRU.__call = function(self, x, opts)
+function GRU:call(x, opts)
   local u = self.units
   return call(self, x, opts, 1, function(xt, s)
     local h = s[1]

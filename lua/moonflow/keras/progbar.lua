@@ -16,6 +16,18 @@ local WIDTH = 30
 
 local function frontend() return state.host and state.host.frontend or "terminal" end
 
+-- Keras's Progbar redraws its line in place ("\r") when stdout is a
+-- terminal; into a pipe or a file each epoch's line is printed once.
+-- Asked once, of the process's stdout (`test -t 1`).
+local tty
+function P.is_terminal()
+  if tty == nil then
+    local ok, res = pcall(os.execute, "test -t 1")
+    tty = ok and res == true
+  end
+  return tty
+end
+
 -- Keras's Progbar._format_time.
 local function per_unit(t, unit)
   if t >= 1 then return ("%.0fs/%s"):format(t, unit) end
@@ -94,7 +106,18 @@ function Bar:update(done, logs)
   local text = bar_text(self, done, logs)
   if self.handle then
     self.handle:update({ ["text/plain"] = text .. "\n" }, { raw = true })
+  elseif frontend() ~= "jupyter" and P.is_terminal() then
+    self:redraw(text, "")
   end
+end
+
+-- The line drawn again over the previous one, padded where it is shorter.
+function Bar:redraw(text, ending)
+  local pad = (" "):rep(math.max(0, (self.width or 0) - #text))
+  self.width = #text
+  self.drawn = true
+  io.stdout:write("\r", text, pad, ending)
+  io.stdout:flush()
 end
 
 function Bar:finish(logs)
@@ -108,6 +131,8 @@ function Bar:finish(logs)
   local text = bar_text(self, self.total, logs, true)
   if self.handle then
     self.handle:update({ ["text/plain"] = text .. "\n" }, { raw = true })
+  elseif self.drawn then
+    self:redraw(text, "\n")
   else
     print(text)
   end

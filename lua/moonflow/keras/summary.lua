@@ -8,6 +8,7 @@
 local shapes = require("moonflow.tensor.shape")
 local base = require("moonflow.keras.base_layer")
 local functional = require("moonflow.keras.functional")
+local kt_mod = require("moonflow.keras.keras_tensor")
 
 local S = {}
 
@@ -124,7 +125,7 @@ end
 local function connections(model, layer)
   local out = {}
   for _, node in ipairs(rawget(layer, "_inbound") or {}) do
-    for _, kt in ipairs(is_plain(node.inputs) and node.inputs or { node.inputs }) do
+    for _, kt in ipairs(kt_mod.flatten(node.inputs)) do
       if functional.is_keras_tensor(kt) then
         local src = kt._node.layer
         out[#out + 1] = ("'%s[0][%d]'"):format(src.name, (kt._index or 1) - 1)

@@ -198,6 +198,8 @@ end, "model:compute_metrics(x, y, y_pred [, loss])",
 
 --- model:get_metrics(): the compiled metrics, the loss's mean first (Keras's model.metrics).
 Model.get_metrics = doc.def(function(self)
+  -- Before compile there are none (Keras's model.metrics is []).
+  if rawget(self, "_trackers") == nil then return {} end
   local out = { self._trackers.loss }
   for _, m in ipairs(self._metrics or {}) do out[#out + 1] = m end
   return out
@@ -253,7 +255,12 @@ end, "model:predict_step(data)", "One prediction step: the model's output on a b
 local function step_function(self, field, method)
   local f = rawget(self, field)
   if f then return f end
-  local step = function(x, y) return self[method](self, y == nil and x or { x, y }) end
+  -- Several inputs (a list) are wrapped so that the step's split does
+  -- not take the second input for y.
+  local step = function(x, y)
+    if y == nil and is_plain(x) then return self[method](self, { x }) end
+    return self[method](self, y == nil and x or { x, y })
+  end
   if self.run_eagerly then
     f = step
   else
@@ -277,7 +284,18 @@ end
 local function is_dataset(x) return data.is_dataset(x) end
 
 -- The rows of the data: its first dimension, known.
+-- Several inputs: a list of tensors, or a table of them keyed by the
+-- Inputs' names (its first key in order stands for all).
+local function first_of(t)
+  if t[1] ~= nil then return t[1] end
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  return t[keys[1]]
+end
+
 local function rows(t)
+  if is_plain(t) then t = first_of(t) end
   local dims = t.shape:as_list()
   if #dims == 0 or dims[1] == nil or dims[1] == shapes.None then
     raise("ValueError", ("Expected the data to have a known first (batch) dimension, got shape %s")
@@ -287,6 +305,11 @@ local function rows(t)
 end
 
 local function slice(t, idx, a, b)
+  if is_plain(t) then
+    local out = {}
+    for k, v in pairs(t) do out[k] = slice(v, idx, a, b) end
+    return out
+  end
   if idx then return ops.gather(t, idx[("%d:%d"):format(a, b)]) end
   return t[("%d:%d"):format(a, b)]
 end
@@ -311,9 +334,20 @@ end
 local function as_tensor(v)
   if v == nil or is_dataset(v) then return v end
   if core.is_tensor(v) then return v end
-  if is_plain(v) and (core.is_tensor(v[1]) or variables.is_variable(v[1])) then
-    raise("ValueError", "moonflow's fit, evaluate and predict take one input tensor (or a tf.data.Dataset); "
-      .. "several inputs are not supported yet", 4)
+  local one = is_plain(v) and first_of(v)
+  if one ~= nil and (core.is_tensor(one) or variables.is_variable(one)) then
+    -- Several inputs (a multi-input model's): tensors of as many rows.
+    local out = {}
+    local first = ops.convert_to_tensor(one).shape:as_list()[1]
+    for k, t in pairs(v) do
+      out[k] = ops.convert_to_tensor(t)
+      local n = out[k].shape:as_list()[1]
+      if n ~= first then
+        raise("ValueError", ("Data cardinality is ambiguous: x sizes: %s, %s. Make sure all arrays contain "
+          .. "the same number of samples."):format(tostring(first), tostring(n)), 4)
+      end
+    end
+    return out
   end
   if type(v) ~= "table" and type(v) ~= "number" and type(v) ~= "boolean" then
     raise("TypeError", "Unexpected value for the data: a " .. type(v) .. ". Expected tensors or a tf.data.Dataset.", 4)
@@ -390,8 +424,8 @@ Model.fit = doc.def(function(self, x, y, opts)
   if opts.validation_split and not is_dataset(x) then
     local n = rows(x)
     local split_at = math.floor(n * (1 - opts.validation_split))
-    val = { x[("%d:"):format(split_at)], y[("%d:"):format(split_at)] }
-    x, y = x[(":%d"):format(split_at)], y[(":%d"):format(split_at)]
+    val = { slice(x, nil, split_at, n), slice(y, nil, split_at, n) }
+    x, y = slice(x, nil, 0, split_at), slice(y, nil, 0, split_at)
   elseif opts.validation_split then
     raise("ValueError", "`validation_split` is only supported for Tensors or NumPy arrays, found following "
       .. "types in the input: [Dataset]", 2)
@@ -455,27 +489,32 @@ end, "model:evaluate(x, y [, {batch_size=, verbose=, return_dict=}]) or model:ev
 
 local PREDICT_OPTIONS = { batch_size = true, verbose = true }
 Model.predict = doc.def(function(self, x, opts)
-  if is_plain(x) and opts == nil and x[1] == nil and next(x) ~= nil then
+  if is_plain(x) and opts == nil and x[1] == nil and next(x) ~= nil and not core.is_tensor(first_of(x)) then
     raise("ValueError", "Unexpected value for `x`: a table of options. Expected tensors or a tf.data.Dataset.", 2)
   end
   x, _, opts = fit_args(x, nil, opts, "predict", PREDICT_OPTIONS)
   local fn = step_function(self, "predict_function", "predict_step")
   local outs = {}
-  check_verbose(opts.verbose)
-  for _, b in ipairs(batches(x, nil, check_count(opts.batch_size, "batch_size", 1, 32), false)) do
+  local bs = batches(x, nil, check_count(opts.batch_size, "batch_size", 1, 32), false)
+  -- Silent unless asked: the tutorials' predict outputs print no bar.
+  local bar = progbar.new(#bs, opts.verbose == nil and 0 or check_verbose(opts.verbose))
+  for i, b in ipairs(bs) do
     local out = fn(b[1])
+    bar:update(i, {})
     if not core.is_tensor(out) then
       raise("ValueError", "moonflow's predict concatenates one output tensor per batch; this model returns a "
         .. type(out), 2)
     end
     outs[#outs + 1] = out
   end
+  bar:finish({})
   if #outs == 0 then raise("ValueError", "Unexpected result of `predict_function` (Empty batch_outputs). Please "
     .. "use `Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` for more information "
     .. "of where went wrong, or file a issue/bug to `tf.keras`.", 2) end
   if #outs == 1 then return outs[1] end
   return ops.concat(outs, 0)
-end, "model:predict(x [, {batch_size=, verbose=}])", "The model's outputs on x, computed in batches and concatenated.")
+end, "model:predict(x [, {batch_size=, verbose=}])", "The model's outputs on x, computed in batches and concatenated; "
+.. "verbose 1 (or 2) prints Keras's progress line (0, the default here, is silent).")
 
 Model.train_on_batch = doc.def(function(self, x, y)
   require_compiled(self)
