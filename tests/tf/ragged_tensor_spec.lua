@@ -165,6 +165,8 @@ describe("ragged_tensor_test.py: factories and their validation", function()
     T.raises("InvalidArgumentError", "Arguments to _from_row_partition do not form a valid RaggedTensor",
       tf.RaggedTensor.from_row_splits, { 1, 2, 3 }, { 0, 2 })
     T.raises("ValueError", "must have rank 1", tf.RaggedTensor.from_row_splits, { 1, 2 }, { { 0, 2 } })
+    T.raises("ValueError", "Shape () must have rank 1", tf.RaggedTensor.from_value_rowids, { 1, 2 }, tf.constant(0))
+    T.raises("ValueError", "Shape (1, 2) must have rank 1", tf.RaggedTensor.from_value_rowids, { 1, 2 }, { { 0, 0 } })
     T.raises("InvalidArgumentError", "Arguments to from_row_lengths do not form a valid RaggedTensor:negative",
       tf.RaggedTensor.from_row_lengths, { 1, 2 }, { 3, -1 })
     T.raises("InvalidArgumentError", "Arguments to from_value_rowids do not form a valid RaggedTensor:monotonic",

@@ -108,11 +108,16 @@ local function invalid(factory, what, level)
     level + 1)
 end
 
-local function check_splits(splits, n_values, factory, level)
-  local _, _, shape = info(splits)
+-- Row splits, lengths and value row ids are vectors: TF's ValueError.
+local function check_vector(t, level)
+  local _, _, shape = info(t)
   if shape and #shape ~= 1 then
     raise("ValueError", ("Shape %s must have rank 1"):format(tostring(shapes.TensorShape(shape))), level + 1)
   end
+end
+
+local function check_splits(splits, n_values, factory, level)
+  check_vector(splits, level + 1)
   if not eager(splits) or (n_values ~= nil and not eager(n_values)) then return end
   local s = core.numpy(splits)
   if #s == 0 or s[1] ~= 0 then invalid(factory, "zero", level + 1) end
@@ -145,10 +150,7 @@ end
 local function from_row_lengths(values, row_lengths_, validate)
   values = values_arg(values)
   local lengths = int64(row_lengths_)
-  local _, _, lshape = info(lengths)
-  if lshape and #lshape ~= 1 then
-    raise("ValueError", ("Shape %s must have rank 1"):format(tostring(shapes.TensorShape(lshape))), 3)
-  end
+  check_vector(lengths, 3)
   if validate ~= false and eager(lengths) then
     for _, l in ipairs(core.numpy(lengths)) do
       if l < 0 then invalid("from_row_lengths", "negative", 2) end
@@ -162,6 +164,7 @@ end
 local function from_value_rowids(values, value_rowids_, nrows_, validate)
   values = values_arg(values)
   local ids = int64(value_rowids_)
+  check_vector(ids, 3)
   if nrows_ == nil then
     local n = ops.size(ids, I64)
     nrows_ = ops.where(ops.greater(n, 0), ops.add(ops.reduce_max(ids), 1), ops.constant(0, I64))
