@@ -15,6 +15,11 @@ SEED=${2:-1}
 LIMIT=${3:-600}
 BIN=${MOONFLOW_BIN:-build/release/moonflow}
 DIR=$(dirname "$0")
+# Absolute paths: the fuzzer runs in a scratch directory, so the files its
+# calls write (a saved model into a drawn path such as "dtype") stay out of
+# the checkout.
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+DIR=$(cd "$DIR" && pwd)
 export MOONFLOW_MAX_TENSOR_BYTES=${MOONFLOW_MAX_TENSOR_BYTES:-256M}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,8 +28,9 @@ for mode in api ops; do
   start=0
   while [ "$start" -lt "$CALLS" ]; do
     : >"$tmp/progress"
-    timeout -k 5 "$LIMIT" "$BIN" "$DIR/api.lua" --mode "$mode" --seed "$SEED" --start "$start" \
-      --count "$CALLS" --progress "$tmp/progress" --strict >"$tmp/out" 2>"$tmp/err"
+    mkdir -p "$tmp/cwd"
+    (cd "$tmp/cwd" && timeout -k 5 "$LIMIT" "$BIN" "$DIR/api.lua" --mode "$mode" --seed "$SEED" \
+      --start "$start" --count "$CALLS" --progress "$tmp/progress" --strict) >"$tmp/out" 2>"$tmp/err"
     rc=$?
     grep -E '^(not )?ok [0-9]+ - ' "$tmp/out" | sed "s/ - / - $mode: /"
     grep '^# ' "$tmp/err"
