@@ -90,12 +90,9 @@ function Layer:call(inputs)
 end
 
 -- A weight's initializer: keras/initializers.lua's, by Keras's string name
--- or as an object or function (Keras's default: glorot_uniform). Its
--- error names the caller's line.
+-- or as an object or function (Keras's default: glorot_uniform).
 local function resolve_initializer(init)
-  local ok, fn = pcall(initializers.get, init == nil and "glorot_uniform" or init)
-  if not ok then error(fn, 0) end
-  return fn
+  return initializers.get(init == nil and "glorot_uniform" or init)
 end
 
 -- A weight's shape: a list of non-negative integers (or a TensorShape).
