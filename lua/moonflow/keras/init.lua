@@ -83,8 +83,7 @@ keras.losses = public(losses)
 keras.metrics = public(metrics)
 
 local function initializer(init, default)
-  if init == nil then return default() end
-  return initializers.get(init)
+  return initializers.get(init == nil and default or init)
 end
 
 -- Layers ---------------------------------------------------------------------
@@ -115,8 +114,8 @@ local function layer_options(self, opts)
     or opts.activation == nil and "linear" or "function"
   self.use_bias = opts.use_bias ~= false
   self.trainable = opts.trainable ~= false
-  self.kernel_initializer = initializer(opts.kernel_initializer, keras.initializers.GlorotUniform)
-  self.bias_initializer = initializer(opts.bias_initializer, keras.initializers.Zeros)
+  self.kernel_initializer = initializer(opts.kernel_initializer, "glorot_uniform")
+  self.bias_initializer = initializer(opts.bias_initializer, "zeros")
 end
 
 -- A layer's declared options: its positional ones, then the common ones.
