@@ -15,28 +15,16 @@ local ops = require("moonflow.ops")
 local control = require("moonflow.ops.control")
 local tensors = require("moonflow.tensor.tensor")
 local variables = require("moonflow.tensor.variable")
-local ragged = require("moonflow.tensor.ragged")
 local tapes = require("moonflow.grad.tape")
 local custom_gradient = require("moonflow.grad.custom_gradient")
 local func = require("moonflow.trace.func")
 local graphs = require("moonflow.trace.graph")
-local modules = require("moonflow.keras.module")
 local autograph = require("moonflow.autograph")
-local keras = require("moonflow.keras")
-local keras_layers = require("moonflow.keras.layers")
-local keras_layers_core = require("moonflow.keras.layers_core")
-local keras_layers_rnn = require("moonflow.keras.layers_rnn")
-local keras_models = require("moonflow.keras.models")
 local progress = require("moonflow.session.progress")
 local display = require("moonflow.session.display")
 local io_npy = require("moonflow.io.npy")
-local saved_model = require("moonflow.io.saved_model")
-local onnx = require("moonflow.io.onnx")
 local name_scope = require("moonflow.trace.name_scope")
 local strict = require("moonflow.strict")
-local data = require("moonflow.data")
-local debug_tools = require("moonflow.debug")
-local help = require("moonflow.reference.help")
 
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
@@ -54,18 +42,12 @@ tf.__version__ = core.version
 tf.doc = doc
 tf.errors = errors
 for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, tapes, func, graphs,
-  modules, name_scope, custom_gradient }) do
+  name_scope, custom_gradient }) do
   public(module, tf)
 end
 -- The control family's top-level ops (it builds on the tape, above moonflow.ops).
 for _, name in ipairs(control.namespaces.tf) do tf[name] = control[name] end
 tf.autograph = public(autograph)
-tf.keras = ops.join_namespaces(keras, keras_layers, "tf.keras")
--- Keras parts (issue 27): the layers of layers_core.lua and layers_rnn.lua.
-tf.keras = ops.join_namespaces(tf.keras, keras_layers_core, "tf.keras")
-tf.keras = ops.join_namespaces(tf.keras, keras_layers_rnn, "tf.keras")
-tf.keras = ops.join_namespaces(tf.keras, keras_models.namespaces, "tf.keras")
-for k, v in pairs(keras_models.top) do tf.keras[k] = v end
 tf.progress = progress.progress
 tf.display = display.display
 tf.clear_output = display.clear_output
@@ -74,26 +56,55 @@ tf["function"] = tf.func
 -- values are the strings the tape takes ("none" or "zero").
 tf.UnconnectedGradients = { NONE = "none", ZERO = "zero" }
 tf.io = public(io_npy)
-for k, v in pairs(ops.io) do tf.io[k] = v end -- tf.io.decode_raw (the string family)
-tf.saved_model = { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
-tf.train = { Checkpoint = saved_model.Checkpoint }
-tf.onnx = public(onnx)
-tf.data = public(data)
-tf.debug = debug_tools -- moonflow's own: see inside a traced function (issue 29)
-tf.io.decode_csv = data.decode_csv
 -- tf.dtypes: the op family's cast and saturate_cast, and the dtypes.
 tf.dtypes.DType, tf.dtypes.as_dtype = dtypes.DType, dtypes.as_dtype
 for _, name in ipairs(dtypes.names) do tf.dtypes[name] = dtypes[name] end
--- Ragged tensors (tensor/ragged.lua).
-tf.RaggedTensor = ragged.RaggedTensor
-tf.RaggedTensorSpec = ragged.RaggedTensorSpec
-tf.ragged = ragged.ragged
 -- tf.help finds a value's public name by walking tf itself.
-tf.help = doc.def(function(obj) return help.text(obj, tf) end, "tf.help(obj)",
+tf.help = doc.def(function(obj) return require("moonflow.reference.help").text(obj, tf) end, "tf.help(obj)",
   "The docstring of a function (its signature and description) as a string, then, for a public "
   .. "name, an example with what it prints and the errors it raises for bad input.")
 
 -- Nothing silent: tf and every namespace in it (tf.nn, tf.keras.layers,
 -- ...) refuse a name they lack with AttributeError, as a Python module
 -- does, instead of handing Lua's nil on (strict/init.lua).
-return strict.namespaces(tf, "tf")
+strict.namespaces(tf, "tf")
+
+-- Made on first use (strict.later): the parts a session may never touch
+-- are parsed when it does, so they cost a session that does not nothing
+-- at start, and its eager ops' collections do not walk them (issue 28).
+local function later(t, name, load) strict.later(t, name, load) end
+local function field(module, key)
+  return function() return require(module)[key] end
+end
+
+later(tf, "keras", function()
+  local models = require("moonflow.keras.models")
+  local k = ops.join_namespaces(require("moonflow.keras"), require("moonflow.keras.layers"), "tf.keras")
+  -- Keras parts (issue 27): the layers of layers_core.lua and layers_rnn.lua.
+  k = ops.join_namespaces(k, require("moonflow.keras.layers_core"), "tf.keras")
+  k = ops.join_namespaces(k, require("moonflow.keras.layers_rnn"), "tf.keras")
+  k = ops.join_namespaces(k, models.namespaces, "tf.keras")
+  for key, v in pairs(models.top) do k[key] = v end
+  return k
+end)
+later(tf, "Module", field("moonflow.keras.module", "Module"))
+-- The string families (moonflow.ops loads them on first use too).
+later(tf, "strings", function() return ops.strings end)
+later(tf, "as_string", function() return ops.as_string end)
+later(tf.io, "decode_raw", function() return ops.io.decode_raw end)
+later(tf.io, "decode_csv", field("moonflow.data", "decode_csv"))
+later(tf, "data", function() return public((require("moonflow.data"))) end)
+later(tf, "saved_model", function()
+  local saved_model = require("moonflow.io.saved_model")
+  return { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
+end)
+later(tf, "train", function() return { Checkpoint = require("moonflow.io.saved_model").Checkpoint } end)
+later(tf, "onnx", function() return public((require("moonflow.io.onnx"))) end)
+-- moonflow's own: see inside a traced function (issue 29)
+later(tf, "debug", function() return (require("moonflow.debug")) end)
+-- Ragged tensors (tensor/ragged.lua).
+later(tf, "RaggedTensor", field("moonflow.tensor.ragged", "RaggedTensor"))
+later(tf, "RaggedTensorSpec", field("moonflow.tensor.ragged", "RaggedTensorSpec"))
+later(tf, "ragged", field("moonflow.tensor.ragged", "ragged"))
+
+return tf

@@ -31,20 +31,23 @@ local einsum = require("moonflow.ops.einsum")
 local array = require("moonflow.ops.array")
 local sort = require("moonflow.ops.sort")
 local image = require("moonflow.ops.image")
-local string_ops = require("moonflow.ops.string")
 local bitcast = require("moonflow.ops.bitcast")
-local split = require("moonflow.ops.split")
-local regex = require("moonflow.ops.regex")
-local unicode = require("moonflow.ops.unicode")
 
 local FAMILIES = {
   { "core", core_ops }, { "elementwise", elementwise }, { "generate", generate }, { "shape", shape_ops },
   { "join", join }, { "pad", pad }, { "index", index }, { "reduce", reduce }, { "random", random },
   { "nn", nn }, { "conv", conv }, { "pool", pool }, { "linalg", linalg }, { "lapack", lapack },
-  { "einsum", einsum }, { "array", array }, { "sort", sort }, { "image", image }, { "string", string_ops },
+  { "einsum", einsum }, { "array", array }, { "sort", sort }, { "image", image },
   { "bitcast", bitcast },
-  { "split", split }, { "regex", regex }, { "unicode", unicode },
 }
+
+-- The string families load on first use of what they publish (ops.strings,
+-- ops.as_string, ops.io; tf.lua makes tf.strings, tf.as_string and
+-- tf.io.decode_raw so), or of ops.families: a session without a string op
+-- never parses them (issue 28's start-up figures).
+local LATER = { "string", "split", "regex", "unicode" }
+-- Where they may publish: a name elsewhere would escape tf.lua's loaders.
+local LATER_PUBLISH = { strings = true, tf = { as_string = true }, io = { decode_raw = true } }
 
 local ops = { internal = { internal = true } }
 local bound_by = {} -- "nn.relu" -> the family that bound it
@@ -66,17 +69,50 @@ local function bind(family, ns, public, fn)
   if ns == "lib" then ops.internal[public] = true end
 end
 
-for _, f in ipairs(FAMILIES) do
-  local family, module = f[1], f[2]
+-- Binds a family's functions where its `namespaces` says; `allowed`, when
+-- given, is where it may.
+local function bind_family(family, module, allowed)
   for ns, entries in pairs(module.namespaces) do
     for k, own in pairs(entries) do
       local public = math.type(k) == "integer" and own or k
       local fn = module[own]
       if fn == nil then error(("moonflow.ops: the %s family has no function %s"):format(family, own), 0) end
+      local where = allowed and allowed[ns]
+      if allowed and not (where == true or (where and where[public])) then
+        error(("moonflow.ops: the %s family loads on first use and may not publish %s.%s (ops/init.lua's "
+          .. "LATER_PUBLISH, and tf.lua's loaders)"):format(family, ns, public), 0)
+      end
       bind(family, ns, public, fn)
     end
   end
 end
+
+for _, f in ipairs(FAMILIES) do bind_family(f[1], f[2]) end
+
+-- The keys of ops that load them: their namespaces and top-level names.
+local LATER_KEYS = { families = true }
+for ns, names in pairs(LATER_PUBLISH) do
+  if ns ~= "tf" then LATER_KEYS[ns] = true end
+end
+for name in pairs(LATER_PUBLISH.tf) do LATER_KEYS[name] = true end
+
+local function load_later()
+  setmetatable(ops, nil)
+  for _, family in ipairs(LATER) do
+    local module = require("moonflow.ops." .. family)
+    FAMILIES[#FAMILIES + 1] = { family, module }
+    bind_family(family, module, LATER_PUBLISH)
+  end
+  ops.families = FAMILIES
+end
+
+setmetatable(ops, {
+  __index = function(t, k)
+    if not LATER_KEYS[k] then return nil end
+    load_later()
+    return rawget(t, k)
+  end,
+})
 
 --- A namespace table joined from two modules' parts (such as tf.keras
 --- from keras/init.lua and keras/layers.lua): a new table with base's
@@ -99,8 +135,8 @@ function ops.join_namespaces(base, extra, what)
   return out
 end
 
---- The family modules, {name, module} in load order (for the tests).
-ops.families = FAMILIES
+--- The family modules, {name, module} in load order (for the tests;
+-- reading it loads the string families).
 ops.internal.families, ops.internal.join_namespaces = true, true
 
 return ops

@@ -28,7 +28,6 @@
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
-local help = require("moonflow.reference.help")
 local state = require("moonflow.state")
 local display = require("moonflow.session.display")
 local lexer = require("moonflow.autograph.lexer")
@@ -631,6 +630,8 @@ local MAX_DESCRIBE = 2000
 -- then the reference's example and errors of the name as typed (or of v's
 -- public name). detail >= 1 adds a Lua function's source.
 function session.describe(v, name, detail)
+  -- the reference's examples load with the first help asked for
+  local help = require("moonflow.reference.help")
   local ok, text = pcall(help.docstring, v)
   local documented = doc.get(v) or metafield(v, "__help")
   if not (documented and ok and type(text) == "string" and text ~= "") then
@@ -715,6 +716,11 @@ local function members(v, methods_only)
       local ok, r = pcall(index, v, k)
       if ok and r ~= nil and (not methods_only or callable(r)) then names[k] = true end
     end
+  end
+  -- a namespace's names not yet made (tf.keras, ...): offered unmade,
+  -- since making them would load what they hold
+  if not methods_only and strict.is_namespace(v) then
+    for _, k in ipairs(strict.pending(v)) do names[k] = true end
   end
   return names
 end

@@ -8,18 +8,25 @@
 
 local errors = require("moonflow.errors")
 local options = require("moonflow.options")
-local tf_names = require("moonflow.strict.tf_names")
 local habits = require("moonflow.strict.python_habits")
 
 local raise = errors.raise
 
 local strict = {}
 
+-- The names a namespace makes on first use (strict.later): namespace ->
+-- {name = loader}. A session parses Keras, tf.data, the string ops, ...
+-- only when it touches them.
+local later = setmetatable({}, { __mode = "k" })
+
+-- t's string keys, and the names it has yet to make, without making them
+-- (raw: a namespace's pairs would make them).
 local function string_keys(t)
   local names = {}
-  for k in pairs(t) do
+  for k in next, t do
     if type(k) == "string" then names[#names + 1] = k end
   end
+  for k in next, later[t] or {} do names[#names + 1] = k end
   -- Python's suggestion keeps the first closest name of the sorted dir():
   -- a tie ('reluu': 'relu' or 'relu6') goes to the first, not to hash order.
   table.sort(names)
@@ -29,7 +36,8 @@ end
 -- The message for `path.name` missing from namespace `t`.
 local function missing_attribute(t, path, name)
   local msg = ("module '%s' has no attribute '%s'"):format(path, name)
-  local known = tf_names[path]
+  -- The table of TensorFlow's names is read on a miss only.
+  local known = require("moonflow.strict.tf_names")[path]
   if known and known[name] then
     return msg .. (": moonflow has no %s.%s yet (README.md, \"Limits\", lists what TensorFlow has "
       .. "and moonflow lacks)"):format(path, name)
@@ -39,18 +47,73 @@ local function missing_attribute(t, path, name)
   return msg
 end
 
+local is_plain_namespace
+
+-- The library's modules loaded so far stay the ones require answers, even
+-- when package.loaded forgets them (busted's insulation restores it after
+-- each file): a module loaded again would be a second copy with registries
+-- of its own (keras/module.lua's classes), and the parts made earlier would
+-- not be known to it.
+local function pin_loaded()
+  for name, m in next, package.loaded do
+    if name:sub(1, 9) == "moonflow." and package.preload[name] == nil then
+      package.preload[name] = function() return m end
+    end
+  end
+end
+
+-- Makes t's name k by its loader, if t has one for k: the value, stored
+-- in t (a namespace made so is strict too); else nil.
+local function make_later(t, path, k)
+  local pending = later[t]
+  local load = pending and pending[k]
+  if load == nil then return nil end
+  local v = load()
+  pin_loaded()
+  if is_plain_namespace(v) then strict.namespaces(v, path .. "." .. k) end
+  rawset(t, k, v)
+  pending[k] = nil
+  return v
+end
+
 --- strict.namespace(t, path) -> t: reading a missing string key of `t`
 -- raises AttributeError ("module 'tf.nn' has no attribute 'elux'. Did you
--- mean: 'elu'?"), as a Python module does. Writing stays allowed.
+-- mean: 'elu'?"), as a Python module does, unless strict.later gave t a
+-- loader for it. Writing stays allowed; pairs(t) lists every name, the
+-- ones not yet made included (it makes them).
 function strict.namespace(t, path)
   setmetatable(t, {
     __index = function(_, k)
       if type(k) ~= "string" then return nil end
+      local v = make_later(t, path, k)
+      if v ~= nil then return v end
       raise("AttributeError", missing_attribute(t, path, k), 2)
+    end,
+    __pairs = function()
+      for _, k in ipairs(strict.pending(t)) do make_later(t, path, k) end
+      return next, t, nil
     end,
     __name = "module '" .. path .. "'",
   })
   return t
+end
+
+--- strict.later(t, name, load) -> t: namespace t's `name` is made on first
+-- use, by load() (a namespace it returns is made strict as tf's are).
+-- Until then rawget(t, name) is nil; reading it, pairs(t) and tf.help
+-- make it; completion and did-you-mean list it without making it.
+function strict.later(t, name, load)
+  later[t] = later[t] or {}
+  later[t][name] = load
+  return t
+end
+
+--- strict.pending(t) -> the sorted names namespace t has yet to make.
+function strict.pending(t)
+  local names = {}
+  for k in next, later[t] or {} do names[#names + 1] = k end
+  table.sort(names)
+  return names
 end
 
 --- strict.is_namespace(t) -> true for a table strict.namespace made.
@@ -62,7 +125,7 @@ end
 -- A namespace is a plain table of names: no metatable of its own, and no
 -- metamethods (a class or a metatable such as tf.DType is read by Lua and
 -- the library for absent fields like __eq, and stays as it is).
-local function is_plain_namespace(v)
+function is_plain_namespace(v)
   if type(v) ~= "table" or getmetatable(v) ~= nil then return false end
   for k in pairs(v) do
     if type(k) == "string" and k:sub(1, 2) == "__" then return false end
@@ -76,7 +139,7 @@ function strict.namespaces(t, path, seen)
   seen = seen or {}
   if seen[t] then return t end
   seen[t] = true
-  for k, v in pairs(t) do
+  for k, v in next, t do
     if type(k) == "string" and is_plain_namespace(v) then
       strict.namespaces(v, path .. "." .. k, seen)
     end

@@ -36,8 +36,15 @@ end
 function M.map_flat_values(fn, rt) return state.ragged.map_flat_values(fn, rt) end
 function M.binary(fn, x, y) return state.ragged.binary(fn, x, y) end
 function M.concat(values, axis) return state.ragged.concat(values, axis) end
-function M.from_row_splits(values, splits) return state.ragged.from_row_splits(values, splits) end
+-- The handlers, for an op that makes a RaggedTensor from tensors alone:
+-- tensor/ragged.lua loads on first use (tf.lua), maybe only now.
+local function makers()
+  if state.ragged == nil then require("moonflow.tensor.ragged") end
+  return state.ragged
+end
+
+function M.from_row_splits(values, splits) return makers().from_row_splits(values, splits) end
 function M.with_values(rt, values) return state.ragged.with_values(rt, values) end
-function M.from_tensor(t) return state.ragged.from_tensor(t) end
+function M.from_tensor(t) return makers().from_tensor(t) end
 
 return M
