@@ -45,4 +45,15 @@ mf_status mf_widen_kernel(mf_op_call *c, const mf_widen *w, mf_error *err);
 /* The dtype a small or half dtype computes in (itself for the others). */
 mf_dtype mf_dtype_wide(mf_dtype dt);
 
+/* Whether c has an input of a small or half dtype: only such a call may
+ * widen. Those dtypes come last in mf_dtype (dtype.h), so a call of the
+ * common ones (float32, int32, ...) leaves the op-call path here, without
+ * the walk of the table (about 80 instructions of a 3000-instruction
+ * eager scalar add, issue 28). */
+static inline bool mf_widen_may(const mf_op_call *c) {
+  bool small = false;
+  for (int i = 0; i < c->nin; i++) small |= c->in_specs[i].dtype >= MF_FLOAT16;
+  return small;
+}
+
 #endif

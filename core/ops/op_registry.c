@@ -169,7 +169,9 @@ static mf_status check_attrs(const mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
-mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
+/* mf_op_infer, with mf_widen_may(c) known: an eager op's execute asks it
+ * once for the inference and the kernel. */
+static mf_status infer_as(mf_op_call *c, bool may_widen, mf_error *err) {
   const mf_op_def *op = c->op;
   if (c->nin < op->min_inputs || (op->max_inputs >= 0 && c->nin > op->max_inputs)) {
     if (op->min_inputs == op->max_inputs)
@@ -180,22 +182,24 @@ mf_status mf_op_infer(mf_op_call *c, mf_error *err) {
   }
   MF_TRY(check_attrs(c, err));
   mf_widen w;
-  if (mf_widen_plan(c, &w)) return mf_widen_infer(c, &w, err);
+  if (may_widen && mf_widen_plan(c, &w)) return mf_widen_infer(c, &w, err);
   MF_TRY(op->infer(c, err));
   /* What an output holds element by element matters while a graph is
    * built, never eagerly or when it runs. */
   return op->partial && c->building ? op->partial(c, err) : MF_OK;
 }
 
-/* Runs the kernel of c (its output specs set) and checks it made every
- * output. */
-static mf_status call_kernel(mf_op_call *c, mf_error *err) {
+mf_status mf_op_infer(mf_op_call *c, mf_error *err) { return infer_as(c, mf_widen_may(c), err); }
+
+/* Runs the kernel of c (its output specs set). */
+static mf_status call_kernel(mf_op_call *c, bool may_widen, mf_error *err) {
   mf_widen w;
-  return mf_widen_plan(c, &w) ? mf_widen_kernel(c, &w, err) : c->op->kernel(c, err);
+  return may_widen && mf_widen_plan(c, &w) ? mf_widen_kernel(c, &w, err) : c->op->kernel(c, err);
 }
 
-static mf_status run_kernel(mf_op_call *c, mf_error *err) {
-  MF_TRY(call_kernel(c, err));
+/* call_kernel, then checks it made every output. */
+static mf_status run_kernel(mf_op_call *c, bool may_widen, mf_error *err) {
+  MF_TRY(call_kernel(c, may_widen, err));
   for (int i = 0; i < c->nout; i++)
     if (!c->out[i])
       return mf_error_set(err, MF_ERR_INTERNAL, "%s produced no output %d", c->op->name, i);
@@ -203,14 +207,15 @@ static mf_status run_kernel(mf_op_call *c, mf_error *err) {
 }
 
 mf_status mf_op_execute(mf_op_call *c, mf_error *err) {
-  MF_TRY(mf_op_infer(c, err));
-  return run_kernel(c, err);
+  bool may_widen = mf_widen_may(c);
+  MF_TRY(infer_as(c, may_widen, err));
+  return run_kernel(c, may_widen, err);
 }
 
 mf_status mf_op_execute_planned(mf_op_call *c, int nout, const mf_spec *specs, mf_error *err) {
   MF_TRY(mf_op_call_set_nout(c, nout, err));
   for (int i = 0; i < nout; i++) c->out_specs[i] = specs[i];
-  return run_kernel(c, err);
+  return run_kernel(c, mf_widen_may(c), err);
 }
 
 mf_tensor *mf_op_call_take_output(mf_op_call *c, int i) {
@@ -251,7 +256,7 @@ bool mf_op_call_fold(mf_op_call *c) {
   for (int k = 0; k < c->nout; k++)
     if (!fold_size_ok(&c->out_specs[k])) return false;
   mf_error err;
-  bool ok = call_kernel(c, &err) == MF_OK;
+  bool ok = call_kernel(c, mf_widen_may(c), &err) == MF_OK;
   for (int k = 0; ok && k < c->nout; k++) {
     const mf_tensor *t = c->out[k];
     ok = t && t->dtype != MF_RESOURCE && t->dtype != MF_VARIANT && t->size <= MF_FOLD_MAX_ELEMENTS;
