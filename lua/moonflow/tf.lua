@@ -26,6 +26,17 @@ local io_npy = require("moonflow.io.npy")
 local name_scope = require("moonflow.trace.name_scope")
 local strict = require("moonflow.strict")
 
+-- The modules of the names made on first use (strict.later, at the end),
+-- by name: a header require would load them at start (issue 28).
+local LATER = {
+  keras = "moonflow.keras", keras_layers = "moonflow.keras.layers",
+  keras_layers_core = "moonflow.keras.layers_core", keras_layers_rnn = "moonflow.keras.layers_rnn",
+  keras_models = "moonflow.keras.models", keras_module = "moonflow.keras.module",
+  data = "moonflow.data", saved_model = "moonflow.io.saved_model", onnx = "moonflow.io.onnx",
+  debug = "moonflow.debug", ragged = "moonflow.tensor.ragged", help = "moonflow.reference.help",
+}
+local function later_module(key) return (require(LATER[key])) end
+
 -- A module's public part: everything but the names it lists as
 -- library-internal (module.internal), which other modules require it for.
 local function public(module, into)
@@ -60,7 +71,7 @@ tf.io = public(io_npy)
 tf.dtypes.DType, tf.dtypes.as_dtype = dtypes.DType, dtypes.as_dtype
 for _, name in ipairs(dtypes.names) do tf.dtypes[name] = dtypes[name] end
 -- tf.help finds a value's public name by walking tf itself.
-tf.help = doc.def(function(obj) return require("moonflow.reference.help").text(obj, tf) end, "tf.help(obj)",
+tf.help = doc.def(function(obj) return later_module("help").text(obj, tf) end, "tf.help(obj)",
   "The docstring of a function (its signature and description) as a string, then, for a public "
   .. "name, an example with what it prints and the errors it raises for bad input.")
 
@@ -74,37 +85,37 @@ strict.namespaces(tf, "tf")
 -- at start, and its eager ops' collections do not walk them (issue 28).
 local function later(t, name, load) strict.later(t, name, load) end
 local function field(module, key)
-  return function() return require(module)[key] end
+  return function() return later_module(module)[key] end
 end
 
 later(tf, "keras", function()
-  local models = require("moonflow.keras.models")
-  local k = ops.join_namespaces(require("moonflow.keras"), require("moonflow.keras.layers"), "tf.keras")
+  local models = later_module("keras_models")
+  local k = ops.join_namespaces(later_module("keras"), later_module("keras_layers"), "tf.keras")
   -- Keras parts (issue 27): the layers of layers_core.lua and layers_rnn.lua.
-  k = ops.join_namespaces(k, require("moonflow.keras.layers_core"), "tf.keras")
-  k = ops.join_namespaces(k, require("moonflow.keras.layers_rnn"), "tf.keras")
+  k = ops.join_namespaces(k, later_module("keras_layers_core"), "tf.keras")
+  k = ops.join_namespaces(k, later_module("keras_layers_rnn"), "tf.keras")
   k = ops.join_namespaces(k, models.namespaces, "tf.keras")
   for key, v in pairs(models.top) do k[key] = v end
   return k
 end)
-later(tf, "Module", field("moonflow.keras.module", "Module"))
+later(tf, "Module", field("keras_module", "Module"))
 -- The string families (moonflow.ops loads them on first use too).
 later(tf, "strings", function() return ops.strings end)
 later(tf, "as_string", function() return ops.as_string end)
 later(tf.io, "decode_raw", function() return ops.io.decode_raw end)
-later(tf.io, "decode_csv", field("moonflow.data", "decode_csv"))
-later(tf, "data", function() return public((require("moonflow.data"))) end)
+later(tf.io, "decode_csv", field("data", "decode_csv"))
+later(tf, "data", function() return public(later_module("data")) end)
 later(tf, "saved_model", function()
-  local saved_model = require("moonflow.io.saved_model")
+  local saved_model = later_module("saved_model")
   return { save = saved_model.save, load = saved_model.load, SaveOptions = saved_model.SaveOptions }
 end)
-later(tf, "train", function() return { Checkpoint = require("moonflow.io.saved_model").Checkpoint } end)
-later(tf, "onnx", function() return public((require("moonflow.io.onnx"))) end)
+later(tf, "train", function() return { Checkpoint = later_module("saved_model").Checkpoint } end)
+later(tf, "onnx", function() return public(later_module("onnx")) end)
 -- moonflow's own: see inside a traced function (issue 29)
-later(tf, "debug", function() return (require("moonflow.debug")) end)
+later(tf, "debug", function() return later_module("debug") end)
 -- Ragged tensors (tensor/ragged.lua).
-later(tf, "RaggedTensor", field("moonflow.tensor.ragged", "RaggedTensor"))
-later(tf, "RaggedTensorSpec", field("moonflow.tensor.ragged", "RaggedTensorSpec"))
-later(tf, "ragged", field("moonflow.tensor.ragged", "ragged"))
+later(tf, "RaggedTensor", field("ragged", "RaggedTensor"))
+later(tf, "RaggedTensorSpec", field("ragged", "RaggedTensorSpec"))
+later(tf, "ragged", field("ragged", "ragged"))
 
 return tf

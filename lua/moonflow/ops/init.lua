@@ -46,6 +46,7 @@ local FAMILIES = {
 -- tf.io.decode_raw so), or of ops.families: a session without a string op
 -- never parses them (issue 28's start-up figures).
 local LATER = { "string", "split", "regex", "unicode" }
+local FAMILY_MODULE = "moonflow.ops.%s"
 -- Where they may publish: a name elsewhere would escape tf.lua's loaders.
 local LATER_PUBLISH = { strings = true, tf = { as_string = true }, io = { decode_raw = true } }
 
@@ -99,7 +100,7 @@ for name in pairs(LATER_PUBLISH.tf) do LATER_KEYS[name] = true end
 local function load_later()
   setmetatable(ops, nil)
   for _, family in ipairs(LATER) do
-    local module = require("moonflow.ops." .. family)
+    local module = require(FAMILY_MODULE:format(family))
     FAMILIES[#FAMILIES + 1] = { family, module }
     bind_family(family, module, LATER_PUBLISH)
   end

@@ -36,6 +36,9 @@ local receiver = require("moonflow.receiver")
 local variables = require("moonflow.tensor.variable")
 local tf = require("moonflow")
 local strict = require("moonflow.strict")
+
+-- Loaded with the first help asked for (issue 28: not at start).
+local HELP_MODULE = "moonflow.reference.help"
 local host = state.host
 local raise = errors.raise
 
@@ -631,7 +634,7 @@ local MAX_DESCRIBE = 2000
 -- public name). detail >= 1 adds a Lua function's source.
 function session.describe(v, name, detail)
   -- the reference's examples load with the first help asked for
-  local help = require("moonflow.reference.help")
+  local help = require(HELP_MODULE)
   local ok, text = pcall(help.docstring, v)
   local documented = doc.get(v) or metafield(v, "__help")
   if not (documented and ok and type(text) == "string" and text ~= "") then

@@ -11,6 +11,8 @@ local options = require("moonflow.options")
 local habits = require("moonflow.strict.python_habits")
 
 local raise = errors.raise
+-- Read on a miss only (issue 28: not at start).
+local TF_NAMES_MODULE = "moonflow.strict.tf_names"
 
 local strict = {}
 
@@ -37,7 +39,7 @@ end
 local function missing_attribute(t, path, name)
   local msg = ("module '%s' has no attribute '%s'"):format(path, name)
   -- The table of TensorFlow's names is read on a miss only.
-  local known = require("moonflow.strict.tf_names")[path]
+  local known = require(TF_NAMES_MODULE)[path]
   if known and known[name] then
     return msg .. (": moonflow has no %s.%s yet (README.md, \"Limits\", lists what TensorFlow has "
       .. "and moonflow lacks)"):format(path, name)

@@ -7,6 +7,9 @@
 
 local state = require("moonflow.state")
 
+-- tf.lua loads it on first use, so maybe not yet (issue 28).
+local RAGGED_MODULE = "moonflow.tensor.ragged"
+
 local M = {}
 
 -- state.ragged, once tensor/ragged.lua has loaded:
@@ -39,7 +42,7 @@ function M.concat(values, axis) return state.ragged.concat(values, axis) end
 -- The handlers, for an op that makes a RaggedTensor from tensors alone:
 -- tensor/ragged.lua loads on first use (tf.lua), maybe only now.
 local function makers()
-  if state.ragged == nil then require("moonflow.tensor.ragged") end
+  if state.ragged == nil then require(RAGGED_MODULE) end
   return state.ragged
 end
 
