@@ -205,7 +205,7 @@ static float to_half(mf_dtype dt, float v) {
 /* TF's size for a half type: ceil(|(limit - start) / delta|), each step
  * computed in float and rounded to the type (Eigen::half's arithmetic). */
 static double half_range_size(mf_dtype dt, float s, float l, float d) {
-  return to_half(dt, fabsf(to_half(dt, to_half(dt, l - s) / d)));
+  return ceilf(to_half(dt, fabsf(to_half(dt, to_half(dt, l - s) / d))));
 }
 
 /* The dtypes TF's Range has CPU kernels for: the 32- and 64-bit numbers,
