@@ -1,5 +1,6 @@
 #include "dtype_widen.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,7 +94,7 @@ static unsigned skipped_inputs(const char *op) {
   return strcmp(op, "Conv2DBackpropFilter") ? 0 : 1u << 1;
 }
 
-extern const mf_op_def mf_op_Sum;
+extern const mf_op_def mf_op_Sum, mf_op_RealDiv;
 
 static unsigned class_of(mf_dtype dt) {
   switch (dt) {
@@ -364,8 +365,27 @@ static mf_status uint64_mean(mf_op_call *c, const mf_widen *w, mf_error *err) {
   return MF_OK;
 }
 
+/* FloorDiv of a half type as TF's floor_div_real<Eigen::half>: floor of
+ * the quotient rounded to the type (two ops, two roundings: 2047 / 682.5
+ * is 2.99927 in float, 3 in float16, so 3), where floor in float32 first
+ * would give 2. RealDiv's widened kernel, then floor in place (exact). */
+static mf_status half_floor_div(mf_op_call *c, const mf_widen *w, mf_error *err) {
+  const mf_op_def *floordiv = c->op;
+  c->op = &mf_op_RealDiv;
+  mf_status st = mf_widen_kernel(c, w, err);
+  c->op = floordiv;
+  if (st != MF_OK) return st;
+  mf_tensor *out = c->out[0];
+  uint16_t *z = mf_tensor_data(out);
+  for (int64_t i = 0; i < out->size; i++)
+    z[i] = w->narrow == MF_FLOAT16 ? mf_f32_to_f16(floorf(mf_f16_to_f32(z[i])))
+                                   : mf_f32_to_bf16(floorf(mf_bf16_to_f32(z[i])));
+  return MF_OK;
+}
+
 mf_status mf_widen_kernel(mf_op_call *c, const mf_widen *w, mf_error *err) {
   if (w->native) return !strcmp(c->op->name, "Mean") ? uint64_mean(c, w, err) : uint64_division(c, err);
+  if (class_of(w->narrow) == H && !strcmp(c->op->name, "FloorDiv")) return half_floor_div(c, w, err);
   if (half_reduction(c, w)) return half_reduce(c, err);
   mf_spec spec_buf[INLINE];
   mf_tensor *in_buf[INLINE];

@@ -106,6 +106,17 @@ describe("uint64's kernels past int64's range", function()
   end)
 end)
 
+describe("FloorDiv in the half types", function()
+  it("floors the quotient rounded to the type, as TF's floor_div_real<Eigen::half>", function()
+    -- 2047 / 682.5 is 2.99927 in float32, 3 once rounded to float16
+    local x, y = tf.constant({ 2047.0, -7.0, 7.0 }, tf.float16), tf.constant({ 682.5, 2.0, 0.0 }, tf.float16)
+    for _, f in ipairs({ tf.math.floordiv, tf.func(tf.math.floordiv) }) do
+      assert.same({ 3, -4, math.huge }, f(x, y):numpy())
+    end
+    assert.same({ 3, -4, math.huge }, tf.math.floordiv(tf.cast(x, tf.bfloat16), tf.cast(y, tf.bfloat16)):numpy())
+  end)
+end)
+
 describe("Range in the half types", function()
   it("sizes and steps in the type itself, each sum rounded, as TF's kernel", function()
     -- 0.1 is 0.099975586 in float16: ten steps fill [0, 1), and the sums

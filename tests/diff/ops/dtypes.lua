@@ -97,7 +97,8 @@ for _, rd in ipairs(REDUCE) do
 end
 
 -- Quotients and remainders of the integer types (uint64's computed in
--- uint64, the others widened); a zero divisor is InvalidArgumentError.
+-- uint64, the others widened; a zero divisor is InvalidArgumentError), and
+-- FloorDiv and FloorMod of float16.
 local INTS = { "int8", "int16", "uint8", "uint16", "uint32", "uint64" }
 local DIVISION = { { "FloorDiv", tf.math.floordiv }, { "FloorMod", tf.math.floormod },
   { "TruncateDiv", tf.math.truncatediv }, { "TruncateMod", tf.math.truncatemod } }
@@ -106,7 +107,10 @@ for _, d in ipairs(DIVISION) do
   entries[#entries + 1] = {
     name = "dt_" .. op, ops = { op },
     gen = function(r, g)
-      local dt = r.pick(INTS)
+      -- float16: FloorDiv floors the quotient rounded to float16, as TF's
+      -- floor_div_real<Eigen::half> (two roundings, not floor in float)
+      local half = (op == "FloorDiv" or op == "FloorMod") and r.chance(0.3)
+      local dt = half and "float16" or r.pick(INTS)
       local shape = g.shape(r, r.range(0, 2), 4)
       local x, y = tensor(r, g, dt, shape), tensor(r, g, dt, r.chance(0.25) and {} or shape)
       if r.chance(0.8) then

@@ -63,6 +63,13 @@ def _division(op):
     zero (C's); a zero divisor anywhere is InvalidArgumentError."""
     def ref(a, x, y):
         np.broadcast(x, y)
+        if x.dtype == np.float16:
+            with np.errstate(all="ignore"):
+                if op == "FloorDiv":
+                    return np.floor(x / y)  # the float16 quotient, then floor
+                # which zero a remainder of 0 is (fmod's sign, NumPy's
+                # divisor's) TF leaves to fmod
+                return LooseZero(np.mod(x, y))
         raise_if(np.broadcast(x, y).size > 0 and np.any(y == 0))
         with np.errstate(all="ignore"):
             if op == "FloorDiv":
