@@ -75,15 +75,15 @@ static const widen_entry table[] = {
     {"Max", 0, 1, H | S | U | O, 1}, {"Min", 0, 1, H | S | U | O, 1},
     {"ArgMax", 0, 1, H | S | U | O, 0}, {"ArgMin", 0, 1, H | S | U | O, 0},
     {"TopKV2", 0, 1, H | S | U | O, 1}, /* values narrow back, indices stay */
-    {"Cumsum", 0, 1, H | S | U, 1}, {"Cumprod", 0, 1, H | S | U, 1},
+    {"Cumsum", 0, 1, ALL, 1}, {"Cumprod", 0, 1, ALL, 1},
     {"AddN", 0, -1, H | S | U | L, 1},
-    {"UnsortedSegmentSum", 0, 1, H | S | U, 1}, {"SegmentSum", 0, 1, H | S | U, 1},
+    {"UnsortedSegmentSum", 0, 1, ALL, 1}, {"SegmentSum", 0, 1, ALL, 1},
     /* tensors made from a value or a shape */
     {"Fill", 1, 2, ALL, 1}, {"ZerosLike", 0, 1, ALL, 1}, {"OnesLike", 0, 1, ALL, 1},
     /* linear algebra and the network ops (floats only) */
     {"MatMul", 0, 2, H, 1}, {"BatchMatMulV2", 0, 2, H, 1},
     {"Softmax", 0, 1, H, 1}, {"LogSoftmax", 0, 1, H, 1},
-    {"BiasAdd", 0, 2, H | S | U, 1}, {"BiasAddGrad", 0, 1, H | S | U, 1},
+    {"BiasAdd", 0, 2, ALL, 1}, {"BiasAddGrad", 0, 1, ALL, 1},
     {"Conv2D", 0, 2, H, 1}, {"Conv2DBackpropInput", 1, 3, H, 1},
     {"Conv2DBackpropFilter", 0, 3, H, 1},
 };

@@ -9,6 +9,12 @@
 --   TruncateDiv     cwise_op_div.cc: the integer types only
 --   TruncateMod     cwise_op_mod.cc: the integer types only
 --   Sum, Mean, Max, Min   reduction_ops_*.cc: TF_CALL_REAL_NUMBER_TYPES
+--   Cumsum, Cumprod scan_ops.cc: TF_CALL_NUMBER_TYPES
+--   SegmentSum, UnsortedSegmentSum   segment_reduction_ops_impl_*.cc:
+--                   TF_CALL_REAL_NUMBER_TYPES
+--   BiasAdd         bias_op.cc: TF_CALL_NUMBER_TYPES
+--   (TF_CALL_REAL_NUMBER_TYPES: every integer type, uint64 included, and
+--   half, bfloat16, float, double: register_types.h)
 --   Range           sequence_ops.cc: half, bfloat16, int8, int16, uint32 of
 --                   the small ones (its Tidx list); uint8, uint16, uint64 are
 --                   refused by that list before any kernel is looked for,
@@ -45,6 +51,15 @@ local ROWS = {
   { "Mean", ALL, function(dt) return tf.reduce_mean(c({ 7, 9, 101, 3 }, dt)) end, 30 },
   { "Max", ALL, function(dt) return tf.reduce_max(c({ 7, 9, 101, 3 }, dt)) end, 101 },
   { "Min", ALL, function(dt) return tf.reduce_min(c({ 7, 9, 101, 3 }, dt)) end, 3 },
+  { "Cumsum", ALL, function(dt) return tf.math.cumsum(c({ 7, 9, 101 }, dt)) end, { 7, 16, 117 } },
+  { "Cumprod", ALL, function(dt) return tf.math.cumprod(c({ 1, 2, 3, 4 }, dt)) end, { 1, 2, 6, 24 } },
+  { "UnsortedSegmentSum", ALL,
+    function(dt) return tf.math.unsorted_segment_sum(c({ 7, 9, 101, 3 }, dt), tf.constant({ 0, 1, 0, 1 }), 2) end,
+    { 108, 12 } },
+  { "SegmentSum", ALL, function(dt) return tf.math.segment_sum(c({ 7, 9, 101, 3 }, dt), tf.constant({ 0, 0, 1, 1 })) end,
+    { 16, 104 } },
+  { "BiasAdd", ALL, function(dt) return tf.nn.bias_add(c({ { 1, 2 }, { 3, 4 } }, dt), c({ 5, 6 }, dt)) end,
+    { { 6, 8 }, { 8, 10 } } },
   { "Range", { float16 = true, bfloat16 = true, int8 = true, int16 = true, uint32 = true },
     function(dt) return tf.range(1, 11, 3, tf[dt]) end, { 1, 4, 7, 10 } },
 }
