@@ -18,8 +18,9 @@ enum {
           * +, -, *, equality, selection) run through it */
   O = 16, /* uint64's ordering ops: through int64 with the top bit of each
            * value flipped, which orders as uint64 does */
-  Q = 32, /* uint64's quotients and remainders, and Mean: computed here in
-           * uint64 (uint64_division, uint64_mean), inferred as int64 */
+  Q = 32, /* uint64's quotients and remainders, Mean, Relu and Relu6:
+           * computed here in uint64 (uint64_division, uint64_mean,
+           * uint64_relu), inferred as int64 */
   ALL = H | S | U | L,
 };
 
@@ -35,7 +36,7 @@ static const widen_entry table[] = {
     /* unary math */
     {"Neg", 0, 1, H | S, 1}, {"Abs", 0, 1, H | S, 1}, {"Sign", 0, 1, H | S, 1},
     {"Square", 0, 1, H | S | U, 1}, {"Round", 0, 1, H | S, 1},
-    {"Relu", 0, 1, H | S | U, 1}, {"Relu6", 0, 1, H | S | U, 1},
+    {"Relu", 0, 1, H | S | U | Q, 1}, {"Relu6", 0, 1, H | S | U | Q, 1},
     {"Sqrt", 0, 1, H, 1}, {"Rsqrt", 0, 1, H, 1}, {"Exp", 0, 1, H, 1},
     {"Expm1", 0, 1, H, 1}, {"Log", 0, 1, H, 1}, {"Log1p", 0, 1, H, 1},
     {"Sin", 0, 1, H, 1}, {"Cos", 0, 1, H, 1}, {"Tan", 0, 1, H, 1},
@@ -383,8 +384,22 @@ static mf_status half_floor_div(mf_op_call *c, const mf_widen *w, mf_error *err)
   return MF_OK;
 }
 
+/* uint64's Relu (no value is below 0: the input) and Relu6 (min(x, 6)). */
+static mf_status uint64_relu(mf_op_call *c, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  const uint64_t *x = mf_tensor_data(c->in[0]);
+  uint64_t *z = mf_tensor_data(out), cap = !strcmp(c->op->name, "Relu6") ? 6 : UINT64_MAX;
+  for (int64_t i = 0; i < out->size; i++) z[i] = x[i] < cap ? x[i] : cap;
+  return MF_OK;
+}
+
 mf_status mf_widen_kernel(mf_op_call *c, const mf_widen *w, mf_error *err) {
-  if (w->native) return !strcmp(c->op->name, "Mean") ? uint64_mean(c, w, err) : uint64_division(c, err);
+  if (w->native) {
+    if (!strcmp(c->op->name, "Mean")) return uint64_mean(c, w, err);
+    if (!strncmp(c->op->name, "Relu", 4)) return uint64_relu(c, err);
+    return uint64_division(c, err);
+  }
   if (class_of(w->narrow) == H && !strcmp(c->op->name, "FloorDiv")) return half_floor_div(c, w, err);
   if (half_reduction(c, w)) return half_reduce(c, err);
   mf_spec spec_buf[INLINE];

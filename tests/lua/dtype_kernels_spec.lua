@@ -9,6 +9,7 @@
 --   TruncateDiv     cwise_op_div.cc: the integer types only
 --   TruncateMod     cwise_op_mod.cc: the integer types only
 --   Sum, Mean, Max, Min   reduction_ops_*.cc: TF_CALL_REAL_NUMBER_TYPES
+--   Relu, Relu6     relu_op.cc: TF_CALL_REAL_NUMBER_TYPES
 --   Cumsum, Cumprod scan_ops.cc: TF_CALL_NUMBER_TYPES
 --   SegmentSum, UnsortedSegmentSum   segment_reduction_ops_impl_*.cc:
 --                   TF_CALL_REAL_NUMBER_TYPES
@@ -51,6 +52,9 @@ local ROWS = {
   { "Mean", ALL, function(dt) return tf.reduce_mean(c({ 7, 9, 101, 3 }, dt)) end, 30 },
   { "Max", ALL, function(dt) return tf.reduce_max(c({ 7, 9, 101, 3 }, dt)) end, 101 },
   { "Min", ALL, function(dt) return tf.reduce_min(c({ 7, 9, 101, 3 }, dt)) end, 3 },
+  { "Relu", { float16 = true, bfloat16 = true, int8 = true, int16 = true, uint8 = true, uint16 = true,
+    uint32 = true, uint64 = true }, function(dt) return tf.nn.relu(c({ 0, 7, 101 }, dt)) end, { 0, 7, 101 } },
+  { "Relu6", ALL, function(dt) return tf.nn.relu6(c({ 0, 3, 7, 101 }, dt)) end, { 0, 3, 6, 6 } },
   { "Cumsum", ALL, function(dt) return tf.math.cumsum(c({ 7, 9, 101 }, dt)) end, { 7, 16, 117 } },
   { "Cumprod", ALL, function(dt) return tf.math.cumprod(c({ 1, 2, 3, 4 }, dt)) end, { 1, 2, 6, 24 } },
   { "UnsortedSegmentSum", ALL,
