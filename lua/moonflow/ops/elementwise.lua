@@ -134,7 +134,7 @@ M.betainc = op_def("Betainc", function(a, b, x, opts)
   local function convert(v) return core.is_tensor(v) and v or (dt and core.convert(v, dt) or to_tensor(v)) end
   return op(H.Betainc, name_opt(opts), convert(a), convert(b), convert(x))
 end, "tf.math.betainc(a, b, x)", "Float32 or float64; NaN where a <= 0, b <= 0 or x is outside [0, 1]. "
-  .. "The gradient is for x only (none for a and b, as TF's).", { required = 3, "name" })
+  .. "The gradient is for x only (none for a and b, as TF's).", { required = 3, via = { name_opt }, "name" })
 math_only[#math_only + 1] = "betainc"
 
 -- The activations TF's nn namespace has as ops.
