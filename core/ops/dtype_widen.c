@@ -1,9 +1,11 @@
 #include "dtype_widen.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "broadcast.h"
 #include "dtype_convert.h"
 #include "half.h"
 
@@ -16,6 +18,9 @@ enum {
           * +, -, *, equality, selection) run through it */
   O = 16, /* uint64's ordering ops: through int64 with the top bit of each
            * value flipped, which orders as uint64 does */
+  Q = 32, /* uint64's quotients and remainders, Mean, Relu and Relu6:
+           * computed here in uint64 (uint64_division, uint64_mean,
+           * uint64_relu), inferred as int64 */
   ALL = H | S | U | L,
 };
 
@@ -31,7 +36,7 @@ static const widen_entry table[] = {
     /* unary math */
     {"Neg", 0, 1, H | S, 1}, {"Abs", 0, 1, H | S, 1}, {"Sign", 0, 1, H | S, 1},
     {"Square", 0, 1, H | S | U, 1}, {"Round", 0, 1, H | S, 1},
-    {"Relu", 0, 1, H | S | U, 1}, {"Relu6", 0, 1, H | S | U, 1},
+    {"Relu", 0, 1, H | S | U | Q, 1}, {"Relu6", 0, 1, H | S | U | Q, 1},
     {"Sqrt", 0, 1, H, 1}, {"Rsqrt", 0, 1, H, 1}, {"Exp", 0, 1, H, 1},
     {"Expm1", 0, 1, H, 1}, {"Log", 0, 1, H, 1}, {"Log1p", 0, 1, H, 1},
     {"Sin", 0, 1, H, 1}, {"Cos", 0, 1, H, 1}, {"Tan", 0, 1, H, 1},
@@ -47,8 +52,8 @@ static const widen_entry table[] = {
     /* binary math and comparisons */
     {"AddV2", 0, 2, ALL, 1}, {"Sub", 0, 2, ALL, 1}, {"Mul", 0, 2, ALL, 1},
     {"RealDiv", 0, 2, H, 1}, {"DivNoNan", 0, 2, H, 1},
-    {"FloorDiv", 0, 2, H | S | U, 1}, {"FloorMod", 0, 2, H | S | U, 1},
-    {"TruncateDiv", 0, 2, S | U, 1}, {"TruncateMod", 0, 2, S | U, 1},
+    {"FloorDiv", 0, 2, H | S | U | Q, 1}, {"FloorMod", 0, 2, H | S | U | Q, 1},
+    {"TruncateDiv", 0, 2, S | U | Q, 1}, {"TruncateMod", 0, 2, S | U | Q, 1},
     {"Pow", 0, 2, H | S, 1}, {"Maximum", 0, 2, H | S | U | O, 1},
     {"Minimum", 0, 2, H | S | U | O, 1}, {"SquaredDifference", 0, 2, H, 1},
     {"Atan2", 0, 2, H, 1}, {"Xdivy", 0, 2, H, 1}, {"Xlogy", 0, 2, H, 1},
@@ -67,21 +72,30 @@ static const widen_entry table[] = {
      * float and rounds once, as TF's reducers for it do (reduction_ops.h's
      * CASTING_SPECIALIZATION); float16's Sum, Mean and Prod accumulate in
      * float16 itself, as TF's do: half_reduce below. */
-    {"Sum", 0, 1, ALL, 1}, {"Prod", 0, 1, ALL, 1}, {"Mean", 0, 1, H | S | U, 1},
+    {"Sum", 0, 1, ALL, 1}, {"Prod", 0, 1, ALL, 1}, {"Mean", 0, 1, H | S | U | Q, 1},
     {"Max", 0, 1, H | S | U | O, 1}, {"Min", 0, 1, H | S | U | O, 1},
     {"ArgMax", 0, 1, H | S | U | O, 0}, {"ArgMin", 0, 1, H | S | U | O, 0},
     {"TopKV2", 0, 1, H | S | U | O, 1}, /* values narrow back, indices stay */
-    {"Cumsum", 0, 1, H | S | U, 1}, {"Cumprod", 0, 1, H | S | U, 1},
+    {"Cumsum", 0, 1, ALL, 1}, {"Cumprod", 0, 1, ALL, 1},
     {"AddN", 0, -1, H | S | U | L, 1},
-    {"UnsortedSegmentSum", 0, 1, H | S | U, 1}, {"SegmentSum", 0, 1, H | S | U, 1},
+    {"UnsortedSegmentSum", 0, 1, ALL, 1}, {"SegmentSum", 0, 1, ALL, 1},
     /* tensors made from a value or a shape */
     {"Fill", 1, 2, ALL, 1}, {"ZerosLike", 0, 1, ALL, 1}, {"OnesLike", 0, 1, ALL, 1},
     /* linear algebra and the network ops (floats only) */
     {"MatMul", 0, 2, H, 1}, {"BatchMatMulV2", 0, 2, H, 1},
     {"Softmax", 0, 1, H, 1}, {"LogSoftmax", 0, 1, H, 1},
-    {"BiasAdd", 0, 2, H | S | U, 1}, {"BiasAddGrad", 0, 1, H | S | U, 1},
-    {"Conv2D", 0, 2, H, 1},
+    {"BiasAdd", 0, 2, ALL, 1}, {"BiasAddGrad", 0, 1, ALL, 1},
+    {"Conv2D", 0, 2, H, 1}, {"Conv2DBackpropInput", 1, 3, H, 1},
+    {"Conv2DBackpropFilter", 0, 3, H, 1},
 };
+
+/* The inputs inside an entry's [from, to) that are not data (bit i):
+ * Conv2DBackpropFilter's filter_sizes, between its two data inputs. */
+static unsigned skipped_inputs(const char *op) {
+  return strcmp(op, "Conv2DBackpropFilter") ? 0 : 1u << 1;
+}
+
+extern const mf_op_def mf_op_Sum, mf_op_RealDiv;
 
 static unsigned class_of(mf_dtype dt) {
   switch (dt) {
@@ -118,8 +132,11 @@ bool mf_widen_plan(const mf_op_call *c, mf_widen *w) {
     int to = e->to < 0 ? c->nin : e->to;
     mf_dtype dt = c->in_specs[small].dtype;
     bool biased = dt == MF_UINT64 && !(e->classes & L) && (e->classes & O);
-    if (small < e->from || small >= to || !(biased || (e->classes & class_of(dt)))) return false;
-    *w = (mf_widen){dt, mf_dtype_wide(dt), e->from, to, e->outs, biased};
+    bool native = dt == MF_UINT64 && (e->classes & Q);
+    if (small < e->from || small >= to || !(biased || native || (e->classes & class_of(dt))))
+      return false;
+    *w = (mf_widen){dt, mf_dtype_wide(dt), e->from, to, e->outs, biased, native,
+                      skipped_inputs(e->op)};
     return true;
   }
   return false;
@@ -173,7 +190,8 @@ static mf_status widen_inputs(mf_op_call *c, const mf_widen *w, widened *s, mf_s
     s->wide_in[i] = NULL;
     s->nin = i + 1;
     mf_tensor *t = c->in ? c->in[i] : NULL;
-    bool data = i >= w->from && i < w->to && c->in_specs[i].dtype == w->narrow;
+    bool data = i >= w->from && i < w->to && !(w->skip >> i & 1) &&
+                c->in_specs[i].dtype == w->narrow;
     if (data) s->wide_specs[i].dtype = w->wide;
     if (!t) continue;
     if (data) {
@@ -201,9 +219,40 @@ static mf_status narrow_tensor(mf_tensor **t, const mf_widen *w, mf_error *err) 
   return MF_OK;
 }
 
+/* mf_infer_same_dtype over the data inputs of a plan with skipped inputs:
+ * each against the first, in TF's messages (the kernel's eagerly,
+ * op_def_library's TypeError while a graph is built). */
+static mf_status same_data_dtype(mf_op_call *c, const mf_widen *w, mf_error *err) {
+  int first = -1;
+  for (int i = w->from; i < w->to; i++) {
+    if (w->skip >> i & 1) continue;
+    if (first < 0) {
+      first = i;
+      continue;
+    }
+    mf_dtype a = c->in_specs[first].dtype, b = c->in_specs[i].dtype;
+    if (a == b) continue;
+    if (!c->building)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                          "cannot compute %s as input #%d(zero-based) was expected to be a %s "
+                          "tensor but is a %s tensor [Op:%s]",
+                          c->op->name, i, mf_dtype_kernel_name(a), mf_dtype_kernel_name(b),
+                          c->op->name);
+    char arg[64], arg0[64];
+    mf_op_input_arg(c->op, i, c->nin, arg, sizeof arg);
+    mf_op_input_arg(c->op, first, c->nin, arg0, sizeof arg0);
+    return mf_error_set(err, MF_ERR_TYPE,
+                        "Input '%s' of '%s' Op has type %s that does not match type %s of "
+                        "argument '%s'.",
+                        arg, c->op->name, mf_dtype_name(b), mf_dtype_name(a), arg0);
+  }
+  return MF_OK;
+}
+
 mf_status mf_widen_infer(mf_op_call *c, const mf_widen *w, mf_error *err) {
   /* Mixed dtypes are refused before any is widened, in the narrow names. */
-  if (w->to - w->from > 1) MF_TRY(mf_infer_same_dtype(c, w->from, w->to, err));
+  if (w->skip) MF_TRY(same_data_dtype(c, w, err));
+  else if (w->to - w->from > 1) MF_TRY(mf_infer_same_dtype(c, w->from, w->to, err));
   mf_spec spec_buf[INLINE];
   mf_tensor *in_buf[INLINE];
   widened s;
@@ -271,7 +320,87 @@ static mf_status half_reduce(mf_op_call *c, mf_error *err) {
   return MF_OK;
 }
 
+/* uint64's FloorDiv, FloorMod, TruncateDiv and TruncateMod, as TF's
+ * safe_floor_div and safe_div/safe_mod: unsigned, so floor and truncation
+ * agree; a zero divisor anywhere is TF's InvalidArgumentError. */
+static mf_status uint64_division(mf_op_call *c, mf_error *err) {
+  const mf_tensor *y = c->in[1];
+  const uint64_t *py = mf_tensor_data(y);
+  for (int64_t i = 0; i < y->size; i++)
+    if (py[i] == 0)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Integer division by zero [Op:%s]",
+                          c->op->name);
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  bool mod = !strcmp(c->op->name, "FloorMod") || !strcmp(c->op->name, "TruncateMod");
+  const uint64_t *px = mf_tensor_data(c->in[0]);
+  uint64_t *z = mf_tensor_data(out);
+  mf_bcast it;
+  mf_bcast_init_tensors(&it, out, 2, c->in);
+  for (int64_t r = 0; r < it.runs; r++, mf_bcast_next(&it)) {
+    const uint64_t *a = px + it.offset[0], *b = py + it.offset[1];
+    uint64_t *o = z + r * it.run;
+    for (int64_t i = 0; i < it.run; i++) {
+      uint64_t u = a[i * it.step[0]], v = b[i * it.step[1]];
+      o[i] = mod ? u % v : u / v;
+    }
+  }
+  return MF_OK;
+}
+
+/* uint64's Mean as TF's MeanReducer computes it: the sum in uint64
+ * (wrapping, Sum's widened kernel: int64 holds uint64's bits), divided by
+ * the count in uint64. An empty reduction gives 0. */
+static mf_status uint64_mean(mf_op_call *c, const mf_widen *w, mf_error *err) {
+  mf_widen sum = *w;
+  sum.native = false;
+  const mf_op_def *mean = c->op;
+  c->op = &mf_op_Sum;
+  mf_status st = mf_widen_kernel(c, &sum, err);
+  c->op = mean;
+  if (st != MF_OK) return st;
+  mf_tensor *out = c->out[0];
+  uint64_t count = out->size ? (uint64_t)(c->in[0]->size / out->size) : 0;
+  uint64_t *z = mf_tensor_data(out);
+  for (int64_t i = 0; i < out->size; i++) z[i] = count ? z[i] / count : 0;
+  return MF_OK;
+}
+
+/* FloorDiv of a half type as TF's floor_div_real<Eigen::half>: floor of
+ * the quotient rounded to the type (two ops, two roundings: 2047 / 682.5
+ * is 2.99927 in float, 3 in float16, so 3), where floor in float32 first
+ * would give 2. RealDiv's widened kernel, then floor in place (exact). */
+static mf_status half_floor_div(mf_op_call *c, const mf_widen *w, mf_error *err) {
+  const mf_op_def *floordiv = c->op;
+  c->op = &mf_op_RealDiv;
+  mf_status st = mf_widen_kernel(c, w, err);
+  c->op = floordiv;
+  if (st != MF_OK) return st;
+  mf_tensor *out = c->out[0];
+  uint16_t *z = mf_tensor_data(out);
+  for (int64_t i = 0; i < out->size; i++)
+    z[i] = w->narrow == MF_FLOAT16 ? mf_f32_to_f16(floorf(mf_f16_to_f32(z[i])))
+                                   : mf_f32_to_bf16(floorf(mf_bf16_to_f32(z[i])));
+  return MF_OK;
+}
+
+/* uint64's Relu (no value is below 0: the input) and Relu6 (min(x, 6)). */
+static mf_status uint64_relu(mf_op_call *c, mf_error *err) {
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  const uint64_t *x = mf_tensor_data(c->in[0]);
+  uint64_t *z = mf_tensor_data(out), cap = !strcmp(c->op->name, "Relu6") ? 6 : UINT64_MAX;
+  for (int64_t i = 0; i < out->size; i++) z[i] = x[i] < cap ? x[i] : cap;
+  return MF_OK;
+}
+
 mf_status mf_widen_kernel(mf_op_call *c, const mf_widen *w, mf_error *err) {
+  if (w->native) {
+    if (!strcmp(c->op->name, "Mean")) return uint64_mean(c, w, err);
+    if (!strncmp(c->op->name, "Relu", 4)) return uint64_relu(c, err);
+    return uint64_division(c, err);
+  }
+  if (class_of(w->narrow) == H && !strcmp(c->op->name, "FloorDiv")) return half_floor_div(c, w, err);
   if (half_reduction(c, w)) return half_reduce(c, err);
   mf_spec spec_buf[INLINE];
   mf_tensor *in_buf[INLINE];

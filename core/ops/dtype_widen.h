@@ -32,6 +32,12 @@ typedef struct mf_widen {
   int from, to;
   unsigned outs;
   bool biased;
+  /* uint64's division and Mean, which no wider kernel computes: inferred
+   * as int64, computed by dtype_widen.c's own uint64 loops. */
+  bool native;
+  /* bit i: input i, inside [from, to), is not data (Conv2DBackpropFilter's
+   * filter_sizes between its two data inputs) */
+  unsigned skip;
 } mf_widen;
 
 /* Whether c (its input specs set) runs widened; false for every call

@@ -754,6 +754,9 @@ const mf_op_def mf_op_Cast = {
 /* LeakyRelu and LeakyReluGrad: elementwise_leaky.inc. */
 #include "elementwise_leaky.inc"
 
+/* Betainc, the three-input incomplete beta function: elementwise_betainc.inc. */
+#include "elementwise_betainc.inc"
+
 /* ==================================================================== */
 /* Block functions for fusion (elementwise.h)                           */
 /* ==================================================================== */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "array_util.h"
+#include "half.h"
 #include "op.h"
 #include "shape_fn.h"
 
@@ -196,12 +197,31 @@ const mf_op_def mf_op_BroadcastTo = {
 
 /* ---- Range, LinSpace ---- */
 
+/* A float32 value rounded to float16 or bfloat16 (dt), as a float. */
+static float to_half(mf_dtype dt, float v) {
+  return dt == MF_FLOAT16 ? mf_f16_to_f32(mf_f32_to_f16(v)) : mf_bf16_to_f32(mf_f32_to_bf16(v));
+}
+
+/* TF's size for a half type: ceil(|(limit - start) / delta|), each step
+ * computed in float and rounded to the type (Eigen::half's arithmetic). */
+static double half_range_size(mf_dtype dt, float s, float l, float d) {
+  return ceilf(to_half(dt, fabsf(to_half(dt, to_half(dt, l - s) / d))));
+}
+
+/* The dtypes TF's Range has CPU kernels for: the 32- and 64-bit numbers,
+ * the half types and int8, int16, uint32 (its Tidx list); others are its
+ * NotFoundError. */
+static bool range_dtype(mf_dtype dt) {
+  return mf_dtype_is_numeric(dt) || dt == MF_FLOAT16 || dt == MF_BFLOAT16 || dt == MF_INT8 ||
+         dt == MF_INT16 || dt == MF_UINT32;
+}
+
 /* The length of range(start, limit, delta), with TF's checks. Integers are
  * measured in unsigned arithmetic so no span overflows; floats in their
  * own precision, as TF computes the size. */
 static mf_status range_size(mf_op_call *c, int64_t *size, mf_error *err) {
   mf_dtype dt = c->in[0]->dtype;
-  if (mf_dtype_is_integer(dt)) {
+  if (mf_dtype_is_any_integer(dt)) {
     int64_t s = mf_tensor_get_i64(c->in[0], 0), l = mf_tensor_get_i64(c->in[1], 0),
             d = mf_tensor_get_i64(c->in[2], 0);
     if (d == 0) return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "Requires delta != 0: 0");
@@ -226,7 +246,8 @@ static mf_status range_size(mf_op_call *c, int64_t *size, mf_error *err) {
                       "Requires start %s limit when delta %s 0: %g/%g", d > 0 ? "<=" : ">=",
                       d > 0 ? ">" : "<", s, l);
   double q = dt == MF_FLOAT32 ? (double)ceilf(fabsf(((float)l - (float)s) / (float)d))
-                              : ceil(fabs((l - s) / d));
+             : dt == MF_FLOAT64 ? ceil(fabs((l - s) / d))
+                                : half_range_size(dt, (float)s, (float)l, (float)d);
   if (!(q <= 9.2233720368547748e18))
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
                       "Requires ((limit - start) / delta) <= 9223372036854775807");
@@ -237,7 +258,7 @@ static mf_status range_size(mf_op_call *c, int64_t *size, mf_error *err) {
 static mf_status range_infer(mf_op_call *c, mf_error *err) {
   static const char *const names[] = {"start", "limit", "delta"};
   MF_TRY(mf_infer_same_dtype(c, 0, 3, err));
-  MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_numeric, "numeric", err));
+  MF_TRY(mf_infer_check_dtype(c, 0, range_dtype, "numeric", err));
   for (int i = 0; i < 3; i++) MF_TRY(check_scalar(c, i, names[i], err));
   c->requested |= 7u; /* TF's Range shape function reads all three values */
   int64_t size = MF_UNKNOWN_DIM;
@@ -263,6 +284,16 @@ static mf_status range_kernel(mf_op_call *c, mf_error *err) {
       double v = MF_DATA(c->in[0], double)[0], d = MF_DATA(c->in[2], double)[0];
       double *o = MF_DATA(out, double);
       for (int64_t i = 0; i < n; i++, v += d) o[i] = v;
+      break;
+    }
+    /* The half types step in their own precision, each sum rounded. */
+    case MF_FLOAT16:
+    case MF_BFLOAT16: {
+      mf_dtype dt = out->dtype;
+      float v = (float)mf_tensor_get_f64(c->in[0], 0), d = (float)mf_tensor_get_f64(c->in[2], 0);
+      uint16_t *o = mf_tensor_data(out);
+      for (int64_t i = 0; i < n; i++, v = to_half(dt, v + d))
+        o[i] = dt == MF_FLOAT16 ? mf_f32_to_f16(v) : mf_f32_to_bf16(v);
       break;
     }
     default: {

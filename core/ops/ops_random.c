@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "half.h"
 #include "interrupt.h"
 #include "op.h"
 #include "shape_fn.h"
@@ -252,13 +253,37 @@ static mf_status reserve(enum dist d, mf_dtype dt, int64_t seed, int64_t seed2, 
   return MF_OK;
 }
 
-/* Fills n values: each Philox block gives 4 float32s or 2 float64s, in
- * TF's order (element i comes from block i / per_block). */
+/* The half types' uniform samples, as TF's Uint16ToHalf and
+ * Uint16ToGfloat16: the low mantissa bits of a sample under the exponent
+ * of 1, less 1 (a subtraction exact in the type). */
+static uint16_t u16_to_half_uniform(uint32_t x, mf_dtype dt) {
+  if (dt == MF_FLOAT16) return mf_f32_to_f16(mf_f16_to_f32((uint16_t)(15u << 10 | (x & 0x3ffu))) - 1.0f);
+  return mf_f32_to_bf16(mf_bf16_to_f32((uint16_t)(127u << 7 | (x & 0x7fu))) - 1.0f);
+}
+
+/* float16 and bfloat16: four values a block, as TF's distributions for
+ * them: uniform from each sample's low bits, normal as float32's
+ * Box-Muller pairs rounded to the type. */
+static void fill_half(enum dist d, mf_dtype dt, const uint32_t x[4], uint16_t out[4]) {
+  if (d == UNIFORM) {
+    for (int k = 0; k < 4; k++) out[k] = u16_to_half_uniform(x[k], dt);
+    return;
+  }
+  float f[4];
+  box_muller_f(x[0], x[1], &f[0], &f[1]);
+  box_muller_f(x[2], x[3], &f[2], &f[3]);
+  for (int k = 0; k < 4; k++) out[k] = dt == MF_FLOAT16 ? mf_f32_to_f16(f[k]) : mf_f32_to_bf16(f[k]);
+}
+
+/* Fills n values: each Philox block gives 4 float32s (float16s,
+ * bfloat16s) or 2 float64s, in TF's order (element i comes from block
+ * i / per_block). */
 static mf_status fill(enum dist d, mf_dtype dt, philox gen, void *data, int64_t n,
                       mf_error *err) {
-  const int per = dt == MF_FLOAT32 ? 4 : 2;
+  const int per = dt == MF_FLOAT64 ? 2 : 4;
   float *f = data;
   double *g = data;
+  uint16_t *h = data;
   uint32_t batch[4 * PHILOX_BATCH];
   int used = PHILOX_BATCH;
   for (int64_t i = 0; i < n; i += per) {
@@ -268,6 +293,12 @@ static mf_status fill(enum dist d, mf_dtype dt, philox gen, void *data, int64_t 
       used = 0;
     }
     const uint32_t *x = batch + 4 * used++;
+    if (dt == MF_FLOAT16 || dt == MF_BFLOAT16) {
+      uint16_t hv[4];
+      fill_half(d, dt, x, hv);
+      for (int k = 0; k < 4 && i + k < n; k++) h[i + k] = hv[k];
+      continue;
+    }
     if (dt == MF_FLOAT32 && d == UNIFORM && i + 4 <= n) {
       for (int k = 0; k < 4; k++) f[i + k] = u32_to_float(x[k]);
       continue;
@@ -301,7 +332,7 @@ extern const mf_op_def mf_op_RandomStandardNormal;
 
 static mf_status random_infer(mf_op_call *c, mf_error *err) {
   mf_dtype dt = mf_attr_type(c->attrs, "dtype", MF_FLOAT32);
-  if (!mf_dtype_is_float(dt))
+  if (!mf_dtype_is_any_float(dt))
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "Value for attr 'dtype' of %s is not in the list of allowed values: "
                         "half, bfloat16, float, double [Op:%s]",

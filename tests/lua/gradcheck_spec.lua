@@ -206,6 +206,14 @@ CALLS.Zeta = {
   { "{3} {2,3}", args = { U({ 3 }, 1.5, 4), U({ 2, 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.zeta },
   { "{} {3}", args = { U({}, 2, 3), U({ 3 }, 0.5, 3) }, fixed = { [1] = true }, fn = tf.math.zeta },
 }
+-- Betainc: a and b are not differentiated (TF's rule: x only); x a
+-- tensor of a's shape, and a scalar summed over a's shape.
+CALLS.Betainc = {
+  { "{2,3} x3", args = { U({ 2, 3 }, 0.5, 3), U({ 2, 3 }, 0.5, 3), U({ 2, 3 }, 0.2, 0.8) },
+    fixed = { [1] = true, [2] = true }, fn = tf.math.betainc },
+  { "{3} {} {}", args = { U({ 3 }, 0.5, 3), U({}, 1.5, 3), U({}, 0.2, 0.8) },
+    fixed = { [1] = true, [2] = true }, fn = tf.math.betainc },
+}
 -- Svd: the singular values alone, and with the vectors (their signs are
 -- LAPACK's choice, constant under the small steps of the differences).
 -- With the vectors TF's rule needs the matrix dimensions (its

@@ -243,6 +243,18 @@ end
 rules.Igamma = function(n, dy) return igamma_grads(n, dy, 1) end
 rules.Igammac = function(n, dy) return igamma_grads(n, dy, -1) end
 
+-- _BetaincGrad: none for a and b (TF defines none); for x the integrand
+-- x^(a-1) (1-x)^(b-1) / B(a, b), in log space, with xlogy and xlog1py so
+-- that it tends to 0 at the ends where a or b is 1. Summed to x's shape
+-- (x may be the scalar of the three).
+rules.Betainc = function(n, dy)
+  local a, b, x = n.inputs[1], n.inputs[2], n.inputs[3]
+  local lgamma = ops.math.lgamma
+  local log_beta = lgamma(a) + lgamma(b) - lgamma(a + b)
+  local px = ops.exp(ops.math.xlog1py(b - 1, -x) + ops.math.xlogy(a - 1, x) - log_beta)
+  return { nil, nil, unbroadcast(px * dy[1], x) }
+end
+
 -- special_math_ops' Bessel rules (math_grad.py), from the recurrences
 -- I0' = I1, J0' = -J1, K0' = -K1, and Z1' = Z0 - Z1 / x for I, J, Y.
 -- Where the quotient by x is 0 / 0 the limit is put instead (0.5 for I1e

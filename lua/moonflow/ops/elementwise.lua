@@ -120,6 +120,23 @@ end, "tf.math.log_sigmoid(x)", "log(1 / (1 + exp(-x))) as -softplus(-x), exact f
 { required = 1, "name" })
 math_only[#math_only + 1] = "log_sigmoid"
 
+-- tf.math.betainc: the three inputs take one dtype, the first tensor's
+-- (TF's eager conversion reads the dtype attr from any tensor input), and
+-- are scalars or of one shape (the kernel does not broadcast).
+M.betainc = op_def("Betainc", function(a, b, x, opts)
+  local dt
+  for _, v in ipairs({ a, b, x }) do
+    if core.is_tensor(v) then
+      dt = core.dtype(v)
+      break
+    end
+  end
+  local function convert(v) return core.is_tensor(v) and v or (dt and core.convert(v, dt) or to_tensor(v)) end
+  return op(H.Betainc, name_opt(opts), convert(a), convert(b), convert(x))
+end, "tf.math.betainc(a, b, x)", "Float32 or float64; NaN where a <= 0, b <= 0 or x is outside [0, 1]. "
+  .. "The gradient is for x only (none for a and b, as TF's).", { required = 3, via = { name_opt }, "name" })
+math_only[#math_only + 1] = "betainc"
+
 -- The activations TF's nn namespace has as ops.
 M.elu = unary("tf.nn.elu", "Elu")
 M.selu = unary("tf.nn.selu", "Selu")

@@ -96,4 +96,56 @@ for _, rd in ipairs(REDUCE) do
   }
 end
 
+-- Quotients and remainders of the integer types (uint64's computed in
+-- uint64, the others widened; a zero divisor is InvalidArgumentError), and
+-- FloorDiv and FloorMod of float16.
+local INTS = { "int8", "int16", "uint8", "uint16", "uint32", "uint64" }
+local DIVISION = { { "FloorDiv", tf.math.floordiv }, { "FloorMod", tf.math.floormod },
+  { "TruncateDiv", tf.math.truncatediv }, { "TruncateMod", tf.math.truncatemod } }
+for _, d in ipairs(DIVISION) do
+  local op, fn = d[1], d[2]
+  entries[#entries + 1] = {
+    name = "dt_" .. op, ops = { op },
+    gen = function(r, g)
+      -- float16: FloorDiv floors the quotient rounded to float16, as TF's
+      -- floor_div_real<Eigen::half> (two roundings, not floor in float)
+      local half = (op == "FloorDiv" or op == "FloorMod") and r.chance(0.3)
+      local dt = half and "float16" or r.pick(INTS)
+      local shape = g.shape(r, r.range(0, 2), 4)
+      local x, y = tensor(r, g, dt, shape), tensor(r, g, dt, r.chance(0.25) and {} or shape)
+      if r.chance(0.8) then
+        for i, v in ipairs(y.values) do if v == 0 then y.values[i] = 1 end end
+      end
+      return { inputs = { x, y } }
+    end,
+    call = function(_, x, y) return fn(x, y) end,
+  }
+end
+
+-- Mean of the integer types: uint64's sum wraps, then divides (TF's
+-- MeanReducer); the narrower ones divide the unwrapped sum (dtype_widen.c).
+entries[#entries + 1] = {
+  name = "dt_Mean", ops = { "Mean" },
+  gen = function(r, g)
+    local dt = r.pick(INTS)
+    local rank = r.range(1, 2)
+    return { inputs = { tensor(r, g, dt, g.shape(r, rank, 4, false)) }, attrs = { axis = r.range(-rank, rank - 1) } }
+  end,
+  call = function(a, x) return tf.reduce_mean(x, a.axis) end,
+}
+
+-- Range in the small dtypes TF's kernel takes: float16 sized and stepped
+-- in float16 (each sum rounded), the integers exactly.
+entries[#entries + 1] = {
+  name = "dt_Range", ops = { "Range" },
+  gen = function(r, g)
+    local dt = r.pick({ "float16", "int8", "int16", "uint32" })
+    local start, delta = r.range(0, 20), r.range(1, 7)
+    if dt == "float16" then start, delta = start * 0.25, delta * 0.125 end
+    local limit = start + delta * r.range(0, 12) + (dt == "float16" and 0.0625 or 0)
+    return { inputs = { g.T(dt, {}, { start }), g.T(dt, {}, { limit }), g.T(dt, {}, { delta }) } }
+  end,
+  call = function(_, s, l, d) return tf.range(s, l, d, s.dtype) end,
+}
+
 return entries

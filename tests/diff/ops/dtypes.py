@@ -56,3 +56,58 @@ REF = {
     "dt_GreaterEqual": _binary(np.greater_equal),
     "dt_Sum": _reduce(np.sum), "dt_Max": _reduce(np.max), "dt_Min": _reduce(np.min),
 }
+
+
+def _division(op):
+    """TF's integer quotients and remainders: floor (Python's) or toward
+    zero (C's); a zero divisor anywhere is InvalidArgumentError."""
+    def ref(a, x, y):
+        np.broadcast(x, y)
+        if x.dtype == np.float16:
+            with np.errstate(all="ignore"):
+                if op == "FloorDiv":
+                    return np.floor(x / y)  # the float16 quotient, then floor
+                # which zero a remainder of 0 is (fmod's sign, NumPy's
+                # divisor's) TF leaves to fmod
+                return LooseZero(np.mod(x, y))
+        raise_if(np.broadcast(x, y).size > 0 and np.any(y == 0))
+        with np.errstate(all="ignore"):
+            if op == "FloorDiv":
+                z = np.floor_divide(x, y)
+            elif op == "FloorMod":
+                z = np.mod(x, y)
+            elif op == "TruncateMod":
+                z = np.fmod(x, y)
+            else:
+                q = np.floor_divide(x, y)
+                z = q + ((np.mod(x, y) != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
+        return np.asarray(z).astype(x.dtype)
+    return ref
+
+
+def _mean(a, x):
+    ax = norm_axis(a["axis"], x.ndim)
+    n = x.shape[ax] if isinstance(ax, int) else int(np.prod([x.shape[i] for i in ax], dtype=np.int64))
+    if x.dtype == np.uint64:
+        s = np.sum(x, axis=ax, dtype=np.uint64)
+        return s // np.uint64(n) if n else np.zeros_like(s)
+    s = np.sum(x.astype(np.int64), axis=ax)
+    q = np.abs(s) // n * np.sign(s) if n else np.zeros_like(s)  # C's division
+    return np.asarray(q).astype(x.dtype)
+
+
+def _range(a, s, l, d):
+    dt = s.dtype
+    if dt == np.float16:
+        size = int(np.ceil(np.abs((l - s) / d)))  # float16 ops, each rounded
+        out, v = [], s
+        for _ in range(size):
+            out.append(v)
+            v = np.float16(v + d)
+        return np.array(out, dtype=np.float16)
+    return np.arange(int(s), int(l), int(d)).astype(dt)
+
+
+REF.update({"dt_" + op: _division(op) for op in ("FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod")})
+REF["dt_Mean"] = _mean
+REF["dt_Range"] = _range

@@ -246,6 +246,40 @@ for _, s in ipairs({ { "Zeta", tf.math.zeta, { 2 } }, { "Igamma", tf.math.igamma
     grad = grad,
   }
 end
+-- Betainc: a, b and x each a scalar or of one shape (TF's kernel does not
+-- broadcast; now and then one shape differs, TF's InvalidArgumentError);
+-- a and b positive, x in (0, 1), and in value cases also the edges and
+-- the values outside the domain (NaN there). The gradient is for x only.
+entries[#entries + 1] = {
+  name = "ew_Betainc", ops = { "Betainc" },
+  gen = function(r, g)
+    local smooth = g.grad_case(r, 0.5)
+    local dt = smooth and "float64" or r.pick(F)
+    local base = g.shape(r, r.range(1, 3), 3)
+    local function shape()
+      if r.chance(0.3) then return {} end
+      if not smooth and r.chance(0.04) then
+        local s = table.move(base, 1, #base, 1, {})
+        s[1] = s[1] + 1
+        return s
+      end
+      return base
+    end
+    local a = values(r, g, dt, shape(), "positive", true)
+    local b = values(r, g, dt, shape(), "positive", true)
+    local x = values(r, g, dt, shape(), "positive", true)
+    for i, v in ipairs(x.values) do x.values[i] = v / (v + 1) end
+    if not smooth then
+      local special = { 0.0, -1.0, 1.0, 0.5, 1.5, 40.0, math.huge, 0 / 0 }
+      for _, t in ipairs({ a, b, x }) do
+        for i = 1, #t.values do if r.chance(0.15) then t.values[i] = r.pick(special) end end
+      end
+    end
+    return { inputs = { a, b, x }, attrs = { op = "Betainc" }, grad = smooth }
+  end,
+  call = function(_, a, b, x) return tf.math.betainc(a, b, x) end,
+  grad = { 3 },
+}
 for _, h in ipairs(HELPERS) do
   local op, domains = h[1], h[2]
   entries[#entries + 1] = {

@@ -151,3 +151,31 @@ TORCH = {"ew_" + op: _tref(op) for op in
 TORCH["stop_gradient"] = lambda a, x: x.detach()
 TORCH["identity_n"] = lambda a, x, y: [x, y]
 TORCH["ew_LeakyRelu"] = _t_leaky
+
+
+def _betainc_value(a, b, x):
+    """I_x(a, b) as Cephes's incbet defines it: NaN outside a > 0, b > 0,
+    0 <= x <= 1 (and for an infinite a or b), 0 and 1 at the ends."""
+    import mpmath
+    if any(v != v for v in (a, b, x)) or a <= 0 or b <= 0 or x < 0 or x > 1:
+        return mpmath.nan
+    if x == 0:
+        return mpmath.mpf(0)
+    if x == 1:
+        return mpmath.mpf(1)
+    if mpmath.isinf(a) or mpmath.isinf(b):
+        return mpmath.nan
+    return mpmath.betainc(a, b, 0, x, regularized=True)
+
+
+def _betainc(a, ta, tb, tx):
+    """TF's Betainc: inputs that are not scalars must have one shape; within
+    2 ulps (float32) and 4 (float64) of the exact value."""
+    shapes = [t.shape for t in (ta, tb, tx) if t.ndim > 0]
+    if any(s != shapes[0] for s in shapes):
+        raise TFError("InvalidArgumentError")
+    v = reference._mp(_betainc_value, (ta, tb, tx))
+    return Approx(v, ta.dtype.name, 2.0 if ta.dtype == np.float32 else 4.0)
+
+
+REF["ew_Betainc"] = _betainc

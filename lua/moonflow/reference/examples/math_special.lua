@@ -294,4 +294,19 @@ tf.Tensor([4. 3.], shape=(2,), dtype=float32)
       { code = [[tf.linalg.svd(tf.constant({1.0, 2.0}))]], type = "InvalidArgumentError", message = "Input tensor 0 must have rank >= 2, got 1" },
     },
   },
+  ["tf.math.betainc"] = {
+    example = [[
+print(tf.math.betainc(tf.constant({0.5, 1.0, 2.0}), tf.constant({0.5, 2.0, 3.0}), tf.constant({0.25, 0.5, 0.9})))
+print(tf.math.betainc(2.0, 3.0, tf.constant({0.0, 1.0, 1.5})))
+]],
+    output = [[
+tf.Tensor([0.33333334 0.75       0.9963    ], shape=(3,), dtype=float32)
+tf.Tensor([ 0.  1. nan], shape=(3,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.math.betainc(tf.constant({1.0, 2.0}), tf.constant({1.0, 2.0, 3.0}), 0.5)]], type = "InvalidArgumentError", message = "Shapes of a and b are inconsistent: [2] vs. [3]" },
+      { code = [[tf.math.betainc(tf.constant({1, 2}), tf.constant({1, 2}), tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "Betainc expects a float32 or float64 tensor for input #0(zero-based), got int32" },
+      { code = [[tf.math.betainc(tf.constant(1.0), tf.constant(1.0, tf.float64), 0.5)]], type = "InvalidArgumentError", message = "expected to be a float tensor but is a double tensor" },
+    },
+  },
 }
