@@ -13,6 +13,7 @@ local checks = require("moonflow.trace.trace_checks")
 local concrete = require("moonflow.trace.concrete")
 local cache = require("moonflow.trace.cache")
 local node_source = require("moonflow.trace.node_source")
+local tapes = require("moonflow.grad.tape")
 local raise = errors.raise
 
 local tracing = {}
@@ -155,7 +156,7 @@ local function trace_once(self, types, args, opts)
   local number = self._count + 1
   local data = { fn = self, number = number, forbid = opts.forbid }
   local fn = self:_callable()
-  local structure = {}
+  local structure, record = {}, nil
   local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
     local targs = {}
     for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
@@ -164,11 +165,18 @@ local function trace_once(self, types, args, opts)
     for i, t in ipairs(types) do
       if t.kind == "table" then snaps[i] = checks.snapshot(targs[i], {}) end
     end
+    -- The ops the trace makes are kept (the forward and backward
+    -- functions of a call a tape records are made from them); the
+    -- recorder stops with the trace on an error too (state.in_trace).
+    local recorder = tapes.trace_recorder()
     local results = table.pack(fn(table.unpack(targs, 1, #types)))
     checks.inputs_unmodified(self.name, names, snaps)
     local flat = {}
+    -- Flattening reads a returned variable: that read is recorded too.
     for i = 1, results.n do structure[i] = flatten(results[i], flat) end
     structure.n = results.n
+    tapes.stop_trace_recorder(recorder)
+    record = { entries = recorder.entries, params = targs, flat = flat }
     return flat
   end)
   -- The small eager tensors embedded as Consts: no feeds, but inputs of
@@ -184,7 +192,7 @@ local function trace_once(self, types, args, opts)
     _captures = captures, _const_captures = const_captures, _structure = structure, _number = number,
     _id = concrete_ids, _created = data.created,
     _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
-    _reason = opts.reason, _feeds = {},
+    _reason = opts.reason, _feeds = {}, _trace_record = record,
   })
   for _, c in ipairs(captures) do
     if core.is_symbolic(c) then cf._scoped = true end
