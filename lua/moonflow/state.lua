@@ -153,7 +153,7 @@ function state.remove_tape(tape)
     if t == tape then
       table.remove(state.tapes, i)
       core.tapes(-1)
-      if #state.tapes == 0 and #state.recorders == 0 then core.set_tape_hook(nil) end
+      if #state.tapes == 0 then core.set_tape_hook(nil) end
       return
     end
   end
@@ -175,42 +175,7 @@ function state.stop_inner_tapes(depth)
       stopped = true
     end
   end
-  for i = #state.recorders, 1, -1 do
-    local r = state.recorders[i]
-    if r.level > depth then
-      table.remove(state.recorders, i)
-      core.tapes(-1)
-      stopped = true
-    end
-  end
-  if stopped and #state.tapes == 0 and #state.recorders == 0 then core.set_tape_hook(nil) end
-end
-
--- The records of the tf.funcs being traced (grad/tape.lua, trace_recorder):
--- each trace keeps the ops it made, so that a call a tape records later
--- derives its forward and backward functions from that one trace instead
--- of running the Lua function again (TF builds both from the one
--- FuncGraph). They are no tapes: a cond, a loop or a call traced meanwhile
--- sees no tape recording (state.tapes_recording is false for them).
-state.recorders = {}
-
---- Adds a trace's recorder; `hook` is the binding's per-op recorder.
-function state.push_recorder(r, hook)
-  state.recorders[#state.recorders + 1] = r
-  core.tapes(1)
-  core.set_tape_hook(hook)
-end
-
---- Removes a trace's recorder (nothing when it is gone already).
-function state.remove_recorder(r)
-  for i, x in ipairs(state.recorders) do
-    if x == r then
-      table.remove(state.recorders, i)
-      core.tapes(-1)
-      if #state.tapes == 0 and #state.recorders == 0 then core.set_tape_hook(nil) end
-      return
-    end
-  end
+  if stopped and #state.tapes == 0 then core.set_tape_hook(nil) end
 end
 
 -- Variables -----------------------------------------------------------------

@@ -145,6 +145,56 @@ local carries = function(x)
   return d.is_floating or d == dtypes.resource
 end
 
+-- What a tape would record of cf's graph: each node whose op a tape
+-- records (not the ones the registry marks not differentiable), as an
+-- entry {type=, attrs=, inputs=, outputs=, scope=} over tensors of the
+-- graph (core.graph_tensor, known by identity as the trace's own), with
+-- its capture placeholders standing for the values captured (eager
+-- tensors, variables' handles) and its embedded Consts for the small
+-- tensors they hold, as the Lua code used them.
+local NO_GRADIENT = {}
+for _, o in ipairs(core.op_list()) do NO_GRADIENT[o.name] = o.no_gradient == true end
+
+local function graph_entries(cf, nodes)
+  local g = cf._graph
+  local stands = {}
+  local ins = core.graph_io(g)
+  local nparams = #ins - #cf._captures
+  for k, c in ipairs(cf._captures) do stands[ins[nparams + k]] = c end
+  for _, pair in ipairs(cf._const_captures or {}) do stands[pair[2]] = pair[1] end
+  -- A Const the trace embedded (a Lua number, an eager constant) is the
+  -- eager value the op was given, as a tape records it.
+  for i, n in ipairs(nodes) do
+    if n.type == "Const" and stands[i - 1] == nil and core.is_tensor(n.attrs.value) then
+      stands[i - 1] = n.attrs.value
+    end
+  end
+  local tensor_of = function(node, index)
+    if index == 0 and stands[node] ~= nil then return stands[node] end
+    return core.graph_tensor(g, node, index)
+  end
+  -- The Identity nodes the trace adds for the outputs are no op of the
+  -- function's (the records end at the values it returned).
+  local _, outs = core.graph_io(g)
+  local is_output = {}
+  for _, o in ipairs(outs) do
+    if nodes[o[1] + 1].type == "Identity" then is_output[o[1] + 1] = true end
+  end
+  local entries = {}
+  for i, n in ipairs(nodes) do
+    if not NO_GRADIENT[n.type] and n.type ~= "Placeholder" and n.type ~= "Const" and not is_output[i] then
+      local inputs, outputs = {}, {}
+      for k, ref in ipairs(n.inputs) do
+        inputs[k] = tensor_of(n.input_nodes[k], tonumber(ref:match(":(%d+)$")))
+      end
+      for k = 1, #n.outputs do outputs[k] = tensor_of(i - 1, k - 1) end
+      entries[#entries + 1] = { type = n.type, attrs = n.attrs, inputs = inputs, outputs = outputs,
+        scope = n.name:match("^(.*/)") }
+    end
+  end
+  return entries
+end
+
 local function derived_rec(cf, captured, captured_tensors)
   local r = cf._trace_record
   -- A function that captured tensors of an enclosing trace reads them as
@@ -161,8 +211,14 @@ local function derived_rec(cf, captured, captured_tensors)
   for _, list in ipairs({ tensors, vars, captured, captured_tensors }) do
     for _, x in ipairs(list) do source(x) end
   end
+  -- A call of another tf.func is no op a tape records (its gradient is
+  -- its callee's pair, which this graph's call node does not return).
+  local nodes = core.graph_nodes(cf._graph)
+  for _, n in ipairs(nodes) do
+    if n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then return nil end
+  end
   local entries = {}
-  for _, e in ipairs(r.entries) do
+  for _, e in ipairs(graph_entries(cf, nodes)) do
     local hit = false
     for _, x in ipairs(e.inputs) do
       if core.is_tensor(x) and reached[key(x)] and carries(x) then
@@ -171,7 +227,7 @@ local function derived_rec(cf, captured, captured_tensors)
       end
     end
     if hit then
-      if e.grad_fn or not rules[e.type] or (e.attrs and (e.attrs._gradient or e.attrs._gradient_op_type))
+      if not rules[e.type] or e.attrs._gradient_op_type or e.type == "If" or e.type == "StatelessIf"
         or e.type == "While" or e.type == "StatelessWhile" then
         return nil
       end
@@ -181,14 +237,6 @@ local function derived_rec(cf, captured, captured_tensors)
   end
   -- The intermediates: every tensor of the graph the records read,
   -- as {node, index} of the graph.
-  -- A call of another tf.func is no op a tape records (its gradient is
-  -- its callee's pair, which this graph's call node does not return).
-  local nodes = core.graph_nodes(cf._graph)
-  if #nodes == 0 then return nil end
-  for _, n in ipairs(nodes) do
-    if n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then return nil end
-  end
-  local prefix = identity(core.graph_tensor(cf._graph, 0, 0)):match("^(.-)/%d+:%d+$")
   local seen, inter, refs = {}, {}, {}
   for _, t in ipairs(r.flat) do
     if is_symbolic(t) then seen[identity(t)] = true end
@@ -199,8 +247,7 @@ local function derived_rec(cf, captured, captured_tensors)
         if is_symbolic(t) and not seen[identity(t)] then
           local id = identity(t)
           seen[id] = true
-          local g, node, index = id:match("^(.-)/(%d+):(%d+)$")
-          if g ~= prefix then return nil end
+          local node, index = id:match("/(%d+):(%d+)$")
           inter[#inter + 1] = t
           refs[#refs + 1] = { tonumber(node), tonumber(index) }
         end

@@ -108,18 +108,8 @@ local function forward_scope()
   return prefix
 end
 
-local recorders = state.recorders -- the records of the tf.funcs being traced
-
 local function record(opname, attrs, inputs, outputs)
   local here = level()
-  for _, r in ipairs(recorders) do
-    -- Every op of the function's own graph: which of them a gradient
-    -- needs is known once the trace has ended (trace_recorder).
-    if r.level == here and r.paused == 0 then
-      r.entries[#r.entries + 1] = { type = opname, attrs = attrs, inputs = inputs, outputs = outputs,
-        scope = forward_scope() }
-    end
-  end
   for _, tape in ipairs(recording) do
     local touches = tape._level == here and reaches_tape(tape, inputs)
     if not touches and opname == "ReadVariableOp" and tape._watch_accessed and tape._level == here then
@@ -137,18 +127,6 @@ local function record(opname, attrs, inputs, outputs)
     end
   end
 end
-
---- The record of a tf.func being traced: started inside its trace, it
--- keeps every op of the function's own graph (not of nested graphs nor
--- eager ones) until tapes.stop_trace_recorder, for the gradient of a
--- later call (call_gradient.lua). No tape: see state.recorders.
-function tapes.trace_recorder()
-  local r = { entries = {}, level = level(), paused = 0 }
-  state.push_recorder(r, record)
-  return r
-end
-
-function tapes.stop_trace_recorder(r) state.remove_recorder(r) end
 
 -- TF's variable_accessed, for an update returned unread (variable.lua):
 -- the recording tapes of this level that watch accessed variables watch it.
@@ -616,12 +594,7 @@ function tapes.stop_recording(fn)
   for _, t in ipairs(before) do
     if not t._watcher then state.remove_tape(t) end
   end
-  -- A trace's recorder pauses as a tape would (what fn does carries no
-  -- gradient through the function either).
-  local paused = table.move(recorders, 1, #recorders, 1, {})
-  for _, rec in ipairs(paused) do rec.paused = rec.paused + 1 end
   local r = table.pack(pcall(fn))
-  for _, rec in ipairs(paused) do rec.paused = rec.paused - 1 end
   local now = table.move(recording, 1, #recording, 1, {})
   local was = {}
   for _, t in ipairs(before) do was[t] = true end
@@ -640,13 +613,6 @@ end
 -- recording tape that tracks one of its inputs (control flow uses it).
 tapes.record_custom = function(inputs, outputs, grad_fn)
   local here = level()
-  -- A trace's recorder keeps it too: a function holding one is
-  -- differentiated by tracing it again (call_gradient.lua, derived_rec).
-  for _, r in ipairs(recorders) do
-    if r.level == here and r.paused == 0 then
-      r.entries[#r.entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs, grad_fn = grad_fn }
-    end
-  end
   for _, tape in ipairs(recording) do
     if tape._level == here and reaches_tape(tape, inputs) then
       tape._entries[#tape._entries + 1] = { type = "Custom", inputs = inputs, outputs = outputs,
@@ -795,7 +761,7 @@ function tapes.substitute(entries, map)
 end
 
 -- Library-internal (the other modules' view, not part of tf).
-tapes.internal = { trace_recorder = true, stop_trace_recorder = true, gradient_flat = true, record_custom = true, stop_recording = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
+tapes.internal = { gradient_flat = true, record_custom = true, stop_recording = true, record_call = true, note_accessed = true, would_record = true, call_sources = true, call_leaves = true, backprop_entries = true,
   key = true, substitute = true, internal = true }
 
 return tapes

@@ -13,7 +13,6 @@ local checks = require("moonflow.trace.trace_checks")
 local concrete = require("moonflow.trace.concrete")
 local cache = require("moonflow.trace.cache")
 local node_source = require("moonflow.trace.node_source")
-local tapes = require("moonflow.grad.tape")
 local raise = errors.raise
 
 local tracing = {}
@@ -165,18 +164,14 @@ local function trace_once(self, types, args, opts)
     for i, t in ipairs(types) do
       if t.kind == "table" then snaps[i] = checks.snapshot(targs[i], {}) end
     end
-    -- The ops the trace makes are kept (the forward and backward
-    -- functions of a call a tape records are made from them); the
-    -- recorder stops with the trace on an error too (state.in_trace).
-    local recorder = tapes.trace_recorder()
     local results = table.pack(fn(table.unpack(targs, 1, #types)))
     checks.inputs_unmodified(self.name, names, snaps)
     local flat = {}
-    -- Flattening reads a returned variable: that read is recorded too.
     for i = 1, results.n do structure[i] = flatten(results[i], flat) end
     structure.n = results.n
-    tapes.stop_trace_recorder(recorder)
-    record = { entries = recorder.entries, params = targs, flat = flat }
+    -- What a call a tape records derives its forward and backward
+    -- functions from, with the graph (call_gradient.lua).
+    record = { params = targs, flat = flat }
     return flat
   end)
   -- The small eager tensors embedded as Consts: no feeds, but inputs of
