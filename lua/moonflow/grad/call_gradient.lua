@@ -207,8 +207,7 @@ local function derived_rec(cf, captured, captured_tensors)
     sources[#sources + 1] = s
     if variables.is_variable(x) or core.dtype(x).is_floating then reached[key(s)] = true end
   end
-  local tensors, vars = tapes.call_leaves(cf._types, r.params)
-  for _, list in ipairs({ tensors, vars, captured, captured_tensors }) do
+  for _, list in ipairs({ r.tensors, r.vars, captured, captured_tensors }) do
     for _, x in ipairs(list) do source(x) end
   end
   -- A call of another tf.func is no op a tape records (its gradient is

@@ -13,6 +13,7 @@ local checks = require("moonflow.trace.trace_checks")
 local concrete = require("moonflow.trace.concrete")
 local cache = require("moonflow.trace.cache")
 local node_source = require("moonflow.trace.node_source")
+local tapes = require("moonflow.grad.tape")
 local raise = errors.raise
 
 local tracing = {}
@@ -171,7 +172,9 @@ local function trace_once(self, types, args, opts)
     structure.n = results.n
     -- What a call a tape records derives its forward and backward
     -- functions from, with the graph (call_gradient.lua).
-    record = { params = targs, flat = flat }
+    -- (The leaves only: the receiver of a method must not be kept.)
+    local tensors, vars = tapes.call_leaves(types, targs)
+    record = { tensors = tensors, vars = vars, flat = flat }
     return flat
   end)
   -- The small eager tensors embedded as Consts: no feeds, but inputs of
