@@ -655,6 +655,59 @@ static int l_graph_set_io(lua_State *L) {
   return 0;
 }
 
+/* core.graph_with_outputs(graph, {{node, index}, ...}) -> a copy of graph
+ * whose outputs are the graph's own followed by these tensors (0-based
+ * ids): a tf.func's forward variant, which also returns the intermediates
+ * its gradient reads, made from the one trace without running Lua again.
+ * Everything is checked before anything is allocated. */
+static int l_graph_with_outputs(lua_State *L) {
+  mf_graph *g = mfL_check_graph(L, 1);
+  mfL_checktype(L, 2, LUA_TTABLE);
+  int nextra = (int)lua_rawlen(L, 2);
+  for (int i = 0; i < nextra; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    int node = lua_istable(L, -1) ? int_at(L, -1, 1) : -1;
+    int index = lua_istable(L, -1) ? int_at(L, -1, 2) : -1;
+    lua_pop(L, 1);
+    if (node < 0 || node >= g->nnodes || index < 0 || index >= g->nodes[node].nout)
+      return mfL_raise(L, "ValueError", "graph_with_outputs: output %d names no tensor", i + 1);
+  }
+  /* The handle exists, empty, before the copy does. */
+  mfL_graph *h = new_graph_handle(L);
+  int nout = g->noutputs + nextra;
+  mf_tensor_ref *outs = mf_malloc(((size_t)nout + 1) * sizeof *outs);
+  mf_error err;
+  mf_status s = outs ? MF_OK : mf_error_set(&err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  mf_graph_copy c;
+  bool begun = false;
+  if (s == MF_OK) {
+    s = mf_graph_copy_begin(g, &c, &err);
+    begun = s == MF_OK;
+  }
+  for (int i = 0; i < g->nnodes && s == MF_OK; i++) s = mf_graph_copy_node(&c, i, &err);
+  for (int i = 0; i < g->noutputs && s == MF_OK; i++) outs[i] = mf_graph_copy_ref(&c, g->outputs[i]);
+  for (int i = 0; i < nextra && s == MF_OK; i++) {
+    lua_rawgeti(L, 2, i + 1);
+    mf_tensor_ref r = {int_at(L, -1, 1), int_at(L, -1, 2)};
+    lua_pop(L, 1);
+    outs[g->noutputs + i] = mf_graph_copy_ref(&c, r);
+  }
+  mf_graph *copy = NULL;
+  if (s == MF_OK) {
+    begun = false; /* finish frees the copy's tables either way */
+    s = mf_graph_copy_finish(&c, &copy, &err);
+  }
+  if (s == MF_OK) s = mf_graph_set_outputs(copy, nout, outs, &err);
+  if (begun) mf_graph_copy_abort(&c);
+  free(outs);
+  if (s != MF_OK) {
+    if (copy) mf_graph_release(copy);
+    return mfL_raise_status(L, &err);
+  }
+  h->g = copy;
+  return 1;
+}
+
 /* core.optimize(graph) -> optimised graph, stats: a new graph made by the
  * optimisation passes (passes.h; the graph given is unchanged) and what
  * they did: {nodes_before=, nodes_after=, folded=, simplified=, merged=,
@@ -693,6 +746,7 @@ int mfL_trace_open(lua_State *L) {
       {"graph_set_io", l_graph_set_io}, {"capture_source", l_capture_source},
       {"optimize", l_optimize},       {"in_scope", l_in_scope},
       {"graph_stateful", l_graph_stateful},
+      {"graph_with_outputs", l_graph_with_outputs},
        {NULL, NULL}};
   mfL_ctx *ctx = lua_newuserdatauv(L, sizeof *ctx, 0);
   memset(ctx, 0, sizeof *ctx);

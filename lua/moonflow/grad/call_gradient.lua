@@ -16,13 +16,15 @@ local shapes = require("moonflow.tensor.shape")
 local state = require("moonflow.state")
 local retracing = require("moonflow.trace.retracing")
 local replay = require("moonflow.grad.replay")
+local dtypes = require("moonflow.tensor.dtypes")
+local rules = require("moonflow.grad.rules").by_op
 
 local raise = errors.raise
 local flatten = nest.flatten
 
 local call_gradient = {}
 
-local retracing_backward -- below
+local retracing_backward, retraced_pair -- below
 
 -- The gradient pair of a concrete function, as TF's forward and backward
 -- functions of a call: `forward`, a trace of the same function that also
@@ -129,9 +131,151 @@ local function run_taped(cf, params, captured, captured_tensors)
   return tape, sources, flat
 end
 
+-- The gradient pair made from the function's one trace (TF's
+-- _DelayedRewriteGradientFunctions: the forward and backward functions
+-- come from the FuncGraph, the Python function runs once): the ops its
+-- trace recorded (cf._trace_record) that a source reaches are the
+-- records the backward function replays, and the forward variant is a
+-- copy of the traced graph that also returns the tensors they read. Nil
+-- when those ops hold one whose gradient needs more than its record (an
+-- If or While traced with no tape recording, a call of another tf.func)
+-- or a tensor of another graph: the pair is then made by tracing again.
+local carries = function(x)
+  local d = core.dtype(x)
+  return d.is_floating or d == dtypes.resource
+end
+
+-- What a tape would record of cf's graph: each node whose op a tape
+-- records (not the ones the registry marks not differentiable), as an
+-- entry {type=, attrs=, inputs=, outputs=, scope=} over tensors of the
+-- graph (core.graph_tensor, known by identity as the trace's own), with
+-- its capture placeholders standing for the values captured (eager
+-- tensors, variables' handles) and its embedded Consts for the small
+-- tensors they hold, as the Lua code used them.
+local NO_GRADIENT = {}
+for _, o in ipairs(core.op_list()) do NO_GRADIENT[o.name] = o.no_gradient == true end
+
+local function graph_entries(cf, nodes)
+  local g = cf._graph
+  local stands = {}
+  local ins = core.graph_io(g)
+  local nparams = #ins - #cf._captures
+  for k, c in ipairs(cf._captures) do stands[ins[nparams + k]] = c end
+  for _, pair in ipairs(cf._const_captures or {}) do stands[pair[2]] = pair[1] end
+  -- A Const the trace embedded (a Lua number, an eager constant) is the
+  -- eager value the op was given, as a tape records it.
+  for i, n in ipairs(nodes) do
+    if n.type == "Const" and stands[i - 1] == nil and core.is_tensor(n.attrs.value) then
+      stands[i - 1] = n.attrs.value
+    end
+  end
+  local tensor_of = function(node, index)
+    if index == 0 and stands[node] ~= nil then return stands[node] end
+    return core.graph_tensor(g, node, index)
+  end
+  -- The Identity nodes the trace adds for the outputs are no op of the
+  -- function's (the records end at the values it returned).
+  local _, outs = core.graph_io(g)
+  local is_output = {}
+  for _, o in ipairs(outs) do
+    if nodes[o[1] + 1].type == "Identity" then is_output[o[1] + 1] = true end
+  end
+  local entries = {}
+  for i, n in ipairs(nodes) do
+    if not NO_GRADIENT[n.type] and n.type ~= "Placeholder" and n.type ~= "Const" and not is_output[i] then
+      local inputs, outputs = {}, {}
+      for k, ref in ipairs(n.inputs) do
+        inputs[k] = tensor_of(n.input_nodes[k], tonumber(ref:match(":(%d+)$")))
+      end
+      for k = 1, #n.outputs do outputs[k] = tensor_of(i - 1, k - 1) end
+      entries[#entries + 1] = { type = n.type, attrs = n.attrs, inputs = inputs, outputs = outputs,
+        scope = n.name:match("^(.*/)") }
+    end
+  end
+  return entries
+end
+
+local function derived_rec(cf, captured, captured_tensors)
+  local r = cf._trace_record
+  -- A function that captured tensors of an enclosing trace reads them as
+  -- its records name them, not as its captures do: traced again.
+  if not r or cf._scoped then return nil end
+  local key = tapes.key
+  local sources, reached = {}, {}
+  local function source(x)
+    local s = variables.is_variable(x) and x.handle or x
+    sources[#sources + 1] = s
+    if variables.is_variable(x) or core.dtype(x).is_floating then reached[key(s)] = true end
+  end
+  for _, list in ipairs({ r.tensors, r.vars, captured, captured_tensors }) do
+    for _, x in ipairs(list) do source(x) end
+  end
+  -- A call of another tf.func is no op a tape records (its gradient is
+  -- its callee's pair, which this graph's call node does not return).
+  local nodes = core.graph_nodes(cf._graph)
+  for _, n in ipairs(nodes) do
+    if n.type == "PartitionedCall" or n.type == "StatefulPartitionedCall" then return nil end
+  end
+  local entries = {}
+  for _, e in ipairs(graph_entries(cf, nodes)) do
+    local hit = false
+    for _, x in ipairs(e.inputs) do
+      if core.is_tensor(x) and reached[key(x)] and carries(x) then
+        hit = true
+        break
+      end
+    end
+    if hit then
+      if not rules[e.type] or e.attrs._gradient_op_type or e.type == "If" or e.type == "StatelessIf"
+        or e.type == "While" or e.type == "StatelessWhile" then
+        return nil
+      end
+      entries[#entries + 1] = e
+      for _, y in ipairs(e.outputs) do reached[key(y)] = true end
+    end
+  end
+  -- The intermediates: every tensor of the graph the records read,
+  -- as {node, index} of the graph.
+  local seen, inter, refs = {}, {}, {}
+  for _, t in ipairs(r.flat) do
+    if is_symbolic(t) then seen[identity(t)] = true end
+  end
+  for _, e in ipairs(entries) do
+    for _, list in ipairs({ e.inputs, e.outputs }) do
+      for _, t in ipairs(list) do
+        if is_symbolic(t) and not seen[identity(t)] then
+          local id = identity(t)
+          seen[id] = true
+          local node, index = id:match("/(%d+):(%d+)$")
+          inter[#inter + 1] = t
+          refs[#refs + 1] = { tonumber(node), tonumber(index) }
+        end
+      end
+    end
+  end
+  local rec = { entries = entries, flat = r.flat, inter = inter, sources = sources, dinter = {} }
+  for j, t in ipairs(inter) do
+    if core.dtype(t).is_floating then rec.dinter[#rec.dinter + 1] = j end
+  end
+  return rec, refs
+end
+
 local function gradient_pair(cf, args)
   if cf._grad_pair ~= nil then return cf._grad_pair or nil end
   local _, _, captured, captured_tensors = tapes.call_sources(cf, args)
+  local derived, refs = derived_rec(cf, captured, captured_tensors)
+  if derived then
+    local pair = { forward = cf:_with_outputs(refs), nout = #derived.flat, ninter = #derived.inter,
+      dinter = derived.dinter, rec = derived, cf = cf, backwards = {} }
+    cf._grad_pair = pair
+    return pair
+  end
+  return retraced_pair(cf, args, captured, captured_tensors)
+end
+
+-- The gradient pair of a trace whose record cannot give it (derived_rec):
+-- the function traced again under a tape.
+function retraced_pair(cf, args, captured, captured_tensors)
   local rec = {}
   local wrapper = cf._fn:_new_func(function(...)
     local params = table.pack(...)

@@ -139,6 +139,18 @@ concrete.run, concrete.call_in_trace = run, call_in_trace
 -- What a call under a tape needs of a concrete function (call_gradient.lua
 -- reads them through these methods, so that it requires nothing of trace/).
 cmethods._feeds_for = feeds_of
+
+-- The same trace returning these tensors of its graph ({node, index},
+-- 0-based) after its outputs: a call's forward variant (call_gradient.lua),
+-- fed as cf is. Its graph is a copy: cf's own keeps its outputs.
+function cmethods._with_outputs(cf, refs)
+  local fields = {}
+  for k, v in pairs(cf) do fields[k] = v end
+  fields._graph, fields._run_graph, fields._opt_stats = core.graph_with_outputs(cf._graph, refs), nil, nil
+  fields._feeds, fields._trace_record, fields._grad_pair, fields._traced_pair = {}, nil, nil, nil
+  fields._bwd, fields._derived = nil, nil
+  return setmetatable(fields, Concrete)
+end
 cmethods._graph_to_run = graph_to_run
 cmethods._results = results_of
 

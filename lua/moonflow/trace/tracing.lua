@@ -13,6 +13,7 @@ local checks = require("moonflow.trace.trace_checks")
 local concrete = require("moonflow.trace.concrete")
 local cache = require("moonflow.trace.cache")
 local node_source = require("moonflow.trace.node_source")
+local tapes = require("moonflow.grad.tape")
 local raise = errors.raise
 
 local tracing = {}
@@ -155,7 +156,7 @@ local function trace_once(self, types, args, opts)
   local number = self._count + 1
   local data = { fn = self, number = number, forbid = opts.forbid }
   local fn = self:_callable()
-  local structure = {}
+  local structure, record = {}, nil
   local g, captures = state.in_trace(self.name, data, trace_error_handler(self.name), function()
     local targs = {}
     for i, t in ipairs(types) do targs[i] = t:placeholder(names[i], data, args and args[i]) end
@@ -169,6 +170,11 @@ local function trace_once(self, types, args, opts)
     local flat = {}
     for i = 1, results.n do structure[i] = flatten(results[i], flat) end
     structure.n = results.n
+    -- What a call a tape records derives its forward and backward
+    -- functions from, with the graph (call_gradient.lua).
+    -- (The leaves only: the receiver of a method must not be kept.)
+    local tensors, vars = tapes.call_leaves(types, targs)
+    record = { tensors = tensors, vars = vars, flat = flat }
     return flat
   end)
   -- The small eager tensors embedded as Consts: no feeds, but inputs of
@@ -184,7 +190,7 @@ local function trace_once(self, types, args, opts)
     _captures = captures, _const_captures = const_captures, _structure = structure, _number = number,
     _id = concrete_ids, _created = data.created,
     _trace_seconds = core.now() - start, _traced_at = os.date("%H:%M:%S"),
-    _reason = opts.reason, _feeds = {},
+    _reason = opts.reason, _feeds = {}, _trace_record = record,
   })
   for _, c in ipairs(captures) do
     if core.is_symbolic(c) then cf._scoped = true end
