@@ -17,6 +17,8 @@ local M = {}
 --   from_row_splits(values, s)   a RaggedTensor (no validation: an op made s)
 --   with_values(rt, values)      rt's row splits over new values
 --   from_tensor(t)               a dense tensor of rank >= 2 as uniform rows
+--   reduce(kind, rt, axis, keepdims)  a reduction (kind: Sum, Mean, Max, Min,
+--                                Prod, Any, All) over a RaggedTensor
 
 --- True for a tf.RaggedTensor.
 function M.is_ragged(x)
@@ -39,5 +41,6 @@ function M.concat(values, axis) return state.ragged.concat(values, axis) end
 function M.from_row_splits(values, splits) return state.ragged.from_row_splits(values, splits) end
 function M.with_values(rt, values) return state.ragged.with_values(rt, values) end
 function M.from_tensor(t) return state.ragged.from_tensor(t) end
+function M.reduce(kind, rt, axis, keepdims) return state.ragged.reduce(kind, rt, axis, keepdims) end
 
 return M

@@ -331,7 +331,9 @@ local function shape_of(rt)
   return shapes.TensorShape(dims)
 end
 
-local Spec = { kind = "ragged", __name = "RaggedTensorSpec" }
+-- The spec is its own trace type (trace/trace_type.lua's interface): an
+-- input_signature entry and a get_concrete_function argument alike.
+local Spec = { kind = "ragged", __name = "RaggedTensorSpec", __tf_type_spec = true }
 Spec.__index = Spec
 
 local function new_spec(shape, dtype, rank, splits_dtype)
@@ -355,7 +357,7 @@ end
 
 function Spec:is_subtype_of(o)
   return o.kind == "ragged" and o.dtype == self.dtype and o.ragged_rank == self.ragged_rank
-    and dims_fit(self.shape, o.shape)
+    and o.row_splits_dtype == self.row_splits_dtype and dims_fit(self.shape, o.shape)
 end
 
 function Spec:supertype(o)
@@ -391,9 +393,11 @@ local function spec_of(rt)
 end
 
 function Spec:accepts(v)
+  if getmetatable(v) == Spec then return v:is_subtype_of(self), tostring(v) end
   if is_ragged(v) and spec_of(v):is_subtype_of(self) then return true end
   return false, is_ragged(v) and tostring(spec_of(v)) or tostring(v)
 end
+Spec.__tf_trace_type = function(s) return s end
 
 RT.__tf_trace_type = function(rt) return spec_of(check(rt, "__tf_trace_type")) end
 
@@ -471,10 +475,10 @@ handlers.binary = function(fn, x, y)
   if not is_ragged(x) then r, other, left = y, x, false end
   local t = ops.convert_to_tensor(other, core.dtype(flat_values(r)))
   local _, _, shape = info(t)
-  if shape == nil or #shape > 0 then
-    raise("ValueError", "moonflow combines a RaggedTensor elementwise with a scalar or a RaggedTensor of the "
-      .. "same row splits only (TF also broadcasts dense tensors against it)", 4)
+  if shape == nil then
+    raise("ValueError", "a dense operand of unknown rank cannot broadcast against a RaggedTensor", 4)
   end
+  if #shape > 0 then return handlers.broadcast(fn, r, t, left, 4) end
   if left then return with_flat_values(r, fn(flat_values(r), t)) end
   return with_flat_values(r, fn(t, flat_values(r)))
 end
@@ -581,6 +585,11 @@ RT.__idiv = operator("floordiv")
 RT.__mod = operator("floormod")
 RT.__pow = operator("pow")
 RT.__unm = function(a) return ops.negative(a) end
+-- tensor <op> RaggedTensor: the tensor's operator hands the call here
+-- (lua/binding/fastpath.c), with its op handle and attributes.
+RT.__tf_binary = function(h, attrs, a, b)
+  return handlers.binary(function(x, y) return core.binary(h, x, y, attrs) end, a, b)
+end
 
 local methods = {}
 
@@ -602,6 +611,11 @@ methods.with_flat_values = doc.def(function(rt, v) return with_flat_values(check
   "rt:with_flat_values(new_values)", "The same row splits over new flat values.")
 methods.numpy = methods.to_list
 
+-- TF's methods moonflow lacks: a typed error naming the reason, never nil.
+local LACKING = {
+  to_sparse = "moonflow has no SparseTensor (README.md, \"Limits\")",
+}
+
 local fields = {
   values = function(rt) return rt._values end,
   row_splits = function(rt) return rt._row_splits end,
@@ -620,6 +634,9 @@ function RT.__index(rt, k)
   if f then return f(rt) end
   local m = methods[k]
   if m then return m end
+  if LACKING[k] then
+    raise("AttributeError", ("'RaggedTensor' object has no attribute '%s': %s"):format(k, LACKING[k]), 2)
+  end
   raise("AttributeError", ("'RaggedTensor' object has no attribute '%s'"):format(tostring(k)), 2)
 end
 
@@ -730,10 +747,37 @@ setmetatable(RaggedTensor, { __tostring = function() return "<class 'tf.RaggedTe
   __name = "RaggedTensor class" })
 
 M.RaggedTensor = RaggedTensor
+-- TF's RaggedTensorSpec.__init__ checks.
+local function spec_args(shape, ragged_rank_, row_splits_dtype)
+  local s = shapes.as_shape(shape == nil and shapes.None or shape)
+  local dims = s:as_list()
+  if ragged_rank_ == nil then
+    if dims == nil then
+      raise("ValueError", ("Must specify ragged_rank or a shape with a known rank. Got None and %s"):format(
+        tostring(s)), 4)
+    end
+    ragged_rank_ = #dims - 1
+  end
+  if math.type(ragged_rank_) ~= "integer" then
+    raise("TypeError", ("Argument `ragged_rank` must be an int. Received %s."):format(tostring(ragged_rank_)), 4)
+  end
+  if ragged_rank_ < 0 then
+    raise("ValueError", ("ragged_rank must be non-negative; got %d."):format(ragged_rank_), 4)
+  end
+  if dims ~= nil and ragged_rank_ >= #dims then
+    raise("ValueError", ("Argument `ragged_rank` (%d) must be less than rank (%d)."):format(ragged_rank_, #dims), 4)
+  end
+  local sd = row_splits_dtype and dtypes.as_dtype(row_splits_dtype) or I64
+  if sd ~= I64 and sd ~= dtypes.int32 then
+    raise("ValueError", ("row_splits_dtype must be int32 or int64. Received %s."):format(tostring(sd)), 4)
+  end
+  return s, ragged_rank_, sd
+end
+
 M.RaggedTensorSpec = doc.def(function(shape, dtype, ragged_rank_, row_splits_dtype)
-  local s = shapes.as_shape(shape)
-  local rank = ragged_rank_ or (#s:as_list() - 1)
-  return new_spec(s, dtype, rank, row_splits_dtype and dtypes.as_dtype(row_splits_dtype) or I64)
+  if dtype ~= nil then dtype = dtypes.as_dtype(dtype) end
+  local s, rank, sd = spec_args(shape, ragged_rank_, row_splits_dtype)
+  return new_spec(s, dtype, rank, sd)
 end, "tf.RaggedTensorSpec(shape [, dtype] [, ragged_rank] [, row_splits_dtype])",
 "The type of a RaggedTensor (tf.func traces a RaggedTensor argument by it): shape with None for the ragged "
 .. "dimensions, dtype (float32), ragged_rank (rank - 1), row_splits_dtype (int64).")
@@ -758,6 +802,15 @@ M.ragged = {
 
 handlers.is_ragged = is_ragged
 state.ragged = handlers
+
+-- Reductions, broadcasting and tf.ragged.range (tensor/ragged_math.lua)
+-- build on these.
+require("moonflow.tensor.ragged_math")({
+  new = new, is_ragged = is_ragged, flat_values = flat_values, nested_splits = nested_splits,
+  ragged_rank = ragged_rank, value_rowids = value_rowids, row_lengths = row_lengths, nrows = nrows,
+  nvals = nvals, with_flat_values = with_flat_values, map_flat_values = map_flat_values, last = last, vec = vec,
+  info = info, eager = eager, static_len = static_len, shape_of = shape_of,
+}, handlers, M.ragged)
 
 M.internal = { is_ragged = true, element_text = true }
 

@@ -1,0 +1,315 @@
+-- ragged_math.lua — math on tf.RaggedTensor as TF's ragged_math_ops.py and
+-- ragged elementwise dispatch do it: the reductions (tf.reduce_sum, _mean,
+-- _max, _min, _prod, _any, _all over any axis), the broadcasting of a dense
+-- operand against a ragged one, and tf.ragged.range. Like the rest of
+-- tensor/ragged.lua, every step is an op on the component tensors, so it
+-- runs eagerly, traced and under a tape alike.
+--
+-- A reduction over a ragged axis is a segment reduction (TF's
+-- unsorted_segment_<op>): Sum has its own op; Max, Min and Prod scatter each
+-- segment into a row of a dense block padded with the op's identity, then
+-- reduce the rows (the identity is what TF's kernels give an empty segment:
+-- the dtype's lowest for Max, its highest for Min, 1 for Prod).
+
+local core = require("moonflow.core")
+local doc = require("moonflow.doc")
+local errors = require("moonflow.errors")
+local dtypes = require("moonflow.tensor.dtypes")
+local shapes = require("moonflow.tensor.shape")
+local ops = require("moonflow.ops")
+local raise = errors.raise
+
+local I64 = dtypes.int64
+
+return function(R, handlers, ragged_ns)
+  local new, is_ragged, flat_values = R.new, R.is_ragged, R.flat_values
+  local value_rowids, row_lengths, nrows, nvals = R.value_rowids, R.row_lengths, R.nrows, R.nvals
+  local with_flat_values, last, vec, info = R.with_flat_values, R.last, R.vec, R.info
+
+  local function zero_then(t) return ops.concat({ ops.constant({ 0 }, I64), t }, 0) end
+
+  -- Reductions ---------------------------------------------------------------
+
+  local DENSE = { Sum = "reduce_sum", Prod = "reduce_prod", Max = "reduce_max", Min = "reduce_min" }
+  local function dense_reduce(kind, x, axis, keepdims) return ops[DENSE[kind]](x, axis, keepdims) end
+
+  -- The value an empty segment reduces to, as TF's UnsortedSegment kernels.
+  local function identity(kind, dtype)
+    if kind == "Sum" then return 0 end
+    if kind == "Prod" then return 1 end
+    if dtype.is_floating and dtype.size == 8 then
+      return kind == "Max" and -1.7976931348623157e308 or 1.7976931348623157e308
+    end
+    return kind == "Max" and dtype.min or dtype.max
+  end
+
+  -- out[j] = kind over data[i] with ids[i] == j, j < num (ids int64;
+  -- `sorted` when ids never decrease).
+  local function dense_segment(kind, data, ids, num, sorted)
+    if kind == "Sum" then return ops.math.unsorted_segment_sum(data, ids, num) end
+    local n = ops.size(ids, I64)
+    local idx = ops.range(n, nil, nil, I64)
+    if not sorted then
+      -- ids * n + i orders by segment and keeps each segment's order.
+      local order = ops.argsort(ops.add(ops.multiply(ids, n), idx))
+      ids, data = ops.gather(ids, order), ops.gather(data, order)
+    end
+    local counts = ops.math.unsorted_segment_sum(ops.ones_like(ids), ids, num)
+    local starts = ops.subtract(ops.math.cumsum(counts), counts)
+    local pos = ops.subtract(idx, ops.gather(starts, ids))
+    local width = ops.reduce_max(zero_then(counts))
+    local dims = ops.concat({ ops.reshape(num, { 1 }), ops.reshape(width, { 1 }),
+      ops.slice(ops.shape(data, I64), vec(1), vec(-1)) }, 0)
+    local dtype = core.dtype(data)
+    local block = ops.fill(dims, ops.constant(identity(kind, dtype), dtype))
+    block = ops.tensor_scatter_nd_update(block, ops.stack({ ids, pos }, 1), data)
+    return dense_reduce(kind, block, 1)
+  end
+
+  -- TF's _ragged_segment_aggregate: rows of a ragged `data` in one segment
+  -- combine position by position (the output row is the longest of them).
+  local function segment(kind, data, ids, num, sorted)
+    if not is_ragged(data) then return dense_segment(kind, data, ids, num, sorted) end
+    local out_lengths = ops.maximum(dense_segment("Max", row_lengths(data), ids, num, sorted), 0)
+    local out_splits = zero_then(ops.math.cumsum(out_lengths))
+    local rid = value_rowids(data)
+    local within = ops.subtract(ops.range(nvals(data._values), nil, nil, I64), ops.gather(data._row_splits, rid))
+    local to = ops.add(ops.gather(ops.gather(out_splits, ids), rid), within)
+    return new(segment(kind, data._values, to, last(out_splits), false), out_splits)
+  end
+
+  -- keepdims: a dimension of 1 at axis 0 or 1.
+  local function expand(x, axis)
+    if not is_ragged(x) then return ops.expand_dims(x, axis) end
+    if axis == 0 then return new(x, zero_then(ops.reshape(nrows(x), { 1 }))) end
+    return new(x, ops.range(ops.add(nrows(x), 1), nil, nil, I64))
+  end
+
+  local function reduce_axis(kind, rt, axis, keepdims)
+    if not is_ragged(rt) then return dense_reduce(kind, rt, axis, keepdims) end
+    local out
+    if axis == 0 then
+      -- out[j] combines the j-th value of every row.
+      local rid = value_rowids(rt)
+      local ids = ops.subtract(ops.range(nvals(rt._values), nil, nil, I64), ops.gather(rt._row_splits, rid))
+      out = segment(kind, rt._values, ids, ops.reduce_max(zero_then(row_lengths(rt))), false)
+    elseif axis == 1 then
+      out = segment(kind, rt._values, value_rowids(rt), nrows(rt), true)
+    else
+      return new(reduce_axis(kind, rt._values, axis - 1, keepdims), rt._row_splits)
+    end
+    return keepdims and expand(out, axis) or out
+  end
+
+  local PY_TYPE = { string = "str", boolean = "bool", table = "list", ["nil"] = "NoneType", number = "float" }
+
+  -- TF's array_ops.get_positive_axis.
+  local function positive_axis(a, ndims, name, level)
+    if math.type(a) ~= "integer" then
+      raise("TypeError", ("%s must be an int; got %s"):format(name, PY_TYPE[type(a)] or type(a)), level + 1)
+    end
+    if a >= 0 and a < ndims then return a end
+    if a < 0 and a >= -ndims then return a + ndims end
+    raise("ValueError", ("%s=%d out of bounds: expected %d<=%s<%d"):format(name, a, -ndims, name, ndims), level + 1)
+  end
+
+  local function rank_of(rt) return #R.shape_of(rt):as_list() end
+
+  local reduce
+
+  -- TF's ragged_reduce_aggregate for Sum, Prod, Max, Min.
+  local function aggregate(kind, rt, axis, keepdims, level)
+    if not is_ragged(rt) then return dense_reduce(kind, rt, axis, keepdims) end
+    if axis == nil then
+      local out = dense_reduce(kind, flat_values(rt), nil, keepdims)
+      if keepdims then
+        for _ = 1, R.ragged_rank(rt) do out = ops.expand_dims(out, 0) end
+      end
+      return out
+    end
+    if type(axis) == "table" and getmetatable(axis) == nil then
+      if #axis == 0 then return rt end
+      if #axis == 1 then return aggregate(kind, rt, axis[1], keepdims, level + 1) end
+      local ndims, list = rank_of(rt), {}
+      for i, a in ipairs(axis) do list[i] = positive_axis(a, ndims, ("axis[%d]"):format(i - 1), level + 1) end
+      table.sort(list)
+      local inner = aggregate(kind, rt, list[#list], keepdims, level + 1)
+      list[#list] = nil
+      return aggregate(kind, inner, list, keepdims, level + 1)
+    end
+    return reduce_axis(kind, rt, positive_axis(axis, rank_of(rt), "axis", level + 1), keepdims)
+  end
+
+  local function as_int32(x) return R.map_flat_values(function(v) return ops.cast(v, dtypes.int32) end, x) end
+  local function as_bool(x)
+    if is_ragged(x) then return R.map_flat_values(function(v) return ops.cast(v, dtypes.bool) end, x) end
+    return ops.cast(x, dtypes.bool)
+  end
+
+  reduce = function(kind, rt, axis, keepdims, level)
+    if core.is_tensor(axis) then
+      if core.is_symbolic(axis) then raise("ValueError", "axis must be known at graph construction time.", level) end
+      axis = core.numpy(axis)
+    end
+    if kind == "Mean" then
+      -- TF's ragged reduce_mean: sum / count, as truediv (integers average as float64).
+      local total = aggregate("Sum", rt, axis, keepdims, level)
+      local ones = R.map_flat_values(ops.ones_like, rt)
+      local count = aggregate("Sum", ones, axis, keepdims, level)
+      if is_ragged(total) then return with_flat_values(total, ops.divide(flat_values(total), flat_values(count))) end
+      return ops.divide(total, count)
+    end
+    if kind == "Any" then return as_bool(aggregate("Sum", as_int32(rt), axis, keepdims, level)) end
+    if kind == "All" then return as_bool(aggregate("Prod", as_int32(rt), axis, keepdims, level)) end
+    return aggregate(kind, rt, axis, keepdims, level)
+  end
+
+  -- ops/reduce.lua hands a RaggedTensor here (the op's TF name as kind).
+  handlers.reduce = function(kind, rt, axis, keepdims) return reduce(kind, rt, axis, keepdims, 4) end
+
+  -- Broadcasting a dense operand ---------------------------------------------
+
+  local function broadcast_error(dim, level)
+    raise("InvalidArgumentError", ("Unable to broadcast: dimension size mismatch in dimension=%d"):format(dim),
+      level + 1)
+  end
+
+  -- The outermost row of each flat value.
+  local function outer_rowids(rt)
+    local ids = value_rowids(rt)
+    local v = rt._values
+    while is_ragged(v) do
+      ids = ops.gather(ids, value_rowids(v))
+      v = v._values
+    end
+    return ids
+  end
+
+  -- A dense `t` against ragged `rt`: the dense operand for rt's flat values,
+  -- or nil when t has a size other than 1 in a ragged dimension (then it is
+  -- compared as uniform rows).
+  local function dense_operand(rt, t, level)
+    local _, _, tshape = info(t)
+    local rank, rrank = rank_of(rt), R.ragged_rank(rt)
+    local inner = rank - 1 - rrank
+    if #tshape > rank then
+      raise("InvalidArgumentError", ("Incompatible shapes: %s vs. %s"):format(tostring(R.shape_of(rt)),
+        tostring(shapes.TensorShape(tshape))), level + 1)
+    end
+    if #tshape <= inner then return t end
+    -- t's dimensions aligned with rt's: lead (rows), then the ragged ones.
+    local lead = #tshape - inner - rrank -- 1 when t has a rows dimension
+    local first_ragged = math.max(1, lead + 1)
+    for d = first_ragged, #tshape - inner do
+      if tshape[d] ~= 1 then return nil end
+    end
+    local nrow_dim = lead == 1 and tshape[1] or 1
+    if nrow_dim == 1 then return ops.reshape(t, ops.slice(ops.shape(t, I64), vec(#tshape - inner), vec(-1))) end
+    local n = R.static_len(rt._row_splits) - 1
+    if nrow_dim >= 0 and n >= 0 and nrow_dim ~= n then broadcast_error(0, level + 1) end
+    local rows = ops.reshape(t, ops.concat({ ops.constant({ -1 }, I64),
+      ops.slice(ops.shape(t, I64), vec(#tshape - inner), vec(-1)) }, 0))
+    return ops.gather(rows, outer_rowids(rt))
+  end
+
+  -- Every row of rt has the length of t's dimension 1 (eager check; in a
+  -- graph TF's assert runs with the op).
+  local function uniform_rows(rt, t, level)
+    local _, _, tshape = info(t)
+    if #tshape ~= rank_of(rt) or R.ragged_rank(rt) ~= 1 then broadcast_error(1, level + 1) end
+    local lengths = row_lengths(rt)
+    local n = R.static_len(rt._row_splits) - 1
+    if n >= 0 and tshape[1] >= 0 and tshape[1] ~= n then broadcast_error(0, level + 1) end
+    if R.eager(lengths) then
+      for _, l in ipairs(core.numpy(lengths)) do
+        if l ~= tshape[2] then broadcast_error(1, level + 1) end
+      end
+    end
+    local dims = { -1 }
+    for d = 3, #tshape do dims[#dims + 1] = tshape[d] end
+    return ops.reshape(t, dims)
+  end
+
+  -- fn over the flat values of ragged `r` and the dense `t` (r on the left
+  -- when `left`).
+  handlers.broadcast = function(fn, r, t, left, level)
+    local d = dense_operand(r, t, level + 1) or uniform_rows(r, t, level + 1)
+    local v = flat_values(r)
+    if left then return with_flat_values(r, fn(v, d)) end
+    return with_flat_values(r, fn(d, v))
+  end
+
+  -- tf.ragged.range ------------------------------------------------------------
+
+  local function range_arg(x, dtype, what, level)
+    local t = ops.convert_to_tensor(x, dtype)
+    local _, _, shape = info(t)
+    if #shape > 1 then
+      raise("ValueError", ("%s must be rank 0 or 1, got shape %s"):format(what, tostring(shapes.TensorShape(shape))),
+        level + 1)
+    end
+    return t
+  end
+
+  local function infer_dtype(xs)
+    local dt = dtypes.int32
+    for _, x in ipairs(xs) do
+      local t = core.is_tensor(x) and x or ops.convert_to_tensor(x)
+      local d = core.dtype(t)
+      if d.is_floating or (d == I64 and not dt.is_floating) then dt = d end
+    end
+    return dt
+  end
+
+  local function ragged_range(starts, limits, deltas, dtype, level)
+    if limits == nil then starts, limits = 0, starts end
+    deltas = deltas == nil and 1 or deltas
+    dtype = dtype and dtypes.as_dtype(dtype) or infer_dtype({ starts, limits, deltas })
+    local s = range_arg(starts, dtype, "starts", level + 1)
+    local l = range_arg(limits, dtype, "limits", level + 1)
+    local d = range_arg(deltas, dtype, "deltas", level + 1)
+    -- The arguments broadcast to one vector, as TF's RaggedRange kernel.
+    local sizes = {}
+    for i, t in ipairs({ s, l, d }) do
+      local _, _, shape = info(t)
+      sizes[i] = #shape == 1 and shape[1] or nil
+    end
+    local n
+    for _, k in ipairs({ sizes[1], sizes[2], sizes[3] }) do
+      if k and k >= 0 then
+        if n and n ~= k then
+          raise("InvalidArgumentError", "starts, limits, and deltas must have the same shape", level + 1)
+        end
+        n = n or k
+      end
+    end
+    local vector = sizes[1] or sizes[2] or sizes[3]
+    if vector then
+      local like = sizes[1] and s or (sizes[2] and l or d)
+      local z = ops.zeros_like(like)
+      s, l, d = ops.add(z, s), ops.add(z, l), ops.add(z, d)
+    else
+      s, l, d = ops.reshape(s, { 1 }), ops.reshape(l, { 1 }), ops.reshape(d, { 1 })
+    end
+    if R.eager(d) then
+      for _, v in ipairs(core.numpy(d)) do
+        if v == 0 then raise("InvalidArgumentError", "Requires delta != 0", level + 1) end
+      end
+    end
+    -- Row i has ceil((l - s) / d) values, none when that is negative.
+    local df = dtype.is_floating and dtype or dtypes.float64
+    local span = ops.divide(ops.cast(ops.subtract(l, s), df), ops.cast(d, df))
+    local lengths = ops.cast(ops.maximum(ops.ceil(span), 0), I64)
+    local splits = zero_then(ops.math.cumsum(lengths))
+    local rid = value_rowids({ _row_splits = splits })
+    local k = ops.cast(ops.subtract(ops.range(last(splits), nil, nil, I64), ops.gather(splits, rid)), dtype)
+    return new(ops.add(ops.gather(s, rid), ops.multiply(k, ops.gather(d, rid))), splits)
+  end
+
+  ragged_ns.range = doc.def(function(starts, limits, deltas, dtype)
+    return ragged_range(starts, limits, deltas, dtype, 2)
+  end, "tf.ragged.range(starts [, limits] [, deltas] [, dtype])",
+  "A RaggedTensor whose row i is tf.range(starts[i], limits[i], deltas[i]) (an empty row where that range is "
+  .. "empty); one argument gives the limits, from 0; scalars broadcast against vectors; deltas default to 1; "
+  .. "a zero delta is an InvalidArgumentError.")
+end
