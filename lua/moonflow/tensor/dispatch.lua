@@ -19,6 +19,7 @@ local M = {}
 --   from_tensor(t)               a dense tensor of rank >= 2 as uniform rows
 --   reduce(kind, rt, axis, keepdims)  a reduction (kind: Sum, Mean, Max, Min,
 --                                Prod, Any, All) over a RaggedTensor
+--   tile(rt, multiples)          tf.tile of a RaggedTensor
 
 --- True for a tf.RaggedTensor.
 function M.is_ragged(x)
@@ -42,5 +43,6 @@ function M.from_row_splits(values, splits) return state.ragged.from_row_splits(v
 function M.with_values(rt, values) return state.ragged.with_values(rt, values) end
 function M.from_tensor(t) return state.ragged.from_tensor(t) end
 function M.reduce(kind, rt, axis, keepdims) return state.ragged.reduce(kind, rt, axis, keepdims) end
+function M.tile(rt, multiples) return state.ragged.tile(rt, multiples) end
 
 return M

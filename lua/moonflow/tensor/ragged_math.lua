@@ -1,7 +1,7 @@
 -- ragged_math.lua — math on tf.RaggedTensor as TF's ragged_math_ops.py and
 -- ragged elementwise dispatch do it: the reductions (tf.reduce_sum, _mean,
 -- _max, _min, _prod, _any, _all over any axis), the broadcasting of a dense
--- operand against a ragged one, and tf.ragged.range. Like the rest of
+-- operand against a ragged one, tf.tile and tf.ragged.range. Like the rest of
 -- tensor/ragged.lua, every step is an op on the component tensors, so it
 -- runs eagerly, traced and under a tape alike.
 --
@@ -237,6 +237,59 @@ return function(R, handlers, ragged_ns)
     local v = flat_values(r)
     if left then return with_flat_values(r, fn(v, d)) end
     return with_flat_values(r, fn(d, v))
+  end
+
+  -- tf.tile ---------------------------------------------------------------------
+
+  -- The ranges [starts[i], starts[i] + length i) end to end, the lengths
+  -- given by `splits` (their int64 positions, for a gather).
+  local function spans(starts, splits)
+    local rid = value_rowids({ _row_splits = splits })
+    return ops.add(ops.gather(starts, rid), ops.subtract(ops.range(last(splits), nil, nil, I64),
+      ops.gather(splits, rid)))
+  end
+
+  -- Rows `idx` (an int64 vector) of v, in that order.
+  local function gather_rows(v, idx)
+    if not is_ragged(v) then return ops.gather(v, idx) end
+    local starts = ops.gather(v._row_splits, idx)
+    local lengths = ops.subtract(ops.gather(v._row_splits, ops.add(idx, 1)), starts)
+    local splits = zero_then(ops.math.cumsum(lengths))
+    return new(gather_rows(v._values, spans(starts, splits)), splits)
+  end
+
+  -- Each element of the vector x, m times in a row.
+  local function repeat_each(x, m)
+    return ops.gather(x, ops.floordiv(ops.range(ops.multiply(ops.size(x, I64), m), nil, nil, I64), m))
+  end
+
+  -- mult: one int64 scalar per dimension of rt.
+  local function tile(rt, mult)
+    if not is_ragged(rt) then return ops.tile(rt, ops.cast(ops.stack(mult), dtypes.int32)) end
+    -- Dimensions 2 and on are the values' (whose dimension 0 is rt's 1, flattened).
+    local inner = { ops.constant(1, I64) }
+    for k = 3, #mult do inner[#inner + 1] = mult[k] end
+    local values = tile(rt._values, inner)
+    -- Dimension 1: each row's values mult[2] times over.
+    local lengths, n = row_lengths(rt), nrows(rt)
+    local starts = repeat_each(ops.slice(rt._row_splits, vec(0), ops.reshape(n, { 1 })), mult[2])
+    values = gather_rows(values, spans(starts, zero_then(ops.math.cumsum(repeat_each(lengths, mult[2])))))
+    local out = new(values, zero_then(ops.math.cumsum(ops.multiply(lengths, mult[2]))))
+    -- Dimension 0: the rows mult[1] times over.
+    return gather_rows(out, ops.floormod(ops.range(ops.multiply(n, mult[1]), nil, nil, I64), n))
+  end
+
+  handlers.tile = function(rt, multiples)
+    local m = ops.cast(ops.convert_to_tensor(multiples), I64)
+    local _, _, shape = info(m)
+    local rank = rank_of(rt)
+    if #shape ~= 1 or (shape[1] >= 0 and shape[1] ~= rank) then
+      raise("InvalidArgumentError", ("Expected multiples argument to be a vector of length %d but got length %s")
+        :format(rank, #shape == 1 and tostring(shape[1]) or "a rank " .. #shape .. " tensor"), 4)
+    end
+    local mult = {}
+    for k = 1, rank do mult[k] = ops.gather(m, k - 1) end
+    return tile(rt, mult)
   end
 
   -- tf.ragged.range ------------------------------------------------------------
