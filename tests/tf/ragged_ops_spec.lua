@@ -287,7 +287,18 @@ describe("ragged_tensor_test.py: RaggedTensorSpec", function()
     T.raises("TypeError", "RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)", f,
       tf.ragged.constant({ { 1, 2 }, { 3 } }))
     T.raises("TypeError", "Binding inputs to tf.func failed", f, tf.ragged.constant({ { 1, 2 }, { 3 } }))
-    T.raises("TypeError", "Binding inputs to tf.func failed", f, tf.constant({ { 1.0 } }))
+    T.raises("TypeError", "Can not cast TensorSpec(shape=(1, 1), dtype=tf.float32, name=None) to RaggedTensorSpec",
+      f, tf.constant({ { 1.0 } }))
+  end)
+
+  it("a shape of unknown rank takes ragged tensors of any rank with that ragged_rank", function()
+    local s = tf.RaggedTensorSpec(nil, tf.float32, 1)
+    assert.are.equal("RaggedTensorSpec(TensorShape(None), tf.float32, 1, tf.int64)", tostring(s))
+    T.raises("ValueError", "Must specify ragged_rank or a shape with a known rank", tf.RaggedTensorSpec, nil)
+    local f = tf.func(function(x) return tf.reduce_sum(x) end, { input_signature = { s } })
+    assert.are.equal(6, f(tf.ragged.constant({ { 1.0 }, { 2.0, 3.0 } })):numpy())
+    assert.are.equal(10, f(tf.ragged.constant({ { { 1.0, 2.0 } }, { { 3.0, 4.0 } } }, nil, 1)):numpy())
+    assert.are.equal(1, T.count(f))
   end)
 
   it("get_concrete_function takes a RaggedTensorSpec", function()

@@ -347,8 +347,9 @@ function Spec:__tostring()
 end
 
 local function dims_fit(a, b)
-  local x, y = a:as_list(), b:as_list()
-  if #x ~= #y then return false end
+  local x, y = a._dims, b._dims
+  if y == nil then return true end
+  if x == nil or #x ~= #y then return false end
   for i = 1, #y do
     if y[i] ~= shapes.None and x[i] ~= y[i] then return false end
   end
@@ -362,21 +363,26 @@ end
 
 function Spec:supertype(o)
   if o.kind ~= "ragged" or o.dtype ~= self.dtype or o.ragged_rank ~= self.ragged_rank then return nil end
-  local x, y = self.shape:as_list(), o.shape:as_list()
-  if #x ~= #y then return nil end
+  local x, y = self.shape._dims, o.shape._dims
+  if x == nil or y == nil or #x ~= #y then
+    return new_spec(shapes.as_shape(nil), self.dtype, self.ragged_rank, self.row_splits_dtype)
+  end
   local dims = {}
   for i = 1, #x do dims[i] = x[i] == y[i] and x[i] or shapes.None end
   return new_spec(dims, self.dtype, self.ragged_rank, self.row_splits_dtype)
 end
 
 function Spec:placeholder(name)
-  local dims = self.shape:as_list()
-  local vdims = { -1 }
-  for d = self.ragged_rank + 2, #dims do vdims[#vdims + 1] = dims[d] == shapes.None and -1 or dims[d] end
+  -- An unknown rank leaves the values' rank unknown too.
+  local dims = self.shape._dims
+  local vdims = dims and { -1 } or nil
+  for d = self.ragged_rank + 2, dims and #dims or 0 do
+    vdims[#vdims + 1] = dims[d] == shapes.None and -1 or dims[d]
+  end
   local v = core.placeholder(name .. "_flat_values", self.dtype, vdims)
   local splits = {}
   for k = 1, self.ragged_rank do
-    local n = (k == 1 and dims[1] ~= shapes.None) and dims[1] + 1 or -1
+    local n = (k == 1 and dims and dims[1] ~= shapes.None) and dims[1] + 1 or -1
     splits[k] = core.placeholder(name .. "_row_splits_" .. k, I64, { n })
   end
   for k = self.ragged_rank, 1, -1 do v = new(v, splits[k]) end
@@ -394,6 +400,10 @@ end
 
 function Spec:accepts(v)
   if getmetatable(v) == Spec then return v:is_subtype_of(self), tostring(v) end
+  if core.is_tensor(v) then
+    local _, dtype, shape = info(v)
+    return false, tostring(shapes.TensorSpec(shape, dtype))
+  end
   if is_ragged(v) and spec_of(v):is_subtype_of(self) then return true end
   return false, is_ragged(v) and tostring(spec_of(v)) or tostring(v)
 end
@@ -749,8 +759,8 @@ setmetatable(RaggedTensor, { __tostring = function() return "<class 'tf.RaggedTe
 M.RaggedTensor = RaggedTensor
 -- TF's RaggedTensorSpec.__init__ checks.
 local function spec_args(shape, ragged_rank_, row_splits_dtype)
-  local s = shapes.as_shape(shape == nil and shapes.None or shape)
-  local dims = s:as_list()
+  local s = shapes.as_shape(shape ~= shapes.None and shape or nil)
+  local dims = s._dims
   if ragged_rank_ == nil then
     if dims == nil then
       raise("ValueError", ("Must specify ragged_rank or a shape with a known rank. Got None and %s"):format(
