@@ -354,6 +354,70 @@ describe("ragged_tile_op_test.py and the guide's tf.tile", function()
   end)
 end)
 
+describe("ragged_boolean_mask_op_test.py", function()
+  it("testDocStringExamples", function()
+    assert.are.same({ { 1, 3 }, {}, { 7 } }, tf.ragged.boolean_mask({ { 1, 2, 3 }, { 4, 5, 6 }, { 7, 8, 9 } },
+      { { true, false, true }, { false, false, false }, { true, false, false } }):to_list())
+    assert.are.same({ { 3 }, {}, { 5, 6 } }, tf.ragged.boolean_mask(tf.ragged.constant({ { 1, 2, 3 }, { 4 }, { 5, 6 } }),
+      tf.ragged.constant({ { false, false, true }, { false }, { true, true } })):to_list())
+    assert.are.same({ { 1, 2, 3 }, { 5, 6 } }, tf.ragged.boolean_mask(tf.ragged.constant({ { 1, 2, 3 }, { 4 }, { 5, 6 } }),
+      { true, false, true }):to_list())
+  end)
+
+  it("tf.boolean_mask dispatches on a RaggedTensor; ragged_rank 2", function()
+    local r = tf.ragged.constant({ { { 1, 2 }, { 3 } }, { { 4, 5, 6 } } })
+    local m = tf.ragged.constant({ { { true, false }, { true } }, { { false, true, true } } })
+    assert.are.same({ { { 1 }, { 3 } }, { { 5, 6 } } }, tf.boolean_mask(r, m):to_list())
+    assert.are.same({ { { 4, 5, 6 } } }, tf.boolean_mask(r, { false, true }):to_list())
+  end)
+
+  it("testErrors", function()
+    local r = tf.ragged.constant({ { 1, 2, 3 }, { 4 } })
+    T.raises("ValueError", "mask cannot be scalar.", tf.ragged.boolean_mask, r, true)
+    T.raises("ValueError", "mask must have dtype bool.", tf.ragged.boolean_mask, r, { 1, 0 })
+    T.raises("ValueError", "mask.shape.ndims must be less than or equal to data.shape.ndims.",
+      tf.ragged.boolean_mask, r, tf.ragged.constant({ { { true } } }))
+    T.raises("InvalidArgumentError", "Inputs must have identical ragged splits", tf.ragged.boolean_mask, r,
+      tf.ragged.constant({ { true }, { false, true, true } }))
+  end)
+
+  it("traced", function()
+    local f = tf.func(function(r, m) return tf.boolean_mask(r, m) end)
+    assert.are.same({ { 2 }, {} }, f(tf.ragged.constant({ { 1, 2 }, { 3 } }), tf.ragged.constant({ { false, true }, { false } }))
+      :to_list())
+  end)
+end)
+
+describe("ragged_stack_op_test.py", function()
+  it("axis 0: each input is one row; axis 1: the i-th rows together; deeper axes", function()
+    assert.are.same({ { 1, 2, 3 }, { 4, 5 } }, tf.ragged.stack({ tf.constant({ 1, 2, 3 }), tf.constant({ 4, 5 }) })
+      :to_list())
+    local a = tf.ragged.constant({ { 1, 2, 3 }, { 4 }, { 5, 6 } })
+    assert.are.same({ { { 1, 2, 3 }, { 4 }, { 5, 6 } }, { { 7 }, {} } }, tf.stack({ a, tf.ragged.constant({ { 7 }, {} }) })
+      :to_list())
+    assert.are.same({ { { 1, 2, 3 }, { 7 } }, { { 4 }, {} }, { { 5, 6 }, { 8 } } },
+      tf.stack({ a, tf.ragged.constant({ { 7 }, {}, { 8 } }) }, 1):to_list())
+    assert.are.same({ { { 1, 2, 3 }, { 7, 8 } }, { { 4 }, { 9, 0 } } },
+      tf.ragged.stack({ tf.ragged.constant({ { 1, 2, 3 }, { 4 } }), tf.constant({ { 7, 8 }, { 9, 0 } }) }, -2):to_list())
+    assert.are.same({ { { 1, 5 }, { 2, 6 } }, { { 3, 7 }, { 4, 8 } } },
+      tf.ragged.stack({ tf.constant({ { 1, 2 }, { 3, 4 } }), tf.constant({ { 5, 6 }, { 7, 8 } }) }, 2):to_list())
+  end)
+
+  it("errors: ranks, axis, row counts", function()
+    local a = tf.ragged.constant({ { 1, 2 }, { 3 } })
+    T.raises("ValueError", "axis=3 out of bounds: expected -3<=axis<3", tf.ragged.stack, { a, a }, 3)
+    T.raises("ValueError", "all inputs must have the same rank", tf.ragged.stack, { a, tf.constant({ 1 }) })
+    T.raises("InvalidArgumentError", "must have the same number of rows", tf.ragged.stack,
+      { a, tf.ragged.constant({ { 1 } }) }, 1)
+  end)
+
+  it("traced", function()
+    local f = tf.func(function(x, y) return tf.stack({ x, y }) end)
+    assert.are.same({ { { 1 }, { 2, 3 } }, { {} } }, f(tf.ragged.constant({ { 1 }, { 2, 3 } }), tf.ragged.constant({ {} }, tf.int32))
+      :to_list())
+  end)
+end)
+
 describe("ragged_range_op_test.py", function()
   it("testDocStringExamples", function()
     assert.are.same({ { 0, 1, 2 }, { 0, 1, 2, 3, 4 }, { 0, 1 } }, tf.ragged.range({ 3, 5, 2 }):to_list())

@@ -20,6 +20,8 @@ local M = {}
 --   reduce(kind, rt, axis, keepdims)  a reduction (kind: Sum, Mean, Max, Min,
 --                                Prod, Any, All) over a RaggedTensor
 --   tile(rt, multiples)          tf.tile of a RaggedTensor
+--   boolean_mask(data, mask, axis)  tf.boolean_mask, data or mask ragged
+--   stack(values, axis)          tf.stack of a list holding ragged tensors
 
 --- True for a tf.RaggedTensor.
 function M.is_ragged(x)
@@ -44,5 +46,7 @@ function M.with_values(rt, values) return state.ragged.with_values(rt, values) e
 function M.from_tensor(t) return state.ragged.from_tensor(t) end
 function M.reduce(kind, rt, axis, keepdims) return state.ragged.reduce(kind, rt, axis, keepdims) end
 function M.tile(rt, multiples) return state.ragged.tile(rt, multiples) end
+function M.boolean_mask(data, mask, axis) return state.ragged.boolean_mask(data, mask, axis) end
+function M.stack(values, axis) return state.ragged.stack(values, axis) end
 
 return M

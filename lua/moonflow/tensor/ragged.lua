@@ -457,23 +457,26 @@ handlers.with_values = function(rt, values) return new(values, rt._row_splits) e
 local function map_flat_values(fn, rt) return with_flat_values(rt, fn(flat_values(rt))) end
 handlers.map_flat_values = map_flat_values
 
+-- Row splits a and b are equal: eagerly now, in a graph when it runs (as
+-- TF's assert_equal).
+local function splits_match(a, b, level)
+  if eager(a) and eager(b) then
+    local p, q = core.numpy(a), core.numpy(b)
+    local same = #p == #q
+    for k = 1, #p do same = same and p[k] == q[k] end
+    if not same then raise("InvalidArgumentError", "Inputs must have identical ragged splits", level + 1) end
+  elseif not rawequal(a, b) then
+    core.op(state.H.Assert, { message = "Inputs must have identical ragged splits" },
+      ops.reduce_all(ops.equal(a, b)))
+  end
+end
+
 local function same_splits(x, y)
   local a, b = nested_splits(x), nested_splits(y)
   if #a ~= #b then
     raise("ValueError", ("Ragged ranks must match: %d vs. %d"):format(#a, #b), 4)
   end
-  for i = 1, #a do
-    if eager(a[i]) and eager(b[i]) then
-      local p, q = core.numpy(a[i]), core.numpy(b[i])
-      local same = #p == #q
-      for k = 1, #p do same = same and p[k] == q[k] end
-      if not same then raise("InvalidArgumentError", "Inputs must have identical ragged splits", 4) end
-    elseif not rawequal(a[i], b[i]) then
-      -- In a graph the check runs with it, as TF's assert_equal.
-      core.op(state.H.Assert, { message = "Inputs must have identical ragged splits" },
-        ops.reduce_all(ops.equal(a[i], b[i])))
-    end
-  end
+  for i = 1, #a do splits_match(a[i], b[i], 4) end
 end
 
 handlers.binary = function(fn, x, y)
@@ -819,7 +822,8 @@ require("moonflow.tensor.ragged_math")({
   new = new, is_ragged = is_ragged, flat_values = flat_values, nested_splits = nested_splits,
   ragged_rank = ragged_rank, value_rowids = value_rowids, row_lengths = row_lengths, nrows = nrows,
   nvals = nvals, with_flat_values = with_flat_values, map_flat_values = map_flat_values, last = last, vec = vec,
-  info = info, eager = eager, static_len = static_len, shape_of = shape_of,
+  info = info, eager = eager, static_len = static_len, shape_of = shape_of, splits_match = splits_match,
+  from_tensor = from_tensor, concat = handlers.concat,
 }, handlers, M.ragged)
 
 M.internal = { is_ragged = true, element_text = true }

@@ -1,7 +1,8 @@
 -- ragged_math.lua — math on tf.RaggedTensor as TF's ragged_math_ops.py and
 -- ragged elementwise dispatch do it: the reductions (tf.reduce_sum, _mean,
 -- _max, _min, _prod, _any, _all over any axis), the broadcasting of a dense
--- operand against a ragged one, tf.tile and tf.ragged.range. Like the rest of
+-- operand against a ragged one, tf.tile, tf.boolean_mask, tf.stack and
+-- tf.ragged.range. Like the rest of
 -- tensor/ragged.lua, every step is an op on the component tensors, so it
 -- runs eagerly, traced and under a tape alike.
 --
@@ -291,6 +292,131 @@ return function(R, handlers, ragged_ns)
     for k = 1, rank do mult[k] = ops.gather(m, k - 1) end
     return tile(rt, mult)
   end
+
+  -- tf.boolean_mask / tf.ragged.boolean_mask -------------------------------------
+
+  local function rank_any(x)
+    if is_ragged(x) then return rank_of(x) end
+    local _, _, shape = info(x)
+    return shape and #shape or nil
+  end
+
+  local function keep_rows(data, keep)
+    return gather_rows(data, ops.reshape(ops.where(keep), { -1 }))
+  end
+
+  -- data and mask ragged, mask's splits those of data's outer levels.
+  local function masked(data, mask, level)
+    R.splits_match(data._row_splits, mask._row_splits, level + 1)
+    if is_ragged(mask._values) then return new(masked(data._values, mask._values, level), data._row_splits) end
+    local keep = mask._values
+    local counts = ops.math.unsorted_segment_sum(ops.cast(keep, I64), value_rowids(data), nrows(data))
+    return new(keep_rows(data._values, keep), zero_then(ops.math.cumsum(counts)))
+  end
+
+  -- TF's ragged_array_ops.boolean_mask.
+  local function boolean_mask(data, mask, level)
+    if not is_ragged(data) then data = ops.convert_to_tensor(data) end
+    if not is_ragged(mask) then mask = ops.convert_to_tensor(mask) end
+    if core.dtype(flat_values(mask)) ~= dtypes.bool then
+      raise("ValueError", "mask must have dtype bool.", level + 1)
+    end
+    local mrank, drank = rank_any(mask), rank_any(data)
+    if mrank == nil then raise("ValueError", "mask.shape.ndims must be known statically.", level + 1) end
+    if mrank == 0 then raise("ValueError", "mask cannot be scalar.", level + 1) end
+    if drank ~= nil and mrank > drank then
+      raise("ValueError", "mask.shape.ndims must be less than or equal to data.shape.ndims.", level + 1)
+    end
+    if not is_ragged(mask) then
+      if mrank == 1 then
+        if not is_ragged(data) then return ops.boolean_mask(data, mask) end
+        return keep_rows(data, mask)
+      end
+      mask = R.from_tensor(mask, mrank - 1)
+    end
+    if not is_ragged(data) then data = R.from_tensor(data, R.ragged_rank(mask)) end
+    return masked(data, mask, level + 1)
+  end
+
+  handlers.boolean_mask = function(data, mask, axis)
+    if axis ~= nil and axis ~= 0 then
+      raise("ValueError", "axis must be None or 0 for a RaggedTensor data or mask", 4)
+    end
+    return boolean_mask(data, mask, 4)
+  end
+
+  ragged_ns.boolean_mask = doc.def(function(data, mask) return boolean_mask(data, mask, 2) end,
+    "tf.ragged.boolean_mask(data, mask)",
+    "The values of data (a RaggedTensor or a tensor) where mask is true: a bool vector keeps whole rows; a "
+    .. "RaggedTensor mask (or a dense one of rank >= 2) with data's outer row splits keeps values inside the "
+    .. "rows, which shorten. A RaggedTensor results wherever data or mask is one.")
+
+  -- tf.stack / tf.ragged.stack -------------------------------------------------
+
+  local function stack(values, axis, level)
+    if type(values) ~= "table" or getmetatable(values) ~= nil or #values == 0 then
+      raise("ValueError", "tf.ragged.stack: values must be a non-empty Lua list of tensors or RaggedTensors",
+        level + 1)
+    end
+    local list, rank = {}, nil
+    for i, v in ipairs(values) do
+      list[i] = is_ragged(v) and v or ops.convert_to_tensor(v)
+      local r = rank_any(list[i])
+      if rank and r and r ~= rank then
+        raise("ValueError", ("all inputs must have the same rank: %d vs. %d"):format(rank, r), level + 1)
+      end
+      rank = rank or r
+    end
+    axis = positive_axis(axis or 0, rank + 1, "axis", level + 1)
+    local k = #list
+    if axis == 0 then
+      -- Each input becomes one row.
+      local lens, joined = {}, nil
+      if rank == 1 then
+        for i, t in ipairs(list) do lens[i] = ops.size(t, I64) end
+        joined = ops.concat(list, 0)
+      else
+        for i, r in ipairs(list) do lens[i] = is_ragged(r) and nrows(r) or nvals(r) end
+        joined = R.concat(list, 0)
+      end
+      return new(joined, zero_then(ops.math.cumsum(ops.stack(lens))))
+    end
+    if rank == 1 then return R.from_tensor(ops.stack(list, 1), 1) end
+    local n
+    for i, r in ipairs(list) do
+      local m = is_ragged(r) and nrows(r) or nvals(r)
+      if n and R.eager(n) and R.eager(m) and core.numpy(n) ~= core.numpy(m) then
+        raise("InvalidArgumentError", ("Input tensors at index 0 and %d must have the same number of rows")
+          :format(i - 1), level + 1)
+      end
+      n = n or m
+    end
+    if axis == 1 then
+      -- Row i is the i-th row of every input, in order.
+      local joined = R.concat(list, 0)
+      local order = ops.reshape(ops.transpose(ops.reshape(ops.range(ops.multiply(n, k), nil, nil, I64),
+        ops.stack({ ops.constant(k, I64), n }))), { -1 })
+      return new(gather_rows(joined, order), ops.multiply(ops.range(ops.add(n, 1), nil, nil, I64), k))
+    end
+    -- Deeper: the inputs share their outer row splits; stack their values.
+    local first = is_ragged(list[1]) and list[1] or R.from_tensor(list[1], 1)
+    local inner = {}
+    for i, r in ipairs(list) do
+      r = is_ragged(r) and r or R.from_tensor(r, 1)
+      R.splits_match(first._row_splits, r._row_splits, level + 1)
+      inner[i] = r._values
+    end
+    local v = is_ragged(inner[1]) and stack(inner, axis - 1, level + 1) or ops.stack(inner, axis - 1)
+    return new(v, first._row_splits)
+  end
+
+  handlers.stack = function(values, axis) return stack(values, axis, 4) end
+
+  ragged_ns.stack = doc.def(function(values, axis) return stack(values, axis, 2) end,
+    "tf.ragged.stack(values [, axis])",
+    "The tensors or RaggedTensors of `values` (one rank) stacked along a new axis (0-based, default 0) as a "
+    .. "RaggedTensor: axis 0 makes each input one row (their lengths may differ); axis 1 puts the i-th rows "
+    .. "of all inputs in row i.")
 
   -- tf.ragged.range ------------------------------------------------------------
 

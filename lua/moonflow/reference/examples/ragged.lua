@@ -57,6 +57,43 @@ Output Type:
 local _ = f(tf.ragged.constant({{1}, {2, 3}}))]], type = "TypeError", message = "RaggedTensorSpec(TensorShape([2, None]), tf.int32, 1, tf.int64)" },
     },
   },
+  ["tf.ragged.boolean_mask"] = {
+    example = [[
+local r = tf.ragged.constant({{1, 2, 3}, {4}, {5, 6}})
+print(tf.ragged.boolean_mask(r, {true, false, true}))
+print(tf.ragged.boolean_mask(r, tf.ragged.constant({{false, false, true}, {false}, {true, true}})))
+print(tf.ragged.boolean_mask({{1, 2, 3}, {4, 5, 6}}, {{true, false, true}, {false, false, false}}))
+]],
+    output = [=[
+<tf.RaggedTensor [[1, 2, 3], [5, 6]]>
+<tf.RaggedTensor [[3], [], [5, 6]]>
+<tf.RaggedTensor [[1, 3], []]>
+]=],
+    errors = {
+      { code = [[local _ = tf.ragged.boolean_mask(tf.ragged.constant({{1}}), true)]], type = "ValueError", message = "mask cannot be scalar." },
+      { code = [[local _ = tf.ragged.boolean_mask(tf.ragged.constant({{1}}), {1})]], type = "ValueError", message = "mask must have dtype bool." },
+      { code = [[local _ = tf.ragged.boolean_mask(tf.ragged.constant({{1}, {2}}), tf.ragged.constant({{true, false}, {}}))]], type = "InvalidArgumentError", message = "Inputs must have identical ragged splits" },
+    },
+  },
+  ["tf.ragged.stack"] = {
+    example = [[
+print(tf.ragged.stack({tf.constant({1, 2, 3}), tf.constant({4, 5})}))
+local a = tf.ragged.constant({{1, 2}, {3}})
+local b = tf.ragged.constant({{4}, {5, 6}})
+print(tf.ragged.stack({a, b}))
+print(tf.ragged.stack({a, b}, 1))
+]],
+    output = [=[
+<tf.RaggedTensor [[1, 2, 3], [4, 5]]>
+<tf.RaggedTensor [[[1, 2], [3]], [[4], [5, 6]]]>
+<tf.RaggedTensor [[[1, 2], [4]], [[3], [5, 6]]]>
+]=],
+    errors = {
+      { code = [[local _ = tf.ragged.stack({tf.ragged.constant({{1}}), tf.constant({1})})]], type = "ValueError", message = "all inputs must have the same rank" },
+      { code = [[local _ = tf.ragged.stack({tf.ragged.constant({{1}})}, 3)]], type = "ValueError", message = "axis=3 out of bounds: expected -3<=axis<3" },
+      { code = [[local _ = tf.ragged.stack({tf.ragged.constant({{1}}), tf.ragged.constant({{1}, {2}})}, 1)]], type = "InvalidArgumentError", message = "must have the same number of rows" },
+    },
+  },
   ["tf.ragged.range"] = {
     example = [[
 print(tf.ragged.range({3, 5, 2}))
