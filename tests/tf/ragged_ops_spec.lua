@@ -3,13 +3,17 @@
 -- reductions, their axes, keepdims and empty rows), the broadcasting
 -- cases of ragged_elementwise_ops_test.py and of the guide "Ragged
 -- tensors" (Broadcasting), ragged_tensor_test.py's RaggedTensorSpec parts
--- (construction, printing, input_signature), and ragged_range_op_test.py.
+-- (construction, printing, input_signature), ragged_tile_op_test.py,
+-- ragged_boolean_mask_op_test.py, ragged_stack_op_test.py and
+-- ragged_range_op_test.py.
 --
 -- Translation: values compare through to_list() / numpy(); axes are
--- 0-based as in TF. Left out, argued: reduce_variance / reduce_std on
--- ragged tensors (not asked of moonflow yet), int32 row splits (moonflow's
+-- 0-based as in TF. Left out, argued: int32 row splits (moonflow's
 -- RaggedTensors keep int64 ones), graph-mode-only checks of a non-constant
--- axis tensor (a tf.func's traced axis stands for them).
+-- axis tensor (a tf.func's traced axis stands for them), uniform_row_length
+-- (keepdims on a ragged result gives a ragged dimension of rows of length
+-- 1 where TF keeps a uniform one: the values are the same, the static
+-- shape says None), tf.map_fn (moonflow has no tf.map_fn).
 
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")
@@ -114,6 +118,42 @@ describe("ragged_reduce_op_test.py: testReduce", function()
       assert.are.same(got, plain(tf.math[name](x, axis, keepdims)))
     end)
   end
+
+  local function variance(...)
+    local v, n, m = { ... }, select("#", ...), 0
+    if n == 0 then return 0 / 0 end
+    for _, x in ipairs(v) do m = m + x / n end
+    local s = 0
+    for _, x in ipairs(v) do s = s + (x - m) ^ 2 / n end
+    return s
+  end
+  local VARIANCE = {
+    { "reduce_variance", { { 3, 1, 4 }, { 1, 1 }, { 9 }, { 2, 1 } }, 0, false, { 9.6875, 0, 0 } },
+    { "reduce_std", { { 3, 1, 4 }, { 3, 1 }, { 2 }, { 2, 1 } }, 0, false, { 0.5, 0, 0 } },
+    { "reduce_variance", { { 3, 1, 4 }, { 1, 1 }, { 9 }, { 2, 1 } }, 0, true, { { 9.6875, 0, 0 } } },
+    { "reduce_variance", r6, nil, false, variance(0, 1, 2, 3, 4, 5, 6, 7, 8, 9) },
+    { "reduce_std", r6, nil, false, math.sqrt(variance(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)) },
+    { "reduce_variance", { { 0, 1, 2, 3 }, { 1 }, {}, { 2, 1 }, { 3 }, { 4, 1 } }, 0, false,
+      { variance(0, 1, 2, 3, 4), variance(1, 1, 1), 0, 0 } },
+    { "reduce_variance", { { { 6, 2 }, { 3, 4, 5 } }, { { 6, 7 }, { 8 } }, { { 9 } } }, 1, false,
+      { { variance(6, 3), variance(2, 4), 0 }, { variance(6, 8), 0 }, { 0 } } },
+    { "reduce_std", { { { 6, 2 }, { 6, 9, 9 } }, { { 6, 7 }, { 8 } }, { { 9 } } }, 2, false,
+      { { math.sqrt(variance(6, 2)), math.sqrt(variance(6, 9, 9)) }, { math.sqrt(variance(6, 7)), 0 }, { 0 } } },
+  }
+  for i, c in ipairs(VARIANCE) do
+    it(("variance case %d: tf.math.%s(axis=%s, keepdims=%s)"):format(i, c[1], tostring(c[3]), tostring(c[4])),
+      function()
+        local got = plain(tf.math[c[1]](tf.ragged.constant(c[2]), c[3], c[4]))
+        if type(c[5]) == "table" then T.equal(c[5], got, 1e-9) else assert.is_true(math.abs(c[5] - got) < 1e-9) end
+      end)
+  end
+
+  it("testVarianceNan: an empty row's variance is nan", function()
+    local v = tf.math.reduce_variance(tf.ragged.constant({ { 0, 1, 2, 3 }, { 4 }, {}, { 5, 6 } }), 1):numpy()
+    T.equal({ 1.25, 0 }, { v[1], v[2] }, 1e-12)
+    assert.is_true(v[3] ~= v[3])
+    assert.are.equal(0.25, v[4])
+  end)
 
   it("testReduceKeepsInnerDimensionShape", function()
     local rt4 = tf.ragged.constant({ { { { 1, 1 } } } }, nil, 2)

@@ -138,6 +138,7 @@ end, "tf.math.reduce_logsumexp(input_tensor [, axis] [, keepdims])",
 .. "subtracted first (where finite), so large values do not overflow.", SPEC)
 
 local function variance(x, axis, keepdims, fname)
+  if type(x) == "table" and dispatch.is_ragged(x) then return dispatch.reduce("Variance", x, axis, keepdims) end
   x = to_tensor(x)
   local means = M.reduce_mean(x, axis, true)
   local dt = core.dtype(means)

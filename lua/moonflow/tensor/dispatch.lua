@@ -18,7 +18,7 @@ local M = {}
 --   with_values(rt, values)      rt's row splits over new values
 --   from_tensor(t)               a dense tensor of rank >= 2 as uniform rows
 --   reduce(kind, rt, axis, keepdims)  a reduction (kind: Sum, Mean, Max, Min,
---                                Prod, Any, All) over a RaggedTensor
+--                                Prod, Any, All, Variance) over a RaggedTensor
 --   tile(rt, multiples)          tf.tile of a RaggedTensor
 --   boolean_mask(data, mask, axis)  tf.boolean_mask, data or mask ragged
 --   stack(values, axis)          tf.stack of a list holding ragged tensors

@@ -1,6 +1,7 @@
 -- ragged_math.lua — math on tf.RaggedTensor as TF's ragged_math_ops.py and
 -- ragged elementwise dispatch do it: the reductions (tf.reduce_sum, _mean,
--- _max, _min, _prod, _any, _all over any axis), the broadcasting of a dense
+-- _max, _min, _prod, _any, _all, tf.math.reduce_variance and _std over any
+-- axis), the broadcasting of a dense
 -- operand against a ragged one, tf.tile, tf.boolean_mask, tf.stack and
 -- tf.ragged.range. Like the rest of
 -- tensor/ragged.lua, every step is an op on the component tensors, so it
@@ -160,12 +161,19 @@ return function(R, handlers, ragged_ns)
       if is_ragged(total) then return with_flat_values(total, ops.divide(flat_values(total), flat_values(count))) end
       return ops.divide(total, count)
     end
+    if kind == "Variance" then
+      -- TF's ragged reduce_variance: mean(x^2) - mean(x)^2, clipped at 0.
+      local mean_of_square = reduce("Mean", ops.square(rt), axis, keepdims, level)
+      local mean = reduce("Mean", rt, axis, keepdims, level)
+      return ops.maximum(ops.subtract(mean_of_square, ops.square(mean)), 0)
+    end
     if kind == "Any" then return as_bool(aggregate("Sum", as_int32(rt), axis, keepdims, level)) end
     if kind == "All" then return as_bool(aggregate("Prod", as_int32(rt), axis, keepdims, level)) end
     return aggregate(kind, rt, axis, keepdims, level)
   end
 
-  -- ops/reduce.lua hands a RaggedTensor here (the op's TF name as kind).
+  -- ops/reduce.lua hands a RaggedTensor here (the op's TF name as kind, or
+  -- Variance).
   handlers.reduce = function(kind, rt, axis, keepdims) return reduce(kind, rt, axis, keepdims, 4) end
 
   -- Broadcasting a dense operand ---------------------------------------------
