@@ -5,7 +5,10 @@
 -- operand against a ragged one, tf.tile, tf.boolean_mask, tf.stack and
 -- tf.ragged.range. Like the rest of
 -- tensor/ragged.lua, every step is an op on the component tensors, so it
--- runs eagerly, traced and under a tape alike.
+-- runs eagerly, traced and under a tape alike. tensor/ragged.lua loads it
+-- on first use (most sessions never reduce a RaggedTensor) and passes its
+-- internals in; it returns the functions ragged.lua's handlers and
+-- tf.ragged names call, each taking the error level of its caller.
 --
 -- A reduction over a ragged axis is a segment reduction (TF's
 -- unsorted_segment_<op>): Sum has its own op; Max, Min and Prod scatter each
@@ -14,7 +17,6 @@
 -- the dtype's lowest for Max, its highest for Min, 1 for Prod).
 
 local core = require("moonflow.core")
-local doc = require("moonflow.doc")
 local errors = require("moonflow.errors")
 local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
@@ -23,7 +25,8 @@ local raise = errors.raise
 
 local I64 = dtypes.int64
 
-return function(R, handlers, ragged_ns)
+return function(R)
+  local out = {}
   local new, is_ragged, flat_values = R.new, R.is_ragged, R.flat_values
   local value_rowids, row_lengths, nrows, nvals = R.value_rowids, R.row_lengths, R.nrows, R.nvals
   local with_flat_values, last, vec, info = R.with_flat_values, R.last, R.vec, R.info
@@ -174,7 +177,7 @@ return function(R, handlers, ragged_ns)
 
   -- ops/reduce.lua hands a RaggedTensor here (the op's TF name as kind, or
   -- Variance).
-  handlers.reduce = function(kind, rt, axis, keepdims) return reduce(kind, rt, axis, keepdims, 4) end
+  out.reduce = function(kind, rt, axis, keepdims) return reduce(kind, rt, axis, keepdims, 5) end
 
   -- Broadcasting a dense operand ---------------------------------------------
 
@@ -241,7 +244,7 @@ return function(R, handlers, ragged_ns)
 
   -- fn over the flat values of ragged `r` and the dense `t` (r on the left
   -- when `left`).
-  handlers.broadcast = function(fn, r, t, left, level)
+  out.broadcast = function(fn, r, t, left, level)
     local d = dense_operand(r, t, level + 1) or uniform_rows(r, t, level + 1)
     local v = flat_values(r)
     if left then return with_flat_values(r, fn(v, d)) end
@@ -288,7 +291,7 @@ return function(R, handlers, ragged_ns)
     return gather_rows(out, ops.floormod(ops.range(ops.multiply(n, mult[1]), nil, nil, I64), n))
   end
 
-  handlers.tile = function(rt, multiples)
+  out.tile = function(rt, multiples)
     local m = ops.cast(ops.convert_to_tensor(multiples), I64)
     local _, _, shape = info(m)
     local rank = rank_of(rt)
@@ -346,18 +349,12 @@ return function(R, handlers, ragged_ns)
     return masked(data, mask, level + 1)
   end
 
-  handlers.boolean_mask = function(data, mask, axis)
+  out.boolean_mask = function(data, mask, axis, level)
     if axis ~= nil and axis ~= 0 then
-      raise("ValueError", "axis must be None or 0 for a RaggedTensor data or mask", 4)
+      raise("ValueError", "axis must be None or 0 for a RaggedTensor data or mask", level + 1)
     end
-    return boolean_mask(data, mask, 4)
+    return boolean_mask(data, mask, level + 1)
   end
-
-  ragged_ns.boolean_mask = doc.def(function(data, mask) return boolean_mask(data, mask, 2) end,
-    "tf.ragged.boolean_mask(data, mask)",
-    "The values of data (a RaggedTensor or a tensor) where mask is true: a bool vector keeps whole rows; a "
-    .. "RaggedTensor mask (or a dense one of rank >= 2) with data's outer row splits keeps values inside the "
-    .. "rows, which shorten. A RaggedTensor results wherever data or mask is one.")
 
   -- tf.stack / tf.ragged.stack -------------------------------------------------
 
@@ -418,13 +415,7 @@ return function(R, handlers, ragged_ns)
     return new(v, first._row_splits)
   end
 
-  handlers.stack = function(values, axis) return stack(values, axis, 4) end
-
-  ragged_ns.stack = doc.def(function(values, axis) return stack(values, axis, 2) end,
-    "tf.ragged.stack(values [, axis])",
-    "The tensors or RaggedTensors of `values` (one rank) stacked along a new axis (0-based, default 0) as a "
-    .. "RaggedTensor: axis 0 makes each input one row (their lengths may differ); axis 1 puts the i-th rows "
-    .. "of all inputs in row i.")
+  out.stack = function(values, axis, level) return stack(values, axis, level + 1) end
 
   -- tf.ragged.range ------------------------------------------------------------
 
@@ -493,10 +484,9 @@ return function(R, handlers, ragged_ns)
     return new(ops.add(ops.gather(s, rid), ops.multiply(k, ops.gather(d, rid))), splits)
   end
 
-  ragged_ns.range = doc.def(function(starts, limits, deltas, dtype)
-    return ragged_range(starts, limits, deltas, dtype, 2)
-  end, "tf.ragged.range(starts [, limits] [, deltas] [, dtype])",
-  "A RaggedTensor whose row i is tf.range(starts[i], limits[i], deltas[i]) (an empty row where that range is "
-  .. "empty); one argument gives the limits, from 0; scalars broadcast against vectors; deltas default to 1; "
-  .. "a zero delta is an InvalidArgumentError.")
+  out.range = function(starts, limits, deltas, dtype, level)
+    return ragged_range(starts, limits, deltas, dtype, level + 1)
+  end
+
+  return out
 end
