@@ -15,6 +15,7 @@ local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local state = require("moonflow.state")
 local ops = require("moonflow.ops")
+local ragged_math = require("moonflow.tensor.ragged_math")
 local raise = errors.raise
 
 local M = {}
@@ -817,39 +818,33 @@ handlers.is_ragged = is_ragged
 state.ragged = handlers
 
 -- Reductions, broadcasting, tf.tile, tf.boolean_mask, tf.stack and
--- tf.ragged.range live in tensor/ragged_math.lua, loaded on first use.
-local rmath
-local function ragged_math()
-  if rmath == nil then
-    rmath = require("moonflow.tensor.ragged_math")({
-      new = new, is_ragged = is_ragged, flat_values = flat_values, nested_splits = nested_splits,
-      ragged_rank = ragged_rank, value_rowids = value_rowids, row_lengths = row_lengths, nrows = nrows,
-      nvals = nvals, with_flat_values = with_flat_values, map_flat_values = map_flat_values, last = last,
-      vec = vec, info = info, eager = eager, static_len = static_len, shape_of = shape_of,
-      splits_match = splits_match, from_tensor = from_tensor, concat = handlers.concat,
-    })
-  end
-  return rmath
-end
+-- tf.ragged.range live in tensor/ragged_math.lua, built on these internals.
+local rmath = ragged_math({
+  new = new, is_ragged = is_ragged, flat_values = flat_values, nested_splits = nested_splits,
+  ragged_rank = ragged_rank, value_rowids = value_rowids, row_lengths = row_lengths, nrows = nrows,
+  nvals = nvals, with_flat_values = with_flat_values, map_flat_values = map_flat_values, last = last,
+  vec = vec, info = info, eager = eager, static_len = static_len, shape_of = shape_of,
+  splits_match = splits_match, from_tensor = from_tensor, concat = handlers.concat,
+})
 
-handlers.reduce = function(kind, rt, axis, keepdims) return ragged_math().reduce(kind, rt, axis, keepdims) end
-handlers.broadcast = function(fn, r, t, left, level) return ragged_math().broadcast(fn, r, t, left, level + 1) end
-handlers.tile = function(rt, multiples) return ragged_math().tile(rt, multiples) end
-handlers.boolean_mask = function(data, mask, axis) return ragged_math().boolean_mask(data, mask, axis, 4) end
-handlers.stack = function(values, axis) return ragged_math().stack(values, axis, 4) end
+handlers.reduce = function(kind, rt, axis, keepdims) return rmath.reduce(kind, rt, axis, keepdims) end
+handlers.broadcast = function(fn, r, t, left, level) return rmath.broadcast(fn, r, t, left, level + 1) end
+handlers.tile = function(rt, multiples) return rmath.tile(rt, multiples) end
+handlers.boolean_mask = function(data, mask, axis) return rmath.boolean_mask(data, mask, axis, 4) end
+handlers.stack = function(values, axis) return rmath.stack(values, axis, 4) end
 
-M.ragged.boolean_mask = doc.def(function(data, mask) return ragged_math().boolean_mask(data, mask, nil, 2) end,
+M.ragged.boolean_mask = doc.def(function(data, mask) return rmath.boolean_mask(data, mask, nil, 2) end,
   "tf.ragged.boolean_mask(data, mask)",
   "The values of data (a RaggedTensor or a tensor) where mask is true: a bool vector keeps whole rows; a "
   .. "RaggedTensor mask (or a dense one of rank >= 2) with data's outer row splits keeps values inside the "
   .. "rows, which shorten. A RaggedTensor results wherever data or mask is one.")
-M.ragged.stack = doc.def(function(values, axis) return ragged_math().stack(values, axis, 2) end,
+M.ragged.stack = doc.def(function(values, axis) return rmath.stack(values, axis, 2) end,
   "tf.ragged.stack(values [, axis])",
   "The tensors or RaggedTensors of `values` (one rank) stacked along a new axis (0-based, default 0) as a "
   .. "RaggedTensor: axis 0 makes each input one row (their lengths may differ); axis 1 puts the i-th rows "
   .. "of all inputs in row i.")
 M.ragged.range = doc.def(function(starts, limits, deltas, dtype)
-  return ragged_math().range(starts, limits, deltas, dtype, 2)
+  return rmath.range(starts, limits, deltas, dtype, 2)
 end, "tf.ragged.range(starts [, limits] [, deltas] [, dtype])",
 "A RaggedTensor whose row i is tf.range(starts[i], limits[i], deltas[i]) (an empty row where that range is "
 .. "empty); one argument gives the limits, from 0; scalars broadcast against vectors; deltas default to 1; "

@@ -5,9 +5,8 @@
 -- operand against a ragged one, tf.tile, tf.boolean_mask, tf.stack and
 -- tf.ragged.range. Like the rest of
 -- tensor/ragged.lua, every step is an op on the component tensors, so it
--- runs eagerly, traced and under a tape alike. tensor/ragged.lua loads it
--- on first use (most sessions never reduce a RaggedTensor) and passes its
--- internals in; it returns the functions ragged.lua's handlers and
+-- runs eagerly, traced and under a tape alike. tensor/ragged.lua passes
+-- its internals in; this returns the functions ragged.lua's handlers and
 -- tf.ragged names call, each taking the error level of its caller.
 --
 -- A reduction over a ragged axis is a segment reduction (TF's
