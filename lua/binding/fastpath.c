@@ -104,6 +104,17 @@ static int l_operator_call(lua_State *L) {
       return 1;
     }
   }
+  /* tensor op composite (a RaggedTensor on the right): Lua chose the
+   * tensor's metamethod, so the composite's __tf_binary(op, attrs, a, b)
+   * takes the call over, as Python's __radd__ after NotImplemented. */
+  if (lua_type(L, 2) == LUA_TTABLE && luaL_getmetafield(L, 2, "__tf_binary") != LUA_TNIL) {
+    lua_pushvalue(L, OPER_OP);
+    lua_pushvalue(L, OPER_ATTRS);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 4, 1);
+    return 1;
+  }
   lua_pushvalue(L, OPER_ATTRS);
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);

@@ -14,20 +14,25 @@ K.is_keras_tensor = is_kt
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
 
 -- KerasTensors in a nest (a KerasTensor or a list of them), flattened.
-local function flatten(x, out)
-  out = out or {}
+-- `seen` holds the lists on the walk: a list that contains itself is
+-- walked once (a cycle is no nest, and must not overflow the C stack).
+local function flatten(x, out, seen)
+  out, seen = out or {}, seen or {}
   if is_kt(x) then
     out[#out + 1] = x
-  elseif is_plain(x) then
-    for _, v in ipairs(x) do flatten(v, out) end
+  elseif is_plain(x) and not seen[x] then
+    seen[x] = true
+    for _, v in ipairs(x) do flatten(v, out, seen) end
   end
   return out
 end
 
-local function is_symbolic(x)
+local function is_symbolic(x, seen)
   if is_kt(x) then return true end
-  if is_plain(x) then
-    for _, v in ipairs(x) do if is_symbolic(v) then return true end end
+  seen = seen or {}
+  if is_plain(x) and not seen[x] then
+    seen[x] = true
+    for _, v in ipairs(x) do if is_symbolic(v, seen) then return true end end
   end
   return false
 end

@@ -14,6 +14,7 @@ local core_ops = require("moonflow.ops.core")
 local shape_ops = require("moonflow.ops.shape")
 local join = require("moonflow.ops.join")
 local reduce = require("moonflow.ops.reduce")
+local dispatch = require("moonflow.tensor.dispatch")
 local raise = errors.raise
 
 local op = core.op
@@ -86,6 +87,7 @@ local function compatible(a, b)
 end
 
 M.boolean_mask = options.def(function(tensor, mask, axis, opts)
+  if dispatch.is_ragged(tensor) or dispatch.is_ragged(mask) then return dispatch.boolean_mask(tensor, mask, axis) end
   tensor = to_tensor(tensor)
   mask = to_tensor(mask, dtypes.bool)
   local mshape = shape_of(mask)

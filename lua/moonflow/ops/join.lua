@@ -63,6 +63,7 @@ end
 
 M.stack = op_def("Pack", function(values, axis, opts)
   check_list(values, "tf.stack", "values")
+  if dispatch.any_ragged(values) then return dispatch.stack(values, axis) end
   axis = axis or 0
   -- TF's stack checks the axis against the first value's static rank + 1.
   local rank = math.type(axis) == "integer" and value_rank(values[1])

@@ -15,6 +15,7 @@ local elementwise = require("moonflow.ops.elementwise")
 local generate = require("moonflow.ops.generate")
 local shape_ops = require("moonflow.ops.shape")
 local join = require("moonflow.ops.join")
+local dispatch = require("moonflow.tensor.dispatch")
 local raise = errors.raise
 
 local op = core.op
@@ -42,6 +43,7 @@ end
 local function reduction(name, opname)
   local h = H[opname]
   return op_def(opname, function(x, axis, keepdims, opts)
+    if type(x) == "table" and dispatch.is_ragged(x) then return dispatch.reduce(opname, x, axis, keepdims) end
     x = to_tensor(x)
     return op(h, { keep_dims = keepdims or false, name = opts.name, _dtypes = { nil, I32 } }, x,
       axis_tensor(x, axis))
@@ -136,6 +138,7 @@ end, "tf.math.reduce_logsumexp(input_tensor [, axis] [, keepdims])",
 .. "subtracted first (where finite), so large values do not overflow.", SPEC)
 
 local function variance(x, axis, keepdims, fname)
+  if type(x) == "table" and dispatch.is_ragged(x) then return dispatch.reduce("Variance", x, axis, keepdims) end
   x = to_tensor(x)
   local means = M.reduce_mean(x, axis, true)
   local dt = core.dtype(means)

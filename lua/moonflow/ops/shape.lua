@@ -10,6 +10,7 @@ local common = require("moonflow.ops.common")
 local core_ops = require("moonflow.ops.core")
 local elementwise = require("moonflow.ops.elementwise")
 local generate = require("moonflow.ops.generate")
+local dispatch = require("moonflow.tensor.dispatch")
 
 local op = core.op
 local H = state.H
@@ -64,6 +65,7 @@ end, "tf.squeeze(x [, axis])", "axis: a 0-based axis or a list of them.",
 { required = 1, positional = { "axis" }, "name" })
 
 M.tile = op_def("Tile", function(x, multiples, opts)
+  if type(x) == "table" and dispatch.is_ragged(x) then return dispatch.tile(x, multiples) end
   return op(H.Tile, { _dtypes = { nil, I32 }, name = opts.name }, x, shape_arg(multiples))
 end, "tf.tile(x, multiples)", nil, { required = 1, positional = { "multiples" }, "name" })
 

@@ -20,6 +20,11 @@ local M = {}
 --   from_row_splits(values, s)   a RaggedTensor (no validation: an op made s)
 --   with_values(rt, values)      rt's row splits over new values
 --   from_tensor(t)               a dense tensor of rank >= 2 as uniform rows
+--   reduce(kind, rt, axis, keepdims)  a reduction (kind: Sum, Mean, Max, Min,
+--                                Prod, Any, All, Variance) over a RaggedTensor
+--   tile(rt, multiples)          tf.tile of a RaggedTensor
+--   boolean_mask(data, mask, axis)  tf.boolean_mask, data or mask ragged
+--   stack(values, axis)          tf.stack of a list holding ragged tensors
 
 --- True for a tf.RaggedTensor.
 function M.is_ragged(x)
@@ -49,5 +54,9 @@ end
 function M.from_row_splits(values, splits) return makers().from_row_splits(values, splits) end
 function M.with_values(rt, values) return state.ragged.with_values(rt, values) end
 function M.from_tensor(t) return makers().from_tensor(t) end
+function M.reduce(kind, rt, axis, keepdims) return state.ragged.reduce(kind, rt, axis, keepdims) end
+function M.tile(rt, multiples) return state.ragged.tile(rt, multiples) end
+function M.boolean_mask(data, mask, axis) return state.ragged.boolean_mask(data, mask, axis) end
+function M.stack(values, axis) return state.ragged.stack(values, axis) end
 
 return M

@@ -15,6 +15,7 @@ local dtypes = require("moonflow.tensor.dtypes")
 local shapes = require("moonflow.tensor.shape")
 local state = require("moonflow.state")
 local ops = require("moonflow.ops")
+local ragged_math = require("moonflow.tensor.ragged_math")
 local raise = errors.raise
 
 local M = {}
@@ -331,7 +332,9 @@ local function shape_of(rt)
   return shapes.TensorShape(dims)
 end
 
-local Spec = { kind = "ragged", __name = "RaggedTensorSpec" }
+-- The spec is its own trace type (trace/trace_type.lua's interface): an
+-- input_signature entry and a get_concrete_function argument alike.
+local Spec = { kind = "ragged", __name = "RaggedTensorSpec", __tf_type_spec = true }
 Spec.__index = Spec
 
 local function new_spec(shape, dtype, rank, splits_dtype)
@@ -345,8 +348,9 @@ function Spec:__tostring()
 end
 
 local function dims_fit(a, b)
-  local x, y = a:as_list(), b:as_list()
-  if #x ~= #y then return false end
+  local x, y = a._dims, b._dims
+  if y == nil then return true end
+  if x == nil or #x ~= #y then return false end
   for i = 1, #y do
     if y[i] ~= shapes.None and x[i] ~= y[i] then return false end
   end
@@ -355,26 +359,31 @@ end
 
 function Spec:is_subtype_of(o)
   return o.kind == "ragged" and o.dtype == self.dtype and o.ragged_rank == self.ragged_rank
-    and dims_fit(self.shape, o.shape)
+    and o.row_splits_dtype == self.row_splits_dtype and dims_fit(self.shape, o.shape)
 end
 
 function Spec:supertype(o)
   if o.kind ~= "ragged" or o.dtype ~= self.dtype or o.ragged_rank ~= self.ragged_rank then return nil end
-  local x, y = self.shape:as_list(), o.shape:as_list()
-  if #x ~= #y then return nil end
+  local x, y = self.shape._dims, o.shape._dims
+  if x == nil or y == nil or #x ~= #y then
+    return new_spec(shapes.as_shape(nil), self.dtype, self.ragged_rank, self.row_splits_dtype)
+  end
   local dims = {}
   for i = 1, #x do dims[i] = x[i] == y[i] and x[i] or shapes.None end
   return new_spec(dims, self.dtype, self.ragged_rank, self.row_splits_dtype)
 end
 
 function Spec:placeholder(name)
-  local dims = self.shape:as_list()
-  local vdims = { -1 }
-  for d = self.ragged_rank + 2, #dims do vdims[#vdims + 1] = dims[d] == shapes.None and -1 or dims[d] end
+  -- An unknown rank leaves the values' rank unknown too.
+  local dims = self.shape._dims
+  local vdims = dims and { -1 } or nil
+  for d = self.ragged_rank + 2, dims and #dims or 0 do
+    vdims[#vdims + 1] = dims[d] == shapes.None and -1 or dims[d]
+  end
   local v = core.placeholder(name .. "_flat_values", self.dtype, vdims)
   local splits = {}
   for k = 1, self.ragged_rank do
-    local n = (k == 1 and dims[1] ~= shapes.None) and dims[1] + 1 or -1
+    local n = (k == 1 and dims and dims[1] ~= shapes.None) and dims[1] + 1 or -1
     splits[k] = core.placeholder(name .. "_row_splits_" .. k, I64, { n })
   end
   for k = self.ragged_rank, 1, -1 do v = new(v, splits[k]) end
@@ -391,9 +400,15 @@ local function spec_of(rt)
 end
 
 function Spec:accepts(v)
+  if getmetatable(v) == Spec then return v:is_subtype_of(self), tostring(v) end
+  if core.is_tensor(v) then
+    local _, dtype, shape = info(v)
+    return false, tostring(shapes.TensorSpec(shape, dtype))
+  end
   if is_ragged(v) and spec_of(v):is_subtype_of(self) then return true end
   return false, is_ragged(v) and tostring(spec_of(v)) or tostring(v)
 end
+Spec.__tf_trace_type = function(s) return s end
 
 RT.__tf_trace_type = function(rt) return spec_of(check(rt, "__tf_trace_type")) end
 
@@ -443,23 +458,26 @@ handlers.with_values = function(rt, values) return new(values, rt._row_splits) e
 local function map_flat_values(fn, rt) return with_flat_values(rt, fn(flat_values(rt))) end
 handlers.map_flat_values = map_flat_values
 
+-- Row splits a and b are equal: eagerly now, in a graph when it runs (as
+-- TF's assert_equal).
+local function splits_match(a, b, level)
+  if eager(a) and eager(b) then
+    local p, q = core.numpy(a), core.numpy(b)
+    local same = #p == #q
+    for k = 1, #p do same = same and p[k] == q[k] end
+    if not same then raise("InvalidArgumentError", "Inputs must have identical ragged splits", level + 1) end
+  elseif not rawequal(a, b) then
+    core.op(state.H.Assert, { message = "Inputs must have identical ragged splits" },
+      ops.reduce_all(ops.equal(a, b)))
+  end
+end
+
 local function same_splits(x, y)
   local a, b = nested_splits(x), nested_splits(y)
   if #a ~= #b then
     raise("ValueError", ("Ragged ranks must match: %d vs. %d"):format(#a, #b), 4)
   end
-  for i = 1, #a do
-    if eager(a[i]) and eager(b[i]) then
-      local p, q = core.numpy(a[i]), core.numpy(b[i])
-      local same = #p == #q
-      for k = 1, #p do same = same and p[k] == q[k] end
-      if not same then raise("InvalidArgumentError", "Inputs must have identical ragged splits", 4) end
-    elseif not rawequal(a[i], b[i]) then
-      -- In a graph the check runs with it, as TF's assert_equal.
-      core.op(state.H.Assert, { message = "Inputs must have identical ragged splits" },
-        ops.reduce_all(ops.equal(a[i], b[i])))
-    end
-  end
+  for i = 1, #a do splits_match(a[i], b[i], 4) end
 end
 
 handlers.binary = function(fn, x, y)
@@ -471,10 +489,10 @@ handlers.binary = function(fn, x, y)
   if not is_ragged(x) then r, other, left = y, x, false end
   local t = ops.convert_to_tensor(other, core.dtype(flat_values(r)))
   local _, _, shape = info(t)
-  if shape == nil or #shape > 0 then
-    raise("ValueError", "moonflow combines a RaggedTensor elementwise with a scalar or a RaggedTensor of the "
-      .. "same row splits only (TF also broadcasts dense tensors against it)", 4)
+  if shape == nil then
+    raise("ValueError", "a dense operand of unknown rank cannot broadcast against a RaggedTensor", 4)
   end
+  if #shape > 0 then return handlers.broadcast(fn, r, t, left, 4) end
   if left then return with_flat_values(r, fn(flat_values(r), t)) end
   return with_flat_values(r, fn(t, flat_values(r)))
 end
@@ -581,6 +599,11 @@ RT.__idiv = operator("floordiv")
 RT.__mod = operator("floormod")
 RT.__pow = operator("pow")
 RT.__unm = function(a) return ops.negative(a) end
+-- tensor <op> RaggedTensor: the tensor's operator hands the call here
+-- (lua/binding/fastpath.c), with its op handle and attributes.
+RT.__tf_binary = function(h, attrs, a, b)
+  return handlers.binary(function(x, y) return core.binary(h, x, y, attrs) end, a, b)
+end
 
 local methods = {}
 
@@ -602,6 +625,11 @@ methods.with_flat_values = doc.def(function(rt, v) return with_flat_values(check
   "rt:with_flat_values(new_values)", "The same row splits over new flat values.")
 methods.numpy = methods.to_list
 
+-- TF's methods moonflow lacks: a typed error naming the reason, never nil.
+local LACKING = {
+  to_sparse = "moonflow has no SparseTensor (README.md, \"Limits\")",
+}
+
 local fields = {
   values = function(rt) return rt._values end,
   row_splits = function(rt) return rt._row_splits end,
@@ -620,6 +648,9 @@ function RT.__index(rt, k)
   if f then return f(rt) end
   local m = methods[k]
   if m then return m end
+  if LACKING[k] then
+    raise("AttributeError", ("'RaggedTensor' object has no attribute '%s': %s"):format(k, LACKING[k]), 2)
+  end
   raise("AttributeError", ("'RaggedTensor' object has no attribute '%s'"):format(tostring(k)), 2)
 end
 
@@ -730,10 +761,37 @@ setmetatable(RaggedTensor, { __tostring = function() return "<class 'tf.RaggedTe
   __name = "RaggedTensor class" })
 
 M.RaggedTensor = RaggedTensor
+-- TF's RaggedTensorSpec.__init__ checks.
+local function spec_args(shape, ragged_rank_, row_splits_dtype)
+  local s = shapes.as_shape(shape ~= shapes.None and shape or nil)
+  local dims = s._dims
+  if ragged_rank_ == nil then
+    if dims == nil then
+      raise("ValueError", ("Must specify ragged_rank or a shape with a known rank. Got None and %s"):format(
+        tostring(s)), 4)
+    end
+    ragged_rank_ = #dims - 1
+  end
+  if math.type(ragged_rank_) ~= "integer" then
+    raise("TypeError", ("Argument `ragged_rank` must be an int. Received %s."):format(tostring(ragged_rank_)), 4)
+  end
+  if ragged_rank_ < 0 then
+    raise("ValueError", ("ragged_rank must be non-negative; got %d."):format(ragged_rank_), 4)
+  end
+  if dims ~= nil and ragged_rank_ >= #dims then
+    raise("ValueError", ("Argument `ragged_rank` (%d) must be less than rank (%d)."):format(ragged_rank_, #dims), 4)
+  end
+  local sd = row_splits_dtype and dtypes.as_dtype(row_splits_dtype) or I64
+  if sd ~= I64 and sd ~= dtypes.int32 then
+    raise("ValueError", ("row_splits_dtype must be int32 or int64. Received %s."):format(tostring(sd)), 4)
+  end
+  return s, ragged_rank_, sd
+end
+
 M.RaggedTensorSpec = doc.def(function(shape, dtype, ragged_rank_, row_splits_dtype)
-  local s = shapes.as_shape(shape)
-  local rank = ragged_rank_ or (#s:as_list() - 1)
-  return new_spec(s, dtype, rank, row_splits_dtype and dtypes.as_dtype(row_splits_dtype) or I64)
+  if dtype ~= nil then dtype = dtypes.as_dtype(dtype) end
+  local s, rank, sd = spec_args(shape, ragged_rank_, row_splits_dtype)
+  return new_spec(s, dtype, rank, sd)
 end, "tf.RaggedTensorSpec(shape [, dtype] [, ragged_rank] [, row_splits_dtype])",
 "The type of a RaggedTensor (tf.func traces a RaggedTensor argument by it): shape with None for the ragged "
 .. "dimensions, dtype (float32), ragged_rank (rank - 1), row_splits_dtype (int64).")
@@ -758,6 +816,39 @@ M.ragged = {
 
 handlers.is_ragged = is_ragged
 state.ragged = handlers
+
+-- Reductions, broadcasting, tf.tile, tf.boolean_mask, tf.stack and
+-- tf.ragged.range live in tensor/ragged_math.lua, built on these internals.
+local rmath = ragged_math({
+  new = new, is_ragged = is_ragged, flat_values = flat_values, nested_splits = nested_splits,
+  ragged_rank = ragged_rank, value_rowids = value_rowids, row_lengths = row_lengths, nrows = nrows,
+  nvals = nvals, with_flat_values = with_flat_values, map_flat_values = map_flat_values, last = last,
+  vec = vec, info = info, eager = eager, static_len = static_len, shape_of = shape_of,
+  splits_match = splits_match, from_tensor = from_tensor, concat = handlers.concat,
+})
+
+handlers.reduce = function(kind, rt, axis, keepdims) return rmath.reduce(kind, rt, axis, keepdims) end
+handlers.broadcast = function(fn, r, t, left, level) return rmath.broadcast(fn, r, t, left, level + 1) end
+handlers.tile = function(rt, multiples) return rmath.tile(rt, multiples) end
+handlers.boolean_mask = function(data, mask, axis) return rmath.boolean_mask(data, mask, axis, 4) end
+handlers.stack = function(values, axis) return rmath.stack(values, axis, 4) end
+
+M.ragged.boolean_mask = doc.def(function(data, mask) return rmath.boolean_mask(data, mask, nil, 2) end,
+  "tf.ragged.boolean_mask(data, mask)",
+  "The values of data (a RaggedTensor or a tensor) where mask is true: a bool vector keeps whole rows; a "
+  .. "RaggedTensor mask (or a dense one of rank >= 2) with data's outer row splits keeps values inside the "
+  .. "rows, which shorten. A RaggedTensor results wherever data or mask is one.")
+M.ragged.stack = doc.def(function(values, axis) return rmath.stack(values, axis, 2) end,
+  "tf.ragged.stack(values [, axis])",
+  "The tensors or RaggedTensors of `values` (one rank) stacked along a new axis (0-based, default 0) as a "
+  .. "RaggedTensor: axis 0 makes each input one row (their lengths may differ); axis 1 puts the i-th rows "
+  .. "of all inputs in row i.")
+M.ragged.range = doc.def(function(starts, limits, deltas, dtype)
+  return rmath.range(starts, limits, deltas, dtype, 2)
+end, "tf.ragged.range(starts [, limits] [, deltas] [, dtype])",
+"A RaggedTensor whose row i is tf.range(starts[i], limits[i], deltas[i]) (an empty row where that range is "
+.. "empty); one argument gives the limits, from 0; scalars broadcast against vectors; deltas default to 1; "
+.. "a zero delta is an InvalidArgumentError.")
 
 M.internal = { is_ragged = true, element_text = true }
 

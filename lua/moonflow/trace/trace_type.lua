@@ -329,6 +329,9 @@ end
 --- A type from an input_signature entry (TensorSpec or nested table of them).
 function T.from_spec(s)
   if getmetatable(s) == shapes.Spec then return Tensor.new(s) end
+  -- A composite's spec that is its own trace type (tf.RaggedTensorSpec).
+  local mt = getmetatable(s)
+  if type(mt) == "table" and rawget(mt, "__tf_type_spec") then return s end
   if type(s) == "table" and getmetatable(s) == nil then
     local array, map = {}, {}
     local n = #s
@@ -337,8 +340,8 @@ function T.from_spec(s)
     for _, k in ipairs(keys) do map[k] = T.from_spec(s[k]) end
     return Struct.new(array, map, keys)
   end
-  raise("TypeError", "input_signature entries must be tf.TensorSpec (or tables of them), got "
-    .. tostring(s))
+  raise("TypeError", "input_signature entries must be tf.TensorSpec or tf.RaggedTensorSpec (or tables of "
+    .. "them), got " .. tostring(s))
 end
 
 -- A get_concrete_function argument's type: TensorSpecs, at any depth of
