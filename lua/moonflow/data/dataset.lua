@@ -135,6 +135,16 @@ M.spec_of = spec_of
 -- A dataset given to a tf.func is traced by its DatasetSpec.
 function Dataset.__tf_trace_type(ds) return spec_of(ds) end
 
+-- A dataset inside an element (a flat_map function's result, a window's
+-- components) is its variant scalar; read back it is a _VariantDataset,
+-- as TF rebuilds one from a DatasetSpec.
+structure.register_dataset({
+  is = is_dataset,
+  parts = function(ds) return ds._variant, ds._structure, ds._specs end,
+  wrap = function(variant, s, specs) return new(variant, s, specs, "_VariantDataset") end,
+  spec = function(s, specs) return new_spec(s, specs) end,
+})
+
 -- Arguments ----------------------------------------------------------------
 
 -- An int64 scalar from a Lua integer or an integer tensor.
@@ -608,6 +618,109 @@ methods.filter = options.def(function(ds, predicate)
 end, "ds:filter(predicate)",
 "A dataset of the elements for which predicate(element) (a boolean scalar) is true; traced once "
 .. "as map's function.", { required = 2, "name" })
+
+-- Datasets of datasets ---------------------------------------------------------
+
+-- What TF names when a function returns no dataset: the Python type of
+-- the value its structure describes.
+local function python_type(s)
+  if s.kind == "tuple" then return "<class 'tuple'>" end
+  if s.kind == "dict" then return "<class 'dict'>" end
+  return "<class 'tensorflow.python.framework.tensor.Tensor'>"
+end
+
+-- Traces a function of ds's elements that returns a dataset: the graph,
+-- its captures and the returned dataset's (structure, specs).
+local function trace_dataset_fn(ds, fn, name, what, level)
+  local g, captures, s = trace_fn(name, what, fn, { { structure = ds._structure, specs = ds._specs } },
+    true, level + 1)
+  if s.kind ~= "dataset" then
+    raise("TypeError", ("The `map_func` argument must return a `Dataset` object. Got %s.")
+      :format(python_type(s)), level + 1)
+  end
+  return g, captures, s.structure, s.specs
+end
+
+methods.flat_map = options.def(function(ds, fn)
+  local g, captures, s, specs = trace_dataset_fn(ds, fn, "Dataset_flat_map", "Dataset.flat_map()", 3)
+  local attrs = iterators.spec_attrs(specs)
+  attrs.f = g
+  local v = op(H.FlatMapDataset, attrs, ds._variant, table.unpack(captures))
+  return new(v, s, specs, "_FlatMapDataset")
+end, "ds:flat_map(map_func)",
+"A dataset of the elements of the datasets map_func returns, one for each element of ds (a "
+.. "tuple's items given as separate arguments), one dataset after another. map_func is traced "
+.. "once, as map's function, and must return a tf.data.Dataset (TypeError otherwise). Its "
+.. "cardinality is unknown (-2), as in TF.", { required = 2, "name" })
+
+-- A positive count, or tf.data.AUTOTUNE (-1) where `autotune` allows it.
+local function count_arg(v, what, autotune, level)
+  if math.type(v) ~= "integer" and not core.is_tensor(v) then
+    raise("TypeError", ("%s must be an integer, got %s"):format(what, tostring(v)), level + 1)
+  end
+  if math.type(v) == "integer" and v <= 0 and not (autotune and v == -1) then
+    raise("ValueError", ("`%s` must be greater than zero, got %d"):format(what, v), level + 1)
+  end
+  return int64(v, what, level + 1)
+end
+
+methods.interleave = options.def(function(ds, fn, cycle_length, block_length, num_parallel_calls,
+                                          deterministic)
+  local g, captures, s, specs = trace_dataset_fn(ds, fn, "Dataset_interleave", "Dataset.interleave()", 3)
+  if num_parallel_calls ~= nil then count_arg(num_parallel_calls, "num_parallel_calls", true, 3) end
+  if deterministic ~= nil and type(deterministic) ~= "boolean" then
+    raise("TypeError", "deterministic must be a boolean, got " .. tostring(deterministic), 3)
+  end
+  local cycle = count_arg(cycle_length == nil and -1 or cycle_length, "cycle_length", true, 3)
+  local block = count_arg(block_length == nil and 1 or block_length, "block_length", false, 3)
+  local attrs = iterators.spec_attrs(specs)
+  attrs.f = g
+  attrs.num_parallel_calls = num_parallel_calls == nil and 0 or num_parallel_calls
+  local inputs = { ds._variant, table.unpack(captures) }
+  inputs[#inputs + 1] = cycle
+  inputs[#inputs + 1] = block
+  local v = op(H.InterleaveDataset, attrs, table.unpack(inputs))
+  return new(v, s, specs, num_parallel_calls == nil and "_InterleaveDataset" or "_ParallelInterleaveDataset")
+end, "ds:interleave(map_func [, cycle_length [, block_length [, num_parallel_calls [, deterministic]]]])",
+"A dataset of the elements of the datasets map_func returns for the elements of ds: "
+.. "cycle_length of them open at once, block_length (default 1) elements taken from each in "
+.. "turn, a finished one replaced by the next element's, in TF's order exactly. cycle_length "
+.. "nil or tf.data.AUTOTUNE is TF's default: the number of CPUs (with num_parallel_calls n: "
+.. "min(n, CPUs); AUTOTUNE: (CPUs + 2) // 3). num_parallel_calls and deterministic are "
+.. "accepted, but moonflow computes the elements in order on one thread: the output is always "
+.. "the deterministic one. map_func is traced once and must return a tf.data.Dataset. Its "
+.. "cardinality is unknown (-2), as in TF.",
+{ required = 2, positional = { "cycle_length", "block_length", "num_parallel_calls", "deterministic" }, "name" })
+
+-- The element structure of a window: ds's, each tensor a dataset of it.
+local function window_structure(s, specs)
+  if s.kind == "tensor" or s.kind == "dataset" then
+    local inner = s.kind == "tensor" and { kind = "tensor", index = 1 }
+      or { kind = "dataset", index = 1, structure = s.structure, specs = s.specs }
+    return { kind = "dataset", index = s.index, structure = inner, specs = { specs[s.index] } }
+  end
+  local items = {}
+  for k, item in pairs(s.items) do items[k] = window_structure(item, specs) end
+  return { kind = s.kind, keys = s.keys, items = items }
+end
+
+methods.window = options.def(function(ds, size, shift, stride, drop_remainder)
+  if shift == nil then shift = size end
+  if stride == nil then stride = 1 end
+  if drop_remainder == nil then drop_remainder = false end
+  local v = op(H.WindowDataset, {}, ds._variant, int64(size, "size", 3), int64(shift, "shift", 3),
+    int64(stride, "stride", 3), boolean(drop_remainder, "drop_remainder", 3))
+  local specs = {}
+  for i = 1, #ds._specs do specs[i] = { dtype = dtypes.variant, shape = {} } end
+  return new(v, window_structure(ds._structure, ds._specs), specs, "_WindowDataset")
+end, "ds:window(size [, shift [, stride [, drop_remainder]]])",
+"A dataset of windows: each element is ds's element structure with a dataset in place of each "
+.. "tensor (a tuple of datasets for a tuple, a dict for a dict), holding size elements (fewer at "
+.. "the end unless drop_remainder), taken stride apart (default 1); a new window starts every "
+.. "shift elements (default size). The guide's idiom ds:window(5, 1, 1, true):flat_map(function(w) "
+.. "return w:batch(5) end) gives the sliding windows as tensors. Bad sizes raise TF's "
+.. "InvalidArgumentError (\"Window size must be greater than zero.\").",
+{ required = 2, positional = { "shift", "stride", "drop_remainder" }, "name" })
 
 methods.reduce = doc.def(function(ds, initial_state, reduce_func)
   local s_state, flat_state = structure.flatten(initial_state, "initial_state", 2)
