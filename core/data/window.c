@@ -82,21 +82,30 @@ typedef struct window_ds {
   bool drop_remainder;
 } window_ds;
 
-/* The buffer holds whole elements, ncomp tensors each, oldest first. */
+/* The buffer holds whole elements, ncomp tensors each, oldest first, or
+ * the error computing one gave: as TF, an error counts only when its
+ * element is taken into a window (a stride may skip it). */
 typedef struct window_it {
   mf_iterator base;
   mf_iterator *in; /* owned; NULL once the input is exhausted */
-  mf_tensor **buf; /* cap elements * ncomp, counted */
+  mf_tensor **buf; /* cap elements * ncomp, counted (NULL for an error) */
+  mf_error *errs;  /* cap entries: code MF_OK, or the element's error */
   int64_t n, cap;
 } window_it;
 
 static int in_ncomp(const mf_iterator *it) { return it->ds->inputs[0]->ncomp; }
 
+/* Releases the non-NULL of n tensors. */
+static void release_some(int64_t n, mf_tensor **ts) {
+  for (int64_t i = 0; i < n; i++) mf_tensor_release(ts[i]);
+}
+
 static void window_it_drop(mf_iterator *it) {
   window_it *c = (window_it *)it;
   mf_iterator_free(c->in);
-  if (c->buf) mf_release_all((int)(c->n * in_ncomp(it)), c->buf);
+  if (c->buf) release_some(c->n * in_ncomp(it), c->buf);
   free(c->buf);
+  free(c->errs);
 }
 
 static void end_input(window_it *c) {
@@ -111,16 +120,26 @@ static mf_status fill(window_it *c, const window_ds *d, int ncomp, mf_error *err
       int64_t cap = c->cap ? c->cap * 2 : 8;
       if (cap > d->target) cap = d->target;
       mf_tensor **buf = realloc(c->buf, (size_t)(cap * ncomp) * sizeof *buf);
-      if (!buf) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-      c->buf = buf;
+      if (buf) c->buf = buf;
+      mf_error *errs = buf ? realloc(c->errs, (size_t)cap * sizeof *errs) : NULL;
+      if (!errs) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+      c->errs = errs;
       c->cap = cap;
     }
-    bool end;
-    MF_TRY(mf_iterator_next(c->in, c->buf + c->n * ncomp, &end, err));
-    if (end)
-      end_input(c);
-    else
+    bool end = false;
+    mf_tensor **slot = c->buf + c->n * ncomp;
+    mf_error *e = &c->errs[c->n];
+    mf_error_clear(e);
+    if (mf_iterator_next(c->in, slot, &end, e) != MF_OK) {
+      memset(slot, 0, (size_t)ncomp * sizeof *slot);
+      if (e->status == MF_ERR_INTERRUPTED) return mf_error_set(err, e->status, "%s", e->message);
       c->n++;
+    } else if (end) {
+      end_input(c);
+    } else {
+      e->status = MF_OK;
+      c->n++;
+    }
   }
   return MF_OK;
 }
@@ -128,13 +147,18 @@ static mf_status fill(window_it *c, const window_ds *d, int ncomp, mf_error *err
 /* Drops the first shift elements: buffered ones, then unread input ones. */
 static mf_status shift_buffer(window_it *c, const window_ds *d, int ncomp, mf_error *err) {
   int64_t drop = d->shift < c->n ? d->shift : c->n;
-  mf_release_all((int)(drop * ncomp), c->buf);
+  release_some(drop * ncomp, c->buf);
   memmove(c->buf, c->buf + drop * ncomp, (size_t)((c->n - drop) * ncomp) * sizeof *c->buf);
+  memmove(c->errs, c->errs + drop, (size_t)(c->n - drop) * sizeof *c->errs);
   c->n -= drop;
+  /* The elements skipped over: their errors are ignored, as TF ignores them. */
   mf_tensor *skip[MF_DATA_MAX_COMPONENTS];
   for (int64_t i = drop; c->in && i < d->shift; i++) {
-    bool end;
-    MF_TRY(mf_iterator_next(c->in, skip, &end, err));
+    bool end = false;
+    mf_error ignored;
+    mf_status s = mf_iterator_next(c->in, skip, &end, &ignored);
+    if (s == MF_ERR_INTERRUPTED) return mf_error_set(err, s, "%s", ignored.message);
+    if (s != MF_OK) continue;
     if (end)
       end_input(c);
     else
@@ -147,6 +171,10 @@ static mf_status shift_buffer(window_it *c, const window_ds *d, int ncomp, mf_er
 static mf_status make_window(window_it *c, const window_ds *d, int ncomp, mf_tensor **out,
                              mf_error *err) {
   int64_t taken = 1 + (c->n - 1) / d->stride;
+  for (int64_t i = 0; i < taken; i++) {
+    const mf_error *e = &c->errs[i * d->stride];
+    if (e->status != MF_OK) return mf_error_set(err, e->status, "%s", e->message);
+  }
   mf_tensor **items = mf_malloc((size_t)taken * sizeof *items);
   if (!items) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   const mf_spec *spec = c->base.ds->inputs[0]->spec;
@@ -175,8 +203,11 @@ static mf_status window_next(mf_iterator *it, mf_tensor **out, bool *end, mf_err
     *end = true;
     return MF_OK;
   }
-  MF_TRY(make_window(c, d, ncomp, out, err));
-  mf_status s = shift_buffer(c, d, ncomp, err);
+  /* The window is shifted past even when it fails, as TF's is. */
+  mf_status made = make_window(c, d, ncomp, out, err);
+  mf_error shift_err;
+  mf_status s = shift_buffer(c, d, ncomp, made == MF_OK ? err : &shift_err);
+  if (made != MF_OK) return made;
   if (s != MF_OK) mf_release_all(ncomp, out);
   return s;
 }
