@@ -11,6 +11,7 @@
 #include "op_test.h"
 #include "graph_test.h"
 #include "dataset.h"
+#include "interrupt.h"
 
 static mf_dataset *range(int64_t n) {
   mf_dataset *ds = NULL;
@@ -234,6 +235,33 @@ static void test_prefetch_over_flat_map(void) {
   mf_graph_release(f);
 }
 
+/* Ctrl-C stops a pipeline that would never end at the next element, and
+ * it goes on after. */
+static void test_interrupt(void) {
+  mf_graph *f = identity_fn();
+  mf_dataset *r = range(3), *rep = NULL;
+  CHECK_OK(mf_dataset_repeat(r, -1, &rep, NULL));
+  mf_dataset *w = window(rep, 2, 1, 1, true), *il = interleave(w, f, 2, 3);
+  CHECK(mf_dataset_cardinality(w) == MF_CARDINALITY_INFINITE);
+  mf_iterator *it = NULL;
+  CHECK_OK(mf_dataset_make_iterator(il, &it, NULL));
+  mf_tensor *e;
+  bool end;
+  mf_error err;
+  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK);
+  mf_tensor_release(e);
+  mf_interrupt_request();
+  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_ERR_INTERRUPTED);
+  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK && !end);
+  mf_tensor_release(e);
+  mf_iterator_free(it);
+  mf_dataset_release(il);
+  mf_dataset_release(w);
+  mf_dataset_release(rep);
+  mf_dataset_release(r);
+  mf_graph_release(f);
+}
+
 int main(void) {
   RUN(test_window_order_and_cardinality);
   RUN(test_window_errors);
@@ -241,5 +269,7 @@ int main(void) {
   RUN(test_interleave_errors);
   RUN(test_dropped_mid_stream);
   RUN(test_prefetch_over_flat_map);
-  return check_failed != 0;
+  RUN(test_interrupt);
+  printf("1..%d\n", check_count);
+  return check_failed ? 1 : 0;
 }

@@ -653,26 +653,24 @@ end, "ds:flat_map(map_func)",
 .. "once, as map's function, and must return a tf.data.Dataset (TypeError otherwise). Its "
 .. "cardinality is unknown (-2), as in TF.", { required = 2, "name" })
 
--- A positive count, or tf.data.AUTOTUNE (-1) where `autotune` allows it.
-local function count_arg(v, what, autotune, level)
-  if math.type(v) ~= "integer" and not core.is_tensor(v) then
-    raise("TypeError", ("%s must be an integer, got %s"):format(what, tostring(v)), level + 1)
-  end
-  if math.type(v) == "integer" and v <= 0 and not (autotune and v == -1) then
-    raise("ValueError", ("`%s` must be greater than zero, got %d"):format(what, v), level + 1)
-  end
-  return int64(v, what, level + 1)
-end
-
 methods.interleave = options.def(function(ds, fn, cycle_length, block_length, num_parallel_calls,
                                           deterministic)
   local g, captures, s, specs = trace_dataset_fn(ds, fn, "Dataset_interleave", "Dataset.interleave()", 3)
-  if num_parallel_calls ~= nil then count_arg(num_parallel_calls, "num_parallel_calls", true, 3) end
+  if num_parallel_calls ~= nil then
+    if math.type(num_parallel_calls) ~= "integer" then
+      raise("TypeError", "num_parallel_calls must be an integer, got " .. tostring(num_parallel_calls), 3)
+    end
+    -- TF's ParallelInterleaveDatasetV4 kernel checks it so.
+    if num_parallel_calls <= 0 and num_parallel_calls ~= -1 then
+      raise("InvalidArgumentError", "num_parallel_calls must be greater than zero.", 3)
+    end
+  end
   if deterministic ~= nil and type(deterministic) ~= "boolean" then
     raise("TypeError", "deterministic must be a boolean, got " .. tostring(deterministic), 3)
   end
-  local cycle = count_arg(cycle_length == nil and -1 or cycle_length, "cycle_length", true, 3)
-  local block = count_arg(block_length == nil and 1 or block_length, "block_length", false, 3)
+  -- Their bounds are the kernel's (InvalidArgumentError, as TF's).
+  local cycle = int64(cycle_length == nil and -1 or cycle_length, "cycle_length", 3)
+  local block = int64(block_length == nil and 1 or block_length, "block_length", 3)
   local attrs = iterators.spec_attrs(specs)
   attrs.f = g
   attrs.num_parallel_calls = num_parallel_calls == nil and 0 or num_parallel_calls
