@@ -11,6 +11,12 @@ local Dataset = {}
 for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "from_generator" }) do
   Dataset[name] = datasets[name]
 end
+-- The transformations of datasets of datasets are TF's unbound methods
+-- too (tf.data.Dataset.flat_map(ds, f) is ds:flat_map(f)), so the
+-- reference lists them with their examples.
+for _, name in ipairs({ "flat_map", "interleave", "window" }) do
+  Dataset[name] = datasets.methods[name]
+end
 data.Dataset = Dataset
 
 data.TextLineDataset = text.TextLineDataset
