@@ -240,6 +240,18 @@ mf_status mf_dataset_window(mf_dataset *in, int64_t size, int64_t shift, int64_t
  * element spec *spec (one component): a window's. */
 mf_status mf_dataset_list(int n, mf_tensor *const *items, const mf_spec *spec, mf_dataset **out,
                           mf_error *err);
+/* directed.c: TF's DirectedInterleaveDataset: elements of data[k] for each
+ * k the selector (a dataset of int64 scalars) gives; an exhausted input's
+ * picks are skipped, or end everything when stop_on_empty. The inputs
+ * must have the same dtypes; shapes are the most specific all fit. */
+mf_status mf_dataset_directed_interleave(mf_dataset *selector, int n, mf_dataset *const *data,
+                                         bool stop_on_empty, mf_dataset **out, mf_error *err);
+/* directed.c: TF's RandomDataset: int64 scalars in [0, 2^32) forever,
+ * the same stream for each iterator from (seed, seed2), or a new stream
+ * for each when rerandomize. moonflow's draws are not TF's. */
+mf_status mf_dataset_random(int64_t seed, int64_t seed2, bool rerandomize, mf_dataset **out,
+                            mf_error *err);
+
 /* A dataset holding tensors: not threadable (or host) when a tensor holds
  * a dataset that is not (from_tensors of a dataset). */
 void mf_data_note_variants(mf_dataset *ds, int n, mf_tensor *const *ts);

@@ -1,6 +1,7 @@
 /* nested_ops.c — the ops of the datasets whose elements are datasets or
- * come from them (nested.c, window.c): FlatMapDataset, InterleaveDataset
- * and WindowDataset, as TF names them. They sit with their datasets, not
+ * come from them (nested.c, window.c, directed.c): FlatMapDataset,
+ * InterleaveDataset, WindowDataset, DirectedInterleaveDataset and
+ * RandomDataset, as TF names them. They sit with their datasets, not
  * in core/ops/ops_data.c, and repeat its few kernel helpers: a dataset op
  * builds its dataset and hands it out as a variant scalar. */
 #include <stdio.h>
@@ -177,3 +178,49 @@ NESTED_OP(WindowDataset, "input_dataset,size,shift,stride,drop_remainder", 5, 5,
           window_kernel, 0,
           "A dataset of windows of its input: each element is a dataset per component of size "
           "elements, stride apart, a window every shift elements.")
+
+/* ---- choosing among datasets ---- */
+
+static mf_status directed_infer(mf_op_call *c, mf_error *err) {
+  if (c->nin < 2)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "DirectedInterleaveDataset takes a selector and at least one dataset");
+  for (int i = 0; i < c->nin; i++) MF_TRY(need_scalar(c, i, MF_VARIANT, "input_dataset", err));
+  return variant_output(c, err);
+}
+
+static mf_status directed_kernel(mf_op_call *c, mf_error *err) {
+  mf_dataset *selector, *data[MF_DATA_MAX_COMPONENTS], *ds = NULL;
+  if (c->nin - 1 > MF_DATA_MAX_COMPONENTS)
+    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "at most %d datasets", MF_DATA_MAX_COMPONENTS);
+  MF_TRY(input_dataset(c, 0, &selector, err));
+  for (int i = 1; i < c->nin; i++) MF_TRY(input_dataset(c, i, &data[i - 1], err));
+  mf_status s = mf_dataset_directed_interleave(
+      selector, c->nin - 1, data, mf_attr_bool(c->attrs, "stop_on_empty_dataset", false), &ds, err);
+  return dataset_output(c, s, ds, err);
+}
+
+NESTED_OP(DirectedInterleaveDataset, "selector_input_dataset,data_input_datasets*", 2, -1,
+          directed_infer, directed_kernel, 0,
+          "A dataset of elements of its data inputs, each from the input its selector (int64 "
+          "scalars) names next.",
+          .attrs = {{"stop_on_empty_dataset", MF_ATTR_BOOL}})
+
+static mf_status random_infer(mf_op_call *c, mf_error *err) {
+  MF_TRY(need_scalar(c, 0, MF_INT64, "seed", err));
+  MF_TRY(need_scalar(c, 1, MF_INT64, "seed2", err));
+  return variant_output(c, err);
+}
+
+static mf_status random_kernel(mf_op_call *c, mf_error *err) {
+  mf_dataset *ds = NULL;
+  mf_status s = mf_dataset_random(scalar_i64(c, 0), scalar_i64(c, 1),
+                                  mf_attr_bool(c->attrs, "rerandomize_each_iteration", false), &ds,
+                                  err);
+  return dataset_output(c, s, ds, err);
+}
+
+/* Stateful as ShuffleDataset: its iterators may each draw another stream. */
+NESTED_OP(RandomDataset, "seed,seed2", 2, 2, random_infer, random_kernel, MF_OP_STATEFUL,
+          "An endless dataset of seeded random int64 scalars in [0, 2^32).",
+          .attrs = {{"rerandomize_each_iteration", MF_ATTR_BOOL}})

@@ -760,6 +760,127 @@ end, "ds:cardinality()",
 "The number of elements as an int64 scalar tensor: tf.data.INFINITE_CARDINALITY (-1) or "
 .. "tf.data.UNKNOWN_CARDINALITY (-2) when not known.")
 
+-- Choosing among datasets -----------------------------------------------------------
+
+M.random = options.def(function(seed, rerandomize)
+  if seed ~= nil and math.type(seed) ~= "integer" then
+    raise("TypeError", "seed must be an integer, got " .. tostring(seed), 3)
+  end
+  if rerandomize ~= nil and type(rerandomize) ~= "boolean" then
+    raise("TypeError", "rerandomize_each_iteration must be a boolean, got " .. tostring(rerandomize), 3)
+  end
+  local v = op(H.RandomDataset, { rerandomize_each_iteration = rerandomize or false },
+    ops.constant(seed or draw_seed(), dtypes.int64), ops.constant(0, dtypes.int64))
+  return new(v, { kind = "tensor", index = 1 }, { { dtype = dtypes.int64, shape = {} } }, "_RandomDataset")
+end, "tf.data.Dataset.random([seed [, rerandomize_each_iteration]])",
+"An endless dataset of random int64 scalars in [0, 2^32). With a seed every iteration gives the "
+.. "same stream (a new one each when rerandomize_each_iteration); without, the seed comes from "
+.. "moonflow's random stream (reproducible after tf.random.set_seed). moonflow's draws are not TF's.",
+{ positional = { "seed", "rerandomize_each_iteration" }, "name" })
+
+-- The datasets of a Lua list, checked, and the element they share.
+local function candidates(datasets, level)
+  if type(datasets) ~= "table" or getmetatable(datasets) ~= nil or #datasets == 0 then
+    if is_dataset(datasets) or type(datasets) ~= "table" then
+      raise("TypeError", "Invalid `datasets`. `datasets` must be a Lua list of tf.data.Datasets, got "
+        .. tostring(datasets), level + 1)
+    end
+    raise("ValueError", "Invalid `datasets`. `datasets` should not be empty.", level + 1)
+  end
+  local first = datasets[1]
+  local specs = {}
+  for i, ds in ipairs(datasets) do
+    need_dataset(ds, "datasets[" .. i .. "]", level + 1)
+    local ok = structure.same(first._structure, ds._structure) and #ds._specs == #first._specs
+    for k = 1, ok and #first._specs or 0 do ok = ok and ds._specs[k].dtype == first._specs[k].dtype end
+    if not ok then
+      raise("TypeError", ("Invalid `datasets`. `datasets` must have compatible element specs.\n Dataset 0 "
+        .. "element_spec=%s.\nDataset %d element_spec=%s."):format(tostring(first.element_spec),
+        i - 1, tostring(ds.element_spec)), level + 1)
+    end
+    for k, spec in ipairs(ds._specs) do specs[k] = i == 1 and spec or join_spec(specs[k], spec) end
+  end
+  return first._structure, specs
+end
+
+local function directed(selector, datasets, s, specs, stop)
+  local variants = { selector._variant }
+  for i, ds in ipairs(datasets) do variants[i + 1] = ds._variant end
+  local v = op(H.DirectedInterleaveDataset, { stop_on_empty_dataset = stop }, table.unpack(variants))
+  return new(v, s, specs, "_DirectedInterleaveDataset")
+end
+
+M.choose_from_datasets = options.def(function(datasets, choice_dataset, stop_on_empty_dataset)
+  local s, specs = candidates(datasets, 3)
+  if not is_dataset(choice_dataset) then
+    raise("TypeError", ("Invalid `choice_dataset`. `choice_dataset` should be a `tf.data.Dataset` but is %s.")
+      :format(tostring(choice_dataset)), 3)
+  end
+  local c = choice_dataset._specs
+  if choice_dataset._structure.kind ~= "tensor" or c[1].dtype ~= dtypes.int64
+    or (c[1].shape and #c[1].shape ~= 0) then
+    raise("TypeError", ("Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` "
+      .. "tensors but are %s."):format(structure.spec_text(choice_dataset._structure, c)), 3)
+  end
+  if stop_on_empty_dataset == nil then stop_on_empty_dataset = true end
+  if type(stop_on_empty_dataset) ~= "boolean" then
+    raise("TypeError", "stop_on_empty_dataset must be a boolean, got " .. tostring(stop_on_empty_dataset), 3)
+  end
+  return directed(choice_dataset, datasets, s, specs, stop_on_empty_dataset)
+end, "tf.data.Dataset.choose_from_datasets(datasets, choice_dataset [, stop_on_empty_dataset=true])",
+"A dataset of the elements of datasets (a Lua list of datasets of one structure and dtypes) in "
+.. "the order choice_dataset (int64 scalars, 0-based indices into datasets) names them. With "
+.. "stop_on_empty_dataset (the default) the first pick of an exhausted dataset ends it; without, "
+.. "such picks are skipped until every dataset is exhausted. An index out of range raises "
+.. "InvalidArgumentError when it is reached.",
+{ required = 2, positional = { "stop_on_empty_dataset" }, "name" })
+
+M.sample_from_datasets = options.def(function(datasets, weights, seed, stop_on_empty_dataset, rerandomize)
+  local s, specs = candidates(datasets, 3)
+  local n = #datasets
+  local w
+  if weights == nil then
+    w = ops.constant(1.0, dtypes.float64)
+    w = ops.fill({ n }, w)
+  else
+    w = core.is_tensor(weights) and weights or ops.convert_to_tensor(weights)
+    local dt = core.dtype(w)
+    if dt ~= dtypes.float32 and dt ~= dtypes.float64 then
+      raise("TypeError", ("Invalid `weights`. `weights` type must be either `tf.float32` or `tf.float64` but "
+        .. "is <dtype: '%s'>."):format(dt.name), 3)
+    end
+    local _, _, shape = core.info(w)
+    if shape and (#shape ~= 1 or (shape[1] >= 0 and shape[1] ~= n)) then
+      raise("ValueError", ("Invalid `weights`. The shape of `weights` should be compatible with "
+        .. "`[len(datasets)]` but is %s."):format(structure.shape_text(shape)), 3)
+    end
+    w = ops.cast(w, dtypes.float64)
+  end
+  if stop_on_empty_dataset == nil then stop_on_empty_dataset = false end
+  if type(stop_on_empty_dataset) ~= "boolean" then
+    raise("TypeError", "stop_on_empty_dataset must be a boolean, got " .. tostring(stop_on_empty_dataset), 3)
+  end
+  -- As TF, one dataset is returned as it is.
+  if n == 1 then return datasets[1] end
+  -- A choice per random draw u in [0, 1): the first k whose cumulative
+  -- share of the weights passes u.
+  local bounds = ops.cumsum(w) / ops.reduce_sum(w)
+  local selector = M.random(seed, { rerandomize_each_iteration = rerandomize or false }):map(function(r)
+    local u = ops.cast(r, dtypes.float64) / 4294967296.0
+    local k = ops.reduce_sum(ops.cast(ops.less_equal(bounds, u), dtypes.int64))
+    return ops.minimum(k, ops.constant(n - 1, dtypes.int64))
+  end)
+  return directed(selector, datasets, s, specs, stop_on_empty_dataset)
+end, "tf.data.Dataset.sample_from_datasets(datasets [, weights [, seed [, stop_on_empty_dataset=false "
+.. "[, rerandomize_each_iteration]]]])",
+"A dataset of elements drawn at random from datasets (a Lua list of datasets of one structure "
+.. "and dtypes), each pick choosing dataset i with probability weights[i] / sum(weights) "
+.. "(weights: float32/float64, default uniform). A seed makes the picks reproducible (every "
+.. "iteration the same unless rerandomize_each_iteration); without one it comes from moonflow's "
+.. "random stream. An exhausted dataset's picks are skipped until every dataset is exhausted, "
+.. "or end the dataset when stop_on_empty_dataset. moonflow's draws are not TF's.",
+{ required = 1, positional = { "weights", "seed", "stop_on_empty_dataset", "rerandomize_each_iteration" }, "name" })
+
 -- Iteration ---------------------------------------------------------------------
 
 methods.iter = doc.def(function(ds)

@@ -8,7 +8,8 @@ local data = {}
 
 -- tf.data.Dataset: the class, whose fields are the static constructors.
 local Dataset = {}
-for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "from_generator" }) do
+for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "from_generator",
+  "choose_from_datasets", "sample_from_datasets", "random" }) do
   Dataset[name] = datasets[name]
 end
 -- The transformations of datasets of datasets are TF's unbound methods
