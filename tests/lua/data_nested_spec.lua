@@ -249,3 +249,77 @@ describe("tf.data datasets of datasets under prefetch and when dropped", functio
     assert.equal(before, core.live_buffers())
   end)
 end)
+
+describe("tf.data sample_from_datasets and random", function()
+  local D = tf.data.Dataset
+
+  it("a seed makes the picks reproducible; every element of every dataset comes out once", function()
+    local function build(seed)
+      return D.sample_from_datasets({ range(0, 50), range(100, 150) }, { 0.5, 0.5 }, seed)
+    end
+    local a, b = elements(build(7)), elements(build(7))
+    assert.same(a, b)
+    assert.same(a, elements(build(7))) -- and again for a second iteration of one dataset
+    assert.equal(100, #a)
+    local sorted = {}
+    for i, x in ipairs(a) do sorted[i] = x end
+    table.sort(sorted)
+    for i = 1, 50 do
+      assert.equal(i - 1, sorted[i])
+      assert.equal(99 + i, sorted[50 + i])
+    end
+    -- each dataset's own order is kept
+    local last0, last1 = -1, 99
+    for _, x in ipairs(a) do
+      if x < 100 then assert.is_true(x > last0); last0 = x else assert.is_true(x > last1); last1 = x end
+    end
+    assert.are_not.same(a, elements(build(8)))
+  end)
+
+  it("weights set the proportions; a zero weight is never picked", function()
+    local ds = D.sample_from_datasets({ D.from_tensors(0):repeat_(), D.from_tensors(1):repeat_(),
+      D.from_tensors(2):repeat_() }, tf.constant({ 0.2, 0.0, 0.8 }), 3):take(2000)
+    local count = { [0] = 0, [1] = 0, [2] = 0 }
+    for _, x in ipairs(elements(ds)) do count[x] = count[x] + 1 end
+    assert.equal(0, count[1])
+    assert.is_true(count[0] > 300 and count[0] < 500, tostring(count[0]))
+    assert.equal(2000, count[0] + count[2])
+  end)
+
+  it("stop_on_empty_dataset ends at the first pick of an exhausted dataset; one dataset is itself", function()
+    local ds = D.sample_from_datasets({ range(3), range(10, 1000) }, nil, 5, true)
+    local got = elements(ds)
+    local small = 0
+    for _, x in ipairs(got) do if x < 3 then small = small + 1 end end
+    assert.equal(3, small)
+    assert.is_true(#got < 990)
+    local one = range(3)
+    assert.equal(one, D.sample_from_datasets({ one }))
+  end)
+
+  it("random gives the same stream per iteration with a seed, a new one with rerandomize_each_iteration", function()
+    local ds = D.random(11):take(5)
+    assert.equal("<_RandomDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>", tostring(D.random(1)))
+    assert.equal(tf.data.INFINITE_CARDINALITY, card(D.random(1)))
+    local a = elements(ds)
+    assert.same(a, elements(ds))
+    for _, x in ipairs(a) do assert.is_true(x >= 0 and x < 2 ^ 32) end
+    local re = D.random(11, true):take(5)
+    assert.are_not.same(elements(re), elements(re))
+  end)
+
+  it("raise TF's errors", function()
+    H.raises("TypeError", "Invalid `weights`. `weights` type must be either `tf.float32` or `tf.float64` but is "
+      .. "<dtype: 'int32'>.", function() return D.sample_from_datasets({ range(2), range(2) }, { 1, 2 }) end)
+    H.raises("ValueError", "Invalid `weights`. The shape of `weights` should be compatible with "
+      .. "`[len(datasets)]` but is (3,).", function()
+      return D.sample_from_datasets({ range(2), range(2) }, { 1.0, 2.0, 3.0 })
+    end)
+    H.raises("ValueError", "Invalid `datasets`. `datasets` should not be empty.", function()
+      return D.sample_from_datasets({})
+    end)
+    H.raises("TypeError", "Invalid `datasets`. `datasets` must have compatible element specs.", function()
+      return D.sample_from_datasets({ range(2), D.from_tensors("a") })
+    end)
+  end)
+end)
