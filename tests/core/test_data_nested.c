@@ -262,6 +262,63 @@ static void test_interrupt(void) {
   mf_graph_release(f);
 }
 
+/* choose_from_datasets' kernel: picks in the selector's order, an
+ * exhausted input skipped or ending everything; random's stream repeats
+ * per iterator unless rerandomized. */
+static void test_directed_and_random(void) {
+  int64_t vals[64];
+  mf_dataset *a = range(2), *b = NULL, *sel = NULL, *d = NULL;
+  CHECK_OK(mf_dataset_range(10, 13, 1, &b, NULL));
+  int64_t picks[] = {0, 1, 0, 0, 1, 1, 1};
+  mf_tensor *p = NULL;
+  CHECK_OK(mf_tensor_zeros(MF_INT64, 1, (int64_t[]){7}, &p, NULL));
+  for (int i = 0; i < 7; i++) MF_DATA(p, int64_t)[i] = picks[i];
+  CHECK_OK(mf_dataset_tensor_slice(1, &p, &sel, NULL));
+  mf_dataset *data[] = {a, b};
+  CHECK_OK(mf_dataset_directed_interleave(sel, 2, data, false, &d, NULL));
+  CHECK(equal(vals, drain(d, vals, 64), WANT(0, 10, 1, 11, 12)));
+  CHECK(mf_dataset_cardinality(d) == MF_CARDINALITY_UNKNOWN);
+  mf_dataset_release(d);
+  CHECK_OK(mf_dataset_directed_interleave(sel, 2, data, true, &d, NULL));
+  CHECK(equal(vals, drain(d, vals, 64), WANT(0, 10, 1)));
+  /* dropped mid-stream */
+  mf_iterator *it = NULL;
+  CHECK_OK(mf_dataset_make_iterator(d, &it, NULL));
+  mf_tensor *e;
+  bool end;
+  CHECK_OK(mf_iterator_next(it, &e, &end, NULL));
+  mf_tensor_release(e);
+  mf_iterator_free(it);
+  mf_dataset_release(d);
+  mf_error err;
+  CHECK(mf_dataset_directed_interleave(a, 1, data, false, &d, &err) == MF_OK);
+  mf_dataset_release(d);
+  CHECK(mf_dataset_directed_interleave(sel, 1, (mf_dataset *[]){sel}, false, &d, &err) == MF_OK);
+  mf_dataset_release(d);
+
+  mf_dataset *r = NULL, *t = NULL;
+  CHECK_OK(mf_dataset_random(42, 0, false, &r, NULL));
+  CHECK(mf_dataset_cardinality(r) == MF_CARDINALITY_INFINITE);
+  CHECK_OK(mf_dataset_take(r, 5, &t, NULL));
+  int64_t again[8];
+  CHECK(drain(t, vals, 64) == 5 && drain(t, again, 8) == 5);
+  CHECK(memcmp(vals, again, 5 * sizeof *vals) == 0);
+  for (int i = 0; i < 5; i++) CHECK(vals[i] >= 0 && vals[i] < (1LL << 32));
+  mf_dataset_release(t);
+  mf_dataset_release(r);
+  CHECK_OK(mf_dataset_random(42, 0, true, &r, NULL));
+  CHECK_OK(mf_dataset_take(r, 5, &t, NULL));
+  drain(t, vals, 64);
+  drain(t, again, 8);
+  CHECK(memcmp(vals, again, 5 * sizeof *vals) != 0);
+  mf_dataset_release(t);
+  mf_dataset_release(r);
+  mf_tensor_release(p);
+  mf_dataset_release(sel);
+  mf_dataset_release(b);
+  mf_dataset_release(a);
+}
+
 int main(void) {
   RUN(test_window_order_and_cardinality);
   RUN(test_window_errors);
@@ -270,6 +327,7 @@ int main(void) {
   RUN(test_dropped_mid_stream);
   RUN(test_prefetch_over_flat_map);
   RUN(test_interrupt);
+  RUN(test_directed_and_random);
   printf("1..%d\n", check_count);
   return check_failed ? 1 : 0;
 }
