@@ -2,7 +2,9 @@
  * MapDataset and FilterDataset. The function is a graph (traced by the
  * host once per element spec, as TF traces it) run through the executor
  * like every function body; it takes the element's components, then the
- * values it captured (TF's other_arguments). */
+ * values it captured (TF's other_arguments). The function with its
+ * captures and lock (mf_data_fn) is what nested.c's flat_map and
+ * interleave run too. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
