@@ -641,7 +641,9 @@ local function trace_dataset_fn(ds, fn, name, what, level)
   return g, captures, s.structure, s.specs
 end
 
-methods.flat_map = options.def(function(ds, fn)
+local flat_map = options.def(function(ds, fn, opts)
+  need_dataset(ds, "the receiver", 3)
+  -- opts.name (TF's name for the op) is accepted; moonflow names the node by its op.
   local g, captures, s, specs = trace_dataset_fn(ds, fn, "Dataset_flat_map", "Dataset.flat_map()", 3)
   local attrs = iterators.spec_attrs(specs)
   attrs.f = g
@@ -653,8 +655,10 @@ end, "ds:flat_map(map_func)",
 .. "once, as map's function, and must return a tf.data.Dataset (TypeError otherwise). Its "
 .. "cardinality is unknown (-2), as in TF.", { required = 2, "name" })
 
-methods.interleave = options.def(function(ds, fn, cycle_length, block_length, num_parallel_calls,
-                                          deterministic)
+local interleave = options.def(function(ds, fn, cycle_length, block_length, num_parallel_calls,
+                                       deterministic, opts)
+  need_dataset(ds, "the receiver", 3)
+  -- opts.name (TF's name for the op) is accepted; moonflow names the node by its op.
   local g, captures, s, specs = trace_dataset_fn(ds, fn, "Dataset_interleave", "Dataset.interleave()", 3)
   if num_parallel_calls ~= nil then
     if math.type(num_parallel_calls) ~= "integer" then
@@ -702,7 +706,9 @@ local function window_structure(s, specs)
   return { kind = s.kind, keys = s.keys, items = items }
 end
 
-methods.window = options.def(function(ds, size, shift, stride, drop_remainder)
+local window = options.def(function(ds, size, shift, stride, drop_remainder, opts)
+  need_dataset(ds, "the receiver", 3)
+  -- opts.name (TF's name for the op) is accepted; moonflow names the node by its op.
   if shift == nil then shift = size end
   if stride == nil then stride = 1 end
   if drop_remainder == nil then drop_remainder = false end
@@ -760,9 +766,15 @@ end, "ds:cardinality()",
 "The number of elements as an int64 scalar tensor: tf.data.INFINITE_CARDINALITY (-1) or "
 .. "tf.data.UNKNOWN_CARDINALITY (-2) when not known.")
 
+-- The methods, and TF's unbound forms (tf.data.Dataset.flat_map(ds, f)):
+-- the same functions, which check their receiver after their options.
+methods.flat_map, methods.interleave, methods.window = flat_map, interleave, window
+M.unbound = { flat_map = flat_map, interleave = interleave, window = window }
+
 -- Choosing among datasets -----------------------------------------------------------
 
-M.random = options.def(function(seed, rerandomize)
+M.random = options.def(function(seed, rerandomize, opts)
+  -- opts.name (TF's name for the op) is accepted; moonflow names the node by its op.
   if seed ~= nil and math.type(seed) ~= "integer" then
     raise("TypeError", "seed must be an integer, got " .. tostring(seed), 3)
   end
@@ -810,7 +822,8 @@ local function directed(selector, datasets, s, specs, stop)
   return new(v, s, specs, "_DirectedInterleaveDataset")
 end
 
-M.choose_from_datasets = options.def(function(datasets, choice_dataset, stop_on_empty_dataset)
+M.choose_from_datasets = options.def(function(datasets, choice_dataset, stop_on_empty_dataset, opts)
+  -- opts.name (TF's name for the op) is accepted; moonflow names the node by its op.
   local s, specs = candidates(datasets, 3)
   if not is_dataset(choice_dataset) then
     raise("TypeError", ("Invalid `choice_dataset`. `choice_dataset` should be a `tf.data.Dataset` but is %s.")
@@ -835,7 +848,9 @@ end, "tf.data.Dataset.choose_from_datasets(datasets, choice_dataset [, stop_on_e
 .. "InvalidArgumentError when it is reached.",
 { required = 2, positional = { "stop_on_empty_dataset" }, "name" })
 
-M.sample_from_datasets = options.def(function(datasets, weights, seed, stop_on_empty_dataset, rerandomize)
+M.sample_from_datasets = options.def(function(datasets, weights, seed, stop_on_empty_dataset, rerandomize,
+                                              opts)
+  -- opts.name (TF's name for the op) is accepted; moonflow names the node by its op.
   local s, specs = candidates(datasets, 3)
   local n = #datasets
   local w

@@ -16,7 +16,7 @@ end
 -- too (tf.data.Dataset.flat_map(ds, f) is ds:flat_map(f)), so the
 -- reference lists them with their examples.
 for _, name in ipairs({ "flat_map", "interleave", "window" }) do
-  Dataset[name] = datasets.methods[name]
+  Dataset[name] = datasets.unbound[name]
 end
 data.Dataset = Dataset
 
