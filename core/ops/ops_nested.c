@@ -1,4 +1,4 @@
-/* nested_ops.c — the ops of the datasets whose elements are datasets or
+/* ops_nested.c — the ops of the datasets whose elements are datasets or
  * come from them (nested.c, window.c, directed.c): FlatMapDataset,
  * InterleaveDataset, WindowDataset, DirectedInterleaveDataset and
  * RandomDataset, as TF names them. They sit with their datasets, not
