@@ -1,9 +1,9 @@
 /* ops_nested.c — the ops of the datasets whose elements are datasets or
  * come from them (nested.c, window.c, directed.c): FlatMapDataset,
  * InterleaveDataset, WindowDataset, DirectedInterleaveDataset and
- * RandomDataset, as TF names them. They sit with their datasets, not
- * in core/ops/ops_data.c, and repeat its few kernel helpers: a dataset op
- * builds its dataset and hands it out as a variant scalar. */
+ * RandomDataset, as TF names them. A family file of their own beside
+ * ops_data.c, repeating its few kernel helpers: a dataset op builds its
+ * dataset and hands it out as a variant scalar. */
 #include <stdio.h>
 #include <string.h>
 
