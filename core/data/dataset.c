@@ -64,6 +64,19 @@ void mf_dataset_variant_free(void *obj) { dataset_free(obj); }
 
 int64_t mf_dataset_cardinality(const mf_dataset *ds) { return ds->cls->cardinality(ds); }
 
+void mf_data_note_variants(mf_dataset *ds, int n, mf_tensor *const *ts) {
+  for (int i = 0; i < n; i++) {
+    if (ts[i]->dtype != MF_VARIANT) continue;
+    for (int64_t j = 0; j < ts[i]->size; j++) {
+      mf_variant *v = MF_DATA(ts[i], mf_variant *)[j];
+      if (!mf_variant_is_dataset(v)) continue;
+      const mf_dataset *held = (const mf_dataset *)v;
+      ds->host = ds->host || held->host;
+      ds->threadable = ds->threadable && held->threadable;
+    }
+  }
+}
+
 mf_status mf_dataset_make_iterator(mf_dataset *ds, mf_iterator **out, mf_error *err) {
   return ds->cls->make_iterator(ds, out, err);
 }

@@ -190,6 +190,72 @@ mf_status mf_dataset_filter(mf_dataset *in, const mf_graph *pred, int ncap,
 /* Whether a function graph may run on a producer thread (see threadable). */
 bool mf_data_graph_threadable(const mf_graph *g);
 
+/* A function of elements as a dataset runs it (map, filter, flat_map,
+ * interleave): the graph (counted), its captured values (counted) and the
+ * lock that keeps its runs one at a time. */
+struct graph_lock;
+typedef struct mf_data_fn {
+  mf_graph *f;
+  int ncap;
+  mf_tensor **captured;
+  struct graph_lock *lock;
+} mf_data_fn;
+mf_status mf_data_fn_init(mf_data_fn *fn, const mf_graph *f, int ncap, mf_tensor *const *captured,
+                          mf_error *err);
+/* Runs fn on an element (steals its ncomp references) and the captures. */
+mf_status mf_data_fn_run(const mf_data_fn *fn, int ncomp, mf_tensor **elem, mf_tensor **out,
+                         mf_error *err);
+void mf_data_fn_drop(mf_data_fn *fn); /* zeroed or initialised */
+/* Its graph may run off the host's thread, and so may every dataset it captured. */
+bool mf_data_fn_threadable(const mf_data_fn *fn);
+/* The function must take the element's components then the captures
+ * (op names the dataset op in messages). */
+mf_status mf_data_check_fn(const char *op, const mf_dataset *in, const mf_graph *f, int ncap,
+                           mf_error *err);
+
+/* nested.c: datasets of the datasets a function returns per element (f
+ * returns one variant scalar holding a dataset of element spec
+ * ncomp/spec). interleave takes cycle_length of them at once, block_length
+ * elements from each in turn, as TF's InterleaveDataset orders them;
+ * flat_map is interleave with one at a time. cycle_length -1 (AUTOTUNE)
+ * follows from num_parallel_calls (0: not given, -1: AUTOTUNE) and the
+ * CPUs as in TF; the elements are computed in order all the same. */
+mf_status mf_dataset_flat_map(mf_dataset *in, const mf_graph *f, int ncap,
+                              mf_tensor *const *captured, int ncomp, const mf_spec *spec,
+                              mf_dataset **out, mf_error *err);
+mf_status mf_dataset_interleave(mf_dataset *in, const mf_graph *f, int ncap,
+                                mf_tensor *const *captured, int64_t cycle_length,
+                                int64_t block_length, int64_t num_parallel_calls, int ncomp,
+                                const mf_spec *spec, mf_dataset **out, mf_error *err);
+/* The number of CPUs this process may run on (TF's port::MaxParallelism):
+ * interleave's cycle_length when it is AUTOTUNE. */
+int64_t mf_data_cpu_count(void);
+
+/* window.c: TF's WindowDataset: elements of ncomp variant scalars, each a
+ * dataset of one component's values in the window (size elements, stride
+ * apart; a window every shift elements). */
+mf_status mf_dataset_window(mf_dataset *in, int64_t size, int64_t shift, int64_t stride,
+                            bool drop_remainder, mf_dataset **out, mf_error *err);
+/* A dataset of the n tensors of items (borrowed, retained), in order, of
+ * element spec *spec (one component): a window's. */
+mf_status mf_dataset_list(int n, mf_tensor *const *items, const mf_spec *spec, mf_dataset **out,
+                          mf_error *err);
+/* directed.c: TF's DirectedInterleaveDataset: elements of data[k] for each
+ * k the selector (a dataset of int64 scalars) gives; an exhausted input's
+ * picks are skipped, or end everything when stop_on_empty. The inputs
+ * must have the same dtypes; shapes are the most specific all fit. */
+mf_status mf_dataset_directed_interleave(mf_dataset *selector, int n, mf_dataset *const *data,
+                                         bool stop_on_empty, mf_dataset **out, mf_error *err);
+/* directed.c: TF's RandomDataset: int64 scalars in [0, 2^32) forever,
+ * the same stream for each iterator from (seed, seed2), or a new stream
+ * for each when rerandomize. moonflow's draws are not TF's. */
+mf_status mf_dataset_random(int64_t seed, int64_t seed2, bool rerandomize, mf_dataset **out,
+                            mf_error *err);
+
+/* A dataset holding tensors: not threadable (or host) when a tensor holds
+ * a dataset that is not (from_tensors of a dataset). */
+void mf_data_note_variants(mf_dataset *ds, int n, mf_tensor *const *ts);
+
 /* prefetch.c: up to buffer_size elements computed ahead (buffer_size -1:
  * TF's AUTOTUNE, here MF_PREFETCH_AUTOTUNE_BUFFER, doubled up to
  * MF_PREFETCH_AUTOTUNE_MAX each time the consumer finds the buffer

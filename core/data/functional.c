@@ -2,7 +2,9 @@
  * MapDataset and FilterDataset. The function is a graph (traced by the
  * host once per element spec, as TF traces it) run through the executor
  * like every function body; it takes the element's components, then the
- * values it captured (TF's other_arguments). */
+ * values it captured (TF's other_arguments). The function with its
+ * captures and lock (mf_data_fn) is what nested.c's flat_map and
+ * interleave run too. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +17,7 @@ extern const mf_op_def mf_op_FusedElementwise;
 
 typedef struct fn_ds {
   mf_dataset base;
-  mf_graph *f; /* counted */
-  int ncap;
-  mf_tensor **captured; /* counted */
-  struct graph_lock *lock; /* f's (below) */
+  mf_data_fn fn;
 } fn_ds;
 
 /* One run of a function graph at a time: its plan is one per graph, and a
@@ -69,18 +68,19 @@ typedef struct fn_it {
   mf_iterator *in;
 } fn_it;
 
-static void fn_drop(mf_dataset *ds) {
-  fn_ds *d = (fn_ds *)ds;
-  mf_release_all(d->ncap, d->captured);
-  free(d->captured);
-  graph_lock_drop(d->lock);
-  mf_graph_release(d->f);
+void mf_data_fn_drop(mf_data_fn *fn) {
+  if (fn->captured) mf_release_all(fn->ncap, fn->captured);
+  free(fn->captured);
+  graph_lock_drop(fn->lock);
+  if (fn->f) mf_graph_release(fn->f);
+  memset(fn, 0, sizeof *fn);
 }
+
+static void fn_drop(mf_dataset *ds) { mf_data_fn_drop(&((fn_ds *)ds)->fn); }
 
 static void fn_it_drop(mf_iterator *it) { mf_iterator_free(((fn_it *)it)->in); }
 
-/* Runs f on an element (steals its ncomp references) and the captures. */
-static mf_status run_fn(const fn_ds *d, int ncomp, mf_tensor **elem, mf_tensor **out,
+mf_status mf_data_fn_run(const mf_data_fn *d, int ncomp, mf_tensor **elem, mf_tensor **out,
                         mf_error *err) {
   mf_tensor *args[MF_DATA_MAX_COMPONENTS + 64];
   mf_tensor **feeds = args;
@@ -108,7 +108,7 @@ static mf_status map_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error 
   mf_tensor *elem[MF_DATA_MAX_COMPONENTS];
   MF_TRY(mf_iterator_next(c->in, elem, end, err));
   if (*end) return MF_OK;
-  return run_fn(d, it->ds->inputs[0]->ncomp, elem, out, err);
+  return mf_data_fn_run(&d->fn, it->ds->inputs[0]->ncomp, elem, out, err);
 }
 
 static mf_status filter_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error *err) {
@@ -123,7 +123,7 @@ static mf_status filter_next(mf_iterator *it, mf_tensor **out, bool *end, mf_err
       mf_tensor_retain(out[k]);
       elem[k] = out[k];
     }
-    mf_status s = run_fn(d, ncomp, elem, &keep, err);
+    mf_status s = mf_data_fn_run(&d->fn, ncomp, elem, &keep, err);
     if (s == MF_OK && (keep->dtype != MF_BOOL || keep->size != 1 || keep->rank != 0)) {
       s = mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Filter predicate `f` must return a scalar bool.");
       mf_tensor_release(keep);
@@ -172,8 +172,7 @@ static const mf_dataset_class map_class = {MF_DATASET_VARIANT("MapDatasetOp::Dat
 static const mf_dataset_class filter_class = {MF_DATASET_VARIANT("FilterDatasetOp::Dataset"),
                                               filter_iterator, filter_cardinality, fn_drop};
 
-/* The function must take the element's components then the captures. */
-static mf_status check_fn(const char *op, const mf_dataset *in, const mf_graph *f, int ncap,
+mf_status mf_data_check_fn(const char *op, const mf_dataset *in, const mf_graph *f, int ncap,
                           mf_error *err) {
   if (f->ninputs != in->ncomp + ncap)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
@@ -190,27 +189,50 @@ static mf_status check_fn(const char *op, const mf_dataset *in, const mf_graph *
   return MF_OK;
 }
 
+mf_status mf_data_fn_init(mf_data_fn *fn, const mf_graph *f, int ncap, mf_tensor *const *captured,
+                          mf_error *err) {
+  memset(fn, 0, sizeof *fn);
+  fn->captured = mf_calloc((size_t)ncap + 1, sizeof *fn->captured);
+  fn->lock = fn->captured ? graph_lock_take(f) : NULL;
+  if (!fn->lock) {
+    free(fn->captured);
+    fn->captured = NULL;
+    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  fn->f = (mf_graph *)f;
+  mf_graph_retain(fn->f);
+  fn->ncap = ncap;
+  for (int i = 0; i < ncap; i++) {
+    mf_tensor_retain(captured[i]);
+    fn->captured[i] = captured[i];
+  }
+  return MF_OK;
+}
+
+/* A captured dataset (a flat_map function returning one made outside)
+ * runs where the function's output runs. */
+bool mf_data_fn_threadable(const mf_data_fn *fn) {
+  if (!mf_data_graph_threadable(fn->f)) return false;
+  for (int i = 0; i < fn->ncap; i++) {
+    const mf_dataset *ds = mf_dataset_of(fn->captured[i]);
+    if (ds && !ds->threadable) return false;
+  }
+  return true;
+}
+
 static mf_status fn_new(const mf_dataset_class *cls, mf_dataset *in, const mf_graph *f, int ncap,
                         mf_tensor *const *captured, int ncomp, const mf_spec *spec,
                         mf_dataset **out, mf_error *err) {
   MF_TRY(mf_dataset_alloc(cls, sizeof(fn_ds), ncomp, spec, out, err));
   fn_ds *d = (fn_ds *)*out;
   mf_dataset_add_input(*out, in);
-  d->f = (mf_graph *)f;
-  mf_graph_retain(d->f);
-  d->lock = graph_lock_take(f);
-  (*out)->threadable = (*out)->threadable && mf_data_graph_threadable(f);
-  d->captured = mf_calloc((size_t)ncap + 1, sizeof *d->captured);
-  if (!d->captured || !d->lock) {
+  mf_status s = mf_data_fn_init(&d->fn, f, ncap, captured, err);
+  if (s != MF_OK) {
     mf_dataset_release(*out);
     *out = NULL;
-    return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
+    return s;
   }
-  d->ncap = ncap;
-  for (int i = 0; i < ncap; i++) {
-    mf_tensor_retain(captured[i]);
-    d->captured[i] = captured[i];
-  }
+  (*out)->threadable = (*out)->threadable && mf_data_fn_threadable(&d->fn);
   return MF_OK;
 }
 
@@ -236,7 +258,7 @@ bool mf_data_graph_threadable(const mf_graph *g) {
 
 mf_status mf_dataset_map(mf_dataset *in, const mf_graph *f, int ncap, mf_tensor *const *captured,
                          mf_dataset **out, mf_error *err) {
-  MF_TRY(check_fn("MapDataset", in, f, ncap, err));
+  MF_TRY(mf_data_check_fn("MapDataset", in, f, ncap, err));
   if (f->noutputs < 1 || f->noutputs > MF_DATA_MAX_COMPONENTS)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "MapDataset: the function must return 1 to %d tensors, it returns %d",
@@ -251,7 +273,7 @@ mf_status mf_dataset_map(mf_dataset *in, const mf_graph *f, int ncap, mf_tensor 
 
 mf_status mf_dataset_filter(mf_dataset *in, const mf_graph *pred, int ncap,
                             mf_tensor *const *captured, mf_dataset **out, mf_error *err) {
-  MF_TRY(check_fn("FilterDataset", in, pred, ncap, err));
+  MF_TRY(mf_data_check_fn("FilterDataset", in, pred, ncap, err));
   const mf_spec *r = pred->noutputs == 1 ? &pred->nodes[pred->outputs[0].node].out_specs[pred->outputs[0].index] : NULL;
   if (!r || r->dtype != MF_BOOL || r->rank > 0)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Filter predicate `f` must return a scalar bool.");

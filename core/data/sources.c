@@ -100,6 +100,7 @@ static mf_status tensors_new(const mf_dataset_class *cls, int n, mf_tensor *cons
     t->comps[i] = comps[i];
   }
   t->rows = rows;
+  mf_data_note_variants(ds, n, comps);
   *out = ds;
   return MF_OK;
 }

@@ -140,7 +140,8 @@ static bool build_data(mf_graph *g, const char *n) {
       "PrefetchDataset", "TextLineDataset", "CSVDatasetV2",
       "MapDataset", "FilterDataset", "ReduceDataset", "DatasetCardinality", "AnonymousIteratorV3",
       "MakeIterator", "IteratorGetNext", "IteratorGetNextAsOptional", "OptionalNone",
-      "OptionalHasValue", "OptionalGetValue"};
+      "OptionalHasValue", "OptionalGetValue", "FlatMapDataset", "InterleaveDataset",
+      "WindowDataset", "DirectedInterleaveDataset"};
   bool listed = false;
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) listed |= strcmp(n, ops[i]) == 0;
   if (!listed) return false;
@@ -190,6 +191,23 @@ static bool build_data(mf_graph *g, const char *n) {
     mf_attrs_set_graph(&as, strcmp(n, "MapDataset") == 0 ? "f" : "predicate", f, NULL);
     mf_graph_release(f);
     ds = add_op(g, n, 1, REFS(r), &as);
+  } else if (strcmp(n, "FlatMapDataset") == 0 || strcmp(n, "InterleaveDataset") == 0) {
+    mf_graph *f = new_graph();
+    ref x = input(f, MF_INT64, 0, NULL, NULL);
+    outputs(f, 1, REFS(add_op(f, "RangeDataset", 3, REFS(cnst(f, i64(0)), x, cnst(f, i64(1))), NULL)));
+    mf_attrs_set_graph(&as, "f", f, NULL);
+    mf_graph_release(f);
+    mf_tensor *types = element_attr(false), *shapes = element_attr(true);
+    mf_attrs_set_tensor(&as, "output_types", types, NULL);
+    mf_attrs_set_tensor(&as, "output_shapes", shapes, NULL);
+    mf_tensor_release(types);
+    mf_tensor_release(shapes);
+    ds = strcmp(n, "FlatMapDataset") == 0 ? add_op(g, n, 1, REFS(r), &as)
+                                          : add_op(g, n, 3, REFS(r, two, two), &as);
+  } else if (strcmp(n, "WindowDataset") == 0) {
+    ds = add_op(g, n, 5, REFS(r, two, two, two, no), NULL);
+  } else if (strcmp(n, "DirectedInterleaveDataset") == 0) {
+    ds = add_op(g, n, 3, REFS(r, r, r), NULL);
   } else if (strcmp(n, "ReduceDataset") == 0) {
     mf_graph *f = new_graph();
     ref st = input(f, MF_INT64, 0, NULL, NULL), x = input(f, MF_INT64, 0, NULL, NULL);

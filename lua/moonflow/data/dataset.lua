@@ -135,6 +135,16 @@ M.spec_of = spec_of
 -- A dataset given to a tf.func is traced by its DatasetSpec.
 function Dataset.__tf_trace_type(ds) return spec_of(ds) end
 
+-- A dataset inside an element (a flat_map function's result, a window's
+-- components) is its variant scalar; read back it is a _VariantDataset,
+-- as TF rebuilds one from a DatasetSpec.
+structure.register_dataset({
+  is = is_dataset,
+  parts = function(ds) return ds._variant, ds._structure, ds._specs end,
+  wrap = function(variant, s, specs) return new(variant, s, specs, "_VariantDataset") end,
+  spec = function(s, specs) return new_spec(s, specs) end,
+})
+
 -- Arguments ----------------------------------------------------------------
 
 -- An int64 scalar from a Lua integer or an integer tensor.
@@ -700,5 +710,16 @@ M.Dataset = Dataset
 M.methods = methods
 M.new = new
 M.int64 = int64
+--- Adds methods made elsewhere (nested.lua's flat_map, interleave,
+--- window) to every dataset's.
+function M.add_methods(fns)
+  for name, fn in pairs(fns) do methods[name] = fn end
+end
+-- What nested.lua's transformations share with these.
+M.trace_fn = trace_fn
+M.need_dataset = need_dataset
+M.boolean = boolean
+M.draw_seed = draw_seed
+M.join_spec = join_spec
 
 return M

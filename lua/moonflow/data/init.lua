@@ -3,6 +3,7 @@
 
 local datasets = require("moonflow.data.dataset")
 local text = require("moonflow.data.text")
+local nested = require("moonflow.data.nested")
 
 local data = {}
 
@@ -10,6 +11,15 @@ local data = {}
 local Dataset = {}
 for _, name in ipairs({ "from_tensor_slices", "from_tensors", "range", "zip", "from_generator" }) do
   Dataset[name] = datasets[name]
+end
+for _, name in ipairs({ "choose_from_datasets", "sample_from_datasets", "random" }) do
+  Dataset[name] = nested[name]
+end
+-- The transformations of datasets of datasets are TF's unbound methods
+-- too (tf.data.Dataset.flat_map(ds, f) is ds:flat_map(f)), so the
+-- reference lists them with their examples.
+for _, name in ipairs({ "flat_map", "interleave", "window" }) do
+  Dataset[name] = nested.unbound[name]
 end
 data.Dataset = Dataset
 

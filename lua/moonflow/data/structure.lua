@@ -6,8 +6,11 @@
 -- tensor literal, as a Python list is. A structure records the nesting:
 --   { kind = "tensor", index = i } | { kind = "tuple", items = {...} }
 --   | { kind = "dict", keys = {sorted}, items = {key = s} }
+--   | { kind = "dataset", index = i, structure = s, specs = specs }
 -- and the specs list each component's { dtype =, shape = {dims, -1
--- unknown} | nil }.
+-- unknown} | nil }. A dataset in an element (TF's DatasetSpec: what a
+-- flat_map function returns, a window's elements) is one component, the
+-- variant scalar holding it; its node keeps its own element structure.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
@@ -17,6 +20,14 @@ local variables = require("moonflow.tensor.variable")
 local raise = errors.raise
 
 local structure = {}
+
+-- How datasets are told apart, taken apart and rebuilt: dataset.lua's
+-- (it requires this module, so it registers them here).
+local datasets = { is = function() return false end }
+
+--- Registers dataset.lua's is(v), parts(ds) -> (variant, structure,
+--- specs), wrap(variant, structure, specs) and spec(structure, specs).
+function structure.register_dataset(hooks) datasets = hooks end
 
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
 
@@ -85,6 +96,11 @@ function structure.flatten(value, what, level)
       flat[#flat + 1] = v
       return { kind = "tensor", index = #flat }
     end
+    if datasets.is(v) then
+      local variant, s, specs = datasets.parts(v)
+      flat[#flat + 1] = variant
+      return { kind = "dataset", index = #flat, structure = s, specs = specs }
+    end
     if getmetatable(v) == variables.metatable then
       flat[#flat + 1] = v:read_value()
       return { kind = "tensor", index = #flat }
@@ -118,6 +134,7 @@ end
 --- Rebuilds the value of structure s from flat tensors.
 function structure.pack(s, flat)
   if s.kind == "tensor" then return flat[s.index] end
+  if s.kind == "dataset" then return datasets.wrap(flat[s.index], s.structure, s.specs) end
   local out = {}
   if s.kind == "tuple" then
     for i, item in ipairs(s.items) do out[i] = structure.pack(item, flat) end
@@ -156,6 +173,7 @@ end
 --- The element_spec value: the structure with a tf.TensorSpec per component.
 function structure.element_spec(s, specs)
   if s.kind == "tensor" then return tensor_spec(specs[s.index]) end
+  if s.kind == "dataset" then return datasets.spec(s.structure, s.specs) end
   local out = {}
   if s.kind == "tuple" then
     for i, item in ipairs(s.items) do out[i] = structure.element_spec(item, specs) end
@@ -169,6 +187,9 @@ end
 --- parentheses ("(x,)" for one), dicts in braces with quoted keys.
 function structure.spec_text(s, specs)
   if s.kind == "tensor" then return tostring(tensor_spec(specs[s.index])) end
+  if s.kind == "dataset" then
+    return ("DatasetSpec(%s, TensorShape([]))"):format(structure.spec_text(s.structure, s.specs))
+  end
   local parts = {}
   if s.kind == "tuple" then
     for i, item in ipairs(s.items) do parts[i] = structure.spec_text(item, specs) end
@@ -184,6 +205,13 @@ end
 function structure.same(a, b)
   if a.kind ~= b.kind then return false end
   if a.kind == "tensor" then return true end
+  if a.kind == "dataset" then
+    if not structure.same(a.structure, b.structure) or #a.specs ~= #b.specs then return false end
+    for i, spec in ipairs(a.specs) do
+      if spec.dtype ~= b.specs[i].dtype then return false end
+    end
+    return true
+  end
   if a.kind == "tuple" then
     if #a.items ~= #b.items then return false end
     for i = 1, #a.items do
@@ -201,6 +229,9 @@ end
 --- Structure s with its component indices moved up by `offset` (zip).
 function structure.shifted(s, offset)
   if s.kind == "tensor" then return { kind = "tensor", index = s.index + offset } end
+  if s.kind == "dataset" then
+    return { kind = "dataset", index = s.index + offset, structure = s.structure, specs = s.specs }
+  end
   local items = {}
   for k, item in pairs(s.items) do items[k] = structure.shifted(item, offset) end
   return { kind = s.kind, keys = s.keys, items = items }
@@ -208,7 +239,7 @@ end
 
 --- Counts the components of structure s.
 function structure.count(s)
-  if s.kind == "tensor" then return 1 end
+  if s.kind == "tensor" or s.kind == "dataset" then return 1 end
   local n = 0
   for _, item in pairs(s.items) do n = n + structure.count(item) end
   return n

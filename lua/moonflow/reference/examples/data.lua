@@ -190,4 +190,126 @@ true
 ]],
     errors = {},
   },
+  ["tf.data.Dataset.flat_map"] = {
+    example = [[
+local ds = tf.data.Dataset.range(4):flat_map(function(x) return tf.data.Dataset.range(x) end)
+print(ds)
+for x in ds do print(x) end
+print(ds:cardinality())
+]],
+    output = [[
+<_FlatMapDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>
+tf.Tensor(0, shape=(), dtype=int64)
+tf.Tensor(0, shape=(), dtype=int64)
+tf.Tensor(1, shape=(), dtype=int64)
+tf.Tensor(0, shape=(), dtype=int64)
+tf.Tensor(1, shape=(), dtype=int64)
+tf.Tensor(2, shape=(), dtype=int64)
+tf.Tensor(-2, shape=(), dtype=int64)
+]],
+    errors = {
+      { code = [[tf.data.Dataset.range(3):flat_map(function(x) return x end)]], type = "TypeError", message = "The `map_func` argument must return a `Dataset` object. Got <class 'tensorflow.python.framework.tensor.Tensor'>." },
+      { code = [[tf.data.Dataset.range(3):flat_map(42)]], type = "TypeError", message = "Dataset.flat_map() expects a function" },
+    },
+  },
+  ["tf.data.Dataset.interleave"] = {
+    example = [[
+local ds = tf.data.Dataset.range(1, 4):interleave(function(x)
+  return tf.data.Dataset.from_tensors(x):repeat_(3)
+end, 2, 2)
+print(ds)
+local out = {}
+for x in ds do out[#out + 1] = x:numpy() end
+print(table.concat(out, " "))
+]],
+    output = [[
+<_InterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>
+1 1 2 2 1 2 3 3 3
+]],
+    errors = {
+      { code = [[tf.data.Dataset.range(3):interleave(tf.data.Dataset.from_tensors, 0)]], type = "InvalidArgumentError", message = "cycle_length must be greater than zero." },
+      { code = [[tf.data.Dataset.range(3):interleave(tf.data.Dataset.from_tensors, 2, 0)]], type = "InvalidArgumentError", message = "block_length must be greater than zero." },
+      { code = [[tf.data.Dataset.range(3):interleave(function(x) return { x } end)]], type = "TypeError", message = "The `map_func` argument must return a `Dataset` object. Got <class 'tuple'>." },
+    },
+  },
+  ["tf.data.Dataset.window"] = {
+    example = [[
+local ds = tf.data.Dataset.range(7):window(3, 2)
+print(ds)
+for w in ds do print(w, w:cardinality():numpy()) end
+local sliding = tf.data.Dataset.range(6):window(4, 1, 1, true):flat_map(function(w) return w:batch(4) end)
+for b in sliding do print(b) end
+]],
+    output = [[
+<_WindowDataset element_spec=DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))>
+<_VariantDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>	3
+<_VariantDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>	3
+<_VariantDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>	3
+<_VariantDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>	1
+tf.Tensor([0 1 2 3], shape=(4,), dtype=int64)
+tf.Tensor([1 2 3 4], shape=(4,), dtype=int64)
+tf.Tensor([2 3 4 5], shape=(4,), dtype=int64)
+]],
+    errors = {
+      { code = [[tf.data.Dataset.range(3):window(0)]], type = "InvalidArgumentError", message = "Window size must be greater than zero." },
+      { code = [[tf.data.Dataset.range(3):window(2, 0)]], type = "InvalidArgumentError", message = "Window shift must be greater than zero." },
+      { code = [[tf.data.Dataset.range(3):window(1.5)]], type = "TypeError", message = "size must be an integer" },
+    },
+  },
+  ["tf.data.Dataset.choose_from_datasets"] = {
+    example = [[
+local D = tf.data.Dataset
+local words = { D.from_tensors("foo"):repeat_(), D.from_tensors("bar"):repeat_() }
+local ds = D.choose_from_datasets(words, D.from_tensor_slices(tf.constant({ 0, 1, 1, 0 }, tf.int64)))
+print(ds)
+for w in ds do print(w) end
+]],
+    output = [[
+<_DirectedInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.string, name=None)>
+tf.Tensor(b'foo', shape=(), dtype=string)
+tf.Tensor(b'bar', shape=(), dtype=string)
+tf.Tensor(b'bar', shape=(), dtype=string)
+tf.Tensor(b'foo', shape=(), dtype=string)
+]],
+    errors = {
+      { code = [[tf.data.Dataset.choose_from_datasets({}, tf.data.Dataset.range(3))]], type = "ValueError", message = "Invalid `datasets`. `datasets` should not be empty." },
+      { code = [[tf.data.Dataset.choose_from_datasets({ tf.data.Dataset.range(3) }, tf.data.Dataset.from_tensors(1.0))]], type = "TypeError", message = "Elements of `choice_dataset` must be scalar `tf.int64` tensors" },
+      { code = [[for _ in tf.data.Dataset.choose_from_datasets({ tf.data.Dataset.range(3) }, tf.data.Dataset.range(2, 3)) do end]], type = "InvalidArgumentError", message = "Selector index out of range: 2 >= 1" },
+    },
+  },
+  ["tf.data.Dataset.sample_from_datasets"] = {
+    example = [[
+local D = tf.data.Dataset
+local ds = D.sample_from_datasets({ D.range(0, 4), D.range(100, 104) }, { 0.25, 0.75 }, 42)
+print(ds)
+local a, b = 0, 0
+for x in ds do if x:numpy() < 100 then a = a + 1 else b = b + 1 end end
+print(a, b)
+]],
+    output = [[
+<_DirectedInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>
+4	4
+]],
+    errors = {
+      { code = [[tf.data.Dataset.sample_from_datasets({ tf.data.Dataset.range(3), tf.data.Dataset.range(3) }, { 1, 2 })]], type = "TypeError", message = "`weights` type must be either `tf.float32` or `tf.float64`" },
+      { code = [[tf.data.Dataset.sample_from_datasets({ tf.data.Dataset.range(3), tf.data.Dataset.range(3) }, { 1.0, 2.0, 3.0 })]], type = "ValueError", message = "The shape of `weights` should be compatible with `[len(datasets)]`" },
+    },
+  },
+  ["tf.data.Dataset.random"] = {
+    example = [[
+local ds = tf.data.Dataset.random(42):take(3)
+print(ds)
+local first, again = {}, {}
+for x in ds do first[#first + 1] = x:numpy() end
+for x in ds do again[#again + 1] = x:numpy() end
+print(#first, first[1] == again[1] and first[3] == again[3])
+]],
+    output = [[
+<_TakeDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>
+3	true
+]],
+    errors = {
+      { code = [[tf.data.Dataset.random(1.5)]], type = "TypeError", message = "seed must be an integer" },
+    },
+  },
 }
