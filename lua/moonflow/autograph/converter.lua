@@ -769,18 +769,21 @@ end
 --- Converts a Function node; returns the new Function node.
 converter.convert_function = convert_function
 
---- The Function node of `ast` defined on lines [first, last] taking nparams
---- parameters (vararg or not), and whether it is a method (`function a:m`,
---- whose node leaves the implicit self out of its params); or nil.
-function converter.find_function(ast, first, last, nparams, vararg)
-  local found, method
+--- Every Function node of `ast` defined on lines [first, last] taking
+--- nparams parameters (vararg or not), as a list of {node=, method=}:
+--- method is whether it is a method (`function a:m`, whose node leaves the
+--- implicit self out of its params). Several when functions share their
+--- lines (`f, g = function(x) ... end, function(x) ... end`): debug info
+--- tells them apart by neither.
+function converter.find_functions(ast, first, last, nparams, vararg)
+  local found = {}
   local function visit(node, implicit_self)
     if type(node) ~= "table" then return end
     -- linedefined is the line debug.getinfo reports (the parser records it).
-    if not found and node.tag == "Function" and (node.linedefined or node.line) == first
+    if node.tag == "Function" and (node.linedefined or node.line) == first
       and (node.lastline == nil or node.lastline == last)
       and #node.params + (implicit_self and 1 or 0) == nparams and node.is_vararg == vararg then
-      found, method = node, implicit_self
+      found[#found + 1] = { node = node, method = implicit_self }
     end
     local is_method = node.tag == "FunctionStat" and node.method ~= nil
     for k, v in pairs(node) do
@@ -788,7 +791,16 @@ function converter.find_function(ast, first, last, nparams, vararg)
     end
   end
   visit(ast, false)
-  return found, method
+  return found
+end
+
+--- The Function node of `ast` defined on lines [first, last] taking nparams
+--- parameters (vararg or not), and whether it is a method; or nil. The
+--- outermost when several are (find_functions lists them all).
+function converter.find_function(ast, first, last, nparams, vararg)
+  local found = converter.find_functions(ast, first, last, nparams, vararg)[1]
+  if found then return found.node, found.method end
+  return nil
 end
 
 --- The chunk that rebuilds a converted function: `ag__` and the original
