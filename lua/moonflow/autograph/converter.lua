@@ -808,28 +808,13 @@ end
 --- originals after loading), and it returns the converted function, which
 --- the printer puts on its original lines.
 -- Every `return f(...)` of the converted code becomes `return
--- ag__.ret(f(...))` (runtime.lua): Lua's tail call would drop the frame of
--- the returning line, and each node traced records the line that made it
+-- ag__.ret(f(...))` (runtime.lua) when printed with the printer's
+-- ret_calls: Lua's tail call would drop the frame of the returning line,
+-- and each node traced records the line that made it
 -- (trace/node_source.lua), the runtime's own returns (if_stmt, a loop's
--- condition) included.
-local function no_tail_calls(node, seen)
-  if seen[node] then return end
-  seen[node] = true
-  if node.tag == "Return" and node.exprs then
-    local last = node.exprs[#node.exprs]
-    local is_ret = last and last.tag == "Call" and last.func and last.func.tag == "Index"
-      and last.func.obj and last.func.obj.name == "ag__" and last.func.key and last.func.key.value == "ret"
-    if last and (last.tag == "Call" or last.tag == "Invoke") and not is_ret then
-      node.exprs = { agcall("ret", node.exprs, last.line or node.line) }
-    end
-  end
-  for k, v in pairs(node) do
-    if k ~= "line" and type(v) == "table" then no_tail_calls(v, seen) end
-  end
-end
-
+-- condition) included. The printer does it as it prints each return (a
+-- walk of its own over the converted tree cost a tenth of a first trace).
 function converter.chunk(fnode, upvalues)
-  no_tail_calls(fnode, {})
   local names = { { name = "ag__" } }
   local stmts = { { tag = "Local", names = names, exprs = { { tag = "Dots" } } } }
   if #upvalues > 0 then

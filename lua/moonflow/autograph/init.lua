@@ -288,7 +288,7 @@ local function plan_for(fn, info)
       plan = { failed = method }
     else
       local conv = converter.convert_function(with_self(fnode, method))
-      plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true }),
+      plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true, ret_calls = true }),
         node = conv, upvalues = ups }
     end
   end
@@ -433,7 +433,7 @@ autograph.to_code = doc.def(function(f)
     or "fn"
   local name = "tf__" .. base
   local stat = { tag = "FunctionStat", target = { tag = "Id", name = name }, func = plan.node }
-  return printer.print({ tag = "Block", stat }, { preserve_lines = false })
+  return printer.print({ tag = "Block", stat }, { preserve_lines = false, ret_calls = true })
 end, "tf.autograph.to_code(f)",
 "The Lua source AutoGraph makes of f (a function or tf.func): control flow on tensors becomes "
 .. "ag__.if_stmt / ag__.while_stmt / ag__.for_stmt calls, comparisons ag__.lt and friends.")
