@@ -592,3 +592,61 @@ describe("AutoGraph on Lua-valued conditions", function()
     assert.truthy(tostring(err):find("attempt to compare", 1, true), tostring(err))
   end)
 end)
+
+-- Functions whose definitions start and end on the same lines, with as
+-- many parameters: debug info tells them apart by neither, and each must
+-- still get its own conversion (the one its bytecode was compiled from).
+describe("AutoGraph tells apart functions defined on one line", function()
+  local path, write = temp_source()
+
+  it("converts each of two functions on one line of a file as itself", function()
+    write("local tf = ...\n"
+      .. "local f, g = tf.func(function(x) return x + 1 end), tf.func(function(x) return x * 2 end)\n"
+      .. "local p, q = function(x) if x > 0 then return x + 10 end return x end, "
+      .. "function(x) if x > 0 then return x * 10 end return -x end\n"
+      .. "return f, g, p, q\n")
+    local f, g, p, q = assert(loadfile(path))(tf)
+    assert.are.equal(4.0, f(tf.constant(3.0)):numpy())
+    assert.are.equal(6.0, g(tf.constant(3.0)):numpy())
+    local tp, tq = tf.func(p), tf.func(q)
+    assert.are.equal(13.0, tp(tf.constant(3.0)):numpy())
+    assert.are.equal(-3.0, tp(tf.constant(-3.0)):numpy())
+    assert.are.equal(30.0, tq(tf.constant(3.0)):numpy())
+    assert.are.equal(3.0, tq(tf.constant(-3.0)):numpy())
+    assert.truthy(tf.autograph.to_code(p):find("x + 10", 1, true))
+    assert.truthy(tf.autograph.to_code(q):find("x * 10", 1, true))
+    assert.is_nil(tf.autograph.to_code(q):find("x + 10", 1, true))
+  end)
+
+  it("tells a function from the one it is nested in, on the same line", function()
+    write("local tf = ...\n"
+      .. "local outer = function(x) return function(y) if y > 0 then return y * x end return y end end\n"
+      .. "return outer\n")
+    local outer = assert(loadfile(path))(tf)
+    local inner = tf.func(outer(tf.constant(5.0)))
+    assert.are.equal(10.0, inner(tf.constant(2.0)):numpy())
+    assert.are.equal(-2.0, inner(tf.constant(-2.0)):numpy())
+  end)
+
+  it("converts each of two functions on one line of a loaded string", function()
+    -- (the chunk's name is its text, as load gives it)
+    local chunk = assert(load("local tf = ...\n"
+      .. "return tf.func(function(x) return x - 1 end), tf.func(function(x) return x / 4 end)\n"))
+    local f, g = chunk(tf)
+    assert.are.equal(7.0, f(tf.constant(8.0)):numpy())
+    assert.are.equal(2.0, g(tf.constant(8.0)):numpy())
+  end)
+
+  it("keeps one conversion for closures of one definition", function()
+    write("local tf = ...\n"
+      .. "local make = function(k) return tf.func(function(x) return x * k end), tf.func(function(x) return x + k end) end\n"
+      .. "return make\n")
+    local make = assert(loadfile(path))(tf)
+    local m2, a2 = make(2)
+    local m3, a3 = make(3)
+    assert.are.equal(8.0, m2(tf.constant(4.0)):numpy())
+    assert.are.equal(6.0, a2(tf.constant(4.0)):numpy())
+    assert.are.equal(12.0, m3(tf.constant(4.0)):numpy())
+    assert.are.equal(7.0, a3(tf.constant(4.0)):numpy())
+  end)
+end)

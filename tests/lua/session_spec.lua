@@ -537,3 +537,26 @@ describe("session.format_duration", function()
     assert.equal("0.000 ns", session.format_duration(0))
   end)
 end)
+
+-- Two tf.funcs defined on one line typed at the prompt (the REPL's
+-- session.eval) or in a cell (the kernel's session.cell): AutoGraph
+-- converts each as itself, not both as the first.
+describe("two functions on one line of a session chunk", function()
+  it("are each their own function at the prompt", function()
+    eval("spec_f1, spec_g1 = tf.func(function(x) return x + 1 end), tf.func(function(x) return x * 2 end)")
+    local f, g = rawget(_G, "spec_f1"), rawget(_G, "spec_g1")
+    assert.are.equal(4.0, f(tf.constant(3.0)):numpy())
+    assert.are.equal(6.0, g(tf.constant(3.0)):numpy())
+  end)
+
+  it("are each their own function in a cell", function()
+    capture(function()
+      session.cell("spec_f2, spec_g2 = tf.func(function(x) if x > 0 then return x + 1 end return x end), "
+        .. "tf.func(function(x) if x > 0 then return x * 2 end return x end)\n", "=(spec cell)", true)
+    end)
+    local f, g = rawget(_G, "spec_f2"), rawget(_G, "spec_g2")
+    assert.are.equal(4.0, f(tf.constant(3.0)):numpy())
+    assert.are.equal(6.0, g(tf.constant(3.0)):numpy())
+    assert.are.equal(-3.0, g(tf.constant(-3.0)):numpy())
+  end)
+end)

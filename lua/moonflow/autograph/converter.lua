@@ -769,18 +769,21 @@ end
 --- Converts a Function node; returns the new Function node.
 converter.convert_function = convert_function
 
---- The Function node of `ast` defined on lines [first, last] taking nparams
---- parameters (vararg or not), and whether it is a method (`function a:m`,
---- whose node leaves the implicit self out of its params); or nil.
-function converter.find_function(ast, first, last, nparams, vararg)
-  local found, method
+--- Every Function node of `ast` defined on lines [first, last] taking
+--- nparams parameters (vararg or not), as a list of {node=, method=}:
+--- method is whether it is a method (`function a:m`, whose node leaves the
+--- implicit self out of its params). Several when functions share their
+--- lines (`f, g = function(x) ... end, function(x) ... end`): debug info
+--- tells them apart by neither.
+function converter.find_functions(ast, first, last, nparams, vararg)
+  local found = {}
   local function visit(node, implicit_self)
     if type(node) ~= "table" then return end
     -- linedefined is the line debug.getinfo reports (the parser records it).
-    if not found and node.tag == "Function" and (node.linedefined or node.line) == first
+    if node.tag == "Function" and (node.linedefined or node.line) == first
       and (node.lastline == nil or node.lastline == last)
       and #node.params + (implicit_self and 1 or 0) == nparams and node.is_vararg == vararg then
-      found, method = node, implicit_self
+      found[#found + 1] = { node = node, method = implicit_self }
     end
     local is_method = node.tag == "FunctionStat" and node.method ~= nil
     for k, v in pairs(node) do
@@ -788,7 +791,16 @@ function converter.find_function(ast, first, last, nparams, vararg)
     end
   end
   visit(ast, false)
-  return found, method
+  return found
+end
+
+--- The Function node of `ast` defined on lines [first, last] taking nparams
+--- parameters (vararg or not), and whether it is a method; or nil. The
+--- outermost when several are (find_functions lists them all).
+function converter.find_function(ast, first, last, nparams, vararg)
+  local found = converter.find_functions(ast, first, last, nparams, vararg)[1]
+  if found then return found.node, found.method end
+  return nil
 end
 
 --- The chunk that rebuilds a converted function: `ag__` and the original
@@ -796,28 +808,13 @@ end
 --- originals after loading), and it returns the converted function, which
 --- the printer puts on its original lines.
 -- Every `return f(...)` of the converted code becomes `return
--- ag__.ret(f(...))` (runtime.lua): Lua's tail call would drop the frame of
--- the returning line, and each node traced records the line that made it
+-- ag__.ret(f(...))` (runtime.lua) when printed with the printer's
+-- ret_calls: Lua's tail call would drop the frame of the returning line,
+-- and each node traced records the line that made it
 -- (trace/node_source.lua), the runtime's own returns (if_stmt, a loop's
--- condition) included.
-local function no_tail_calls(node, seen)
-  if seen[node] then return end
-  seen[node] = true
-  if node.tag == "Return" and node.exprs then
-    local last = node.exprs[#node.exprs]
-    local is_ret = last and last.tag == "Call" and last.func and last.func.tag == "Index"
-      and last.func.obj and last.func.obj.name == "ag__" and last.func.key and last.func.key.value == "ret"
-    if last and (last.tag == "Call" or last.tag == "Invoke") and not is_ret then
-      node.exprs = { agcall("ret", node.exprs, last.line or node.line) }
-    end
-  end
-  for k, v in pairs(node) do
-    if k ~= "line" and type(v) == "table" then no_tail_calls(v, seen) end
-  end
-end
-
+-- condition) included. The printer does it as it prints each return (a
+-- walk of its own over the converted tree cost a tenth of a first trace).
 function converter.chunk(fnode, upvalues)
-  no_tail_calls(fnode, {})
   local names = { { name = "ag__" } }
   local stmts = { { tag = "Local", names = names, exprs = { { tag = "Dots" } } } }
   if #upvalues > 0 then

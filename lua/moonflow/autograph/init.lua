@@ -131,6 +131,10 @@ local function line_start(text, pos, from, to)
   return pos
 end
 
+-- Every candidate for the function, as converter.find_functions lists
+-- them: one per `function` keyword of the first line whose text parses to
+-- a function on exactly these lines (several when functions share their
+-- lines); nil when none does.
 local function own_lines(text, chunkname, info)
   local first, last = info.linedefined, info.lastlinedefined
   local s = line_start(text, 1, 1, first)
@@ -138,7 +142,7 @@ local function own_lines(text, chunkname, info)
   if not ls then return nil end
   local first_end = (text:find("\n", s, true) or #text + 1) - 1
   local e = (text:find("\n", ls, true) or #text + 1) - 1
-  local lead, tries = ("\n"):rep(first - 1), 0
+  local lead, tries, found = ("\n"):rep(first - 1), 0, {}
   local fs, fe = text:find(FUNCTION_KW, s)
   while fs and fs <= first_end do
     if in_code(text, fs) then
@@ -148,63 +152,153 @@ local function own_lines(text, chunkname, info)
         tries = tries + 1
         if tries > MAX_TRIES then return nil end
         local ast = parser.parse(lead .. prefix .. text:sub(fs, qe), chunkname)
-        if ast then
-          local fnode, method = converter.find_function(ast, first, last, info.nparams, info.isvararg)
-          if fnode then return fnode, method end
+        local fnode, method
+        if ast then fnode, method = converter.find_function(ast, first, last, info.nparams, info.isvararg) end
+        if fnode then
+          found[#found + 1] = { node = fnode, method = method }
+          break
         end
         qs, qe = text:find(END_KW, qe + 1)
       end
     end
     fs, fe = text:find(FUNCTION_KW, fe + 1)
   end
-  return nil
+  return found[1] and found or nil
+end
+
+-- The parts of a function's bytecode that its text alone fixes: from its
+-- parameter count through its instructions and constants, read from
+-- string.dump (stripped) in Lua 5.4's format. What the dump has before
+-- (source, lines) and after (upvalue descriptors, which point into the
+-- enclosing function) is left out, so a function compiled from its text
+-- alone, its upvalues declared as locals around it, gives the same string.
+local function dump_size(d, pos)
+  local x, b = 0, nil
+  repeat
+    b = byte(d, pos)
+    pos = pos + 1
+    x = (x << 7) | (b & 0x7f)
+  until b >= 0x80
+  return x, pos
+end
+
+local LUA_VNUMINT, LUA_VNUMFLT, LUA_VSHRSTR, LUA_VLNGSTR = 3, 19, 4, 20
+
+local function code_of(fn)
+  local d = string.dump(fn, true)
+  if d:sub(1, 5) ~= "\27Lua\x54" then return d end
+  local isize, nsize = byte(d, 14), byte(d, 15)
+  -- header: signature 4, version, format, LUAC_DATA 6, three sizes, LUAC_INT, LUAC_NUM; then
+  -- the main function's upvalue count
+  local pos = 4 + 1 + 1 + 6 + 3 + isize + nsize + 1 + 1
+  local n
+  n, pos = dump_size(d, pos) -- source (absent when stripped)
+  if n > 0 then pos = pos + n - 1 end
+  n, pos = dump_size(d, pos) -- linedefined
+  n, pos = dump_size(d, pos) -- lastlinedefined
+  local start = pos
+  pos = pos + 3 -- numparams, is_vararg, maxstacksize
+  n, pos = dump_size(d, pos)
+  pos = pos + 4 * n -- instructions
+  n, pos = dump_size(d, pos)
+  for _ = 1, n do
+    local tag = byte(d, pos)
+    pos = pos + 1
+    if tag == LUA_VNUMINT then
+      pos = pos + isize
+    elseif tag == LUA_VNUMFLT then
+      pos = pos + nsize
+    elseif tag == LUA_VSHRSTR or tag == LUA_VLNGSTR then
+      local size
+      size, pos = dump_size(d, pos)
+      if size > 0 then pos = pos + size - 1 end
+    end
+  end
+  return d:sub(start, pos - 1)
+end
+
+-- The node converted for a method (`function a:m(x)`): the parser's
+-- parameters leave out the implicit self, which the function takes first.
+local function with_self(fnode, method)
+  if not method then return fnode end
+  local node = {}
+  for k, v in pairs(fnode) do node[k] = v end
+  node.params = { "self", table.unpack(fnode.params) }
+  return node
+end
+
+-- Which of several candidates fn was compiled from: each is printed and
+-- compiled with fn's upvalues as locals around it, and the one whose
+-- bytecode is fn's wins. Nil when none is (say, an upvalue that is a
+-- <const> of the enclosing function, compiled into fn as a constant).
+local function pick(found, fn, ups, info)
+  local want = code_of(fn)
+  local head = ups[1] and ("local " .. table.concat(ups, ", ") .. "\n") or ""
+  for _, c in ipairs(found) do
+    local ret = { tag = "Return", exprs = { with_self(c.node, c.method) } }
+    local code = head .. printer.print({ tag = "Block", ret }, { preserve_lines = false })
+    local loader = load(code, "=(autograph candidate)", "t", {})
+    local candidate = loader and loader()
+    if type(candidate) == "function" and code_of(candidate) == want then return c.node, c.method end
+  end
+  return nil, ("it is one of %d functions defined on line %d, and none of their sources compiles to "
+    .. "its bytecode"):format(#found, info.linedefined)
 end
 
 -- The function's Function node: from its own lines, else from its file's
--- parse; or nil and why not.
-local function function_node(text, info)
-  local fnode, method = own_lines(text, info.source, info)
-  if fnode then return fnode, method end
-  local ast, err = parse_source(text, info.source)
-  if not ast then return nil, "its source does not parse: " .. tostring(err) end
-  fnode, method = converter.find_function(ast, info.linedefined, info.lastlinedefined, info.nparams,
-    info.isvararg)
-  if not fnode then return nil, "its definition was not found in the source" end
-  return fnode, method
+-- parse; or nil and why not. The third result is whether several
+-- functions share its lines (the node is then the one fn was compiled
+-- from).
+local function function_node(text, info, fn, ups)
+  local found = own_lines(text, info.source, info)
+  if not found then
+    local ast, err = parse_source(text, info.source)
+    if not ast then return nil, "its source does not parse: " .. tostring(err) end
+    found = converter.find_functions(ast, info.linedefined, info.lastlinedefined, info.nparams,
+      info.isvararg)
+    if not found[1] then return nil, "its definition was not found in the source" end
+  end
+  if not found[2] then return found[1].node, found[1].method, false end
+  local fnode, method = pick(found, fn, ups, info)
+  return fnode, method, true
 end
 
--- Parses and converts the function's source once per definition site.
+-- Parses and converts the function's source once per definition site: a
+-- site is its chunk, lines and parameters, and where several functions
+-- share those, its bytecode too (plans[key].by_code).
 local function plan_for(fn, info)
   local key = ("%s:%d:%d:%d:%s"):format(info.source, info.linedefined, info.lastlinedefined,
     info.nparams, tostring(info.isvararg))
-  local plan = plans[key]
-  if plan then return plan end
+  local site = plans[key]
+  if site and not site.by_code then return site end
+  local code = site and code_of(fn)
+  if site and site.by_code[code] then return site.by_code[code] end
+  local ups = {}
+  for _, n in ipairs(upvalue_names(fn)) do
+    if n ~= "_ENV" and n ~= "ag__" then ups[#ups + 1] = n end
+  end
+  local plan, several
   local text = source.text(info.source)
   if not text then
     plan = { failed = "its source is not available" }
   else
-    local fnode, method = function_node(text, info)
+    local fnode, method
+    fnode, method, several = function_node(text, info, fn, ups)
     if not fnode then
       plan = { failed = method }
     else
-      if method then
-        -- `function a:m(x)`: the node's parameters leave out the implicit
-        -- self, which the converted function must take first.
-        local node = {}
-        for k, v in pairs(fnode) do node[k] = v end
-        node.params = { "self", table.unpack(fnode.params) }
-        fnode = node
-      end
-      local ups = {}
-      for _, n in ipairs(upvalue_names(fn)) do
-        if n ~= "_ENV" and n ~= "ag__" then ups[#ups + 1] = n end
-      end
-      local conv = converter.convert_function(fnode)
-      plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true }),
+      local conv = converter.convert_function(with_self(fnode, method))
+      plan = { code = printer.print(converter.chunk(conv, ups), { preserve_lines = true, ret_calls = true }),
         node = conv, upvalues = ups }
     end
   end
-  plans[key] = plan
+  if several then
+    site = site or { by_code = {} }
+    site.by_code[code or code_of(fn)] = plan
+    plans[key] = site
+  else
+    plans[key] = plan
+  end
   return plan
 end
 
@@ -339,7 +433,7 @@ autograph.to_code = doc.def(function(f)
     or "fn"
   local name = "tf__" .. base
   local stat = { tag = "FunctionStat", target = { tag = "Id", name = name }, func = plan.node }
-  return printer.print({ tag = "Block", stat }, { preserve_lines = false })
+  return printer.print({ tag = "Block", stat }, { preserve_lines = false, ret_calls = true })
 end, "tf.autograph.to_code(f)",
 "The Lua source AutoGraph makes of f (a function or tf.func): control flow on tensors becomes "
 .. "ag__.if_stmt / ag__.while_stmt / ag__.for_stmt calls, comparisons ag__.lt and friends.")

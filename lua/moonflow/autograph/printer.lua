@@ -16,6 +16,9 @@
 --       (made by the converter) are printed inline.
 --     preserve_lines = false: one statement per line, indented.
 --     indent (default "  "): one level of indentation.
+--     ret_calls: every `return ..., f(...)` is printed `return ag__.ret(...,
+--       f(...))` (AutoGraph's converted code: no tail calls, whose frames
+--       Lua drops).
 --   The output always parses back to the same tree: parentheses are added
 --   where precedence or associativity needs them (Paren nodes, which
 --   truncate f() and ... to one value, are always kept), a statement that
@@ -107,9 +110,27 @@ end
 
 local PREFIX = { Id = true, Index = true, Call = true, Invoke = true, Paren = true }
 
+-- The values of `return ..., f(...)` printed as `return ag__.ret(..., f(...))`
+-- (opts.ret_calls: converted code, whose returns must not be tail calls;
+-- see converter.chunk), or the statement's own values.
+local function no_tail_call(s)
+  local exprs = s.exprs
+  local last = exprs[#exprs]
+  if last.tag ~= "Call" and last.tag ~= "Invoke" then return exprs end
+  local f = last.func
+  if last.tag == "Call" and f.tag == "Index" and f.obj and f.obj.name == "ag__" and f.key
+    and f.key.value == "ret" then
+    return exprs
+  end
+  local ag = { tag = "Index", obj = { tag = "Id", name = "ag__" }, key = { tag = "String", value = "ret" },
+    dot = true }
+  return { { tag = "Call", func = ag, args = exprs, line = last.line or s.line } }
+end
+
 function M.print(node, opts)
   opts = opts or {}
   local preserve = opts.preserve_lines ~= false
+  local wrap_ret = opts.ret_calls
   local unit = opts.indent or "  "
   local buf, nb = {}, 0
   local cur = 1        -- line the output is on
@@ -409,7 +430,7 @@ function M.print(node, opts)
       word("return")
       if #s.exprs > 0 then
         raw(" ")
-        exprlist(s.exprs)
+        exprlist(wrap_ret and no_tail_call(s) or s.exprs)
       end
     end,
     Break = function() word("break") end,
