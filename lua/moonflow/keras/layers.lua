@@ -19,7 +19,7 @@ local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local nn_ops = require("moonflow.ops").nn
-local initializers_mod = require("moonflow.keras.initializers")
+local util = require("moonflow.keras.layer_util")
 -- The layers sit on tf.keras.layers.Layer: its __call builds them once under
 -- their name scope, takes the training flag and KerasTensors, calls `call`.
 local base = require("moonflow.keras.base_layer")
@@ -29,10 +29,7 @@ local raise = errors.raise
 local layers = {}
 
 -- Initializers: keras/initializers.lua's, by name or object.
-local function initializer(init, default)
-  if init == nil then init = default end
-  return initializers_mod.get(init)
-end
+local initializer = util.initializer
 
 -- Helpers -----------------------------------------------------------------------
 local function add_weight(layer, name, shape, init, trainable)

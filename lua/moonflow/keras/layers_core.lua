@@ -281,12 +281,7 @@ options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [,
   self.filters = filters
   self.kernel_size = one(kernel_size, "kernel_size")
   self.strides = one(strides or 1, "strides")
-  local p = type(padding) == "string" and padding:lower() or padding or "valid"
-  if p ~= "valid" and p ~= "same" and p ~= "causal" then
-    raise("ValueError", ('The `padding` argument must be a list/tuple or one of "valid", "same" (or "causal", '
-      .. "only for `Conv1D). Received: %s"):format(tostring(padding)), 3)
-  end
-  self.padding = p
+  self.padding = util.padding(padding, "Conv1D")
   self.activation = keras.activations.get(opts.activation)
   self.use_bias = check.boolean(opts.use_bias, "tf.keras.layers.Conv1D", "use_bias") ~= false
   self.kernel_initializer = util.initializer(opts.kernel_initializer, "glorot_uniform")

@@ -1,0 +1,96 @@
+-- keras_fidelity_spec.lua — Keras's behaviour where moonflow was silent or
+-- raised another error (session 10): constructor and input_spec errors as
+-- Keras words them (keras/src/utils/conv_utils.py, engine/input_spec.py),
+-- seeded initializers that repeat their values (TF 2.x Keras), a
+-- Sequential opened by tf.keras.Input, Conv1D's dilation_rate, the
+-- optimizers' gradient clipping, and the recurrent layers' go_backwards
+-- and dropout.
+
+local tf = tf or require("moonflow")
+local H = require("helpers")
+local L = tf.keras.layers
+
+describe("keras errors as Keras raises them", function()
+  it("an initializer called with a shape that is not one raises a TypeError naming the shape", function()
+    H.raises("TypeError", "shape", function() tf.keras.initializers.GlorotUniform()("x") end)
+  end)
+
+  it("Conv2D rejects an unknown padding at construction, with conv_utils's message", function()
+    H.raises("ValueError", 'The `padding` argument must be a list/tuple or one of "valid", "same" (or "causal", '
+      .. "only for `Conv1D). Received: full", function() L.Conv2D({ filters = 2, kernel_size = 3, padding = "full" }) end)
+    H.raises("ValueError", "Causal padding is only supported for `Conv1D` and `SeparableConv1D`.",
+      function() L.Conv2D(2, 3, { padding = "causal" }) end)
+    assert.equal("SAME", L.Conv2D(2, 3, { padding = "Same" }).padding)
+  end)
+
+  it("a too-low-rank input fails Keras's input_spec check with a ValueError", function()
+    H.raises("ValueError", 'Input 0 of layer "dense_x" is incompatible with the layer: expected min_ndim=2, '
+      .. "found ndim=0. Full shape received: ()", function() L.Dense(2, { name = "dense_x" })(tf.constant(1.0)) end)
+    H.raises("ValueError", 'Input 0 of layer "conv2d_x" is incompatible with the layer: expected min_ndim=4, '
+      .. "found ndim=3. Full shape received: (1, 4, 4)",
+      function() L.Conv2D(2, 3, { name = "conv2d_x" })(tf.zeros({ 1, 4, 4 })) end)
+  end)
+
+  it("categorical_crossentropy with mismatched shapes is a ValueError", function()
+    H.raises("ValueError", "Shapes (2, 3) and (2, 4) are incompatible",
+      function() tf.keras.losses.categorical_crossentropy(tf.zeros({ 2, 3 }), tf.zeros({ 2, 4 })) end)
+  end)
+end)
+
+describe("seeded initializers", function()
+  local classes = { "GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform", "LecunNormal", "LecunUniform" }
+  for _, name in ipairs(classes) do
+    it(name .. " with a seed gives the same values on every call, and across instances", function()
+      local init = tf.keras.initializers[name](7)
+      local a, b = init({ 3, 4 }), init({ 3, 4 })
+      assert.same(a:numpy(), b:numpy())
+      assert.same(a:numpy(), tf.keras.initializers[name]({ seed = 7 })({ 3, 4 }):numpy())
+    end)
+  end
+  it("RandomUniform, RandomNormal, TruncatedNormal, VarianceScaling and Orthogonal repeat with a seed", function()
+    local I = tf.keras.initializers
+    for _, init in ipairs({ I.RandomUniform(-1, 1, 3), I.RandomNormal(0, 1, 3), I.TruncatedNormal(0, 1, 3),
+      I.VarianceScaling(2.0, "fan_out", "untruncated_normal", 3), I.Orthogonal(1.0, 3) }) do
+      assert.same(init({ 4, 4 }):numpy(), init({ 4, 4 }):numpy())
+    end
+  end)
+  it("an unseeded initializer draws new values per call", function()
+    local init = tf.keras.initializers.GlorotUniform()
+    assert.are_not.same(init({ 3, 4 }):numpy(), init({ 3, 4 }):numpy())
+  end)
+  it("two Dense layers with the same seeded initializer start with the same kernel", function()
+    local d1 = L.Dense(3, { kernel_initializer = tf.keras.initializers.GlorotUniform(5) })
+    local d2 = L.Dense(3, { kernel_initializer = tf.keras.initializers.GlorotUniform(5) })
+    d1(tf.ones({ 1, 2 })); d2(tf.ones({ 1, 2 }))
+    assert.same(d1.kernel:numpy(), d2.kernel:numpy())
+  end)
+end)
+
+describe("a Sequential opened by tf.keras.Input", function()
+  it("is built at once, its layers exclude the input, and summary shows the shapes", function()
+    local model = tf.keras.Sequential({ tf.keras.Input({ shape = { 4 } }), L.Dense(2, { name = "d" }) })
+    assert.is_true(model.built)
+    assert.equal(1, #model.layers)
+    assert.equal(10, model:count_params())
+    local lines = {}
+    model:summary({ print_fn = function(l) lines[#lines + 1] = l end })
+    local text = table.concat(lines, "\n")
+    assert.truthy(text:find("d (Dense)", 1, true), text)
+    assert.truthy(text:find("(None, 2)", 1, true), text)
+    assert.truthy(text:find("Total params: 10", 1, true), text)
+    H.tensor_close(model(tf.zeros({ 3, 4 })), tf.float32, { 3, 2 }, { { 0, 0 }, { 0, 0 }, { 0, 0 } })
+  end)
+  it("checks the input's shape against the layers at once", function()
+    H.raises("ValueError", "expected min_ndim=4",
+      function() tf.keras.Sequential({ tf.keras.Input({ shape = { 4 } }), L.Conv2D(1, 1) }) end)
+  end)
+  it("builds a layer added after the input", function()
+    local model = tf.keras.Sequential({ tf.keras.Input({ shape = { 3 } }) })
+    model:add(L.Dense(2))
+    assert.equal(8, model:count_params())
+  end)
+  it("an Input anywhere but first is an error, as Keras's", function()
+    H.raises("TypeError", "layers[2]",
+      function() tf.keras.Sequential({ L.Dense(2), tf.keras.Input({ shape = { 4 } }) }) end)
+  end)
+end)
