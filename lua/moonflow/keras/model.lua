@@ -15,6 +15,7 @@ local base = require("moonflow.keras.base_layer")
 local functional = require("moonflow.keras.functional")
 local training = require("moonflow.keras.training")
 local summary = require("moonflow.keras.summary")
+local kt_mod = require("moonflow.keras.keras_tensor")
 local raise = errors.raise
 
 local M = {}
@@ -105,7 +106,7 @@ function M.sequential_shapes(self)
   if getmetatable(input) ~= shapes.Shape then return end
   local dims = input:as_list()
   dims[1] = shapes.None
-  local spec = shapes.TensorSpec(dims, dtypes.float32)
+  local spec = shapes.TensorSpec(dims, rawget(self, "_input_dtype") or dtypes.float32)
   local out = {}
   for _, l in ipairs(self.layers) do
     local cf = func.func(function(x) return l(x) end):get_concrete_function(spec)
@@ -128,7 +129,29 @@ M.Sequential = Sequential
 rawset(Sequential, "_no_scope", true)
 doc.def(Sequential, "tf.keras.Sequential([layers] [, {name=}])",
   "A model that calls its layers in order (a Model: compile, fit, summary ...). Layers may be added "
-  .. "with model:add(layer).")
+  .. "with model:add(layer). A tf.keras.Input as the first element (or the first added) gives the input's "
+  .. "shape: the model is built at once (each layer built and checked against the shape before it, as "
+  .. "Keras does), so summary() shows the shapes before any call.")
+
+-- A layer added after an Input is built on the output so far: called on
+-- its KerasTensor (base_layer's symbolic call builds it and gives the next).
+local function build_on(self, layer)
+  local x = rawget(self, "_symbolic_output")
+  if x == nil then return end
+  if base.is_layer(layer) then
+    rawset(self, "_symbolic_output", layer(x))
+  else
+    rawset(self, "_symbolic_output", nil) -- a plain function: the shapes stop being known here
+  end
+end
+
+local function set_input(self, input)
+  rawset(self, "_build_input_shape", input.shape)
+  rawset(self, "_input_dtype", input.dtype)
+  rawset(self, "_symbolic_output", input)
+  rawset(self, "built", true)
+end
+
 function Sequential:init(layers, opts)
   if is_plain(layers) and layers[1] == nil and next(layers) ~= nil and opts == nil then
     layers, opts = nil, layers
@@ -137,7 +160,11 @@ function Sequential:init(layers, opts)
   Model.init(self, { name = opts and opts.name })
   self.layers = {}
   for i, l in ipairs(layers or {}) do
-    self.layers[i] = argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]")
+    if i == 1 and kt_mod.is_keras_tensor(l) then
+      set_input(self, l)
+    else
+      self:add(argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]"))
+    end
   end
 end
 function Sequential:call(x, opts)
@@ -147,7 +174,13 @@ function Sequential:call(x, opts)
   return x
 end
 function Sequential:add(layer)
-  self.layers[#self.layers + 1] = argcheck.callable(layer, "sequential:add", "layer")
+  if #self.layers == 0 and kt_mod.is_keras_tensor(layer) and not self.built then
+    set_input(self, layer)
+    return
+  end
+  argcheck.callable(layer, "sequential:add", "layer")
+  build_on(self, layer)
+  self.layers[#self.layers + 1] = layer
 end
 function Sequential:get_layers() return self.layers end
 
