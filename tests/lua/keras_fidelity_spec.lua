@@ -94,3 +94,50 @@ describe("a Sequential opened by tf.keras.Input", function()
       function() tf.keras.Sequential({ L.Dense(2), tf.keras.Input({ shape = { 4 } }) }) end)
   end)
 end)
+
+describe("optimizers' gradient clipping (Keras 2's _clip_gradients)", function()
+  local O = tf.keras.optimizers
+  local function step(opt, grads)
+    local vars, gvs = {}, {}
+    for i, g in ipairs(grads) do
+      vars[i] = tf.Variable(tf.zeros({ #g }))
+      gvs[i] = { tf.constant(g), vars[i] }
+    end
+    opt:apply_gradients(gvs)
+    local out = {}
+    for i, v in ipairs(vars) do out[i] = v end
+    return out
+  end
+  it("clipnorm rescales each gradient to at most that norm", function()
+    local v = step(O.SGD(1.0, { clipnorm = 1.0 }), { { 3.0, 4.0 }, { 0.3, 0.4 } })
+    H.tensor_close(v[1], tf.float32, { 2 }, { -0.6, -0.8 }, 1e-6)
+    H.tensor_close(v[2], tf.float32, { 2 }, { -0.3, -0.4 }, 1e-6)
+  end)
+  it("global_clipnorm rescales all gradients by their global norm", function()
+    local v = step(O.SGD(1.0, { global_clipnorm = 1.0 }), { { 3.0 }, { 4.0 } })
+    H.tensor_close(v[1], tf.float32, { 1 }, { -0.6 }, 1e-6)
+    H.tensor_close(v[2], tf.float32, { 1 }, { -0.8 }, 1e-6)
+  end)
+  it("clipvalue clips each element", function()
+    local v = step(O.Adagrad(1.0, { clipvalue = 0.5 }), { { 3.0, -4.0, 0.25 } })
+    -- Adagrad: acc = 0.1 + g²; v -= g / sqrt(acc + 1e-7), g clipped to ±0.5
+    H.tensor_close(v[1], tf.float32, { 3 }, { -0.5 / math.sqrt(0.35), 0.5 / math.sqrt(0.35),
+      -0.25 / math.sqrt(0.1625) }, 1e-5)
+  end)
+  it("every optimizer takes them", function()
+    for _, name in ipairs({ "SGD", "Adam", "AdamW", "RMSprop", "Adagrad" }) do
+      local opt = O[name]({ clipnorm = 1.0, clipvalue = 2.0 })
+      assert.equal(1.0, opt.clipnorm)
+      assert.equal(2.0, opt.clipvalue)
+      assert.equal(0.5, O[name]({ global_clipnorm = 0.5 }).global_clipnorm)
+    end
+  end)
+  it("clipnorm and global_clipnorm together are a ValueError, as Keras's", function()
+    H.raises("ValueError", "At most one of `clipnorm` and `global_clipnorm` can be set. Received: clipnorm=1.0, "
+      .. "global_clipnorm=2.0.", function() O.Adam({ clipnorm = 1.0, global_clipnorm = 2.0 }) end)
+    H.raises("TypeError", "clipnorm", function() O.SGD({ clipnorm = "big" }) end)
+  end)
+  it("an option Keras's optimizers have and moonflow's lack is a TypeError naming it", function()
+    H.raises("TypeError", "use_ema", function() O.SGD({ use_ema = true }) end)
+  end)
+end)
