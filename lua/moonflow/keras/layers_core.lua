@@ -256,14 +256,15 @@ end
 -- Conv1D -------------------------------------------------------------------------------
 local Conv1D = base.Layer:extend("Conv1D")
 layers.Conv1D = Conv1D
-options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [, padding] [, {activation=, "
+options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [, padding] [, {dilation_rate=, activation=, "
   .. "use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
   "A 1-D convolution over (batch, steps, channels) input: kernel (kernel_size, channels, filters). "
   .. "padding 'valid' (default), 'same' or 'causal' (zeros before the sequence, so step t sees steps "
-  .. "<= t). Variables are made on the first call. Defaults: strides 1, no activation, use_bias true, "
+  .. "<= t). dilation_rate d spaces the kernel's taps d steps apart (not with strides > 1). Variables are "
+  .. "made on the first call. Defaults: strides 1, dilation_rate 1, no activation, use_bias true, "
   .. "glorot_uniform kernel, zeros bias.",
-  spec({ "filters", "kernel_size", "strides", "padding" }, "activation", "use_bias", "kernel_initializer",
-    "bias_initializer"),
+  spec({ "filters", "kernel_size", "strides", "padding" }, "dilation_rate", "activation", "use_bias",
+    "kernel_initializer", "bias_initializer"),
   function(self, filters, kernel_size, strides, padding, opts)
   named(self, opts)
   if math.type(filters) ~= "integer" or filters <= 0 then
@@ -281,6 +282,7 @@ options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [,
   self.filters = filters
   self.kernel_size = one(kernel_size, "kernel_size")
   self.strides = one(strides or 1, "strides")
+  self.dilation_rate = one(opts.dilation_rate or 1, "dilation_rate")
   self.padding = util.padding(padding, "Conv1D")
   self.activation = keras.activations.get(opts.activation)
   self.use_bias = check.boolean(opts.use_bias, "tf.keras.layers.Conv1D", "use_bias") ~= false
@@ -289,6 +291,11 @@ options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [,
 end)
 function Conv1D:build(x)
   local dims = util.check_ndim(self, x, 3, true)
+  if self.strides > 1 and self.dilation_rate > 1 then
+    -- Keras 2's Conv1D meets tf.nn.convolution's check on its first call.
+    raise("ValueError", ("`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+      .. "strides=[%d] and dilation_rate=[%d]"):format(self.strides, self.dilation_rate), 3)
+  end
   local c = dims[#dims]
   if c == nil or c == shapes.None then
     raise("ValueError", "The channel dimension of the inputs should be defined. Found None.", 3)
@@ -302,10 +309,11 @@ function Conv1D:call(x)
   util.check_ndim(self, x, 3)
   local padding = self.padding:upper()
   if padding == "CAUSAL" then
-    x = ops.pad(x, { { 0, 0 }, { self.kernel_size - 1, 0 }, { 0, 0 } })
+    x = ops.pad(x, { { 0, 0 }, { (self.kernel_size - 1) * self.dilation_rate, 0 }, { 0, 0 } })
     padding = "VALID"
   end
-  local y = nn_ops.conv2d(ops.expand_dims(x, 1), ops.expand_dims(self.kernel, 0), { 1, self.strides }, padding)
+  local y = nn_ops.conv2d(ops.expand_dims(x, 1), ops.expand_dims(self.kernel, 0), { 1, self.strides }, padding,
+    "NHWC", { 1, self.dilation_rate })
   y = ops.squeeze(y, { 1 })
   if self.bias then y = nn_ops.bias_add(y, self.bias) end
   return self.activation(y)
