@@ -164,3 +164,64 @@ describe("Conv1D's dilation_rate", function()
       .. "strides=[2] and dilation_rate=[2]", function() L.Conv1D(1, 2, 2, { dilation_rate = 2 })(x) end)
   end)
 end)
+
+describe("recurrent layers' go_backwards, dropout and recurrent_dropout", function()
+  local function linear_rnn(opts)
+    local o = { kernel_initializer = "ones", recurrent_initializer = "ones", use_bias = false, activation = "linear",
+      return_sequences = true }
+    for k, v in pairs(opts) do o[k] = v end
+    return L.SimpleRNN(1, o)
+  end
+  local function rows(t)
+    local out = {}
+    for i, r in ipairs(t:numpy()) do
+      out[i] = {}
+      for j, v in ipairs(r) do out[i][j] = v[1] end
+    end
+    return out
+  end
+  it("go_backwards runs the sequence from its end and returns the outputs in that order", function()
+    local x = tf.reshape(tf.constant({ 1.0, 2.0, 3.0 }), { 1, 3, 1 })
+    H.tensor_close(linear_rnn({ go_backwards = true })(x), tf.float32, { 1, 3, 1 }, { { { 3 }, { 5 }, { 6 } } })
+    H.tensor_close(linear_rnn({})(x), tf.float32, { 1, 3, 1 }, { { { 1 }, { 3 }, { 6 } } })
+    local lstm = L.LSTM(2, { go_backwards = true, return_state = true })
+    local out, h, c = lstm(tf.ones({ 2, 3, 4 }))
+    assert.same({ 2, 2 }, out.shape:as_list())
+    assert.same({ 2, 2 }, c.shape:as_list())
+  end)
+  it("dropout drops input features with one mask for every step, in training only", function()
+    local rnn = linear_rnn({ recurrent_initializer = "zeros", dropout = 0.5 })
+    local x = tf.ones({ 16, 4, 1 })
+    H.tensor_close(rnn(x), tf.float32, { 16, 4, 1 }, tf.ones({ 16, 4, 1 }):numpy())
+    for _, r in ipairs(rows(rnn(x, { training = true }))) do
+      assert.truthy(r[1] == 0 or r[1] == 2, "a kept input is scaled by 1 / (1 - rate)")
+      for j = 2, 4 do assert.equal(r[1], r[j]) end
+    end
+  end)
+  it("recurrent_dropout drops the state in the recurrent product, one mask for every step", function()
+    local rnn = linear_rnn({ recurrent_dropout = 0.5 })
+    local x = tf.ones({ 16, 3, 1 })
+    H.tensor_close(rnn(x), tf.float32, { 16, 3, 1 }, tf.reshape(tf.tile(tf.constant({ 1.0, 2.0, 3.0 }), { 16 }),
+      { 16, 3, 1 }):numpy())
+    for _, r in ipairs(rows(rnn(x, true))) do
+      assert.truthy((r[1] == 1 and r[2] == 1 and r[3] == 1) or (r[1] == 1 and r[2] == 3 and r[3] == 7),
+        table.concat(r, ", "))
+    end
+  end)
+  it("LSTM and GRU take them, and infer as without them", function()
+    for _, class in ipairs({ "LSTM", "GRU" }) do
+      local a = L[class](3, { dropout = 0.3, recurrent_dropout = 0.3 })
+      local b = L[class](3)
+      local x = tf.reshape(tf.range(0, 24, 1, tf.float32), { 2, 4, 3 }) * 0.1
+      a(x); b(x)
+      b:set_weights(a:get_weights())
+      H.tensor_close(a(x), tf.float32, { 2, 3 }, b(x):numpy(), 1e-6)
+      local trained = a(x, { training = true })
+      assert.same({ 2, 3 }, trained.shape:as_list())
+    end
+  end)
+  it("a bad value is a typed error naming the option", function()
+    H.raises("TypeError", "dropout", function() L.GRU(2, { dropout = "half" }) end)
+    H.raises("TypeError", "go_backwards", function() L.LSTM(2, { go_backwards = 1 }) end)
+  end)
+end)

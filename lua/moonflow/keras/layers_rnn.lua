@@ -24,7 +24,8 @@ local layers = {}
 local F32 = dtypes.float32
 
 local RNN_OPTIONS = { "activation", "recurrent_activation", "use_bias", "kernel_initializer",
-  "recurrent_initializer", "bias_initializer", "return_sequences", "return_state" }
+  "recurrent_initializer", "bias_initializer", "dropout", "recurrent_dropout", "return_sequences", "return_state",
+  "go_backwards" }
 
 local function rnn_options(self, units, opts, what)
   util.named(self, opts)
@@ -34,9 +35,15 @@ local function rnn_options(self, units, opts, what)
   end
   self.units = units
   local fname = "tf.keras.layers." .. getmetatable(self)._class_name
-  for _, k in ipairs({ "use_bias", "return_sequences", "return_state", "unit_forget_bias", "reset_after" }) do
+  for _, k in ipairs({ "use_bias", "return_sequences", "return_state", "go_backwards", "unit_forget_bias",
+    "reset_after" }) do
     check.boolean(opts[k], fname, k)
   end
+  -- Keras clips the rates into [0, 1]; a rate of 0 or 1 drops nothing.
+  for _, k in ipairs({ "dropout", "recurrent_dropout" }) do
+    self[k] = math.min(1.0, math.max(0.0, check.number(opts[k], fname, k) or 0.0))
+  end
+  self.go_backwards = opts.go_backwards or false
   self.activation = keras.activations.get(opts.activation or "tanh")
   self.recurrent_activation = keras.activations.get(opts.recurrent_activation or "sigmoid")
   self.use_bias = opts.use_bias ~= false
@@ -79,8 +86,22 @@ local function float_input(x)
   return x
 end
 
--- The call's options: training (unused: no dropout here) and initial_state.
+-- The call's options: training (dropout's switch) and initial_state.
 local CALL_OPTIONS = { training = true, initial_state = true }
+
+-- Keras's dropout masks of a recurrent call in training: one for the
+-- inputs (batch, features) and one for the state in the recurrent product
+-- (batch, units), each drawn once and used at every step; kept values
+-- scaled by 1 / (1 - rate). nil where the rate drops nothing.
+local function dropout_masks(self, x, state, training)
+  if not training then return {} end
+  local function mask(rate, like)
+    if rate <= 0 or rate >= 1 then return nil end
+    return ops.nn.dropout(ops.ones_like(like), rate)
+  end
+  return { input = mask(self.dropout, ops.reduce_sum(x, 1)), recurrent = mask(self.recurrent_dropout, state) }
+end
+local function masked(t, m) return m and t * m or t end
 
 -- Runs step(x_t, states) -> output, new states over the time axis of x.
 -- Returns the outputs (all steps with return_sequences, else the last)
@@ -137,6 +158,9 @@ local function call(self, x, opts, n_states, step, what)
   local o = util.call_options(opts, what, CALL_OPTIONS)
   x = float_input(x)
   util.check_ndim(self, x, 3)
+  -- Keras's go_backwards: the steps run from the last, and the outputs
+  -- stay in the order they were made.
+  if self.go_backwards then x = ops.reverse(x, { 1 }) end
   local states = {}
   if o.initial_state ~= nil then
     local given = o.initial_state
@@ -150,7 +174,8 @@ local function call(self, x, opts, n_states, step, what)
   else
     for i = 1, n_states do states[i] = zeros_state(self, x) end
   end
-  local outputs, final = loop(self, x, states, step)
+  local masks = dropout_masks(self, x, states[1], o.training)
+  local outputs, final = loop(self, x, states, function(xt, s) return step(xt, s, masks) end)
   if self.return_state then return outputs, table.unpack(final, 1, n_states) end
   return outputs
 end
@@ -161,24 +186,31 @@ local function matmul_bias(x, w, b)
   return y
 end
 
+local RNN_TEXT = "go_backwards runs the steps from the last (the outputs in that order, as Keras's). In "
+  .. "training (the call's training = true) dropout drops input features and recurrent_dropout the state in "
+  .. "the recurrent products, each with one mask for all the steps (rates in [0, 1), default 0)."
+
 -- SimpleRNN ------------------------------------------------------------------------
 local SimpleRNN = base.Layer:extend("SimpleRNN")
 layers.SimpleRNN = SimpleRNN
 SimpleRNN._call_options = { initial_state = true }
 options.init(SimpleRNN, "tf.keras.layers.SimpleRNN(units [, {activation=, use_bias=, kernel_initializer=, "
-  .. "recurrent_initializer=, bias_initializer=, return_sequences=, return_state=, trainable=, name=}])",
+  .. "recurrent_initializer=, bias_initializer=, dropout=, recurrent_dropout=, return_sequences=, return_state=, "
+  .. "go_backwards=, trainable=, name=}])",
   "A fully connected recurrent layer: h_t = activation(x_t·kernel + h_{t-1}·recurrent_kernel + bias) "
   .. "(tanh by default). Called on (batch, timesteps, features): the last output (batch, units), or every "
   .. "step's (batch, timesteps, units) with return_sequences; with return_state the final state follows "
   .. "as a second result (on a KerasTensor: as many KerasTensors). Options of the call: {initial_state = "
-  .. "h0, training =}; initial_state may hold KerasTensors (another layer's states, as a seq2seq decoder's).",
+  .. "h0, training =}; initial_state may hold KerasTensors (another layer's states, as a seq2seq decoder's). "
+  .. RNN_TEXT,
   rnn_spec(), function(self, units, opts)
   rnn_options(self, units, opts, "simple_rnn_cell")
 end)
 function SimpleRNN:build(x) build(self, x, 1, { self.units }) end
 function SimpleRNN:call(x, opts)
-  return call(self, x, opts, 1, function(xt, s)
-    local h = self.activation(matmul_bias(xt, self.kernel, self.bias) + ops.matmul(s[1], self.recurrent_kernel))
+  return call(self, x, opts, 1, function(xt, s, m)
+    local h = self.activation(matmul_bias(masked(xt, m.input), self.kernel, self.bias)
+      + ops.matmul(masked(s[1], m.recurrent), self.recurrent_kernel))
     return h, { h }
   end, "SimpleRNN")
 end
@@ -188,12 +220,12 @@ local LSTM = base.Layer:extend("LSTM")
 layers.LSTM = LSTM
 LSTM._call_options = { initial_state = true }
 options.init(LSTM, "tf.keras.layers.LSTM(units [, {activation=, recurrent_activation=, use_bias=, "
-  .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, unit_forget_bias=, return_sequences=, "
-  .. "return_state=, trainable=, name=}])",
+  .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, unit_forget_bias=, dropout=, "
+  .. "recurrent_dropout=, return_sequences=, return_state=, go_backwards=, trainable=, name=}])",
   "Long short-term memory (Hochreiter 1997) as Keras computes it: z = x_t·kernel + h·recurrent_kernel + "
   .. "bias split into the gates i, f, c, o; c_t = f c + i tanh(z_c), h_t = o tanh(c_t) (activation tanh, "
   .. "recurrent_activation sigmoid). unit_forget_bias (default true) starts the forget gate's bias at 1. "
-  .. "Results as SimpleRNN's; with return_state the final h and c follow.",
+  .. "Results as SimpleRNN's; with return_state the final h and c follow. " .. RNN_TEXT,
   rnn_spec("unit_forget_bias"), function(self, units, opts)
   rnn_options(self, units, opts, "lstm_cell")
   self.unit_forget_bias = opts.unit_forget_bias ~= false
@@ -211,9 +243,10 @@ function LSTM:build(x)
 end
 function LSTM:call(x, opts)
   local u = self.units
-  return call(self, x, opts, 2, function(xt, s)
+  return call(self, x, opts, 2, function(xt, s, m)
     local h, c = s[1], s[2]
-    local z = matmul_bias(xt, self.kernel, self.bias) + ops.matmul(h, self.recurrent_kernel)
+    local z = matmul_bias(masked(xt, m.input), self.kernel, self.bias)
+      + ops.matmul(masked(h, m.recurrent), self.recurrent_kernel)
     local zi, zf, zc, zo = table.unpack(ops.split(z, { u, u, u, u }, 1))
     local i, f, o = self.recurrent_activation(zi), self.recurrent_activation(zf), self.recurrent_activation(zo)
     local c_new = f * c + i * self.activation(zc)
@@ -227,12 +260,12 @@ local GRU = base.Layer:extend("GRU")
 layers.GRU = GRU
 GRU._call_options = { initial_state = true }
 options.init(GRU, "tf.keras.layers.GRU(units [, {activation=, recurrent_activation=, use_bias=, "
-  .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, reset_after=, return_sequences=, "
-  .. "return_state=, trainable=, name=}])",
+  .. "kernel_initializer=, recurrent_initializer=, bias_initializer=, reset_after=, dropout=, "
+  .. "recurrent_dropout=, return_sequences=, return_state=, go_backwards=, trainable=, name=}])",
   "Gated recurrent unit (Cho 2014) as Keras computes it, gates z, r, h: z = σ(x W_z + h U_z + b), "
   .. "r = σ(x W_r + h U_r + b), h̃ = tanh(x W_h + r ⊙ (h U_h + b_rec)) with reset_after = true (the default, "
   .. "bias shaped (2, 3 units): input and recurrent) or tanh(x W_h + (r ⊙ h) U_h + b) with reset_after = "
-  .. "false; h_t = z h + (1 - z) h̃. Results as SimpleRNN's.",
+  .. "false; h_t = z h + (1 - z) h̃. Results as SimpleRNN's. " .. RNN_TEXT,
   rnn_spec("reset_after"), function(self, units, opts)
   rnn_options(self, units, opts, "gru_cell")
   self.reset_after = opts.reset_after ~= false
@@ -243,24 +276,27 @@ function GRU:build(x)
 end
 function GRU:call(x, opts)
   local u = self.units
-  return call(self, x, opts, 1, function(xt, s)
+  return call(self, x, opts, 1, function(xt, s, m)
     local h = s[1]
+    -- Dropout masks the input and the state in the recurrent products; the
+    -- update mixes the unmasked state, as Keras's cell.
+    local hr = masked(h, m.recurrent)
     -- Read in the step: a traced loop body is a graph of its own.
     local b_in, b_rec = self.bias, nil
     if self.bias and self.reset_after then b_in, b_rec = ops.gather(self.bias, 0), ops.gather(self.bias, 1) end
-    local xz, xr, xh = table.unpack(ops.split(matmul_bias(xt, self.kernel, b_in), { u, u, u }, 1))
+    local xz, xr, xh = table.unpack(ops.split(matmul_bias(masked(xt, m.input), self.kernel, b_in), { u, u, u }, 1))
     local uz, ur, uh = table.unpack(ops.split(self.recurrent_kernel, { u, u, u }, 1))
     local z, r, hh
     if self.reset_after then
-      local inner = matmul_bias(h, self.recurrent_kernel, b_rec)
+      local inner = matmul_bias(hr, self.recurrent_kernel, b_rec)
       local rz, rr, rh = table.unpack(ops.split(inner, { u, u, u }, 1))
       z = self.recurrent_activation(xz + rz)
       r = self.recurrent_activation(xr + rr)
       hh = self.activation(xh + r * rh)
     else
-      z = self.recurrent_activation(xz + ops.matmul(h, uz))
-      r = self.recurrent_activation(xr + ops.matmul(h, ur))
-      hh = self.activation(xh + ops.matmul(r * h, uh))
+      z = self.recurrent_activation(xz + ops.matmul(hr, uz))
+      r = self.recurrent_activation(xr + ops.matmul(hr, ur))
+      hh = self.activation(xh + ops.matmul(r * hr, uh))
     end
     local h_new = z * h + (1 - z) * hh
     return h_new, { h_new }
