@@ -225,3 +225,91 @@ describe("recurrent layers' go_backwards, dropout and recurrent_dropout", functi
     H.raises("TypeError", "go_backwards", function() L.LSTM(2, { go_backwards = 1 }) end)
   end)
 end)
+
+describe("masking: Embedding(mask_zero) and Masking feed the recurrent layers", function()
+  -- ids (2, 4): the second sequence is padded with zeros after two steps.
+  local ids = tf.constant({ { 1, 2, 3, 1 }, { 2, 1, 0, 0 } })
+  local function linear_rnn(class, opts)
+    local o = { kernel_initializer = "ones", recurrent_initializer = "ones", use_bias = false, activation = "linear" }
+    for k, v in pairs(opts or {}) do o[k] = v end
+    return L[class](1, o)
+  end
+
+  it("Embedding's compute_mask is ids ~= 0 with mask_zero, nil without", function()
+    local e = L.Embedding(4, 2, { mask_zero = true })
+    H.tensor(e:compute_mask(ids), tf.bool, { 2, 4 }, { { true, true, true, true }, { true, true, false, false } })
+    assert.is_nil(L.Embedding(4, 2):compute_mask(ids))
+    assert.is_true(e.supports_masking)
+  end)
+
+  it("Masking zeroes the masked steps and gives their mask", function()
+    local x = tf.constant({ { { 1.0, 2.0 }, { 0.0, 0.0 }, { 3.0, 0.0 } } })
+    local m = L.Masking()
+    H.tensor(m(x), tf.float32, { 1, 3, 2 }, { { { 1, 2 }, { 0, 0 }, { 3, 0 } } })
+    H.tensor(m:compute_mask(x), tf.bool, { 1, 3 }, { { true, false, true } })
+    H.tensor(L.Masking(1.0)(tf.constant({ { { 1.0 }, { 2.0 } } })), tf.float32, { 1, 2, 1 }, { { { 0 }, { 2 } } })
+  end)
+
+  it("a recurrent layer called with a mask keeps its state and repeats its output at masked steps", function()
+    local x = tf.ones({ 1, 4, 1 })
+    local mask = tf.constant({ { true, false, true, true } })
+    local rnn = linear_rnn("SimpleRNN", { return_sequences = true, return_state = true })
+    local seq, h = rnn(x, { mask = mask })
+    H.tensor_close(seq, tf.float32, { 1, 4, 1 }, { { { 1 }, { 1 }, { 2 }, { 3 } } })
+    H.tensor_close(h, tf.float32, { 1, 1 }, { { 3 } })
+  end)
+
+  it("a Sequential passes the Embedding's mask to the RNN: padded steps change nothing", function()
+    for _, class in ipairs({ "SimpleRNN", "GRU", "LSTM" }) do
+      local emb = L.Embedding(4, 3, { mask_zero = true, embeddings_initializer = tf.keras.initializers.RandomUniform(-1, 1, 3) })
+      local model = tf.keras.Sequential({ emb, L[class](2) })
+      local padded = model(tf.constant({ { 2, 1, 0, 0 } }))
+      local short = model(tf.constant({ { 2, 1 } }))
+      H.tensor_close(padded, tf.float32, { 1, 2 }, short:numpy(), 1e-6)
+    end
+  end)
+
+  it("a functional model passes masks along its graph", function()
+    local inp = tf.keras.Input({ shape = { 4 }, dtype = "int32" })
+    local emb = L.Embedding(4, 3, { mask_zero = true })
+    local out = L.LSTM(2)(emb(inp))
+    local model = tf.keras.Model({ inputs = inp, outputs = out })
+    local padded = model(tf.constant({ { 3, 1, 0, 0 } }))
+    local short = L.LSTM(2)
+    short(emb(tf.constant({ { 3, 1 } })))
+    short:set_weights(model.layers[3]:get_weights())
+    H.tensor_close(padded, tf.float32, { 1, 2 }, short(emb(tf.constant({ { 3, 1 } }))):numpy(), 1e-6)
+  end)
+
+  it("GlobalAveragePooling1D averages the unmasked steps only", function()
+    local x = tf.constant({ { { 1.0 }, { 3.0 }, { 100.0 } } })
+    H.tensor_close(L.GlobalAveragePooling1D()(x, { mask = tf.constant({ { true, true, false } }) }), tf.float32,
+      { 1, 1 }, { { 2 } })
+    local model = tf.keras.Sequential({ L.Masking(100.0), L.GlobalAveragePooling1D() })
+    H.tensor_close(model(x), tf.float32, { 1, 1 }, { { 2 } })
+  end)
+
+  it("Dense passes the mask on; a return_sequences = false RNN ends it", function()
+    local e = L.Embedding(4, 2, { mask_zero = true })
+    local m = e:compute_mask(ids)
+    assert.equal(m, L.Dense(2):compute_mask(tf.zeros({ 2, 4, 2 }), m))
+    assert.is_nil(L.LSTM(2):compute_mask(tf.zeros({ 2, 4, 2 }), m))
+    assert.equal(m, L.LSTM(2, { return_sequences = true }):compute_mask(tf.zeros({ 2, 4, 2 }), m))
+  end)
+
+  it("a bad mask is a typed error", function()
+    H.raises("ValueError", "mask", function() L.SimpleRNN(1)(tf.ones({ 1, 4, 1 }), { mask = tf.constant({ { true } }) }) end)
+  end)
+end)
+
+describe("a masked model in fit", function()
+  it("trains through the traced step, padded steps masked", function()
+    local model = tf.keras.Sequential({ L.Embedding(5, 3, { mask_zero = true }), L.GRU(2, { dropout = 0.2 }), L.Dense(1) })
+    model:compile({ optimizer = tf.keras.optimizers.SGD(0.1, { clipnorm = 1.0 }), loss = "mse" })
+    local x = tf.constant({ { 1, 2, 0, 0 }, { 3, 4, 1, 0 } })
+    local history = model:fit(x, tf.constant({ { 1.0 }, { 0.0 } }), { epochs = 2, verbose = 0 })
+    assert.equal(2, #history.history.loss)
+    assert.truthy(history.history.loss[2] == history.history.loss[2], "a finite loss")
+    H.tensor_close(model(tf.constant({ { 1, 2, 0, 0 } })), tf.float32, { 1, 1 }, model(tf.constant({ { 1, 2 } })):numpy(), 1e-6)
+  end)
+end)

@@ -136,6 +136,7 @@ options.init(Dense, "tf.keras.layers.Dense(units [, {activation=, use_bias=, ker
   self.units = units
   layer_options(self, opts)
 end)
+Dense.supports_masking = true
 function Dense:build(x)
   local d = static_dim(self, x, -1, "Dense", 2)
   self.kernel = weight(self, "kernel", { d, self.units }, self.kernel_initializer)

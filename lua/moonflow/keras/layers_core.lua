@@ -43,6 +43,7 @@ options.init(Activation, "tf.keras.layers.Activation(activation [, {name=}])",
   end
   self.activation = keras.activations.get(activation)
 end)
+Activation.supports_masking = true
 function Activation:call(x)
   return self.activation(ops.convert_to_tensor(x))
 end
@@ -65,6 +66,7 @@ options.init(ReLU, "tf.keras.layers.ReLU([max_value] [, negative_slope] [, thres
   end
   self.max_value, self.negative_slope, self.threshold = max_value, negative_slope or 0.0, threshold or 0.0
 end)
+ReLU.supports_masking = true
 -- Keras's backend.relu, branch for branch.
 function ReLU:call(x)
   x = ops.convert_to_tensor(x)
@@ -95,6 +97,7 @@ options.init(Softmax, "tf.keras.layers.Softmax([axis] [, {name=}])",
   end
   self.axis = axis or -1
 end)
+Softmax.supports_masking = true
 function Softmax:call(x)
   return nn_ops.softmax(ops.convert_to_tensor(x), self.axis)
 end
@@ -320,14 +323,15 @@ function Conv1D:call(x)
 end
 
 -- Global pooling ---------------------------------------------------------------------------
-local function global_pooling(class_name, reduce, rank, what)
+local function global_pooling(class_name, reduce, rank, what, masked_mean)
   local class = base.Layer:extend(class_name)
   layers[class_name] = class
   local axes = rank == 4 and { 1, 2 } or { 1 }
   options.init(class, ("tf.keras.layers.%s([data_format] [, keepdims] [, {name=}])"):format(class_name),
     ("The %s over the %s axes of channels_last input: (batch, %s, channels) -> (batch, channels), or "
-      .. "with keepdims the reduced axes kept as 1."):format(what, rank == 4 and "spatial" or "steps",
-      rank == 4 and "rows, cols" or "steps"),
+      .. "with keepdims the reduced axes kept as 1.%s"):format(what, rank == 4 and "spatial" or "steps",
+      rank == 4 and "rows, cols" or "steps", masked_mean and " Given a mask (the call's {mask =}, or the one "
+      .. "a Sequential or functional model passes on), the mean of the unmasked steps." or ""),
     spec({ "data_format", "keepdims" }), function(self, data_format, keepdims, opts)
       named(self, opts)
       if data_format ~= nil and data_format ~= "channels_last" then
@@ -337,15 +341,27 @@ local function global_pooling(class_name, reduce, rank, what)
       self.data_format = "channels_last"
       self.keepdims = check.boolean(keepdims, "tf.keras.layers." .. class_name, "keepdims") or false
     end)
-  class.call = function(self, x)
+  class.call = function(self, x, opts)
     x = ops.convert_to_tensor(x)
     util.check_ndim(self, x, rank)
+    local mask = opts and opts.mask
+    if mask ~= nil and masked_mean then
+      -- Keras's GlobalAveragePooling1D: the mean over the unmasked steps.
+      local m = ops.expand_dims(ops.cast(mask, x.dtype), 2)
+      return ops.reduce_sum(x * m, axes, self.keepdims) / ops.reduce_sum(m, axes, self.keepdims)
+    end
     return reduce(x, axes, self.keepdims)
+  end
+  if masked_mean then
+    -- It takes the mask (the call's mask option) and ends it.
+    class._call_options = {}
+    class.supports_masking = true
+    class.compute_mask = function() return nil end
   end
 end
 global_pooling("GlobalAveragePooling2D", ops.reduce_mean, 4, "mean")
 global_pooling("GlobalMaxPooling2D", ops.reduce_max, 4, "maximum")
-global_pooling("GlobalAveragePooling1D", ops.reduce_mean, 3, "mean")
+global_pooling("GlobalAveragePooling1D", ops.reduce_mean, 3, "mean", true)
 global_pooling("GlobalMaxPooling1D", ops.reduce_max, 3, "maximum")
 layers.GlobalAvgPool2D = layers.GlobalAveragePooling2D
 layers.GlobalMaxPool2D = layers.GlobalMaxPooling2D

@@ -22,6 +22,7 @@ local raise = errors.raise
 
 local layers = {}
 local F32 = dtypes.float32
+local check_mask
 
 local RNN_OPTIONS = { "activation", "recurrent_activation", "use_bias", "kernel_initializer",
   "recurrent_initializer", "bias_initializer", "dropout", "recurrent_dropout", "return_sequences", "return_state",
@@ -86,8 +87,8 @@ local function float_input(x)
   return x
 end
 
--- The call's options: training (dropout's switch) and initial_state.
-local CALL_OPTIONS = { training = true, initial_state = true }
+-- The call's options: training (dropout's switch), initial_state and mask.
+local CALL_OPTIONS = { training = true, initial_state = true, mask = true }
 
 -- Keras's dropout masks of a recurrent call in training: one for the
 -- inputs (batch, features) and one for the state in the recurrent product
@@ -109,13 +110,17 @@ local function masked(t, m) return m and t * m or t end
 -- (steps, batch, units) tensor, step t's row added through a 0/1 mask:
 -- plain ops, so the traced loop's gradient needs no TensorArray (whose
 -- traced gradient inside a While fails here) and eager values are exact.
-local function loop(self, x, states, step)
+local function loop(self, x, states, step, mask)
   local x_tm = ops.transpose(x, { 1, 0, 2 })
+  -- A mask (batch, steps): at a masked step the states stay and the
+  -- output repeats the last one (Keras's rnn with zero_output_for_mask
+  -- false); kept as 0/1 floats, steps first.
+  local keep_tm = mask and ops.transpose(ops.cast(mask, F32), { 1, 0 })
   local steps = x.shape:as_list()[2]
   local static_steps = math.type(steps) == "integer" and steps >= 0
   if not static_steps then steps = ops.shape(x)[1] end
   local n = #states
-  local last = states[1]
+  local last = mask and ops.zeros_like(states[1]) or states[1]
   local vars = { ops.constant(0), last }
   for i = 1, n do vars[#vars + 1] = states[i] end
   local positions
@@ -123,9 +128,16 @@ local function loop(self, x, states, step)
     positions = ops.reshape(ops.range(0, steps), { -1, 1, 1 })
     vars[#vars + 1] = ops.expand_dims(ops.zeros_like(last), 0) * ops.cast(positions, F32)
   end
-  local out = table.pack(control.while_loop(function(i) return ops.less(i, steps) end, function(i, _, ...)
+  local out = table.pack(control.while_loop(function(i) return ops.less(i, steps) end, function(i, previous, ...)
     local carried = { ... }
     local output, new = step(ops.gather(x_tm, i), table.move(carried, 1, n, 1, {}))
+    if keep_tm then
+      -- new * 1 + old * 0 is new exactly, and the other way round.
+      local keep = ops.expand_dims(ops.gather(keep_tm, i), 1)
+      local drop = 1 - keep
+      output = output * keep + previous * drop
+      for k = 1, n do new[k] = new[k] * keep + carried[k] * drop end
+    end
     local next_vars = { i + 1, output }
     for k = 1, n do next_vars[#next_vars + 1] = new[k] end
     if positions then
@@ -158,8 +170,8 @@ local function call(self, x, opts, n_states, step, what)
   local o = util.call_options(opts, what, CALL_OPTIONS)
   x = float_input(x)
   util.check_ndim(self, x, 3)
-  -- Keras's go_backwards: the steps run from the last, and the outputs
-  -- stay in the order they were made.
+  -- Keras's go_backwards: the steps run from the last (the mask reversed
+  -- with them), and the outputs stay in the order they were made.
   if self.go_backwards then x = ops.reverse(x, { 1 }) end
   local states = {}
   if o.initial_state ~= nil then
@@ -175,9 +187,34 @@ local function call(self, x, opts, n_states, step, what)
     for i = 1, n_states do states[i] = zeros_state(self, x) end
   end
   local masks = dropout_masks(self, x, states[1], o.training)
-  local outputs, final = loop(self, x, states, function(xt, s) return step(xt, s, masks) end)
+  local mask = o.mask ~= nil and check_mask(self, o.mask, x) or nil
+  if mask ~= nil and self.go_backwards then mask = ops.reverse(mask, { 1 }) end
+  local outputs, final = loop(self, x, states, function(xt, s) return step(xt, s, masks) end, mask)
   if self.return_state then return outputs, table.unpack(final, 1, n_states) end
   return outputs
+end
+
+-- A call's mask: (batch, steps) as the input's first two dimensions.
+check_mask = function(self, mask, x)
+  mask = ops.convert_to_tensor(mask)
+  local dims, want = mask.shape:as_list(), x.shape:as_list()
+  local ok = #dims == 2
+  for i = 1, 2 do
+    local a, b = dims[i], want[i]
+    if ok and math.type(a) == "integer" and math.type(b) == "integer" and a >= 0 and b >= 0 and a ~= b then ok = false end
+  end
+  if not ok then
+    raise("ValueError", ('Layer "%s": the mask must be shaped (batch, timesteps) as the input %s, got %s')
+      :format(self.name, tostring(x.shape), tostring(mask.shape)), 4)
+  end
+  return mask
+end
+
+-- Keras's RNN.compute_mask: the input's mask for every step's output
+-- (return_sequences), none for the last one; none for the states.
+local function compute_mask(self, _, mask)
+  if self.return_sequences then return mask end
+  return nil
 end
 
 local function matmul_bias(x, w, b)
@@ -206,6 +243,8 @@ options.init(SimpleRNN, "tf.keras.layers.SimpleRNN(units [, {activation=, use_bi
   rnn_spec(), function(self, units, opts)
   rnn_options(self, units, opts, "simple_rnn_cell")
 end)
+SimpleRNN.supports_masking = true
+SimpleRNN.compute_mask = compute_mask
 function SimpleRNN:build(x) build(self, x, 1, { self.units }) end
 function SimpleRNN:call(x, opts)
   return call(self, x, opts, 1, function(xt, s, m)
@@ -230,6 +269,8 @@ options.init(LSTM, "tf.keras.layers.LSTM(units [, {activation=, recurrent_activa
   rnn_options(self, units, opts, "lstm_cell")
   self.unit_forget_bias = opts.unit_forget_bias ~= false
 end)
+LSTM.supports_masking = true
+LSTM.compute_mask = compute_mask
 function LSTM:build(x)
   local u, bias_init = self.units, self.bias_initializer
   local init = bias_init
@@ -270,6 +311,8 @@ options.init(GRU, "tf.keras.layers.GRU(units [, {activation=, recurrent_activati
   rnn_options(self, units, opts, "gru_cell")
   self.reset_after = opts.reset_after ~= false
 end)
+GRU.supports_masking = true
+GRU.compute_mask = compute_mask
 function GRU:build(x)
   local u = self.units
   build(self, x, 3, self.reset_after and { 2, 3 * u } or { 3 * u })

@@ -167,9 +167,18 @@ function Sequential:init(layers, opts)
     end
   end
 end
+-- Each layer gets the mask the one before made (Keras's compute_mask):
+-- a recurrent layer after Embedding(mask_zero) skips the padded steps.
 function Sequential:call(x, opts)
+  local mask = opts and opts.mask
   for _, l in ipairs(self.layers) do
-    if base.is_layer(l) then x = l(x, opts) else x = l(x) end
+    if base.is_layer(l) then
+      local y = l(x, mask ~= nil and { training = opts and opts.training, mask = mask } or opts)
+      mask = l:compute_mask(x, mask)
+      x = y
+    else
+      x, mask = l(x), nil
+    end
   end
   return x
 end
