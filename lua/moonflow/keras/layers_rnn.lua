@@ -225,7 +225,10 @@ end
 
 local RNN_TEXT = "go_backwards runs the steps from the last (the outputs in that order, as Keras's). In "
   .. "training (the call's training = true) dropout drops input features and recurrent_dropout the state in "
-  .. "the recurrent products, each with one mask for all the steps (rates in [0, 1), default 0)."
+  .. "the recurrent products, each with one mask for all the steps (rates in [0, 1), default 0). A mask "
+  .. "(the call's {mask = bools shaped (batch, timesteps)}, or the one a Sequential or functional model "
+  .. "passes on from Embedding(mask_zero) or Masking) skips the masked steps: the states stay and the output "
+  .. "repeats the last one."
 
 -- SimpleRNN ------------------------------------------------------------------------
 local SimpleRNN = base.Layer:extend("SimpleRNN")

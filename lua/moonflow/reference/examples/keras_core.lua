@@ -339,14 +339,19 @@ tf.Tensor([1. 1. 1. 1.], shape=(4,), dtype=float32)
     example = [[
 local emb = tf.keras.layers.Embedding(3, 2, {embeddings_initializer = tf.keras.initializers.Ones()})
 print(emb(tf.constant({0, 2})))
+-- mask_zero: id 0 is padding; a recurrent layer after it skips those steps
+local masked = tf.keras.layers.Embedding(3, 2, {mask_zero = true})
+print(masked:compute_mask(tf.constant({{1, 2, 0}})))
 ]],
     output = [=[
 tf.Tensor(
 [[1. 1.]
  [1. 1.]], shape=(2, 2), dtype=float32)
+tf.Tensor([[ True  True False]], shape=(1, 3), dtype=bool)
 ]=],
     errors = {
       { code = [[tf.keras.layers.Embedding(3, 2)(tf.constant({5}))]], type = "InvalidArgumentError", message = "indices[0] = 5 is not in [0, 3)" },
+      { code = [[tf.keras.layers.Embedding(3, 2, {mask_zero = 1})]], type = "TypeError", message = "mask_zero" },
     },
   },
   ["tf.keras.layers.Flatten"] = {

@@ -190,6 +190,25 @@ lstm/lstm_cell/bias:0	(16,)
       { code = [[tf.keras.layers.LSTM(2, {dropout = "half"})]], type = "TypeError", message = "dropout" },
     },
   },
+  ["tf.keras.layers.Masking"] = {
+    example = [[
+local x = tf.constant({{{1.0, 2.0}, {0.0, 0.0}, {3.0, 4.0}}})
+local masking = tf.keras.layers.Masking(0.0)
+print(masking:compute_mask(x))
+-- a recurrent layer after it keeps its state over the masked step
+local model = tf.keras.Sequential({masking, tf.keras.layers.SimpleRNN(1, {kernel_initializer = "ones",
+  recurrent_initializer = "ones", use_bias = false, activation = "linear"})})
+print(model(x))
+]],
+    output = [=[
+tf.Tensor([[ True False  True]], shape=(1, 3), dtype=bool)
+tf.Tensor([[10.]], shape=(1, 1), dtype=float32)
+]=],
+    errors = {
+      { code = [[tf.keras.layers.Masking("zero")]], type = "TypeError", message = "mask_value must be a number" },
+      { code = [[tf.keras.layers.SimpleRNN(1)(tf.ones({1, 3, 1}), {mask = tf.constant({{true}})})]], type = "ValueError", message = "the mask must be shaped (batch, timesteps)" },
+    },
+  },
   ["tf.keras.layers.ReLU"] = {
     example = [[
 print(tf.keras.layers.ReLU(6)(tf.constant({-1.0, 2.0, 7.0})))
