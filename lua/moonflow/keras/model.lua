@@ -25,6 +25,15 @@ M.Model = Model
 
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
 
+-- Keras's validate_kwargs: a key the constructor does not take is a TypeError.
+local function check_keys(opts, accepted)
+  for k in pairs(opts) do
+    if not accepted[k] then raise("TypeError", ("Keyword argument not understood: '%s'"):format(tostring(k)), 4) end
+  end
+end
+local MODEL_KEYS = { inputs = true, outputs = true, name = true, trainable = true, dtype = true }
+local SEQUENTIAL_KEYS = { layers = true, name = true }
+
 doc.def(Model, "tf.keras.Model([{inputs=, outputs=, name=, trainable=}])",
   "A layer with training: compile, fit, evaluate, predict, summary, save_weights. "
   .. "tf.keras.Model{inputs=, outputs=} makes a functional model from tf.keras.Input tensors and the "
@@ -41,6 +50,7 @@ function Model:init(opts)
     raise("TypeError", "tf.keras.Model takes a table of options {inputs=, outputs=, name=}", 2)
   end
   opts = opts or {}
+  check_keys(opts, MODEL_KEYS)
   local inputs, outputs = opts.inputs, opts.outputs
   base.Layer.init(self, { name = opts.name, trainable = opts.trainable, dtype = opts.dtype })
   if inputs == nil and outputs == nil then return end
@@ -127,7 +137,7 @@ for k, fn in pairs(training.methods) do Model[k] = fn end
 local Sequential = Model:extend("Sequential")
 M.Sequential = Sequential
 rawset(Sequential, "_no_scope", true)
-doc.def(Sequential, "tf.keras.Sequential([layers] [, {name=}])",
+doc.def(Sequential, "tf.keras.Sequential([layers] [, {layers=, name=}])",
   "A model that calls its layers in order (a Model: compile, fit, summary ...). Layers may be added "
   .. "with model:add(layer). A tf.keras.Input as the first element (or the first added) gives the input's "
   .. "shape: the model is built at once (each layer built and checked against the shape before it, as "
@@ -155,6 +165,11 @@ end
 function Sequential:init(layers, opts)
   if is_plain(layers) and layers[1] == nil and next(layers) ~= nil and opts == nil then
     layers, opts = nil, layers
+  end
+  if opts ~= nil then
+    argcheck.table(opts, "tf.keras.Sequential", "opts")
+    check_keys(opts, SEQUENTIAL_KEYS)
+    if layers == nil then layers = opts.layers end
   end
   if layers ~= nil then argcheck.table(layers, "tf.keras.Sequential", "layers") end
   Model.init(self, { name = opts and opts.name })

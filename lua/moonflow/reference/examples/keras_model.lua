@@ -47,6 +47,7 @@ _________________________________________________________________
 ]=],
     errors = {
       { code = [[tf.keras.Model({ inputs = tf.keras.Input({ shape = { 2 } }) })]], type = "TypeError", message = "Functional model requires both `inputs` and `outputs`." },
+      { code = [[tf.keras.Model({ bogus = 1 })]], type = "TypeError", message = "Keyword argument not understood: 'bogus'" },
       { code = [[local a, b = tf.keras.Input({ shape = { 2 } }), tf.keras.Input({ shape = { 2 } })
 tf.keras.Model({ inputs = a, outputs = tf.keras.layers.Dense(1)(b) })]], type = "ValueError", message = "Graph disconnected: cannot obtain value for tensor" },
       { code = [[local m = tf.keras.Sequential({ tf.keras.layers.Dense(1) })
@@ -74,6 +75,7 @@ true	1	10
     errors = {
       { code = [[tf.keras.Sequential({ 3 })]], type = "TypeError", message = "layers[1]" },
       { code = [[tf.keras.Sequential():summary()]], type = "ValueError", message = "This model has not yet been built." },
+      { code = [[tf.keras.Sequential({ tf.keras.layers.Dense(1) }, { nam = "x" })]], type = "TypeError", message = "Keyword argument not understood: 'nam'" },
       { code = [[tf.keras.Sequential({ tf.keras.Input({ shape = { 4 } }), tf.keras.layers.Conv2D(1, 1) })]], type = "ValueError", message = "expected min_ndim=4, found ndim=2. Full shape received: (None, 4)" },
     },
   },
