@@ -151,6 +151,7 @@ function Dense:get_config()
   return config
 end
 function Dense:call(x)
+  x = ops.convert_to_tensor(x)
   util.check_ndim(self, x, 2, true)
   local y = ops.matmul(x, self.kernel)
   if self.bias then y = ops.nn.bias_add(y, self.bias) end
@@ -182,6 +183,7 @@ function Conv2D:build(x)
   self._input_axes = { [-1] = c }
 end
 function Conv2D:call(x)
+  x = ops.convert_to_tensor(x)
   util.check_ndim(self, x, 4, true)
   local y = ops.nn.conv2d(x, self.kernel, self.strides, self.padding)
   if self.bias then y = ops.nn.bias_add(y, self.bias) end
