@@ -185,7 +185,7 @@ end
 -- Each layer gets the mask the one before made (Keras's compute_mask):
 -- a recurrent layer after Embedding(mask_zero) skips the padded steps.
 function Sequential:call(x, opts)
-  local mask = opts and opts.mask
+  local mask = type(opts) == "table" and opts.mask or nil
   for _, l in ipairs(self.layers) do
     if base.is_layer(l) then
       local y = l(x, mask ~= nil and { training = opts and opts.training, mask = mask } or opts)
