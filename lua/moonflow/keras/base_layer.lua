@@ -198,6 +198,20 @@ for _, k in ipairs({ "variables", "trainable_variables", "non_trainable_variable
   rawset(Layer, k, receiver.guard(rawget(Layer, k), k, "module", "Module", modules.is_module))
 end
 
+-- Masks (Keras's): a layer that supports masking passes its input's mask
+-- on; one that does not ends it. Embedding(mask_zero) and Masking make
+-- masks, the recurrent layers and GlobalAveragePooling1D use them;
+-- Sequential and functional models carry them from layer to layer.
+Layer.supports_masking = false
+Layer.compute_mask = doc.def(function(self, _, mask)
+  if self.supports_masking then return mask end
+  return nil
+end, "layer:compute_mask(inputs [, mask])",
+"The mask of the layer's output for these inputs and their mask (a bool tensor, true where a step counts): "
+.. "the input's mask for a layer that supports masking (layer.supports_masking: Dense, Dropout, Activation, "
+.. "...), nil for one that does not; Embedding(mask_zero) and Masking make one, a recurrent layer keeps it "
+.. "with return_sequences. Sequential and functional models pass the masks along by themselves.")
+
 Layer.count_params = doc.def(function(self)
   local n = 0
   for _, v in ipairs(self:variables()) do n = n + shapes.num_elements(v.shape:as_list()) end

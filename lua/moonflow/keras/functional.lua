@@ -154,18 +154,29 @@ function F.run(model, x, training)
     end
     for i, kt in ipairs(flat_in) do values[kt] = x[i] end
   end
+  -- Masks ride along the graph as Keras's _keras_mask does: a layer that
+  -- takes one (a recurrent layer) gets its input's, compute_mask gives the next.
+  local masks = {}
   for _, node in ipairs(model._nodes) do
     local args = map(node.inputs, function(kt) return values[kt] end)
     local extra = node.extra
     if node.extra_keys then args, extra = base.split_inputs(args, node.extra, node.extra_keys) end
+    local in_mask = is_kt(node.inputs) and masks[node.inputs] or nil
+    if in_mask ~= nil and getmetatable(node.layer)._call_options and not (extra and extra.mask ~= nil) then
+      local with = { mask = in_mask }
+      for k, v in pairs(extra or {}) do with[k] = v end
+      extra = with
+    end
     local training_arg = training
     if training_arg == nil then training_arg = node.training end
     if node.multi then
       local outs = table.pack(base.run(node.layer, args, training_arg, extra))
       for i, kt in ipairs(node.outputs) do values[kt] = outs[i] end
+      masks[node.outputs[1]] = node.layer:compute_mask(args, in_mask)
     elseif is_kt(node.outputs) then
       local out = base.run(node.layer, args, training_arg, extra)
       values[node.outputs] = out
+      masks[node.outputs] = node.layer:compute_mask(args, in_mask)
     else
       local out = base.run(node.layer, args, training_arg, extra)
       for k, kt in pairs(node.outputs) do values[kt] = out[k] end

@@ -19,6 +19,7 @@ local initializers = require("moonflow.keras.initializers")
 local optimizers = require("moonflow.keras.optimizers")
 local losses = require("moonflow.keras.losses")
 local metrics = require("moonflow.keras.metrics")
+local util = require("moonflow.keras.layer_util")
 local raise = errors.raise
 
 local keras = { layers = {}, optimizers = {}, losses = {}, activations = {}, initializers = {} }
@@ -82,10 +83,6 @@ keras.optimizers = public(optimizers)
 keras.losses = public(losses)
 keras.metrics = public(metrics)
 
-local function initializer(init, default)
-  return initializers.get(init == nil and default or init)
-end
-
 -- Layers ---------------------------------------------------------------------
 -- A layer's weight (base_layer.lua's add_weight: named under the layer,
 -- listed in creation order).
@@ -93,11 +90,12 @@ local function weight(layer, name, shape, init)
   return layer:add_weight({ name = name, shape = shape, initializer = init, trainable = layer.trainable })
 end
 
-local function static_dim(x, axis, what)
+-- Keras's input_spec (min_ndim) is checked before the dimension is read.
+local function static_dim(layer, x, axis, what, min_ndim)
   local shape = getmetatable(x) == shapes.Shape and x
     or (core.is_tensor(x) or variables.is_variable(x)) and x.shape
   if not shape then argcheck.fail(what .. ":build", "x", "a tensor or a TensorShape", x, 3) end
-  local dims = shape:as_list()
+  local dims = util.check_ndim(layer, shape, min_ndim, true)
   local d = dims[axis < 0 and #dims + axis + 1 or axis + 1]
   if d == nil or d == shapes.None then
     raise("ValueError", ("The last dimension of the inputs to %s should be defined. Found None."):format(what), 3)
@@ -114,8 +112,8 @@ local function layer_options(self, opts)
     or opts.activation == nil and "linear" or "function"
   self.use_bias = opts.use_bias ~= false
   self.trainable = opts.trainable ~= false
-  self.kernel_initializer = initializer(opts.kernel_initializer, "glorot_uniform")
-  self.bias_initializer = initializer(opts.bias_initializer, "zeros")
+  self.kernel_initializer = util.initializer(opts.kernel_initializer, "glorot_uniform")
+  self.bias_initializer = util.initializer(opts.bias_initializer, "zeros")
 end
 
 -- A layer's declared options: its positional ones, then the common ones.
@@ -138,8 +136,9 @@ options.init(Dense, "tf.keras.layers.Dense(units [, {activation=, use_bias=, ker
   self.units = units
   layer_options(self, opts)
 end)
+Dense.supports_masking = true
 function Dense:build(x)
-  local d = static_dim(x, -1, "Dense")
+  local d = static_dim(self, x, -1, "Dense", 2)
   self.kernel = weight(self, "kernel", { d, self.units }, self.kernel_initializer)
   if self.use_bias then self.bias = weight(self, "bias", { self.units }, self.bias_initializer) end
   self._input_axes = { [-1] = d }
@@ -152,6 +151,8 @@ function Dense:get_config()
   return config
 end
 function Dense:call(x)
+  x = ops.convert_to_tensor(x)
+  util.check_ndim(self, x, 2, true)
   local y = ops.matmul(x, self.kernel)
   if self.bias then y = ops.nn.bias_add(y, self.bias) end
   return self.activation(y)
@@ -171,17 +172,19 @@ options.init(Conv2D, "tf.keras.layers.Conv2D(filters, kernel_size [, {strides=, 
   self.kernel_size = type(kernel_size) == "number" and { kernel_size, kernel_size } or kernel_size
   local s = opts.strides or 1
   self.strides = type(s) == "number" and { s, s } or s
-  self.padding = (opts.padding or "valid"):upper()
+  self.padding = util.padding(opts.padding, "Conv2D"):upper()
   layer_options(self, opts)
 end)
 function Conv2D:build(x)
-  local c = static_dim(x, -1, "Conv2D")
+  local c = static_dim(self, x, -1, "Conv2D", 4)
   self.kernel = weight(self, "kernel", { self.kernel_size[1], self.kernel_size[2], c, self.filters },
     self.kernel_initializer)
   if self.use_bias then self.bias = weight(self, "bias", { self.filters }, self.bias_initializer) end
   self._input_axes = { [-1] = c }
 end
 function Conv2D:call(x)
+  x = ops.convert_to_tensor(x)
+  util.check_ndim(self, x, 4, true)
   local y = ops.nn.conv2d(x, self.kernel, self.strides, self.padding)
   if self.bias then y = ops.nn.bias_add(y, self.bias) end
   return self.activation(y)

@@ -57,9 +57,52 @@ local function truncated_standard(shape, dtype, seed)
   end, { x }))
 end
 
+-- A seeded initializer gives the same values on every call, and so does
+-- every initializer with that seed (TF 2.x Keras draws them statelessly
+-- from the seed). moonflow's seeded random ops are streams that move on at
+-- each draw, so the first standard draw for a seed, kind and shape is
+-- kept and given again; the initializers scale it. Unseeded draws are new
+-- every call.
+local seeded_draws = {}
+local DRAW = {
+  uniform = function(shape, dtype, seed) return ops.random.uniform(shape, { dtype = dtype, seed = seed }) end,
+  normal = function(shape, dtype, seed) return ops.random.normal(shape, { dtype = dtype, seed = seed }) end,
+  truncated = truncated_standard,
+}
+local function standard(kind, shape, dtype, seed)
+  -- A draw made while tracing is the graph's, not a value to keep.
+  if seed == nil or core.tracing() then return DRAW[kind](shape, dtype, seed) end
+  local key = ("%s|%d|%s|%s"):format(kind, seed, dtype.name, table.concat(shape, ","))
+  local x = seeded_draws[key]
+  if not x then
+    x = DRAW[kind](shape, dtype, seed)
+    seeded_draws[key] = x
+  end
+  return x
+end
+
+local SEEDED = " With a seed, every call for a shape gives the same values (as does every initializer with "
+  .. "that seed), as TF 2.x Keras's; unseeded, each call draws new ones."
+
 local function truncated(shape, mean, stddev, dtype, seed)
-  local x = truncated_standard(shape, dtype, seed)
+  local x = standard("truncated", shape, dtype, seed)
   return x * ops.constant(stddev, dtype) + ops.constant(mean, dtype)
+end
+
+-- Uniform in [minval, maxval) and normal (mean, stddev), as
+-- tf.random.uniform and tf.random.normal scale their standard draws.
+local function uniform(shape, minval, maxval, dtype, seed)
+  local x = standard("uniform", shape, dtype.is_floating and dtype or dtypes.float32, seed)
+  if maxval - minval ~= 1 then x = x * (maxval - minval) end
+  if minval ~= 0 then x = x + minval end
+  if not dtype.is_floating then x = ops.cast(ops.floor(x), dtype) end
+  return x
+end
+local function normal(shape, mean, stddev, dtype, seed)
+  local x = standard("normal", shape, dtype, seed)
+  if stddev ~= 1 then x = x * stddev end
+  if mean ~= 0 then x = x + mean end
+  return x
 end
 
 -- VarianceScaling: the heart of the Glorot, He and LeCun initializers.
@@ -88,10 +131,10 @@ local function variance_scaling(scale, mode, distribution, seed, what)
       -- The stddev of a standard normal truncated to (-2, 2).
       return truncated(shape, 0, math.sqrt(s) / 0.87962566103423978, dtype, seed)
     elseif distribution == "untruncated_normal" then
-      return ops.random.normal(shape, { stddev = math.sqrt(s), dtype = dtype, seed = seed })
+      return normal(shape, 0, math.sqrt(s), dtype, seed)
     end
     local limit = math.sqrt(3 * s)
-    return ops.random.uniform(shape, { minval = -limit, maxval = limit, dtype = dtype, seed = seed })
+    return uniform(shape, -limit, limit, dtype, seed)
   end
 end
 
@@ -102,12 +145,12 @@ end, "tf.keras.initializers.VarianceScaling([scale] [, mode] [, distribution] [,
 "Samples scaled to the layer's fans: variance scale / n, n = fan_in, fan_out or their mean (mode); "
 .. "distribution 'truncated_normal' (default; stddev corrected for the truncation at two standard "
 .. "deviations), 'untruncated_normal' or 'uniform' (within ±sqrt(3 scale / n)). Defaults: scale 1.0, "
-.. "mode 'fan_in'.", { positional = { "scale", "mode", "distribution", "seed" } })
+.. "mode 'fan_in'." .. SEEDED, { positional = { "scale", "mode", "distribution", "seed" } })
 
 local function scaling_class(name, scale, mode, distribution, text)
   initializers[name] = options.def(function(seed)
     return variance_scaling(scale, mode, distribution, seed, name)
-  end, ("tf.keras.initializers.%s([seed])"):format(name), text, { positional = { "seed" } })
+  end, ("tf.keras.initializers.%s([seed])"):format(name), text .. SEEDED, { positional = { "seed" } })
 end
 scaling_class("GlorotUniform", 1.0, "fan_avg", "uniform",
   "Uniform in ±sqrt(6 / (fan_in + fan_out)) (Keras's default kernel initializer).")
@@ -148,22 +191,20 @@ initializers.RandomUniform = options.def(function(minval, maxval, seed)
   check.number(minval, what, "minval"); check.number(maxval, what, "maxval"); check.integer(seed, what, "seed")
   return function(shape, dtype)
     dtype = dtype and dtypes.as_dtype(dtype) or dtypes.float32
-    return ops.random.uniform(check.shape(shape, what), { minval = minval or -0.05, maxval = maxval or 0.05,
-      dtype = dtype, seed = seed })
+    return uniform(check.shape(shape, what), minval or -0.05, maxval or 0.05, dtype, seed)
   end
 end, "tf.keras.initializers.RandomUniform([minval] [, maxval] [, seed])",
-"Uniform in [minval, maxval) (default ±0.05; Keras's 'uniform').", { positional = { "minval", "maxval", "seed" } })
+"Uniform in [minval, maxval) (default ±0.05; Keras's 'uniform')." .. SEEDED, { positional = { "minval", "maxval", "seed" } })
 
 initializers.RandomNormal = options.def(function(mean, stddev, seed)
   local what = "tf.keras.initializers.RandomNormal"
   check.number(mean, what, "mean"); check.number(stddev, what, "stddev"); check.integer(seed, what, "seed")
   return function(shape, dtype)
     dtype = float_dtype(dtype, "RandomNormal")
-    return ops.random.normal(check.shape(shape, what), { mean = mean or 0.0, stddev = stddev or 0.05, dtype = dtype,
-      seed = seed })
+    return normal(check.shape(shape, what), mean or 0.0, stddev or 0.05, dtype, seed)
   end
 end, "tf.keras.initializers.RandomNormal([mean] [, stddev] [, seed])",
-"Normal with mean (default 0) and stddev (default 0.05; Keras's 'normal').",
+"Normal with mean (default 0) and stddev (default 0.05; Keras's 'normal')." .. SEEDED,
 { positional = { "mean", "stddev", "seed" } })
 
 initializers.TruncatedNormal = options.def(function(mean, stddev, seed)
@@ -175,7 +216,7 @@ initializers.TruncatedNormal = options.def(function(mean, stddev, seed)
   end
 end, "tf.keras.initializers.TruncatedNormal([mean] [, stddev] [, seed])",
 "Normal with mean (default 0) and stddev (default 0.05), values more than two standard deviations "
-.. "from the mean drawn again.", { positional = { "mean", "stddev", "seed" } })
+.. "from the mean drawn again." .. SEEDED, { positional = { "mean", "stddev", "seed" } })
 
 -- Orthogonal: the Q of a QR factorisation of a normal matrix, signs fixed
 -- so that R's diagonal is positive (Keras's Orthogonal). Gram-Schmidt on
@@ -215,7 +256,7 @@ initializers.Orthogonal = options.def(function(gain, seed)
     for i = 1, #shape - 1 do rows = rows * shape[i] end
     local cols = shape[#shape]
     local tall, narrow = math.max(rows, cols), math.min(rows, cols)
-    local a = ops.random.normal({ tall, narrow }, { dtype = dtypes.float64, seed = seed }):numpy()
+    local a = standard("normal", { tall, narrow }, dtypes.float64, seed):numpy()
     local q = orthonormal_columns(a, tall, narrow)
     -- q[j] is column j of the tall factor; a wide kernel takes its transpose.
     local out = {}
@@ -230,7 +271,7 @@ initializers.Orthogonal = options.def(function(gain, seed)
   end
 end, "tf.keras.initializers.Orthogonal([gain] [, seed])",
 "An orthogonal matrix (rows or columns orthonormal, whichever are fewer) times gain (default 1), "
-.. "reshaped to the weight's shape: Keras's default recurrent_initializer.", { positional = { "gain", "seed" } })
+.. "reshaped to the weight's shape: Keras's default recurrent_initializer." .. SEEDED, { positional = { "gain", "seed" } })
 
 -- Keras's string names (and its class names) for get.
 local NAMES = {

@@ -36,9 +36,27 @@ function util.spec(positional, ...)
   return s
 end
 
+--- A layer's initializer option: keras/initializers.lua's, by Keras's
+--- name or as an object or function; `default` (a name) when absent.
 function util.initializer(init, default)
   if init == nil then init = default end
   return initializers.get(init)
+end
+
+--- A convolution's padding, lower case, checked at construction as
+--- Keras's conv_utils.normalize_padding and its Conv base check it
+--- ("causal" is for Conv1D only). Absent: "valid".
+function util.padding(value, class_name)
+  if value == nil then return "valid" end
+  local p = type(value) == "string" and value:lower() or tostring(value)
+  if p ~= "valid" and p ~= "same" and p ~= "causal" then
+    raise("ValueError", ('The `padding` argument must be a list/tuple or one of "valid", "same" (or "causal", '
+      .. "only for `Conv1D). Received: %s"):format(p), 4)
+  end
+  if p == "causal" and class_name ~= "Conv1D" then
+    raise("ValueError", "Causal padding is only supported for `Conv1D` and `SeparableConv1D`.", 4)
+  end
+  return p
 end
 
 --- Keras's input_spec check: "Input 0 of layer ... is incompatible" (x a

@@ -19,7 +19,8 @@ local variables = require("moonflow.tensor.variable")
 local modules = require("moonflow.keras.module")
 local keras = require("moonflow.keras")
 local nn_ops = require("moonflow.ops").nn
-local initializers_mod = require("moonflow.keras.initializers")
+local util = require("moonflow.keras.layer_util")
+local check = require("moonflow.keras.check")
 -- The layers sit on tf.keras.layers.Layer: its __call builds them once under
 -- their name scope, takes the training flag and KerasTensors, calls `call`.
 local base = require("moonflow.keras.base_layer")
@@ -29,10 +30,7 @@ local raise = errors.raise
 local layers = {}
 
 -- Initializers: keras/initializers.lua's, by name or object.
-local function initializer(init, default)
-  if init == nil then init = default end
-  return initializers_mod.get(init)
-end
+local initializer = util.initializer
 
 -- Helpers -----------------------------------------------------------------------
 local function add_weight(layer, name, shape, init, trainable)
@@ -172,6 +170,7 @@ options.init(Dropout, "tf.keras.layers.Dropout(rate [, noise_shape] [, seed] [, 
   end
   self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
 end)
+Dropout.supports_masking = true
 function Dropout:call(x, opts)
   x = ops.convert_to_tensor(x)
   if training_flag(opts, "Dropout") and self.rate > 0 then
@@ -265,6 +264,7 @@ options.init(BatchNormalization, "tf.keras.layers.BatchNormalization([axis] [, m
   self.moving_mean_initializer = initializer(opts.moving_mean_initializer, "zeros")
   self.moving_variance_initializer = initializer(opts.moving_variance_initializer, "ones")
 end)
+BatchNormalization.supports_masking = true
 -- build's argument: the input's TensorShape (or a tensor, called directly).
 local function dims_of(x)
   return (getmetatable(x) == shapes.Shape and x or x.shape):as_list()
@@ -317,6 +317,7 @@ options.init(LayerNormalization, "tf.keras.layers.LayerNormalization([axis] [, e
   named(self, opts)
   norm_options(self, axis, epsilon, opts)
 end)
+LayerNormalization.supports_masking = true
 function LayerNormalization:build(x)
   local dims = dims_of(x)
   local reduce = norm_axes(self.axis, #dims, "LayerNormalization")
@@ -339,10 +340,12 @@ end
 local Embedding = base.Layer:extend("Embedding")
 layers.Embedding = Embedding
 options.init(Embedding, "tf.keras.layers.Embedding(input_dim, output_dim [, {embeddings_initializer=, "
-  .. "trainable=, name=}])",
+  .. "mask_zero=, trainable=, name=}])",
   "Looks up rows of a trainable (input_dim, output_dim) table for integer ids (0-based): "
-  .. "tf.nn.embedding_lookup. The table is made on the first call ('uniform' in ±0.05 by default).",
-  spec({ "input_dim", "output_dim" }, "embeddings_initializer"), function(self, input_dim, output_dim, opts)
+  .. "tf.nn.embedding_lookup. The table is made on the first call ('uniform' in ±0.05 by default). With "
+  .. "mask_zero = true id 0 is padding: the layer's mask (compute_mask) is ids ~= 0, which a Sequential or "
+  .. "functional model passes to the layers after it (a recurrent layer skips the padded steps).",
+  spec({ "input_dim", "output_dim" }, "embeddings_initializer", "mask_zero"), function(self, input_dim, output_dim, opts)
   named(self, opts)
   for _, p in ipairs({ { "input_dim", input_dim }, { "output_dim", output_dim } }) do
     if math.type(p[2]) ~= "integer" or p[2] <= 0 then
@@ -352,7 +355,13 @@ options.init(Embedding, "tf.keras.layers.Embedding(input_dim, output_dim [, {emb
   end
   self.input_dim, self.output_dim = input_dim, output_dim
   self.embeddings_initializer = initializer(opts.embeddings_initializer, "uniform")
+  self.mask_zero = check.boolean(opts.mask_zero, "tf.keras.layers.Embedding", "mask_zero") or false
+  self.supports_masking = self.mask_zero
 end)
+function Embedding:compute_mask(ids)
+  if not self.mask_zero then return nil end
+  return ops.not_equal(ops.convert_to_tensor(ids), 0)
+end
 function Embedding:build()
   add_weight(self, "embeddings", { self.input_dim, self.output_dim }, self.embeddings_initializer, true)
 end
@@ -360,6 +369,32 @@ function Embedding:call(ids)
   ids = ops.convert_to_tensor(ids)
   if not core.dtype(ids).is_integer then ids = ops.cast(ids, dtypes.int32) end
   return nn_ops.embedding_lookup(self.embeddings, ids)
+end
+
+-- Masking ---------------------------------------------------------------------------------
+local Masking = base.Layer:extend("Masking")
+layers.Masking = Masking
+options.init(Masking, "tf.keras.layers.Masking([mask_value] [, {name=}])",
+  "Marks the timesteps of (batch, steps, features) input whose features all equal mask_value (default 0) "
+  .. "as padding: it zeroes them, and its mask (compute_mask: some feature differs from mask_value) goes "
+  .. "to the layers after it in a Sequential or functional model (a recurrent layer skips those steps).",
+  spec({ "mask_value" }), function(self, mask_value, opts)
+  named(self, opts)
+  if mask_value ~= nil and type(mask_value) ~= "number" then
+    raise("TypeError", "tf.keras.layers.Masking: mask_value must be a number, got " .. tostring(mask_value), 3)
+  end
+  self.mask_value = mask_value or 0.0
+end)
+Masking.supports_masking = true
+local function kept(self, x)
+  return ops.reduce_any(ops.not_equal(x, ops.cast(self.mask_value, core.dtype(x))), -1, true)
+end
+function Masking:compute_mask(x)
+  return ops.squeeze(kept(self, ops.convert_to_tensor(x)), { -1 })
+end
+function Masking:call(x)
+  x = ops.convert_to_tensor(x)
+  return x * ops.cast(kept(self, x), core.dtype(x))
 end
 
 return { layers = layers }

@@ -43,6 +43,7 @@ options.init(Activation, "tf.keras.layers.Activation(activation [, {name=}])",
   end
   self.activation = keras.activations.get(activation)
 end)
+Activation.supports_masking = true
 function Activation:call(x)
   return self.activation(ops.convert_to_tensor(x))
 end
@@ -65,6 +66,7 @@ options.init(ReLU, "tf.keras.layers.ReLU([max_value] [, negative_slope] [, thres
   end
   self.max_value, self.negative_slope, self.threshold = max_value, negative_slope or 0.0, threshold or 0.0
 end)
+ReLU.supports_masking = true
 -- Keras's backend.relu, branch for branch.
 function ReLU:call(x)
   x = ops.convert_to_tensor(x)
@@ -95,6 +97,7 @@ options.init(Softmax, "tf.keras.layers.Softmax([axis] [, {name=}])",
   end
   self.axis = axis or -1
 end)
+Softmax.supports_masking = true
 function Softmax:call(x)
   return nn_ops.softmax(ops.convert_to_tensor(x), self.axis)
 end
@@ -256,14 +259,15 @@ end
 -- Conv1D -------------------------------------------------------------------------------
 local Conv1D = base.Layer:extend("Conv1D")
 layers.Conv1D = Conv1D
-options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [, padding] [, {activation=, "
+options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [, padding] [, {dilation_rate=, activation=, "
   .. "use_bias=, kernel_initializer=, bias_initializer=, trainable=, name=}])",
   "A 1-D convolution over (batch, steps, channels) input: kernel (kernel_size, channels, filters). "
   .. "padding 'valid' (default), 'same' or 'causal' (zeros before the sequence, so step t sees steps "
-  .. "<= t). Variables are made on the first call. Defaults: strides 1, no activation, use_bias true, "
+  .. "<= t). dilation_rate d spaces the kernel's taps d steps apart (not with strides > 1). Variables are "
+  .. "made on the first call. Defaults: strides 1, dilation_rate 1, no activation, use_bias true, "
   .. "glorot_uniform kernel, zeros bias.",
-  spec({ "filters", "kernel_size", "strides", "padding" }, "activation", "use_bias", "kernel_initializer",
-    "bias_initializer"),
+  spec({ "filters", "kernel_size", "strides", "padding" }, "dilation_rate", "activation", "use_bias",
+    "kernel_initializer", "bias_initializer"),
   function(self, filters, kernel_size, strides, padding, opts)
   named(self, opts)
   if math.type(filters) ~= "integer" or filters <= 0 then
@@ -281,12 +285,8 @@ options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [,
   self.filters = filters
   self.kernel_size = one(kernel_size, "kernel_size")
   self.strides = one(strides or 1, "strides")
-  local p = type(padding) == "string" and padding:lower() or padding or "valid"
-  if p ~= "valid" and p ~= "same" and p ~= "causal" then
-    raise("ValueError", ('The `padding` argument must be a list/tuple or one of "valid", "same" (or "causal", '
-      .. "only for `Conv1D). Received: %s"):format(tostring(padding)), 3)
-  end
-  self.padding = p
+  self.dilation_rate = one(opts.dilation_rate or 1, "dilation_rate")
+  self.padding = util.padding(padding, "Conv1D")
   self.activation = keras.activations.get(opts.activation)
   self.use_bias = check.boolean(opts.use_bias, "tf.keras.layers.Conv1D", "use_bias") ~= false
   self.kernel_initializer = util.initializer(opts.kernel_initializer, "glorot_uniform")
@@ -294,6 +294,11 @@ options.init(Conv1D, "tf.keras.layers.Conv1D(filters, kernel_size [, strides] [,
 end)
 function Conv1D:build(x)
   local dims = util.check_ndim(self, x, 3, true)
+  if self.strides > 1 and self.dilation_rate > 1 then
+    -- Keras 2's Conv1D meets tf.nn.convolution's check on its first call.
+    raise("ValueError", ("`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+      .. "strides=[%d] and dilation_rate=[%d]"):format(self.strides, self.dilation_rate), 3)
+  end
   local c = dims[#dims]
   if c == nil or c == shapes.None then
     raise("ValueError", "The channel dimension of the inputs should be defined. Found None.", 3)
@@ -307,24 +312,26 @@ function Conv1D:call(x)
   util.check_ndim(self, x, 3)
   local padding = self.padding:upper()
   if padding == "CAUSAL" then
-    x = ops.pad(x, { { 0, 0 }, { self.kernel_size - 1, 0 }, { 0, 0 } })
+    x = ops.pad(x, { { 0, 0 }, { (self.kernel_size - 1) * self.dilation_rate, 0 }, { 0, 0 } })
     padding = "VALID"
   end
-  local y = nn_ops.conv2d(ops.expand_dims(x, 1), ops.expand_dims(self.kernel, 0), { 1, self.strides }, padding)
+  local y = nn_ops.conv2d(ops.expand_dims(x, 1), ops.expand_dims(self.kernel, 0), { 1, self.strides }, padding,
+    "NHWC", { 1, self.dilation_rate })
   y = ops.squeeze(y, { 1 })
   if self.bias then y = nn_ops.bias_add(y, self.bias) end
   return self.activation(y)
 end
 
 -- Global pooling ---------------------------------------------------------------------------
-local function global_pooling(class_name, reduce, rank, what)
+local function global_pooling(class_name, reduce, rank, what, masked_mean)
   local class = base.Layer:extend(class_name)
   layers[class_name] = class
   local axes = rank == 4 and { 1, 2 } or { 1 }
   options.init(class, ("tf.keras.layers.%s([data_format] [, keepdims] [, {name=}])"):format(class_name),
     ("The %s over the %s axes of channels_last input: (batch, %s, channels) -> (batch, channels), or "
-      .. "with keepdims the reduced axes kept as 1."):format(what, rank == 4 and "spatial" or "steps",
-      rank == 4 and "rows, cols" or "steps"),
+      .. "with keepdims the reduced axes kept as 1.%s"):format(what, rank == 4 and "spatial" or "steps",
+      rank == 4 and "rows, cols" or "steps", masked_mean and " Given a mask (the call's {mask =}, or the one "
+      .. "a Sequential or functional model passes on), the mean of the unmasked steps." or ""),
     spec({ "data_format", "keepdims" }), function(self, data_format, keepdims, opts)
       named(self, opts)
       if data_format ~= nil and data_format ~= "channels_last" then
@@ -334,15 +341,27 @@ local function global_pooling(class_name, reduce, rank, what)
       self.data_format = "channels_last"
       self.keepdims = check.boolean(keepdims, "tf.keras.layers." .. class_name, "keepdims") or false
     end)
-  class.call = function(self, x)
+  class.call = function(self, x, opts)
     x = ops.convert_to_tensor(x)
     util.check_ndim(self, x, rank)
+    local mask = opts and opts.mask
+    if mask ~= nil and masked_mean then
+      -- Keras's GlobalAveragePooling1D: the mean over the unmasked steps.
+      local m = ops.expand_dims(ops.cast(mask, x.dtype), 2)
+      return ops.reduce_sum(x * m, axes, self.keepdims) / ops.reduce_sum(m, axes, self.keepdims)
+    end
     return reduce(x, axes, self.keepdims)
+  end
+  if masked_mean then
+    -- It takes the mask (the call's mask option) and ends it.
+    class._call_options = {}
+    class.supports_masking = true
+    class.compute_mask = function() return nil end
   end
 end
 global_pooling("GlobalAveragePooling2D", ops.reduce_mean, 4, "mean")
 global_pooling("GlobalMaxPooling2D", ops.reduce_max, 4, "maximum")
-global_pooling("GlobalAveragePooling1D", ops.reduce_mean, 3, "mean")
+global_pooling("GlobalAveragePooling1D", ops.reduce_mean, 3, "mean", true)
 global_pooling("GlobalMaxPooling1D", ops.reduce_max, 3, "maximum")
 layers.GlobalAvgPool2D = layers.GlobalAveragePooling2D
 layers.GlobalMaxPool2D = layers.GlobalMaxPooling2D

@@ -15,6 +15,7 @@ local base = require("moonflow.keras.base_layer")
 local functional = require("moonflow.keras.functional")
 local training = require("moonflow.keras.training")
 local summary = require("moonflow.keras.summary")
+local kt_mod = require("moonflow.keras.keras_tensor")
 local raise = errors.raise
 
 local M = {}
@@ -23,6 +24,15 @@ local Model = base.Layer:extend("Model")
 M.Model = Model
 
 local function is_plain(v) return type(v) == "table" and getmetatable(v) == nil end
+
+-- Keras's validate_kwargs: a key the constructor does not take is a TypeError.
+local function check_keys(opts, accepted)
+  for k in pairs(opts) do
+    if not accepted[k] then raise("TypeError", ("Keyword argument not understood: '%s'"):format(tostring(k)), 4) end
+  end
+end
+local MODEL_KEYS = { inputs = true, outputs = true, name = true, trainable = true, dtype = true }
+local SEQUENTIAL_KEYS = { layers = true, name = true }
 
 doc.def(Model, "tf.keras.Model([{inputs=, outputs=, name=, trainable=}])",
   "A layer with training: compile, fit, evaluate, predict, summary, save_weights. "
@@ -40,6 +50,7 @@ function Model:init(opts)
     raise("TypeError", "tf.keras.Model takes a table of options {inputs=, outputs=, name=}", 2)
   end
   opts = opts or {}
+  check_keys(opts, MODEL_KEYS)
   local inputs, outputs = opts.inputs, opts.outputs
   base.Layer.init(self, { name = opts.name, trainable = opts.trainable, dtype = opts.dtype })
   if inputs == nil and outputs == nil then return end
@@ -105,7 +116,7 @@ function M.sequential_shapes(self)
   if getmetatable(input) ~= shapes.Shape then return end
   local dims = input:as_list()
   dims[1] = shapes.None
-  local spec = shapes.TensorSpec(dims, dtypes.float32)
+  local spec = shapes.TensorSpec(dims, rawget(self, "_input_dtype") or dtypes.float32)
   local out = {}
   for _, l in ipairs(self.layers) do
     local cf = func.func(function(x) return l(x) end):get_concrete_function(spec)
@@ -126,28 +137,74 @@ for k, fn in pairs(training.methods) do Model[k] = fn end
 local Sequential = Model:extend("Sequential")
 M.Sequential = Sequential
 rawset(Sequential, "_no_scope", true)
-doc.def(Sequential, "tf.keras.Sequential([layers] [, {name=}])",
+doc.def(Sequential, "tf.keras.Sequential([layers] [, {layers=, name=}])",
   "A model that calls its layers in order (a Model: compile, fit, summary ...). Layers may be added "
-  .. "with model:add(layer).")
+  .. "with model:add(layer). A tf.keras.Input as the first element (or the first added) gives the input's "
+  .. "shape: the model is built at once (each layer built and checked against the shape before it, as "
+  .. "Keras does), so summary() shows the shapes before any call.")
+
+-- A layer added after an Input is built on the output so far: called on
+-- its KerasTensor (base_layer's symbolic call builds it and gives the next).
+local function build_on(self, layer)
+  local x = rawget(self, "_symbolic_output")
+  if x == nil then return end
+  if base.is_layer(layer) then
+    rawset(self, "_symbolic_output", layer(x))
+  else
+    rawset(self, "_symbolic_output", nil) -- a plain function: the shapes stop being known here
+  end
+end
+
+local function set_input(self, input)
+  rawset(self, "_build_input_shape", input.shape)
+  rawset(self, "_input_dtype", input.dtype)
+  rawset(self, "_symbolic_output", input)
+  rawset(self, "built", true)
+end
+
 function Sequential:init(layers, opts)
   if is_plain(layers) and layers[1] == nil and next(layers) ~= nil and opts == nil then
     layers, opts = nil, layers
+  end
+  if opts ~= nil then
+    argcheck.table(opts, "tf.keras.Sequential", "opts")
+    check_keys(opts, SEQUENTIAL_KEYS)
+    if layers == nil then layers = opts.layers end
   end
   if layers ~= nil then argcheck.table(layers, "tf.keras.Sequential", "layers") end
   Model.init(self, { name = opts and opts.name })
   self.layers = {}
   for i, l in ipairs(layers or {}) do
-    self.layers[i] = argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]")
+    if i == 1 and kt_mod.is_keras_tensor(l) then
+      set_input(self, l)
+    else
+      self:add(argcheck.callable(l, "tf.keras.Sequential", "layers[" .. i .. "]"))
+    end
   end
 end
+-- Each layer gets the mask the one before made (Keras's compute_mask):
+-- a recurrent layer after Embedding(mask_zero) skips the padded steps.
 function Sequential:call(x, opts)
+  local mask = type(opts) == "table" and opts.mask or nil
   for _, l in ipairs(self.layers) do
-    if base.is_layer(l) then x = l(x, opts) else x = l(x) end
+    if base.is_layer(l) then
+      local y = l(x, mask ~= nil and { training = opts and opts.training, mask = mask } or opts)
+      mask = l:compute_mask(x, mask)
+      x = y
+    else
+      x, mask = l(x), nil
+    end
   end
   return x
 end
 function Sequential:add(layer)
-  self.layers[#self.layers + 1] = argcheck.callable(layer, "sequential:add", "layer")
+  if #self.layers == 0 and kt_mod.is_keras_tensor(layer) and not self.built then
+    set_input(self, layer)
+    return
+  end
+  argcheck.callable(layer, "sequential:add", "layer")
+  build_on(self, layer)
+  self.layers[#self.layers + 1] = layer
 end
 function Sequential:get_layers() return self.layers end
 

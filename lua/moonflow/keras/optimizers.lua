@@ -97,12 +97,63 @@ Optimizer.init = function(self)
   end
 end
 
--- The common constructor part: a rate (number, variable or schedule) and a name.
-local function base_init(self, learning_rate, default_lr, name, what)
+-- Gradient clipping, Keras 2's options of every optimizer (optimizer.py's
+-- _clip_gradients): clipnorm per gradient, global_clipnorm over all of
+-- them, clipvalue per element. clipnorm and global_clipnorm exclude each
+-- other; with clipvalue too, the norm clipping is the one applied.
+local CLIP_OPTIONS = { "clipnorm", "clipvalue", "global_clipnorm" }
+local function clip_options(self, opts, what)
+  local fname = "tf.keras.optimizers." .. what
+  self.clipnorm = check.number(opts.clipnorm, fname, "clipnorm")
+  self.clipvalue = check.number(opts.clipvalue, fname, "clipvalue")
+  self.global_clipnorm = check.number(opts.global_clipnorm, fname, "global_clipnorm")
+  if self.clipnorm ~= nil and self.global_clipnorm ~= nil then
+    raise("ValueError", ("At most one of `clipnorm` and `global_clipnorm` can be set. Received: clipnorm=%s, "
+      .. "global_clipnorm=%s."):format(self.clipnorm, self.global_clipnorm), 5)
+  end
+end
+
+-- The gradients of the {g, v} pairs, clipped as the options say.
+local function clip_gradients(self, gvs)
+  local clipnorm, global, value = self.clipnorm, self.global_clipnorm, self.clipvalue
+  if clipnorm and clipnorm > 0 then
+    for _, gv in ipairs(gvs) do gv[1] = ops.clip_by_norm(gv[1], clipnorm) end
+  elseif global and global > 0 then
+    -- tf.clip_by_global_norm: every gradient times clip / max(global norm, clip).
+    local squares = {}
+    for i, gv in ipairs(gvs) do
+      gv[1] = ops.convert_to_tensor(gv[1])
+      squares[i] = ops.reduce_sum(ops.square(gv[1]))
+    end
+    local norm = ops.sqrt(ops.add_n(squares))
+    local scale = global / ops.maximum(norm, global)
+    for _, gv in ipairs(gvs) do gv[1] = gv[1] * ops.cast(scale, gv[1].dtype) end
+  elseif value and value > 0 then
+    for _, gv in ipairs(gvs) do gv[1] = ops.clip_by_value(gv[1], -value, value) end
+  end
+end
+
+-- The common constructor part: a rate (number, variable or schedule), a
+-- name and the clipping options.
+local function base_init(self, learning_rate, default_lr, opts, what)
   self.learning_rate = check_lr(learning_rate, what) or default_lr
-  if name ~= nil then self.name = name end
+  if opts.name ~= nil then self.name = opts.name end
+  clip_options(self, opts, what)
   self._slots = {}
 end
+
+-- A constructor's declaration: its positional options, then the clipping
+-- options and name.
+local function optimizer_spec(positional, ...)
+  local spec = { positional = positional, via = { base_init, clip_options, ... } }
+  for _, n in ipairs(CLIP_OPTIONS) do spec[#spec + 1] = n end
+  spec[#spec + 1] = "name"
+  return spec
+end
+local CLIP_DOC = ", clipnorm=, clipvalue=, global_clipnorm="
+local CLIP_TEXT = " Every optimizer clips the gradients as Keras 2's: clipnorm (each gradient rescaled to at most "
+  .. "that L2 norm), global_clipnorm (all of them rescaled by their global norm; not with clipnorm) or "
+  .. "clipvalue (each element into ±clipvalue)."
 
 -- apply_gradients and minimize are set on each optimizer class (not only
 -- inherited), so that a call with `.` names the class's own kind.
@@ -111,6 +162,7 @@ local function apply_gradients(self, grads_and_vars)
   local it = iterations(self)
   local gvs = pairs_of(grads_and_vars)
   if #gvs > 0 then
+    clip_gradients(self, gvs)
     local lr = current_lr(self)
     self:_prepare(gvs)
     for _, gv in ipairs(gvs) do self:update_step(gv[1], gv[2], lr) end
@@ -163,13 +215,13 @@ end
 
 -- SGD ------------------------------------------------------------------------------
 local SGD = optimizer_class("SGD")
-options.init(SGD, "tf.keras.optimizers.SGD([learning_rate] [, momentum] [, nesterov] [, {name=}])",
+options.init(SGD, "tf.keras.optimizers.SGD([learning_rate] [, momentum] [, nesterov] [, {name=" .. CLIP_DOC .. "}])",
   "Gradient descent: v -= learning_rate * g (default rate 0.01). With momentum in [0, 1]: m = momentum "
   .. "* m - learning_rate * g, v += m; with nesterov, v += momentum * m - learning_rate * g (Keras's "
-  .. "rules; the 'momentum' slot is made on the first apply).",
-  { positional = { "learning_rate", "momentum", "nesterov" }, "name" },
+  .. "rules; the 'momentum' slot is made on the first apply)." .. CLIP_TEXT,
+  optimizer_spec({ "learning_rate", "momentum", "nesterov" }),
   function(self, learning_rate, momentum, nesterov, opts)
-  base_init(self, learning_rate, 0.01, opts.name, "SGD")
+  base_init(self, learning_rate, 0.01, opts, "SGD")
   check.number(momentum, "tf.keras.optimizers.SGD", "momentum")
   check.boolean(nesterov, "tf.keras.optimizers.SGD", "nesterov")
   self.momentum = check_unit(momentum or 0, "SGD", "momentum")
@@ -193,7 +245,7 @@ end
 -- Adam / AdamW -------------------------------------------------------------------------
 local Adam = optimizer_class("Adam")
 local function adam_init(self, learning_rate, beta_1, beta_2, epsilon, amsgrad, opts, what)
-  base_init(self, learning_rate, 0.001, opts.name, what)
+  base_init(self, learning_rate, 0.001, opts, what)
   local fname = "tf.keras.optimizers." .. what
   check.number(beta_1, fname, "beta_1"); check.number(beta_2, fname, "beta_2")
   check.number(epsilon, fname, "epsilon"); check.boolean(amsgrad, fname, "amsgrad")
@@ -202,10 +254,10 @@ local function adam_init(self, learning_rate, beta_1, beta_2, epsilon, amsgrad, 
   self.epsilon = epsilon or 1e-7
   self.amsgrad = amsgrad or false
 end
-options.init(Adam, "tf.keras.optimizers.Adam([learning_rate] [, beta_1] [, beta_2] [, epsilon] [, amsgrad] [, {name=}])",
+options.init(Adam, "tf.keras.optimizers.Adam([learning_rate] [, beta_1] [, beta_2] [, epsilon] [, amsgrad] [, {name=" .. CLIP_DOC .. "}])",
   "Adam: bias-corrected moment estimates per variable (slots 'm' and 'v', and 'vhat' with amsgrad, made "
-  .. "on the first apply). Defaults: learning_rate 0.001, beta_1 0.9, beta_2 0.999, epsilon 1e-7.",
-  { positional = { "learning_rate", "beta_1", "beta_2", "epsilon", "amsgrad" }, "name", via = { adam_init } },
+  .. "on the first apply). Defaults: learning_rate 0.001, beta_1 0.9, beta_2 0.999, epsilon 1e-7." .. CLIP_TEXT,
+  optimizer_spec({ "learning_rate", "beta_1", "beta_2", "epsilon", "amsgrad" }, adam_init),
   function(self, learning_rate, beta_1, beta_2, epsilon, amsgrad, opts)
   adam_init(self, learning_rate, beta_1, beta_2, epsilon, amsgrad, opts, "Adam")
 end)
@@ -237,11 +289,10 @@ end
 
 local AdamW = optimizer_class("AdamW", Adam)
 options.init(AdamW, "tf.keras.optimizers.AdamW([learning_rate] [, weight_decay] [, beta_1] [, beta_2] "
-  .. "[, epsilon] [, amsgrad] [, {name=}])",
+  .. "[, epsilon] [, amsgrad] [, {name=" .. CLIP_DOC .. "}])",
   "Adam with decoupled weight decay: before each Adam step v -= v * weight_decay * learning_rate "
-  .. "(default weight_decay 0.004), as Keras's AdamW.",
-  { positional = { "learning_rate", "weight_decay", "beta_1", "beta_2", "epsilon", "amsgrad" }, "name",
-    via = { adam_init } },
+  .. "(default weight_decay 0.004), as Keras's AdamW." .. CLIP_TEXT,
+  optimizer_spec({ "learning_rate", "weight_decay", "beta_1", "beta_2", "epsilon", "amsgrad" }, adam_init),
   function(self, learning_rate, weight_decay, beta_1, beta_2, epsilon, amsgrad, opts)
   adam_init(self, learning_rate, beta_1, beta_2, epsilon, amsgrad, opts, "AdamW")
   if weight_decay ~= nil and type(weight_decay) ~= "number" then
@@ -258,13 +309,13 @@ end
 -- RMSprop --------------------------------------------------------------------------------
 local RMSprop = optimizer_class("RMSprop")
 options.init(RMSprop, "tf.keras.optimizers.RMSprop([learning_rate] [, rho] [, momentum] [, epsilon] [, centered] "
-  .. "[, {name=}])",
+  .. "[, {name=" .. CLIP_DOC .. "}])",
   "RMSprop: velocity = rho * velocity + (1 - rho) * g²; v -= learning_rate * g / sqrt(velocity + epsilon) "
   .. "(centered: minus the square of the average gradient under the root; momentum: the steps "
-  .. "accumulate). Defaults: learning_rate 0.001, rho 0.9, momentum 0, epsilon 1e-7.",
-  { positional = { "learning_rate", "rho", "momentum", "epsilon", "centered" }, "name" },
+  .. "accumulate). Defaults: learning_rate 0.001, rho 0.9, momentum 0, epsilon 1e-7." .. CLIP_TEXT,
+  optimizer_spec({ "learning_rate", "rho", "momentum", "epsilon", "centered" }),
   function(self, learning_rate, rho, momentum, epsilon, centered, opts)
-  base_init(self, learning_rate, 0.001, opts.name, "RMSprop")
+  base_init(self, learning_rate, 0.001, opts, "RMSprop")
   local fname = "tf.keras.optimizers.RMSprop"
   check.number(rho, fname, "rho"); check.number(momentum, fname, "momentum")
   check.number(epsilon, fname, "epsilon"); check.boolean(centered, fname, "centered")
@@ -298,12 +349,12 @@ end
 -- Adagrad ----------------------------------------------------------------------------------
 local Adagrad = optimizer_class("Adagrad")
 options.init(Adagrad, "tf.keras.optimizers.Adagrad([learning_rate] [, initial_accumulator_value] [, epsilon] "
-  .. "[, {name=}])",
+  .. "[, {name=" .. CLIP_DOC .. "}])",
   "Adagrad: accumulator += g²; v -= learning_rate * g / sqrt(accumulator + epsilon). Defaults: "
-  .. "learning_rate 0.001, initial_accumulator_value 0.1, epsilon 1e-7.",
-  { positional = { "learning_rate", "initial_accumulator_value", "epsilon" }, "name" },
+  .. "learning_rate 0.001, initial_accumulator_value 0.1, epsilon 1e-7." .. CLIP_TEXT,
+  optimizer_spec({ "learning_rate", "initial_accumulator_value", "epsilon" }),
   function(self, learning_rate, initial_accumulator_value, epsilon, opts)
-  base_init(self, learning_rate, 0.001, opts.name, "Adagrad")
+  base_init(self, learning_rate, 0.001, opts, "Adagrad")
   check.number(initial_accumulator_value, "tf.keras.optimizers.Adagrad", "initial_accumulator_value")
   check.number(epsilon, "tf.keras.optimizers.Adagrad", "epsilon")
   self.initial_accumulator_value = initial_accumulator_value or 0.1

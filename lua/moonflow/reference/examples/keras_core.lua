@@ -194,12 +194,16 @@ local init = tf.keras.initializers.GlorotUniform(1)
 local w = init({2, 3})
 print(w.shape)
 print(tf.reduce_all(tf.less_equal(tf.abs(w), (6 / 5) ^ 0.5)))
+-- seeded: every call (and every GlorotUniform(1)) gives the same values
+print(tf.reduce_all(tf.equal(w, init({2, 3}))), tf.reduce_all(tf.equal(w, tf.keras.initializers.GlorotUniform(1)({2, 3}))))
 ]],
     output = [[
 (2, 3)
 tf.Tensor(True, shape=(), dtype=bool)
+tf.Tensor(True, shape=(), dtype=bool)	tf.Tensor(True, shape=(), dtype=bool)
 ]],
     errors = {
+      { code = [[tf.keras.initializers.GlorotUniform()("x")]], type = "TypeError", message = "argument 'shape' must be a list of non-negative integers, got a string" },
       { code = [[tf.keras.initializers.GlorotUniform({seed = 1, mode = "fan_in"})]], type = "TypeError", message = "tf.keras.initializers.GlorotUniform got an unexpected keyword argument 'mode' Accepted options:" },
     },
   },
@@ -299,6 +303,8 @@ tf.Tensor(
 ]=],
     errors = {
       { code = [[tf.keras.layers.Conv2D(1, 2, {bogus = 1})]], type = "TypeError", message = "tf.keras.layers.Conv2D got an unexpected keyword argument 'bogus' Accepted options: filters," },
+      { code = [[tf.keras.layers.Conv2D({filters = 2, kernel_size = 3, padding = "full"})]], type = "ValueError", message = 'The `padding` argument must be a list/tuple or one of "valid", "same" (or "causal", only for `Conv1D). Received: full' },
+      { code = [[tf.keras.layers.Conv2D(2, 3, {name = "conv2d"})(tf.zeros({1, 4, 4}))]], type = "ValueError", message = 'Input 0 of layer "conv2d" is incompatible with the layer: expected min_ndim=4, found ndim=3. Full shape received: (1, 4, 4)' },
     },
   },
   ["tf.keras.layers.Dense"] = {
@@ -314,6 +320,7 @@ tf.Tensor([[7. 7.]], shape=(1, 2), dtype=float32)
     errors = {
       { code = [[tf.keras.layers.Dense(2, {activation = "nope"})]], type = "ValueError", message = "Unknown activation function" },
       { code = [[tf.keras.layers.Dense(2, {units2 = 1})]], type = "TypeError", message = "tf.keras.layers.Dense got an unexpected keyword argument 'units2', did you mean 'units'? Accepted" },
+      { code = [[tf.keras.layers.Dense(2)(tf.constant(1.0))]], type = "ValueError", message = "is incompatible with the layer: expected min_ndim=2, found ndim=0. Full shape received: ()" },
     },
   },
   ["tf.keras.layers.Dropout"] = {
@@ -332,14 +339,19 @@ tf.Tensor([1. 1. 1. 1.], shape=(4,), dtype=float32)
     example = [[
 local emb = tf.keras.layers.Embedding(3, 2, {embeddings_initializer = tf.keras.initializers.Ones()})
 print(emb(tf.constant({0, 2})))
+-- mask_zero: id 0 is padding; a recurrent layer after it skips those steps
+local masked = tf.keras.layers.Embedding(3, 2, {mask_zero = true})
+print(masked:compute_mask(tf.constant({{1, 2, 0}})))
 ]],
     output = [=[
 tf.Tensor(
 [[1. 1.]
  [1. 1.]], shape=(2, 2), dtype=float32)
+tf.Tensor([[ True  True False]], shape=(1, 3), dtype=bool)
 ]=],
     errors = {
       { code = [[tf.keras.layers.Embedding(3, 2)(tf.constant({5}))]], type = "InvalidArgumentError", message = "indices[0] = 5 is not in [0, 3)" },
+      { code = [[tf.keras.layers.Embedding(3, 2, {mask_zero = 1})]], type = "TypeError", message = "mask_zero" },
     },
   },
   ["tf.keras.layers.Flatten"] = {
@@ -478,6 +490,7 @@ tf.Tensor(0.9, shape=(), dtype=float32)
 ]],
     errors = {
       { code = [[tf.keras.optimizers.Adam({rate = 0.1})]], type = "TypeError", message = "tf.keras.optimizers.Adam got an unexpected keyword argument 'rate', did you mean 'name'? Accepted" },
+      { code = [[tf.keras.optimizers.Adam({clipnorm = 1.0, global_clipnorm = 1.0})]], type = "ValueError", message = "At most one of `clipnorm` and `global_clipnorm` can be set. Received: clipnorm=1.0, global_clipnorm=1.0." },
     },
   },
   ["tf.keras.optimizers.SGD"] = {
@@ -486,12 +499,19 @@ local v = tf.Variable(1.0)
 local opt = tf.keras.optimizers.SGD(0.1)
 opt:apply_gradients({{tf.constant(2.0), v}})
 print(v)
+-- gradient clipping: clipvalue per element (clipnorm per gradient, global_clipnorm over all)
+local w = tf.Variable({0.0, 0.0})
+tf.keras.optimizers.SGD(1.0, {clipvalue = 0.5}):apply_gradients({{tf.constant({2.0, -0.25}), w}})
+print(w:numpy()[1], w:numpy()[2])
 ]],
     output = [[
 <tf.Variable 'Variable:0' shape=() dtype=float32, numpy=0.8>
+-0.5	0.25
 ]],
     errors = {
       { code = [[tf.keras.optimizers.SGD({rate = 0.1})]], type = "TypeError", message = "tf.keras.optimizers.SGD got an unexpected keyword argument 'rate', did you mean 'name'? Accepted" },
+      { code = [[tf.keras.optimizers.SGD({clipnorm = 1.0, global_clipnorm = 2.0})]], type = "ValueError", message = "At most one of `clipnorm` and `global_clipnorm` can be set." },
+      { code = [[tf.keras.optimizers.SGD({clipvalue = "big"})]], type = "TypeError", message = "clipvalue" },
     },
   },
 }

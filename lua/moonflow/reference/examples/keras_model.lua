@@ -47,6 +47,7 @@ _________________________________________________________________
 ]=],
     errors = {
       { code = [[tf.keras.Model({ inputs = tf.keras.Input({ shape = { 2 } }) })]], type = "TypeError", message = "Functional model requires both `inputs` and `outputs`." },
+      { code = [[tf.keras.Model({ bogus = 1 })]], type = "TypeError", message = "Keyword argument not understood: 'bogus'" },
       { code = [[local a, b = tf.keras.Input({ shape = { 2 } }), tf.keras.Input({ shape = { 2 } })
 tf.keras.Model({ inputs = a, outputs = tf.keras.layers.Dense(1)(b) })]], type = "ValueError", message = "Graph disconnected: cannot obtain value for tensor" },
       { code = [[local m = tf.keras.Sequential({ tf.keras.layers.Dense(1) })
@@ -62,14 +63,20 @@ local x = tf.constant({ { 1.0 }, { 2.0 }, { 3.0 } })
 local history = model:fit(x, 2 * x, { epochs = 3, batch_size = 3, shuffle = false, verbose = 0 })
 print(#history.history.loss, history.history.loss[1])
 print(model.layers[1].name)
+-- opened by an Input: built at once, so summary() shows the shapes
+local built = tf.keras.Sequential({ tf.keras.Input({ shape = { 4 } }), tf.keras.layers.Dense(2) })
+print(built.built, #built.layers, built:count_params())
 ]=],
     output = [=[
 3	4.6666665077209
 dense
+true	1	10
 ]=],
     errors = {
       { code = [[tf.keras.Sequential({ 3 })]], type = "TypeError", message = "layers[1]" },
       { code = [[tf.keras.Sequential():summary()]], type = "ValueError", message = "This model has not yet been built." },
+      { code = [[tf.keras.Sequential({ tf.keras.layers.Dense(1) }, { nam = "x" })]], type = "TypeError", message = "Keyword argument not understood: 'nam'" },
+      { code = [[tf.keras.Sequential({ tf.keras.Input({ shape = { 4 } }), tf.keras.layers.Conv2D(1, 1) })]], type = "ValueError", message = "expected min_ndim=4, found ndim=2. Full shape received: (None, 4)" },
     },
   },
   ["tf.keras.Input"] = {
