@@ -138,6 +138,15 @@ describe("ragged_constant_op_test.py", function()
       { { 1, 2 }, { 3 } }, nil, 2)
   end)
 
+  it("bad ragged_rank, inner_shape or a list inside itself are typed errors (the API fuzzer found them)", function()
+    T.raises("TypeError", "inner_shape must be a list of non-negative integers", tf.ragged.constant,
+      { { 1, 2 }, { 3 } }, nil, nil, print)
+    T.raises("TypeError", "ragged_rank must be an integer", tf.ragged.constant, { { 1, 2 }, { 3 } }, nil, "x")
+    local loop = {}
+    loop[1] = loop
+    T.raises("ValueError", "pylist contains itself", tf.ragged.constant, loop)
+  end)
+
   it("uniform inner dimensions are values dimensions (ragged_rank=1, shape (2, None, 2))", function()
     local rt = tf.ragged.constant({ { { 1, 2 }, { 3, 4 } }, { { 5, 6 } } }, nil, 1)
     assert.are.equal("(2, None, 2)", text(rt.shape))

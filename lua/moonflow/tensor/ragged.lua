@@ -665,21 +665,42 @@ end
 
 -- The depth of the scalars in a nested Lua list (nil when it holds none),
 -- and how deep its lists nest.
-local function depth_of(v)
+-- `open` holds the lists being walked: a list inside itself has no depth.
+local function depth_of(v, open)
   if type(v) ~= "table" or getmetatable(v) ~= nil then return 0, 0 end
+  open = open or {}
+  if open[v] then raise("ValueError", "pylist contains itself: a nested list must be finite", 4) end
+  open[v] = true
   local d, nest = nil, 1
   for i = 1, #v do
-    local e, n = depth_of(v[i])
+    local e, n = depth_of(v[i], open)
     if n + 1 > nest then nest = n + 1 end
     if e ~= nil then
       if d ~= nil and d ~= e + 1 then raise("ValueError", "all scalar values must have the same nesting depth", 4) end
       d = e + 1
     end
   end
+  open[v] = nil
   return d, nest
 end
 
+-- inner_shape: a list of non-negative integers, as TF's tuple of ints.
+local function check_inner_shape(inner_shape)
+  if inner_shape == nil then return end
+  local ok = type(inner_shape) == "table" and getmetatable(inner_shape) == nil
+  for i = 1, ok and #inner_shape or 0 do
+    ok = ok and math.type(inner_shape[i]) == "integer" and inner_shape[i] >= 0
+  end
+  if not ok then
+    raise("TypeError", ("inner_shape must be a list of non-negative integers, got %s"):format(tostring(inner_shape)), 4)
+  end
+end
+
 local function constant(pylist, dtype, rank, inner_shape)
+  check_inner_shape(inner_shape)
+  if rank ~= nil and math.type(rank) ~= "integer" then
+    raise("TypeError", ("ragged_rank must be an integer, got %s"):format(tostring(rank)), 3)
+  end
   local depth, nest = depth_of(pylist)
   local inner = inner_shape and #inner_shape or 0
   if depth == nil then depth = nest + inner end
