@@ -35,7 +35,7 @@ typedef struct widen_entry {
 static const widen_entry table[] = {
     /* unary math */
     {"Neg", 0, 1, H | S, 1}, {"Abs", 0, 1, H | S, 1}, {"Sign", 0, 1, H | S, 1},
-    {"Square", 0, 1, H | S | U, 1}, {"Round", 0, 1, H | S, 1},
+    {"Square", 0, 1, ALL, 1}, {"Round", 0, 1, H | S, 1},
     {"Relu", 0, 1, H | S | U | Q, 1}, {"Relu6", 0, 1, H | S | U | Q, 1},
     {"Sqrt", 0, 1, H, 1}, {"Rsqrt", 0, 1, H, 1}, {"Exp", 0, 1, H, 1},
     {"Expm1", 0, 1, H, 1}, {"Log", 0, 1, H, 1}, {"Log1p", 0, 1, H, 1},
@@ -79,6 +79,8 @@ static const widen_entry table[] = {
     {"Cumsum", 0, 1, ALL, 1}, {"Cumprod", 0, 1, ALL, 1},
     {"AddN", 0, -1, H | S | U | L, 1},
     {"UnsortedSegmentSum", 0, 1, ALL, 1}, {"SegmentSum", 0, 1, ALL, 1},
+    /* Unique keys by equality, which every class's wider type keeps */
+    {"Unique", 0, 1, ALL, 1}, /* y narrows back, idx stays int32 */
     /* tensors made from a value or a shape */
     {"Fill", 1, 2, ALL, 1}, {"ZerosLike", 0, 1, ALL, 1}, {"OnesLike", 0, 1, ALL, 1},
     /* linear algebra and the network ops (floats only) */

@@ -20,6 +20,11 @@
 --                   the small ones (its Tidx list); uint8, uint16, uint64 are
 --                   refused by that list before any kernel is looked for,
 --                   which moonflow reports as the missing kernel
+--   Square          cwise_op_square.cc: bfloat16, int8, int16, uint8,
+--                   uint16, uint32, uint64 (its second REGISTER7) and half
+--   Unique          unique_op.cc: TF_CALL_REAL_NUMBER_TYPES
+--   Abs, Neg, Sign  cwise_op_abs.cc, _neg, _sign: half, bfloat16, int8,
+--                   int16 of the small ones (no unsigned type)
 --   RandomStandardNormal, RandomUniform   random_op.cc: half, bfloat16
 --   Conv2DBackpropInput, Conv2DBackpropFilter   conv_grad_*_ops.cc: half
 --                   (and bfloat16, as Conv2D)
@@ -32,6 +37,7 @@ local H = require("helpers")
 local SMALL = { "float16", "bfloat16", "int8", "int16", "uint8", "uint16", "uint32", "uint64" }
 local HALF = { float16 = true, bfloat16 = true }
 local INTS = { int8 = true, int16 = true, uint8 = true, uint16 = true, uint32 = true, uint64 = true }
+local HALF_AND_SIGNED = { float16 = true, bfloat16 = true, int8 = true, int16 = true }
 local ALL = {}
 for _, d in ipairs(SMALL) do ALL[d] = true end
 
@@ -64,6 +70,12 @@ local ROWS = {
     { 16, 104 } },
   { "BiasAdd", ALL, function(dt) return tf.nn.bias_add(c({ { 1, 2 }, { 3, 4 } }, dt), c({ 5, 6 }, dt)) end,
     { { 6, 8 }, { 8, 10 } } },
+  { "Square", ALL, function(dt) return tf.square(c({ 0, 3, 11 }, dt)) end, { 0, 9, 121 } },
+  { "Unique", ALL, function(dt) return (tf.unique(c({ 7, 3, 7, 9, 3 }, dt))) end, { 7, 3, 9 } },
+  { "Abs", HALF_AND_SIGNED, function(dt) return tf.abs(c({ 0, 3, 11 }, dt)) end, { 0, 3, 11 } },
+  { "Neg", HALF_AND_SIGNED, function(dt) return tf.negative(tf.negative(c({ 0, 3, 11 }, dt))) end,
+    { 0, 3, 11 } },
+  { "Sign", HALF_AND_SIGNED, function(dt) return tf.sign(c({ 0, 3, 11 }, dt)) end, { 0, 1, 1 } },
   { "Range", { float16 = true, bfloat16 = true, int8 = true, int16 = true, uint32 = true },
     function(dt) return tf.range(1, 11, 3, tf[dt]) end, { 1, 4, 7, 10 } },
 }
