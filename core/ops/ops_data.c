@@ -14,65 +14,17 @@
 
 #include "array_util.h"
 #include "dataset.h"
+#include "data_kernel.h"
 #include "executor.h"
 
 extern const mf_op_def mf_op_FilterDataset;
 
-/* A kernel failure with TF's eager suffix " [Op:NAME]". */
-static mf_status op_failed(const mf_op_call *c, mf_status s, mf_error *err) {
-  if (s == MF_OK || !err) return s;
-  char msg[MF_ERROR_MESSAGE_MAX];
-  snprintf(msg, sizeof msg, "%s", err->message);
-  if (strstr(msg, " [Op:")) return s;
-  return mf_error_set(err, s, "%s [Op:%s]", msg, c->op->name);
-}
 
-static mf_status variant_output(mf_op_call *c, mf_error *err) {
-  MF_TRY(mf_op_call_set_nout(c, 1, err));
-  c->out_specs[0] = (mf_spec){.dtype = MF_VARIANT, .rank = 0};
-  return MF_OK;
-}
-
-static mf_status need_dtype(const mf_op_call *c, int i, mf_dtype dt, const char *what,
-                            mf_error *err) {
-  if (c->in_specs[i].dtype == dt) return MF_OK;
-  return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                      "%s: %s (input #%d) must be a %s tensor, got a %s tensor", c->op->name, what,
-                      i, mf_dtype_name(dt), mf_dtype_name(c->in_specs[i].dtype));
-}
-
-static mf_status need_scalar(const mf_op_call *c, int i, mf_dtype dt, const char *what,
-                             mf_error *err) {
-  MF_TRY(need_dtype(c, i, dt, what, err));
-  if (c->in_specs[i].rank > 0)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s must be a scalar", what);
-  return MF_OK;
-}
-
-static mf_status input_dataset(const mf_op_call *c, int i, mf_dataset **ds, mf_error *err) {
-  *ds = mf_dataset_of(c->in[i]);
-  if (!*ds)
-    return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "input #%d must hold a dataset", i);
-  return MF_OK;
-}
-
-static int64_t scalar_i64(const mf_op_call *c, int i) { return mf_tensor_get_i64(c->in[i], 0); }
 static bool scalar_bool(const mf_op_call *c, int i) { return mf_tensor_get_i64(c->in[i], 0) != 0; }
-
-/* Every dataset op's kernel: make the dataset, hand it out as a variant. */
-static mf_status dataset_output(mf_op_call *c, mf_status made, mf_dataset *ds, mf_error *err) {
-  if (made != MF_OK) return op_failed(c, made, err);
-  mf_tensor *t;
-  mf_status s = mf_dataset_to_tensor(ds, &t, err);
-  mf_dataset_release(ds);
-  MF_TRY(s);
-  c->out[0] = t;
-  return MF_OK;
-}
 
 /* Inputs [from, to) must be datasets (scalar variants). */
 static mf_status datasets_in(mf_op_call *c, int from, int to, mf_error *err) {
-  for (int i = from; i < to; i++) MF_TRY(need_scalar(c, i, MF_VARIANT, "input_dataset", err));
+  for (int i = from; i < to; i++) MF_TRY(mf_data_op_need_scalar(c, i, MF_VARIANT, "input_dataset", err));
   return MF_OK;
 }
 
@@ -88,19 +40,19 @@ static mf_status components_infer(mf_op_call *c, mf_error *err) {
   if (c->nin > MF_DATA_MAX_COMPONENTS)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s takes at most %d components, got %d",
                         c->op->name, MF_DATA_MAX_COMPONENTS, c->nin);
-  return variant_output(c, err);
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status tensor_slice_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *ds = NULL;
   mf_status s = mf_dataset_tensor_slice(c->nin, c->in, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 static mf_status tensor_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *ds = NULL;
   mf_status s = mf_dataset_tensors(c->nin, c->in, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(TensorSliceDataset, "components*", 1, -1, components_infer, tensor_slice_kernel, 0,
@@ -109,16 +61,16 @@ DATASET_OP(TensorDataset, "components*", 1, -1, components_infer, tensor_kernel,
            "A dataset of one element: its components.")
 
 static mf_status range_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_INT64, "start", err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "stop", err));
-  MF_TRY(need_scalar(c, 2, MF_INT64, "step", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_INT64, "start", err));
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "stop", err));
+  MF_TRY(mf_data_op_need_scalar(c, 2, MF_INT64, "step", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status range_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *ds = NULL;
-  mf_status s = mf_dataset_range(scalar_i64(c, 0), scalar_i64(c, 1), scalar_i64(c, 2), &ds, err);
-  return dataset_output(c, s, ds, err);
+  mf_status s = mf_dataset_range(mf_data_i64(c, 0), mf_data_i64(c, 1), mf_data_i64(c, 2), &ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(RangeDataset, "start,stop,step", 3, 3, range_infer, range_kernel, 0,
@@ -128,16 +80,16 @@ DATASET_OP(RangeDataset, "start,stop,step", 3, 3, range_infer, range_kernel, 0,
 
 static mf_status batch_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(datasets_in(c, 0, 1, err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "batch_size", err));
-  MF_TRY(need_scalar(c, 2, MF_BOOL, "drop_remainder", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "batch_size", err));
+  MF_TRY(mf_data_op_need_scalar(c, 2, MF_BOOL, "drop_remainder", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status batch_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_batch(in, scalar_i64(c, 1), scalar_bool(c, 2), &ds, err);
-  return dataset_output(c, s, ds, err);
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_batch(in, mf_data_i64(c, 1), scalar_bool(c, 2), &ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(BatchDatasetV2, "input_dataset,batch_size,drop_remainder", 3, 3, batch_infer,
@@ -154,19 +106,19 @@ static mf_status padded_batch_infer(mf_op_call *c, mf_error *err) {
                         "PaddedBatchDatasetV2 takes a dataset, batch_size, N padded shapes, N "
                         "padding values and drop_remainder");
   MF_TRY(datasets_in(c, 0, 1, err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "batch_size", err));
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "batch_size", err));
   for (int i = 0; i < n; i++) {
-    MF_TRY(need_dtype(c, 2 + i, MF_INT64, "padded_shapes", err));
+    MF_TRY(mf_data_op_need_dtype(c, 2 + i, MF_INT64, "padded_shapes", err));
     if (c->in_specs[2 + n + i].rank > 0)
       return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "padding_values[%d] must be a scalar", i);
   }
-  MF_TRY(need_scalar(c, c->nin - 1, MF_BOOL, "drop_remainder", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, c->nin - 1, MF_BOOL, "drop_remainder", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status padded_batch_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
   int n = (c->nin - 3) / 2;
   if (n != in->ncomp)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT,
@@ -182,9 +134,9 @@ static mf_status padded_batch_kernel(mf_op_call *c, mf_error *err) {
     shapes[k].rank = (int)p->size;
     for (int d = 0; d < shapes[k].rank; d++) shapes[k].shape[d] = mf_tensor_get_i64(p, d);
   }
-  mf_status s = mf_dataset_padded_batch(in, scalar_i64(c, 1), shapes, c->in + 2 + n,
+  mf_status s = mf_dataset_padded_batch(in, mf_data_i64(c, 1), shapes, c->in + 2 + n,
                                         scalar_bool(c, c->nin - 1), &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(PaddedBatchDatasetV2,
@@ -195,14 +147,14 @@ DATASET_OP(PaddedBatchDatasetV2,
 
 static mf_status one_dataset_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(datasets_in(c, 0, 1, err));
-  return variant_output(c, err);
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status unbatch_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
   mf_status s = mf_dataset_unbatch(in, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(UnbatchDataset, "input_dataset", 1, 1, one_dataset_infer, unbatch_kernel, 0,
@@ -212,16 +164,16 @@ DATASET_OP(UnbatchDataset, "input_dataset", 1, 1, one_dataset_infer, unbatch_ker
 
 static mf_status count_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(datasets_in(c, 0, 1, err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "count", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "count", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 #define COUNT_KERNEL(NAME, FN)                                           \
   static mf_status NAME(mf_op_call *c, mf_error *err) {                  \
     mf_dataset *in, *ds = NULL;                                          \
-    MF_TRY(input_dataset(c, 0, &in, err));                               \
-    mf_status s = FN(in, scalar_i64(c, 1), &ds, err);                    \
-    return dataset_output(c, s, ds, err);                                \
+    MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));                               \
+    mf_status s = FN(in, mf_data_i64(c, 1), &ds, err);                    \
+    return mf_data_op_output(c, s, ds, err);                                \
   }
 COUNT_KERNEL(take_kernel, mf_dataset_take)
 COUNT_KERNEL(skip_kernel, mf_dataset_skip)
@@ -238,24 +190,24 @@ DATASET_OP(RepeatDataset, "input_dataset,count", 2, 2, count_infer, repeat_kerne
 
 static mf_status zip_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(datasets_in(c, 0, c->nin, err));
-  return variant_output(c, err);
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status zip_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *ins[MF_DATA_MAX_COMPONENTS], *ds = NULL;
   if (c->nin > MF_DATA_MAX_COMPONENTS)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "at most %d datasets", MF_DATA_MAX_COMPONENTS);
-  for (int i = 0; i < c->nin; i++) MF_TRY(input_dataset(c, i, &ins[i], err));
+  for (int i = 0; i < c->nin; i++) MF_TRY(mf_data_op_input_dataset(c, i, &ins[i], err));
   mf_status s = mf_dataset_zip(c->nin, ins, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 static mf_status concatenate_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *a, *b, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &a, err));
-  MF_TRY(input_dataset(c, 1, &b, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &a, err));
+  MF_TRY(mf_data_op_input_dataset(c, 1, &b, err));
   mf_status s = mf_dataset_concatenate(a, b, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(ZipDataset, "input_datasets*", 1, -1, zip_infer, zip_kernel, 0,
@@ -267,19 +219,19 @@ DATASET_OP(ConcatenateDataset, "input_dataset,another_dataset", 2, 2, zip_infer,
 
 static mf_status shuffle_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(datasets_in(c, 0, 1, err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "buffer_size", err));
-  MF_TRY(need_scalar(c, 2, MF_INT64, "seed", err));
-  MF_TRY(need_scalar(c, 3, MF_INT64, "seed2", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "buffer_size", err));
+  MF_TRY(mf_data_op_need_scalar(c, 2, MF_INT64, "seed", err));
+  MF_TRY(mf_data_op_need_scalar(c, 3, MF_INT64, "seed2", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status shuffle_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_shuffle(in, scalar_i64(c, 1), scalar_i64(c, 2), scalar_i64(c, 3),
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_shuffle(in, mf_data_i64(c, 1), mf_data_i64(c, 2), mf_data_i64(c, 3),
                                    mf_attr_bool(c->attrs, "reshuffle_each_iteration", true), &ds,
                                    err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 /* Stateful: each iterator it gives draws a new order. */
@@ -291,19 +243,19 @@ DATASET_OP(ShuffleDataset, "input_dataset,buffer_size,seed,seed2", 4, 4, shuffle
 
 static mf_status cache_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(datasets_in(c, 0, 1, err));
-  MF_TRY(need_scalar(c, 1, MF_STRING, "filename", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_STRING, "filename", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status cache_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
   const mf_string *name = mf_tensor_data(c->in[1]);
   if (name->len > 0)
     return mf_op_fail(c, err, MF_ERR_UNIMPLEMENTED,
                       "moonflow caches datasets in memory only; filename must be \"\"");
   mf_status s = mf_dataset_cache(in, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(CacheDataset, "input_dataset,filename", 2, 2, cache_infer, cache_kernel, 0,
@@ -312,15 +264,15 @@ DATASET_OP(CacheDataset, "input_dataset,filename", 2, 2, cache_infer, cache_kern
 
 static mf_status prefetch_infer(mf_op_call *c, mf_error *err) {
   MF_TRY(datasets_in(c, 0, 1, err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "buffer_size", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "buffer_size", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status prefetch_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_prefetch(in, scalar_i64(c, 1), &ds, err);
-  return dataset_output(c, s, ds, err);
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_prefetch(in, mf_data_i64(c, 1), &ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(PrefetchDataset, "input_dataset,buffer_size", 2, 2, prefetch_infer, prefetch_kernel, 0,
@@ -329,31 +281,27 @@ DATASET_OP(PrefetchDataset, "input_dataset,buffer_size", 2, 2, prefetch_infer, p
 
 /* ---- functions ---- */
 
-static const mf_graph *fn_attr(const mf_op_call *c, const char *name) {
-  const mf_attr *a = mf_attrs_find(c->attrs, name);
-  return a && a->kind == MF_ATTR_GRAPH ? a->u.graph : NULL;
-}
 
 static mf_status fn_infer(mf_op_call *c, mf_error *err) {
   const char *name = c->op == &mf_op_FilterDataset ? "predicate" : "f";
-  if (!fn_attr(c, name))
+  if (!mf_data_op_fn(c, name))
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s needs a function graph '%s'", c->op->name, name);
   MF_TRY(datasets_in(c, 0, 1, err));
-  return variant_output(c, err);
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status map_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_map(in, fn_attr(c, "f"), c->nin - 1, c->in + 1, &ds, err);
-  return dataset_output(c, s, ds, err);
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_map(in, mf_data_op_fn(c, "f"), c->nin - 1, c->in + 1, &ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 static mf_status filter_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_filter(in, fn_attr(c, "predicate"), c->nin - 1, c->in + 1, &ds, err);
-  return dataset_output(c, s, ds, err);
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_filter(in, mf_data_op_fn(c, "predicate"), c->nin - 1, c->in + 1, &ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 /* Stateful as calls are: the function may have state or side effects. */
@@ -369,7 +317,7 @@ DATASET_OP(FilterDataset, "input_dataset,other_arguments*", 1, -1, fn_infer, fil
  * values. f takes the state then the element then the captures and
  * returns the new state. */
 static mf_status reduce_infer(mf_op_call *c, mf_error *err) {
-  const mf_graph *f = fn_attr(c, "f");
+  const mf_graph *f = mf_data_op_fn(c, "f");
   int64_t nstate = mf_attr_int(c->attrs, "n_state", -1);
   if (!f) return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "ReduceDataset needs a function graph 'f'");
   if (nstate < 0 || nstate > c->nin - 1 || f->noutputs != nstate)
@@ -393,8 +341,8 @@ static mf_status reduce_infer(mf_op_call *c, mf_error *err) {
 
 static mf_status reduce_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in;
-  MF_TRY(input_dataset(c, 0, &in, err));
-  const mf_graph *f = fn_attr(c, "f");
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  const mf_graph *f = mf_data_op_fn(c, "f");
   int nstate = c->nout, ncomp = in->ncomp, ncap = c->nin - 1 - nstate;
   int nargs = nstate + ncomp + ncap;
   mf_tensor **args = calloc((size_t)nargs + 1, sizeof *args);
@@ -427,7 +375,7 @@ static mf_status reduce_kernel(mf_op_call *c, mf_error *err) {
     mf_release_all(nstate, state);
   free(state);
   free(args);
-  return op_failed(c, s, err);
+  return mf_data_op_failed(c, s, err);
 }
 
 DATASET_OP(ReduceDataset, "input_dataset,initial_state*,other_arguments", 1, -1, reduce_infer,
@@ -444,7 +392,7 @@ static mf_status cardinality_infer(mf_op_call *c, mf_error *err) {
 
 static mf_status cardinality_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in;
-  MF_TRY(input_dataset(c, 0, &in, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
   return mf_tensor_scalar_i64(MF_INT64, mf_dataset_cardinality(in), &c->out[0], err);
 }
 
@@ -454,12 +402,12 @@ DATASET_OP(DatasetCardinality, "input_dataset", 1, 1, cardinality_infer, cardina
 /* ---- text files ---- */
 
 static mf_status textline_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_dtype(c, 0, MF_STRING, "filenames", err));
+  MF_TRY(mf_data_op_need_dtype(c, 0, MF_STRING, "filenames", err));
   if (c->in_specs[0].rank > 1)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "`filenames` must be a scalar or a vector.");
-  MF_TRY(need_scalar(c, 1, MF_STRING, "compression_type", err));
-  MF_TRY(need_scalar(c, 2, MF_INT64, "buffer_size", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_STRING, "compression_type", err));
+  MF_TRY(mf_data_op_need_scalar(c, 2, MF_INT64, "buffer_size", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status no_compression(const mf_op_call *c, int i, mf_error *err) {
@@ -473,7 +421,7 @@ static mf_status textline_kernel(mf_op_call *c, mf_error *err) {
   MF_TRY(no_compression(c, 1, err));
   mf_dataset *ds = NULL;
   mf_status s = mf_dataset_text_line(c->in[0], &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(TextLineDataset, "filenames,compression_type,buffer_size", 3, 3, textline_infer,
@@ -485,16 +433,16 @@ DATASET_OP(TextLineDataset, "filenames,compression_type,buffer_size", 3, 3, text
 static mf_status csv_infer(mf_op_call *c, mf_error *err) {
   if (c->nin < 10)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "CSVDatasetV2 needs at least one record default");
-  MF_TRY(need_dtype(c, 0, MF_STRING, "filenames", err));
-  MF_TRY(need_scalar(c, 1, MF_STRING, "compression_type", err));
-  MF_TRY(need_scalar(c, 2, MF_INT64, "buffer_size", err));
-  MF_TRY(need_scalar(c, 3, MF_BOOL, "header", err));
-  MF_TRY(need_scalar(c, 4, MF_STRING, "field_delim", err));
-  MF_TRY(need_scalar(c, 5, MF_BOOL, "use_quote_delim", err));
-  MF_TRY(need_scalar(c, 6, MF_STRING, "na_value", err));
-  MF_TRY(need_dtype(c, 7, MF_INT64, "select_cols", err));
-  MF_TRY(need_dtype(c, c->nin - 1, MF_INT64, "exclude_cols", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_dtype(c, 0, MF_STRING, "filenames", err));
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_STRING, "compression_type", err));
+  MF_TRY(mf_data_op_need_scalar(c, 2, MF_INT64, "buffer_size", err));
+  MF_TRY(mf_data_op_need_scalar(c, 3, MF_BOOL, "header", err));
+  MF_TRY(mf_data_op_need_scalar(c, 4, MF_STRING, "field_delim", err));
+  MF_TRY(mf_data_op_need_scalar(c, 5, MF_BOOL, "use_quote_delim", err));
+  MF_TRY(mf_data_op_need_scalar(c, 6, MF_STRING, "na_value", err));
+  MF_TRY(mf_data_op_need_dtype(c, 7, MF_INT64, "select_cols", err));
+  MF_TRY(mf_data_op_need_dtype(c, c->nin - 1, MF_INT64, "exclude_cols", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status csv_kernel(mf_op_call *c, mf_error *err) {
@@ -517,7 +465,7 @@ static mf_status csv_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *ds = NULL;
   mf_status s = mf_dataset_csv(c->in[0], n, c->in + 8, scalar_bool(c, 3), delim->ptr[0],
                                scalar_bool(c, 5), na->ptr ? na->ptr : "", nsel, select, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 DATASET_OP(CSVDatasetV2,
@@ -553,7 +501,7 @@ static mf_status decode_csv_check(const mf_op_call *c, mf_csv_format *fmt, int64
 }
 
 static mf_status decode_csv_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_dtype(c, 0, MF_STRING, "records", err));
+  MF_TRY(mf_data_op_need_dtype(c, 0, MF_STRING, "records", err));
   mf_csv_format fmt;
   int64_t select[MF_ATTR_MAX_INTS];
   MF_TRY(decode_csv_check(c, &fmt, select, err));
@@ -590,7 +538,7 @@ static mf_status decode_csv_kernel(mf_op_call *c, mf_error *err) {
                         (long long)c->in[k + 1]->size);
     MF_TRY(mf_op_alloc_output(c, k, &c->out[k], err));
   }
-  return op_failed(c, mf_csv_decode(&fmt, c->in[0], n, c->in + 1, c->out, err), err);
+  return mf_data_op_failed(c, mf_csv_decode(&fmt, c->in[0], n, c->in + 1, c->out, err), err);
 }
 
 DATASET_OP(DecodeCSV, "records,record_defaults*", 2, -1, decode_csv_infer, decode_csv_kernel, 0,
@@ -606,27 +554,26 @@ static const mf_callback *callback_attr(const mf_op_call *c, const char *name) {
   return a && a->kind == MF_ATTR_CALLBACK ? a->u.cb : NULL;
 }
 
-static mf_status spec_attrs(const mf_op_call *c, int *n, mf_spec *spec, mf_error *err);
 
 static mf_status generator_infer(mf_op_call *c, mf_error *err) {
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
   if (!callback_attr(c, "next_func"))
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "GeneratorDataset needs a host callback 'next_func'");
-  MF_TRY(spec_attrs(c, &n, spec, err));
+  MF_TRY(mf_data_op_spec_attrs(c, &n, spec, err));
   if (n < 1)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "GeneratorDataset needs output_types and output_shapes");
-  return variant_output(c, err);
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status generator_kernel(mf_op_call *c, mf_error *err) {
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
-  MF_TRY(spec_attrs(c, &n, spec, err));
+  MF_TRY(mf_data_op_spec_attrs(c, &n, spec, err));
   mf_dataset *ds = NULL;
   mf_status s = mf_dataset_generator((mf_callback *)callback_attr(c, "next_func"),
                                      (mf_callback *)callback_attr(c, "finalize_func"), n, spec, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 /* Stateful: its iteration calls the host. */
@@ -638,50 +585,21 @@ DATASET_OP(GeneratorDataset, "", 0, 0, generator_infer, generator_kernel, MF_OP_
 
 /* ---- iterators ---- */
 
-/* The element spec attributes output_types (int64 vector of dtypes) and
- * output_shapes (int64 matrix: a row per component, its rank then its
- * dimensions, -1 unknown): tensors, since an element may have more
- * components than a list attribute holds. n = -1 when absent. */
-static mf_status spec_attrs(const mf_op_call *c, int *n, mf_spec *spec, mf_error *err) {
-  const mf_attr *types = mf_attrs_find(c->attrs, "output_types");
-  const mf_attr *shapes = mf_attrs_find(c->attrs, "output_shapes");
-  *n = -1;
-  if (!types && !shapes) return MF_OK;
-  if (!types || !shapes || types->kind != MF_ATTR_TENSOR || shapes->kind != MF_ATTR_TENSOR)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "%s: output_types and output_shapes go together, as tensors", c->op->name);
-  const mf_tensor *t = types->u.tensor, *s = shapes->u.tensor;
-  if (t->rank != 1 || t->size > MF_DATA_MAX_COMPONENTS || s->rank != 2 ||
-      s->shape[0] != t->size || s->shape[1] != MF_MAX_RANK + 1)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: malformed output_types/output_shapes",
-                        c->op->name);
-  for (int k = 0; k < t->size; k++) {
-    int64_t dt = mf_tensor_get_i64(t, k), rank = mf_tensor_get_i64(s, k * (MF_MAX_RANK + 1));
-    if (dt < 0 || dt >= MF_DTYPE_COUNT || rank < -1 || rank > MF_MAX_RANK)
-      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: malformed output_types/output_shapes",
-                          c->op->name);
-    spec[k].dtype = (mf_dtype)dt;
-    spec[k].rank = (int)rank;
-    for (int d = 0; d < rank; d++) spec[k].shape[d] = mf_tensor_get_i64(s, k * (MF_MAX_RANK + 1) + 1 + d);
-  }
-  *n = (int)t->size;
-  return MF_OK;
-}
 
 static mf_status anonymous_iterator_infer(mf_op_call *c, mf_error *err) {
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
-  MF_TRY(spec_attrs(c, &n, spec, err));
+  MF_TRY(mf_data_op_spec_attrs(c, &n, spec, err));
   if (n < 0)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s needs output_types and output_shapes",
                         c->op->name);
-  return variant_output(c, err);
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status anonymous_iterator_kernel(mf_op_call *c, mf_error *err) {
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
-  MF_TRY(spec_attrs(c, &n, spec, err));
+  MF_TRY(mf_data_op_spec_attrs(c, &n, spec, err));
   mf_iterator_resource *r;
   MF_TRY(mf_iterator_resource_new(n, spec, &r, err));
   mf_tensor *t;
@@ -704,8 +622,8 @@ DATASET_OP(AnonymousIteratorV3, "", 0, 0, anonymous_iterator_infer, anonymous_it
            .attrs = {{"output_types", MF_ATTR_TENSOR}, {"output_shapes", MF_ATTR_TENSOR}})
 
 static mf_status make_iterator_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_VARIANT, "dataset", err));
-  MF_TRY(need_scalar(c, 1, MF_VARIANT, "iterator", err));
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_VARIANT, "dataset", err));
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_VARIANT, "iterator", err));
   return mf_op_call_set_nout(c, 0, err);
 }
 
@@ -718,9 +636,9 @@ static mf_status iterator_input(const mf_op_call *c, int i, mf_iterator_resource
 static mf_status make_iterator_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *ds;
   mf_iterator_resource *r;
-  MF_TRY(input_dataset(c, 0, &ds, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &ds, err));
   MF_TRY(iterator_input(c, 1, &r, err));
-  return op_failed(c, mf_iterator_resource_start(r, ds, err), err);
+  return mf_data_op_failed(c, mf_iterator_resource_start(r, ds, err), err);
 }
 
 DATASET_OP(MakeIterator, "dataset,iterator", 2, 2, make_iterator_infer, make_iterator_kernel,
@@ -735,10 +653,10 @@ static mf_status element_outputs(mf_op_call *c, int ncomp, const mf_spec *spec, 
 }
 
 static mf_status get_next_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_VARIANT, "iterator", err));
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_VARIANT, "iterator", err));
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
-  MF_TRY(spec_attrs(c, &n, spec, err));
+  MF_TRY(mf_data_op_spec_attrs(c, &n, spec, err));
   if (n >= 0) return element_outputs(c, n, spec, err);
   mf_iterator_resource *r = c->in[0] ? mf_iterator_resource_of(c->in[0]) : NULL;
   if (!r)
@@ -753,7 +671,7 @@ static mf_status get_next_kernel(mf_op_call *c, mf_error *err) {
   bool end;
   mf_status s = mf_iterator_resource_next(r, c->out, &end, err);
   if (s == MF_OK && end) s = mf_error_set(err, MF_ERR_OUT_OF_RANGE, "End of sequence");
-  return op_failed(c, s, err);
+  return mf_data_op_failed(c, s, err);
 }
 
 DATASET_OP(IteratorGetNext, "iterator", 1, 1, get_next_infer, get_next_kernel, ITERATOR_FLAGS,
@@ -761,8 +679,8 @@ DATASET_OP(IteratorGetNext, "iterator", 1, 1, get_next_infer, get_next_kernel, I
            .attrs = {{"output_types", MF_ATTR_TENSOR}, {"output_shapes", MF_ATTR_TENSOR}})
 
 static mf_status get_next_optional_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_VARIANT, "iterator", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_VARIANT, "iterator", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status optional_output(mf_op_call *c, int n, mf_tensor **values, mf_error *err) {
@@ -784,7 +702,7 @@ static mf_status get_next_optional_kernel(mf_op_call *c, mf_error *err) {
   MF_TRY(iterator_input(c, 0, &r, err));
   mf_tensor *values[MF_DATA_MAX_COMPONENTS];
   bool end;
-  MF_TRY(op_failed(c, mf_iterator_resource_next(r, values, &end, err), err));
+  MF_TRY(mf_data_op_failed(c, mf_iterator_resource_next(r, values, &end, err), err));
   return optional_output(c, end ? -1 : r->ncomp, end ? NULL : values, err);
 }
 
@@ -793,7 +711,7 @@ DATASET_OP(IteratorGetNextAsOptional, "iterator", 1, 1, get_next_optional_infer,
            "The next element of an iterator as an optional: none at the end.",
            .attrs = {{"output_types", MF_ATTR_TENSOR}, {"output_shapes", MF_ATTR_TENSOR}})
 
-static mf_status optional_none_infer(mf_op_call *c, mf_error *err) { return variant_output(c, err); }
+static mf_status optional_none_infer(mf_op_call *c, mf_error *err) { return mf_data_op_variant_output(c, err); }
 
 static mf_status optional_none_kernel(mf_op_call *c, mf_error *err) {
   return optional_output(c, -1, NULL, err);
@@ -809,7 +727,7 @@ static mf_status optional_input(const mf_op_call *c, mf_optional **o, mf_error *
 }
 
 static mf_status has_value_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_VARIANT, "optional", err));
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_VARIANT, "optional", err));
   MF_TRY(mf_op_call_set_nout(c, 1, err));
   c->out_specs[0] = (mf_spec){.dtype = MF_BOOL, .rank = 0};
   return MF_OK;
@@ -825,10 +743,10 @@ DATASET_OP(OptionalHasValue, "optional", 1, 1, has_value_infer, has_value_kernel
            "Whether an optional has a value.")
 
 static mf_status get_value_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_VARIANT, "optional", err));
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_VARIANT, "optional", err));
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
-  MF_TRY(spec_attrs(c, &n, spec, err));
+  MF_TRY(mf_data_op_spec_attrs(c, &n, spec, err));
   if (n >= 0) return element_outputs(c, n, spec, err);
   mf_optional *o = c->in[0] ? mf_optional_of(c->in[0]) : NULL;
   if (!o)

@@ -2,55 +2,16 @@
  * come from them (nested.c, window.c, directed.c): FlatMapDataset,
  * InterleaveDataset, WindowDataset, DirectedInterleaveDataset and
  * RandomDataset, as TF names them. A family file of their own beside
- * ops_data.c, repeating its few kernel helpers: a dataset op builds its
- * dataset and hands it out as a variant scalar. */
+ * ops_data.c, sharing its kernel helpers (data_kernel.c): a dataset op
+ * builds its dataset and hands it out as a variant scalar. */
 #include <stdio.h>
 #include <string.h>
 
 #include "array_util.h"
 #include "dataset.h"
+#include "data_kernel.h"
 #include "executor.h"
 
-static mf_status variant_output(mf_op_call *c, mf_error *err) {
-  MF_TRY(mf_op_call_set_nout(c, 1, err));
-  c->out_specs[0] = (mf_spec){.dtype = MF_VARIANT, .rank = 0};
-  return MF_OK;
-}
-
-static mf_status need_scalar(const mf_op_call *c, int i, mf_dtype dt, const char *what,
-                             mf_error *err) {
-  if (c->in_specs[i].dtype != dt)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
-                        "%s: %s (input #%d) must be a %s tensor, got a %s tensor", c->op->name, what,
-                        i, mf_dtype_name(dt), mf_dtype_name(c->in_specs[i].dtype));
-  if (c->in_specs[i].rank > 0)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s must be a scalar", what);
-  return MF_OK;
-}
-
-static mf_status input_dataset(const mf_op_call *c, int i, mf_dataset **ds, mf_error *err) {
-  *ds = mf_dataset_of(c->in[i]);
-  if (!*ds) return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "input #%d must hold a dataset", i);
-  return MF_OK;
-}
-
-static int64_t scalar_i64(const mf_op_call *c, int i) { return mf_tensor_get_i64(c->in[i], 0); }
-
-/* A kernel failure with TF's eager suffix " [Op:NAME]". */
-static mf_status dataset_output(mf_op_call *c, mf_status made, mf_dataset *ds, mf_error *err) {
-  if (made != MF_OK) {
-    if (!err || strstr(err->message, " [Op:")) return made;
-    char msg[MF_ERROR_MESSAGE_MAX];
-    snprintf(msg, sizeof msg, "%s", err->message);
-    return mf_error_set(err, made, "%s [Op:%s]", msg, c->op->name);
-  }
-  mf_tensor *t;
-  mf_status s = mf_dataset_to_tensor(ds, &t, err);
-  mf_dataset_release(ds);
-  MF_TRY(s);
-  c->out[0] = t;
-  return MF_OK;
-}
 
 #define NESTED_OP(NAME, INPUTS, MIN, MAX, INFER, KERNEL, FLAGS, DOC, ...)               \
   const mf_op_def mf_op_##NAME = {                                                       \
@@ -60,36 +21,15 @@ static mf_status dataset_output(mf_op_call *c, mf_status made, mf_dataset *ds, m
 
 /* ---- the element spec a function's datasets give ---- */
 
-/* output_types (int64 vector of dtypes) and output_shapes (int64 matrix:
- * a row per component, its rank then its dimensions, -1 unknown), as
- * ops_data.c's iterator ops take them. */
-static mf_status spec_attrs(const mf_op_call *c, int *n, mf_spec *spec, mf_error *err) {
-  const mf_attr *types = mf_attrs_find(c->attrs, "output_types");
-  const mf_attr *shapes = mf_attrs_find(c->attrs, "output_shapes");
-  if (!types || !shapes || types->kind != MF_ATTR_TENSOR || shapes->kind != MF_ATTR_TENSOR)
+
+
+/* The element spec the function's datasets give: required here. */
+static mf_status spec_needed(const mf_op_call *c, int *n, mf_spec *spec, mf_error *err) {
+  MF_TRY(mf_data_op_spec_attrs(c, n, spec, err));
+  if (*n < 1)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s needs output_types and output_shapes",
                         c->op->name);
-  const mf_tensor *t = types->u.tensor, *s = shapes->u.tensor;
-  if (t->rank != 1 || t->size < 1 || t->size > MF_DATA_MAX_COMPONENTS || s->rank != 2 ||
-      s->shape[0] != t->size || s->shape[1] != MF_MAX_RANK + 1)
-    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: malformed output_types/output_shapes",
-                        c->op->name);
-  for (int k = 0; k < t->size; k++) {
-    int64_t dt = mf_tensor_get_i64(t, k), rank = mf_tensor_get_i64(s, k * (MF_MAX_RANK + 1));
-    if (dt < 0 || dt >= MF_DTYPE_COUNT || rank < -1 || rank > MF_MAX_RANK)
-      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s: malformed output_types/output_shapes",
-                          c->op->name);
-    spec[k].dtype = (mf_dtype)dt;
-    spec[k].rank = (int)rank;
-    for (int d = 0; d < rank; d++) spec[k].shape[d] = mf_tensor_get_i64(s, k * (MF_MAX_RANK + 1) + 1 + d);
-  }
-  *n = (int)t->size;
   return MF_OK;
-}
-
-static const mf_graph *fn_attr(const mf_op_call *c) {
-  const mf_attr *a = mf_attrs_find(c->attrs, "f");
-  return a && a->kind == MF_ATTR_GRAPH ? a->u.graph : NULL;
 }
 
 /* Inputs: the dataset, the captured values, then `nscalars` int64
@@ -97,18 +37,18 @@ static const mf_graph *fn_attr(const mf_op_call *c) {
 static mf_status nested_infer(mf_op_call *c, int nscalars, mf_error *err) {
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
-  if (!fn_attr(c))
+  if (!mf_data_op_fn(c, "f"))
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s needs a function graph 'f'", c->op->name);
-  MF_TRY(spec_attrs(c, &n, spec, err));
+  MF_TRY(spec_needed(c, &n, spec, err));
   if (c->nin < 1 + nscalars)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s takes a dataset and %d scalars",
                         c->op->name, nscalars);
-  MF_TRY(need_scalar(c, 0, MF_VARIANT, "input_dataset", err));
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_VARIANT, "input_dataset", err));
   if (nscalars) {
-    MF_TRY(need_scalar(c, c->nin - 2, MF_INT64, "cycle_length", err));
-    MF_TRY(need_scalar(c, c->nin - 1, MF_INT64, "block_length", err));
+    MF_TRY(mf_data_op_need_scalar(c, c->nin - 2, MF_INT64, "cycle_length", err));
+    MF_TRY(mf_data_op_need_scalar(c, c->nin - 1, MF_INT64, "block_length", err));
   }
-  return variant_output(c, err);
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status flat_map_infer(mf_op_call *c, mf_error *err) { return nested_infer(c, 0, err); }
@@ -118,23 +58,23 @@ static mf_status flat_map_kernel(mf_op_call *c, mf_error *err) {
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
   mf_dataset *in, *ds = NULL;
-  MF_TRY(spec_attrs(c, &n, spec, err));
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_flat_map(in, fn_attr(c), c->nin - 1, c->in + 1, n, spec, &ds, err);
-  return dataset_output(c, s, ds, err);
+  MF_TRY(spec_needed(c, &n, spec, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_flat_map(in, mf_data_op_fn(c, "f"), c->nin - 1, c->in + 1, n, spec, &ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 static mf_status interleave_kernel(mf_op_call *c, mf_error *err) {
   int n;
   mf_spec spec[MF_DATA_MAX_COMPONENTS];
   mf_dataset *in, *ds = NULL;
-  MF_TRY(spec_attrs(c, &n, spec, err));
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_interleave(in, fn_attr(c), c->nin - 3, c->in + 1,
-                                      scalar_i64(c, c->nin - 2), scalar_i64(c, c->nin - 1),
+  MF_TRY(spec_needed(c, &n, spec, err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_interleave(in, mf_data_op_fn(c, "f"), c->nin - 3, c->in + 1,
+                                      mf_data_i64(c, c->nin - 2), mf_data_i64(c, c->nin - 1),
                                       mf_attr_int(c->attrs, "num_parallel_calls", 0), n, spec,
                                       &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 /* Stateful as MapDataset is: the function may have state or side effects. */
@@ -158,20 +98,20 @@ NESTED_OP(InterleaveDataset, "input_dataset,other_arguments*,cycle_length,block_
 /* ---- window ---- */
 
 static mf_status window_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_VARIANT, "input_dataset", err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "size", err));
-  MF_TRY(need_scalar(c, 2, MF_INT64, "shift", err));
-  MF_TRY(need_scalar(c, 3, MF_INT64, "stride", err));
-  MF_TRY(need_scalar(c, 4, MF_BOOL, "drop_remainder", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_VARIANT, "input_dataset", err));
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "size", err));
+  MF_TRY(mf_data_op_need_scalar(c, 2, MF_INT64, "shift", err));
+  MF_TRY(mf_data_op_need_scalar(c, 3, MF_INT64, "stride", err));
+  MF_TRY(mf_data_op_need_scalar(c, 4, MF_BOOL, "drop_remainder", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status window_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *in, *ds = NULL;
-  MF_TRY(input_dataset(c, 0, &in, err));
-  mf_status s = mf_dataset_window(in, scalar_i64(c, 1), scalar_i64(c, 2), scalar_i64(c, 3),
+  MF_TRY(mf_data_op_input_dataset(c, 0, &in, err));
+  mf_status s = mf_dataset_window(in, mf_data_i64(c, 1), mf_data_i64(c, 2), mf_data_i64(c, 3),
                                   mf_tensor_get_i64(c->in[4], 0) != 0, &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 NESTED_OP(WindowDataset, "input_dataset,size,shift,stride,drop_remainder", 5, 5, window_infer,
@@ -185,19 +125,19 @@ static mf_status directed_infer(mf_op_call *c, mf_error *err) {
   if (c->nin < 2)
     return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
                         "DirectedInterleaveDataset takes a selector and at least one dataset");
-  for (int i = 0; i < c->nin; i++) MF_TRY(need_scalar(c, i, MF_VARIANT, "input_dataset", err));
-  return variant_output(c, err);
+  for (int i = 0; i < c->nin; i++) MF_TRY(mf_data_op_need_scalar(c, i, MF_VARIANT, "input_dataset", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status directed_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *selector, *data[MF_DATA_MAX_COMPONENTS], *ds = NULL;
   if (c->nin - 1 > MF_DATA_MAX_COMPONENTS)
     return mf_op_fail(c, err, MF_ERR_INVALID_ARGUMENT, "at most %d datasets", MF_DATA_MAX_COMPONENTS);
-  MF_TRY(input_dataset(c, 0, &selector, err));
-  for (int i = 1; i < c->nin; i++) MF_TRY(input_dataset(c, i, &data[i - 1], err));
+  MF_TRY(mf_data_op_input_dataset(c, 0, &selector, err));
+  for (int i = 1; i < c->nin; i++) MF_TRY(mf_data_op_input_dataset(c, i, &data[i - 1], err));
   mf_status s = mf_dataset_directed_interleave(
       selector, c->nin - 1, data, mf_attr_bool(c->attrs, "stop_on_empty_dataset", false), &ds, err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 NESTED_OP(DirectedInterleaveDataset, "selector_input_dataset,data_input_datasets*", 2, -1,
@@ -207,17 +147,17 @@ NESTED_OP(DirectedInterleaveDataset, "selector_input_dataset,data_input_datasets
           .attrs = {{"stop_on_empty_dataset", MF_ATTR_BOOL}})
 
 static mf_status random_infer(mf_op_call *c, mf_error *err) {
-  MF_TRY(need_scalar(c, 0, MF_INT64, "seed", err));
-  MF_TRY(need_scalar(c, 1, MF_INT64, "seed2", err));
-  return variant_output(c, err);
+  MF_TRY(mf_data_op_need_scalar(c, 0, MF_INT64, "seed", err));
+  MF_TRY(mf_data_op_need_scalar(c, 1, MF_INT64, "seed2", err));
+  return mf_data_op_variant_output(c, err);
 }
 
 static mf_status random_kernel(mf_op_call *c, mf_error *err) {
   mf_dataset *ds = NULL;
-  mf_status s = mf_dataset_random(scalar_i64(c, 0), scalar_i64(c, 1),
+  mf_status s = mf_dataset_random(mf_data_i64(c, 0), mf_data_i64(c, 1),
                                   mf_attr_bool(c->attrs, "rerandomize_each_iteration", false), &ds,
                                   err);
-  return dataset_output(c, s, ds, err);
+  return mf_data_op_output(c, s, ds, err);
 }
 
 /* Stateful as ShuffleDataset: its iterators may each draw another stream. */
