@@ -15,21 +15,8 @@
 
 local tf = tf or require("moonflow")
 
--- bench.lua's chain, the same text
-local CHAIN_OPS = 100
-local function chain(x)
-  for i = 1, CHAIN_OPS do
-    local k = i % 3
-    if k == 1 then
-      x = x * 1.0001
-    elseif k == 2 then
-      x = x + 0.5
-    else
-      x = tf.tanh(x)
-    end
-  end
-  return x
-end
+-- The 100-op elementwise chain of benchmark 4 (chain.lua, beside this file).
+local chain = dofile((arg[0]:match("^(.*/)") or "./") .. "chain.lua")
 
 local mode, n = arg[1], tonumber(arg[2])
 assert((mode == "warm" or mode == "first") and n, "usage: trace_count.lua warm|first N")
