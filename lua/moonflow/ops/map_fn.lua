@@ -148,23 +148,45 @@ end
 -- is a plain tensor loop variable of shape [n, element...] written row by
 -- row with TensorListSetItem (a TensorArray's write): the loop's gradient
 -- reaches plain tensor loop variables, not a TensorArray's contents. A
--- result whose shape the signature leaves open is shaped by fn's output on
--- element 0 (traced once outside the loop, for its static shape only).
-local function traced_map(fn, elems_flat, structure, n, sig, sig_structure, name)
+-- result whose shape the signature leaves open (the default signature,
+-- taken from elems, says nothing of fn's output shape) is shaped by fn's
+-- output, traced once in a dropped graph for its static shape only.
+-- fn's results' static shapes, from a trace of fn on an element's
+-- placeholders in a nested graph of its own that is then dropped: the
+-- outer graph gets no copy of fn's ops.
+local function probe_shapes(fn, elems_flat, structure, sig, sig_structure)
+  local out
+  state.in_trace("map_fn_probe", nil, nil, function()
+    local phs = {}
+    for k, t in ipairs(elems_flat) do
+      local dims = static_shape(t)
+      phs[k] = core.placeholder("elem_" .. k, core.dtype(t), dims and table.move(dims, 2, #dims, 1, {}) or nil)
+    end
+    local flat = result_flat(fn(nest.pack_leaves(structure, phs)), sig, sig_structure)
+    out = {}
+    for k, t in ipairs(flat) do out[k] = static_shape(t) end
+    return flat
+  end)
+  return out
+end
+
+local function traced_map(fn, elems_flat, structure, n, sig, sig_structure, name, explicit)
   local size = n or ops.shape(elems_flat[1])[0]
-  local open = false
+  local open = not explicit
   for k = 1, sig.n do
     local es = sig[k].shape
     if es == nil then open = true else
       for j = 1, #es do if es[j] == shapes.None or es[j] == -1 then open = true end end
     end
   end
-  local probe = open and result_flat(fn(element(elems_flat, structure, 0)), sig, sig_structure)
+  local probe = open and probe_shapes(fn, elems_flat, structure, sig, sig_structure)
   local vars = { ops.constant(0) }
   for k = 1, sig.n do
-    local es = probe and static_shape(probe[k]) or sig[k].shape
-    vars[k + 1] = ops.zeros(ops.concat({ ops.reshape(size, { 1 }), ops.constant(es, dtypes.int32) }, 0), sig[k].dtype)
-    if #es == 0 then vars[k + 1] = ops.zeros(ops.reshape(size, { 1 }), sig[k].dtype) end
+    local es = probe and probe[k] or sig[k].shape
+    local full = n and { n, table.unpack(es) }
+      or ops.concat({ ops.reshape(size, { 1 }), ops.constant(es, dtypes.int32) }, 0)
+    if not n and #es == 0 then full = ops.reshape(size, { 1 }) end
+    vars[k + 1] = ops.zeros(full, sig[k].dtype)
   end
   local out = table.pack(control.while_loop(function(i) return ops.less(i, size) end, function(i, ...)
     local bufs = { ... }
@@ -188,7 +210,8 @@ map_fn.map_fn = options.def(function(fn, elems, dtype, _, _, _, _, name, opts)
     if n == nil then n = ops.shape(elems_flat[1])[0]:numpy() end
     return eager_map(fn, elems_flat, structure, n, sig, sig_structure)
   end
-  return traced_map(fn, elems_flat, structure, n, sig, sig_structure, name)
+  return traced_map(fn, elems_flat, structure, n, sig, sig_structure, name,
+    opts.fn_output_signature ~= nil or dtype ~= nil)
 end, "tf.map_fn(fn, elems [, {fn_output_signature=, dtype=, parallel_iterations=, back_prop=, "
   .. "swap_memory=, infer_shape=, name=}])",
 "Applies fn to each element of elems unstacked on dimension 0 (elems a tensor or a nest, a Lua "
@@ -206,6 +229,7 @@ end, "tf.map_fn(fn, elems [, {fn_output_signature=, dtype=, parallel_iterations=
   "fn_output_signature" })
 
 map_fn.vectorized_map = options.def(function(fn, elems, _, _, opts)
+  if opts.fn_output_signature == nil then return map_fn.map_fn(fn, elems) end
   return map_fn.map_fn(fn, elems, { fn_output_signature = opts.fn_output_signature })
 end, "tf.vectorized_map(fn, elems [, {fallback_to_while_loop=, warn=, fn_output_signature=}])",
 "fn applied to each element of elems (unstacked on dimension 0) and the results stacked, as "
