@@ -197,7 +197,22 @@ local function traced_map(fn, elems_flat, structure, n, sig, sig_structure, name
   return pack_results(table.move(out, 2, sig.n + 1, 1, {}), sig_structure)
 end
 
-map_fn.map_fn = options.def(function(fn, elems, dtype, _, _, _, _, name, opts)
+-- parallel_iterations, swap_memory and infer_shape change nothing here
+-- (iterations run in order), but a value of the wrong type is a TypeError.
+local function check_flags(parallel_iterations, back_prop, swap_memory, infer_shape)
+  if parallel_iterations ~= nil and math.type(parallel_iterations) ~= "integer" then
+    raise("TypeError", "tf.map_fn: parallel_iterations must be an integer", 4)
+  end
+  for key, v in pairs({ back_prop = back_prop, swap_memory = swap_memory, infer_shape = infer_shape }) do
+    if type(v) ~= "boolean" then raise("TypeError", "tf.map_fn: " .. key .. " must be a boolean", 4) end
+  end
+end
+
+map_fn.map_fn = options.def(function(fn, elems, dtype, parallel_iterations, back_prop, swap_memory, infer_shape,
+    name, opts)
+  if back_prop == nil then back_prop = true end
+  if infer_shape == nil then infer_shape = true end
+  check_flags(parallel_iterations, back_prop, swap_memory or false, infer_shape)
   if type(fn) ~= "function" then
     raise("TypeError", "fn must be callable (a Lua function); got a " .. type(fn), 2)
   end
@@ -206,12 +221,19 @@ map_fn.map_fn = options.def(function(fn, elems, dtype, _, _, _, _, name, opts)
   end
   local elems_flat, structure, n = elems_tensors(elems)
   local sig, sig_structure = signature_of(opts.fn_output_signature or dtype, elems_flat, structure)
+  local result
   if not core.tracing() then
     if n == nil then n = ops.shape(elems_flat[1])[0]:numpy() end
-    return eager_map(fn, elems_flat, structure, n, sig, sig_structure)
+    result = eager_map(fn, elems_flat, structure, n, sig, sig_structure)
+  else
+    result = traced_map(fn, elems_flat, structure, n, sig, sig_structure, name,
+      opts.fn_output_signature ~= nil or dtype ~= nil)
   end
-  return traced_map(fn, elems_flat, structure, n, sig, sig_structure, name,
-    opts.fn_output_signature ~= nil or dtype ~= nil)
+  if back_prop then return result end
+  -- back_prop=false: as while_v2, the results stop the gradient.
+  local leaves, rs = nest.flatten_leaves(result, "tf.map_fn's result", 1)
+  for i = 1, leaves.n do leaves[i] = ops.stop_gradient(leaves[i]) end
+  return nest.pack_leaves(rs, leaves)
 end, "tf.map_fn(fn, elems [, {fn_output_signature=, dtype=, parallel_iterations=, back_prop=, "
   .. "swap_memory=, infer_shape=, name=}])",
 "Applies fn to each element of elems unstacked on dimension 0 (elems a tensor or a nest, a Lua "
@@ -223,12 +245,18 @@ end, "tf.map_fn(fn, elems [, {fn_output_signature=, dtype=, parallel_iterations=
 .. "TensorArray's write; TensorArray contents would stop the loop's gradient). Differentiable: "
 .. "gradients reach elems and fn's captures through the loop. With no elements, eagerly fn runs once on zeros of "
 .. "an element's shape to learn its output shape (the result has that shape after 0). "
-.. "parallel_iterations, back_prop, swap_memory and infer_shape are accepted for TF's signature "
-.. "and change nothing (iterations run in order; gradients always flow).",
+.. "back_prop=false stops the gradient at the results (TF's while_v2); parallel_iterations, "
+.. "swap_memory and infer_shape are accepted for TF's signature and change nothing (iterations "
+.. "run in order).",
 { required = 2, positional = { "dtype", "parallel_iterations", "back_prop", "swap_memory", "infer_shape", "name" },
   "fn_output_signature" })
 
-map_fn.vectorized_map = options.def(function(fn, elems, _, _, opts)
+map_fn.vectorized_map = options.def(function(fn, elems, fallback_to_while_loop, warn, opts)
+  -- Always the while-loop path: fallback_to_while_loop=false can't be
+  -- honoured by refusing (no pfor), and warn has nothing to warn of.
+  for key, v in pairs({ fallback_to_while_loop = fallback_to_while_loop, warn = warn }) do
+    if v ~= nil and type(v) ~= "boolean" then raise("TypeError", "tf.vectorized_map: " .. key .. " must be a boolean", 2) end
+  end
   if opts.fn_output_signature == nil then return map_fn.map_fn(fn, elems) end
   return map_fn.map_fn(fn, elems, { fn_output_signature = opts.fn_output_signature })
 end, "tf.vectorized_map(fn, elems [, {fallback_to_while_loop=, warn=, fn_output_signature=}])",
