@@ -154,6 +154,31 @@ describe("map_fn_test.py", function()
     T.equal({ 1, 4, 9, 16 }, f(tf.constant({ 1.0, 2.0, 3.0, 4.0 })))
   end)
 
+  it("traced with unknown dimensions (input_signature with tf.None)", function()
+    local x = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 }, { 5.0, 6.0 } })
+    local function double(e) return tf.map_fn(function(r) return r * 2.0 end, e) end
+    local rows = tf.func(double, { input_signature = { tf.TensorSpec({ tf.None, 2 }, tf.float32) } })
+    local cols = tf.func(double, { input_signature = { tf.TensorSpec({ 3, tf.None }, tf.float32) } })
+    T.equal({ { 2, 4 }, { 6, 8 }, { 10, 12 } }, rows(x))
+    T.equal({ { 2, 4 }, { 6, 8 }, { 10, 12 } }, cols(x))
+    local function grad(e)
+      local tape = tf.GradientTape()
+      tape:watch(e)
+      local r = tf.map_fn(function(row) return row * 2.0 end, e, { fn_output_signature = tf.TensorSpec({ 2 }, tf.float32) })
+      tape:stop()
+      return tape:gradient(r, e)
+    end
+    T.equal({ { 2, 2 }, { 2, 2 }, { 2, 2 } },
+      tf.func(grad, { input_signature = { tf.TensorSpec({ tf.None, 2 }, tf.float32) } })(x))
+    T.raises("ValueError", "a gradient needs the static shape of fn's output", tf.func(function(e)
+      local tape = tf.GradientTape()
+      tape:watch(e)
+      local r = double(e)
+      tape:stop()
+      return tape:gradient(r, e)
+    end, { input_signature = { tf.TensorSpec({ 3, tf.None }, tf.float32) } }), x)
+  end)
+
   it("errors: an empty nest, dimension 0 mismatch, a non-function fn, unknown options", function()
     local id = function(x) return x end
     T.raises("ValueError", "elems must be a Tensor or (possibly nested) sequence of Tensors", tf.map_fn, id, {})

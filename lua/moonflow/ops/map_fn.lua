@@ -180,21 +180,47 @@ local function traced_map(fn, elems_flat, structure, n, sig, sig_structure, name
     end
   end
   local probe = open and probe_shapes(fn, elems_flat, structure, sig, sig_structure)
-  local vars = { ops.constant(0) }
+  local shapes_of, all_known = {}, true
   for k = 1, sig.n do
     local es = probe and probe[k] or sig[k].shape
-    local full = n and { n, table.unpack(es) }
-      or ops.concat({ ops.reshape(size, { 1 }), ops.constant(es, dtypes.int32) }, 0)
-    if not n and #es == 0 then full = ops.reshape(size, { 1 }) end
-    vars[k + 1] = ops.zeros(full, sig[k].dtype)
+    local known = es ~= nil
+    for j = 1, es and #es or 0 do if math.type(es[j]) ~= "integer" or es[j] < 0 then known = false end end
+    shapes_of[k], all_known = es, all_known and known
+  end
+  -- A result with a dimension unknown until it runs goes to a TensorArray
+  -- (its buffer takes the first write's shape); the loop's gradient can't
+  -- reach a TensorArray's contents, so under a tape that is refused
+  -- rather than a silent zero gradient.
+  if not all_known and state.tapes_recording and state.tapes_recording() then
+    raise("ValueError", "tf.map_fn inside tf.func: a gradient needs the static shape of fn's output, "
+      .. "which is unknown here; give fn_output_signature a tf.TensorSpec with a full shape", 4)
+  end
+  local vars = { ops.constant(0) }
+  for k = 1, sig.n do
+    local es = shapes_of[k]
+    if not all_known then
+      vars[k + 1] = control.TensorArray(sig[k].dtype, size)
+    elseif n then
+      vars[k + 1] = ops.zeros({ n, table.unpack(es) }, sig[k].dtype)
+    else
+      vars[k + 1] = ops.zeros(#es == 0 and ops.reshape(size, { 1 })
+        or ops.concat({ ops.reshape(size, { 1 }), ops.constant(es, dtypes.int32) }, 0), sig[k].dtype)
+    end
   end
   local out = table.pack(control.while_loop(function(i) return ops.less(i, size) end, function(i, ...)
     local bufs = { ... }
     local flat = result_flat(fn(element(elems_flat, structure, i)), sig, sig_structure)
-    for k = 1, sig.n do bufs[k] = core.op(state.H.TensorListSetItem, { resize = false }, bufs[k], i, flat[k]) end
+    for k = 1, sig.n do
+      bufs[k] = all_known and core.op(state.H.TensorListSetItem, { resize = false }, bufs[k], i, flat[k])
+        or bufs[k]:write(i, flat[k])
+    end
     return i + 1, table.unpack(bufs, 1, sig.n)
   end, vars, { name = name or "map" }))
-  return pack_results(table.move(out, 2, sig.n + 1, 1, {}), sig_structure)
+  local cols = table.move(out, 2, sig.n + 1, 1, {})
+  if not all_known then
+    for k = 1, sig.n do cols[k] = cols[k]:stack() end
+  end
+  return pack_results(cols, sig_structure)
 end
 
 -- parallel_iterations, swap_memory and infer_shape change nothing here
