@@ -270,8 +270,8 @@ end, "tf.map_fn(fn, elems [, {fn_output_signature=, dtype=, parallel_iterations=
 .. "the captured elems and writes fn's result as row i of a plain tensor loop variable (a "
 .. "TensorArray's write; TensorArray contents would stop the loop's gradient). Differentiable: "
 .. "gradients reach elems and fn's captures through the loop (traced, that needs fn's output "
-.. "shape known statically: an output dimension unknown until run is a ValueError under a tape). With no elements, eagerly fn runs once on zeros of "
-.. "an element's shape to learn its output shape (the result has that shape after 0). "
+.. "shape known statically: an output dimension unknown until run is a ValueError under a "
+.. "tape). With no elements, eagerly fn runs once on zeros of an element's shape to learn its output shape (the result has that shape after 0). "
 .. "back_prop=false stops the gradient at the results (TF's while_v2); parallel_iterations, "
 .. "swap_memory and infer_shape are accepted for TF's signature and change nothing (iterations "
 .. "run in order).",
