@@ -164,7 +164,8 @@ describe("map_fn_test.py", function()
     local function grad(e)
       local tape = tf.GradientTape()
       tape:watch(e)
-      local r = tf.map_fn(function(row) return row * 2.0 end, e, { fn_output_signature = tf.TensorSpec({ 2 }, tf.float32) })
+      local r = tf.map_fn(function(row) return row * 2.0 end, e,
+        { fn_output_signature = tf.TensorSpec({ 2 }, tf.float32) })
       tape:stop()
       return tape:gradient(r, e)
     end

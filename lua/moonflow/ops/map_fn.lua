@@ -271,7 +271,8 @@ end, "tf.map_fn(fn, elems [, {fn_output_signature=, dtype=, parallel_iterations=
 .. "TensorArray's write; TensorArray contents would stop the loop's gradient). Differentiable: "
 .. "gradients reach elems and fn's captures through the loop (traced, that needs fn's output "
 .. "shape known statically: an output dimension unknown until run is a ValueError under a "
-.. "tape). With no elements, eagerly fn runs once on zeros of an element's shape to learn its output shape (the result has that shape after 0). "
+.. "tape). With no elements, eagerly fn runs once on zeros of an element's shape to learn its "
+.. "output shape (the result has that shape after 0). "
 .. "back_prop=false stops the gradient at the results (TF's while_v2); parallel_iterations, "
 .. "swap_memory and infer_shape are accepted for TF's signature and change nothing (iterations "
 .. "run in order).",
@@ -282,7 +283,9 @@ map_fn.vectorized_map = options.def(function(fn, elems, fallback_to_while_loop, 
   -- Always the while-loop path: fallback_to_while_loop=false can't be
   -- honoured by refusing (no pfor), and warn has nothing to warn of.
   for key, v in pairs({ fallback_to_while_loop = fallback_to_while_loop, warn = warn }) do
-    if v ~= nil and type(v) ~= "boolean" then raise("TypeError", "tf.vectorized_map: " .. key .. " must be a boolean", 2) end
+    if v ~= nil and type(v) ~= "boolean" then
+      raise("TypeError", "tf.vectorized_map: " .. key .. " must be a boolean", 2)
+    end
   end
   if opts.fn_output_signature == nil then return map_fn.map_fn(fn, elems) end
   return map_fn.map_fn(fn, elems, { fn_output_signature = opts.fn_output_signature })
