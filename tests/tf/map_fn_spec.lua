@@ -185,6 +185,9 @@ describe("map_fn_test.py", function()
     T.raises("ValueError", "elems must be a Tensor or (possibly nested) sequence of Tensors", tf.map_fn, id, {})
     T.raises("ValueError", "Dimensions 2 and 3 are not compatible", tf.map_fn, id,
       { tf.constant({ 1, 2 }), tf.constant({ 1, 2, 3 }) })
+    T.raises("TypeError", "maps dense tensors only", tf.map_fn, id, tf.ragged.constant({ { 1, 2 }, { 3 } }))
+    T.raises("TypeError", "fn_output_signature must be a dtype, a tf.TensorSpec or a nest of them", tf.map_fn, id,
+      tf.constant({ 1 }), { fn_output_signature = tf.RaggedTensorSpec({ tf.None }, tf.int32) })
     T.raises("TypeError", "fn must be callable", tf.map_fn, 1, tf.constant({ 1 }))
     T.raises("TypeError", "unexpected keyword argument 'bogus'", tf.map_fn, id, tf.constant({ 1 }), { bogus = 1 })
     T.raises("TypeError", "back_prop must be a boolean", tf.map_fn, id, tf.constant({ 1 }), { back_prop = 1 })

@@ -33,6 +33,11 @@ local function elems_tensors(elems)
   end
   local flat, n0 = {}, nil
   for i = 1, leaves.n do
+    local mt = type(leaves[i]) == "table" and getmetatable(leaves[i])
+    if mt and mt.__tf_composite then
+      raise("TypeError", "tf.map_fn: elems holds a " .. tostring(mt.__name or "composite tensor")
+        .. "; moonflow's map_fn maps dense tensors only (no ragged or sparse elems yet)", 4)
+    end
     local t = ops.convert_to_tensor(leaves[i])
     local dims = static_shape(t)
     if dims and #dims == 0 then
