@@ -13,6 +13,7 @@ local shapes = require("moonflow.tensor.shape")
 local config = require("moonflow.config")
 local ops = require("moonflow.ops")
 local control = require("moonflow.ops.control")
+local map_fn = require("moonflow.ops.map_fn")
 local tensors = require("moonflow.tensor.tensor")
 local variables = require("moonflow.tensor.variable")
 local tapes = require("moonflow.grad.tape")
@@ -58,6 +59,8 @@ for _, module in ipairs({ dtypes, shapes, config, ops, tensors, variables, tapes
 end
 -- The control family's top-level ops (it builds on the tape, above moonflow.ops).
 for _, name in ipairs(control.namespaces.tf) do tf[name] = control[name] end
+-- tf.map_fn and tf.vectorized_map build on tf.while_loop (ops/map_fn.lua).
+for _, name in ipairs(map_fn.namespaces.tf) do tf[name] = map_fn[name] end
 tf.autograph = public(autograph)
 tf.progress = progress.progress
 tf.display = display.display

@@ -179,4 +179,37 @@ tf.Tensor(4, shape=(), dtype=int32)	tf.Tensor(16, shape=(), dtype=int32)
       { code = [[tf.while_loop(function(i) return i < 4 end, 42, {tf.constant(0)})]], type = "TypeError", message = "tf.while_loop(cond, body, loop_vars): cond and body must be functions" },
     },
   },
+  -- tf.map_fn and tf.vectorized_map (ops/map_fn.lua)
+  ["tf.map_fn"] = {
+    example = [[
+print(tf.map_fn(function(x) return x * x end, tf.constant({1, 2, 3})))
+local r = tf.map_fn(function(e) return {e.a + e.b, e.a * e.b} end,
+  {a = tf.constant({1.0, 2.0}), b = tf.constant({3.0, 4.0})},
+  {fn_output_signature = {tf.float32, tf.float32}})
+print(r[1], r[2])
+]],
+    output = [[
+tf.Tensor([1 4 9], shape=(3,), dtype=int32)
+tf.Tensor([4. 6.], shape=(2,), dtype=float32)	tf.Tensor([3. 8.], shape=(2,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.map_fn(function(x) return x end, tf.constant(1))]], type = "ValueError", message = "Elements in elems must be 1+ dimensional Tensors, not scalars" },
+      { code = [[tf.map_fn(function(x) return x end, {})]], type = "ValueError", message = "elems must be a Tensor or (possibly nested) sequence of Tensors" },
+      { code = [[tf.map_fn(function(x) return x end, {tf.constant({1, 2}), tf.constant({1, 2, 3})})]], type = "ValueError", message = "Dimensions 2 and 3 are not compatible" },
+      { code = [[tf.map_fn(function(x) return {x, x} end, tf.constant({1, 2}))]], type = "TypeError", message = "The two structures don't have the same nested structure" },
+      { code = [[tf.map_fn(function(x) return tf.cast(x, tf.float32) end, tf.constant({1, 2}))]], type = "InvalidArgumentError", message = "TensorArray dtype is int32 but Op is trying to write dtype float32" },
+      { code = [[tf.map_fn(function(x) return x end, tf.constant({1}), {bogus = 1})]], type = "TypeError", message = "unexpected keyword argument 'bogus'" },
+    },
+  },
+  ["tf.vectorized_map"] = {
+    example = [[
+print(tf.vectorized_map(function(row) return tf.reduce_sum(row) end, tf.constant({{1, 2}, {3, 4}})))
+]],
+    output = [[
+tf.Tensor([3 7], shape=(2,), dtype=int32)
+]],
+    errors = {
+      { code = [[tf.vectorized_map(function(x) return x end, tf.constant(1))]], type = "ValueError", message = "Elements in elems must be 1+ dimensional Tensors, not scalars" },
+    },
+  },
 }
