@@ -20,11 +20,11 @@ describe("map_fn_test.py", function()
   end)
 
   it("testMapOverScalarErrors", function()
-    T.raises("ValueError", "Elements in elems must be 1+ dimensional Tensors, not scalars",
+    T.raises("ValueError", "elements in elems must be 1+ dimensional Tensors, not scalars",
       tf.map_fn, function(x) return x end, { 1, 2 })
-    T.raises("ValueError", "Elements in elems must be 1+ dimensional Tensors, not scalars",
+    T.raises("ValueError", "elems must be a 1+ dimensional Tensor, not a scalar",
       tf.map_fn, function(x) return x end, 1)
-    T.raises("ValueError", "Elements in elems must be 1+ dimensional Tensors, not scalars",
+    T.raises("ValueError", "elems must be a 1+ dimensional Tensor, not a scalar",
       tf.func(function() return tf.map_fn(function(x) return x end, tf.constant(1)) end))
   end)
 

@@ -13,7 +13,7 @@
 -- axis tensor (a tf.func's traced axis stands for them), uniform_row_length
 -- (keepdims on a ragged result gives a ragged dimension of rows of length
 -- 1 where TF keeps a uniform one: the values are the same, the static
--- shape says None), tf.map_fn (moonflow has no tf.map_fn).
+-- shape says None), tf.map_fn over ragged elems (moonflow's map_fn maps dense tensors).
 
 local tf = tf or require("moonflow")
 local T = require("tfhelpers")

@@ -41,7 +41,9 @@ local function elems_tensors(elems)
     local t = ops.convert_to_tensor(leaves[i])
     local dims = static_shape(t)
     if dims and #dims == 0 then
-      raise("ValueError", "Elements in elems must be 1+ dimensional Tensors, not scalars", 4)
+      -- TF's two messages: one tensor, or a nest of them
+      raise("ValueError", #leaves == 1 and "elems must be a 1+ dimensional Tensor, not a scalar"
+        or "elements in elems must be 1+ dimensional Tensors, not scalars", 4)
     end
     local d = dims and dims[1]
     if math.type(d) == "integer" and d >= 0 then

@@ -193,7 +193,7 @@ tf.Tensor([1 4 9], shape=(3,), dtype=int32)
 tf.Tensor([4. 6.], shape=(2,), dtype=float32)	tf.Tensor([3. 8.], shape=(2,), dtype=float32)
 ]],
     errors = {
-      { code = [[tf.map_fn(function(x) return x end, tf.constant(1))]], type = "ValueError", message = "Elements in elems must be 1+ dimensional Tensors, not scalars" },
+      { code = [[tf.map_fn(function(x) return x end, tf.constant(1))]], type = "ValueError", message = "elems must be a 1+ dimensional Tensor, not a scalar" },
       { code = [[tf.map_fn(function(x) return x end, {})]], type = "ValueError", message = "elems must be a Tensor or (possibly nested) sequence of Tensors" },
       { code = [[tf.map_fn(function(x) return x end, {tf.constant({1, 2}), tf.constant({1, 2, 3})})]], type = "ValueError", message = "Dimensions 2 and 3 are not compatible" },
       { code = [[tf.map_fn(function(x) return {x, x} end, tf.constant({1, 2}))]], type = "TypeError", message = "The two structures don't have the same nested structure" },
@@ -209,7 +209,7 @@ print(tf.vectorized_map(function(row) return tf.reduce_sum(row) end, tf.constant
 tf.Tensor([3 7], shape=(2,), dtype=int32)
 ]],
     errors = {
-      { code = [[tf.vectorized_map(function(x) return x end, tf.constant(1))]], type = "ValueError", message = "Elements in elems must be 1+ dimensional Tensors, not scalars" },
+      { code = [[tf.vectorized_map(function(x) return x end, tf.constant(1))]], type = "ValueError", message = "elems must be a 1+ dimensional Tensor, not a scalar" },
     },
   },
 }
