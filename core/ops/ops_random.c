@@ -118,7 +118,7 @@ static double u64_to_double(uint32_t hi, uint32_t lo) { /* [0, 1) from 52 bits *
 static void box_muller_f(uint32_t x0, uint32_t x1, float *f0, float *f1) {
   float u1 = u32_to_float(x0);
   if (u1 < 1.0e-7f) u1 = 1.0e-7f;
-  float v1 = 2.0f * (float)M_PI * u32_to_float(x1);
+  float v1 = (float)(2.0f * M_PI * u32_to_float(x1));
   float u2 = sqrtf(-2.0f * logf(u1));
   sincosf(v1, f0, f1);
   *f0 *= u2;
