@@ -95,3 +95,20 @@ describe("stateless errors, as TF's", function()
     assert.equal("TypeError", err(tf.random.stateless_normal, { 3 }, { 1, 2 }, { dtype = tf.int32 }).type)
   end)
 end)
+
+describe("seeded Keras initializers draw statelessly", function()
+  it("RandomNormal, RandomUniform and TruncatedNormal with seed s are the stateless draws from [s, 0]", function()
+    local K = tf.keras.initializers
+    assert.same(numpy(tf.random.stateless_normal({ 3, 4 }, { 7, 0 }, { stddev = 0.05 })),
+      numpy(K.RandomNormal({ seed = 7 })({ 3, 4 })))
+    assert.same(numpy(tf.random.stateless_uniform({ 3, 4 }, { 7, 0 }, { minval = -0.05, maxval = 0.05 })),
+      numpy(K.RandomUniform({ seed = 7 })({ 3, 4 })))
+    assert.same(numpy(tf.random.stateless_truncated_normal({ 3, 4 }, { 7, 0 }, { stddev = 0.05 })),
+      numpy(K.TruncatedNormal({ seed = 7 })({ 3, 4 })))
+  end)
+  it("a seeded initializer gives the same values under tf.func as eagerly", function()
+    local init = tf.keras.initializers.GlorotUniform({ seed = 3 })
+    local eager = init({ 4, 5 })
+    assert.same(numpy(eager), numpy(tf.func(function() return init({ 4, 5 }) end)()))
+  end)
+end)
