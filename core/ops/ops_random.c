@@ -1,5 +1,6 @@
 /* ops_random.c — RandomUniform and RandomStandardNormal over TF's
- * Philox4x32-10 generator (see random.h for the streams and seeding). */
+ * Philox4x32-10 generator (see random.h for the streams and seeding), and
+ * the Stateless* ops, which key the same generator from a seed input. */
 #include "random.h"
 
 #include <math.h>

@@ -1,7 +1,9 @@
 -- random.lua — the random family (core/ops/ops_random.c): samples from
 -- the session's random stream, tf.random.normal (RandomStandardNormal,
 -- scaled and shifted) and tf.random.uniform (RandomUniform), and
--- tf.random.set_seed, which makes them reproducible.
+-- tf.random.set_seed, which makes them reproducible; and the stateless
+-- draws (tf.random.stateless_*, split, fold_in), whose values are a
+-- function of the seed argument alone.
 
 local core = require("moonflow.core")
 local errors = require("moonflow.errors")
