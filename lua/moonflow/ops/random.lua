@@ -106,8 +106,8 @@ local function seed_tensor(seed)
   return t
 end
 
-local function stateless(opname, shape, seed, dtype, opts, extra)
-  return op(H[opname], { dtype = dtype, name = opts and opts.name, _dtypes = { I32 } },
+local function stateless(opname, shape, seed, dtype, name, extra)
+  return op(H[opname], { dtype = dtype, name = name, _dtypes = { I32 } },
     shape_arg(shape), seed_tensor(seed), table.unpack(extra or {}))
 end
 
@@ -138,12 +138,12 @@ M.stateless_uniform = op_def("StatelessRandomUniform", function(shape, seed, min
         .. "both None or not None. Got `minval`=%s and `maxval`=%s."):format(dtype.name,
         minval == nil and "None" or tostring(minval), maxval == nil and "None" or tostring(maxval)), 2)
     end
-    if minval == nil then return stateless("StatelessRandomUniformFullInt", shape, seed, dtype, opts) end
-    return stateless("StatelessRandomUniformInt", shape, seed, dtype, opts,
+    if minval == nil then return stateless("StatelessRandomUniformFullInt", shape, seed, dtype, opts.name) end
+    return stateless("StatelessRandomUniformInt", shape, seed, dtype, opts.name,
       { to_tensor(minval, dtype), to_tensor(maxval, dtype) })
   end
   float_dtype(dtype)
-  local x = stateless("StatelessRandomUniform", shape, seed, dtype, opts)
+  local x = stateless("StatelessRandomUniform", shape, seed, dtype, opts.name)
   local lo, hi = number_or_tensor(minval or 0, x), number_or_tensor(maxval or 1, x)
   if hi - lo ~= 1 then x = x * (hi - lo) end
   if lo ~= 0 then x = x + lo end
@@ -153,25 +153,28 @@ end, "tf.random.stateless_uniform(shape, seed [, {minval=, maxval=, dtype=, alg=
   .. "both minval and maxval (uniform in [minval, maxval)) or neither (the dtype's whole range)." .. DETERMINISTIC,
 { required = 2, positional = { "minval", "maxval", "dtype", "alg" }, "name" })
 
-local function normal_like(opname)
-  return function(shape, seed, mean, stddev, dtype, alg, opts)
-    dtype = float_dtype(dtype)
-    check_alg(alg)
-    local x = stateless(opname, shape, seed, dtype, opts)
-    stddev, mean = number_or_tensor(stddev or 1, x), number_or_tensor(mean or 0, x)
-    if stddev ~= 1 then x = x * stddev end
-    if mean ~= 0 then x = x + mean end
-    return x
-  end
+-- A stateless normal draw, scaled by stddev and shifted by mean.
+local function normal_like(opname, shape, seed, mean, stddev, dtype, alg, name)
+  dtype = float_dtype(dtype)
+  check_alg(alg)
+  local x = stateless(opname, shape, seed, dtype, name)
+  stddev, mean = number_or_tensor(stddev or 1, x), number_or_tensor(mean or 0, x)
+  if stddev ~= 1 then x = x * stddev end
+  if mean ~= 0 then x = x + mean end
+  return x
 end
 
-M.stateless_normal = op_def("StatelessRandomNormal", normal_like("StatelessRandomNormal"),
+M.stateless_normal = op_def("StatelessRandomNormal", function(shape, seed, mean, stddev, dtype, alg, opts)
+  return normal_like("StatelessRandomNormal", shape, seed, mean, stddev, dtype, alg, opts.name)
+end,
   "tf.random.stateless_normal(shape, seed [, {mean=, stddev=, dtype=, alg=, name=}])",
   "Scaled by stddev (default 1) and shifted by mean (default 0); float32 unless dtype says otherwise "
     .. "(float16, bfloat16, float32, float64). Normals come from Box-Muller on pairs of samples." .. DETERMINISTIC,
   { required = 2, positional = { "mean", "stddev", "dtype", "alg" }, "name" })
 
-M.stateless_truncated_normal = op_def("StatelessTruncatedNormal", normal_like("StatelessTruncatedNormal"),
+M.stateless_truncated_normal = op_def("StatelessTruncatedNormal", function(shape, seed, mean, stddev, dtype, alg, opts)
+  return normal_like("StatelessTruncatedNormal", shape, seed, mean, stddev, dtype, alg, opts.name)
+end,
   "tf.random.stateless_truncated_normal(shape, seed [, {mean=, stddev=, dtype=, alg=, name=}])",
   "Values beyond two standard deviations are drawn again (TF's rejection, each group of values from its own "
     .. "reserved samples); then scaled by stddev and shifted by mean." .. DETERMINISTIC,
@@ -184,7 +187,7 @@ M.stateless_split = op_def("StatelessRandomUniformFullInt", function(seed, num, 
     raise("ValueError", ("num must be a non-negative integer, got %s"):format(tostring(num)), 2)
   end
   check_alg(alg)
-  return stateless("StatelessRandomUniformFullInt", { num, 2 }, t, core.dtype(t), opts)
+  return stateless("StatelessRandomUniformFullInt", { num, 2 }, t, core.dtype(t), opts.name)
 end, "tf.random.experimental.stateless_split(seed [, {num=, alg=, name=}])",
 "Splits a seed into num new seeds (default 2), a [num, 2] tensor of the seed's dtype: TF's "
   .. "stateless_random_uniform over the dtype's range with that seed, so the same seed splits alike everywhere.",
@@ -199,7 +202,7 @@ M.stateless_fold_in = op_def("StatelessRandomUniformFullInt", function(seed, dat
     raise("TypeError", ("Value passed to parameter 'dtype' has DataType %s not in list of allowed values: "
       .. "int32, int64"):format(dt.name), 2)
   end
-  local first = stateless("StatelessRandomUniformFullInt", {}, seed, dt, opts)
+  local first = stateless("StatelessRandomUniformFullInt", {}, seed, dt, opts.name)
   return to_tensor({ first, d })
 end, "tf.random.experimental.stateless_fold_in(seed, data [, {alg=, name=}])",
 "Folds an integer (data) into a seed: a new shape-[2] seed, [a draw over data's dtype from the seed, data], as TF's.",
