@@ -116,10 +116,14 @@ static double u64_to_double(uint32_t hi, uint32_t lo) { /* [0, 1) from 52 bits *
   return d - 1.0;
 }
 
-static void box_muller_f(uint32_t x0, uint32_t x1, float *f0, float *f1) {
+/* TF's BoxMullerFloat computes the angle 2.0f * M_PI * u in double (M_PI
+ * is a double), which the stateless ops follow to give TF's values; the
+ * stateful ops' draws are moonflow's own (their seeding is not TF's) and
+ * keep the float angle their recorded outputs were made with. */
+static void box_muller_f(uint32_t x0, uint32_t x1, bool tf_angle, float *f0, float *f1) {
   float u1 = u32_to_float(x0);
   if (u1 < 1.0e-7f) u1 = 1.0e-7f;
-  float v1 = (float)(2.0f * M_PI * u32_to_float(x1));
+  float v1 = tf_angle ? (float)(2.0f * M_PI * u32_to_float(x1)) : 2.0f * (float)M_PI * u32_to_float(x1);
   float u2 = sqrtf(-2.0f * logf(u1));
   sincosf(v1, f0, f1);
   *f0 *= u2;
@@ -138,7 +142,8 @@ static void box_muller_d(const uint32_t x[4], double *d0, double *d1) {
 
 /* ---- streams ---- */
 
-enum dist { UNIFORM, NORMAL };
+/* NORMAL_TF: a normal with TF's float Box-Muller angle (box_muller_f). */
+enum dist { UNIFORM, NORMAL, NORMAL_TF };
 
 typedef struct stream {
   enum dist dist;
@@ -273,8 +278,8 @@ static void fill_half(enum dist d, mf_dtype dt, const uint32_t x[4], uint16_t ou
     return;
   }
   float f[4];
-  box_muller_f(x[0], x[1], &f[0], &f[1]);
-  box_muller_f(x[2], x[3], &f[2], &f[3]);
+  box_muller_f(x[0], x[1], d == NORMAL_TF, &f[0], &f[1]);
+  box_muller_f(x[2], x[3], d == NORMAL_TF, &f[2], &f[3]);
   for (int k = 0; k < 4; k++) out[k] = dt == MF_FLOAT16 ? mf_f32_to_f16(f[k]) : mf_f32_to_bf16(f[k]);
 }
 
@@ -312,8 +317,8 @@ static mf_status fill(enum dist d, mf_dtype dt, philox gen, void *data, int64_t 
       if (d == UNIFORM)
         for (int k = 0; k < 4; k++) fv[k] = u32_to_float(x[k]);
       else {
-        box_muller_f(x[0], x[1], &fv[0], &fv[1]);
-        box_muller_f(x[2], x[3], &fv[2], &fv[3]);
+        box_muller_f(x[0], x[1], d == NORMAL_TF, &fv[0], &fv[1]);
+        box_muller_f(x[2], x[3], d == NORMAL_TF, &fv[2], &fv[3]);
       }
     } else if (d == UNIFORM) {
       dv[0] = u64_to_double(x[0], x[1]);
@@ -502,7 +507,7 @@ static mf_status fill_truncated(mf_dtype dt, philox base, void *data, int64_t n,
         box_muller_d(s, &pair[0], &pair[1]);
       } else {
         float f0, f1;
-        box_muller_f(s[0], s[1], &f0, &f1);
+        box_muller_f(s[0], s[1], true, &f0, &f1);
         pair[0] = f0;
         pair[1] = f1;
       }
@@ -563,7 +568,7 @@ static mf_status stateless_kernel(mf_op_call *c, mf_error *err) {
               (uint64_t)hi - (uint64_t)lo);
     return MF_OK;
   }
-  return fill(c->op == &mf_op_StatelessRandomNormal ? NORMAL : UNIFORM, out->dtype, gen, data,
+  return fill(c->op == &mf_op_StatelessRandomNormal ? NORMAL_TF : UNIFORM, out->dtype, gen, data,
               out->size, err);
 }
 
