@@ -1,9 +1,12 @@
 /* ops_random.c — RandomUniform and RandomStandardNormal over TF's
- * Philox4x32-10 generator (see random.h for the streams and seeding). */
+ * Philox4x32-10 generator (see random.h for the streams and seeding), and
+ * the Stateless* ops, which key the same generator from a seed input. */
 #include "random.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -113,10 +116,14 @@ static double u64_to_double(uint32_t hi, uint32_t lo) { /* [0, 1) from 52 bits *
   return d - 1.0;
 }
 
-static void box_muller_f(uint32_t x0, uint32_t x1, float *f0, float *f1) {
+/* TF's BoxMullerFloat computes the angle 2.0f * M_PI * u in double (M_PI
+ * is a double), which the stateless ops follow to give TF's values; the
+ * stateful ops' draws are moonflow's own (their seeding is not TF's) and
+ * keep the float angle their recorded outputs were made with. */
+static void box_muller_f(uint32_t x0, uint32_t x1, bool tf_angle, float *f0, float *f1) {
   float u1 = u32_to_float(x0);
   if (u1 < 1.0e-7f) u1 = 1.0e-7f;
-  float v1 = 2.0f * (float)M_PI * u32_to_float(x1);
+  float v1 = tf_angle ? (float)(2.0f * M_PI * u32_to_float(x1)) : 2.0f * (float)M_PI * u32_to_float(x1);
   float u2 = sqrtf(-2.0f * logf(u1));
   sincosf(v1, f0, f1);
   *f0 *= u2;
@@ -135,7 +142,8 @@ static void box_muller_d(const uint32_t x[4], double *d0, double *d1) {
 
 /* ---- streams ---- */
 
-enum dist { UNIFORM, NORMAL };
+/* NORMAL_TF: a normal with TF's float Box-Muller angle (box_muller_f). */
+enum dist { UNIFORM, NORMAL, NORMAL_TF };
 
 typedef struct stream {
   enum dist dist;
@@ -270,8 +278,8 @@ static void fill_half(enum dist d, mf_dtype dt, const uint32_t x[4], uint16_t ou
     return;
   }
   float f[4];
-  box_muller_f(x[0], x[1], &f[0], &f[1]);
-  box_muller_f(x[2], x[3], &f[2], &f[3]);
+  box_muller_f(x[0], x[1], d == NORMAL_TF, &f[0], &f[1]);
+  box_muller_f(x[2], x[3], d == NORMAL_TF, &f[2], &f[3]);
   for (int k = 0; k < 4; k++) out[k] = dt == MF_FLOAT16 ? mf_f32_to_f16(f[k]) : mf_f32_to_bf16(f[k]);
 }
 
@@ -309,8 +317,8 @@ static mf_status fill(enum dist d, mf_dtype dt, philox gen, void *data, int64_t 
       if (d == UNIFORM)
         for (int k = 0; k < 4; k++) fv[k] = u32_to_float(x[k]);
       else {
-        box_muller_f(x[0], x[1], &fv[0], &fv[1]);
-        box_muller_f(x[2], x[3], &fv[2], &fv[3]);
+        box_muller_f(x[0], x[1], d == NORMAL_TF, &fv[0], &fv[1]);
+        box_muller_f(x[2], x[3], d == NORMAL_TF, &fv[2], &fv[3]);
       }
     } else if (d == UNIFORM) {
       dv[0] = u64_to_double(x[0], x[1]);
@@ -328,6 +336,8 @@ static mf_status fill(enum dist d, mf_dtype dt, philox gen, void *data, int64_t 
 
 /* ---- the ops ---- */
 
+static mf_status random_infer_shape(mf_op_call *c, mf_dtype dt, mf_error *err);
+
 extern const mf_op_def mf_op_RandomStandardNormal;
 
 static mf_status random_infer(mf_op_call *c, mf_error *err) {
@@ -337,6 +347,11 @@ static mf_status random_infer(mf_op_call *c, mf_error *err) {
                         "Value for attr 'dtype' of %s is not in the list of allowed values: "
                         "half, bfloat16, float, double [Op:%s]",
                         mf_dtype_name(dt), c->op->name);
+  return random_infer_shape(c, dt, err);
+}
+
+/* The output spec from the shape input (input 0), TF's RandomShape. */
+static mf_status random_infer_shape(mf_op_call *c, mf_dtype dt, mf_error *err) {
   MF_TRY(mf_infer_check_dtype(c, 0, mf_dtype_is_integer, "int32 or int64", err));
   const mf_spec *s = &c->in_specs[0];
   if (s->rank >= 0 && s->rank != 1)
@@ -402,3 +417,178 @@ const mf_op_def mf_op_RandomUniform = {
     .doc = "Samples uniformly from [0, 1).",
     .tf_attrs = "T:0 dtype seed=0 seed2=0",
 };
+
+/* ---- stateless ops: the values are a function of (seed, shape, dtype) ---- */
+
+extern const mf_op_def mf_op_StatelessRandomNormal;
+extern const mf_op_def mf_op_StatelessTruncatedNormal;
+extern const mf_op_def mf_op_StatelessRandomUniformInt;
+extern const mf_op_def mf_op_StatelessRandomUniformFullInt;
+
+static int64_t int_at(const mf_tensor *t, int64_t i) {
+  return t->dtype == MF_INT64 ? MF_DATA(t, int64_t)[i] : (int64_t)MF_DATA(t, int32_t)[i];
+}
+
+/* TF's GenerateKey (stateless_random_ops.cc): the seed pair is the counter
+ * of one Philox block under a fixed key, and that block's output is the
+ * key and counter of the draw, so both halves of the seed matter alike.
+ * An int32 seed widens with its sign, as TF's static_cast<uint64>. */
+static philox stateless_gen(const mf_tensor *seed) {
+  uint64_t s0 = (uint64_t)int_at(seed, 0), s1 = (uint64_t)int_at(seed, 1);
+  philox p = {.key = {0x3ec8f720u, 0x02461e29u},
+              .ctr = {(uint32_t)s0, (uint32_t)(s0 >> 32), (uint32_t)s1, (uint32_t)(s1 >> 32)}};
+  uint32_t mix[4];
+  philox_next(&p, mix);
+  return (philox){.key = {mix[0], mix[1]}, .ctr = {0, 0, mix[2], mix[3]}};
+}
+
+static bool stateless_float(mf_dtype dt) { return mf_dtype_is_any_float(dt); }
+static bool stateless_int(mf_dtype dt) { return dt == MF_INT32 || dt == MF_INT64; }
+
+static mf_status stateless_infer(mf_op_call *c, mf_error *err) {
+  bool ints = c->op == &mf_op_StatelessRandomUniformInt || c->op == &mf_op_StatelessRandomUniformFullInt;
+  mf_dtype dt = mf_attr_type(c->attrs, "dtype", ints ? MF_INT64 : MF_FLOAT32);
+  if (ints ? !stateless_int(dt) : !stateless_float(dt))
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                        "Value for attr 'dtype' of %s is not in the list of allowed values: %s [Op:%s]",
+                        mf_dtype_name(dt), ints ? "int32, int64" : "half, bfloat16, float, double",
+                        c->op->name);
+  MF_TRY(mf_infer_check_dtype(c, 1, stateless_int, "int32 or int64", err));
+  const mf_spec *s = &c->in_specs[1];
+  if (s->rank >= 0 && (s->rank != 1 || (s->shape[0] >= 0 && s->shape[0] != 2))) {
+    char buf[64] = "[";
+    for (int i = 0; i < s->rank && strlen(buf) < 40; i++)
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%lld", i ? "," : "",
+               (long long)s->shape[i]);
+    strcat(buf, "]");
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "seed must have shape [2], not %s [Op:%s]", buf,
+                        c->op->name);
+  }
+  if (c->op == &mf_op_StatelessRandomUniformInt)
+    for (int i = 2; i < 4; i++) {
+      if (c->in_specs[i].dtype != dt)
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT,
+                            "%s must have dtype %s, not %s [Op:%s]", i == 2 ? "minval" : "maxval",
+                            mf_dtype_name(dt), mf_dtype_name(c->in_specs[i].dtype), c->op->name);
+      if (c->in_specs[i].rank > 0)
+        return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "%s must be 0-D, got shape of rank %d [Op:%s]",
+                            i == 2 ? "minval" : "maxval", c->in_specs[i].rank, c->op->name);
+    }
+  /* The output shape is the shape input's, as the stateful ops'. */
+  return random_infer_shape(c, dt, err);
+}
+
+/* TF's TruncatedNormalDistribution over a SingleSampleAdapter: normals
+ * from Box-Muller pairs, those with |x| >= 2 dropped, until the group (4
+ * float32/half values, 2 float64) is full; group g starts 256 samples a
+ * value past the generator's start (kReservedSamplesPerOutput). */
+static mf_status fill_truncated(mf_dtype dt, philox base, void *data, int64_t n, mf_error *err) {
+  const int per = dt == MF_FLOAT64 ? 2 : 4;
+  const uint64_t skip = (uint64_t)per * 256 / 4;
+  for (int64_t i = 0, g = 0; i < n; i += per, g++) {
+    if ((g & 0xffff) == 0) MF_TRY(mf_interrupt_check(err));
+    philox gen = base;
+    philox_skip(&gen, (uint64_t)g * skip);
+    uint32_t x[4];
+    int used = 4, got = 0;
+    double v[4];
+    while (got < per) {
+      uint32_t s[4];
+      int want = dt == MF_FLOAT64 ? 4 : 2;
+      for (int k = 0; k < want; k++) {
+        if (used == 4) {
+          philox_next(&gen, x);
+          used = 0;
+        }
+        s[k] = x[used++];
+      }
+      double pair[2];
+      if (dt == MF_FLOAT64) {
+        box_muller_d(s, &pair[0], &pair[1]);
+      } else {
+        float f0, f1;
+        box_muller_f(s[0], s[1], true, &f0, &f1);
+        pair[0] = f0;
+        pair[1] = f1;
+      }
+      for (int k = 0; k < 2 && got < per; k++)
+        if (fabs(pair[k]) < 2.0) v[got++] = pair[k];
+    }
+    for (int k = 0; k < per && i + k < n; k++) {
+      if (dt == MF_FLOAT64) ((double *)data)[i + k] = v[k];
+      else if (dt == MF_FLOAT32) ((float *)data)[i + k] = (float)v[k];
+      else if (dt == MF_FLOAT16) ((uint16_t *)data)[i + k] = mf_f32_to_f16((float)v[k]);
+      else ((uint16_t *)data)[i + k] = mf_f32_to_bf16((float)v[k]);
+    }
+  }
+  return MF_OK;
+}
+
+/* TF's UniformDistribution and UniformFullIntDistribution for int32 (one
+ * sample a value) and int64 (two: low word first): lo + bits % range, or
+ * the bits themselves over the full range. */
+static void fill_ints(mf_dtype dt, philox gen, void *data, int64_t n, int full, int64_t lo,
+                      uint64_t range) {
+  uint32_t x[4];
+  const int per = dt == MF_INT64 ? 2 : 4;
+  for (int64_t i = 0; i < n; i += per) {
+    philox_next(&gen, x);
+    for (int k = 0; k < per && i + k < n; k++) {
+      if (dt == MF_INT32) {
+        uint32_t b = x[k];
+        ((int32_t *)data)[i + k] = full ? (int32_t)b : (int32_t)((uint32_t)lo + b % (uint32_t)range);
+      } else {
+        uint64_t b = x[2 * k] | (uint64_t)x[2 * k + 1] << 32;
+        ((int64_t *)data)[i + k] = full ? (int64_t)b : (int64_t)((uint64_t)lo + b % range);
+      }
+    }
+  }
+}
+
+static mf_status stateless_kernel(mf_op_call *c, mf_error *err) {
+  const mf_tensor *seed = c->in[1];
+  if (seed->size != 2)
+    return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "seed must have shape [2], not [%lld] [Op:%s]",
+                        (long long)seed->size, c->op->name);
+  int64_t lo = 0, hi = 0;
+  if (c->op == &mf_op_StatelessRandomUniformInt) {
+    lo = int_at(c->in[2], 0);
+    hi = int_at(c->in[3], 0);
+    if (lo >= hi)
+      return mf_error_set(err, MF_ERR_INVALID_ARGUMENT, "Need minval < maxval: %lld >= %lld [Op:%s]",
+                          (long long)lo, (long long)hi, c->op->name);
+  }
+  mf_tensor *out;
+  MF_TRY(mf_op_alloc_output(c, 0, &out, err));
+  philox gen = stateless_gen(seed);
+  void *data = mf_tensor_data(out);
+  if (c->op == &mf_op_StatelessTruncatedNormal) return fill_truncated(out->dtype, gen, data, out->size, err);
+  if (c->op == &mf_op_StatelessRandomUniformInt || c->op == &mf_op_StatelessRandomUniformFullInt) {
+    fill_ints(out->dtype, gen, data, out->size, c->op == &mf_op_StatelessRandomUniformFullInt, lo,
+              (uint64_t)hi - (uint64_t)lo);
+    return MF_OK;
+  }
+  return fill(c->op == &mf_op_StatelessRandomNormal ? NORMAL_TF : UNIFORM, out->dtype, gen, data,
+              out->size, err);
+}
+
+#define STATELESS_OP(NAME, INPUTS, N, DOC)                                                          \
+  const mf_op_def mf_op_##NAME = {                                                                  \
+      .name = #NAME, .input_names = INPUTS, .min_inputs = N, .max_inputs = N,                      \
+      .attrs = {{"dtype", MF_ATTR_TYPE}},                                                           \
+      .infer = stateless_infer, .kernel = stateless_kernel,                                         \
+      .flags = MF_OP_NO_GRADIENT,                                                                   \
+      .doc = DOC,                                                                                   \
+      .tf_attrs = "dtype T:0 Tseed:1",                                                              \
+  };
+
+STATELESS_OP(StatelessRandomUniform, "shape,seed", 2,
+             "Samples uniformly from [0, 1), the same values for the same seed.")
+STATELESS_OP(StatelessRandomNormal, "shape,seed", 2,
+             "Samples from the standard normal distribution, the same values for the same seed.")
+STATELESS_OP(StatelessTruncatedNormal, "shape,seed", 2,
+             "Samples from the standard normal truncated to (-2, 2), the same values for the same seed.")
+STATELESS_OP(StatelessRandomUniformInt, "shape,seed,minval,maxval", 4,
+             "Samples integers uniformly from [minval, maxval), the same values for the same seed.")
+STATELESS_OP(StatelessRandomUniformFullInt, "shape,seed", 2,
+             "Samples integers uniformly over the dtype's range, the same values for the same seed.")

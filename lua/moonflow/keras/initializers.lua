@@ -7,7 +7,6 @@
 -- the variance-scaling family counts fans as Keras does, and its normal
 -- variants draw from a normal truncated at two standard deviations.
 
-local core = require("moonflow.core")
 local errors = require("moonflow.errors")
 local doc = require("moonflow.doc")
 local options = require("moonflow.options")
@@ -46,39 +45,35 @@ end
 
 -- A standard normal truncated to [-2, 2]: values outside are drawn again
 -- until none is left (TF's TruncatedNormal keeps the same distribution).
-local function truncated_standard(shape, dtype, seed)
-  local x = ops.random.normal(shape, { dtype = dtype, seed = seed })
+local function truncated_standard(shape, dtype)
+  local x = ops.random.normal(shape, { dtype = dtype })
   local function outside(v) return ops.reduce_any(ops.greater(ops.abs(v), 2)) end
-  local n = 0
   return (control.while_loop(outside, function(v)
-    n = n + 1
-    local again = ops.random.normal(shape, { dtype = dtype, seed = seed and seed + n })
+    local again = ops.random.normal(shape, { dtype = dtype })
     return ops.where(ops.greater(ops.abs(v), 2), again, v)
   end, { x }))
 end
 
 -- A seeded initializer gives the same values on every call, and so does
--- every initializer with that seed (TF 2.x Keras draws them statelessly
--- from the seed). moonflow's seeded random ops are streams that move on at
--- each draw, so the first standard draw for a seed, kind and shape is
--- kept and given again; the initializers scale it. Unseeded draws are new
--- every call.
-local seeded_draws = {}
+-- every initializer of a kind with that seed: as TF-Keras's and Keras 3's
+-- backends, the draw is stateless, from the seed pair [seed, 0], so
+-- nothing is kept between calls. Unseeded draws come from the session's
+-- stream, new every call.
 local DRAW = {
-  uniform = function(shape, dtype, seed) return ops.random.uniform(shape, { dtype = dtype, seed = seed }) end,
-  normal = function(shape, dtype, seed) return ops.random.normal(shape, { dtype = dtype, seed = seed }) end,
+  uniform = function(shape, dtype) return ops.random.uniform(shape, { dtype = dtype }) end,
+  normal = function(shape, dtype) return ops.random.normal(shape, { dtype = dtype }) end,
   truncated = truncated_standard,
 }
+local STATELESS = {
+  uniform = function(shape, dtype, seed) return ops.random.stateless_uniform(shape, { seed, 0 }, { dtype = dtype }) end,
+  normal = function(shape, dtype, seed) return ops.random.stateless_normal(shape, { seed, 0 }, { dtype = dtype }) end,
+  truncated = function(shape, dtype, seed)
+    return ops.random.stateless_truncated_normal(shape, { seed, 0 }, { dtype = dtype })
+  end,
+}
 local function standard(kind, shape, dtype, seed)
-  -- A draw made while tracing is the graph's, not a value to keep.
-  if seed == nil or core.tracing() then return DRAW[kind](shape, dtype, seed) end
-  local key = ("%s|%d|%s|%s"):format(kind, seed, dtype.name, table.concat(shape, ","))
-  local x = seeded_draws[key]
-  if not x then
-    x = DRAW[kind](shape, dtype, seed)
-    seeded_draws[key] = x
-  end
-  return x
+  if seed == nil then return DRAW[kind](shape, dtype) end
+  return STATELESS[kind](shape, dtype, seed)
 end
 
 local SEEDED = " With a seed, every call for a shape gives the same values (as does every initializer with "

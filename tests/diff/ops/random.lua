@@ -19,6 +19,22 @@ local function entry(name, op, fn)
   }
 end
 
+local function stateless_entry(name, op, fn, dts, bounded)
+  return {
+    name = name, ops = { op },
+    gen = function(r)
+      local shape = { r.range(1, 40), r.range(20, 60) }
+      if r.chance(0.1) then shape = { r.range(0, 2), 3 } end
+      local lo = r.range(-50, 50)
+      return { inputs = {}, attrs = { shape = shape, dtype = r.pick(dts), seed = { r.range(-1000, 1000), r.range(0, 9) },
+        minval = bounded and lo or nil, maxval = bounded and lo + r.range(1, 100) or nil } }
+    end,
+    call = function(a)
+      return tf.random[fn](a.shape, a.seed, { dtype = tf[a.dtype], minval = a.minval, maxval = a.maxval })
+    end,
+  }
+end
+
 return {
   entry("random_normal", "RandomStandardNormal", tf.random.normal),
   entry("random_uniform", "RandomUniform", tf.random.uniform),
@@ -34,4 +50,15 @@ return {
       return tf.nn.dropout(tf.ones(a.shape, tf[a.dtype]), a.rate, nil, a.seed ~= 0 and a.seed or nil)
     end,
   },
+  -- The stateless ops (tf.random.stateless_*): the values are a function
+  -- of (seed, shape, dtype), so these are ordinary entries (eager, traced,
+  -- unoptimised and with unknown dimensions, bit for bit) whose reference
+  -- checks the distribution as above; tests/lua/stateless_random_spec.lua
+  -- checks TF's documented values.
+  stateless_entry("stateless_uniform", "StatelessRandomUniform", "stateless_uniform", gen.FLOATS),
+  stateless_entry("stateless_normal", "StatelessRandomNormal", "stateless_normal", gen.FLOATS),
+  stateless_entry("stateless_truncated_normal", "StatelessTruncatedNormal", "stateless_truncated_normal", gen.FLOATS),
+  stateless_entry("stateless_uniform_int", "StatelessRandomUniformInt", "stateless_uniform", { "int32", "int64" }, true),
+  stateless_entry("stateless_uniform_full_int", "StatelessRandomUniformFullInt", "stateless_uniform",
+    { "int32", "int64" }),
 }

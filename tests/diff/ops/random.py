@@ -57,3 +57,32 @@ REF = {
     "random_uniform": lambda a: _checked(a, lambda x: np.clip(x, 0, 1), 0.0, 1.0),
     "dropout": _dropout,
 }
+
+
+# The stateless ops: the same distributions (tests/diff/ops/random.lua).
+def _phi(x):
+    return 0.5 * (1 + _erf(x / math.sqrt(2)))
+
+
+def _ints(a, low, high):
+    dt = DT[a["dtype"]]
+
+    def check(got):
+        if got.dtype != dt or list(got.shape) != a["shape"]:
+            return "dtype %s shape %s, asked %s %s" % (got.dtype, got.shape, a["dtype"], a["shape"])
+        if low is not None and got.size and not ((got >= low) & (got < high)).all():
+            return "values outside [%d, %d)" % (low, high)
+        if got.size > 100 and (high is None or high - low > 1) and len(np.unique(got)) < 2:
+            return "one value %d times" % got.size
+        return None
+    return Check(check)
+
+
+REF.update({
+    "stateless_uniform": REF["random_uniform"],
+    "stateless_normal": REF["random_normal"],
+    "stateless_truncated_normal": lambda a: _checked(
+        a, lambda x: np.clip((_phi(x) - _phi(-2.0)) / (_phi(2.0) - _phi(-2.0)), 0, 1), -2.0, 2.0000001),
+    "stateless_uniform_int": lambda a: _ints(a, a["minval"], a["maxval"]),
+    "stateless_uniform_full_int": lambda a: _ints(a, None, None),
+})

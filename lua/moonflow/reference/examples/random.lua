@@ -70,4 +70,95 @@ example raised: ValueError: tf.image.resize: moonflow implements method 'bilinea
       { code = [[tf.image.resize(tf.zeros({1, 2, 2, 1}), {4, 4}, "cubic")]], type = "ValueError", message = "tf.image.resize: moonflow implements method 'bilinear' only, got cubic" },
     },
   },
+  -- The stateless draws (ops/random.lua): values from the seed alone.
+  ["tf.random.experimental.stateless_fold_in"] = {
+    example = [[
+print(tf.random.experimental.stateless_fold_in({1, 2}, 7))
+]],
+    output = [[
+tf.Tensor([1105988140          7], shape=(2,), dtype=int32)
+]],
+    errors = {
+      { code = [[tf.random.experimental.stateless_fold_in({1, 2}, 1.5)]], type = "TypeError", message = "DataType float32 not in list of allowed values: int32, int64" },
+    },
+  },
+  ["tf.random.experimental.stateless_split"] = {
+    example = [[
+print(tf.random.experimental.stateless_split({1, 2}, 3))
+]],
+    output = [=[
+tf.Tensor(
+[[1105988140 1738052849]
+ [-335576002  370444179]
+ [  10670227 -246211131]], shape=(3, 2), dtype=int32)
+]=],
+    errors = {
+      { code = [[tf.random.experimental.stateless_split({1, 2, 3})]], type = "InvalidArgumentError", message = "seed must have shape [2], not [3]" },
+    },
+  },
+  ["tf.random.fold_in"] = {
+    example = [[
+print(tf.random.fold_in({1, 2}, 7))
+]],
+    output = [[
+tf.Tensor([1105988140          7], shape=(2,), dtype=int32)
+]],
+    errors = {
+      { code = [[tf.random.fold_in({1, 2})]], type = "TypeError", message = "missing required argument" },
+    },
+  },
+  ["tf.random.split"] = {
+    example = [[
+print(tf.random.split({1, 2}))
+]],
+    output = [=[
+tf.Tensor(
+[[1105988140 1738052849]
+ [-335576002  370444179]], shape=(2, 2), dtype=int32)
+]=],
+    errors = {
+      { code = [[tf.random.split({1, 2}, -1)]], type = "ValueError", message = "num must be a non-negative integer" },
+    },
+  },
+  ["tf.random.stateless_normal"] = {
+    example = [[
+print(tf.random.stateless_normal({3}, {1105988140, 1738052849}))
+]],
+    output = [[
+tf.Tensor([-0.59835213 -0.9578608   0.9002807 ], shape=(3,), dtype=float32)
+]],
+    errors = {
+      { code = [[tf.random.stateless_normal({3}, {1, 2}, { dtype = tf.int32 })]], type = "TypeError", message = "Value passed to parameter 'dtype' has DataType int32 not in list of allowed values" },
+      { code = [[tf.random.stateless_normal({3}, {1})]], type = "InvalidArgumentError", message = "seed must have shape [2], not [1]" },
+    },
+  },
+  ["tf.random.stateless_truncated_normal"] = {
+    example = [[
+local x = tf.random.stateless_truncated_normal({1000}, {3, 4})
+print(tf.reduce_max(tf.abs(x)) < 2.0)
+print(tf.reduce_all(tf.equal(x, tf.random.stateless_truncated_normal({1000}, {3, 4}))))
+]],
+    output = [[
+true
+tf.Tensor(True, shape=(), dtype=bool)
+]],
+    errors = {
+      { code = [[tf.random.stateless_truncated_normal({3}, {1.5, 2.5})]], type = "TypeError", message = "Value passed to parameter 'seed' has DataType float32" },
+    },
+  },
+  ["tf.random.stateless_uniform"] = {
+    example = [[
+print(tf.random.stateless_uniform({3}, {1, 2}))
+print(tf.random.stateless_uniform({4}, {1, 2}, { minval = 0, maxval = 10, dtype = tf.int32 }))
+]],
+    output = [[
+tf.Tensor([0.8440604  0.19204533 0.9962232 ], shape=(3,), dtype=float32)
+tf.Tensor([0 9 4 9], shape=(4,), dtype=int32)
+]],
+    errors = {
+      { code = [[tf.random.stateless_uniform({3}, {1, 2, 3})]], type = "InvalidArgumentError", message = "seed must have shape [2], not [3]" },
+      { code = [[tf.random.stateless_uniform({3}, {1, 2}, { maxval = 10, dtype = tf.int32 })]], type = "ValueError", message = "argument `minval` and `maxval` must be both None or not None" },
+      { code = [[tf.random.stateless_uniform({3}, {1, 2}, { minval = 5, maxval = 3, dtype = tf.int32 })]], type = "InvalidArgumentError", message = "Need minval < maxval: 5 >= 3" },
+    },
+  },
 }
