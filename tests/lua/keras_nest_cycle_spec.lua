@@ -18,4 +18,17 @@ describe("Keras nests that contain themselves", function()
     assert.is_false(ok)
     assert.is_truthy(type(err) == "table" and err.type, tostring(err))
   end)
+
+  it("a train_step or minimize that fails leaves no tape recording (the tape closes on the error)", function()
+    local state = require("moonflow.state")
+    local m = tf.keras.Sequential({ tf.keras.layers.Dense(1) })
+    local cyclic = {}
+    cyclic[1] = cyclic
+    assert.is_false(pcall(m.train_step, m, cyclic))
+    assert.is_false(state.tapes_recording())
+    local opt = tf.keras.optimizers.SGD()
+    local v = tf.Variable(1.0)
+    assert.is_false(pcall(opt.minimize, opt, function() error("the loss failed") end, { v }))
+    assert.is_false(state.tapes_recording())
+  end)
 end)

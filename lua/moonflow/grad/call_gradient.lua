@@ -486,7 +486,7 @@ function retracing_backward(cf, captured, captured_tensors)
     local all = table.pack(...)
     local args = table.pack(table.unpack(all, 1, nparams))
     local dys = { table.unpack(all, nparams + 1, all.n) }
-    local tape = tapes.GradientTape()
+    local tape <close> = tapes.GradientTape()
     local sources = {}
     local tensors, vars = tapes.call_leaves(cf._types, args)
     for _, x in ipairs(tensors) do

@@ -100,7 +100,7 @@ local function loop_grad(body, s_in, flat_in, hist, n_iter, caps, final, body_gr
       local g = { ... }
       local vals = table.move(final, 1, #final, 1, {})
       for _, h in ipairs(hist) do vals[h.var] = ops.gather(h.buffer, k) end
-      local tape = tapes.GradientTape()
+      local tape <close> = tapes.GradientTape()
       local sources = {}
       for _, h in ipairs(float_vars) do
         tape:watch(vals[h.var])

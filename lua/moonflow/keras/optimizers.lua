@@ -178,7 +178,7 @@ local minimize = doc.def(function(self, loss, var_list)
   end
   if type(var_list) == "function" then var_list = var_list() end
   argcheck.table(var_list, "optimizer:minimize", "var_list")
-  local tape = tapes.GradientTape()
+  local tape <close> = tapes.GradientTape()
   local value = loss()
   tape:stop()
   local grads = tape:gradient(value, var_list)

@@ -224,7 +224,7 @@ end
 
 Model.train_step = doc.def(function(self, data)
   local x, y = split(data)
-  local tape = tapes.GradientTape()
+  local tape <close> = tapes.GradientTape()
   local y_pred = self(x, { training = true })
   local loss = self:compute_loss(x, y, y_pred)
   tape:stop()

@@ -284,7 +284,7 @@ local function cond_grad_rerun(n, dys)
   local nuser = a._nuser or #dys
   local function branch(fn)
     return function()
-      local tape = tapes.GradientTape()
+      local tape <close> = tapes.GradientTape()
       for _, src in ipairs(sources) do tape:watch(src) end
       local results = table.pack(fn())
       local flat = flatten_values(results)
