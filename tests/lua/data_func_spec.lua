@@ -182,6 +182,27 @@ describe("tf.data inside tf.func", function()
     assert.equal(1, #train:concrete_functions())
   end)
 
+  it("a tape over a call that loops over a dataset: the gradient of a variable read in the loop", function()
+    local ds = tf.data.Dataset.from_tensor_slices(tf.constant({ 1.0, 2.0, 3.0, 4.0 })):batch(2)
+    local w = tf.Variable(2.0)
+    local total = tf.func(function(data)
+      local s = tf.constant(0.0)
+      for x in data do s = s + tf.reduce_sum(x * w) end
+      return s
+    end)
+    for _, f in ipairs({ total, function(data)
+      local s = tf.constant(0.0)
+      for x in data do s = s + tf.reduce_sum(x * w) end
+      return s
+    end }) do
+      local tape = tf.GradientTape()
+      local y = f(ds)
+      tape:stop()
+      assert.equal(20, y:numpy())
+      assert.equal(10, tape:gradient(y, w):numpy())
+    end
+  end)
+
   it("the graph picture names the dataset ops as TF and shows the loop as a While", function()
     local f = tf.func(function(ds)
       local t = tf.constant(0, tf.int64)

@@ -301,9 +301,11 @@ local function backprop(tape, targets, target_grads, sources)
       local dys, present = {}, {}
       for k, y in ipairs(e.outputs) do
         present[k] = grads[key(y)] ~= nil
-        -- A resource output (a loop passing a variable's handle through)
-        -- carries no gradient and has no zeros.
-        dys[k] = grads[key(y)] or (dtype_of(y) ~= dtypes.resource and ops.zeros_like(y) or nil)
+        -- A resource or variant output (a loop passing a variable's
+        -- handle or a dataset iterator through) carries no gradient here
+        -- and has no zeros.
+        local d = dtype_of(y)
+        dys[k] = grads[key(y)] or ((d ~= dtypes.resource and d ~= dtypes.variant) and ops.zeros_like(y) or nil)
       end
       local rule = e.grad_fn or rules[e.type]
       if not rule then

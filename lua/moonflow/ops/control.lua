@@ -670,7 +670,10 @@ control_flow.graph_while = function(cond, body, vars, opts)
       -- Values keep their runtime shape through the loop (the invariant
       -- may leave dimensions unknown); the history stacks them.
       local shape = specs[i].shape
-      if kinds[i] then
+      -- A variant (a dataset iterator or optional) or resource has no
+      -- value to stack and no gradient: no history.
+      local dt = core.dtype(flat_in[i])
+      if kinds[i] and dt ~= dtypes.variant and dt ~= dtypes.resource then
         hist[#hist + 1] = { var = i, slot = #state + 1 }
         state[#state + 1] = ops.zeros({ 0 }, core.dtype(flat_in[i]))
         state_specs[#state] = { dtype = core.dtype(flat_in[i]), shape = shape and { -1, table.unpack(shape) } or nil }
