@@ -331,3 +331,46 @@ describe("a tf.func call's recorded gradient", function()
     assert.is_nil(t:gradient(r.seven, x))
   end)
 end)
+
+describe("a variable passed as an argument to a tf.func", function()
+  -- Its trace's handle is a placeholder; a cond's or loop's gradient
+  -- finds the variable through the graph's nodes, which are other
+  -- userdata for that placeholder.
+  local w = tf.Variable(2.0)
+  local xs = tf.constant({ { 1.0, 2.0 }, { 3.0, 4.0 } })
+  local function grad_of(f, ...)
+    local tape = tf.GradientTape()
+    local y = f(...)
+    tape:stop()
+    return y:numpy(), tape:gradient(y, w)
+  end
+
+  it("read inside a tf.cond gets its gradient, as TF", function()
+    local y, g = grad_of(tf.func(function(x, v)
+      if tf.reduce_sum(x) > 0 then return tf.reduce_sum(x * v) else return tf.constant(0.0) end
+    end), xs, w)
+    assert.equal(20, y)
+    assert.equal(10, g:numpy())
+  end)
+
+  it("read inside a graph loop gets its gradient, as TF", function()
+    local y, g = grad_of(tf.func(function(x, v)
+      local s = tf.constant(0.0)
+      for i in tf.range(2) do s = s + tf.reduce_sum(x[i] * v) end
+      return s
+    end), xs, w)
+    assert.equal(20, y)
+    assert.equal(10, g:numpy())
+  end)
+
+  it("read inside a loop over a dataset gets its gradient, as TF", function()
+    local ds = tf.data.Dataset.from_tensor_slices(tf.constant({ 1.0, 2.0, 3.0, 4.0 })):batch(2)
+    local y, g = grad_of(tf.func(function(data, v)
+      local s = tf.constant(0.0)
+      for x in data do s = s + tf.reduce_sum(x * v) end
+      return s
+    end), ds, w)
+    assert.equal(20, y)
+    assert.equal(10, g:numpy())
+  end)
+end)

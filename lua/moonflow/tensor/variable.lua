@@ -52,13 +52,22 @@ end
 -- told about (tape:watch) and the proxies of variables passed to traced
 -- functions; any other eager handle by its resource id.
 local handle_variables = setmetatable({}, { __mode = "k" })
+-- A proxy's placeholder by its graph identity too: a gradient walks the
+-- graph's nodes (core.graph_tensor), which are other userdata for the same
+-- tensor. Weak values: while a proxy lives, its handle keeps its graph
+-- (and so the identity) alive.
+local proxy_by_identity = setmetatable({}, { __mode = "v" })
 
-function variables.register_handle(handle, v) handle_variables[handle] = v end
+function variables.register_handle(handle, v)
+  handle_variables[handle] = v
+  if core.is_symbolic(handle) then proxy_by_identity[core.identity(handle)] = v end
+end
 
 function variables.of_handle(handle)
   local v = handle_variables[handle]
   if v then return v end
-  if core.is_tensor(handle) and not core.is_symbolic(handle) and core.dtype(handle) == dtypes.resource then
+  if core.is_tensor(handle) and core.dtype(handle) == dtypes.resource then
+    if core.is_symbolic(handle) then return proxy_by_identity[core.identity(handle)] end
     return state.variable_by_id(core.variable_info(handle))
   end
 end
