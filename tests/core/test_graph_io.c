@@ -252,6 +252,17 @@ static bool build_special(mf_graph *g, const mf_op_def *op) {
     outputs(g, 1, REFS(add_op(g, n, 2, REFS(cnst(g, sample(MF_STRING, 1)), cnst(g, sep)), NULL)));
     return true;
   }
+  if (strcmp(n, "StatelessRandomUniformInt") == 0) {
+    /* shape, a [2] seed, and int64 bounds (the default dtype) with minval < maxval */
+    mf_tensor *lo = NULL, *hi = NULL;
+    mf_tensor_new(MF_INT64, 0, NULL, &lo, NULL);
+    mf_tensor_new(MF_INT64, 0, NULL, &hi, NULL);
+    MF_DATA(lo, int64_t)[0] = 0;
+    MF_DATA(hi, int64_t)[0] = 10;
+    outputs(g, 1, REFS(add_op(g, n, 4, REFS(cnst(g, int_sample(2)), cnst(g, int_sample(5)), cnst(g, lo), cnst(g, hi)),
+                              NULL)));
+    return true;
+  }
   if (strcmp(n, "If") == 0 || strcmp(n, "StatelessIf") == 0) {
     ref p = input(g, MF_BOOL, 0, NULL, NULL), x = input(g, MF_FLOAT32, 0, NULL, NULL);
     ref r = with_graphs(g, n, 2, REFS(p, x), "then_branch", body1("Neg", MF_FLOAT32, NULL),
