@@ -135,9 +135,12 @@ local function compare(c, optimized)
       if not r then break end
       nsteps = nsteps + 1
       -- One execution of a graph is one frame: a node once per frame.
-      local key = tostring(r.frame) .. "|" .. r.node
-      if visits[key] then twice = twice or r.graph .. "/" .. r.node end
-      visits[key] = true
+      -- Keyed by the frame itself, which this keeps alive: a frame's
+      -- address (tostring) may be a collected earlier frame's.
+      local seen_in = visits[r.frame] or {}
+      visits[r.frame] = seen_in
+      if seen_in[r.node] then twice = twice or r.graph .. "/" .. r.node end
+      seen_in[r.node] = true
     end
     return table.unpack(s.results, 1, s.results.n)
   end))

@@ -260,12 +260,14 @@ tf.Tensor([1. 1.], shape=(2,), dtype=float32)
   ["tf.keras.initializers.orthogonal"] = {
     example = [[
 local q = tf.keras.initializers.orthogonal({gain = 2.0, seed = 3})({2, 4})
-print(tf.round(tf.matmul(q, q, {transpose_b = true})))
+-- q's rows are orthogonal with norm 2: qqᵀ is 4 times the identity (abs:
+-- the sign of a rounded zero follows the BLAS kernel's summation order)
+print(tf.abs(tf.round(tf.matmul(q, q, {transpose_b = true}))))
 ]],
     output = [=[
 tf.Tensor(
-[[ 4. -0.]
- [-0.  4.]], shape=(2, 2), dtype=float32)
+[[4. 0.]
+ [0. 4.]], shape=(2, 2), dtype=float32)
 ]=],
     errors = {
       { code = [[tf.keras.initializers.orthogonal()({2}, tf.int32)]], type = "ValueError", message = "Expected `dtype` argument to be a floating dtype" },
