@@ -10,23 +10,7 @@ local tf = rawget(_G, "tf") or require("moonflow")
 
 local range = tf.data.Dataset.range
 
--- Every element as Lua values (tuples as lists).
-local function elements(ds)
-  local out, it = {}, ds:iter()
-  while true do
-    local e = it:next()
-    if e == nil then return out end
-    local function numpy(v)
-      if tf.is_tensor(v) then return v:numpy() end
-      local t = {}
-      for k, x in pairs(v) do t[k] = numpy(x) end
-      return t
-    end
-    out[#out + 1] = numpy(e)
-  end
-end
-
-local function card(ds) return ds:cardinality():numpy() end
+local elements, card = H.elements, H.card
 
 local function from_tensors(x) return tf.data.Dataset.from_tensors(x) end
 

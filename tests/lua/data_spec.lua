@@ -9,23 +9,7 @@ local H = require("helpers")
 local tf = rawget(_G, "tf") or require("moonflow")
 
 -- Every element as Lua values (tuples as lists), as list(ds.as_numpy_iterator()).
-local function elements(ds)
-  local out = {}
-  local it = ds:iter()
-  while true do
-    local e = it:next()
-    if e == nil then return out end
-    local function numpy(v)
-      if tf.is_tensor(v) then return v:numpy() end
-      local t = {}
-      for k, x in pairs(v) do t[k] = numpy(x) end
-      return t
-    end
-    out[#out + 1] = numpy(e)
-  end
-end
-
-local function card(ds) return ds:cardinality():numpy() end
+local elements, card = H.elements, H.card
 
 describe("tf.data sources", function()
   it("from_tensor_slices of a Lua list is a dataset of scalars, printed as TF prints it", function()

@@ -223,4 +223,25 @@ function H.op_types(cf)
   return types
 end
 
+-- A value as Lua values: a tensor's numpy(), a nest's items so.
+local function numpy_of(v)
+  if tf.is_tensor(v) then return v:numpy() end
+  local t = {}
+  for k, x in pairs(v) do t[k] = numpy_of(x) end
+  return t
+end
+
+--- Every element of a tf.data dataset as Lua values (tuples as lists).
+function H.elements(ds)
+  local out, it = {}, ds:iter()
+  while true do
+    local e = it:next()
+    if e == nil then return out end
+    out[#out + 1] = numpy_of(e)
+  end
+end
+
+--- A dataset's cardinality as a Lua number.
+function H.card(ds) return ds:cardinality():numpy() end
+
 return H
