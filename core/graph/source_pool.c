@@ -139,10 +139,14 @@ static int same_text(const char *a, const char *b) { return a == b || (a && b &&
 const mf_node_source *mf_source_pool_intern(mf_source_pool *p, const char *chunk, int line,
                                             const char *text, const char *name) {
   const mf_node_source *last = p->last;
-  if (last && last->line == line && strcmp(last->chunk, chunk ? chunk : "?") == 0 &&
-      same_text(last->text, text) && same_text(last->name, name))
+  if (!chunk) chunk = "?";
+  /* A trace's ops come from a few lines of one chunk: the last record's
+   * chunk is this one's far more often than not, and comparing it costs
+   * less than hashing the name again. */
+  const char *same_chunk = last && strcmp(last->chunk, chunk) == 0 ? last->chunk : NULL;
+  if (same_chunk && last->line == line && same_text(last->text, text) && same_text(last->name, name))
     return last;
-  mf_node_source key = {intern_string(p, chunk ? chunk : "?"), line, NULL, NULL};
+  mf_node_source key = {same_chunk ? same_chunk : intern_string(p, chunk), line, NULL, NULL};
   if (!key.chunk || (text && !(key.text = intern_string(p, text))) ||
       (name && !(key.name = intern_string(p, name))))
     return NULL;

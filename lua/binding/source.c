@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The library's chunk-name prefix ("@/path/lua/moonflow/"), the same for
  * every state of the process; empty: recording is off. */
@@ -233,11 +234,23 @@ static int l_graph_fill_sources(lua_State *L) {
   return 0;
 }
 
+/* core.file_stamp(path) -> size, mtime in ns | nil: whether a file's text
+ * read before is still its text, for one stat instead of reading it again
+ * (a trace's node sources and AutoGraph ask for the same files often). */
+static int l_file_stamp(lua_State *L) {
+  struct stat st;
+  if (stat(mfL_checkstring(L, 1), &st) != 0) return 0;
+  lua_pushinteger(L, (lua_Integer)st.st_size);
+  lua_pushinteger(L, (lua_Integer)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec);
+  return 2;
+}
+
 void mfL_source_open(lua_State *L) {
   static const luaL_Reg funcs[] = {{"set_source_library", l_set_source_library},
                                    {"graph_sources", l_graph_sources},
                                    {"set_gradient_of", l_set_gradient_of},
                                    {"graph_fill_sources", l_graph_fill_sources},
+                                   {"file_stamp", l_file_stamp},
                                    {NULL, NULL}};
   mfL_setfuncs(L, funcs);
 }

@@ -3,6 +3,7 @@
 -- session keeps the text of every chunk it compiles (host.sources); files
 -- are read from disk.
 
+local core = require("moonflow.core")
 local state = require("moonflow.state")
 
 local source = {}
@@ -18,18 +19,30 @@ function source.in_library(chunkname)
   return LIBRARY ~= nil and chunkname:sub(1, #LIBRARY) == LIBRARY
 end
 
+-- Files' texts by path, each with the size and modification time it was
+-- read at: read again only when the file changed (every trace asks for
+-- its user's file, and AutoGraph for each function it converts).
+local files = {}
+
+local function file_text(path)
+  local size, mtime = core.file_stamp(path)
+  if not size then return nil end
+  local known = files[path]
+  if known and known.size == size and known.mtime == mtime then return known.text end
+  local f = io.open(path, "r")
+  if not f then return nil end
+  local text = f:read("a")
+  f:close()
+  files[path] = text and { size = size, mtime = mtime, text = text } or nil
+  return text
+end
+
 --- The text of chunk `chunkname` (a debug.getinfo source), or nil.
 function source.text(chunkname)
   local host = state.host
   if host and host.sources and host.sources[chunkname] then return host.sources[chunkname] end
   local c = chunkname:sub(1, 1)
-  if c == "@" then
-    local f = io.open(chunkname:sub(2), "r")
-    if not f then return nil end
-    local text = f:read("a")
-    f:close()
-    return text
-  end
+  if c == "@" then return file_text(chunkname:sub(2)) end
   if c == "=" then return nil end
   return chunkname
 end

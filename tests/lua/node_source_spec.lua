@@ -139,6 +139,30 @@ describe("node sources", function()
     assert.are.equal(36, s:finish():numpy())
   end)
 
+  it("read a file again when it changed since a trace read it", function()
+    -- Traces keep the text of the files they read while the file stays the
+    -- same: a file rewritten (same size, same line) shows its new code.
+    local path = os.tmpname()
+    local function load_version(code)
+      local f = assert(io.open(path, "w"))
+      f:write("return function(x)\n  local y = " .. code .. "\n  return y\nend\n")
+      f:close()
+      return assert(loadfile(path))()
+    end
+    local function traced_text(fn)
+      local o = ops(tf.func(fn):get_concrete_function(tf.constant(1.0)).graph)
+      local s = (o.mul or o.add):source()
+      return s.line, s.text, s.name
+    end
+    local first = load_version("x * 3")
+    assert.are.same({ 2, "y = x * 3", "y" }, { traced_text(first) })
+    assert.are.same({ 2, "y = x * 3", "y" }, { traced_text(first) })
+    local second = load_version("x + 3")
+    local got = table.pack(pcall(traced_text, second))
+    os.remove(path)
+    assert.are.same({ true, 2, "y = x + 3", "y" }, { got[1], got[2], got[3], got[4] })
+  end)
+
   it("find the variables an assignment line assigns", function()
     assert.are.equal("y", node_source.assigned("y = x * 2"))
     assert.are.equal("a, b", node_source.assigned("a,b = tf.split(x, 2)"))
