@@ -14,6 +14,42 @@ static uint64_t name_hash(const char *s) {
   return h;
 }
 
+/* The name set's strings live in blocks freed with the set: a trace names
+ * every node it makes, and a malloc and free per name was a good part of
+ * its allocator time. */
+typedef struct mf_name_block {
+  struct mf_name_block *next;
+  size_t used, size;
+  char data[]; /* `size` bytes */
+} mf_name_block;
+
+enum { NAME_BLOCK_BYTES = 2048 };
+
+static char *names_copy(mf_graph *g, const char *name) {
+  size_t n = strlen(name) + 1;
+  mf_name_block *b = g->name_blocks;
+  if (!b || b->size - b->used < n) {
+    size_t size = n > NAME_BLOCK_BYTES ? n : NAME_BLOCK_BYTES;
+    if (!(b = mf_malloc(sizeof *b + size))) return NULL;
+    b->next = g->name_blocks;
+    b->used = 0;
+    b->size = size;
+    g->name_blocks = b;
+  }
+  char *copy = memcpy(b->data + b->used, name, n);
+  b->used += n;
+  return copy;
+}
+
+static void names_free(mf_graph *g) {
+  for (mf_name_block *b = g->name_blocks, *next; b; b = next) {
+    next = b->next;
+    free(b);
+  }
+  free(g->names);
+  free(g->names_next);
+}
+
 mf_status mf_graph_new(const char *name, mf_graph **out, mf_error *err) {
   mf_graph *g = mf_calloc(1, sizeof *g);
   if (!g || !(g->name = mf_strdup(name ? name : "graph")) || !(g->cache = mf_calloc(1, sizeof *g->cache))) {
@@ -44,23 +80,18 @@ void mf_graph_release(mf_graph *g) {
     mf_node *n = &g->nodes[i];
     bytes += 64 + (size_t)n->nin * sizeof(mf_tensor_ref) + (size_t)n->nout * 64 +
              (n->attrs ? (size_t)n->attrs->n * sizeof(mf_attr) : 0);
-    free(n->name);
-    free(n->inputs);
     free(n->control);
     mf_attrs_destroy(n->attrs);
     for (int k = 0; k < n->nout; k++) mf_tensor_release(n->known[k]);
-    free(n->known);
     for (int k = 0; n->partial && k < n->nout; k++) mf_partial_free(n->partial[k]);
     free(n->partial);
-    free(n->out_specs);
+    free(n->name); /* and the arrays in its block */
   }
   bytes += mf_source_pool_bytes(g->sources);
   mf_source_pool_release(g->sources);
   cache_drop(g);
   free(g->cache);
-  for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
-  free(g->names);
-  free(g->names_next);
+  names_free(g);
   free(g->nodes);
   free(g->inputs);
   free(g->outputs);
@@ -108,7 +139,7 @@ static mf_status name_insert(mf_graph *g, const char *name, mf_error *err) {
   size_t mask = (size_t)g->names_cap - 1;
   size_t i = name_hash(name) & mask;
   while (g->names[i]) i = (i + 1) & mask;
-  if (!(g->names[i] = mf_strdup(name)))
+  if (!(g->names[i] = names_copy(g, name)))
     return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   g->names_next[i] = 0;
   g->names_used++;
@@ -123,11 +154,10 @@ static mf_status names_rebuild(mf_graph *g, mf_error *err) {
 }
 
 void mf_graph_shrink(mf_graph *g) {
-  for (int i = 0; i < g->names_cap; i++) free(g->names[i]);
-  free(g->names);
-  free(g->names_next);
+  names_free(g);
   g->names = NULL;
   g->names_next = NULL;
+  g->name_blocks = NULL;
   g->names_cap = g->names_used = 0;
   if (g->nnodes > 0 && g->nnodes < g->cap) {
     mf_node *nodes = mf_realloc(g->nodes, (size_t)g->nnodes * sizeof *nodes);
@@ -276,6 +306,8 @@ int mf_graph_find(const mf_graph *g, const char *name) {
 /* Appends node *id: `name` copied (already reserved), inputs, attributes
  * and output specs copied, room for `ncontrol` control edges (none yet),
  * no known values. On failure the graph is as it was. */
+static size_t block_align(size_t at, size_t align) { return (at + align - 1) & ~(align - 1); }
+
 static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op, int nin,
                              const mf_tensor_ref *inputs, const mf_attrs *attrs, int nout,
                              const mf_spec *specs, int ncontrol, int *id, mf_error *err) {
@@ -292,25 +324,29 @@ static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op,
   n->op = op;
   n->nin = nin;
   n->nout = nout;
-  n->name = mf_strdup(name);
-  n->inputs = nin ? mf_malloc((size_t)nin * sizeof *n->inputs) : NULL;
+  /* One block: the name, then the arrays, each at its alignment (a trace
+   * and every optimiser pass append nodes by the hundred; one malloc each
+   * instead of four). Nodes never grow these arrays. */
+  size_t name_len = strlen(name) + 1;
+  size_t at_specs = block_align(name_len, _Alignof(mf_spec));
+  size_t at_known = block_align(at_specs + (size_t)nout * sizeof(mf_spec), _Alignof(mf_tensor *));
+  size_t at_inputs = block_align(at_known + (size_t)nout * sizeof(mf_tensor *), _Alignof(mf_tensor_ref));
+  char *block = mf_malloc(at_inputs + (size_t)nin * sizeof(mf_tensor_ref));
   n->control = ncontrol ? mf_malloc((size_t)ncontrol * sizeof *n->control) : NULL;
-  n->out_specs = nout ? mf_malloc((size_t)nout * sizeof *n->out_specs) : NULL;
-  n->known = nout ? mf_calloc((size_t)nout, sizeof *n->known) : NULL;
   mf_status s = MF_OK;
-  if (!n->name || (nin && !n->inputs) || (ncontrol && !n->control) ||
-      (nout && (!n->out_specs || !n->known)))
+  if (!block || (ncontrol && !n->control))
     s = mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
   if (s == MF_OK) s = mf_attrs_clone(attrs, &n->attrs, err);
   if (s != MF_OK) {
     mf_attrs_destroy(n->attrs);
-    free(n->name);
-    free(n->inputs);
+    free(block);
     free(n->control);
-    free(n->out_specs);
-    free(n->known);
     return s;
   }
+  n->name = memcpy(block, name, name_len);
+  n->out_specs = nout ? (mf_spec *)(block + at_specs) : NULL;
+  n->known = nout ? memset(block + at_known, 0, (size_t)nout * sizeof(mf_tensor *)) : NULL;
+  n->inputs = nin ? (mf_tensor_ref *)(block + at_inputs) : NULL;
   if (nin) memcpy(n->inputs, inputs, (size_t)nin * sizeof *inputs);
   if (nout) memcpy(n->out_specs, specs, (size_t)nout * sizeof *specs);
   *id = g->nnodes++;

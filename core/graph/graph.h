@@ -29,7 +29,9 @@ typedef struct mf_tensor_ref {
 
 
 typedef struct mf_node {
-  char *name;
+  char *name;          /* the start of one allocation that also holds the
+                          inputs, out_specs and known arrays (graph.c's
+                          append_node): freeing the name frees them */
   const mf_op_def *op;
   int nin;
   mf_tensor_ref *inputs;
@@ -63,6 +65,7 @@ typedef struct mf_graph {
   char **names;
   int *names_next;
   int names_cap, names_used;
+  struct mf_name_block *name_blocks; /* the set's strings, in bump blocks */
   int ninputs, inputs_cap;
   int *inputs;          /* Placeholder nodes, in call order */
   int noutputs;
