@@ -54,25 +54,7 @@ mf_status mf_attrs_copy(mf_attrs *dst, const mf_attrs *src, mf_error *err) {
   return MF_OK;
 }
 
-mf_status mf_attrs_clone(const mf_attrs *src, mf_attrs **out, mf_error *err) {
-  int n = src ? src->n : 0;
-  mf_attrs *as = mf_malloc(offsetof(mf_attrs, a) + (size_t)n * sizeof(mf_attr));
-  if (!as) return mf_error_set(err, MF_ERR_RESOURCE_EXHAUSTED, "out of memory");
-  as->n = 0;
-  mf_status s = n ? mf_attrs_copy(as, src, err) : MF_OK;
-  if (s != MF_OK) {
-    free(as);
-    return s;
-  }
-  *out = as;
-  return MF_OK;
-}
-
-void mf_attrs_destroy(mf_attrs *as) {
-  if (!as) return;
-  mf_attrs_free(as);
-  free(as);
-}
+size_t mf_attrs_bytes(int n) { return offsetof(mf_attrs, a) + (size_t)n * sizeof(mf_attr); }
 
 const mf_attr *mf_attrs_find(const mf_attrs *as, const char *name) {
   if (!as) return NULL;

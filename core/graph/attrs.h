@@ -74,12 +74,12 @@ typedef struct mf_attrs {
 void mf_attrs_init(mf_attrs *as);
 void mf_attrs_free(mf_attrs *as);
 mf_status mf_attrs_copy(mf_attrs *dst, const mf_attrs *src, mf_error *err);
-/* A heap copy of src sized to its attributes (a graph node's: the full
- * struct is ~2 KB, which made each trace cost tens of KB). Only a[0..n)
- * exists: attributes in it may be read and replaced, never added. NULL
- * src: none. Freed with mf_attrs_destroy. */
-mf_status mf_attrs_clone(const mf_attrs *src, mf_attrs **out, mf_error *err);
-void mf_attrs_destroy(mf_attrs *as);
+/* The bytes of an mf_attrs sized to n attributes (a graph node's, placed
+ * in the node's allocation: the full struct is ~2 KB, which made each
+ * trace cost tens of KB). Only a[0..n) exists: attributes in it may be
+ * read and replaced, never added. Filled with mf_attrs_copy, emptied with
+ * mf_attrs_free; its memory is its owner's. */
+size_t mf_attrs_bytes(int n);
 
 const mf_attr *mf_attrs_find(const mf_attrs *as, const char *name);
 int64_t mf_attr_int(const mf_attrs *as, const char *name, int64_t dflt);

@@ -30,14 +30,15 @@ typedef struct mf_tensor_ref {
 
 typedef struct mf_node {
   char *name;          /* the start of one allocation that also holds the
-                          inputs, out_specs and known arrays (graph.c's
-                          append_node): freeing the name frees them */
+                          attrs and the inputs, out_specs and known arrays
+                          (graph.c's append_node): freeing the name frees them */
   const mf_op_def *op;
   int nin;
   mf_tensor_ref *inputs;
   int ncontrol;
   int *control;        /* nodes that must run before this one */
-  mf_attrs *attrs;      /* sized to fit (mf_attrs_clone): replace, never add */
+  mf_attrs *attrs;      /* sized to fit (mf_attrs_bytes), in the name's block:
+                           replace, never add */
   int nout;
   mf_spec *out_specs;
   mf_tensor **known;   /* per output: value known at trace time (Const, folded), or NULL */
