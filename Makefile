@@ -24,7 +24,11 @@ BUILD    := build/sanitize
 OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
 BUILD    := build/release
-OPT      := -O2 -g
+# -fno-plt: calls into liblua and libc go through the GOT, not a PLT stub
+# each. Tracing calls the Lua API a few dozen times per op, and the stubs
+# were instruction-cache misses: a warm trace of benchmark 4's 100-op
+# chain has 10% fewer of them and 1% fewer instructions (callgrind).
+OPT      := -O2 -g -fno-plt
 endif
 
 # The core's rooms (README.md, "Layout"): each is on the include path.
