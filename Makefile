@@ -5,6 +5,7 @@
 #   make test            install, build, run every test; ends "N passed, N failed"
 #   make test SANITIZE=1 the same under ASan + UBSan
 #   make bench           the benchmark suite (tests/bench/)
+#   make bench-trace-ab BASE=<rev>   the tracing rows against an earlier commit, interleaved
 #   make diff-long       the differential tests, long: elementwise programs (DIFF_SEEDS x
 #                        20000 cases) and every registry op (DIFF_SEEDS x DIFF_OPS_COUNT)
 #   make fuzz            every randomised test at full size (diff-long, the AutoGraph
@@ -78,7 +79,7 @@ DEB_TEST  := lua-busted python3 python3-pexpect python3-jupyter-client python3-n
 DEB_BENCH := python3-numpy python3-torch python3-sklearn python3-ipykernel python3-jupyter-client \
              python3-pexpect
 
-.PHONY: all repl test bench deps deps-test deps-bench install clean notebooks diff-long fuzz soak docs
+.PHONY: all repl test bench bench-trace-ab deps deps-test deps-bench install clean notebooks diff-long fuzz soak docs
 
 EXAMPLES := $(BUILD)/examples/run_saved
 
@@ -206,6 +207,13 @@ soak: deps-test
 bench: deps-bench
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@BUILD=$(BUILD) sh tests/bench/run.sh
+
+# Benchmark 4's tracing rows against an earlier commit, interleaved in one
+# window of time (tests/bench/trace_ab.sh): make bench-trace-ab BASE=<rev>
+AB_RUNS ?= 15
+bench-trace-ab: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@BUILD=$(BUILD) sh tests/bench/trace_ab.sh $(BASE) $(AB_RUNS)
 
 # ---- install and packaging (docs/packaging.md) ----
 # LIBDIR, LUA_CMOD_DIR and LUA_LMOD_DIR let a distribution choose its own
