@@ -23,7 +23,7 @@ int luaopen_moonflow(lua_State *L);
 void mfL_push_error(lua_State *L, const char *type, const char *message);
 /* Raises a new error object; never returns. `fmt` is a printf format. */
 int mfL_raise(lua_State *L, const char *type, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4), cold));
 /* True when the value at idx is an error object; fills type and message
  * (pointers valid while the value stays on the stack). */
 bool mfL_is_error(lua_State *L, int idx, const char **type, const char **message);
