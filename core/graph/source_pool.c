@@ -30,7 +30,10 @@ struct mf_source_pool {
   block *blocks;
   size_t bytes;
   table strings, records;
-  const mf_node_source *last; /* the record interned last: a line's ops ask for it again */
+  /* Records interned lately, by line: a trace's ops come from a few lines,
+   * run again and again by the user's loops, and one compare finds them. */
+  const mf_node_source *recent[8];
+  const mf_node_source *last; /* the record interned last (its chunk is the next's) */
 };
 
 /* Blocks hold the strings of a few dozen lines' sources: one for a small
@@ -138,14 +141,16 @@ static int same_text(const char *a, const char *b) { return a == b || (a && b &&
 
 const mf_node_source *mf_source_pool_intern(mf_source_pool *p, const char *chunk, int line,
                                             const char *text, const char *name) {
-  const mf_node_source *last = p->last;
   if (!chunk) chunk = "?";
-  /* A trace's ops come from a few lines of one chunk: the last record's
-   * chunk is this one's far more often than not, and comparing it costs
-   * less than hashing the name again. */
+  const mf_node_source **recent = &p->recent[(unsigned)line % 8];
+  const mf_node_source *r0 = *recent;
+  if (r0 && r0->line == line && same_text(r0->text, text) && same_text(r0->name, name) &&
+      strcmp(r0->chunk, chunk) == 0)
+    return r0;
+  /* The last record's chunk is this one's far more often than not, and
+   * comparing it costs less than hashing the name again. */
+  const mf_node_source *last = p->last;
   const char *same_chunk = last && strcmp(last->chunk, chunk) == 0 ? last->chunk : NULL;
-  if (same_chunk && last->line == line && same_text(last->text, text) && same_text(last->name, name))
-    return last;
   mf_node_source key = {same_chunk ? same_chunk : intern_string(p, chunk), line, NULL, NULL};
   if (!key.chunk || (text && !(key.text = intern_string(p, text))) ||
       (name && !(key.name = intern_string(p, name))))
@@ -155,12 +160,12 @@ const mf_node_source *mf_source_pool_intern(mf_source_pool *p, const char *chunk
   h ^= h >> 29;
   if (!grow(p, &p->records)) return NULL;
   slot *sl = probe(&p->records, h, same_record, &key);
-  if (sl->item) return p->last = sl->item;
+  if (sl->item) return p->last = *recent = sl->item;
   mf_node_source *r = pool_alloc(p, sizeof *r, _Alignof(mf_node_source));
   if (!r) return NULL;
   *r = key;
   sl->hash = h;
   sl->item = r;
   p->records.used++;
-  return p->last = r;
+  return p->last = *recent = r;
 }
