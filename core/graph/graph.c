@@ -303,11 +303,11 @@ int mf_graph_find(const mf_graph *g, const char *name) {
   return -1;
 }
 
+static size_t block_align(size_t at, size_t align) { return (at + align - 1) & ~(align - 1); }
+
 /* Appends node *id: `name` copied (already reserved), inputs, attributes
  * and output specs copied, room for `ncontrol` control edges (none yet),
  * no known values. On failure the graph is as it was. */
-static size_t block_align(size_t at, size_t align) { return (at + align - 1) & ~(align - 1); }
-
 static mf_status append_node(mf_graph *g, const char *name, const mf_op_def *op, int nin,
                              const mf_tensor_ref *inputs, const mf_attrs *attrs, int nout,
                              const mf_spec *specs, int ncontrol, int *id, mf_error *err) {
