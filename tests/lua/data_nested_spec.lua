@@ -212,7 +212,6 @@ describe("tf.data datasets of datasets under prefetch and when dropped", functio
   end)
 
   it("iterators dropped mid-stream leave no buffer behind", function()
-    local core = require("moonflow.core")
     local function work()
       local ds = range(100):window(5, 2, 2):interleave(function(w) return w:batch(2) end, 3, 2)
       local it = ds:iter()
@@ -223,14 +222,7 @@ describe("tf.data datasets of datasets under prefetch and when dropped", functio
       local inner = w:get_next():iter()
       inner:get_next()
     end
-    work()
-    collectgarbage()
-    collectgarbage()
-    local before = core.live_buffers()
-    for _ = 1, 3 do work() end
-    collectgarbage()
-    collectgarbage()
-    assert.equal(before, core.live_buffers())
+    H.leaves_no_buffers(work)
   end)
 end)
 

@@ -565,7 +565,6 @@ end)
 
 describe("tf.data memory", function()
   it("iterating pipelines, to the end or not, leaves no buffer behind", function()
-    local core = require("moonflow.core")
     local function work()
       local v = tf.Variable(tf.constant(1, tf.int64))
       local ds = tf.data.Dataset.range(50):map(function(x) return x + v end):filter(function(x)
@@ -580,14 +579,7 @@ describe("tf.data memory", function()
       local git = g:iter()
       git:get_next()
     end
-    work()
-    collectgarbage()
-    collectgarbage()
-    local before = core.live_buffers()
-    for _ = 1, 3 do work() end
-    collectgarbage()
-    collectgarbage()
-    assert.equal(before, core.live_buffers())
+    H.leaves_no_buffers(work)
   end)
 end)
 

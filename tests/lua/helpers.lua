@@ -244,4 +244,20 @@ end
 --- A dataset's cardinality as a Lua number.
 function H.card(ds) return ds:cardinality():numpy() end
 
+--- Asserts that work() leaves no core buffer behind: after one warm-up
+-- run (caches, interned constants), three more runs end, once collected,
+-- with as many buffers alive as before them.
+function H.leaves_no_buffers(work)
+  local core = require("moonflow.core")
+  local function live()
+    collectgarbage()
+    collectgarbage()
+    return core.live_buffers()
+  end
+  work()
+  local before = live()
+  for _ = 1, 3 do work() end
+  luassert.equal(before, live())
+end
+
 return H
