@@ -9,7 +9,7 @@
 #include "check.h"
 #include "dataset.h"
 #include "graph_test.h"
-#include "interrupt.h"
+#include "data_test.h"
 #include "passes.h"
 
 /* Every element of a one-component int64 dataset, summed and counted. */
@@ -192,18 +192,7 @@ static void test_interrupt(void) {
   mf_dataset *r = NULL, *rep = NULL;
   CHECK_OK(mf_dataset_range(0, 3, 1, &r, NULL));
   CHECK_OK(mf_dataset_repeat(r, -1, &rep, NULL));
-  mf_iterator *it = NULL;
-  CHECK_OK(mf_dataset_make_iterator(rep, &it, NULL));
-  mf_tensor *e;
-  bool end;
-  mf_error err;
-  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK);
-  mf_tensor_release(e);
-  mf_interrupt_request();
-  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_ERR_INTERRUPTED);
-  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK); /* the flag was taken */
-  mf_tensor_release(e);
-  mf_iterator_free(it);
+  check_interrupt_resumes(rep);
   mf_dataset_release(rep);
   mf_dataset_release(r);
 }

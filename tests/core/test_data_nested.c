@@ -11,7 +11,7 @@
 #include "op_test.h"
 #include "graph_test.h"
 #include "dataset.h"
-#include "interrupt.h"
+#include "data_test.h"
 
 static mf_dataset *range(int64_t n) {
   mf_dataset *ds = NULL;
@@ -243,18 +243,7 @@ static void test_interrupt(void) {
   CHECK_OK(mf_dataset_repeat(r, -1, &rep, NULL));
   mf_dataset *w = window(rep, 2, 1, 1, true), *il = interleave(w, f, 2, 3);
   CHECK(mf_dataset_cardinality(w) == MF_CARDINALITY_INFINITE);
-  mf_iterator *it = NULL;
-  CHECK_OK(mf_dataset_make_iterator(il, &it, NULL));
-  mf_tensor *e;
-  bool end;
-  mf_error err;
-  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK);
-  mf_tensor_release(e);
-  mf_interrupt_request();
-  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_ERR_INTERRUPTED);
-  CHECK(mf_iterator_next(it, &e, &end, &err) == MF_OK && !end);
-  mf_tensor_release(e);
-  mf_iterator_free(it);
+  check_interrupt_resumes(il);
   mf_dataset_release(il);
   mf_dataset_release(w);
   mf_dataset_release(rep);
