@@ -206,6 +206,11 @@ mf_status mf_data_fn_init(mf_data_fn *fn, const mf_graph *f, int ncap, mf_tensor
 mf_status mf_data_fn_run(const mf_data_fn *fn, int ncomp, mf_tensor **elem, mf_tensor **out,
                          mf_error *err);
 void mf_data_fn_drop(mf_data_fn *fn); /* zeroed or initialised */
+/* Initialises fn, the function of the dataset *ds just made (a field of
+ * it), and makes *ds threadable only if the function is. On failure *ds
+ * is released and set to NULL. */
+mf_status mf_dataset_init_fn(mf_dataset **ds, mf_data_fn *fn, const mf_graph *f, int ncap,
+                             mf_tensor *const *captured, mf_error *err);
 /* Its graph may run off the host's thread, and so may every dataset it captured. */
 bool mf_data_fn_threadable(const mf_data_fn *fn);
 /* The function must take the element's components then the captures

@@ -76,6 +76,18 @@ void mf_data_fn_drop(mf_data_fn *fn) {
   memset(fn, 0, sizeof *fn);
 }
 
+mf_status mf_dataset_init_fn(mf_dataset **ds, mf_data_fn *fn, const mf_graph *f, int ncap,
+                             mf_tensor *const *captured, mf_error *err) {
+  mf_status s = mf_data_fn_init(fn, f, ncap, captured, err);
+  if (s != MF_OK) {
+    mf_dataset_release(*ds);
+    *ds = NULL;
+    return s;
+  }
+  (*ds)->threadable = (*ds)->threadable && mf_data_fn_threadable(fn);
+  return MF_OK;
+}
+
 static void fn_drop(mf_dataset *ds) { mf_data_fn_drop(&((fn_ds *)ds)->fn); }
 
 static void fn_it_drop(mf_iterator *it) { mf_iterator_free(((fn_it *)it)->in); }
@@ -226,14 +238,7 @@ static mf_status fn_new(const mf_dataset_class *cls, mf_dataset *in, const mf_gr
   MF_TRY(mf_dataset_alloc(cls, sizeof(fn_ds), ncomp, spec, out, err));
   fn_ds *d = (fn_ds *)*out;
   mf_dataset_add_input(*out, in);
-  mf_status s = mf_data_fn_init(&d->fn, f, ncap, captured, err);
-  if (s != MF_OK) {
-    mf_dataset_release(*out);
-    *out = NULL;
-    return s;
-  }
-  (*out)->threadable = (*out)->threadable && mf_data_fn_threadable(&d->fn);
-  return MF_OK;
+  return mf_dataset_init_fn(out, &d->fn, f, ncap, captured, err);
 }
 
 /* A nested graph is a function other graphs may call too, its plan shared

@@ -144,14 +144,7 @@ static mf_status nest_new(const mf_dataset_class *cls, const char *op, mf_datase
   mf_dataset_add_input(*out, in);
   d->cycle_length = cycle_length;
   d->block_length = block_length;
-  mf_status s = mf_data_fn_init(&d->fn, f, ncap, captured, err);
-  if (s != MF_OK) {
-    mf_dataset_release(*out);
-    *out = NULL;
-    return s;
-  }
-  (*out)->threadable = (*out)->threadable && mf_data_fn_threadable(&d->fn);
-  return MF_OK;
+  return mf_dataset_init_fn(out, &d->fn, f, ncap, captured, err);
 }
 
 mf_status mf_dataset_flat_map(mf_dataset *in, const mf_graph *f, int ncap,
