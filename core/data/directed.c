@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "dataset.h"
+#include "random.h"
 
 /* ---- directed interleave ---- */
 
@@ -167,19 +168,10 @@ typedef struct random_it {
   uint64_t state;
 } random_it;
 
-/* splitmix64: a small generator whose streams from nearby seeds are
- * independent. */
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 static mf_status random_next(mf_iterator *it, mf_tensor **out, bool *end, mf_error *err) {
   (void)end;
   /* Values in [0, 2^32), as TF's RandomDataset draws them. */
-  int64_t v = (int64_t)(splitmix64(&((random_it *)it)->state) >> 32);
+  int64_t v = (int64_t)(mf_splitmix64(&((random_it *)it)->state) >> 32);
   return mf_tensor_scalar_i64(MF_INT64, v, &out[0], err);
 }
 
@@ -191,7 +183,7 @@ static mf_status random_iterator(mf_dataset *ds, mf_iterator **out, mf_error *er
   uint64_t state = r->seed;
   if (r->rerandomize) {
     uint64_t k = r->iterations++;
-    state ^= splitmix64(&k);
+    state ^= mf_splitmix64(&k);
   }
   ((random_it *)*out)->state = state;
   return MF_OK;
@@ -211,7 +203,7 @@ mf_status mf_dataset_random(int64_t seed, int64_t seed2, bool rerandomize, mf_da
   MF_TRY(mf_dataset_alloc(&random_class, sizeof(random_ds), 1, &spec, out, err));
   random_ds *r = (random_ds *)*out;
   uint64_t mix = (uint64_t)seed * 0x9E3779B97F4A7C15ULL ^ (uint64_t)seed2;
-  r->seed = splitmix64(&mix);
+  r->seed = mf_splitmix64(&mix);
   r->rerandomize = rerandomize;
   return MF_OK;
 }

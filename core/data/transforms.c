@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "array_util.h"
+#include "random.h"
 #include "dataset.h"
 
 /* A cursor over one upstream dataset: most transformations. */
@@ -641,14 +642,6 @@ typedef struct shuffle_it {
   bool in_end;
 } shuffle_it;
 
-/* SplitMix64: one 64-bit step per draw, good enough to pick buffer slots. */
-static uint64_t next_random(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 static void shuffle_it_drop(mf_iterator *it) {
   shuffle_it *c = (shuffle_it *)it;
   mf_release_all((int)(c->n * it->ds->ncomp), c->buf);
@@ -677,7 +670,7 @@ static mf_status shuffle_next(mf_iterator *it, mf_tensor **out, bool *end, mf_er
     *end = true;
     return MF_OK;
   }
-  int64_t pick = (int64_t)(next_random(&c->rng) % (uint64_t)c->n);
+  int64_t pick = (int64_t)(mf_splitmix64(&c->rng) % (uint64_t)c->n);
   memcpy(out, c->buf + pick * ncomp, (size_t)ncomp * sizeof *out);
   c->n--;
   memmove(c->buf + pick * ncomp, c->buf + c->n * ncomp, (size_t)ncomp * sizeof *out);
@@ -691,7 +684,7 @@ static mf_status shuffle_iterator(mf_dataset *ds, mf_iterator **out, mf_error *e
   MF_TRY(unary_iterator(&shuffle_it_class, sizeof(shuffle_it), ds, out, err));
   int64_t epoch = d->reshuffle ? atomic_fetch_add(&d->epochs, 1) : 0;
   uint64_t s = (uint64_t)d->seed * 0x9e3779b97f4a7c15ULL ^ (uint64_t)d->seed2;
-  s ^= next_random(&(uint64_t){(uint64_t)epoch + 0x632be59bd9b4e019ULL});
+  s ^= mf_splitmix64(&(uint64_t){(uint64_t)epoch + 0x632be59bd9b4e019ULL});
   ((shuffle_it *)*out)->rng = s;
   return MF_OK;
 }

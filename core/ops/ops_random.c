@@ -187,13 +187,8 @@ void mf_random_use(mf_random_state *st) { current = st; }
 
 static mf_random_state *state_now(void) { return current ? current : &default_state; }
 
-/* SplitMix64's finaliser: spreads a user seed over the whole Philox key. */
-static uint64_t mix64(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+/* SplitMix64's output for z: spreads a user seed over the whole Philox key. */
+static uint64_t mix64(uint64_t z) { return mf_splitmix64(&z); }
 
 static void key_global(mf_random_state *st, uint64_t seed) {
   st->global_gen = philox_new(mix64(seed), mix64(seed ^ 0x5851F42D4C957F2Dull));

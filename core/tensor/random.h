@@ -22,6 +22,16 @@
 
 #include <stdint.h>
 
+/* SplitMix64: one step of *state and its mixed output. A small generator
+ * whose streams from nearby seeds are independent (tf.data's shuffle and
+ * random datasets), and a seed spreader (the Philox key of a user seed). */
+static inline uint64_t mf_splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 /* Per-session state: each session (Lua state) owns one; the kernels on
  * a thread draw from the state last given to mf_random_use on it (NULL:
  * the process default, which code without sessions uses). */
