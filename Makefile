@@ -212,6 +212,7 @@ bench: deps-bench
 # window of time (tests/bench/trace_ab.sh): make bench-trace-ab BASE=<rev>
 AB_RUNS ?= 15
 bench-trace-ab: deps
+	@test -n "$(BASE)" || { echo "make bench-trace-ab: BASE=<rev> names the commit to compare with" >&2; exit 2; }
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@BUILD=$(BUILD) sh tests/bench/trace_ab.sh $(BASE) $(AB_RUNS)
 

@@ -22,7 +22,8 @@ BUILD=${BUILD:-build/release}
 HEAD_BIN="$ROOT/$BUILD/moonflow"
 [ -x "$HEAD_BIN" ] || { echo "trace_ab: $HEAD_BIN is missing; run 'make all' first" >&2; exit 1; }
 
-rev=$(git -C "$ROOT" rev-parse --short "$BASE")
+rev=$(git -C "$ROOT" rev-parse --short --verify --quiet "$BASE^{commit}") ||
+  { echo "trace_ab: '$BASE' names no commit of this repository" >&2; exit 2; }
 WT="$ROOT/build/trace_ab/$rev"
 if [ ! -x "$WT/build/release/moonflow" ]; then
   git -C "$ROOT" worktree remove --force "$WT" 2>/dev/null || rm -rf "$WT"
